@@ -1,0 +1,3 @@
+from kgbuild.cli import main
+
+main()
