@@ -1,0 +1,245 @@
+"""Build orchestration: read -> chunk -> extract -> validate -> assemble -> persist.
+
+All I/O of a build lives here; the stages themselves are plain functions and classes.
+The workspace holds every document built so far: a build adds or replaces the documents it
+is given and keeps the others, then re-assembles the graph from the cached extractions of
+all chunks, so nothing already built is lost when some inputs are bad.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from kgbuild.assemble import Graph, assemble
+from kgbuild.config import Config
+from kgbuild.extract.runner import ExtractionResult, ExtractorSpec, run_extraction
+from kgbuild.extract.validate import validate_extraction
+from kgbuild.ids import content_hash
+from kgbuild.ingest.chunking import Chunker
+from kgbuild.ingest.readers import ReadProblem, read_sources
+from kgbuild.ingest.similarity import make_scorer
+from kgbuild.ingest.tokens import TokenCounter
+from kgbuild.model import Chunk, ChunkExtraction, Document
+from kgbuild.progress import ProgressReporter, QuietProgress
+from kgbuild.report import BuildReport, SkippedSource
+from kgbuild.schema import Schema, resolve_schema
+from kgbuild.tables import (
+    GRAPH_TABLES, chunk_from_row, chunk_row, concept_row, document_from_row, document_row, drop_row, entity_row,
+    event_row, hypernode_row, relation_row,
+)
+from kgbuild.workspace import Workspace
+
+
+@dataclass
+class _Corpus:
+    """Documents and chunks of the workspace after this run, in a stable order."""
+
+    docs: dict[str, Document] = field(default_factory=dict)
+    chunkers: dict[str, str] = field(default_factory=dict)  # doc id -> chunker fingerprint used
+    chunks: dict[str, list[Chunk]] = field(default_factory=dict)  # doc id -> chunks in reading order
+
+    def all_chunks(self) -> list[Chunk]:
+        return [c for doc_id in sorted(self.chunks) for c in self.chunks[doc_id]]
+
+
+def cache_key(chunk: Chunk) -> str:
+    return content_hash(f"{chunk.id}|{chunk.content_hash}")
+
+
+def default_workers(config: Config) -> int:
+    return config.build.workers or max(1, os.cpu_count() or 1)
+
+
+class Builder:
+    def __init__(self, config: Config, progress: ProgressReporter | None = None) -> None:
+        self.config = config
+        self.progress = progress or QuietProgress()
+        self.workspace = Workspace(config.workspace_path())
+
+    def run(self, sources: Sequence[Path], *, workers: int | None = None) -> BuildReport:
+        t0 = time.perf_counter()
+        schema = resolve_schema(self.config.schema_location())  # a bad schema stops before anything changes
+        self.workspace.ensure()
+        report = BuildReport(
+            started_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            workspace=str(self.workspace.path),
+            schema_name=schema.name,
+            workers=workers or default_workers(self.config),
+            sources=[str(s) for s in sources],
+        )
+        with self.workspace.lock():
+            corpus = self._load_corpus()
+            fresh = self._read(sources, report)
+            self._chunk(fresh, corpus, report)
+            extractions = self._extract(schema, corpus, report)
+            graph = self._assemble(extractions, schema, report)
+            self._persist(corpus, graph, report)
+        report.finished_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        report.wall_seconds = round(time.perf_counter() - t0, 3)
+        report.measure_memory()
+        stamp = report.started_at.replace(":", "").replace("-", "").replace("+0000", "Z")
+        self.workspace.save_report(report.model_dump_json(indent=2), f"build-{stamp}-{os.getpid()}")
+        return report
+
+    # ---------------------------------------------------------------- stages
+
+    def _load_corpus(self) -> _Corpus:
+        corpus = _Corpus()
+        for row in self.workspace.rows("documents"):
+            doc = document_from_row(row)
+            corpus.docs[doc.id] = doc
+            corpus.chunkers[doc.id] = row["chunker"]
+        for row in self.workspace.rows("chunks"):
+            corpus.chunks.setdefault(row["doc_id"], []).append(chunk_from_row(row))
+        for chunks in corpus.chunks.values():
+            chunks.sort(key=lambda c: c.order)
+        return corpus
+
+    def _read(self, sources: Sequence[Path], report: BuildReport) -> list[Document]:
+        t = time.perf_counter()
+        fresh: dict[str, Document] = {}
+        with self.progress.stage("read") as advance:
+            for item in read_sources(sources):
+                advance(1)
+                if isinstance(item, ReadProblem):
+                    report.skipped.append(SkippedSource(source=item.source, reason=item.message))
+                    continue
+                doc = item
+                if doc.id in fresh:
+                    first = fresh[doc.id]
+                    if first.content_hash == doc.content_hash:
+                        report.skipped.append(SkippedSource(
+                            source=doc.source, reason=f"duplicate of {first.source} (same id and text); skipped"))
+                        continue
+                    # Same id, different text (e.g. two corpora with one title): keep both, stably renamed.
+                    n = 2
+                    while f"{doc.id}~{n}" in fresh:
+                        n += 1
+                    report.notes.append(f"{doc.source}: id '{doc.id}' already used by {first.source}; stored as '{doc.id}~{n}'")
+                    doc = doc.model_copy(update={"id": f"{doc.id}~{n}"})
+                fresh[doc.id] = doc
+                report.words += doc.word_count()
+        report.documents_read = len(fresh)
+        report.stage_seconds["read"] = round(time.perf_counter() - t, 3)
+        return list(fresh.values())
+
+    def _chunk(self, fresh: list[Document], corpus: _Corpus, report: BuildReport) -> None:
+        t = time.perf_counter()
+        cfg = self.config.chunking
+        chunker = Chunker(cfg, TokenCounter(cfg.encoding), scorer=make_scorer(cfg.topic_split, cfg.embedding_model))
+        fingerprint = chunker.fingerprint()
+        with self.progress.stage("chunk", total=len(fresh)) as advance:
+            for doc in fresh:
+                advance(1)
+                old = corpus.docs.get(doc.id)
+                if old and old.content_hash == doc.content_hash and corpus.chunkers.get(doc.id) == fingerprint:
+                    report.documents_unchanged += 1
+                    continue
+                result = chunker.chunk(doc)
+                if not result.chunks:
+                    report.skipped.append(SkippedSource(source=doc.source, reason="no text left after chunking; nothing to build"))
+                    continue
+                if old:
+                    report.documents_changed += 1
+                else:
+                    report.documents_new += 1
+                report.oversize_sentences += result.oversize_sentences
+                corpus.docs[doc.id] = doc.model_copy(update={"chunk_ids": [c.id for c in result.chunks]})
+                corpus.chunkers[doc.id] = fingerprint
+                corpus.chunks[doc.id] = result.chunks
+        if report.oversize_sentences:
+            report.notes.append(
+                f"{report.oversize_sentences} sentence(s) longer than chunking.max_tokens={cfg.max_tokens} were cut at token boundaries"
+            )
+        report.documents_total = len(corpus.docs)
+        report.stage_seconds["chunk"] = round(time.perf_counter() - t, 3)
+
+    def _extract(self, schema: Schema, corpus: _Corpus, report: BuildReport) -> list[ChunkExtraction]:
+        t = time.perf_counter()
+        ex_cfg = self.config.extract
+        spec = ExtractorSpec(self.config.schema_location(), tuple(ex_cfg.spacy_models), ex_cfg.batch_size)
+        extractor = spec.create()  # cheap: the spaCy pipeline loads on first use
+        report.extractor = f"{extractor.name}"
+        cache = self.workspace.extraction_cache(content_hash(f"{extractor.fingerprint()}|{schema.fingerprint()}"))
+        if cache.torn_lines:
+            report.notes.append(f"extraction cache: {cache.torn_lines} partial line(s) from an interrupted build ignored")
+        chunks = corpus.all_chunks()
+        report.chunks_total = len(chunks)
+        todo = [c for c in chunks if cache_key(c) not in cache]
+        report.chunks_cached = len(chunks) - len(todo)
+        failures: dict[str, ChunkExtraction] = {}
+        keys = {c.id: cache_key(c) for c in todo}
+        try:
+            with self.progress.stage("extract", total=len(todo)) as advance:
+
+                def on_result(result: ExtractionResult) -> None:
+                    advance(1)
+                    if result.failed:
+                        failures[result.chunk_id] = ChunkExtraction.model_validate_json(result.payload)
+                    else:
+                        cache.put(keys[result.chunk_id], result.payload)
+
+                run_extraction(spec, todo, workers=report.workers, batch_size=ex_cfg.batch_size,
+                               on_result=on_result, extractor=extractor)
+        finally:
+            cache.close()  # whatever finished is on disk, even if the build is interrupted
+        report.chunks_extracted = len(todo) - len(failures)
+        report.chunks_failed = len(failures)
+        out = []
+        for chunk in chunks:
+            if chunk.id in failures:
+                out.append(failures[chunk.id])
+                continue
+            value = cache.get(cache_key(chunk))
+            if value is not None:
+                out.append(ChunkExtraction.model_validate(value))
+        report.stage_seconds["extract"] = round(time.perf_counter() - t, 3)
+        return out
+
+    def _assemble(self, extractions: list[ChunkExtraction], schema: Schema, report: BuildReport) -> Graph:
+        t = time.perf_counter()
+        strict = self.config.extract.strict_schema
+        with self.progress.stage("assemble", total=len(extractions)) as advance:
+
+            def validated():
+                for ex in extractions:
+                    advance(1)
+                    yield validate_extraction(ex, schema, strict=strict)
+
+            graph = assemble(validated())
+        report.count_drops(graph.drops)
+        report.entities = len(graph.entities)
+        report.relations = len(graph.relations)
+        report.events = len(graph.events)
+        report.hypernodes = len(graph.hypernodes)
+        report.concepts = len(graph.concepts)
+        report.stage_seconds["assemble"] = round(time.perf_counter() - t, 3)
+        return graph
+
+    def _persist(self, corpus: _Corpus, graph: Graph, report: BuildReport) -> None:
+        t = time.perf_counter()
+        ws = self.workspace
+        classes = graph.node_classes()
+        tables = {
+            "documents": [document_row(corpus.docs[d], corpus.chunkers[d]) for d in sorted(corpus.docs)],
+            "chunks": [chunk_row(c) for c in corpus.all_chunks()],
+            "entities": [entity_row(e) for e in sorted(graph.entities, key=lambda x: x.id)],
+            "relations": [relation_row(r, classes) for r in sorted(graph.relations, key=lambda x: x.id)],
+            "events": [event_row(e) for e in sorted(graph.events, key=lambda x: x.id)],
+            "hypernodes": [hypernode_row(h) for h in sorted(graph.hypernodes, key=lambda x: x.id)],
+            "concepts": [concept_row(c) for c in sorted(graph.concepts, key=lambda x: x.id)],
+            "drops": [drop_row(d) for d in graph.drops],
+        }
+        with self.progress.stage("persist", total=len(tables)) as advance:
+            # Graph tables first, documents last: a crash in between leaves documents that are
+            # re-chunked and re-assembled (from the cache) by the next run, never a graph that
+            # points at chunks the tables do not have.
+            for name in ("chunks", *GRAPH_TABLES, "drops", "documents"):
+                ws.write_table(name, tables[name])
+                advance(1)
+        report.stage_seconds["persist"] = round(time.perf_counter() - t, 3)

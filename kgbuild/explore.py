@@ -1,0 +1,154 @@
+"""Read-only queries over the workspace tables, behind `kgbuild inspect`.
+
+Filters run as Arrow compute kernels over the Parquet columns, so they stay fast on big builds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from kgbuild.errors import WorkspaceError
+from kgbuild.tables import GRAPH_TABLES
+from kgbuild.workspace import Workspace
+
+
+def _require(ws: Workspace) -> None:
+    if not ws.has_table("documents"):
+        raise WorkspaceError(str(ws.path), "no build found in this workspace", "run `kgbuild build PATH` first")
+
+
+def _contains(column: pa.ChunkedArray, text: str) -> pa.ChunkedArray:
+    return pc.fill_null(pc.match_substring(column, text, ignore_case=True), False)
+
+
+def _equals_ci(column: pa.ChunkedArray, text: str) -> pa.ChunkedArray:
+    return pc.fill_null(pc.equal(pc.utf8_lower(column), text.lower()), False)
+
+
+def _has_doc(column: pa.ChunkedArray, doc: str) -> pa.ChunkedArray:
+    # doc_ids is list<string>: a row matches when any of its documents equals `doc`.
+    flat = pc.list_flatten(column)
+    parents = pc.list_parent_indices(column)
+    hits = pc.filter(parents, pc.equal(flat, doc))
+    mask = [False] * len(column)
+    for i in hits.to_pylist():
+        mask[i] = True
+    return pa.chunked_array([pa.array(mask, pa.bool_())])
+
+
+def counts(ws: Workspace) -> dict[str, int]:
+    _require(ws)
+    names = ("documents", "chunks", *GRAPH_TABLES, "drops")
+    return {name: ws.row_count(name) for name in names}
+
+
+def entities(ws: Workspace, *, name: str | None = None, spg_class: str | None = None,
+             doc: str | None = None, limit: int | None = 50) -> list[dict[str, Any]]:
+    _require(ws)
+    t = ws.read_table("entities")
+    masks = []
+    if name:
+        masks.append(pc.or_(_contains(t["name"], name), _equals_ci(t["id"], name)))
+    if spg_class:
+        masks.append(pc.or_(_equals_ci(t["spg_class"], spg_class), _equals_ci(t["semantic_type"], spg_class)))
+    if doc:
+        masks.append(_has_doc(t["doc_ids"], doc))
+    return _apply(t, masks, limit)
+
+
+def _apply(t: pa.Table, masks: list[Any], limit: int | None) -> list[dict[str, Any]]:
+    # Masks are built against the full table, so combine them before filtering once.
+    if masks:
+        combined = masks[0]
+        for m in masks[1:]:
+            combined = pc.and_(combined, m)
+        t = t.filter(combined)
+    if limit is not None:
+        t = t.slice(0, limit)
+    return t.to_pylist()
+
+
+def triples(ws: Workspace, *, entity: str | None = None, predicate: str | None = None,
+            type_: str | None = None, doc: str | None = None, limit: int | None = 50) -> list[dict[str, Any]]:
+    """Relations whose subject or object name contains `entity`, with the given predicate/class/document."""
+    _require(ws)
+    t = ws.read_table("relations")
+    masks = []
+    if entity:
+        masks.append(pc.or_(pc.or_(_contains(t["subject_name"], entity), _contains(t["object_name"], entity)),
+                            pc.or_(_equals_ci(t["subject_id"], entity), _equals_ci(t["object_id"], entity))))
+    if predicate:
+        masks.append(_equals_ci(t["predicate"], predicate))
+    if type_:
+        masks.append(pc.or_(_equals_ci(t["subject_class"], type_), _equals_ci(t["object_class"], type_)))
+    if doc:
+        masks.append(_has_doc(t["doc_ids"], doc))
+    return _apply(t, masks, limit)
+
+
+def hypernodes(ws: Workspace, *, entity: str | None = None, predicate: str | None = None,
+               doc: str | None = None, limit: int | None = 50) -> list[dict[str, Any]]:
+    _require(ws)
+    t = ws.read_table("hypernodes")
+    masks = []
+    if entity:
+        masks.append(pc.or_(_contains(t["subject_name"], entity), _contains(t["object_name"], entity)))
+    if predicate:
+        masks.append(_equals_ci(t["predicate"], predicate))
+    if doc:
+        masks.append(_has_doc(t["doc_ids"], doc))
+    return _apply(t, masks, limit)
+
+
+def events(ws: Workspace, *, type_: str | None = None, doc: str | None = None,
+           limit: int | None = 50) -> list[dict[str, Any]]:
+    _require(ws)
+    t = ws.read_table("events")
+    masks = []
+    if type_:
+        masks.append(_equals_ci(t["type"], type_))
+    if doc:
+        masks.append(_has_doc(t["doc_ids"], doc))
+    return _apply(t, masks, limit)
+
+
+def documents(ws: Workspace, *, limit: int | None = 50) -> list[dict[str, Any]]:
+    _require(ws)
+    t = ws.read_table("documents", columns=["id", "title", "source", "format", "word_count", "chunk_ids"])
+    return _apply(t, [], limit)
+
+
+def chunks(ws: Workspace, *, doc: str | None = None, ids: list[str] | None = None,
+           limit: int | None = 50) -> list[dict[str, Any]]:
+    _require(ws)
+    t = ws.read_table("chunks")
+    masks = []
+    if doc:
+        masks.append(pc.fill_null(pc.equal(t["doc_id"], doc), False))
+    if ids is not None:
+        masks.append(pc.is_in(t["id"], value_set=pa.array(ids, pa.string())))
+    return _apply(t, masks, limit)
+
+
+def drops(ws: Workspace, *, reason: str | None = None, limit: int | None = 50) -> list[dict[str, Any]]:
+    _require(ws)
+    t = ws.read_table("drops")
+    masks = [_contains(t["reason"], reason)] if reason else []
+    return _apply(t, masks, limit)
+
+
+def support(ws: Workspace, item_id: str) -> tuple[str, dict[str, Any], list[dict[str, Any]]]:
+    """The item with this id (from any graph table) and the chunks that support it, in reading order."""
+    _require(ws)
+    for name in GRAPH_TABLES:
+        t = ws.read_table(name)
+        hit = t.filter(pc.equal(t["id"], item_id))
+        if hit.num_rows:
+            row = hit.to_pylist()[0]
+            found = {c["id"]: c for c in chunks(ws, ids=row["chunk_ids"], limit=None)}
+            return name, row, [found[c] for c in row["chunk_ids"] if c in found]
+    raise WorkspaceError(item_id, "no entity, relation, event, hypernode or concept has this id",
+                         "list ids with `kgbuild inspect triples` or `kgbuild inspect entities`")

@@ -1,0 +1,126 @@
+"""Running an extractor over many chunks: in this process, or in a pool of worker processes.
+
+Workers are started with the `spawn` method: later stages open an in-process database (a JVM)
+and Milvus Lite (a gRPC thread), after which forking is unsafe. Each worker builds its own
+extractor once (loading spaCy takes ~1 s) and returns results as JSON text, which the parent
+appends to the cache without decoding and re-encoding them.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Protocol
+
+from kgbuild.model import Chunk, ChunkExtraction, Drop
+
+
+class Extractor(Protocol):
+    name: str
+
+    def fingerprint(self) -> str: ...
+
+    def extract(self, chunks: Sequence[Chunk]) -> list[ChunkExtraction]: ...
+
+
+@dataclass(frozen=True)
+class ExtractorSpec:
+    """Everything a worker process needs to build the extractor itself (picklable)."""
+
+    schema_location: str
+    spacy_models: tuple[str, ...]
+    batch_size: int
+
+    def create(self) -> Extractor:
+        from kgbuild.extract.offline import OfflineExtractor
+        from kgbuild.schema import resolve_schema
+
+        return OfflineExtractor(resolve_schema(self.schema_location), self.spacy_models, batch_size=self.batch_size)
+
+
+@dataclass(frozen=True)
+class ExtractionResult:
+    chunk_id: str
+    payload: str  # ChunkExtraction as JSON
+    failed: bool  # the extractor raised: the result is not cached, so the chunk is retried next build
+
+
+def extract_batch(extractor: Extractor, chunks: Sequence[Chunk]) -> list[ExtractionResult]:
+    try:
+        extractions = extractor.extract(chunks)
+    except Exception as exc:  # one bad batch must not stop the build: retry chunk by chunk
+        if len(chunks) > 1:
+            return [r for chunk in chunks for r in extract_batch(extractor, [chunk])]
+        failure = ChunkExtraction(
+            chunk_id=chunks[0].id,
+            extractor=extractor.name,
+            drops=[Drop(stage="extract", reason="extractor error", kind="chunk",
+                        detail=f"{type(exc).__name__}: {exc}".splitlines()[0][:300], chunk_id=chunks[0].id)],
+        )
+        return [ExtractionResult(chunks[0].id, failure.model_dump_json(), True)]
+    out = []
+    for ex in extractions:
+        failed = any(d.reason == "extractor error" for d in ex.drops)
+        out.append(ExtractionResult(ex.chunk_id, ex.model_dump_json(), failed))
+    return out
+
+
+# Per-process extractor of a pool worker, set once by the initializer. This is the only
+# module-level state in kgbuild, and it exists only inside worker processes.
+_worker_extractor: Extractor | None = None
+
+
+def _init_worker(spec: ExtractorSpec) -> None:
+    global _worker_extractor
+    _worker_extractor = spec.create()
+
+
+def _run_in_worker(chunks: list[Chunk]) -> list[ExtractionResult]:
+    assert _worker_extractor is not None, "pool initializer did not run"
+    return extract_batch(_worker_extractor, chunks)
+
+
+def run_extraction(
+    spec: ExtractorSpec,
+    chunks: Sequence[Chunk],
+    *,
+    workers: int,
+    batch_size: int,
+    on_result: Callable[[ExtractionResult], None],
+    extractor: Extractor | None = None,
+) -> None:
+    """Extract `chunks`, calling `on_result` in the parent as each result arrives (any order)."""
+    batches = [list(chunks[i : i + batch_size]) for i in range(0, len(chunks), batch_size)]
+    if not batches:
+        return
+    if workers <= 1 or len(batches) == 1:
+        local = extractor or spec.create()
+        for batch in batches:
+            for result in extract_batch(local, batch):
+                on_result(result)
+        return
+    for result in _pool_results(spec, batches, workers):
+        on_result(result)
+
+
+def _pool_results(spec: ExtractorSpec, batches: list[list[Chunk]], workers: int) -> Iterator[ExtractionResult]:
+    ctx = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(spec,))
+    # Bounded in-flight window: results stream back while memory stays flat on huge corpora.
+    pending: set[Future[list[ExtractionResult]]] = set()
+    todo = iter(batches)
+    try:
+        for batch in todo:
+            pending.add(pool.submit(_run_in_worker, batch))
+            if len(pending) >= workers * 4:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    yield from fut.result()
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                yield from fut.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

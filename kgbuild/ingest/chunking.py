@@ -1,0 +1,182 @@
+"""Semantic chunking: follow the document's structure, respect a token budget, cut at topic shifts.
+
+1. Each paragraph that fits the budget is a unit; a longer one is cut into sentences and split
+   recursively at the boundary where the topic shifts most (lowest similarity between the
+   sentence windows on either side), until every piece fits.
+2. A sentence longer than the budget on its own is cut at token boundaries (reported).
+3. Short neighbouring paragraphs of the same section are merged while the chunk is below
+   `min_tokens` and the merge still fits the budget.
+
+Ids are `{articleID}#{paraCode}#{idInPara}`: the paragraph where the chunk starts, and the
+piece's position inside it, so ids sort in reading order and neighbours have neighbouring ids.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kgbuild.config import ChunkingConfig
+from kgbuild.ids import chunk_id, content_hash
+from kgbuild.ingest.sentences import SentenceSplitter
+from kgbuild.ingest.similarity import BoundaryScorer, LexicalScorer, WindowSimilarity
+from kgbuild.ingest.tokens import TokenCounter
+from kgbuild.model import Chunk, Document
+
+# Weight of size balance against topic similarity when picking a cut: small, so the topic
+# decides, but enough to avoid peeling one sentence at a time off a long paragraph.
+_BALANCE_WEIGHT = 0.25
+
+
+@dataclass
+class _Unit:
+    paragraph: int
+    section: list[str]
+    text: str
+    tokens: int
+    id_in_para: int
+    whole: bool  # the entire paragraph (only whole paragraphs are merged)
+    oversize: bool = False
+
+
+@dataclass
+class ChunkedDocument:
+    chunks: list[Chunk]
+    oversize_sentences: int  # sentences longer than the budget that had to be cut
+
+
+class Chunker:
+    def __init__(
+        self,
+        config: ChunkingConfig,
+        counter: TokenCounter | None = None,
+        splitter: SentenceSplitter | None = None,
+        scorer: BoundaryScorer | None = None,
+    ) -> None:
+        self.config = config
+        self.counter = counter or TokenCounter(config.encoding)
+        self.splitter = splitter or SentenceSplitter()
+        self.scorer = scorer or LexicalScorer()
+
+    def fingerprint(self) -> str:
+        c = self.config
+        return content_hash(f"chunker-1|{c.max_tokens}|{c.min_tokens}|{c.encoding}|{self.scorer.name}|{c.topic_window}")
+
+    def chunk(self, doc: Document) -> ChunkedDocument:
+        units: list[_Unit] = []
+        oversize = 0
+        counts = self.counter.count_many([p.text for p in doc.paragraphs])
+        for index, (para, tokens) in enumerate(zip(doc.paragraphs, counts)):
+            if not para.text.strip():
+                continue
+            if tokens <= self.config.max_tokens:
+                units.append(_Unit(index, para.section, para.text.strip(), tokens, 0, True))
+                continue
+            pieces, cut = self._split_paragraph(para.text)
+            oversize += cut
+            for k, (text, n, was_cut) in enumerate(pieces):
+                units.append(_Unit(index, para.section, text, n, k, False, was_cut))
+        merged = self._merge(units)
+        return ChunkedDocument(self._to_chunks(doc, merged), oversize)
+
+    # ------------------------------------------------------------------ splitting
+
+    def _split_paragraph(self, text: str) -> tuple[list[tuple[str, int, bool]], int]:
+        """Pieces (text, tokens, contains a cut sentence) of an over-budget paragraph."""
+        limit = self.config.max_tokens
+        atoms: list[tuple[int, int]] = []
+        cut_atoms: set[int] = set()
+        oversize = 0
+        spans = self.splitter.spans(text)
+        counts = self.counter.count_many([text[s:e] for s, e in spans])
+        for (start, end), n in zip(spans, counts):
+            if n <= limit:
+                atoms.append((start, end))
+                continue
+            oversize += 1
+            for s, e in self.counter.cut_spans(text[start:end], limit):
+                cut_atoms.add(len(atoms))
+                atoms.append((start + s, start + e))
+        similarity = self.scorer.prepare([text[s:e] for s, e in atoms])
+        sizes = self.counter.count_many([text[s:e] for s, e in atoms])
+        pieces: list[tuple[str, int, bool]] = []
+        for lo, hi in self._split_range(text, atoms, sizes, similarity, len(atoms)):
+            piece = text[atoms[lo][0] : atoms[hi - 1][1]].strip()
+            if piece:
+                was_cut = any(i in cut_atoms for i in range(lo, hi))
+                pieces.append((piece, self.counter.count(piece), was_cut))
+        return pieces, oversize
+
+    def _split_range(
+        self, text: str, atoms: list[tuple[int, int]], sizes: list[int], similarity: WindowSimilarity, count: int
+    ) -> list[tuple[int, int]]:
+        # Iterative (explicit stack) so a huge paragraph cannot exhaust Python's recursion limit.
+        out: list[tuple[int, int]] = []
+        window = self.config.topic_window
+        stack = [(0, count)]
+        while stack:
+            lo, hi = stack.pop()
+            approx = sum(sizes[lo:hi])
+            if hi - lo == 1 or (
+                approx <= self.config.max_tokens
+                and self.counter.count(text[atoms[lo][0] : atoms[hi - 1][1]]) <= self.config.max_tokens
+            ):
+                out.append((lo, hi))
+                continue
+            best, best_score = lo + 1, float("inf")
+            left = 0
+            for b in range(lo + 1, hi):
+                left += sizes[b - 1]
+                balance = abs(approx - 2 * left) / max(approx, 1)
+                # Windows stop at the range's ends: text already cut off must not vote.
+                sim = similarity(range(max(lo, b - window), b), range(b, min(hi, b + window)))
+                score = sim + _BALANCE_WEIGHT * balance
+                if score < best_score:
+                    best, best_score = b, score
+            stack.append((best, hi))  # pushed first so the left half is emitted first
+            stack.append((lo, best))
+        return out
+
+    # ------------------------------------------------------------------ merging
+
+    def _merge(self, units: list[_Unit]) -> list[tuple[_Unit, int]]:
+        """Greedy merge of short whole paragraphs of one section; returns (first unit, last paragraph)."""
+        out: list[tuple[_Unit, int]] = []
+        for unit in units:
+            if out:
+                cur, last = out[-1]
+                if (
+                    cur.whole
+                    and unit.whole
+                    and cur.section == unit.section
+                    and cur.tokens < self.config.min_tokens
+                    and cur.tokens + unit.tokens < self.config.max_tokens
+                ):
+                    text = f"{cur.text}\n\n{unit.text}"
+                    tokens = self.counter.count(text)
+                    if tokens <= self.config.max_tokens:
+                        out[-1] = (_Unit(cur.paragraph, cur.section, text, tokens, 0, True), unit.paragraph)
+                        continue
+            out.append((unit, unit.paragraph))
+        return out
+
+    def _to_chunks(self, doc: Document, merged: list[tuple[_Unit, int]]) -> list[Chunk]:
+        ids = [chunk_id(doc.id, unit.paragraph, unit.id_in_para) for unit, _ in merged]
+        chunks = []
+        for order, ((unit, last), cid) in enumerate(zip(merged, ids)):
+            chunks.append(
+                Chunk(
+                    id=cid,
+                    doc_id=doc.id,
+                    text=unit.text,
+                    section=list(unit.section),
+                    order=order,
+                    paragraph_start=unit.paragraph,
+                    paragraph_end=last,
+                    token_count=unit.tokens,
+                    content_hash=content_hash(unit.text),
+                    prev_id=ids[order - 1] if order > 0 else None,
+                    next_id=ids[order + 1] if order + 1 < len(ids) else None,
+                    oversize_split=unit.oversize,
+                )
+            )
+        return chunks

@@ -1,0 +1,188 @@
+"""The project's workspace: stage outputs on disk, keyed by content hashes.
+
+Layout (all under `workspace:` from the config, `.kgbuild/` by default):
+
+    tables/<name>.parquet           documents, chunks and the assembled graph (columnar)
+    cache/extract/<fingerprint>.jsonl
+                                    one line per extracted chunk, appended as results arrive, keyed by
+                                    chunk id + chunk content hash; the file name is the extractor+schema
+                                    fingerprint, so a changed extractor or schema never reuses stale output
+    reports/<timestamp>.json        one build report per run; reports/latest.json is the newest
+    build.lock                      held by a running build (pid inside)
+
+Tables are replaced atomically (write to a temp file, then rename), so a build killed at any
+point leaves the previous tables intact; the cache is append-only, so a killed build keeps
+every chunk it finished, and a torn last line is ignored on the next start.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from kgbuild.errors import WorkspaceError
+from kgbuild.tables import SCHEMAS
+
+
+class ExtractionCache:
+    """Append-only JSON-lines store of extraction results: {"key": ..., "value": {...}} per line."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.torn_lines = 0
+        self._entries: dict[str, dict[str, Any]] = {}
+        if path.exists():
+            self._load()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._fh = path.open("a", encoding="utf-8")
+
+    def _load(self) -> None:
+        with self.path.open("r", encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                try:
+                    entry = json.loads(line)
+                    self._entries[entry["key"]] = entry["value"]
+                except (json.JSONDecodeError, KeyError, TypeError):
+                    # A build killed mid-write leaves at most a partial last line; its chunk is redone.
+                    self.torn_lines += 1
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._entries
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        return self._entries.get(key)
+
+    def put(self, key: str, value_json: str) -> None:
+        """`value_json` is already serialised (workers send JSON, so the main process never re-encodes)."""
+        self._fh.write(f'{{"key": {json.dumps(key)}, "value": {value_json}}}\n')
+        self._entries[key] = json.loads(value_json)
+
+    def flush(self) -> None:
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+
+    def close(self) -> None:
+        if not self._fh.closed:
+            self.flush()
+            self._fh.close()
+
+
+class Workspace:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.tables_dir = path / "tables"
+        self.cache_dir = path / "cache"
+        self.reports_dir = path / "reports"
+
+    def exists(self) -> bool:
+        return self.tables_dir.is_dir()
+
+    def ensure(self) -> None:
+        try:
+            for d in (self.tables_dir, self.cache_dir / "extract", self.reports_dir):
+                d.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise WorkspaceError(str(self.path), f"cannot create the workspace: {exc.strerror}",
+                                 "check the `workspace:` setting and permissions") from None
+
+    @contextmanager
+    def lock(self) -> Iterator[None]:
+        """One build per workspace at a time; a lock left by a dead process is taken over."""
+        lock = self.path / "build.lock"
+        for _ in range(2):
+            try:
+                fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            except FileExistsError:
+                pid = _read_pid(lock)
+                if pid is not None and _alive(pid):
+                    raise WorkspaceError(str(self.path), f"another build is running (pid {pid})",
+                                         "wait for it to finish") from None
+                lock.unlink(missing_ok=True)
+                continue
+            with os.fdopen(fd, "w") as fh:
+                fh.write(str(os.getpid()))
+            break
+        else:
+            raise WorkspaceError(str(lock), "cannot take the build lock", "remove the file if no build is running")
+        try:
+            yield
+        finally:
+            lock.unlink(missing_ok=True)
+
+    # ---------------------------------------------------------------- tables
+
+    def table_path(self, name: str) -> Path:
+        return self.tables_dir / f"{name}.parquet"
+
+    def has_table(self, name: str) -> bool:
+        return self.table_path(name).exists()
+
+    def write_table(self, name: str, rows: list[dict[str, Any]]) -> None:
+        table = pa.Table.from_pylist(rows, schema=SCHEMAS[name])
+        target = self.table_path(name)
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        pq.write_table(table, tmp, compression="zstd")
+        os.replace(tmp, target)
+
+    def read_table(self, name: str, columns: list[str] | None = None) -> pa.Table:
+        path = self.table_path(name)
+        if not path.exists():
+            return SCHEMAS[name].empty_table() if columns is None else SCHEMAS[name].empty_table().select(columns)
+        try:
+            return pq.read_table(path, columns=columns)
+        except (pa.ArrowException, OSError) as exc:
+            raise WorkspaceError(str(path), f"unreadable table: {exc}", "rebuild with `kgbuild build`") from None
+
+    def row_count(self, name: str) -> int:
+        path = self.table_path(name)
+        return pq.ParquetFile(path).metadata.num_rows if path.exists() else 0
+
+    def rows(self, name: str) -> list[dict[str, Any]]:
+        return self.read_table(name).to_pylist()
+
+    # ---------------------------------------------------------------- caches and reports
+
+    def extraction_cache(self, fingerprint: str) -> ExtractionCache:
+        return ExtractionCache(self.cache_dir / "extract" / f"{fingerprint}.jsonl")
+
+    def save_report(self, report_json: str, stamp: str) -> Path:
+        path = self.reports_dir / f"{stamp}.json"
+        path.write_text(report_json, encoding="utf-8")
+        latest = self.reports_dir / "latest.json"
+        tmp = latest.with_suffix(".tmp")
+        tmp.write_text(report_json, encoding="utf-8")
+        os.replace(tmp, latest)
+        return path
+
+    def latest_report(self) -> dict[str, Any] | None:
+        path = self.reports_dir / "latest.json"
+        if not path.exists():
+            return None
+        return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _read_pid(path: Path) -> int | None:
+    try:
+        return int(path.read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
