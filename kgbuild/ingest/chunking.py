@@ -122,16 +122,23 @@ class Chunker:
             ):
                 out.append((lo, hi))
                 continue
+            # Each side must keep at least an eighth of the range (and min_tokens when it can):
+            # the depth of the split stays logarithmic, so a huge paragraph costs n log n.
+            floor = max(approx // 8, min(self.config.min_tokens, approx // 2))
             best, best_score = lo + 1, float("inf")
             left = 0
             for b in range(lo + 1, hi):
                 left += sizes[b - 1]
+                if left < floor or approx - left < floor:
+                    continue
                 balance = abs(approx - 2 * left) / max(approx, 1)
                 # Windows stop at the range's ends: text already cut off must not vote.
                 sim = similarity(range(max(lo, b - window), b), range(b, min(hi, b + window)))
                 score = sim + _BALANCE_WEIGHT * balance
                 if score < best_score:
                     best, best_score = b, score
+            if best_score == float("inf"):  # a few huge atoms: no cut satisfies the floor
+                best = lo + max(1, (hi - lo) // 2)
             stack.append((best, hi))  # pushed first so the left half is emitted first
             stack.append((lo, best))
         return out

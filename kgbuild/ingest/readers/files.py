@@ -1,0 +1,146 @@
+"""Walking the input paths and sending each file to the reader for its format."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from collections.abc import Iterator, Sequence
+from pathlib import Path, PurePosixPath
+
+from kgbuild.ingest.readers.corpus import read_json_corpus, read_jsonl_corpus
+from kgbuild.ingest.readers.decode import BINARY_SNIFF_BYTES, EMPTY_FILE, check_not_binary, decode_text
+from kgbuild.ingest.readers.document import Parsed, make_document
+from kgbuild.ingest.readers.html import parse_html
+from kgbuild.ingest.readers.markdown import parse_markdown
+from kgbuild.ingest.readers.pdf import parse_pdf
+from kgbuild.ingest.readers.problems import BadInput, ReadProblem
+from kgbuild.ingest.readers.text import parse_txt
+from kgbuild.model import Document
+
+FORMATS: dict[str, str] = {
+    ".txt": "txt",
+    ".md": "md",
+    ".markdown": "md",
+    ".html": "html",
+    ".htm": "html",
+    ".pdf": "pdf",
+    ".json": "json",
+    ".jsonl": "jsonl",
+}
+SUPPORTED_EXTENSIONS: tuple[str, ...] = tuple(FORMATS)
+_TEXT_PARSERS = {"txt": parse_txt, "md": parse_markdown, "html": parse_html}
+
+# Reading a pipe or a device would block or never end, so they are reported, not opened.
+NOT_REGULAR = "not a regular file (a pipe, socket or device); remove it from the input"
+
+# Files that operating systems and editors leave next to documents; never content.
+_JUNK_NAMES = frozenset({"Thumbs.db", "desktop.ini", "__MACOSX"})
+
+
+def _skipped(name: str) -> bool:
+    return name.startswith(".") or name.startswith("~$") or name.endswith("~") or name in _JUNK_NAMES
+
+
+def os_error_message(err: OSError) -> str:
+    if err.errno == errno.ENOENT:
+        return "no such file or directory"
+    if err.errno in (errno.EACCES, errno.EPERM):
+        return "cannot read: permission denied"
+    return f"cannot read: {err.strerror or err}"
+
+
+def _walk(root: Path, prefix: str, visited: set[tuple[int, int]], label: str) -> Iterator[tuple[Path, str] | ReadProblem]:
+    """Files under `root` in sorted order, with their '/'-separated path relative to the input root.
+
+    `label` names the input root itself in a problem (as the user gave it).
+    """
+    try:
+        info = root.stat()
+        # Symlinked directories are followed, but each real directory only once (no loops).
+        if (info.st_dev, info.st_ino) in visited:
+            return
+        visited.add((info.st_dev, info.st_ino))
+        with os.scandir(root) as scan:
+            entries = sorted(scan, key=lambda entry: entry.name)
+    except OSError as err:
+        yield ReadProblem(prefix.rstrip("/") or label, os_error_message(err))
+        return
+    for entry in entries:
+        if _skipped(entry.name):
+            continue
+        rel = prefix + entry.name
+        if entry.is_dir():
+            yield from _walk(Path(entry.path), rel + "/", visited, label)
+        elif entry.is_file():
+            yield Path(entry.path), rel
+        elif entry.is_symlink():
+            yield ReadProblem(rel, "no such file or directory (broken symbolic link); fix or remove the link")
+        else:
+            yield ReadProblem(rel, NOT_REGULAR)
+
+
+def _read_file(path: Path, source: str, raw_id: str) -> Iterator[Document | ReadProblem]:
+    fmt = FORMATS.get(path.suffix.lower())
+    if fmt is None:
+        shown = f"'{path.suffix}'" if path.suffix else "(no extension)"
+        yield ReadProblem(source, f"unsupported file type {shown}; supported: {', '.join(SUPPORTED_EXTENSIONS)}")
+        return
+    try:
+        if fmt == "jsonl":
+            with path.open("rb") as handle:
+                head = handle.read(BINARY_SNIFF_BYTES)
+                if not head.strip():
+                    raise BadInput(EMPTY_FILE)
+                check_not_binary(head)
+                handle.seek(0)
+                yield from read_jsonl_corpus(handle, source)
+            return
+        data = path.read_bytes()
+        if fmt == "json":
+            yield from read_json_corpus(data, source)
+            return
+        if fmt == "pdf":
+            if not data.strip():
+                raise BadInput(EMPTY_FILE)
+            parsed: Parsed = parse_pdf(data)
+        else:
+            parsed = _TEXT_PARSERS[fmt](decode_text(data))
+        title = parsed.title or path.stem
+        yield make_document(raw_id, source, title, fmt, parsed.paragraphs, parsed.metadata)
+    except BadInput as err:
+        yield ReadProblem(source, err.message)
+    except OSError as err:
+        yield ReadProblem(source, os_error_message(err))
+
+
+def read_sources(paths: Sequence[str | Path]) -> Iterator[Document | ReadProblem]:
+    """Stream Documents from files, directories (recursive, sorted, skipping hidden files and
+    directories and OS clutter like '.DS_Store') and corpus files; yield a ReadProblem for
+    anything unreadable and go on with the rest.
+
+    Plain files get the id 'dir/name' (relative to a directory given, without extension) or
+    'name' when given alone; corpus records get their own id or title.
+    """
+    if isinstance(paths, (str, os.PathLike)):  # one path passed bare: a str is a Sequence too
+        paths = [paths]
+    for given in paths:
+        shown = given if isinstance(given, str) else Path(given).as_posix()
+        path = Path(given)
+        try:
+            mode = path.stat().st_mode
+        except OSError as err:
+            yield ReadProblem(shown, os_error_message(err))
+            continue
+        if stat.S_ISREG(mode):
+            yield from _read_file(path, shown, path.stem)
+            continue
+        if not stat.S_ISDIR(mode):
+            yield ReadProblem(shown, NOT_REGULAR)
+            continue
+        for item in _walk(path, "", set(), shown):
+            if isinstance(item, ReadProblem):
+                yield item
+            else:
+                file_path, rel = item
+                yield from _read_file(file_path, rel, str(PurePosixPath(rel).with_suffix("")))
