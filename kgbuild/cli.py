@@ -149,6 +149,8 @@ def _print_report(report: BuildReport) -> None:
         for key, n in report.drops.items():
             drops.add_row(key, str(n))
         out.print(drops)
+    if report.retyped:
+        out.print("kept but retyped: " + ", ".join(f"{k} {v}" for k, v in report.retyped.items()))
     for note in report.notes:
         out.print(f"note: {note}")
 

@@ -44,7 +44,8 @@ class BuildReport(BaseModel):
     events: int = 0
     hypernodes: int = 0
     concepts: int = 0
-    drops: dict[str, int] = Field(default_factory=dict)  # "stage/kind/reason" -> count
+    drops: dict[str, int] = Field(default_factory=dict)  # "stage/kind/reason" -> count of removed items
+    retyped: dict[str, int] = Field(default_factory=dict)  # kept, but mapped to another type (e.g. the fallback)
 
     words: int = 0  # words in the documents read this run
     stage_seconds: dict[str, float] = Field(default_factory=dict)
@@ -53,10 +54,12 @@ class BuildReport(BaseModel):
     peak_worker_rss_mb: float = 0.0  # largest extraction worker
 
     def count_drops(self, drops: list[Drop]) -> None:
-        counts = Counter(f"{d.stage}/{d.kind}/{d.reason}" for d in drops)
-        for key, n in counts.items():
-            self.drops[key] = self.drops.get(key, 0) + n
+        counts = Counter((d.reason.startswith("retyped"), f"{d.stage}/{d.kind}/{d.reason}") for d in drops)
+        for (retyped, key), n in counts.items():
+            target = self.retyped if retyped else self.drops
+            target[key] = target.get(key, 0) + n
         self.drops = dict(sorted(self.drops.items()))
+        self.retyped = dict(sorted(self.retyped.items()))
 
     def measure_memory(self) -> None:
         # ru_maxrss is KiB on Linux, bytes on macOS.
