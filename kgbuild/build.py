@@ -197,7 +197,7 @@ class Builder:
                 continue
             value = cache.get(cache_key(chunk))
             if value is not None:
-                out.append(ChunkExtraction.model_validate(value))
+                out.append(ChunkExtraction.model_validate_json(value))
         report.stage_seconds["extract"] = round(time.perf_counter() - t, 3)
         return out
 

@@ -32,26 +32,50 @@ from kgbuild.tables import SCHEMAS
 
 
 class ExtractionCache:
-    """Append-only JSON-lines store of extraction results: {"key": ..., "value": {...}} per line."""
+    """Append-only JSON-lines store of extraction results: {"key": ..., "value": {...}} per line.
+
+    Values stay JSON text in memory: the build validates them straight into records
+    (pydantic parses JSON faster than it converts dicts), and unused ones are never decoded.
+    """
+
+    _PREFIX = '{"key": "'
+    _MIDDLE = '", "value": '
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.torn_lines = 0
-        self._entries: dict[str, dict[str, Any]] = {}
+        self._entries: dict[str, str] = {}
         if path.exists():
             self._load()
         path.parent.mkdir(parents=True, exist_ok=True)
         self._fh = path.open("a", encoding="utf-8")
+        if self._fh.tell() > 0 and not _ends_with_newline(path):
+            self._fh.write("\n")  # close a torn last line so the next entry starts on its own line
 
     def _load(self) -> None:
         with self.path.open("r", encoding="utf-8", errors="replace") as fh:
             for line in fh:
-                try:
-                    entry = json.loads(line)
-                    self._entries[entry["key"]] = entry["value"]
-                except (json.JSONDecodeError, KeyError, TypeError):
+                key, value = self._split(line)
+                if key is None:
                     # A build killed mid-write leaves at most a partial last line; its chunk is redone.
                     self.torn_lines += 1
+                    continue
+                self._entries[key] = value
+
+    @classmethod
+    def _split(cls, line: str) -> tuple[str | None, str]:
+        # Lines are written by `put` in one fixed shape, so the key is found without decoding
+        # the value; a line of any other shape goes through the JSON parser.
+        if line.startswith(cls._PREFIX) and line.endswith("}\n"):
+            end = line.find(cls._MIDDLE, len(cls._PREFIX))
+            key = line[len(cls._PREFIX) : end]
+            if end > 0 and '"' not in key and "\\" not in key:
+                return key, line[end + len(cls._MIDDLE) : -2]
+        try:
+            entry = json.loads(line)
+            return str(entry["key"]), json.dumps(entry["value"])
+        except (json.JSONDecodeError, KeyError, TypeError):
+            return None, ""
 
     def __contains__(self, key: str) -> bool:
         return key in self._entries
@@ -59,13 +83,14 @@ class ExtractionCache:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def get(self, key: str) -> dict[str, Any] | None:
+    def get(self, key: str) -> str | None:
+        """The cached value as JSON text."""
         return self._entries.get(key)
 
     def put(self, key: str, value_json: str) -> None:
-        """`value_json` is already serialised (workers send JSON, so the main process never re-encodes)."""
+        """`value_json` is already serialised (workers send JSON, so the parent never re-encodes)."""
         self._fh.write(f'{{"key": {json.dumps(key)}, "value": {value_json}}}\n')
-        self._entries[key] = json.loads(value_json)
+        self._entries[key] = value_json
 
     def flush(self) -> None:
         self._fh.flush()
@@ -169,6 +194,12 @@ class Workspace:
         if not path.exists():
             return None
         return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _ends_with_newline(path: Path) -> bool:
+    with path.open("rb") as fh:
+        fh.seek(-1, os.SEEK_END)
+        return fh.read(1) == b"\n"
 
 
 def _read_pid(path: Path) -> int | None:
