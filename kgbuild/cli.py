@@ -8,6 +8,7 @@ workspace error, printed as one line naming the file or setting and what to do.
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -58,6 +59,8 @@ def _config(ctx: click.Context) -> Config:
 @click.pass_context
 def main(ctx: click.Context, config_path: Path | None) -> None:
     """Turn documents into a knowledge graph (KAG-style) and inspect it."""
+    # pypdf logs its own warnings for damaged files; the reader already reports them in one line.
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
     cache: dict[str, Config] = {}
 
     def loader() -> Config:
