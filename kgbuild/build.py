@@ -172,6 +172,9 @@ class Builder:
         report.chunks_total = len(chunks)
         todo = [c for c in chunks if cache_key(c) not in cache]
         report.chunks_cached = len(chunks) - len(todo)
+        if todo:
+            # Fail once, with the setting to fix, rather than once per chunk inside the workers.
+            extractor.load()
         failures: dict[str, ChunkExtraction] = {}
         keys = {c.id: cache_key(c) for c in todo}
         try:

@@ -22,6 +22,10 @@ class Extractor(Protocol):
 
     def fingerprint(self) -> str: ...
 
+    def load(self) -> None:
+        """Load models now, raising a KgbuildError naming the setting if they are missing."""
+        ...
+
     def extract(self, chunks: Sequence[Chunk]) -> list[ChunkExtraction]: ...
 
 

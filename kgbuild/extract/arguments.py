@@ -1,0 +1,229 @@
+"""Resolving a token to the entity it stands for: a named entity, an unlabelled proper noun,
+a pronoun's antecedent, the passage's topic, or (objects only) a specific common noun."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from kgbuild.extract.facts import CONCEPT, PROPN, Classes, Mention
+from kgbuild.extract.names import clean_name
+from kgbuild.extract.typehints import same_kind
+from kgbuild.extract.vocab import (
+    BAD_DETERMINERS, DASHES, NOUN_TAGS, PROPER_TAGS, STOP_ADJECTIVES, TITLE_NOUNS, VAGUE_NOUNS,
+)
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+Lemma = Callable[["Token"], str]
+
+_QUOTES = frozenset({'"', "“", "”", "``", "''"})
+_NOT_NAMES = frozenset({"i", "mr", "mrs", "ms", "dr", "st", "sir", "jr", "sr"})
+
+
+def is_hyphen(tok: Token) -> bool:
+    return tok.tag_ == "HYPH" or tok.text in DASHES
+
+
+class Arguments:
+    """Argument resolution for one chunk; `Reader` adds the clause rules on top."""
+
+    def __init__(
+        self, doc: Doc, classes: Classes, lemma: Lemma, mentions: list[Mention], tok2m: list[Mention | None]
+    ) -> None:
+        self.doc = doc
+        self.classes = classes
+        self.lemma = lemma
+        self.mentions = mentions
+        self.tok2m = tok2m
+        self.extra: dict[int, Mention] = {}  # PROPN / CONCEPT / bare-year mentions by head token
+        self.person_subjects: list[tuple[int, Mention]] = []  # candidate antecedents of he/she
+        self.topic: Mention | None = None  # what the passage is about: its first subject
+        self.drops: list[tuple[str, str, str]] = []
+        self._quote_pairs: list[tuple[int, int]] | None = None
+        self._quoted: dict[int, Mention | None] = {}
+
+    def proper(self, tok: Token) -> Mention | None:
+        """An unlabelled proper-noun phrase ("Lothair II", "Colossus"), typed with the fallback class."""
+        cached = self.extra.get(tok.i)
+        if cached is not None:
+            return cached if cached.label == PROPN else None
+        doc = self.doc
+        start = tok.i
+        while start > 0 and self.tok2m[start - 1] is None:
+            left = doc[start - 1]
+            glued = not left.whitespace_ and (is_hyphen(left) or is_hyphen(doc[start]))  # "Vice-President"
+            if not glued and not (left.tag_ in PROPER_TAGS and left.dep_ in ("compound", "flat")):
+                break
+            start -= 1
+        while start < tok.i and is_hyphen(doc[start]):
+            start += 1
+        end = tok.i + 1
+        if end < len(doc) and doc[end].tag_ == "CD" and doc[end].head.i == tok.i and self.tok2m[end] is None:
+            end += 1  # "Hut 8", "Apollo 11"
+        name = clean_name(doc[start:end], PROPN)
+        if name is None or len(name) < 2 or not name[0].isupper():
+            return None
+        if name.lower().rstrip(".") in _NOT_NAMES or name.lower() in TITLE_NOUNS:
+            return None  # "Mr", or a bare title ("Minister", "Duke") standing for someone unnamed
+        mention = Mention(name, self.classes.fallback, PROPN, start, end)
+        self.extra[tok.i] = mention
+        return mention
+
+    def concept(self, tok: Token) -> Mention | None:
+        """A specific common-noun phrase ("collectible dice game") as a Concept-class entity.
+
+        A bare head noun ("films", "the award") is too generic to be a node of its own, so a
+        concept needs at least one modifier.
+        """
+        cached = self.extra.get(tok.i)
+        if cached is not None:
+            return cached if cached.label == CONCEPT else None
+        head = self.lemma(tok)
+        if len(head) < 3 or not head.isalpha() or head in VAGUE_NOUNS:
+            return None
+        for child in tok.children:
+            if child.dep_ == "poss" or (child.dep_ in ("det", "predet") and child.lower_ in BAD_DETERMINERS):
+                return None  # "his book", "this game": relative to context, not a concept
+        doc = self.doc
+        kept: list[int] = []
+        j = tok.i - 1
+        while j >= 0:
+            left = doc[j]
+            if not left.whitespace_ and (is_hyphen(left) or is_hyphen(doc[j + 1])):
+                kept.append(j)  # a piece of one hyphenated word: "40-meter", "well-known"
+            elif not j < left.head.i <= tok.i:
+                break
+            elif left.dep_ == "compound" and left.tag_ in NOUN_TAGS and self.tok2m[j] is None:
+                kept.append(j)
+            elif left.dep_ == "amod" and left.tag_ == "JJ" and left.lower_ not in STOP_ADJECTIVES and not left.ent_type_:
+                kept.append(j)
+            else:
+                break
+            j -= 1
+        if not any(doc[k].is_alpha for k in kept):
+            return None
+        prefix = "".join(doc[k].text_with_ws for k in sorted(kept)).lower()
+        mention = Mention(prefix + head, self.classes.concept, CONCEPT, j + 1, tok.i + 1)
+        self.extra[tok.i] = mention
+        return mention
+
+    def year(self, tok: Token) -> Mention | None:
+        """A bare year the NER missed, inside a life-span parenthesis: "(1204 – 12 April 1237)"."""
+        text = tok.text
+        if not (text.isdigit() and 3 <= len(text) <= 4):
+            return None
+        cached = self.extra.get(tok.i)
+        if cached is None:
+            date_class = self.classes.by_label.get("DATE")
+            if date_class is None:
+                return None
+            cached = Mention(text, date_class, "DATE", tok.i, tok.i + 1)
+            self.extra[tok.i] = cached
+        return cached
+
+    def quoted(self, tok: Token) -> Mention | None:
+        """A quoted title the NER missed: '"Too Good to Last" is a song ...'."""
+        if self._quote_pairs is None:
+            marks = [t.i for t in self.doc if t.text in _QUOTES]
+            self._quote_pairs = list(zip(marks[::2], marks[1::2]))
+        for open_i, close_i in self._quote_pairs:
+            if open_i < tok.i < close_i:
+                break
+        else:
+            return None
+        if open_i not in self._quoted:
+            mention = None
+            if close_i - open_i <= 13:
+                name = clean_name(self.doc[open_i + 1 : close_i], "WORK_OF_ART")
+                if name is not None:
+                    mention = Mention(name, self.classes.fallback, PROPN, open_i + 1, close_i)
+            self._quoted[open_i] = mention
+        return self._quoted[open_i]
+
+    def named_apposition(self, tok: Token) -> Mention | None:
+        """ "his elder brother, Guy": the named apposition stands for the common noun."""
+        for child in tok.children:
+            if child.dep_ == "appos":
+                mention = self.tok2m[child.i]
+                if mention is None and child.tag_ in PROPER_TAGS:
+                    mention = self.proper(child)
+                if mention is not None and not mention.is_date:
+                    return mention
+        return None
+
+    def named(self, tok: Token) -> Mention | None:
+        """A named entity or unlabelled proper noun at `tok`, never a date."""
+        mention = self.tok2m[tok.i]
+        if mention is None and tok.tag_ in PROPER_TAGS:
+            mention = self.proper(tok)
+        return None if mention is None or mention.is_date else mention
+
+    def subject(self, tok: Token) -> Mention | None:
+        mention = self.tok2m[tok.i]
+        if mention is not None:
+            return None if mention.is_date else mention
+        tag = tok.tag_
+        if tag != "PRP" and (title := self.quoted(tok)) is not None:
+            return title
+        if tag == "PRP":
+            low = tok.lower_
+            if low in ("he", "she"):
+                return self.antecedent(tok.i)
+            topic = self.topic
+            # "It was released in 1990" after "X is a 1990 film": "it" is the passage's topic,
+            # as long as the topic is a defined thing and not a person.
+            if low == "it" and topic is not None and topic.semantic_type and topic.spg_class != self.classes.person:
+                return topic
+            return None
+        if tag in PROPER_TAGS:
+            return self.proper(tok)
+        if tag in NOUN_TAGS:
+            if tok.i == 0 and tok.is_title and not any(c.dep_ == "det" for c in tok.children):
+                return self.proper(tok)  # a passage opening with its title: "Fascination is a 2004 film"
+            named = self.named_apposition(tok)
+            if named is not None:
+                return named
+            return self.topic_reference(tok)
+        return None
+
+    def topic_reference(self, tok: Token) -> Mention | None:
+        """ "The film stars ..." after "X is a 2004 movie": the definite noun is the topic."""
+        topic = self.topic
+        if topic is not None and topic.semantic_type and any(
+            c.dep_ == "det" and c.lower_ in ("the", "this") for c in tok.children
+        ):
+            if same_kind(self.lemma(tok), topic.semantic_type):
+                return topic
+        return None
+
+    def object(self, tok: Token, concept_ok: bool) -> Mention | None:
+        mention = self.tok2m[tok.i]
+        if mention is not None:
+            return mention
+        tag = tok.tag_
+        if tag != "PRP" and (title := self.quoted(tok)) is not None:
+            return title
+        if tag in PROPER_TAGS:
+            return self.proper(tok)
+        if tag in NOUN_TAGS:
+            named = self.named_apposition(tok) or self.topic_reference(tok)
+            if named is not None:
+                return named
+            if concept_ok:
+                return self.concept(tok)
+        return None
+
+    def antecedent(self, i: int) -> Mention | None:
+        """The person a "he"/"she" at token i means: the latest person subject before it."""
+        best: tuple[int, Mention] | None = None
+        for j, mention in self.person_subjects:  # not sorted: parentheses add owners late
+            if j >= i or (best is not None and j <= best[0]):
+                continue
+            if mention.spg_class == self.classes.person or (mention.label == PROPN and not mention.class_fixed):
+                best = (j, mention)
+        if best is None:
+            return None
+        best[1].guess_class(self.classes.person)
+        return best[1]

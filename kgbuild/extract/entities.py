@@ -1,0 +1,209 @@
+"""Named-entity mentions of a parsed chunk, with en_core_web_sm's usual slips repaired."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from kgbuild.extract.facts import Classes, Mention
+from kgbuild.extract.names import clean_name
+from kgbuild.extract.vocab import NAME_TITLES
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Span, Token
+
+# Labels re-voted within a chunk: the model labels one name differently from sentence to
+# sentence ("Hugh" GPE, then PERSON twice); the majority is usually right.
+_VOTED_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "WORK_OF_ART", "PRODUCT", "EVENT", "NORP", "LAW"})
+_YEAR_PREPS = frozenset(
+    {"in", "since", "until", "till", "by", "from", "after", "before", "to", "during", "around", "circa", "c."}
+)
+_ROMAN = frozenset(
+    {"i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv", "xvi"}
+)
+_LINK_LABELS = frozenset({"PERSON", "GPE", "ORG", "LOC"})
+
+
+def collect_mentions(doc: Doc, classes: Classes) -> tuple[list[Mention], list[Mention | None]]:
+    """Mentions in reading order, and the mention covering each token (None outside any)."""
+    token_mentions: list[Mention | None] = [None] * len(doc)
+    mentions: list[Mention] = []
+    spans = _repaired_spans(doc)
+    votes: dict[str, Counter[str]] = {}
+    for span in spans:
+        if span.label_ in _VOTED_LABELS:
+            votes.setdefault(span.text, Counter())[span.label_] += 1
+    for span in spans:
+        label = span.label_
+        if label == "CARDINAL" and _is_year(span):
+            label = "DATE"
+        elif label in _VOTED_LABELS and len(votes[span.text]) > 1:
+            label = votes[span.text].most_common(1)[0][0]
+        spg_class = classes.by_label.get(label)
+        if spg_class is None or (label == "LANGUAGE" and span.root.dep_ == "amod"):
+            continue  # "an English mathematician": a nationality, not the language
+        name = clean_name(span, label)
+        if name is None:
+            continue
+        mention = Mention(name, spg_class, label, span.start, span.end)
+        mentions.append(mention)
+        for i in range(span.start, span.end):
+            token_mentions[i] = mention
+    return mentions, token_mentions
+
+
+def link_surnames(
+    doc: Doc, mentions: list[Mention], tok2m: list[Mention | None], title: Mention | None = None
+) -> list[Mention]:
+    """Point later surname-only mentions at the full name: after "Tommy Flowers", a bare
+    "Flowers" (which the model tags as a plural noun, or as a PERSON of its own) is him.
+
+    Only unambiguous surnames are linked, and never a place: "Washington" the city stays a
+    place after "George Washington". `title` is the person the document is about (see
+    `names.title_hint`), whose full name a later chunk may never repeat. Returns the mentions left.
+    """
+    by_surname: dict[str, Mention | None] = {}
+    for m in mentions:
+        words = m.name.split()
+        if m.label != "PERSON" or len(words) < 2 or not words[-1][:1].isupper():
+            continue
+        known = by_surname.setdefault(words[-1], m)
+        if known is not None and known.name != m.name:
+            by_surname[words[-1]] = None  # two people share the surname: leave it alone
+    if title is not None:
+        key = title.name.split()[-1]
+        known = by_surname.setdefault(key, title)
+        if known is not None and known.name != title.name:
+            by_surname[key] = None
+    surnames = {key: m for key, m in by_surname.items() if m is not None}
+    if not surnames:
+        return mentions
+    dropped: set[int] = set()
+    if title is not None and title.start < 0:
+        _link_full_name(doc, tok2m, title, mentions, dropped)
+    for tok in doc:
+        person = surnames.get(tok.text)
+        if person is None or tok.i < person.end:
+            continue
+        current = tok2m[tok.i]
+        prev = doc[tok.i - 1] if tok.i > 0 else None
+        if prev is not None and prev.is_title and prev.tag_ in ("NNP", "NNPS") and tok2m[prev.i] is None:
+            continue  # "Ertem Eğilmez" unlabelled: the end of a longer name, not a bare surname
+        if current is None and tok.is_title and (tok.tag_ in ("NNP", "NNPS") or _subject_like(doc, tok)):
+            tok2m[tok.i] = person  # "Flowers" (NNS), "Turing" (VBG) as subjects are names
+        elif (
+            current is not None and current is not person and current.name == tok.text
+            and current.label in ("PERSON", "ORG", "NORP", "PRODUCT")  # "Hopper" (ORG) after "Grace Hopper"
+        ):
+            tok2m[tok.i] = person
+            dropped.add(id(current))
+    return [m for m in mentions if id(m) not in dropped] if dropped else mentions
+
+
+def _link_full_name(
+    doc: Doc, tok2m: list[Mention | None], title: Mention, mentions: list[Mention], dropped: set[int]
+) -> None:
+    """Occurrences of the document's title name that the NER missed or cut short."""
+    text = doc.text
+    at = text.find(title.name)
+    while at >= 0:
+        span = doc.char_span(at, at + len(title.name))
+        if span is not None:
+            for i in range(span.start, span.end):
+                current = tok2m[i]
+                if current is not None and current is not title and current.label in ("PERSON", "ORG", "GPE", "NORP"):
+                    if current.start >= span.start and current.end <= span.end:
+                        dropped.add(id(current))  # "Ertem" (PERSON) inside "Ertem Eğilmez"
+                    else:
+                        break
+                tok2m[i] = title
+        at = text.find(title.name, at + len(title.name))
+
+
+def _subject_like(doc: Doc, tok: Token) -> bool:
+    """A subject, or a sentence opener right before a finite verb (the parser may have made
+    a gerund-looking name like "Turing" the root)."""
+    if tok.dep_ in ("nsubj", "nsubjpass"):
+        return True
+    return bool(tok.is_sent_start) and tok.i + 1 < len(doc) and doc[tok.i + 1].tag_ in ("VBD", "VBZ")
+
+
+def _repaired_spans(doc: Doc) -> list[Span]:
+    """NER spans with split names joined again."""
+    spans: list[Span] = []
+    for ent in doc.ents:
+        prev = spans[-1] if spans else None
+        if prev is not None and prev.end >= ent.end:
+            continue  # swallowed by an extension of the previous span
+        if prev is not None and prev.end > ent.start:
+            if ent.label_ in _LINK_LABELS:  # a "<name> of <place>" extension ran into it
+                spans[-1] = _relabel(doc[prev.start : ent.end], prev.label_)
+            continue
+        if prev is not None and prev.end == ent.start and ent.label_ in _VOTED_LABELS:
+            joint = doc[prev.end - 1]
+            if joint.tag_ == "POS":
+                # "St. Maurice's" + "Abbey": NER splits a name at its possessive.
+                spans[-1] = _relabel(doc[prev.start : ent.end], ent.label_)
+                continue
+            if ent.label_ == "PERSON" and prev.label_ in _LINK_LABELS and not joint.is_punct and joint.whitespace_:
+                # "Virginia" (GPE) + "Elizabeth Gardner" (PERSON): one name cut in two.
+                spans[-1] = _relabel(doc[prev.start : ent.end], "PERSON")
+                continue
+        if ent.label_ == "PERSON":
+            ent = _with_territory(doc, _with_given_names(doc, ent, spans[-1].end if spans else 0))
+        spans.append(ent)
+    return spans
+
+
+def _with_given_names(doc: Doc, ent: Span, floor: int) -> Span:
+    """ "Vera June" + "Miles" (PERSON): given names the NER left out but the parser attached
+    to the name as compounds."""
+    start = ent.start
+    while start > floor:
+        tok = doc[start - 1]
+        if not (tok.tag_ in ("NNP", "NNPS") and tok.dep_ == "compound" and ent.start <= tok.head.i < ent.end):
+            break
+        if tok.lower_ in NAME_TITLES:
+            break
+        start -= 1
+    return _relabel(doc[start : ent.end], "PERSON") if start < ent.start else ent
+
+
+def _with_territory(doc: Doc, ent: Span) -> Span:
+    """ "Adalbert II" + "of Tuscany" -> "Adalbert II of Tuscany", for names that take a territory.
+
+    Only regnal and noble names do ("Berengaria of Castile", "Duke Alexander of Württemberg");
+    "Tim Cook of Apple" is a person and an affiliation, so two-word modern names are left alone.
+    """
+    first, last = ent[0].lower_, ent[-1].lower_
+    if not (len(ent) == 1 or last in _ROMAN or first in NAME_TITLES):
+        return ent
+    i = ent.end
+    if i + 1 >= len(doc) or doc[i].lower_ != "of" or doc[i + 1].tag_ not in ("NNP", "NNPS"):
+        return ent
+    end = i + 1
+    while end < len(doc) and end - i <= 6:
+        tok = doc[end]
+        if tok.tag_ in ("NNP", "NNPS") or (tok.tag_ == "HYPH" and not tok.whitespace_ and not doc[end - 1].whitespace_):
+            end += 1
+        else:
+            break
+    return _relabel(doc[ent.start : end], "PERSON")
+
+
+def _relabel(span: Span, label: str) -> Span:
+    span.label_ = label
+    return span
+
+
+def _is_year(span: Span) -> bool:
+    """A bare number read as CARDINAL that is a year by its context: "in 931", "died after 938"."""
+    if len(span) != 1:
+        return False
+    tok = span[0]
+    text = tok.text
+    if not (text.isdigit() and 3 <= len(text) <= 4 and 100 <= int(text) <= 2100):
+        return False
+    if tok.dep_ == "conj" and tok.head.like_num:  # "in 928 or 929"
+        tok = tok.head
+    return (tok.dep_ == "pobj" and tok.head.lower_ in _YEAR_PREPS) or tok.dep_ == "npadvmod"

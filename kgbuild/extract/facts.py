@@ -1,0 +1,82 @@
+"""What the rules find in one chunk, before it becomes kgbuild.model records.
+
+Mentions are mutable while a chunk is read (a later sentence may show that an unlabelled
+name is a person, or a definition may correct the NER class); ids are computed only when
+`offline` turns the facts into records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from kgbuild.extract.labels import DATE_LABELS, PLACE_LABELS
+
+PROPN = "PROPN"  # label of an unlabelled proper-noun phrase used as an argument
+CONCEPT = "CONCEPT"  # label of a common-noun phrase used as a direct object
+
+
+@dataclass(frozen=True)
+class Classes:
+    """Schema classes the rules assign, resolved once per extractor."""
+
+    by_label: Mapping[str, str]  # NER label -> class (labels absent here make no entities)
+    by_hint: Mapping[str, str]  # class named by `typehints` (Work, Person, ...) -> schema class
+    fallback: str  # unlabelled proper nouns
+    concept: str  # common-noun objects
+    person: str  # unlabelled proper nouns that are born, die, or are "he"/"she"
+    place: str  # places named in a "(born ... in X)" parenthesis, whatever NER said
+
+
+@dataclass(eq=False)
+class Mention:
+    """One entity as found in this chunk; several mentions may become one Entity."""
+
+    name: str
+    spg_class: str
+    label: str  # NER label, PROPN or CONCEPT
+    start: int
+    end: int
+    semantic_type: str | None = None
+    description: str = ""
+    nationality: list[str] = field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)
+    class_fixed: bool = False  # set by a definition ("X is a film"): later guesses must not undo it
+
+    @property
+    def is_date(self) -> bool:
+        return self.label in DATE_LABELS
+
+    @property
+    def is_place(self) -> bool:
+        return self.label in PLACE_LABELS
+
+    def guess_class(self, spg_class: str) -> None:
+        """Retype from context ("born", "he") unless a definition already decided."""
+        if not self.class_fixed:
+            self.spg_class = spg_class
+
+
+@dataclass
+class Triple:
+    subject: Mention
+    predicate: str
+    object: Mention
+    qualifiers: list[tuple[str, Mention]] = field(default_factory=list)  # (preposition, date or place)
+
+
+@dataclass
+class EventFact:
+    type: str
+    trigger: str
+    arguments: dict[str, list[Mention]]
+    time: Mention | None = None
+    place: Mention | None = None
+
+
+@dataclass
+class Facts:
+    mentions: list[Mention]
+    triples: list[Triple]
+    events: list[EventFact]
+    drops: list[tuple[str, str, str]]  # (reason, kind, detail)

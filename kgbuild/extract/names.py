@@ -1,0 +1,187 @@
+"""Text clean-up before parsing, date-span repair after it, and entity-name cleaning."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Span
+
+_MONTHS = (
+    "January|February|March|April|May|June|July|August|September|Sept|October|November|December"
+    "|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
+)
+_MONTH = rf"(?:{_MONTHS})\.?"
+# "11 November 875", "November 11, 1875", "11 November", "November 1875": en_core_web_sm often
+# splits these (e.g. "11" CARDINAL + "November" DATE) or misses the year.
+_FULL_DATE_RE = re.compile(
+    rf"\b(?:\d{{1,2}}\s+{_MONTH}(?:,?\s+\d{{3,4}})?"
+    rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{3,4}}"
+    rf"|{_MONTH}\s+\d{{3,4}})(?![\w-])"
+)
+_RANGE_DASHES = frozenset({"–", "—", "-", "−"})
+_MONTH_RE = re.compile(rf"\b{_MONTH}(?!\w)")
+_DAY_RE = re.compile(r"(?<!\d)\d{1,2}(?:st|nd|rd|th)?(?!\d)")
+# A date name must say when: a number, a month, or a named period.
+_DATE_WORD_RE = re.compile(
+    rf"(?<!\d)\d{{3,4}}(?!\d)|\b\d0s\b|\b{_MONTH}(?!\w)|\b(?:century|centuries|decade|millennium)\b", re.IGNORECASE
+)
+
+# Corpus artefacts (2Wiki): "Teutberga( died 875)", "half- brother". Left alone, the tagger reads
+# "Teutberga(" as one odd token and NER misses the name.
+_PAREN_GLUE_RE = re.compile(r"(?<=[^\s(\[])\((?=\s*\w)")
+_PAREN_SPACE_RE = re.compile(r"\(\s+")
+_HYPHEN_GAP_RE = re.compile(r"(?<=[A-Za-z])- (?=[A-Za-z])")
+_SPACE_RE = re.compile(r"[ \t\u00a0]+")
+# "(1877–24 November 1918)", "(c. 750-818)": a range dash glued to digits makes one token.
+_DIGIT_DASH_RE = re.compile(r"(?<=\d)\s*[–—]\s*(?=\d)|(?<=\b\d{3})-(?=\d{3}\b)|(?<=\b\d{4})-(?=\d{4}\b)")
+
+_EDGE_PUNCT = " \t\n,;:!?\"'“”‘’`*|/\\-–—"
+_LEADING_DETS = ("the ", "a ", "an ")
+# Function words NER sometimes leaves at the end of a span: "John of", "Smith and".
+_TRAILING_WORDS = frozenset({"of", "and", "or", "the", "for", "in", "at", "to", "by", "with", "a", "an"})
+_MAX_NAME_WORDS = 12
+_MAX_NAME_CHARS = 120
+
+
+def normalize_text(text: str) -> str:
+    """Undo spacing artefacts that derail the parser; the meaning of the text is unchanged."""
+    text = _PAREN_GLUE_RE.sub(" (", text)
+    text = _PAREN_SPACE_RE.sub("(", text)
+    text = _HYPHEN_GAP_RE.sub("-", text)
+    text = _DIGIT_DASH_RE.sub(" – ", text)
+    return _SPACE_RE.sub(" ", text)
+
+
+def repair_dates(doc: Doc) -> None:
+    """Make full dates ("11 November 875") single DATE entities, overriding partial spans, and
+    split ranges ("1896 – 1981") into their two ends."""
+    text = doc.text
+    dates: list[Span] = []
+    if _MONTH_RE.search(text) is not None:
+        for match in _FULL_DATE_RE.finditer(text):
+            span = doc.char_span(match.start(), match.end(), label="DATE", alignment_mode="expand")
+            if span is not None:
+                dates.append(span)
+    for ent in doc.ents:
+        if ent.label_ == "DATE" and len(ent) > 2:
+            dash = next((t.i for t in ent if t.text in _RANGE_DASHES), None)
+            if dash is not None and dash > ent.start and dash < ent.end - 1:
+                for part in (doc[ent.start : dash], doc[dash + 1 : ent.end]):
+                    if any(t.like_num for t in part):
+                        part.label_ = "DATE"
+                        dates.append(part)
+    if not dates:
+        return
+    # The pattern's dates win over overlapping NER spans (which often glue two dates into one
+    # range or stop before the year); other spans stay. spacy.util.filter_spans is not used
+    # so that this module does not import spaCy.
+    kept: list[Span] = []
+    taken: set[int] = set()
+    ranked = sorted(dates, key=lambda s: (-(s.end - s.start), s.start)) + list(doc.ents)
+    for span in ranked:
+        if not any(i in taken for i in range(span.start, span.end)):
+            kept.append(span)
+            taken.update(range(span.start, span.end))
+    doc.ents = sorted(kept, key=lambda s: s.start)
+
+
+def date_preposition(name: str) -> str:
+    """'on' for a day ("on 11 November 875"), 'in' for a year, month or period."""
+    if _MONTH_RE.search(name) and _DAY_RE.search(_MONTH_RE.sub(" ", name)):
+        return "on"
+    return "in"
+
+
+def clean_name(span: Span, label: str) -> str | None:
+    """Surface name of an entity span, or None when it is not a usable name."""
+    start, end = span.start, span.end
+    doc = span.doc
+    # Titles keep a capitalised article ("The Godfather"); "the Turing Award" in running text does not.
+    keep_article = label == "WORK_OF_ART" and doc[start].text in ("The", "A", "An")
+    while start < end and (
+        doc[start].is_punct or (not keep_article and doc[start].lower_ in ("the", "a", "an"))
+    ):
+        start += 1
+    for k in range(start, end):
+        if doc[k].text in ("(", "["):  # "Philip of Cleves (1459": NER ran into a parenthesis
+            end = k
+            break
+    while end > start and (
+        doc[end - 1].is_punct or doc[end - 1].tag_ == "POS" or doc[end - 1].lower_ in _TRAILING_WORDS
+    ):
+        end -= 1
+    if start >= end:
+        return None
+    name = " ".join(doc[start:end].text.split())
+    last = doc[end - 1]
+    if last.is_sent_end and name.endswith(".") and len(last.text) <= 4 and label not in ("DATE", "TIME"):
+        name = name[:-1]  # "World War I." at the end of a sentence: the period is the sentence's
+    name = _balance(name.strip(_EDGE_PUNCT))
+    if not keep_article:
+        lowered = name.lower()
+        for det in _LEADING_DETS:
+            if lowered.startswith(det):
+                name = name[len(det) :]
+                break
+    if not name or len(name) > _MAX_NAME_CHARS or len(name.split()) > _MAX_NAME_WORDS:
+        return None
+    if not any(ch.isalnum() for ch in name):
+        return None
+    if label in ("DATE", "TIME"):
+        return name if _DATE_WORD_RE.search(name) else None
+    # A proper name has a capital or a digit; lowercase spans are NER slips ("annual", "god").
+    if not any(ch.isupper() or ch.isdigit() for ch in name):
+        return None
+    return name
+
+
+def _balance(name: str) -> str:
+    """Drop a bracket or quote left open at either end: 'Smith (' -> 'Smith'."""
+    for open_, close in (("(", ")"), ("[", "]")):
+        if name.count(open_) != name.count(close):
+            name = name.replace(open_, " ").replace(close, " ")
+            name = " ".join(name.split())
+    if name.count('"') % 2:
+        name = " ".join(name.replace('"', " ").split())
+    return name
+
+
+_TITLE_PARTICLES = frozenset({"de", "da", "del", "della", "di", "du", "van", "von", "der", "den", "la", "le", "bin", "ibn", "al"})
+
+
+def title_hint(section: list[str], doc_id: str) -> str | None:
+    """The name a chunk's document is about, if it looks like a person's name.
+
+    Markdown and HTML documents give it as the first heading; corpus records (2Wiki, HotpotQA)
+    as their id, which is the article title. Used only to read a bare surname ("Turing joined
+    ...") in a later chunk that no longer spells out the full name.
+    """
+    from kgbuild.ids import unescape_article_id  # local: names.py stays free of package imports
+
+    if section and section[0].strip():
+        candidate = section[0]
+    elif "/" not in doc_id and "\\" not in doc_id:
+        candidate = unescape_article_id(doc_id).split("~")[0]
+    else:
+        return None
+    candidate = " ".join(re.sub(r"\s*\([^)]*\)\s*$", "", candidate).split(",")[0].split())
+    words = candidate.split()
+    if not 2 <= len(words) <= 5 or any(ch.isdigit() for ch in candidate):
+        return None
+    if words[0].lower() in ("the", "a", "an") or "of" in words or not words[-1].isalpha() or not words[-1][:1].isupper():
+        return None  # "Adalbert of Tuscany": a territory, not a surname, ends the name
+    if re.fullmatch(r"[IVXLC]+\.?", words[-1]):
+        return None  # "Theodred II": a regnal number, not a surname
+    if not all(w[:1].isupper() or w.lower() in _TITLE_PARTICLES for w in words):
+        return None
+    return candidate
+
+
+def trim_sentence(text: str, limit: int = 300) -> str:
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1].rsplit(" ", 1)[0]
+    return cut + "…"

