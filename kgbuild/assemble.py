@@ -9,10 +9,14 @@ for every build of the same input.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TypeVar
 
 from pydantic import BaseModel, Field
 
 from kgbuild.model import ChunkExtraction, Concept, Drop, Entity, Event, HyperNode, Relation
+
+
+T = TypeVar("T", Entity, Event, Relation, HyperNode, Concept)
 
 
 class Graph(BaseModel):
@@ -48,6 +52,20 @@ def _merge_entity(a: Entity, b: Entity) -> None:
         _union(a.properties.setdefault(key, []), values)
 
 
+def _own(item: T) -> T:
+    """A copy whose lists can be extended without touching the input (which may share them).
+
+    Shallow plus fresh lists: deep-copying every record cost more than the rest of the stage.
+    """
+    update: dict[str, object] = {"chunk_ids": list(item.chunk_ids)}
+    if isinstance(item, Entity):
+        update["aliases"] = list(item.aliases)
+        update["properties"] = {k: list(v) for k, v in item.properties.items()}
+    if isinstance(item, Concept):
+        update["parents"] = list(item.parents)
+    return item.model_copy(update=update)
+
+
 def assemble(extractions: Iterable[ChunkExtraction]) -> Graph:
     entities: dict[str, Entity] = {}
     relations: dict[str, Relation] = {}
@@ -60,20 +78,20 @@ def assemble(extractions: Iterable[ChunkExtraction]) -> Graph:
             if e.id in entities:
                 _merge_entity(entities[e.id], e)
             else:
-                entities[e.id] = e.model_copy(deep=True)
+                entities[e.id] = _own(e)
         for table, items in ((relations, ex.relations), (events, ex.events), (hypernodes, ex.hypernodes)):
             for item in items:
                 if item.id in table:
                     _union(table[item.id].chunk_ids, item.chunk_ids)
                 else:
-                    table[item.id] = item.model_copy(deep=True)
+                    table[item.id] = _own(item)
         for c in ex.concepts:
             if c.id in concepts:
                 _union(concepts[c.id].chunk_ids, c.chunk_ids)
                 _union(concepts[c.id].parents, c.parents)
                 concepts[c.id].description = concepts[c.id].description or c.description
             else:
-                concepts[c.id] = c.model_copy(deep=True)
+                concepts[c.id] = _own(c)
         drops.extend(ex.drops)
     return Graph(
         entities=list(entities.values()),

@@ -373,6 +373,11 @@ class Schema(_Model):
         places of a taxonomy (the pharynx is part of two body systems)."""
         return [list(p) for p in self._index.concepts.get(name_key(name), [])]
 
+    def concept_path_of(self, concept_id: str) -> list[str] | None:
+        """The (first) taxonomy path of the node with this `Concept.make_id`, or None."""
+        path = self._index.concept_ids.get(concept_id)
+        return list(path) if path is not None else None
+
     def concepts_by_id(self) -> dict[str, list[str]]:
         """`Concept.make_id(node)` -> the node's (first) path, for every taxonomy node."""
         return {cid: list(path) for cid, path in self._index.concept_ids.items()}

@@ -215,10 +215,6 @@ class _Validator:
         merged = _by_id(kept, lambda c: c.id, _merge_concepts)
         for c in merged:
             self.refs["concept"][c.id] = Ref(kind="concept", id=c.id, name=c.name)
-        # Taxonomy nodes of the schema may be referenced without being re-emitted per chunk.
-        for cid, path in self.schema.concepts_by_id().items():
-            self.refs["concept"].setdefault(cid, Ref(kind="concept", id=cid, name=path[-1]))
-            self.classes.setdefault(cid, path[0])
         return merged
 
     def _class_of(self, ref: Ref) -> str | None:
@@ -229,7 +225,15 @@ class _Validator:
         return cls
 
     def _resolve(self, ref: Ref) -> Ref | None:
-        return self.refs[ref.kind].get(ref.id)
+        found = self.refs[ref.kind].get(ref.id)
+        if found is None and ref.kind == "concept":
+            # Taxonomy nodes of the schema may be referenced without being emitted by the chunk;
+            # looked up on demand, since copying the whole taxonomy per chunk dominated the stage.
+            path = self.schema.concept_path_of(ref.id)
+            if path is not None:
+                found = self.refs["concept"][ref.id] = Ref(kind="concept", id=ref.id, name=path[-1])
+                self.classes.setdefault(ref.id, path[0])
+        return found
 
     # ------------------------------------------------ events
 
