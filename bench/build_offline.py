@@ -18,7 +18,13 @@ import threading
 import time
 from pathlib import Path
 
-DEFAULT_CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "2wiki" / "corpus.json"
+def default_corpus() -> Path:
+    """KGBUILD_SHARED_DATA, else shared/data beside the checkout, else the machines' standard place."""
+    for base in (os.environ.get("KGBUILD_SHARED_DATA"), Path(__file__).resolve().parents[2] / "shared" / "data",
+                 "/work/shared/data"):
+        if base and (Path(base) / "2wiki" / "corpus.json").exists():
+            return Path(base) / "2wiki" / "corpus.json"
+    return Path("/work/shared/data/2wiki/corpus.json")
 
 
 def _children(pid: int) -> list[int]:
@@ -85,7 +91,7 @@ def run_build(kgbuild: Path, corpus: Path, workspace: Path, workers: int) -> dic
 
 
 def main() -> None:
-    corpus = Path(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_CORPUS
+    corpus = Path(sys.argv[1]) if len(sys.argv) > 1 else default_corpus()
     if not corpus.exists():
         sys.exit(f"{corpus}: corpus not found; pass its path as the first argument")
     kgbuild = Path(sys.executable).parent / "kgbuild"

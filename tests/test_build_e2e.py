@@ -12,9 +12,10 @@ from click.testing import CliRunner, Result
 from kgbuild.cli import main
 from kgbuild.ids import CHUNK_ID_RE
 from kgbuild.workspace import Workspace
+from shared_data import shared_data_dir
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "corpus"
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
+SHARED = shared_data_dir()
 
 
 def project(tmp_path: Path, extra: str = "") -> Path:

@@ -12,9 +12,10 @@ import pytest
 
 from kgbuild.ingest.readers import SUPPORTED_EXTENSIONS, ReadProblem, read_sources
 from kgbuild.model import Document
+from shared_data import shared_data_dir
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path("/work/shared/data")
+SHARED = shared_data_dir()
 
 
 def read(*paths: str | Path) -> tuple[list[Document], list[ReadProblem]]:
