@@ -90,6 +90,24 @@ def run_build(kgbuild: Path, corpus: Path, workspace: Path, workers: int) -> dic
     return {"wall_s": wall, "peak_rss_mb": peak, "report": report}
 
 
+def compare_workspaces(a: Path, b: Path) -> tuple[bool, int]:
+    """Are the two builds' tables identical, and how many chunk-id or provenance rules does `a` break?"""
+    import pyarrow.parquet as pq
+
+    from kgbuild.ids import CHUNK_ID_RE
+
+    names = ("documents", "chunks", "entities", "relations", "events", "hypernodes", "concepts")
+    identical = all(pq.read_table(a / "tables" / f"{n}.parquet").equals(pq.read_table(b / "tables" / f"{n}.parquet"))
+                    for n in names)
+    ids = pq.read_table(a / "tables" / "chunks.parquet", columns=["id"])["id"].to_pylist()
+    problems = sum(not CHUNK_ID_RE.match(i) for i in ids) + (len(ids) - len(set(ids)))
+    known = set(ids)
+    for n in names[2:]:
+        for cids in pq.read_table(a / "tables" / f"{n}.parquet", columns=["chunk_ids"])["chunk_ids"].to_pylist():
+            problems += (not cids) or not set(cids) <= known
+    return identical, problems
+
+
 def main() -> None:
     corpus = Path(sys.argv[1]) if len(sys.argv) > 1 else default_corpus()
     if not corpus.exists():
@@ -100,6 +118,7 @@ def main() -> None:
         par = run_build(kgbuild, corpus, Path(tmp) / "parallel", cores)
         rerun = run_build(kgbuild, corpus, Path(tmp) / "parallel", cores)
         single = run_build(kgbuild, corpus, Path(tmp) / "single", 1)
+        identical, id_problems = compare_workspaces(Path(tmp) / "parallel" / "ws", Path(tmp) / "single" / "ws")
     rep = par["report"]
     passages, words = rep["documents_read"], rep["words"]
     for label, run in (("parallel", par), ("single", single), ("cached re-run", rerun)):
@@ -110,6 +129,8 @@ def main() -> None:
     print(f"corpus: {corpus.name}, {passages} passages, {words} words, {rep['chunks_total']} chunks -> "
           f"{rep['entities']} entities, {rep['relations']} relations, {rep['events']} events, "
           f"{rep['hypernodes']} hypernodes, {rep['concepts']} concepts")
+    print(f"parallel and single-process builds give identical tables: {identical}; "
+          f"chunk id / provenance problems: {id_problems}")
     print(f"parallel speed-up over single process: {single['wall_s'] / par['wall_s']:.2f}x on {cores} cores")
     figures = {
         "passages": passages,
@@ -126,6 +147,8 @@ def main() -> None:
         "single_peak_rss_mb": round(single["peak_rss_mb"]),
         "speedup_x": round(single["wall_s"] / par["wall_s"], 2),
         "cached_rerun_wall_s": round(rerun["wall_s"], 1),
+        "identical_tables": identical,
+        "id_problems": id_problems,
     }
     print(json.dumps(figures))
 
