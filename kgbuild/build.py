@@ -8,6 +8,7 @@ all chunks, so nothing already built is lost when some inputs are bad.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from collections.abc import Sequence
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from kgbuild.assemble import Graph, assemble
 from kgbuild.config import Config
+from kgbuild.errors import ConfigError
 from kgbuild.extract.runner import ExtractionResult, ExtractorSpec, run_extraction
 from kgbuild.extract.validate import validate_extraction
 from kgbuild.ids import content_hash
@@ -32,7 +34,7 @@ from kgbuild.tables import (
     GRAPH_TABLES, chunk_from_row, chunk_row, concept_row, document_from_row, document_row, drop_row, entity_row,
     event_row, hypernode_row, relation_row,
 )
-from kgbuild.workspace import Workspace
+from kgbuild.workspace import ExtractionCache, Workspace
 
 
 @dataclass
@@ -56,12 +58,15 @@ def default_workers(config: Config) -> int:
 
 
 class Builder:
-    def __init__(self, config: Config, progress: ProgressReporter | None = None) -> None:
+    def __init__(self, config: Config, progress: ProgressReporter | None = None, *, use_cache: bool = True) -> None:
         self.config = config
+        self.use_cache = use_cache  # False: re-extract every chunk and bypass the LLM response cache
         self.progress = progress or QuietProgress()
         self.workspace = Workspace(config.workspace_path())
 
-    def run(self, sources: Sequence[Path], *, workers: int | None = None) -> BuildReport:
+    async def arun(self, sources: Sequence[Path], *, workers: int | None = None) -> BuildReport:
+        """Build `sources` into the workspace. Async because LLM extraction is; call it with
+        `asyncio.run(builder.arun(...))` from synchronous code (the CLI does)."""
         t0 = time.perf_counter()
         schema = resolve_schema(self.config.schema_location())  # a bad schema stops before anything changes
         self.workspace.ensure()
@@ -76,7 +81,7 @@ class Builder:
             corpus = self._load_corpus()
             fresh = self._read(sources, report)
             self._chunk(fresh, corpus, report)
-            extractions = self._extract(schema, corpus, report)
+            extractions = await self._extract(schema, corpus, report)
             graph = self._assemble(extractions, schema, report)
             self._persist(corpus, graph, report)
         report.finished_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -159,39 +164,15 @@ class Builder:
         report.documents_total = len(corpus.docs)
         report.stage_seconds["chunk"] = round(time.perf_counter() - t, 3)
 
-    def _extract(self, schema: Schema, corpus: _Corpus, report: BuildReport) -> list[ChunkExtraction]:
+    async def _extract(self, schema: Schema, corpus: _Corpus, report: BuildReport) -> list[ChunkExtraction]:
         t = time.perf_counter()
-        ex_cfg = self.config.extract
-        spec = ExtractorSpec(self.config.schema_location(), tuple(ex_cfg.spacy_models), ex_cfg.batch_size)
-        extractor = spec.create()  # cheap: the spaCy pipeline loads on first use
-        report.extractor = f"{extractor.name}"
-        cache = self.workspace.extraction_cache(content_hash(f"{extractor.fingerprint()}|{schema.fingerprint()}"))
-        if cache.torn_lines:
-            report.notes.append(f"extraction cache: {cache.torn_lines} partial line(s) from an interrupted build ignored")
         chunks = corpus.all_chunks()
         report.chunks_total = len(chunks)
-        todo = [c for c in chunks if cache_key(c) not in cache]
-        report.chunks_cached = len(chunks) - len(todo)
-        if todo:
-            # Fail once, with the setting to fix, rather than once per chunk inside the workers.
-            extractor.load()
         failures: dict[str, ChunkExtraction] = {}
-        keys = {c.id: cache_key(c) for c in todo}
-        try:
-            with self.progress.stage("extract", total=len(todo)) as advance:
-
-                def on_result(result: ExtractionResult) -> None:
-                    advance(1)
-                    if result.failed:
-                        failures[result.chunk_id] = ChunkExtraction.model_validate_json(result.payload)
-                    else:
-                        cache.put(keys[result.chunk_id], result.payload)
-
-                run_extraction(spec, todo, workers=report.workers, batch_size=ex_cfg.batch_size,
-                               on_result=on_result, extractor=extractor)
-        finally:
-            cache.close()  # whatever finished is on disk, even if the build is interrupted
-        report.chunks_extracted = len(todo) - len(failures)
+        if self._extractor_kind() == "llm":
+            cache = await self._extract_llm(schema, chunks, report, failures)
+        else:
+            cache = await self._extract_offline(schema, chunks, report, failures)
         report.chunks_failed = len(failures)
         out = []
         for chunk in chunks:
@@ -203,6 +184,99 @@ class Builder:
                 out.append(ChunkExtraction.model_validate_json(value))
         report.stage_seconds["extract"] = round(time.perf_counter() - t, 3)
         return out
+
+    def _extractor_kind(self) -> str:
+        choice = self.config.extract.extractor
+        if choice == "llm" and not self.config.llm.configured():
+            raise ConfigError("extract.extractor", "'llm' needs a model endpoint",
+                              "set llm.base_url and llm.model (or KGBUILD_LLM_BASE_URL / KGBUILD_LLM_MODEL)")
+        if choice == "auto":
+            return "llm" if self.config.llm.configured() else "offline"
+        return choice
+
+    def _open_cache(self, fingerprint: str, schema: Schema, report: BuildReport) -> ExtractionCache:
+        cache = self.workspace.extraction_cache(content_hash(f"{fingerprint}|{schema.fingerprint()}"))
+        if cache.torn_lines:
+            report.notes.append(f"extraction cache: {cache.torn_lines} partial line(s) from an interrupted build ignored")
+        return cache
+
+    def _todo(self, chunks: list[Chunk], cache: ExtractionCache, report: BuildReport) -> list[Chunk]:
+        todo = chunks if not self.use_cache else [c for c in chunks if cache_key(c) not in cache]
+        report.chunks_cached = len(chunks) - len(todo)
+        return todo
+
+    async def _extract_offline(self, schema: Schema, chunks: list[Chunk], report: BuildReport,
+                               failures: dict[str, ChunkExtraction]) -> ExtractionCache:
+        ex_cfg = self.config.extract
+        spec = ExtractorSpec(self.config.schema_location(), tuple(ex_cfg.spacy_models), ex_cfg.batch_size)
+        extractor = spec.create()  # cheap: the spaCy pipeline loads on first use
+        report.extractor = extractor.name
+        cache = self._open_cache(extractor.fingerprint(), schema, report)
+        todo = self._todo(chunks, cache, report)
+        if todo:
+            # Fail once, with the setting to fix, rather than once per chunk inside the workers.
+            extractor.load()
+        keys = {c.id: cache_key(c) for c in todo}
+        try:
+            with self.progress.stage("extract", total=len(todo)) as advance:
+
+                def on_result(result: ExtractionResult) -> None:
+                    advance(1)
+                    if result.failed:
+                        failures[result.chunk_id] = ChunkExtraction.model_validate_json(result.payload)
+                    else:
+                        cache.put(keys[result.chunk_id], result.payload)
+
+                # The process pool blocks; a thread keeps the event loop free.
+                await asyncio.to_thread(run_extraction, spec, todo, workers=report.workers,
+                                        batch_size=ex_cfg.batch_size, on_result=on_result, extractor=extractor)
+        finally:
+            cache.close()  # whatever finished is on disk, even if the build is interrupted
+        report.chunks_extracted = len(todo) - len(failures)
+        return cache
+
+    async def _extract_llm(self, schema: Schema, chunks: list[Chunk], report: BuildReport,
+                           failures: dict[str, ChunkExtraction]) -> ExtractionCache:
+        from kgbuild.extract.llm import LLMExtractor
+        from kgbuild.llm.gateway import LLMGateway
+        from kgbuild.llm.prompts import PromptLibrary
+
+        cfg, ex_cfg = self.config.llm, self.config.extract
+        gateway = LLMGateway(cfg, cache_path=self.workspace.cache_dir / "llm.sqlite", use_cache=self.use_cache)
+        prompts_dir = (self.config.root / ex_cfg.prompts_dir).resolve() if ex_cfg.prompts_dir else None
+        extractor = LLMExtractor(
+            gateway, schema, PromptLibrary(ex_cfg.prompt_language, prompts_dir), mode=ex_cfg.mode,
+            constrained=ex_cfg.constrained, max_reasks=ex_cfg.max_reasks,
+            model_label=f"{cfg.base_url}|{cfg.model_for('extract')}",
+        )
+        report.extractor = f"{extractor.name} ({cfg.model_for('extract')}, {ex_cfg.mode})"
+        cache = self._open_cache(extractor.fingerprint(), schema, report)
+        todo = self._todo(chunks, cache, report)
+        try:
+            with self.progress.stage("extract", total=len(todo)) as advance:
+                # A fixed set of consumers (not one task per chunk) keeps memory flat on big corpora;
+                # the gateway's own limits decide how many requests are really in flight.
+                queue: asyncio.Queue[Chunk] = asyncio.Queue()
+                for chunk in todo:
+                    queue.put_nowait(chunk)
+
+                async def consume() -> None:
+                    while not queue.empty():
+                        chunk = queue.get_nowait()
+                        extraction, failed = await extractor.aextract(chunk)
+                        advance(1)
+                        if failed:
+                            failures[chunk.id] = extraction
+                        else:
+                            cache.put(cache_key(chunk), extraction.model_dump_json())
+
+                await asyncio.gather(*(consume() for _ in range(min(len(todo), cfg.concurrency * 2) or 1)))
+        finally:
+            cache.close()
+            report.llm = gateway.usage.snapshot()
+            await gateway.aclose()
+        report.chunks_extracted = len(todo) - len(failures)
+        return cache
 
     def _assemble(self, extractions: list[ChunkExtraction], schema: Schema, report: BuildReport) -> Graph:
         t = time.perf_counter()

@@ -7,6 +7,7 @@ workspace error, printed as one line naming the file or setting and what to do.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import sys
@@ -102,10 +103,11 @@ def init(directory: Path, schema: str, force: bool) -> None:
 @click.option("--quiet", "-q", is_flag=True, help="no progress bars")
 @click.option("--keep-going", is_flag=True, help="exit 0 even if some sources were skipped or chunks failed")
 @click.option("--json", "as_json", is_flag=True, help="print the build report as JSON")
+@click.option("--no-cache", is_flag=True, help="re-extract every chunk and bypass the model response cache")
 @click.pass_context
 @_fail_cleanly
 def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quiet: bool, keep_going: bool,
-          as_json: bool) -> None:
+          as_json: bool, no_cache: bool) -> None:
     """Build the graph from PATHS (files, directories, corpus .json/.jsonl), or from `sources:` in the config."""
     from kgbuild.build import Builder
     from kgbuild.progress import QuietProgress, RichProgress
@@ -115,7 +117,7 @@ def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quie
     if not sources:
         raise ConfigError("sources", "nothing to build", "pass paths, e.g. `kgbuild build docs/`, or list them under `sources:`")
     progress = QuietProgress() if quiet or as_json else RichProgress()
-    report = Builder(config, progress).run(sources, workers=workers)
+    report = asyncio.run(Builder(config, progress, use_cache=not no_cache).arun(sources, workers=workers))
     if as_json:
         click.echo(report.model_dump_json(indent=2))
     else:
@@ -123,6 +125,12 @@ def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quie
     for skipped in report.skipped:
         click.echo(f"skipped: {skipped.source}: {skipped.reason}", err=True)
     sys.exit(report.exit_code(keep_going))
+
+
+def _usage_line(u: dict[str, Any]) -> str:
+    return (f"{u.get('calls', 0)} calls ({u.get('retries', 0)} retries, {u.get('cache_hits', 0)} cache hits, "
+            f"{u.get('failures', 0)} failed), {u.get('prompt_tokens', 0)} prompt + {u.get('completion_tokens', 0)} "
+            f"completion tokens, ~${u.get('cost_usd', 0.0):.4f}")
 
 
 def _print_report(report: BuildReport) -> None:
@@ -142,6 +150,10 @@ def _print_report(report: BuildReport) -> None:
         ("time", ", ".join(f"{k} {v:.1f}s" for k, v in report.stage_seconds.items()) + f"; wall {report.wall_seconds:.1f}s"),
         ("peak memory", f"{report.peak_rss_mb:.0f} MB main, {report.peak_worker_rss_mb:.0f} MB largest worker"),
     ]
+    if report.llm:
+        rows.append(("model calls", _usage_line(report.llm.get("total", {}))))
+        for stage, usage in report.llm.get("by_stage", {}).items():
+            rows.append((f"  {stage}", _usage_line(usage)))
     for key, value in rows:
         table.add_row(key, value)
     out.print(table)
@@ -182,6 +194,7 @@ def status(ctx: click.Context, as_json: bool) -> None:
         "last_build": {k: latest.get(k) for k in ("finished_at", "sources", "wall_seconds", "chunks_extracted",
                                                      "chunks_cached", "chunks_failed", "peak_rss_mb")},
         "last_build_skipped": latest.get("skipped", []),
+        "last_build_llm": latest.get("llm", {}),
     }
     if as_json:
         click.echo(json.dumps(info, indent=2, ensure_ascii=False))
@@ -193,6 +206,8 @@ def status(ctx: click.Context, as_json: bool) -> None:
     if lb.get("finished_at"):
         out.print(f"last build {lb['finished_at']} in {lb['wall_seconds']}s: {lb['chunks_extracted']} chunks extracted, "
                   f"{lb['chunks_cached']} from cache, {lb['chunks_failed']} failed; sources: {', '.join(lb['sources'] or [])}")
+    if info["last_build_llm"]:
+        out.print(f"model usage: {_usage_line(info['last_build_llm'].get('total', {}))}")
     for s in info["last_build_skipped"]:
         out.print(f"  skipped {s['source']}: {s['reason']}")
 

@@ -40,6 +40,7 @@ class ExtractConfig(Section):
     mode: Literal["joint", "multistep"] = Field(
         "joint", description="joint: one call per chunk; multistep: entities first, then relations and events"
     )
+    constrained: bool = Field(False, description="schema-constrained prompts: the schema's types and relations in the prompt")
     prompt_language: Literal["en", "zh"] = "en"
     prompts_dir: str | None = Field(None, description="project prompt overrides: files here win over the shipped ones")
     max_reasks: int = Field(2, ge=0, le=5, description="re-ask with the validation error this many times")

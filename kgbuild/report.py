@@ -47,6 +47,7 @@ class BuildReport(BaseModel):
     drops: dict[str, int] = Field(default_factory=dict)  # "stage/kind/reason" -> count of removed items
     retyped: dict[str, int] = Field(default_factory=dict)  # kept, but mapped to another type (e.g. the fallback)
 
+    llm: dict = Field(default_factory=dict)  # model gateway accounting: total, by stage, by document
     words: int = 0  # words in the documents read this run
     stage_seconds: dict[str, float] = Field(default_factory=dict)
     wall_seconds: float = 0.0
