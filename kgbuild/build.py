@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kgbuild.assemble import Graph, assemble
 from kgbuild.config import Config
@@ -22,7 +23,7 @@ from kgbuild.errors import ConfigError
 from kgbuild.extract.runner import ExtractionResult, ExtractorSpec, run_extraction
 from kgbuild.extract.validate import validate_extraction
 from kgbuild.ids import content_hash
-from kgbuild.ingest.chunking import Chunker
+from kgbuild.ingest.chunking import Chunker, Span
 from kgbuild.ingest.readers import ReadProblem, read_sources
 from kgbuild.ingest.similarity import make_scorer
 from kgbuild.ingest.tokens import TokenCounter
@@ -35,6 +36,10 @@ from kgbuild.tables import (
     event_row, hypernode_row, relation_row,
 )
 from kgbuild.workspace import ExtractionCache, Workspace
+
+if TYPE_CHECKING:
+    from kgbuild.llm.prompts import PromptLibrary
+    from kgbuild.llm.gateway import LLMGateway
 
 
 @dataclass
@@ -61,6 +66,7 @@ class Builder:
     def __init__(self, config: Config, progress: ProgressReporter | None = None, *, use_cache: bool = True) -> None:
         self.config = config
         self.use_cache = use_cache  # False: re-extract every chunk and bypass the LLM response cache
+        self.gateway: LLMGateway | None = None  # opened per build, only when a stage calls a model
         self.progress = progress or QuietProgress()
         self.workspace = Workspace(config.workspace_path())
 
@@ -78,10 +84,16 @@ class Builder:
             sources=[str(s) for s in sources],
         )
         with self.workspace.lock():
-            corpus = self._load_corpus()
-            fresh = self._read(sources, report)
-            self._chunk(fresh, corpus, report)
-            extractions = await self._extract(schema, corpus, report)
+            self.gateway = self._open_gateway()
+            try:
+                corpus = self._load_corpus()
+                fresh = self._read(sources, report)
+                await self._chunk(fresh, corpus, report)
+                extractions = await self._extract(schema, corpus, report)
+            finally:
+                if self.gateway is not None:
+                    report.llm = self.gateway.usage.snapshot()
+                    await self.gateway.aclose()
             graph = self._assemble(extractions, schema, report)
             self._persist(corpus, graph, report)
         report.finished_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -90,6 +102,22 @@ class Builder:
         stamp = report.started_at.replace(":", "").replace("-", "").replace("+0000", "Z")
         self.workspace.save_report(report.model_dump_json(indent=2), f"build-{stamp}-{os.getpid()}")
         return report
+
+    def _open_gateway(self) -> LLMGateway | None:
+        """One model gateway per build (shared cache, limits and accounting), if any stage needs it."""
+        needs = self.config.chunking.splitter == "llm" or self._extractor_kind() == "llm"
+        if not needs:
+            return None
+        from kgbuild.llm.gateway import LLMGateway
+
+        return LLMGateway(self.config.llm, cache_path=self.workspace.cache_dir / "llm.sqlite", use_cache=self.use_cache)
+
+    def _prompts(self) -> PromptLibrary:
+        from kgbuild.llm.prompts import PromptLibrary
+
+        ex_cfg = self.config.extract
+        prompts_dir = (self.config.root / ex_cfg.prompts_dir).resolve() if ex_cfg.prompts_dir else None
+        return PromptLibrary(ex_cfg.prompt_language, prompts_dir)
 
     # ---------------------------------------------------------------- stages
 
@@ -133,19 +161,29 @@ class Builder:
         report.stage_seconds["read"] = round(time.perf_counter() - t, 3)
         return list(fresh.values())
 
-    def _chunk(self, fresh: list[Document], corpus: _Corpus, report: BuildReport) -> None:
+    async def _chunk(self, fresh: list[Document], corpus: _Corpus, report: BuildReport) -> None:
         t = time.perf_counter()
         cfg = self.config.chunking
         chunker = Chunker(cfg, TokenCounter(cfg.encoding), scorer=make_scorer(cfg.topic_split, cfg.embedding_model))
-        fingerprint = chunker.fingerprint()
-        with self.progress.stage("chunk", total=len(fresh)) as advance:
-            for doc in fresh:
+        use_llm = cfg.splitter == "llm"
+        if use_llm and not self.config.llm.configured():
+            raise ConfigError("chunking.splitter", "'llm' needs a model endpoint",
+                              "set llm.base_url and llm.model, or use splitter: rules")
+        planner = f"llm|{self.config.llm.base_url}|{self.config.llm.model_for('split')}" if use_llm else ""
+        fingerprint = chunker.fingerprint(planner)
+        todo = []
+        for doc in fresh:
+            old = corpus.docs.get(doc.id)
+            if old and old.content_hash == doc.content_hash and corpus.chunkers.get(doc.id) == fingerprint:
+                report.documents_unchanged += 1
+            else:
+                todo.append(doc)
+        plans = await self._plan_splits(chunker, todo) if use_llm else {}
+        with self.progress.stage("chunk", total=len(todo)) as advance:
+            for doc in todo:
                 advance(1)
                 old = corpus.docs.get(doc.id)
-                if old and old.content_hash == doc.content_hash and corpus.chunkers.get(doc.id) == fingerprint:
-                    report.documents_unchanged += 1
-                    continue
-                result = chunker.chunk(doc)
+                result = chunker.chunk(doc, plans.get(doc.id))
                 if not result.chunks:
                     report.skipped.append(SkippedSource(source=doc.source, reason="no text left after chunking; nothing to build"))
                     continue
@@ -163,6 +201,28 @@ class Builder:
             )
         report.documents_total = len(corpus.docs)
         report.stage_seconds["chunk"] = round(time.perf_counter() - t, 3)
+
+    async def _plan_splits(self, chunker: Chunker, docs: list[Document]) -> dict[str, dict[int, list[Span]]]:
+        """LLM semantic splitting (KAG 2.2.1): the model proposes the cuts of every over-budget
+        paragraph, with a summary per piece; where its reply is unusable, the rules cut."""
+        from kgbuild.ingest.llm_split import split_section
+
+        gateway = self.gateway
+        assert gateway is not None
+        prompts = self._prompts()
+        jobs = [(doc, index, sentences) for doc in docs for index, sentences in chunker.long_paragraphs(doc)]
+        plans: dict[str, dict[int, list[Span]]] = {}
+        with self.progress.stage("split", total=len(jobs)) as advance:
+
+            async def plan(doc: Document, index: int, sentences: list[str]) -> None:
+                spans = await split_section(gateway, prompts, sentences, self.config.chunking.max_tokens,
+                                            chunker.counter, section=doc.paragraphs[index].section, doc_id=doc.id)
+                advance(1)
+                if spans:
+                    plans.setdefault(doc.id, {})[index] = spans
+
+            await asyncio.gather(*(plan(*job) for job in jobs))
+        return plans
 
     async def _extract(self, schema: Schema, corpus: _Corpus, report: BuildReport) -> list[ChunkExtraction]:
         t = time.perf_counter()
@@ -238,14 +298,12 @@ class Builder:
     async def _extract_llm(self, schema: Schema, chunks: list[Chunk], report: BuildReport,
                            failures: dict[str, ChunkExtraction]) -> ExtractionCache:
         from kgbuild.extract.llm import LLMExtractor
-        from kgbuild.llm.gateway import LLMGateway
-        from kgbuild.llm.prompts import PromptLibrary
 
         cfg, ex_cfg = self.config.llm, self.config.extract
-        gateway = LLMGateway(cfg, cache_path=self.workspace.cache_dir / "llm.sqlite", use_cache=self.use_cache)
-        prompts_dir = (self.config.root / ex_cfg.prompts_dir).resolve() if ex_cfg.prompts_dir else None
+        gateway = self.gateway
+        assert gateway is not None
         extractor = LLMExtractor(
-            gateway, schema, PromptLibrary(ex_cfg.prompt_language, prompts_dir), mode=ex_cfg.mode,
+            gateway, schema, self._prompts(), mode=ex_cfg.mode,
             constrained=ex_cfg.constrained, max_reasks=ex_cfg.max_reasks,
             model_label=f"{cfg.base_url}|{cfg.model_for('extract')}",
         )
@@ -273,8 +331,6 @@ class Builder:
                 await asyncio.gather(*(consume() for _ in range(min(len(todo), cfg.concurrency * 2) or 1)))
         finally:
             cache.close()
-            report.llm = gateway.usage.snapshot()
-            await gateway.aclose()
         report.chunks_extracted = len(todo) - len(failures)
         return cache
 

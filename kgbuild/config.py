@@ -28,6 +28,9 @@ class ChunkingConfig(Section):
     max_tokens: int = Field(512, ge=16, description="hard token budget of a chunk")
     min_tokens: int = Field(128, ge=0, description="short neighbouring paragraphs of a section are merged up to this size")
     encoding: str = Field("cl100k_base", description="tiktoken encoding used to count tokens")
+    splitter: Literal["rules", "llm"] = Field(
+        "rules", description="who cuts over-budget paragraphs: rules (topic shift) or llm (boundaries + summaries)"
+    )
     topic_split: Literal["lexical", "embedding"] = "lexical"
     topic_window: int = Field(2, ge=1, le=8, description="sentences on each side compared at a candidate boundary")
     embedding_model: str | None = Field(None, description="sentence-transformers model for topic_split=embedding; default: the bundled all-MiniLM-L6-v2")

@@ -27,6 +27,11 @@ from kgbuild.model import Chunk, Document
 _BALANCE_WEIGHT = 0.25
 
 
+# A plan for one over-budget paragraph, e.g. from the LLM splitter: (first sentence, end
+# sentence exclusive, summary) over `Chunker.sentences(text)`.
+Span = tuple[int, int, str]
+
+
 @dataclass
 class _Unit:
     paragraph: int
@@ -36,6 +41,7 @@ class _Unit:
     id_in_para: int
     whole: bool  # the entire paragraph (only whole paragraphs are merged)
     oversize: bool = False
+    summary: str | None = None
 
 
 @dataclass
@@ -57,11 +63,25 @@ class Chunker:
         self.splitter = splitter or SentenceSplitter()
         self.scorer = scorer or LexicalScorer()
 
-    def fingerprint(self) -> str:
+    def fingerprint(self, planner: str = "") -> str:
+        """Changes whenever the same document could be cut differently; `planner` names an
+        external planner of cuts (e.g. the LLM splitter and its model)."""
         c = self.config
-        return content_hash(f"chunker-1|{c.max_tokens}|{c.min_tokens}|{c.encoding}|{self.scorer.name}|{c.topic_window}")
+        return content_hash(
+            f"chunker-1|{c.max_tokens}|{c.min_tokens}|{c.encoding}|{self.scorer.name}|{c.topic_window}|{planner}"
+        )
 
-    def chunk(self, doc: Document) -> ChunkedDocument:
+    def long_paragraphs(self, doc: Document) -> list[tuple[int, list[str]]]:
+        """(index, sentences) of the paragraphs over the budget: the ones a splitter must cut."""
+        counts = self.counter.count_many([p.text for p in doc.paragraphs])
+        out = []
+        for index, (para, tokens) in enumerate(zip(doc.paragraphs, counts)):
+            if tokens > self.config.max_tokens and para.text.strip():
+                out.append((index, [para.text[s:e] for s, e in self.splitter.spans(para.text)]))
+        return out
+
+    def chunk(self, doc: Document, plans: dict[int, list[Span]] | None = None) -> ChunkedDocument:
+        """Chunks of `doc`; `plans` gives cut points for long paragraphs (else topic-shift cuts)."""
         units: list[_Unit] = []
         oversize = 0
         counts = self.counter.count_many([p.text for p in doc.paragraphs])
@@ -71,16 +91,38 @@ class Chunker:
             if tokens <= self.config.max_tokens:
                 units.append(_Unit(index, para.section, para.text.strip(), tokens, 0, True))
                 continue
-            pieces, cut = self._split_paragraph(para.text)
+            planned = self._follow_plan(para.text, plans.get(index)) if plans else None
+            if planned is not None:
+                pieces, cut = planned, 0
+            else:
+                pieces, cut = self._split_paragraph(para.text)
             oversize += cut
-            for k, (text, n, was_cut) in enumerate(pieces):
-                units.append(_Unit(index, para.section, text, n, k, False, was_cut))
+            for k, (text, n, was_cut, summary) in enumerate(pieces):
+                units.append(_Unit(index, para.section, text, n, k, False, was_cut, summary or None))
         merged = self._merge(units)
         return ChunkedDocument(self._to_chunks(doc, merged), oversize)
 
     # ------------------------------------------------------------------ splitting
 
-    def _split_paragraph(self, text: str) -> tuple[list[tuple[str, int, bool]], int]:
+    def _follow_plan(self, text: str, plan: list[Span] | None) -> list[tuple[str, int, bool, str]] | None:
+        """The planned pieces, or None when the plan does not fit this text or the budget."""
+        if not plan:
+            return None
+        spans = self.splitter.spans(text)
+        if plan[0][0] != 0 or plan[-1][1] != len(spans) or any(a[1] != b[0] for a, b in zip(plan, plan[1:])):
+            return None
+        pieces = []
+        for first, end, summary in plan:
+            if end <= first:
+                return None
+            piece = text[spans[first][0] : spans[end - 1][1]].strip()
+            n = self.counter.count(piece)
+            if n > self.config.max_tokens:
+                return None  # a planner's mistake must not break the budget: fall back to the rules
+            pieces.append((piece, n, False, summary))
+        return pieces
+
+    def _split_paragraph(self, text: str) -> tuple[list[tuple[str, int, bool, str]], int]:
         """Pieces (text, tokens, contains a cut sentence) of an over-budget paragraph."""
         limit = self.config.max_tokens
         atoms: list[tuple[int, int]] = []
@@ -98,12 +140,12 @@ class Chunker:
                 atoms.append((start + s, start + e))
         similarity = self.scorer.prepare([text[s:e] for s, e in atoms])
         sizes = self.counter.count_many([text[s:e] for s, e in atoms])
-        pieces: list[tuple[str, int, bool]] = []
+        pieces: list[tuple[str, int, bool, str]] = []
         for lo, hi in self._split_range(text, atoms, sizes, similarity, len(atoms)):
             piece = text[atoms[lo][0] : atoms[hi - 1][1]].strip()
             if piece:
                 was_cut = any(i in cut_atoms for i in range(lo, hi))
-                pieces.append((piece, self.counter.count(piece), was_cut))
+                pieces.append((piece, self.counter.count(piece), was_cut, ""))
         return pieces, oversize
 
     def _split_range(
@@ -184,6 +226,7 @@ class Chunker:
                     prev_id=ids[order - 1] if order > 0 else None,
                     next_id=ids[order + 1] if order + 1 < len(ids) else None,
                     oversize_split=unit.oversize,
+                    summary=unit.summary,
                 )
             )
         return chunks

@@ -45,6 +45,10 @@ class ChatResult(BaseModel):
 class Gateway(Protocol):
     async def chat(self, request: ChatRequest) -> ChatResult: ...
 
+    def forget(self, request: ChatRequest) -> None:
+        """Drop a cached reply the caller could not use, so it is asked again next time."""
+        ...
+
 
 class LLMCallError(KgbuildError):
     """A model call failed for good: not retryable (auth, bad request) or retries exhausted.

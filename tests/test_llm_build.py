@@ -1,0 +1,202 @@
+"""LLM extraction through whole builds: the real `openai` client over HTTP to a scripted server."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+from llm_server import ScriptedLLM
+
+from kgbuild.cli import main
+from kgbuild.workspace import Workspace
+
+DOCS = {
+    "turing.md": "# Alan Turing\n\nAlan Turing was born in London in 1912. Turing joined Bletchley Park in 1939.\n",
+    "hopper.md": "# Grace Hopper\n\nGrace Hopper was born in New York City in 1906. Hopper joined the Navy in 1943.\n",
+    "flowers.md": "# Tommy Flowers\n\nTommy Flowers designed Colossus at Dollis Hill in 1943.\n",
+}
+# What a model "knows" about each document: entities, one relation and a date qualifier.
+FACTS = {
+    "Alan Turing": ("Person", "London", "GeographicLocation", "bornIn", "1912"),
+    "Grace Hopper": ("Person", "New York City", "GeographicLocation", "bornIn", "1906"),
+    "Tommy Flowers": ("Person", "Colossus", "Spaceship", "designed", "1943"),
+}
+API_KEY = "sk-test-secret-123456"
+
+
+def passage(body: dict[str, Any]) -> str:
+    """The chunk text of an extraction request: between the last pair of triple quotes."""
+    user = [m["content"] for m in body["messages"] if m["role"] == "user"][-1]
+    found = re.findall(r'"""\n(.*?)\n"""', user, flags=re.S)
+    return found[-1] if found else user
+
+
+def model_reply(body: dict[str, Any]) -> str:
+    text = passage(body)
+    for person, (cls, obj, obj_cls, pred, year) in FACTS.items():
+        if person in text:
+            return json.dumps({
+                "entities": [
+                    {"name": person, "type": cls, "semantic_type": "computer scientist",
+                     "description": f"{person} is in the passage."},
+                    {"name": obj, "type": obj_cls},
+                    {"name": year, "type": "Date"},
+                ],
+                "events": [],
+                "relations": [{"subject": person, "predicate": pred, "object": obj}],
+                "hypernodes": [{"triple": [person, pred, obj], "qualifier": "in", "value": year}],
+            })
+    return json.dumps({"entities": [], "events": [], "relations": [], "hypernodes": []})
+
+
+@pytest.fixture()
+def llm() -> ScriptedLLM:
+    with ScriptedLLM() as server:
+        server.reply("", model_reply)
+        yield server
+
+
+def make_project(tmp_path: Path, llm: ScriptedLLM, extra: str = "") -> Path:
+    src = tmp_path / "src"
+    src.mkdir(parents=True, exist_ok=True)
+    for name, text in DOCS.items():
+        (src / name).write_text(text, encoding="utf-8")
+    config = tmp_path / "kgbuild.yaml"
+    config.write_text(
+        "workspace: ws\n"
+        "extract:\n  extractor: llm\n  max_reasks: 1\n" + extra +
+        f"llm:\n  base_url: {llm.base_url}\n  model: test-model\n  timeout_s: 2\n  max_retries: 3\n"
+        "  backoff_initial_s: 0.01\n  backoff_max_s: 0.05\n"
+        "  prices:\n    test-model: {prompt_per_1m: 1.0, completion_per_1m: 2.0}\n",
+        encoding="utf-8",
+    )
+    return config
+
+
+def build(config: Path, *args: str) -> tuple[Result, dict[str, Any]]:
+    env = {"KGBUILD_LLM_API_KEY": API_KEY}
+    result = CliRunner(env=env).invoke(main, ["-c", str(config), "build", str(config.parent / "src"), "--json", *args],
+                                       catch_exceptions=False)
+    return result, json.loads(result.stdout)
+
+
+def relations(config: Path) -> set[tuple[str, str, str]]:
+    rows = Workspace(config.parent / "ws").rows("relations")
+    return {(r["subject_name"], r["predicate"], r["object_name"]) for r in rows}
+
+
+def test_llm_build_extracts_through_the_real_client_and_accounts_for_every_call(tmp_path: Path, llm: ScriptedLLM) -> None:
+    config = make_project(tmp_path, llm)
+    result, report = build(config)
+    assert result.exit_code == 0, result.stderr
+    assert report["extractor"].startswith("llm")
+    assert report["chunks_extracted"] == 3 and report["chunks_failed"] == 0
+    assert ("Alan Turing", "bornIn", "London") in relations(config)
+    hyper = Workspace(config.parent / "ws").rows("hypernodes")
+    assert any(h["subject_name"].startswith("(Alan Turing, bornIn, London)") and h["object_name"] == "1912" for h in hyper)
+    # Accounting matches the server's request log exactly.
+    log = llm.chat_log()
+    total = report["llm"]["total"]
+    assert total["calls"] == len(log) == 3
+    assert total["prompt_tokens"] == sum(r["usage"]["prompt_tokens"] for r in log)
+    assert total["completion_tokens"] == sum(r["usage"]["completion_tokens"] for r in log)
+    assert total["cost_usd"] == pytest.approx((total["prompt_tokens"] * 1.0 + total["completion_tokens"] * 2.0) / 1e6)
+    assert set(report["llm"]["by_doc"]) == {"turing", "hopper", "flowers"}
+    assert all(r["json"]["model"] == "test-model" for r in log)
+    # The key travels in the Authorization header and nowhere else.
+    assert all(r["authorized"] for r in log)
+    assert API_KEY not in result.stdout + result.stderr
+
+
+def test_rebuild_with_nothing_changed_makes_zero_calls(tmp_path: Path, llm: ScriptedLLM) -> None:
+    config = make_project(tmp_path, llm)
+    assert build(config)[0].exit_code == 0
+    calls = len(llm.chat_log())
+    _, report = build(config)
+    assert len(llm.chat_log()) == calls and report["chunks_cached"] == 3
+    # Even with the extraction cache gone, the response cache answers: still zero calls.
+    assert CliRunner().invoke(main, ["-c", str(config), "cache", "clear", "--only", "extract"]).exit_code == 0
+    _, report = build(config)
+    assert len(llm.chat_log()) == calls
+    assert report["chunks_extracted"] == 3 and report["llm"]["total"]["cache_hits"] == 3
+    # --no-cache pays again.
+    _, report = build(config, "--no-cache")
+    assert len(llm.chat_log()) == calls + 3
+
+
+def test_429_and_500_are_retried_and_then_succeed(tmp_path: Path, llm: ScriptedLLM) -> None:
+    llm.fail(429, times=2, retry_after=0.01)
+    llm.fail(500, times=1)
+    config = make_project(tmp_path, llm)
+    result, report = build(config)
+    assert result.exit_code == 0 and report["chunks_failed"] == 0
+    assert report["llm"]["total"]["retries"] == 3
+    assert report["llm"]["total"]["calls"] == len(llm.chat_log()) == 6
+
+
+def test_a_failing_chunk_is_recorded_and_retried_on_the_next_build(tmp_path: Path, llm: ScriptedLLM) -> None:
+    llm.reply("Grace Hopper", "this is not JSON at all", times=2)  # first ask and the one re-ask
+    config = make_project(tmp_path, llm)
+    result, report = build(config)
+    assert result.exit_code == 1  # something failed: non-zero unless --keep-going
+    assert report["chunks_failed"] == 1 and report["chunks_extracted"] == 2
+    assert ("Alan Turing", "bornIn", "London") in relations(config)  # the rest is built
+    failed = Workspace(config.parent / "ws").rows("drops")
+    assert any(d["reason"] == "extractor error" and d["chunk_id"].startswith("hopper#") for d in failed)
+    before = len(llm.chat_log())
+    result, report = build(config)
+    assert result.exit_code == 0 and report["chunks_extracted"] == 1 and report["chunks_cached"] == 2
+    assert len(llm.chat_log()) == before + 1  # only the failed chunk is asked again
+    assert ("Grace Hopper", "bornIn", "New York City") in relations(config)
+
+
+def test_truncated_reply_is_repaired_or_reasked(tmp_path: Path, llm: ScriptedLLM) -> None:
+    body = {"body": {"messages": [{"role": "user", "content": '"""\nTommy Flowers\n"""'}]}}
+    llm.truncate("Tommy Flowers", model_reply(body["body"]), times=1)
+    config = make_project(tmp_path, llm)
+    result, report = build(config)
+    assert result.exit_code == 0 and report["chunks_failed"] == 0
+    # The cut-off reply was closed, its incomplete tail dropped, and the repair reported.
+    assert report["drops"].get("extract/chunk/truncated reply repaired") == 1
+    names = {e["name"] for e in Workspace(config.parent / "ws").rows("entities")}
+    assert "Tommy Flowers" in names
+
+
+def test_schema_forbidden_types_are_retyped_or_dropped_and_reported(tmp_path: Path, llm: ScriptedLLM) -> None:
+    config = make_project(tmp_path, llm, "  constrained: true\n  strict_schema: true\n")
+    result, report = build(config)
+    assert result.exit_code == 0
+    # "Spaceship" is not a class of the open-domain schema: strict mode drops it and the relation on it.
+    assert report["drops"].get("validate/entity/unknown class", 0) >= 1
+    assert not any(o == "Colossus" for _, _, o in relations(config))
+    # The constrained prompt carried the schema.
+    first = llm.chat_log()[0]["json"]["messages"]
+    assert any("GeographicLocation" in m["content"] and "bornIn" in m["content"] for m in first)
+    lenient = make_project(tmp_path / "lenient", llm, "  constrained: true\n")
+    _, report = build(lenient)
+    assert any(k.endswith("retyped: unknown class to fallback") for k in report["retyped"])
+
+
+def test_wrong_api_key_fails_chunks_with_a_clear_line_and_no_key(tmp_path: Path, llm: ScriptedLLM) -> None:
+    llm.fail(401, times=100)
+    config = make_project(tmp_path, llm)
+    result, report = build(config)
+    assert result.exit_code == 1 and report["chunks_failed"] == 3
+    drops = Workspace(config.parent / "ws").rows("drops")
+    details = " ".join(d["detail"] for d in drops if d["reason"] == "extractor error")
+    assert "llm.api_key" in details and API_KEY not in details
+    assert report["llm"]["total"]["retries"] == 0  # 401 is not retried
+
+
+def test_endpoint_down_is_a_per_chunk_failure_naming_the_endpoint(tmp_path: Path, llm: ScriptedLLM) -> None:
+    config = make_project(tmp_path, llm)
+    text = config.read_text(encoding="utf-8").replace(llm.base_url, "http://127.0.0.1:9/v1")
+    config.write_text(text, encoding="utf-8")
+    result, report = build(config)
+    assert result.exit_code == 1 and report["chunks_failed"] == 3
+    drops = Workspace(config.parent / "ws").rows("drops")
+    assert any("127.0.0.1:9" in d["detail"] for d in drops if d["reason"] == "extractor error")
