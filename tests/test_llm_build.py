@@ -200,3 +200,28 @@ def test_endpoint_down_is_a_per_chunk_failure_naming_the_endpoint(tmp_path: Path
     assert result.exit_code == 1 and report["chunks_failed"] == 3
     drops = Workspace(config.parent / "ws").rows("drops")
     assert any("127.0.0.1:9" in d["detail"] for d in drops if d["reason"] == "extractor error")
+
+
+def split_reply(body: dict[str, Any]) -> str:
+    """Cut the numbered sentences of the last user message in two halves, each with a summary."""
+    user = [m["content"] for m in body["messages"] if m["role"] == "user"][-1]
+    count = len(re.findall(r"^\[\d+\]", user, flags=re.M))
+    half = max(1, count // 2)
+    return json.dumps({"chunks": [{"start": 1, "end": half, "summary": "First half."},
+                                  {"start": half + 1, "end": count, "summary": "Second half."}]})
+
+
+def test_llm_semantic_splitting_cuts_long_paragraphs_and_adds_summaries(tmp_path: Path, llm: ScriptedLLM) -> None:
+    llm.reply("You split a section", split_reply)
+    config = make_project(tmp_path, llm, "")
+    text = config.read_text(encoding="utf-8") + "chunking:\n  splitter: llm\n  max_tokens: 60\n  min_tokens: 10\n"
+    config.write_text(text, encoding="utf-8")
+    long = " ".join(f"Sentence number {i} talks about Alan Turing and his work." for i in range(8))
+    (tmp_path / "src" / "long.md").write_text(f"# Long\n\n{long}\n", encoding="utf-8")
+    result, report = build(config)
+    assert result.exit_code == 0, result.stderr
+    assert report["llm"]["by_stage"]["split"]["requests"] >= 1
+    chunks = [c for c in Workspace(tmp_path / "ws").rows("chunks") if c["doc_id"] == "long"]
+    assert [c["summary"] for c in chunks] == ["First half.", "Second half."]
+    assert [c["id"] for c in chunks] == ["long#p00000#0", "long#p00000#1"]
+    assert all(c["token_count"] <= 60 for c in chunks)
