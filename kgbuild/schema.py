@@ -14,13 +14,16 @@ sees every mistake at once, each with its file, line and dotted path:
 from __future__ import annotations
 
 import difflib
+import fnmatch
 import json
 import re
+import types
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Any, get_args, get_origin
+from typing import Annotated, Any, NamedTuple, Union, get_args, get_origin
 
 import yaml
 from pydantic import (
@@ -115,13 +118,77 @@ class Property(_Model):
         return {"type": value} if isinstance(value, str) else value  # `birthDate: date`
 
 
+# Leading numbering of a heading ("3.", "2.1 ", "(2)", "一、", "③") and a trailing colon are
+# presentation, not part of its meaning: "3. Required materials:" is "Required materials".
+# Applied after NFKC, so full-width forms are already ASCII; a number needs a delimiter
+# after it so that "2019 report" keeps its year.
+_CIRCLED_NUMBER = re.compile(r"^\s*[\u2460-\u2473]")
+_HEADING_NUMBER = re.compile(
+    r"^(?:[0-9]{1,3}(?:\.[0-9]{1,3})*(?:[.)、](?![0-9])\s*|\s+)|\([0-9一二三四五六七八九十]{1,3}\)\s*"
+    r"|[一二三四五六七八九十]{1,3}[、.]\s*)"
+)
+
+
+def heading_key(heading: str) -> str:
+    """A section heading as document_structure compares it: NFKC, no numbering, one space."""
+    text = unicodedata.normalize("NFKC", _CIRCLED_NUMBER.sub("", heading))
+    text = _HEADING_NUMBER.sub("", re.sub(r"\s+", " ", text).strip())
+    return text.rstrip(" :").strip()
+
+
+class DocumentMatch(_Model):
+    """Which documents are of a type; when both keys are given both must hold."""
+
+    title: str | None = None  # a regex searched in the document title
+    source: str | None = None  # a glob on the document's source path ('*' also crosses '/')
+
+
+class DocumentStructure(_Model):
+    """Documents of a fixed layout (service guides, product sheets) whose sections are
+    property values: KAG fills these from the structure without asking a model."""
+
+    match: DocumentMatch
+    sections: dict[str, str] = Field(default_factory=dict)  # heading (exact or regex) -> property
+
+    def matches(self, title: str, source: str) -> bool:
+        m = self.match
+        if m.title is None and m.source is None:
+            return False
+        if m.title is not None and not re.search(m.title, title):
+            return False
+        return m.source is None or fnmatch.fnmatchcase(source, m.source)
+
+    def property_for(self, heading: str) -> str | None:
+        """The property a heading fills: an exact match (ignoring case) first, then the
+        first key that matches the whole heading as a case-insensitive regex."""
+        key = heading_key(heading).casefold()
+        if not key:
+            return None
+        for pattern, prop in self.sections.items():
+            if heading_key(pattern).casefold() == key:
+                return prop
+        for pattern, prop in self.sections.items():
+            try:
+                if re.fullmatch(pattern, heading_key(heading), re.IGNORECASE):
+                    return prop
+            except re.error:  # only a schema built without validation can hold one
+                continue
+        return None
+
+
 class EntityType(_Model):
     description: Text = ""
     parent: str | None = None
     aliases: Names = Field(default_factory=list)
     properties: dict[str, Property] = Field(default_factory=dict)
+    document_structure: DocumentStructure | None = None
 
     _fill = field_validator("properties", mode="before")(_none_values_to_dicts)
+
+
+class DocumentType(NamedTuple):
+    cls: str  # the entity type a matching document becomes
+    structure: DocumentStructure
 
 
 class Role(_Model):
@@ -382,6 +449,16 @@ class Schema(_Model):
         """`Concept.make_id(node)` -> the node's (first) path, for every taxonomy node."""
         return {cid: list(path) for cid, path in self._index.concept_ids.items()}
 
+    # ------------------------------------------------ document types
+
+    def document_types(self) -> list[DocumentType]:
+        """Entity types with a document_structure, in declaration order (the first match wins)."""
+        return [DocumentType(name, et.document_structure) for name, et in self.entity_types.items()
+                if et.document_structure is not None]
+
+    def document_type_of(self, title: str, source: str) -> DocumentType | None:
+        return next((dt for dt in self.document_types() if dt.structure.matches(title, source)), None)
+
     # ------------------------------------------------ identity
 
     def fingerprint(self) -> str:
@@ -529,6 +606,10 @@ def _semantic_issues(
             chain.append(cur)
             cur = s.entity_types[cur].parent
 
+    for tname, et in s.entity_types.items():
+        if et.document_structure is not None:
+            issues += _structure_issues(s, tname, et.document_structure, guessing)
+
     if check_fallback and s.fallback_class not in s.entity_types and s.fallback_class not in broken:
         issues.append((("fallback_class",), f"fallback class '{s.fallback_class}' is not an entity type",
                        _unknown_hint(s.fallback_class, class_names, "entity_types")))
@@ -584,6 +665,47 @@ def _semantic_issues(
         if prev != rname:
             issues.append((ipath, f"inverse '{inv}' clashes with relation '{prev}'",
                            "use a distinct name, or declare the inverse as a relation of its own"))
+    return issues
+
+
+def _regex_problem(pattern: str) -> str | None:
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        return f"invalid regex '{pattern}': {exc.msg}" + (f" at position {exc.pos}" if exc.pos is not None else "")
+    return None
+
+
+def _structure_issues(s: Schema, cls: str, ds: DocumentStructure, guessing: bool) -> list[_Issue]:
+    """Problems of one document_structure (`guessing`: a whole section was unreadable)."""
+    base: Path_ = ("entity_types", cls, "document_structure")
+    # With a parent missing (reported on its own) inherited properties cannot be judged.
+    top = s.entity_types[[cls, *s.ancestors(cls)][-1]].parent
+    unsure = guessing or (top is not None and top not in s.entity_types)
+    issues: list[_Issue] = []
+    regex_hint = "write a Python regular expression; escape ( ) [ ] . * + ? with \\"
+    if ds.match.title is None and ds.match.source is None:
+        issues.append(((*base, "match"), "match needs 'title' (a regex) or 'source' (a glob)",
+                       "without one no document would be of this type"))
+    if ds.match.title is not None and (msg := _regex_problem(ds.match.title)):
+        issues.append(((*base, "match", "title"), msg, regex_hint))
+    if not ds.sections:
+        issues.append(((*base, "sections"), "no sections mapped", "map at least one heading to a property"))
+    props = s.properties_of(cls)
+    seen: dict[str, str] = {}
+    for heading, prop in ds.sections.items():
+        path: Path_ = (*base, "sections", heading)
+        key = heading_key(heading).casefold()
+        if not key:
+            issues.append((path, f"heading '{heading}' is empty", "write the heading as it appears in the documents"))
+        elif (msg := _regex_problem(heading)):
+            issues.append((path, msg, regex_hint))
+        elif seen.setdefault(key, heading) != heading and ds.sections[seen[key]] != prop:
+            issues.append((path, f"heading '{heading}' is the same as '{seen[key]}' but maps to another property",
+                           "headings are compared ignoring case, numbering and a trailing colon"))
+        if prop not in props and not unsure:
+            issues.append((path, f"'{prop}' is not a property of {cls}",
+                           _unknown_hint(prop, list(props), f"entity_types.{cls}.properties")))
     return issues
 
 
@@ -729,10 +851,19 @@ _EXPECTED = {
 }
 
 
+def _optional_of(tp: Any) -> Any:
+    """`X | None` -> X, so nested optional models are walked like plain ones."""
+    if get_origin(tp) in (Union, types.UnionType):
+        args = [a for a in get_args(tp) if a is not type(None)]
+        return args[0] if len(args) == 1 else tp
+    return tp
+
+
 def _fields_at(loc: Sequence[str | int]) -> list[str]:
     """Keys allowed at a location, found by walking the model annotations (for did-you-mean)."""
     tp: Any = Schema
     for part in loc:
+        tp = _optional_of(tp)
         if isinstance(tp, type) and issubclass(tp, BaseModel):
             field = tp.model_fields.get(str(part))
             if field is None:
@@ -744,6 +875,7 @@ def _fields_at(loc: Sequence[str | int]) -> list[str]:
             tp = get_args(tp)[0]
         else:
             return []
+    tp = _optional_of(tp)
     if isinstance(tp, type) and issubclass(tp, BaseModel):
         return [f for f in tp.model_fields if not (tp is Schema and f == "source")]
     return []

@@ -225,3 +225,63 @@ def test_llm_semantic_splitting_cuts_long_paragraphs_and_adds_summaries(tmp_path
     assert [c["summary"] for c in chunks] == ["First half.", "Second half."]
     assert [c["id"] for c in chunks] == ["long#p00000#0", "long#p00000#1"]
     assert all(c["token_count"] <= 60 for c in chunks)
+
+
+GUIDE = """# Passport service guide
+
+The Passport Office issues passports to citizens.
+
+## Required materials
+
+- A completed application form
+- Two recent photographs
+- Your old passport
+
+## Processing time
+
+Three weeks from the day the application arrives.
+"""
+
+
+def test_document_structure_sections_become_properties_without_a_model_call(tmp_path: Path, llm: ScriptedLLM) -> None:
+    repo = Path(__file__).resolve().parents[1]
+    config = make_project(tmp_path, llm, "")
+    text = config.read_text(encoding="utf-8").replace(
+        "workspace: ws\n", f"workspace: ws\nschema: {repo / 'schemas' / 'government_services.yaml'}\n")
+    config.write_text(text + "chunking:\n  min_tokens: 0\n", encoding="utf-8")
+    (tmp_path / "src" / "passport.md").write_text(GUIDE, encoding="utf-8")
+    result, report = build(config)
+    assert result.exit_code == 0, result.stderr
+    assert report["chunks_structured"] == 2
+    asked = " ".join(m["content"] for r in llm.chat_log() for m in r["json"]["messages"])
+    assert "Two recent photographs" not in asked and "Three weeks" not in asked
+    assert "The Passport Office issues passports" in asked  # the rest of the guide is extracted as usual
+    guide = [e for e in Workspace(tmp_path / "ws").rows("entities") if e["name"] == "Passport service guide"]
+    assert len(guide) == 1
+    props = json.loads(guide[0]["properties"])
+    assert props["requiredMaterials"] == ["A completed application form", "Two recent photographs", "Your old passport"]
+    assert props["processingTime"] == ["Three weeks from the day the application arrives."]
+
+
+def test_domain_concepts_are_retrieved_into_the_prompt(tmp_path: Path, llm: ScriptedLLM) -> None:
+    concepts = tmp_path / "concepts"
+    concepts.mkdir()
+    (concepts / "nodes.json").write_text(json.dumps([
+        {"id": "Codebreaker", "name": "Codebreaker", "label": "Concept",
+         "properties": {"description": "A person who breaks ciphers, as at Bletchley Park."}},
+        {"id": "Navy", "name": "Navy", "label": "Concept",
+         "properties": {"description": "The naval force of a country."}},
+        {"id": "Occupation", "name": "Occupation", "label": "Concept"},
+    ]), encoding="utf-8")
+    (concepts / "edges.json").write_text(json.dumps([
+        {"from": "Codebreaker", "to": "Occupation", "label": "isA"},
+        {"from": "Navy", "to": "Occupation", "label": "isA"},
+    ]), encoding="utf-8")
+    config = make_project(tmp_path, llm, f"  domain_concepts: {concepts}\n  concept_candidates: 1\n")
+    result, report = build(config)
+    assert result.exit_code == 0, result.stderr
+    prompts = {r["json"]["messages"][-1]["content"] for r in llm.chat_log()}
+    turing = next(p for p in prompts if "Bletchley Park" in p)
+    hopper = next(p for p in prompts if "Navy" in p)
+    assert "Codebreaker" in turing and "Navy" not in turing.split("Passage")[0]
+    assert "Navy" in hopper.split("Passage")[0] and "Codebreaker" not in hopper

@@ -82,7 +82,7 @@ def schema(tmp_path: Path) -> Schema:
 # ---------------------------------------------------------------- shipped schemas
 
 
-@pytest.mark.parametrize("name", ["open_domain", "medicine"])
+@pytest.mark.parametrize("name", ["open_domain", "medicine", "government_services"])
 def test_shipped_schemas_are_clean(name: str) -> None:
     path = builtin_schema_path(name)
     assert check_schema(path) == []
