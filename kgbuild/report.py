@@ -49,6 +49,7 @@ class BuildReport(BaseModel):
     retyped: dict[str, int] = Field(default_factory=dict)  # kept, but mapped to another type (e.g. the fallback)
 
     llm: dict = Field(default_factory=dict)  # model gateway accounting: total, by stage, by document
+    alignment: dict = Field(default_factory=dict)  # merges, links, completions, connectivity before/after
     words: int = 0  # words in the documents read this run
     stage_seconds: dict[str, float] = Field(default_factory=dict)
     wall_seconds: float = 0.0

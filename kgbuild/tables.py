@@ -48,6 +48,7 @@ SCHEMAS: dict[str, pa.Schema] = {
         [("id", _S), ("name", _S), ("description", _S), ("parents", _LS), ("chunk_ids", _LS), ("doc_ids", _LS)]
     ),
     "drops": pa.schema([("stage", _S), ("reason", _S), ("kind", _S), ("detail", _S), ("chunk_id", _S)]),
+    "merges": pa.schema([("canonical_id", _S), ("canonical_name", _S), ("merged_ids", _LS), ("step", _S), ("reason", _S)]),
 }
 
 GRAPH_TABLES = ("entities", "relations", "events", "hypernodes", "concepts")
@@ -135,3 +136,10 @@ def concept_row(c: Concept) -> dict[str, Any]:
 
 def drop_row(d: Drop) -> dict[str, Any]:
     return d.model_dump()
+
+
+def merge_row(merge: Any, graph: Any) -> dict[str, Any]:
+    """A fusion decision: which entity ids were folded into which, by which step and why."""
+    names = {e.id: e.name for e in graph.entities}
+    return {"canonical_id": merge.canonical_id, "canonical_name": names.get(merge.canonical_id),
+            "merged_ids": list(merge.merged_ids), "step": merge.step, "reason": merge.reason}
