@@ -166,7 +166,7 @@ def _print_report(report: BuildReport) -> None:
         out.print(drops)
     if report.alignment:
         a = report.alignment
-        out.print(f"alignment: {a['entities_merged']} entities merged ({a['merges_by_step']}), "
+        out.print(f"alignment: {a['entities_merged']} entities merged (decisions by step: {a['merges_by_step']}), "
                   f"{a['belong_to_links']} belongTo links ({a['domain_links']} to domain concepts), "
                   f"{a['isa_completions']} isA completions ({a['isa_by_step']})")
         for label in ("before", "after"):

@@ -21,7 +21,7 @@ from kgbuild.schema import Schema
 
 
 class AlignmentReport(BaseModel):
-    merges_by_step: dict[str, int] = Field(default_factory=dict)
+    merges_by_step: dict[str, int] = Field(default_factory=dict)  # merge decisions (each joins two or more ids)
     entities_merged: int = 0  # entities folded into another
     relations_merged: int = 0  # duplicates after re-pointing
     belong_to_links: int = 0
@@ -135,7 +135,7 @@ async def align_graph(graph: Graph, schema: Schema, *, domain: Any = None, judge
     fused = await afuse_entities(graph.entities, graph.relations, schema, embedder=embedder, judge=judge,
                                  embed_threshold=embed_threshold)
     for m in fused.merges:
-        report.merges_by_step[m.step] = report.merges_by_step.get(m.step, 0) + len(m.merged_ids)
+        report.merges_by_step[m.step] = report.merges_by_step.get(m.step, 0) + 1
     report.entities_merged = len(graph.entities) - len(fused.entities)
     report.relations_merged = len(graph.relations) - len(fused.relations)
     names = {e.id: e.name for e in fused.entities}
