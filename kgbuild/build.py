@@ -447,6 +447,7 @@ class Builder:
         t = time.perf_counter()
         ws = self.workspace
         classes = graph.node_classes()
+        names = {e.id: e.name for e in graph.entities}
         tables = {
             "documents": [document_row(corpus.docs[d], corpus.chunkers[d]) for d in sorted(corpus.docs)],
             "chunks": [chunk_row(c) for c in corpus.all_chunks()],
@@ -456,7 +457,7 @@ class Builder:
             "hypernodes": [hypernode_row(h) for h in sorted(graph.hypernodes, key=lambda x: x.id)],
             "concepts": [concept_row(c) for c in sorted(graph.concepts, key=lambda x: x.id)],
             "drops": [drop_row(d) for d in graph.drops],
-            "merges": [merge_row(m, graph) for m in merges],
+            "merges": [merge_row(m, names) for m in merges],
         }
         with self.progress.stage("persist", total=len(tables)) as advance:
             # Graph tables first, documents last: a crash in between leaves documents that are

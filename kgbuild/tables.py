@@ -138,8 +138,7 @@ def drop_row(d: Drop) -> dict[str, Any]:
     return d.model_dump()
 
 
-def merge_row(merge: Any, graph: Any) -> dict[str, Any]:
+def merge_row(merge: Any, names: dict[str, str]) -> dict[str, Any]:
     """A fusion decision: which entity ids were folded into which, by which step and why."""
-    names = {e.id: e.name for e in graph.entities}
     return {"canonical_id": merge.canonical_id, "canonical_name": names.get(merge.canonical_id),
             "merged_ids": list(merge.merged_ids), "step": merge.step, "reason": merge.reason}
