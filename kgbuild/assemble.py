@@ -14,6 +14,7 @@ from typing import TypeVar
 from pydantic import BaseModel, Field
 
 from kgbuild.model import ChunkExtraction, Concept, Drop, Entity, Event, HyperNode, Relation
+from kgbuild.lists import union_into
 
 
 T = TypeVar("T", Entity, Event, Relation, HyperNode, Concept)
@@ -34,22 +35,14 @@ class Graph(BaseModel):
         return classes
 
 
-def _union(into: list[str], extra: Iterable[str]) -> None:
-    seen = set(into)
-    for item in extra:
-        if item not in seen:
-            into.append(item)
-            seen.add(item)
-
-
 def _merge_entity(a: Entity, b: Entity) -> None:
-    _union(a.chunk_ids, b.chunk_ids)
-    _union(a.aliases, [x for x in [b.name, *b.aliases] if x != a.name])
+    union_into(a.chunk_ids, b.chunk_ids)
+    union_into(a.aliases, [x for x in [b.name, *b.aliases] if x != a.name])
     a.semantic_type = a.semantic_type or b.semantic_type
     a.description = a.description or b.description
     a.summary = a.summary or b.summary
     for key, values in b.properties.items():
-        _union(a.properties.setdefault(key, []), values)
+        union_into(a.properties.setdefault(key, []), values)
 
 
 def _own(item: T) -> T:
@@ -82,13 +75,13 @@ def assemble(extractions: Iterable[ChunkExtraction]) -> Graph:
         for table, items in ((relations, ex.relations), (events, ex.events), (hypernodes, ex.hypernodes)):
             for item in items:
                 if item.id in table:
-                    _union(table[item.id].chunk_ids, item.chunk_ids)
+                    union_into(table[item.id].chunk_ids, item.chunk_ids)
                 else:
                     table[item.id] = _own(item)
         for c in ex.concepts:
             if c.id in concepts:
-                _union(concepts[c.id].chunk_ids, c.chunk_ids)
-                _union(concepts[c.id].parents, c.parents)
+                union_into(concepts[c.id].chunk_ids, c.chunk_ids)
+                union_into(concepts[c.id].parents, c.parents)
                 concepts[c.id].description = concepts[c.id].description or c.description
             else:
                 concepts[c.id] = _own(c)

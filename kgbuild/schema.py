@@ -538,9 +538,9 @@ def _semantic_issues(
     names: dict[str, tuple[str, str]] = {}
     tables: dict[str, dict[str, tuple[str, str, bool]]] = {"class": {}, "event": {}}
     clash_hint = "type names and aliases must differ even ignoring case, spaces and '_'"
-    for section, kind, types in sections:
+    for section, kind, declared in sections:
         table = tables["event" if section == "event_types" else "class"]
-        for tname, t in types.items():
+        for tname, t in declared.items():
             ident((section, tname), tname, f"{kind} name")
             if tname in PRIMITIVE_TYPES:
                 issues.append(((section, tname), f"'{tname}' is a built-in value type", "choose another name"))

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from kgbuild.align.semantic import BELONG_TO, semantic_relation
@@ -22,6 +21,7 @@ from kgbuild.extract.domain_concepts import DomainConcept, DomainConcepts
 from kgbuild.ids import normalize_name
 from kgbuild.model import Concept, Entity, Ref, Relation
 from kgbuild.schema import Schema
+from kgbuild.lists import union_into
 
 _ARTICLES = ("the ", "a ", "an ")
 _SIBILANT_PLURALS = ("sses", "ches", "shes", "xes", "zes")
@@ -98,14 +98,6 @@ class _Group:
             self.member_ids.append(concept_id)
 
 
-def _union(into: list[str], extra: Iterable[str]) -> None:
-    seen = set(into)
-    for item in extra:
-        if item not in seen:
-            into.append(item)
-            seen.add(item)
-
-
 class _Linker:
     def __init__(self, schema: Schema | None) -> None:
         self.schema = schema
@@ -136,7 +128,7 @@ class _Linker:
                 g.domain = d
             g.description = g.description or d.description
             g.add_member(d.id)
-            _union(g.parents, [Concept.make_id(p) for p in d.parents])
+            union_into(g.parents, [Concept.make_id(p) for p in d.parents])
         for d in domain:
             g = self.by_key[concept_key(d.name)]
             for alias in d.aliases:
@@ -173,7 +165,7 @@ class _Linker:
             if not g.description and (node := self._schema_node(g.name)) is not None:
                 g.description = node[1]
             parents: list[str] = []
-            _union(parents, (id_map.get(p, p) for p in g.parents))
+            union_into(parents, (id_map.get(p, p) for p in g.parents))
             concepts.append(Concept(id=cid, name=g.name, description=g.description or g.extracted_description,
                                     parents=[p for p in parents if p != cid], chunk_ids=list(g.chunk_ids)))
         return concepts, id_map, ids
@@ -199,14 +191,14 @@ def link_concepts(entities: list[Entity], concepts: list[Concept], schema: Schem
             continue
         g.add_member(c.id)
         g.extracted_description = g.extracted_description or c.description
-        _union(g.chunk_ids, c.chunk_ids)
-        _union(g.parents, c.parents)
+        union_into(g.chunk_ids, c.chunk_ids)
+        union_into(g.parents, c.parents)
 
     links: list[tuple[Entity, _Group]] = []
     for e in entities:
         targets: list[_Group] = []
         if e.semantic_type and (g := linker.group_for(e.semantic_type)) is not None:
-            _union(g.chunk_ids, e.chunk_ids)
+            union_into(g.chunk_ids, e.chunk_ids)
             targets.append(g)
         if domain is not None:
             for label in [e.name, *e.aliases]:

@@ -16,6 +16,7 @@ from kgbuild.align.connectivity import ConnectivityReport, connectivity
 from kgbuild.align.fusion import Merge, afuse_entities
 from kgbuild.align.taxonomy import acomplete_isa
 from kgbuild.assemble import Graph
+from kgbuild.lists import union_into
 from kgbuild.model import Event, HyperNode, Ref, Relation
 from kgbuild.schema import Schema
 
@@ -92,7 +93,7 @@ def _repoint_events(events: list[Event], emap: dict[str, str], names: dict[str, 
         })
         new = new.model_copy(update={"id": Event.make_id(new.type, new.trigger, new.arguments)})
         if new.id in merged:
-            merged[new.id].chunk_ids.extend(c for c in new.chunk_ids if c not in merged[new.id].chunk_ids)
+            union_into(merged[new.id].chunk_ids, new.chunk_ids)
         else:
             merged[new.id] = new
     return list(merged.values())
@@ -110,7 +111,7 @@ def _repoint_hypernodes(hypernodes: list[HyperNode], emap: dict[str, str], rmap:
             continue
         new = h.model_copy(update={"subject": s, "object": o, "id": HyperNode.make_id(s.id, h.predicate, o.id)})
         if new.id in merged:
-            merged[new.id].chunk_ids.extend(c for c in new.chunk_ids if c not in merged[new.id].chunk_ids)
+            union_into(merged[new.id].chunk_ids, new.chunk_ids)
         else:
             merged[new.id] = new
     return list(merged.values())
@@ -160,7 +161,7 @@ async def align_graph(graph: Graph, schema: Schema, *, domain: Any = None, judge
     for r in fused.relations:
         r = _repoint_concepts(r, linked.id_map)
         if r.id in relations:
-            relations[r.id].chunk_ids.extend(c for c in r.chunk_ids if c not in relations[r.id].chunk_ids)
+            union_into(relations[r.id].chunk_ids, r.chunk_ids)
         else:
             relations[r.id] = r
     for r in (*linked.relations, *taxonomy.relations):
