@@ -206,3 +206,38 @@ def test_hotpotqa_corpus_builds_with_stable_ids(tmp_path: Path) -> None:
     assert_provenance(ta)
     assert [c["id"] for c in ta["chunks"]] == [c["id"] for c in tb["chunks"]]
     assert ta == tb
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (SHARED / "hotpotqa" / "train_corpus.json").exists(), reason="shared data not present")
+def test_a_build_killed_mid_extraction_resumes_to_the_same_graph(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    corpus = json.loads((SHARED / "hotpotqa" / "train_corpus.json").read_text(encoding="utf-8"))
+    subset = tmp_path / "subset.json"
+    subset.write_text(json.dumps(dict(list(corpus.items())[:300])), encoding="utf-8")
+    whole = project(tmp_path / "whole", "extract:\n  batch_size: 8\n")
+    assert build_json(whole, str(subset))[0] == 0
+
+    killed = project(tmp_path / "killed", "extract:\n  batch_size: 8\n")
+    cmd = [sys.executable, "-m", "kgbuild", "-c", str(killed), "build", str(subset), "--quiet"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    cache_dir = killed.parent / "ws" / "cache" / "extract"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        lines = sum(f.read_bytes().count(b"\n") for f in cache_dir.glob("*.jsonl")) if cache_dir.exists() else 0
+        if lines >= 40:
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None, "the build finished before it could be killed"
+    os.kill(proc.pid, signal.SIGKILL)  # our own child, by its PID
+    proc.wait()
+
+    code, report = build_json(killed, str(subset))
+    assert code == 0
+    assert report["chunks_cached"] >= 40 and report["chunks_cached"] + report["chunks_extracted"] == report["chunks_total"]
+    assert tables(killed) == tables(whole)
