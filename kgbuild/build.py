@@ -430,8 +430,11 @@ class Builder:
 
             embedder = load_sentence_model(None if cfg.embedder == "bundled" else cfg.embedder)
         use_llm = self.gateway is not None and self.config.llm.configured()
-        judge = LLMJudge(self.gateway) if use_llm and cfg.llm_judge else None
-        hypernym = LLMHypernyms(self.gateway) if use_llm and cfg.llm_hypernyms else None
+        judge = hypernym = None
+        if use_llm:
+            prompts = self._prompts()
+            judge = LLMJudge(self.gateway, prompts.get("align_judge")) if cfg.llm_judge else None
+            hypernym = LLMHypernyms(self.gateway, template=prompts.get("align_hypernym")) if cfg.llm_hypernyms else None
         with self.progress.stage("align", total=None) as advance:
             result = await align_graph(graph, schema, domain=domain, judge=judge, hypernym=hypernym,
                                        embedder=embedder, embed_threshold=cfg.embed_threshold)

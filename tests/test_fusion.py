@@ -239,7 +239,7 @@ def test_llm_judge_parses_groups_and_forgets_bad_replies() -> None:
     req = good.requests[0]
     assert (req.stage, req.template, req.json_mode) == ("align", "align.judge@1", True)
     bad = FakeGateway(["not json"])
-    assert asyncio.run(LLMJudge(bad, "prompt").same([a, b])) is None and bad.forgotten == 1
+    assert asyncio.run(LLMJudge(bad).same([a, b])) is None and bad.forgotten == 1
 
 
 # ---------------------------------------------------------------- quality

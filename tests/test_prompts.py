@@ -35,6 +35,23 @@ def test_shipped_templates_load_and_examples_validate(lang: str, name: str) -> N
         assert 1 <= len(tpl.examples) <= 2
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_alignment_templates_examples_parse_with_their_readers(lang: str) -> None:
+    from kgbuild.align.fusion import _parse_groups
+    from kgbuild.align.taxonomy import LLMHypernyms
+
+    lib = PromptLibrary(lang)
+    judge, hyper = lib.get("align_judge"), lib.get("align_hypernym")
+    for tpl in (judge, hyper):
+        assert len(tpl.examples) == 1
+        assert value_problems(tpl.examples[0].output, tpl.output_schema) == []
+    groups = judge.examples[0].output["groups"]
+    assert _parse_groups(json.dumps(judge.examples[0].output), {i for g in groups for i in g}) == groups
+    names = list(hyper.examples[0].output["hypernyms"])
+    assert LLMHypernyms.parse(json.dumps(hyper.examples[0].output, ensure_ascii=False), names)
+    assert judge.key != PromptLibrary("zh" if lang == "en" else "en").get("align_judge").key
+
+
 def test_languages_have_the_same_templates_and_placeholders() -> None:
     en, zh = PromptLibrary("en"), PromptLibrary("zh")
     for name in NAMES:

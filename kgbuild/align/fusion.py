@@ -40,9 +40,10 @@ from kgbuild.align import blocking
 from kgbuild.align.normalize import (ACRONYM_STOPWORDS, CORPORATE_SUFFIXES, SOFT_GENERATIONS, Kind, NameParts,
                                      name_parts, osa_distance, trigram_jaccard, years_in)
 from kgbuild.ids import normalize_name
-from kgbuild.llm.types import ChatMessage, ChatRequest, Gateway, LLMCallError
+from kgbuild.llm.types import ChatRequest, Gateway, LLMCallError
 from kgbuild.model import Entity, Ref, Relation
 from kgbuild.schema import Schema
+from kgbuild.llm.prompts import PromptLibrary, PromptTemplate
 
 STEPS = ("exact", "variant", "lsh", "embedding", "llm", "rule")
 LSH_MIN_JACCARD = 0.5
@@ -584,27 +585,18 @@ def _ref(ref: Ref, id_map: dict[str, str], names: dict[str, str]) -> Ref:
 
 # ---------------------------------------------------------------- LLM judge
 
-JUDGE_PROMPT = (
-    "You decide which of the listed entities, extracted from one corpus, are the same real-world thing. "
-    "Use names, classes, descriptions and dates; when unsure, keep entities apart. Reply with JSON "
-    '{"groups": [[id, ...], ...]}: every id exactly once, each group one real-world thing.'
-)
-
-
 class LLMJudge:
-    """An AmbiguityJudge asking the model once per ambiguous cluster."""
+    """An AmbiguityJudge asking the model once per ambiguous cluster (prompt: prompts/<lang>/align_judge.yaml)."""
 
-    def __init__(self, gateway: Gateway, prompt_text: str = JUDGE_PROMPT) -> None:
+    def __init__(self, gateway: Gateway, template: PromptTemplate | None = None) -> None:
         self.gateway = gateway
-        self.prompt_text = prompt_text
+        self.template = template or PromptLibrary("en").get("align_judge")
 
     async def same(self, cluster: list[Entity]) -> list[list[str]] | None:
         listing = [{"id": e.id, "name": e.name, "class": e.spg_class, "type": e.semantic_type,
                     "description": e.description[:300]} for e in cluster]
-        request = ChatRequest(stage="align", template="align.judge@1", json_mode=True, messages=[
-            ChatMessage(role="system", content=self.prompt_text),
-            ChatMessage(role="user", content=json.dumps({"entities": listing}, ensure_ascii=False)),
-        ])
+        messages = self.template.render(entities=json.dumps(listing, ensure_ascii=False))
+        request = ChatRequest(stage="align", template=self.template.key, json_mode=True, messages=messages)
         try:
             reply = await self.gateway.chat(request)
         except LLMCallError:

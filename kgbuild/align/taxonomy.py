@@ -30,9 +30,10 @@ from typing import Protocol
 
 from kgbuild.align.concepts import concept_key
 from kgbuild.align.semantic import BELONG_TO, IS_A, concept_ref, semantic_relation
-from kgbuild.llm.types import ChatMessage, ChatRequest, Gateway, LLMCallError
+from kgbuild.llm.types import ChatRequest, Gateway, LLMCallError
 from kgbuild.model import Concept, Entity, Relation
 from kgbuild.schema import Schema
+from kgbuild.llm.prompts import PromptLibrary, PromptTemplate
 
 STEPS = ("schema_tree", "head_word", "llm", "schema_class", "class_chain")
 MAX_HYPERNYMS = 3  # a model listing more is guessing; the nearest few are what a chain needs
@@ -327,14 +328,6 @@ async def acomplete_isa(concepts: list[Concept], entities: list[Entity], schema:
 
 # ---------------------------------------------------------------- a model as the predictor
 
-_SYSTEM = (
-    "You complete a concept taxonomy. For each concept name, give its nearest hypernyms: one or two "
-    "broader concept names, in the language of the name (e.g. \"Legislative Body\" -> [\"Government "
-    "Agency\"]). Use one of the schema classes only when nothing narrower fits. Reply with JSON only: "
-    "{\"hypernyms\": {\"<concept name>\": [\"<hypernym>\", ...], ...}} with every given name as a key."
-)
-
-
 class LLMHypernyms:
     """Hypernym prediction through the model gateway, in batches (stage `align.hypernym`).
 
@@ -342,17 +335,18 @@ class LLMHypernyms:
     batch predicts nothing; a failed call does the same rather than failing the build.
     """
 
-    def __init__(self, gateway: Gateway, batch_size: int = 40, max_tokens: int | None = None) -> None:
+    def __init__(self, gateway: Gateway, batch_size: int = 40, max_tokens: int | None = None,
+                 template: PromptTemplate | None = None) -> None:
         self.gateway = gateway
+        self.template = template or PromptLibrary("en").get("align_hypernym")  # prompts/<lang>/align_hypernym.yaml
         self.batch_size = max(1, batch_size)
         self.max_tokens = max_tokens
         self.failures = 0
 
     def request(self, names: list[str], classes: list[str]) -> ChatRequest:
-        user = "Schema classes: " + ", ".join(classes) + "\n\nConcepts:\n" + "\n".join(f"- {n}" for n in names)
-        return ChatRequest(stage="align.hypernym", template="align.hypernym@1", json_mode=True,
-                           max_tokens=self.max_tokens,
-                           messages=[ChatMessage(role="system", content=_SYSTEM), ChatMessage(role="user", content=user)])
+        messages = self.template.render(classes=", ".join(classes), concepts="\n".join(f"- {n}" for n in names))
+        return ChatRequest(stage="align.hypernym", template=self.template.key, json_mode=True,
+                           max_tokens=self.max_tokens, messages=messages)
 
     @staticmethod
     def parse(text: str, names: list[str]) -> dict[str, list[str]] | None:
