@@ -21,6 +21,7 @@ from kgbuild.assemble import Graph, assemble
 from kgbuild.config import Config
 from kgbuild.errors import ConfigError
 from kgbuild.extract.runner import ExtractionResult, ExtractorSpec, run_extraction
+from kgbuild.extract.spacy_models import model_info
 from kgbuild.extract.structure import combine, structure_extract
 from kgbuild.extract.validate import validate_extraction
 from kgbuild.ids import content_hash
@@ -322,8 +323,11 @@ class Builder:
         report.extractor = extractor.name
         cache = self._open_cache(extractor.fingerprint(), schema, report)
         todo = self._todo(chunks, cache, report)
-        if todo:
-            # Fail once, with the setting to fix, rather than once per chunk inside the workers.
+        in_process = report.workers <= 1 or len(todo) <= ex_cfg.batch_size
+        # Fail once, with the setting to fix, rather than once per chunk inside the workers. With a
+        # pool, a look at the installed model's metadata is enough: the parent never parses text,
+        # so it should not pay for loading spaCy.
+        if todo and (in_process or model_info(ex_cfg.spacy_models) is None):
             extractor.load()
         keys = {c.id: cache_key(c) for c in todo}
         try:

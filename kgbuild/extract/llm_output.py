@@ -82,16 +82,10 @@ def _multi_props(value: Any) -> Any:
 
 def _single_props(value: Any) -> Any:
     """{key: value} with lists joined, for relation properties."""
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        return value
-    out: dict[str, Any] = {}
-    for key, v in value.items():
-        if v is None or v == "" or v == []:
-            continue
-        out[str(key)] = "; ".join(str(_value_text(x)) for x in v) if isinstance(v, list) else _value_text(v)
-    return out
+    props = _multi_props(value)
+    if not isinstance(props, dict):
+        return props
+    return {key: "; ".join(str(t) for t in texts) for key, texts in props.items()}
 
 
 def _arguments(value: Any) -> Any:
