@@ -107,6 +107,39 @@ class LLMConfig(Section):
         return self.model
 
 
+class GraphStoreConfig(Section):
+    backend: Literal["embedded", "neo4j", "none"] = Field(
+        "embedded", description="embedded: ArcadeDB in-process under the workspace (no server); neo4j: any Bolt server"
+    )
+    path: str = Field("graph", description="embedded: database directory, relative to the workspace")
+    uri: str | None = Field(None, description="neo4j: bolt://, neo4j://, bolt+s://, neo4j+s:// ...")
+    user: str = "neo4j"
+    password: str | None = Field(None, description="prefer the KGBUILD_NEO4J_PASSWORD environment variable")
+    database: str | None = Field(None, description="neo4j: database name (default: the server's default)")
+    encrypted: bool | None = Field(None, description="neo4j: TLS for bolt:// and neo4j:// URIs")
+    trusted_certificates: str | None = Field(None, description="neo4j: CA bundle file for TLS; default: system CAs")
+    batch_size: int = Field(1000, ge=1, le=100_000, description="rows per UNWIND statement")
+
+
+class VectorStoreConfig(Section):
+    backend: Literal["milvus", "none"] = "milvus"
+    uri: str | None = Field(None, description="Milvus URI; default: Milvus Lite file vectors.db in the workspace")
+    token: str | None = Field(None, description="Milvus token (user:password); prefer KGBUILD_MILVUS_TOKEN")
+    db_name: str | None = Field(None, description="Milvus database (server only)")
+    collection_prefix: str = Field("kgbuild", pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+    batch_size: int = Field(512, ge=1, le=100_000)
+
+
+class EmbeddingConfig(Section):
+    model: str = Field("bundled", description="'bundled' (all-MiniLM-L6-v2, offline) or a local sentence-transformers model path")
+    batch_size: int = Field(64, ge=1, le=4096)
+
+
+class QueryConfig(Section):
+    max_iterations: int = Field(3, ge=1, le=10, description="reflection rounds before the solver gives its best answer")
+    top_k: int = Field(5, ge=1, le=100, description="chunks returned as evidence")
+
+
 class Config(Section):
     version: int = 1
     project: str = "kgbuild-project"
@@ -118,6 +151,10 @@ class Config(Section):
     align: AlignConfig = Field(default_factory=AlignConfig)
     build: BuildConfig = Field(default_factory=BuildConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
+    graph_store: GraphStoreConfig = Field(default_factory=GraphStoreConfig)
+    vector_store: VectorStoreConfig = Field(default_factory=VectorStoreConfig)
+    embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
+    query: QueryConfig = Field(default_factory=QueryConfig)
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
@@ -151,6 +188,18 @@ class Config(Section):
             return str((self.root / value).resolve())
         return value
 
+    def graph_store_path(self) -> Path:
+        return (self.workspace_path() / self.graph_store.path).resolve()
+
+    def vector_store_uri(self) -> str:
+        """A server URI as given; a Milvus Lite file made absolute (default: <workspace>/vectors.db)."""
+        uri = self.vector_store.uri
+        if uri is None:
+            return str(self.workspace_path() / "vectors.db")
+        if "://" in uri:
+            return uri
+        return str((self.root / uri).resolve())
+
     def source_paths(self) -> list[Path]:
         return [(self.root / s).resolve() for s in self.sources]
 
@@ -163,6 +212,10 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
     "OPENAI_BASE_URL": ("llm", "base_url"),
     "OPENAI_API_KEY": ("llm", "api_key"),
     "KGBUILD_WORKSPACE": ("workspace", ""),
+    "KGBUILD_NEO4J_URI": ("graph_store", "uri"),
+    "KGBUILD_NEO4J_PASSWORD": ("graph_store", "password"),
+    "KGBUILD_MILVUS_URI": ("vector_store", "uri"),
+    "KGBUILD_MILVUS_TOKEN": ("vector_store", "token"),
 }
 
 

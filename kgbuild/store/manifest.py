@@ -1,0 +1,94 @@
+"""What each store holds, as far as kgbuild wrote it: id -> content hash per kind of row.
+
+A sync compares the rows it would write with this manifest and touches only the difference:
+unchanged rows cost nothing, changed rows are upserted, rows that no longer exist are deleted.
+The manifest lives in the workspace (SQLite), one namespace per store target, so switching from the
+embedded store to a Neo4j server starts that server from scratch instead of trusting the other's state.
+
+Crash safety: `begin()` marks the target dirty before the first write and `finish()` clears it.
+Entries are recorded only after the store committed the batch, so the manifest never claims more
+than the store holds; a sync killed between a commit and its record leaves rows the store has and
+the manifest does not, which the next sync rewrites with idempotent MERGE/upsert by id.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class Diff:
+    upsert: list[str] = field(default_factory=list)  # new or changed ids, sorted
+    delete: list[str] = field(default_factory=list)  # ids the store has that the workspace no longer has, sorted
+    unchanged: int = 0
+
+
+def diff(old: Mapping[str, str], new: Mapping[str, str]) -> Diff:
+    out = Diff()
+    for key in sorted(new):
+        if old.get(key) == new[key]:
+            out.unchanged += 1
+        else:
+            out.upsert.append(key)
+    out.delete = sorted(k for k in old if k not in new)
+    return out
+
+
+class StoreManifest:
+    def __init__(self, path: Path, target: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.target = target
+        self._db = sqlite3.connect(path)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS rows (target TEXT, kind TEXT, id TEXT, hash TEXT, PRIMARY KEY (target, kind, id))"
+        )
+        self._db.execute("CREATE TABLE IF NOT EXISTS state (target TEXT PRIMARY KEY, dirty INTEGER)")
+        self._db.commit()
+
+    def hashes(self, kind: str) -> dict[str, str]:
+        cur = self._db.execute("SELECT id, hash FROM rows WHERE target=? AND kind=?", (self.target, kind))
+        return dict(cur.fetchall())
+
+    def record(self, kind: str, items: Mapping[str, str]) -> None:
+        self._db.executemany(
+            "INSERT OR REPLACE INTO rows (target, kind, id, hash) VALUES (?, ?, ?, ?)",
+            ((self.target, kind, k, v) for k, v in items.items()),
+        )
+        self._db.commit()
+
+    def forget(self, kind: str, ids: Iterable[str]) -> None:
+        self._db.executemany("DELETE FROM rows WHERE target=? AND kind=? AND id=?",
+                             ((self.target, kind, i) for i in ids))
+        self._db.commit()
+
+    def is_empty(self) -> bool:
+        row = self._db.execute("SELECT 1 FROM rows WHERE target=? LIMIT 1", (self.target,)).fetchone()
+        return row is None
+
+    def was_interrupted(self) -> bool:
+        row = self._db.execute("SELECT dirty FROM state WHERE target=?", (self.target,)).fetchone()
+        return bool(row and row[0])
+
+    def begin(self) -> bool:
+        """Mark a sync as running; True if the previous one never finished."""
+        interrupted = self.was_interrupted()
+        self._db.execute("INSERT OR REPLACE INTO state (target, dirty) VALUES (?, 1)", (self.target,))
+        self._db.commit()
+        return interrupted
+
+    def finish(self) -> None:
+        self._db.execute("INSERT OR REPLACE INTO state (target, dirty) VALUES (?, 0)", (self.target,))
+        self._db.commit()
+
+    def reset(self) -> None:
+        """Forget everything about this target (its store was wiped or replaced)."""
+        self._db.execute("DELETE FROM rows WHERE target=?", (self.target,))
+        self._db.execute("DELETE FROM state WHERE target=?", (self.target,))
+        self._db.commit()
+
+    def close(self) -> None:
+        self._db.close()

@@ -1,0 +1,106 @@
+"""Interfaces of the stores and the records that cross them.
+
+Both graph backends speak the same Cypher (the Neo4j 5 dialect that ArcadeDB also understands);
+the graph interface is therefore just "run this statement with these parameters". Everything that
+composes statements (labels, MERGE batches, deletes) sits above it, in one place for both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from pydantic import BaseModel, Field
+
+
+class GraphStore(Protocol):
+    """A Cypher database. Values always travel as parameters, never inside the statement text."""
+
+    name: str
+
+    def execute(self, statement: str, params: Mapping[str, Any] | None = None) -> None:
+        """Run a write statement in its own transaction (committed on return, rolled back on error)."""
+
+    def execute_many(self, statements: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+        """Run several write statements in one transaction: all of them land or none."""
+
+    def query(self, statement: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Run a read statement; each row is a dict keyed by the RETURN aliases."""
+
+    def close(self) -> None: ...
+
+
+class VectorRow(BaseModel):
+    """One vector with the fields the stores filter on. `text` feeds BM25 on the chunk collection."""
+
+    id: str
+    vector: list[float]
+    text: str = ""
+    doc_id: str = ""
+    type: str = ""
+    name: str = ""
+
+
+class VectorHit(BaseModel):
+    id: str
+    score: float  # higher is better for every search kind
+    text: str = ""
+    doc_id: str = ""
+    type: str = ""
+    name: str = ""
+
+
+class VectorStore(Protocol):
+    """Collections of vectors keyed by the graph's ids, with metadata for filtering."""
+
+    name: str
+
+    def ensure_collection(self, collection: str, dim: int, *, full_text: bool = False) -> None:
+        """Create the collection if missing (idempotent). `full_text` adds a BM25 index over `text`."""
+
+    def upsert(self, collection: str, rows: Sequence[VectorRow]) -> None: ...
+
+    def delete(self, collection: str, ids: Sequence[str]) -> None: ...
+
+    def search(self, collection: str, vector: Sequence[float], k: int,
+               where: Mapping[str, str | Sequence[str]] | None = None) -> list[VectorHit]:
+        """Dense nearest neighbours by cosine; `where` = field -> value or list of values."""
+
+    def text_search(self, collection: str, text: str, k: int,
+                    where: Mapping[str, str | Sequence[str]] | None = None) -> list[VectorHit]:
+        """BM25 full-text search (collections created with full_text=True)."""
+
+    def count(self, collection: str) -> int: ...
+
+    def ids(self, collection: str) -> set[str]: ...
+
+    def drop(self, collection: str) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class Embedder(Protocol):
+    """Text -> unit-length vectors (so inner product equals cosine)."""
+
+    name: str  # identifies the model; part of every embedding cache key
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+class SyncReport(BaseModel):
+    """What one sync of the workspace into the stores did."""
+
+    graph_store: str = ""
+    vector_store: str = ""
+    nodes_written: int = 0
+    nodes_deleted: int = 0
+    edges_written: int = 0
+    edges_deleted: int = 0
+    vectors_written: int = 0
+    vectors_deleted: int = 0
+    embeddings_computed: int = 0
+    embeddings_cached: int = 0
+    unchanged: int = 0
+    resumed: bool = False  # the previous sync was interrupted; this one re-checked everything
+    seconds: dict[str, float] = Field(default_factory=dict)
