@@ -1,0 +1,171 @@
+"""The workspace tables as graph rows: typed nodes and relationships, ready for any writer.
+
+This is the one place that decides what the graph looks like (docs/graph_model.md); the Cypher
+writer, the exports and the store benchmark all read the same rows. Every row carries a content
+hash, so a sync can tell unchanged rows from changed ones without asking the store.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from kgbuild.ids import content_hash
+from kgbuild.store.labels import class_label, relationship_type
+from kgbuild.workspace import Workspace
+
+KIND_LABELS = {"entity": "Entity", "concept": "Concept", "event": "Event", "hypernode": "HyperNode",
+               "chunk": "Chunk", "document": "Document"}
+
+
+@dataclass(frozen=True)
+class NodeRow:
+    label: str  # base label, one of labels.BASE_LABELS
+    id: str
+    props: dict[str, Any]
+    extra_label: str | None = None  # the schema class of an entity, whitelisted
+
+    @property
+    def key(self) -> str:
+        return f"{self.label}\t{self.id}"
+
+    def digest(self) -> str:
+        return content_hash(f"{self.extra_label}|{_canonical(self.props)}")
+
+
+@dataclass(frozen=True)
+class EdgeRow:
+    type: str
+    src_label: str
+    src: str
+    dst_label: str
+    dst: str
+    id: str
+    props: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        # Everything a delete needs is in the key, so removing an edge never needs its old row.
+        return "\t".join((self.type, self.src_label, self.src, self.dst_label, self.dst, self.id))
+
+    def digest(self) -> str:
+        return content_hash(_canonical(self.props))
+
+    @classmethod
+    def from_key(cls, key: str) -> EdgeRow:
+        type_, src_label, src, dst_label, dst, id_ = key.split("\t")
+        return cls(type_, src_label, src, dst_label, dst, id_)
+
+
+@dataclass
+class GraphRows:
+    nodes: list[NodeRow] = field(default_factory=list)
+    edges: list[EdgeRow] = field(default_factory=list)
+    dangling: int = 0  # relationships dropped because an end is not a node of the graph
+
+    def labels(self) -> set[str]:
+        return {n.label for n in self.nodes}
+
+
+def _canonical(props: dict[str, Any]) -> str:
+    return json.dumps(props, ensure_ascii=False, sort_keys=True, default=str)
+
+
+def _clean(props: dict[str, Any]) -> dict[str, Any]:
+    # Cypher stores no nulls and no lists containing nulls; a missing property reads back as null anyway.
+    out = {}
+    for key, value in props.items():
+        if value is None:
+            continue
+        if isinstance(value, list):
+            value = [v for v in value if v is not None]
+        out[key] = value
+    return out
+
+
+def read_graph_rows(workspace: Workspace) -> GraphRows:
+    rows = GraphRows()
+    rows.nodes.extend(_document_nodes(workspace))
+    chunk_ids: set[str] = set()
+    for node in _chunk_nodes(workspace):
+        rows.nodes.append(node)
+        chunk_ids.add(node.id)
+    entities = workspace.rows("entities")
+    for e in entities:
+        rows.nodes.append(NodeRow("Entity", e["id"], _clean({
+            "id": e["id"], "name": e["name"], "spg_class": e["spg_class"], "semantic_type": e["semantic_type"],
+            "description": e["description"], "summary": e["summary"], "aliases": e["aliases"],
+            "properties": e["properties"],
+        }), class_label(e["spg_class"])))
+    events = workspace.rows("events")
+    for ev in events:
+        rows.nodes.append(NodeRow("Event", ev["id"], _clean({"id": ev["id"], "type": ev["type"], "trigger": ev["trigger"]})))
+    concepts = workspace.rows("concepts")
+    for c in concepts:
+        rows.nodes.append(NodeRow("Concept", c["id"], _clean({"id": c["id"], "name": c["name"], "description": c["description"]})))
+    hypernodes = workspace.rows("hypernodes")
+    relations = workspace.rows("relations")
+    rel_ends = {r["id"]: r for r in relations}
+    for h in hypernodes:
+        props = {"id": h["id"], "predicate": h["predicate"], "subject_id": h["subject_id"],
+                 "subject_name": h["subject_name"], "object_id": h["object_id"], "object_name": h["object_name"]}
+        if h["subject_kind"] == "relation":
+            props["relation_id"] = h["subject_id"]
+        rows.nodes.append(NodeRow("HyperNode", h["id"], _clean(props)))
+
+    node_ids = {n.id: n.label for n in rows.nodes}
+
+    def edge(type_: str, src: str, dst: str | None, id_: str, props: dict[str, Any] | None = None) -> None:
+        if dst is None:
+            return
+        src_label, dst_label = node_ids.get(src), node_ids.get(dst)
+        if src_label is None or dst_label is None:
+            rows.dangling += 1
+            return
+        rows.edges.append(EdgeRow(type_, src_label, src, dst_label, dst, id_, _clean(props or {})))
+
+    for node in rows.nodes:
+        if node.label == "Chunk":
+            edge("PART_OF", node.id, node.props["doc_id"], f"{node.id}>PART_OF")
+    for chunk in workspace.read_table("chunks", columns=["id", "next_id"]).to_pylist():
+        edge("NEXT", chunk["id"], chunk["next_id"], f"{chunk['id']}>NEXT")
+    for table in (entities, events, concepts, hypernodes):
+        for item in table:
+            for cid in item["chunk_ids"]:
+                if cid in chunk_ids:
+                    edge("SUPPORTED_BY", item["id"], cid, f"{item['id']}>SUPPORTED_BY>{cid}")
+    for r in relations:
+        edge(relationship_type(r["predicate"]), r["subject_id"], r["object_id"], r["id"],
+             {"id": r["id"], "predicate": r["predicate"], "properties": r["properties"]})
+    for ev in events:
+        for role, refs in sorted(json.loads(ev["arguments"]).items()):
+            for ref in refs:
+                edge("ARGUMENT", ev["id"], ref["id"], f"{ev['id']}>ARGUMENT>{role}>{ref['id']}", {"role": role})
+        edge("TIME", ev["id"], ev["time_id"], f"{ev['id']}>TIME")
+        edge("PLACE", ev["id"], ev["place_id"], f"{ev['id']}>PLACE")
+    for h in hypernodes:
+        if h["subject_kind"] == "relation":
+            triple = rel_ends.get(h["subject_id"])
+            if triple is None:
+                rows.dangling += 1
+            else:
+                edge("TRIPLE_SUBJECT", h["id"], triple["subject_id"], f"{h['id']}>TRIPLE_SUBJECT")
+                edge("TRIPLE_OBJECT", h["id"], triple["object_id"], f"{h['id']}>TRIPLE_OBJECT")
+        else:
+            edge("SUBJECT", h["id"], h["subject_id"], f"{h['id']}>SUBJECT")
+        edge("QUALIFIER", h["id"], h["object_id"], f"{h['id']}>QUALIFIER", {"predicate": h["predicate"]})
+    return rows
+
+
+def _document_nodes(workspace: Workspace) -> Iterator[NodeRow]:
+    cols = ["id", "title", "source", "format", "content_hash", "word_count"]
+    for d in workspace.read_table("documents", columns=cols).to_pylist():
+        yield NodeRow("Document", d["id"], _clean(d))
+
+
+def _chunk_nodes(workspace: Workspace) -> Iterator[NodeRow]:
+    cols = ["id", "doc_id", "text", "order", "section", "token_count", "summary", "content_hash"]
+    for c in workspace.read_table("chunks", columns=cols).to_pylist():
+        yield NodeRow("Chunk", c["id"], _clean(c))

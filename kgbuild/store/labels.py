@@ -1,0 +1,58 @@
+"""The whitelist between model output and Cypher identifiers.
+
+Labels and relationship types cannot be query parameters in Cypher, so they are the one place
+where text reaches a statement. Only what passes here does: ASCII identifiers built from the
+letters and digits of the input, never a character that could close a backtick or start a clause.
+Everything else keeps its raw text as a property value (a parameter) and gets a generic type.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Node labels the writer itself uses; a schema class with one of these names is not added as a
+# second label, so `MATCH (n:Concept)` keeps meaning the concept nodes.
+BASE_LABELS = frozenset({"Document", "Chunk", "Entity", "Event", "Concept", "HyperNode"})
+
+# Relationship types with a fixed meaning in the graph model (docs/graph_model.md); a predicate
+# that would map onto one of them becomes RELATED_TO instead of posing as structure.
+STRUCTURAL_TYPES = frozenset({
+    "PART_OF", "NEXT", "SUPPORTED_BY", "ARGUMENT", "TIME", "PLACE", "SUBJECT", "QUALIFIER",
+    "TRIPLE_SUBJECT", "TRIPLE_OBJECT",
+})
+GENERIC_TYPE = "RELATED_TO"
+
+_WORD = re.compile(r"[A-Za-z0-9]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_TYPE_OK = re.compile(r"^[A-Z][A-Z0-9_]{0,63}$")
+_LABEL_OK = re.compile(r"^[A-Za-z][A-Za-z0-9]{0,63}$")
+
+
+def class_label(spg_class: str | None) -> str | None:
+    """A schema class as an extra node label ("Person", "natural science" -> "NaturalScience"),
+    or None when nothing safe is left (non-ASCII, empty, reserved)."""
+    if not spg_class or not spg_class.isascii():
+        return None
+    words = _WORD.findall(spg_class)
+    label = "".join(w[:1].upper() + w[1:] for w in words)
+    if not _LABEL_OK.match(label) or label in BASE_LABELS:
+        return None
+    return label
+
+
+def relationship_type(predicate: str) -> str:
+    """A predicate as a relationship type: "bornIn" -> BORN_IN, "move to" -> MOVE_TO."""
+    if not predicate or not predicate.isascii():
+        return GENERIC_TYPE
+    words = _WORD.findall(_CAMEL.sub(" ", predicate))
+    rel = "_".join(w.upper() for w in words)
+    if not _TYPE_OK.match(rel) or rel in STRUCTURAL_TYPES:
+        return GENERIC_TYPE
+    return rel
+
+
+def quoted(identifier: str) -> str:
+    """Backtick-quote an identifier that already passed the whitelist (defence in depth)."""
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", identifier):
+        raise ValueError(f"not a whitelisted identifier: {identifier!r}")
+    return f"`{identifier}`"
