@@ -1,0 +1,63 @@
+"""The embedded graph store: ArcadeDB running inside this Python process (no server, no port).
+
+ArcadeDB speaks the same Cypher as Neo4j 5 for everything kgbuild writes, so the writer and the
+solver use one set of statements for both backends. The database directory lives in the
+workspace; ArcadeDB allows one process per directory, so a second process gets a clear error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from kgbuild.errors import WorkspaceError
+
+
+
+def _jvm_kwargs() -> dict[str, Any]:
+    # ArcadeDB logs every index build at INFO through java.util.logging; keep the terminal for
+    # kgbuild. The JVM starts once per process and refuses different settings later, so the
+    # arguments must not depend on the database path.
+    config = Path(__file__).with_name("arcadedb-logging.properties")
+    return {"jvm_args": f"-Djava.util.logging.config.file={config}"}
+
+
+class ArcadeGraphStore:
+    name = "embedded ArcadeDB"
+
+    def __init__(self, path: Path) -> None:
+        try:
+            import arcadedb_embedded as arcadedb
+        except ImportError:
+            raise WorkspaceError("graph_store.backend", "the embedded graph store needs the arcadedb-embedded package",
+                                 "pip install arcadedb-embedded, or set graph_store.backend: neo4j") from None
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            # Not arcadedb.database_exists(): it would start the JVM without our settings.
+            if path.is_dir() and any(path.iterdir()):
+                self._db = arcadedb.open_database(str(path), jvm_kwargs=_jvm_kwargs())
+            else:
+                self._db = arcadedb.create_database(str(path), jvm_kwargs=_jvm_kwargs())
+        except Exception as exc:  # noqa: BLE001 - the binding raises its own and Java exceptions
+            first = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else type(exc).__name__
+            raise WorkspaceError(str(path), f"cannot open the embedded graph store: {first}",
+                                 "is another kgbuild process using this workspace? wait for it to finish") from None
+
+    def execute(self, statement: str, params: Mapping[str, Any] | None = None) -> None:
+        with self._db.transaction():
+            self._db.command("opencypher", statement, dict(params or {}))
+
+    def execute_many(self, statements: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+        with self._db.transaction():
+            for statement, params in statements:
+                self._db.command("opencypher", statement, dict(params))
+
+    def query(self, statement: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        return self._db.query("opencypher", statement, dict(params or {})).to_list()
+
+    def close(self) -> None:
+        if self._db is not None and self._db.is_open():
+            self._db.close()
+        self._db = None  # type: ignore[assignment]

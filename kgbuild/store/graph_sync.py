@@ -1,0 +1,101 @@
+"""Bring the graph store in line with the workspace: write what changed, delete what is gone.
+
+The store is never read to decide what to write; the manifest (what kgbuild committed before)
+is compared with the rows of this build. Order matters for crash safety:
+1. edges that disappeared are deleted (their ends may survive);
+2. nodes that disappeared, or whose class label changed, are detach-deleted; a relabelled node's
+   relationships are forgotten in the manifest *first*, so a kill before step 4 cannot leave the
+   manifest claiming edges the store lost;
+3. new and changed nodes are merged;
+4. new and changed edges (and every edge of a relabelled node) are merged.
+Each batch is recorded in the manifest only after its transaction committed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
+
+from kgbuild.progress import ProgressReporter
+from kgbuild.store import cypher
+from kgbuild.store.graph_rows import EdgeRow, GraphRows, NodeRow
+from kgbuild.store.manifest import StoreManifest, diff
+from kgbuild.store.types import GraphStore, SyncReport
+
+T = TypeVar("T")
+
+
+def _batches(items: Sequence[T], size: int) -> Iterable[Sequence[T]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def _grouped(items: Iterable[T], key: Callable[[T], tuple[str | None, ...]]) -> dict[tuple[str | None, ...], list[T]]:
+    groups: dict[tuple[str | None, ...], list[T]] = defaultdict(list)
+    for item in items:
+        groups[key(item)].append(item)
+    return dict(sorted(groups.items(), key=lambda kv: tuple(x or "" for x in kv[0])))
+
+
+def _class_of(digest: str) -> str:
+    return digest.split(":", 1)[0]
+
+
+def node_digest(node: NodeRow) -> str:
+    # The class label travels in front of the hash so a relabel is visible without the old row.
+    return f"{node.extra_label or ''}:{node.digest()}"
+
+
+def sync_graph(rows: GraphRows, store: GraphStore, manifest: StoreManifest, report: SyncReport, *,
+               batch_size: int, progress: ProgressReporter) -> None:
+    t = time.perf_counter()
+    for statement in cypher.constraints():
+        store.execute(statement)
+    nodes = {n.key: n for n in rows.nodes}
+    edges = {e.key: e for e in rows.edges}
+    old_nodes, old_edges = manifest.hashes("node"), manifest.hashes("edge")
+    node_diff = diff(old_nodes, {k: node_digest(n) for k, n in nodes.items()})
+    edge_diff = diff(old_edges, {k: e.digest() for k, e in edges.items()})
+    relabelled = {k for k in node_diff.upsert if k in old_nodes and _class_of(old_nodes[k]) != (nodes[k].extra_label or "")}
+    moved_ids = {nodes[k].id for k in relabelled}
+    rewrite_edges = set(edge_diff.upsert)
+    if moved_ids:
+        touching = [k for k in old_edges if (e := EdgeRow.from_key(k)).src in moved_ids or e.dst in moved_ids]
+        manifest.forget("edge", touching)
+        rewrite_edges |= {k for k, e in edges.items() if e.src in moved_ids or e.dst in moved_ids}
+    doomed_nodes = sorted(set(node_diff.delete) | relabelled)
+    doomed_edges = edge_diff.delete
+    total = len(doomed_edges) + len(doomed_nodes) + len(node_diff.upsert) + len(rewrite_edges)
+    report.unchanged += node_diff.unchanged + edge_diff.unchanged
+    with progress.stage("graph", total=total) as advance:
+        for (type_, src_label), group in _grouped([EdgeRow.from_key(k) for k in doomed_edges],
+                                                  lambda e: (e.type, e.src_label)).items():
+            for batch in _batches(group, batch_size):
+                store.execute(cypher.delete_edges(type_, src_label), {"rows": [{"src": e.src, "id": e.id} for e in batch]})
+                manifest.forget("edge", [e.key for e in batch])
+                report.edges_deleted += len(batch)
+                advance(len(batch))
+        for (label,), group in _grouped(doomed_nodes, lambda k: (k.split("\t", 1)[0],)).items():
+            for batch in _batches(group, batch_size):
+                store.execute(cypher.delete_nodes(label), {"ids": [k.split("\t", 1)[1] for k in batch]})
+                manifest.forget("node", batch)
+                report.nodes_deleted += len([k for k in batch if k not in nodes])
+                advance(len(batch))
+        for (label, extra), group in _grouped([nodes[k] for k in node_diff.upsert],
+                                              lambda n: (n.label, n.extra_label)).items():
+            for batch in _batches(group, batch_size):
+                store.execute(cypher.merge_nodes(label, extra), {"rows": [{"id": n.id, "props": n.props} for n in batch]})
+                manifest.record("node", {n.key: node_digest(n) for n in batch})
+                report.nodes_written += len(batch)
+                advance(len(batch))
+        for (type_, src_label, dst_label), group in _grouped([edges[k] for k in sorted(rewrite_edges)],
+                                                             lambda e: (e.type, e.src_label, e.dst_label)).items():
+            statement = cypher.merge_edges(type_, src_label, dst_label)
+            for batch in _batches(group, batch_size):
+                store.execute(statement, {"rows": [{"src": e.src, "dst": e.dst, "id": e.id, "props": e.props} for e in batch]})
+                manifest.record("edge", {e.key: e.digest() for e in batch})
+                report.edges_written += len(batch)
+                advance(len(batch))
+    report.seconds["graph"] = round(time.perf_counter() - t, 3)

@@ -1,0 +1,70 @@
+"""A Neo4j (or any Bolt-speaking, Neo4j-5-compatible) server through the official driver."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from kgbuild.config import GraphStoreConfig
+from kgbuild.errors import ConfigError, KgbuildError
+
+
+class GraphStoreError(KgbuildError):
+    """The graph server refused a connection, the credentials or a statement."""
+
+
+class Neo4jGraphStore:
+    def __init__(self, cfg: GraphStoreConfig) -> None:
+        import neo4j
+        from neo4j import exceptions as nx
+
+        if not cfg.uri:
+            raise ConfigError("graph_store.uri", "backend 'neo4j' needs a server URI",
+                              "set graph_store.uri (e.g. bolt://localhost:7687) or KGBUILD_NEO4J_URI")
+        self.name = f"neo4j {cfg.uri}"
+        self._database = cfg.database
+        kwargs: dict[str, Any] = {}
+        # Encryption settings are only allowed on the plain schemes; bolt+s:// and neo4j+s:// carry their own.
+        if "+s" not in cfg.uri.split("://", 1)[0]:
+            if cfg.encrypted is not None:
+                kwargs["encrypted"] = cfg.encrypted
+            if cfg.trusted_certificates:
+                kwargs["encrypted"] = True
+                kwargs["trusted_certificates"] = neo4j.TrustCustomCAs(cfg.trusted_certificates)
+        auth = (cfg.user, cfg.password) if cfg.password is not None else None
+        try:
+            self._driver = neo4j.GraphDatabase.driver(cfg.uri, auth=auth, **kwargs)
+            self._driver.verify_connectivity()
+        except nx.AuthError:
+            raise GraphStoreError("graph_store.password", f"{cfg.uri} refused user '{cfg.user}'",
+                                  "check graph_store.user and KGBUILD_NEO4J_PASSWORD") from None
+        except (nx.ServiceUnavailable, OSError) as exc:
+            raise GraphStoreError("graph_store.uri", f"cannot reach {cfg.uri}: {str(exc).splitlines()[0][:200]}",
+                                  "is the server running and the port open?") from None
+        except (ValueError, nx.ConfigurationError) as exc:
+            raise ConfigError("graph_store.uri", f"unusable URI or TLS settings: {exc}") from None
+
+    def _session(self):  # noqa: ANN202
+        return self._driver.session(database=self._database) if self._database else self._driver.session()
+
+    def execute(self, statement: str, params: Mapping[str, Any] | None = None) -> None:
+        self.execute_many([(statement, params or {})])
+
+    def execute_many(self, statements: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+        def work(tx: Any) -> None:
+            for statement, params in statements:
+                tx.run(statement, dict(params)).consume()
+
+        # execute_write retries transient failures; every kgbuild write is an idempotent MERGE/DELETE by id.
+        with self._session() as session:
+            session.execute_write(work)
+
+    def query(self, statement: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        def work(tx: Any) -> list[dict[str, Any]]:
+            return [record.data() for record in tx.run(statement, dict(params or {}))]
+
+        with self._session() as session:
+            return session.execute_read(work)
+
+    def close(self) -> None:
+        self._driver.close()

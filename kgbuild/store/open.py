@@ -1,0 +1,75 @@
+"""Opening the configured stores: the only place that maps config to backends."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from kgbuild.config import Config
+from kgbuild.store.types import Embedder, GraphStore, VectorStore
+from kgbuild.workspace import Workspace
+
+
+def open_graph_store(config: Config) -> GraphStore | None:
+    backend = config.graph_store.backend
+    if backend == "none":
+        return None
+    if backend == "neo4j":
+        from kgbuild.store.neo4j_store import Neo4jGraphStore
+
+        return Neo4jGraphStore(config.graph_store)
+    from kgbuild.store.arcade import ArcadeGraphStore
+
+    return ArcadeGraphStore(config.graph_store_path())
+
+
+def graph_target(config: Config) -> str:
+    """The manifest namespace of the configured graph store."""
+    cfg = config.graph_store
+    if cfg.backend == "neo4j":
+        return f"graph:neo4j:{cfg.uri}|{cfg.database or ''}"
+    return f"graph:embedded:{config.graph_store_path()}"
+
+
+def vector_target(config: Config) -> str:
+    return f"vectors:{config.vector_store_uri()}|{config.vector_store.db_name or ''}|{config.vector_store.collection_prefix}"
+
+
+def manifest_path(config: Config) -> Path:
+    return config.workspace_path() / "stores.sqlite"
+
+
+@dataclass
+class QueryIndex:
+    """Everything a query needs: the workspace tables, the graph store and the vector store."""
+
+    workspace: Workspace
+    graph: GraphStore | None
+    vectors: VectorStore | None
+    embedder: Embedder
+    prefix: str
+
+    def close(self) -> None:
+        if self.graph is not None:
+            self.graph.close()
+        if self.vectors is not None:
+            self.vectors.close()
+
+
+def open_query_index(config: Config) -> QueryIndex:
+    from kgbuild.errors import WorkspaceError
+    from kgbuild.store.embeddings import open_embedder
+    from kgbuild.store.milvus import open_vector_store
+
+    workspace = Workspace(config.workspace_path())
+    if not workspace.has_table("chunks"):
+        raise WorkspaceError(str(workspace.path), "nothing built yet", "run `kgbuild build SOURCES` first")
+    graph = open_graph_store(config)
+    try:
+        vectors = open_vector_store(config) if config.vector_store.backend != "none" else None
+    except Exception:
+        if graph is not None:
+            graph.close()
+        raise
+    embedder = open_embedder(config, config.workspace_path())
+    return QueryIndex(workspace, graph, vectors, embedder, config.vector_store.collection_prefix)
