@@ -9,6 +9,7 @@ all chunks, so nothing already built is lost when some inputs are bad.
 from __future__ import annotations
 
 import asyncio
+import difflib
 import os
 import time
 from collections.abc import Sequence
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from kgbuild.assemble import Graph, assemble
 from kgbuild.config import Config
-from kgbuild.errors import ConfigError
+from kgbuild.errors import ConfigError, KgbuildError, WorkspaceError
 from kgbuild.extract.runner import ExtractionResult, ExtractorSpec, run_extraction
 from kgbuild.extract.spacy_models import model_info
 from kgbuild.extract.structure import combine, structure_extract
@@ -57,6 +58,11 @@ class _Corpus:
         return [c for doc_id in sorted(self.chunks) for c in self.chunks[doc_id]]
 
 
+def _same_source(doc_source: str, failed: str) -> bool:
+    """A document came from a source that failed to read (the file itself, or a directory above it)."""
+    return doc_source == failed or doc_source.startswith((failed + ":", failed.rstrip("/") + "/"))
+
+
 def cache_key(chunk: Chunk) -> str:
     return content_hash(f"{chunk.id}|{chunk.content_hash}")
 
@@ -73,9 +79,15 @@ class Builder:
         self.progress = progress or QuietProgress()
         self.workspace = Workspace(config.workspace_path())
 
-    async def arun(self, sources: Sequence[Path], *, workers: int | None = None) -> BuildReport:
-        """Build `sources` into the workspace. Async because LLM extraction is; call it with
-        `asyncio.run(builder.arun(...))` from synchronous code (the CLI does)."""
+    async def arun(self, sources: Sequence[Path], *, workers: int | None = None, prune: bool = False,
+                   remove: Sequence[str] = (), sync: bool = True) -> BuildReport:
+        """Build `sources` into the workspace and write the result into the stores. Async because
+        LLM extraction is; call it with `asyncio.run(builder.arun(...))` from synchronous code.
+
+        `prune`: documents of the workspace that were not read from `sources` are removed (except
+        those of a source that failed to read: a bad file never costs what was built from it).
+        `remove`: document ids to take out. `sync=False` leaves the stores untouched (tables only).
+        """
         t0 = time.perf_counter()
         schema = resolve_schema(self.config.schema_location())  # a bad schema stops before anything changes
         self.workspace.ensure()
@@ -91,6 +103,7 @@ class Builder:
             try:
                 corpus = self._load_corpus()
                 fresh = self._read(sources, report)
+                self._remove(corpus, remove, fresh if prune else None, report)
                 await self._chunk(fresh, corpus, report)
                 extractions = await self._extract(schema, corpus, report)
                 graph = self._assemble(extractions, schema, report)
@@ -102,6 +115,8 @@ class Builder:
                     report.llm = self.gateway.usage.snapshot()
                     await self.gateway.aclose()
             self._persist(corpus, graph, merges, report)
+            if sync:
+                self._sync(report)
         report.finished_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
         report.wall_seconds = round(time.perf_counter() - t0, 3)
         report.measure_memory()
@@ -140,6 +155,37 @@ class Builder:
         for chunks in corpus.chunks.values():
             chunks.sort(key=lambda c: c.order)
         return corpus
+
+    def _remove(self, corpus: _Corpus, remove: Sequence[str], keep: list[Document] | None, report: BuildReport) -> None:
+        """Take documents out of the corpus; their chunks go with them, and whatever only they
+        supported disappears when the graph is re-assembled from the remaining chunks."""
+        unknown = [d for d in remove if d not in corpus.docs]
+        if unknown:
+            close = difflib.get_close_matches(unknown[0], list(corpus.docs), n=1)
+            raise WorkspaceError(f"document '{unknown[0]}'", "not in the workspace",
+                                 f"did you mean '{close[0]}'?" if close else "see `kgbuild inspect documents`")
+        doomed = set(remove)
+        if keep is not None:
+            read = {d.id for d in keep}
+            failed = [s.source for s in report.skipped]
+            doomed |= {doc_id for doc_id, doc in corpus.docs.items()
+                       if doc_id not in read and not any(_same_source(doc.source, f) for f in failed)}
+        for doc_id in sorted(doomed):
+            corpus.docs.pop(doc_id, None)
+            corpus.chunkers.pop(doc_id, None)
+            corpus.chunks.pop(doc_id, None)
+        report.documents_removed = len(doomed)
+
+    def _sync(self, report: BuildReport) -> None:
+        from kgbuild.store.sync import sync_stores
+
+        t = time.perf_counter()
+        try:
+            report.stores = sync_stores(self.config, self.progress).model_dump()
+        except KgbuildError as exc:
+            # The tables are persisted: nothing is lost, and the next build or `kgbuild sync` resumes.
+            report.store_error = exc.line()
+        report.stage_seconds["write"] = round(time.perf_counter() - t, 3)
 
     def _read(self, sources: Sequence[Path], report: BuildReport) -> list[Document]:
         t = time.perf_counter()

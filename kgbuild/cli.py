@@ -104,10 +104,12 @@ def init(directory: Path, schema: str, force: bool) -> None:
 @click.option("--keep-going", is_flag=True, help="exit 0 even if some sources were skipped or chunks failed")
 @click.option("--json", "as_json", is_flag=True, help="print the build report as JSON")
 @click.option("--no-cache", is_flag=True, help="re-extract every chunk and bypass the model response cache")
+@click.option("--prune", is_flag=True, help="remove documents of the workspace that are not in PATHS any more")
+@click.option("--no-sync", is_flag=True, help="update the workspace tables only; write the stores later with `kgbuild sync`")
 @click.pass_context
 @_fail_cleanly
 def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quiet: bool, keep_going: bool,
-          as_json: bool, no_cache: bool) -> None:
+          as_json: bool, no_cache: bool, prune: bool, no_sync: bool) -> None:
     """Build the graph from PATHS (files, directories, corpus .json/.jsonl), or from `sources:` in the config."""
     from kgbuild.build import Builder
     from kgbuild.progress import QuietProgress, RichProgress
@@ -117,14 +119,72 @@ def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quie
     if not sources:
         raise ConfigError("sources", "nothing to build", "pass paths, e.g. `kgbuild build docs/`, or list them under `sources:`")
     progress = QuietProgress() if quiet or as_json else RichProgress()
-    report = asyncio.run(Builder(config, progress, use_cache=not no_cache).arun(sources, workers=workers))
+    builder = Builder(config, progress, use_cache=not no_cache)
+    report = asyncio.run(builder.arun(sources, workers=workers, prune=prune, sync=not no_sync))
+    _finish_build(report, as_json, keep_going)
+
+
+def _finish_build(report: BuildReport, as_json: bool, keep_going: bool) -> None:
     if as_json:
         click.echo(report.model_dump_json(indent=2))
     else:
         _print_report(report)
     for skipped in report.skipped:
         click.echo(f"skipped: {skipped.source}: {skipped.reason}", err=True)
+    if report.store_error:
+        click.echo(f"error: stores not written: {report.store_error}; the workspace is up to date, "
+                   "run `kgbuild sync` when the store is back", err=True)
     sys.exit(report.exit_code(keep_going))
+
+
+@main.command()
+@click.argument("doc_ids", nargs=-1, required=True)
+@click.option("--quiet", "-q", is_flag=True, help="no progress bars")
+@click.option("--json", "as_json", is_flag=True, help="print the build report as JSON")
+@click.pass_context
+@_fail_cleanly
+def remove(ctx: click.Context, doc_ids: tuple[str, ...], quiet: bool, as_json: bool) -> None:
+    """Remove documents (by id, see `kgbuild inspect documents`): their chunks, and every entity,
+    relation and vector that loses all support, from the workspace and the stores."""
+    from kgbuild.build import Builder
+    from kgbuild.progress import QuietProgress, RichProgress
+
+    config = _config(ctx)
+    progress = QuietProgress() if quiet or as_json else RichProgress()
+    report = asyncio.run(Builder(config, progress).arun([], remove=list(doc_ids)))
+    _finish_build(report, as_json, keep_going=False)
+
+
+@main.command()
+@click.option("--quiet", "-q", is_flag=True, help="no progress bars")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+@_fail_cleanly
+def sync(ctx: click.Context, quiet: bool, as_json: bool) -> None:
+    """Write the workspace into the graph and vector stores (only what they lack; a build does this itself)."""
+    from kgbuild.progress import QuietProgress, RichProgress
+    from kgbuild.store.sync import sync_stores
+    from kgbuild.workspace import Workspace
+
+    config = _config(ctx)
+    ws = Workspace(config.workspace_path())
+    if not ws.exists():
+        raise ConfigError("workspace", f"nothing built yet in {ws.path}", "run `kgbuild build SOURCES` first")
+    with ws.lock():
+        result = sync_stores(config, QuietProgress() if quiet or as_json else RichProgress())
+    if as_json:
+        click.echo(result.model_dump_json(indent=2))
+    else:
+        click.echo(_stores_line(result.model_dump()))
+
+
+def _stores_line(s: dict[str, Any]) -> str:
+    return (f"graph ({s.get('graph_store') or 'off'}): {s.get('nodes_written', 0)} nodes and {s.get('edges_written', 0)} "
+            f"relationships written, {s.get('nodes_deleted', 0)} + {s.get('edges_deleted', 0)} deleted; "
+            f"vectors ({s.get('vector_store') or 'off'}): {s.get('vectors_written', 0)} written, "
+            f"{s.get('vectors_deleted', 0)} deleted, {s.get('embeddings_computed', 0)} embedded "
+            f"({s.get('embeddings_cached', 0)} from cache); {s.get('unchanged', 0)} unchanged"
+            + ("; resumed an interrupted write" if s.get("resumed") else ""))
 
 
 def _usage_line(u: dict[str, Any]) -> str:
@@ -145,6 +205,8 @@ def _print_report(report: BuildReport) -> None:
                       f"{report.documents_unchanged} unchanged), {len(report.skipped)} skipped, {report.documents_total} in workspace"),
         ("chunks", f"{report.chunks_total} ({report.chunks_extracted} extracted, {report.chunks_cached} from cache, "
                    f"{report.chunks_failed} failed)"),
+        ("documents removed", str(report.documents_removed)) if report.documents_removed else None,
+        ("stores", _stores_line(report.stores)) if report.stores else None,
         ("graph", f"{report.entities} entities, {report.relations} relations, {report.events} events, "
                   f"{report.hypernodes} hypernodes, {report.concepts} concepts"),
         ("time", ", ".join(f"{k} {v:.1f}s" for k, v in report.stage_seconds.items()) + f"; wall {report.wall_seconds:.1f}s"),
@@ -154,8 +216,9 @@ def _print_report(report: BuildReport) -> None:
         rows.append(("model calls", _usage_line(report.llm.get("total", {}))))
         for stage, usage in report.llm.get("by_stage", {}).items():
             rows.append((f"  {stage}", _usage_line(usage)))
-    for key, value in rows:
-        table.add_row(key, value)
+    for row in rows:
+        if row is not None:
+            table.add_row(*row)
     out.print(table)
     if report.drops:
         drops = Table(title="dropped by validation", box=None)

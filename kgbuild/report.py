@@ -29,6 +29,7 @@ class BuildReport(BaseModel):
     documents_new: int = 0
     documents_changed: int = 0
     documents_unchanged: int = 0
+    documents_removed: int = 0  # taken out by --prune or `kgbuild remove`
     documents_total: int = 0  # in the workspace after this run
     skipped: list[SkippedSource] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
@@ -50,6 +51,8 @@ class BuildReport(BaseModel):
 
     llm: dict = Field(default_factory=dict)  # model gateway accounting: total, by stage, by document
     alignment: dict = Field(default_factory=dict)  # merges, links, completions, connectivity before/after
+    stores: dict = Field(default_factory=dict)  # what the write stage did (kgbuild.store.types.SyncReport)
+    store_error: str = ""  # the stores could not be written; the tables are, and the next build resumes
     words: int = 0  # words in the documents read this run
     stage_seconds: dict[str, float] = Field(default_factory=dict)
     wall_seconds: float = 0.0
@@ -72,6 +75,8 @@ class BuildReport(BaseModel):
 
     def exit_code(self, keep_going: bool) -> int:
         """1 when a source was skipped or a chunk failed, unless --keep-going; the graph is written either way."""
+        if self.store_error:
+            return 1  # the graph is in the tables but not where users query it: never silently 0
         if keep_going:
             return 0
         return 1 if (self.skipped or self.chunks_failed) else 0

@@ -1,0 +1,212 @@
+"""The graph half of the mutual index: embedded ArcadeDB in-process and the Neo4j driver over
+Bolt against a real ArcadeDB server the tests start. Incremental, idempotent, injection-proof."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from arcade_server import arcadedb_bolt_server
+from graph_dump import dump
+from kgbuild.build import Builder
+from kgbuild.config import Config, load_config
+from kgbuild.errors import KgbuildError
+from kgbuild.store.arcade import ArcadeGraphStore
+from kgbuild.store.graph_rows import read_graph_rows
+from kgbuild.store.labels import GENERIC_TYPE, class_label, quoted, relationship_type
+from kgbuild.store.neo4j_store import Neo4jGraphStore
+from kgbuild.store.sync import sync_stores
+from kgbuild.workspace import Workspace
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "corpus"
+HOSTILE = ["O'Brien \"the\" `tick`", "}) DETACH DELETE n //", "名字 🚀", "a\nb\\c", "$param {x}"]
+
+
+def project(root: Path, extra: str = "") -> Config:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "kgbuild.yaml").write_text(
+        f"workspace: ws\nbuild:\n  workers: 1\nvector_store:\n  backend: none\n{extra}", encoding="utf-8")
+    return load_config(root / "kgbuild.yaml", env={})
+
+
+def build(config: Config, sources: list[Path], **kwargs) -> dict:
+    report = asyncio.run(Builder(config).arun(sources, **kwargs))
+    assert not report.store_error, report.store_error
+    return report.stores
+
+
+def embedded_dump(config: Config) -> dict:
+    store = ArcadeGraphStore(config.graph_store_path())
+    try:
+        return dump(store)
+    finally:
+        store.close()
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("corpus") / "corpus"
+    shutil.copytree(SAMPLES, root)
+    return root
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory, corpus: Path) -> Config:
+    config = project(tmp_path_factory.mktemp("built"))
+    build(config, [corpus])
+    return config
+
+
+def test_whitelist_keeps_model_output_out_of_statements() -> None:
+    assert relationship_type("bornIn") == "BORN_IN"
+    assert relationship_type("move to") == "MOVE_TO"
+    assert relationship_type("isA") == "IS_A"
+    for hostile in HOSTILE + ["next", "SUPPORTED_BY", "", "x" * 200]:
+        assert relationship_type(hostile) in (GENERIC_TYPE,) or relationship_type(hostile).replace("_", "").isalnum()
+    assert relationship_type("}) DETACH DELETE n //") == "DETACH_DELETE_N"  # letters only: harmless as a type
+    assert relationship_type("名字") == GENERIC_TYPE
+    assert relationship_type("next") == GENERIC_TYPE  # would pose as reading order
+    assert class_label("natural science") == "NaturalScience"
+    assert class_label("Concept") is None and class_label("人物") is None and class_label("`x`") == "X"
+    with pytest.raises(ValueError):
+        quoted("a`b")
+
+
+def test_the_store_holds_exactly_the_rows_and_a_second_sync_writes_nothing(built: Config) -> None:
+    rows = read_graph_rows(Workspace(built.workspace_path()))
+    graph = embedded_dump(built)
+    assert len(graph["nodes"]) == len(rows.nodes) > 300
+    assert len(graph["edges"]) == len(rows.edges) > 700
+    assert len({n[0] for n in graph["nodes"]}) == len(graph["nodes"])  # no duplicate ids
+    again = sync_stores(built)
+    assert (again.nodes_written, again.edges_written, again.nodes_deleted, again.edges_deleted) == (0, 0, 0, 0)
+    assert again.unchanged == len(rows.nodes) + len(rows.edges)
+    assert embedded_dump(built) == graph
+
+
+def test_every_extracted_node_points_to_its_chunks_and_chunks_to_documents(built: Config) -> None:
+    store = ArcadeGraphStore(built.graph_store_path())
+    try:
+        unsupported = store.query(
+            "MATCH (n) WHERE (n:Entity OR n:Event OR n:HyperNode) AND NOT (n)-[:SUPPORTED_BY]->(:Chunk) RETURN n.id AS id")
+        assert unsupported == []
+        loose = store.query("MATCH (c:Chunk) WHERE NOT (c)-[:PART_OF]->(:Document) RETURN c.id AS id")
+        assert loose == []
+        born = store.query("MATCH (p:Person {name: 'Alan Turing'})-[r:BORN_IN]->(x) RETURN r.predicate AS p, x.name AS x")
+        assert born and born[0]["p"] == "bornIn"
+    finally:
+        store.close()
+
+
+def test_a_changed_document_replaces_exactly_its_part(tmp_path: Path, corpus: Path) -> None:
+    src = tmp_path / "corpus"
+    shutil.copytree(corpus, src)
+    config = project(tmp_path / "inc")
+    build(config, [src])
+    before = embedded_dump(config)
+    page = src / "people" / "grace_hopper.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\n\nGrace Hopper visited Oslo in 1975.\n", encoding="utf-8")
+    stats = build(config, [src])
+    after = embedded_dump(config)
+    fresh = project(tmp_path / "fresh")
+    build(fresh, [src])
+    assert after == embedded_dump(fresh)  # incremental == from scratch
+    assert 0 < stats["nodes_written"] < len(after["nodes"]) // 4  # only the changed part was written
+    changed = {n[0] for n in after["nodes"]} ^ {n[0] for n in before["nodes"]}
+    assert any("Oslo" in n[2] for n in after["nodes"] if n[0] in changed)
+    untouched = [n for n in before["nodes"] if n[0].startswith("people/alan_turing#")]
+    assert untouched and set(untouched) <= set(after["nodes"])
+
+
+def test_a_removed_document_leaves_no_orphan(tmp_path: Path, corpus: Path) -> None:
+    config = project(tmp_path / "rm")
+    build(config, [corpus])
+    stats = build(config, [], remove=["people/grace_hopper"])
+    assert stats["nodes_deleted"] > 0
+    graph = embedded_dump(config)
+    assert not any(n[0].startswith("people/grace_hopper") for n in graph["nodes"])
+    assert not any("Grace Hopper" in n[2] for n in graph["nodes"] if "Entity" in n[1])
+    rest = tmp_path / "rest"
+    shutil.copytree(corpus, rest)
+    (rest / "people" / "grace_hopper.md").unlink()
+    fresh = project(tmp_path / "fresh")
+    build(fresh, [rest])
+    assert graph == embedded_dump(fresh)
+    # --prune does the same from the source list
+    pruned = project(tmp_path / "prune")
+    build(pruned, [corpus])
+    build(pruned, [rest], prune=True)
+    assert embedded_dump(pruned) == graph
+    with pytest.raises(KgbuildError, match="not in the workspace"):
+        asyncio.run(Builder(config).arun([], remove=["people/grace_hoper"]))
+
+
+def _poison(config: Config) -> None:
+    """Rewrite the built tables as if the model had produced hostile names and predicates."""
+    tables = config.workspace_path() / "tables"
+    ents = pq.read_table(tables / "entities.parquet").to_pylist()
+    for row, name in zip(ents, HOSTILE):
+        row["name"] = name
+        row["spg_class"] = name
+    rels = pq.read_table(tables / "relations.parquet").to_pylist()
+    for row, name in zip(rels, HOSTILE):
+        row["predicate"] = name
+        row["properties"] = json.dumps({"note": name})
+    ws = Workspace(config.workspace_path())
+    ws.write_table("entities", ents)
+    ws.write_table("relations", rels)
+
+
+def test_hostile_names_are_stored_as_data(tmp_path: Path, corpus: Path) -> None:
+    config = project(tmp_path / "hostile")
+    build(config, [corpus], sync=False)
+    _poison(config)
+    sync_stores(config)
+    graph = embedded_dump(config)
+    rows = read_graph_rows(Workspace(config.workspace_path()))
+    assert len(graph["nodes"]) == len(rows.nodes) and len(graph["edges"]) == len(rows.edges)
+    names = {json.loads(n[2]).get("name") for n in graph["nodes"]}
+    assert set(HOSTILE) <= names
+    predicates = {json.loads(e[4]).get("predicate") for e in graph["edges"]}
+    assert set(HOSTILE) <= predicates
+
+
+@pytest.fixture(scope="module")
+def bolt(tmp_path_factory: pytest.TempPathFactory):
+    with arcadedb_bolt_server(tmp_path_factory.mktemp("arcadedb")) as server:
+        yield server
+
+
+def test_neo4j_driver_over_bolt_gives_the_same_graph_as_the_embedded_store(tmp_path: Path, built: Config, bolt) -> None:
+    extra = (f"graph_store:\n  backend: neo4j\n  uri: {bolt.uri}\n  user: {bolt.user}\n  database: {bolt.database}\n")
+    config = project(tmp_path / "neo", extra)
+    shutil.copytree(built.workspace_path() / "tables", config.workspace_path() / "tables")
+    env_config = load_config(config.file, env={"KGBUILD_NEO4J_PASSWORD": bolt.password})
+    first = sync_stores(env_config)
+    assert first.nodes_written > 300 and first.graph_store.startswith("neo4j")
+    store = Neo4jGraphStore(env_config.graph_store)
+    try:
+        assert dump(store) == embedded_dump(built)
+        again = sync_stores(env_config)
+        assert (again.nodes_written, again.edges_written) == (0, 0)
+        _poison(env_config)
+        sync_stores(env_config)
+        names = {r["name"] for r in store.query("MATCH (n:Entity) RETURN n.name AS name")}
+        assert set(HOSTILE) <= names
+        assert store.query("MATCH (n) RETURN count(n) AS n")[0]["n"] == len(read_graph_rows(Workspace(env_config.workspace_path())).nodes)
+    finally:
+        store.close()
+
+
+def test_bolt_errors_are_one_line_naming_the_setting(tmp_path: Path, bolt) -> None:
+    config = project(tmp_path / "bad", f"graph_store:\n  backend: neo4j\n  uri: {bolt.uri}\n  password: wrong-password\n")
+    with pytest.raises(KgbuildError, match="graph_store.password"):
+        Neo4jGraphStore(config.graph_store)
+    dead = project(tmp_path / "dead", "graph_store:\n  backend: neo4j\n  uri: bolt://127.0.0.1:9\n  password: x\n")
+    with pytest.raises(KgbuildError, match="graph_store.uri: cannot reach"):
+        Neo4jGraphStore(dead.graph_store)
