@@ -1,0 +1,72 @@
+"""`kgbuild export FORMAT`: the built graph as Turtle, JSON-LD, GraphML or JSON lines.
+
+Registered on the main group in cli.py (`main.add_command(export)`). This module does not import
+kgbuild.cli at import time, so either module can be imported first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from kgbuild.export import EXTENSIONS, FORMATS, RDF_FORMATS
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _fail_cleanly(fn: F) -> F:
+    """cli._fail_cleanly, looked up at call time (one line on stderr and exit 2 for user mistakes)."""
+
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from kgbuild.cli import _fail_cleanly as fail_cleanly
+
+        return fail_cleanly(fn)(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _default_out(project: str, fmt: str) -> Path:
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "-", project).strip("-.") or "graph"
+    return Path(f"{stem}{EXTENSIONS[fmt]}")
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024  # type: ignore[assignment]
+    return f"{n} B"
+
+
+@click.command("export")
+@click.argument("fmt", metavar="FORMAT", type=click.Choice(FORMATS, case_sensitive=False))
+@click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path),
+              help="output file (default: ./<project><extension>); replaced only when the export completes")
+@click.option("--base", help="IRI prefix of nodes in turtle/jsonld (default: urn:kgbuild:<project>:)")
+@click.pass_context
+@_fail_cleanly
+def export(ctx: click.Context, fmt: str, out: Path | None, base: str | None) -> None:
+    """Write the built graph as FORMAT: turtle, jsonld, graphml or jsonl (see docs/vocabulary.md)."""
+    from kgbuild.cli import _config
+    from kgbuild.errors import KgbuildError
+    from kgbuild.export import check_base, default_base, export_graph
+    from kgbuild.workspace import Workspace
+
+    fmt = fmt.lower()
+    config = _config(ctx)
+    if base is not None and fmt not in RDF_FORMATS:
+        raise KgbuildError("--base", f"only applies to turtle and jsonld, not {fmt}", "leave it out")
+    base = check_base(base if base is not None else default_base(config.project))
+    target = out if out is not None else _default_out(config.project, fmt)
+    result = export_graph(Workspace(config.workspace_path()), fmt, target, base=base)
+    what = {"turtle": "triples", "jsonld": "triples", "jsonl": "lines", "graphml": "elements"}[fmt]
+    click.echo(f"wrote {result.path} ({fmt}, {_size(result.bytes)}): {result.nodes} nodes, {result.edges} edges, "
+               f"{result.statements} {what} in {result.seconds:.1f}s")
+    if result.dangling:
+        click.echo(f"note: {result.dangling} relationship(s) left out because an end is not in the graph", err=True)
