@@ -27,6 +27,7 @@ from kgbuild.solve.math import MathError, evaluate, parse_expression
     ("max(a, b, 4)", {"a": 1, "b": [9, 2]}, 9),
     ("x", {"x": [5]}, 5),  # a one-value list is that value
     ("len(o1)", {"o1": []}, 0),
+    ("len(films) * 2", {"films": [None, None, 3]}, 6),  # len counts values that are not numbers
 ])
 def test_arithmetic(expr: str, env: dict, expected: float) -> None:
     assert evaluate(expr, env) == pytest.approx(expected)
@@ -88,9 +89,12 @@ def test_hostile_input_is_rejected_before_running(expr: str, words: str) -> None
     ("flag + 1", "true/false"),
     ("min(empty)", "min of no values"),
     ("round(1.5, 99)", "digits"),
+    ("sum(films)", "not numbers"),
+    ("films + 1", "use sum, min, max or len"),
+    ("one + 1", "not numbers"),
 ])
 def test_bounds_and_runtime_errors(expr: str, words: str) -> None:
-    env = {"o1": [1, 2], "a": 3, "s": "text", "flag": True, "empty": []}
+    env = {"o1": [1, 2], "a": 3, "s": "text", "flag": True, "empty": [], "films": [None, 2], "one": [None]}
     started = time.monotonic()
     with pytest.raises(MathError, match=words):
         evaluate(expr, env)

@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from kgbuild.errors import KgbuildError
 
 Number = int | float
-Value = Number | list[Number]
+# A variable with several values is a list; None stands for a value that is not a number (a film
+# title), so len() still counts it while arithmetic on it is an error.
+Value = Number | list[Number | None]
 
 MAX_LENGTH = 500  # characters of one expression
 MAX_EXPONENT = 100  # |b| in a ** b
@@ -57,7 +59,7 @@ class Expression:
 
     def evaluate(self, env: Mapping[str, Value]) -> Number:
         result = _Evaluator(self.text, env).eval(self.tree)
-        if isinstance(result, list) and len(result) == 1:
+        if isinstance(result, list) and len(result) == 1 and result[0] is not None:
             return result[0]
         if isinstance(result, list):
             raise MathError(self.text, "the result is a list of values; reduce it with sum, min, max or len")
@@ -139,16 +141,23 @@ class _Evaluator:
     def bounded(self, value: Value, node: ast.AST) -> Value:
         items = value if isinstance(value, list) else [value]
         for item in items:
+            if item is None:
+                continue
             if isinstance(item, float) and not math.isfinite(item):
                 raise self.fail("result is not a finite number", node)
             if abs(item) > MAX_MAGNITUDE:
                 raise self.fail("result too large", node)
         return value
 
+    def numbers(self, values: list[Number | None], node: ast.AST) -> list[Number]:
+        if any(v is None for v in values):
+            raise self.fail("a variable holds values that are not numbers; only len() can use it", node)
+        return values  # type: ignore[return-value]
+
     def scalar(self, value: Value, node: ast.AST) -> Number:
         if isinstance(value, list):
             if len(value) == 1:
-                return value[0]
+                return self.numbers(value, node)[0]
             raise self.fail(f"{len(value)} values where one number is needed; use sum, min, max or len", node)
         return value
 
@@ -192,11 +201,12 @@ class _Evaluator:
 
     def call(self, name: str, args: list[Value], node: ast.AST) -> Value:
         if name in ("sum", "len", "min", "max"):
-            flat: list[Number] = []
+            flat: list[Number | None] = []
             for arg in args:
                 flat.extend(arg if isinstance(arg, list) else [arg])
             if name == "len":
                 return len(flat)
+            flat = self.numbers(flat, node)  # type: ignore[assignment]
             if not flat:
                 raise self.fail(f"{name} of no values", node)
             return self.bounded(_FUNCTIONS[name](flat), node)
@@ -221,8 +231,11 @@ def _as_value(raw: object, ev: _Evaluator, node: ast.AST) -> Value:
     if isinstance(raw, (int, float)):
         return raw
     if isinstance(raw, Sequence) and not isinstance(raw, str):
-        out: list[Number] = []
+        out: list[Number | None] = []
         for item in raw:
+            if item is None:
+                out.append(None)
+                continue
             if isinstance(item, bool) or not isinstance(item, (int, float)):
                 raise ev.fail(f"variable holds a non-number {item!r:.30}", node)
             out.append(item)

@@ -1,0 +1,267 @@
+"""The Retrieval operator: link the mentions, match SPO triples in the graph, else read chunks.
+
+Order of evidence, as in KAG's hybrid reasoning: the graph first (exact predicate, then the
+predicates actually present that come close, then multi-hop paths between two known ends); only
+when the graph has nothing does the step fall back to text retrieval around the linked entities,
+and the model answers the sub-question from those chunks.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from kgbuild.llm.prompts import PromptLibrary
+from kgbuild.solve.graph_view import GEdge, GNode, GraphView
+from kgbuild.solve.llm_ask import SolveGateway, ask_json
+from kgbuild.solve.logic import Constraint, NodePattern, Retrieval, VarRef
+from kgbuild.solve.state import ExecState, Value
+from kgbuild.solve.types import Retriever, ScoredChunk, Triple
+
+MIN_DENSE_LINK = 0.6  # a dense-only link below this is no link at all
+DENSE_MARGIN = 0.05  # dense links this close to the best one are kept too
+
+
+@dataclass
+class Outcome:
+    """What one Retrieval found, for the trace."""
+
+    how: str = ""  # "graph", "graph:fuzzy", "graph:path", "chunks", "nothing"
+    edges: list[GEdge] = field(default_factory=list)
+    chunks: list[ScoredChunk] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def node_value(n: GNode) -> Value:
+    return Value(text=n.name, id=n.id, type=n.type)
+
+
+class RetrievalOp:
+    def __init__(self, gateway: SolveGateway, retriever: Retriever | None, graph: GraphView | None,
+                 prompts: PromptLibrary, k: int = 5) -> None:
+        self.gateway = gateway
+        self.retriever = retriever
+        self.graph = graph
+        self.prompts = prompts
+        self.k = k
+
+    # ------------------------------------------------------------ linking
+
+    def link(self, mention: str, type_: str | None, out: Outcome) -> list[Value]:
+        """Mention -> graph nodes: the retriever's linker (exact/alias, then dense), else the graph's
+        exact name match. A concept stands for its members (belongTo, through isA)."""
+        nodes: list[Value] = []
+        concepts: list[str] = []
+        links = self.retriever.link(mention, type_, k=5) if self.retriever is not None else []
+        exact = [e for e in links if e.how in ("exact", "alias", "concept")]
+        chosen = exact
+        if not chosen:
+            dense = [e for e in links if e.score >= MIN_DENSE_LINK]
+            best = max((e.score for e in dense), default=0.0)
+            chosen = [e for e in dense if e.score >= best - DENSE_MARGIN]
+        for e in chosen:
+            if e.type == "Concept":
+                concepts.append(e.id)
+            else:
+                nodes.append(Value(text=e.name, id=e.id, type=e.type))
+        if not chosen and self.graph is not None:
+            for n in self.graph.find_entities(mention, type_):
+                (concepts.append(n.id) if n.kind == "Concept" else nodes.append(node_value(n)))
+        if concepts and self.graph is not None:
+            members = self.graph.members(concepts)
+            if type_:
+                members = self.graph.conforms(members, type_) or members
+            out.notes.append(f"{mention!r} is a concept: {len(members)} member(s)")
+            nodes.extend(node_value(m) for m in members)
+        if type_ and nodes and self.graph is not None:
+            typed_ids = {n.id for n in self.graph.conforms(self.graph.nodes([v.id for v in nodes if v.id]), type_)}
+            typed = [v for v in nodes if v.id in typed_ids]
+            if typed:
+                nodes = typed
+            else:
+                out.notes.append(f"no {type_} named {mention!r}; kept {len(nodes)} link(s) of other types")
+        return nodes
+
+    def resolve(self, slot: NodePattern, state: ExecState, out: Outcome) -> list[Value] | None:
+        """Values a slot starts from, or None when it is the unknown."""
+        if slot.var in state.bindings:
+            values = state.bindings[slot.var]
+            if not values:
+                return None
+            literal = [v for v in values if not v.id]
+            if literal and self.graph is not None:  # read from text earlier: find them in the graph
+                found = [node_value(n) for v in literal for n in self.graph.find_entities(v.text)]
+                values = [v for v in values if v.id] + (found or literal)
+            return values
+        if slot.mention:
+            return self.link(slot.mention, slot.type, out) or []
+        return None
+
+    # ------------------------------------------------------------ the operator
+
+    async def run(self, action: Retrieval, question: str, state: ExecState) -> Outcome:
+        out = Outcome()
+        s_vals = self.resolve(action.s, state, out)
+        o_vals = self.resolve(action.o, state, out)
+        predicate = action.p.name
+        if predicate is None and action.p.var in state.bindings:
+            bound = state.bindings[action.p.var]
+            predicate = bound[0].text if bound else None
+        edges: list[GEdge] = []
+        if self.graph is not None:
+            edges, out.how = self.match(s_vals, predicate, o_vals, out)
+            edges = self.filter(edges, action, s_vals, o_vals, state, out)
+        if edges:
+            self.bind_edges(action, edges, state)
+            out.edges = edges
+            return out
+        out.how = "nothing"
+        await self.from_chunks(action, question, s_vals, o_vals, state, out)
+        return out
+
+    def match(self, s_vals: list[Value] | None, predicate: str | None, o_vals: list[Value] | None,
+              out: Outcome) -> tuple[list[GEdge], str]:
+        assert self.graph is not None
+        s_ids = [v.id for v in s_vals or [] if v.id] or None
+        o_ids = [v.id for v in o_vals or [] if v.id] or None
+        if (s_vals is not None and not s_ids) or (o_vals is not None and not o_ids):
+            return [], "nothing"  # a mention that links to nothing: the graph cannot help
+        preds = [predicate] if predicate else None
+        # the relation as written, then read the other way round ("directed" stored as "directedBy")
+        for subjects, objects in ((s_ids, o_ids), (o_ids, s_ids)):
+            found = self.graph.edges(subjects=subjects, objects=objects, predicates=preds)
+            if found:
+                return found, "graph"
+        if predicate:
+            for subjects, objects, near, direction in ((s_ids, o_ids, s_ids or o_ids, "out" if s_ids else "in"),
+                                                       (o_ids, s_ids, o_ids or s_ids, "out" if o_ids else "in")):
+                close = self.graph.close_predicates(predicate, self.graph.predicates_near(near, direction))  # type: ignore[arg-type]
+                if close:
+                    found = self.graph.edges(subjects=subjects, objects=objects, predicates=close)
+                    if found:
+                        out.notes.append(f"predicate {predicate!r} matched as {', '.join(close)}")
+                        return found, "graph:fuzzy"
+        if s_ids and o_ids:
+            chains = self.graph.paths(s_ids, o_ids)
+            if chains:
+                out.notes.append(f"{len(chains)} path(s) of up to 3 hops")
+                return [e for chain in chains[:3] for e in chain], "graph:path"
+        return [], "nothing"
+
+    def filter(self, edges: list[GEdge], action: Retrieval, s_vals: list[Value] | None,
+               o_vals: list[Value] | None, state: ExecState, out: Outcome) -> list[GEdge]:
+        """Types of the unknown ends, then the constraints. Reversed edges are turned round, so
+        `subject` is always the s slot."""
+        assert self.graph is not None
+        s_ids = {v.id for v in s_vals or [] if v.id}
+        o_ids = {v.id for v in o_vals or [] if v.id}
+        oriented = []
+        for e in edges:
+            flipped = (s_ids and e.object.id in s_ids and e.subject.id not in s_ids) or \
+                      (o_ids and e.subject.id in o_ids and e.object.id not in o_ids)
+            oriented.append(e.model_copy(update={"subject": e.object, "object": e.subject}) if flipped and out.how != "graph:path" else e)
+        kept = oriented
+        if out.how != "graph:path":
+            for slot, end in ((action.s, "subject"), (action.o, "object")):
+                if slot.type and slot.var not in state.bindings and not slot.mention:
+                    ok = {n.id for n in self.graph.conforms([getattr(e, end) for e in kept], slot.type)}
+                    typed = [e for e in kept if getattr(e, end).id in ok]
+                    # An exact predicate is strong evidence; a type the graph spells differently
+                    # ("Year" for a Date entity) should not throw the answer away.
+                    if typed or out.how != "graph":
+                        kept = typed
+                    else:
+                        out.notes.append(f"no {slot.type} among the {end}s; kept them for the exact predicate")
+        for c in action.constraints:
+            kept = [e for e in kept if _satisfies(e, c, state)]
+        return kept
+
+    def bind_edges(self, action: Retrieval, edges: list[GEdge], state: ExecState) -> None:
+        assert self.graph is not None
+        triples = self.triples(edges)
+        state.add_triples(triples)
+        if action.s.var not in state.bindings or action.s.mention:
+            state.bind(action.s.var, [node_value(e.subject) for e in edges])
+        if action.o.var not in state.bindings or action.o.mention:
+            state.bind(action.o.var, [node_value(e.object) for e in edges])
+        if action.p.var not in state.bindings:
+            state.bind(action.p.var, [Value(text=e.predicate) for e in edges])
+        state.link(action.s.var, action.o.var, [(node_value(e.subject), node_value(e.object)) for e in edges])
+
+    def triples(self, edges: list[GEdge]) -> list[Triple]:
+        """Triples with their provenance: the chunks supporting both ends, else either end."""
+        assert self.graph is not None
+        support = self.graph.supporting_chunks([x for e in edges for x in (e.subject.id, e.object.id)])
+        out = []
+        for e in edges:
+            s, o = support.get(e.subject.id, []), support.get(e.object.id, [])
+            both = [c for c in s if c in set(o)]
+            out.append(Triple(id=e.id, subject_id=e.subject.id, subject=e.subject.name, predicate=e.predicate,
+                              object_id=e.object.id, object=e.object.name, chunk_ids=both or sorted(set(s) | set(o))))
+        return out
+
+    # ------------------------------------------------------------ text fallback
+
+    async def from_chunks(self, action: Retrieval, question: str, s_vals: list[Value] | None,
+                          o_vals: list[Value] | None, state: ExecState, out: Outcome) -> None:
+        if self.retriever is None:
+            return
+        if not question:
+            subject = action.s.mention or ", ".join(v.text for v in s_vals or []) or action.s.type or "what"
+            obj = action.o.mention or ", ".join(v.text for v in o_vals or []) or action.o.type or "what"
+            question = f"{subject} {action.p.name or 'related to'} {obj}?"
+        seeds = [v.id for v in (s_vals or []) + (o_vals or []) if v.id]
+        result = self.retriever.retrieve(question, self.k, seeds=seeds or None)
+        out.how, out.chunks = "chunks", result.chunks
+        state.add_chunks(result.chunks)
+        state.add_triples(result.triples)
+        if not result.chunks:
+            return
+        passages = [{"id": c.id, "text": c.text} for c in result.chunks]
+        reply = await ask_json(self.gateway, self.prompts.get("solve_answer"), "solve.answer",
+                               question=question, passages=json.dumps(passages, ensure_ascii=False, indent=1))
+        answers = [str(a).strip() for a in reply.get("answers") or [] if str(a).strip()]
+        if not reply.get("found") or not answers:
+            out.notes.append("the passages do not answer it")
+            return
+        known = {c.id for c in result.chunks}
+        state.cited_chunks.extend(c for c in reply.get("chunk_ids") or [] if c in known)
+        values = [Value(text=a) for a in answers]
+        target = next((slot.var for slot, vals in ((action.o, o_vals), (action.s, s_vals)) if vals is None),
+                      action.p.var)
+        state.bind(target, values)
+
+
+def _scalar(value: Any, state: ExecState) -> list[Value]:
+    if isinstance(value, VarRef):
+        return state.bindings.get(value.name, [])
+    return [Value(text=str(value))]
+
+
+def _satisfies(edge: GEdge, c: Constraint, state: ExecState) -> bool:
+    if c.target == "p":
+        have: Any = edge.predicate if c.prop in ("name", "predicate") else edge.properties.get(c.prop)
+    else:
+        have = (edge.subject if c.target == "s" else edge.object).field(c.prop)
+    if have is None:
+        return False
+    haves = have if isinstance(have, list) else [have]
+    return any(compare(Value(text=str(h)), c.op, w) for h in haves for w in _scalar(c.value, state))
+
+
+def compare(left: Value, op: str, right: Value) -> bool:
+    """Numbers (and dates, as years) compare as numbers; everything else as case-insensitive text."""
+    if op == "~":
+        return right.text.strip().lower() in left.text.strip().lower()
+    a, b = left.number(), right.number()
+    if a is None or b is None:
+        a, b = left.text.strip().lower(), right.text.strip().lower()  # type: ignore[assignment]
+    if op == "=":
+        return a == b or (left.id is not None and left.id == right.id)
+    if op == "!=":
+        return a != b
+    try:
+        return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]  # type: ignore[operator]
+    except TypeError:
+        return False
