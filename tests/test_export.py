@@ -353,6 +353,7 @@ def test_command_without_a_build_is_one_clear_line(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- a real build
 
 
+@pytest.mark.slow
 def test_samples_build_exports_in_every_format(tmp_path: Path) -> None:
     from kgbuild.cli import main
 

@@ -86,11 +86,15 @@ def export_rows(rows: GraphRows, fmt: str, fh: TextIO, *, base: str) -> int:
     raise KgbuildError("export", f"unknown format {fmt!r}", f"one of {', '.join(FORMATS)}")
 
 
-def export_graph(workspace: Workspace, fmt: str, out: Path, *, base: str) -> ExportResult:
-    """Export the workspace's graph to `out` (replaced atomically)."""
+def export_graph(workspace: Workspace, fmt: str, out: Path, *, base: str | None = None) -> ExportResult:
+    """Export the workspace's graph to `out` (replaced atomically).
+
+    `base` is the IRI prefix of nodes in RDF formats (default: `default_base("kgbuild-project")`;
+    the CLI passes the configured project's).
+    """
     if fmt not in FORMATS:
         raise KgbuildError("export", f"unknown format {fmt!r}", f"one of {', '.join(FORMATS)}")
-    check_base(base)
+    base = check_base(base if base is not None else default_base("kgbuild-project"))
     require_build(workspace)
     started = time.perf_counter()
     rows = read_graph_rows(workspace)
