@@ -83,6 +83,7 @@ def sync_graph(rows: GraphRows, store: GraphStore, manifest: StoreManifest, repo
                 manifest.forget("node", batch)
                 report.nodes_deleted += len([k for k in batch if k not in nodes])
                 advance(len(batch))
+        t_nodes = time.perf_counter()
         for (label, extra), group in _grouped([nodes[k] for k in node_diff.upsert],
                                               lambda n: (n.label, n.extra_label)).items():
             for batch in _batches(group, batch_size):
@@ -90,6 +91,8 @@ def sync_graph(rows: GraphRows, store: GraphStore, manifest: StoreManifest, repo
                 manifest.record("node", {n.key: node_digest(n) for n in batch})
                 report.nodes_written += len(batch)
                 advance(len(batch))
+        t_edges = time.perf_counter()
+        report.seconds["graph_nodes"] = round(t_edges - t_nodes, 3)
         for (type_, src_label, dst_label), group in _grouped([edges[k] for k in sorted(rewrite_edges)],
                                                              lambda e: (e.type, e.src_label, e.dst_label)).items():
             statement = cypher.merge_edges(type_, src_label, dst_label)
@@ -98,4 +101,5 @@ def sync_graph(rows: GraphRows, store: GraphStore, manifest: StoreManifest, repo
                 manifest.record("edge", {e.key: e.digest() for e in batch})
                 report.edges_written += len(batch)
                 advance(len(batch))
+        report.seconds["graph_edges"] = round(time.perf_counter() - t_edges, 3)
     report.seconds["graph"] = round(time.perf_counter() - t, 3)
