@@ -18,6 +18,9 @@ SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "corpus"
 SHARED = shared_data_dir()
 
 
+NO_STORES = "graph_store:\n  backend: none\nvector_store:\n  backend: none\n"
+
+
 def project(tmp_path: Path, extra: str = "") -> Path:
     tmp_path.mkdir(parents=True, exist_ok=True)
     config = tmp_path / "kgbuild.yaml"
@@ -192,8 +195,9 @@ def test_inspect_before_any_build_says_what_to_do(tmp_path: Path) -> None:
 @pytest.mark.skipif(not (SHARED / "hotpotqa" / "train_corpus.json").exists(), reason="shared data not present")
 def test_hotpotqa_corpus_builds_with_stable_ids(tmp_path: Path) -> None:
     corpus = SHARED / "hotpotqa" / "train_corpus.json"
-    a = project(tmp_path / "a")
-    b = project(tmp_path / "b")
+    # The stores have their own tests (test_graph_store, test_vector_sync); this one is about the tables.
+    a = project(tmp_path / "a", NO_STORES)
+    b = project(tmp_path / "b", NO_STORES)
     for config in (a, b):
         code, report = build_json(config, str(corpus), "--workers", "2")
         assert code == 0 and report["documents_read"] == 994 and not report["skipped"]
@@ -220,10 +224,10 @@ def test_a_build_killed_mid_extraction_resumes_to_the_same_graph(tmp_path: Path)
     corpus = json.loads((SHARED / "hotpotqa" / "train_corpus.json").read_text(encoding="utf-8"))
     subset = tmp_path / "subset.json"
     subset.write_text(json.dumps(dict(list(corpus.items())[:300])), encoding="utf-8")
-    whole = project(tmp_path / "whole", "extract:\n  batch_size: 8\n")
+    whole = project(tmp_path / "whole", "extract:\n  batch_size: 8\n" + NO_STORES)
     assert build_json(whole, str(subset))[0] == 0
 
-    killed = project(tmp_path / "killed", "extract:\n  batch_size: 8\n")
+    killed = project(tmp_path / "killed", "extract:\n  batch_size: 8\n" + NO_STORES)
     cmd = [sys.executable, "-m", "kgbuild", "-c", str(killed), "build", str(subset), "--quiet"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     cache_dir = killed.parent / "ws" / "cache" / "extract"

@@ -68,6 +68,8 @@ def make_project(tmp_path: Path, llm: ScriptedLLM, extra: str = "") -> Path:
     config = tmp_path / "kgbuild.yaml"
     config.write_text(
         "workspace: ws\n"
+        # the stores are tested on their own; these tests are about the model gateway
+        "graph_store:\n  backend: none\nvector_store:\n  backend: none\n"
         "extract:\n  extractor: llm\n  max_reasks: 1\n" + extra +
         f"llm:\n  base_url: {llm.base_url}\n  model: test-model\n  timeout_s: 2\n  max_retries: 3\n"
         "  backoff_initial_s: 0.01\n  backoff_max_s: 0.05\n"
