@@ -20,7 +20,7 @@ from kgbuild.solve.graph_view import GraphView
 from kgbuild.solve.llm_ask import SolveGateway, ask_json
 from kgbuild.solve.logic import Action, Deduce, Math, Output, Plan, Retrieval, Sort, VarRef, bound_by, format_action
 from kgbuild.solve.math import parse_expression
-from kgbuild.solve.spo import RetrievalOp, compare
+from kgbuild.solve.spo import Outcome, RetrievalOp, compare
 from kgbuild.solve.state import ExecState, StepAnswer, Value, texts
 from kgbuild.solve.types import Retriever, TraceStep
 
@@ -43,6 +43,9 @@ class Executor:
     async def run(self, plan: Plan, question: str, state: ExecState | None = None, *, first_step: int = 1) -> ExecState:
         """Execute `plan` (for `question`) into `state`; trace steps are numbered from `first_step`."""
         state = state or ExecState()
+        # Variables are local to a plan: a supplementary question's plan may reuse s1 and o1.
+        # What earlier plans found stays in the memory (answers, triples, chunks).
+        state.bindings, state.pairs, state.outputs = {}, {}, {}
         number = first_step
         for index, step in enumerate(plan.steps):
             before_triples, before_chunks = len(state.triples), len(state.chunks)
@@ -57,6 +60,18 @@ class Executor:
             state.answers.append(StepAnswer(step.question or f"step {index + 1} of: {question}", answer,
                                             state.triples[before_triples:], state.chunks[before_chunks:]))
         return state
+
+    async def read(self, question: str, state: ExecState, number: int) -> None:
+        """No plan: answer the question from retrieved chunks alone, as one traced step."""
+        started, calls = self.clock(), self.calls()
+        out = Outcome()
+        before = len(state.chunks)
+        answers = await self.retrieval.read(question, [], state, out)
+        state.trace.append(TraceStep(step=number, question=question, logical_form="",
+                                     result={"how": out.how or "nothing", "answers": answers, "notes": out.notes,
+                                             "chunks": [c.id for c in out.chunks]},
+                                     seconds=round(self.clock() - started, 6), llm_calls=self.calls() - calls))
+        state.answers.append(StepAnswer(question, "; ".join(answers), [], state.chunks[before:]))
 
     async def execute(self, action: Action, question: str, state: ExecState, number: int) -> TraceStep:
         started, calls = self.clock(), self.calls()

@@ -205,32 +205,38 @@ class RetrievalOp:
 
     async def from_chunks(self, action: Retrieval, question: str, s_vals: list[Value] | None,
                           o_vals: list[Value] | None, state: ExecState, out: Outcome) -> None:
-        if self.retriever is None:
-            return
         if not question:
             subject = action.s.mention or ", ".join(v.text for v in s_vals or []) or action.s.type or "what"
             obj = action.o.mention or ", ".join(v.text for v in o_vals or []) or action.o.type or "what"
             question = f"{subject} {action.p.name or 'related to'} {obj}?"
         seeds = [v.id for v in (s_vals or []) + (o_vals or []) if v.id]
+        answers = await self.read(question, seeds, state, out)
+        if answers:
+            target = next((slot.var for slot, vals in ((action.o, o_vals), (action.s, s_vals)) if vals is None),
+                          action.p.var)
+            state.bind(target, [Value(text=a) for a in answers])
+
+    async def read(self, question: str, seeds: list[str], state: ExecState, out: Outcome) -> list[str]:
+        """Hybrid chunk retrieval around `seeds`, then the model answers from the chunks ([] if not)."""
+        if self.retriever is None:
+            return []
         result = self.retriever.retrieve(question, self.k, seeds=seeds or None)
         out.how, out.chunks = "chunks", result.chunks
         state.add_chunks(result.chunks)
         state.add_triples(result.triples)
         if not result.chunks:
-            return
+            out.notes.append("no passages found")
+            return []
         passages = [{"id": c.id, "text": c.text} for c in result.chunks]
         reply = await ask_json(self.gateway, self.prompts.get("solve_answer"), "solve.answer",
                                question=question, passages=json.dumps(passages, ensure_ascii=False, indent=1))
         answers = [str(a).strip() for a in reply.get("answers") or [] if str(a).strip()]
         if not reply.get("found") or not answers:
             out.notes.append("the passages do not answer it")
-            return
+            return []
         known = {c.id for c in result.chunks}
         state.cited_chunks.extend(c for c in reply.get("chunk_ids") or [] if c in known)
-        values = [Value(text=a) for a in answers]
-        target = next((slot.var for slot, vals in ((action.o, o_vals), (action.s, s_vals)) if vals is None),
-                      action.p.var)
-        state.bind(target, values)
+        return answers
 
 
 def _scalar(value: Any, state: ExecState) -> list[Value]:

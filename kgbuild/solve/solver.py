@@ -1,0 +1,140 @@
+"""The solver loop of KAG §2.3: plan, execute, judge, reflect, with a global memory.
+
+    round 1: plan the question -> execute -> judge: resolved? -> answer
+             not resolved -> reflect: supplementary questions
+    round 2: plan and execute each supplementary question (memory holds every earlier finding)
+             -> judge ... up to max_iterations rounds; then the best answer, resolved=False.
+
+Everything the loop did is in the Answer: the printed plans, a TraceStep per plan, operator,
+judgement and reflection (with the model calls each made), the triples and chunks used, the
+citations, and the calls and tokens taken from the gateway's own accounting.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from kgbuild.llm.prompts import PromptLibrary
+from kgbuild.solve.executor import Executor
+from kgbuild.solve.graph_view import GraphView
+from kgbuild.solve.llm_ask import SolveGateway, ask_json
+from kgbuild.solve.logic import format_plan
+from kgbuild.solve.planner import Planner, PlanError
+from kgbuild.solve.state import ExecState
+from kgbuild.solve.types import Answer, Citation, Retriever, TraceStep
+
+NOTHING_YET = "(nothing yet)"
+MAX_QUESTIONS = 3  # supplementary questions taken per round
+
+
+def render_memory(state: ExecState, *, triples_per_answer: int = 8, chunks_per_answer: int = 3) -> str:
+    """The findings so far, numbered, for the planner, the judge and the reflection."""
+    if not state.answers:
+        return NOTHING_YET
+    lines = []
+    for i, a in enumerate(state.answers, 1):
+        lines.append(f"{i}. {a.question} -> {a.answer or '(not found)'}")
+        lines += [f"   ({t.subject}, {t.predicate}, {t.object})" for t in a.triples[:triples_per_answer]]
+        lines += [f"   [{c.id}] {' '.join(c.text.split())[:300]}" for c in a.chunks[:chunks_per_answer]]
+    return "\n".join(lines)
+
+
+class Solver:
+    def __init__(self, gateway: SolveGateway, retriever: Retriever | None, graph_view: GraphView | None,
+                 prompts: PromptLibrary, max_iterations: int = 3, *, k: int = 5,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.gateway = gateway
+        self.graph = graph_view
+        self.prompts = prompts
+        self.max_iterations = max(1, max_iterations)
+        self.clock = clock
+        self.planner = Planner(gateway, prompts)
+        self.executor = Executor(gateway, retriever, graph_view, prompts, k=k, clock=clock)
+
+    async def solve(self, question: str) -> Answer:
+        started = self.clock()
+        usage = self.gateway.usage.total
+        calls0, prompt0, completion0 = usage.calls, usage.prompt_tokens, usage.completion_tokens
+        state = ExecState()
+        plans: list[str] = []
+        asked = {question.strip().lower()}
+        questions = [question]
+        resolved, answer, missing = False, "", ""
+        for round_ in range(1, self.max_iterations + 1):
+            for q in questions:
+                await self.plan_and_run(q, state, plans)
+            resolved, answer, missing = await self.judge(question, state)
+            if resolved or round_ == self.max_iterations:
+                break
+            questions = [q for q in await self.reflect(question, state, missing) if q.strip().lower() not in asked]
+            if not questions:
+                break
+            asked.update(q.strip().lower() for q in questions)
+        if not answer:  # the judge gave nothing usable: say what the plans output
+            answer = "; ".join(v.text for values in state.outputs.values() for v in values)
+        usage = self.gateway.usage.total
+        return Answer(question=question, answer=answer, resolved=resolved, mode="solver",
+                      citations=self.citations(state), triples=state.triples,
+                      chunks=sorted(state.chunks, key=lambda c: -c.score), plan=plans, trace=state.trace,
+                      llm_calls=usage.calls - calls0, prompt_tokens=usage.prompt_tokens - prompt0,
+                      completion_tokens=usage.completion_tokens - completion0,
+                      seconds=round(self.clock() - started, 6))
+
+    # ------------------------------------------------------------ the steps of a round
+
+    def _traced(self, state: ExecState, question: str, logical_form: str, result: object, started: float,
+                calls: int) -> None:
+        state.trace.append(TraceStep(step=len(state.trace) + 1, question=question, logical_form=logical_form,
+                                     result=result, seconds=round(self.clock() - started, 6),
+                                     llm_calls=self.executor.calls() - calls))
+
+    async def plan_and_run(self, question: str, state: ExecState, plans: list[str]) -> None:
+        started, calls = self.clock(), self.executor.calls()
+        try:
+            planned = await self.planner.plan(question, render_memory(state))
+        except PlanError as exc:
+            # No plan the parser accepts: answer this question from text retrieval alone.
+            self._traced(state, question, "", {"plan": "failed", "error": exc.line()}, started, calls)
+            await self.executor.read(question, state, len(state.trace) + 1)
+            return
+        printed = format_plan(planned.plan)
+        plans.append(printed)
+        self._traced(state, question, printed, {"plan": "ok", "attempts": planned.attempts,
+                                                 "rejected": planned.errors}, started, calls)
+        await self.executor.run(planned.plan, question, state, first_step=len(state.trace) + 1)
+
+    async def judge(self, question: str, state: ExecState) -> tuple[bool, str, str]:
+        started, calls = self.clock(), self.executor.calls()
+        reply = await ask_json(self.gateway, self.prompts.get("solve_judge"), "solve.judge",
+                               question=question, memory=render_memory(state))
+        resolved = reply.get("resolved") is True
+        answer, missing = str(reply.get("answer") or "").strip(), str(reply.get("missing") or "").strip()
+        self._traced(state, question, "", {"judge": "resolved" if resolved else "unresolved", "answer": answer,
+                                           "missing": missing}, started, calls)
+        return resolved, answer, missing
+
+    async def reflect(self, question: str, state: ExecState, missing: str) -> list[str]:
+        started, calls = self.clock(), self.executor.calls()
+        reply = await ask_json(self.gateway, self.prompts.get("solve_reflect"), "solve.reflect",
+                               question=question, memory=render_memory(state), missing=missing or "(not said)")
+        raw = reply.get("questions")
+        questions = [str(q).strip() for q in raw if str(q).strip()][:MAX_QUESTIONS] if isinstance(raw, list) else []
+        self._traced(state, question, "", {"reflect": questions}, started, calls)
+        return questions
+
+    # ------------------------------------------------------------ evidence
+
+    def citations(self, state: ExecState) -> list[Citation]:
+        """Chunks behind the triples used (SUPPORTED_BY), then those the model answered from; if
+        neither, the retrieved chunks themselves."""
+        ids = [c for t in state.triples for c in t.chunk_ids] + state.cited_chunks
+        if not ids:
+            ids = [c.id for c in sorted(state.chunks, key=lambda c: -c.score)]
+        ids = list(dict.fromkeys(ids))
+        known = {c.id: (c.doc_id, c.text) for c in state.chunks}
+        missing = [i for i in ids if i not in known]
+        if missing and self.graph is not None:
+            known.update({c.id: (c.doc_id, c.text) for c in self.graph.chunks(missing)})
+        return [Citation(chunk_id=i, doc_id=known.get(i, ("", ""))[0] or i.split("#")[0],
+                         text=" ".join(known.get(i, ("", ""))[1].split())[:500]) for i in ids]
