@@ -1,0 +1,84 @@
+"""`kgbuild query`: mode selection, JSON and human output, one-line errors (stores faked at the seam)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import click
+import pytest
+from click.testing import CliRunner
+from llm_server import ScriptedLLM
+from solve_graph import GraphRetriever, build_graph
+
+import kgbuild.cli_query as cli_query
+from kgbuild.config import Config, LLMConfig
+from kgbuild.solve.graph_view import GraphView
+from kgbuild.store.arcade import ArcadeGraphStore
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ArcadeGraphStore]:
+    graph = build_graph(tmp_path_factory.mktemp("cli") / "graph")
+    yield graph
+    graph.close()
+
+
+def invoke(config: Config, monkeypatch: pytest.MonkeyPatch, store: ArcadeGraphStore, tmp_path: Path,
+           *args: str) -> Any:
+    closed: list[bool] = []
+    index = SimpleNamespace(workspace=SimpleNamespace(cache_dir=tmp_path / "cache"), graph=store, vectors=None,
+                            embedder=None, prefix="kg", close=lambda: closed.append(True))
+    monkeypatch.setattr(cli_query, "open_index", lambda cfg: index)
+    monkeypatch.setattr(cli_query, "make_retriever", lambda idx: GraphRetriever(GraphView(idx.graph)))
+
+    @click.group()
+    @click.pass_context
+    def main(ctx: click.Context) -> None:
+        ctx.obj = {"config_loader": lambda: config}
+
+    main.add_command(cli_query.query)
+    result = CliRunner().invoke(main, ["query", *args], catch_exceptions=False)
+    result.closed = closed  # type: ignore[attr-defined]
+    return result
+
+
+def test_without_a_model_the_answer_is_retrieval_only(store: ArcadeGraphStore, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    result = invoke(Config(), monkeypatch, store, tmp_path, "Where was Michael Curtiz born?", "--json", "--k", "2")
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert answer["mode"] == "retrieval" and len(answer["chunks"]) == 2
+    assert answer["chunks"][0]["id"] == "curtiz#0#0" and "Budapest" in answer["answer"]
+    assert result.closed == [True]
+    human = invoke(Config(), monkeypatch, store, tmp_path, "Where was Michael Curtiz born?")
+    assert human.exit_code == 0 and "chunks" in human.stdout and "curtiz#0#0" in human.stdout
+
+
+def test_solver_mode_needs_a_model(store: ArcadeGraphStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    result = invoke(Config(), monkeypatch, store, tmp_path, "Who?", "--mode", "solver")
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == ["error: llm.model: --mode solver needs a model "
+                                                  "(set llm.base_url and llm.model (or KGBUILD_LLM_MODEL), or use --mode retrieval)"]
+
+
+def test_with_a_model_the_solver_answers_and_prints_its_trace(store: ArcadeGraphStore, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    plan = "Step 1: Which films did Michael Curtiz direct?\n  Retrieval(s=s1:Person[Michael Curtiz], p=p1:directed, o=o1:Film)\n  Output(o1)"
+    with ScriptedLLM() as llm:
+        llm.reply("You break a question", json.dumps({"plan": plan}))
+        llm.reply("You check whether", json.dumps({"resolved": True, "answer": "Casablanca, Yankee Doodle Dandy, Mildred Pierce"}))
+        config = Config(llm=LLMConfig(base_url=llm.base_url, model="m", max_retries=0))
+        result = invoke(config, monkeypatch, store, tmp_path, "Which films did Michael Curtiz direct?", "--json")
+        assert result.exit_code == 0, result.output
+        answer = json.loads(result.stdout)
+        assert answer["mode"] == "solver" and answer["resolved"] and answer["llm_calls"] == len(llm.chat_log()) == 2
+        assert answer["plan"] == [plan + "\n"] and {t["id"] for t in answer["triples"]} == {"r1", "r2", "r3"}
+        human = invoke(config, monkeypatch, store, tmp_path, "Which films did Michael Curtiz direct?")
+    assert human.exit_code == 0
+    for text in ("Casablanca, Yankee Doodle Dandy", "plan 1", "trace", "Retrieval(s=s1:Person[Michael Curtiz]",
+                 "triples", "citations", "films#0#1"):
+        assert text in human.stdout, text
