@@ -562,5 +562,15 @@ def schema_check(file: Path) -> None:
     click.echo(f"{file}: ok")
 
 
+def _register_commands() -> None:
+    # Commands that live in their own modules; they import from this one only when they run.
+    from kgbuild.cli_query import query
+
+    main.add_command(query)
+
+
+_register_commands()
+
+
 if __name__ == "__main__":
     main()

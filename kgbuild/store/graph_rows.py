@@ -138,7 +138,7 @@ def read_graph_rows(workspace: Workspace) -> GraphRows:
                     edge("SUPPORTED_BY", item["id"], cid, f"{item['id']}>SUPPORTED_BY>{cid}")
     for r in relations:
         edge(relationship_type(r["predicate"]), r["subject_id"], r["object_id"], r["id"],
-             {"id": r["id"], "predicate": r["predicate"], "properties": r["properties"]})
+             {"id": r["id"], "predicate": r["predicate"], "properties": r["properties"], "chunk_ids": r["chunk_ids"]})
     for ev in events:
         for role, refs in sorted(json.loads(ev["arguments"]).items()):
             for ref in refs:
