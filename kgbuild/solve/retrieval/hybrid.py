@@ -35,9 +35,12 @@ class HybridSettings:
 
     candidates: int = 30  # hits taken from each signal before fusion
     fusion: FusionMethod = "rrf"
-    rrf_k: float = 60.0
+    # A small rrf_k lets a signal's first ranks decide: with 60 every candidate ends up within a few
+    # percent of every other and the walk's strong first hits are averaged away.
+    rrf_k: float = 5.0
+    # The graph walk (ppr + hop) weighs as much as the two text signals (bm25 + dense) together.
     weights: Mapping[str, float] = field(default_factory=lambda: {
-        "bm25": 1.0, "dense": 1.0, "ppr": 1.0, "triple": 0.25, "hop": 0.5})
+        "bm25": 1.0, "dense": 1.0, "ppr": 2.0, "triple": 0.25, "hop": 1.0})
     restart: float = 0.3  # PPR restart probability
     iterations: int = 20
     second_hop: bool = True

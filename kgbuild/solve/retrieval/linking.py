@@ -28,6 +28,10 @@ class Mention:
     nodes: list[tuple[int, float, str]] = field(default_factory=list)  # (node, score, how)
 
 
+def _same_type(typ: str | None, hint: str | None) -> bool:
+    return bool(typ and hint and typ.casefold() == hint.casefold())
+
+
 def _is_capitalised(raw: str) -> bool:
     return raw[:1].isupper() or any(ch.isdigit() for ch in raw)
 
@@ -50,7 +54,7 @@ class EntityLinker:
             vector = self.embedder.embed([mention])[0]
             known = {f.id for f in found}
             found += [d for d in self.dense(vector, k, type_hint) if d.id not in known]
-        found.sort(key=lambda e: -e.score)
+        found.sort(key=lambda e: (-e.score, not _same_type(e.type, type_hint)))
         return found[:k]
 
     def _dictionary(self, mention: str, type_hint: str | None) -> list[LinkedEntity]:
@@ -64,7 +68,7 @@ class EntityLinker:
                 seen.add(node)
                 out.append(self._linked(node, score, how, type_hint))
         # Among equal names, the matching class and then the better supported entity first.
-        out.sort(key=lambda e: (-e.score, -self.index.degree(self.index.node_pos[e.id])))
+        out.sort(key=lambda e: (-e.score, not _same_type(e.type, type_hint), -self.index.degree(self.index.node_pos[e.id])))
         return out
 
     def dense(self, vector: list[float], k: int, type_hint: str | None = None) -> list[LinkedEntity]:
@@ -80,8 +84,8 @@ class EntityLinker:
 
     def _linked(self, node: int, score: float, how: str, type_hint: str | None) -> LinkedEntity:
         typ = self.index.node_types[node]
-        if type_hint and typ and typ.casefold() == type_hint.casefold():
-            score = min(1.0, score + self.type_boost) if how == "dense" else score + self.type_boost
+        if _same_type(typ, type_hint):
+            score += self.type_boost  # capped at 1 below; ties then go to the matching class
         if self.index.node_kind[node] == CONCEPT:
             how = "concept"
         return LinkedEntity(id=self.index.node_ids[node], name=self.index.node_names[node], type=typ,
@@ -92,8 +96,9 @@ class EntityLinker:
     def mentions(self, question: str) -> tuple[list[Mention], list[str]]:
         """Dictionary matches (longest first, left to right) and capitalised spans left unmatched.
 
-        A match must contain a capitalised word or a digit unless it is two or more words long:
-        lowercase single words ("film", "band") are concept hubs, not what the question is about.
+        A one-word match must be capitalised or a number, not counting the question's first word
+        ("Name the mother of..."): lowercase single words ("film", "band") are concept hubs, not
+        what the question is about. Multi-word names ("compilation album") are specific enough.
         """
         raw = spans(question)
         folded = [fold(t) for t, _, _ in raw]
@@ -115,8 +120,9 @@ class EntityLinker:
                 exact, alias = names.lookup(" ".join(folded[i:i + length]))
                 if not exact and not alias:
                     continue
-                words = [raw[j][0] for j in range(i, i + length)]
-                if length == 1 and not any(_is_capitalised(w) for w in words if w.casefold() not in STOPWORDS):
+                # The first word is capitalised by grammar ("Name the mother of..."), so it does not count.
+                if length == 1 and not any(_is_capitalised(raw[j][0]) and raw[j][0].casefold() not in STOPWORDS
+                                           for j in range(max(i, 1), i + length)):
                     continue
                 match = Mention(question[raw[i][1]:raw[i + length - 1][2]], i, i + length)
                 match.nodes = [(n, EXACT_SCORE, "exact") for n in exact] + [(n, ALIAS_SCORE, "alias") for n in alias]

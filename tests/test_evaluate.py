@@ -1,0 +1,166 @@
+"""QA readers, metrics on hand-computed examples, and a run over fake answer functions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kgbuild.cli_eval import parse_modes, print_report
+from kgbuild.errors import ConfigError, InputError
+from kgbuild.evaluate import (
+    QAItem, exact_match, f1_score, normalize_answer, percentile, ranked_titles, read_qa, recall_at, run_modes,
+)
+from kgbuild.solve.types import Answer, ScoredChunk
+
+
+def write(path: Path, data: object, jsonl: bool = False) -> Path:
+    if jsonl:
+        path.write_text("\n".join(r if isinstance(r, str) else json.dumps(r) for r in data) + "\n", encoding="utf-8")  # type: ignore[union-attr]
+    else:
+        path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+HOTPOT = [
+    {"_id": "q1", "question": "Who?", "answer": "Ann", "supporting_facts": [["A", 0], ["B", 2], ["A", 1]], "context": []},
+    {"_id": "q2", "question": "Where?", "supporting_facts": [["C", 0]]},  # no answer
+    {"_id": "q3", "question": "When?", "answer": "1999", "supporting_facts": "C"},  # malformed facts
+    {"_id": "q4", "question": "Which?", "answer": "yes", "supporting_facts": [["D", 0]]},
+]
+
+
+# ---------------------------------------------------------------- readers
+
+
+def test_hotpot_reader_keeps_good_records_and_names_bad_ones(tmp_path: Path) -> None:
+    qa = read_qa(write(tmp_path / "hotpot.json", HOTPOT))
+    assert [i.id for i in qa.items] == ["q1", "q4"]
+    assert qa.items[0].supporting == ["A", "B"]
+    assert len(qa.problems) == 2
+    assert qa.problems[0].startswith(f"{tmp_path / 'hotpot.json'}: record 1 (q2): missing or empty 'answer'")
+    assert "record 2 (q3)" in qa.problems[1] and "supporting_facts" in qa.problems[1]
+    assert "\n" not in "".join(qa.problems)
+    assert [i.id for i in read_qa(tmp_path / "hotpot.json", limit=1).items] == ["q1"]
+
+
+def test_2wiki_shape_reads_like_hotpot(tmp_path: Path) -> None:
+    record = {"_id": "w1", "type": "compositional", "question": "Who is the father of X?", "answer": "Y",
+              "supporting_facts": [["X", 0], ["Z", 1]], "context": [["X", ["s"]], ["Z", ["t"]]],
+              "evidences": [["X", "father", "Z"]]}
+    qa = read_qa(write(tmp_path / "dev.json", [record]), "2wiki")
+    assert qa.items == [QAItem(id="w1", question="Who is the father of X?", answer="Y", supporting=["X", "Z"])]
+
+
+def test_musique_jsonl_with_a_broken_line(tmp_path: Path) -> None:
+    good = {"id": "2hop_1", "question": "Q?", "answer": "Paris", "answer_aliases": ["City of Light"],
+            "paragraphs": [{"idx": 0, "title": "T1", "paragraph_text": "...", "is_supporting": True},
+                           {"idx": 1, "title": "T2", "paragraph_text": "...", "is_supporting": False},
+                           {"idx": 2, "title": "T3", "paragraph_text": "...", "is_supporting": True}]}
+    lines = [good, '{"id": "2hop_2", "question": ', {"id": "2hop_3", "question": "Q", "answer": "A", "paragraphs": "x"}]
+    qa = read_qa(write(tmp_path / "musique.jsonl", lines, jsonl=True))
+    assert [i.id for i in qa.items] == ["2hop_1"]
+    assert qa.items[0].supporting == ["T1", "T3"] and qa.items[0].aliases == ["City of Light"]
+    assert qa.problems[0].startswith(f"{tmp_path / 'musique.jsonl'}:2: invalid JSON")
+    assert qa.problems[1].startswith(f"{tmp_path / 'musique.jsonl'}:3 (2hop_3): 'paragraphs'")
+
+
+def test_unreadable_or_empty_file_is_one_error(tmp_path: Path) -> None:
+    assert read_qa(write(tmp_path / "odd.json", "x")).problems == [f"{tmp_path / 'odd.json'}:1: expected an object, got str"]
+    (tmp_path / "bad.json").write_text("[1, 2", encoding="utf-8")
+    with pytest.raises(InputError, match="invalid JSON at line 1"):
+        read_qa(tmp_path / "bad.json")
+    (tmp_path / "empty.jsonl").write_text("\n", encoding="utf-8")
+    with pytest.raises(InputError, match="no questions"):
+        read_qa(tmp_path / "empty.jsonl")
+
+
+# ---------------------------------------------------------------- metrics
+
+
+def test_squad_normalisation_em_and_f1() -> None:
+    assert normalize_answer("The  Eiffel Tower!") == "eiffel tower"
+    assert exact_match("the eiffel tower", ["Eiffel Tower"]) == 1.0
+    assert exact_match("Eiffel", ["Eiffel Tower"]) == 0.0
+    # pred "eiffel" vs gold "eiffel tower": precision 1, recall 1/2 -> F1 2/3
+    assert f1_score("Eiffel", ["Eiffel Tower"]) == pytest.approx(2 / 3)
+    # pred "new york city" vs gold "york": p 1/3, r 1 -> 0.5; best over golds
+    assert f1_score("New York City", ["York", "Big Apple"]) == pytest.approx(0.5)
+    assert f1_score("yes", ["no"]) == 0.0 and f1_score("yes it is", ["yes"]) == 0.0  # HotpotQA yes/no rule
+    assert f1_score("", ["x"]) == 0.0
+
+
+def test_recall_at_k_over_distinct_documents() -> None:
+    titles = {"d1": "Alpha", "d2": "Beta (film)", "d3": "Gamma"}
+    ranked = ranked_titles(["d1", "d1", "d3", "d2"], titles.__getitem__)
+    assert ranked == ["alpha", "gamma", "beta (film)"]  # the second chunk of d1 does not take a slot
+    assert recall_at(ranked, ["Beta (film)", "Alpha"], 2) == 0.5
+    assert recall_at(ranked, ["Beta (film)", "Alpha"], 5) == 1.0
+    assert recall_at(ranked, [], 5) == 0.0
+
+
+def test_percentiles() -> None:
+    values = [10.0, 20.0, 30.0, 40.0, 50.0]
+    assert percentile(values, 50) == 30.0
+    assert percentile(values, 90) == pytest.approx(46.0)  # linear interpolation
+    assert percentile([], 50) == 0.0
+
+
+# ---------------------------------------------------------------- a run
+
+
+def _answer(doc_ids: list[str], text: str, calls: int = 0) -> Answer:
+    return Answer(question="q", answer=text, resolved=True, mode="retrieval", llm_calls=calls, prompt_tokens=10 * calls,
+                  completion_tokens=calls, chunks=[ScoredChunk(id=f"{d}#p00000#0", doc_id=d, text="", score=1.0) for d in doc_ids])
+
+
+def test_run_modes_scores_each_mode(tmp_path: Path) -> None:
+    qa = read_qa(write(tmp_path / "hotpot.json", HOTPOT))
+    good = {"Who?": _answer(["A", "X", "B"], "Ann", calls=2), "Which?": _answer(["Y", "Z"], "no", calls=1)}
+
+    def broken(question: str) -> Answer:
+        raise RuntimeError("bug")
+
+    report = run_modes(qa, {"good": good.__getitem__, "broken": broken}, lambda d: d, keep_results=True)
+    g, b = report.mode("good"), report.mode("broken")
+    assert (g.questions, g.em, g.f1) == (2, 0.5, 0.5)
+    assert g.recall_at_2 == pytest.approx((0.5 + 0.0) / 2) and g.recall_at_5 == pytest.approx((1.0 + 0.0) / 2)
+    assert g.llm_calls_per_question == 1.5 and g.prompt_tokens_per_question == 15.0
+    assert g.p50_ms >= 0 and g.p99_ms >= g.p90_ms >= g.p50_ms
+    assert (b.errors, b.recall_at_5, b.em) == (2, 0.0, 0.0)
+    assert len(report.results) == 4 and report.problems == qa.problems
+    assert report.results[0].retrieved == ["a", "x", "b"]
+
+
+# ---------------------------------------------------------------- the command's pieces
+
+
+def test_parse_modes_and_report_table() -> None:
+    assert parse_modes("hybrid, bm25,hybrid") == ["hybrid", "bm25"]
+    with pytest.raises(ConfigError, match="unknown mode"):
+        parse_modes("bm25,sparse")
+    from rich.console import Console
+
+    from kgbuild.evaluate import EvalReport, ModeReport
+
+    report = EvalReport(qa_file="qa.json", questions=3, modes=[ModeReport(
+        mode="hybrid", questions=3, recall_at_2=0.5, recall_at_5=0.9, em=0.1, f1=0.2, p50_ms=12, p90_ms=30, p99_ms=40)])
+    console = Console(record=True, width=200)
+    print_report(report, console)
+    text = console.export_text()
+    assert "hybrid" in text and "0.900" in text and "Recall@5" in text
+
+
+def test_eval_command_reports_a_bad_mode_in_one_line(tmp_path: Path) -> None:
+    import click
+
+    from kgbuild.cli import main
+    from kgbuild.cli_eval import eval_command
+
+    group = click.Group(commands={"eval": eval_command}, params=main.params, callback=main.callback)
+    qa = write(tmp_path / "qa.json", HOTPOT)
+    result = CliRunner().invoke(group, ["eval", str(qa), "--modes", "sparse"])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == ["error: --modes: unknown mode(s) sparse (choose from bm25, dense, hybrid, comma-separated)"]
