@@ -178,6 +178,12 @@ def test_relations_become_predicate_iris_with_their_raw_text_as_label(exported: 
         st = URIRef(f"{BASE}statement/rel_props")
         assert (st, RDF.subject, iri("entity", "ent_1")) in g and (st, RDF.predicate, rel("bornIn")) in g
         assert (st, KAG.properties, Literal('{"since": "1999"}')) in g
+        # Every relation read from text is a statement supported by its chunks; schema taxonomy is not.
+        for i, predicate in enumerate(HOSTILE_PREDICATES):
+            st = URIRef(f"{BASE}statement/rel_{i}")
+            assert (st, RDF.predicate, rel(predicate)) in g and (st, RDF.object, iri("entity", HOSTILE_ENTITY_ID)) in g
+            assert set(g.objects(st, KAG.supportedBy)) == {iri("chunk", C1)}
+        assert not set(g.subjects(RDF.subject, iri("concept", "con_person")))
 
 
 def test_provenance_chunks_documents_and_structure(exported: dict) -> None:

@@ -165,17 +165,18 @@ def triples(rows: GraphRows, names: Names) -> Iterator[Triple]:
     for edge in rows.edges:
         outgoing.setdefault((edge.src_label, edge.src), []).append(edge)
     used_predicates: dict[str, Iri] = {}
+    chunks = {n.id for n in rows.nodes if n.label == "Chunk"}  # relation provenance names only real chunks
 
     for node in rows.nodes:
         deferred: list[Triple] = []
         yield from _node_triples(node, names, relation_predicate, used_predicates)
         for edge in outgoing.pop((node.label, node.id), ()):
-            yield from _edge_triples(edge, names, used_predicates, deferred)
+            yield from _edge_triples(edge, names, used_predicates, chunks, deferred)
         yield from deferred
     for edges in outgoing.values():  # sources that are not nodes: graph rows never produce them
         deferred = []
         for edge in edges:
-            yield from _edge_triples(edge, names, used_predicates, deferred)
+            yield from _edge_triples(edge, names, used_predicates, chunks, deferred)
         yield from deferred
     # Predicates read from text are declared once, with their raw text as the label.
     for text, iri in used_predicates.items():
@@ -230,7 +231,8 @@ def _use(names: Names, text: str, used: dict[str, Iri]) -> Iri:
     return iri
 
 
-def _edge_triples(edge: EdgeRow, names: Names, used: dict[str, Iri], deferred: list[Triple]) -> Iterator[Triple]:
+def _edge_triples(edge: EdgeRow, names: Names, used: dict[str, Iri], chunks: set[str],
+                  deferred: list[Triple]) -> Iterator[Triple]:
     """The edge's triple(s) about its source; triples about other subjects go to `deferred`."""
     s = names.node(edge.src_label, edge.src)
     o = names.node(edge.dst_label, edge.dst)
@@ -249,12 +251,18 @@ def _edge_triples(edge: EdgeRow, names: Names, used: dict[str, Iri], deferred: l
     p = _use(names, str(edge.props.get("predicate", "")), used)
     yield s, p, o
     properties = edge.props.get("properties")
-    if properties and properties not in ("{}", "null"):
-        # A plain triple cannot carry the relation's properties; a reified statement can.
+    if properties in ("{}", "null"):
+        properties = None
+    chunk_ids = [c for c in edge.props.get("chunk_ids") or () if c in chunks]
+    if properties or chunk_ids:
+        # A plain triple cannot carry the relation's properties or the chunks it was read from;
+        # its reified statement can (taxonomy edges from the schema have neither and stay plain).
         st = Iri(names.statement_ns, encode(edge.id))
         deferred += [(st, A, Iri(RDF, "Statement")), (st, _k("id"), Lit(edge.id)), (st, Iri(RDF, "subject"), s),
-                     (st, Iri(RDF, "predicate"), p), (st, Iri(RDF, "object"), o),
-                     (st, _k("properties"), Lit(str(properties)))]
+                     (st, Iri(RDF, "predicate"), p), (st, Iri(RDF, "object"), o)]
+        if properties:
+            deferred.append((st, _k("properties"), Lit(str(properties))))
+        deferred += [(st, _k("supportedBy"), names.node("Chunk", c)) for c in chunk_ids]
 
 
 # ---------------------------------------------------------------- Turtle
