@@ -564,9 +564,11 @@ def schema_check(file: Path) -> None:
 
 def _register_commands() -> None:
     # Commands that live in their own modules; they import from this one only when they run.
+    from kgbuild.cli_export import export
     from kgbuild.cli_query import query
 
     main.add_command(query)
+    main.add_command(export)
 
 
 _register_commands()
