@@ -1,24 +1,28 @@
-"""Each operator and the variables between steps, on a small graph in a real embedded ArcadeDB."""
+"""Each operator and the variables between steps, on a small graph in a real embedded ArcadeDB (and
+one plan over Bolt, against a real ArcadeDB server)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from arcade_server import arcadedb_bolt_server
 from llm_server import ScriptedLLM
-from solve_graph import GraphRetriever, build_graph
+from solve_graph import GraphRetriever, build_graph, write_graph
 
-from kgbuild.config import LLMConfig
+from kgbuild.config import GraphStoreConfig, LLMConfig
 from kgbuild.llm.gateway import LLMGateway
 from kgbuild.llm.prompts import PromptLibrary
 from kgbuild.solve.executor import Executor
-from kgbuild.solve.graph_view import GraphView
+from kgbuild.solve.graph_view import NODE_LABELS, NODES_BY_ID, RELATION_ENDS, GraphView, group_by_label, labels_for
 from kgbuild.solve.logic import parse_plan
 from kgbuild.solve.state import ExecState
 from kgbuild.store.arcade import ArcadeGraphStore
+from kgbuild.store.neo4j_store import Neo4jGraphStore
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +94,7 @@ def test_graph_view_predicates_are_matched_loosely_and_safely(view: GraphView) -
     assert view.nodes(["curtiz"])  # still there
     chains = view.paths(["curtiz"], ["bogart"])
     assert chains and [e.id for e in chains[0]] == ["r1", "r9"]
-    assert view.supporting_chunks(["casablanca"]) == {"casablanca": ["films#0#0"]}
+    assert view.supporting_chunks(["casablanca"]) == {"casablanca": ["bogart#0#0", "films#0#0"]}
     assert [c.doc_id for c in view.chunks(["hawks#0#0"])] == ["hawks"]
 
 
@@ -220,3 +224,134 @@ Output(m2)
     assert "one number is needed" in state.trace[1].result["error"]
     assert names(state, "m2") == ["9"]  # films are not numbers, but len counts them
     assert state.outputs["m2"][0].text == "9"
+
+
+# ---------------------------------------------------------------- provenance, qualifiers, index use
+
+
+def test_triple_citations_are_the_relationships_own_chunks(view: GraphView, llm: ScriptedLLM) -> None:
+    assert [e.chunk_ids for e in view.edges(subjects=["casablanca"], predicates=["starring"])] == [["films#0#0"]]
+    assert [e.chunk_ids for e in view.edges(subjects=["casablanca"], predicates=["release date"])] == [None]
+    state, _ = run(view, llm, """
+Retrieval(s=s1:Film[Casablanca], p=p1:starring, o=o1)
+Retrieval(s=s1, p=p2:releaseDate, o=o2)
+Retrieval(s=s3:Person[Michael Curtiz], p=p3:workedWith, o=o1)
+""")
+    by_id = {t.id: t for t in state.triples}
+    # Casablanca and Bogart share bogart#0#0 too, but only films#0#0 states (Casablanca, starring, Bogart)
+    assert by_id["r9"].chunk_ids == ["films#0#0"]
+    assert by_id["r5"].chunk_ids == ["films#0#0"]  # no chunk_ids stored: the chunks supporting both ends
+    assert state.trace[2].result["how"] == "graph:path" and by_id["r1"].chunk_ids == ["films#0#0"]  # paths too
+
+
+def test_qualifiers_of_triples_answer_constraints(view: GraphView, llm: ScriptedLLM) -> None:
+    # ((Humphrey Bogart, joined, Warner Bros.), in, 1936) and ((Bette Davis, joined, Warner Bros.), in, 1932)
+    llm.reply("", json.dumps({"found": False, "answers": []}))  # the text fallback of the last retrieval
+    state, _ = run(view, llm, """
+Step 1: Who joined Warner Bros. in 1936?
+  Retrieval(s=s1:Person, p=p1:joined, o=o1:Organization[Warner Bros.], time = 1936)
+Step 2: Who had joined it before 1935?
+  Retrieval(s=s2:Person, p=p2:joined, o=o2:Organization[Warner Brothers], p.in < 1935)
+Step 3: Whom did Humphrey Bogart play in Casablanca?
+  Retrieval(s=s3:Film[Casablanca], p=p3:starring, o=o3, p.role ~ "rick")
+  Retrieval(s=s4:Film[Casablanca], p=p4:starring, o=o4, p.role = "Ilsa Lund")
+  Retrieval(s=s5:Person, p=p5:joined, o=o5[Warner Bros.])
+  Retrieval(s=s6:Person[Bette Davis], p=p6:joined, o=o6, p.place = "Burbank")
+""")
+    assert names(state, "s1") == ["Humphrey Bogart"] and names(state, "s2") == ["Bette Davis"]
+    assert state.trace[0].logical_form.endswith("p.time = 1936)")
+    assert "p.time = 1936 matched through qualifier(s) (in, 1936)" in state.trace[0].result["notes"]
+    assert "p.in < 1935 matched through qualifier(s) (in, 1932)" in state.trace[1].result["notes"]
+    # a HyperNode without relation_id qualifies the triple between its two ends
+    assert names(state, "o3") == ["Humphrey Bogart"] and state.bindings.get("o4", []) == []
+    assert sorted(names(state, "s5")) == ["Bette Davis", "Humphrey Bogart"]  # no constraint, no filter
+    # a time qualifier is not a place: the graph has no answer, the text fallback neither
+    assert state.bindings.get("o6", []) == [] and state.trace[5].result["how"] == "chunks"
+    assert state.trace[3].result["how"] == "chunks" and llm.calls() == 2  # Ilsa Lund: not in the graph either
+    # QUALIFIER relationships carry a predicate but are not triples of their own
+    assert view.edges(objects=["ent_1936"]) == [] and view.predicates_near(["ent_1936"], "in") == []
+    assert view.paths(["bogart"], ["ent_1936"]) == []
+    assert [q.value.name for q in view.qualifiers(view.edges(subjects=["ent_davis"]))["rel_j2"]] == ["1932"]
+
+
+def test_ids_are_looked_up_under_the_label_their_prefix_names() -> None:
+    assert labels_for("ent_ab12") == ("Entity",) and labels_for("con_1") == ("Concept",)
+    assert labels_for("evt_1") == ("Event",) and labels_for("hyp_1") == ("HyperNode",)
+    assert labels_for("doc#00001#0") == ("Chunk",) and labels_for("rel_1") == ()
+    assert labels_for("curtiz") == NODE_LABELS  # says nothing: every label
+    assert labels_for("doc#00001#0", RELATION_ENDS) == ()  # a chunk is no end of a relation
+    assert group_by_label(["ent_a", "curtiz", "ent_b", "ent_a", "x#1#0"], ("Entity", "Chunk")) == {
+        "Entity": ["ent_a", "curtiz", "ent_b"], "Chunk": ["curtiz", "x#1#0"]}
+
+
+class RecordingStore:
+    """A graph store that remembers every statement the solver sends."""
+
+    def __init__(self, store: ArcadeGraphStore) -> None:
+        self.store = store
+        self.sent: list[tuple[str, dict]] = []
+
+    def query(self, statement: str, params: dict | None = None) -> list[dict]:
+        self.sent.append((statement, dict(params or {})))
+        return self.store.query(statement, params)
+
+
+_ID_LOOKUP = re.compile(r"(\w+)\.id IN \$\w+")
+
+
+def test_every_lookup_by_id_starts_from_a_labelled_index_seek(store: ArcadeGraphStore, llm: ScriptedLLM) -> None:
+    recorder = RecordingStore(store)
+    view = GraphView(recorder)  # type: ignore[arg-type]
+    llm.reply("", json.dumps({"found": False, "answers": []}))
+    run(view, llm, """
+Retrieval(s=s1:Person[Michael Curtiz], p=p1:directed, o=o1:Film)
+Retrieval(s=o1, p=p2:releaseDate, o=o2:Date)
+Retrieval(s=s3:Director[Howard Hawks], p=p3:directed, o=o3:Film)
+Retrieval(s=s4:Person[film director], p=p4:directed, o=o4, o.name ~ "cas")
+Retrieval(s=s5:Person[Michael Curtiz], p=p5:workedWith, o=o5:Person[Humphrey Bogart])
+Retrieval(s=s6:Person, p=p6:joined, o=o6[Warner Bros.], time = 1936)
+Retrieval(s=s7:Person[Michael Curtiz], p=p7:bornIn, o=o7)
+""")
+    view.chunks(["films#0#0"])
+    lookups = [(st, p) for st, p in recorder.sent if _ID_LOOKUP.search(st)]
+    assert len(lookups) > 20
+    labelled = re.compile(r"MATCH \((\w+):(?:Entity|Concept|Event|HyperNode|Chunk)\) WHERE \1\.id IN \$\w+")
+    for statement, params in lookups:
+        # statically: each `x.id IN $ids` is the WHERE of a labelled MATCH of x alone
+        assert len(_ID_LOOKUP.findall(statement)) == len(labelled.findall(statement)), statement
+        # and by the database's own planner: no id filter over nodes of every label
+        plan = store.query("EXPLAIN " + statement, params)[0]["executionPlanAsString"]
+        assert not re.search(r"MATCH NODE \((\w+)\) \[filter: \1\.id IN", plan), (statement, plan)
+    seek = store.query("EXPLAIN " + NODES_BY_ID["Entity"], {"ids": ["curtiz"]})[0]["executionPlanAsString"]
+    assert "NodeIndexSeek(n:Entity) [index=Entity[id]" in seek
+
+
+@pytest.fixture(scope="module")
+def bolt_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Neo4jGraphStore]:
+    with arcadedb_bolt_server(tmp_path_factory.mktemp("arcadedb")) as server:
+        cfg = GraphStoreConfig(backend="neo4j", uri=server.uri, user=server.user, password=server.password,
+                               database=server.database)
+        graph = Neo4jGraphStore(cfg)
+        write_graph(graph)
+        yield graph
+        graph.close()
+
+
+def test_a_plan_runs_over_bolt_like_in_process(bolt_store: Neo4jGraphStore, llm: ScriptedLLM) -> None:
+    state, _ = run(GraphView(bolt_store), llm, """
+Step 1: Which films did Michael Curtiz direct, and which came first?
+  Retrieval(s=s1:Person[Michael Curtiz], p=p1:directed, o=o1:Film)
+  Retrieval(s=o1, p=p2:releaseDate, o=o2:Date)
+  Sort(set=o1, by=o2, direction=asc, limit=1) -> o3
+Step 2: Who joined Warner Bros. in 1936, and who directed The Big Sleep?
+  Retrieval(s=s4:Person, p=p4:joined, o=o4[Warner Bros.], time = 1936)
+  Retrieval(s=s5:Person[Howard Hawks], p=p5:directed, o=o5:Film)
+  Retrieval(s=s6:Person[Michael Curtiz], p=p6:workedWith, o=o6:Person[Humphrey Bogart])
+  Output(o3, s4, o5)
+""")
+    assert names(state, "o3") == ["Yankee Doodle Dandy"] and names(state, "s4") == ["Humphrey Bogart"]
+    assert names(state, "o5") == ["The Big Sleep"] and state.trace[4].result["how"] == "graph:fuzzy"
+    assert state.trace[5].result["how"] == "graph:path"
+    by_id = {t.id: t for t in state.triples}
+    assert by_id["r1"].chunk_ids == ["films#0#0"] and by_id["r6"].chunk_ids == ["films#0#1"]
+    assert by_id["rel_j1"].chunk_ids == ["bogart#0#0"] and llm.calls() == 0

@@ -69,6 +69,11 @@ def test_details_of_arguments() -> None:
     assert d.arg("options") == (VarRef("s1"), "none", -2.5) and d.arg("question") == "q"
     sort = parse_plan("Retrieval(s=s1:F[A], p=p1, o=o1)\nSort(set=o1, direction=max)").steps[0].actions[1]
     assert sort == Sort(VarRef("o1"), "desc")
+    # a bare `time = 1939` constrains the triple (a property or a HyperNode qualifier): p.time
+    q = parse_action('Retrieval(s=s1:Person, p=p1:joined, o=o1[Warner Bros.], time = 1939, in < "1940")')
+    assert isinstance(q, Retrieval)
+    assert q.constraints == (Constraint("p", "time", "=", 1939), Constraint("p", "in", "<", "1940"))
+    assert format_action(q).endswith('p.time = 1939, p.in < "1940")') and parse_action(format_action(q)) == q
 
 
 def test_ast_built_in_code_round_trips() -> None:
@@ -86,7 +91,8 @@ MALFORMED = [
     ("Retrieval(s=s1:Person[Michael Curtiz, p=p1:x, o=o1)", 1, 22, "unclosed ["),
     ("Step 1: q\n  Retrieval(s=s1, p=p1:x o=o1)", 2, 26, "expected ',' or ')'"),
     ("Retrieval(s=s1, p=p1:x)", 1, 1, "o= is missing"),
-    ("Retrieval(s=s1, p=p1, o=o1, q=o2)", 1, 29, "unknown Retrieval argument"),
+    ("Retrieval(s=s1, p=p1, o=o1, q: o2)", 1, 29, "unknown Retrieval argument"),
+    ("Retrieval(s=s1, p=p1, o=o1, time=o2)", 1, 34, "variable o2 is not bound"),
     ("Retrieval(s=s1, p=p1, o=o1, o.year in 3)", 1, 36, "expected a comparison"),
     ("Retrieval(s=s1, p=p1:x[y], o=o1)", 1, 23, "no [mention]"),
     ("Retrieval(s=s1, p=p1, o=o1)\n  Output(o9)", 2, 10, "o9 is not bound"),

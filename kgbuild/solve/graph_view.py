@@ -1,10 +1,17 @@
 """What the solver reads from the graph store (docs/graph_model.md), through parameterised Cypher.
 
-Every statement below is a constant of this module, assembled only from fixed fragments; names,
-predicates and ids from the plan (that is, from the model) travel as parameters. The only labels
-and relationship types in the text are the fixed ones of the graph model: Entity, Concept, Chunk,
-SUPPORTED_BY, BELONG_TO, IS_A. Extracted relations are matched on their `predicate` property,
+Every statement is assembled only from fixed fragments of this module and the fixed labels of the
+graph model (Entity, Concept, Event, HyperNode, Chunk; SUPPORTED_BY, BELONG_TO, IS_A,
+TRIPLE_SUBJECT, TRIPLE_OBJECT, QUALIFIER); names, predicates and ids from the plan (that is, from
+the model) travel as parameters. Extracted relations are matched on their `predicate` property,
 never on their type, so a predicate the model invents cannot reach a statement.
+
+Index use: the store has one uniqueness constraint (an index) on `id` per base label, and a node
+pattern without a label (`MATCH (n) WHERE n.id IN $ids`) can use none of them. So every lookup by
+id starts with a labelled anchor, `MATCH (n:Entity) WHERE n.id IN $ids`, one statement per label;
+the label comes from the id's prefix (kgbuild.ids: `ent_`, `con_`, `evt_`, `hyp_`, chunk ids
+contain `#`), and an id without a known prefix (written by another tool) is looked up under every
+label it could have.
 
 Concept reasoning (KAG §2.4.2) helps where a plan's type or mention does not match the graph
 literally: an entity "is a" Director if it belongs to the concept "film director" whose isA
@@ -25,6 +32,52 @@ from kgbuild.store.types import GraphStore
 
 Direction = Literal["out", "in"]
 
+# Base labels with an id index that the solver looks ids up under, and the ones an extracted
+# relation can start or end at (docs/graph_model.md).
+NODE_LABELS = ("Entity", "Concept", "Event", "HyperNode", "Chunk")
+RELATION_ENDS = ("Entity", "Concept", "Event")
+_ID_PREFIXES = (("ent_", "Entity"), ("con_", "Concept"), ("evt_", "Event"), ("hyp_", "HyperNode"))
+_RELATION_PREFIX = "rel_"  # a relationship's id: no node has it
+
+
+def labels_for(node_id: str, candidates: Sequence[str] = NODE_LABELS) -> tuple[str, ...]:
+    """The labels to look `node_id` up under: the one its prefix names (if it is a candidate),
+    none for a relation id, every candidate for an id that does not say."""
+    if "#" in node_id:
+        label: str | None = "Chunk"
+    elif node_id.startswith(_RELATION_PREFIX):
+        return ()
+    else:
+        label = next((lab for prefix, lab in _ID_PREFIXES if node_id.startswith(prefix)), None)
+    if label is None:
+        return tuple(candidates)
+    return (label,) if label in candidates else ()
+
+
+def group_by_label(ids: Iterable[str], candidates: Sequence[str] = NODE_LABELS) -> dict[str, list[str]]:
+    """label -> the ids to look up under it, in first-seen order."""
+    groups: dict[str, list[str]] = {}
+    for node_id in dict.fromkeys(ids):
+        for label in labels_for(node_id, candidates):
+            groups.setdefault(label, []).append(node_id)
+    return groups
+
+
+def _anchor(var: str, label: str, param: str) -> str:
+    """`MATCH (var:Label) WHERE var.id IN $param`: the index seek every id lookup starts from."""
+    if label not in NODE_LABELS:  # defence in depth: only the fixed labels reach a statement
+        raise ValueError(f"not a base label: {label!r}")
+    return f"MATCH ({var}:{label}) WHERE {var}.id IN ${param} "
+
+
+def _per_label(template: str, labels: Sequence[str] = NODE_LABELS) -> dict[str, str]:
+    """One statement per label from a template whose `{anchor:var:param}` marks the anchor."""
+    out = {}
+    for label in labels:
+        out[label] = re.sub(r"\{anchor:(\w+):(\w+)\}", lambda m: _anchor(m.group(1), label, m.group(2)), template)
+    return out
+
+
 # Fields of a node, returned under a prefix: `{p}id`, `{p}name`, ...
 _NODE_FIELDS = ("id", "name", "spg_class", "semantic_type", "aliases", "properties", "description", "type", "trigger")
 
@@ -38,38 +91,43 @@ def _fields(var: str, prefix: str) -> str:
 _NORM_PRED = "replace(replace(replace(toLower(r.predicate), ' ', ''), '_', ''), '-', '')"
 _NAME_OR_ALIAS = "(toLower(n.name) = $name OR any(a IN coalesce(n.aliases, []) WHERE toLower(a) = $name))"
 
-FIND_BY_NAME = f"MATCH (n) WHERE (n:Entity OR n:Concept) AND {_NAME_OR_ALIAS} RETURN {_fields('n', '')} LIMIT $limit"
-NODES_BY_ID = f"MATCH (n) WHERE n.id IN $ids RETURN {_fields('n', '')}"
-# Extracted relations carry a `predicate`; structural ones (SUPPORTED_BY, NEXT, ...) do not.
-_EDGE_RETURN = (f"RETURN r.id AS rid, r.predicate AS predicate, r.properties AS rprops, "
+# Names are not indexed; a label scan of the two labels that carry names is the best there is.
+FIND_BY_NAME = {label: f"MATCH (n:{label}) WHERE {_NAME_OR_ALIAS} RETURN {_fields('n', '')} LIMIT $limit"
+                for label in ("Entity", "Concept")}
+NODES_BY_ID = _per_label(f"{{anchor:n:ids}}RETURN {_fields('n', '')}")
+# Extracted relations carry a `predicate`; structural ones (SUPPORTED_BY, NEXT, ...) do not, except
+# QUALIFIER, which repeats its HyperNode's predicate and is read through `qualifiers` instead.
+_EXTRACTED = "r.predicate IS NOT NULL AND type(r) <> 'QUALIFIER'"
+_EDGE_MATCH = f"MATCH (s)-[r]->(o) WHERE {_EXTRACTED}"
+_EDGE_RETURN = (f"RETURN r.id AS rid, r.predicate AS predicate, r.properties AS rprops, r.chunk_ids AS rchunks, "
                 f"{_fields('s', 's_')}, {_fields('o', 'o_')} LIMIT $limit")
-_EDGE_WHERE = {
-    "subjects": "s.id IN $subjects",
-    "objects": "o.id IN $objects",
-    "predicates": f"{_NORM_PRED} IN $predicates",
-}
-PREDICATES_FROM = ("MATCH (s)-[r]->(o) WHERE s.id IN $ids AND r.predicate IS NOT NULL "
-                   "RETURN DISTINCT r.predicate AS predicate LIMIT 500")
-PREDICATES_TO = ("MATCH (s)-[r]->(o) WHERE o.id IN $ids AND r.predicate IS NOT NULL "
-                 "RETURN DISTINCT r.predicate AS predicate LIMIT 500")
-PREDICATES_ALL = "MATCH (s)-[r]->(o) WHERE r.predicate IS NOT NULL RETURN DISTINCT r.predicate AS predicate LIMIT 2000"
+_PREDICATES_RETURN = "RETURN DISTINCT r.predicate AS predicate LIMIT 500"
+PREDICATES_FROM = _per_label(f"{{anchor:s:ids}}{_EDGE_MATCH} {_PREDICATES_RETURN}", RELATION_ENDS)
+PREDICATES_TO = _per_label(f"{{anchor:o:ids}}{_EDGE_MATCH} {_PREDICATES_RETURN}", RELATION_ENDS)
+PREDICATES_ALL = f"{_EDGE_MATCH} RETURN DISTINCT r.predicate AS predicate LIMIT 2000"
 # Variable-length bounds cannot be parameters; the hop count is an int checked in `paths`.
-_PATHS = ("MATCH p=(a)-[*1..{hops}]-(b) WHERE a.id IN $sources AND b.id IN $targets "
-          "AND all(r IN relationships(p) WHERE r.predicate IS NOT NULL) "
-          "RETURN [r IN relationships(p) | {{rid: r.id, predicate: r.predicate, sid: startNode(r).id, "
-          "oid: endNode(r).id}}] AS rels LIMIT $limit")
+_PATH_MATCH = (f"MATCH p=(a)-[*1..{{hops}}]-(b) WHERE all(r IN relationships(p) WHERE {_EXTRACTED}) "
+               "RETURN [r IN relationships(p) | {{rid: r.id, predicate: r.predicate, chunk_ids: r.chunk_ids, "
+               "sid: startNode(r).id, oid: endNode(r).id}}] AS rels LIMIT $limit")
 # An entity's concepts, and their isA ancestors (depth 0 = the concept itself).
-CONCEPTS_OF = ("MATCH (e)-[:BELONG_TO]->(c:Concept)-[:IS_A*0..3]->(a:Concept) WHERE e.id IN $ids "
-               "RETURN DISTINCT e.id AS entity, a.id AS id, a.name AS name")
-ANCESTORS = ("MATCH (c:Concept)-[:IS_A*1..3]->(a:Concept) WHERE c.id IN $ids "
+CONCEPTS_OF = _per_label("{anchor:e:ids}MATCH (e)-[:BELONG_TO]->(c:Concept)-[:IS_A*0..3]->(a:Concept) "
+                         "RETURN DISTINCT e.id AS entity, a.id AS id, a.name AS name", RELATION_ENDS)
+ANCESTORS = (f"{_anchor('c', 'Concept', 'ids')}MATCH (c)-[:IS_A*1..3]->(a:Concept) "
              f"RETURN DISTINCT {_fields('a', '')}")
-DESCENDANTS = ("MATCH (c:Concept)<-[:IS_A*1..3]-(d:Concept) WHERE c.id IN $ids "
+DESCENDANTS = (f"{_anchor('c', 'Concept', 'ids')}MATCH (c)<-[:IS_A*1..3]-(d:Concept) "
                f"RETURN DISTINCT {_fields('d', '')}")
-MEMBERS = ("MATCH (c:Concept)<-[:IS_A*0..3]-(d:Concept)<-[:BELONG_TO]-(n:Entity) WHERE c.id IN $ids "
+MEMBERS = (f"{_anchor('c', 'Concept', 'ids')}MATCH (c)<-[:IS_A*0..3]-(d:Concept)<-[:BELONG_TO]-(n:Entity) "
            f"RETURN DISTINCT {_fields('n', '')} LIMIT $limit")
-SUPPORTING = ("MATCH (n)-[:SUPPORTED_BY]->(c:Chunk) WHERE n.id IN $ids "
-              "RETURN n.id AS node, c.id AS chunk")
-CHUNKS = "MATCH (c:Chunk) WHERE c.id IN $ids RETURN c.id AS id, c.doc_id AS doc_id, c.text AS text"
+SUPPORTING = _per_label("{anchor:n:ids}MATCH (n)-[:SUPPORTED_BY]->(c:Chunk) RETURN n.id AS node, c.id AS chunk",
+                        ("Entity", "Concept", "Event", "HyperNode"))
+CHUNKS = f"{_anchor('c', 'Chunk', 'ids')}RETURN c.id AS id, c.doc_id AS doc_id, c.text AS text"
+# Qualifiers of triples, ((x, p, y), q, v): the HyperNode points at both ends of the triple it
+# qualifies and at the qualifier value; `relation_id` names the triple. Anchored on one end.
+QUALIFIERS = _per_label(
+    "{anchor:x:ids}MATCH (h:HyperNode)-[:TRIPLE_SUBJECT]->(x) MATCH (h)-[:TRIPLE_OBJECT]->(y) "
+    "MATCH (h)-[q:QUALIFIER]->(v) "
+    f"RETURN h.id AS hid, h.relation_id AS rid, x.id AS sid, y.id AS oid, coalesce(q.predicate, h.predicate) AS qpred, "
+    f"{_fields('v', 'v_')}", RELATION_ENDS)
 
 
 def normalise_predicate(text: str) -> str:
@@ -111,6 +169,17 @@ class GEdge(BaseModel):
     subject: GNode
     object: GNode
     properties: dict[str, Any] = Field(default_factory=dict)
+    # The triple's own supporting chunks, as the store holds them; None when the store has none
+    # (a graph written before relationships carried them).
+    chunk_ids: list[str] | None = None
+
+
+class GQualifier(BaseModel):
+    """A qualifier of a triple, ((s, p, o), predicate, value), read from its HyperNode."""
+
+    hypernode_id: str
+    predicate: str
+    value: GNode
 
 
 class GChunk(BaseModel):
@@ -131,6 +200,14 @@ def _json_dict(raw: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def _chunk_list(raw: Any) -> list[str] | None:
+    if raw is None:
+        return None
+    if isinstance(raw, str):  # a store that flattened the list
+        return [raw]
+    return [str(c) for c in raw if c]
+
+
 def node_from_row(row: dict[str, Any], prefix: str = "") -> GNode:
     labels = list(row.get(f"{prefix}labels") or [])
     base = ("Entity", "Concept", "Event", "HyperNode", "Chunk", "Document")
@@ -144,50 +221,88 @@ def node_from_row(row: dict[str, Any], prefix: str = "") -> GNode:
                  properties=_json_dict(row.get(f"{prefix}properties")))
 
 
+def edge_from_row(row: dict[str, Any]) -> GEdge:
+    return GEdge(id=row["rid"] or "", predicate=row["predicate"], subject=node_from_row(row, "s_"),
+                 object=node_from_row(row, "o_"), properties=_json_dict(row.get("rprops")),
+                 chunk_ids=_chunk_list(row.get("rchunks")))
+
+
+_Group = tuple[str | None, list[str] | None]  # (anchor label, ids); (None, None): no anchor
+
+
+def _groups(ids: Sequence[str] | None) -> list[_Group]:
+    """The anchors for one end of a relation: none without ids, one per label with them (no
+    anchor at all, hence no statement, when none of the ids can be a relation end)."""
+    if ids is None:
+        return [(None, None)]
+    return list(group_by_label(ids, RELATION_ENDS).items())
+
+
 class GraphView:
     def __init__(self, store: GraphStore, *, max_rows: int = 200) -> None:
         self.store = store
         self.max_rows = max_rows
+
+    def _by_label(self, statements: dict[str, str], ids: Iterable[str],
+                  params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Run the statement of each label with the ids that belong to it; rows of all of them."""
+        rows: list[dict[str, Any]] = []
+        for label, group in group_by_label(ids, tuple(statements)).items():
+            rows.extend(self.store.query(statements[label], {**(params or {}), "ids": group}))
+        return rows
 
     # ------------------------------------------------------------ nodes
 
     def find_entities(self, name: str, type_: str | None = None, limit: int = 10) -> list[GNode]:
         """Entities and concepts whose name or an alias is `name` (any case); with `type_`, those that
         conform to it first (see `conforms`), else all of them."""
-        rows = self.store.query(FIND_BY_NAME, {"name": " ".join(name.split()).lower(), "limit": limit})
-        found = [node_from_row(r) for r in rows]
+        params = {"name": " ".join(name.split()).lower(), "limit": limit}
+        rows = [r for statement in FIND_BY_NAME.values() for r in self.store.query(statement, params)]
+        found = [node_from_row(r) for r in rows][:limit]
         if type_:
             typed = self.conforms(found, type_)
             return typed or found
         return found
 
     def nodes(self, ids: Sequence[str]) -> list[GNode]:
-        if not ids:
-            return []
-        return [node_from_row(r) for r in self.store.query(NODES_BY_ID, {"ids": list(ids)})]
+        """The nodes with these ids, in the order asked (unknown ids are left out)."""
+        by_id = {n.id: n for n in (node_from_row(r) for r in self._by_label(NODES_BY_ID, ids))}
+        return [by_id[i] for i in dict.fromkeys(ids) if i in by_id]
 
     # ------------------------------------------------------------ relations
 
     def edges(self, *, subjects: Sequence[str] | None = None, objects: Sequence[str] | None = None,
               predicates: Sequence[str] | None = None, limit: int | None = None) -> list[GEdge]:
-        """Extracted relations subject -> object, filtered by ends and by predicate (normalised)."""
-        params: dict[str, Any] = {"limit": limit or self.max_rows}
-        where = ["r.predicate IS NOT NULL"]
-        for key, values in (("subjects", subjects), ("objects", objects), ("predicates", predicates)):
-            if values is not None:
-                where.append(_EDGE_WHERE[key])
-                params[key] = [normalise_predicate(v) for v in values] if key == "predicates" else list(values)
-        statement = f"MATCH (s)-[r]->(o) WHERE {' AND '.join(where)} {_EDGE_RETURN}"
-        return [GEdge(id=r["rid"] or "", predicate=r["predicate"], subject=node_from_row(r, "s_"),
-                      object=node_from_row(r, "o_"), properties=_json_dict(r.get("rprops")))
-                for r in self.store.query(statement, params)]
+        """Extracted relations subject -> object, filtered by ends and by predicate (normalised).
+
+        With ids, each end is anchored by label (one statement per label pair); with predicates
+        only, the relationships are scanned: no index covers a relationship property."""
+        limit = limit or self.max_rows
+        where = f"{_EDGE_MATCH} AND {_NORM_PRED} IN $predicates " if predicates is not None else f"{_EDGE_MATCH} "
+        params: dict[str, Any] = {"limit": limit}
+        if predicates is not None:
+            params["predicates"] = [normalise_predicate(p) for p in predicates]
+        out: dict[tuple[str, str, str], GEdge] = {}
+        for s_label, s_ids in _groups(subjects):
+            for o_label, o_ids in _groups(objects):
+                anchors, run = "", dict(params)
+                if s_label is not None:
+                    anchors += _anchor("s", s_label, "subjects")
+                    run["subjects"] = s_ids
+                if o_label is not None:
+                    anchors += _anchor("o", o_label, "objects")
+                    run["objects"] = o_ids
+                for row in self.store.query(f"{anchors}{where}{_EDGE_RETURN}", run):
+                    edge = edge_from_row(row)
+                    out.setdefault((edge.id, edge.subject.id, edge.object.id), edge)
+        return list(out.values())[:limit]
 
     def predicates_near(self, ids: Sequence[str] | None, direction: Direction = "out") -> list[str]:
         """Predicates present on relations leaving (or entering) the nodes; all of them without ids."""
         if ids is None:
             rows = self.store.query(PREDICATES_ALL)
         else:
-            rows = self.store.query(PREDICATES_FROM if direction == "out" else PREDICATES_TO, {"ids": list(ids)})
+            rows = self._by_label(PREDICATES_FROM if direction == "out" else PREDICATES_TO, ids)
         return sorted({r["predicate"] for r in rows if r.get("predicate")})
 
     @staticmethod
@@ -216,23 +331,43 @@ class GraphView:
 
     def paths(self, sources: Sequence[str], targets: Sequence[str], max_hops: int = 3,
               limit: int = 20) -> list[list[GEdge]]:
-        """Chains of extracted relations (either direction) linking a source to a target."""
+        """Chains of extracted relations (either direction) linking a source to a target, shortest first."""
         hops = int(max_hops)
         if not 1 <= hops <= 4:
             raise ValueError("max_hops must be between 1 and 4")
-        if not sources or not targets:
-            return []
-        rows = self.store.query(_PATHS.format(hops=hops), {"sources": list(sources), "targets": list(targets),
-                                                           "limit": limit})
+        rows: list[dict[str, Any]] = []
+        for a_label, a_ids in _groups(sources or []):
+            for b_label, b_ids in _groups(targets or []):
+                statement = (_anchor("a", str(a_label), "sources") + _anchor("b", str(b_label), "targets")
+                             + _PATH_MATCH.format(hops=hops))
+                rows.extend(self.store.query(statement, {"sources": a_ids, "targets": b_ids, "limit": limit}))
         ids = {x for r in rows for rel in r["rels"] for x in (rel["sid"], rel["oid"])}
         by_id = {n.id: n for n in self.nodes(sorted(ids))}
-        out: list[list[GEdge]] = []
+        chains: dict[tuple[str, ...], list[GEdge]] = {}
         for r in rows:
             chain = [GEdge(id=rel["rid"] or "", predicate=rel["predicate"], subject=by_id[rel["sid"]],
-                           object=by_id[rel["oid"]]) for rel in r["rels"] if rel["sid"] in by_id and rel["oid"] in by_id]
-            if chain:
-                out.append(chain)
-        out.sort(key=len)
+                           object=by_id[rel["oid"]], chunk_ids=_chunk_list(rel.get("chunk_ids")))
+                     for rel in r["rels"] if rel["sid"] in by_id and rel["oid"] in by_id]
+            if chain:  # an undirected match finds a chain once from each side: keep one
+                chains.setdefault(tuple(e.id for e in chain), chain)
+        return sorted(chains.values(), key=len)[:limit]
+
+    def qualifiers(self, edges: Sequence[GEdge]) -> dict[str, list[GQualifier]]:
+        """edge id -> the qualifiers of that triple, ((s, p, o), q, v), from the HyperNodes pointing
+        at its ends (TRIPLE_SUBJECT, TRIPLE_OBJECT) and naming it (relation_id). A HyperNode
+        without relation_id qualifies any triple between the same two ends."""
+        out: dict[str, list[GQualifier]] = {}
+        if not edges:
+            return out
+        ends = [x for e in edges for x in (e.subject.id, e.object.id)]
+        seen: set[tuple[str, str]] = set()
+        for row in self._by_label(QUALIFIERS, ends):
+            for e in edges:
+                same = row["rid"] == e.id if row.get("rid") else {row["sid"], row["oid"]} == {e.subject.id, e.object.id}
+                if same and (e.id, row["hid"]) not in seen:
+                    seen.add((e.id, row["hid"]))
+                    out.setdefault(e.id, []).append(GQualifier(hypernode_id=row["hid"], predicate=row["qpred"] or "",
+                                                               value=node_from_row(row, "v_")))
         return out
 
     # ------------------------------------------------------------ concepts (KAG §2.4.2)
@@ -240,9 +375,7 @@ class GraphView:
     def concepts_of(self, entity_ids: Sequence[str]) -> dict[str, list[str]]:
         """entity id -> names of the concepts it belongs to and their isA ancestors."""
         out: dict[str, list[str]] = {}
-        if not entity_ids:
-            return out
-        for r in self.store.query(CONCEPTS_OF, {"ids": list(entity_ids)}):
+        for r in self._by_label(CONCEPTS_OF, entity_ids):
             out.setdefault(r["entity"], []).append(r["name"])
         return out
 
@@ -281,9 +414,7 @@ class GraphView:
     def supporting_chunks(self, node_ids: Sequence[str]) -> dict[str, list[str]]:
         """node id -> ids of the chunks it was extracted from (SUPPORTED_BY)."""
         out: dict[str, list[str]] = {}
-        if not node_ids:
-            return out
-        for r in self.store.query(SUPPORTING, {"ids": list(dict.fromkeys(node_ids))}):
+        for r in self._by_label(SUPPORTING, node_ids):
             out.setdefault(r["node"], []).append(r["chunk"])
         return {k: sorted(set(v)) for k, v in out.items()}
 

@@ -9,13 +9,14 @@ and the model answers the sub-question from those chunks.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from kgbuild.llm.prompts import PromptLibrary
-from kgbuild.solve.graph_view import GEdge, GNode, GraphView
+from kgbuild.solve.graph_view import GEdge, GNode, GQualifier, GraphView, normalise_predicate
 from kgbuild.solve.llm_ask import SolveGateway, ask_json
-from kgbuild.solve.logic import Constraint, NodePattern, Retrieval, VarRef
+from kgbuild.solve.logic import Constraint, NodePattern, Retrieval, VarRef, format_constraint
 from kgbuild.solve.state import ExecState, Value
 from kgbuild.solve.types import Retriever, ScoredChunk, Triple
 
@@ -173,8 +174,18 @@ class RetrievalOp:
                         kept = typed
                     else:
                         out.notes.append(f"no {slot.type} among the {end}s; kept them for the exact predicate")
+        if not action.constraints or not kept:
+            return kept
+        # Qualifiers of the triples ((s, p, o), in, 1939) answer constraints the triple itself
+        # does not: read them once, only when a constraint asks for more than the fixed fields.
+        asks_more = any(c.prop not in _OWN_FIELDS for c in action.constraints)
+        qualifiers = self.graph.qualifiers(kept) if asks_more else {}
         for c in action.constraints:
-            kept = [e for e in kept if _satisfies(e, c, state)]
+            used: list[GQualifier] = []
+            kept = [e for e in kept if _satisfies(e, c, state, qualifiers.get(e.id, []), used)]
+            if used:
+                shown = ", ".join(sorted({f"({q.predicate}, {q.value.name})" for q in used}))
+                out.notes.append(f"{format_constraint(c)} matched through qualifier(s) {shown}")
         return kept
 
     def bind_edges(self, action: Retrieval, edges: list[GEdge], state: ExecState) -> None:
@@ -190,15 +201,20 @@ class RetrievalOp:
         state.link(action.s.var, action.o.var, [(node_value(e.subject), node_value(e.object)) for e in edges])
 
     def triples(self, edges: list[GEdge]) -> list[Triple]:
-        """Triples with their provenance: the chunks supporting both ends, else either end."""
+        """Triples with their provenance: the relationship's own chunks (`chunk_ids`, exact). A
+        graph written without them gets the old approximation: the chunks supporting both ends,
+        else either end."""
         assert self.graph is not None
-        support = self.graph.supporting_chunks([x for e in edges for x in (e.subject.id, e.object.id)])
+        unsourced = [e for e in edges if not e.chunk_ids]
+        support = self.graph.supporting_chunks([x for e in unsourced for x in (e.subject.id, e.object.id)])
         out = []
         for e in edges:
-            s, o = support.get(e.subject.id, []), support.get(e.object.id, [])
-            both = [c for c in s if c in set(o)]
+            chunk_ids = list(dict.fromkeys(e.chunk_ids or []))
+            if not chunk_ids:
+                s, o = support.get(e.subject.id, []), support.get(e.object.id, [])
+                chunk_ids = [c for c in s if c in set(o)] or sorted(set(s) | set(o))
             out.append(Triple(id=e.id, subject_id=e.subject.id, subject=e.subject.name, predicate=e.predicate,
-                              object_id=e.object.id, object=e.object.name, chunk_ids=both or sorted(set(s) | set(o))))
+                              object_id=e.object.id, object=e.object.name, chunk_ids=chunk_ids))
         return out
 
     # ------------------------------------------------------------ text fallback
@@ -245,15 +261,55 @@ def _scalar(value: Any, state: ExecState) -> list[Value]:
     return [Value(text=str(value))]
 
 
-def _satisfies(edge: GEdge, c: Constraint, state: ExecState) -> bool:
+# Constraint properties a triple or a node answers itself; anything else may be a qualifier.
+_OWN_FIELDS = frozenset({"name", "predicate", "id", "type", "class", "semantic_type", "kind"})
+# `p.time = 1939` also matches a qualifier written with a preposition, ((X, join, Y), in, 1939),
+# when its value is a date; `p.place` one whose value is not.
+_TIME_PROPS = frozenset({"time", "date", "year", "when", "period", "时间", "日期", "年份"})
+_PLACE_PROPS = frozenset({"place", "location", "where", "地点"})
+_PREPOSITIONS = frozenset({"in", "on", "at", "during", "since", "until", "from", "在", "于", "於"})
+_PLACE_PREPOSITIONS = frozenset({"in", "at", "在", "于", "於"})
+_TIME_TYPES = frozenset({"date", "time", "year", "period"})
+
+
+def _temporal(node: GNode) -> bool:
+    return (node.type or "").lower() in _TIME_TYPES or Value(text=node.name).number() is not None
+
+
+def qualifier_fits(prop: str, q: GQualifier) -> bool:
+    """Whether a qualifier answers the constraint property `prop`: the same predicate (spelling
+    aside), or a time/place word against a preposition whose value has that nature."""
+    want, pred = normalise_predicate(prop), normalise_predicate(q.predicate)
+    if want == pred:
+        return True
+    if want in _TIME_PROPS:
+        return (pred in _TIME_PROPS or pred in _PREPOSITIONS) and _temporal(q.value)
+    if want in _PLACE_PROPS:
+        return (pred in _PLACE_PROPS or pred in _PLACE_PREPOSITIONS) and not _temporal(q.value)
+    return False
+
+
+def _candidates(edge: GEdge, c: Constraint, qualifiers: list[GQualifier]) -> tuple[list[Value], list[GQualifier]]:
+    """The values a constraint compares: the triple's own (a property of the relation or of an end
+    node) and, where the triple has none, its qualifiers that fit."""
     if c.target == "p":
-        have: Any = edge.predicate if c.prop in ("name", "predicate") else edge.properties.get(c.prop)
+        own: Any = edge.predicate if c.prop in ("name", "predicate") else edge.properties.get(c.prop)
     else:
-        have = (edge.subject if c.target == "s" else edge.object).field(c.prop)
-    if have is None:
-        return False
-    haves = have if isinstance(have, list) else [have]
-    return any(compare(Value(text=str(h)), c.op, w) for h in haves for w in _scalar(c.value, state))
+        own = (edge.subject if c.target == "s" else edge.object).field(c.prop)
+    if own is not None:
+        return [Value(text=str(h)) for h in (own if isinstance(own, list) else [own])], []
+    fitting = [q for q in qualifiers if qualifier_fits(c.prop, q)]
+    return [Value(text=q.value.name, id=q.value.id, type=q.value.type) for q in fitting], fitting
+
+
+def _satisfies(edge: GEdge, c: Constraint, state: ExecState, qualifiers: list[GQualifier],
+               used: list[GQualifier]) -> bool:
+    haves, fitting = _candidates(edge, c, qualifiers)
+    wants = _scalar(c.value, state)
+    ok = any(compare(h, c.op, w) for h in haves for w in wants)
+    if ok:
+        used.extend(q for q in fitting if any(compare(Value(text=q.value.name, id=q.value.id), c.op, w) for w in wants))
+    return ok
 
 
 def compare(left: Value, op: str, right: Value) -> bool:
@@ -261,6 +317,9 @@ def compare(left: Value, op: str, right: Value) -> bool:
     if op == "~":
         return right.text.strip().lower() in left.text.strip().lower()
     a, b = left.number(), right.number()
+    # A bare year against a full date compares years: (X, join, Y) in 1939-09-01 is "in 1939".
+    if a is not None and b is not None and _is_year(left.text) != _is_year(right.text):
+        a, b = int(a), int(b)
     if a is None or b is None:
         a, b = left.text.strip().lower(), right.text.strip().lower()  # type: ignore[assignment]
     if op == "=":
@@ -271,3 +330,10 @@ def compare(left: Value, op: str, right: Value) -> bool:
         return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]  # type: ignore[operator]
     except TypeError:
         return False
+
+
+_BARE_YEAR = re.compile(r"^\s*[-+]?\d{3,4}\s*$")
+
+
+def _is_year(text: str) -> bool:
+    return bool(_BARE_YEAR.match(text))

@@ -17,10 +17,10 @@ from kgbuild.solve.logic.nodes import (
     Retrieval, Sort, Step, VarRef, bound_by,
 )
 from kgbuild.solve.logic.parser import parse_action, parse_plan
-from kgbuild.solve.logic.printer import format_action, format_plan
+from kgbuild.solve.logic.printer import format_action, format_constraint, format_plan
 
 __all__ = [
     "DEDUCE_ARGS", "DEDUCE_OPS", "Action", "Constraint", "Deduce", "LogicFormError", "Math", "NodePattern",
     "Output", "Plan", "Pos", "PredicatePattern", "Retrieval", "Sort", "Step", "VarRef", "bound_by",
-    "format_action", "format_plan", "parse_action", "parse_plan",
+    "format_action", "format_constraint", "format_plan", "parse_action", "parse_plan",
 ]

@@ -183,7 +183,13 @@ class _Parser:
             key = self.lex.next()
             name = str(key.value)
             if name not in ("s", "p", "o"):
-                raise self.error(key.offset, f"unknown Retrieval argument {name!r}", "use s=, p=, o= or a constraint like o.year > 1940")
+                after = self.lex.peek()
+                if after.kind == "punct" and after.text in COMPARATORS:
+                    # `time = 1939`: shorthand for p.time, a property or qualifier of the triple
+                    constraints.append(self.comparison("p", key, key))
+                    continue
+                raise self.error(key.offset, f"unknown Retrieval argument {name!r}",
+                                 "use s=, p=, o= or a constraint like o.year > 1940 or time = 1939")
             if self.accept("."):
                 constraints.append(self.constraint(name, key))
                 continue
@@ -218,7 +224,9 @@ class _Parser:
         return PredicatePattern(str(var.value), name, self.pos(var.offset))
 
     def constraint(self, target: str, key: Token) -> Constraint:
-        prop = self.name(f"a property name after {target}.")
+        return self.comparison(target, self.name(f"a property name after {target}."), key)
+
+    def comparison(self, target: str, prop: Token, key: Token) -> Constraint:
         op = self.lex.next()
         if op.kind != "punct" or op.text not in COMPARATORS:
             raise self.error(op.offset, f"expected a comparison ({' '.join(COMPARATORS)}), found {self.describe(op)}")

@@ -61,14 +61,14 @@ def _predicate(p: PredicatePattern) -> str:
     return p.var + (":" + _label(p.name) if p.name else "")
 
 
-def _constraint(c: Constraint) -> str:
+def format_constraint(c: Constraint) -> str:
     return f"{c.target}.{c.prop} {c.op} {_scalar(c.value)}"
 
 
 def format_action(action: Action) -> str:
     if isinstance(action, Retrieval):
         parts = [f"s={_node(action.s)}", f"p={_predicate(action.p)}", f"o={_node(action.o)}"]
-        parts += [_constraint(c) for c in action.constraints]
+        parts += [format_constraint(c) for c in action.constraints]
         return f"Retrieval({', '.join(parts)})"
     if isinstance(action, Sort):
         parts = [f"set={action.set.name}"]
