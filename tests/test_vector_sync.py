@@ -186,13 +186,18 @@ def test_a_removed_entity_is_deleted_from_the_store(env: Env) -> None:
     assert env.manifest.hashes(f"{env.prefix}_concepts") == {}
 
 
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory, store: MilvusVectorStore) -> Env:
+    """The corpus synced in one uninterrupted go (creating collections costs ~1 s each, so shared)."""
+    ref = Env(tmp_path_factory.mktemp("reference"), store, "ref")
+    write(ref.ws, corpus())
+    ref.sync()
+    return ref
+
+
 @pytest.mark.parametrize("after_write", [False, True], ids=["before-write", "after-write"])
 def test_an_interrupted_sync_then_a_rerun_matches_an_uninterrupted_one(
-        tmp_path: Path, store: MilvusVectorStore, after_write: bool) -> None:
-    reference = Env(tmp_path, store, f"ref_{after_write:d}")
-    write(reference.ws, corpus())
-    reference.sync()
-
+        tmp_path: Path, store: MilvusVectorStore, reference: Env, after_write: bool) -> None:
     broken = Env(tmp_path, store, f"cut_{after_write:d}")
     write(broken.ws, corpus())
     with pytest.raises(Interrupted):

@@ -379,9 +379,18 @@ def _truncate(text: str, max_bytes: int) -> str:
     return data[:max_bytes].decode("utf-8", "ignore")
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
 def _literal(value: str) -> str:
-    """A double-quoted Milvus string literal holding exactly `value`."""
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A double-quoted Milvus string literal holding exactly `value`.
+
+    Servers decode Go-style escapes (a raw newline is a syntax error there, so control characters
+    become \\uXXXX); Milvus Lite decodes only \\\\ and \\" but never sees a control character,
+    since `_encode` removed them from every value it stores or filters on.
+    """
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", escaped) + '"'
 
 
 _NEEDS_ENCODING = re.compile(r"[%'\x00-\x1f\x7f]")
