@@ -265,6 +265,11 @@ Step 3: Whom did Humphrey Bogart play in Casablanca?
     # a HyperNode without relation_id qualifies the triple between its two ends
     assert names(state, "o3") == ["Humphrey Bogart"] and state.bindings.get("o4", []) == []
     assert sorted(names(state, "s5")) == ["Bette Davis", "Humphrey Bogart"]  # no constraint, no filter
+    # the qualifiers travel with the triples: in the trace, and in the memory the model reads
+    assert state.trace[4].result["qualifiers"] == {"rel_j1": ["in 1936"], "rel_j2": ["in 1932"]}
+    texts_of = {t.id: state.triple_text(t) for t in state.triples}
+    assert texts_of["rel_j1"] == "(Humphrey Bogart, joined, Warner Bros.; in 1936)"
+    assert texts_of["r9"] == "(Casablanca, starring, Humphrey Bogart; role Rick Blaine)"
     # a time qualifier is not a place: the graph has no answer, the text fallback neither
     assert state.bindings.get("o6", []) == [] and state.trace[5].result["how"] == "chunks"
     assert state.trace[3].result["how"] == "chunks" and llm.calls() == 2  # Ilsa Lund: not in the graph either

@@ -92,6 +92,9 @@ class Executor:
                                       "chunks": [c.id for c in out.chunks]}
             if out.notes:
                 result["notes"] = out.notes
+            quals = {e.id: state.qualifiers[e.id] for e in out.edges if state.qualifiers.get(e.id)}
+            if quals:
+                result["qualifiers"] = quals
             return result
         if isinstance(action, Sort):
             return self.sort(action, state)
@@ -168,7 +171,7 @@ class Executor:
             result: dict[str, Any] = {"result": verdict, "decided_by": "kgbuild"}
         else:
             args = {name: texts(self.arg_values(value, state)) for name, value in action.args}
-            evidence = [f"({t.subject}, {t.predicate}, {t.object})" for t in state.triples[-20:]]
+            evidence = [state.triple_text(t) for t in state.triples[-20:]]
             evidence += [c.text[:400] for c in state.chunks[-5:]]
             reply = await ask_json(self.gateway, self.prompts.get("solve_deduce"), "solve.deduce",
                                    op=action.op, question=question, arguments=json.dumps(args, ensure_ascii=False),

@@ -35,7 +35,7 @@ def render_memory(state: ExecState, *, triples_per_answer: int = 8, chunks_per_a
     lines = []
     for i, a in enumerate(state.answers, 1):
         lines.append(f"{i}. {a.question} -> {a.answer or '(not found)'}")
-        lines += [f"   ({t.subject}, {t.predicate}, {t.object})" for t in a.triples[:triples_per_answer]]
+        lines += [f"   {state.triple_text(t)}" for t in a.triples[:triples_per_answer]]
         lines += [f"   [{c.id}] {' '.join(c.text.split())[:300]}" for c in a.chunks[:chunks_per_answer]]
     return "\n".join(lines)
 

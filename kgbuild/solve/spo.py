@@ -32,6 +32,7 @@ class Outcome:
     edges: list[GEdge] = field(default_factory=list)
     chunks: list[ScoredChunk] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    qualifiers: dict[str, list[GQualifier]] | None = None  # edge id -> qualifiers, once read
 
 
 def node_value(n: GNode) -> Value:
@@ -114,7 +115,7 @@ class RetrievalOp:
             edges, out.how = self.match(s_vals, predicate, o_vals, out)
             edges = self.filter(edges, action, s_vals, o_vals, state, out)
         if edges:
-            self.bind_edges(action, edges, state)
+            self.bind_edges(action, edges, state, out)
             out.edges = edges
             return out
         out.how = "nothing"
@@ -180,6 +181,8 @@ class RetrievalOp:
         # does not: read them once, only when a constraint asks for more than the fixed fields.
         asks_more = any(c.prop not in _OWN_FIELDS for c in action.constraints)
         qualifiers = self.graph.qualifiers(kept) if asks_more else {}
+        if asks_more:
+            out.qualifiers = qualifiers
         for c in action.constraints:
             used: list[GQualifier] = []
             kept = [e for e in kept if _satisfies(e, c, state, qualifiers.get(e.id, []), used)]
@@ -188,10 +191,16 @@ class RetrievalOp:
                 out.notes.append(f"{format_constraint(c)} matched through qualifier(s) {shown}")
         return kept
 
-    def bind_edges(self, action: Retrieval, edges: list[GEdge], state: ExecState) -> None:
+    def bind_edges(self, action: Retrieval, edges: list[GEdge], state: ExecState, out: Outcome) -> None:
         assert self.graph is not None
         triples = self.triples(edges)
         state.add_triples(triples)
+        # The qualifiers go with the triples into the memory: "when" is often only there,
+        # ((Colossus, arrive at, Bletchley Park), in, January 1944).
+        if out.qualifiers is None:
+            out.qualifiers = self.graph.qualifiers(edges)
+        for edge_id, quals in out.qualifiers.items():
+            state.qualifiers[edge_id] = list(dict.fromkeys(f"{q.predicate} {q.value.name}" for q in quals))
         if action.s.var not in state.bindings or action.s.mention:
             state.bind(action.s.var, [node_value(e.subject) for e in edges])
         if action.o.var not in state.bindings or action.o.mention:

@@ -63,6 +63,8 @@ class ExecState:
     triples: list[Triple] = field(default_factory=list)
     chunks: list[ScoredChunk] = field(default_factory=list)
     cited_chunks: list[str] = field(default_factory=list)  # chunk ids the model answered from
+    # triple id -> its qualifiers as text ("in January 1944"), shown with the triple in the memory
+    qualifiers: dict[str, list[str]] = field(default_factory=dict)
     outputs: dict[str, list[Value]] = field(default_factory=dict)
     answers: list[StepAnswer] = field(default_factory=list)
     trace: list[TraceStep] = field(default_factory=list)
@@ -81,6 +83,11 @@ class ExecState:
     def add_triples(self, triples: list[Triple]) -> None:
         known = {t.id for t in self.triples}
         self.triples.extend(t for t in triples if t.id not in known)
+
+    def triple_text(self, t: Triple) -> str:
+        """(subject, predicate, object), with the triple's qualifiers: (X, joined, Y; in 1939)."""
+        quals = self.qualifiers.get(t.id)
+        return f"({t.subject}, {t.predicate}, {t.object}{'; ' + ', '.join(quals) if quals else ''})"
 
     def add_chunks(self, chunks: list[ScoredChunk]) -> None:
         known = {c.id for c in self.chunks}
