@@ -189,6 +189,26 @@ def test_text_search_says_the_server_has_no_bm25(store: MilvusVectorStore) -> No
     store.drop(coll)
 
 
+def test_a_server_of_unknown_version_falls_back_to_dense_only_when_bm25_is_refused(server_uri: str) -> None:
+    # A version string that says nothing: the store tries BM25, the 2.3 server refuses the
+    # function, and the collection is created dense-only instead of failing the sync.
+    store = MilvusVectorStore(server_uri)
+    store._server_version = ""
+    try:
+        assert store.full_text_supported
+        coll = "kg_unknown_chunks"
+        store.drop(coll)
+        store.ensure_collection(coll, DIM, full_text=True)
+        assert not store.full_text_supported
+        store.upsert(coll, [VectorRow(id="c1", vector=axis(0), text="words")])
+        assert [h.id for h in store.search(coll, axis(0), 1)] == ["c1"]
+        with pytest.raises(FullTextUnavailable, match=r"Milvus server at http://127\.0\.0\.1:\d+ has no BM25"):
+            store.text_search(coll, "words", 1)
+        store.drop(coll)
+    finally:
+        store.close()
+
+
 def test_sync_into_the_server_is_incremental(tmp_path: Path, store: MilvusVectorStore) -> None:
     from test_vector_sync import HashEmbedder, corpus, write  # tests/ is on sys.path (rootdir-relative imports)
 

@@ -70,6 +70,7 @@ class MilvusVectorStore:
         self._client = _connect(uri, token, db_name, self.lite)
         self._server_version = "" if self.lite else _server_version(self._client)
         self._sparse: dict[str, bool] = {}  # collection -> has the BM25 sparse field
+        self._full_text_refused = False  # the server rejected a BM25 collection once
 
     # ------------------------------------------------------------------ collections
 
@@ -78,6 +79,8 @@ class MilvusVectorStore:
         """Whether new full-text collections get BM25 (Lite 2.5 and servers >= 2.5 do)."""
         if self.lite:
             return True
+        if self._full_text_refused:
+            return False
         parsed = _version_tuple(self._server_version)
         return parsed is None or parsed >= _FULL_TEXT_SINCE  # unknown: try, and fall back on failure
 
@@ -101,6 +104,7 @@ class MilvusVectorStore:
                     raise
                 # A server whose version string did not tell: it refused the function or the
                 # sparse field, so the collection is created dense-only (text_search explains).
+                self._full_text_refused = True
                 if self._call(collection, "check", lambda: self._client.has_collection(collection)):
                     self._call(collection, "drop", lambda: self._client.drop_collection(collection))
         self._create(collection, dim, full_text=False)
@@ -193,7 +197,7 @@ class MilvusVectorStore:
             if not self.full_text_supported:
                 raise FullTextUnavailable(
                     f"vector_store.uri {self.uri}",
-                    f"Milvus server {self._server_version} has no BM25 full-text search; needs Milvus >= 2.5",
+                    f"Milvus server {self._server_version or 'at ' + self.uri} has no BM25 full-text search; needs Milvus >= 2.5",
                 )
             raise FullTextUnavailable(f"vector store collection {collection}", "was created without BM25 full-text search",
                                       "drop it and sync again to recreate it with full text")
