@@ -210,3 +210,21 @@ def test_bolt_errors_are_one_line_naming_the_setting(tmp_path: Path, bolt) -> No
     dead = project(tmp_path / "dead", "graph_store:\n  backend: neo4j\n  uri: bolt://127.0.0.1:9\n  password: x\n")
     with pytest.raises(KgbuildError, match="graph_store.uri: cannot reach"):
         Neo4jGraphStore(dead.graph_store)
+
+
+def test_a_class_change_relabels_the_node_and_keeps_its_relationships(tmp_path: Path, corpus: Path) -> None:
+    config = project(tmp_path / "relabel")
+    build(config, [corpus])
+    tables = config.workspace_path() / "tables"
+    ents = pq.read_table(tables / "entities.parquet").to_pylist()
+    turing = next(e for e in ents if e["name"] == "Alan Turing")
+    turing["spg_class"] = "Organization"
+    Workspace(config.workspace_path()).write_table("entities", ents)
+    stats = sync_stores(config)
+    assert stats.nodes_written == 1 and stats.nodes_deleted == 0 and stats.edges_written > 5
+    graph = embedded_dump(config)
+    fresh = project(tmp_path / "fresh")
+    shutil.copytree(tables, fresh.workspace_path() / "tables")
+    sync_stores(fresh)
+    assert graph == embedded_dump(fresh)
+    assert any(n[0] == turing["id"] and "Organization" in n[1] for n in graph["nodes"])

@@ -40,10 +40,16 @@ def _sync_graph(config: Config, workspace: Workspace, report: SyncReport, progre
     try:
         # A store emptied behind kgbuild's back (deleted directory, wiped database) is rewritten in
         # full rather than trusted to hold what the manifest says.
-        if not manifest.is_empty() and store.query("MATCH (n) RETURN count(n) AS n")[0]["n"] == 0:
+        in_store = store.query("MATCH (n) RETURN count(n) AS n")[0]["n"]
+        if not manifest.is_empty() and in_store == 0:
             manifest.reset()
-        report.resumed = manifest.begin() or report.resumed
-        sync_graph(rows, store, manifest, report, batch_size=config.graph_store.batch_size, progress=progress)
+        # Untrusted: the last sync was interrupted, or the store holds data this manifest never
+        # recorded (e.g. the workspace was recreated next to an existing database): upsert everything.
+        untracked = manifest.is_empty() and in_store > 0
+        resumed = manifest.begin()
+        report.resumed = resumed or report.resumed
+        sync_graph(rows, store, manifest, report, batch_size=config.graph_store.batch_size, progress=progress,
+                   trusted=not (resumed or untracked))
         manifest.finish()
     finally:
         store.close()
