@@ -23,7 +23,7 @@ import numpy as np
 
 from kgbuild.solve.retrieval.fusion import FusionMethod, fuse, normalise
 from kgbuild.solve.retrieval.index import CONCEPT, TITLE, MutualIndex
-from kgbuild.solve.retrieval.linking import EntityLinker
+from kgbuild.solve.retrieval.linking import EntityLinker, Mention
 from kgbuild.solve.retrieval.ppr import PageRank
 from kgbuild.solve.types import LinkedEntity, RetrievalMode, RetrievalResult, ScoredChunk, Triple
 from kgbuild.store.types import Embedder, VectorHit, VectorStore
@@ -71,10 +71,11 @@ class HybridRetriever:
                  mode: RetrievalMode = "hybrid") -> RetrievalResult:
         start = time.perf_counter()
         if mode == "bm25":
-            result = RetrievalResult(chunks=self._from_hits(self.vectors.text_search(self.chunk_collection, question, k), "bm25"))
+            hits = self.vectors.text_search(self.chunk_collection, question, k)
+            result = RetrievalResult(chunks=self._from_hits(hits, "bm25"))
         elif mode == "dense":
-            vector = self.embedder.embed([question])[0]
-            result = RetrievalResult(chunks=self._from_hits(self.vectors.search(self.chunk_collection, vector, k), "dense"))
+            hits = self.vectors.search(self.chunk_collection, self.embedder.embed([question])[0], k)
+            result = RetrievalResult(chunks=self._from_hits(hits, "dense"))
         else:
             result = self._hybrid(question, k, seeds or [])
         result.seconds = time.perf_counter() - start
@@ -92,7 +93,7 @@ class HybridRetriever:
             "dense": self._positions(self.vectors.search(self.chunk_collection, vectors[0], n)),
         }
 
-        seeds, linked = self._seeds(mentions, unmatched, vectors[1:], seed_ids)
+        seeds, linked = self._seeds(mentions, vectors[1:], seed_ids)
         _, chunk_mass = self.pagerank.run(seeds, restart=s.restart, iterations=s.iterations)
         signals["ppr"] = _top(chunk_mass, n)
 
@@ -105,7 +106,7 @@ class HybridRetriever:
             first = sorted(fused, key=lambda c: -fused[c])[: s.hop_chunks]
             hop_seeds = {self.index.n_nodes + c: 1.0 for c in first}
             _, hop_mass = self._walk_from_chunks(hop_seeds)
-            signals["hop"] = {c: m for c, m in _top(hop_mass, n).items()}
+            signals["hop"] = _top(hop_mass, n)
             fused = fuse(signals, s.weights, method=s.fusion, rrf_k=s.rrf_k)
 
         ranked = sorted(fused, key=lambda c: (-fused[c], self.index.chunk_ids[c]))[:k]
@@ -122,7 +123,7 @@ class HybridRetriever:
         # PageRank.run takes node-space indices; chunk j sits at n_nodes + j in the state vector.
         return self.pagerank.run(seeds, restart=self.settings.restart, iterations=self.settings.iterations)
 
-    def _seeds(self, mentions: list, unmatched: list[str], span_vectors: list[list[float]],
+    def _seeds(self, mentions: list[Mention], span_vectors: list[list[float]],
                seed_ids: list[str]) -> tuple[dict[int, float], list[LinkedEntity]]:
         seeds: dict[int, float] = {}
         linked: dict[int, LinkedEntity] = {}
