@@ -25,6 +25,7 @@ demo: setup
 	cd $(DEMO) && ../$(BIN)/kgbuild inspect
 	cd $(DEMO) && ../$(BIN)/kgbuild inspect triples --entity Turing --limit 15
 	cd $(DEMO) && ../$(BIN)/kgbuild inspect hypernodes --limit 10
+	cd $(DEMO) && ../$(BIN)/kgbuild query "In which city was the author of the report on which Maurice Wilkes based the design of EDSAC born?"
 
 # pytest exits 5 when no test was collected; that is not a failure of the suite.
 test: setup

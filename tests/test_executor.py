@@ -7,7 +7,6 @@ import asyncio
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from arcade_server import arcadedb_bolt_server

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from kgbuild.errors import ModelLoadError
 from kgbuild.ids import content_hash
 
 if TYPE_CHECKING:
@@ -52,11 +51,7 @@ class SentenceEmbedder:
             if self._model is None:
                 from kgbuild.ingest.embedding_model import load_sentence_model
 
-                try:
-                    self._model = load_sentence_model(None if self.model == "bundled" else self.model)
-                except ModelLoadError as exc:
-                    # The loader names the chunking setting; here the culprit is embedding.model.
-                    raise ModelLoadError("config embedding.model", exc.problem, exc.hint) from None
+                self._model = load_sentence_model(None if self.model == "bundled" else self.model, "embedding.model")
             return self._model
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:

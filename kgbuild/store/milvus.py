@@ -15,6 +15,7 @@ Things this module works around, each measured on the installed versions:
 
 from __future__ import annotations
 
+import os
 import re
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
@@ -316,6 +317,9 @@ def open_vector_store(config: Config) -> VectorStore:
 
 
 def _connect(uri: str, token: str | None, db_name: str | None, lite: bool) -> MilvusClient:
+    # gRPC's C core logs keep-alive chatter with Milvus Lite ("too_many_pings") to stderr;
+    # only real errors belong on the user's terminal. Read when grpc first loads.
+    os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
     try:
         with warnings.catch_warnings():
             # milvus-lite 2.5 imports pkg_resources, which warns on every start.

@@ -65,21 +65,15 @@ def _sync_vectors(config: Config, workspace: Workspace, report: SyncReport, prog
     store = open_vector_store(config)
     report.vector_store = store.name
     prefix = config.vector_store.collection_prefix
+    embedder = open_embedder(config, config.workspace_path())
     try:
-        if not manifest.is_empty() and not any(
-            c in store_collections(store) for c in (f"{prefix}_chunks", f"{prefix}_entities", f"{prefix}_concepts")
-        ):
-            manifest.reset()
+        # After an interrupted sync, or when a collection's row count disagrees with the manifest
+        # (a deleted .db file, say), sync_vectors lists the store's ids and reconciles.
         report.resumed = manifest.begin() or report.resumed
-        embedder = open_embedder(config, config.workspace_path())
         sync_vectors(workspace, store, embedder, manifest, report, prefix=prefix,
                      batch_size=config.vector_store.batch_size, progress=progress)
         manifest.finish()
     finally:
+        embedder.close()
         store.close()
         manifest.close()
-
-
-def store_collections(store: object) -> set[str]:
-    lister = getattr(store, "collections", None)
-    return set(lister()) if callable(lister) else set()
