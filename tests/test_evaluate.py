@@ -150,7 +150,7 @@ def test_parse_modes_and_report_table() -> None:
     console = Console(record=True, width=200)
     print_report(report, console)
     text = console.export_text()
-    assert "hybrid" in text and "0.900" in text and "Recall@5" in text
+    assert "hybrid" in text and "0.900" in text and "R@5" in text
 
 
 def test_eval_command_reports_a_bad_mode_in_one_line(tmp_path: Path) -> None:
