@@ -268,6 +268,8 @@ def status(ctx: click.Context, as_json: bool) -> None:
                                                      "chunks_cached", "chunks_failed", "peak_rss_mb")},
         "last_build_skipped": latest.get("skipped", []),
         "last_build_llm": latest.get("llm", {}),
+        "last_build_stores": latest.get("stores", {}),
+        "last_build_store_error": latest.get("store_error", ""),
     }
     if as_json:
         click.echo(json.dumps(info, indent=2, ensure_ascii=False))
@@ -281,6 +283,10 @@ def status(ctx: click.Context, as_json: bool) -> None:
                   f"{lb['chunks_cached']} from cache, {lb['chunks_failed']} failed; sources: {', '.join(lb['sources'] or [])}")
     if info["last_build_llm"]:
         out.print(f"model usage: {_usage_line(info['last_build_llm'].get('total', {}))}")
+    if info["last_build_stores"]:
+        out.print(f"stores: {_stores_line(info['last_build_stores'])}")
+    if info["last_build_store_error"]:
+        out.print(f"stores NOT written: {info['last_build_store_error']} (run `kgbuild sync`)")
     for s in info["last_build_skipped"]:
         out.print(f"  skipped {s['source']}: {s['reason']}")
 
@@ -564,10 +570,12 @@ def schema_check(file: Path) -> None:
 
 def _register_commands() -> None:
     # Commands that live in their own modules; they import from this one only when they run.
+    from kgbuild.cli_eval import eval_command
     from kgbuild.cli_export import export
     from kgbuild.cli_query import query
 
     main.add_command(query)
+    main.add_command(eval_command)
     main.add_command(export)
 
 

@@ -27,10 +27,11 @@ SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "corpus"
 HOSTILE = ["O'Brien \"the\" `tick`", "}) DETACH DELETE n //", "名字 🚀", "a\nb\\c", "$param {x}"]
 
 
-def project(root: Path, extra: str = "") -> Config:
+def project(root: Path, extra: str = "", *, vectors: bool = False) -> Config:
+    """A project on the samples; the vector store is off unless asked for (its tests are elsewhere)."""
     root.mkdir(parents=True, exist_ok=True)
-    (root / "kgbuild.yaml").write_text(
-        f"workspace: ws\nbuild:\n  workers: 1\nvector_store:\n  backend: none\n{extra}", encoding="utf-8")
+    stores = "vector_store:\n  batch_size: 16\n" if vectors else "vector_store:\n  backend: none\n"
+    (root / "kgbuild.yaml").write_text(f"workspace: ws\nbuild:\n  workers: 1\n{stores}{extra}", encoding="utf-8")
     return load_config(root / "kgbuild.yaml", env={})
 
 

@@ -62,3 +62,27 @@ def test_kill_9_then_resume_gives_the_uninterrupted_graph(tmp_path: Path, corpus
     if stage == "graph":
         assert stats["resumed"] and stats["unchanged"] > 0  # the part written before the kill is kept
     assert embedded_dump(config) == reference
+
+
+def test_kill_9_while_writing_vectors_then_resume(tmp_path: Path, corpus: Path) -> None:
+    """The same with the vector store on: no vector duplicated or lost, no text embedded twice."""
+    from kgbuild.store.milvus import open_vector_store
+
+    def vectors_of(config) -> dict[str, set[str]]:
+        store = open_vector_store(config)
+        try:
+            return {c: store.ids(f"kgbuild_{c}") for c in ("chunks", "entities", "concepts")}
+        finally:
+            store.close()
+
+    extra = "graph_store:\n  batch_size: 50\n"
+    whole = project(tmp_path / "whole", extra, vectors=True)
+    build(whole, [corpus])
+    config = project(tmp_path / "p", extra, vectors=True)
+    child = subprocess.run([sys.executable, "-c", CHILD, str(config.file), str(corpus), "vectors", "60"],
+                           capture_output=True, text=True, timeout=300)
+    assert child.returncode == -9, child.stderr[-2000:]
+    stats = build(config, [corpus])
+    assert stats["resumed"] and stats["embeddings_cached"] > 0  # what was embedded before the kill is reused
+    assert vectors_of(config) == vectors_of(whole)
+    assert embedded_dump(config) == embedded_dump(whole)
