@@ -13,7 +13,8 @@ from kgbuild.solve.retrieval.answer import answer_span, best_sentence
 from kgbuild.solve.retrieval.fusion import fuse, normalise
 from kgbuild.solve.retrieval.ppr import PageRank
 from kgbuild.solve.retrieval.text import content_tokens, name_key
-from kgbuild.store.types import VectorRow
+from kgbuild.store.milvus import FullTextUnavailable
+from kgbuild.store.types import VectorHit, VectorRow
 
 
 class HashEmbedder:
@@ -182,6 +183,47 @@ def test_hybrid_embeds_once_per_question(retriever: HybridRetriever) -> None:
     assert emb.calls - before == 1  # type: ignore[attr-defined]
 
 
+class NoFullTextStore(MemoryVectorStore):
+    """The in-memory store answering every text search like a Milvus server older than 2.5."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.text_calls = 0
+
+    def text_search(self, collection: str, text: str, k: int, where: object = None) -> list[VectorHit]:
+        self.text_calls += 1
+        raise FullTextUnavailable("vector_store.uri http://old:19530",
+                                  "Milvus server v2.4.9 has no BM25 full-text search; needs Milvus >= 2.5")
+
+
+def test_hybrid_without_full_text_fuses_the_other_signals_and_says_so(retriever: HybridRetriever) -> None:
+    old = NoFullTextStore()
+    old._collections = retriever.vectors._collections  # type: ignore[attr-defined]  # same rows
+    retriever.vectors = old
+    retriever.linker.vectors = old
+    q = "Which network originally aired the series that Drew Fuller starred in?"
+    first, second = retriever.retrieve(q, 3), retriever.retrieve(q, 3)
+    assert old.text_calls == 1  # asked once, remembered
+    for got in (first, second):
+        assert {c.doc_id for c in got.chunks[:2]} == {"Drew Fuller", "Charmed"}
+        assert "bm25" not in got.chunks[0].signals and {"dense", "ppr"} <= set(got.chunks[0].signals)
+        assert got.notes == ["BM25 left out, fused without it: vector_store.uri http://old:19530: "
+                             "Milvus server v2.4.9 has no BM25 full-text search; needs Milvus >= 2.5"]
+    answer = answer_offline("Which network originally aired Charmed?", retriever, 3)
+    assert answer.answer == "The WB" and answer.notes == first.notes
+    assert not retriever.full_text_available()
+    with pytest.raises(FullTextUnavailable, match="needs Milvus >= 2.5"):  # nothing to fall back on
+        retriever.retrieve(q, 3, mode="bm25")
+    assert old.text_calls == 1
+
+
+def test_memory_collection_without_full_text_raises_the_store_error() -> None:
+    store = MemoryVectorStore()
+    store.ensure_collection("d", 2)
+    with pytest.raises(FullTextUnavailable, match="has no full-text index"):
+        store.text_search("d", "anything", 1)
+
+
 # ---------------------------------------------------------------- the retrieval-only answer
 
 
@@ -193,6 +235,8 @@ def test_answer_offline_extracts_a_span_with_citations(retriever: HybridRetrieve
     assert "The WB" in answer.citations[0].text and len(answer.citations) == len(answer.chunks)
     yes_no = answer_offline("Is Charmed a television series?", retriever, 3)
     assert yes_no.answer == "yes"
+    # an extractive sentence picked by word overlap is never a resolved answer
+    assert not answer.resolved and not yes_no.resolved
 
 
 def test_best_sentence_and_span() -> None:

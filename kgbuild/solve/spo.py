@@ -247,6 +247,7 @@ class RetrievalOp:
             return []
         result = self.retriever.retrieve(question, self.k, seeds=seeds or None)
         out.how, out.chunks = "chunks", result.chunks
+        out.notes.extend(result.notes)  # e.g. BM25 left out on a store without full text
         state.add_chunks(result.chunks)
         state.add_triples(result.triples)
         if not result.chunks:

@@ -45,6 +45,8 @@ class RetrievalResult(BaseModel):
     triples: list[Triple] = Field(default_factory=list)
     entities: list[LinkedEntity] = Field(default_factory=list)
     seconds: float = 0.0
+    # what the retriever had to leave out, e.g. "BM25 left out: <why>" on a store without full text
+    notes: list[str] = Field(default_factory=list)
 
 
 RetrievalMode = Literal["bm25", "dense", "hybrid"]
@@ -80,7 +82,9 @@ class TraceStep(BaseModel):
 class Answer(BaseModel):
     question: str
     answer: str
-    resolved: bool  # False: the solver gave its best guess after max_iterations
+    # True only when the solver's judge accepted the answer; False for the solver's best guess after
+    # max_iterations and always for a retrieval-only (extractive, unchecked) answer.
+    resolved: bool
     mode: Literal["solver", "retrieval"]  # retrieval: no model configured, extractive answer
     citations: list[Citation] = Field(default_factory=list)
     triples: list[Triple] = Field(default_factory=list)
@@ -91,3 +95,4 @@ class Answer(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
+    notes: list[str] = Field(default_factory=list)  # caveats of the retrieval behind the answer

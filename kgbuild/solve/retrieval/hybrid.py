@@ -11,6 +11,11 @@ A question runs in this order (all local except the store searches):
    supporting chunk is a candidate lift that chunk and are returned as evidence;
 5. second hop: a walk restarting at the best chunks of step 4 reaches the chunks that share
    entities with them (the bridge passage of a two-hop question) and is fused in as a fourth signal.
+
+A store without BM25 (a Milvus server older than 2.5, or a collection created without full text)
+raises FullTextUnavailable on every text search. The first one is remembered and the hybrid then
+fuses the other signals without BM25, saying so in `RetrievalResult.notes`; `mode="bm25"` still
+raises it, since there is nothing else to answer with.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from kgbuild.solve.retrieval.index import CONCEPT, TITLE, MutualIndex
 from kgbuild.solve.retrieval.linking import EntityLinker, Mention
 from kgbuild.solve.retrieval.ppr import PageRank
 from kgbuild.solve.types import LinkedEntity, RetrievalMode, RetrievalResult, ScoredChunk, Triple
+from kgbuild.store.milvus import FullTextUnavailable
 from kgbuild.store.types import Embedder, VectorHit, VectorStore
 
 
@@ -61,6 +67,8 @@ class HybridRetriever:
         self.settings = settings or HybridSettings()
         self.linker = EntityLinker(index, vectors, embedder, f"{prefix}_entities")
         self.pagerank = PageRank(index)
+        # The store's answer to a text search when it cannot run BM25; None while it can (or is untried).
+        self.full_text_error: FullTextUnavailable | None = None
 
     # ---------------------------------------------------------------- protocol
 
@@ -71,7 +79,11 @@ class HybridRetriever:
                  mode: RetrievalMode = "hybrid") -> RetrievalResult:
         start = time.perf_counter()
         if mode == "bm25":
-            hits = self.vectors.text_search(self.chunk_collection, question, k)
+            hits = self._text_search(question, k)
+            if hits is None:  # nothing else to answer with: the store's own one-line reason
+                err = self.full_text_error
+                assert err is not None
+                raise FullTextUnavailable(err.where, err.problem, err.hint)
             result = RetrievalResult(chunks=self._from_hits(hits, "bm25"))
         elif mode == "dense":
             hits = self.vectors.search(self.chunk_collection, self.embedder.embed([question])[0], k)
@@ -89,9 +101,14 @@ class HybridRetriever:
         mentions, unmatched = self.linker.mentions(question)
         vectors = self.embedder.embed([question, *unmatched])
         signals: dict[str, dict[int, float]] = {
-            "bm25": self._positions(self.vectors.text_search(self.chunk_collection, question, n)),
             "dense": self._positions(self.vectors.search(self.chunk_collection, vectors[0], n)),
         }
+        notes: list[str] = []
+        text_hits = self._text_search(question, n)
+        if text_hits is None:
+            notes.append(f"BM25 left out, fused without it: {self.full_text_problem}")
+        else:
+            signals["bm25"] = self._positions(text_hits)
 
         seeds, linked = self._seeds(mentions, vectors[1:], seed_ids)
         _, chunk_mass = self.pagerank.run(seeds, restart=s.restart, iterations=s.iterations)
@@ -117,7 +134,26 @@ class HybridRetriever:
         keep = set(ranked)
         triples.sort(key=lambda t: -max((fused.get(self.index.chunk_pos[c], 0.0) for c in t.chunk_ids), default=0.0))
         evidence = [t for t in triples if any(self.index.chunk_pos[c] in keep for c in t.chunk_ids)]
-        return RetrievalResult(chunks=chunks, triples=evidence[: s.max_triples], entities=linked)
+        return RetrievalResult(chunks=chunks, triples=evidence[: s.max_triples], entities=linked, notes=notes)
+
+    def _text_search(self, question: str, k: int) -> list[VectorHit] | None:
+        """BM25 hits, or None when the store has no full text (asked once, then remembered:
+        an old server answers every call with the same error, and a failed call costs a round trip)."""
+        if self.full_text_error is not None:
+            return None
+        try:
+            return self.vectors.text_search(self.chunk_collection, question, k)
+        except FullTextUnavailable as exc:
+            self.full_text_error = exc
+            return None
+
+    @property
+    def full_text_problem(self) -> str | None:
+        return self.full_text_error.line() if self.full_text_error is not None else None
+
+    def full_text_available(self) -> bool:
+        """Whether BM25 runs on this store (one probe search the first time)."""
+        return self._text_search("probe", 1) is not None
 
     def _walk_from_chunks(self, seeds: dict[int, float]) -> tuple[np.ndarray, np.ndarray]:
         # PageRank.run takes node-space indices; chunk j sits at n_nodes + j in the state vector.

@@ -17,6 +17,7 @@ import scipy.sparse as sp
 
 from kgbuild.errors import KgbuildError
 from kgbuild.solve.retrieval.text import content_tokens
+from kgbuild.store.milvus import FullTextUnavailable
 from kgbuild.store.types import VectorHit, VectorRow
 
 
@@ -138,7 +139,8 @@ class MemoryVectorStore:
                     where: Mapping[str, str | Sequence[str]] | None = None) -> list[VectorHit]:
         c = self._get(collection)
         if not c.full_text:
-            raise KgbuildError(f"vector collection {collection}", "has no full-text index")
+            # The Milvus store's error, so callers handle both stores alike.
+            raise FullTextUnavailable(f"vector collection {collection}", "has no full-text index")
         self._prepare(c)
         assert c.terms is not None and c.bm25 is not None and c.idf is not None
         cols = [c.terms[t] for t in set(content_tokens(text)) if t in c.terms]
