@@ -127,11 +127,16 @@ def _short(text: str, n: int = 160) -> str:
 
 
 def print_answer(answer: Answer, out: Console) -> None:
-    status = "resolved" if answer.resolved else "not resolved"
-    out.print(f"[bold]{answer.answer or '(no answer)'}[/bold]")
-    cost = f", {answer.llm_calls} model call(s), {answer.prompt_tokens}+{answer.completion_tokens} tokens" \
-        if answer.mode == "solver" else ""
-    out.print(f"[dim]{answer.mode}, {status}, {answer.seconds:.2f} s{cost}[/dim]")
+    out.print(answer.answer or "(no answer)", style="bold", markup=False, highlight=False)
+    if answer.mode == "solver":
+        status = "resolved" if answer.resolved else "not resolved (best guess)"
+        how = f"solver, {status}, {answer.seconds:.2f} s, {answer.llm_calls} model call(s), " \
+              f"{answer.prompt_tokens}+{answer.completion_tokens} tokens"
+    else:  # no model read the chunks: the sentence is picked by word overlap, not checked
+        how = f"extractive answer from the top chunks (no model), {answer.seconds:.2f} s"
+    out.print(how, style="dim", markup=False, highlight=False)
+    for note in answer.notes:
+        out.print(f"note: {note}", style="yellow", markup=False, highlight=False)
     for i, plan in enumerate(answer.plan, 1):
         out.print(f"\n[bold]plan {i}[/bold]")
         out.print(plan.rstrip(), markup=False, highlight=False)

@@ -56,6 +56,9 @@ def test_without_a_model_the_answer_is_retrieval_only(store: ArcadeGraphStore, t
     assert result.closed == [True]
     human = invoke(Config(), monkeypatch, store, tmp_path, "Where was Michael Curtiz born?")
     assert human.exit_code == 0 and "chunks" in human.stdout and "curtiz#0#0" in human.stdout
+    # an extractive sentence is not claimed to be a resolved answer
+    assert answer["resolved"] is False
+    assert "extractive answer from the top chunks" in human.stdout and "resolved" not in human.stdout
 
 
 def test_solver_mode_needs_a_model(store: ArcadeGraphStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

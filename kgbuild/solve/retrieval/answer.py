@@ -4,6 +4,9 @@ The answer is cut from the retrieved text: the sentence of the top chunks that s
 content words with the question (earlier chunks preferred), then inside it the first name or
 number the question does not already contain. A yes/no question gets "yes" or "no" from whether
 the best sentence negates. This is a floor to compare model answers against, not a reader.
+
+Such an answer is never `resolved`: nothing checked that the sentence answers the question (a
+word overlap does not), so it is reported as an extractive answer from the top chunks.
 """
 
 from __future__ import annotations
@@ -78,5 +81,6 @@ def answer_offline(question: str, retriever: Retriever, k: int = 5, *, mode: Ret
         text = answer_span(question, sentence) if sentence else ""
     citations = [Citation(chunk_id=c.id, doc_id=c.doc_id, text=sentence if i == rank and sentence else c.text)
                  for i, c in enumerate(result.chunks)]
-    return Answer(question=question, answer=text, resolved=bool(sentence), mode="retrieval", citations=citations,
-                  triples=result.triples, chunks=result.chunks, seconds=time.perf_counter() - start)
+    return Answer(question=question, answer=text, resolved=False, mode="retrieval", citations=citations,
+                  triples=result.triples, chunks=result.chunks, notes=result.notes,
+                  seconds=time.perf_counter() - start)
