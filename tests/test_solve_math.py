@@ -109,3 +109,43 @@ def test_error_points_at_the_column() -> None:
         parse_expression("  2 * open(1)")
     assert info.value.offset == 6
     assert info.value.line().startswith("Math(  2 * open(1)) at column 7")
+
+
+# ---------------------------------------------------------------- values read as numbers
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("747", 747),
+    ("1,200", 1200),
+    ("-3.5", -3.5),
+    ("1944-01-18", 1944 + 17 / 366),  # a full ISO date: a fractional year
+    ("1944-12-31T10:00:00Z", 1944 + 11 / 12 + 30 / 366),
+    ("1939-45", 1939),  # a year range: its first year, not month 45
+    ("2023-45", 2023),
+    ("1939-1945", 1939),
+    ("1939\u201345", 1939),
+    ("2023-05", 2023),  # a year-month reads like a range start: only the month is lost
+    ("2023-13-01", None),  # no month 13
+    ("2023-02-32", None),  # no day 32
+    ("in January 1944", 1944),
+    ("18th of May, 1944", 1944),
+    ("c. 1939", 1939),
+    ("Boeing 747", None),  # a number among other words is not a year
+    ("Route 66", None),
+    ("1944 and 1945", None),
+    ("May", None),
+])
+def test_value_number(text: str, expected: float | None) -> None:
+    from kgbuild.solve.state import Value
+
+    got = Value(text=text).number()
+    assert got == (pytest.approx(expected) if expected is not None else None)
+
+
+def test_compare_does_not_read_a_model_number_as_a_year() -> None:
+    from kgbuild.solve.spo import compare
+    from kgbuild.solve.state import Value
+
+    assert not compare(Value(text="Boeing 747"), "=", Value(text="747"))
+    assert compare(Value(text="in January 1944"), "=", Value(text="1944"))
+    assert compare(Value(text="1939-45"), "<", Value(text="1940"))
