@@ -171,3 +171,23 @@ def test_max_iterations_bounds_the_rounds(store: ArcadeGraphStore) -> None:
     # the judge gave no answer: the plan's Output stands in
     assert sorted(answer.answer.split("; ")) == ["Casablanca", "Mildred Pierce", "Yankee Doodle Dandy"]
     assert {c.chunk_id for c in answer.citations} == {"films#0#0", "films#0#1"}
+
+
+def test_the_fallback_answer_is_what_every_plan_output(store: ArcadeGraphStore) -> None:
+    # round 1 outputs the director, round 2 (a supplementary plan reusing o1) the birthplace; the
+    # judge never answers, so the answer is the outputs of both plans, not only the last one
+    def script(template: str, body: dict[str, Any]) -> dict[str, Any]:
+        user = last_user(body)
+        if template == "plan":
+            return {"plan": PLAN_1 if f"Question: {QUESTION}" in user else PLAN_2}
+        if template == "answer":
+            return {"found": True, "answers": ["Budapest"], "chunk_ids": ["curtiz#0#0"]}
+        if template == "judge":
+            return {"resolved": False, "answer": "", "missing": "the birthplace"}
+        return {"questions": [SUPPLEMENTARY]}
+
+    with ScriptedLLM() as llm:
+        llm.reply("", scripted(script))
+        answer, _ = solve(store, llm, QUESTION, max_iterations=2)
+    assert not answer.resolved and answer.plan == [PLAN_1 + "\n", PLAN_2 + "\n"]
+    assert answer.answer == "Michael Curtiz; Budapest"

@@ -44,8 +44,9 @@ class Executor:
         """Execute `plan` (for `question`) into `state`; trace steps are numbered from `first_step`."""
         state = state or ExecState()
         # Variables are local to a plan: a supplementary question's plan may reuse s1 and o1.
-        # What earlier plans found stays in the memory (answers, triples, chunks).
-        state.bindings, state.pairs, state.outputs = {}, {}, {}
+        # What earlier plans found stays in the memory (answers, triples, chunks, outputs): the
+        # solver's fallback answer is what all of its plans output, not just the last one.
+        state.bindings, state.pairs = {}, {}
         number = first_step
         for index, step in enumerate(plan.steps):
             before_triples, before_chunks = len(state.triples), len(state.chunks)
@@ -104,7 +105,7 @@ class Executor:
             return await self.deduce(action, question, state)
         if isinstance(action, Output):
             for ref in action.vars:
-                state.outputs[ref.name] = state.bindings.get(ref.name, [])
+                state.add_output(ref.name, state.bindings.get(ref.name, []))
             return {"output": {ref.name: texts(state.bindings.get(ref.name, [])) for ref in action.vars}}
         raise TypeError(f"unknown action {action!r}")
 
