@@ -109,10 +109,17 @@ def _progress(total: int) -> Callable[[str, int], None]:
 def print_report(report: EvalReport, out: Console) -> None:
     table = Table(title=f"{report.qa_file}: {report.questions} questions"
                         + (f", {len(report.problems)} skipped" if report.problems else ""), title_justify="left")
-    for col in ("mode", "R@2", "R@5", "EM", "F1", "p50 ms", "p90 ms", "p99 ms", "calls/q", "errors"):
+    from kgbuild.evaluate import RECALL_DEPTHS
+
+    recall_cols = [f"R@{k}" for k in RECALL_DEPTHS]
+    for col in ("mode", *recall_cols, "EM", "F1", "p50 ms", "p90 ms", "p99 ms", "calls/q", "tokens/q", "errors"):
         table.add_column(col, justify="left" if col == "mode" else "right")
     for m in report.modes:
-        table.add_row(m.mode, f"{m.recall_at_2:.3f}", f"{m.recall_at_5:.3f}", f"{m.em:.3f}", f"{m.f1:.3f}",
+        tokens = m.prompt_tokens_per_question + m.completion_tokens_per_question
+        table.add_row(m.mode, *(f"{m.recall_at(k):.3f}" for k in RECALL_DEPTHS), f"{m.em:.3f}", f"{m.f1:.3f}",
                       f"{m.p50_ms:.1f}", f"{m.p90_ms:.1f}", f"{m.p99_ms:.1f}", f"{m.llm_calls_per_question:.1f}",
-                      str(m.errors))
+                      f"{tokens:.0f}", str(m.errors))
     out.print(table)
+    for m in report.modes:
+        for note in m.notes:
+            out.print(f"note ({m.mode}): {note}", markup=False, highlight=False)

@@ -34,7 +34,11 @@ from kgbuild.ids import normalize_name
 from kgbuild.solve.types import Answer, RetrievalMode, Retriever
 
 QAFormat = Literal["auto", "hotpotqa", "2wiki", "musique"]
-RECALL_DEPTHS = (2, 5)
+RECALL_DEPTHS = (2, 5)  # the k of every Recall@k reported; keys and columns follow from it
+
+
+def recall_key(k: int) -> str:
+    return f"recall_at_{k}"
 
 
 class QAItem(BaseModel):
@@ -213,7 +217,7 @@ class QuestionResult(BaseModel):
     answer: str
     em: float
     f1: float
-    recall: dict[str, float]  # "recall_at_2" -> value
+    recall: dict[str, float]  # recall_key(k) -> value, for each k of RECALL_DEPTHS
     ms: float
     llm_calls: int = 0
     tokens: int = 0
@@ -223,8 +227,7 @@ class QuestionResult(BaseModel):
 class ModeReport(BaseModel):
     mode: str
     questions: int
-    recall_at_2: float
-    recall_at_5: float
+    recall: dict[str, float]  # recall_key(k) -> mean Recall@k, for each k of RECALL_DEPTHS
     em: float
     f1: float
     p50_ms: float
@@ -234,6 +237,10 @@ class ModeReport(BaseModel):
     prompt_tokens_per_question: float = 0.0
     completion_tokens_per_question: float = 0.0
     errors: int = 0  # questions whose answer raised; scored as 0
+    notes: list[str] = Field(default_factory=list)  # caveats the answers reported, each once
+
+    def recall_at(self, k: int) -> float:
+        return self.recall[recall_key(k)]
 
 
 class EvalReport(BaseModel):
@@ -257,6 +264,7 @@ def evaluate_mode(name: str, answer: AnswerFn, items: Sequence[QAItem], title_of
     results: list[QuestionResult] = []
     prompt = completion = calls = 0
     errors = 0
+    notes: dict[str, None] = {}  # ordered set
     for n, item in enumerate(items):
         start = time.perf_counter()
         try:
@@ -271,9 +279,10 @@ def evaluate_mode(name: str, answer: AnswerFn, items: Sequence[QAItem], title_of
         titles = ranked_titles((c.doc_id for c in got.chunks), title_of)
         results.append(QuestionResult(
             id=item.id, mode=name, answer=got.answer, em=exact_match(got.answer, golds), f1=f1_score(got.answer, golds),
-            recall={f"recall_at_{k}": recall_at(titles, item.supporting, k) for k in RECALL_DEPTHS},
+            recall={recall_key(k): recall_at(titles, item.supporting, k) for k in RECALL_DEPTHS},
             ms=ms, llm_calls=got.llm_calls, tokens=got.prompt_tokens + got.completion_tokens, retrieved=titles))
         calls += got.llm_calls
+        notes.update(dict.fromkeys(got.notes))
         prompt += got.prompt_tokens
         completion += got.completion_tokens
         if on_question:
@@ -282,12 +291,11 @@ def evaluate_mode(name: str, answer: AnswerFn, items: Sequence[QAItem], title_of
     ms_all = [r.ms for r in results]
     report = ModeReport(
         mode=name, questions=len(results),
-        recall_at_2=sum(r.recall["recall_at_2"] for r in results) / count,
-        recall_at_5=sum(r.recall["recall_at_5"] for r in results) / count,
+        recall={recall_key(k): sum(r.recall[recall_key(k)] for r in results) / count for k in RECALL_DEPTHS},
         em=sum(r.em for r in results) / count, f1=sum(r.f1 for r in results) / count,
         p50_ms=percentile(ms_all, 50), p90_ms=percentile(ms_all, 90), p99_ms=percentile(ms_all, 99),
         llm_calls_per_question=calls / count, prompt_tokens_per_question=prompt / count,
-        completion_tokens_per_question=completion / count, errors=errors)
+        completion_tokens_per_question=completion / count, errors=errors, notes=list(notes))
     return report, results
 
 

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from kgbuild.cli_eval import parse_modes, print_report
 from kgbuild.errors import ConfigError, InputError
 from kgbuild.evaluate import (
-    QAItem, exact_match, f1_score, normalize_answer, percentile, ranked_titles, read_qa, recall_at, run_modes,
+    RECALL_DEPTHS, QAItem, exact_match, f1_score, normalize_answer, percentile, ranked_titles, read_qa, recall_at,
+    recall_key, run_modes,
 )
 from kgbuild.solve.types import Answer, ScoredChunk
 
@@ -126,10 +127,11 @@ def test_run_modes_scores_each_mode(tmp_path: Path) -> None:
     report = run_modes(qa, {"good": good.__getitem__, "broken": broken}, lambda d: d, keep_results=True)
     g, b = report.mode("good"), report.mode("broken")
     assert (g.questions, g.em, g.f1) == (2, 0.5, 0.5)
-    assert g.recall_at_2 == pytest.approx((0.5 + 0.0) / 2) and g.recall_at_5 == pytest.approx((1.0 + 0.0) / 2)
+    assert g.recall_at(2) == pytest.approx((0.5 + 0.0) / 2) and g.recall_at(5) == pytest.approx((1.0 + 0.0) / 2)
+    assert set(g.recall) == {recall_key(k) for k in RECALL_DEPTHS} == set(report.results[0].recall)
     assert g.llm_calls_per_question == 1.5 and g.prompt_tokens_per_question == 15.0
     assert g.p50_ms >= 0 and g.p99_ms >= g.p90_ms >= g.p50_ms
-    assert (b.errors, b.recall_at_5, b.em) == (2, 0.0, 0.0)
+    assert (b.errors, b.recall_at(5), b.em) == (2, 0.0, 0.0)
     assert len(report.results) == 4 and report.problems == qa.problems
     assert report.results[0].retrieved == ["a", "x", "b"]
 
@@ -146,7 +148,7 @@ def test_parse_modes_and_report_table() -> None:
     from kgbuild.evaluate import EvalReport, ModeReport
 
     report = EvalReport(qa_file="qa.json", questions=3, modes=[ModeReport(
-        mode="hybrid", questions=3, recall_at_2=0.5, recall_at_5=0.9, em=0.1, f1=0.2, p50_ms=12, p90_ms=30, p99_ms=40)])
+        mode="hybrid", questions=3, recall={"recall_at_2": 0.5, "recall_at_5": 0.9}, em=0.1, f1=0.2, p50_ms=12, p90_ms=30, p99_ms=40)])
     console = Console(record=True, width=200)
     print_report(report, console)
     text = console.export_text()
