@@ -10,8 +10,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable
+from datetime import datetime, timezone
 from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
@@ -172,6 +174,12 @@ def sync(ctx: click.Context, quiet: bool, as_json: bool) -> None:
         raise ConfigError("workspace", f"nothing built yet in {ws.path}", "run `kgbuild build SOURCES` first")
     with ws.lock():
         result = sync_stores(config, QuietProgress() if quiet or as_json else RichProgress())
+        latest = ws.latest_report()
+        if latest is not None:
+            # `status` reads the latest report: it must not keep saying the stores are behind.
+            latest.update(stores=result.model_dump(), store_error="")
+            stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+            ws.save_report(json.dumps(latest, indent=2), f"sync-{stamp}-{os.getpid()}")
     if as_json:
         click.echo(result.model_dump_json(indent=2))
     else:

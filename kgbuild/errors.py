@@ -41,3 +41,7 @@ class WorkspaceError(KgbuildError):
 
 class ModelLoadError(KgbuildError):
     """An NLP model or tokenizer needed by a stage cannot be loaded."""
+
+
+class StoreError(KgbuildError):
+    """A graph or vector store refused a connection, the credentials or a statement."""

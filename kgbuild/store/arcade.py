@@ -7,11 +7,12 @@ workspace; ArcadeDB allows one process per directory, so a second process gets a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from kgbuild.errors import WorkspaceError
+from kgbuild.errors import StoreError, WorkspaceError
 
 
 
@@ -46,16 +47,26 @@ class ArcadeGraphStore:
                                  "is another kgbuild process using this workspace? wait for it to finish") from None
 
     def execute(self, statement: str, params: Mapping[str, Any] | None = None) -> None:
-        with self._db.transaction():
-            self._db.command("opencypher", statement, dict(params or {}))
+        self.execute_many([(statement, params or {})])
 
     def execute_many(self, statements: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
-        with self._db.transaction():
+        with self._errors("write"), self._db.transaction():
             for statement, params in statements:
                 self._db.command("opencypher", statement, dict(params))
 
     def query(self, statement: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
-        return self._db.query("opencypher", statement, dict(params or {})).to_list()
+        with self._errors("read"):
+            return self._db.query("opencypher", statement, dict(params or {})).to_list()
+
+    @contextmanager
+    def _errors(self, what: str) -> Iterator[None]:
+        # The binding raises its own errors and Java exceptions; either way the user gets one line.
+        try:
+            yield
+        except Exception as exc:  # noqa: BLE001
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
+            raise StoreError(str(self.path), f"embedded graph store {what} failed: {first}",
+                             "a rerun resumes where this stopped") from None
 
     def close(self) -> None:
         if self._db is not None and self._db.is_open():

@@ -21,8 +21,10 @@ def _labels(label: str, extra_label: str | None) -> str:
     return quoted(label) + (f":{quoted(extra_label)}" if extra_label else "")
 
 
-# Three ways to write a node, from fastest to safest. `SET n = r.props` replaces every property,
-# so a property that disappeared from the row disappears from the store too.
+# New ids are created, known ids updated: MERGE on two labels cannot use the base label's index
+# in ArcadeDB (measured ~10x slower), and the manifest (or, after an interruption, the store
+# itself) says which ids exist. `SET n = r.props` replaces every property, so a property that
+# disappeared from the row disappears from the store too.
 
 def create_nodes(label: str, extra_label: str | None) -> str:
     """For ids the store is known not to hold (the manifest is trusted)."""
@@ -34,33 +36,26 @@ def update_nodes(label: str) -> str:
     return f"UNWIND $rows AS r MATCH (n:{quoted(label)} {{id: r.id}}) SET n = r.props"
 
 
-def create_missing_nodes(label: str, extra_label: str | None) -> list[str]:
-    """An upsert when the store may or may not hold the ids (after an interrupted sync).
-    With a single label this is MERGE. With a class label it is update-then-create: MERGE on two
-    labels cannot use the base label's index in ArcadeDB (measured ~10x slower), and a node's
-    class label never changes in place (a relabelled node is deleted and recreated), so matching
-    on the base label alone finds the same node."""
-    if extra_label is None:
-        return [f"UNWIND $rows AS r MERGE (n:{quoted(label)} {{id: r.id}}) SET n = r.props"]
-    return [
-        update_nodes(label),
-        f"UNWIND $rows AS r OPTIONAL MATCH (n:{quoted(label)} {{id: r.id}}) WITH r, n WHERE n IS NULL "
-        f"CREATE (m:{_labels(label, extra_label)}) SET m = r.props",
-    ]
+def _ends(src_label: str, dst_label: str) -> str:
+    # One MATCH with two patterns: ArcadeDB plans it ~1.5x faster than two MATCH clauses.
+    return f"UNWIND $rows AS r MATCH (a:{quoted(src_label)} {{id: r.src}}), (b:{quoted(dst_label)} {{id: r.dst}}) "
 
 
 def create_edges(type_: str, src_label: str, dst_label: str) -> str:
-    return (
-        f"UNWIND $rows AS r MATCH (a:{quoted(src_label)} {{id: r.src}}) MATCH (b:{quoted(dst_label)} {{id: r.dst}}) "
-        f"CREATE (a)-[e:{quoted(type_)}]->(b) SET e = r.props"
-    )
+    return _ends(src_label, dst_label) + f"CREATE (a)-[e:{quoted(type_)}]->(b) SET e = r.props"
 
 
 def merge_edges(type_: str, src_label: str, dst_label: str) -> str:
-    return (
-        f"UNWIND $rows AS r MATCH (a:{quoted(src_label)} {{id: r.src}}) MATCH (b:{quoted(dst_label)} {{id: r.dst}}) "
-        f"MERGE (a)-[e:{quoted(type_)} {{id: r.id}}]->(b) SET e = r.props"
-    )
+    return _ends(src_label, dst_label) + f"MERGE (a)-[e:{quoted(type_)} {{id: r.id}}]->(b) SET e = r.props"
+
+
+def stored_nodes(label: str) -> str:
+    return f"MATCH (n:{quoted(label)}) RETURN n.id AS id, labels(n) AS labels"
+
+
+def stored_edges(src_label: str) -> str:
+    return (f"MATCH (a:{quoted(src_label)})-[e]->(b) "
+            "RETURN a.id AS src, type(e) AS type, labels(b) AS dst_labels, b.id AS dst, e.id AS id")
 
 
 def delete_nodes(label: str) -> str:

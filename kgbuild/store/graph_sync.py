@@ -11,8 +11,10 @@ is compared with the rows of this build. Order matters for crash safety:
 Each batch is recorded in the manifest only after its transaction committed.
 
 When the manifest is trusted (the last sync finished), an id it does not list is not in the store,
-so new rows are CREATEd, which is several times faster than MERGE; after an interrupted sync every
-write is an upsert, so rows committed just before the kill are matched, not duplicated.
+so new rows are CREATEd, which is several times faster than MERGE. When it is not (the last sync was
+interrupted, so a batch may have committed without being recorded; or the store holds data this
+manifest never saw), the manifest is first rebuilt from the ids the store really holds, with unknown
+content hashes, so every such row is rewritten in place and nothing is created twice.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import TypeVar
 from kgbuild.progress import ProgressReporter
 from kgbuild.store import cypher
 from kgbuild.store.graph_rows import EdgeRow, GraphRows, NodeRow
+from kgbuild.store.labels import BASE_LABELS
 from kgbuild.store.manifest import StoreManifest, diff
 from kgbuild.store.types import GraphStore, SyncReport
 
@@ -55,10 +58,28 @@ def _edge_params(edges: Sequence[EdgeRow]) -> dict[str, list[dict[str, object]]]
     return {"rows": [{"src": e.src, "dst": e.dst, "id": e.id, "props": {"id": e.id, **e.props}} for e in edges]}
 
 
-def _node_writes(label: str, extra: str | None, batch: Sequence[NodeRow], old: dict[str, str], relabelled: set[str],
-                 trusted: bool) -> list[tuple[str, dict[str, list[dict[str, object]]]]]:
-    if not trusted:
-        return [(statement, _node_params(batch)) for statement in cypher.create_missing_nodes(label, extra)]
+def _recover(store: GraphStore, manifest: StoreManifest) -> None:
+    """Replace the manifest with what the store holds: ids and class labels, content unknown."""
+    nodes: dict[str, str] = {}
+    edges: dict[str, str] = {}
+    for label in sorted(BASE_LABELS):
+        for row in store.query(cypher.stored_nodes(label)):
+            if row["id"] is None:
+                continue  # not written by kgbuild
+            extra = next((x for x in sorted(row["labels"]) if x not in BASE_LABELS), "")
+            nodes[f"{label}\t{row['id']}"] = f"{extra}:?"
+        for row in store.query(cypher.stored_edges(label)):
+            dst_label = next((x for x in row["dst_labels"] if x in BASE_LABELS), None)
+            if row["id"] is None or row["src"] is None or dst_label is None:
+                continue
+            edges[EdgeRow(row["type"], label, row["src"], dst_label, row["dst"], row["id"]).key] = "?"
+    manifest.reset()
+    manifest.record("node", nodes)
+    manifest.record("edge", edges)
+
+
+def _node_writes(label: str, extra: str | None, batch: Sequence[NodeRow], old: dict[str, str],
+                 relabelled: set[str]) -> list[tuple[str, dict[str, list[dict[str, object]]]]]:
     # A relabelled node was deleted above, so it is created again like a new one.
     new = [n for n in batch if n.key not in old or n.key in relabelled]
     changed = [n for n in batch if n.key in old and n.key not in relabelled]
@@ -80,6 +101,8 @@ def sync_graph(rows: GraphRows, store: GraphStore, manifest: StoreManifest, repo
         store.execute(statement)
     nodes = {n.key: n for n in rows.nodes}
     edges = {e.key: e for e in rows.edges}
+    if not trusted:
+        _recover(store, manifest)
     old_nodes, old_edges = manifest.hashes("node"), manifest.hashes("edge")
     node_diff = diff(old_nodes, {k: node_digest(n) for k, n in nodes.items()})
     edge_diff = diff(old_edges, {k: e.digest() for k, e in edges.items()})
@@ -114,7 +137,7 @@ def sync_graph(rows: GraphRows, store: GraphStore, manifest: StoreManifest, repo
         for (label, extra), group in _grouped([nodes[k] for k in node_diff.upsert],
                                               lambda n: (n.label, n.extra_label)).items():
             for batch in _batches(group, batch_size):
-                store.execute_many(_node_writes(label, extra, batch, old_nodes, relabelled, trusted))
+                store.execute_many(_node_writes(label, extra, batch, old_nodes, relabelled))
                 manifest.record("node", {n.key: node_digest(n) for n in batch})
                 report.nodes_written += len(batch)
                 advance(len(batch))
@@ -123,8 +146,8 @@ def sync_graph(rows: GraphRows, store: GraphStore, manifest: StoreManifest, repo
         for (type_, src_label, dst_label), group in _grouped([edges[k] for k in sorted(rewrite_edges)],
                                                              lambda e: (e.type, e.src_label, e.dst_label)).items():
             for batch in _batches(group, batch_size):
-                new = [e for e in batch if trusted and e.key not in old_edges]
-                known = [e for e in batch if not (trusted and e.key not in old_edges)]
+                new = [e for e in batch if e.key not in old_edges]
+                known = [e for e in batch if e.key in old_edges]
                 writes = [(cypher.create_edges(type_, src_label, dst_label), _edge_params(new))] if new else []
                 if known:
                     writes.append((cypher.merge_edges(type_, src_label, dst_label), _edge_params(known)))

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from kgbuild.config import GraphStoreConfig
-from kgbuild.errors import ConfigError, KgbuildError
-
-
-class GraphStoreError(KgbuildError):
-    """The graph server refused a connection, the credentials or a statement."""
+from kgbuild.errors import ConfigError, StoreError
 
 
 class Neo4jGraphStore:
@@ -22,6 +19,7 @@ class Neo4jGraphStore:
             raise ConfigError("graph_store.uri", "backend 'neo4j' needs a server URI",
                               "set graph_store.uri (e.g. bolt://localhost:7687) or KGBUILD_NEO4J_URI")
         self.name = f"neo4j {cfg.uri}"
+        self._uri = cfg.uri
         self._database = cfg.database
         kwargs: dict[str, Any] = {}
         # Encryption settings are only allowed on the plain schemes; bolt+s:// and neo4j+s:// carry their own.
@@ -36,10 +34,10 @@ class Neo4jGraphStore:
             self._driver = neo4j.GraphDatabase.driver(cfg.uri, auth=auth, **kwargs)
             self._driver.verify_connectivity()
         except nx.AuthError:
-            raise GraphStoreError("graph_store.password", f"{cfg.uri} refused user '{cfg.user}'",
+            raise StoreError("graph_store.password", f"{cfg.uri} refused user '{cfg.user}'",
                                   "check graph_store.user and KGBUILD_NEO4J_PASSWORD") from None
         except (nx.ServiceUnavailable, OSError) as exc:
-            raise GraphStoreError("graph_store.uri", f"cannot reach {cfg.uri}: {str(exc).splitlines()[0][:200]}",
+            raise StoreError("graph_store.uri", f"cannot reach {cfg.uri}: {str(exc).splitlines()[0][:200]}",
                                   "is the server running and the port open?") from None
         except (ValueError, nx.ConfigurationError) as exc:
             raise ConfigError("graph_store.uri", f"unusable URI or TLS settings: {exc}") from None
@@ -51,20 +49,31 @@ class Neo4jGraphStore:
         self.execute_many([(statement, params or {})])
 
     def execute_many(self, statements: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
-        def work(tx: Any) -> None:
+        # An explicit transaction, not execute_write: the driver's automatic retry could repeat a
+        # CREATE whose commit succeeded before the connection dropped. A failure here stops the
+        # sync with the manifest marked dirty, and the next sync reconciles with the store.
+        with self._errors("write"), self._session() as session, session.begin_transaction() as tx:
             for statement, params in statements:
                 tx.run(statement, dict(params)).consume()
-
-        # execute_write retries transient failures; every kgbuild write is an idempotent MERGE/DELETE by id.
-        with self._session() as session:
-            session.execute_write(work)
+            tx.commit()
 
     def query(self, statement: str, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         def work(tx: Any) -> list[dict[str, Any]]:
             return [record.data() for record in tx.run(statement, dict(params or {}))]
 
-        with self._session() as session:
-            return session.execute_read(work)
+        with self._errors("read"), self._session() as session:
+            return session.execute_read(work)  # reads are safe to retry
+
+    @contextmanager
+    def _errors(self, what: str) -> Iterator[None]:
+        from neo4j import exceptions as nx
+
+        try:
+            yield
+        except (nx.Neo4jError, nx.DriverError, OSError) as exc:
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
+            raise StoreError("graph_store.uri", f"{self._uri}: {what} failed: {first}",
+                             "check the server; a rerun resumes where this stopped") from None
 
     def close(self) -> None:
         self._driver.close()

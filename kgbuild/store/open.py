@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,17 +63,31 @@ class QueryIndex:
 def open_query_index(config: Config) -> QueryIndex:
     from kgbuild.errors import WorkspaceError
     from kgbuild.store.embeddings import open_embedder
+    from kgbuild.store.manifest import StoreManifest
     from kgbuild.store.milvus import open_vector_store
 
     workspace = Workspace(config.workspace_path())
     if not workspace.has_table("chunks"):
         raise WorkspaceError(str(workspace.path), "nothing built yet", "run `kgbuild build SOURCES` first")
-    graph = open_graph_store(config)
-    try:
-        vectors = open_vector_store(config) if config.vector_store.backend != "none" else None
-    except Exception:
+    # A build with --no-sync (or one whose store was down) leaves the tables without the stores:
+    # say so, instead of failing later on a missing collection or reading an empty graph.
+    for setting, backend, target in (("graph_store", config.graph_store.backend, graph_target(config)),
+                                     ("vector_store", config.vector_store.backend, vector_target(config))):
+        if backend != "none":
+            manifest = StoreManifest(manifest_path(config), target)
+            try:
+                empty = manifest.is_empty()
+            finally:
+                manifest.close()
+            if empty:
+                raise WorkspaceError(setting, "the store holds nothing of this workspace yet", "run `kgbuild sync`")
+    with ExitStack() as stack:
+        graph = open_graph_store(config)
         if graph is not None:
-            graph.close()
-        raise
-    embedder = open_embedder(config, config.workspace_path())
+            stack.callback(graph.close)
+        vectors = open_vector_store(config) if config.vector_store.backend != "none" else None
+        if vectors is not None:
+            stack.callback(vectors.close)
+        embedder = open_embedder(config, config.workspace_path())
+        stack.pop_all()  # everything opened: the QueryIndex owns it now
     return QueryIndex(workspace, graph, vectors, embedder, config.vector_store.collection_prefix)

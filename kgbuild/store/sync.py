@@ -7,9 +7,11 @@ Runs after the tables are persisted, so a store that is down or full loses nothi
 from __future__ import annotations
 
 import time
+from contextlib import ExitStack
 
 from kgbuild.config import Config
 from kgbuild.progress import ProgressReporter, QuietProgress
+from kgbuild.store import cypher
 from kgbuild.store.graph_rows import read_graph_rows
 from kgbuild.store.graph_sync import sync_graph
 from kgbuild.store.manifest import StoreManifest
@@ -33,27 +35,24 @@ def sync_stores(config: Config, progress: ProgressReporter | None = None) -> Syn
 
 def _sync_graph(config: Config, workspace: Workspace, report: SyncReport, progress: ProgressReporter) -> None:
     rows = read_graph_rows(workspace)
-    manifest = StoreManifest(manifest_path(config), graph_target(config))
-    store = open_graph_store(config)
-    assert store is not None
-    report.graph_store = store.name
-    try:
-        # A store emptied behind kgbuild's back (deleted directory, wiped database) is rewritten in
-        # full rather than trusted to hold what the manifest says.
-        in_store = store.query("MATCH (n) RETURN count(n) AS n")[0]["n"]
+    with ExitStack() as stack:
+        manifest = StoreManifest(manifest_path(config), graph_target(config))
+        stack.callback(manifest.close)
+        store = open_graph_store(config)
+        assert store is not None
+        stack.callback(store.close)
+        report.graph_store = store.name
+        in_store = store.query(cypher.count_nodes())[0]["n"]
         if not manifest.is_empty() and in_store == 0:
-            manifest.reset()
+            manifest.reset()  # the store was wiped (or replaced) behind kgbuild's back: write it all
         # Untrusted: the last sync was interrupted, or the store holds data this manifest never
-        # recorded (e.g. the workspace was recreated next to an existing database): upsert everything.
+        # recorded (e.g. the workspace was recreated next to an existing database).
         untracked = manifest.is_empty() and in_store > 0
         resumed = manifest.begin()
         report.resumed = resumed or report.resumed
         sync_graph(rows, store, manifest, report, batch_size=config.graph_store.batch_size, progress=progress,
                    trusted=not (resumed or untracked))
         manifest.finish()
-    finally:
-        store.close()
-        manifest.close()
 
 
 def _sync_vectors(config: Config, workspace: Workspace, report: SyncReport, progress: ProgressReporter) -> None:
@@ -61,19 +60,19 @@ def _sync_vectors(config: Config, workspace: Workspace, report: SyncReport, prog
     from kgbuild.store.milvus import open_vector_store
     from kgbuild.store.vector_sync import sync_vectors
 
-    manifest = StoreManifest(manifest_path(config), vector_target(config))
-    store = open_vector_store(config)
-    report.vector_store = store.name
-    prefix = config.vector_store.collection_prefix
-    embedder = open_embedder(config, config.workspace_path())
-    try:
-        # After an interrupted sync, or when a collection's row count disagrees with the manifest
-        # (a deleted .db file, say), sync_vectors lists the store's ids and reconciles.
-        report.resumed = manifest.begin() or report.resumed
-        sync_vectors(workspace, store, embedder, manifest, report, prefix=prefix,
+    with ExitStack() as stack:
+        manifest = StoreManifest(manifest_path(config), vector_target(config))
+        stack.callback(manifest.close)
+        store = open_vector_store(config)
+        stack.callback(store.close)
+        embedder = open_embedder(config, config.workspace_path())
+        stack.callback(embedder.close)
+        report.vector_store = store.name
+        # sync_vectors reads report.resumed as "this store was interrupted" and then lists the
+        # store's ids to reconcile (it also does when a collection's count disagrees with the
+        # manifest); an interrupted graph write must not cost the vector store that listing.
+        graph_resumed, report.resumed = report.resumed, manifest.begin()
+        sync_vectors(workspace, store, embedder, manifest, report, prefix=config.vector_store.collection_prefix,
                      batch_size=config.vector_store.batch_size, progress=progress)
         manifest.finish()
-    finally:
-        embedder.close()
-        store.close()
-        manifest.close()
+        report.resumed = report.resumed or graph_resumed
