@@ -1,45 +1,41 @@
-"""`kgbuild eval QA_FILE`: retrieval modes side by side on a QA file (HotpotQA, 2Wiki, MuSiQue).
+"""`kgbuild eval QA_FILE`: answer modes side by side on a QA file (HotpotQA, 2Wiki, MuSiQue).
 
-Registered on the main group by kgbuild/cli.py (`main.add_command(eval_command)`). The helpers of
-cli.py are looked up when the command runs, so the two modules can import each other in any order.
+Modes: the three retrieval modes (bm25, dense, hybrid), each answered extractively without a model,
+and `solver`, the full plan-execute-judge loop with the configured model, so its EM/F1, model calls,
+tokens per question and latency are measured on the same questions. Without a model the default is
+the three retrieval modes; with one, solver is added.
+
+Registered on the main group by kgbuild/cli.py (`main.add_command(eval_command)`).
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from functools import wraps
+from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
 from rich.table import Table
 
+from kgbuild.cli_common import config_of, fail_cleanly, make_retriever, open_index
 from kgbuild.errors import ConfigError
 
 if TYPE_CHECKING:
     from kgbuild.config import Config
-    from kgbuild.evaluate import EvalReport
+    from kgbuild.evaluate import AnswerFn, EvalReport
+    from kgbuild.solve.retrieval import HybridRetriever
+    from kgbuild.store.open import QueryIndex
 
-F = TypeVar("F", bound=Callable[..., Any])
-MODES = ("bm25", "dense", "hybrid")
-
-
-def _fail_cleanly(fn: F) -> F:
-    @wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from kgbuild.cli import _fail_cleanly as fail_cleanly
-
-        return fail_cleanly(fn)(*args, **kwargs)
-
-    return wrapper  # type: ignore[return-value]
+RETRIEVAL_MODES = ("bm25", "dense", "hybrid")
+MODES = (*RETRIEVAL_MODES, "solver")
 
 
-def _config(ctx: click.Context) -> Config:
-    from kgbuild.cli import _config as config_of
-
-    return config_of(ctx)
+def default_modes(config: Config) -> list[str]:
+    """The retrieval modes; the solver too when a model is configured."""
+    return [*RETRIEVAL_MODES, "solver"] if config.llm.configured() else list(RETRIEVAL_MODES)
 
 
 def parse_modes(text: str) -> list[str]:
@@ -51,49 +47,79 @@ def parse_modes(text: str) -> list[str]:
     return list(dict.fromkeys(modes))
 
 
+def usable_modes(chosen: list[str], retriever: HybridRetriever, config: Config) -> list[str]:
+    """`chosen` less bm25 on a store without full text (one line on stderr says so); a mode that
+    cannot run at all is an error."""
+    if "solver" in chosen and not config.llm.configured():
+        raise ConfigError("llm.model", "--modes solver needs a model",
+                          "set llm.base_url and llm.model (or KGBUILD_LLM_MODEL), or leave solver out")
+    if "bm25" not in chosen or retriever.full_text_available():
+        return chosen
+    rest = [m for m in chosen if m != "bm25"]
+    if not rest:
+        raise ConfigError("--modes", f"bm25 cannot run: {retriever.full_text_problem}",
+                          "choose dense or hybrid, or a vector store with full-text search")
+    click.echo(f"skipped mode bm25: {retriever.full_text_problem}", err=True)
+    return rest
+
+
+def answerers(chosen: list[str], config: Config, index: QueryIndex, retriever: HybridRetriever,
+              stack: ExitStack) -> dict[str, AnswerFn]:
+    """mode -> answer function, in the order chosen; the solver's session is closed by `stack`."""
+    from kgbuild.evaluate import retrieval_answerer
+
+    out: dict[str, AnswerFn] = {}
+    for mode in chosen:
+        if mode == "solver":
+            from kgbuild.solve.session import SolverSession
+
+            # As `kgbuild query` runs it (query.top_k chunks per read), so its recall is that of the
+            # chunks it actually read; no reply cache, so the calls and latency are this run's.
+            session = stack.enter_context(SolverSession(config, index.workspace, index.graph, retriever,
+                                                        config.query.top_k, use_cache=False))
+            out[mode] = session.answer
+        else:
+            out[mode] = retrieval_answerer(retriever, mode)  # type: ignore[arg-type]
+    return out
+
+
 @click.command("eval")
 @click.argument("qa_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--modes", default="bm25,dense,hybrid", show_default=True, help="retrieval modes, comma-separated")
+@click.option("--modes", help="comma-separated, of bm25, dense, hybrid, solver "
+                              "[default: bm25,dense,hybrid, and solver when a model is configured]")
 @click.option("--limit", "-n", type=click.IntRange(min=1), help="only the first N questions")
 @click.option("--format", "fmt", type=click.Choice(["auto", "hotpotqa", "2wiki", "musique"]), default="auto",
               show_default=True, help="QA file format (auto: MuSiQue if records have 'paragraphs')")
 @click.option("--json", "as_json", is_flag=True, help="print the report (with per-question results) as JSON")
 @click.pass_context
-@_fail_cleanly
-def eval_command(ctx: click.Context, qa_file: Path, modes: str, limit: int | None, fmt: str, as_json: bool) -> None:
-    """Recall@2/5, EM, F1 and latency of each retrieval mode over the questions of QA_FILE."""
-    from kgbuild.evaluate import read_qa, retrieval_answerer, run_modes
-    from kgbuild.solve.retrieval import HybridRetriever, MutualIndex
-    from kgbuild.store.open import open_query_index
+@fail_cleanly
+def eval_command(ctx: click.Context, qa_file: Path, modes: str | None, limit: int | None, fmt: str,
+                 as_json: bool) -> None:
+    """Recall@k, EM, F1, model calls, tokens and latency of each mode over the questions of QA_FILE."""
+    from kgbuild.evaluate import read_qa, run_modes
 
-    chosen = parse_modes(modes)
+    config = config_of(ctx)
+    chosen = parse_modes(modes) if modes is not None else default_modes(config)
     qa = read_qa(qa_file, fmt, limit)  # type: ignore[arg-type]
     for problem in qa.problems:
         click.echo(f"skipped: {problem}", err=True)
-    config = _config(ctx)
-    index = open_query_index(config)
-    try:
-        if index.vectors is None:
-            raise ConfigError("vector_store.backend", "eval needs the vector store, but it is 'none'",
-                              "set vector_store.backend: milvus and run `kgbuild sync`")
-        mutual = MutualIndex.load(index.workspace)
+    index = open_index(config)
+    with ExitStack() as stack:
+        stack.callback(index.close)
         # Questions are embedded by the model itself, not answered from the persistent embedding
         # cache: otherwise every mode after the first would time a cache hit instead of a query.
-        embedder = getattr(index.embedder, "inner", index.embedder)
-        retriever = HybridRetriever(mutual, index.vectors, embedder, index.prefix)
-        answerers = {m: retrieval_answerer(retriever, m) for m in chosen}  # type: ignore[arg-type]
+        retriever = make_retriever(index, cached_embeddings=False)
+        answer_fns = answerers(usable_modes(chosen, retriever, config), config, index, retriever, stack)
         if qa.items:
             # Loads the embedding model (seconds) before the clock starts on the first question.
             retriever.retrieve(qa.items[0].question, 1, mode="dense")
         progress = None if as_json else _progress(len(qa.items))
-        report = run_modes(qa, answerers, mutual.title_of, keep_results=as_json, on_question=progress)
-    finally:
-        index.close()
+        report = run_modes(qa, answer_fns, retriever.index.title_of, keep_results=as_json, on_question=progress)
     if as_json:
         click.echo(report.model_dump_json(indent=2))
     else:
-        # Ten numeric columns need ~90 characters; a pipe or a narrow terminal would cut them to "0.8…".
-        print_report(report, Console(soft_wrap=False, width=max(100, Console().width)))
+        # Eleven numeric columns need ~100 characters; a pipe or a narrow terminal would cut them to "0.8…".
+        print_report(report, Console(soft_wrap=False, width=max(110, Console().width)))
     if not qa.items:
         sys.exit(1)
 
@@ -107,10 +133,10 @@ def _progress(total: int) -> Callable[[str, int], None]:
 
 
 def print_report(report: EvalReport, out: Console) -> None:
-    table = Table(title=f"{report.qa_file}: {report.questions} questions"
-                        + (f", {len(report.problems)} skipped" if report.problems else ""), title_justify="left")
     from kgbuild.evaluate import RECALL_DEPTHS
 
+    table = Table(title=f"{report.qa_file}: {report.questions} questions"
+                        + (f", {len(report.problems)} skipped" if report.problems else ""), title_justify="left")
     recall_cols = [f"R@{k}" for k in RECALL_DEPTHS]
     for col in ("mode", *recall_cols, "EM", "F1", "p50 ms", "p90 ms", "p99 ms", "calls/q", "tokens/q", "errors"):
         table.add_column(col, justify="left" if col == "mode" else "right")

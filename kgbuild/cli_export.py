@@ -1,34 +1,18 @@
 """`kgbuild export FORMAT`: the built graph as Turtle, JSON-LD, GraphML or JSON lines.
 
-Registered on the main group in cli.py (`main.add_command(export)`). This module does not import
-kgbuild.cli at import time, so either module can be imported first.
+Registered on the main group in cli.py (`main.add_command(export)`); failures and the config go
+through kgbuild/cli_common.py, which does not import kgbuild.cli.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
 
 import click
 
+from kgbuild.cli_common import config_of, fail_cleanly
 from kgbuild.export import EXTENSIONS, FORMATS, RDF_FORMATS
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _fail_cleanly(fn: F) -> F:
-    """cli._fail_cleanly, looked up at call time (one line on stderr and exit 2 for user mistakes)."""
-
-    @wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from kgbuild.cli import _fail_cleanly as fail_cleanly
-
-        return fail_cleanly(fn)(*args, **kwargs)
-
-    return wrapper  # type: ignore[return-value]
 
 
 def _default_out(project: str, fmt: str) -> Path:
@@ -53,16 +37,15 @@ def _size(n: int) -> str:
               help="output file (default: ./<project><extension>); replaced only when the export completes")
 @click.option("--base", help="IRI prefix of nodes in turtle/jsonld (default: urn:kgbuild:<project>:)")
 @click.pass_context
-@_fail_cleanly
+@fail_cleanly
 def export(ctx: click.Context, fmt: str, out: Path | None, base: str | None) -> None:
     """Write the built graph as FORMAT: turtle, jsonld, graphml or jsonl (see docs/vocabulary.md)."""
-    from kgbuild.cli import _config
     from kgbuild.errors import KgbuildError
     from kgbuild.export import check_base, default_base, export_graph
     from kgbuild.workspace import Workspace
 
     fmt = fmt.lower()
-    config = _config(ctx)
+    config = config_of(ctx)
     if base is not None and fmt not in RDF_FORMATS:
         raise KgbuildError("--base", f"only applies to turtle and jsonld, not {fmt}", "leave it out")
     base = check_base(base if base is not None else default_base(config.project))

@@ -1,21 +1,18 @@
 """`kgbuild query "question"`: the solver with a model, the retrieval-only answer without one.
 
-Registered on the main group by kgbuild/cli.py (`main.add_command(query)`). The helpers of cli.py
-are looked up when the command runs, not when this module is imported, so the two modules can
-import each other in either order.
+Registered on the main group by kgbuild/cli.py (`main.add_command(query)`); the helpers it shares
+with eval and export are in kgbuild/cli_common.py.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
-from functools import wraps
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
 from rich.table import Table
 
+from kgbuild.cli_common import config_of, fail_cleanly, make_retriever, open_index
 from kgbuild.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -23,61 +20,14 @@ if TYPE_CHECKING:
     from kgbuild.solve.types import Answer, Retriever
     from kgbuild.store.open import QueryIndex
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _fail_cleanly(fn: F) -> F:
-    @wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from kgbuild.cli import _fail_cleanly as fail_cleanly
-
-        return fail_cleanly(fn)(*args, **kwargs)
-
-    return wrapper  # type: ignore[return-value]
-
-
-def _config(ctx: click.Context) -> Config:
-    from kgbuild.cli import _config as config_of
-
-    return config_of(ctx)
-
-
-# ---------------------------------------------------------------- the pieces a query needs
-
-
-def open_index(config: Config) -> QueryIndex:
-    from kgbuild.store.open import open_query_index
-
-    return open_query_index(config)
-
-
-def make_retriever(index: QueryIndex) -> Retriever:
-    from kgbuild.solve.retrieval import HybridRetriever, MutualIndex
-
-    if index.vectors is None:
-        raise ConfigError("vector_store.backend", "queries need the vector store, but it is 'none'",
-                          "set vector_store.backend: milvus and run `kgbuild sync`")
-    return HybridRetriever(MutualIndex.load(index.workspace), index.vectors, index.embedder, index.prefix)
+__all__ = ["make_retriever", "open_index", "print_answer", "query", "run_solver"]
 
 
 def run_solver(config: Config, index: QueryIndex, retriever: Retriever, question: str, k: int) -> Answer:
-    from kgbuild.llm.gateway import LLMGateway
-    from kgbuild.llm.prompts import PromptLibrary
-    from kgbuild.solve.graph_view import GraphView
-    from kgbuild.solve.solver import Solver
+    from kgbuild.solve.session import SolverSession
 
-    ex_cfg = config.extract
-    prompts_dir = (config.root / ex_cfg.prompts_dir).resolve() if ex_cfg.prompts_dir else None
-    prompts = PromptLibrary(ex_cfg.prompt_language, prompts_dir)
-    graph = GraphView(index.graph) if index.graph is not None else None
-    gateway = LLMGateway(config.llm, cache_path=index.workspace.cache_dir / "llm.sqlite")
-    solver = Solver(gateway, retriever, graph, prompts, config.query.max_iterations, k=k)
-
-    async def go() -> Answer:
-        async with gateway:
-            return await solver.solve(question)
-
-    return asyncio.run(go())
+    with SolverSession(config, index.workspace, index.graph, retriever, k) as session:
+        return session.answer(question)
 
 
 # ---------------------------------------------------------------- the command
@@ -90,10 +40,10 @@ def run_solver(config: Config, index: QueryIndex, retriever: Retriever, question
 @click.option("--mode", type=click.Choice(["auto", "solver", "retrieval"]), default="auto", show_default=True,
               help="auto: the solver if a model is configured, else retrieval only")
 @click.pass_context
-@_fail_cleanly
+@fail_cleanly
 def query(ctx: click.Context, question: str, as_json: bool, k: int | None, mode: str) -> None:
     """Answer QUESTION from the built graph, with citations and the reasoning trace."""
-    config = _config(ctx)
+    config = config_of(ctx)
     if not question.strip():
         raise ConfigError("query", "the question is empty")
     use_solver = mode == "solver" or (mode == "auto" and config.llm.configured())

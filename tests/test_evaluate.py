@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -165,4 +167,72 @@ def test_eval_command_reports_a_bad_mode_in_one_line(tmp_path: Path) -> None:
     qa = write(tmp_path / "qa.json", HOTPOT)
     result = CliRunner().invoke(group, ["eval", str(qa), "--modes", "sparse"])
     assert result.exit_code == 2
-    assert result.stderr.strip().splitlines() == ["error: --modes: unknown mode(s) sparse (choose from bm25, dense, hybrid, comma-separated)"]
+    assert result.stderr.strip().splitlines() == ["error: --modes: unknown mode(s) sparse (choose from bm25, dense, hybrid, solver, comma-separated)"]
+
+
+def eval_group(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, config: object) -> click.Group:
+    """The eval command over the hand-made retrieval index of test_retrieval, on a store whose every
+    text search fails like a Milvus server older than 2.5."""
+    import kgbuild.cli_eval as cli_eval
+    from kgbuild.solve.retrieval import HybridRetriever
+    from test_retrieval import DOCS, ENTITIES, HashEmbedder, NoFullTextStore, cid, make_index
+
+    from kgbuild.store.types import VectorRow
+
+    emb, store = HashEmbedder(), NoFullTextStore()
+    store.ensure_collection("t_chunks", emb.dim, full_text=True)
+    store.ensure_collection("t_entities", emb.dim)
+    store.upsert("t_chunks", [VectorRow(id=cid(d), vector=v, text=t, doc_id=d)
+                              for (d, t), v in zip(DOCS.items(), emb.embed(list(DOCS.values())))])
+    store.upsert("t_entities", [VectorRow(id=e["id"], vector=v, name=e["name"], type=e["spg_class"])
+                                for e, v in zip(ENTITIES, emb.embed([e["name"] for e in ENTITIES]))])
+    retriever = HybridRetriever(make_index(), store, emb, "t")
+    index = SimpleNamespace(workspace=SimpleNamespace(cache_dir=tmp_path / "cache"), graph=None, close=lambda: None)
+    monkeypatch.setattr(cli_eval, "open_index", lambda cfg: index)
+    monkeypatch.setattr(cli_eval, "make_retriever", lambda idx, **kw: retriever)
+
+    @click.group()
+    @click.pass_context
+    def group(ctx: click.Context) -> None:
+        ctx.obj = {"config_loader": lambda: config}
+
+    group.add_command(cli_eval.eval_command)
+    return group
+
+
+QA = [{"_id": "w", "question": "Which network originally aired Charmed?", "answer": "The WB",
+       "supporting_facts": [["Charmed", 0]]}]
+
+
+def test_eval_without_full_text_skips_bm25_in_one_line_and_hybrid_says_why(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kgbuild.config import Config
+
+    group = eval_group(monkeypatch, tmp_path, Config())
+    qa = write(tmp_path / "qa.json", QA)
+    only = CliRunner().invoke(group, ["eval", str(qa), "--modes", "bm25"])
+    assert only.exit_code == 2
+    assert only.stderr.strip().splitlines() == [
+        "error: --modes: bm25 cannot run: vector_store.uri http://old:19530: Milvus server v2.4.9 has no BM25 "
+        "full-text search; needs Milvus >= 2.5 (choose dense or hybrid, or a vector store with full-text search)"]
+    both = CliRunner().invoke(group, ["eval", str(qa), "--json"])  # the default modes, no model configured
+    assert both.exit_code == 0, both.output
+    assert both.stderr.strip().splitlines()[0].startswith("skipped mode bm25: vector_store.uri http://old:19530")
+    report = json.loads(both.stdout)
+    assert [m["mode"] for m in report["modes"]] == ["dense", "hybrid"]
+    hybrid = report["modes"][1]
+    assert hybrid["em"] == 1.0 and hybrid["errors"] == 0 and hybrid["recall"]["recall_at_2"] == 1.0
+    assert hybrid["notes"][0].startswith("BM25 left out, fused without it: vector_store.uri http://old:19530")
+    table = CliRunner().invoke(group, ["eval", str(qa), "--modes", "hybrid"])
+    assert "note (hybrid): BM25 left out" in table.stdout
+
+
+def test_eval_solver_mode_needs_a_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kgbuild.config import Config
+
+    group = eval_group(monkeypatch, tmp_path, Config())
+    result = CliRunner().invoke(group, ["eval", str(write(tmp_path / "qa.json", QA)), "--modes", "dense,solver"])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        "error: llm.model: --modes solver needs a model "
+        "(set llm.base_url and llm.model (or KGBUILD_LLM_MODEL), or leave solver out)"]

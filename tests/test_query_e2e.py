@@ -129,3 +129,35 @@ def test_with_a_model_the_solver_answers_a_two_hop_question_through_the_graph(bu
     for text in ("1944", "plan 1", "trace", "Retrieval(s=s1:Person[Alan Turing]", "triples", "citations",
                  "machines/colossus#p00002#0"):
         assert text in human, text
+
+
+def test_eval_measures_the_solver_next_to_retrieval(built: Path) -> None:
+    # the same two-hop question, `kgbuild eval` with a model: the solver is a mode of its own, with
+    # EM/F1, model calls, tokens and latency taken from this run (no reply cache)
+    qa = built / "one_question.json"
+    qa.write_text(json.dumps([TWO_HOP]), encoding="utf-8")
+    with ScriptedLLM() as llm:
+        llm.reply("", judge_or_plan)
+        config = built / "eval_model.yaml"
+        config.write_text("workspace: ws\nbuild:\n  workers: 1\n"
+                          f"llm:\n  base_url: {llm.base_url}\n  model: m\n  max_retries: 0\n", encoding="utf-8")
+        runner = CliRunner()
+        result = runner.invoke(main, ["-c", str(config), "eval", str(qa), "--json"], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        table = runner.invoke(main, ["-c", str(config), "eval", str(qa), "--modes", "hybrid,solver"],
+                              catch_exceptions=False)
+        log = llm.chat_log()
+    report = json.loads(result.stdout)
+    assert [m["mode"] for m in report["modes"]] == ["bm25", "dense", "hybrid", "solver"]  # solver: a model is set
+    solver = report["modes"][3]
+    assert (solver["em"], solver["f1"], solver["errors"]) == (1.0, 1.0, 0)
+    assert solver["llm_calls_per_question"] == 2  # plan and judge, both sent: eval does not use the reply cache
+    assert len(log) == 4  # two runs of eval, two calls each
+    sent = log[:2]
+    assert solver["prompt_tokens_per_question"] == sum(r["usage"]["prompt_tokens"] for r in sent)
+    assert solver["completion_tokens_per_question"] == sum(r["usage"]["completion_tokens"] for r in sent)
+    assert solver["p50_ms"] > 0
+    (row,) = [r for r in report["results"] if r["mode"] == "solver"]
+    assert row["answer"] == "1944" and row["llm_calls"] == 2 and row["tokens"] > 0
+    assert all(m["llm_calls_per_question"] == 0 for m in report["modes"][:3])
+    assert table.exit_code == 0 and "solver" in table.stdout and "tokens/q" in table.stdout

@@ -1,0 +1,52 @@
+"""A Solver ready to answer questions one after another from synchronous code (the CLI, eval).
+
+The model gateway keeps its HTTP client on the event loop it was first used on, so a session owns
+one loop for all of its questions instead of an `asyncio.run` per question.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from kgbuild.llm.gateway import LLMGateway
+from kgbuild.llm.prompts import PromptLibrary
+from kgbuild.solve.graph_view import GraphView
+from kgbuild.solve.solver import Solver
+from kgbuild.solve.types import Answer, Retriever
+
+if TYPE_CHECKING:
+    from kgbuild.config import Config
+    from kgbuild.store.types import GraphStore
+    from kgbuild.workspace import Workspace
+
+
+class SolverSession:
+    def __init__(self, config: Config, workspace: Workspace, graph: GraphStore | None, retriever: Retriever,
+                 k: int, *, use_cache: bool = True) -> None:
+        """`use_cache=False` sends every model call (an evaluation measures calls and latency, not
+        the reply cache of an earlier run)."""
+        ex_cfg = config.extract
+        prompts_dir = (config.root / ex_cfg.prompts_dir).resolve() if ex_cfg.prompts_dir else None
+        prompts = PromptLibrary(ex_cfg.prompt_language, prompts_dir)
+        self.gateway = LLMGateway(config.llm, cache_path=workspace.cache_dir / "llm.sqlite", use_cache=use_cache)
+        view = GraphView(graph) if graph is not None else None
+        self.solver = Solver(self.gateway, retriever, view, prompts, config.query.max_iterations, k=k)
+        self._loop = asyncio.new_event_loop()
+
+    def answer(self, question: str) -> Answer:
+        return self._loop.run_until_complete(self.solver.solve(question))
+
+    def close(self) -> None:
+        if self._loop.is_closed():
+            return
+        try:
+            self._loop.run_until_complete(self.gateway.aclose())
+        finally:
+            self._loop.close()
+
+    def __enter__(self) -> SolverSession:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
