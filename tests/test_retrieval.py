@@ -261,3 +261,13 @@ def test_memory_store_bm25_filters_and_deletes() -> None:
     store.delete("c", ["a"])
     assert store.count("c") == 2 and store.ids("c") == {"b", "c"}
     assert [h.id for h in store.text_search("c", "red apple", 3)] == ["b"]
+
+
+def test_one_type_rule_for_linking_and_the_graph_view(retriever: HybridRetriever) -> None:
+    from kgbuild.solve.typematch import same_type, type_key
+
+    assert type_key("Film Directors") == type_key("filmDirector") == type_key("FilmDirector") == "film director"
+    assert type_key("Class") == "class" and type_key("Bus") == "bus"
+    assert same_type("Organization", "organizations") and not same_type("Organization", None)
+    # a hint in another spelling lifts the same class as the graph view's conforms would
+    assert [c.id for c in retriever.link("Charmed", type_hint="organizations", k=2)] == ["e_charmed_o", "e_charmed_w"]

@@ -28,6 +28,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from kgbuild.solve.typematch import type_key
+from kgbuild.store.labels import _CAMEL
 from kgbuild.store.types import GraphStore
 
 Direction = Literal["out", "in"]
@@ -136,7 +138,7 @@ def normalise_predicate(text: str) -> str:
 
 def _words(text: str) -> set[str]:
     # "directedBy" -> {"directed", "by"}; short suffixes trimmed so "direct" meets "directed"
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)
+    spaced = _CAMEL.sub(" ", text)
     out = set()
     for w in re.findall(r"\w+", spaced.lower()):
         for suffix in ("ing", "ed", "es", "s"):
@@ -395,17 +397,17 @@ class GraphView:
     def conforms(self, nodes: Sequence[GNode], type_: str) -> list[GNode]:
         """The nodes that are a `type_`: by class, semantic type or label, else through the concepts
         they belong to and those concepts' ancestors. Case, spaces and plurals do not matter."""
-        want = _type_key(type_)
+        want = type_key(type_)
         if want in ("entity", "thing", "node", "any"):
             return list(nodes)
-        direct = [n for n in nodes if want in {_type_key(n.type or ""), _type_key(n.semantic_type or ""),
-                                               _type_key(n.kind)}]
+        direct = [n for n in nodes if want in {type_key(n.type or ""), type_key(n.semantic_type or ""),
+                                               type_key(n.kind)}]
         rest = [n for n in nodes if n not in direct and n.kind == "Entity"]
         if not rest:
             return direct
         concepts = self.concepts_of([n.id for n in rest])
         # "Director" matches the concept "film director" (its head word), not "Film".
-        via = [n for n in rest if any(want == _type_key(c) or (" " not in want and _type_key(c).split()[-1:] == [want])
+        via = [n for n in rest if any(want == type_key(c) or (" " not in want and type_key(c).split()[-1:] == [want])
                                       for c in concepts.get(n.id, []))]
         return direct + via
 
@@ -424,12 +426,3 @@ class GraphView:
         rows = self.store.query(CHUNKS, {"ids": list(dict.fromkeys(chunk_ids))})
         by_id = {r["id"]: GChunk(id=r["id"], doc_id=r.get("doc_id") or "", text=r.get("text") or "") for r in rows}
         return [by_id[c] for c in dict.fromkeys(chunk_ids) if c in by_id]
-
-
-def _type_key(text: str) -> str:
-    """"Film Directors" -> "film director"; "FilmDirector" -> "film director"."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)
-    words = re.findall(r"\w+", spaced.lower())
-    if words and len(words[-1]) > 3 and words[-1].endswith("s") and not words[-1].endswith("ss"):
-        words[-1] = words[-1][:-1]
-    return " ".join(words)

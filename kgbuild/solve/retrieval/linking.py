@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from kgbuild.solve.retrieval.index import CONCEPT, TITLE, MutualIndex
 from kgbuild.solve.retrieval.text import STOPWORDS, fold, name_key, spans
+from kgbuild.solve.typematch import same_type
 from kgbuild.solve.types import LinkedEntity
 from kgbuild.store.types import Embedder, VectorStore
 
@@ -26,10 +27,6 @@ class Mention:
     start: int  # token positions in the question
     end: int
     nodes: list[tuple[int, float, str]] = field(default_factory=list)  # (node, score, how)
-
-
-def _same_type(typ: str | None, hint: str | None) -> bool:
-    return bool(typ and hint and typ.casefold() == hint.casefold())
 
 
 def _is_capitalised(raw: str) -> bool:
@@ -54,7 +51,7 @@ class EntityLinker:
             vector = self.embedder.embed([mention])[0]
             known = {f.id for f in found}
             found += [d for d in self.dense(vector, k, type_hint) if d.id not in known]
-        found.sort(key=lambda e: (-e.score, not _same_type(e.type, type_hint)))
+        found.sort(key=lambda e: (-e.score, not same_type(e.type, type_hint)))
         return found[:k]
 
     def _dictionary(self, mention: str, type_hint: str | None) -> list[LinkedEntity]:
@@ -68,7 +65,7 @@ class EntityLinker:
                 seen.add(node)
                 out.append(self._linked(node, score, how, type_hint))
         # Among equal names, the matching class and then the better supported entity first.
-        out.sort(key=lambda e: (-e.score, not _same_type(e.type, type_hint), -self.index.degree(self.index.node_pos[e.id])))
+        out.sort(key=lambda e: (-e.score, not same_type(e.type, type_hint), -self.index.degree(self.index.node_pos[e.id])))
         return out
 
     def dense(self, vector: list[float], k: int, type_hint: str | None = None) -> list[LinkedEntity]:
@@ -84,7 +81,7 @@ class EntityLinker:
 
     def _linked(self, node: int, score: float, how: str, type_hint: str | None) -> LinkedEntity:
         typ = self.index.node_types[node]
-        if _same_type(typ, type_hint):
+        if same_type(typ, type_hint):
             score += self.type_boost  # capped at 1 below; ties then go to the matching class
         if self.index.node_kind[node] == CONCEPT:
             how = "concept"
