@@ -7,6 +7,7 @@ import asyncio
 import json
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from arcade_server import arcadedb_bolt_server
@@ -14,6 +15,7 @@ from llm_server import ScriptedLLM
 from solve_graph import GraphRetriever, build_graph, write_graph
 
 from kgbuild.config import GraphStoreConfig, LLMConfig
+from kgbuild.errors import StoreError
 from kgbuild.llm.gateway import LLMGateway
 from kgbuild.llm.prompts import PromptLibrary
 from kgbuild.solve.executor import Executor
@@ -359,3 +361,52 @@ Step 2: Who joined Warner Bros. in 1936, and who directed The Big Sleep?
     by_id = {t.id: t for t in state.triples}
     assert by_id["r1"].chunk_ids == ["films#0#0"] and by_id["r6"].chunk_ids == ["films#0#1"]
     assert by_id["rel_j1"].chunk_ids == ["bogart#0#0"] and llm.calls() == 0
+
+
+class NamesakesStore:
+    """A store that answers a name lookup with many namesakes, the one wanted last."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+
+    def query(self, statement: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        if "toLower(n.name) = $name" not in statement or ":Entity" not in statement:
+            return []
+        rows = [{"id": f"ent_film{i}", "name": "Casablanca", "spg_class": "Film", "labels": ["Entity", "Film"]}
+                for i in range(self.count - 1)]
+        rows.append({"id": "ent_city", "name": "Casablanca", "spg_class": "City", "labels": ["Entity", "City"]})
+        return rows[: (params or {}).get("limit", len(rows))]
+
+
+def test_the_type_filter_comes_before_the_limit() -> None:
+    view = GraphView(NamesakesStore(30))  # type: ignore[arg-type]
+    assert [n.id for n in view.find_entities("Casablanca", "City", limit=5)] == ["ent_city"]
+    assert [n.id for n in view.find_entities("Casablanca", "cities", limit=5)] == ["ent_city"]
+    assert len(view.find_entities("Casablanca", limit=5)) == 5
+
+
+class NoQuantifiedPaths:
+    """A store that rejects quantified path patterns like Neo4j before 5.9, recording what it ran."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.sent = inner, []
+
+    def query(self, statement: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        self.sent.append(statement)
+        if "(()-[e]-()" in statement:
+            raise StoreError("neo4j", "Invalid input '(': expected a relationship pattern")
+        return self.inner.query(statement, params)
+
+
+def test_paths_filter_inside_the_pattern_and_fall_back_to_two_hops(store: ArcadeGraphStore) -> None:
+    view = GraphView(store)
+    chains = view.paths(["curtiz"], ["bogart"], max_hops=4)
+    old = NoQuantifiedPaths(store)
+    fallback = GraphView(old)  # type: ignore[arg-type]
+    assert [[e.id for e in c] for c in fallback.paths(["curtiz"], ["bogart"], max_hops=4)] == \
+        [[e.id for e in c] for c in chains if len(c) <= 2]
+    assert fallback.filtered_paths and any("[*1..2]" in st for st in old.sent)
+    fallback.paths(["curtiz"], ["bogart"], max_hops=4)
+    assert sum("(()-[e]-()" in st for st in old.sent) == 1  # asked once, remembered
+    # no structural relationship in any chain, though chunks and concepts join the two ends
+    assert chains and all(e.predicate for c in chains for e in c)

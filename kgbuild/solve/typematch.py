@@ -16,9 +16,13 @@ from kgbuild.store.labels import _CAMEL
 def type_key(text: str) -> str:
     """"Film Directors" -> "film director"; "FilmDirector" -> "film director"."""
     words = re.findall(r"\w+", _CAMEL.sub(" ", text).lower())
-    # A trailing plural s, not the s of "class" or of a short word ("bus", "gas").
-    if words and len(words[-1]) > 3 and words[-1].endswith("s") and not words[-1].endswith("ss"):
-        words[-1] = words[-1][:-1]
+    # A trailing plural ("cities" -> "city", "films" -> "film"), not the s of "class" or of a short
+    # word ("bus", "gas").
+    last = words[-1] if words else ""
+    if len(last) > 4 and last.endswith("ies"):
+        words[-1] = last[:-3] + "y"
+    elif len(last) > 3 and last.endswith("s") and not last.endswith("ss"):
+        words[-1] = last[:-1]
     return " ".join(words)
 
 
