@@ -35,7 +35,7 @@ from kgbuild.progress import QuietProgress  # noqa: E402
 from kgbuild.store import cypher  # noqa: E402
 from kgbuild.store.arcade import ArcadeGraphStore  # noqa: E402
 from kgbuild.store.graph_rows import read_graph_rows  # noqa: E402
-from kgbuild.store.sync import sync_stores  # noqa: E402
+from kgbuild.store.sync import relationship_typer, sync_stores  # noqa: E402
 from kgbuild.workspace import Workspace  # noqa: E402
 
 
@@ -68,7 +68,7 @@ def main() -> None:
     for name in ("vectors.db", "stores.sqlite", "stores.sqlite-wal", "stores.sqlite-shm"):
         (ws.path / name).unlink(missing_ok=True)
 
-    rows = read_graph_rows(ws)
+    rows = read_graph_rows(ws, relationship_typer(load_config(root / "kgbuild.yaml", env={})))
     print(f"graph rows: {len(rows.nodes):,} nodes, {len(rows.edges):,} relationships")
 
     # Baseline: one MERGE statement per node, in a scratch database.

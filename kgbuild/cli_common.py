@@ -34,7 +34,8 @@ def fail_cleanly(fn: F) -> F:
             click.echo(f"error: {exc.line()}", err=True)
             sys.exit(2)
         except KeyboardInterrupt:
-            click.echo("interrupted: finished chunks are cached; run the same command again to resume", err=True)
+            click.echo("interrupted: finished work is kept (extraction cache, store manifest); "
+                       "run the same command again to resume", err=True)
             sys.exit(130)
 
     return wrapper  # type: ignore[return-value]

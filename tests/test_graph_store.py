@@ -78,6 +78,16 @@ def test_whitelist_keeps_model_output_out_of_statements() -> None:
         quoted("a`b")
 
 
+def test_schema_whitelist_types_declared_relations_and_folds_the_rest() -> None:
+    from kgbuild.schema import resolve_schema
+    from kgbuild.store.labels import schema_typer
+
+    type_of = schema_typer(resolve_schema("open_domain"))
+    assert type_of("bornIn") == type_of("placeOfBirth") == "BORN_IN"  # aliases fold onto the declared name
+    assert type_of("belongTo") == "BELONG_TO" and type_of("isA") == "IS_A"
+    assert type_of("move to") == GENERIC_TYPE and type_of("}) DETACH DELETE n //") == GENERIC_TYPE
+
+
 def test_the_store_holds_exactly_the_rows_and_a_second_sync_writes_nothing(built: Config) -> None:
     rows = read_graph_rows(Workspace(built.workspace_path()))
     graph = embedded_dump(built)

@@ -14,7 +14,7 @@ import os
 import re
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +26,7 @@ from kgbuild.export.graphml import write_graphml
 from kgbuild.export.jsonl import write_jsonl
 from kgbuild.export.rdf import KAG, vocabulary_path, write_jsonld, write_turtle
 from kgbuild.store.graph_rows import GraphRows, read_graph_rows
+from kgbuild.store.labels import relationship_type
 from kgbuild.workspace import Workspace
 
 __all__ = ["EXTENSIONS", "FORMATS", "KAG", "ExportResult", "check_base", "default_base", "export_graph",
@@ -86,7 +87,8 @@ def export_rows(rows: GraphRows, fmt: str, fh: TextIO, *, base: str) -> int:
     raise KgbuildError("export", f"unknown format {fmt!r}", f"one of {', '.join(FORMATS)}")
 
 
-def export_graph(workspace: Workspace, fmt: str, out: Path, *, base: str | None = None) -> ExportResult:
+def export_graph(workspace: Workspace, fmt: str, out: Path, *, base: str | None = None,
+                 type_of: Callable[[str], str] = relationship_type) -> ExportResult:
     """Export the workspace's graph to `out` (replaced atomically).
 
     `base` is the IRI prefix of nodes in RDF formats (default: `default_base("kgbuild-project")`;
@@ -97,7 +99,7 @@ def export_graph(workspace: Workspace, fmt: str, out: Path, *, base: str | None 
     base = check_base(base if base is not None else default_base("kgbuild-project"))
     require_build(workspace)
     started = time.perf_counter()
-    rows = read_graph_rows(workspace)
+    rows = read_graph_rows(workspace, type_of)  # the same relationship types as the graph store
     with atomic_text_file(out) as fh:
         statements = export_rows(rows, fmt, fh, base=base)
     return ExportResult(fmt, out, len(rows.nodes), len(rows.edges), statements, out.stat().st_size,

@@ -121,8 +121,8 @@ _PATH_MATCH = f"MATCH p=(a)(()-[e]-() WHERE {_EXTRACTED_E}){{{{1,{{hops}}}}}}(b)
 # A store without quantified path patterns (Neo4j before 5.9) gets the filter after expansion,
 # with at most FALLBACK_HOPS hops so that it cannot run away.
 FALLBACK_HOPS = 2
-_PATH_MATCH_FILTERED = (f"MATCH p=(a)-[*1..{{hops}}]-(b) WHERE all(x IN relationships(p) WHERE "
-                        f"x.predicate IS NOT NULL AND type(x) <> 'QUALIFIER') " + _PATH_RETURN)
+_PATH_MATCH_FILTERED = ("MATCH p=(a)-[*1..{hops}]-(b) WHERE all(x IN relationships(p) WHERE "
+                        "x.predicate IS NOT NULL AND type(x) <> 'QUALIFIER') " + _PATH_RETURN)
 # An entity's concepts, and their isA ancestors (depth 0 = the concept itself).
 CONCEPTS_OF = _per_label("{anchor:e:ids}MATCH (e)-[:BELONG_TO]->(c:Concept)-[:IS_A*0..3]->(a:Concept) "
                          "RETURN DISTINCT e.id AS entity, a.id AS id, a.name AS name", RELATION_ENDS)

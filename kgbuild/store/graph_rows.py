@@ -8,7 +8,7 @@ hash, so a sync can tell unchanged rows from changed ones without asking the sto
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,7 +85,8 @@ def _clean(props: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def read_graph_rows(workspace: Workspace) -> GraphRows:
+def read_graph_rows(workspace: Workspace, type_of: Callable[[str], str] = relationship_type) -> GraphRows:
+    """`type_of` maps a predicate to its relationship type (see labels.schema_typer)."""
     rows = GraphRows()
     rows.nodes.extend(_document_nodes(workspace))
     chunk_ids: set[str] = set()
@@ -137,7 +138,7 @@ def read_graph_rows(workspace: Workspace) -> GraphRows:
                 if cid in chunk_ids:
                     edge("SUPPORTED_BY", item["id"], cid, f"{item['id']}>SUPPORTED_BY>{cid}")
     for r in relations:
-        edge(relationship_type(r["predicate"]), r["subject_id"], r["object_id"], r["id"],
+        edge(type_of(r["predicate"]), r["subject_id"], r["object_id"], r["id"],
              {"id": r["id"], "predicate": r["predicate"], "properties": r["properties"], "chunk_ids": r["chunk_ids"]})
     for ev in events:
         for role, refs in sorted(json.loads(ev["arguments"]).items()):

@@ -50,6 +50,43 @@ def _class_of(digest: str) -> str:
     return digest.split(":", 1)[0]
 
 
+class _Packer:
+    """Packs small statements into transactions of about `limit` rows.
+
+    Extracted predicates give hundreds of relationship types, most with a handful of rows; one
+    transaction each spent more time committing than writing (measured: 685 commits for 18,801
+    HotpotQA relationships, 40% of the write). The manifest is told after the commit, as before.
+    """
+
+    def __init__(self, store: GraphStore, manifest: StoreManifest, report: SyncReport,
+                 advance: Callable[[int], None], limit: int) -> None:
+        self.store, self.manifest, self.report, self.advance, self.limit = store, manifest, report, advance, limit
+        self._writes: list[tuple[str, dict[str, object]]] = []
+        self._done: list[tuple[tuple[str, object] | None, tuple[str, object] | None, dict[str, int]]] = []
+        self._rows = 0
+
+    def add(self, writes: Sequence[tuple[str, dict[str, object]]], *, record: tuple[str, object] | None = None,
+            forget: tuple[str, object] | None = None, **counts: int) -> None:
+        self._writes.extend(writes)
+        self._done.append((record, forget, counts))
+        self._rows += sum(counts.values())
+        if self._rows >= self.limit:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._writes:
+            self.store.execute_many(self._writes)
+        for record, forget, counts in self._done:
+            if record is not None:
+                self.manifest.record(*record)  # type: ignore[arg-type]
+            if forget is not None:
+                self.manifest.forget(*forget)  # type: ignore[arg-type]
+            for name, n in counts.items():
+                setattr(self.report, name, getattr(self.report, name) + n)
+            self.advance(sum(counts.values()))
+        self._writes, self._done, self._rows = [], [], 0
+
+
 def _node_params(nodes: Sequence[NodeRow]) -> dict[str, list[dict[str, object]]]:
     return {"rows": [{"id": n.id, "props": n.props} for n in nodes]}
 
@@ -120,27 +157,24 @@ def sync_graph(rows: GraphRows, store: GraphStore, manifest: StoreManifest, repo
     total = len(doomed_edges) + len(doomed_nodes) + len(node_diff.upsert) + len(rewrite_edges)
     report.unchanged += node_diff.unchanged + edge_diff.unchanged
     with progress.stage("graph", total=total) as advance:
+        tx = _Packer(store, manifest, report, advance, batch_size)
         for (type_, src_label), group in _grouped([EdgeRow.from_key(k) for k in doomed_edges],
                                                   lambda e: (e.type, e.src_label)).items():
             for batch in _batches(group, batch_size):
-                store.execute(cypher.delete_edges(type_, src_label), {"rows": [{"src": e.src, "id": e.id} for e in batch]})
-                manifest.forget("edge", [e.key for e in batch])
-                report.edges_deleted += len(batch)
-                advance(len(batch))
+                tx.add([(cypher.delete_edges(type_, src_label), {"rows": [{"src": e.src, "id": e.id} for e in batch]})],
+                       forget=("edge", [e.key for e in batch]), edges_deleted=len(batch))
         for (label,), group in _grouped(doomed_nodes, lambda k: (k.split("\t", 1)[0],)).items():
             for batch in _batches(group, batch_size):
-                store.execute(cypher.delete_nodes(label), {"ids": [k.split("\t", 1)[1] for k in batch]})
-                manifest.forget("node", batch)
-                report.nodes_deleted += len([k for k in batch if k not in nodes])
-                advance(len(batch))
+                tx.add([(cypher.delete_nodes(label), {"ids": [k.split("\t", 1)[1] for k in batch]})],
+                       forget=("node", list(batch)), nodes_deleted=len([k for k in batch if k not in nodes]))
+        tx.flush()
         t_nodes = time.perf_counter()
         for (label, extra), group in _grouped([nodes[k] for k in node_diff.upsert],
                                               lambda n: (n.label, n.extra_label)).items():
             for batch in _batches(group, batch_size):
-                store.execute_many(_node_writes(label, extra, batch, old_nodes, relabelled))
-                manifest.record("node", {n.key: node_digest(n) for n in batch})
-                report.nodes_written += len(batch)
-                advance(len(batch))
+                tx.add(_node_writes(label, extra, batch, old_nodes, relabelled),
+                       record=("node", {n.key: node_digest(n) for n in batch}), nodes_written=len(batch))
+        tx.flush()  # every node exists before the first relationship points at it
         t_edges = time.perf_counter()
         report.seconds["graph_nodes"] = round(t_edges - t_nodes, 3)
         for (type_, src_label, dst_label), group in _grouped([edges[k] for k in sorted(rewrite_edges)],
@@ -151,9 +185,7 @@ def sync_graph(rows: GraphRows, store: GraphStore, manifest: StoreManifest, repo
                 writes = [(cypher.create_edges(type_, src_label, dst_label), _edge_params(new))] if new else []
                 if known:
                     writes.append((cypher.merge_edges(type_, src_label, dst_label), _edge_params(known)))
-                store.execute_many(writes)
-                manifest.record("edge", {e.key: e.digest() for e in batch})
-                report.edges_written += len(batch)
-                advance(len(batch))
+                tx.add(writes, record=("edge", {e.key: e.digest() for e in batch}), edges_written=len(batch))
+        tx.flush()
         report.seconds["graph_edges"] = round(time.perf_counter() - t_edges, 3)
     report.seconds["graph"] = round(time.perf_counter() - t, 3)

@@ -7,12 +7,15 @@ Runs after the tables are persisted, so a store that is down or full loses nothi
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 
 from kgbuild.config import Config
 from kgbuild.progress import ProgressReporter, QuietProgress
 from kgbuild.store import cypher
+from kgbuild.schema import resolve_schema
 from kgbuild.store.graph_rows import read_graph_rows
+from kgbuild.store.labels import relationship_type, schema_typer
 from kgbuild.store.graph_sync import sync_graph
 from kgbuild.store.manifest import StoreManifest
 from kgbuild.store.open import graph_target, manifest_path, open_graph_store, vector_target
@@ -33,8 +36,15 @@ def sync_stores(config: Config, progress: ProgressReporter | None = None) -> Syn
     return report
 
 
+def relationship_typer(config: Config) -> Callable[[str], str]:
+    """How predicates become relationship types, per `graph_store.relationship_types`."""
+    if config.graph_store.relationship_types == "predicate":
+        return relationship_type
+    return schema_typer(resolve_schema(config.schema_location()))
+
+
 def _sync_graph(config: Config, workspace: Workspace, report: SyncReport, progress: ProgressReporter) -> None:
-    rows = read_graph_rows(workspace)
+    rows = read_graph_rows(workspace, relationship_typer(config))
     with ExitStack() as stack:
         manifest = StoreManifest(manifest_path(config), graph_target(config))
         stack.callback(manifest.close)
