@@ -70,7 +70,9 @@ def schema_typer(schema: Schema) -> Callable[[str], str]:
     semantic = set(SEMANTIC_RELATIONS)
 
     def type_of(predicate: str) -> str:
-        declared = schema.resolve_relation(predicate) or (predicate if predicate in semantic else None)
+        # KAG's semantic relations first: a schema alias such as memberOf's "belongsTo" must not
+        # swallow the instance->concept belongTo edges.
+        declared = predicate if predicate in semantic else schema.resolve_relation(predicate)
         return relationship_type(declared) if declared else GENERIC_TYPE
 
     return type_of
