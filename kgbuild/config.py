@@ -118,7 +118,7 @@ class GraphStoreConfig(Section):
     database: str | None = Field(None, description="neo4j: database name (default: the server's default)")
     encrypted: bool | None = Field(None, description="neo4j: TLS for bolt:// and neo4j:// URIs")
     trusted_certificates: str | None = Field(None, description="neo4j: CA bundle file for TLS; default: system CAs")
-    batch_size: int = Field(2000, ge=1, le=100_000, description="rows per transaction")
+    batch_size: int = Field(5000, ge=1, le=100_000, description="rows per transaction")
     relationship_types: Literal["schema", "predicate"] = Field(
         "schema", description="schema: the schema's relations (and isA, belongTo...) get their own type, other "
         "predicates RELATED_TO with the text in `predicate`; predicate: every predicate its own type"
