@@ -35,7 +35,7 @@ class SentenceEmbedder:
     def __init__(self, model: str = "bundled", batch_size: int = 64) -> None:
         self.model = model
         self.batch_size = batch_size
-        self.name = "st:" + (_BUNDLED_NAME if model == "bundled" else model)
+        self.name = "st:" + (_BUNDLED_NAME if model == "bundled" else f"{model}@{_model_fingerprint(model)}")
         self._model: Any = None
         self._dim: int | None = _BUNDLED_DIM if model == "bundled" else None
         self._lock = threading.Lock()
@@ -150,3 +150,14 @@ def _unit_rows(matrix: np.ndarray) -> np.ndarray:
     """Rows scaled to length 1 (an all-zero row stays zero rather than becoming NaN)."""
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     return matrix / np.where(norms > 0, norms, 1.0)
+
+
+def _model_fingerprint(model: str) -> str:
+    """Names, sizes and times of a local model's files: a model replaced in place gets a new name,
+    so the embedding cache (keyed by the name) never serves the old model's vectors."""
+    root = Path(model)
+    if not root.is_dir():
+        return "unversioned"
+    stats = sorted(f"{p.relative_to(root)}:{p.stat().st_size}:{int(p.stat().st_mtime)}"
+                   for p in root.rglob("*") if p.is_file())
+    return content_hash("|".join(stats))[:12]
