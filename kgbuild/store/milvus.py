@@ -217,7 +217,15 @@ class MilvusVectorStore:
         return int(rows[0]["count(*)"]) if rows else 0
 
     def ids(self, collection: str) -> set[str]:
-        return {self._unkey(key) for key in self._keys(collection)}
+        found = {self._unkey(key) for key in self._keys(collection)}
+        # Paging by key is only right if every page is the smallest keys above the cursor; a
+        # listing that disagrees with the count would make reconciliation miss orphans.
+        expected = self.count(collection)
+        if len(found) != expected:
+            raise VectorStoreError(f"vector store collection {collection}",
+                                   f"listed {len(found)} ids but the collection counts {expected}",
+                                   "the server returned pages out of key order; please report this")
+        return found
 
     def _keys(self, collection: str) -> Iterator[str]:
         # A query without a limit silently stops at 16384 rows, and pymilvus' query_iterator
@@ -233,9 +241,6 @@ class MilvusVectorStore:
             yield from keys
             if len(keys) < _PAGE:
                 return
-            if cursor is not None and keys[-1] <= cursor:
-                raise VectorStoreError(f"vector store collection {collection}", "listing ids did not advance",
-                                       "the server returned pages out of key order")
             cursor = keys[-1]
 
     def _hit(self, hit: Mapping[str, Any], score: float) -> VectorHit:
@@ -317,9 +322,10 @@ def open_vector_store(config: Config) -> VectorStore:
 
 
 def _connect(uri: str, token: str | None, db_name: str | None, lite: bool) -> MilvusClient:
-    # gRPC's C core logs keep-alive chatter with Milvus Lite ("too_many_pings") to stderr;
-    # only real errors belong on the user's terminal. Read when grpc first loads.
-    os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+    # gRPC's C core logs keep-alive chatter with Milvus Lite ("GOAWAY too_many_pings", at error
+    # level) to stderr. Failures that matter reach us as pymilvus exceptions, so the core's own
+    # log stays off unless the user sets GRPC_VERBOSITY. Read when grpc first loads.
+    os.environ.setdefault("GRPC_VERBOSITY", "NONE")
     try:
         with warnings.catch_warnings():
             # milvus-lite 2.5 imports pkg_resources, which warns on every start.
