@@ -174,19 +174,9 @@ def eval_group(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, config: object) 
     """The eval command over the hand-made retrieval index of test_retrieval, on a store whose every
     text search fails like a Milvus server older than 2.5."""
     import kgbuild.cli_eval as cli_eval
-    from kgbuild.solve.retrieval import HybridRetriever
-    from test_retrieval import DOCS, ENTITIES, HashEmbedder, NoFullTextStore, cid, make_index
+    from test_retrieval import NoFullTextStore, make_retriever
 
-    from kgbuild.store.types import VectorRow
-
-    emb, store = HashEmbedder(), NoFullTextStore()
-    store.ensure_collection("t_chunks", emb.dim, full_text=True)
-    store.ensure_collection("t_entities", emb.dim)
-    store.upsert("t_chunks", [VectorRow(id=cid(d), vector=v, text=t, doc_id=d)
-                              for (d, t), v in zip(DOCS.items(), emb.embed(list(DOCS.values())))])
-    store.upsert("t_entities", [VectorRow(id=e["id"], vector=v, name=e["name"], type=e["spg_class"])
-                                for e, v in zip(ENTITIES, emb.embed([e["name"] for e in ENTITIES]))])
-    retriever = HybridRetriever(make_index(), store, emb, "t")
+    retriever = make_retriever(NoFullTextStore())
     index = SimpleNamespace(workspace=SimpleNamespace(cache_dir=tmp_path / "cache"), graph=None, close=lambda: None)
     monkeypatch.setattr(cli_eval, "open_index", lambda cfg: index)
     monkeypatch.setattr(cli_eval, "make_retriever", lambda idx, **kw: retriever)

@@ -70,11 +70,11 @@ def make_index(title_nodes: bool = True) -> MutualIndex:
     return MutualIndex.from_rows(chunks, ENTITIES, RELATIONS, CONCEPTS, docs, title_nodes=title_nodes)
 
 
-@pytest.fixture()
-def retriever() -> HybridRetriever:
+def make_retriever(store: MemoryVectorStore | None = None) -> HybridRetriever:
+    """The hand-made index over `store` (default: a fresh in-memory one) holding its vectors."""
     index = make_index()
     emb = HashEmbedder()
-    store = MemoryVectorStore()
+    store = store if store is not None else MemoryVectorStore()
     store.ensure_collection("t_chunks", emb.dim, full_text=True)
     store.ensure_collection("t_entities", emb.dim)
     store.upsert("t_chunks", [VectorRow(id=cid(d), vector=v, text=t, doc_id=d)
@@ -82,6 +82,11 @@ def retriever() -> HybridRetriever:
     store.upsert("t_entities", [VectorRow(id=e["id"], vector=v, name=e["name"], type=e["spg_class"])
                                 for e, v in zip(ENTITIES, emb.embed([e["name"] for e in ENTITIES]))])
     return HybridRetriever(index, store, emb, "t")
+
+
+@pytest.fixture()
+def retriever() -> HybridRetriever:
+    return make_retriever()
 
 
 # ---------------------------------------------------------------- index and walk

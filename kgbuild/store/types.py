@@ -30,24 +30,23 @@ class GraphStore(Protocol):
     def close(self) -> None: ...
 
 
-class VectorRow(BaseModel):
-    """One vector with the fields the stores filter on. `text` feeds BM25 on the chunk collection."""
+class _VectorFields(BaseModel):
+    """What every vector carries besides the vector: `text` feeds BM25 on the chunk collection,
+    the others are the metadata stores filter on."""
 
     id: str
+    text: str = ""
+    doc_id: str = ""
+    type: str = ""
+    name: str = ""
+
+
+class VectorRow(_VectorFields):
     vector: list[float]
-    text: str = ""
-    doc_id: str = ""
-    type: str = ""
-    name: str = ""
 
 
-class VectorHit(BaseModel):
-    id: str
+class VectorHit(_VectorFields):
     score: float  # higher is better for every search kind
-    text: str = ""
-    doc_id: str = ""
-    type: str = ""
-    name: str = ""
 
 
 class VectorStore(Protocol):
