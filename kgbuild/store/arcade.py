@@ -7,6 +7,8 @@ workspace; ArcadeDB allows one process per directory, so a second process gets a
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +26,29 @@ def _jvm_kwargs() -> dict[str, Any]:
     return {"jvm_args": f"-Djava.util.logging.config.file={config}"}
 
 
+@contextmanager
+def _jvm_start_quietly() -> Iterator[None]:
+    """The JVM prints "WARNING: Using incubator modules: jdk.incubator.vector" on the process's
+    stderr when it starts (ArcadeDB requires that module). Nothing a user can act on, so stderr is
+    parked while the JVM starts; a failure still reaches the user as our one-line error."""
+    import jpype
+
+    if jpype.isJVMStarted():
+        yield
+        return
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+            try:
+                yield
+            finally:
+                os.dup2(saved, 2)
+    finally:
+        os.close(saved)
+
+
 class ArcadeGraphStore:
     name = "embedded ArcadeDB"
 
@@ -37,10 +62,11 @@ class ArcadeGraphStore:
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
             # Not arcadedb.database_exists(): it would start the JVM without our settings.
-            if path.is_dir() and any(path.iterdir()):
-                self._db = arcadedb.open_database(str(path), jvm_kwargs=_jvm_kwargs())
-            else:
-                self._db = arcadedb.create_database(str(path), jvm_kwargs=_jvm_kwargs())
+            with _jvm_start_quietly():
+                if path.is_dir() and any(path.iterdir()):
+                    self._db = arcadedb.open_database(str(path), jvm_kwargs=_jvm_kwargs())
+                else:
+                    self._db = arcadedb.create_database(str(path), jvm_kwargs=_jvm_kwargs())
         except Exception as exc:  # noqa: BLE001 - the binding raises its own and Java exceptions
             first = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else type(exc).__name__
             raise WorkspaceError(str(path), f"cannot open the embedded graph store: {first}",
