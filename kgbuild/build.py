@@ -9,18 +9,17 @@ all chunks, so nothing already built is lost when some inputs are bad.
 from __future__ import annotations
 
 import asyncio
-import difflib
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kgbuild.assemble import Graph, assemble
 from kgbuild.config import Config
-from kgbuild.errors import ConfigError, KgbuildError, WorkspaceError
+from kgbuild.corpus import Corpus, remove_documents
+from kgbuild.errors import ConfigError, KgbuildError
 from kgbuild.extract.runner import ExtractionResult, ExtractorSpec, run_extraction
 from kgbuild.extract.spacy_models import model_info
 from kgbuild.extract.structure import combine, structure_extract
@@ -44,23 +43,6 @@ if TYPE_CHECKING:
     from kgbuild.extract.domain_concepts import ConceptIndex
     from kgbuild.llm.prompts import PromptLibrary
     from kgbuild.llm.gateway import LLMGateway
-
-
-@dataclass
-class _Corpus:
-    """Documents and chunks of the workspace after this run, in a stable order."""
-
-    docs: dict[str, Document] = field(default_factory=dict)
-    chunkers: dict[str, str] = field(default_factory=dict)  # doc id -> chunker fingerprint used
-    chunks: dict[str, list[Chunk]] = field(default_factory=dict)  # doc id -> chunks in reading order
-
-    def all_chunks(self) -> list[Chunk]:
-        return [c for doc_id in sorted(self.chunks) for c in self.chunks[doc_id]]
-
-
-def _same_source(doc_source: str, failed: str) -> bool:
-    """A document came from a source that failed to read (the file itself, or a directory above it)."""
-    return doc_source == failed or doc_source.startswith((failed + ":", failed.rstrip("/") + "/"))
 
 
 def cache_key(chunk: Chunk) -> str:
@@ -103,7 +85,8 @@ class Builder:
             try:
                 corpus = self._load_corpus()
                 fresh = self._read(sources, report)
-                self._remove(corpus, remove, fresh if prune else None, report)
+                report.documents_removed = remove_documents(
+                    corpus, remove, keep=fresh if prune else None, failed_sources=[s.source for s in report.skipped])
                 await self._chunk(fresh, corpus, report)
                 extractions = await self._extract(schema, corpus, report)
                 graph = self._assemble(extractions, schema, report)
@@ -144,8 +127,8 @@ class Builder:
 
     # ---------------------------------------------------------------- stages
 
-    def _load_corpus(self) -> _Corpus:
-        corpus = _Corpus()
+    def _load_corpus(self) -> Corpus:
+        corpus = Corpus()
         for row in self.workspace.rows("documents"):
             doc = document_from_row(row)
             corpus.docs[doc.id] = doc
@@ -156,25 +139,6 @@ class Builder:
             chunks.sort(key=lambda c: c.order)
         return corpus
 
-    def _remove(self, corpus: _Corpus, remove: Sequence[str], keep: list[Document] | None, report: BuildReport) -> None:
-        """Take documents out of the corpus; their chunks go with them, and whatever only they
-        supported disappears when the graph is re-assembled from the remaining chunks."""
-        unknown = [d for d in remove if d not in corpus.docs]
-        if unknown:
-            close = difflib.get_close_matches(unknown[0], list(corpus.docs), n=1)
-            raise WorkspaceError(f"document '{unknown[0]}'", "not in the workspace",
-                                 f"did you mean '{close[0]}'?" if close else "see `kgbuild inspect documents`")
-        doomed = set(remove)
-        if keep is not None:
-            read = {d.id for d in keep}
-            failed = [s.source for s in report.skipped]
-            doomed |= {doc_id for doc_id, doc in corpus.docs.items()
-                       if doc_id not in read and not any(_same_source(doc.source, f) for f in failed)}
-        for doc_id in sorted(doomed):
-            corpus.docs.pop(doc_id, None)
-            corpus.chunkers.pop(doc_id, None)
-            corpus.chunks.pop(doc_id, None)
-        report.documents_removed = len(doomed)
 
     def _sync(self, report: BuildReport) -> None:
         from kgbuild.store.sync import sync_stores
@@ -215,7 +179,7 @@ class Builder:
         report.stage_seconds["read"] = round(time.perf_counter() - t, 3)
         return list(fresh.values())
 
-    async def _chunk(self, fresh: list[Document], corpus: _Corpus, report: BuildReport) -> None:
+    async def _chunk(self, fresh: list[Document], corpus: Corpus, report: BuildReport) -> None:
         t = time.perf_counter()
         cfg = self.config.chunking
         chunker = Chunker(cfg, TokenCounter(cfg.encoding), scorer=make_scorer(cfg.topic_split, cfg.embedding_model))
@@ -278,7 +242,7 @@ class Builder:
             await asyncio.gather(*(plan(*job) for job in jobs))
         return plans
 
-    async def _extract(self, schema: Schema, corpus: _Corpus, report: BuildReport) -> list[ChunkExtraction]:
+    async def _extract(self, schema: Schema, corpus: Corpus, report: BuildReport) -> list[ChunkExtraction]:
         t = time.perf_counter()
         chunks = corpus.all_chunks()
         report.chunks_total = len(chunks)
@@ -309,7 +273,7 @@ class Builder:
         return out
 
     @staticmethod
-    def _structures(schema: Schema, corpus: _Corpus) -> tuple[dict[str, ChunkExtraction], set[str]]:
+    def _structures(schema: Schema, corpus: Corpus) -> tuple[dict[str, ChunkExtraction], set[str]]:
         """Document-type structures (sections mapped to properties): deterministic and cheap,
         so recomputed every build instead of cached."""
         extractions: dict[str, ChunkExtraction] = {}
@@ -496,7 +460,7 @@ class Builder:
         report.stage_seconds["align"] = round(time.perf_counter() - t, 3)
         return g, result.merges
 
-    def _persist(self, corpus: _Corpus, graph: Graph, merges: list[Any], report: BuildReport) -> None:
+    def _persist(self, corpus: Corpus, graph: Graph, merges: list[Any], report: BuildReport) -> None:
         t = time.perf_counter()
         ws = self.workspace
         classes = graph.node_classes()

@@ -1,0 +1,52 @@
+"""The documents and chunks of a workspace during a build, and taking documents out of it."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from kgbuild.errors import WorkspaceError
+from kgbuild.model import Chunk, Document
+
+
+@dataclass
+class Corpus:
+    """Documents and chunks of the workspace after this run, in a stable order."""
+
+    docs: dict[str, Document] = field(default_factory=dict)
+    chunkers: dict[str, str] = field(default_factory=dict)  # doc id -> chunker fingerprint used
+    chunks: dict[str, list[Chunk]] = field(default_factory=dict)  # doc id -> chunks in reading order
+
+    def all_chunks(self) -> list[Chunk]:
+        return [c for doc_id in sorted(self.chunks) for c in self.chunks[doc_id]]
+
+
+def same_source(doc_source: str, failed: str) -> bool:
+    """A document came from a source that failed to read (the file itself, or a directory above it)."""
+    return doc_source == failed or doc_source.startswith((failed + ":", failed.rstrip("/") + "/"))
+
+
+def remove_documents(corpus: Corpus, remove: Sequence[str], *, keep: list[Document] | None,
+                     failed_sources: Sequence[str]) -> int:
+    """Take documents out of the corpus; their chunks go with them, and whatever only they
+    supported disappears when the graph is re-assembled from the remaining chunks.
+
+    `remove`: ids to take out (an unknown id is an error, nothing is removed). `keep`: with
+    --prune, the documents read this run; every other document goes, except those of a source
+    that failed to read (a bad file never costs what was built from it). Returns how many went."""
+    unknown = [d for d in remove if d not in corpus.docs]
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], list(corpus.docs), n=1)
+        raise WorkspaceError(f"document '{unknown[0]}'", "not in the workspace",
+                             f"did you mean '{close[0]}'?" if close else "see `kgbuild inspect documents`")
+    doomed = set(remove)
+    if keep is not None:
+        read = {d.id for d in keep}
+        doomed |= {doc_id for doc_id, doc in corpus.docs.items()
+                   if doc_id not in read and not any(same_source(doc.source, f) for f in failed_sources)}
+    for doc_id in sorted(doomed):
+        corpus.docs.pop(doc_id, None)
+        corpus.chunkers.pop(doc_id, None)
+        corpus.chunks.pop(doc_id, None)
+    return len(doomed)
