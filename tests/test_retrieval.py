@@ -251,6 +251,52 @@ def test_best_sentence_and_span() -> None:
     assert answer_span("Who founded the Bank of England?", "It was founded by William Paterson of Scotland.") == "William Paterson of Scotland"
 
 
+def test_expected_answer_type_from_the_question() -> None:
+    from kgbuild.solve.retrieval.answer_types import expected
+
+    assert expected("In which city was the author of the report born?").kind == "place"
+    assert expected("When was the Welsh singer born who is known for her voice?").kind == "date"
+    assert expected("Released in which year, is a book by Nigella Lawson").kind == "year"
+    assert expected("How many times was he selected for the all-star game?").kind == "number"
+    assert expected("Who directed the film shot in Leland?").kind == "person"
+    assert expected("Which city was the band formed in 1981 when Hetfield answered an ad?").kind == "place"
+    assert expected("Are Medici and Senet both board games?").kind == "yesno"
+    assert expected("Do Lafzon Ki Kahani, a remake of Always, released in which year?").kind == "year"
+    choice = expected("Which band was formed first, The Exies or Circus Diablo?")
+    assert (choice.kind, choice.options, choice.order) == ("choice", ("Exies", "Circus Diablo"), "earlier")
+    assert expected("Between Iain Banks and Irwin Shaw, which writer had a more diverse career?").options == (
+        "Iain Banks", "Irwin Shaw")
+
+
+def test_typed_span_skips_the_bridge_name_for_the_place() -> None:
+    from kgbuild.solve.retrieval.answer import extract
+
+    q = "In which city was the author of the report on which Maurice Wilkes based the design of EDSAC born?"
+    chunks = [("c1", "EDSAC", ("EDSAC was designed by Maurice Wilkes. Wilkes based the design on the First Draft "
+                               "of a Report on the EDVAC by John von Neumann.")),
+              ("c2", "John von Neumann", "John von Neumann was a mathematician. He was born in Budapest in 1903.")]
+    # the graph types the names of each chunk: a Work in the first passage, a place in the bridge passage
+    entities = [{"id": "e1", "name": "First Draft of a Report on the EDVAC", "spg_class": "Work", "chunk_ids": ["c1"]},
+                {"id": "e2", "name": "Budapest", "spg_class": "GeographicLocation", "chunk_ids": ["c2"]},
+                {"id": "e3", "name": "Maurice Wilkes", "spg_class": "Person", "chunk_ids": ["c1"]},
+                {"id": "e4", "name": "John von Neumann", "spg_class": "Person", "chunk_ids": ["c1", "c2"]}]
+    index = MutualIndex.from_rows([{"id": c, "doc_id": t, "text": x} for c, t, x in chunks], entities, [])
+    assert extract(q, chunks, index)[0] == "Budapest"
+    assert extract(q, chunks, index)[1:] == (1, "He was born in Budapest in 1903.")
+    assert extract("In what year was John von Neumann born?", chunks)[0] == "1903"
+
+
+def test_comparisons_and_both_questions_read_each_name_s_passage() -> None:
+    from kgbuild.solve.retrieval.answer import extract
+
+    chunks = [("a", "The Exies", "The Exies are an American rock band formed in 1997 in Los Angeles."),
+              ("b", "Circus Diablo", "Circus Diablo is an American rock band formed in 2004.")]
+    assert extract("Which band was formed first, The Exies or Circus Diablo?", chunks)[0] == "Exies"
+    assert extract("Which band was formed later, The Exies or Circus Diablo?", chunks)[0] == "Circus Diablo"
+    assert extract("Are The Exies and Circus Diablo both rock bands?", chunks)[0] == "yes"
+    assert extract("Are The Exies and Circus Diablo both jazz orchestras?", chunks)[0] == "no"
+
+
 # ---------------------------------------------------------------- the in-memory store
 
 

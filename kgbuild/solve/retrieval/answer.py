@@ -1,9 +1,21 @@
 """The retrieval-only answer: evidence with provenance and an extractive answer, no model.
 
-The answer is cut from the retrieved text: the sentence of the top chunks that shares the most
-content words with the question (earlier chunks preferred), then inside it the first name or
-number the question does not already contain. A yes/no question gets "yes" or "no" from whether
-the best sentence negates. This is a floor to compare model answers against, not a reader.
+The answer is cut from the retrieved text by a typed span extractor:
+
+1. the question's wording gives the expected answer type (`answer_types.expected`): yes/no, one
+   of two compared names, a date or year, a number, a place, a person, an organisation, a work;
+2. candidate spans come from the sentences of the top chunks: graph entities supported by the
+   chunk whose names occur in the sentence (typed by their spg_class), dates and numbers found by
+   pattern, and capitalised runs; spans the question already contains are left out;
+3. a span scores by how many rare question words its sentence and chunk share (IDF over the
+   indexed chunks), how close it sits to those words, the chunk's rank, and whether its type is
+   the expected one; the best span is the answer.
+
+A yes/no "both"/"same" question checks each compared name's own passage for the asked property;
+a "which first, A or B" question compares the first year of each name's passage; other two-name
+comparisons take the name whose passage shares most question words. Any other yes/no question
+gets "no" when the best sentence negates, else "yes". This is a floor to compare model answers
+against, not a reader.
 
 Such an answer is never `resolved`: nothing checked that the sentence answers the question (a
 word overlap does not), so it is reported as an extractive answer from the top chunks.
@@ -14,14 +26,28 @@ from __future__ import annotations
 import math
 import re
 import time
+import weakref
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
 
-from kgbuild.solve.retrieval.text import STOPWORDS, content_tokens, spans
+from kgbuild.solve.retrieval import answer_types as at
+from kgbuild.solve.retrieval.text import (
+    STOPWORDS,
+    content_tokens,
+    fold,
+    name_key,
+    spans,
+    tokens,
+)
 from kgbuild.solve.types import Answer, Citation, RetrievalMode, Retriever
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
-_YES_NO = {"is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had", "will", "would"}
+_YES_NO = at.YES_NO
 _NEGATION = {"not", "no", "never", "neither", "nor", "n't"}
 _JOINERS = {"of", "the", "and", "de", "von", "van", "la", "le", "da", "del", "&"}
+# Question words that say nothing about where the answer is.
+_GENERIC = frozenset({"also", "both", "same", "one", "two", "name", "known", "based", "located", "first"})
 
 
 def sentences(text: str) -> list[str]:
@@ -68,17 +94,239 @@ def answer_span(question: str, sentence: str) -> str:
     return sentence
 
 
+# ---------------------------------------------------------------- corpus statistics
+
+
+_IDF_CACHE: dict[int, tuple[weakref.ref, dict[str, float], float]] = {}
+
+
+def idf_table(index: object | None) -> tuple[dict[str, float], float]:
+    """Token -> IDF over the index's chunks (and the IDF of an unseen token); ({}, 1.0) without an index."""
+    texts = getattr(index, "chunk_text", None)
+    if index is None or not texts:
+        return {}, 1.0
+    cached = _IDF_CACHE.get(id(index))
+    if cached is not None and cached[0]() is index:
+        return cached[1], cached[2]
+    df: Counter[str] = Counter()
+    for text in texts:
+        df.update(set(tokens(text)))
+    n = len(texts)
+    table = {t: math.log((n + 1) / (c + 0.5)) for t, c in df.items()}
+    unseen = math.log((n + 1) / 0.5)
+    try:
+        _IDF_CACHE[id(index)] = (weakref.ref(index), table, unseen)
+    except TypeError:  # not weak-referenceable: recompute next time
+        pass
+    return table, unseen
+
+
+# ---------------------------------------------------------------- candidate spans
+
+
+@dataclass
+class Candidate:
+    text: str
+    kind: str  # "entity", "pattern", "run"
+    classes: frozenset[str]
+    rank: int
+    sentence: str
+    score: float = 0.0
+
+
+def _entity_spans(sentence: str, names: Sequence[tuple[str, str | None]]) -> list[tuple[str, int, int, str | None]]:
+    out = []
+    low = sentence.casefold()
+    for name, cls in names:
+        if len(name) < 2:
+            continue
+        start = 0
+        key = name.casefold()
+        while (at_ := low.find(key, start)) >= 0:
+            end = at_ + len(key)
+            if (at_ == 0 or not low[at_ - 1].isalnum()) and (end == len(low) or not low[end].isalnum()):
+                out.append((sentence[at_:end], at_, end, cls))
+                break
+            start = at_ + 1
+    return out
+
+
+def _chunk_names(index: object | None, chunk_id: str) -> list[tuple[str, str | None]]:
+    """(name, spg_class) of the graph entities the chunk supports (none without an index)."""
+    pos = getattr(index, "chunk_pos", {}).get(chunk_id) if index is not None else None
+    if pos is None:
+        return []
+    out = []
+    for node in index.nodes_of_chunk(pos):  # type: ignore[union-attr]
+        if index.node_kind[node] == "entity":  # type: ignore[union-attr]
+            out.append((index.node_names[node], index.node_types[node]))  # type: ignore[union-attr]
+    return out
+
+
+def _asked(question: str) -> set[str]:
+    return set(content_tokens(question))
+
+
+def _novel(span: str, asked: set[str]) -> bool:
+    words = content_tokens(span)
+    return bool(words) and not set(words) <= asked
+
+
+def candidates(question: str, want: at.Expected, chunks: Sequence[tuple[str, str]], index: object | None,
+               idf: dict[str, float], unseen: float) -> list[Candidate]:
+    """Scored candidate spans of the chunks `(chunk_id, text)`, in rank order."""
+    asked = _asked(question)
+    weight = {w: idf.get(w, unseen) for w in asked if w not in _GENERIC}
+    out: list[Candidate] = []
+    for rank, (chunk_id, text) in enumerate(chunks):
+        chunk_words = set(tokens(text))
+        chunk_rel = sum(v for w, v in weight.items() if w in chunk_words)
+        names = _chunk_names(index, chunk_id)
+        for sent in sentences(text):
+            raw = spans(sent)
+            folded = [fold(w) for w, _, _ in raw]
+            hits = [i for i, w in enumerate(folded) if w in weight]
+            sent_rel = sum(weight[w] for w in set(folded) if w in weight)
+            found: list[tuple[str, int, int, str, frozenset[str]]] = []
+            for span, s, e in at.pattern_spans(sent, want.kind):
+                found.append((span, s, e, "pattern", want.classes))
+            for span, s, e, cls in _entity_spans(sent, names):
+                found.append((span, s, e, "entity", frozenset({(cls or "").casefold()})))
+            for span, s, e in at.capitalised_runs(sent, skip_first=True):
+                found.append((span, s, e, "run", frozenset()))
+            taken: list[tuple[int, int]] = []
+            for span, s, e, kind, classes in found:
+                if any(s < te and ts < e for ts, te in taken) or not _novel(span, asked):
+                    continue
+                taken.append((s, e))
+                first = next((i for i, (_, ws, _) in enumerate(raw) if ws >= s), len(raw))
+                last = next((i for i, (_, _, we) in enumerate(raw) if we >= e), len(raw) - 1)
+                dist = min((min(abs(h - first), abs(h - last)) for h in hits if not first <= h <= last), default=None)
+                prox = 0.0 if dist is None else max(weight[folded[h]] for h in hits
+                                                    if min(abs(h - first), abs(h - last)) == dist) / (1.0 + dist / 3)
+                score = (sent_rel + 0.3 * chunk_rel + prox) / (1.0 + 0.15 * rank)
+                out.append(Candidate(span, kind, classes, rank, sent, score))
+    return out
+
+
+def _type_factor(c: Candidate, want: at.Expected) -> float:
+    if want.kind in (at.DATE, at.YEAR, at.NUMBER):
+        return 1.0 if c.kind == "pattern" else 0.05
+    if want.classes:
+        if c.classes & want.classes:
+            return 1.0
+        return 0.5 if c.kind == "run" or not (c.classes - {""}) else 0.25
+    return 1.0
+
+
+def pick(question: str, want: at.Expected, cands: list[Candidate]) -> Candidate | None:
+    best: Candidate | None = None
+    for c in cands:
+        c.score *= _type_factor(c, want)
+        if best is None or c.score > best.score:
+            best = c
+    return best
+
+
+# ---------------------------------------------------------------- comparisons and yes/no
+
+
+def _evidence(name: str, chunks: Sequence[tuple[str, str, str]]) -> str:
+    """The text of the passage about `name`: titled by it, else the first chunk naming it."""
+    key = name_key(name)
+    for _, title, text in chunks:
+        tkey = name_key(re.sub(r"\s*\([^()]*\)\s*$", "", title))
+        if tkey == key:
+            return text
+    for _, title, text in chunks:
+        if name_key(title).startswith(key) or key.startswith(name_key(title) or "\0"):
+            return text
+    for _, _, text in chunks:
+        if key and key in name_key(text):
+            return text
+    return ""
+
+
+def _stem(word: str) -> str:
+    return word[:5]
+
+
+def _coverage(words: set[str], text: str) -> float:
+    if not words:
+        return 0.0
+    have = {_stem(t) for t in tokens(" ".join(sentences(text)[:2]))}
+    return sum(1 for w in words if _stem(w) in have) / len(words)
+
+
+def _first_year(text: str) -> int | None:
+    m = at.YEAR_RE.search(text)
+    return int(m.group(0)) if m else None
+
+
+def _property_words(question: str, names: Sequence[str]) -> set[str]:
+    named = set().union(*(content_tokens(n) for n in names)) if names else set()
+    return {w for w in content_tokens(question) if w not in named and w not in _GENERIC and w not in _YES_NO}
+
+
+def choose(question: str, want: at.Expected, chunks: Sequence[tuple[str, str, str]]) -> str:
+    a, b = want.options
+    ea, eb = _evidence(a, chunks), _evidence(b, chunks)
+    if want.order:
+        ya, yb = _first_year(ea), _first_year(eb)
+        if ya is not None and yb is not None and ya != yb:
+            return a if (ya < yb) == (want.order == "earlier") else b
+    words = _property_words(question, want.options)
+    ca, cb = _coverage(words, ea), _coverage(words, eb)
+    return b if cb > ca else a
+
+
+def yes_no(question: str, chunks: Sequence[tuple[str, str, str]], sentence: str) -> str:
+    names = [_strip(r[0]) for r in at.capitalised_runs(at.last_sentence(question))]
+    names = [n for n in names if n and content_tokens(n)]
+    qwords = set(tokens(question))
+    if len(names) >= 2 and qwords & {"both", "same"}:
+        evidence = [_evidence(n, chunks) for n in names[:2]]
+        if all(evidence):
+            if "same" in qwords:
+                runs = [{fold(r[0]) for r in at.capitalised_runs(" ".join(sentences(e)[:2]))} - {fold(n) for n in names}
+                        for e in evidence]
+                return "yes" if runs[0] & runs[1] else "no"
+            words = _property_words(question, names[:2])
+            return "yes" if min(_coverage(words, e) for e in evidence) >= 0.5 else "no"
+    said = set(re.findall(r"\w+(?:'\w+)?", sentence.casefold()))
+    return "no" if said & _NEGATION or "n't" in sentence else "yes"
+
+
+def _strip(name: str) -> str:
+    return re.sub(r"^(?:the|a|an)\s+", "", name.strip(), flags=re.IGNORECASE)
+
+
+# ---------------------------------------------------------------- the answer
+
+
+def extract(question: str, chunks: Sequence[tuple[str, str, str]], index: object | None = None) -> tuple[str, int, str]:
+    """(answer, rank of the cited chunk, cited sentence) from `(chunk_id, title, text)` in rank order."""
+    texts = [t for _, _, t in chunks]
+    rank, sentence, _ = best_sentence(question, texts)
+    want = at.expected(question)
+    if want.kind == at.YESNO:
+        return yes_no(question, chunks, sentence), rank, sentence
+    if want.kind == at.CHOICE:
+        return choose(question, want, chunks), rank, sentence
+    idf, unseen = idf_table(index)
+    best = pick(question, want, candidates(question, want, [(c, t) for c, _, t in chunks], index, idf, unseen))
+    if best is None:
+        return (answer_span(question, sentence) if sentence else ""), rank, sentence
+    return best.text.strip(" ,;:\"'"), best.rank, best.sentence
+
+
 def answer_offline(question: str, retriever: Retriever, k: int = 5, *, mode: RetrievalMode = "hybrid") -> Answer:
     start = time.perf_counter()
     result = retriever.retrieve(question, k, mode=mode)
-    texts = [c.text for c in result.chunks]
-    rank, sentence, _ = best_sentence(question, texts)
-    opener = question.strip().split(" ", 1)[0].casefold()
-    if opener in _YES_NO:
-        said = set(re.findall(r"\w+(?:'\w+)?", sentence.casefold()))
-        text = "no" if said & _NEGATION or "n't" in sentence else "yes"
-    else:
-        text = answer_span(question, sentence) if sentence else ""
+    index = getattr(retriever, "index", None)
+    title_of = getattr(index, "title_of", None)
+    chunks = [(c.id, title_of(c.doc_id) if title_of else c.doc_id, c.text) for c in result.chunks]
+    text, rank, sentence = extract(question, chunks, index)
     citations = [Citation(chunk_id=c.id, doc_id=c.doc_id, text=sentence if i == rank and sentence else c.text)
                  for i, c in enumerate(result.chunks)]
     return Answer(question=question, answer=text, resolved=False, mode="retrieval", citations=citations,
