@@ -97,3 +97,17 @@ def test_kill_9_while_writing_vectors_then_resume(tmp_path: Path, corpus: Path) 
     assert stats["resumed"] and stats["embeddings_cached"] > 0  # what was embedded before the kill is reused
     assert vectors_of(config) == vectors_of(whole)
     assert embedded_dump(config) == embedded_dump(whole)
+
+
+def test_a_second_kill_during_the_recovery_sync_still_resumes_cleanly(tmp_path: Path, corpus: Path,
+                                                                     reference: dict) -> None:
+    """Killed, then killed again while the resumed sync rewrites: the dirty flag must survive the
+    manifest being rebuilt from the store, or the third run would create duplicates."""
+    config = project(tmp_path / "p", "graph_store:\n  batch_size: 50\n")
+    for after in (6, 4):
+        child = subprocess.run([sys.executable, "-c", CHILD, str(config.file), str(corpus), "record", str(after)],
+                               capture_output=True, text=True, timeout=300)
+        assert child.returncode == -9, child.stderr[-2000:]
+    stats = build(config, [corpus])
+    assert stats["resumed"]
+    assert embedded_dump(config) == reference

@@ -110,7 +110,7 @@ def _recover(store: GraphStore, manifest: StoreManifest) -> None:
             if row["id"] is None or row["src"] is None or dst_label is None:
                 continue
             edges[EdgeRow(row["type"], label, row["src"], dst_label, row["dst"], row["id"]).key] = "?"
-    manifest.reset()
+    manifest.clear_rows()  # the dirty flag stays until this sync finishes
     manifest.record("node", nodes)
     manifest.record("edge", edges)
 

@@ -84,6 +84,12 @@ class StoreManifest:
         self._db.execute("INSERT OR REPLACE INTO state (target, dirty) VALUES (?, 0)", (self.target,))
         self._db.commit()
 
+    def clear_rows(self) -> None:
+        """Forget every recorded row, keeping the dirty flag: used while a sync rebuilds the
+        manifest from the store, which must still count as interrupted if it is killed."""
+        self._db.execute("DELETE FROM rows WHERE target=?", (self.target,))
+        self._db.commit()
+
     def reset(self) -> None:
         """Forget everything about this target (its store was wiped or replaced)."""
         self._db.execute("DELETE FROM rows WHERE target=?", (self.target,))
