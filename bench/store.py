@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from build_offline import default_corpus  # noqa: E402
 
 from kgbuild.config import load_config  # noqa: E402
+from kgbuild.evaluate import percentile  # noqa: E402
 from kgbuild.progress import QuietProgress  # noqa: E402
 from kgbuild.store import cypher  # noqa: E402
 from kgbuild.store.arcade import ArcadeGraphStore  # noqa: E402
@@ -39,13 +40,8 @@ from kgbuild.store.sync import relationship_typer, sync_stores  # noqa: E402
 from kgbuild.workspace import Workspace  # noqa: E402
 
 
-def pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))]
-
-
 def ms(values: list[float]) -> tuple[float, float]:
-    return round(pct(values, 0.5) * 1000, 2), round(pct(values, 0.9) * 1000, 2)
+    return round(percentile(values, 50) * 1000, 2), round(percentile(values, 90) * 1000, 2)
 
 
 def main() -> None:

@@ -69,6 +69,3 @@ def delete_edges(type_: str, src_label: str) -> str:
 def count_nodes() -> str:
     return "MATCH (n) RETURN count(n) AS n"
 
-
-def count_edges() -> str:
-    return "MATCH ()-[e]->() RETURN count(e) AS n"

@@ -16,10 +16,6 @@ from kgbuild.ids import content_hash
 from kgbuild.store.labels import class_label, relationship_type
 from kgbuild.workspace import Workspace
 
-KIND_LABELS = {"entity": "Entity", "concept": "Concept", "event": "Event", "hypernode": "HyperNode",
-               "chunk": "Chunk", "document": "Document"}
-
-
 @dataclass(frozen=True)
 class NodeRow:
     label: str  # base label, one of labels.BASE_LABELS
@@ -64,9 +60,6 @@ class GraphRows:
     nodes: list[NodeRow] = field(default_factory=list)
     edges: list[EdgeRow] = field(default_factory=list)
     dangling: int = 0  # relationships dropped because an end is not a node of the graph
-
-    def labels(self) -> set[str]:
-        return {n.label for n in self.nodes}
 
 
 def _canonical(props: dict[str, Any]) -> str:
