@@ -40,6 +40,7 @@ from pydantic import (
 from kgbuild.errors import SchemaError
 from kgbuild.ids import content_hash
 from kgbuild.model import Concept
+from kgbuild.resources import SCHEMAS, shipped_dir
 
 PRIMITIVE_TYPES = ("text", "integer", "float", "boolean", "date", "url")
 IMPLICIT_ROLES = ("time", "place")  # every event has them (Event.time / Event.place)
@@ -1040,8 +1041,8 @@ def load_schema(path: str | Path) -> Schema:
 
 
 def builtin_schemas_dir() -> Path:
-    """`schemas/` next to the package (a source checkout or editable install)."""
-    return Path(__file__).resolve().parent.parent / "schemas"
+    """`kgbuild/schemas/`, shipped inside the package (see kgbuild.resources)."""
+    return shipped_dir(SCHEMAS)
 
 
 def builtin_schema_names() -> list[str]:
@@ -1050,7 +1051,7 @@ def builtin_schema_names() -> list[str]:
 
 
 def builtin_schema_path(name: str) -> Path:
-    """Path of a shipped schema by name ("open_domain" -> <repo>/schemas/open_domain.yaml)."""
+    """Path of a shipped schema by name ("open_domain" -> <package>/schemas/open_domain.yaml)."""
     path = builtin_schemas_dir() / f"{name}.yaml"
     if not IDENTIFIER_RE.match(name) or not path.is_file():
         names = builtin_schema_names()

@@ -31,13 +31,14 @@ from kgbuild.errors import ConfigError
 from kgbuild.ids import content_hash
 from kgbuild.llm.json_schema import schema_problems, value_problems
 from kgbuild.llm.types import ChatMessage
+from kgbuild.resources import PROMPTS, shipped_dir
 
 _ORIGIN = "kgbuild_prompt_origin"  # validation context key: the file a template comes from
 
 
 def shipped_prompts_dir() -> Path:
-    """`prompts/` next to the package (a source checkout or editable install), like `schemas/`."""
-    return Path(__file__).resolve().parent.parent.parent / "prompts"
+    """`kgbuild/prompts/`, shipped inside the package (see kgbuild.resources)."""
+    return shipped_dir(PROMPTS)
 
 
 def placeholders_in(text: str) -> list[str]:
