@@ -353,11 +353,12 @@ def _register_commands() -> None:
     from kgbuild.cli_build import build, remove, status, sync
     from kgbuild.cli_eval import eval_command
     from kgbuild.cli_export import export
-    from kgbuild.cli_query import query
+    from kgbuild.cli_query import query, strategies
 
     for command in (build, remove, sync, status):
         main.add_command(command)
     main.add_command(query)
+    main.add_command(strategies)
     main.add_command(eval_command)
     main.add_command(export)
 

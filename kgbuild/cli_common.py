@@ -13,12 +13,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from kgbuild.errors import ConfigError, KgbuildError
+from kgbuild.errors import KgbuildError
 
 if TYPE_CHECKING:
     from kgbuild.config import Config
-    from kgbuild.solve.retrieval import HybridRetriever
-    from kgbuild.store.open import QueryIndex
+    from kgbuild.engine import Engine
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -46,22 +45,13 @@ def config_of(ctx: click.Context) -> Config:
     return ctx.obj["config_loader"]()  # type: ignore[no-any-return]
 
 
-def open_index(config: Config) -> QueryIndex:
-    from kgbuild.store.open import open_query_index
+def open_engine(ctx: click.Context) -> Engine:
+    """The query engine of the project, opened by ctx.obj["engine_opener"] when the caller (a test, an
+    embedding application) provides one, else from the config: every query command gets it here."""
+    config = config_of(ctx)
+    opener: Callable[[Config], Engine] | None = ctx.obj.get("engine_opener")
+    if opener is not None:
+        return opener(config)
+    from kgbuild.engine import Engine
 
-    return open_query_index(config)
-
-
-def make_retriever(index: QueryIndex, *, cached_embeddings: bool = True) -> HybridRetriever:
-    """Hybrid retrieval over the index's vector store and the workspace's mutual index.
-
-    cached_embeddings=False embeds every question with the model itself rather than through the
-    persistent embedding cache: an evaluation must time a query, not a cache hit.
-    """
-    from kgbuild.solve.retrieval import HybridRetriever, MutualIndex
-
-    if index.vectors is None:
-        raise ConfigError("vector_store.backend", "queries need the vector store, but it is 'none'",
-                          "set vector_store.backend: milvus and run `kgbuild sync`")
-    embedder = index.embedder if cached_embeddings else getattr(index.embedder, "inner", index.embedder)
-    return HybridRetriever(MutualIndex.load(index.workspace), index.vectors, embedder, index.prefix)
+    return Engine.open(config)

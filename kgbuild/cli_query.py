@@ -1,7 +1,6 @@
-"""`kgbuild query "question"`: the solver with a model, the retrieval-only answer without one.
+"""`kgbuild query "question"` over the query engine (kgbuild/engine.py), and `kgbuild strategies`.
 
-Registered on the main group by kgbuild/cli.py (`main.add_command(query)`); the helpers it shares
-with eval and export are in kgbuild/cli_common.py.
+Registered on the main group by kgbuild/cli.py; the engine comes from kgbuild/cli_common.open_engine.
 """
 
 from __future__ import annotations
@@ -12,60 +11,57 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from kgbuild.cli_common import config_of, fail_cleanly, make_retriever, open_index
-from kgbuild.errors import ConfigError
+from kgbuild.cli_common import config_of, fail_cleanly, open_engine
 
 if TYPE_CHECKING:
-    from kgbuild.config import Config
-    from kgbuild.solve.types import Answer, Retriever
-    from kgbuild.store.open import QueryIndex
+    from kgbuild.solve.types import Answer
 
-__all__ = ["make_retriever", "open_index", "print_answer", "query", "run_solver"]
+__all__ = ["print_answer", "query"]
 
-
-def run_solver(config: Config, index: QueryIndex, retriever: Retriever, question: str, k: int) -> Answer:
-    from kgbuild.solve.session import SolverSession
-
-    with SolverSession(config, index.workspace, index.graph, retriever, k) as session:
-        return session.answer(question)
-
-
-# ---------------------------------------------------------------- the command
+# `--mode` predates strategies; its values map onto them.
+_MODE_STRATEGY = {"auto": "auto", "solver": "solver", "retrieval": "hybrid"}
 
 
 @click.command("query")
 @click.argument("question")
+@click.option("--strategy", "-s", default=None,
+              help="a registered strategy (see `kgbuild strategies`); default auto: the solver if a model is "
+                   "configured, else hybrid retrieval")
 @click.option("--json", "as_json", is_flag=True, help="print the answer as JSON")
 @click.option("--k", type=click.IntRange(1, 100), default=None, help="chunks returned as evidence (default: query.top_k)")
-@click.option("--mode", type=click.Choice(["auto", "solver", "retrieval"]), default="auto", show_default=True,
-              help="auto: the solver if a model is configured, else retrieval only")
+@click.option("--mode", type=click.Choice(list(_MODE_STRATEGY)), default=None,
+              help="older spelling of --strategy: auto, solver, or retrieval (= hybrid)")
 @click.pass_context
 @fail_cleanly
-def query(ctx: click.Context, question: str, as_json: bool, k: int | None, mode: str) -> None:
+def query(ctx: click.Context, question: str, strategy: str | None, as_json: bool, k: int | None,
+          mode: str | None) -> None:
     """Answer QUESTION from the built graph, with citations and the reasoning trace."""
-    config = config_of(ctx)
-    if not question.strip():
-        raise ConfigError("query", "the question is empty")
-    use_solver = mode == "solver" or (mode == "auto" and config.llm.configured())
-    if use_solver and not config.llm.configured():
-        raise ConfigError("llm.model", "--mode solver needs a model",
-                          "set llm.base_url and llm.model (or KGBUILD_LLM_MODEL), or use --mode retrieval")
-    top_k = k or config.query.top_k
-    index = open_index(config)
-    try:
-        retriever = make_retriever(index)
-        if use_solver:
-            answer = run_solver(config, index, retriever, question, top_k)
-        else:
-            from kgbuild.solve.retrieval import answer_offline
-
-            answer = answer_offline(question, retriever, top_k)
-    finally:
-        index.close()
+    name = strategy or _MODE_STRATEGY[mode or "auto"]
+    with open_engine(ctx) as engine:
+        answer = engine.query(question, strategy=name, k=k)
     if as_json:
         click.echo(answer.model_dump_json(indent=2))
     else:
         print_answer(answer, Console(soft_wrap=False))
+
+
+@click.command("strategies")
+@click.pass_context
+@fail_cleanly
+def strategies(ctx: click.Context) -> None:
+    """List the query strategies `kgbuild query --strategy` and `kgbuild eval --strategy` accept."""
+    from kgbuild.engine import AUTO
+    from kgbuild.solve.strategy import builtin_strategies
+
+    configured = config_of(ctx).llm.configured()
+    table = Table(title="strategies", title_justify="left")
+    for col in ("name", "model", "what it does"):
+        table.add_column(col)
+    table.add_row(AUTO, "", "solver when a model is configured, else hybrid")
+    for spec in builtin_strategies().values():
+        need = ("needed" if configured else "needed, none configured") if spec.needs_model else "no"
+        table.add_row(spec.name, need, spec.description)
+    Console(soft_wrap=False).print(table)
 
 
 # ---------------------------------------------------------------- human-readable output
@@ -80,10 +76,10 @@ def print_answer(answer: Answer, out: Console) -> None:
     out.print(answer.answer or "(no answer)", style="bold", markup=False, highlight=False)
     if answer.mode == "solver":
         status = "resolved" if answer.resolved else "not resolved (best guess)"
-        how = f"solver, {status}, {answer.seconds:.2f} s, {answer.llm_calls} model call(s), " \
+        how = f"{answer.strategy or 'solver'}, {status}, {answer.seconds:.2f} s, {answer.llm_calls} model call(s), " \
               f"{answer.prompt_tokens}+{answer.completion_tokens} tokens"
     else:  # no model read the chunks: the sentence is picked by word overlap, not checked
-        how = f"extractive answer from the top chunks (no model), {answer.seconds:.2f} s"
+        how = f"{answer.strategy or 'retrieval'}: extractive answer from the top chunks (no model), {answer.seconds:.2f} s"
     out.print(how, style="dim", markup=False, highlight=False)
     for note in answer.notes:
         out.print(f"note: {note}", style="yellow", markup=False, highlight=False)

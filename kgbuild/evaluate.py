@@ -247,6 +247,7 @@ class EvalReport(BaseModel):
     qa_file: str
     questions: int
     problems: list[str] = Field(default_factory=list)
+    skipped: list[str] = Field(default_factory=list)  # one line per strategy that could not run here, and why
     modes: list[ModeReport] = Field(default_factory=list)
     results: list[QuestionResult] = Field(default_factory=list)
 

@@ -156,3 +156,9 @@ class GraphRetriever:
                                           signals={"bm25": float(overlap)}))
         scored.sort(key=lambda c: (-c.score, c.id))
         return RetrievalResult(chunks=scored[:k])
+
+    def unavailable_modes(self) -> dict[RetrievalMode, str]:
+        return {}
+
+    def title_of(self, doc_id: str) -> str:
+        return doc_id

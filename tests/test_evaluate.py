@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from types import SimpleNamespace
 
 import click
 import pytest
 from click.testing import CliRunner
 
-from kgbuild.cli_eval import parse_modes, print_report
+from kgbuild.cli_eval import parse_strategies, print_report
 from kgbuild.errors import ConfigError, InputError
 from kgbuild.evaluate import (
     RECALL_DEPTHS, QAItem, exact_match, f1_score, normalize_answer, percentile, ranked_titles, read_qa, recall_at,
@@ -141,10 +140,10 @@ def test_run_modes_scores_each_mode(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- the command's pieces
 
 
-def test_parse_modes_and_report_table() -> None:
-    assert parse_modes("hybrid, bm25,hybrid") == ["hybrid", "bm25"]
-    with pytest.raises(ConfigError, match="unknown mode"):
-        parse_modes("bm25,sparse")
+def test_parse_strategies_and_report_table() -> None:
+    assert parse_strategies("hybrid, bm25,hybrid") == ["hybrid", "bm25"]
+    with pytest.raises(ConfigError, match="unknown strategy sparse"):
+        parse_strategies("bm25,sparse")
     from rich.console import Console
 
     from kgbuild.evaluate import EvalReport, ModeReport
@@ -165,26 +164,32 @@ def test_eval_command_reports_a_bad_mode_in_one_line(tmp_path: Path) -> None:
 
     group = click.Group(commands={"eval": eval_command}, params=main.params, callback=main.callback)
     qa = write(tmp_path / "qa.json", HOTPOT)
-    result = CliRunner().invoke(group, ["eval", str(qa), "--modes", "sparse"])
-    assert result.exit_code == 2
-    assert result.stderr.strip().splitlines() == ["error: --modes: unknown mode(s) sparse (choose from bm25, dense, hybrid, solver, comma-separated)"]
+    for option in ("--modes", "--strategy"):  # --modes: the older name
+        result = CliRunner().invoke(group, ["eval", str(qa), option, "sparse"])
+        assert result.exit_code == 2
+        assert result.stderr.strip().splitlines() == [
+            "error: --strategy: unknown strategy sparse (choose from bm25, dense, hybrid, solver, comma-separated)"]
 
 
-def eval_group(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, config: object) -> click.Group:
+def eval_group(tmp_path: Path, config: Config) -> click.Group:
     """The eval command over the hand-made retrieval index of test_retrieval, on a store whose every
-    text search fails like a Milvus server older than 2.5."""
+    text search fails like a Milvus server older than 2.5; the engine comes through the click context."""
     import kgbuild.cli_eval as cli_eval
-    from test_retrieval import NoFullTextStore, make_retriever
+    from kgbuild.engine import Engine
+    from kgbuild.store.open import QueryIndex
+    from kgbuild.workspace import Workspace
+    from test_retrieval import HashEmbedder, NoFullTextStore, make_retriever
 
-    retriever = make_retriever(NoFullTextStore())
-    index = SimpleNamespace(workspace=SimpleNamespace(cache_dir=tmp_path / "cache"), graph=None, close=lambda: None)
-    monkeypatch.setattr(cli_eval, "open_index", lambda cfg: index)
-    monkeypatch.setattr(cli_eval, "make_retriever", lambda idx, **kw: retriever)
+    def open_engine(cfg: Config) -> Engine:
+        retriever = make_retriever(NoFullTextStore())  # the engine closes its stores: a fresh one per command
+        index = QueryIndex(workspace=Workspace(tmp_path / "ws"), graph=None, vectors=retriever.vectors,
+                           embedder=HashEmbedder(), prefix="t")
+        return Engine(cfg, index, retriever=retriever)
 
     @click.group()
     @click.pass_context
     def group(ctx: click.Context) -> None:
-        ctx.obj = {"config_loader": lambda: config}
+        ctx.obj = {"config_loader": lambda: config, "engine_opener": open_engine}
 
     group.add_command(cli_eval.eval_command)
     return group
@@ -195,19 +200,19 @@ QA = [{"_id": "w", "question": "Which network originally aired Charmed?", "answe
 
 
 def test_eval_without_full_text_skips_bm25_in_one_line_and_hybrid_says_why(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path) -> None:
     from kgbuild.config import Config
 
-    group = eval_group(monkeypatch, tmp_path, Config())
+    group = eval_group(tmp_path, Config())
     qa = write(tmp_path / "qa.json", QA)
     only = CliRunner().invoke(group, ["eval", str(qa), "--modes", "bm25"])
     assert only.exit_code == 2
     assert only.stderr.strip().splitlines() == [
-        "error: --modes: bm25 cannot run: vector_store.uri http://old:19530: Milvus server v2.4.9 has no BM25 "
+        "error: --strategy: bm25 cannot run: vector_store.uri http://old:19530: Milvus server v2.4.9 has no BM25 "
         "full-text search; needs Milvus >= 2.5 (choose dense or hybrid, or a vector store with full-text search)"]
     both = CliRunner().invoke(group, ["eval", str(qa), "--json"])  # the default modes, no model configured
     assert both.exit_code == 0, both.output
-    assert both.stderr.strip().splitlines()[0].startswith("skipped mode bm25: vector_store.uri http://old:19530")
+    assert both.stderr.strip().splitlines()[0].startswith("skipped strategy bm25: vector_store.uri http://old:19530")
     report = json.loads(both.stdout)
     assert [m["mode"] for m in report["modes"]] == ["dense", "hybrid"]
     hybrid = report["modes"][1]
@@ -217,12 +222,12 @@ def test_eval_without_full_text_skips_bm25_in_one_line_and_hybrid_says_why(
     assert "note (hybrid): BM25 left out" in table.stdout
 
 
-def test_eval_solver_mode_needs_a_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_eval_solver_mode_needs_a_model(tmp_path: Path) -> None:
     from kgbuild.config import Config
 
-    group = eval_group(monkeypatch, tmp_path, Config())
+    group = eval_group(tmp_path, Config())
     result = CliRunner().invoke(group, ["eval", str(write(tmp_path / "qa.json", QA)), "--modes", "dense,solver"])
     assert result.exit_code == 2
     assert result.stderr.strip().splitlines() == [
-        "error: llm.model: --modes solver needs a model "
-        "(set llm.base_url and llm.model (or KGBUILD_LLM_MODEL), or leave solver out)"]
+        "error: llm.model: strategy solver needs a model "
+        "(set llm.base_url and llm.model (or KGBUILD_LLM_MODEL), or choose a strategy without one)"]

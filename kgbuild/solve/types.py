@@ -61,6 +61,13 @@ class Retriever(Protocol):
         """Chunks for a question: BM25, dense, or the hybrid with Personalized PageRank from the
         linked entities (plus `seeds`, entity ids already known) over the entity-chunk mutual index."""
 
+    def unavailable_modes(self) -> dict[RetrievalMode, str]:
+        """Modes this retriever cannot run here, each with the one-line reason (e.g. bm25 on a store
+        without full-text search)."""
+
+    def title_of(self, doc_id: str) -> str:
+        """The title of a document (Recall@k compares titles with a QA file's supporting passages)."""
+
 
 class Citation(BaseModel):
     chunk_id: str
@@ -86,6 +93,7 @@ class Answer(BaseModel):
     # max_iterations and always for a retrieval-only (extractive, unchecked) answer.
     resolved: bool
     mode: Literal["solver", "retrieval"]  # retrieval: no model configured, extractive answer
+    strategy: str = ""  # the registered strategy that answered (kgbuild.solve.strategy)
     citations: list[Citation] = Field(default_factory=list)
     triples: list[Triple] = Field(default_factory=list)
     chunks: list[ScoredChunk] = Field(default_factory=list)

@@ -155,6 +155,12 @@ class HybridRetriever:
         """Whether BM25 runs on this store (one probe search the first time)."""
         return self._text_search("probe", 1) is not None
 
+    def unavailable_modes(self) -> dict[RetrievalMode, str]:
+        return {} if self.full_text_available() else {"bm25": self.full_text_problem or "no full-text search"}
+
+    def title_of(self, doc_id: str) -> str:
+        return self.index.title_of(doc_id)
+
     def _walk_from_chunks(self, seeds: dict[int, float]) -> tuple[np.ndarray, np.ndarray]:
         # PageRank.run takes node-space indices; chunk j sits at n_nodes + j in the state vector.
         return self.pagerank.run(seeds, restart=self.settings.restart, iterations=self.settings.iterations)

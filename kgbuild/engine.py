@@ -1,0 +1,222 @@
+"""The query engine: one object opened from a project, behind every query surface.
+
+    with kgbuild.open("myproject") as engine:
+        engine.retrieve("Who founded X?", k=5)              # chunks, triples, linked entities
+        engine.query("Who founded X?", strategy="hybrid")   # Answer with citations and trace
+        engine.eval("qa.json", strategies=["dense", "hybrid"])
+
+The CLI (`kgbuild query`, `kgbuild eval`), the benchmarks and the tests all open a project this way;
+none of them assembles a retriever itself. The engine owns the stores it opened (closed by
+`close()` or the `with` block) and every strategy it created. Strategies live in a per-engine
+registry (`register`), seeded with the built-in ones of kgbuild.solve.strategy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kgbuild.config import CONFIG_FILE_NAME, Config, load_config
+from kgbuild.errors import ConfigError
+from kgbuild.solve.strategy import Budget, Strategy, StrategySpec, builtin_strategies
+
+if TYPE_CHECKING:
+    from kgbuild.evaluate import EvalReport, QAFile, QAFormat
+    from kgbuild.solve.retrieval import MutualIndex
+    from kgbuild.solve.types import Answer, RetrievalMode, RetrievalResult, Retriever
+    from kgbuild.store.open import QueryIndex
+    from kgbuild.store.types import GraphStore
+    from kgbuild.workspace import Workspace
+
+AUTO = "auto"
+
+
+def project_config(project: str | Path | Config = ".") -> Config:
+    """A Config as given, else the project's kgbuild.yaml (a directory) or the file named."""
+    if isinstance(project, Config):
+        return project
+    path = Path(project)
+    return load_config(path / CONFIG_FILE_NAME if path.is_dir() else path)
+
+
+class Engine:
+    """Stores, mutual index and strategies of one built project.
+
+    Build one with `Engine.open(project)`; or, to run on parts made elsewhere (tests, benchmarks
+    over an in-memory store), `Engine(config, index, retriever=...)`: a given retriever replaces
+    the hybrid retriever the engine would build over `index`.
+    """
+
+    def __init__(self, config: Config, index: QueryIndex, *, retriever: Retriever | None = None) -> None:
+        self._config = config
+        self._index = index
+        self._given_retriever = retriever
+        self._mutual: MutualIndex | None = None
+        self._retrievers: dict[bool, Retriever] = {}
+        self._registry: dict[str, StrategySpec] = builtin_strategies()
+        self._live: dict[tuple[str, Budget], Strategy] = {}
+
+    @classmethod
+    def open(cls, project: str | Path | Config = ".") -> Engine:
+        """Open a built project: a directory holding kgbuild.yaml, a config file, or a Config.
+        Fails in one line when nothing is built or the stores hold nothing of this workspace."""
+        from kgbuild.store.open import open_query_index
+
+        config = project_config(project)
+        return cls(config, open_query_index(config))
+
+    # ---------------------------------------------------------------- what strategies may use
+
+    @property
+    def config(self) -> Config:
+        return self._config
+
+    @property
+    def workspace(self) -> Workspace:
+        return self._index.workspace
+
+    @property
+    def graph(self) -> GraphStore | None:
+        return self._index.graph
+
+    def retriever(self, *, cached_embeddings: bool = True) -> Retriever:
+        """The hybrid retriever over the vector store and the workspace's mutual index (loaded once).
+
+        cached_embeddings=False embeds every question with the model itself rather than through the
+        persistent embedding cache: an evaluation must time a query, not a cache hit.
+        """
+        if self._given_retriever is not None:
+            return self._given_retriever
+        if cached_embeddings not in self._retrievers:
+            from kgbuild.solve.retrieval import HybridRetriever, MutualIndex
+
+            index = self._index
+            if index.vectors is None:
+                raise ConfigError("vector_store.backend", "queries need the vector store, but it is 'none'",
+                                  "set vector_store.backend: milvus and run `kgbuild sync`")
+            if self._mutual is None:
+                self._mutual = MutualIndex.load(index.workspace)
+            embedder = index.embedder if cached_embeddings else getattr(index.embedder, "inner", index.embedder)
+            self._retrievers[cached_embeddings] = HybridRetriever(self._mutual, index.vectors, embedder, index.prefix)
+        return self._retrievers[cached_embeddings]
+
+    # ---------------------------------------------------------------- strategies
+
+    def register(self, spec: StrategySpec) -> None:
+        """Add (or replace) a strategy on this engine only."""
+        self._registry[spec.name] = spec
+
+    def strategies(self) -> list[StrategySpec]:
+        return list(self._registry.values())
+
+    def resolve(self, name: str) -> str:
+        """The strategy `name` stands for ("auto": the solver with a model, else hybrid); an unknown
+        name, or one that needs a model when none is configured, is a one-line error."""
+        if name == AUTO:
+            return "solver" if self._config.llm.configured() else "hybrid"
+        if name not in self._registry:
+            raise ConfigError("--strategy", f"unknown strategy '{name}'",
+                              f"choose from {AUTO}, {', '.join(self._registry)}")
+        if self._registry[name].needs_model and not self._config.llm.configured():
+            raise ConfigError("llm.model", f"strategy {name} needs a model",
+                              "set llm.base_url and llm.model (or KGBUILD_LLM_MODEL), or choose a strategy without one")
+        return name
+
+    def strategy(self, name: str, budget: Budget) -> Strategy:
+        """The live strategy for `name` and `budget`, created on first use and kept until close()."""
+        name = self.resolve(name)
+        key = (name, budget)
+        if key not in self._live:
+            self._live[key] = self._registry[name].factory(self, budget)
+        return self._live[key]
+
+    # ---------------------------------------------------------------- the public calls
+
+    def retrieve(self, question: str, k: int | None = None, *, mode: RetrievalMode = "hybrid") -> RetrievalResult:
+        """Chunks, triples and linked entities for a question; no model."""
+        _check_question(question)
+        return self.retriever().retrieve(question, k or self._config.query.top_k, mode=mode)
+
+    def query(self, question: str, *, strategy: str = AUTO, k: int | None = None, use_cache: bool = True) -> Answer:
+        """Answer a question with a registered strategy (default: the solver with a model, else hybrid)."""
+        _check_question(question)
+        name = self.resolve(strategy)
+        budget = Budget(k=k or self._config.query.top_k, use_cache=use_cache)
+        answer = self.strategy(name, budget).answer(question, budget)
+        return answer if answer.strategy else answer.model_copy(update={"strategy": name})
+
+    def default_eval_strategies(self) -> list[str]:
+        """The model-free strategies, and the solver too when a model is configured."""
+        return [s.name for s in self._registry.values() if not s.needs_model or self._config.llm.configured()]
+
+    def runnable(self, names: Sequence[str]) -> tuple[list[str], list[str]]:
+        """The strategies of `names` that can run here, and one line per strategy left out (bm25 on a
+        store without full text). A strategy that cannot run at all is an error."""
+        chosen = [self.resolve(n) for n in dict.fromkeys(names)]
+        if not chosen:
+            raise ConfigError("--strategy", "no strategy given", f"choose from {', '.join(self._registry)}")
+        if "bm25" not in chosen:  # only bm25 depends on what the store can do
+            return chosen, []
+        problem = self.retriever(cached_embeddings=False).unavailable_modes().get("bm25")
+        if problem is None:
+            return chosen, []
+        rest = [n for n in chosen if n != "bm25"]
+        if not rest:
+            raise ConfigError("--strategy", f"bm25 cannot run: {problem}",
+                              "choose dense or hybrid, or a vector store with full-text search")
+        return rest, [f"skipped strategy bm25: {problem}"]
+
+    def eval(self, qa: QAFile | str | Path, strategies: Sequence[str] | None = None, *, limit: int | None = None,
+             fmt: QAFormat = "auto", keep_results: bool = False,
+             on_question: Callable[[str, int], None] | None = None) -> EvalReport:
+        """Recall@k, EM, F1, model calls, tokens and latency of each strategy over the same questions.
+
+        Every model call is sent (no reply cache) and every question embedded by the model, so calls
+        and latency are this run's. Strategies that cannot run here are left out, each with a line in
+        the report's `skipped` (see `runnable`).
+        """
+        from kgbuild.evaluate import QAFile, read_qa, run_modes
+
+        qa_file = qa if isinstance(qa, QAFile) else read_qa(Path(qa), fmt, limit)
+        names, skipped = self.runnable(strategies or self.default_eval_strategies())
+        # Retrieval modes read twice the Recall depth, so enough distinct passages remain when a
+        # document has several chunks; the solver reads query.top_k, as `kgbuild query` does.
+        from kgbuild.evaluate import RECALL_DEPTHS
+
+        answerers: dict[str, Callable[[str], Answer]] = {}
+        for name in names:
+            spec = self._registry[name]
+            k = self._config.query.top_k if spec.needs_model else 2 * max(RECALL_DEPTHS)
+            budget = Budget(k=k, use_cache=False)
+            answerers[name] = (lambda strategy, b: lambda q: strategy.answer(q, b))(self.strategy(name, budget), budget)
+        if qa_file.items:
+            # Loads the embedding model (seconds) before the clock starts on the first question.
+            self.retriever(cached_embeddings=False).retrieve(qa_file.items[0].question, 1, mode="dense")
+        title_of = self.retriever(cached_embeddings=False).title_of
+        report = run_modes(qa_file, answerers, title_of, keep_results=keep_results, on_question=on_question)
+        report.skipped.extend(skipped)
+        return report
+
+    # ---------------------------------------------------------------- lifetime
+
+    def close(self) -> None:
+        """Close every strategy created, then the stores."""
+        try:
+            for strategy in self._live.values():
+                strategy.close()
+        finally:
+            self._live.clear()
+            self._index.close()
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def _check_question(question: str) -> None:
+    if not question.strip():
+        raise ConfigError("query", "the question is empty")
+
