@@ -9,15 +9,19 @@ for every build of the same input.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TypeVar
 
 from pydantic import BaseModel, Field
 
-from kgbuild.model import ChunkExtraction, Concept, Drop, Entity, Event, HyperNode, Relation
-from kgbuild.lists import union_into
-
-
-T = TypeVar("T", Entity, Event, Relation, HyperNode, Concept)
+from kgbuild.merge import MergeTable
+from kgbuild.model import (
+    ChunkExtraction,
+    Concept,
+    Drop,
+    Entity,
+    Event,
+    HyperNode,
+    Relation,
+)
 
 
 class Graph(BaseModel):
@@ -35,62 +39,31 @@ class Graph(BaseModel):
         return classes
 
 
-def _merge_entity(a: Entity, b: Entity) -> None:
-    union_into(a.chunk_ids, b.chunk_ids)
-    union_into(a.aliases, [x for x in [b.name, *b.aliases] if x != a.name])
-    a.semantic_type = a.semantic_type or b.semantic_type
-    a.description = a.description or b.description
-    a.summary = a.summary or b.summary
-    for key, values in b.properties.items():
-        union_into(a.properties.setdefault(key, []), values)
-
-
-def _own(item: T) -> T:
-    """A copy whose lists can be extended without touching the input (which may share them).
-
-    Shallow plus fresh lists: deep-copying every record cost more than the rest of the stage.
-    """
-    update: dict[str, object] = {"chunk_ids": list(item.chunk_ids)}
-    if isinstance(item, Entity):
-        update["aliases"] = list(item.aliases)
-        update["properties"] = {k: list(v) for k, v in item.properties.items()}
-    if isinstance(item, Concept):
-        update["parents"] = list(item.parents)
-    return item.model_copy(update=update)
-
-
 def assemble(extractions: Iterable[ChunkExtraction]) -> Graph:
-    entities: dict[str, Entity] = {}
-    relations: dict[str, Relation] = {}
-    events: dict[str, Event] = {}
-    hypernodes: dict[str, HyperNode] = {}
-    concepts: dict[str, Concept] = {}
+    """Records with the same id merged by `kgbuild.merge` (so what only a later chunk knows is kept)."""
+    entities: MergeTable[Entity] = MergeTable()
+    relations: MergeTable[Relation] = MergeTable()
+    events: MergeTable[Event] = MergeTable()
+    hypernodes: MergeTable[HyperNode] = MergeTable()
+    concepts: MergeTable[Concept] = MergeTable()
     drops: list[Drop] = []
     for ex in extractions:
         for e in ex.entities:
-            if e.id in entities:
-                _merge_entity(entities[e.id], e)
-            else:
-                entities[e.id] = _own(e)
-        for table, items in ((relations, ex.relations), (events, ex.events), (hypernodes, ex.hypernodes)):
-            for item in items:
-                if item.id in table:
-                    union_into(table[item.id].chunk_ids, item.chunk_ids)
-                else:
-                    table[item.id] = _own(item)
+            entities.add(e)
+        for r in ex.relations:
+            relations.add(r)
+        for ev in ex.events:
+            events.add(ev)
+        for h in ex.hypernodes:
+            hypernodes.add(h)
         for c in ex.concepts:
-            if c.id in concepts:
-                union_into(concepts[c.id].chunk_ids, c.chunk_ids)
-                union_into(concepts[c.id].parents, c.parents)
-                concepts[c.id].description = concepts[c.id].description or c.description
-            else:
-                concepts[c.id] = _own(c)
+            concepts.add(c)
         drops.extend(ex.drops)
     return Graph(
-        entities=list(entities.values()),
-        relations=list(relations.values()),
-        events=list(events.values()),
-        hypernodes=list(hypernodes.values()),
-        concepts=list(concepts.values()),
+        entities=entities.values(),
+        relations=relations.values(),
+        events=events.values(),
+        hypernodes=hypernodes.values(),
+        concepts=concepts.values(),
         drops=drops,
     )

@@ -41,6 +41,8 @@ from kgbuild.align.normalize import (ACRONYM_STOPWORDS, CORPORATE_SUFFIXES, SOFT
                                      name_parts, osa_distance, trigram_jaccard, years_in)
 from kgbuild.ids import normalize_name
 from kgbuild.llm.types import ChatRequest, Gateway, LLMCallError
+from kgbuild.lists import union_into
+from kgbuild.merge import absorb, merge, own
 from kgbuild.model import Entity, Ref, Relation
 from kgbuild.schema import Schema
 from kgbuild.llm.prompts import PromptLibrary, PromptTemplate
@@ -518,36 +520,21 @@ class _Fuser:
         return min((m for m in members if score(m) == best), key=lambda m: self.ents[m].id)
 
     def _merged(self, canon: int, members: list[int]) -> Entity:
-        ordered = [canon, *(m for m in members if m != canon)]
-        base = self.ents[canon]
-        aliases: list[str] = []
+        """The cluster as one entity: the canonical one merged with the others (`kgbuild.merge` rules),
+        so its name, description and property values come first; provenance stays in reading order."""
+        merged = own(self.ents[canon])
+        for m in members:
+            if m != canon:
+                absorb(merged, self.ents[m])
         chunk_ids: list[str] = []
-        props: dict[str, list[str]] = {}
-        seen_alias, seen_chunk = {base.name}, set()
         for m in members:  # input order: provenance order is reading order
-            e = self.ents[m]
-            for name in (e.name, *e.aliases):
-                if name not in seen_alias:
-                    seen_alias.add(name)
-                    aliases.append(name)
-            for c in e.chunk_ids:
-                if c not in seen_chunk:
-                    seen_chunk.add(c)
-                    chunk_ids.append(c)
-        for m in ordered:
-            for k, values in self.ents[m].properties.items():
-                bucket = props.setdefault(k, [])
-                bucket.extend(v for v in values if v not in bucket)
-        pick = lambda attr: next((getattr(self.ents[m], attr) for m in ordered if getattr(self.ents[m], attr)), None)  # noqa: E731
-        cls = base.spg_class
+            union_into(chunk_ids, self.ents[m].chunk_ids)
+        merged.chunk_ids = chunk_ids
         if self.schema is not None:  # members' classes form one isA chain: keep its most specific
-            depth = lambda c: -1 if c == self.fallback else len(self.schema.ancestors(c))  # type: ignore[union-attr]  # noqa: E731
-            cls = max((self.ents[m].spg_class for m in ordered), key=depth)
-        return base.model_copy(update={
-            "spg_class": cls, "aliases": aliases, "chunk_ids": chunk_ids, "properties": props,
-            "description": pick("description") or "", "summary": pick("summary") or "",
-            "semantic_type": pick("semantic_type"),
-        })
+            schema, fallback = self.schema, self.fallback
+            merged.spg_class = max((self.ents[m].spg_class for m in [canon, *members]),
+                                   key=lambda c: -1 if c == fallback else len(schema.ancestors(c)))
+        return merged
 
 
 def _repoint(relations: list[Relation], id_map: dict[str, str], names: dict[str, str]) -> list[Relation]:
@@ -565,11 +552,9 @@ def _repoint(relations: list[Relation], id_map: dict[str, str], names: dict[str,
         if prev is None:
             out[key] = r.model_copy(update={"subject": s2, "object": o2, "id": Relation.make_id(s2.id, r.predicate, o2.id)}) if changed else r
             continue
-        chunks = list(prev.chunk_ids)
-        chunks.extend(c for c in r.chunk_ids if c not in chunks)
-        props = {**r.properties, **prev.properties}
-        out[key] = prev.model_copy(update={"chunk_ids": chunks, "properties": props,
-                                           "id": Relation.make_id(key[0], prev.predicate, key[2])})
+        both = merge(prev, r)
+        both.id = Relation.make_id(key[0], prev.predicate, key[2])
+        out[key] = both
     return list(out.values())
 
 

@@ -16,7 +16,7 @@ from kgbuild.align.connectivity import ConnectivityReport, connectivity
 from kgbuild.align.fusion import Merge, afuse_entities
 from kgbuild.align.taxonomy import acomplete_isa
 from kgbuild.assemble import Graph
-from kgbuild.lists import union_into
+from kgbuild.merge import MergeTable
 from kgbuild.model import Event, HyperNode, Ref, Relation
 from kgbuild.schema import Schema
 
@@ -83,7 +83,7 @@ def _relation_map(old: list[Relation], entity_map: dict[str, str]) -> dict[str, 
 
 
 def _repoint_events(events: list[Event], emap: dict[str, str], names: dict[str, str]) -> list[Event]:
-    merged: dict[str, Event] = {}
+    merged: MergeTable[Event] = MergeTable()
     for ev in events:
         args = {role: [_repoint_ref(r, emap, {}, names) for r in refs] for role, refs in ev.arguments.items()}
         new = ev.model_copy(update={
@@ -91,17 +91,14 @@ def _repoint_events(events: list[Event], emap: dict[str, str], names: dict[str, 
             "time": _repoint_ref(ev.time, emap, {}, names),
             "place": _repoint_ref(ev.place, emap, {}, names),
         })
-        new = new.model_copy(update={"id": Event.make_id(new.type, new.trigger, new.arguments)})
-        if new.id in merged:
-            union_into(merged[new.id].chunk_ids, new.chunk_ids)
-        else:
-            merged[new.id] = new
-    return list(merged.values())
+        new.id = Event.make_id(new.type, new.trigger, new.arguments)
+        merged.add(new)
+    return merged.values()
 
 
 def _repoint_hypernodes(hypernodes: list[HyperNode], emap: dict[str, str], rmap: dict[str, str],
                         names: dict[str, str], kept_relations: set[str]) -> list[HyperNode]:
-    merged: dict[str, HyperNode] = {}
+    merged: MergeTable[HyperNode] = MergeTable()
     for h in hypernodes:
         s = _repoint_ref(h.subject, emap, rmap, names)
         o = _repoint_ref(h.object, emap, rmap, names)
@@ -109,12 +106,8 @@ def _repoint_hypernodes(hypernodes: list[HyperNode], emap: dict[str, str], rmap:
         # A qualifier of a relation that fusion removed (a self-loop) goes with it.
         if any(ref.kind == "relation" and ref.id not in kept_relations for ref in (s, o)):
             continue
-        new = h.model_copy(update={"subject": s, "object": o, "id": HyperNode.make_id(s.id, h.predicate, o.id)})
-        if new.id in merged:
-            union_into(merged[new.id].chunk_ids, new.chunk_ids)
-        else:
-            merged[new.id] = new
-    return list(merged.values())
+        merged.add(h.model_copy(update={"subject": s, "object": o, "id": HyperNode.make_id(s.id, h.predicate, o.id)}))
+    return merged.values()
 
 
 def _repoint_concepts(r: Relation, concept_map: dict[str, str]) -> Relation:
@@ -157,18 +150,15 @@ async def align_graph(graph: Graph, schema: Schema, *, domain: Any = None, judge
     report.isa_cycles_refused = taxonomy.cycles_broken
 
     # Relations the extractor pointed at concepts must follow concept merges too.
-    relations: dict[str, Relation] = {}
+    relations: MergeTable[Relation] = MergeTable()
     for r in fused.relations:
-        r = _repoint_concepts(r, linked.id_map)
-        if r.id in relations:
-            union_into(relations[r.id].chunk_ids, r.chunk_ids)
-        else:
-            relations[r.id] = r
+        relations.add(_repoint_concepts(r, linked.id_map))
     for r in (*linked.relations, *taxonomy.relations):
-        relations.setdefault(r.id, r)
+        if r.id not in relations:  # a derived link adds nothing to an extracted one
+            relations.add(r)
     aligned = Graph(
         entities=fused.entities,
-        relations=list(relations.values()),
+        relations=relations.values(),
         events=events,
         hypernodes=hypernodes,
         concepts=taxonomy.concepts,

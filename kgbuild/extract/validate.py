@@ -19,7 +19,17 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 from kgbuild.ids import normalize_name
-from kgbuild.model import ChunkExtraction, Concept, Drop, Entity, Event, HyperNode, Ref, Relation
+from kgbuild.merge import merge
+from kgbuild.model import (
+    ChunkExtraction,
+    Concept,
+    Drop,
+    Entity,
+    Event,
+    HyperNode,
+    Ref,
+    Relation,
+)
 from kgbuild.schema import Schema
 
 STAGE = "validate"
@@ -52,7 +62,7 @@ REASONS = (
     DANGLING_SUBJECT, DANGLING_OBJECT, SELF_LOOP, DOMAIN_RANGE_VIOLATION,
 )
 
-T = TypeVar("T")
+M = TypeVar("M", Entity, Event, Relation, HyperNode, Concept)
 
 
 def validate_extraction(ex: ChunkExtraction, schema: Schema, *, strict: bool = False) -> ChunkExtraction:
@@ -78,56 +88,15 @@ def _with_chunk(chunk_ids: Sequence[str], chunk_id: str) -> list[str]:
     return _unique([*chunk_ids, chunk_id])
 
 
-def _by_id(items: Iterable[T], key: Callable[[T], str], merge: Callable[[T, T], T]) -> list[T]:
-    """Items with equal ids merged into the first, in first-seen order."""
-    out: dict[str, T] = {}
+def _by_id(items: Iterable[M]) -> list[M]:
+    """Items with equal ids merged into the first (rules of `kgbuild.merge`), in first-seen order.
+
+    Not `merge_by_id`: the records here are already this run's copies, so one that meets no
+    duplicate is kept as is instead of being copied again."""
+    out: dict[str, M] = {}
     for item in items:
-        k = key(item)
-        out[k] = merge(out[k], item) if k in out else item
+        out[item.id] = merge(out[item.id], item) if item.id in out else item
     return list(out.values())
-
-
-def _merge_entities(a: Entity, b: Entity) -> Entity:
-    own = normalize_name(a.name)
-    aliases = [x for x in _unique([*a.aliases, *b.aliases]) if normalize_name(x) != own]
-    props = {k: list(v) for k, v in a.properties.items()}
-    for k, values in b.properties.items():
-        props[k] = _unique([*props.get(k, []), *values])
-    return a.model_copy(update={
-        "aliases": aliases,
-        "properties": props,
-        "description": a.description or b.description,
-        "summary": a.summary or b.summary,
-        "semantic_type": a.semantic_type or b.semantic_type,
-        "chunk_ids": _unique([*a.chunk_ids, *b.chunk_ids]),
-    })
-
-
-def _merge_events(a: Event, b: Event) -> Event:
-    return a.model_copy(update={
-        "time": a.time or b.time,
-        "place": a.place or b.place,
-        "chunk_ids": _unique([*a.chunk_ids, *b.chunk_ids]),
-    })
-
-
-def _merge_relations(a: Relation, b: Relation) -> Relation:
-    return a.model_copy(update={
-        "properties": {**b.properties, **a.properties},
-        "chunk_ids": _unique([*a.chunk_ids, *b.chunk_ids]),
-    })
-
-
-def _merge_hypernodes(a: HyperNode, b: HyperNode) -> HyperNode:
-    return a.model_copy(update={"chunk_ids": _unique([*a.chunk_ids, *b.chunk_ids])})
-
-
-def _merge_concepts(a: Concept, b: Concept) -> Concept:
-    return a.model_copy(update={
-        "description": a.description or b.description,
-        "parents": _unique([*a.parents, *b.parents]),
-        "chunk_ids": _unique([*a.chunk_ids, *b.chunk_ids]),
-    })
 
 
 class _Validator:
@@ -183,7 +152,7 @@ class _Validator:
                 "chunk_ids": _with_chunk(e.chunk_ids, self.ex.chunk_id),
             })
             kept.append((e.id, entity))
-        merged = _by_id((e for _, e in kept), lambda e: e.id, _merge_entities)
+        merged = _by_id(e for _, e in kept)
         final = {e.id: e for e in merged}
         for old_id, e in kept:
             self.refs["entity"][old_id] = self.refs["entity"][e.id] = final[e.id].ref()
@@ -212,7 +181,7 @@ class _Validator:
                 self.drop(problem, "concept", f"'{name[:80]}'")
                 continue
             kept.append(c.model_copy(update={"name": name, "chunk_ids": _with_chunk(c.chunk_ids, self.ex.chunk_id)}))
-        merged = _by_id(kept, lambda c: c.id, _merge_concepts)
+        merged = _by_id(kept)
         for c in merged:
             self.refs["concept"][c.id] = Ref(kind="concept", id=c.id, name=c.name)
         return merged
@@ -251,7 +220,7 @@ class _Validator:
                 continue
             pending.append((ev.model_copy(update={"type": etype or ev.type.strip(), "trigger": trigger}), ev))
         kept = _resolve_in_order(pending, "event", self.refs["event"], self._finish_event)
-        return _by_id(kept, lambda e: e.id, _merge_events)
+        return _by_id(kept)
 
     def _finish_event(self, ev: Event, original: Event, unresolved: set[str]) -> Event | None:
         label = f"{ev.type}:{ev.trigger[:80]}"
@@ -313,7 +282,7 @@ class _Validator:
                 continue
             pending.append((rel.model_copy(update={"predicate": canon or pred}), rel))
         kept = _resolve_in_order(pending, "relation", self.refs["relation"], self._finish_relation)
-        return _by_id(kept, lambda r: r.id, _merge_relations)
+        return _by_id(kept)
 
     def _ends(self, subject: Ref, obj: Ref, unresolved: set[str], kind: str, triple: str) -> tuple[Ref, Ref] | None:
         s = None if subject.id in unresolved else self._resolve(subject)
@@ -362,7 +331,7 @@ class _Validator:
                 "subject": s, "predicate": pred, "object": o,
                 "chunk_ids": _with_chunk(h.chunk_ids, self.ex.chunk_id),
             }))
-        return _by_id(kept, lambda h: h.id, _merge_hypernodes)
+        return _by_id(kept)
 
 
 def _arg_ids(args: dict[str, list[Ref]]) -> dict[str, list[str]]:
