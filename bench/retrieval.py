@@ -6,7 +6,8 @@ Run from the repo root: `python bench/retrieval.py [--corpus C] [--qa Q] [--stor
 2. writes the stores: `project` = the configured path (Milvus Lite file in the workspace, graph store
    off since retrieval does not read it) through `sync_stores`; `memory` = the in-memory brute-force
    store fed by the same embedder (for when Milvus Lite is unavailable);
-3. evaluates the QA file with bm25, dense and hybrid: Recall@2/5 of the supporting passages, EM/F1 of
+3. opens the query engine over those stores (kgbuild.engine.Engine) and evaluates the QA file with
+   its bm25, dense and hybrid strategies: Recall@2/5 of the supporting passages, EM/F1 of
    the extractive answer, latency per question (retrieval + answer, the question embedded each time).
 
 The hybrid's settings are the global defaults of HybridSettings; nothing is set per question. Those
@@ -70,9 +71,10 @@ def main() -> None:
 
     from kgbuild.build import Builder
     from kgbuild.config import load_config
-    from kgbuild.evaluate import read_qa, recall_key, retrieval_answerer, run_modes
+    from kgbuild.engine import Engine
+    from kgbuild.evaluate import read_qa, recall_key
     from kgbuild.progress import QuietProgress
-    from kgbuild.solve.retrieval import HybridRetriever, HybridSettings, MutualIndex
+    from kgbuild.solve.retrieval import HybridRetriever, HybridSettings
     from kgbuild.workspace import Workspace
 
     if args.torch_threads > 0:
@@ -92,43 +94,36 @@ def main() -> None:
 
         t = time.perf_counter()
         if args.stores == "project":
-            from kgbuild.store.open import open_query_index
             from kgbuild.store.sync import sync_stores
 
             sync = sync_stores(config, QuietProgress())
-            index = open_query_index(config)
-            vectors, prefix, workspace = index.vectors, index.prefix, index.workspace
-            # The persistent embedding cache would answer every question after the first mode from
-            # disk; latency is measured with the question embedded by the model each time.
-            embedder = getattr(index.embedder, "inner", index.embedder)
-            closer = index.close
+            engine = Engine.open(config)
             store_name = f"{sync.vector_store} (synced: {sync.vectors_written} vectors, {sync.embeddings_computed} embedded)"
         else:
             from kgbuild.store.embeddings import SentenceEmbedder
+            from kgbuild.store.open import QueryIndex
 
             workspace = Workspace(config.workspace_path())
-            embedder, prefix = SentenceEmbedder(), "bench"
-            vectors = memory_index(workspace, embedder, prefix)
-            closer = vectors.close
+            embedder = SentenceEmbedder()
+            vectors = memory_index(workspace, embedder, "bench")
+            engine = Engine(config, QueryIndex(workspace, None, vectors, embedder, "bench"))
             store_name = "memory (brute force)"
         stores_s = time.perf_counter() - t
         print(f"stores: {store_name} in {stores_s:.1f} s")
-        try:
+        with engine:
             t = time.perf_counter()
-            mutual = MutualIndex.load(workspace)
-            retriever = HybridRetriever(mutual, vectors, embedder, prefix)
+            # The engine's evaluation embeds every question with the model (not the persistent cache),
+            # so latency is that of a query; this is the retriever it uses.
+            retriever = engine.retriever(cached_embeddings=False)
             index_s = time.perf_counter() - t
+            assert isinstance(retriever, HybridRetriever)
+            mutual = retriever.index
             print(f"mutual index: {mutual.n_nodes} nodes, {mutual.n_chunks} chunks, {len(mutual.relations)} relations "
                   f"loaded in {index_s * 1000:.0f} ms; settings {HybridSettings()}")
             qa = read_qa(args.qa)
             for problem in qa.problems:
                 print(f"skipped: {problem}")
-            retriever.retrieve(qa.items[0].question, 1, mode="dense")  # model loaded before timing
-            modes = ("bm25", "dense", "hybrid")
-            result = run_modes(qa, {m: retrieval_answerer(retriever, m) for m in modes}, mutual.title_of,
-                               keep_results=True)
-        finally:
-            closer()
+            result = engine.eval(qa, ["bm25", "dense", "hybrid"], keep_results=True)
 
     half = len(qa.items) // 2
     dev_ids = {i.id for i in qa.items[:half]}

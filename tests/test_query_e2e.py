@@ -161,3 +161,51 @@ def test_eval_measures_the_solver_next_to_retrieval(built: Path) -> None:
     assert row["answer"] == "1944" and row["llm_calls"] == 2 and row["tokens"] > 0
     assert all(m["llm_calls_per_question"] == 0 for m in report["modes"][:3])
     assert table.exit_code == 0 and "solver" in table.stdout and "tokens/q" in table.stdout
+
+
+def test_the_python_api_opens_the_project_and_answers_with_every_strategy(built: Path) -> None:
+    """kgbuild.open: the same engine the CLI uses, on the real stores of the build."""
+    import kgbuild
+    from kgbuild.errors import ConfigError
+    from kgbuild.evaluate import read_qa
+    from kgbuild.solve.strategy import Budget, StrategySpec
+
+    question = QUESTIONS[2]
+    with kgbuild.open(built) as engine:
+        assert [s.name for s in engine.strategies()] == ["bm25", "dense", "hybrid", "solver"]
+        found = engine.retrieve(question["question"], 5)
+        assert len(found.chunks) == 5 and found.entities and found.seconds > 0
+        titles = doc_ids_by_title(built)
+        wanted = {titles[title] for title, _ in question["supporting_facts"]}
+        for name in ("bm25", "dense", "hybrid"):
+            answer = engine.query(question["question"], strategy=name, k=5)
+            assert answer.strategy == name and answer.mode == "retrieval" and answer.llm_calls == 0
+            assert answer.chunks and all(c.id.startswith(c.doc_id + "#") for c in answer.chunks)
+        assert wanted <= {c.doc_id for c in engine.query(question["question"], k=5).chunks}  # auto: hybrid
+        with pytest.raises(ConfigError, match="strategy solver needs a model"):
+            engine.query("Who?", strategy="solver")
+
+        # a strategy registered on this engine only, over the engine's own retriever
+        class FirstChunk:
+            def __init__(self, engine: Any) -> None:
+                self.retriever = engine.retriever()
+                self.closed = False
+
+            def answer(self, q: str, budget: Budget) -> Any:
+                from kgbuild.solve.types import Answer
+
+                top = self.retriever.retrieve(q, budget.k, mode="dense").chunks
+                return Answer(question=q, answer=top[0].doc_id, resolved=False, mode="retrieval", chunks=top)
+
+            def close(self) -> None:
+                self.closed = True
+
+        made: list[FirstChunk] = []
+        engine.register(StrategySpec("first", "the top dense chunk's document", False,
+                                     lambda res, budget: made.append(FirstChunk(res)) or made[-1]))
+        assert engine.query(question["question"], strategy="first").strategy == "first"
+        report = engine.eval(read_qa(REPO / "samples" / "questions.json"), ["hybrid", "first"])
+        assert [m.mode for m in report.modes] == ["hybrid", "first"] and report.questions == len(QUESTIONS)
+        assert report.mode("hybrid").recall_at(5) > 0.5
+    assert made and all(s.closed for s in made)  # the engine closed every strategy it created
+    assert kgbuild.open(built).close() is None  # a second engine opens the same stores after the first closed
