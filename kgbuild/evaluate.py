@@ -31,7 +31,7 @@ from pydantic import BaseModel, Field
 
 from kgbuild.errors import InputError, KgbuildError
 from kgbuild.ids import normalize_name
-from kgbuild.solve.types import Answer, RetrievalMode, Retriever
+from kgbuild.solve.types import Answer
 
 QAFormat = Literal["auto", "hotpotqa", "2wiki", "musique"]
 RECALL_DEPTHS = (2, 5)  # the k of every Recall@k reported; keys and columns follow from it
@@ -298,14 +298,6 @@ def evaluate_mode(name: str, answer: AnswerFn, items: Sequence[QAItem], title_of
         llm_calls_per_question=calls / count, prompt_tokens_per_question=prompt / count,
         completion_tokens_per_question=completion / count, errors=errors, notes=list(notes))
     return report, results
-
-
-def retrieval_answerer(retriever: Retriever, mode: RetrievalMode, depth: int = max(RECALL_DEPTHS)) -> AnswerFn:
-    """A retrieval-only answer function; asks for 2x depth chunks so `depth` distinct passages remain
-    when a document has several chunks."""
-    from kgbuild.solve.retrieval.answer import answer_offline
-
-    return lambda question: answer_offline(question, retriever, 2 * depth, mode=mode)
 
 
 def run_modes(qa: QAFile, answerers: Mapping[str, AnswerFn], title_of: Callable[[str], str], *,
