@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from typing import Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -70,15 +71,16 @@ class EmbeddingScorer:
 
     name = "embedding"
 
-    def __init__(self, model: str | None = None) -> None:
+    def __init__(self, model: str | None = None, load: Callable[[], Any] | None = None) -> None:
         self._model_name = model
         self._model = None
+        self._loader = load  # a build passes its context's loader: one model per build, whoever asks
 
     def _load(self):  # noqa: ANN202 - the type lives in an optional dependency
         if self._model is None:
             from kgbuild.ingest.embedding_model import load_sentence_model
 
-            self._model = load_sentence_model(self._model_name)
+            self._model = self._loader() if self._loader else load_sentence_model(self._model_name)
         return self._model
 
     def prepare(self, sentences: list[str]) -> WindowSimilarity:
@@ -93,7 +95,7 @@ class EmbeddingScorer:
         return similarity
 
 
-def make_scorer(kind: str, model: str | None = None) -> BoundaryScorer:
+def make_scorer(kind: str, model: str | None = None, load: Callable[[], Any] | None = None) -> BoundaryScorer:
     if kind == "embedding":
-        return EmbeddingScorer(model)
+        return EmbeddingScorer(model, load)
     return LexicalScorer()
