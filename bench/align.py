@@ -4,7 +4,7 @@ Run from the repo root: `python bench/align.py [--sizes 25000,50000,100000,20000
 
 1. Quality: every entity of tests/data/alias_groups.jsonl in one pool, fused offline (no
    embedder, no judge); pairwise precision/recall of the induced same-cluster pairs against
-   the gold pairs, next to an exact-key-only baseline (same class, same `name_key`).
+   the gold pairs, next to an exact-key-only baseline (same class, same `resolution_key`).
 2. Scale: synthetic but realistic names (people with initials, surname-only mentions,
    honorifics, case/punctuation variants and typos; organisations with suffixes and
    acronyms; places) with about one relation per entity. Each size runs in a fresh
@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from kgbuild.align.evaluate import load_labelled, pairwise_scores  # noqa: E402
 from kgbuild.align.fusion import fuse_entities  # noqa: E402
-from kgbuild.align.normalize import name_key  # noqa: E402
+from kgbuild.align.normalize import resolution_key  # noqa: E402
 from kgbuild.model import Entity, Ref, Relation  # noqa: E402
 from kgbuild.schema import load_schema  # noqa: E402
 
@@ -150,7 +150,7 @@ def scale_run(n: int) -> dict:
 
 def exact_baseline(entities: list[Entity]) -> dict[str, str]:
     first: dict[tuple[str, str], str] = {}
-    return {e.id: first.setdefault((e.spg_class, name_key(e.name)), e.id) for e in entities}
+    return {e.id: first.setdefault((e.spg_class, resolution_key(e.name)), e.id) for e in entities}
 
 
 def main() -> None:

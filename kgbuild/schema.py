@@ -41,6 +41,7 @@ from kgbuild.errors import SchemaError
 from kgbuild.ids import content_hash
 from kgbuild.model import Concept
 from kgbuild.resources import SCHEMAS, shipped_dir
+from kgbuild.text import identifier_key, type_key
 
 PRIMITIVE_TYPES = ("text", "integer", "float", "boolean", "date", "url")
 IMPLICIT_ROLES = ("time", "place")  # every event has them (Event.time / Event.place)
@@ -50,27 +51,6 @@ IDENTIFIER_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 _STRUCTURE_ONLY = "kgbuild_structure_only"
 
 Path_ = tuple[str | int, ...]
-
-
-def name_key(name: str) -> str:
-    """Lookup key that ignores case, spaces, underscores and punctuation.
-
-    "geographic location", "Geographic_Location" and "GeographicLocation" share one key, so
-    a model's spelling of a class or predicate still finds the declared one.
-    """
-    return re.sub(r"[\W_]+", "", name.casefold())
-
-
-def _singular_keys(key: str) -> list[str]:
-    """Plural forms a model often produces ("Organizations", "Companies")."""
-    out = []
-    if key.endswith("ies") and len(key) > 4:
-        out.append(key[:-3] + "y")
-    if key.endswith("es") and len(key) > 3:
-        out.append(key[:-2])
-    if key.endswith("s") and len(key) > 2:
-        out.append(key[:-1])
-    return out
 
 
 # ---------------------------------------------------------------- models
@@ -248,17 +228,17 @@ class _Index:
     """Lookup tables derived from a schema (built once per Schema, never mutated)."""
 
     def __init__(self, s: Schema) -> None:
-        self.classes: dict[str, str] = {}
+        self.classes = _Names()
         for name, et in s.entity_types.items():
             self._add(self.classes, name, et.aliases)
         for name, ct in s.concept_types.items():
             self._add(self.classes, name, ct.aliases)
-        self.events: dict[str, str] = {}
+        self.events = _Names()
         for name, ev in s.event_types.items():
             self._add(self.events, name, ev.aliases)
         # predicate -> list of (domain, range); several entries are alternatives (union)
         self.signatures: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}
-        self.predicates: dict[str, str] = {}
+        self.predicates = _Names()
         for name, rt in s.relation_types.items():
             self._add(self.predicates, name, rt.aliases)
             sig = (tuple(rt.domain), tuple(rt.range))
@@ -277,32 +257,46 @@ class _Index:
             for pname, prop in et.properties.items():
                 if prop.type in known_types:
                     self._add(self.predicates, pname, [])
-                    canon = self.predicates[name_key(pname)]
+                    canon = self.predicates.canonical(pname)
                     self.signatures.setdefault(canon, []).append(((cls,), (prop.type,)))
         self.concepts: dict[str, list[list[str]]] = {}
         self.concept_ids: dict[str, list[str]] = {}
         for path in s.concept_paths():
             self.concept_ids.setdefault(Concept.make_id(path[-1]), path)
             node = s.concept_node(path)
-            for key in dict.fromkeys(name_key(label) for label in [path[-1], *node.aliases]):
+            for key in dict.fromkeys(identifier_key(label) for label in [path[-1], *node.aliases]):
                 self.concepts.setdefault(key, []).append(path)
 
     @staticmethod
-    def _add(table: dict[str, str], name: str, aliases: Iterable[str]) -> None:
+    def _add(table: _Names, name: str, aliases: Iterable[str]) -> None:
         for label in [name, *aliases]:
-            table.setdefault(name_key(label), name)  # first declaration wins; clashes are problems
+            table.add(label, name)
 
 
-def _lookup(table: dict[str, str], name: str) -> str | None:
-    key = name_key(name)
-    if not key:
-        return None
-    if key in table:
-        return table[key]
-    for alt in _singular_keys(key):
-        if alt in table:
-            return table[alt]
-    return None
+class _Names:
+    """Declared names by `identifier_key`, and by `type_key` for a plural spelling.
+
+    The fallback is the query side's own type rule (kgbuild.text.type_key), so a class the build
+    maps "Addresses" onto is the class a query's "Addresses" means."""
+
+    def __init__(self) -> None:
+        self.exact: dict[str, str] = {}
+        self.by_type: dict[str, str] = {}
+
+    def add(self, label: str, name: str) -> None:
+        # First declaration wins; clashes are reported as problems by the checks.
+        self.exact.setdefault(identifier_key(label), name)
+        self.by_type.setdefault(type_key(label), name)
+
+    def canonical(self, label: str) -> str:
+        """The declared name of a label added before."""
+        return self.exact[identifier_key(label)]
+
+    def lookup(self, name: str) -> str | None:
+        key = identifier_key(name)
+        if not key:
+            return None
+        return self.exact.get(key) or self.by_type.get(type_key(name))
 
 
 class Schema(_Model):
@@ -350,7 +344,7 @@ class Schema(_Model):
         Concept types count as classes because a mention of a taxonomy node ("cardiology")
         is typed with its concept type (HospitalDepartment).
         """
-        return _lookup(self._index.classes, name)
+        return self._index.classes.lookup(name)
 
     def ancestors(self, cls: str) -> list[str]:
         """Parent chain of an entity type, nearest first ([] for roots and unknown names)."""
@@ -374,15 +368,15 @@ class Schema(_Model):
         return out
 
     def resolve_property(self, cls: str, name: str) -> str | None:
-        key = name_key(name)
-        return next((p for p in self.properties_of(cls) if name_key(p) == key), None)
+        key = identifier_key(name)
+        return next((p for p in self.properties_of(cls) if identifier_key(p) == key), None)
 
     # ------------------------------------------------ relations
 
     def resolve_relation(self, predicate: str) -> str | None:
         """Declared spelling of a predicate: relation names, their aliases and inverse
         names, and object properties (a property whose type is a type) all count."""
-        return _lookup(self._index.predicates, predicate)
+        return self._index.predicates.lookup(predicate)
 
     def relation_allows(self, predicate: str, subject_class: str, object_class: str) -> bool:
         """Whether domain/range (with inheritance) accept the pair; True if undeclared."""
@@ -402,13 +396,13 @@ class Schema(_Model):
     # ------------------------------------------------ events
 
     def resolve_event_type(self, name: str) -> str | None:
-        return _lookup(self._index.events, name)
+        return self._index.events.lookup(name)
 
     def resolve_role(self, event_type: str, role: str) -> str | None:
         """Declared role of an event type (time/place are implicit and not returned)."""
         ev = self.event_types.get(event_type)
-        key = name_key(role)
-        return next((r for r in (ev.roles if ev else {}) if name_key(r) == key), None)
+        key = identifier_key(role)
+        return next((r for r in (ev.roles if ev else {}) if identifier_key(r) == key), None)
 
     # ------------------------------------------------ concepts
 
@@ -439,7 +433,7 @@ class Schema(_Model):
     def find_concept(self, name: str) -> list[list[str]]:
         """Paths of the concept nodes named (or aliased) `name`; a node may sit in several
         places of a taxonomy (the pharynx is part of two body systems)."""
-        return [list(p) for p in self._index.concepts.get(name_key(name), [])]
+        return [list(p) for p in self._index.concepts.get(identifier_key(name), [])]
 
     def concept_path_of(self, concept_id: str) -> list[str] | None:
         """The (first) taxonomy path of the node with this `Concept.make_id`, or None."""
@@ -491,8 +485,8 @@ def _dotted(path: Path_) -> str:
 
 def _did_you_mean(word: str, candidates: Iterable[str]) -> str:
     cands = list(dict.fromkeys(candidates))
-    key = name_key(word)
-    same = [c for c in cands if name_key(c) == key]
+    key = identifier_key(word)
+    same = [c for c in cands if identifier_key(c) == key]
     if same:
         return f"did you mean '{same[0]}'?"
     lowered = {c.casefold(): c for c in cands}
@@ -545,14 +539,14 @@ def _semantic_issues(
             ident((section, tname), tname, f"{kind} name")
             if tname in PRIMITIVE_TYPES:
                 issues.append(((section, tname), f"'{tname}' is a built-in value type", "choose another name"))
-            prev = names.setdefault(name_key(tname), (kind, tname))
+            prev = names.setdefault(identifier_key(tname), (kind, tname))
             if prev != (kind, tname):
                 issues.append(((section, tname), f"'{tname}' clashes with {prev[0]} '{prev[1]}'", clash_hint))
             labels = [((section, tname), tname)] + [
                 ((section, tname, "aliases", i), a) for i, a in enumerate(t.aliases)
             ]
             for path, label in labels:
-                key = name_key(label)
+                key = identifier_key(label)
                 if not key:
                     issues.append((path, f"name '{label}' has no letter or digit", "remove it"))
                     continue
@@ -586,7 +580,7 @@ def _semantic_issues(
         prop_keys: dict[str, str] = {}
         for pname, prop in et.properties.items():
             ident((*base, "properties", pname), pname, "property name")
-            other = prop_keys.setdefault(name_key(pname), pname)
+            other = prop_keys.setdefault(identifier_key(pname), pname)
             if other != pname:
                 issues.append(((*base, "properties", pname), f"property '{pname}' clashes with '{other}'",
                                "property names must differ even ignoring case and '_'"))
@@ -623,7 +617,7 @@ def _semantic_issues(
             ident(rpath, rname, "role name")
             if rname in IMPLICIT_ROLES:
                 issues.append((rpath, f"role '{rname}' is implicit on every event", "remove it"))
-            other = role_keys.setdefault(name_key(rname), rname)
+            other = role_keys.setdefault(identifier_key(rname), rname)
             if other != rname:
                 issues.append((rpath, f"role '{rname}' clashes with '{other}'", "role names must differ even ignoring case and '_'"))
             for i, t in enumerate(role.range):
@@ -643,7 +637,7 @@ def _semantic_issues(
         base = ("relation_types", rname)
         ident(base, rname, "relation name")
         for path, label in [(base, rname)] + [((*base, "aliases", i), a) for i, a in enumerate(rt.aliases)]:
-            prev = pred_seen.setdefault(name_key(label), rname)
+            prev = pred_seen.setdefault(identifier_key(label), rname)
             if prev != rname:
                 issues.append((path, f"'{label}' clashes with relation '{prev}'",
                                "relation names and aliases must differ even ignoring case and '_'"))
@@ -662,7 +656,7 @@ def _semantic_issues(
                 issues.append((ipath, f"'{inv}' declares inverse '{back}', not '{rname}'",
                                "make the two inverse declarations point at each other"))
             continue
-        prev = pred_seen.setdefault(name_key(inv), rname)
+        prev = pred_seen.setdefault(identifier_key(inv), rname)
         if prev != rname:
             issues.append((ipath, f"inverse '{inv}' clashes with relation '{prev}'",
                            "use a distinct name, or declare the inverse as a relation of its own"))

@@ -11,7 +11,7 @@ import pytest
 
 from kgbuild.align.evaluate import load_labelled, pairwise_scores
 from kgbuild.align.fusion import FusionResult, LLMJudge, Merge, afuse_entities, fuse_entities
-from kgbuild.align.normalize import initials, name_key, name_parts, tokens
+from kgbuild.align.normalize import initials, name_parts, resolution_key, tokens
 from kgbuild.llm.types import ChatRequest, ChatResult
 from kgbuild.model import Entity, Ref, Relation
 from kgbuild.schema import load_schema
@@ -61,8 +61,8 @@ def fuse(*entities: Entity) -> FusionResult:
     ("John Smith (born 1950)", "person", "john smith"),
     ("ＡＢＣ", "other", "abc"),  # NFKC
 ])
-def test_name_key(name: str, kind: str, key: str) -> None:
-    assert name_key(name, kind) == key  # type: ignore[arg-type]
+def test_resolution_key(name: str, kind: str, key: str) -> None:
+    assert resolution_key(name, kind) == key  # type: ignore[arg-type]
 
 
 def test_tokens_initials_and_parts() -> None:

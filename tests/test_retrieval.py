@@ -12,7 +12,8 @@ from kgbuild.solve.retrieval import HybridRetriever, HybridSettings, MemoryVecto
 from kgbuild.solve.retrieval.answer import answer_span, best_sentence
 from kgbuild.solve.retrieval.fusion import fuse, normalise
 from kgbuild.solve.retrieval.ppr import PageRank
-from kgbuild.solve.retrieval.text import content_tokens, name_key
+from kgbuild.solve.retrieval.text import content_tokens
+from kgbuild.text import mention_key
 from kgbuild.store.milvus import FullTextUnavailable
 from kgbuild.store.types import VectorHit, VectorRow
 
@@ -149,7 +150,7 @@ def test_mentions_longest_match_capitalisation_and_unmatched(retriever: HybridRe
     assert unmatched == ["Zorro Belt"]
     # a lowercase single word is not a mention even if an entity has that name; the first word never counts
     index = retriever.index
-    index.names.add(name_key("network"), index.node_pos["e_wb"], is_alias=True)
+    index.names.add(mention_key("network"), index.node_pos["e_wb"], is_alias=True)
     found, _ = retriever.linker.mentions("Network of the WB: which network?")
     assert all(m.text.casefold() != "network" for m in found)
 
@@ -315,7 +316,7 @@ def test_memory_store_bm25_filters_and_deletes() -> None:
 
 
 def test_one_type_rule_for_linking_and_the_graph_view(retriever: HybridRetriever) -> None:
-    from kgbuild.solve.typematch import same_type, type_key
+    from kgbuild.text import same_type, type_key
 
     assert type_key("Film Directors") == type_key("filmDirector") == type_key("FilmDirector") == "film director"
     assert type_key("Class") == "class" and type_key("Bus") == "bus"

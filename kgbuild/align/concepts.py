@@ -12,50 +12,15 @@ file or the schema carry no chunk_ids: no text of the corpus supports them, the 
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 
 from kgbuild.align.semantic import BELONG_TO, semantic_relation
 from kgbuild.extract.domain_concepts import DomainConcept, DomainConcepts
-from kgbuild.ids import normalize_name
+from kgbuild.lists import union_into
 from kgbuild.model import Concept, Entity, Ref, Relation
 from kgbuild.schema import Schema
-from kgbuild.lists import union_into
-
-_ARTICLES = ("the ", "a ", "an ")
-_SIBILANT_PLURALS = ("sses", "ches", "shes", "xes", "zes")
-
-
-def _singular(word: str) -> str:
-    """A plural English noun's stem; only for keys, so both forms need only map alike.
-
-    "ies" and "ie" both become "y" so that "movies"/"movie" and "companies"/"company" agree.
-    """
-    if not word.isascii() or len(word) <= 3:
-        return word
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith("ie"):
-        return word[:-2] + "y"
-    if word.endswith(_SIBILANT_PLURALS):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
-
-def concept_key(name: str) -> str:
-    """Identity key of a concept name: case, plural "s"/"es", hyphens and a leading article
-    do not matter ("The film-directors" and "film director" share one key)."""
-    text = re.sub(r"[\s\-_\u2010-\u2015]+", " ", normalize_name(name)).strip()
-    for article in _ARTICLES:
-        if text.startswith(article) and len(text) > len(article):
-            text = text[len(article):]
-            break
-    words = text.split(" ")
-    words[-1] = _singular(words[-1])
-    return " ".join(words)
+from kgbuild.text import concept_key
 
 
 @dataclass

@@ -1,5 +1,8 @@
 """Name normalisation for entity resolution: keys, tokens, initials and name parts.
 
+The generic keys (schema identifiers, types, concepts, mentions) live in `kgbuild.text`; this
+module holds the kind-aware parsing only entity resolution needs.
+
 Every function here is pure and cheap (one regex pass and a few set lookups), because
 fusion calls them once per distinct surface name, hundreds of thousands of times.
 """
@@ -7,9 +10,10 @@ fusion calls them once per distinct surface name, hundreds of thousands of times
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Literal
+
+from kgbuild.text import fold
 
 Kind = Literal["person", "org", "place", "other"]
 
@@ -47,14 +51,6 @@ _ORDINAL = re.compile(r"^\d+(st|nd|rd|th)?$")
 _NOT_ROMAN = frozenset({"li", "di", "mi", "mix", "dim", "mic", "mc", "cd", "cv", "dc"})
 
 
-def _fold(text: str) -> str:
-    """NFKC, casefold, accents stripped (ASCII input skips the slow path)."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    if not text.isascii():
-        text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    return text
-
-
 def _words(text: str) -> list[str]:
     text = text.replace("&", " and ").translate(_APOSTROPHES)
     return _NON_WORD.sub(" ", text).split()
@@ -80,7 +76,7 @@ class NameParts:
 
 def name_parts(name: str, kind: Kind = "other") -> NameParts:
     """Normalise one surface name for the given kind of entity."""
-    folded = _fold(name)
+    folded = fold(name)
     quals = _PAREN.findall(folded)
     if quals:
         folded = _PAREN.sub(" ", folded)
@@ -123,8 +119,10 @@ def _strip_affixes(words: list[str], kind: Kind) -> list[str]:
     return out
 
 
-def name_key(name: str, kind: Kind = "other") -> str:
-    """Normalised name: "The Beatles" -> "beatles", "Mr. Holmes" -> "holmes" (person)."""
+def resolution_key(name: str, kind: Kind = "other") -> str:
+    """The entity-resolution key of a name: "The Beatles" -> "beatles", "Mr. Holmes" -> "holmes"
+    (person). Unlike `kgbuild.text.mention_key` it drops what does not identify the entity
+    (articles, titles, corporate suffixes), because fusion asks "same entity?", not "same words?"."""
     return name_parts(name, kind).key
 
 

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from kgbuild.align.concepts import concept_key
+from kgbuild.text import concept_key
 from kgbuild.align.semantic import BELONG_TO, IS_A, concept_ref, semantic_relation
 from kgbuild.llm.types import ChatRequest, Gateway, LLMCallError
 from kgbuild.model import Concept, Entity, Relation

@@ -29,9 +29,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from kgbuild.errors import StoreError
-from kgbuild.solve.typematch import type_key
-from kgbuild.store.labels import _CAMEL
 from kgbuild.store.types import GraphStore
+from kgbuild.text import CAMEL_SEAM, type_key
 
 Direction = Literal["out", "in"]
 
@@ -150,7 +149,7 @@ def normalise_predicate(text: str) -> str:
 
 def _words(text: str) -> set[str]:
     # "directedBy" -> {"directed", "by"}; short suffixes trimmed so "direct" meets "directed"
-    spaced = _CAMEL.sub(" ", text)
+    spaced = CAMEL_SEAM.sub(" ", text)
     out = set()
     for w in re.findall(r"\w+", spaced.lower()):
         for suffix in ("ing", "ed", "es", "s"):

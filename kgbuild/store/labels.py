@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from kgbuild.text import CAMEL_SEAM
+
 if TYPE_CHECKING:
     from kgbuild.schema import Schema
 
@@ -28,7 +30,6 @@ STRUCTURAL_TYPES = frozenset({
 GENERIC_TYPE = "RELATED_TO"
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _TYPE_OK = re.compile(r"^[A-Z][A-Z0-9_]{0,63}$")
 _LABEL_OK = re.compile(r"^[A-Za-z][A-Za-z0-9]{0,63}$")
 
@@ -49,7 +50,7 @@ def relationship_type(predicate: str) -> str:
     """A predicate as a relationship type: "bornIn" -> BORN_IN, "move to" -> MOVE_TO."""
     if not predicate or not predicate.isascii():
         return GENERIC_TYPE
-    words = _WORD.findall(_CAMEL.sub(" ", predicate))
+    words = _WORD.findall(CAMEL_SEAM.sub(" ", predicate))
     rel = "_".join(w.upper() for w in words)
     if not _TYPE_OK.match(rel) or rel in STRUCTURAL_TYPES:
         return GENERIC_TYPE

@@ -35,12 +35,11 @@ from kgbuild.solve.retrieval import answer_types as at
 from kgbuild.solve.retrieval.text import (
     STOPWORDS,
     content_tokens,
-    fold,
-    name_key,
     spans,
     tokens,
 )
 from kgbuild.solve.types import Answer, Citation, RetrievalMode, Retriever
+from kgbuild.text import fold, mention_key
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
 _YES_NO = at.YES_NO
@@ -233,16 +232,16 @@ def pick(question: str, want: at.Expected, cands: list[Candidate]) -> Candidate 
 
 def _evidence(name: str, chunks: Sequence[tuple[str, str, str]]) -> str:
     """The text of the passage about `name`: titled by it, else the first chunk naming it."""
-    key = name_key(name)
+    key = mention_key(name)
     for _, title, text in chunks:
-        tkey = name_key(re.sub(r"\s*\([^()]*\)\s*$", "", title))
+        tkey = mention_key(re.sub(r"\s*\([^()]*\)\s*$", "", title))
         if tkey == key:
             return text
     for _, title, text in chunks:
-        if name_key(title).startswith(key) or key.startswith(name_key(title) or "\0"):
+        if mention_key(title).startswith(key) or key.startswith(mention_key(title) or "\0"):
             return text
     for _, _, text in chunks:
-        if key and key in name_key(text):
+        if key and key in mention_key(text):
             return text
     return ""
 

@@ -22,7 +22,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from kgbuild.ids import unescape_article_id
-from kgbuild.solve.retrieval.text import STOPWORDS, name_key
+from kgbuild.solve.retrieval.text import STOPWORDS
+from kgbuild.text import mention_key
 from kgbuild.workspace import Workspace
 
 # Node kinds in `MutualIndex.node_kind`.
@@ -143,13 +144,13 @@ class MutualIndex:
 
         for e in entities:
             i = add_node(e["id"], e["name"], e.get("spg_class"), ENTITY, e.get("chunk_ids") or (), 1.0)
-            dictionary.add(name_key(e["name"]), i, is_alias=False)
+            dictionary.add(mention_key(e["name"]), i, is_alias=False)
             for alias in e.get("aliases") or ():
-                dictionary.add(name_key(alias), i, is_alias=True)
+                dictionary.add(mention_key(alias), i, is_alias=True)
         for c in concepts:
             # Concepts ("comedy film") are hubs; their edges carry less so they do not drown the walk.
             i = add_node(c["id"], c["name"], "Concept", CONCEPT, c.get("chunk_ids") or (), concept_edge_weight)
-            dictionary.add(name_key(c["name"]), i, is_alias=False)
+            dictionary.add(mention_key(c["name"]), i, is_alias=False)
         # Title node -- entity of the same name: "Charmed" mentioned in an actor's passage leads to
         # the passage titled "Charmed (TV series)". This is the bridge of most two-hop questions.
         same_name: list[tuple[int, int]] = []
@@ -160,12 +161,12 @@ class MutualIndex:
             for doc, cids in by_doc.items():
                 title = titles[doc]
                 i = add_node(f"doc:{doc}", title, "Document", TITLE, cids, 1.0)
-                keys = {name_key(title)}
-                dictionary.add(name_key(title), i, is_alias=False)
+                keys = {mention_key(title)}
+                dictionary.add(mention_key(title), i, is_alias=False)
                 short = _DISAMBIGUATION.sub("", title)
                 if short != title:
-                    dictionary.add(name_key(short), i, is_alias=True)
-                    keys.add(name_key(short))
+                    dictionary.add(mention_key(short), i, is_alias=True)
+                    keys.add(mention_key(short))
                 for key in keys:
                     for other in dictionary.exact.get(key, []):
                         if kinds[other] == ENTITY:

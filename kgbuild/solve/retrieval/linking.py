@@ -12,10 +12,10 @@ import math
 from dataclasses import dataclass, field
 
 from kgbuild.solve.retrieval.index import CONCEPT, TITLE, MutualIndex
-from kgbuild.solve.retrieval.text import STOPWORDS, fold, name_key, spans
-from kgbuild.solve.typematch import same_type
+from kgbuild.solve.retrieval.text import STOPWORDS, spans
 from kgbuild.solve.types import LinkedEntity
 from kgbuild.store.types import Embedder, VectorStore
+from kgbuild.text import fold, mention_key, same_type
 
 EXACT_SCORE = 1.0
 ALIAS_SCORE = 0.9
@@ -55,7 +55,7 @@ class EntityLinker:
         return found[:k]
 
     def _dictionary(self, mention: str, type_hint: str | None) -> list[LinkedEntity]:
-        exact, alias = self.index.names.lookup(name_key(mention))
+        exact, alias = self.index.names.lookup(mention_key(mention))
         out: list[LinkedEntity] = []
         seen: set[int] = set()
         for nodes, score, how in ((exact, EXACT_SCORE, "exact"), (alias, ALIAS_SCORE, "alias")):

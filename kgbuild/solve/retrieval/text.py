@@ -1,15 +1,12 @@
-"""Tokens and name keys shared by linking, mention extraction and the extractive answer.
+"""Tokens shared by linking, mention extraction and the extractive answer.
 
-One tokeniser for all of them, so a name in the dictionary and the same words in a question
-always produce the same key.
+One tokeniser for all of them (kgbuild.text's, which also makes `mention_key`), so a name in
+the dictionary and the same words in a question always produce the same key.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
-
-_TOKEN = re.compile(r"\w+(?:[-'’.]\w+)*", re.UNICODE)
+from kgbuild.text import TOKEN, name_tokens
 
 # Function words: never a mention on their own, ignored by the answer's overlap score.
 STOPWORDS = frozenset(
@@ -23,25 +20,14 @@ STOPWORDS = frozenset(
 )
 
 
-def fold(text: str) -> str:
-    """NFKC + casefold + accents dropped, so 'Alû' and 'Alu' give the same key."""
-    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
-    return "".join(ch for ch in text if not unicodedata.combining(ch))
-
-
 def tokens(text: str) -> list[str]:
     """Folded word tokens, inner punctuation kept ("o'neil", "u.s", "well-known")."""
-    return _TOKEN.findall(fold(text))
+    return name_tokens(text)
 
 
 def spans(text: str) -> list[tuple[str, int, int]]:
     """(raw token, start, end) in the original text; used to recover capitalisation."""
-    return [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
-
-
-def name_key(name: str) -> str:
-    """Dictionary key of a name: its folded tokens joined by one space ('The  Beatles.' -> 'the beatles')."""
-    return " ".join(tokens(name))
+    return [(m.group(0), m.start(), m.end()) for m in TOKEN.finditer(text)]
 
 
 def content_tokens(text: str) -> list[str]:
