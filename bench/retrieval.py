@@ -35,7 +35,7 @@ def shared_data() -> Path:
     return Path("/work/shared/data")
 
 
-def memory_index(workspace, embedder, prefix: str):  # noqa: ANN001, ANN201 - bench glue
+def memory_index(workspace, embedder, prefix: str):
     """The two collections hybrid retrieval reads, chunks (with BM25) and entities, in the in-memory
     store; the concepts collection of docs/graph_model.md is not built (retrieval does not use it)."""
     from kgbuild.solve.retrieval import MemoryVectorStore
@@ -48,10 +48,10 @@ def memory_index(workspace, embedder, prefix: str):  # noqa: ANN001, ANN201 - be
     store.ensure_collection(f"{prefix}_entities", embedder.dim)
     vectors = embedder.embed([c["text"] for c in chunks])
     store.upsert(f"{prefix}_chunks", [VectorRow(id=c["id"], vector=v, text=c["text"], doc_id=c["doc_id"])
-                                      for c, v in zip(chunks, vectors)])
+                                      for c, v in zip(chunks, vectors, strict=True)])
     texts = [f"{e['name']}: {e['description']}" if e["description"] else e["name"] for e in entities]
     store.upsert(f"{prefix}_entities", [VectorRow(id=e["id"], vector=v, name=e["name"], type=e["spg_class"])
-                                        for e, v in zip(entities, embedder.embed(texts))])
+                                        for e, v in zip(entities, embedder.embed(texts), strict=True)])
     return store
 
 
@@ -90,7 +90,8 @@ def main() -> None:
         report = asyncio.run(Builder(config, QuietProgress()).arun([args.corpus], workers=args.workers, sync=False))
         build_s = time.perf_counter() - t
         print(f"build: {report.documents_read} passages, {report.chunks_total} chunks -> {report.entities} entities, "
-              f"{report.relations} relations, {report.concepts} concepts in {build_s:.1f} s (offline, {args.workers} workers)")
+              f"{report.relations} relations, {report.concepts} concepts in {build_s:.1f} s "
+              f"(offline, {args.workers} workers)")
 
         t = time.perf_counter()
         if args.stores == "project":
@@ -98,7 +99,8 @@ def main() -> None:
 
             sync = sync_stores(config, QuietProgress())
             engine = Engine.open(config)
-            store_name = f"{sync.vector_store} (synced: {sync.vectors_written} vectors, {sync.embeddings_computed} embedded)"
+            store_name = (f"{sync.vector_store} (synced: {sync.vectors_written} vectors, "
+                          f"{sync.embeddings_computed} embedded)")
         else:
             from kgbuild.store.embeddings import SentenceEmbedder
             from kgbuild.store.open import QueryIndex
@@ -147,7 +149,8 @@ def main() -> None:
     beats = hybrid.recall_at(5) > max(result.mode("bm25").recall_at(5), result.mode("dense").recall_at(5))
     print(f"hybrid beats BM25 and dense on Recall@5: {beats}; Recall@5 >= 0.90: {hybrid.recall_at(5) >= 0.90}; "
           f"hybrid p50 < 100 ms: {hybrid.p50_ms < 100}")
-    figures.update({"p50_ms": round(hybrid.p50_ms, 1), "hybrid_beats_both": beats, "load_avg_1min": round(os.getloadavg()[0], 2)})
+    figures.update({"p50_ms": round(hybrid.p50_ms, 1), "hybrid_beats_both": beats,
+                    "load_avg_1min": round(os.getloadavg()[0], 2)})
     print(json.dumps(figures))
 
 

@@ -18,7 +18,7 @@ __version__ = "0.1.0"
 __all__ = ["__version__", "open"]
 
 
-def open(project: str | Path | Config = ".") -> Engine:  # noqa: A001 - the library's entry point, like io.open
+def open(project: str | Path | Config = ".") -> Engine:
     """Open the query engine of a built project (see kgbuild.engine.Engine)."""
     from kgbuild.engine import Engine
 

@@ -28,7 +28,8 @@ _MODE_STRATEGY = {"auto": "auto", "solver": "solver", "retrieval": "hybrid"}
               help="a registered strategy (see `kgbuild strategies`); default auto: the solver if a model is "
                    "configured, else hybrid retrieval")
 @click.option("--json", "as_json", is_flag=True, help="print the answer as JSON")
-@click.option("--k", type=click.IntRange(1, 100), default=None, help="chunks returned as evidence (default: query.top_k)")
+@click.option("--k", type=click.IntRange(1, 100), default=None,
+              help="chunks returned as evidence (default: query.top_k)")
 @click.option("--mode", type=click.Choice(list(_MODE_STRATEGY)), default=None,
               help="older spelling of --strategy: auto, solver, or retrieval (= hybrid)")
 @click.pass_context
@@ -79,7 +80,8 @@ def print_answer(answer: Answer, out: Console) -> None:
         how = f"{answer.strategy or 'solver'}, {status}, {answer.seconds:.2f} s, {answer.llm_calls} model call(s), " \
               f"{answer.prompt_tokens}+{answer.completion_tokens} tokens"
     else:  # no model read the chunks: the sentence is picked by word overlap, not checked
-        how = f"{answer.strategy or 'retrieval'}: extractive answer from the top chunks (no model), {answer.seconds:.2f} s"
+        how = (f"{answer.strategy or 'retrieval'}: extractive answer from the top chunks (no model), "
+               f"{answer.seconds:.2f} s")
     out.print(how, style="dim", markup=False, highlight=False)
     for note in answer.notes:
         out.print(f"note: {note}", style="yellow", markup=False, highlight=False)
@@ -112,8 +114,8 @@ def print_answer(answer: Answer, out: Console) -> None:
         out.print(table)
     if answer.citations:
         out.print("\n[bold]citations[/bold]")
-        for c in answer.citations:
-            out.print(f"  [{c.chunk_id}] ({c.doc_id}) {_short(c.text, 200)}", markup=False, highlight=False)
+        for cite in answer.citations:
+            out.print(f"  [{cite.chunk_id}] ({cite.doc_id}) {_short(cite.text, 200)}", markup=False, highlight=False)
 
 
 def _result_text(result: Any) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import click
@@ -88,10 +88,12 @@ def test_solver_mode_needs_a_model(store: ArcadeGraphStore, tmp_path: Path) -> N
 
 
 def test_with_a_model_the_solver_answers_and_prints_its_trace(store: ArcadeGraphStore, tmp_path: Path) -> None:
-    plan = "Step 1: Which films did Michael Curtiz direct?\n  Retrieval(s=s1:Person[Michael Curtiz], p=p1:directed, o=o1:Film)\n  Output(o1)"
+    plan = ("Step 1: Which films did Michael Curtiz direct?\n"
+            "  Retrieval(s=s1:Person[Michael Curtiz], p=p1:directed, o=o1:Film)\n  Output(o1)")
     with ScriptedLLM() as llm:
         llm.reply("You break a question", json.dumps({"plan": plan}))
-        llm.reply("You check whether", json.dumps({"resolved": True, "answer": "Casablanca, Yankee Doodle Dandy, Mildred Pierce"}))
+        llm.reply("You check whether",
+                  json.dumps({"resolved": True, "answer": "Casablanca, Yankee Doodle Dandy, Mildred Pierce"}))
         config = Config(llm=LLMConfig(base_url=llm.base_url, model="m", max_retries=0))
         result = invoke(config, store, tmp_path, "Which films did Michael Curtiz direct?", "--json")
         assert result.exit_code == 0, result.output

@@ -10,10 +10,20 @@ import pytest
 from click.testing import CliRunner
 
 from kgbuild.cli_eval import parse_strategies, print_report
+from kgbuild.config import Config
 from kgbuild.errors import ConfigError, InputError
 from kgbuild.evaluate import (
-    RECALL_DEPTHS, QAItem, exact_match, f1_score, normalize_answer, percentile, ranked_titles, read_qa, recall_at,
-    recall_key, run_modes,
+    RECALL_DEPTHS,
+    QAItem,
+    exact_match,
+    f1_score,
+    normalize_answer,
+    percentile,
+    ranked_titles,
+    read_qa,
+    recall_at,
+    recall_key,
+    run_modes,
 )
 from kgbuild.solve.types import Answer, ScoredChunk
 
@@ -27,7 +37,8 @@ def write(path: Path, data: object, jsonl: bool = False) -> Path:
 
 
 HOTPOT = [
-    {"_id": "q1", "question": "Who?", "answer": "Ann", "supporting_facts": [["A", 0], ["B", 2], ["A", 1]], "context": []},
+    {"_id": "q1", "question": "Who?", "answer": "Ann", "supporting_facts": [["A", 0], ["B", 2], ["A", 1]],
+     "context": []},
     {"_id": "q2", "question": "Where?", "supporting_facts": [["C", 0]]},  # no answer
     {"_id": "q3", "question": "When?", "answer": "1999", "supporting_facts": "C"},  # malformed facts
     {"_id": "q4", "question": "Which?", "answer": "yes", "supporting_facts": [["D", 0]]},
@@ -70,7 +81,8 @@ def test_musique_jsonl_with_a_broken_line(tmp_path: Path) -> None:
 
 
 def test_unreadable_or_empty_file_is_one_error(tmp_path: Path) -> None:
-    assert read_qa(write(tmp_path / "odd.json", "x")).problems == [f"{tmp_path / 'odd.json'}:1: expected an object, got str"]
+    odd = write(tmp_path / "odd.json", "x")
+    assert read_qa(odd).problems == [f"{odd}:1: expected an object, got str"]
     (tmp_path / "bad.json").write_text("[1, 2", encoding="utf-8")
     with pytest.raises(InputError, match="invalid JSON at line 1"):
         read_qa(tmp_path / "bad.json")
@@ -115,7 +127,8 @@ def test_percentiles() -> None:
 
 def _answer(doc_ids: list[str], text: str, calls: int = 0) -> Answer:
     return Answer(question="q", answer=text, resolved=True, mode="retrieval", llm_calls=calls, prompt_tokens=10 * calls,
-                  completion_tokens=calls, chunks=[ScoredChunk(id=f"{d}#p00000#0", doc_id=d, text="", score=1.0) for d in doc_ids])
+                  completion_tokens=calls,
+                  chunks=[ScoredChunk(id=f"{d}#p00000#0", doc_id=d, text="", score=1.0) for d in doc_ids])
 
 
 def test_run_modes_scores_each_mode(tmp_path: Path) -> None:
@@ -149,7 +162,8 @@ def test_parse_strategies_and_report_table() -> None:
     from kgbuild.evaluate import EvalReport, ModeReport
 
     report = EvalReport(qa_file="qa.json", questions=3, modes=[ModeReport(
-        mode="hybrid", questions=3, recall={"recall_at_2": 0.5, "recall_at_5": 0.9}, em=0.1, f1=0.2, p50_ms=12, p90_ms=30, p99_ms=40)])
+        mode="hybrid", questions=3, recall={"recall_at_2": 0.5, "recall_at_5": 0.9}, em=0.1, f1=0.2, p50_ms=12,
+        p90_ms=30, p99_ms=40)])
     console = Console(record=True, width=200)
     print_report(report, console)
     text = console.export_text()
@@ -174,11 +188,12 @@ def test_eval_command_reports_a_bad_mode_in_one_line(tmp_path: Path) -> None:
 def eval_group(tmp_path: Path, config: Config) -> click.Group:
     """The eval command over the hand-made retrieval index of test_retrieval, on a store whose every
     text search fails like a Milvus server older than 2.5; the engine comes through the click context."""
+    from test_retrieval import HashEmbedder, NoFullTextStore, make_retriever
+
     import kgbuild.cli_eval as cli_eval
     from kgbuild.engine import Engine
     from kgbuild.store.open import QueryIndex
     from kgbuild.workspace import Workspace
-    from test_retrieval import HashEmbedder, NoFullTextStore, make_retriever
 
     def open_engine(cfg: Config) -> Engine:
         retriever = make_retriever(NoFullTextStore())  # the engine closes its stores: a fresh one per command
@@ -201,8 +216,6 @@ QA = [{"_id": "w", "question": "Which network originally aired Charmed?", "answe
 
 def test_eval_without_full_text_skips_bm25_in_one_line_and_hybrid_says_why(
         tmp_path: Path) -> None:
-    from kgbuild.config import Config
-
     group = eval_group(tmp_path, Config())
     qa = write(tmp_path / "qa.json", QA)
     only = CliRunner().invoke(group, ["eval", str(qa), "--modes", "bm25"])
@@ -223,8 +236,6 @@ def test_eval_without_full_text_skips_bm25_in_one_line_and_hybrid_says_why(
 
 
 def test_eval_solver_mode_needs_a_model(tmp_path: Path) -> None:
-    from kgbuild.config import Config
-
     group = eval_group(tmp_path, Config())
     result = CliRunner().invoke(group, ["eval", str(write(tmp_path / "qa.json", QA)), "--modes", "dense,solver"])
     assert result.exit_code == 2

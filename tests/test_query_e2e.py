@@ -22,10 +22,10 @@ from llm_server import ScriptedLLM
 
 pytest.importorskip("milvus_lite")
 
-from kgbuild.build import Builder  # noqa: E402
-from kgbuild.cli import main  # noqa: E402
-from kgbuild.config import ENV_OVERRIDES, load_config  # noqa: E402
-from kgbuild.workspace import Workspace  # noqa: E402
+from kgbuild.build import Builder
+from kgbuild.cli import main
+from kgbuild.config import ENV_OVERRIDES, load_config
+from kgbuild.workspace import Workspace
 
 REPO = Path(__file__).resolve().parents[1]
 QUESTIONS = json.loads((REPO / "samples" / "questions.json").read_text(encoding="utf-8"))
