@@ -13,7 +13,7 @@ import os
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
@@ -22,7 +22,20 @@ from rich.table import Table
 from kgbuild.cli_common import config_of as _config
 from kgbuild.cli_common import fail_cleanly as _fail_cleanly
 from kgbuild.errors import ConfigError
-from kgbuild.report import BuildReport
+from kgbuild.report import (
+    AssembleSection,
+    BuildReport,
+    ChunkSection,
+    ExtractSection,
+    ReadSection,
+    WriteSection,
+    load_report,
+)
+
+if TYPE_CHECKING:
+    from kgbuild.align.pipeline import AlignmentReport
+    from kgbuild.llm.types import UsageTotals
+    from kgbuild.store.types import SyncReport
 
 
 def _out() -> Console:
@@ -31,13 +44,15 @@ def _out() -> Console:
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--workers", "-j", type=click.IntRange(min=1), help="extraction processes (default: build.workers, 0 = cores)")
+@click.option("--workers", "-j", type=click.IntRange(min=1),
+              help="extraction processes (default: build.workers, 0 = cores)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress bars")
 @click.option("--keep-going", is_flag=True, help="exit 0 even if some sources were skipped or chunks failed")
 @click.option("--json", "as_json", is_flag=True, help="print the build report as JSON")
 @click.option("--no-cache", is_flag=True, help="re-extract every chunk and bypass the model response cache")
 @click.option("--prune", is_flag=True, help="remove documents of the workspace that are not in PATHS any more")
-@click.option("--no-sync", is_flag=True, help="update the workspace tables only; write the stores later with `kgbuild sync`")
+@click.option("--no-sync", is_flag=True,
+              help="update the workspace tables only; write the stores later with `kgbuild sync`")
 @click.pass_context
 @_fail_cleanly
 def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quiet: bool, keep_going: bool,
@@ -49,7 +64,8 @@ def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quie
     config = _config(ctx)
     sources = list(paths) or config.source_paths()
     if not sources:
-        raise ConfigError("sources", "nothing to build", "pass paths, e.g. `kgbuild build docs/`, or list them under `sources:`")
+        raise ConfigError("sources", "nothing to build",
+                          "pass paths, e.g. `kgbuild build docs/`, or list them under `sources:`")
     progress = QuietProgress() if quiet or as_json else RichProgress()
     builder = Builder(config, progress, use_cache=not no_cache)
     report = asyncio.run(builder.arun(sources, workers=workers, prune=prune, sync=not no_sync))
@@ -104,31 +120,72 @@ def sync(ctx: click.Context, quiet: bool, as_json: bool) -> None:
         raise ConfigError("workspace", f"nothing built yet in {ws.path}", "run `kgbuild build SOURCES` first")
     with ws.lock():
         result = sync_stores(config, QuietProgress() if quiet or as_json else RichProgress())
-        latest = ws.latest_report()
+        latest = load_report(ws.latest_report())
         if latest is not None:
             # `status` reads the latest report: it must not keep saying the stores are behind.
-            latest.update(stores=result.model_dump(), store_error="")
+            latest.write = WriteSection(stores=result)
             stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-            ws.save_report(json.dumps(latest, indent=2), f"sync-{stamp}-{os.getpid()}")
+            ws.save_report(latest.model_dump_json(indent=2), f"sync-{stamp}-{os.getpid()}")
     if as_json:
         click.echo(result.model_dump_json(indent=2))
     else:
-        click.echo(_stores_line(result.model_dump()))
+        click.echo(_stores_line(result))
 
 
-def _stores_line(s: dict[str, Any]) -> str:
-    return (f"graph ({s.get('graph_store') or 'off'}): {s.get('nodes_written', 0)} nodes and {s.get('edges_written', 0)} "
-            f"relationships written, {s.get('nodes_deleted', 0)} + {s.get('edges_deleted', 0)} deleted; "
-            f"vectors ({s.get('vector_store') or 'off'}): {s.get('vectors_written', 0)} written, "
-            f"{s.get('vectors_deleted', 0)} deleted, {s.get('embeddings_computed', 0)} embedded "
-            f"({s.get('embeddings_cached', 0)} from cache); {s.get('unchanged', 0)} unchanged"
-            + ("; resumed an interrupted write" if s.get("resumed") else ""))
+def _stores_line(s: SyncReport) -> str:
+    return (f"graph ({s.graph_store or 'off'}): {s.nodes_written} nodes and {s.edges_written} "
+            f"relationships written, {s.nodes_deleted} + {s.edges_deleted} deleted; "
+            f"vectors ({s.vector_store or 'off'}): {s.vectors_written} written, "
+            f"{s.vectors_deleted} deleted, {s.embeddings_computed} embedded "
+            f"({s.embeddings_cached} from cache); {s.unchanged} unchanged"
+            + ("; resumed an interrupted write" if s.resumed else ""))
 
 
-def _usage_line(u: dict[str, Any]) -> str:
-    return (f"{u.get('calls', 0)} calls ({u.get('retries', 0)} retries, {u.get('cache_hits', 0)} cache hits, "
-            f"{u.get('failures', 0)} failed), {u.get('prompt_tokens', 0)} prompt + {u.get('completion_tokens', 0)} "
-            f"completion tokens, ~${u.get('cost_usd', 0.0):.4f}")
+def _usage_line(u: UsageTotals) -> str:
+    return (f"{u.calls} calls ({u.retries} retries, {u.cache_hits} cache hits, {u.failures} failed), "
+            f"{u.prompt_tokens} prompt + {u.completion_tokens} completion tokens, ~${u.cost_usd:.4f}")
+
+
+def _summary_rows(report: BuildReport) -> list[tuple[str, str]]:
+    read, chunk = report.read or ReadSection(), report.chunk or ChunkSection()
+    extract = report.extract or ExtractSection()
+    g = report.graph
+    rows = [
+        ("workspace", report.workspace),
+        ("schema / extractor", f"{report.schema_name} / {extract.extractor} ({report.workers} worker(s))"),
+        ("documents", f"{read.documents_read} read ({chunk.documents_new} new, {chunk.documents_changed} changed, "
+                      f"{chunk.documents_unchanged} unchanged), {len(report.skipped)} skipped, "
+                      f"{chunk.documents_total} in workspace"),
+        ("chunks", f"{extract.chunks_total} ({extract.chunks_extracted} extracted, {extract.chunks_cached} from cache, "
+                   f"{extract.chunks_failed} failed)"),
+    ]
+    if read.documents_removed:
+        rows.append(("documents removed", str(read.documents_removed)))
+    if report.write is not None and report.write.stores is not None:
+        rows.append(("stores", _stores_line(report.write.stores)))
+    rows += [
+        ("graph", f"{g.entities} entities, {g.relations} relations, {g.events} events, "
+                  f"{g.hypernodes} hypernodes, {g.concepts} concepts"),
+        ("time", ", ".join(f"{k} {v:.1f}s" for k, v in report.stage_seconds.items())
+         + f"; wall {report.wall_seconds:.1f}s"),
+        ("peak memory", f"{report.peak_rss_mb:.0f} MB main, {report.peak_worker_rss_mb:.0f} MB largest worker"),
+    ]
+    if report.llm is not None:
+        rows.append(("model calls", _usage_line(report.llm.total)))
+        rows += [(f"  {stage}", _usage_line(usage)) for stage, usage in report.llm.by_stage.items()]
+    return rows
+
+
+def _print_alignment(out: Console, a: AlignmentReport) -> None:
+    out.print(f"alignment: {a.entities_merged} entities merged (decisions by step: {a.merges_by_step}), "
+              f"{a.belong_to_links} belongTo links ({a.domain_links} to domain concepts), "
+              f"{a.isa_completions} isA completions ({a.isa_by_step})")
+    for label, c in (("before", a.before), ("after", a.after)):
+        if c is None:
+            continue
+        hops = ", ".join(f"{k}-hop {v.mean:.1f}" for k, v in sorted(c.hops.items()))
+        out.print(f"  connectivity {label}: {c.components} components, mean degree "
+                  f"{c.mean_degree:.2f}, mean neighbourhood size {hops}")
 
 
 def _print_report(report: BuildReport) -> None:
@@ -136,47 +193,21 @@ def _print_report(report: BuildReport) -> None:
     table = Table(title="build report", show_header=False, box=None)
     table.add_column(style="bold")
     table.add_column()
-    rows = [
-        ("workspace", report.workspace),
-        ("schema / extractor", f"{report.schema_name} / {report.extractor} ({report.workers} worker(s))"),
-        ("documents", f"{report.documents_read} read ({report.documents_new} new, {report.documents_changed} changed, "
-                      f"{report.documents_unchanged} unchanged), {len(report.skipped)} skipped, {report.documents_total} in workspace"),
-        ("chunks", f"{report.chunks_total} ({report.chunks_extracted} extracted, {report.chunks_cached} from cache, "
-                   f"{report.chunks_failed} failed)"),
-        ("documents removed", str(report.documents_removed)) if report.documents_removed else None,
-        ("stores", _stores_line(report.stores)) if report.stores else None,
-        ("graph", f"{report.entities} entities, {report.relations} relations, {report.events} events, "
-                  f"{report.hypernodes} hypernodes, {report.concepts} concepts"),
-        ("time", ", ".join(f"{k} {v:.1f}s" for k, v in report.stage_seconds.items()) + f"; wall {report.wall_seconds:.1f}s"),
-        ("peak memory", f"{report.peak_rss_mb:.0f} MB main, {report.peak_worker_rss_mb:.0f} MB largest worker"),
-    ]
-    if report.llm:
-        rows.append(("model calls", _usage_line(report.llm.get("total", {}))))
-        for stage, usage in report.llm.get("by_stage", {}).items():
-            rows.append((f"  {stage}", _usage_line(usage)))
-    for row in rows:
-        if row is not None:
-            table.add_row(*row)
+    for row in _summary_rows(report):
+        table.add_row(*row)
     out.print(table)
-    if report.drops:
+    assembled = report.assemble or AssembleSection()
+    if assembled.drops:
         drops = Table(title="dropped by validation", box=None)
         drops.add_column("stage/kind/reason")
         drops.add_column("count", justify="right")
-        for key, n in report.drops.items():
+        for key, n in assembled.drops.items():
             drops.add_row(key, str(n))
         out.print(drops)
-    if report.alignment:
-        a = report.alignment
-        out.print(f"alignment: {a['entities_merged']} entities merged (decisions by step: {a['merges_by_step']}), "
-                  f"{a['belong_to_links']} belongTo links ({a['domain_links']} to domain concepts), "
-                  f"{a['isa_completions']} isA completions ({a['isa_by_step']})")
-        for label in ("before", "after"):
-            c = a.get(label) or {}
-            hops = ", ".join(f"{k}-hop {v['mean']:.1f}" for k, v in sorted((c.get("hops") or {}).items()))
-            out.print(f"  connectivity {label}: {c.get('components')} components, mean degree "
-                      f"{c.get('mean_degree', 0):.2f}, mean neighbourhood size {hops}")
-    if report.retyped:
-        out.print("kept but retyped: " + ", ".join(f"{k} {v}" for k, v in report.retyped.items()))
+    if report.align is not None:
+        _print_alignment(out, report.align.alignment)
+    if assembled.retyped:
+        out.print("kept but retyped: " + ", ".join(f"{k} {v}" for k, v in assembled.retyped.items()))
     for note in report.notes:
         out.print(f"note: {note}")
 
@@ -196,34 +227,50 @@ def status(ctx: click.Context, as_json: bool) -> None:
     config = _config(ctx)
     ws = Workspace(config.workspace_path())
     counts = explore.counts(ws)
-    latest = ws.latest_report() or {}
-    info = {
+    saved = ws.latest_report()
+    latest = load_report(saved)
+    info: dict[str, Any] = {
         "config": str(config.file) if config.file else "(defaults)",
         "workspace": str(ws.path),
         "schema": config.schema_,
         "counts": counts,
-        "last_build": {k: latest.get(k) for k in ("finished_at", "sources", "wall_seconds", "chunks_extracted",
-                                                     "chunks_cached", "chunks_failed", "peak_rss_mb")},
-        "last_build_skipped": latest.get("skipped", []),
-        "last_build_llm": latest.get("llm", {}),
-        "last_build_stores": latest.get("stores", {}),
-        "last_build_store_error": latest.get("store_error", ""),
+        "last_build": _last_build(latest) if latest else {},
     }
     if as_json:
         click.echo(json.dumps(info, indent=2, ensure_ascii=False))
         return
     out = _out()
-    out.print(f"[bold]workspace[/bold] {info['workspace']}  [bold]config[/bold] {info['config']}  [bold]schema[/bold] {info['schema']}")
+    out.print(f"[bold]workspace[/bold] {info['workspace']}  [bold]config[/bold] {info['config']}  "
+              f"[bold]schema[/bold] {info['schema']}")
     out.print("  ".join(f"{k}: {v}" for k, v in counts.items()))
-    lb = info["last_build"]
-    if lb.get("finished_at"):
-        out.print(f"last build {lb['finished_at']} in {lb['wall_seconds']}s: {lb['chunks_extracted']} chunks extracted, "
-                  f"{lb['chunks_cached']} from cache, {lb['chunks_failed']} failed; sources: {', '.join(lb['sources'] or [])}")
-    if info["last_build_llm"]:
-        out.print(f"model usage: {_usage_line(info['last_build_llm'].get('total', {}))}")
-    if info["last_build_stores"]:
-        out.print(f"stores: {_stores_line(info['last_build_stores'])}")
-    if info["last_build_store_error"]:
-        out.print(f"stores NOT written: {info['last_build_store_error']} (run `kgbuild sync`)")
-    for s in info["last_build_skipped"]:
-        out.print(f"  skipped {s['source']}: {s['reason']}")
+    if saved is not None and latest is None:
+        out.print("last build report was written by an older kgbuild; the next build writes a new one")
+    if latest is None:
+        return
+    extract = latest.extract or ExtractSection()
+    if latest.finished_at:
+        out.print(f"last build {latest.finished_at} in {latest.wall_seconds}s: {extract.chunks_extracted} chunks "
+                  f"extracted, {extract.chunks_cached} from cache, {extract.chunks_failed} failed; "
+                  f"sources: {', '.join(latest.sources)}")
+    if latest.llm is not None:
+        out.print(f"model usage: {_usage_line(latest.llm.total)}")
+    if latest.write is not None and latest.write.stores is not None:
+        out.print(f"stores: {_stores_line(latest.write.stores)}")
+    if latest.store_error:
+        out.print(f"stores NOT written: {latest.store_error} (run `kgbuild sync`)")
+    for s in latest.skipped:
+        out.print(f"  skipped {s.source}: {s.reason}")
+
+
+def _last_build(report: BuildReport) -> dict[str, Any]:
+    """What `status --json` shows of the latest report."""
+    extract = report.extract or ExtractSection()
+    return {
+        "finished_at": report.finished_at, "sources": report.sources, "wall_seconds": report.wall_seconds,
+        "chunks_extracted": extract.chunks_extracted, "chunks_cached": extract.chunks_cached,
+        "chunks_failed": extract.chunks_failed, "peak_rss_mb": report.peak_rss_mb,
+        "skipped": [s.model_dump() for s in report.skipped],
+        "llm": report.llm.model_dump() if report.llm else None,
+        "stores": report.write.stores.model_dump() if report.write and report.write.stores else None,
+        "store_error": report.store_error,
+    }

@@ -4,22 +4,38 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+
+from pydantic import BaseModel, Field
 
 from kgbuild.errors import WorkspaceError
 from kgbuild.model import Chunk, Document
+from kgbuild.tables import chunk_from_row, document_from_row
+from kgbuild.workspace import Workspace
 
 
-@dataclass
-class Corpus:
+class Corpus(BaseModel):
     """Documents and chunks of the workspace after this run, in a stable order."""
 
-    docs: dict[str, Document] = field(default_factory=dict)
-    chunkers: dict[str, str] = field(default_factory=dict)  # doc id -> chunker fingerprint used
-    chunks: dict[str, list[Chunk]] = field(default_factory=dict)  # doc id -> chunks in reading order
+    docs: dict[str, Document] = Field(default_factory=dict)
+    chunkers: dict[str, str] = Field(default_factory=dict)  # doc id -> chunker fingerprint used
+    chunks: dict[str, list[Chunk]] = Field(default_factory=dict)  # doc id -> chunks in reading order
 
     def all_chunks(self) -> list[Chunk]:
         return [c for doc_id in sorted(self.chunks) for c in self.chunks[doc_id]]
+
+
+def load_corpus(workspace: Workspace) -> Corpus:
+    """The documents and chunks built so far (empty for a new workspace)."""
+    corpus = Corpus()
+    for row in workspace.rows("documents"):
+        doc = document_from_row(row)
+        corpus.docs[doc.id] = doc
+        corpus.chunkers[doc.id] = row["chunker"]
+    for row in workspace.rows("chunks"):
+        corpus.chunks.setdefault(row["doc_id"], []).append(chunk_from_row(row))
+    for chunks in corpus.chunks.values():
+        chunks.sort(key=lambda c: c.order)
+    return corpus
 
 
 def same_source(doc_source: str, failed: str) -> bool:

@@ -1,14 +1,23 @@
-"""The build report: what was read, skipped, built and dropped, and what it cost."""
+"""The build report: one typed section per stage (what it read, built, dropped), plus what the run cost.
+
+Each stage returns its own section; the runner puts it in the report under the stage's name, so
+the JSON written to the workspace reads `{"read": {...}, "chunk": {...}, "extract": {...}, ...}`.
+"""
 
 from __future__ import annotations
 
 import resource
 import sys
 from collections import Counter
+from collections.abc import Iterable
+from typing import Any, ClassVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from kgbuild.model import Drop
+from kgbuild.align.pipeline import AlignmentReport
+from kgbuild.llm.types import UsageTotals
+from kgbuild.model import Note, Retype
+from kgbuild.store.types import SyncReport
 
 
 class SkippedSource(BaseModel):
@@ -16,56 +25,151 @@ class SkippedSource(BaseModel):
     reason: str
 
 
-class BuildReport(BaseModel):
-    started_at: str
-    finished_at: str = ""
-    workspace: str
-    schema_name: str = ""
-    extractor: str = ""
-    workers: int = 1
-    sources: list[str] = Field(default_factory=list)
+class Section(BaseModel):
+    """What one stage reports. `key` is the report field it fills (the stage's name)."""
 
-    documents_read: int = 0  # read successfully in this run
-    documents_new: int = 0
-    documents_changed: int = 0
-    documents_unchanged: int = 0
-    documents_removed: int = 0  # taken out by --prune or `kgbuild remove`
-    documents_total: int = 0  # in the workspace after this run
-    skipped: list[SkippedSource] = Field(default_factory=list)
+    key: ClassVar[str] = ""
     notes: list[str] = Field(default_factory=list)
 
-    chunks_total: int = 0
-    chunks_extracted: int = 0  # extracted in this run
-    chunks_cached: int = 0  # reused from the cache
-    chunks_failed: int = 0  # extractor failed; retried on the next build
-    chunks_structured: int = 0  # section mapped to a property by a document structure: no extractor call
-    oversize_sentences: int = 0  # single sentences over the token budget, cut
 
+class GraphCounts(BaseModel):
     entities: int = 0
     relations: int = 0
     events: int = 0
     hypernodes: int = 0
     concepts: int = 0
+
+
+class ReadSection(Section):
+    key: ClassVar[str] = "read"
+    documents_read: int = 0  # read successfully in this run
+    documents_removed: int = 0  # taken out by --prune or `kgbuild remove`
+    words: int = 0  # words in the documents read this run
+    skipped: list[SkippedSource] = Field(default_factory=list)
+
+
+class ChunkSection(Section):
+    key: ClassVar[str] = "chunk"
+    documents_new: int = 0
+    documents_changed: int = 0
+    documents_unchanged: int = 0
+    documents_total: int = 0  # in the workspace after this run
+    oversize_sentences: int = 0  # single sentences over the token budget, cut
+    skipped: list[SkippedSource] = Field(default_factory=list)  # no text left after chunking
+
+
+class ExtractSection(Section):
+    key: ClassVar[str] = "extract"
+    extractor: str = ""
+    chunks_total: int = 0
+    chunks_extracted: int = 0  # extracted in this run
+    chunks_cached: int = 0  # reused from the cache
+    chunks_failed: int = 0  # extractor failed; retried on the next build
+    chunks_structured: int = 0  # section mapped to a property by a document structure: no extractor call
+
+
+class AssembleSection(Section):
+    key: ClassVar[str] = "assemble"
+    graph: GraphCounts = Field(default_factory=GraphCounts)
     drops: dict[str, int] = Field(default_factory=dict)  # "stage/kind/reason" -> count of removed items
     retyped: dict[str, int] = Field(default_factory=dict)  # kept, but mapped to another type (e.g. the fallback)
 
-    llm: dict = Field(default_factory=dict)  # model gateway accounting: total, by stage, by document
-    alignment: dict = Field(default_factory=dict)  # merges, links, completions, connectivity before/after
-    stores: dict = Field(default_factory=dict)  # what the write stage did (kgbuild.store.types.SyncReport)
-    store_error: str = ""  # the stores could not be written; the tables are, and the next build resumes
-    words: int = 0  # words in the documents read this run
+    def count_drops(self, notes: Iterable[Note]) -> None:
+        """Removals, failed chunks and repairs (which left records out) count in `drops`, retypes
+        (items kept under another type) in `retyped`; keys read "stage/kind/reason"."""
+        counts = Counter((isinstance(n, Retype), n.stage, n.kind, n.reason.value) for n in notes)
+        for (retyped, stage, kind, reason), n in counts.items():
+            key = f"{stage}/{kind}/retyped: {reason}" if retyped else f"{stage}/{kind}/{reason}"
+            target = self.retyped if retyped else self.drops
+            target[key] = target.get(key, 0) + n
+        self.drops = dict(sorted(self.drops.items()))
+        self.retyped = dict(sorted(self.retyped.items()))
+
+
+class AlignSection(Section):
+    key: ClassVar[str] = "align"
+    graph: GraphCounts = Field(default_factory=GraphCounts)  # after alignment
+    alignment: AlignmentReport = Field(default_factory=AlignmentReport)
+
+
+class PersistSection(Section):
+    key: ClassVar[str] = "persist"
+    rows: dict[str, int] = Field(default_factory=dict)  # table -> rows written
+
+
+class WriteSection(Section):
+    key: ClassVar[str] = "write"
+    stores: SyncReport | None = None  # what the write stage did
+    error: str = ""  # the stores could not be written; the tables are, and the next build resumes
+
+
+class LLMSection(Section):
+    """Model gateway accounting of the whole run (not a stage: every stage may ask a model)."""
+
+    key: ClassVar[str] = "llm"
+    total: UsageTotals = Field(default_factory=UsageTotals)
+    by_stage: dict[str, UsageTotals] = Field(default_factory=dict)
+    by_doc: dict[str, UsageTotals] = Field(default_factory=dict)
+
+
+class BuildReport(BaseModel):
+    # Assignments are validated, so a runner cannot put a section under the wrong name.
+    model_config = ConfigDict(validate_assignment=True)
+
+    started_at: str
+    finished_at: str = ""
+    workspace: str
+    schema_name: str = ""
+    pipeline: str = "default"
+    workers: int = 1
+    sources: list[str] = Field(default_factory=list)
+
+    read: ReadSection | None = None
+    chunk: ChunkSection | None = None
+    extract: ExtractSection | None = None
+    assemble: AssembleSection | None = None
+    align: AlignSection | None = None
+    persist: PersistSection | None = None
+    write: WriteSection | None = None
+    llm: LLMSection | None = None
+
+    fingerprints: dict[str, str] = Field(default_factory=dict)  # stage -> cache fingerprint of this run
     stage_seconds: dict[str, float] = Field(default_factory=dict)
     wall_seconds: float = 0.0
     peak_rss_mb: float = 0.0  # this process
     peak_worker_rss_mb: float = 0.0  # largest extraction worker
 
-    def count_drops(self, drops: list[Drop]) -> None:
-        counts = Counter((d.reason.startswith("retyped"), f"{d.stage}/{d.kind}/{d.reason}") for d in drops)
-        for (retyped, key), n in counts.items():
-            target = self.retyped if retyped else self.drops
-            target[key] = target.get(key, 0) + n
-        self.drops = dict(sorted(self.drops.items()))
-        self.retyped = dict(sorted(self.retyped.items()))
+    def add(self, section: Section) -> None:
+        if section.key not in type(self).model_fields:
+            raise ValueError(f"{type(section).__name__} names no report section ('{section.key}')")
+        setattr(self, section.key, section)
+
+    def sections(self) -> list[Section]:
+        found = (self.read, self.chunk, self.extract, self.assemble, self.align, self.persist, self.write, self.llm)
+        return [s for s in found if s is not None]
+
+    @property
+    def skipped(self) -> list[SkippedSource]:
+        return [*(self.read.skipped if self.read else []), *(self.chunk.skipped if self.chunk else [])]
+
+    @property
+    def notes(self) -> list[str]:
+        return [note for section in self.sections() for note in section.notes]
+
+    @property
+    def graph(self) -> GraphCounts:
+        """The graph as written: after alignment when it ran, else as assembled."""
+        if self.align is not None:
+            return self.align.graph
+        return self.assemble.graph if self.assemble is not None else GraphCounts()
+
+    @property
+    def chunks_failed(self) -> int:
+        return self.extract.chunks_failed if self.extract else 0
+
+    @property
+    def store_error(self) -> str:
+        return self.write.error if self.write else ""
 
     def measure_memory(self) -> None:
         # ru_maxrss is KiB on Linux, bytes on macOS.
@@ -80,3 +184,13 @@ class BuildReport(BaseModel):
         if keep_going:
             return 0
         return 1 if (self.skipped or self.chunks_failed) else 0
+
+
+def load_report(data: dict[str, Any] | None) -> BuildReport | None:
+    """A saved report, or None when there is none or it was written by an older kgbuild (flat shape)."""
+    if data is None:
+        return None
+    try:
+        return BuildReport.model_validate(data)
+    except ValidationError:
+        return None

@@ -102,8 +102,8 @@ def test_rebuild_with_nothing_changed_extracts_nothing_and_gives_identical_table
     before = tables(samples_build)
     code, report = build_json(samples_build, str(SAMPLES))
     assert code == 0
-    assert report["chunks_extracted"] == 0 and report["chunks_cached"] == report["chunks_total"]
-    assert report["documents_unchanged"] == 12
+    assert report["extract"]["chunks_extracted"] == 0 and report["extract"]["chunks_cached"] == report["extract"]["chunks_total"]
+    assert report["chunk"]["documents_unchanged"] == 12
     assert tables(samples_build) == before
 
 
@@ -135,14 +135,14 @@ def test_documents_from_earlier_builds_are_kept_and_a_changed_one_is_replaced(tm
     config = project(tmp_path)
     assert build_json(config, str(src / "people"))[0] == 0
     code, report = build_json(config, str(src / "machines"))
-    assert code == 0 and report["documents_total"] == 5 + report["documents_read"]
+    assert code == 0 and report["chunk"]["documents_total"] == 5 + report["read"]["documents_read"]
     first = tables(config)
     hopper = src / "people" / "grace_hopper.md"
     hopper.write_text(hopper.read_text(encoding="utf-8") + "\n\nHopper visited Tokyo in 1985.\n", encoding="utf-8")
     code, report = build_json(config, str(src / "people"))
-    assert code == 0 and report["documents_changed"] == 1 and report["documents_unchanged"] == 4
+    assert code == 0 and report["chunk"]["documents_changed"] == 1 and report["chunk"]["documents_unchanged"] == 4
     old_chunks = [c for c in first["chunks"] if c["doc_id"] == "grace_hopper"]
-    assert report["chunks_extracted"] == len(old_chunks) + 1 or report["chunks_extracted"] >= 1
+    assert report["extract"]["chunks_extracted"] == len(old_chunks) + 1 or report["extract"]["chunks_extracted"] >= 1
     after = tables(config)
     assert any(e["name"] == "Tokyo" for e in after["entities"])
     assert_provenance(after)
@@ -153,7 +153,7 @@ def test_documents_from_earlier_builds_are_kept_and_a_changed_one_is_replaced(tm
 def test_parallel_workers_give_the_same_graph_as_one_process(tmp_path: Path, samples_build: Path) -> None:
     config = project(tmp_path, "extract:\n  batch_size: 4\n")
     code, report = build_json(config, str(SAMPLES), "--workers", "2")
-    assert code == 0 and report["workers"] == 2 and report["chunks_extracted"] == report["chunks_total"]
+    assert code == 0 and report["workers"] == 2 and report["extract"]["chunks_extracted"] == report["extract"]["chunks_total"]
     assert tables(config) == tables(samples_build)
 
 
@@ -200,12 +200,12 @@ def test_hotpotqa_corpus_builds_with_stable_ids(tmp_path: Path) -> None:
     b = project(tmp_path / "b", NO_STORES)
     for config in (a, b):
         code, report = build_json(config, str(corpus), "--workers", "2")
-        assert code == 0 and report["documents_read"] == 994 and not report["skipped"]
+        assert code == 0 and report["read"]["documents_read"] == 994 and not report["read"]["skipped"] and not report["chunk"]["skipped"]
     # Alignment connects the graph: fewer components, larger 2-hop neighbourhoods (KAG Figure 9).
-    before, after = report["alignment"]["before"], report["alignment"]["after"]
+    before, after = report["align"]["alignment"]["before"], report["align"]["alignment"]["after"]
     assert after["components"] < before["components"]
     assert after["hops"]["2"]["mean"] > before["hops"]["2"]["mean"]
-    assert report["alignment"]["entities_merged"] > 0 and report["alignment"]["belong_to_links"] > 0
+    assert report["align"]["alignment"]["entities_merged"] > 0 and report["align"]["alignment"]["belong_to_links"] > 0
     ta, tb = tables(a), tables(b)
     assert_provenance(ta)
     assert [c["id"] for c in ta["chunks"]] == [c["id"] for c in tb["chunks"]]
@@ -243,5 +243,5 @@ def test_a_build_killed_mid_extraction_resumes_to_the_same_graph(tmp_path: Path)
 
     code, report = build_json(killed, str(subset))
     assert code == 0
-    assert report["chunks_cached"] >= 40 and report["chunks_cached"] + report["chunks_extracted"] == report["chunks_total"]
+    assert report["extract"]["chunks_cached"] >= 40 and report["extract"]["chunks_cached"] + report["extract"]["chunks_extracted"] == report["extract"]["chunks_total"]
     assert tables(killed) == tables(whole)

@@ -95,8 +95,8 @@ def test_llm_build_extracts_through_the_real_client_and_accounts_for_every_call(
     config = make_project(tmp_path, llm)
     result, report = build(config)
     assert result.exit_code == 0, result.stderr
-    assert report["extractor"].startswith("llm")
-    assert report["chunks_extracted"] == 3 and report["chunks_failed"] == 0
+    assert report["extract"]["extractor"].startswith("llm")
+    assert report["extract"]["chunks_extracted"] == 3 and report["extract"]["chunks_failed"] == 0
     assert ("Alan Turing", "bornIn", "London") in relations(config)
     hyper = Workspace(config.parent / "ws").rows("hypernodes")
     assert any(h["subject_name"].startswith("(Alan Turing, bornIn, London)") and h["object_name"] == "1912" for h in hyper)
@@ -119,12 +119,12 @@ def test_rebuild_with_nothing_changed_makes_zero_calls(tmp_path: Path, llm: Scri
     assert build(config)[0].exit_code == 0
     calls = len(llm.chat_log())
     _, report = build(config)
-    assert len(llm.chat_log()) == calls and report["chunks_cached"] == 3
+    assert len(llm.chat_log()) == calls and report["extract"]["chunks_cached"] == 3
     # Even with the extraction cache gone, the response cache answers: still zero calls.
     assert CliRunner().invoke(main, ["-c", str(config), "cache", "clear", "--only", "extract"]).exit_code == 0
     _, report = build(config)
     assert len(llm.chat_log()) == calls
-    assert report["chunks_extracted"] == 3 and report["llm"]["total"]["cache_hits"] == 3
+    assert report["extract"]["chunks_extracted"] == 3 and report["llm"]["total"]["cache_hits"] == 3
     # --no-cache pays again.
     _, report = build(config, "--no-cache")
     assert len(llm.chat_log()) == calls + 3
@@ -135,7 +135,7 @@ def test_429_and_500_are_retried_and_then_succeed(tmp_path: Path, llm: ScriptedL
     llm.fail(500, times=1)
     config = make_project(tmp_path, llm)
     result, report = build(config)
-    assert result.exit_code == 0 and report["chunks_failed"] == 0
+    assert result.exit_code == 0 and report["extract"]["chunks_failed"] == 0
     assert report["llm"]["total"]["retries"] == 3
     assert report["llm"]["total"]["calls"] == len(llm.chat_log()) == 6
 
@@ -145,13 +145,13 @@ def test_a_failing_chunk_is_recorded_and_retried_on_the_next_build(tmp_path: Pat
     config = make_project(tmp_path, llm)
     result, report = build(config)
     assert result.exit_code == 1  # something failed: non-zero unless --keep-going
-    assert report["chunks_failed"] == 1 and report["chunks_extracted"] == 2
+    assert report["extract"]["chunks_failed"] == 1 and report["extract"]["chunks_extracted"] == 2
     assert ("Alan Turing", "bornIn", "London") in relations(config)  # the rest is built
     failed = Workspace(config.parent / "ws").rows("drops")
     assert any(d["reason"] == "extractor error" and d["chunk_id"].startswith("hopper#") for d in failed)
     before = len(llm.chat_log())
     result, report = build(config)
-    assert result.exit_code == 0 and report["chunks_extracted"] == 1 and report["chunks_cached"] == 2
+    assert result.exit_code == 0 and report["extract"]["chunks_extracted"] == 1 and report["extract"]["chunks_cached"] == 2
     assert len(llm.chat_log()) == before + 1  # only the failed chunk is asked again
     assert ("Grace Hopper", "bornIn", "New York City") in relations(config)
 
@@ -161,9 +161,9 @@ def test_truncated_reply_is_repaired_or_reasked(tmp_path: Path, llm: ScriptedLLM
     llm.truncate("Tommy Flowers", model_reply(body["body"]), times=1)
     config = make_project(tmp_path, llm)
     result, report = build(config)
-    assert result.exit_code == 0 and report["chunks_failed"] == 0
+    assert result.exit_code == 0 and report["extract"]["chunks_failed"] == 0
     # The cut-off reply was closed, its incomplete tail dropped, and the repair reported.
-    assert report["drops"].get("extract/chunk/truncated reply repaired") == 1
+    assert report["assemble"]["drops"].get("extract/chunk/truncated reply repaired") == 1
     names = {e["name"] for e in Workspace(config.parent / "ws").rows("entities")}
     assert "Tommy Flowers" in names
 
@@ -173,21 +173,21 @@ def test_schema_forbidden_types_are_retyped_or_dropped_and_reported(tmp_path: Pa
     result, report = build(config)
     assert result.exit_code == 0
     # "Spaceship" is not a class of the open-domain schema: strict mode drops it and the relation on it.
-    assert report["drops"].get("validate/entity/unknown class", 0) >= 1
+    assert report["assemble"]["drops"].get("validate/entity/unknown class", 0) >= 1
     assert not any(o == "Colossus" for _, _, o in relations(config))
     # The constrained prompt carried the schema.
     first = llm.chat_log()[0]["json"]["messages"]
     assert any("GeographicLocation" in m["content"] and "bornIn" in m["content"] for m in first)
     lenient = make_project(tmp_path / "lenient", llm, "  constrained: true\n")
     _, report = build(lenient)
-    assert any(k.endswith("retyped: unknown class to fallback") for k in report["retyped"])
+    assert any(k.endswith("retyped: unknown class to fallback") for k in report["assemble"]["retyped"])
 
 
 def test_wrong_api_key_fails_chunks_with_a_clear_line_and_no_key(tmp_path: Path, llm: ScriptedLLM) -> None:
     llm.fail(401, times=100)
     config = make_project(tmp_path, llm)
     result, report = build(config)
-    assert result.exit_code == 1 and report["chunks_failed"] == 3
+    assert result.exit_code == 1 and report["extract"]["chunks_failed"] == 3
     drops = Workspace(config.parent / "ws").rows("drops")
     details = " ".join(d["detail"] for d in drops if d["reason"] == "extractor error")
     assert "llm.api_key" in details and API_KEY not in details
@@ -199,7 +199,7 @@ def test_endpoint_down_is_a_per_chunk_failure_naming_the_endpoint(tmp_path: Path
     text = config.read_text(encoding="utf-8").replace(llm.base_url, "http://127.0.0.1:9/v1")
     config.write_text(text, encoding="utf-8")
     result, report = build(config)
-    assert result.exit_code == 1 and report["chunks_failed"] == 3
+    assert result.exit_code == 1 and report["extract"]["chunks_failed"] == 3
     drops = Workspace(config.parent / "ws").rows("drops")
     assert any("127.0.0.1:9" in d["detail"] for d in drops if d["reason"] == "extractor error")
 
@@ -254,7 +254,7 @@ def test_document_structure_sections_become_properties_without_a_model_call(tmp_
     (tmp_path / "src" / "passport.md").write_text(GUIDE, encoding="utf-8")
     result, report = build(config)
     assert result.exit_code == 0, result.stderr
-    assert report["chunks_structured"] == 2
+    assert report["extract"]["chunks_structured"] == 2
     asked = " ".join(m["content"] for r in llm.chat_log() for m in r["json"]["messages"])
     assert "Two recent photographs" not in asked and "Three weeks" not in asked
     assert "The Passport Office issues passports" in asked  # the rest of the guide is extracted as usual

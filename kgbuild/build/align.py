@@ -1,0 +1,60 @@
+"""Stage `align`: fusion of synonyms, instance -> concept links and isA completion over the whole graph.
+
+Corpus-level, so recomputed every build from the assembled graph. Switched off by
+`align.enabled: false`, in which case it passes the graph through and reports nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kgbuild.build.assemble import graph_counts
+from kgbuild.build.context import BuildContext
+from kgbuild.build.records import BuiltGraph
+from kgbuild.build.stage import StageResult
+from kgbuild.ids import content_hash
+from kgbuild.report import AlignSection
+
+
+class AlignStage:
+    name = "align"
+    config_section = "align"
+
+    @staticmethod
+    def _concepts_location(ctx: BuildContext) -> str | None:
+        return ctx.config.align.domain_concepts or ctx.config.extract.domain_concepts
+
+    @staticmethod
+    def _uses_model(ctx: BuildContext) -> bool:
+        cfg = ctx.config.align
+        return ctx.config.llm.configured() and (cfg.llm_judge or cfg.llm_hypernyms)
+
+    def fingerprint(self, ctx: BuildContext) -> str:
+        location = self._concepts_location(ctx)
+        concepts = ctx.domain_concepts(location).fingerprint if location else ""
+        model = f"{ctx.config.llm.base_url}|{ctx.config.llm.model}" if self._uses_model(ctx) else ""
+        return content_hash(f"align|{ctx.config.align.model_dump_json()}|{concepts}|{model}|{ctx.schema.fingerprint()}")
+
+    async def run(self, ctx: BuildContext, data: BuiltGraph) -> StageResult[BuiltGraph]:
+        cfg = ctx.config.align
+        if not cfg.enabled:
+            return StageResult(data, None)
+        from kgbuild.align.fusion import LLMJudge
+        from kgbuild.align.pipeline import align_graph
+        from kgbuild.align.taxonomy import LLMHypernyms
+
+        location = self._concepts_location(ctx)
+        domain = ctx.domain_concepts(location).concepts if location else None
+        embedder = ctx.embedder(cfg.embedder, "align.embedder") if cfg.embedder else None
+        judge: Any = None
+        hypernym: Any = None
+        if self._uses_model(ctx):
+            gateway, prompts = ctx.gateway("align.llm_judge"), ctx.prompts()
+            judge = LLMJudge(gateway, prompts.get("align_judge")) if cfg.llm_judge else None
+            hypernym = LLMHypernyms(gateway, template=prompts.get("align_hypernym")) if cfg.llm_hypernyms else None
+        with ctx.progress.stage("align", total=None) as advance:
+            result = await align_graph(data.graph, ctx.schema, domain=domain, judge=judge, hypernym=hypernym,
+                                       embedder=embedder, embed_threshold=cfg.embed_threshold)
+            advance(1)
+        section = AlignSection(graph=graph_counts(result.graph), alignment=result.report)
+        return StageResult(BuiltGraph(corpus=data.corpus, graph=result.graph, merges=result.merges), section)

@@ -1,0 +1,97 @@
+"""Stage `chunk`: new and changed documents -> chunks; unchanged ones keep theirs (same text, same chunker)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from kgbuild.build.context import BuildContext
+from kgbuild.build.records import ReadOutput
+from kgbuild.build.stage import StageResult
+from kgbuild.corpus import Corpus
+from kgbuild.errors import ConfigError
+from kgbuild.ingest.chunking import Chunker, Span
+from kgbuild.ingest.similarity import make_scorer
+from kgbuild.ingest.tokens import TokenCounter
+from kgbuild.model import Document
+from kgbuild.report import ChunkSection, SkippedSource
+
+
+class ChunkStage:
+    name = "chunk"
+    config_section = "chunking"
+
+    def chunker(self, ctx: BuildContext) -> Chunker:
+        cfg = ctx.config.chunking
+        scorer = make_scorer(cfg.topic_split, ctx.embedder(cfg.embedding_model, "chunking.embedding_model"))
+        return Chunker(cfg, TokenCounter(cfg.encoding), scorer=scorer)
+
+    def _planner(self, ctx: BuildContext) -> str:
+        """Who plans the cuts of long paragraphs besides the rules: part of the fingerprint."""
+        if ctx.config.chunking.splitter != "llm":
+            return ""
+        if not ctx.config.llm.configured():
+            raise ConfigError("chunking.splitter", "'llm' needs a model endpoint",
+                              "set llm.base_url and llm.model, or use splitter: rules")
+        return f"llm|{ctx.config.llm.base_url}|{ctx.config.llm.model_for('split')}"
+
+    def fingerprint(self, ctx: BuildContext) -> str:
+        return self.chunker(ctx).fingerprint(self._planner(ctx))
+
+    async def run(self, ctx: BuildContext, data: ReadOutput) -> StageResult[Corpus]:
+        section = ChunkSection()
+        chunker = self.chunker(ctx)
+        planner = self._planner(ctx)
+        fingerprint = chunker.fingerprint(planner)
+        corpus = data.corpus
+        todo = []
+        for doc in data.fresh:
+            old = corpus.docs.get(doc.id)
+            if old and old.content_hash == doc.content_hash and corpus.chunkers.get(doc.id) == fingerprint:
+                section.documents_unchanged += 1
+            else:
+                todo.append(doc)
+        plans = await self._plan_splits(ctx, chunker, todo) if planner else {}
+        with ctx.progress.stage("chunk", total=len(todo)) as advance:
+            for doc in todo:
+                advance(1)
+                result = chunker.chunk(doc, plans.get(doc.id))
+                if not result.chunks:
+                    section.skipped.append(SkippedSource(
+                        source=doc.source, reason="no text left after chunking; nothing to build"))
+                    continue
+                if doc.id in corpus.docs:
+                    section.documents_changed += 1
+                else:
+                    section.documents_new += 1
+                section.oversize_sentences += result.oversize_sentences
+                corpus.docs[doc.id] = doc.model_copy(update={"chunk_ids": [c.id for c in result.chunks]})
+                corpus.chunkers[doc.id] = fingerprint
+                corpus.chunks[doc.id] = result.chunks
+        if section.oversize_sentences:
+            section.notes.append(f"{section.oversize_sentences} sentence(s) longer than chunking.max_tokens="
+                                 f"{ctx.config.chunking.max_tokens} were cut at token boundaries")
+        section.documents_total = len(corpus.docs)
+        return StageResult(corpus, section)
+
+    @staticmethod
+    async def _plan_splits(ctx: BuildContext, chunker: Chunker,
+                           docs: list[Document]) -> dict[str, dict[int, list[Span]]]:
+        """LLM semantic splitting (KAG 2.2.1): the model proposes the cuts of every over-budget
+        paragraph, with a summary per piece; where its reply is unusable, the rules cut."""
+        from kgbuild.ingest.llm_split import split_section
+
+        gateway = ctx.gateway("chunking.splitter")
+        prompts = ctx.prompts()
+        jobs = [(doc, index, sentences) for doc in docs for index, sentences in chunker.long_paragraphs(doc)]
+        plans: dict[str, dict[int, list[Span]]] = {}
+        with ctx.progress.stage("split", total=len(jobs)) as advance:
+
+            async def plan(doc: Document, index: int, sentences: list[str]) -> None:
+                spans = await split_section(gateway, prompts, sentences, ctx.config.chunking.max_tokens,
+                                            chunker.counter, section=doc.paragraphs[index].section, doc_id=doc.id)
+                advance(1)
+                if spans:
+                    plans.setdefault(doc.id, {})[index] = spans
+
+            await asyncio.gather(*(plan(*job) for job in jobs))
+        return plans

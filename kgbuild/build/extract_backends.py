@@ -1,0 +1,119 @@
+"""The two implementations of extraction behind the one `extract` stage: spaCy rules over a pool of
+worker processes, and a model asked over asyncio. Both hand each chunk back as an `ExtractedChunk`."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from kgbuild.build.context import BuildContext
+from kgbuild.build.records import ExtractedChunk
+from kgbuild.extract.runner import ExtractionResult, ExtractorSpec, run_extraction
+from kgbuild.extract.spacy_models import model_info
+from kgbuild.ids import content_hash
+from kgbuild.model import Chunk, ChunkExtraction
+
+OnResult = Callable[[ExtractedChunk], None]
+
+
+class ExtractionBackend(Protocol):
+    label: str  # what the report names as the extractor
+    notes: list[str]  # for the report, e.g. warnings about a domain concept file
+
+    def fingerprint(self) -> str:
+        """What decides the output, except the schema (the stage adds it)."""
+        ...
+
+    async def run(self, chunks: Sequence[Chunk], on_result: OnResult) -> None:
+        """Extract every chunk, calling `on_result` once per chunk as results arrive (any order)."""
+        ...
+
+
+class OfflineBackend:
+    """spaCy NER + dependency rules; a spawn-started process pool when there is enough work."""
+
+    def __init__(self, ctx: BuildContext) -> None:
+        ex_cfg = ctx.config.extract
+        self.spec = ExtractorSpec(ctx.config.schema_location(), tuple(ex_cfg.spacy_models), ex_cfg.batch_size)
+        self.extractor = self.spec.create()  # cheap: the spaCy pipeline loads on first use
+        self.label = self.extractor.name
+        self.notes: list[str] = []
+        self.workers = ctx.workers
+
+    def fingerprint(self) -> str:
+        return self.extractor.fingerprint()
+
+    async def run(self, chunks: Sequence[Chunk], on_result: OnResult) -> None:
+        batch_size = self.spec.batch_size
+        in_process = self.workers <= 1 or len(chunks) <= batch_size
+        # Fail once, with the setting to fix, rather than once per chunk inside the workers. With a
+        # pool, a look at the installed model's metadata is enough: the parent never parses text,
+        # so it should not pay for loading spaCy.
+        if chunks and (in_process or model_info(self.spec.spacy_models) is None):
+            self.extractor.load()
+
+        def deliver(result: ExtractionResult) -> None:
+            # Workers send JSON (cheap to pickle); it becomes a record here, at the pool's edge.
+            extraction = ChunkExtraction.model_validate_json(result.payload)
+            on_result(ExtractedChunk(chunk_id=result.chunk_id, extraction=extraction, failed=result.failed))
+
+        # The process pool blocks; a thread keeps the event loop free.
+        await asyncio.to_thread(run_extraction, self.spec, chunks, workers=self.workers, batch_size=batch_size,
+                                on_result=deliver, extractor=self.extractor)
+
+
+class LLMBackend:
+    """Few-shot extraction by a model, with domain concepts retrieved into each chunk's prompt."""
+
+    def __init__(self, ctx: BuildContext) -> None:
+        from kgbuild.extract.llm import LLMExtractor
+
+        cfg, ex_cfg = ctx.config.llm, ctx.config.extract
+        self.ctx = ctx
+        self.extractor = LLMExtractor(
+            ctx.gateway("extract.extractor"), ctx.schema, ctx.prompts(), mode=ex_cfg.mode,
+            constrained=ex_cfg.constrained, max_reasks=ex_cfg.max_reasks,
+            model_label=f"{cfg.base_url}|{cfg.model_for('extract')}",
+        )
+        self.label = f"{self.extractor.name} ({cfg.model_for('extract')}, {ex_cfg.mode})"
+        self.concepts = ctx.domain_concepts(ex_cfg.domain_concepts) if ex_cfg.domain_concepts else None
+        self.notes = [f"domain concepts: {w}" for w in self.concepts.concepts.warnings] if self.concepts else []
+        self.consumers = ctx.config.llm.concurrency * 2
+
+    def fingerprint(self) -> str:
+        fingerprint = self.extractor.fingerprint()
+        if self.concepts is None:
+            return fingerprint
+        ex_cfg = self.ctx.config.extract
+        return fingerprint + "|concepts:" + content_hash(
+            f"{self.concepts.fingerprint}|{ex_cfg.concept_embedder}|{ex_cfg.concept_candidates}")
+
+    def _candidates(self, chunks: Sequence[Chunk]) -> list[list[str]]:
+        """KAG 2.2.3: the domain's own terms, retrieved per chunk, go into its prompt so instances
+        are typed with the domain's vocabulary."""
+        if self.concepts is None or not chunks:
+            return [[] for _ in chunks]
+        from kgbuild.extract.domain_concepts import ConceptIndex
+
+        ex_cfg = self.ctx.config.extract
+        embedder = (self.ctx.embedder(ex_cfg.concept_embedder, "extract.concept_embedder")
+                    if ex_cfg.concept_embedder else None)
+        found = ConceptIndex(self.concepts.concepts, embedder).candidates_batch(
+            [c.text for c in chunks], ex_cfg.concept_candidates)
+        return [[c.name for c in hits] for hits in found]
+
+    async def run(self, chunks: Sequence[Chunk], on_result: OnResult) -> None:
+        # A fixed set of consumers (not one task per chunk) keeps memory flat on big corpora;
+        # the gateway's own limits decide how many requests are really in flight.
+        queue: asyncio.Queue[tuple[Chunk, list[str]]] = asyncio.Queue()
+        for item in zip(chunks, self._candidates(chunks), strict=True):
+            queue.put_nowait(item)
+
+        async def consume() -> None:
+            while not queue.empty():
+                chunk, names = queue.get_nowait()
+                extraction, failed = await self.extractor.aextract(chunk, names)
+                on_result(ExtractedChunk(chunk_id=chunk.id, extraction=extraction, failed=failed))
+
+        await asyncio.gather(*(consume() for _ in range(min(len(chunks), self.consumers) or 1)))

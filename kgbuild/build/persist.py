@@ -1,0 +1,60 @@
+"""Stage `persist`: the corpus and the graph into the workspace's Parquet tables, in a crash-safe order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kgbuild.build.context import BuildContext
+from kgbuild.build.records import BuiltGraph, PersistedTables
+from kgbuild.build.stage import StageResult
+from kgbuild.report import PersistSection
+from kgbuild.tables import (
+    GRAPH_TABLES,
+    chunk_row,
+    concept_row,
+    document_row,
+    drop_row,
+    entity_row,
+    event_row,
+    hypernode_row,
+    merge_row,
+    relation_row,
+)
+
+# Graph tables first, documents last: a crash in between leaves documents that are re-chunked and
+# re-assembled (from the cache) by the next run, never a graph that points at chunks the tables lack.
+WRITE_ORDER = ("chunks", *GRAPH_TABLES, "drops", "merges", "documents")
+
+
+def table_rows(data: BuiltGraph) -> dict[str, list[dict[str, Any]]]:
+    corpus, graph = data.corpus, data.graph
+    classes = graph.node_classes()
+    names = {e.id: e.name for e in graph.entities}
+    return {
+        "documents": [document_row(corpus.docs[d], corpus.chunkers[d]) for d in sorted(corpus.docs)],
+        "chunks": [chunk_row(c) for c in corpus.all_chunks()],
+        "entities": [entity_row(e) for e in sorted(graph.entities, key=lambda x: x.id)],
+        "relations": [relation_row(r, classes) for r in sorted(graph.relations, key=lambda x: x.id)],
+        "events": [event_row(e) for e in sorted(graph.events, key=lambda x: x.id)],
+        "hypernodes": [hypernode_row(h) for h in sorted(graph.hypernodes, key=lambda x: x.id)],
+        "concepts": [concept_row(c) for c in sorted(graph.concepts, key=lambda x: x.id)],
+        "drops": [drop_row(d) for d in graph.notes()],
+        "merges": [merge_row(m, names) for m in data.merges],
+    }
+
+
+class PersistStage:
+    name = "persist"
+    config_section = "workspace"
+
+    def fingerprint(self, ctx: BuildContext) -> str:
+        return ""  # tables are rewritten every build; the store manifest decides what reaches the stores
+
+    async def run(self, ctx: BuildContext, data: BuiltGraph) -> StageResult[PersistedTables]:
+        tables = table_rows(data)
+        with ctx.progress.stage("persist", total=len(tables)) as advance:
+            for name in WRITE_ORDER:
+                ctx.workspace.write_table(name, tables[name])
+                advance(1)
+        rows = {name: len(tables[name]) for name in WRITE_ORDER}
+        return StageResult(PersistedTables(rows=rows), PersistSection(rows=rows))

@@ -1,0 +1,30 @@
+"""Stage `write`: the persisted tables into the graph store and the vector store (only what they lack)."""
+
+from __future__ import annotations
+
+from kgbuild.build.context import BuildContext
+from kgbuild.build.records import PersistedTables, WrittenStores
+from kgbuild.build.stage import StageResult
+from kgbuild.errors import KgbuildError
+from kgbuild.ids import content_hash
+from kgbuild.report import WriteSection
+
+
+class WriteStage:
+    name = "write"
+    config_section = "graph_store"  # and vector_store
+
+    def fingerprint(self, ctx: BuildContext) -> str:
+        from kgbuild.store.open import graph_target, vector_target
+
+        return content_hash(f"write|{graph_target(ctx.config)}|{vector_target(ctx.config)}")
+
+    async def run(self, ctx: BuildContext, data: PersistedTables) -> StageResult[WrittenStores]:
+        from kgbuild.store.sync import sync_stores
+
+        try:
+            stores = sync_stores(ctx.config, ctx.progress, ctx.models)
+        except KgbuildError as exc:
+            # The tables are persisted: nothing is lost, and the next build or `kgbuild sync` resumes.
+            return StageResult(WrittenStores(), WriteSection(error=exc.line()))
+        return StageResult(WrittenStores(stores=stores), WriteSection(stores=stores))
