@@ -72,14 +72,15 @@ def main() -> None:
         before = len(llm.chat_log())
         rerun_wall, rerun, _ = (*build(llm.base_url, src, Path(tmp) / "ws16", 16), None)
         rerun_calls = len(llm.chat_log()) - before
-    chunks = runs[16][1]["chunks_total"]
+    chunks = runs[16][1]["extract"]["chunks_total"]
     for c, (wall, report, calls) in runs.items():
         total = report["llm"]["total"]
         print(f"concurrency {c:>2}: {wall:6.1f} s wall, {chunks / wall:6.1f} chunks/s, {calls} HTTP calls, "
               f"{total['prompt_tokens']} prompt + {total['completion_tokens']} completion tokens, "
               f"~${total['cost_usd']:.4f}, extract stage {report['stage_seconds']['extract']:.1f} s")
     ideal = chunks * LATENCY_S / 16
-    print(f"re-run with nothing changed: {rerun_wall:.1f} s, {rerun_calls} HTTP calls, {rerun['chunks_cached']} chunks from cache")
+    print(f"re-run with nothing changed: {rerun_wall:.1f} s, {rerun_calls} HTTP calls, "
+          f"{rerun['extract']['chunks_cached']} chunks from cache")
     print(f"speed-up 16 vs 1: {runs[1][0] / runs[16][0]:.1f}x; ideal extract time at 16 with {LATENCY_S}s latency: {ideal:.1f} s")
     figures = {
         "passages": len(subset),

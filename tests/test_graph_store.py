@@ -38,7 +38,8 @@ def project(root: Path, extra: str = "", *, vectors: bool = False) -> Config:
 def build(config: Config, sources: list[Path], **kwargs) -> dict:
     report = asyncio.run(Builder(config).arun(sources, **kwargs))
     assert not report.store_error, report.store_error
-    return report.stores
+    assert report.write is not None and report.write.stores is not None
+    return report.write.stores.model_dump()
 
 
 def embedded_dump(config: Config) -> dict:
