@@ -3,13 +3,13 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from llm_fakes import ScriptedGateway
 from shared_data import shared_data_dir
 
 from kgbuild.align.concepts import concept_key, link_concepts
 from kgbuild.align.semantic import BELONG_TO, IS_A, SEMANTIC_RELATIONS, semantic_relation
 from kgbuild.align.taxonomy import LLMHypernyms, acomplete_isa, complete_isa
 from kgbuild.extract.domain_concepts import DomainConcept, DomainConcepts, load_domain_concepts
-from kgbuild.llm.types import ChatRequest, ChatResult
 from kgbuild.model import Concept, Entity, Ref
 from kgbuild.schema import Schema
 
@@ -270,26 +270,31 @@ def test_cycles_refused(schema: Schema) -> None:
 # ---------------------------------------------------------------- the model-backed predictor
 
 
-class FakeGateway:
-    def __init__(self, replies: list[str]) -> None:
-        self.replies = replies
-        self.requests: list[ChatRequest] = []
-        self.forgotten: list[ChatRequest] = []
-
-    async def chat(self, request: ChatRequest) -> ChatResult:
-        self.requests.append(request)
-        return ChatResult(text=self.replies[len(self.requests) - 1], model="fake")
-
-    def forget(self, request: ChatRequest) -> None:
-        self.forgotten.append(request)
-
-
 def test_llm_hypernyms_predictor() -> None:
-    gw = FakeGateway(['{"hypernyms": {"legislative bodies": ["Government Agency"], "other": ["x"]}}', "not json"])
-    pred = LLMHypernyms(gw, batch_size=1)
+    gw = ScriptedGateway({"hypernyms": {"legislative bodies": ["Government Agency"], "other": ["x"]}}, "not json")
+    pred = LLMHypernyms(gw, batch_size=1, max_reasks=0)
     out = asyncio.run(pred.hypernyms(["Legislative Body", "director"], ["Organization", "Person"]))
     assert out == {"Legislative Body": ["Government Agency"]}
     req = gw.requests[0]
     assert (req.stage, req.template, req.json_mode) == ("align.hypernym", "align.hypernym@1", True)
     assert "Organization, Person" in req.messages[-1].content
     assert gw.forgotten == [gw.requests[1]] and pred.failures == 1
+
+
+def test_llm_hypernyms_reasks_a_reply_about_other_concepts_and_reads_a_bare_mapping() -> None:
+    gw = ScriptedGateway({"hypernyms": {"something else": ["x"]}}, {"codebreaker": "cryptographer"}, {})
+    pred = LLMHypernyms(gw, batch_size=1)
+    out = asyncio.run(pred.hypernyms(["Codebreaker", "nothing broader"], ["Person"]))
+    assert out == {"Codebreaker": ["cryptographer"]}  # a bare mapping, one hypernym as text
+    assert len(gw.requests) == 3 and gw.forgotten == [gw.requests[0]] and pred.failures == 0
+    assert "none of the keys is one of the concepts listed" in gw.requests[1].messages[-1].content
+    assert gw.usage.total.reasks == 1
+
+
+def test_llm_hypernyms_uses_a_reply_in_a_json_fence() -> None:
+    # Regression: bare json.loads threw a fenced reply away (and counted the batch as failed).
+    gw = ScriptedGateway('```json\n{"hypernyms": {"Legislative Body": ["Government Agency"]}}\n```')
+    pred = LLMHypernyms(gw)
+    out = asyncio.run(pred.hypernyms(["Legislative Body"], ["Organization"]))
+    assert out == {"Legislative Body": ["Government Agency"]}
+    assert pred.failures == 0 and gw.forgotten == [] and len(gw.requests) == 1

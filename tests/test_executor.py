@@ -207,8 +207,10 @@ Step 1: Which Curtiz film starred Humphrey Bogart?
   Deduce(op=entailment, premise=c1, hypothesis="Casablanca is a film") -> e1
 """)
     assert names(state, "c1") == ["Casablanca"] and names(state, "j1") == ["true"]
-    assert names(state, "e1") == ["unknown"]  # an unusable reply reads as "don't know"
-    assert [t.llm_calls for t in state.trace] == [0, 1, 1, 1]
+    # an unusable reply is re-asked once with the error, then reads as "don't know"
+    assert names(state, "e1") == ["unknown"]
+    assert [t.llm_calls for t in state.trace] == [0, 1, 1, 2]
+    assert "no JSON object in the reply" in llm.chat_log()[3]["json"]["messages"][-1]["content"]
     choice = json.loads(llm.chat_log()[0]["json"]["messages"][-1]["content"].split("Arguments: ")[1].split("\n")[0])
     assert sorted(choice["options"]) == ["Casablanca", "Mildred Pierce", "Yankee Doodle Dandy"]
     assert "(Michael Curtiz, directed, Casablanca)" in llm.chat_log()[0]["json"]["messages"][-1]["content"]

@@ -8,11 +8,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from llm_fakes import ScriptedGateway
 
 from kgbuild.align.evaluate import load_labelled, pairwise_scores
 from kgbuild.align.fusion import FusionResult, LLMJudge, Merge, afuse_entities, fuse_entities
 from kgbuild.align.normalize import initials, name_parts, resolution_key, tokens
-from kgbuild.llm.types import ChatRequest, ChatResult
+from kgbuild.llm.types import LLMCallError
 from kgbuild.model import Entity, Ref, Relation
 from kgbuild.schema import load_schema
 
@@ -229,28 +230,30 @@ def test_judge_called_once_per_ambiguous_cluster() -> None:
         fuse_entities(es, [], SCHEMA, judge=judge)
 
 
-class FakeGateway:
-    def __init__(self, replies: list[str]) -> None:
-        self.replies = replies
-        self.requests: list[ChatRequest] = []
-        self.forgotten = 0
-
-    async def chat(self, request: ChatRequest) -> ChatResult:
-        self.requests.append(request)
-        return ChatResult(text=self.replies.pop(0), model="fake")
-
-    def forget(self, request: ChatRequest) -> None:
-        self.forgotten += 1
-
-
 def test_llm_judge_parses_groups_and_forgets_bad_replies() -> None:
     a, b = ent("Turing"), ent("Alan Turing")
-    good = FakeGateway([f'{{"groups": [["{a.id}", "{b.id}"]]}}'])
+    good = ScriptedGateway(f'{{"groups": [["{a.id}", "{b.id}", 7]]}}')
     assert asyncio.run(LLMJudge(good).same([a, b])) == [[a.id, b.id]]
     req = good.requests[0]
     assert (req.stage, req.template, req.json_mode) == ("align", "align.judge@1", True)
-    bad = FakeGateway(["not json"])
-    assert asyncio.run(LLMJudge(bad).same([a, b])) is None and bad.forgotten == 1
+    # unusable twice (not JSON; then ids of no listed entity): re-asked once with the problem, then undecided
+    bad = ScriptedGateway("not json", '{"groups": [["someone else"]]}')
+    assert asyncio.run(LLMJudge(bad).same([a, b])) is None
+    assert bad.forgotten == bad.requests and len(bad.requests) == 2
+    assert bad.requests[1].template == "align.judge@1+reask@1"
+    assert "no JSON object in the reply" in bad.requests[1].messages[-1].content
+    assert bad.usage.by_stage["align"].reasks == 1
+    failing = ScriptedGateway(LLMCallError("llm.base_url", "down"))
+    assert asyncio.run(LLMJudge(failing).same([a, b])) is None
+
+
+def test_llm_judge_uses_a_reply_in_a_json_fence() -> None:
+    # Regression: the judge read replies with bare json.loads, so a fenced reply (which extraction
+    # accepts) was thrown away and the cluster stayed undecided.
+    a, b, c = ent("Turing"), ent("Alan Turing"), ent("Dermot Turing")
+    gw = ScriptedGateway(f'Here are the groups:\n```json\n{{"groups": [["{a.id}", "{b.id}"], ["{c.id}"],]}}\n```')
+    assert asyncio.run(LLMJudge(gw).same([a, b, c])) == [[a.id, b.id], [c.id]]
+    assert len(gw.requests) == 1 and gw.forgotten == []
 
 
 # ---------------------------------------------------------------- quality

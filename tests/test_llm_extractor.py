@@ -5,13 +5,15 @@ import json
 from typing import Any
 
 import pytest
+from llm_fakes import ScriptedGateway
 
 from kgbuild.extract.llm import LLMExtractor, one_line
-from kgbuild.extract.llm_output import EntitiesReply, FactsReply, JointReply, SplitReply, parse_reply
+from kgbuild.extract.llm_output import EntitiesReply, FactsReply, JointReply, SplitReply
 from kgbuild.extract.llm_records import looks_like_date
 from kgbuild.extract.validate import validate_extraction
 from kgbuild.ingest.llm_split import split_section
 from kgbuild.llm.prompts import PromptLibrary
+from kgbuild.llm.reply import parse_reply
 from kgbuild.llm.types import ChatRequest, ChatResult, LLMCallError
 from kgbuild.model import Chunk, Concept, Entity, HyperNode, Relation
 from kgbuild.schema import Schema
@@ -20,28 +22,6 @@ TEXT = ("Marie Curie was born in Warsaw in 1867. In 1914 she founded the Radium 
         "where Irène Joliot-Curie later worked.")
 CHUNK = Chunk(id="doc#p00000#0", doc_id="doc", text=TEXT, section=["Marie Curie", "Life"], order=0,
               paragraph_start=0, paragraph_end=0, token_count=30, content_hash="h")
-
-
-class FakeGateway:
-    """Scripted replies (text, ChatResult or an exception to raise); records every request."""
-
-    def __init__(self, *replies: Any) -> None:
-        self.replies = list(replies)
-        self.requests: list[ChatRequest] = []
-        self.forgotten: list[ChatRequest] = []
-
-    def forget(self, request: ChatRequest) -> None:
-        self.forgotten.append(request)
-
-    async def chat(self, request: ChatRequest) -> ChatResult:
-        self.requests.append(request)
-        item = self.replies.pop(0)
-        if isinstance(item, BaseException):
-            raise item
-        if isinstance(item, ChatResult):
-            return item
-        text = item if isinstance(item, str) else json.dumps(item, ensure_ascii=False)
-        return ChatResult(text=text, model="fake", finish_reason="stop")
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +81,7 @@ def run(extractor: LLMExtractor, chunk: Chunk = CHUNK, **kw: Any) -> tuple[Any, 
     return asyncio.run(extractor.aextract(chunk, **kw))
 
 
-def make(gateway: FakeGateway, schema: Schema, prompts: PromptLibrary, **kw: Any) -> LLMExtractor:
+def make(gateway: ScriptedGateway, schema: Schema, prompts: PromptLibrary, **kw: Any) -> LLMExtractor:
     return LLMExtractor(gateway, schema, prompts, **kw)
 
 
@@ -109,7 +89,7 @@ def make(gateway: FakeGateway, schema: Schema, prompts: PromptLibrary, **kw: Any
 
 
 def test_joint_extraction_to_records(schema: Schema, prompts: PromptLibrary) -> None:
-    gw = FakeGateway(JOINT)
+    gw = ScriptedGateway(JOINT)
     ex, failed = run(make(gw, schema, prompts))
     assert not failed and ex.extractor == "llm" and ex.chunk_id == CHUNK.id
     (request,) = gw.requests
@@ -152,7 +132,7 @@ def test_unknown_entity_in_relation(schema: Schema, prompts: PromptLibrary) -> N
         {"subject": "Marie Curie", "predicate": "spouse", "object": "Pierre Curie"},  # not in the text
         {"subject": "Irène Joliot-Curie", "predicate": "worksFor", "object": "Radium Institute"},  # in the text
     ]}
-    ex, failed = run(make(FakeGateway(reply), schema, prompts))
+    ex, failed = run(make(ScriptedGateway(reply), schema, prompts))
     assert not failed
     (drop,) = ex.drops
     assert (drop.stage, drop.reason, drop.kind) == ("extract", "relation names unknown entity", "relation")
@@ -170,7 +150,7 @@ def test_unknown_event_argument_dropped_and_slots_created(schema: Schema, prompt
                                        "time": ["1914"]},
                          "place": "Paris"},
                         {"type": " ", "trigger": "founded", "arguments": {}}]}
-    ex, _ = run(make(FakeGateway(reply), schema, prompts))
+    ex, _ = run(make(ScriptedGateway(reply), schema, prompts))
     assert [d.reason for d in ex.drops] == ["event names unknown entity", "event without type"]
     (event,) = ex.events
     assert [r.name for r in event.arguments["founder"]] == ["Marie Curie"]
@@ -187,7 +167,7 @@ def test_hypernode_creates_its_relation_and_types_values(schema: Schema, prompts
                  {"triple": ["Marie Curie", "worksFor", "Radium Institute"], "qualifier": "when", "value": "she was director"},
                  {"triple": ["Nobody", "bornIn", "Warsaw"], "qualifier": "in", "value": "1900"},
              ]}
-    ex, _ = run(make(FakeGateway(reply), schema, prompts))
+    ex, _ = run(make(ScriptedGateway(reply), schema, prompts))
     rels = {(r.subject.name, r.predicate, r.object.name): r for r in ex.relations}
     assert set(rels) == {("Marie Curie", "bornIn", "Warsaw"), ("Marie Curie", "worksFor", "Radium Institute")}
     by_name = {e.name: e for e in ex.entities}
@@ -205,7 +185,7 @@ def test_multistep_makes_two_calls_with_entities_in_second(schema: Schema, promp
     facts = {"relations": [["Marie Curie", "bornIn", "Warsaw"]], "events": [],
              "hypernodes": [{"triple": ["Marie Curie", "bornIn", "Warsaw"], "qualifier": "in", "value": "1867"}],
              "entities": [ent("1867", "Date")]}
-    gw = FakeGateway({"entities": ENTITIES}, facts)
+    gw = ScriptedGateway({"entities": ENTITIES}, facts)
     ex, failed = run(make(gw, schema, prompts, mode="multistep"))
     assert not failed
     assert [r.stage for r in gw.requests] == ["extract.entities", "extract.facts"]
@@ -221,14 +201,15 @@ def test_multistep_makes_two_calls_with_entities_in_second(schema: Schema, promp
 
 
 def test_multistep_failure_in_second_step_keeps_entities(schema: Schema, prompts: PromptLibrary) -> None:
-    gw = FakeGateway({"entities": ENTITIES}, "nope", "nope")
+    gw = ScriptedGateway({"entities": ENTITIES}, "nope", "nope")
     ex, failed = run(make(gw, schema, prompts, mode="multistep", max_reasks=1))
     assert failed and len(ex.entities) == len(ENTITIES)
-    assert ex.drops[-1].reason == "extractor error" and ex.drops[-1].detail.startswith("extract.facts:")
+    assert ex.failure is not None and ex.failure.reason == "extractor error"
+    assert ex.failure.detail.startswith("extract.facts:")
 
 
 def test_constrained_prompt_carries_the_schema(schema: Schema, prompts: PromptLibrary) -> None:
-    gw = FakeGateway(JOINT)
+    gw = ScriptedGateway(JOINT)
     constrained = make(gw, schema, prompts, constrained=True)
     run(constrained)
     user = gw.requests[0].messages[-1].content
@@ -239,7 +220,7 @@ def test_constrained_prompt_carries_the_schema(schema: Schema, prompts: PromptLi
     assert "founder: Person" in user and "organization: Organization (required)" in user
     assert "birthDate: date" in user and "A human being." in user
 
-    gw_free = FakeGateway(JOINT)
+    gw_free = ScriptedGateway(JOINT)
     free = make(gw_free, schema, prompts)
     run(free, concepts=["physicist", "chemist"])
     user = gw_free.requests[0].messages[-1].content
@@ -252,7 +233,7 @@ def test_constrained_prompt_carries_the_schema(schema: Schema, prompts: PromptLi
 
 
 def test_constrained_zh_prompt(schema: Schema) -> None:
-    gw = FakeGateway(JOINT)
+    gw = ScriptedGateway(JOINT)
     run(make(gw, schema, PromptLibrary("zh"), constrained=True))
     user = gw.requests[0].messages[-1].content
     assert "按 schema 约束抽取" in user and "bornIn: Person -> GeographicLocation" in user
@@ -266,7 +247,7 @@ BAD_JSON = '{"entities": [{"name": "Marie Curie" "type": "Person"}]}'
 
 
 def test_invalid_json_then_valid_after_reask(schema: Schema, prompts: PromptLibrary) -> None:
-    gw = FakeGateway(BAD_JSON, JOINT)
+    gw = ScriptedGateway(BAD_JSON, JOINT)
     ex, failed = run(make(gw, schema, prompts))
     assert not failed and len(ex.relations) == 3
     first, second = gw.requests
@@ -274,17 +255,20 @@ def test_invalid_json_then_valid_after_reask(schema: Schema, prompts: PromptLibr
     assert second.messages[:-2] == first.messages
     assert second.messages[-2].role == "assistant" and second.messages[-2].content == BAD_JSON
     assert second.messages[-1].role == "user" and "invalid JSON at line 1" in second.messages[-1].content
+    assert gw.forgotten == [first]  # the bad reply leaves the reply cache
+    usage = gw.usage.by_stage["extract"]
+    assert (usage.reasks, usage.unusable) == (1, 1) and gw.usage.total.requests == 2
 
 
 def test_schema_error_is_sent_back(schema: Schema, prompts: PromptLibrary) -> None:
-    gw = FakeGateway({"entities": [{"type": "Person"}]}, JOINT)
+    gw = ScriptedGateway({"entities": [{"type": "Person"}]}, JOINT)
     _, failed = run(make(gw, schema, prompts))
     assert not failed
     assert "entities[0].name: missing" in gw.requests[1].messages[-1].content
 
 
 def test_empty_reply_is_invalid(schema: Schema, prompts: PromptLibrary) -> None:
-    gw = FakeGateway("", JOINT)
+    gw = ScriptedGateway("", JOINT)
     _, failed = run(make(gw, schema, prompts))
     assert not failed and "empty reply" in gw.requests[1].messages[-1].content
 
@@ -292,25 +276,27 @@ def test_empty_reply_is_invalid(schema: Schema, prompts: PromptLibrary) -> None:
 def test_truncated_reply_repaired(schema: Schema, prompts: PromptLibrary) -> None:
     full = json.dumps(JOINT)
     cut = full[: full.index('"Paris"') + 3]  # inside the 4th entity
-    gw = FakeGateway(ChatResult(text=cut, model="fake", finish_reason="length"))
+    gw = ScriptedGateway(ChatResult(text=cut, model="fake", finish_reason="length"))
     ex, failed = run(make(gw, schema, prompts))
     assert not failed and len(gw.requests) == 1
     assert [e.name for e in ex.entities] == ["Marie Curie", "Warsaw", "Radium Institute"]
-    assert [(d.reason, d.kind) for d in ex.drops] == [("truncated reply repaired", "chunk")]
+    assert [(r.reason, r.kind) for r in ex.repairs] == [("truncated reply repaired", "chunk")]
+    assert ex.drops == [] and ex.failure is None
 
 
 def test_truncated_reply_without_records_is_reasked(schema: Schema, prompts: PromptLibrary) -> None:
-    gw = FakeGateway(ChatResult(text='{"entities": [{"name": "Mar', model="fake", finish_reason="length"), JOINT)
+    gw = ScriptedGateway(ChatResult(text='{"entities": [{"name": "Mar', model="fake", finish_reason="length"), JOINT)
     ex, failed = run(make(gw, schema, prompts))
-    assert not failed and len(gw.requests) == 2 and ex.drops == []
+    assert not failed and len(gw.requests) == 2 and ex.drops == [] and ex.repairs == []
     assert "cut off at the length limit" in gw.requests[1].messages[-1].content
 
 
 def test_repeated_garbage_fails_the_chunk(schema: Schema, prompts: PromptLibrary) -> None:
-    gw = FakeGateway("I cannot help", "still\nnot json", '{"foo": 1}')
+    gw = ScriptedGateway("I cannot help", "still\nnot json", '{"foo": 1}')
     ex, failed = run(make(gw, schema, prompts, max_reasks=2))
     assert failed and len(gw.requests) == 3
-    (drop,) = ex.drops
+    drop = ex.failure
+    assert drop is not None and ex.drops == []
     assert (drop.stage, drop.reason, drop.kind, drop.chunk_id) == ("extract", "extractor error", "chunk", CHUNK.id)
     assert "\n" not in drop.detail and "none of the keys" in drop.detail and "3 attempt(s)" in drop.detail
     assert ex.entities == []
@@ -318,10 +304,10 @@ def test_repeated_garbage_fails_the_chunk(schema: Schema, prompts: PromptLibrary
 
 def test_llm_call_error_fails_the_chunk(schema: Schema, prompts: PromptLibrary) -> None:
     error = LLMCallError("llm", "401 Unauthorized: invalid key sk-abcdef1234567890\nmore lines", status=401)
-    ex, failed = run(make(FakeGateway(error), schema, prompts))
+    ex, failed = run(make(ScriptedGateway(error), schema, prompts))
     assert failed
-    (drop,) = ex.drops
-    assert drop.reason == "extractor error" and "401 Unauthorized" in drop.detail
+    drop = ex.failure
+    assert drop is not None and drop.reason == "extractor error" and "401 Unauthorized" in drop.detail
     assert "sk-abcdef" not in drop.detail and "more lines" not in drop.detail
 
 
@@ -335,7 +321,7 @@ def test_bad_mode_is_a_config_error(schema: Schema, prompts: PromptLibrary) -> N
     from kgbuild.errors import ConfigError
 
     with pytest.raises(ConfigError, match="extract.mode"):
-        make(FakeGateway(), schema, prompts, mode="parallel")
+        make(ScriptedGateway(), schema, prompts, mode="parallel")
 
 
 # ---------------------------------------------------------------- parse_reply
@@ -414,7 +400,7 @@ SENTENCES = ["One two three.", "Four five six.", "Seven eight nine.", "Ten eleve
 
 
 def test_split_section_uses_valid_spans(prompts: PromptLibrary) -> None:
-    gw = FakeGateway({"chunks": [{"start": 1, "end": 2, "summary": "first"}, {"start": 3, "end": 4, "summary": "second"}]})
+    gw = ScriptedGateway({"chunks": [{"start": 1, "end": 2, "summary": "first"}, {"start": 3, "end": 4, "summary": "second"}]})
     spans = asyncio.run(split_section(gw, prompts, SENTENCES, 6, WordCounter(), section=["S"], doc_id="doc"))
     assert spans == [(0, 2, "first"), (2, 4, "second")]
     (request,) = gw.requests
@@ -425,19 +411,19 @@ def test_split_section_uses_valid_spans(prompts: PromptLibrary) -> None:
 def test_split_section_reasks_then_falls_back(prompts: PromptLibrary) -> None:
     gap = {"chunks": [{"start": 1, "end": 1}, {"start": 3, "end": 4}]}
     over = {"chunks": [{"start": 1, "end": 4, "summary": "all"}]}
-    gw = FakeGateway(gap, over)
+    gw = ScriptedGateway(gap, over)
     assert asyncio.run(split_section(gw, prompts, SENTENCES, 6, WordCounter())) is None
     assert "chunks[1].start is 3, expected 2" in gw.requests[1].messages[-1].content
     assert gw.requests[1].stage == "split.reask"
-    gw = FakeGateway(over, {"chunks": [{"start": 1, "end": 3}]})
+    gw = ScriptedGateway(over, {"chunks": [{"start": 1, "end": 3}]})
     assert asyncio.run(split_section(gw, prompts, SENTENCES, 6, WordCounter())) is None
     assert "over the budget of 6" in gw.requests[1].messages[-1].content
 
 
 def test_split_section_call_error_falls_back(prompts: PromptLibrary) -> None:
-    gw = FakeGateway(LLMCallError("llm", "timeout", retryable=True))
+    gw = ScriptedGateway(LLMCallError("llm", "timeout", retryable=True))
     assert asyncio.run(split_section(gw, prompts, SENTENCES, 6, WordCounter())) is None
-    assert asyncio.run(split_section(FakeGateway(), prompts, [], 6, WordCounter())) == []
+    assert asyncio.run(split_section(ScriptedGateway(), prompts, [], 6, WordCounter())) == []
 
 
 def test_split_reply_model() -> None:

@@ -7,9 +7,10 @@ import pytest
 import yaml
 
 from kgbuild.errors import ConfigError
-from kgbuild.extract.llm_output import EntitiesReply, FactsReply, JointReply, SplitReply, parse_reply
+from kgbuild.extract.llm_output import EntitiesReply, FactsReply, JointReply, SplitReply
 from kgbuild.llm.json_schema import value_problems
 from kgbuild.llm.prompts import PromptLibrary, PromptTemplate, load_template, shipped_prompts_dir
+from kgbuild.llm.reply import parse_reply
 
 NAMES = ["extract_joint", "extract_entities", "extract_facts", "split", "reask"]
 REPLY_MODELS = {"extract_joint": JointReply, "extract_entities": EntitiesReply, "extract_facts": FactsReply,
@@ -37,8 +38,8 @@ def test_shipped_templates_load_and_examples_validate(lang: str, name: str) -> N
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_alignment_templates_examples_parse_with_their_readers(lang: str) -> None:
-    from kgbuild.align.fusion import _parse_groups
-    from kgbuild.align.taxonomy import LLMHypernyms
+    from kgbuild.align.fusion import JudgeGroups
+    from kgbuild.align.taxonomy import HypernymsReply
 
     lib = PromptLibrary(lang)
     judge, hyper = lib.get("align_judge"), lib.get("align_hypernym")
@@ -46,10 +47,38 @@ def test_alignment_templates_examples_parse_with_their_readers(lang: str) -> Non
         assert len(tpl.examples) == 1
         assert value_problems(tpl.examples[0].output, tpl.output_schema) == []
     groups = judge.examples[0].output["groups"]
-    assert _parse_groups(json.dumps(judge.examples[0].output), {i for g in groups for i in g}) == groups
+    reply, error, _ = parse_reply(json.dumps(judge.examples[0].output), JudgeGroups)
+    assert error is None and reply is not None and reply.known({i for g in groups for i in g}) == groups
     names = list(hyper.examples[0].output["hypernyms"])
-    assert LLMHypernyms.parse(json.dumps(hyper.examples[0].output, ensure_ascii=False), names)
+    hypernyms, error, _ = parse_reply(json.dumps(hyper.examples[0].output, ensure_ascii=False), HypernymsReply)
+    assert error is None and hypernyms is not None and hypernyms.for_names(names)
     assert judge.key != PromptLibrary("zh" if lang == "en" else "en").get("align_judge").key
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_solver_templates_examples_parse_with_their_reply_models(lang: str) -> None:
+    from kgbuild.solve.llm_ask import AnswerReply, DeduceReply, JudgeReply, PlanReply, ReflectReply
+
+    models = {"solve_plan": PlanReply, "solve_judge": JudgeReply, "solve_reflect": ReflectReply,
+              "solve_answer": AnswerReply, "solve_deduce": DeduceReply}
+    lib = PromptLibrary(lang)
+    for name, model in models.items():
+        tpl = lib.get(name)
+        assert tpl.examples, name
+        for example in tpl.examples:
+            reply, error, _ = parse_reply(json.dumps(example.output, ensure_ascii=False), model)
+            assert error is None and reply is not None, (name, error)
+    # the re-ask texts fill in the error and nothing else
+    assert "{error}" not in lib.get("reask").reask(1).user_turn("x: missing").content
+    assert "x: missing" in lib.get("solve_plan").reask(1, fragment="reask").user_turn("x: missing").content
+
+
+def test_a_reask_text_must_use_the_error_placeholder() -> None:
+    tpl = PromptLibrary("en").get("solve_judge")  # its user text fills {question} and {memory}
+    with pytest.raises(ConfigError, match="placeholder {error}"):
+        tpl.reask(1)
+    with pytest.raises(ConfigError, match="fragment 'reask' is missing"):
+        tpl.reask(1, fragment="reask")
 
 
 def test_languages_have_the_same_templates_and_placeholders() -> None:

@@ -191,3 +191,55 @@ def test_the_fallback_answer_is_what_every_plan_output(store: ArcadeGraphStore) 
         answer, _ = solve(store, llm, QUESTION, max_iterations=2)
     assert not answer.resolved and answer.plan == [PLAN_1 + "\n", PLAN_2 + "\n"]
     assert answer.answer == "Michael Curtiz; Budapest"
+
+
+def test_unusable_judge_and_answer_replies_are_reasked_with_the_error(store: ArcadeGraphStore) -> None:
+    # Regression: the solver read every reply but the plan once, so a judge reply that was not JSON
+    # left the question unresolved and an answer reply that was not JSON read as "not found".
+    def script(template: str, body: dict[str, Any]) -> Any:
+        user = last_user(body)
+        reasked = "could not be used" in user
+        if template == "plan":
+            return {"plan": PLAN_2}
+        if template == "answer":
+            return {"found": True, "answers": ["Budapest"], "chunk_ids": ["curtiz#0#0"]} if reasked else "Budapest!"
+        if template == "judge":
+            if reasked:
+                assert "resolved: missing" in user
+                return {"resolved": True, "answer": "Budapest"}
+            return {"answer": "Budapest"}
+        raise AssertionError(template)
+
+    def reply(body: dict[str, Any]) -> str:
+        value = script(template_of(body), body)
+        return value if isinstance(value, str) else json.dumps(value)
+
+    with ScriptedLLM() as llm:
+        llm.reply("", reply)
+        answer, gateway = solve(store, llm, SUPPLEMENTARY)
+        log = llm.chat_log()
+    assert [template_of(r["json"]) for r in log] == ["plan", "answer", "answer", "judge", "judge"]
+    assert answer.resolved and answer.answer == "Budapest"
+    assert [c.chunk_id for c in answer.citations] == ["curtiz#0#0"]
+    assert log[2]["json"]["messages"][-2] == {"role": "assistant", "content": "Budapest!"}
+    assert gateway.usage.by_stage["solve.judge"].reasks == 1 and gateway.usage.by_stage["solve.answer"].reasks == 1
+    assert answer.llm_calls == len(log) == sum(t.llm_calls for t in answer.trace)
+
+
+def test_a_plan_in_a_fence_after_prose_with_braces_is_used_without_a_reask(store: ArcadeGraphStore) -> None:
+    # Regression: the plan reader took the text from the first "{" to the last "}", so prose with a
+    # brace before the fenced JSON cost a re-ask (and a model that always writes so, the plan).
+    def reply(body: dict[str, Any]) -> str:
+        template = template_of(body)
+        if template == "plan":
+            return 'The plan {as asked}:\n```json\n' + json.dumps({"plan": PLAN_2}) + '\n```'
+        if template == "answer":
+            return json.dumps({"found": True, "answers": ["Budapest"], "chunk_ids": ["curtiz#0#0"]})
+        return json.dumps({"resolved": True, "answer": "Budapest"})
+
+    with ScriptedLLM() as llm:
+        llm.reply("", reply)
+        answer, _ = solve(store, llm, SUPPLEMENTARY)
+        log = llm.chat_log()
+    assert [template_of(r["json"]) for r in log] == ["plan", "answer", "judge"]
+    assert answer.plan == [PLAN_2 + "\n"] and answer.trace[0].result["attempts"] == 1

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from kgbuild.align import blocking
 from kgbuild.align.normalize import (ACRONYM_STOPWORDS, CORPORATE_SUFFIXES, SOFT_GENERATIONS, Kind, NameParts,
@@ -567,41 +568,59 @@ def _ref(ref: Ref, id_map: dict[str, str], names: dict[str, str]) -> Ref:
 
 # ---------------------------------------------------------------- LLM judge
 
-class LLMJudge:
-    """An AmbiguityJudge asking the model once per ambiguous cluster (prompt: prompts/<lang>/align_judge.yaml)."""
+class JudgeGroups(BaseModel):
+    """The judge's reply, {"groups": [[id, ...], ...]}: each group is one real-world entity."""
 
-    def __init__(self, gateway: Gateway, template: PromptTemplate | None = None) -> None:
+    model_config = ConfigDict(extra="ignore")
+
+    groups: list[list[str]]
+
+    @field_validator("groups", mode="before")
+    @classmethod
+    def _ids_only(cls, value: Any) -> Any:
+        # Ids are strings; a stray number or null in a group is left out, not worth a re-ask.
+        if isinstance(value, list):
+            return [[x for x in g if isinstance(x, str)] if isinstance(g, list) else g for g in value]
+        return value
+
+    def known(self, ids: set[str]) -> list[list[str]]:
+        """The groups restricted to `ids`, each id in the first group that names it; empty ones left out."""
+        seen: set[str] = set()
+        out: list[list[str]] = []
+        for group in self.groups:
+            members = [x for x in dict.fromkeys(group) if x in ids and x not in seen]
+            seen.update(members)
+            if members:
+                out.append(members)
+        return out
+
+
+class LLMJudge:
+    """An AmbiguityJudge asking the model once per ambiguous cluster (prompt: prompts/<lang>/align_judge.yaml).
+
+    The reply goes through `Gateway.ask`: a fenced or chatty reply is read, and one that names none of
+    the cluster's ids is re-asked (`max_reasks` times) with the problem; after that, or when the call
+    fails, the cluster stays undecided (None) rather than failing the build.
+    """
+
+    def __init__(self, gateway: Gateway, template: PromptTemplate | None = None, *,
+                 reask: PromptTemplate | None = None, max_reasks: int = 1) -> None:
         self.gateway = gateway
         self.template = template or PromptLibrary("en").get("align_judge")
+        self.reask = (reask or PromptLibrary("en").get("reask")).reask(max_reasks)
 
     async def same(self, cluster: list[Entity]) -> list[list[str]] | None:
         listing = [{"id": e.id, "name": e.name, "class": e.spg_class, "type": e.semantic_type,
                     "description": e.description[:300]} for e in cluster]
         messages = self.template.render(entities=json.dumps(listing, ensure_ascii=False))
         request = ChatRequest(stage="align", template=self.template.key, json_mode=True, messages=messages)
+        ids = {e.id for e in cluster}
+
+        def problem(reply: JudgeGroups) -> str | None:
+            return None if reply.known(ids) else "no group names an id of the entities listed"
+
         try:
-            reply = await self.gateway.chat(request)
-        except LLMCallError:
+            reply = await self.gateway.ask(request, JudgeGroups, reask=self.reask, check=problem)
+        except LLMCallError:  # the call failed, or UnusableReply: no usable reply after the re-asks
             return None
-        groups = _parse_groups(reply.text, {e.id for e in cluster})
-        if groups is None:
-            self.gateway.forget(request)  # an unusable reply must not stay cached
-        return groups
-
-
-def _parse_groups(text: str, ids: set[str]) -> list[list[str]] | None:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        return None
-    groups = data.get("groups") if isinstance(data, dict) else None
-    if not isinstance(groups, list) or not all(isinstance(g, list) for g in groups):
-        return None
-    seen: set[str] = set()
-    out: list[list[str]] = []
-    for g in groups:
-        members = [x for x in g if isinstance(x, str) and x in ids and x not in seen]
-        seen.update(members)
-        if members:
-            out.append(members)
-    return out or None
+        return reply.known(ids)

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from kgbuild.text import concept_key
 from kgbuild.align.semantic import BELONG_TO, IS_A, concept_ref, semantic_relation
@@ -328,17 +329,54 @@ async def acomplete_isa(concepts: list[Concept], entities: list[Entity], schema:
 
 # ---------------------------------------------------------------- a model as the predictor
 
+class HypernymsReply(BaseModel):
+    """The predictor's reply, {"hypernyms": {concept: [broader concept, ...]}}; a bare mapping of
+    concepts is read the same way, and one hypernym given as text is a list of one."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    hypernyms: dict[str, list[str]]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _shape(cls, value: Any) -> Any:
+        if isinstance(value, dict) and not isinstance(value.get("hypernyms"), dict):
+            value = {"hypernyms": value}
+        if isinstance(value, dict) and isinstance(value["hypernyms"], dict):
+            value = {"hypernyms": {str(k): _names(v) for k, v in value["hypernyms"].items()}}
+        return value
+
+    def for_names(self, names: list[str]) -> dict[str, list[str]]:
+        """name -> hypernyms for the asked `names` (matched by concept key); other keys are ignored."""
+        asked = {concept_key(n): n for n in names}
+        out: dict[str, list[str]] = {}
+        for key, values in self.hypernyms.items():
+            name = asked.get(concept_key(key))
+            if name is not None:
+                out[name] = values
+        return out
+
+
+def _names(value: Any) -> list[str]:
+    values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    return [v.strip() for v in values if isinstance(v, str) and v.strip()]
+
+
 class LLMHypernyms:
     """Hypernym prediction through the model gateway, in batches (stage `align.hypernym`).
 
-    An unusable reply is forgotten by the gateway's cache (so a later build asks again) and its
-    batch predicts nothing; a failed call does the same rather than failing the build.
+    Each batch is one `Gateway.ask` for a `HypernymsReply`: a fenced or chatty reply is read, and one
+    that answers for none of the asked concepts is re-asked (`max_reasks` times). An unusable reply is
+    forgotten by the gateway's cache (so a later build asks again) and its batch predicts nothing; a
+    failed call does the same rather than failing the build. Both count in `failures`.
     """
 
     def __init__(self, gateway: Gateway, batch_size: int = 40, max_tokens: int | None = None,
-                 template: PromptTemplate | None = None) -> None:
+                 template: PromptTemplate | None = None, *, reask: PromptTemplate | None = None,
+                 max_reasks: int = 1) -> None:
         self.gateway = gateway
         self.template = template or PromptLibrary("en").get("align_hypernym")  # prompts/<lang>/align_hypernym.yaml
+        self.reask = (reask or PromptLibrary("en").get("reask")).reask(max_reasks)
         self.batch_size = max(1, batch_size)
         self.max_tokens = max_tokens
         self.failures = 0
@@ -348,40 +386,20 @@ class LLMHypernyms:
         return ChatRequest(stage="align.hypernym", template=self.template.key, json_mode=True,
                            max_tokens=self.max_tokens, messages=messages)
 
-    @staticmethod
-    def parse(text: str, names: list[str]) -> dict[str, list[str]] | None:
-        """name -> hypernyms for the asked names; None when the reply is unusable."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError:
-            return None
-        if isinstance(data, dict) and isinstance(data.get("hypernyms"), dict):
-            data = data["hypernyms"]
-        if not isinstance(data, dict):
-            return None
-        asked = {concept_key(n): n for n in names}
-        out: dict[str, list[str]] = {}
-        for key, value in data.items():
-            name = asked.get(concept_key(str(key)))
-            if name is None:
-                continue
-            values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
-            out[name] = [v.strip() for v in values if isinstance(v, str) and v.strip()]
-        return out if out or not data else None
-
     async def _batch(self, names: list[str], classes: list[str]) -> dict[str, list[str]]:
-        request = self.request(names, classes)
+        def problem(reply: HypernymsReply) -> str | None:
+            # An empty mapping is an answer ("nothing broader"); keys that are none of ours are not.
+            if reply.hypernyms and not reply.for_names(names):
+                return "none of the keys is one of the concepts listed; use the concept names exactly as given"
+            return None
+
         try:
-            result = await self.gateway.chat(request)
-        except LLMCallError:
+            reply = await self.gateway.ask(self.request(names, classes), HypernymsReply, reask=self.reask,
+                                           check=problem)
+        except LLMCallError:  # the call failed, or UnusableReply: no usable reply after the re-asks
             self.failures += 1
             return {}
-        parsed = self.parse(result.text, names)
-        if parsed is None:
-            self.gateway.forget(request)
-            self.failures += 1
-            return {}
-        return parsed
+        return reply.for_names(names)
 
     async def hypernyms(self, names: list[str], classes: list[str]) -> dict[str, list[str]]:
         batches = [names[i:i + self.batch_size] for i in range(0, len(names), self.batch_size)]

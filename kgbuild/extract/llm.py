@@ -1,10 +1,11 @@
 """The LLM extractor: KAG-style extraction of one chunk through the model gateway.
 
 joint mode asks once per chunk for entities, events, relations and hypernodes;
-multistep mode asks for the entities first, then for the facts between them. An unusable
-reply is re-asked with the parse error (up to `max_reasks` times). A chunk that still has
-no usable reply, or whose call failed for good, yields an "extractor error" Drop and
-failed=True, so the build does not cache it and tries again next time.
+multistep mode asks for the entities first, then for the facts between them. Each step is one
+`Gateway.ask` with its reply model: an unusable reply is forgotten by the cache and re-asked
+with the parse error (up to `max_reasks` times). A chunk that still has no usable reply, or
+whose call failed for good, yields an "extractor error" Drop and failed=True, so the build
+does not cache it and tries again next time.
 """
 
 from __future__ import annotations
@@ -17,20 +18,22 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from kgbuild.errors import ConfigError
-from kgbuild.extract.llm_output import EntitiesReply, FactsReply, JointReply, LLMEntity, parse_reply
+from kgbuild.extract.llm_output import EntitiesReply, FactsReply, JointReply, LLMEntity
 from kgbuild.extract.llm_records import RecordBuilder
 from kgbuild.extract.llm_schema import preferred_names, schema_block
 from kgbuild.ids import content_hash
 from kgbuild.llm.prompts import PromptLibrary, PromptTemplate
-from kgbuild.llm.types import ChatMessage, ChatRequest, Gateway, LLMCallError
-from kgbuild.model import Chunk, ChunkExtraction, Drop
+from kgbuild.llm.types import AskTrail, ChatRequest, Gateway, LLMCallError
+from kgbuild.model import Chunk, ChunkExtraction, ChunkFailure, FailureReason, RepairNote, RepairReason
 from kgbuild.schema import Schema
 
 # Bump when the conversion of replies to records changes: it is part of the fingerprint.
-VERSION = "1"
+# 2: repair notes and chunk failures are their own records, no longer drops (the reply cache
+# makes re-extracting entries of version 1 free).
+VERSION = "2"
 MODES = ("joint", "multistep")
-TRUNCATED_REPAIRED = "truncated reply repaired"
-EXTRACTOR_ERROR = "extractor error"
+TRUNCATED_REPAIRED = RepairReason.TRUNCATED_REPAIRED
+EXTRACTOR_ERROR = FailureReason.EXTRACTOR_ERROR
 # Secrets that an error text could echo (an auth error quoting a header): never stored.
 # Key-like values only: our own messages say "llm.api_key: <problem>", which must stay readable.
 _SECRET_RE = re.compile(
@@ -38,10 +41,6 @@ _SECRET_RE = re.compile(
 )
 
 R = TypeVar("R", bound=BaseModel)
-
-
-class _NoUsableReply(Exception):
-    """Every attempt at one template gave an unusable reply."""
 
 
 def one_line(text: str, limit: int = 300) -> str:
@@ -66,7 +65,7 @@ class LLMExtractor:
         names = ("extract_joint",) if mode == "joint" else ("extract_entities", "extract_facts")
         self.templates: dict[str, PromptTemplate] = {n: prompts.get(n) for n in names}
         self.reask = prompts.get("reask")
-        self.reask.require({"error"})
+        self._reask = self.reask.reask(self.max_reasks, stage="extract.reask")  # checks its placeholders
         # The type guidance depends only on the schema: rendered once, checked at setup.
         self._guidance: dict[str, str] = {}
         for name, tpl in self.templates.items():
@@ -94,7 +93,7 @@ class LLMExtractor:
     async def aextract(self, chunk: Chunk, concepts: Sequence[str] = ()) -> tuple[ChunkExtraction, bool]:
         """(extraction, failed). `concepts`: candidate semantic types of the domain for this chunk."""
         builder = RecordBuilder(chunk, self.schema, self.name)
-        notes: list[Drop] = []
+        notes: list[RepairNote] = []
         base = {"text": chunk.text, "section": " > ".join(chunk.section)}
         try:
             if self.mode == "joint":
@@ -111,14 +110,14 @@ class LLMExtractor:
                 builder.add_entities(listed.entities)
                 values = {**base, "type_guidance": self._guidance["extract_facts"],
                           "entities": _entity_lines(listed.entities)}
-                facts = await self._ask(chunk, "extract.facts", self.templates["extract_facts"], values, FactsReply, notes)
+                facts = await self._ask(chunk, "extract.facts", self.templates["extract_facts"], values, FactsReply,
+                                        notes)
                 self._build(builder, facts.entities, facts)
-        except (LLMCallError, _NoUsableReply) as exc:
-            detail = exc.line() if isinstance(exc, LLMCallError) else str(exc)
-            failure = Drop(stage="extract", reason=EXTRACTOR_ERROR, kind="chunk", detail=one_line(detail), chunk_id=chunk.id)
+        except LLMCallError as exc:  # a failed call, or UnusableReply: no usable reply after the re-asks
+            failure = ChunkFailure(reason=EXTRACTOR_ERROR, detail=one_line(exc.line()), chunk_id=chunk.id)
             # What an earlier step produced is kept; the chunk is retried on the next build anyway.
-            return builder.result([*notes, failure]), True
-        return builder.result(notes), False
+            return builder.result().model_copy(update={"repairs": notes, "failure": failure}), True
+        return builder.result().model_copy(update={"repairs": notes}), False
 
     @staticmethod
     def _build(builder: RecordBuilder, entities: Sequence[LLMEntity], reply: JointReply | FactsReply) -> None:
@@ -137,33 +136,16 @@ class LLMExtractor:
         return tpl.fragment("concepts", concepts=", ".join(concepts))
 
     async def _ask(self, chunk: Chunk, stage: str, tpl: PromptTemplate, values: dict[str, str],
-                   model_cls: type[R], notes: list[Drop]) -> R:
-        """A parsed reply to `tpl`, re-asking with the error after an unusable one."""
-        messages = tpl.render(**values)
-        request = ChatRequest(stage=stage, template=tpl.key, messages=messages, json_mode=True, doc_id=chunk.doc_id)
-        error = ""
-        for attempt in range(self.max_reasks + 1):
-            result = await self.gateway.chat(request)
-            reply, problem, repaired = parse_reply(result.text, model_cls)
-            if reply is not None:
-                if repaired:
-                    notes.append(Drop(stage="extract", reason=TRUNCATED_REPAIRED, kind="chunk", chunk_id=chunk.id,
-                                      detail=f"{stage}: finish_reason={result.finish_reason}; incomplete last records dropped"))
-                return reply
-            error = problem or "unusable reply"
-            self.gateway.forget(request)
-            if result.finish_reason == "length":
-                error = f"the reply was cut off at the length limit ({error})"
-            if attempt == self.max_reasks:
-                break
-            # The bad reply stays in the conversation so the model sees what the error is about.
-            reask = self.reask.render(error=error)[-1]
-            request = ChatRequest(
-                stage="extract.reask", template=f"{tpl.key}+{self.reask.key}",
-                messages=[*request.messages, ChatMessage(role="assistant", content=result.text), reask],
-                json_mode=True, doc_id=chunk.doc_id,
-            )
-        raise _NoUsableReply(f"{stage}: no usable reply after {self.max_reasks + 1} attempt(s): {error}")
+                   model_cls: type[R], notes: list[RepairNote]) -> R:
+        """A parsed reply to `tpl`; UnusableReply when none is usable after the re-asks."""
+        request = ChatRequest(stage=stage, template=tpl.key, messages=tpl.render(**values), json_mode=True,
+                              doc_id=chunk.doc_id)
+        trail = AskTrail()
+        reply = await self.gateway.ask(request, model_cls, reask=self._reask, trail=trail)
+        if trail.repaired:
+            detail = f"{stage}: finish_reason={trail.finish_reason}; incomplete last records dropped"
+            notes.append(RepairNote(reason=TRUNCATED_REPAIRED, chunk_id=chunk.id, detail=detail))
+        return reply
 
 
 def _entity_lines(entities: Sequence[LLMEntity]) -> str:

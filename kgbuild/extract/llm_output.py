@@ -1,21 +1,17 @@
-"""The model's reply: tolerant pydantic models and a careful JSON reader.
+"""The extraction and splitting replies: tolerant pydantic models of the JSON the prompts ask for.
 
 Models differ in small ways (a string where a list is expected, `spgClass` for `type`, a
 number as a name, a relation as a three-item list); those are accepted. What cannot be
-read gives a short error naming the field, which is sent back to the model when re-asking.
-
-`parse_reply` never evaluates text. It repairs only what cannot change meaning: trailing
-commas, and a reply cut off mid-JSON (finish_reason "length"), which is closed after its
-last complete record; the records lost are the incomplete ones, so that is `repaired=True`.
+read gives a short error naming the field, which `Gateway.ask` sends back to the model when
+re-asking (the JSON reading and repair are `kgbuild.llm.reply`).
 """
 
 from __future__ import annotations
 
 import json
-import re
-from typing import Annotated, Any, ClassVar, TypeVar
+from typing import Annotated, Any, ClassVar
 
-from pydantic import AliasChoices, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AliasChoices, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 # ---------------------------------------------------------------- lenient field types
 
@@ -115,7 +111,8 @@ class _Item(BaseModel):
 
 class LLMEntity(_Item):
     name: Name
-    type: OptText = Field(None, validation_alias=AliasChoices("type", "spgClass", "spg_class", "class", "category", "entity_type"))
+    type: OptText = Field(None, validation_alias=AliasChoices("type", "spgClass", "spg_class", "class", "category",
+                                                              "entity_type"))
     semantic_type: OptText = Field(None, validation_alias=AliasChoices("semantic_type", "semanticType", "semantic"))
     description: Text = ""
     summary: Text = ""
@@ -133,7 +130,7 @@ class LLMEvent(_Item):
 
 def _triple_dict(value: Any, keys: tuple[str, str, str]) -> Any:
     if isinstance(value, (list, tuple)) and len(value) == 3:
-        return dict(zip(keys, value))
+        return dict(zip(keys, value, strict=True))
     return value
 
 
@@ -217,7 +214,8 @@ class FactsReply(_Reply):
 
 
 class LLMSplitChunk(_Item):
-    start: int = Field(ge=1, validation_alias=AliasChoices("start", "first", "from"))  # sentence numbers as shown, 1-based
+    # sentence numbers as shown, 1-based
+    start: int = Field(ge=1, validation_alias=AliasChoices("start", "first", "from"))
     end: int = Field(ge=1, validation_alias=AliasChoices("end", "last", "to"))  # inclusive
     summary: Text = ""
 
@@ -226,168 +224,3 @@ class SplitReply(_Reply):
     _keys = ("chunks",)
     _list_key = "chunks"
     chunks: Annotated[list[LLMSplitChunk], BeforeValidator(_as_list)]
-
-
-# ---------------------------------------------------------------- reading the text
-
-R = TypeVar("R", bound=BaseModel)
-
-_FENCE_RE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)(?:```|\Z)", re.DOTALL)
-_MAX_ERRORS = 3
-
-
-def _scan(text: str, start: int) -> tuple[int | None, list[tuple[int, str]]]:
-    """Walk a JSON value from `start`: (end index if it closes, -1 if its brackets do not
-    match, None if it runs to the end of the text; safe cut points).
-
-    A cut point (position, closers) is where the text can be cut and closed with `closers`
-    keeping only complete records: at a ',' or a closing bracket between records, i.e. in
-    the top-level object or one of its lists (in a top-level list: between its items).
-    """
-    cut_depth = 2 if text[start] == "{" else 1
-    stack: list[str] = []
-    cuts: list[tuple[int, str]] = []
-    in_string = escaped = False
-    for i in range(start, len(text)):
-        ch = text[i]
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-            continue
-        if ch == '"':
-            in_string = True
-        elif ch in "{[":
-            stack.append("}" if ch == "{" else "]")
-        elif ch in "}]":
-            if not stack or stack[-1] != ch:
-                return -1, cuts  # mismatched: broken, not cut off
-            stack.pop()
-            if not stack:
-                return i + 1, cuts
-            if len(stack) <= cut_depth:
-                cuts.append((i + 1, "".join(reversed(stack))))
-        elif ch == "," and len(stack) <= cut_depth:
-            cuts.append((i, "".join(reversed(stack))))
-    return None, cuts
-
-
-def _drop_trailing_commas(text: str) -> str:
-    out: list[str] = []
-    in_string = escaped = False
-    for i, ch in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-            out.append(ch)
-            continue
-        if ch == '"':
-            in_string = True
-        elif ch == ",":
-            rest = text[i + 1 :].lstrip()
-            if rest[:1] in ("}", "]"):
-                continue
-        out.append(ch)
-    return "".join(out)
-
-
-def _loads(text: str) -> tuple[Any, str | None]:
-    try:
-        return json.loads(text), None
-    except json.JSONDecodeError as exc:
-        first = exc
-    try:
-        return json.loads(_drop_trailing_commas(text)), None
-    except json.JSONDecodeError:
-        return None, f"invalid JSON at line {first.lineno} column {first.colno}: {first.msg}"
-
-
-def _body(text: str) -> str:
-    """The text inside the first ``` fence, if any (to the end when the fence never closes)."""
-    if "```" in text:
-        match = _FENCE_RE.search(text)
-        if match and match.group(1).strip():
-            return match.group(1)
-    return text
-
-
-def _describe_error(exc: ValidationError) -> str:
-    parts = []
-    for err in exc.errors(include_url=False)[:_MAX_ERRORS]:
-        loc = ""
-        for p in err["loc"]:
-            loc += f"[{p}]" if isinstance(p, int) else ("." if loc else "") + str(p)
-        kind = err["type"]
-        got = err.get("input")
-        if kind == "missing":
-            msg = "missing"
-        elif kind == "string_type":
-            msg = f"expected text, got {type(got).__name__}"
-        elif kind in ("list_type", "too_short", "too_long"):
-            msg = err["msg"].lower()
-        elif kind in ("dict_type", "model_type", "model_attributes_type"):
-            msg = f"expected an object, got {type(got).__name__}"
-        elif kind == "value_error":
-            msg = str(err["ctx"]["error"])
-        else:
-            msg = err["msg"]
-        parts.append(f"{loc}: {msg}" if loc else msg)
-    more = len(exc.errors()) - _MAX_ERRORS
-    return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
-
-
-def parse_reply(text: str, model_cls: type[R]) -> tuple[R | None, str | None, bool]:
-    """(reply, None, repaired) or (None, short error, False).
-
-    `repaired` is True when a cut-off reply was closed and its incomplete last records
-    dropped; trailing commas are fixed silently (nothing is lost).
-    """
-    if not text or not text.strip():
-        return None, "empty reply", False
-    body = _body(text)
-    starts = sorted(i for i in (body.find("{"), body.find("[")) if i >= 0)
-    if not starts:
-        return None, "no JSON object in the reply", False
-    # Prose before the JSON may contain a bracket: take the first start that parses whole.
-    # Replies are objects, so an object's error is the one to report.
-    errors: dict[str, str] = {}
-    for start in starts:
-        kind = body[start]
-        end, cuts = _scan(body, start)
-        if end == -1:
-            errors.setdefault(kind, "invalid JSON: brackets do not match")
-            continue
-        if end is not None:
-            data, problem = _loads(body[start:end])
-            if problem is None:
-                reply, problem, _ = _validate(data, model_cls, repaired=False)
-                if reply is not None:
-                    return reply, None, False
-            errors.setdefault(kind, problem or "invalid JSON")
-            continue
-        # Never closes, so it runs to the end: cut off. Keep the records completed before the cut.
-        for pos, closers in reversed(cuts):
-            data, problem = _loads(body[start:pos].rstrip().rstrip(",") + closers)
-            if problem is None:
-                reply, problem, repaired = _validate(data, model_cls, repaired=True)
-                if reply is not None:
-                    return reply, None, repaired
-                errors.setdefault(kind, problem or "invalid JSON")
-                break
-        errors.setdefault(kind, "the reply was cut off before any complete record")
-        break
-    return None, errors.get("{") or errors.get("[") or "invalid JSON", False
-
-
-def _validate(data: Any, model_cls: type[R], *, repaired: bool) -> tuple[R | None, str | None, bool]:
-    try:
-        return model_cls.model_validate(data), None, repaired
-    except ValidationError as exc:
-        return None, _describe_error(exc), False

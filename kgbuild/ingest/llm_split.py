@@ -2,7 +2,8 @@
 
 The chunker calls `split_section` for a section over the budget. Its reply is only used
 if the spans are in order, contiguous, cover every sentence and fit the budget (a single
-over-long sentence excepted); otherwise the chunker keeps its rule-based boundaries.
+over-long sentence excepted): a reply that does not is re-asked with what is wrong, and
+after the last re-ask (or a failed call) the chunker keeps its rule-based boundaries.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from kgbuild.extract.llm_output import SplitReply, parse_reply
+from kgbuild.extract.llm_output import SplitReply
 from kgbuild.llm.prompts import PromptLibrary
-from kgbuild.llm.types import ChatMessage, ChatRequest, Gateway, LLMCallError
+from kgbuild.llm.types import ChatRequest, Gateway, LLMCallError
 
 Span = tuple[int, int, str]  # (first sentence, end sentence exclusive, summary), 0-based
 
@@ -21,7 +22,8 @@ class Counter(Protocol):
     def count(self, text: str) -> int: ...
 
 
-def check_spans(reply: SplitReply, sentences: Sequence[str], max_tokens: int, counter: Counter) -> tuple[list[Span] | None, str]:
+def check_spans(reply: SplitReply, sentences: Sequence[str], max_tokens: int,
+                counter: Counter) -> tuple[list[Span] | None, str]:
     """The reply's chunks as 0-based half-open spans, or (None, what is wrong)."""
     spans: list[Span] = []
     expected = 1
@@ -36,7 +38,8 @@ def check_spans(reply: SplitReply, sentences: Sequence[str], max_tokens: int, co
         if chunk.end > chunk.start:
             tokens = counter.count(" ".join(sentences[chunk.start - 1 : chunk.end]))
             if tokens > max_tokens:
-                return None, f"{label} (sentences {chunk.start}-{chunk.end}) has {tokens} tokens, over the budget of {max_tokens}"
+                return None, (f"{label} (sentences {chunk.start}-{chunk.end}) has {tokens} tokens, "
+                              f"over the budget of {max_tokens}")
         spans.append((chunk.start - 1, chunk.end, chunk.summary.strip()))
         expected = chunk.end + 1
     if expected != len(sentences) + 1:
@@ -62,25 +65,17 @@ async def split_section(
     reask = prompts.get("reask")
     counts = [counter.count(s) for s in sentences]
     # One line per sentence: a line break inside a sentence would break the numbering.
-    lines = "\n".join(f"[{i}] ({n}) {' '.join(s.split())}" for i, (s, n) in enumerate(zip(sentences, counts), 1))
+    lines = "\n".join(f"[{i}] ({n}) {' '.join(s.split())}"
+                      for i, (s, n) in enumerate(zip(sentences, counts, strict=True), 1))
     messages = tpl.render(section=" > ".join(section), sentences=lines, count=len(sentences), max_tokens=max_tokens)
     request = ChatRequest(stage="split", template=tpl.key, messages=messages, json_mode=True, doc_id=doc_id)
-    for attempt in range(max_reasks + 1):
-        try:
-            result = await gateway.chat(request)
-        except LLMCallError:
-            return None  # splitting is an improvement, never a reason to fail a document
-        reply, error, _ = parse_reply(result.text, SplitReply)
-        if reply is not None:
-            spans, error = check_spans(reply, sentences, max_tokens, counter)
-            if spans is not None:
-                return spans
-        gateway.forget(request)  # unusable: never replay it from the cache
-        if attempt < max_reasks:
-            request = ChatRequest(
-                stage="split.reask", template=f"{tpl.key}+{reask.key}",
-                messages=[*request.messages, ChatMessage(role="assistant", content=result.text),
-                          reask.render(error=error or "unusable reply")[-1]],
-                json_mode=True, doc_id=doc_id,
-            )
-    return None
+
+    def problem(reply: SplitReply) -> str | None:
+        return check_spans(reply, sentences, max_tokens, counter)[1] or None
+
+    try:
+        reply = await gateway.ask(request, SplitReply, reask=reask.reask(max_reasks, stage="split.reask"),
+                                  check=problem)
+    except LLMCallError:  # a failed call or no usable reply: splitting is an improvement, never a reason to fail
+        return None
+    return check_spans(reply, sentences, max_tokens, counter)[0]

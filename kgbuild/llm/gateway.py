@@ -16,7 +16,10 @@ Middleware order, outermost first:
 5. accounting -- calls, retries, failures, tokens (from the reply's usage, else estimated with
                tiktoken), cost and time spent, per stage and per document.
 6. cache store -- every successful reply is stored, including those cut off by max_tokens
-               (finish_reason "length" is kept, the extractor decides); failures never are.
+               (finish_reason "length" is kept, the caller decides); failures never are.
+
+`ask` (from `AskMixin`, see kgbuild.llm.ask) sits on top: it reads the reply as a typed record,
+forgets an unusable one from the cache and re-asks with the error, a bounded number of times.
 
 Async all the way: the caller owns the event loop. Nothing connects before the first call.
 """
@@ -31,6 +34,7 @@ from typing import TYPE_CHECKING
 
 from kgbuild.config import LLMConfig
 from kgbuild.llm.accounting import Accounting
+from kgbuild.llm.ask import AskMixin
 from kgbuild.llm.cache import ResponseCache, cache_key
 from kgbuild.llm.client import ChatClient, EndpointError, Reply
 from kgbuild.llm.limits import Clock, Limits, Sleep
@@ -50,7 +54,7 @@ DEFAULT_COMPLETION_RESERVE = 512
 Outcome = ChatResult | LLMCallError | None
 
 
-class LLMGateway:
+class LLMGateway(AskMixin):
     def __init__(self, config: LLMConfig, *, cache_path: Path | None, use_cache: bool = True,
                  counter: TokenCounter | None = None, clock: Clock = time.monotonic,
                  sleep: Sleep = asyncio.sleep) -> None:

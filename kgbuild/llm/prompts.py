@@ -25,12 +25,21 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictInt, ValidationError, ValidationInfo, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    StrictInt,
+    ValidationError,
+    ValidationInfo,
+    model_validator,
+)
 
 from kgbuild.errors import ConfigError
 from kgbuild.ids import content_hash
 from kgbuild.llm.json_schema import schema_problems, value_problems
-from kgbuild.llm.types import ChatMessage
+from kgbuild.llm.types import ChatMessage, Reask
 from kgbuild.resources import PROMPTS, shipped_dir
 
 _ORIGIN = "kgbuild_prompt_origin"  # validation context key: the file a template comes from
@@ -135,6 +144,24 @@ class PromptTemplate(BaseModel):
             if name not in self.fragments:
                 raise ConfigError(f"{self.origin}: fragments", f"fragment '{name}' is missing",
                                   "copy it from the shipped template")
+
+    def reask(self, max_reasks: int, *, fragment: str | None = None, stage: str | None = None) -> Reask:
+        """How to ask again after an unusable reply, in this template's words: its `user` text (a
+        re-ask prompt such as reask.yaml, whose key then joins the request's template) or one of its
+        fragments (words that belong to the asking template itself). Either fills in `{error}` only."""
+        if fragment is None:
+            field, text = "user", self.user
+        elif fragment in self.fragments:
+            field, text = f"fragments.{fragment}", self.fragments[fragment]
+        else:
+            raise ConfigError(f"{self.origin}: fragments", f"fragment '{fragment}' is missing",
+                              "copy it from the shipped template")
+        other = [n for n in placeholders_in(text) if n != "error"]
+        if other or "error" not in placeholders_in(text):
+            raise ConfigError(f"{self.origin}: {field}", "a re-ask text must use the placeholder {error} and no other",
+                              f"found: {', '.join(placeholders_in(text)) or 'none'}")
+        return Reask(max_reasks=max(0, max_reasks), message=text, stage=stage,
+                     template=self.key if fragment is None else None)
 
     # ------------------------------------------------ rendering
 

@@ -1,12 +1,16 @@
-"""Records exchanged with the model gateway, and its errors."""
+"""Records exchanged with the model gateway, the one gateway protocol, and its errors."""
 
 from __future__ import annotations
 
-from typing import Literal, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from kgbuild.errors import KgbuildError
+
+if TYPE_CHECKING:
+    from kgbuild.llm.accounting import Accounting  # imports this module: only for type checking
 
 
 class ChatMessage(BaseModel):
@@ -42,11 +46,68 @@ class ChatResult(BaseModel):
     retries: int = 0
 
 
+R = TypeVar("R", bound=BaseModel)
+
+# What a caller checks beyond the reply model's own validation (say, that chunk spans cover every
+# sentence): the problem, to be sent back to the model, or None when the reply is usable.
+Check = Callable[[R], str | None]
+
+# The re-ask turn when the caller names no prompt for it; `{error}` is what was wrong.
+DEFAULT_REASK_MESSAGE = ("Your previous reply could not be used: {error}\n"
+                         "Reply again with the complete JSON object only, in exactly the format asked for.")
+
+
+class Reask(BaseModel):
+    """How `Gateway.ask` asks again after a reply it cannot use: how often, and in which words.
+
+    The re-ask is the conversation so far, the unusable reply as the assistant turn, and `message`
+    (a str.format text with `{error}`) as the next user turn, so the model sees what it got wrong.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    max_reasks: int = Field(default=1, ge=0)  # re-asks after the first request; 0 asks once
+    message: str = DEFAULT_REASK_MESSAGE
+    # id@version of the prompt `message` comes from, joined to the request's template
+    # ("extract.joint@1+reask@1") so a reworded re-ask prompt is a new cache key and a new
+    # accounting name; None when the words belong to the request's own template.
+    template: str | None = None
+    stage: str | None = None  # accounting bucket of the re-asks; None: the request's own stage
+
+    def user_turn(self, error: str) -> ChatMessage:
+        return ChatMessage(role="user", content=self.message.format_map({"error": error}))
+
+
+class AskTrail(BaseModel):
+    """What one `Gateway.ask` went through, for callers that report it (a trace, a repair note)."""
+
+    attempts: int = 0  # requests sent, the first one included
+    errors: list[str] = Field(default_factory=list)  # why each rejected reply was rejected, in order
+    repaired: bool = False  # the reply used was cut off and closed after its last complete record
+    finish_reason: str | None = None  # of the reply used
+
+
 class Gateway(Protocol):
+    """The one interface to language models: the real `LLMGateway` and every test fake.
+
+    `ask` is the way stages talk to a model; `chat` and `forget` are its parts (one exchange,
+    and dropping a cached reply the caller could not use). `kgbuild.llm.ask.AskMixin` implements
+    `ask` on top of them, so an implementation writes only `chat`, `forget` and `usage`.
+    """
+
+    @property
+    def usage(self) -> Accounting: ...
+
     async def chat(self, request: ChatRequest) -> ChatResult: ...
 
     def forget(self, request: ChatRequest) -> None:
         """Drop a cached reply the caller could not use, so it is asked again next time."""
+        ...
+
+    async def ask(self, request: ChatRequest, reply_model: type[R], *, reask: Reask | None = None,
+                  check: Check[R] | None = None, trail: AskTrail | None = None) -> R:
+        """The reply as a `reply_model`, repaired where that is safe, re-asked with the error while
+        `reask` allows; `UnusableReply` when no reply could be used, `LLMCallError` when a call failed."""
         ...
 
 
@@ -63,6 +124,16 @@ class LLMCallError(KgbuildError):
         self.retryable = retryable
 
 
+class UnusableReply(LLMCallError):
+    """Every reply to one `ask` (the first and each re-ask) was unusable: not JSON, or not the
+    record asked for. Each was dropped from the reply cache, so the next run asks afresh."""
+
+    def __init__(self, where: str, problem: str, hint: str = "", *, errors: list[str], attempts: int) -> None:
+        super().__init__(where, problem, hint)
+        self.errors = errors
+        self.attempts = attempts
+
+
 class UsageTotals(BaseModel):
     """Counters of one accounting bucket (a stage, a document, or everything)."""
 
@@ -71,7 +142,9 @@ class UsageTotals(BaseModel):
     cache_hits: int = 0
     retries: int = 0
     failures: int = 0
+    reasks: int = 0  # requests sent again because the reply before could not be used
+    unusable: int = 0  # replies that could not be read as the record asked for
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
-    seconds: float = Field(0.0, description="wall time spent waiting on the endpoint")
+    seconds: float = Field(default=0.0, description="wall time spent waiting on the endpoint")

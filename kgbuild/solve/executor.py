@@ -16,8 +16,9 @@ from typing import Any
 
 from kgbuild.errors import KgbuildError
 from kgbuild.llm.prompts import PromptLibrary
+from kgbuild.llm.types import Gateway
 from kgbuild.solve.graph_view import GraphView
-from kgbuild.solve.llm_ask import SolveGateway, ask_json
+from kgbuild.solve.llm_ask import DeduceReply, ask_step
 from kgbuild.solve.logic import Action, Deduce, Math, Output, Plan, Retrieval, Sort, VarRef, bound_by, format_action
 from kgbuild.solve.math import parse_expression
 from kgbuild.solve.spo import Outcome, RetrievalOp, compare
@@ -28,7 +29,7 @@ _COMPARISONS = {"greater": ">", "less": "<", "equal": "="}
 
 
 class Executor:
-    def __init__(self, gateway: SolveGateway, retriever: Retriever | None, graph: GraphView | None,
+    def __init__(self, gateway: Gateway, retriever: Retriever | None, graph: GraphView | None,
                  prompts: PromptLibrary, *, k: int = 5, clock: Callable[[], float] = time.perf_counter) -> None:
         self.gateway = gateway
         self.graph = graph
@@ -174,11 +175,12 @@ class Executor:
             args = {name: texts(self.arg_values(value, state)) for name, value in action.args}
             evidence = [state.triple_text(t) for t in state.triples[-20:]]
             evidence += [c.text[:400] for c in state.chunks[-5:]]
-            reply = await ask_json(self.gateway, self.prompts.get("solve_deduce"), "solve.deduce",
-                                   op=action.op, question=question, arguments=json.dumps(args, ensure_ascii=False),
+            reply = await ask_step(self.gateway, self.prompts, "solve_deduce", "solve.deduce", DeduceReply,
+                                   unknown=DeduceReply(result="unknown"), op=action.op, question=question,
+                                   arguments=json.dumps(args, ensure_ascii=False),
                                    evidence="\n".join(evidence) or "(none)")
-            verdict = str(reply.get("result", "unknown")).strip() or "unknown"
-            result = {"result": verdict, "decided_by": "model", "reason": str(reply.get("reason", ""))[:300]}
+            verdict = reply.result.strip() or "unknown"
+            result = {"result": verdict, "decided_by": "model", "reason": reply.reason[:300]}
         if action.target:
             state.bind(action.target, [Value(text=verdict)])
             result["bound"] = {action.target: [verdict]}

@@ -1,24 +1,73 @@
-"""One JSON question to the model through the gateway, shared by planner, executor and solver."""
+"""The solver's questions to the model: one reply model per step, asked through `Gateway.ask`.
+
+Every step (plan, judge, reflect, answer from passages, deduce) names the JSON it wants as a
+pydantic model. A reply is repaired where that is safe (a ```json fence, prose around it, trailing
+commas) and re-asked with what was wrong; a step that still has no usable reply takes its
+"don't know" record, so one odd reply never fails the whole question. A call that fails for good
+(the endpoint is down) still does.
+"""
 
 from __future__ import annotations
 
-import json
-from typing import Any, Protocol
+from typing import Annotated, Any
 
-from kgbuild.llm.accounting import Accounting
-from kgbuild.llm.prompts import PromptTemplate
-from kgbuild.llm.types import ChatMessage, ChatRequest, ChatResult
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+from kgbuild.llm.prompts import PromptLibrary, PromptTemplate
+from kgbuild.llm.types import ChatMessage, ChatRequest, Gateway, R, UnusableReply
+
+MAX_REASKS = 1  # re-asks per step: a model that fails twice at a small JSON object rarely gets it on a third try
 
 
-class SolveGateway(Protocol):
-    """The model gateway as the solver uses it: chat, forget a useless reply, and usage counters."""
+def _text(value: Any) -> Any:
+    """A number or a truth value where text is asked for ("answer": 1944) is that text."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (int, float)):
+        return str(value)
+    return "" if value is None else value
 
-    @property
-    def usage(self) -> Accounting: ...
 
-    async def chat(self, request: ChatRequest) -> ChatResult: ...
+def _texts(value: Any) -> Any:
+    """One item where a list is asked for is a list of one; empty items are left out."""
+    if value is None:
+        return []
+    items = [_text(v) for v in (value if isinstance(value, list) else [value])]
+    return [v.strip() for v in items if isinstance(v, str) and v.strip()]
 
-    def forget(self, request: ChatRequest) -> None: ...
+
+Text = Annotated[str, BeforeValidator(_text)]
+Texts = Annotated[list[str], BeforeValidator(_texts)]
+
+
+class _Reply(BaseModel):
+    # A model adding a key of its own ("confidence") should not cost a re-ask.
+    model_config = ConfigDict(extra="ignore")
+
+
+class PlanReply(_Reply):
+    plan: str = Field(min_length=1)  # the logical-form text; parsed by the planner's check
+
+
+class JudgeReply(_Reply):
+    resolved: bool
+    answer: Text = ""
+    missing: Text = ""
+
+
+class ReflectReply(_Reply):
+    questions: Texts
+
+
+class AnswerReply(_Reply):
+    found: bool
+    answers: Texts = Field(default_factory=list)
+    chunk_ids: Texts = Field(default_factory=list)
+
+
+class DeduceReply(_Reply):
+    result: Text
+    reason: Text = ""
 
 
 def request_for(template: PromptTemplate, stage: str, messages: list[ChatMessage],
@@ -27,29 +76,13 @@ def request_for(template: PromptTemplate, stage: str, messages: list[ChatMessage
                        temperature=0.0, max_tokens=max_tokens)
 
 
-def parse_object(text: str) -> dict[str, Any] | None:
-    """The JSON object of a reply; tolerates a ```json fence around it. None if there is none."""
-    body = text.strip()
-    if body.startswith("```"):
-        body = body.strip("`")
-        body = body[4:] if body.lower().startswith("json") else body
-    start, end = body.find("{"), body.rfind("}")
-    if start < 0 or end < start:
-        return None
-    try:
-        value = json.loads(body[start:end + 1])
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
-
-
-async def ask_json(gateway: SolveGateway, template: PromptTemplate, stage: str, **values: object) -> dict[str, Any]:
-    """Render, ask, parse. An unusable reply is forgotten by the cache and read as {} (the caller
-    treats missing fields as "don't know"), so one odd reply never fails the whole question."""
+async def ask_step(gateway: Gateway, prompts: PromptLibrary, name: str, stage: str, reply_model: type[R], *,
+                   unknown: R, max_reasks: int = MAX_REASKS, **values: object) -> R:
+    """Render the prompt `name` with `values` and ask for a `reply_model` (accounted under `stage`);
+    `unknown` when no reply was usable."""
+    template = prompts.get(name)
     request = request_for(template, stage, template.render(**values))
-    result = await gateway.chat(request)
-    parsed = parse_object(result.text)
-    if parsed is None:
-        gateway.forget(request)
-        return {}
-    return parsed
+    try:
+        return await gateway.ask(request, reply_model, reask=prompts.get("reask").reask(max_reasks))
+    except UnusableReply:
+        return unknown

@@ -1,9 +1,11 @@
 """Question -> plan: the model decomposes the question into sub-questions with logical forms.
 
-The reply is JSON {"plan": "<text>"}; the text is parsed with the logical-form parser. A reply
-that is not JSON or does not parse is asked again once, with the parser's message (line, column
-and caret) appended to the conversation, and the bad reply is dropped from the response cache so
-a later run does not replay it.
+The reply is JSON {"plan": "<text>"} (`PlanReply`); the text is parsed with the logical-form
+parser. `Gateway.ask` repairs what is safe (a ```json fence, prose, trailing commas); a reply that
+is still not that object, or whose plan does not parse, is asked again (`max_reasks` times) with
+the problem appended to the conversation -- for a plan, the parser's message with line, column and
+caret, in the plan template's own `reask` words -- and the bad reply is dropped from the response
+cache so a later run does not replay it.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from dataclasses import dataclass, field
 
 from kgbuild.errors import KgbuildError
 from kgbuild.llm.prompts import PromptLibrary
-from kgbuild.llm.types import ChatMessage
-from kgbuild.solve.llm_ask import SolveGateway, parse_object, request_for
+from kgbuild.llm.types import AskTrail, Gateway, UnusableReply
+from kgbuild.solve.llm_ask import MAX_REASKS, PlanReply, request_for
 from kgbuild.solve.logic import LogicFormError, Plan, parse_plan
 
 STAGE = "solve.plan"
@@ -30,35 +32,29 @@ class PlanResult:
     errors: list[str] = field(default_factory=list)  # why earlier attempts were rejected
 
 
-def read_plan(reply_text: str) -> Plan:
-    """The plan in a reply; LogicFormError (or PlanError for a reply that is not the JSON asked for)."""
-    data = parse_object(reply_text)
-    if data is None or not isinstance(data.get("plan"), str):
-        raise PlanError(STAGE, 'the reply is not the JSON object {"plan": "..."}',
-                        f"got {reply_text.strip()[:80]!r}")
-    return parse_plan(data["plan"])
+def plan_problem(reply: PlanReply) -> str | None:
+    """Why the plan in a reply does not parse (the parser's message with its caret), or None."""
+    try:
+        parse_plan(reply.plan)
+    except LogicFormError as exc:
+        return exc.pretty()
+    return None
 
 
 class Planner:
-    def __init__(self, gateway: SolveGateway, prompts: PromptLibrary, *, max_reasks: int = 1) -> None:
+    def __init__(self, gateway: Gateway, prompts: PromptLibrary, *, max_reasks: int = MAX_REASKS) -> None:
         self.gateway = gateway
         self.template = prompts.get("solve_plan")
+        self.reask = self.template.reask(max_reasks, fragment="reask")
         self.max_reasks = max_reasks
 
     async def plan(self, question: str, memory: str) -> PlanResult:
-        messages = self.template.render(question=question, memory=memory, error="")
-        errors: list[str] = []
-        for attempt in range(1, self.max_reasks + 2):
-            request = request_for(self.template, STAGE, messages)
-            result = await self.gateway.chat(request)
-            try:
-                return PlanResult(read_plan(result.text), attempt, errors)
-            except (LogicFormError, PlanError) as exc:
-                self.gateway.forget(request)
-                message = exc.pretty() if isinstance(exc, LogicFormError) else exc.line()
-                errors.append(message)
-                messages = messages + [
-                    ChatMessage(role="assistant", content=result.text),
-                    ChatMessage(role="user", content=self.template.fragment("reask", error=message)),
-                ]
-        raise PlanError(STAGE, f"no usable plan after {len(errors)} attempt(s)", errors[-1].split("\n")[0])
+        request = request_for(self.template, STAGE, self.template.render(question=question, memory=memory, error=""))
+        trail = AskTrail()
+        try:
+            reply = await self.gateway.ask(request, PlanReply, reask=self.reask, check=plan_problem, trail=trail)
+        except UnusableReply as exc:
+            raise PlanError(STAGE, f"no usable plan after {exc.attempts} attempt(s)",
+                            exc.errors[-1].split("\n")[0]) from None
+        # Parsed again rather than carried out of the check: parsing is pure and takes microseconds.
+        return PlanResult(parse_plan(reply.plan), trail.attempts, trail.errors)

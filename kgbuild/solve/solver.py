@@ -5,6 +5,10 @@
     round 2: plan and execute each supplementary question (memory holds every earlier finding)
              -> judge ... up to max_iterations rounds; then the best answer, resolved=False.
 
+Each step asks the model through `Gateway.ask` for its own reply model and re-asks (at most
+`max_reasks` times) after a reply it cannot use; a judgement or reflection that stays unusable
+reads as "not resolved" / "no further questions".
+
 Everything the loop did is in the Answer: the printed plans, a TraceStep per plan, operator,
 judgement and reflection (with the model calls each made), the triples and chunks used, the
 citations, and the calls and tokens taken from the gateway's own accounting.
@@ -16,11 +20,12 @@ import time
 from collections.abc import Callable
 
 from kgbuild.llm.prompts import PromptLibrary
+from kgbuild.llm.types import Gateway
 from kgbuild.solve.executor import Executor
 from kgbuild.solve.graph_view import GraphView
-from kgbuild.solve.llm_ask import SolveGateway, ask_json
+from kgbuild.solve.llm_ask import MAX_REASKS, JudgeReply, ReflectReply, ask_step
 from kgbuild.solve.logic import format_plan
-from kgbuild.solve.planner import Planner, PlanError
+from kgbuild.solve.planner import PlanError, Planner
 from kgbuild.solve.state import ExecState
 from kgbuild.solve.types import Answer, Citation, Retriever, TraceStep
 
@@ -41,15 +46,16 @@ def render_memory(state: ExecState, *, triples_per_answer: int = 8, chunks_per_a
 
 
 class Solver:
-    def __init__(self, gateway: SolveGateway, retriever: Retriever | None, graph_view: GraphView | None,
-                 prompts: PromptLibrary, max_iterations: int = 3, *, k: int = 5,
+    def __init__(self, gateway: Gateway, retriever: Retriever | None, graph_view: GraphView | None,
+                 prompts: PromptLibrary, max_iterations: int = 3, *, k: int = 5, max_reasks: int = MAX_REASKS,
                  clock: Callable[[], float] = time.perf_counter) -> None:
         self.gateway = gateway
         self.graph = graph_view
         self.prompts = prompts
         self.max_iterations = max(1, max_iterations)
         self.clock = clock
-        self.planner = Planner(gateway, prompts)
+        self.max_reasks = max_reasks
+        self.planner = Planner(gateway, prompts, max_reasks=max_reasks)
         self.executor = Executor(gateway, retriever, graph_view, prompts, k=k, clock=clock)
 
     async def solve(self, question: str) -> Answer:
@@ -106,20 +112,20 @@ class Solver:
 
     async def judge(self, question: str, state: ExecState) -> tuple[bool, str, str]:
         started, calls = self.clock(), self.executor.calls()
-        reply = await ask_json(self.gateway, self.prompts.get("solve_judge"), "solve.judge",
+        reply = await ask_step(self.gateway, self.prompts, "solve_judge", "solve.judge", JudgeReply,
+                               unknown=JudgeReply(resolved=False), max_reasks=self.max_reasks,
                                question=question, memory=render_memory(state))
-        resolved = reply.get("resolved") is True
-        answer, missing = str(reply.get("answer") or "").strip(), str(reply.get("missing") or "").strip()
+        resolved, answer, missing = reply.resolved, reply.answer.strip(), reply.missing.strip()
         self._traced(state, question, "", {"judge": "resolved" if resolved else "unresolved", "answer": answer,
                                            "missing": missing}, started, calls)
         return resolved, answer, missing
 
     async def reflect(self, question: str, state: ExecState, missing: str) -> list[str]:
         started, calls = self.clock(), self.executor.calls()
-        reply = await ask_json(self.gateway, self.prompts.get("solve_reflect"), "solve.reflect",
+        reply = await ask_step(self.gateway, self.prompts, "solve_reflect", "solve.reflect", ReflectReply,
+                               unknown=ReflectReply(questions=[]), max_reasks=self.max_reasks,
                                question=question, memory=render_memory(state), missing=missing or "(not said)")
-        raw = reply.get("questions")
-        questions = [str(q).strip() for q in raw if str(q).strip()][:MAX_QUESTIONS] if isinstance(raw, list) else []
+        questions = reply.questions[:MAX_QUESTIONS]
         self._traced(state, question, "", {"reflect": questions}, started, calls)
         return questions
 

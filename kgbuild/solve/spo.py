@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kgbuild.llm.prompts import PromptLibrary
+from kgbuild.llm.types import Gateway
 from kgbuild.solve.graph_view import GEdge, GNode, GQualifier, GraphView, normalise_predicate
-from kgbuild.solve.llm_ask import SolveGateway, ask_json
+from kgbuild.solve.llm_ask import AnswerReply, ask_step
 from kgbuild.solve.logic import Constraint, NodePattern, Retrieval, VarRef, format_constraint
 from kgbuild.solve.state import ExecState, Value
 from kgbuild.solve.types import Retriever, ScoredChunk, Triple
@@ -40,7 +41,7 @@ def node_value(n: GNode) -> Value:
 
 
 class RetrievalOp:
-    def __init__(self, gateway: SolveGateway, retriever: Retriever | None, graph: GraphView | None,
+    def __init__(self, gateway: Gateway, retriever: Retriever | None, graph: GraphView | None,
                  prompts: PromptLibrary, k: int = 5) -> None:
         self.gateway = gateway
         self.retriever = retriever
@@ -254,14 +255,15 @@ class RetrievalOp:
             out.notes.append("no passages found")
             return []
         passages = [{"id": c.id, "text": c.text} for c in result.chunks]
-        reply = await ask_json(self.gateway, self.prompts.get("solve_answer"), "solve.answer",
-                               question=question, passages=json.dumps(passages, ensure_ascii=False, indent=1))
-        answers = [str(a).strip() for a in reply.get("answers") or [] if str(a).strip()]
-        if not reply.get("found") or not answers:
+        reply = await ask_step(self.gateway, self.prompts, "solve_answer", "solve.answer", AnswerReply,
+                               unknown=AnswerReply(found=False), question=question,
+                               passages=json.dumps(passages, ensure_ascii=False, indent=1))
+        answers = reply.answers
+        if not reply.found or not answers:
             out.notes.append("the passages do not answer it")
             return []
         known = {c.id for c in result.chunks}
-        state.cited_chunks.extend(c for c in reply.get("chunk_ids") or [] if c in known)
+        state.cited_chunks.extend(c for c in reply.chunk_ids if c in known)
         return answers
 
 
