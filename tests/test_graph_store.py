@@ -38,8 +38,8 @@ def project(root: Path, extra: str = "", *, vectors: bool = False) -> Config:
 def build(config: Config, sources: list[Path], **kwargs) -> dict:
     report = asyncio.run(Builder(config).arun(sources, **kwargs))
     assert not report.store_error, report.store_error
-    assert report.write is not None and report.write.stores is not None
-    return report.write.stores.model_dump()
+    stores = report.write.stores if report.write else None  # no write section: built with sync=False
+    return stores.model_dump() if stores else {}
 
 
 def embedded_dump(config: Config) -> dict:
