@@ -13,8 +13,22 @@ The grammar is in docs/logical_forms.md; `parse_plan` and `format_plan` are inve
 
 from kgbuild.solve.logic.errors import LogicFormError
 from kgbuild.solve.logic.nodes import (
-    DEDUCE_ARGS, DEDUCE_OPS, Action, Constraint, Deduce, Math, NodePattern, Output, Plan, Pos, PredicatePattern,
-    Retrieval, Sort, Step, VarRef, bound_by,
+    DEDUCE_ARGS,
+    DEDUCE_OPS,
+    Action,
+    Constraint,
+    Deduce,
+    Math,
+    NodePattern,
+    Output,
+    Plan,
+    Pos,
+    PredicatePattern,
+    Retrieval,
+    Sort,
+    Step,
+    VarRef,
+    bound_by,
 )
 from kgbuild.solve.logic.parser import parse_action, parse_plan
 from kgbuild.solve.logic.printer import format_action, format_constraint, format_plan

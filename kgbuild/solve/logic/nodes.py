@@ -8,7 +8,7 @@ produced, whatever the spacing of the original text.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Union
+from typing import Literal
 
 DeduceOp = Literal["entailment", "judgement", "greater", "less", "equal", "choice"]
 DEDUCE_OPS: tuple[str, ...] = ("entailment", "judgement", "greater", "less", "equal", "choice")
@@ -34,20 +34,16 @@ class Pos:
     offset: int  # 0-based index into the plan text
 
 
-def _pos() -> Pos | None:
-    return field(default=None, compare=False, repr=False)  # type: ignore[return-value]
-
-
 @dataclass(frozen=True)
 class VarRef:
     """A variable bound by an earlier operator."""
 
     name: str
-    pos: Pos | None = _pos()
+    pos: Pos | None = field(default=None, compare=False, repr=False)  # where it was written; not its identity
 
 
-Scalar = Union[str, int, float, VarRef]
-ArgValue = Union[Scalar, tuple[Scalar, ...]]  # a tuple is a [list]
+Scalar = str | int | float | VarRef
+ArgValue = Scalar | tuple[Scalar, ...]  # a tuple is a [list]
 
 
 @dataclass(frozen=True)
@@ -60,7 +56,7 @@ class NodePattern:
     var: str
     type: str | None = None
     mention: str | None = None
-    pos: Pos | None = _pos()
+    pos: Pos | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -69,7 +65,7 @@ class PredicatePattern:
 
     var: str
     name: str | None = None
-    pos: Pos | None = _pos()
+    pos: Pos | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -80,7 +76,7 @@ class Constraint:
     prop: str
     op: Comparator
     value: Scalar
-    pos: Pos | None = _pos()
+    pos: Pos | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -89,7 +85,7 @@ class Retrieval:
     p: PredicatePattern
     o: NodePattern
     constraints: tuple[Constraint, ...] = ()
-    pos: Pos | None = _pos()
+    pos: Pos | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -101,7 +97,7 @@ class Sort:
     limit: int | None = None
     by: VarRef | None = None
     target: str | None = None  # None: the sorted values replace `set`
-    pos: Pos | None = _pos()
+    pos: Pos | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -109,7 +105,7 @@ class Math:
     expr: str  # checked by kgbuild.solve.math; names in it are plan variables
     target: str
     variables: tuple[str, ...] = ()
-    pos: Pos | None = _pos()
+    pos: Pos | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -117,7 +113,7 @@ class Deduce:
     op: DeduceOp
     args: tuple[tuple[str, ArgValue], ...]  # in written order
     target: str | None = None
-    pos: Pos | None = _pos()
+    pos: Pos | None = field(default=None, compare=False, repr=False)
 
     def arg(self, name: str) -> ArgValue | None:
         return next((v for k, v in self.args if k == name), None)
@@ -126,17 +122,17 @@ class Deduce:
 @dataclass(frozen=True)
 class Output:
     vars: tuple[VarRef, ...]
-    pos: Pos | None = _pos()
+    pos: Pos | None = field(default=None, compare=False, repr=False)
 
 
-Action = Union[Retrieval, Sort, Math, Deduce, Output]
+Action = Retrieval | Sort | Math | Deduce | Output
 
 
 @dataclass(frozen=True)
 class Step:
     question: str
     actions: tuple[Action, ...]
-    pos: Pos | None = _pos()
+    pos: Pos | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

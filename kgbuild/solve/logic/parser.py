@@ -7,11 +7,29 @@ by an earlier operator, and no operator binds a name twice.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from kgbuild.solve.logic.errors import LogicFormError, position
 from kgbuild.solve.logic.lexer import Lexer, Token
 from kgbuild.solve.logic.nodes import (
-    COMPARATORS, DEDUCE_ARGS, DEDUCE_OPS, Action, ArgValue, Constraint, Deduce, Math, NodePattern, Output,
-    Plan, Pos, PredicatePattern, Retrieval, Scalar, Sort, Step, VarRef,
+    COMPARATORS,
+    DEDUCE_ARGS,
+    DEDUCE_OPS,
+    Action,
+    ArgValue,
+    Constraint,
+    Deduce,
+    Math,
+    NodePattern,
+    Output,
+    Plan,
+    Pos,
+    PredicatePattern,
+    Retrieval,
+    Scalar,
+    Sort,
+    Step,
+    VarRef,
 )
 from kgbuild.solve.math import MathError, parse_expression
 
@@ -88,15 +106,17 @@ class _Parser:
             return tok.value
         raise self.error(tok.offset, f"expected a variable, a \"text\" or a number, found {self.describe(tok)}")
 
-    def arguments(self, operator: str):  # noqa: ANN201 - yields (name token) while the list goes on
-        """Iterate over `name=` of a parenthesised argument list; the caller parses each value."""
+    def arguments(self, operator: str) -> Iterator[Token]:
+        """Iterate over `name=` of a parenthesised argument list (yields the name, not yet consumed);
+        the caller parses each name and value."""
         self.expect("(", f"after {operator}")
         if self.accept(")"):
             return
         while True:
             tok = self.lex.peek()
             if tok.kind != "ident":
-                raise self.error(tok.offset, f"expected an argument name in {operator}(...), found {self.describe(tok)}")
+                raise self.error(tok.offset,
+                                 f"expected an argument name in {operator}(...), found {self.describe(tok)}")
             yield tok
             if self.accept(")"):
                 return
@@ -119,7 +139,9 @@ class _Parser:
 
     def plan(self) -> Plan:
         steps: list[Step] = []
-        question, qpos, actions = None, None, []  # question None: actions before any header
+        question: str | None = None  # None: actions before any header
+        qpos: Pos | None = None
+        actions: list[Action] = []
         while True:
             tok = self.lex.peek()
             if tok.kind == "newline":
@@ -136,7 +158,8 @@ class _Parser:
             actions.append(self.action())
             end = self.lex.peek()
             if end.kind not in ("newline", "eof"):
-                raise self.error(end.offset, f"expected the end of the line after the operator, found {self.describe(end)}",
+                raise self.error(end.offset,
+                                 f"expected the end of the line after the operator, found {self.describe(end)}",
                                  "one operator per line")
         if question is not None or actions:
             steps.append(self.close_step(question, qpos, actions))
@@ -172,14 +195,15 @@ class _Parser:
             return self.deduce(at)
         if word == "output":
             return self.output(at)
-        raise self.error(tok.offset, f"expected an operator ({', '.join(OPERATORS)}) or 'Step N:', found {self.describe(tok)}")
+        raise self.error(tok.offset,
+                         f"expected an operator ({', '.join(OPERATORS)}) or 'Step N:', found {self.describe(tok)}")
 
     # ------------------------------------------------------------ operators
 
     def retrieval(self, at: Pos) -> Retrieval:
         slots: dict[str, NodePattern | PredicatePattern] = {}
         constraints: list[Constraint] = []
-        for tok in self.arguments("Retrieval"):
+        for _name in self.arguments("Retrieval"):
             key = self.lex.next()
             name = str(key.value)
             if name not in ("s", "p", "o"):
@@ -234,7 +258,7 @@ class _Parser:
 
     def sort(self, at: Pos) -> Sort:
         values: dict[str, object] = {}
-        for tok in self.arguments("Sort"):
+        for _name in self.arguments("Sort"):
             key = self.lex.next()
             name = str(key.value)
             self.expect("=", f"after {name}")
@@ -277,7 +301,7 @@ class _Parser:
         op: str | None = None
         args: list[tuple[str, ArgValue]] = []
         seen: set[str] = set()
-        for tok in self.arguments("Deduce"):
+        for _name in self.arguments("Deduce"):
             key = self.lex.next()
             name = str(key.value)
             self.expect("=", f"after {name}")
@@ -287,7 +311,8 @@ class _Parser:
                 value = self.lex.next()
                 op = str(value.value).lower()
                 if op not in DEDUCE_OPS:
-                    raise self.error(value.offset, f"unknown Deduce op {self.describe(value)}", f"one of {', '.join(DEDUCE_OPS)}")
+                    raise self.error(value.offset, f"unknown Deduce op {self.describe(value)}",
+                                     f"one of {', '.join(DEDUCE_OPS)}")
                 continue
             seen.add(name)
             args.append((name, self.arg_value()))
@@ -302,14 +327,16 @@ class _Parser:
                                  f"it takes {', '.join(required + optional)}")
         missing = [n for n in required if n not in seen]
         if missing:
-            raise self.error(at.offset, f"Deduce op={op} needs {missing[0]}=", f"it takes {', '.join(required + optional)}")
+            raise self.error(at.offset, f"Deduce op={op} needs {missing[0]}=",
+                             f"it takes {', '.join(required + optional)}")
         target = self.target(False, "Deduce")
         return Deduce(op, tuple(args), target, at)  # type: ignore[arg-type]
 
     def check_deduce_arg(self, op: str, name: str, key: Token) -> None:
         required, optional = DEDUCE_ARGS[op]
         if name not in required + optional:
-            raise self.error(key.offset, f"Deduce op={op} takes no argument {name!r}", f"it takes {', '.join(required + optional)}")
+            raise self.error(key.offset, f"Deduce op={op} takes no argument {name!r}",
+                             f"it takes {', '.join(required + optional)}")
 
     def arg_value(self) -> ArgValue:
         if self.accept("["):
@@ -369,7 +396,8 @@ def _check_bindings(plan: Plan, src: str) -> None:
                 if slot.var not in bound:
                     bind(slot.var, slot.pos)
             if action.p.var in bound and action.p.name:
-                raise fail(action.p.pos, f"variable {action.p.var} is already bound; refer to it as just {action.p.var}")
+                raise fail(action.p.pos,
+                           f"variable {action.p.var} is already bound; refer to it as just {action.p.var}")
             if action.p.var not in bound:
                 bind(action.p.var, action.p.pos)
         elif isinstance(action, Sort):

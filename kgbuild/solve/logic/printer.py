@@ -8,8 +8,20 @@ from __future__ import annotations
 
 from kgbuild.solve.logic.lexer import is_name_char, is_name_start
 from kgbuild.solve.logic.nodes import (
-    Action, ArgValue, Constraint, Deduce, Math, NodePattern, Output, Plan, PredicatePattern, Retrieval, Scalar,
-    Sort, Step, VarRef,
+    Action,
+    ArgValue,
+    Constraint,
+    Deduce,
+    Math,
+    NodePattern,
+    Output,
+    Plan,
+    PredicatePattern,
+    Retrieval,
+    Scalar,
+    Sort,
+    Step,
+    VarRef,
 )
 
 
