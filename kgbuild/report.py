@@ -113,8 +113,9 @@ class LLMSection(Section):
 
 
 class BuildReport(BaseModel):
-    # Assignments are validated, so a runner cannot put a section under the wrong name.
-    model_config = ConfigDict(validate_assignment=True)
+    # Assignments are validated, so a runner cannot put a section under the wrong name; unknown
+    # keys are refused, so a report of the older flat shape is never half-read as this one.
+    model_config = ConfigDict(validate_assignment=True, extra="forbid")
 
     started_at: str
     finished_at: str = ""
