@@ -14,7 +14,7 @@ from kgbuild.extract.validate import validate_extraction
 from kgbuild.ingest.llm_split import split_section
 from kgbuild.llm.prompts import PromptLibrary
 from kgbuild.llm.reply import parse_reply
-from kgbuild.llm.types import ChatRequest, ChatResult, LLMCallError
+from kgbuild.llm.types import ChatResult, LLMCallError
 from kgbuild.model import Chunk, Concept, Entity, HyperNode, Relation
 from kgbuild.schema import Schema
 
@@ -36,7 +36,8 @@ def schema() -> Schema:
             "GeographicLocation": {"parent": "Thing"},
             "Date": {"parent": "Thing"},
         },
-        "event_types": {"Founding": {"roles": {"founder": ["Person"], "organization": {"range": ["Organization"], "required": True}}}},
+        "event_types": {"Founding": {"roles": {"founder": ["Person"],
+                                               "organization": {"range": ["Organization"], "required": True}}}},
         "relation_types": {
             "bornIn": {"domain": ["Person"], "range": ["GeographicLocation"]},
             "foundedBy": {"domain": ["Organization"], "range": ["Person"]},
@@ -93,7 +94,8 @@ def test_joint_extraction_to_records(schema: Schema, prompts: PromptLibrary) -> 
     ex, failed = run(make(gw, schema, prompts))
     assert not failed and ex.extractor == "llm" and ex.chunk_id == CHUNK.id
     (request,) = gw.requests
-    assert (request.stage, request.template, request.json_mode, request.doc_id) == ("extract", "extract.joint@1", True, "doc")
+    assert (request.stage, request.template, request.json_mode, request.doc_id) == (
+        "extract", "extract.joint@1", True, "doc")
     assert TEXT in request.messages[-1].content and "Marie Curie > Life" in request.messages[-1].content
 
     by_name = {e.name: e for e in ex.entities}
@@ -146,7 +148,8 @@ def test_unknown_entity_in_relation(schema: Schema, prompts: PromptLibrary) -> N
 def test_unknown_event_argument_dropped_and_slots_created(schema: Schema, prompts: PromptLibrary) -> None:
     reply = {"entities": [ent("Marie Curie", "Person"), ent("Radium Institute", "Organization")],
              "events": [{"type": "Founding", "trigger": "founded",
-                         "arguments": {"founder": ["Marie Curie", "Albert Einstein"], "organization": ["Radium Institute"],
+                         "arguments": {"founder": ["Marie Curie", "Albert Einstein"],
+                                       "organization": ["Radium Institute"],
                                        "time": ["1914"]},
                          "place": "Paris"},
                         {"type": " ", "trigger": "founded", "arguments": {}}]}
@@ -164,7 +167,8 @@ def test_hypernode_creates_its_relation_and_types_values(schema: Schema, prompts
     reply = {"entities": ENTITIES, "relations": [],
              "hypernodes": [
                  {"triple": ["Marie Curie", "bornIn", "Warsaw"], "qualifier": "in", "value": "1867"},
-                 {"triple": ["Marie Curie", "worksFor", "Radium Institute"], "qualifier": "when", "value": "she was director"},
+                 {"triple": ["Marie Curie", "worksFor", "Radium Institute"], "qualifier": "when",
+                  "value": "she was director"},
                  {"triple": ["Nobody", "bornIn", "Warsaw"], "qualifier": "in", "value": "1900"},
              ]}
     ex, _ = run(make(ScriptedGateway(reply), schema, prompts))
@@ -312,15 +316,17 @@ def test_llm_call_error_fails_the_chunk(schema: Schema, prompts: PromptLibrary) 
 
 
 def test_one_line_masks_secrets() -> None:
-    assert one_line("bad Authorization: Bearer abc.def api_key=xyz0123456789abc") == "bad Authorization: [redacted] [redacted]"
+    masked = one_line("bad Authorization: Bearer abc.def api_key=xyz0123456789abc")
+    assert masked == "bad Authorization: [redacted] [redacted]"
     # A setting's name followed by our own message is not a secret.
-    assert one_line("llm.api_key: endpoint rejected the API key (401)") == "llm.api_key: endpoint rejected the API key (401)"
+    ours = "llm.api_key: endpoint rejected the API key (401)"
+    assert one_line(ours) == ours
 
 
 def test_bad_mode_is_a_config_error(schema: Schema, prompts: PromptLibrary) -> None:
     from kgbuild.errors import ConfigError
 
-    with pytest.raises(ConfigError, match="extract.mode"):
+    with pytest.raises(ConfigError, match=r"extract\.mode"):
         make(ScriptedGateway(), schema, prompts, mode="parallel")
 
 
@@ -343,10 +349,12 @@ def test_parse_trailing_commas_and_variations() -> None:
     e = reply.entities[0]
     assert (e.name, e.aliases, e.properties) == ("1914", ["the year"], {"n": ["3"]})
     reply, error, _ = parse_reply('{"relations": [["A", "p", "B"]], "hypernodes": '
-                                  '[{"triple": {"subject": "A", "predicate": "p", "object": "B"}, "qualifier": "in", "value": 2001}]}',
+                                  '[{"triple": {"subject": "A", "predicate": "p", "object": "B"}, '
+                                  '"qualifier": "in", "value": 2001}]}',
                                   FactsReply)
     assert error is None and reply is not None
-    assert (reply.relations[0].object, reply.hypernodes[0].triple, reply.hypernodes[0].value) == ("B", ["A", "p", "B"], "2001")
+    hyper = reply.hypernodes[0]
+    assert (reply.relations[0].object, hyper.triple, hyper.value) == ("B", ["A", "p", "B"], "2001")
     reply, _, _ = parse_reply('[{"name": "A"}]', EntitiesReply)  # a bare list of entities
     assert reply is not None and reply.entities[0].name == "A"
 
@@ -355,9 +363,11 @@ def test_parse_truncation() -> None:
     text = '{"entities": [{"name": "A"}, {"name": "B, with a \\"quote'
     reply, error, repaired = parse_reply(text, EntitiesReply)
     assert repaired and error is None and reply is not None and [e.name for e in reply.entities] == ["A"]
-    reply, _, repaired = parse_reply('{"entities": [{"name": "A"}], "relations": [["A", "p", "A"], ["A", "q', JointReply)
+    cut = '{"entities": [{"name": "A"}], "relations": [["A", "p", "A"], ["A", "q'
+    reply, _, repaired = parse_reply(cut, JointReply)
     assert repaired and reply is not None and len(reply.relations) == 1
-    assert parse_reply('{"entities": [{"na', EntitiesReply) == (None, "the reply was cut off before any complete record", False)
+    nothing_complete = (None, "the reply was cut off before any complete record", False)
+    assert parse_reply('{"entities": [{"na', EntitiesReply) == nothing_complete
     reply, _, repaired = parse_reply('[{"name": "A"}, {"name": "B", "type": "Per', EntitiesReply)  # a bare list
     assert repaired and reply is not None and [e.name for e in reply.entities] == ["A"]
     reply, error, _ = parse_reply('Note [1]: {"entities": [1 2]}', JointReply)  # the object's error is reported
@@ -400,7 +410,8 @@ SENTENCES = ["One two three.", "Four five six.", "Seven eight nine.", "Ten eleve
 
 
 def test_split_section_uses_valid_spans(prompts: PromptLibrary) -> None:
-    gw = ScriptedGateway({"chunks": [{"start": 1, "end": 2, "summary": "first"}, {"start": 3, "end": 4, "summary": "second"}]})
+    gw = ScriptedGateway({"chunks": [{"start": 1, "end": 2, "summary": "first"},
+                                     {"start": 3, "end": 4, "summary": "second"}]})
     spans = asyncio.run(split_section(gw, prompts, SENTENCES, 6, WordCounter(), section=["S"], doc_id="doc"))
     assert spans == [(0, 2, "first"), (2, 4, "second")]
     (request,) = gw.requests

@@ -106,7 +106,7 @@ def test_json_mode_off_sends_no_response_format_and_no_key_sends_a_placeholder(l
 
 def test_gateway_is_built_without_an_endpoint_and_needs_a_model_only_when_called() -> None:
     gw = LLMGateway(LLMConfig(), cache_path=None)
-    with pytest.raises(ConfigError, match="llm.model"):
+    with pytest.raises(ConfigError, match=r"llm\.model"):
         ask(gw, request())
 
 
@@ -311,7 +311,8 @@ def test_failures_are_not_cached(llm: ScriptedLLM, tmp_path: Path) -> None:
     assert not run(gw, body).cached and llm.calls() == 2
 
 
-def test_cache_is_shared_by_concurrent_coroutines_and_in_flight_duplicates_wait(llm: ScriptedLLM, tmp_path: Path) -> None:
+def test_cache_is_shared_by_concurrent_coroutines_and_in_flight_duplicates_wait(llm: ScriptedLLM,
+                                                                                tmp_path: Path) -> None:
     llm.reply("", lambda body: json.dumps({"echo": body["messages"][-1]["content"]}))
     path = tmp_path / "llm.sqlite"
 

@@ -75,7 +75,7 @@ def test_solver_templates_examples_parse_with_their_reply_models(lang: str) -> N
 
 def test_a_reask_text_must_use_the_error_placeholder() -> None:
     tpl = PromptLibrary("en").get("solve_judge")  # its user text fills {question} and {memory}
-    with pytest.raises(ConfigError, match="placeholder {error}"):
+    with pytest.raises(ConfigError, match=r"placeholder \{error\}"):
         tpl.reask(1)
     with pytest.raises(ConfigError, match="fragment 'reask' is missing"):
         tpl.reask(1, fragment="reask")

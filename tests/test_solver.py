@@ -26,7 +26,8 @@ from kgbuild.store.arcade import ArcadeGraphStore
 
 QUESTION = "In which city was the director of Mildred Pierce born?"
 BAD_PLAN = "Step 1: Who directed Mildred Pierce?\n  Retrieval(s=s1:Film[Mildred Pierce], p=p1:directedBy o=o1:Person)"
-PLAN_1 = "Step 1: Who directed Mildred Pierce?\n  Retrieval(s=s1:Film[Mildred Pierce], p=p1:directedBy, o=o1:Person)\n  Output(o1)"
+PLAN_1 = ("Step 1: Who directed Mildred Pierce?\n"
+          "  Retrieval(s=s1:Film[Mildred Pierce], p=p1:directedBy, o=o1:Person)\n  Output(o1)")
 SUPPLEMENTARY = "Where was Michael Curtiz born?"
 PLAN_2 = f"Step 1: {SUPPLEMENTARY}\n  Retrieval(s=s1:Person[Michael Curtiz], p=p1:bornIn, o=o1:City)\n  Output(o1)"
 
@@ -61,7 +62,8 @@ def scripted(script: Script) -> Callable[[dict[str, Any]], str]:
     return reply
 
 
-def solve(store: ArcadeGraphStore, llm: ScriptedLLM, question: str, max_iterations: int = 3) -> tuple[Answer, LLMGateway]:
+def solve(store: ArcadeGraphStore, llm: ScriptedLLM, question: str,
+          max_iterations: int = 3) -> tuple[Answer, LLMGateway]:
     view = GraphView(store)
     gateway = LLMGateway(LLMConfig(base_url=llm.base_url, model="m", max_retries=0), cache_path=None)
     solver = Solver(gateway, GraphRetriever(view), view, PromptLibrary("en"), max_iterations, k=3)

@@ -15,15 +15,27 @@ from collections.abc import Iterable
 
 from kgbuild.extract.llm_output import LLMEntity, LLMEvent, LLMHyperNode, LLMRelation
 from kgbuild.ids import normalize_name
-from kgbuild.model import Chunk, ChunkExtraction, Concept, Drop, Entity, Event, HyperNode, Ref, Relation
+from kgbuild.model import (
+    Chunk,
+    ChunkExtraction,
+    Concept,
+    Drop,
+    DropReason,
+    Entity,
+    Event,
+    HyperNode,
+    ItemKind,
+    Ref,
+    Relation,
+)
 from kgbuild.schema import Schema
 
 STAGE = "extract"
-UNKNOWN_IN_RELATION = "relation names unknown entity"
-UNKNOWN_IN_EVENT = "event names unknown entity"
-UNKNOWN_IN_HYPERNODE = "hypernode names unknown entity"
-EMPTY_HYPERNODE_VALUE = "hypernode without value"
-UNTYPED_EVENT = "event without type"
+UNKNOWN_IN_RELATION = DropReason.UNKNOWN_IN_RELATION
+UNKNOWN_IN_EVENT = DropReason.UNKNOWN_IN_EVENT
+UNKNOWN_IN_HYPERNODE = DropReason.UNKNOWN_IN_HYPERNODE
+EMPTY_HYPERNODE_VALUE = DropReason.EMPTY_HYPERNODE_VALUE
+UNTYPED_EVENT = DropReason.UNTYPED_EVENT
 
 _MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"
            "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
@@ -66,7 +78,7 @@ class RecordBuilder:
         self.concepts: dict[str, Concept] = {}
         self.drops: list[Drop] = []
 
-    def drop(self, reason: str, kind: str, detail: str) -> None:
+    def drop(self, reason: DropReason, kind: ItemKind, detail: str) -> None:
         self.drops.append(Drop(stage=STAGE, reason=reason, kind=kind, detail=detail[:300], chunk_id=self.chunk.id))
 
     # ------------------------------------------------ entities
@@ -83,7 +95,8 @@ class RecordBuilder:
             id=Entity.make_id(name, spg_class), name=name, spg_class=spg_class, semantic_type=semantic,
             description=item.description.strip(), summary=item.summary.strip(),
             aliases=[a.strip() for a in item.aliases if a.strip() and normalize_name(a) != normalize_name(name)],
-            properties={k.strip(): [v.strip() for v in vals if v.strip()] for k, vals in item.properties.items() if k.strip()},
+            properties={k.strip(): [v.strip() for v in vals if v.strip()]
+                        for k, vals in item.properties.items() if k.strip()},
             chunk_ids=list(self.chunk_ids),
         )
         entity = self._store(entity)
@@ -138,7 +151,8 @@ class RecordBuilder:
 
     # ------------------------------------------------ facts
 
-    def add_relation(self, item: LLMRelation, *, reason: str = UNKNOWN_IN_RELATION, kind: str = "relation") -> Relation | None:
+    def add_relation(self, item: LLMRelation, *, reason: DropReason = UNKNOWN_IN_RELATION,
+                     kind: ItemKind = "relation") -> Relation | None:
         triple = f"({item.subject}, {item.predicate}, {item.object})"
         ends = []
         for name in (item.subject, item.object):

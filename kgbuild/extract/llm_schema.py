@@ -30,7 +30,8 @@ def schema_block(schema: Schema, *, with_events: bool = True, with_relations: bo
         if et.parent:
             entry["parent"] = et.parent
         if et.properties:
-            entry["properties"] = {p: prop.type + (" (multi)" if prop.multi_value else "") for p, prop in et.properties.items()}
+            entry["properties"] = {p: prop.type + (" (multi)" if prop.multi_value else "")
+                                   for p, prop in et.properties.items()}
         entity_types[name] = entry or ""
     data["entity_types"] = entity_types
     if schema.concept_types:
@@ -45,12 +46,14 @@ def schema_block(schema: Schema, *, with_events: bool = True, with_relations: bo
     if with_events and schema.event_types:
         events: dict[str, object] = {}
         for name, ev in schema.event_types.items():
-            roles = {r: _classes(list(role.range)) + (" (required)" if role.required else "") for r, role in ev.roles.items()}
+            roles = {r: _classes(list(role.range)) + (" (required)" if role.required else "")
+                     for r, role in ev.roles.items()}
             events[name] = {**({"description": ev.description} if ev.description else {}), "roles": roles}
         data["event_types"] = events
     if with_relations and schema.relation_types:
         data["relation_types"] = {
-            name: f"{_classes(list(rt.domain))} -> {_classes(list(rt.range))}" + (f": {rt.description}" if rt.description else "")
+            name: f"{_classes(list(rt.domain))} -> {_classes(list(rt.range))}"
+            + (f": {rt.description}" if rt.description else "")
             for name, rt in schema.relation_types.items()
         }
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=10_000, default_flow_style=None).rstrip()

@@ -123,7 +123,7 @@ class ChatClient:
             kwargs["response_format"] = {"type": "json_object"}
         try:
             completion = await client.chat.completions.create(**kwargs)
-        except Exception as exc:  # classified below; anything unknown is a non-retryable failure
+        except Exception as exc:  # noqa: BLE001 - classified below; anything unknown is a non-retryable failure
             raise self._classify(exc, model, request) from None
         if not completion.choices:
             raise EndpointError(f"llm.base_url {self.base_url}", f"model '{model}' returned no choices",
