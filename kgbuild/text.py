@@ -1,13 +1,15 @@
 """Text normalisation: the one place that decides when two spellings are the same thing.
 
-Each key is named for its job, because the jobs really differ:
+Each key is named for its job, because the jobs really differ ("The Beatles" / "Film Directors"):
 
-| function | job | "The Beatles" | "Film Directors" |
-|---|---|---|---|
-| `identifier_key` | a model's spelling of a declared schema identifier (class, predicate, property, role) | "thebeatles" | "filmdirectors" |
-| `type_key` | class and type names, build and query side alike: camelCase, case, punctuation and a plural do not matter | "the beatle" | "film director" |
-| `concept_key` | identity of a concept name (free text from a semanticType): a leading article and a plural do not matter | "beatle" | "film director" |
-| `mention_key` | dictionary key shared by an entity's name and its mention in a question: folded words, nothing dropped | "the beatles" | "film directors" |
+- `identifier_key`: a model's spelling of a declared schema identifier (class, predicate, property,
+  role); case, spaces and punctuation do not matter ("thebeatles" / "filmdirectors").
+- `type_key`: class and type names, build and query side alike; camelCase, case, punctuation and a
+  plural do not matter ("the beatle" / "film director").
+- `concept_key`: identity of a concept name (free text from a semanticType); a leading article and a
+  plural do not matter ("beatle" / "film director").
+- `mention_key`: the dictionary key an entity's name and its mention in a question share; folded
+  words, nothing dropped ("the beatles" / "film directors").
 
 Entity resolution needs a fifth, kind-aware key (honorifics, corporate suffixes, "Turing, Alan"):
 `kgbuild.align.normalize.resolution_key`, built on `fold` from here.

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import itertools
 import time
 
 import pytest
@@ -43,7 +44,7 @@ def test_ids_have_the_composite_format_are_unique_and_sort_in_reading_order(coun
 def test_neighbours_link_both_ways(counter: TokenCounter) -> None:
     chunks = chunker(counter).chunk(make_doc([(["A"], CATS * 8), (["B"], ROCKETS * 8)])).chunks
     assert chunks[0].prev_id is None and chunks[-1].next_id is None
-    for a, b in zip(chunks, chunks[1:]):
+    for a, b in itertools.pairwise(chunks):
         assert a.next_id == b.id and b.prev_id == a.id
         assert a.doc_id == "doc"
 

@@ -102,7 +102,8 @@ def test_medicine_csvs() -> None:
 
 def test_cycles_and_aliases_in_json(tmp_path: Path) -> None:
     write_json(tmp_path / "nodes.json", [
-        {"id": "a", "name": "Alpha", "label": "Concept", "properties": {"description": "first", "aliases": "A1, A2、Alpha"}},
+        {"id": "a", "name": "Alpha", "label": "Concept",
+         "properties": {"description": "first", "aliases": "A1, A2、Alpha"}},
         {"id": "b", "name": "Beta"},
         {"id": "c", "name": "Gamma"},
         {"id": "a", "name": "Alpha", "properties": {"description": "ignored: the first description wins"}},
@@ -116,7 +117,8 @@ def test_cycles_and_aliases_in_json(tmp_path: Path) -> None:
     dc = load_domain_concepts(tmp_path)
     assert dc.nodes["Alpha"].description == "first"
     assert dc.nodes["Alpha"].aliases == ["A1", "A2"]
-    assert [w for w in dc.warnings if "cycle" in w] == ["isA cycle Alpha -> Beta -> Gamma -> Alpha: dropped 'Gamma' isA 'Alpha'"]
+    assert [w for w in dc.warnings if "cycle" in w] == [
+        "isA cycle Alpha -> Beta -> Gamma -> Alpha: dropped 'Gamma' isA 'Alpha'"]
     assert [dc.nodes[n].parents for n in ("Alpha", "Beta", "Gamma")] == [["Beta"], ["Gamma"], []]
     assert dc.relations == [("Alpha", "relatedTo", "Gamma")]
 

@@ -155,7 +155,8 @@ def test_two_settings_naming_the_bundled_model_load_it_once() -> None:
     for embedder in (chunking, align, concepts):
         vectors = embedder.embed(["a", "abc"])
         assert len(vectors) == 2 and vectors[1][0] > vectors[0][0]
-        assert all(math.isclose(math.hypot(*v), 1.0, abs_tol=1e-6) for v in vectors)  # unit rows, whatever the model gives
+        # unit rows, whatever the model gives
+        assert all(math.isclose(math.hypot(*v), 1.0, abs_tol=1e-6) for v in vectors)
     assert pool.loads == 1 and load.calls == [(load.calls[0][0], "chunking.embedding_model")]
     assert chunking.name == align.name == "st:all-MiniLM-L6-v2"
     # another pool (another build) loads its own: the pool is owned, not a hidden global
@@ -183,7 +184,7 @@ def test_a_missing_align_embedder_names_align_embedder(tmp_path: Path) -> None:
         embedder.embed(["Everest"])
     assert "align.embedder" in str(err.value) and "chunking.embedding_model" not in str(err.value)
     assert missing in str(err.value)
-    with pytest.raises(ModelLoadError, match="align.embedder"):
+    with pytest.raises(ModelLoadError, match=r"align\.embedder"):
         load_embedder(missing, setting="align.embedder").dim  # noqa: B018 - the property loads the model
 
 
@@ -205,3 +206,24 @@ def test_bundled_minilm_gives_unit_vectors_and_sensible_neighbours() -> None:
 
     assert cos(a, b) > cos(a, c) + 0.2
     assert embedder.embed([]) == []
+
+
+def test_a_build_with_a_missing_align_embedder_names_align_embedder(tmp_path: Path) -> None:
+    """The regression: the build's alignment embedder was loaded with the chunking setting's name,
+    so the user was told to fix `chunking.embedding_model`, which they had never set."""
+    pytest.importorskip("sentence_transformers")
+    import asyncio
+
+    from kgbuild.build import Builder
+
+    missing = tmp_path / "no-such-model"
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.txt").write_text("Alan Turing was born in London. He worked at Bletchley Park.\n",
+                                              encoding="utf-8")
+    config = parse_config({"workspace": "ws", "build": {"workers": 1}, "align": {"embedder": str(missing)},
+                           "graph_store": {"backend": "none"}, "vector_store": {"backend": "none"}},
+                          file=tmp_path / "kgbuild.yaml", env={})
+    with pytest.raises(ModelLoadError) as err:
+        asyncio.run(Builder(config).arun([tmp_path / "docs"], sync=False))
+    assert err.value.where == "config align.embedder", err.value.line()
+    assert str(missing) in err.value.line()

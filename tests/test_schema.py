@@ -236,8 +236,10 @@ def test_direct_construction_checks_meaning() -> None:
 
 
 def test_problem_line_text_and_error() -> None:
-    p = SchemaProblem("schemas/x.yaml", 12, "entity_types.Person.parent", "unknown type 'Persn'", "did you mean 'Person'?")
-    assert p.line_text() == "schemas/x.yaml:12: entity_types.Person.parent: unknown type 'Persn' (did you mean 'Person'?)"
+    p = SchemaProblem("schemas/x.yaml", 12, "entity_types.Person.parent", "unknown type 'Persn'",
+                      "did you mean 'Person'?")
+    assert p.line_text() == (
+        "schemas/x.yaml:12: entity_types.Person.parent: unknown type 'Persn' (did you mean 'Person'?)")
     err = p.to_error()
     assert isinstance(err, SchemaError)
     assert err.where == "schemas/x.yaml:12: entity_types.Person.parent"
@@ -386,7 +388,8 @@ def test_self_parent_is_a_cycle(tmp_path: Path) -> None:
 
 def test_duplicate_names_across_kinds(tmp_path: Path) -> None:
     text = BASE.replace("  Occupation:\n", "  Person:\n    description: clash\n  Occupation:\n") \
-               .replace("  Company: {parent: Organization}", "  Company: {parent: Organization, aliases: [Firm, occupation]}")
+               .replace("  Company: {parent: Organization}",
+                        "  Company: {parent: Organization, aliases: [Firm, occupation]}")
     problems = check_schema(write(tmp_path, text))
     assert len(problems) == 2
     clash = one_problem(problems, "concept_types.Person")
@@ -421,7 +424,8 @@ def test_invalid_identifiers(tmp_path: Path) -> None:
                .replace("birthDate: date", "birth date: date") \
                .replace("name: test", "name: my-schema")
     problems = check_schema(write(tmp_path, text))
-    assert one_problem(problems, "entity_types.2Company").message == "entity type name '2Company' is not a valid identifier"
+    assert (one_problem(problems, "entity_types.2Company").message
+            == "entity type name '2Company' is not a valid identifier")
     assert "not a valid identifier" in one_problem(problems, "entity_types.Person.properties.birth date").message
     assert one_problem(problems, "name").line == 1
 
@@ -477,7 +481,8 @@ def test_shorthands(tmp_path: Path) -> None:
 
 
 def test_null_entries_are_empty(tmp_path: Path) -> None:
-    text = "name: x\nfallback_class: Thing\nentity_types:\n  Thing:\nconcept_types:\n  Field:\n    children:\n      Physics:\n"
+    text = ("name: x\nfallback_class: Thing\nentity_types:\n  Thing:\n"
+            "concept_types:\n  Field:\n    children:\n      Physics:\n")
     s = load_schema(write(tmp_path, text))
     assert s.concept_paths() == [["Field"], ["Field", "Physics"]]
 

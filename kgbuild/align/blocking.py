@@ -150,7 +150,8 @@ def person_compatible(a: PersonName, b: PersonName) -> bool:
         return True
     if not _part_ok(a.given[0], b.given[0]):
         return False
-    return all(_part_ok(x, y) for x, y in zip(a.given[1:], b.given[1:]))
+    # zip stops at the shorter: a missing middle name is compatible
+    return all(_part_ok(x, y) for x, y in zip(a.given[1:], b.given[1:], strict=False))
 
 
 def person_candidates(names: Sequence[PersonName | None]) -> Iterator[tuple[int, list[int]]]:
@@ -186,7 +187,9 @@ def person_candidates(names: Sequence[PersonName | None]) -> Iterator[tuple[int,
             if len(block) > PERSON_BLOCK_CAP:
                 continue
         spec = p.specificity
-        found = [j for j in block if j != i and names[j].specificity > spec and person_compatible(p, names[j])]  # type: ignore[union-attr]
+        # every name in a surname block parsed (only parsed names are put in one)
+        others = [(j, q) for j in block if j != i and (q := names[j]) is not None]
+        found = [j for j, q in others if q.specificity > spec and person_compatible(p, q)]
         if not p.given:  # a lone token can also be a first name: "Sherlock" ~ "Sherlock Holmes"
             firsts = first_names.get(p.surname, [])
             if len(firsts) <= CANDIDATE_CAP:

@@ -179,10 +179,10 @@ def _norm(text: str) -> str:
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _RUN = re.compile(rf"[{_CJK}]+|[^\W{_CJK}]+")
 _CJK_START = re.compile(rf"[{_CJK}]")
-_STOPWORDS = frozenset(
+_STOPWORDS = frozenset((  # noqa: SIM905 - a word list reads better as running text
     "a an and are as at be been but by for from had has have he her his in is it its of on or she "
-    "that the their there these this those to was were which who will with".split()
-)
+    "that the their there these this those to was were which who will with"
+).split())
 
 
 def _features(text: str) -> Counter[str]:

@@ -86,7 +86,7 @@ def load_sentence_model(path: str, setting: str) -> SentenceModel:
     _quiet_transformers()
     try:
         return SentenceTransformer(path, device="cpu")
-    except Exception as exc:  # the library raises OSError, ValueError, hub errors...
+    except Exception as exc:  # noqa: BLE001 - the library raises OSError, ValueError, hub errors...
         raise ModelLoadError(f"config {setting}", f"cannot load '{path}': {exc}".splitlines()[0]) from None
 
 
@@ -141,7 +141,8 @@ class SentenceEmbedder:
         matrix = self._pool.model(self.choice).encode(list(texts), batch_size=self.batch_size,
                                                       convert_to_numpy=True, show_progress_bar=False,
                                                       normalize_embeddings=True)
-        return unit_rows(np.asarray(matrix, dtype=np.float32)).tolist()
+        rows: list[list[float]] = unit_rows(np.asarray(matrix, dtype=np.float32)).tolist()
+        return rows
 
     def close(self) -> None:
         """Nothing to release: the pool owns the model."""
@@ -180,4 +181,5 @@ def _quiet_transformers() -> None:
         from transformers.utils import logging as hf_logging
     except ImportError:
         return
-    hf_logging.disable_progress_bar()
+    disable: Callable[[], None] = hf_logging.disable_progress_bar  # the library's own function is untyped
+    disable()

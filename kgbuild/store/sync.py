@@ -13,11 +13,11 @@ from contextlib import ExitStack
 from kgbuild.config import Config
 from kgbuild.ingest.embedding_model import ModelPool
 from kgbuild.progress import ProgressReporter, QuietProgress
-from kgbuild.store import cypher
 from kgbuild.schema import resolve_schema
+from kgbuild.store import cypher
 from kgbuild.store.graph_rows import read_graph_rows
-from kgbuild.store.labels import relationship_type, schema_typer
 from kgbuild.store.graph_sync import sync_graph
+from kgbuild.store.labels import relationship_type, schema_typer
 from kgbuild.store.manifest import StoreManifest
 from kgbuild.store.open import graph_target, manifest_path, open_graph_store, vector_target
 from kgbuild.store.types import SyncReport

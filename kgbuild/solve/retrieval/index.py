@@ -156,7 +156,7 @@ class MutualIndex:
         same_name: list[tuple[int, int]] = []
         if title_nodes:
             by_doc: dict[str, list[str]] = {}
-            for cid, doc in zip(chunk_ids, chunk_doc):
+            for cid, doc in zip(chunk_ids, chunk_doc, strict=True):
                 by_doc.setdefault(doc, []).append(cid)
             for doc, cids in by_doc.items():
                 title = titles[doc]
@@ -223,7 +223,8 @@ class MutualIndex:
 
     def nodes_of_chunk(self, chunk: int) -> list[int]:
         row = self._chunk_nodes
-        return row.indices[row.indptr[chunk]:row.indptr[chunk + 1]].tolist()
+        nodes: list[int] = row.indices[row.indptr[chunk]:row.indptr[chunk + 1]].tolist()
+        return nodes
 
     def title_of(self, doc_id: str) -> str:
         return self.doc_titles.get(doc_id) or unescape_article_id(doc_id)

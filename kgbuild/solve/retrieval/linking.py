@@ -65,7 +65,8 @@ class EntityLinker:
                 seen.add(node)
                 out.append(self._linked(node, score, how, type_hint))
         # Among equal names, the matching class and then the better supported entity first.
-        out.sort(key=lambda e: (-e.score, not same_type(e.type, type_hint), -self.index.degree(self.index.node_pos[e.id])))
+        out.sort(key=lambda e: (-e.score, not same_type(e.type, type_hint),
+                                -self.index.degree(self.index.node_pos[e.id])))
         return out
 
     def dense(self, vector: list[float], k: int, type_hint: str | None = None) -> list[LinkedEntity]:

@@ -9,15 +9,15 @@ from __future__ import annotations
 from kgbuild.text import TOKEN, name_tokens
 
 # Function words: never a mention on their own, ignored by the answer's overlap score.
-STOPWORDS = frozenset(
+STOPWORDS = frozenset((  # noqa: SIM905 - a word list reads better as running text
     """a about above after again against all also am an and any are as at be because been before being
     below between both but by can could did do does doing down during each few for from further had has
     have having he her here hers herself him himself his how i if in into is it its itself just me more
     most my myself no nor not now of off on once only or other our ours ourselves out over own same she
     should so some such than that the their theirs them themselves then there these they this those
     through to too under until up very was we were what when where which while who whom whose why will
-    with would you your yours yourself yourselves s t don""".split()
-)
+    with would you your yours yourself yourselves s t don"""
+).split())
 
 
 def tokens(text: str) -> list[str]:
