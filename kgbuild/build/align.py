@@ -50,8 +50,10 @@ class AlignStage:
         hypernym: Any = None
         if self._uses_model(ctx):
             gateway, prompts = ctx.gateway("align.llm_judge"), ctx.prompts()
-            judge = LLMJudge(gateway, prompts.get("align_judge")) if cfg.llm_judge else None
-            hypernym = LLMHypernyms(gateway, template=prompts.get("align_hypernym")) if cfg.llm_hypernyms else None
+            reask = prompts.get("reask")  # re-asks in the project's prompt language
+            judge = LLMJudge(gateway, prompts.get("align_judge"), reask=reask) if cfg.llm_judge else None
+            hypernym = (LLMHypernyms(gateway, template=prompts.get("align_hypernym"), reask=reask)
+                        if cfg.llm_hypernyms else None)
         with ctx.progress.stage("align", total=None) as advance:
             result = await align_graph(data.graph, ctx.schema, domain=domain, judge=judge, hypernym=hypernym,
                                        embedder=embedder, embed_threshold=cfg.embed_threshold)
