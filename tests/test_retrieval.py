@@ -13,9 +13,9 @@ from kgbuild.solve.retrieval.answer import answer_span, best_sentence
 from kgbuild.solve.retrieval.fusion import fuse, normalise
 from kgbuild.solve.retrieval.ppr import PageRank
 from kgbuild.solve.retrieval.text import content_tokens
-from kgbuild.text import mention_key
 from kgbuild.store.milvus import FullTextUnavailable
 from kgbuild.store.types import VectorHit, VectorRow
+from kgbuild.text import mention_key
 
 
 class HashEmbedder:
@@ -37,6 +37,9 @@ class HashEmbedder:
             n = np.linalg.norm(v)
             out.append((v / n if n else v).tolist())
         return out
+
+    def close(self) -> None:
+        pass
 
 
 def cid(doc: str) -> str:

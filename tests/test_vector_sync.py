@@ -40,6 +40,9 @@ class HashEmbedder:
             out.append([x / n for x in v])
         return out
 
+    def close(self) -> None:
+        pass
+
 
 class Interrupted(Exception):
     pass

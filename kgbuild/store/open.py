@@ -51,9 +51,7 @@ class QueryIndex:
     prefix: str
 
     def close(self) -> None:
-        close_embedder = getattr(self.embedder, "close", None)
-        if callable(close_embedder):
-            close_embedder()
+        self.embedder.close()
         if self.graph is not None:
             self.graph.close()
         if self.vectors is not None:

@@ -19,6 +19,7 @@ from typing import Any
 
 from kgbuild.ids import content_hash
 from kgbuild.progress import Advance, ProgressReporter
+from kgbuild.store.embeddings import CachedEmbedder
 from kgbuild.store.manifest import Diff, StoreManifest, diff
 from kgbuild.store.milvus import CollectionMismatch
 from kgbuild.store.types import Embedder, SyncReport, VectorRow, VectorStore
@@ -137,23 +138,18 @@ def _row_hash(pending: _Pending, embedder_name: str) -> str:
     return content_hash(json.dumps([pending.embed_text, r.text, r.doc_id, r.type, r.name, embedder_name]))
 
 
-def _embed_count(embedder: Embedder) -> tuple[int, int] | None:
-    computed, cached = getattr(embedder, "computed", None), getattr(embedder, "cached", None)
-    return (computed, cached) if isinstance(computed, int) and isinstance(cached, int) else None
-
-
 def _write(plan: _Plan, store: VectorStore, embedder: Embedder, manifest: StoreManifest, report: SyncReport,
            batch_size: int, advance: Advance) -> None:
     for ids in _slices(plan.diff.upsert, batch_size):
         pending = [plan.rows[i] for i in ids]
-        before = _embed_count(embedder)
-        vectors = embedder.embed([p.embed_text for p in pending])
-        after = _embed_count(embedder)
-        if before is not None and after is not None:
-            report.embeddings_computed += after[0] - before[0]
-            report.embeddings_cached += after[1] - before[1]
-        else:
-            report.embeddings_computed += len(pending)  # no cache in front: every text was computed
+        if isinstance(embedder, CachedEmbedder):  # the cache knows which texts it answered itself
+            computed, cached = embedder.computed, embedder.cached
+            vectors = embedder.embed([p.embed_text for p in pending])
+            report.embeddings_computed += embedder.computed - computed
+            report.embeddings_cached += embedder.cached - cached
+        else:  # no cache in front: every text was computed
+            vectors = embedder.embed([p.embed_text for p in pending])
+            report.embeddings_computed += len(pending)
         rows = [p.row.model_copy(update={"vector": list(v)}) for p, v in zip(pending, vectors, strict=True)]
         store.upsert(plan.collection, rows)
         # Recorded only once the store has the batch: the manifest never claims more than it holds.
