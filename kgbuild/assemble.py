@@ -15,12 +15,16 @@ from pydantic import BaseModel, Field
 from kgbuild.merge import MergeTable
 from kgbuild.model import (
     ChunkExtraction,
+    ChunkFailure,
     Concept,
     Drop,
     Entity,
     Event,
     HyperNode,
+    Note,
     Relation,
+    RepairNote,
+    Retype,
 )
 
 
@@ -31,6 +35,13 @@ class Graph(BaseModel):
     hypernodes: list[HyperNode] = Field(default_factory=list)
     concepts: list[Concept] = Field(default_factory=list)
     drops: list[Drop] = Field(default_factory=list)
+    retypes: list[Retype] = Field(default_factory=list)
+    repairs: list[RepairNote] = Field(default_factory=list)
+    failures: list[ChunkFailure] = Field(default_factory=list)
+
+    def notes(self) -> list[Note]:
+        """Everything the report counts and the `drops` table lists: removals, retypes, repairs, failures."""
+        return [*self.drops, *self.retypes, *self.repairs, *self.failures]
 
     def node_classes(self) -> dict[str, str]:
         classes = {e.id: e.spg_class for e in self.entities}
@@ -47,6 +58,9 @@ def assemble(extractions: Iterable[ChunkExtraction]) -> Graph:
     hypernodes: MergeTable[HyperNode] = MergeTable()
     concepts: MergeTable[Concept] = MergeTable()
     drops: list[Drop] = []
+    retypes: list[Retype] = []
+    repairs: list[RepairNote] = []
+    failures: list[ChunkFailure] = []
     for ex in extractions:
         for e in ex.entities:
             entities.add(e)
@@ -59,6 +73,10 @@ def assemble(extractions: Iterable[ChunkExtraction]) -> Graph:
         for c in ex.concepts:
             concepts.add(c)
         drops.extend(ex.drops)
+        retypes.extend(ex.retypes)
+        repairs.extend(ex.repairs)
+        if ex.failure is not None:
+            failures.append(ex.failure)
     return Graph(
         entities=entities.values(),
         relations=relations.values(),
@@ -66,4 +84,7 @@ def assemble(extractions: Iterable[ChunkExtraction]) -> Graph:
         hypernodes=hypernodes.values(),
         concepts=concepts.values(),
         drops=drops,
+        retypes=retypes,
+        repairs=repairs,
+        failures=failures,
     )

@@ -6,7 +6,8 @@ Each stage takes and returns these pydantic models; ids are derived from content
 
 from __future__ import annotations
 
-from typing import Literal
+from enum import Enum
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -161,14 +162,125 @@ class Concept(Record):
         return stable_id("con", normalize_name(name))
 
 
-class Drop(Record):
-    """An item removed by validation, counted in the build report with its reason."""
+class Reason(str, Enum):
+    """A closed set of reasons; the value is the short readable text used as a report counter key."""
 
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self.value), spec)
+
+
+class DropReason(Reason):
+    """Why an item was removed. Stable: the values are counter keys in build reports and rows of
+    the `drops` table."""
+
+    # extraction, offline rules
+    PRONOUN_UNRESOLVED = "pronoun unresolved"
+    NEGATED = "negated"
+    HEDGED = "hedged"
+    # extraction, model replies that name what they did not extract
+    UNKNOWN_IN_RELATION = "relation names unknown entity"
+    UNKNOWN_IN_EVENT = "event names unknown entity"
+    UNKNOWN_IN_HYPERNODE = "hypernode names unknown entity"
+    EMPTY_HYPERNODE_VALUE = "hypernode without value"
+    UNTYPED_EVENT = "event without type"
+    # validation against the schema
+    EMPTY_NAME = "empty name"
+    NAME_TOO_LONG = "name too long"
+    NAME_WITHOUT_LETTERS = "name has no letter or digit"
+    UNKNOWN_CLASS = "unknown class"  # strict mode only
+    UNDECLARED_PROPERTY = "undeclared property"  # strict mode only
+    UNKNOWN_EVENT_TYPE = "unknown event type"  # strict mode only
+    EMPTY_TRIGGER = "empty trigger"
+    UNDECLARED_ROLE = "undeclared role"
+    ROLE_RANGE_VIOLATION = "role range violation"
+    DANGLING_ARGUMENT = "dangling argument"
+    MISSING_REQUIRED_ROLE = "missing required role"
+    EMPTY_PREDICATE = "empty predicate"
+    UNDECLARED_PREDICATE = "undeclared predicate"  # strict mode only
+    DANGLING_SUBJECT = "dangling subject"
+    DANGLING_OBJECT = "dangling object"
+    SELF_LOOP = "self loop"
+    DOMAIN_RANGE_VIOLATION = "domain/range violation"
+
+
+class RetypeReason(Reason):
+    UNKNOWN_CLASS_TO_FALLBACK = "unknown class to fallback"
+
+
+class FailureReason(Reason):
+    EXTRACTOR_ERROR = "extractor error"  # the extractor raised, or the model gave no usable reply
+
+
+class RepairReason(Reason):
+    TRUNCATED_REPAIRED = "truncated reply repaired"  # a reply cut off at the length limit, incomplete records left out
+
+
+ItemKind = Literal["entity", "relation", "event", "hypernode", "concept", "document", "chunk"]
+
+
+class Drop(Record):
+    """An item removed by extraction or validation, counted in the build report with its reason."""
+
+    record: Literal["drop"] = "drop"
     stage: str
-    reason: str
-    kind: str  # entity, relation, event, hypernode, concept, document, chunk
-    detail: str = ""
+    reason: DropReason
+    kind: ItemKind
+    detail: str = ""  # what was removed, for people: names, classes, the triple
     chunk_id: str | None = None
+
+
+class Retype(Record):
+    """An item kept, but under another type than the extractor gave (e.g. the schema's fallback class)."""
+
+    record: Literal["retype"] = "retype"
+    stage: str
+    reason: RetypeReason
+    kind: ItemKind
+    detail: str = ""  # "'name': 'FromClass' -> ToClass"
+    chunk_id: str | None = None
+
+
+class ChunkFailure(Record):
+    """A chunk the extractor could not process; it is not cached, so the next build retries it."""
+
+    record: Literal["failure"] = "failure"
+    stage: str = "extract"
+    reason: FailureReason = FailureReason.EXTRACTOR_ERROR
+    kind: Literal["chunk"] = "chunk"
+    detail: str = ""  # the error, one line
+    chunk_id: str
+
+
+class RepairNote(Record):
+    """A reply that was used after a repair; what the repair left out is said in `detail`."""
+
+    record: Literal["repair"] = "repair"
+    stage: str = "extract"
+    reason: RepairReason
+    kind: Literal["chunk"] = "chunk"
+    detail: str = ""
+    chunk_id: str
+
+
+Note = Drop | Retype | ChunkFailure | RepairNote
+
+
+def legacy_note(row: dict[str, Any]) -> Note:
+    """A row of a `drops` table written before the four records were distinct (one `Drop` with a
+    free-text reason), as the record it stands for. Extraction caches of that time are not read
+    (the LLM extractor's version changed; the reply cache makes re-extraction free)."""
+    reason = str(row.get("reason", ""))
+    fields = {k: row.get(k) for k in ("stage", "kind", "detail", "chunk_id") if row.get(k) is not None}
+    if reason == FailureReason.EXTRACTOR_ERROR.value:
+        return ChunkFailure.model_validate({**fields, "reason": reason})
+    if reason == RepairReason.TRUNCATED_REPAIRED.value:
+        return RepairNote.model_validate({**fields, "reason": reason})
+    if reason.startswith("retyped:"):
+        return Retype.model_validate({**fields, "reason": reason.removeprefix("retyped:").strip()})
+    return Drop.model_validate({**fields, "reason": reason})
 
 
 class ChunkExtraction(Record):
@@ -182,3 +294,13 @@ class ChunkExtraction(Record):
     hypernodes: list[HyperNode] = Field(default_factory=list)
     concepts: list[Concept] = Field(default_factory=list)
     drops: list[Drop] = Field(default_factory=list)
+    retypes: list[Retype] = Field(default_factory=list)
+    repairs: list[RepairNote] = Field(default_factory=list)
+    failure: ChunkFailure | None = None  # set: the extraction is partial and must not be cached
+
+    @property
+    def failed(self) -> bool:
+        return self.failure is not None
+
+    def notes(self) -> list[Note]:
+        return [*self.drops, *self.retypes, *self.repairs, *([self.failure] if self.failure else [])]

@@ -12,7 +12,23 @@ from typing import Any
 
 import pyarrow as pa
 
-from kgbuild.model import Chunk, Concept, Document, Drop, Entity, Event, HyperNode, Paragraph, Ref, Relation
+from kgbuild.model import (
+    Chunk,
+    ChunkFailure,
+    Concept,
+    Document,
+    Drop,
+    Entity,
+    Event,
+    HyperNode,
+    Note,
+    Paragraph,
+    Ref,
+    Relation,
+    RepairNote,
+    Retype,
+    legacy_note,
+)
 
 _S = pa.string()
 _LS = pa.list_(pa.string())
@@ -47,7 +63,7 @@ SCHEMAS: dict[str, pa.Schema] = {
     "concepts": pa.schema(
         [("id", _S), ("name", _S), ("description", _S), ("parents", _LS), ("chunk_ids", _LS), ("doc_ids", _LS)]
     ),
-    "drops": pa.schema([("stage", _S), ("reason", _S), ("kind", _S), ("detail", _S), ("chunk_id", _S)]),
+    "drops": pa.schema([("stage", _S), ("reason", _S), ("kind", _S), ("detail", _S), ("chunk_id", _S), ("record", _S)]),
     "merges": pa.schema([("canonical_id", _S), ("canonical_name", _S), ("merged_ids", _LS), ("step", _S), ("reason", _S)]),
 }
 
@@ -134,8 +150,24 @@ def concept_row(c: Concept) -> dict[str, Any]:
     return {**c.model_dump(), "doc_ids": doc_ids_of(c.chunk_ids)}
 
 
-def drop_row(d: Drop) -> dict[str, Any]:
-    return d.model_dump()
+def drop_row(note: Note) -> dict[str, Any]:
+    """Removals, retypes, repairs and chunk failures share the `drops` table; `record` tells them apart."""
+    return note.model_dump(mode="json")
+
+
+def note_from_row(row: dict[str, Any]) -> Note:
+    """A row of the `drops` table as its record; rows of tables written before the `record`
+    column existed are sorted by their reason text."""
+    record = row.get("record")
+    if record is None:
+        return legacy_note(row)
+    fields = {k: v for k, v in row.items() if v is not None}
+    return _NOTE_TYPES[record].model_validate(fields)
+
+
+_NOTE_TYPES: dict[str, type[Drop] | type[Retype] | type[ChunkFailure] | type[RepairNote]] = {
+    "drop": Drop, "retype": Retype, "failure": ChunkFailure, "repair": RepairNote,
+}
 
 
 def merge_row(merge: Any, names: dict[str, str]) -> dict[str, Any]:

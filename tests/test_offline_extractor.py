@@ -327,7 +327,7 @@ def test_records_are_consistent(extractor: OfflineExtractor) -> None:
         assert all(item.chunk_ids == [chunk.id] for item in items)
 
 
-def test_a_chunk_that_breaks_spacy_yields_a_drop(extractor: OfflineExtractor) -> None:
+def test_a_chunk_that_breaks_spacy_yields_a_failure(extractor: OfflineExtractor) -> None:
     nlp, _ = extractor._pipeline()
 
     class Fragile:
@@ -346,9 +346,11 @@ def test_a_chunk_that_breaks_spacy_yields_a_drop(extractor: OfflineExtractor) ->
     fragile._nlp, fragile._lemma = Fragile(), extractor._lemma  # type: ignore[assignment]
     results = fragile.extract([make_chunk("Steve Jobs worked at Atari.", 0), make_chunk("BOOM", 1)])
     assert triples(results[0]) == {("Steve Jobs", "work at", "Atari")}
-    [drop] = results[1].drops
-    assert (drop.stage, drop.reason, drop.kind, drop.chunk_id) == ("extract", "extractor error", "chunk", "doc1#p00000#0")
-    assert drop.detail == "ValueError: simulated failure"
+    failure = results[1].failure
+    assert failure is not None and results[1].failed and results[1].drops == []
+    assert (failure.stage, failure.reason, failure.kind, failure.chunk_id) == (
+        "extract", "extractor error", "chunk", "doc1#p00000#0")
+    assert failure.detail == "ValueError: simulated failure"
     assert results[1].entities == []
 
 

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from kgbuild.extract import validate as v
 from kgbuild.extract.validate import validate_extraction
-from kgbuild.model import ChunkExtraction, Concept, Drop, Entity, Event, HyperNode, Ref, Relation
+from kgbuild.model import (ChunkExtraction, ChunkFailure, Concept, Drop, DropReason, Entity, Event, HyperNode, Ref,
+                           Relation, RepairNote, RepairReason, RetypeReason)
 from kgbuild.schema import Schema
 
 CHUNK = "doc#p00000#0"
@@ -82,16 +82,24 @@ def test_valid_extraction_is_unchanged_and_idempotent(schema: Schema) -> None:
     assert validate_extraction(out, schema) == out
 
 
-def test_input_drops_are_kept(schema: Schema) -> None:
-    earlier = Drop(stage="extract", reason="extractor error", kind="chunk", chunk_id=CHUNK)
-    out = validate_extraction(chunk(entities=[ent("", "Person")], drops=[earlier]), schema)
+def test_input_notes_are_kept(schema: Schema) -> None:
+    earlier = Drop(stage="extract", reason=DropReason.NEGATED, kind="relation", chunk_id=CHUNK)
+    failure = ChunkFailure(detail="boom", chunk_id=CHUNK)
+    repair = RepairNote(reason=RepairReason.TRUNCATED_REPAIRED, chunk_id=CHUNK)
+    ex = chunk(entities=[ent("", "Person"), ent("Titanic", "Spaceship")], drops=[earlier], failure=failure,
+               repairs=[repair])
+    out = validate_extraction(ex, schema)
     assert out.drops[0] == earlier
-    assert reasons(out) == ["extractor error", v.EMPTY_NAME]
+    assert reasons(out) == [DropReason.NEGATED, DropReason.EMPTY_NAME]
+    assert out.failure == failure and out.repairs == [repair]
+    assert [r.reason for r in out.retypes] == [RetypeReason.UNKNOWN_CLASS_TO_FALLBACK]
 
 
 def test_reasons_are_short_and_stable() -> None:
-    assert len(set(v.REASONS)) == len(v.REASONS)
-    assert all(len(r) <= 40 and r == r.strip() for r in v.REASONS)
+    values = [r.value for r in DropReason]
+    assert len(set(values)) == len(values)
+    assert all(len(r) <= 40 and r == r.strip() for r in values)
+    assert f"{DropReason.SELF_LOOP}" == str(DropReason.SELF_LOOP) == "self loop"  # readable as report keys
 
 
 # ---------------------------------------------------------------- entities
@@ -117,11 +125,11 @@ def test_unknown_class_goes_to_fallback(schema: Schema) -> None:
     (_, kept) = out.entities
     assert kept.spg_class == "Thing"
     assert kept.id == Entity.make_id("Titanic", "Thing")
-    (drop,) = out.drops
-    assert drop.reason == v.RETYPED_TO_FALLBACK
-    assert drop.reason.startswith("retyped:")
-    assert drop.kind == "entity" and drop.stage == "validate" and drop.chunk_id == CHUNK
-    assert "Titanic" in drop.detail and "Spaceship" in drop.detail
+    assert out.drops == []  # kept, so not a removal
+    (retype,) = out.retypes
+    assert retype.reason == RetypeReason.UNKNOWN_CLASS_TO_FALLBACK
+    assert retype.kind == "entity" and retype.stage == "validate" and retype.chunk_id == CHUNK
+    assert "Titanic" in retype.detail and "Spaceship" in retype.detail
     # the fallback class means "type unknown": not a domain/range violation
     (r,) = out.relations
     assert r.object.id == kept.id
@@ -132,7 +140,7 @@ def test_unknown_class_dropped_in_strict_mode(schema: Schema) -> None:
     out = validate_extraction(chunk(entities=[ALICE, ship], relations=[rel(ALICE, "bornIn", ship)]),
                               schema, strict=True)
     assert [e.name for e in out.entities] == ["Alice"]
-    assert reasons(out) == [v.UNKNOWN_CLASS, v.DANGLING_OBJECT]
+    assert reasons(out) == [DropReason.UNKNOWN_CLASS, DropReason.DANGLING_OBJECT]
     assert out.relations == []
 
 
@@ -140,12 +148,12 @@ def test_explicit_fallback_class_is_checked_in_strict_mode(schema: Schema) -> No
     thing = ent("Something", "Thing")
     ex = chunk(entities=[ALICE, thing], relations=[rel(ALICE, "bornIn", thing)])
     assert len(validate_extraction(ex, schema).relations) == 1
-    assert reasons(validate_extraction(ex, schema, strict=True)) == [v.DOMAIN_RANGE_VIOLATION]
+    assert reasons(validate_extraction(ex, schema, strict=True)) == [DropReason.DOMAIN_RANGE_VIOLATION]
 
 
 @pytest.mark.parametrize(
     ("name", "reason"),
-    [("", v.EMPTY_NAME), ("   ", v.EMPTY_NAME), ("x" * 201, v.NAME_TOO_LONG), ("—!?", v.NAME_WITHOUT_LETTERS)],
+    [("", DropReason.EMPTY_NAME), ("   ", DropReason.EMPTY_NAME), ("x" * 201, DropReason.NAME_TOO_LONG), ("—!?", DropReason.NAME_WITHOUT_LETTERS)],
 )
 def test_bad_names_are_dropped(schema: Schema, name: str, reason: str) -> None:
     out = validate_extraction(chunk(entities=[ent(name, "Person")]), schema)
@@ -191,7 +199,7 @@ def test_properties(schema: Schema) -> None:
     assert lax.properties == {"birthDate": ["1900"], "hobby": ["chess"]}
     out = validate_extraction(chunk(entities=[alice]), schema, strict=True)
     assert out.entities[0].properties == {"birthDate": ["1900"]}
-    assert reasons(out) == [v.UNDECLARED_PROPERTY, v.UNDECLARED_PROPERTY]
+    assert reasons(out) == [DropReason.UNDECLARED_PROPERTY, DropReason.UNDECLARED_PROPERTY]
     assert "hobby" in out.drops[0].detail
 
 
@@ -203,14 +211,14 @@ def test_dangling_subject_and_object(schema: Schema) -> None:
     ex = chunk(entities=[ALICE, PARIS], relations=[rel(ghost, "bornIn", PARIS), rel(ALICE, "bornIn", ghost)])
     out = validate_extraction(ex, schema)
     assert out.relations == []
-    assert reasons(out) == [v.DANGLING_SUBJECT, v.DANGLING_OBJECT]
+    assert reasons(out) == [DropReason.DANGLING_SUBJECT, DropReason.DANGLING_OBJECT]
     assert "Ghost" in out.drops[0].detail
 
 
 def test_ref_kind_must_match(schema: Schema) -> None:
     wrong = Ref(kind="event", id=PARIS.id, name="Paris")
     out = validate_extraction(chunk(entities=[ALICE, PARIS], relations=[rel(ALICE, "bornIn", wrong)]), schema)
-    assert reasons(out) == [v.DANGLING_OBJECT]
+    assert reasons(out) == [DropReason.DANGLING_OBJECT]
 
 
 def test_domain_range_violation(schema: Schema) -> None:
@@ -234,14 +242,14 @@ def test_undeclared_predicates(schema: Schema) -> None:
     ex = chunk(entities=[ALICE, PARIS], relations=[rel(ALICE, "visited", PARIS)])
     assert len(validate_extraction(ex, schema).relations) == 1
     out = validate_extraction(ex, schema, strict=True)
-    assert out.relations == [] and reasons(out) == [v.UNDECLARED_PREDICATE]
+    assert out.relations == [] and reasons(out) == [DropReason.UNDECLARED_PREDICATE]
 
 
 def test_empty_predicate_and_self_loop(schema: Schema) -> None:
     ex = chunk(entities=[ALICE, PARIS], relations=[rel(ALICE, "  ", PARIS), rel(ALICE, "partOf", ALICE)])
     out = validate_extraction(ex, schema)
     assert out.relations == []
-    assert reasons(out) == [v.EMPTY_PREDICATE, v.SELF_LOOP]
+    assert reasons(out) == [DropReason.EMPTY_PREDICATE, DropReason.SELF_LOOP]
 
 
 def test_relation_to_a_taxonomy_node(schema: Schema) -> None:
@@ -251,7 +259,7 @@ def test_relation_to_a_taxonomy_node(schema: Schema) -> None:
                                                    rel(PARIS, "occupation", physicist)])
     out = validate_extraction(ex, schema)
     assert [r.object.name for r in out.relations] == ["Physicist"]
-    assert reasons(out) == [v.DANGLING_OBJECT, v.DOMAIN_RANGE_VIOLATION]
+    assert reasons(out) == [DropReason.DANGLING_OBJECT, DropReason.DOMAIN_RANGE_VIOLATION]
 
 
 def test_concepts_of_the_chunk(schema: Schema) -> None:
@@ -263,7 +271,7 @@ def test_concepts_of_the_chunk(schema: Schema) -> None:
     (c,) = out.concepts
     assert c.parents == [Concept.make_id("Person")]
     assert len(out.relations) == 1
-    assert reasons(out) == [v.EMPTY_NAME]
+    assert reasons(out) == [DropReason.EMPTY_NAME]
 
 
 def test_relation_about_a_relation(schema: Schema) -> None:
@@ -284,7 +292,7 @@ def test_relation_cycle_does_not_hang(schema: Schema) -> None:
                  object=ALICE.ref())
     out = validate_extraction(chunk(entities=[ALICE], relations=[a, b]), schema)
     assert out.relations == []
-    assert reasons(out) == [v.DANGLING_SUBJECT, v.DANGLING_SUBJECT]
+    assert reasons(out) == [DropReason.DANGLING_SUBJECT, DropReason.DANGLING_SUBJECT]
 
 
 # ---------------------------------------------------------------- hypernodes
@@ -305,7 +313,7 @@ def test_hypernodes(schema: Schema) -> None:
     (h,) = out.hypernodes
     assert h.subject.id == out.relations[0].id  # follows the relation's new id
     assert h.id == HyperNode.make_id(out.relations[0].id, "in", year.id)
-    assert reasons(out) == [v.DANGLING_SUBJECT, v.EMPTY_PREDICATE]
+    assert reasons(out) == [DropReason.DANGLING_SUBJECT, DropReason.EMPTY_PREDICATE]
     assert all(d.kind == "hypernode" for d in out.drops)
 
 
@@ -328,7 +336,7 @@ def test_unknown_event_type(schema: Schema) -> None:
     wedding = evt("Wedding", "married", {"spouse": [ALICE.ref()]})
     assert validate_extraction(chunk(entities=[ALICE], events=[wedding]), schema).events == [wedding]
     out = validate_extraction(chunk(entities=[ALICE], events=[wedding]), schema, strict=True)
-    assert out.events == [] and reasons(out) == [v.UNKNOWN_EVENT_TYPE]
+    assert out.events == [] and reasons(out) == [DropReason.UNKNOWN_EVENT_TYPE]
 
 
 def test_event_roles(schema: Schema) -> None:
@@ -341,7 +349,7 @@ def test_event_roles(schema: Schema) -> None:
     (e,) = out.events
     assert e.arguments == {"founder": [ALICE.ref()], "organization": [ACME.ref()]}
     assert e.time is None
-    assert reasons(out) == [v.ROLE_RANGE_VIOLATION, v.UNDECLARED_ROLE, v.DANGLING_ARGUMENT]
+    assert reasons(out) == [DropReason.ROLE_RANGE_VIOLATION, DropReason.UNDECLARED_ROLE, DropReason.DANGLING_ARGUMENT]
     assert e.id == Event.make_id("Founding", "founded", e.arguments)
 
 
@@ -351,7 +359,7 @@ def test_missing_required_role_and_empty_trigger(schema: Schema) -> None:
     no_trigger = evt("Founding", " ", {"organization": [ACME.ref()]})
     out = validate_extraction(chunk(entities=[ALICE, ACME], events=[no_org, dangling_org, no_trigger]), schema)
     assert out.events == []
-    assert reasons(out) == [v.EMPTY_TRIGGER, v.MISSING_REQUIRED_ROLE, v.DANGLING_ARGUMENT, v.MISSING_REQUIRED_ROLE]
+    assert reasons(out) == [DropReason.EMPTY_TRIGGER, DropReason.MISSING_REQUIRED_ROLE, DropReason.DANGLING_ARGUMENT, DropReason.MISSING_REQUIRED_ROLE]
 
 
 def test_relations_follow_changed_event_ids(schema: Schema) -> None:
@@ -369,7 +377,7 @@ def test_event_as_relation_end_is_type_checked(schema: Schema) -> None:
     founding = evt("Founding", "founded", {"organization": [ACME.ref()]})
     ex = chunk(entities=[ALICE, ACME], events=[founding], relations=[rel(ALICE, "worksFor", founding)])
     out = validate_extraction(ex, schema)
-    assert reasons(out) == [v.DOMAIN_RANGE_VIOLATION]
+    assert reasons(out) == [DropReason.DOMAIN_RANGE_VIOLATION]
     assert "Person -> Founding" in out.drops[0].detail
 
 

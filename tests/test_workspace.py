@@ -32,7 +32,7 @@ def test_cache_round_trip_survives_a_torn_last_line(tmp_path: Path) -> None:
 def test_tables_are_replaced_atomically_and_read_back(tmp_path: Path) -> None:
     ws = Workspace(tmp_path / "ws")
     ws.ensure()
-    row = {"stage": "s", "reason": "r", "kind": "k", "detail": "d", "chunk_id": None}
+    row = {"stage": "s", "reason": "r", "kind": "k", "detail": "d", "chunk_id": None, "record": "drop"}
     ws.write_table("drops", [row])
     ws.write_table("drops", [row, row])
     assert ws.rows("drops") == [row, row] and ws.row_count("drops") == 2

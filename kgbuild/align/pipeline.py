@@ -61,7 +61,8 @@ def _measure(graph: Graph) -> ConnectivityReport:
     return connectivity(graph_nodes(graph), graph_edges(graph))
 
 
-def _repoint_ref(ref: Ref | None, entities: dict[str, str], relations: dict[str, str], names: dict[str, str]) -> Ref | None:
+def _repoint_ref(ref: Ref | None, entities: dict[str, str], relations: dict[str, str],
+                 names: dict[str, str]) -> Ref | None:
     if ref is None:
         return None
     table = relations if ref.kind == "relation" else entities if ref.kind == "entity" else None
@@ -163,6 +164,9 @@ async def align_graph(graph: Graph, schema: Schema, *, domain: Any = None, judge
         hypernodes=hypernodes,
         concepts=taxonomy.concepts,
         drops=graph.drops,
+        retypes=graph.retypes,
+        repairs=graph.repairs,
+        failures=graph.failures,
     )
     report.after = _measure(aligned)
     return AlignResult(aligned, fused.merges, report)

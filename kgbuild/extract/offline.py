@@ -18,7 +18,8 @@ from kgbuild.extract.names import normalize_text, repair_dates, title_hint
 from kgbuild.extract.patterns import read_chunk
 from kgbuild.extract.spacy_models import load_spacy, model_info
 from kgbuild.ids import content_hash
-from kgbuild.model import Chunk, ChunkExtraction, Concept, Drop, Entity, Event, HyperNode, Relation
+from kgbuild.model import (Chunk, ChunkExtraction, ChunkFailure, Concept, Drop, DropReason, Entity, Event, HyperNode,
+                           Relation)
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -130,8 +131,8 @@ class OfflineExtractor:
     def _failed(self, chunk: Chunk, exc: BaseException) -> ChunkExtraction:
         message = str(exc).splitlines()[0][:200] if str(exc) else ""
         detail = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
-        drop = Drop(stage="extract", reason="extractor error", kind="chunk", detail=detail, chunk_id=chunk.id)
-        return ChunkExtraction(chunk_id=chunk.id, extractor=self.name, drops=[drop])
+        failure = ChunkFailure(detail=detail, chunk_id=chunk.id)
+        return ChunkExtraction(chunk_id=chunk.id, extractor=self.name, failure=failure)
 
     # ------------------------------------------------------------------ records
 
@@ -193,7 +194,7 @@ class OfflineExtractor:
                 )
 
         drops = [
-            Drop(stage="extract", reason=reason, kind=kind, detail=detail, chunk_id=chunk.id)
+            Drop(stage="extract", reason=DropReason(reason), kind=kind, detail=detail, chunk_id=chunk.id)
             for reason, kind, detail in facts.drops
         ]
         return ChunkExtraction(

@@ -14,7 +14,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Protocol
 
-from kgbuild.model import Chunk, ChunkExtraction, Drop
+from kgbuild.model import Chunk, ChunkExtraction, ChunkFailure
 
 
 class Extractor(Protocol):
@@ -60,14 +60,12 @@ def extract_batch(extractor: Extractor, chunks: Sequence[Chunk]) -> list[Extract
         failure = ChunkExtraction(
             chunk_id=chunks[0].id,
             extractor=extractor.name,
-            drops=[Drop(stage="extract", reason="extractor error", kind="chunk",
-                        detail=f"{type(exc).__name__}: {exc}".splitlines()[0][:300], chunk_id=chunks[0].id)],
+            failure=ChunkFailure(detail=f"{type(exc).__name__}: {exc}".splitlines()[0][:300], chunk_id=chunks[0].id),
         )
         return [ExtractionResult(chunks[0].id, failure.model_dump_json(), True)]
     out = []
     for ex in extractions:
-        failed = any(d.reason == "extractor error" for d in ex.drops)
-        out.append(ExtractionResult(ex.chunk_id, ex.model_dump_json(), failed))
+        out.append(ExtractionResult(ex.chunk_id, ex.model_dump_json(), ex.failed))
     return out
 
 

@@ -3,14 +3,13 @@
 Extractors (a model especially) produce classes the schema lacks, predicates joining the
 wrong kinds of things and references to nodes they never emitted. `validate_extraction`
 returns a clean copy of a ChunkExtraction: spellings are mapped to the declared names,
-invalid items are removed, and every removal is recorded as a `Drop` whose `reason` is one
-of the short constants below (a counter key in the build report) with the names in
-`detail`.
+invalid items are removed, and every removal is recorded as a `Drop` whose `reason` is a
+`DropReason` (a counter key in the build report) with the names in `detail`.
 
 Entities of an unknown class are kept under the fallback class unless `strict`; that is
-recorded too, as a Drop whose reason starts with "retyped:" (the item is kept, so the
-report should not count it as lost). Changing a class, event type, role or reference
-changes content-derived ids, so ids are recomputed and every reference is rewritten.
+recorded too, as a `Retype` (the item is kept, so the report does not count it as lost).
+Changing a class, event type, role or reference changes content-derived ids, so ids are
+recomputed and every reference is rewritten.
 """
 
 from __future__ import annotations
@@ -24,43 +23,20 @@ from kgbuild.model import (
     ChunkExtraction,
     Concept,
     Drop,
+    DropReason,
     Entity,
     Event,
     HyperNode,
+    ItemKind,
     Ref,
     Relation,
+    Retype,
+    RetypeReason,
 )
 from kgbuild.schema import Schema
 
 STAGE = "validate"
 MAX_NAME_CHARS = 200
-
-# Drop reasons: short and stable, they are counter keys in the build report.
-EMPTY_NAME = "empty name"
-NAME_TOO_LONG = "name too long"
-NAME_WITHOUT_LETTERS = "name has no letter or digit"
-UNKNOWN_CLASS = "unknown class"  # strict mode only
-RETYPED_TO_FALLBACK = "retyped: unknown class to fallback"  # kept, not removed
-UNDECLARED_PROPERTY = "undeclared property"  # strict mode only
-UNKNOWN_EVENT_TYPE = "unknown event type"  # strict mode only
-EMPTY_TRIGGER = "empty trigger"
-UNDECLARED_ROLE = "undeclared role"
-ROLE_RANGE_VIOLATION = "role range violation"
-DANGLING_ARGUMENT = "dangling argument"
-MISSING_REQUIRED_ROLE = "missing required role"
-EMPTY_PREDICATE = "empty predicate"
-UNDECLARED_PREDICATE = "undeclared predicate"  # strict mode only
-DANGLING_SUBJECT = "dangling subject"
-DANGLING_OBJECT = "dangling object"
-SELF_LOOP = "self loop"
-DOMAIN_RANGE_VIOLATION = "domain/range violation"
-
-REASONS = (
-    EMPTY_NAME, NAME_TOO_LONG, NAME_WITHOUT_LETTERS, UNKNOWN_CLASS, RETYPED_TO_FALLBACK,
-    UNDECLARED_PROPERTY, UNKNOWN_EVENT_TYPE, EMPTY_TRIGGER, UNDECLARED_ROLE, ROLE_RANGE_VIOLATION,
-    DANGLING_ARGUMENT, MISSING_REQUIRED_ROLE, EMPTY_PREDICATE, UNDECLARED_PREDICATE,
-    DANGLING_SUBJECT, DANGLING_OBJECT, SELF_LOOP, DOMAIN_RANGE_VIOLATION,
-)
 
 M = TypeVar("M", Entity, Event, Relation, HyperNode, Concept)
 
@@ -70,13 +46,13 @@ def validate_extraction(ex: ChunkExtraction, schema: Schema, *, strict: bool = F
     return _Validator(ex, schema, strict).run()
 
 
-def _name_problem(name: str) -> str | None:
+def _name_problem(name: str) -> DropReason | None:
     if not name:
-        return EMPTY_NAME
+        return DropReason.EMPTY_NAME
     if len(name) > MAX_NAME_CHARS:
-        return NAME_TOO_LONG
+        return DropReason.NAME_TOO_LONG
     if not any(ch.isalnum() for ch in name):
-        return NAME_WITHOUT_LETTERS
+        return DropReason.NAME_WITHOUT_LETTERS
     return None
 
 
@@ -108,11 +84,12 @@ class _Validator:
         self.schema = schema
         self.strict = strict
         self.drops: list[Drop] = list(ex.drops)
+        self.retypes: list[Retype] = list(ex.retypes)
         # original or final id -> reference to the kept record (absent: dropped or unknown)
         self.refs: dict[str, dict[str, Ref]] = {"entity": {}, "event": {}, "relation": {}, "concept": {}}
         self.classes: dict[str, str] = {}  # final node id -> class / event type / concept type
 
-    def drop(self, reason: str, kind: str, detail: str) -> None:
+    def drop(self, reason: DropReason, kind: ItemKind, detail: str) -> None:
         self.drops.append(Drop(stage=STAGE, reason=reason, kind=kind, detail=detail, chunk_id=self.ex.chunk_id))
 
     def run(self) -> ChunkExtraction:
@@ -123,7 +100,7 @@ class _Validator:
         hypernodes = self._hypernodes()
         return self.ex.model_copy(update={
             "entities": entities, "events": events, "relations": relations,
-            "hypernodes": hypernodes, "concepts": concepts, "drops": self.drops,
+            "hypernodes": hypernodes, "concepts": concepts, "drops": self.drops, "retypes": self.retypes,
         })
 
     # ------------------------------------------------ nodes
@@ -139,10 +116,11 @@ class _Validator:
             cls = self.schema.resolve_class(e.spg_class)
             if cls is None:
                 if self.strict:
-                    self.drop(UNKNOWN_CLASS, "entity", f"'{name}': {e.spg_class!r}")
+                    self.drop(DropReason.UNKNOWN_CLASS, "entity", f"'{name}': {e.spg_class!r}")
                     continue
                 cls = self.schema.fallback_class
-                self.drop(RETYPED_TO_FALLBACK, "entity", f"'{name}': {e.spg_class!r} -> {cls}")
+                self.retypes.append(Retype(stage=STAGE, reason=RetypeReason.UNKNOWN_CLASS_TO_FALLBACK, kind="entity",
+                                           detail=f"'{name}': {e.spg_class!r} -> {cls}", chunk_id=self.ex.chunk_id))
             new_id = e.id if cls == e.spg_class else Entity.make_id(name, cls)
             entity = e.model_copy(update={
                 "id": new_id, "name": name, "spg_class": cls,
@@ -164,7 +142,7 @@ class _Validator:
         for key, values in props.items():
             declared = self.schema.resolve_property(cls, key)
             if declared is None and self.strict:
-                self.drop(UNDECLARED_PROPERTY, "entity", f"'{name}' ({cls}).{key}")
+                self.drop(DropReason.UNDECLARED_PROPERTY, "entity", f"'{name}' ({cls}).{key}")
                 continue
             vals = [v.strip() for v in values if v.strip()]
             if vals:
@@ -212,11 +190,11 @@ class _Validator:
             trigger = ev.trigger.strip()
             label = f"{ev.type}:{trigger[:80]}"
             if not trigger:
-                self.drop(EMPTY_TRIGGER, "event", label)
+                self.drop(DropReason.EMPTY_TRIGGER, "event", label)
                 continue
             etype = self.schema.resolve_event_type(ev.type)
             if etype is None and self.strict:
-                self.drop(UNKNOWN_EVENT_TYPE, "event", label)
+                self.drop(DropReason.UNKNOWN_EVENT_TYPE, "event", label)
                 continue
             pending.append((ev.model_copy(update={"type": etype or ev.type.strip(), "trigger": trigger}), ev))
         kept = _resolve_in_order(pending, "event", self.refs["event"], self._finish_event)
@@ -231,18 +209,18 @@ class _Validator:
             if declared is not None:
                 canon = self.schema.resolve_role(ev.type, role)
                 if canon is None:
-                    self.drop(UNDECLARED_ROLE, "event", f"{label} role {role_name!r}")
+                    self.drop(DropReason.UNDECLARED_ROLE, "event", f"{label} role {role_name!r}")
                     continue
                 role = canon
             for ref in refs:
                 target = None if ref.id in unresolved else self._resolve(ref)
                 if target is None:
-                    self.drop(DANGLING_ARGUMENT, "event", f"{label} {role} -> {ref.name}")
+                    self.drop(DropReason.DANGLING_ARGUMENT, "event", f"{label} {role} -> {ref.name}")
                     continue
                 allowed = declared.roles[role].range if declared is not None else []
                 cls = self._class_of(target)
                 if allowed and cls is not None and not any(self.schema.is_a(cls, a) for a in allowed):
-                    self.drop(ROLE_RANGE_VIOLATION, "event", f"{label} {role} -> {target.name} ({cls})")
+                    self.drop(DropReason.ROLE_RANGE_VIOLATION, "event", f"{label} {role} -> {target.name} ({cls})")
                     continue
                 if all(r.id != target.id for r in args.get(role, [])):
                     args.setdefault(role, []).append(target)
@@ -251,13 +229,14 @@ class _Validator:
             ref = getattr(ev, slot)
             slots[slot] = None if ref is None else self._resolve(ref)
             if ref is not None and slots[slot] is None:
-                self.drop(DANGLING_ARGUMENT, "event", f"{label} {slot} -> {ref.name}")
+                self.drop(DropReason.DANGLING_ARGUMENT, "event", f"{label} {slot} -> {ref.name}")
         if declared is not None:
             missing = [r for r, spec in declared.roles.items() if spec.required and not args.get(r)]
             if missing:
-                self.drop(MISSING_REQUIRED_ROLE, "event", f"{label} lacks {', '.join(missing)}")
+                self.drop(DropReason.MISSING_REQUIRED_ROLE, "event", f"{label} lacks {', '.join(missing)}")
                 return None
-        changed = (ev.type, ev.trigger, _arg_ids(args)) != (original.type, original.trigger, _arg_ids(original.arguments))
+        before = (original.type, original.trigger, _arg_ids(original.arguments))
+        changed = (ev.type, ev.trigger, _arg_ids(args)) != before
         done = ev.model_copy(update={
             "id": Event.make_id(ev.type, ev.trigger, args) if changed else ev.id,
             "arguments": args, **slots,
@@ -274,23 +253,25 @@ class _Validator:
         for rel in self.ex.relations:
             pred = rel.predicate.strip()
             if not pred:
-                self.drop(EMPTY_PREDICATE, "relation", f"{rel.subject.name} -> {rel.object.name}")
+                self.drop(DropReason.EMPTY_PREDICATE, "relation", f"{rel.subject.name} -> {rel.object.name}")
                 continue
             canon = self.schema.resolve_relation(pred)
             if canon is None and self.strict:
-                self.drop(UNDECLARED_PREDICATE, "relation", f"({rel.subject.name}, {pred}, {rel.object.name})")
+                triple = f"({rel.subject.name}, {pred}, {rel.object.name})"
+                self.drop(DropReason.UNDECLARED_PREDICATE, "relation", triple)
                 continue
             pending.append((rel.model_copy(update={"predicate": canon or pred}), rel))
         kept = _resolve_in_order(pending, "relation", self.refs["relation"], self._finish_relation)
         return _by_id(kept)
 
-    def _ends(self, subject: Ref, obj: Ref, unresolved: set[str], kind: str, triple: str) -> tuple[Ref, Ref] | None:
+    def _ends(self, subject: Ref, obj: Ref, unresolved: set[str], kind: ItemKind,
+              triple: str) -> tuple[Ref, Ref] | None:
         s = None if subject.id in unresolved else self._resolve(subject)
         o = None if obj.id in unresolved else self._resolve(obj)
         if s is None:
-            self.drop(DANGLING_SUBJECT, kind, triple)
+            self.drop(DropReason.DANGLING_SUBJECT, kind, triple)
         elif o is None:
-            self.drop(DANGLING_OBJECT, kind, triple)
+            self.drop(DropReason.DANGLING_OBJECT, kind, triple)
         return (s, o) if s is not None and o is not None else None
 
     def _finish_relation(self, rel: Relation, original: Relation, unresolved: set[str]) -> Relation | None:
@@ -300,11 +281,12 @@ class _Validator:
             return None
         s, o = ends
         if s.id == o.id:
-            self.drop(SELF_LOOP, "relation", triple)
+            self.drop(DropReason.SELF_LOOP, "relation", triple)
             return None
         sc, oc = self._class_of(s), self._class_of(o)
         if sc is not None and oc is not None and not self.schema.relation_allows(rel.predicate, sc, oc):
-            self.drop(DOMAIN_RANGE_VIOLATION, "relation", f"{rel.predicate} does not accept {sc} -> {oc}: {triple}")
+            detail = f"{rel.predicate} does not accept {sc} -> {oc}: {triple}"
+            self.drop(DropReason.DOMAIN_RANGE_VIOLATION, "relation", detail)
             return None
         changed = (s.id, rel.predicate, o.id) != (original.subject.id, original.predicate, original.object.id)
         return rel.model_copy(update={
@@ -319,7 +301,7 @@ class _Validator:
             pred = h.predicate.strip()
             triple = f"({h.subject.name}, {pred}, {h.object.name})"
             if not pred:
-                self.drop(EMPTY_PREDICATE, "hypernode", triple)
+                self.drop(DropReason.EMPTY_PREDICATE, "hypernode", triple)
                 continue
             ends = self._ends(h.subject, h.object, set(), "hypernode", triple)
             if ends is None:
