@@ -10,12 +10,15 @@ import difflib
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from kgbuild.errors import ConfigError
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
 
 CONFIG_FILE_NAME = "kgbuild.yaml"
 
@@ -26,14 +29,16 @@ class Section(BaseModel):
 
 class ChunkingConfig(Section):
     max_tokens: int = Field(512, ge=16, description="hard token budget of a chunk")
-    min_tokens: int = Field(128, ge=0, description="short neighbouring paragraphs of a section are merged up to this size")
+    min_tokens: int = Field(128, ge=0,
+                            description="short neighbouring paragraphs of a section are merged up to this size")
     encoding: str = Field("cl100k_base", description="tiktoken encoding used to count tokens")
     splitter: Literal["rules", "llm"] = Field(
         "rules", description="who cuts over-budget paragraphs: rules (topic shift) or llm (boundaries + summaries)"
     )
     topic_split: Literal["lexical", "embedding"] = "lexical"
     topic_window: int = Field(2, ge=1, le=8, description="sentences on each side compared at a candidate boundary")
-    embedding_model: str | None = Field(None, description="sentence-transformers model for topic_split=embedding; default: the bundled all-MiniLM-L6-v2")
+    embedding_model: str | None = Field(
+        None, description="sentence-transformers model for topic_split=embedding; default: bundled all-MiniLM-L6-v2")
 
 
 class ExtractConfig(Section):
@@ -43,7 +48,8 @@ class ExtractConfig(Section):
     mode: Literal["joint", "multistep"] = Field(
         "joint", description="joint: one call per chunk; multistep: entities first, then relations and events"
     )
-    constrained: bool = Field(False, description="schema-constrained prompts: the schema's types and relations in the prompt")
+    constrained: bool = Field(False,
+                              description="schema-constrained prompts: the schema's types and relations in the prompt")
     prompt_language: Literal["en", "zh"] = "en"
     prompts_dir: str | None = Field(None, description="project prompt overrides: files here win over the shipped ones")
     max_reasks: int = Field(2, ge=0, le=5, description="re-ask with the validation error this many times")
@@ -61,9 +67,11 @@ class ExtractConfig(Section):
 class AlignConfig(Section):
     enabled: bool = Field(True, description="synonym fusion, concept linking and isA completion after extraction")
     embedder: str | None = Field(None, description="'bundled' (MiniLM) or a model path: embedding blocking for fusion")
-    embed_threshold: float = Field(0.85, gt=0, le=1, description="cosine above which embedding neighbours are candidates")
+    embed_threshold: float = Field(0.85, gt=0, le=1,
+                                   description="cosine above which embedding neighbours are candidates")
     llm_judge: bool = Field(True, description="ask the model about ambiguous clusters (when an endpoint is configured)")
-    llm_hypernyms: bool = Field(True, description="ask the model for missing hypernyms (when an endpoint is configured)")
+    llm_hypernyms: bool = Field(True,
+                                description="ask the model for missing hypernyms (when an endpoint is configured)")
     domain_concepts: str | None = Field(None, description="concept file/dir whose concepts instances are linked to "
                                         "(default: extract.domain_concepts)")
 
@@ -81,7 +89,8 @@ class LLMConfig(Section):
     base_url: str | None = None
     model: str | None = None
     api_key: str | None = Field(None, description="prefer the KGBUILD_LLM_API_KEY environment variable")
-    stage_models: dict[str, str] = Field(default_factory=dict, description="stage -> model, e.g. {extract: small-model}")
+    stage_models: dict[str, str] = Field(default_factory=dict,
+                                         description="stage -> model, e.g. {extract: small-model}")
     timeout_s: float = Field(60.0, gt=0)
     max_retries: int = Field(5, ge=0, le=20)
     backoff_initial_s: float = Field(1.0, ge=0)
@@ -135,7 +144,8 @@ class VectorStoreConfig(Section):
 
 
 class EmbeddingConfig(Section):
-    model: str = Field("bundled", description="'bundled' (all-MiniLM-L6-v2, offline) or a local sentence-transformers model path")
+    model: str = Field("bundled",
+                       description="'bundled' (all-MiniLM-L6-v2, offline) or a local sentence-transformers model path")
     batch_size: int = Field(64, ge=1, le=4096)
 
 
@@ -251,7 +261,7 @@ def _known_keys(loc: tuple[Any, ...]) -> list[str]:
     return [f.alias or name for name, f in model.model_fields.items()]
 
 
-def _describe(err: dict[str, Any]) -> tuple[str, str]:
+def _describe(err: ErrorDetails) -> tuple[str, str]:
     loc = tuple(err["loc"])
     key = ".".join(str(p) for p in loc) or "(top level)"
     if err["type"] == "extra_forbidden":
