@@ -21,7 +21,10 @@ class ProgressReporter(Protocol):
 class QuietProgress:
     @contextmanager
     def stage(self, name: str, total: int | None = None) -> Iterator[Advance]:
-        yield lambda n=1: None
+        def advance(n: int = 1) -> None:
+            pass
+
+        yield advance
 
 
 class RichProgress:
@@ -36,4 +39,8 @@ class RichProgress:
                    TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn()]
         with Progress(*columns, console=self.console, transient=False) as bar:
             task = bar.add_task(name, total=total)
-            yield lambda n=1: bar.advance(task, n)
+
+            def advance(n: int = 1) -> None:
+                bar.advance(task, n)
+
+            yield advance

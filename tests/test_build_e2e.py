@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from shared_data import shared_data_dir
 
 from kgbuild.cli import main
 from kgbuild.ids import CHUNK_ID_RE
 from kgbuild.workspace import Workspace
-from shared_data import shared_data_dir
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "corpus"
 SHARED = shared_data_dir()
@@ -39,7 +39,8 @@ def build_json(config: Path, *args: str) -> tuple[int, dict]:
 
 def tables(config: Path) -> dict[str, list[dict]]:
     ws = Workspace(config.parent / "ws")
-    return {name: ws.rows(name) for name in ("documents", "chunks", "entities", "relations", "events", "hypernodes", "concepts")}
+    names = ("documents", "chunks", "entities", "relations", "events", "hypernodes", "concepts")
+    return {name: ws.rows(name) for name in names}
 
 
 def assert_provenance(t: dict[str, list[dict]]) -> None:
@@ -52,7 +53,8 @@ def assert_provenance(t: dict[str, list[dict]]) -> None:
             # Taxonomy knowledge from the schema or a domain concept file (concepts and isA
             # edges between concepts) has no chunk behind it; everything read from text has.
             from_schema = name == "concepts" or (
-                name == "relations" and row["predicate"] == "isA" and row["subject_kind"] == row["object_kind"] == "concept")
+                name == "relations" and row["predicate"] == "isA"
+                and row["subject_kind"] == row["object_kind"] == "concept")
             assert row["chunk_ids"] or from_schema, f"{name} {row['id']} has no supporting chunk"
             assert set(row["chunk_ids"]) <= known, f"{name} {row['id']} cites a chunk that does not exist"
     # documents <-> chunks link both ways
@@ -102,7 +104,8 @@ def test_rebuild_with_nothing_changed_extracts_nothing_and_gives_identical_table
     before = tables(samples_build)
     code, report = build_json(samples_build, str(SAMPLES))
     assert code == 0
-    assert report["extract"]["chunks_extracted"] == 0 and report["extract"]["chunks_cached"] == report["extract"]["chunks_total"]
+    extract = report["extract"]
+    assert extract["chunks_extracted"] == 0 and extract["chunks_cached"] == extract["chunks_total"]
     assert report["chunk"]["documents_unchanged"] == 12
     assert tables(samples_build) == before
 
@@ -153,13 +156,15 @@ def test_documents_from_earlier_builds_are_kept_and_a_changed_one_is_replaced(tm
 def test_parallel_workers_give_the_same_graph_as_one_process(tmp_path: Path, samples_build: Path) -> None:
     config = project(tmp_path, "extract:\n  batch_size: 4\n")
     code, report = build_json(config, str(SAMPLES), "--workers", "2")
-    assert code == 0 and report["workers"] == 2 and report["extract"]["chunks_extracted"] == report["extract"]["chunks_total"]
+    assert code == 0 and report["workers"] == 2
+    assert report["extract"]["chunks_extracted"] == report["extract"]["chunks_total"]
     assert tables(config) == tables(samples_build)
 
 
 def test_a_schema_typo_stops_the_build_with_one_line_and_exit_2(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
-    bad.write_text("name: x\nfallback_class: Thing\nentity_types:\n  Thing: {}\n  Person:\n    parnt: Thing\n", encoding="utf-8")
+    bad.write_text("name: x\nfallback_class: Thing\nentity_types:\n  Thing: {}\n  Person:\n    parnt: Thing\n",
+                   encoding="utf-8")
     config = project(tmp_path, f"schema: {bad}\n")
     result = kg(config, "build", str(SAMPLES / "people"))
     assert result.exit_code == 2
@@ -200,7 +205,8 @@ def test_hotpotqa_corpus_builds_with_stable_ids(tmp_path: Path) -> None:
     b = project(tmp_path / "b", NO_STORES)
     for config in (a, b):
         code, report = build_json(config, str(corpus), "--workers", "2")
-        assert code == 0 and report["read"]["documents_read"] == 994 and not report["read"]["skipped"] and not report["chunk"]["skipped"]
+        assert code == 0 and report["read"]["documents_read"] == 994
+        assert not report["read"]["skipped"] and not report["chunk"]["skipped"]
     # Alignment connects the graph: fewer components, larger 2-hop neighbourhoods (KAG Figure 9).
     before, after = report["align"]["alignment"]["before"], report["align"]["alignment"]["after"]
     assert after["components"] < before["components"]
@@ -243,5 +249,7 @@ def test_a_build_killed_mid_extraction_resumes_to_the_same_graph(tmp_path: Path)
 
     code, report = build_json(killed, str(subset))
     assert code == 0
-    assert report["extract"]["chunks_cached"] >= 40 and report["extract"]["chunks_cached"] + report["extract"]["chunks_extracted"] == report["extract"]["chunks_total"]
+    extract = report["extract"]
+    assert extract["chunks_cached"] >= 40
+    assert extract["chunks_cached"] + extract["chunks_extracted"] == extract["chunks_total"]
     assert tables(killed) == tables(whole)

@@ -91,7 +91,8 @@ def relations(config: Path) -> set[tuple[str, str, str]]:
     return {(r["subject_name"], r["predicate"], r["object_name"]) for r in rows}
 
 
-def test_llm_build_extracts_through_the_real_client_and_accounts_for_every_call(tmp_path: Path, llm: ScriptedLLM) -> None:
+def test_llm_build_extracts_through_the_real_client_and_accounts_for_every_call(tmp_path: Path,
+                                                                                llm: ScriptedLLM) -> None:
     config = make_project(tmp_path, llm)
     result, report = build(config)
     assert result.exit_code == 0, result.stderr
@@ -99,7 +100,8 @@ def test_llm_build_extracts_through_the_real_client_and_accounts_for_every_call(
     assert report["extract"]["chunks_extracted"] == 3 and report["extract"]["chunks_failed"] == 0
     assert ("Alan Turing", "bornIn", "London") in relations(config)
     hyper = Workspace(config.parent / "ws").rows("hypernodes")
-    assert any(h["subject_name"].startswith("(Alan Turing, bornIn, London)") and h["object_name"] == "1912" for h in hyper)
+    assert any(h["subject_name"].startswith("(Alan Turing, bornIn, London)") and h["object_name"] == "1912"
+               for h in hyper)
     # Accounting matches the server's request log exactly.
     log = llm.chat_log()
     total = report["llm"]["total"]
@@ -151,7 +153,8 @@ def test_a_failing_chunk_is_recorded_and_retried_on_the_next_build(tmp_path: Pat
     assert any(d["reason"] == "extractor error" and d["chunk_id"].startswith("hopper#") for d in failed)
     before = len(llm.chat_log())
     result, report = build(config)
-    assert result.exit_code == 0 and report["extract"]["chunks_extracted"] == 1 and report["extract"]["chunks_cached"] == 2
+    assert result.exit_code == 0
+    assert report["extract"]["chunks_extracted"] == 1 and report["extract"]["chunks_cached"] == 2
     assert len(llm.chat_log()) == before + 1  # only the failed chunk is asked again
     assert ("Grace Hopper", "bornIn", "New York City") in relations(config)
 
@@ -280,7 +283,7 @@ def test_domain_concepts_are_retrieved_into_the_prompt(tmp_path: Path, llm: Scri
         {"from": "Navy", "to": "Occupation", "label": "isA"},
     ]), encoding="utf-8")
     config = make_project(tmp_path, llm, f"  domain_concepts: {concepts}\n  concept_candidates: 1\n")
-    result, report = build(config)
+    result, _ = build(config)
     assert result.exit_code == 0, result.stderr
     prompts = {r["json"]["messages"][-1]["content"] for r in llm.chat_log()}
     turing = next(p for p in prompts if "Bletchley Park" in p)

@@ -34,7 +34,8 @@ def all_tables(config: Config) -> dict[str, list[dict[str, Any]]]:
     return {name: ws.rows(name) for name in SCHEMAS}
 
 
-async def run_in_sequence(ctx: BuildContext, stages: list[Stage[Any, Any]], request: BuildRequest) -> dict[str, Section]:
+async def run_in_sequence(ctx: BuildContext, stages: list[Stage[Any, Any]],
+                          request: BuildRequest) -> dict[str, Section]:
     """A runner other than LocalRunner: no lock, no timing, no saved report, just the stages in order
     (what a distributed engine does, one stage at a time)."""
     data: Any = request
@@ -131,7 +132,7 @@ def test_a_missing_alignment_embedder_is_an_error_naming_align_embedder(tmp_path
 
 def test_a_model_stage_without_an_endpoint_stops_before_anything_is_read(tmp_path: Path) -> None:
     config = project(tmp_path, "chunking:\n  splitter: llm\n")
-    with pytest.raises(ConfigError, match="chunking.splitter"):
+    with pytest.raises(ConfigError, match=r"chunking\.splitter"):
         asyncio.run(Builder(config).arun([SAMPLES / "places"]))
     ws = Workspace(config.workspace_path())
     assert not ws.has_table("documents") and ws.latest_report() is None
