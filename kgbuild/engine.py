@@ -90,6 +90,7 @@ class Engine:
             return self._given_retriever
         if cached_embeddings not in self._retrievers:
             from kgbuild.solve.retrieval import HybridRetriever, MutualIndex
+            from kgbuild.store.embeddings import CachedEmbedder
 
             index = self._index
             if index.vectors is None:
@@ -97,7 +98,9 @@ class Engine:
                                   "set vector_store.backend: milvus and run `kgbuild sync`")
             if self._mutual is None:
                 self._mutual = MutualIndex.load(index.workspace)
-            embedder = index.embedder if cached_embeddings else getattr(index.embedder, "inner", index.embedder)
+            embedder = index.embedder
+            if not cached_embeddings and isinstance(embedder, CachedEmbedder):
+                embedder = embedder.inner  # the model itself: eval times the question embedding uncached
             self._retrievers[cached_embeddings] = HybridRetriever(self._mutual, index.vectors, embedder, index.prefix)
         return self._retrievers[cached_embeddings]
 
