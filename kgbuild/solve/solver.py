@@ -5,9 +5,10 @@
     round 2: plan and execute each supplementary question (memory holds every earlier finding)
              -> judge ... up to max_iterations rounds; then the best answer, resolved=False.
 
-Each step asks the model through `Gateway.ask` for its own reply model and re-asks (at most
-`max_reasks` times) after a reply it cannot use; a judgement or reflection that stays unusable
-reads as "not resolved" / "no further questions".
+Each step asks the model through `Gateway.ask` for its own reply model and re-asks after a reply
+it cannot use (planning, judging and reflecting at most `max_reasks` times, the executor's answer
+and deduce steps `llm_ask.MAX_REASKS` times); a judgement or reflection that stays unusable reads
+as "not resolved" / "no further questions".
 
 Everything the loop did is in the Answer: the printed plans, a TraceStep per plan, operator,
 judgement and reflection (with the model calls each made), the triples and chunks used, the
