@@ -32,6 +32,7 @@ CAMEL_SEAM = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _WORD = re.compile(r"[^\W_]+")  # letters and digits: underscores and punctuation separate words
 _NON_WORD = re.compile(r"[\W_]+")
 TOKEN = re.compile(r"\w+(?:[-'’.]\w+)*", re.UNICODE)  # inner punctuation kept: "o'neil", "u.s", "well-known"
+_SPACES = re.compile(r"\s+")
 _CONCEPT_SPACE = re.compile(r"[\s\-_\u2010-\u2015]+")
 _LEADING_ARTICLES = ("the ", "a ", "an ")
 _SIBILANT_PLURALS = ("sses", "ches", "shes", "xes", "zes")
@@ -43,6 +44,12 @@ def fold(text: str) -> str:
     if not text.isascii():
         text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     return text
+
+
+def search_fold(text: str) -> str:
+    """Text prepared for finding names in it: NFKC, casefold, runs of whitespace as one space. Accents
+    and characters stay as they are, so offsets keep their meaning and Hangul stays composed."""
+    return _SPACES.sub(" ", unicodedata.normalize("NFKC", text).casefold())
 
 
 def singular(word: str) -> str:

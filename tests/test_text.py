@@ -17,6 +17,7 @@ from kgbuild.text import (
     mention_key,
     name_tokens,
     same_type,
+    search_fold,
     singular,
     type_key,
 )
@@ -67,6 +68,13 @@ def test_concept_key_and_mentions() -> None:
     assert concept_key("  Scientists. ") == "scientist"
     assert mention_key("Alû  O'Neil") == "alu o'neil" and name_tokens("U.S. Army") == ["u.s", "army"]
     assert fold("ÉCOLE") == "ecole"
+
+
+def test_search_fold_keeps_characters_so_names_are_found_in_text() -> None:
+    assert search_fold("Heart\n  ATTACK") == "heart attack"
+    assert search_fold("École") == "école"  # accents kept: only case and spacing go
+    assert search_fold("서울") == "서울"  # Hangul stays composed (fold's NFKD would split it)
+    assert search_fold("ｆｕｌｌ") == "full"  # NFKC: full-width letters are letters
 
 
 SCHEMA = """\

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from kgbuild.extract.concept_files import HINT, RawConcept, read_concept_files
 from kgbuild.ids import normalize_name
 from kgbuild.model import Concept
 from kgbuild.store.types import Embedder
+from kgbuild.text import search_fold, singular
 
 
 @dataclass(frozen=True)
@@ -169,10 +169,6 @@ class ScoreWeights:
     min_score: float = 0.1  # concepts scoring less are not candidates at all
 
 
-def _norm(text: str) -> str:
-    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text).casefold())
-
-
 # Scripts written without spaces: there a character bigram is the unit of meaning (most
 # Chinese words are two characters). Elsewhere a word is: Latin character bigrams ("he",
 # "in", "at") are so common that unrelated English texts reach a cosine of about 0.3.
@@ -187,13 +183,13 @@ _STOPWORDS = frozenset((  # noqa: SIM905 - a word list reads better as running t
 
 def _features(text: str) -> Counter[str]:
     """Lexical features of normalised text: character bigrams of CJK runs (a lone character
-    stands for itself), and the other words, minus stopwords and a plural 's'."""
+    stands for itself), and the other words, minus stopwords, singular by the one plural rule."""
     out: Counter[str] = Counter()
     for run in _RUN.findall(text):
         if _CJK_START.match(run):
             out.update([run] if len(run) == 1 else [run[i:i + 2] for i in range(len(run) - 1)])
         elif len(run) > 1 and run not in _STOPWORDS:
-            out[run[:-1] if len(run) > 3 and run.endswith("s") and not run.endswith("ss") else run] += 1
+            out[singular(run)] += 1
     return out
 
 
@@ -220,7 +216,7 @@ class ConceptIndex:
         (a walk from each position stops at the first character no form continues with)."""
         root: _Node = ({}, [])
         for i, c in enumerate(self.concepts):
-            for form in {_norm(s).strip() for s in [c.name, *c.aliases]}:
+            for form in {search_fold(s).strip() for s in [c.name, *c.aliases]}:
                 node = root
                 for ch in form:
                     node = node[0].setdefault(ch, ({}, []))
@@ -230,7 +226,7 @@ class ConceptIndex:
 
     def _build_features(self) -> None:
         """Concept feature vectors as a CSR-like inverted index (feature -> concepts, weights)."""
-        bags = [_features(_norm(" ".join([c.name, *c.aliases, c.description]))) for c in self.concepts]
+        bags = [_features(search_fold(" ".join([c.name, *c.aliases, c.description]))) for c in self.concepts]
         vocab: dict[str, int] = {}
         rows: list[int] = []
         cols: list[int] = []
@@ -315,7 +311,7 @@ class ConceptIndex:
         if not self.concepts:
             return out
         for row, text in enumerate(texts):
-            norm = _norm(text)
+            norm = search_fold(text)
             out[row] = self._mentions(norm) + w.overlap * self._overlap_cosines(norm)
         if self._vectors is not None and texts:
             cos = self._encode(list(texts)) @ self._vectors.T

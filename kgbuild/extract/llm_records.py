@@ -10,7 +10,6 @@ checks (classes, predicates, roles) are left to `validate_extraction`, which run
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 
 from kgbuild.extract.llm_output import LLMEntity, LLMEvent, LLMHyperNode, LLMRelation
@@ -29,6 +28,7 @@ from kgbuild.model import (
     Relation,
 )
 from kgbuild.schema import Schema
+from kgbuild.text import search_fold
 
 STAGE = "extract"
 UNKNOWN_IN_RELATION = DropReason.UNKNOWN_IN_RELATION
@@ -53,10 +53,6 @@ def looks_like_date(text: str) -> bool:
     return bool(_DATE_RE.search(text))
 
 
-def _text_key(text: str) -> str:
-    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text).casefold())
-
-
 class RecordBuilder:
     """Accumulates one chunk's records from reply items, resolving names to entity ids."""
 
@@ -68,7 +64,7 @@ class RecordBuilder:
         self.date_class = schema.resolve_class("Date") or self.fallback
         self.place_class = schema.resolve_class("GeographicLocation") or self.fallback
         self.chunk_ids = [chunk.id]
-        self._text = _text_key(chunk.text)
+        self._text = search_fold(chunk.text)
         self.entities: dict[str, Entity] = {}
         self._names: dict[str, str] = {}  # normalised name or alias -> entity id (first wins)
         self.relations: dict[str, Relation] = {}
