@@ -1,0 +1,91 @@
+"""How a build report is shown on the terminal: `kgbuild build`, `remove` and `status` print through this."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from kgbuild.align.pipeline import AlignmentReport
+from kgbuild.llm.types import UsageTotals
+from kgbuild.report import AssembleSection, BuildReport, ChunkSection, ExtractSection, ReadSection
+from kgbuild.store.types import SyncReport
+
+
+def stores_line(s: SyncReport) -> str:
+    return (f"graph ({s.graph_store or 'off'}): {s.nodes_written} nodes and {s.edges_written} "
+            f"relationships written, {s.nodes_deleted} + {s.edges_deleted} deleted; "
+            f"vectors ({s.vector_store or 'off'}): {s.vectors_written} written, "
+            f"{s.vectors_deleted} deleted, {s.embeddings_computed} embedded "
+            f"({s.embeddings_cached} from cache); {s.unchanged} unchanged"
+            + ("; resumed an interrupted write" if s.resumed else ""))
+
+
+def usage_line(u: UsageTotals) -> str:
+    return (f"{u.calls} calls ({u.retries} retries, {u.cache_hits} cache hits, {u.failures} failed), "
+            f"{u.prompt_tokens} prompt + {u.completion_tokens} completion tokens, ~${u.cost_usd:.4f}")
+
+
+def _summary_rows(report: BuildReport) -> list[tuple[str, str]]:
+    read, chunk = report.read or ReadSection(), report.chunk or ChunkSection()
+    extract = report.extract or ExtractSection()
+    g = report.graph
+    rows = [
+        ("workspace", report.workspace),
+        ("schema / extractor", f"{report.schema_name} / {extract.extractor} ({report.workers} worker(s))"),
+        ("documents", f"{read.documents_read} read ({chunk.documents_new} new, {chunk.documents_changed} changed, "
+                      f"{chunk.documents_unchanged} unchanged), {len(report.skipped)} skipped, "
+                      f"{chunk.documents_total} in workspace"),
+        ("chunks", f"{extract.chunks_total} ({extract.chunks_extracted} extracted, {extract.chunks_cached} from cache, "
+                   f"{extract.chunks_failed} failed)"),
+    ]
+    if read.documents_removed:
+        rows.append(("documents removed", str(read.documents_removed)))
+    if report.write is not None and report.write.stores is not None:
+        rows.append(("stores", stores_line(report.write.stores)))
+    rows += [
+        ("graph", f"{g.entities} entities, {g.relations} relations, {g.events} events, "
+                  f"{g.hypernodes} hypernodes, {g.concepts} concepts"),
+        ("time", ", ".join(f"{k} {v:.1f}s" for k, v in report.stage_seconds.items())
+         + f"; wall {report.wall_seconds:.1f}s"),
+        ("peak memory", f"{report.peak_rss_mb:.0f} MB main, {report.peak_worker_rss_mb:.0f} MB largest worker"),
+    ]
+    if report.llm is not None:
+        rows.append(("model calls", usage_line(report.llm.total)))
+        rows += [(f"  {stage}", usage_line(usage)) for stage, usage in report.llm.by_stage.items()]
+    return rows
+
+
+def _print_alignment(out: Console, a: AlignmentReport) -> None:
+    out.print(f"alignment: {a.entities_merged} entities merged (decisions by step: {a.merges_by_step}), "
+              f"{a.belong_to_links} belongTo links ({a.domain_links} to domain concepts), "
+              f"{a.isa_completions} isA completions ({a.isa_by_step})")
+    for label, c in (("before", a.before), ("after", a.after)):
+        if c is None:
+            continue
+        hops = ", ".join(f"{k}-hop {v.mean:.1f}" for k, v in sorted(c.hops.items()))
+        out.print(f"  connectivity {label}: {c.components} components, mean degree "
+                  f"{c.mean_degree:.2f}, mean neighbourhood size {hops}")
+
+
+def print_report(report: BuildReport) -> None:
+    out = Console(soft_wrap=False)
+    table = Table(title="build report", show_header=False, box=None)
+    table.add_column(style="bold")
+    table.add_column()
+    for row in _summary_rows(report):
+        table.add_row(*row)
+    out.print(table)
+    assembled = report.assemble or AssembleSection()
+    if assembled.drops:
+        drops = Table(title="dropped by validation", box=None)
+        drops.add_column("stage/kind/reason")
+        drops.add_column("count", justify="right")
+        for key, n in assembled.drops.items():
+            drops.add_row(key, str(n))
+        out.print(drops)
+    if report.align is not None:
+        _print_alignment(out, report.align.alignment)
+    if assembled.retyped:
+        out.print("kept but retyped: " + ", ".join(f"{k} {v}" for k, v in assembled.retyped.items()))
+    for note in report.notes:
+        out.print(f"note: {note}")
