@@ -1,16 +1,28 @@
-"""Columnar layout of the workspace tables (Parquet) and the record <-> row conversions.
+"""The workspace tables (Parquet): one row record per table, the Arrow schemas derived from them.
 
-Lists stay lists (never delimiter-joined); maps and nested structures are JSON strings so
-any Parquet reader (pandas, DuckDB, Spark) can open the tables without kgbuild.
+The graph model is defined once, by the records of `kgbuild.model`; a table's row record is that
+record plus the columns only the table needs (`doc_ids` for filters, the classes of a relation's
+ends). `arrow_schema` maps a record's fields to columns, and `TableCodec` turns records into rows
+and back with the same field walk, so schema, writer and reader cannot disagree:
+
+- str, int, float, bool, enums and literals are plain columns; `X | None` is a nullable X;
+- lists of plain values stay lists (never delimiter-joined);
+- a `Ref` field is three columns `<field>_id`, `<field>_name`, `<field>_kind`;
+- maps and other nested structures are JSON strings, so any Parquet reader (pandas, DuckDB,
+  Spark) opens the tables without kgbuild.
 """
 
 from __future__ import annotations
 
+import enum
 import json
-from collections.abc import Iterable
-from typing import Any
+import types
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, Protocol, TypeVar, Union, get_args, get_origin
 
 import pyarrow as pa
+from pydantic import BaseModel, Field
 
 from kgbuild.model import (
     Chunk,
@@ -22,7 +34,7 @@ from kgbuild.model import (
     Event,
     HyperNode,
     Note,
-    Paragraph,
+    Record,
     Ref,
     Relation,
     RepairNote,
@@ -30,44 +42,197 @@ from kgbuild.model import (
     legacy_note,
 )
 
-_S = pa.string()
-_LS = pa.list_(pa.string())
+M = TypeVar("M", bound=BaseModel)
 
-SCHEMAS: dict[str, pa.Schema] = {
-    "documents": pa.schema(
-        [("id", _S), ("source", _S), ("title", _S), ("format", _S), ("content_hash", _S), ("chunker", _S),
-         ("word_count", pa.int64()), ("metadata", _S), ("paragraphs", _S), ("chunk_ids", _LS)]
-    ),
-    "chunks": pa.schema(
-        [("id", _S), ("doc_id", _S), ("text", _S), ("section", _LS), ("order", pa.int64()),
-         ("paragraph_start", pa.int64()), ("paragraph_end", pa.int64()), ("token_count", pa.int64()),
-         ("content_hash", _S), ("prev_id", _S), ("next_id", _S), ("summary", _S), ("oversize_split", pa.bool_())]
-    ),
-    "entities": pa.schema(
-        [("id", _S), ("name", _S), ("spg_class", _S), ("semantic_type", _S), ("description", _S), ("summary", _S),
-         ("aliases", _LS), ("properties", _S), ("chunk_ids", _LS), ("doc_ids", _LS)]
-    ),
-    "relations": pa.schema(
-        [("id", _S), ("subject_id", _S), ("subject_name", _S), ("subject_kind", _S), ("subject_class", _S),
-         ("predicate", _S), ("object_id", _S), ("object_name", _S), ("object_kind", _S), ("object_class", _S),
-         ("properties", _S), ("chunk_ids", _LS), ("doc_ids", _LS)]
-    ),
-    "events": pa.schema(
-        [("id", _S), ("type", _S), ("trigger", _S), ("arguments", _S), ("time_id", _S), ("time_name", _S),
-         ("place_id", _S), ("place_name", _S), ("chunk_ids", _LS), ("doc_ids", _LS)]
-    ),
-    "hypernodes": pa.schema(
-        [("id", _S), ("subject_id", _S), ("subject_name", _S), ("subject_kind", _S), ("predicate", _S),
-         ("object_id", _S), ("object_name", _S), ("object_kind", _S), ("chunk_ids", _LS), ("doc_ids", _LS)]
-    ),
-    "concepts": pa.schema(
-        [("id", _S), ("name", _S), ("description", _S), ("parents", _LS), ("chunk_ids", _LS), ("doc_ids", _LS)]
-    ),
-    "drops": pa.schema([("stage", _S), ("reason", _S), ("kind", _S), ("detail", _S), ("chunk_id", _S), ("record", _S)]),
-    "merges": pa.schema([("canonical_id", _S), ("canonical_name", _S), ("merged_ids", _LS), ("step", _S), ("reason", _S)]),
+# ---------------------------------------------------------------- row records
+
+
+class DocumentRow(Document):
+    chunker: str = ""  # fingerprint of the chunker that cut it: a changed chunker re-chunks
+    words: int = Field(0, alias="word_count")  # column `word_count`; the name is Document's method
+
+
+class EntityRow(Entity):
+    doc_ids: list[str] = Field(default_factory=list)
+
+
+class RelationRow(Relation):
+    subject_class: str | None = None  # entity class or event type of each end, for type filters
+    object_class: str | None = None
+    doc_ids: list[str] = Field(default_factory=list)
+
+
+class EventRow(Event):
+    doc_ids: list[str] = Field(default_factory=list)
+
+
+class HyperNodeRow(HyperNode):
+    doc_ids: list[str] = Field(default_factory=list)
+
+
+class ConceptRow(Concept):
+    doc_ids: list[str] = Field(default_factory=list)
+
+
+class NoteRow(Record):
+    """A row of the `drops` table: a removal, a retype, a repair or a chunk failure (see `record`)."""
+
+    stage: str
+    reason: str
+    kind: str
+    detail: str = ""
+    chunk_id: str | None = None
+    record: str | None = None  # drop, retype, repair, failure; absent in tables of earlier builds
+
+    def note(self) -> Note:
+        return note_from_row(self.model_dump())
+
+
+class MergeRow(Record):
+    """A fusion decision: which entity ids were folded into which, by which step and why."""
+
+    canonical_id: str
+    canonical_name: str | None = None
+    merged_ids: list[str] = Field(default_factory=list)
+    step: str
+    reason: str
+
+
+TABLE_RECORDS: dict[str, type[BaseModel]] = {
+    "documents": DocumentRow,
+    "chunks": Chunk,
+    "entities": EntityRow,
+    "relations": RelationRow,
+    "events": EventRow,
+    "hypernodes": HyperNodeRow,
+    "concepts": ConceptRow,
+    "drops": NoteRow,
+    "merges": MergeRow,
 }
 
 GRAPH_TABLES = ("entities", "relations", "events", "hypernodes", "concepts")
+
+# ---------------------------------------------------------------- record fields -> Arrow columns
+
+_Shape = Literal["plain", "json", "ref"]
+
+
+def _unwrap_optional(annotation: Any) -> tuple[Any, bool]:
+    if get_origin(annotation) in (Union, types.UnionType):
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0], len(args) < len(get_args(annotation))
+    return annotation, False
+
+
+def _scalar(annotation: Any) -> pa.DataType | None:
+    if annotation is bool:  # before int: bool is an int subclass
+        return pa.bool_()
+    if annotation is int:
+        return pa.int64()
+    if annotation is float:
+        return pa.float64()
+    if annotation is str or get_origin(annotation) is Literal:
+        return pa.string()
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum) and issubclass(annotation, str):
+        return pa.string()
+    return None
+
+
+def _shape(annotation: Any) -> tuple[_Shape, pa.DataType]:
+    inner, _ = _unwrap_optional(annotation)
+    if inner is Ref:
+        return "ref", pa.string()
+    scalar = _scalar(inner)
+    if scalar is not None:
+        return "plain", scalar
+    if get_origin(inner) is list:
+        (element,) = get_args(inner)
+        item = _scalar(element)
+        if item is not None:
+            return "plain", pa.list_(item)
+    return "json", pa.string()  # maps, lists of records, nested records
+
+
+def arrow_schema(model: type[BaseModel]) -> pa.Schema:
+    """The Arrow schema of a table whose rows are `model` records."""
+    columns: list[pa.Field] = []
+    for field_name, info in model.model_fields.items():
+        name = info.alias or field_name
+        shape, arrow_type = _shape(info.annotation)
+        if shape == "ref":
+            columns.extend(pa.field(f"{name}_{part}", pa.string()) for part in ("id", "name", "kind"))
+        else:
+            columns.append(pa.field(name, arrow_type))
+    return pa.schema(columns)
+
+
+SCHEMAS: dict[str, pa.Schema] = {name: arrow_schema(model) for name, model in TABLE_RECORDS.items()}
+
+# ---------------------------------------------------------------- records <-> rows
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+@dataclass(frozen=True)
+class TableCodec(Generic[M]):
+    """Rows of `model` records: the same field walk as `arrow_schema`, in both directions."""
+
+    model: type[M]
+    fields: tuple[tuple[str, _Shape], ...]  # (column or column prefix, shape); a field's alias names its column
+
+    @classmethod
+    def of(cls, model: type[M]) -> TableCodec[M]:
+        return cls(model, tuple((info.alias or name, _shape(info.annotation)[0])
+                                for name, info in model.model_fields.items()))
+
+    def columns(self) -> list[str]:
+        out: list[str] = []
+        for name, shape in self.fields:
+            out.extend([f"{name}_id", f"{name}_name", f"{name}_kind"] if shape == "ref" else [name])
+        return out
+
+    def to_row(self, record: BaseModel, **extra: Any) -> dict[str, Any]:
+        """`record` (an instance of `model` or of the record it extends) as a row; `extra` fills the
+        columns the record lacks (e.g. `doc_ids` of an `Entity` written as an `EntityRow`)."""
+        data = record.model_dump(mode="json", by_alias=True)
+        data.update(extra)
+        row: dict[str, Any] = {}
+        for name, shape in self.fields:
+            value = data.get(name)
+            if shape == "json":
+                row[name] = _json(value)
+            elif shape == "ref":
+                row[f"{name}_id"] = value["id"] if value else None
+                row[f"{name}_name"] = value["name"] if value else None
+                row[f"{name}_kind"] = value["kind"] if value else None
+            else:
+                row[name] = value
+        return row
+
+    def from_row(self, row: dict[str, Any]) -> M:
+        data: dict[str, Any] = {}
+        for name, shape in self.fields:
+            if shape == "ref":
+                ref_id = row.get(f"{name}_id")
+                # Tables of earlier builds have no `_kind` column for event time and place: entities.
+                data[name] = None if ref_id is None else {
+                    "id": ref_id, "name": row.get(f"{name}_name") or "", "kind": row.get(f"{name}_kind") or "entity"}
+            elif name not in row:
+                continue  # a column added after the table was written: the record's default
+            elif shape == "json":
+                raw = row[name]
+                if raw is not None:
+                    data[name] = json.loads(raw)
+            elif row[name] is not None:
+                data[name] = row[name]
+        return self.model.model_validate(data)
+
+
+CODECS: dict[str, TableCodec[Any]] = {name: TableCodec.of(model) for name, model in TABLE_RECORDS.items()}
+_DOCUMENT = TableCodec.of(Document)  # a documents row without the row-only columns
 
 
 def doc_ids_of(chunk_ids: Iterable[str]) -> list[str]:
@@ -78,81 +243,49 @@ def doc_ids_of(chunk_ids: Iterable[str]) -> list[str]:
     return list(seen)
 
 
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
-
-
 def document_row(doc: Document, chunker: str) -> dict[str, Any]:
-    return {
-        "id": doc.id, "source": doc.source, "title": doc.title, "format": doc.format,
-        "content_hash": doc.content_hash, "chunker": chunker, "word_count": doc.word_count(),
-        "metadata": _json(doc.metadata), "paragraphs": _json([p.model_dump() for p in doc.paragraphs]),
-        "chunk_ids": doc.chunk_ids,
-    }
+    return CODECS["documents"].to_row(doc, chunker=chunker, word_count=doc.word_count())
 
 
 def document_from_row(row: dict[str, Any]) -> Document:
-    return Document(
-        id=row["id"], source=row["source"], title=row["title"], format=row["format"],
-        content_hash=row["content_hash"], metadata=json.loads(row["metadata"]),
-        paragraphs=[Paragraph(**p) for p in json.loads(row["paragraphs"])], chunk_ids=list(row["chunk_ids"]),
-    )
+    """The document itself (without the row's chunker and word count)."""
+    return _DOCUMENT.from_row(row)
 
 
 def chunk_row(chunk: Chunk) -> dict[str, Any]:
-    return chunk.model_dump()
+    return CODECS["chunks"].to_row(chunk)
 
 
 def chunk_from_row(row: dict[str, Any]) -> Chunk:
-    return Chunk(**row)
-
-
-def _ref_cols(prefix: str, ref: Ref | None) -> dict[str, Any]:
-    return {f"{prefix}_id": ref.id if ref else None, f"{prefix}_name": ref.name if ref else None}
+    chunk: Chunk = CODECS["chunks"].from_row(row)
+    return chunk
 
 
 def entity_row(e: Entity) -> dict[str, Any]:
-    row = e.model_dump(exclude={"properties"})
-    row["properties"] = _json(e.properties)
-    row["doc_ids"] = doc_ids_of(e.chunk_ids)
-    return row
+    return CODECS["entities"].to_row(e, doc_ids=doc_ids_of(e.chunk_ids))
 
 
 def relation_row(r: Relation, classes: dict[str, str]) -> dict[str, Any]:
     """`classes` maps node ids to their class (entity spgClass, event type) for type filters."""
-    return {
-        "id": r.id,
-        **_ref_cols("subject", r.subject), "subject_kind": r.subject.kind, "subject_class": classes.get(r.subject.id),
-        "predicate": r.predicate,
-        **_ref_cols("object", r.object), "object_kind": r.object.kind, "object_class": classes.get(r.object.id),
-        "properties": _json(r.properties), "chunk_ids": r.chunk_ids, "doc_ids": doc_ids_of(r.chunk_ids),
-    }
+    return CODECS["relations"].to_row(r, subject_class=classes.get(r.subject.id), object_class=classes.get(r.object.id),
+                                      doc_ids=doc_ids_of(r.chunk_ids))
 
 
 def event_row(ev: Event) -> dict[str, Any]:
-    return {
-        "id": ev.id, "type": ev.type, "trigger": ev.trigger,
-        "arguments": _json({role: [ref.model_dump() for ref in refs] for role, refs in ev.arguments.items()}),
-        **_ref_cols("time", ev.time), **_ref_cols("place", ev.place),
-        "chunk_ids": ev.chunk_ids, "doc_ids": doc_ids_of(ev.chunk_ids),
-    }
+    return CODECS["events"].to_row(ev, doc_ids=doc_ids_of(ev.chunk_ids))
 
 
 def hypernode_row(h: HyperNode) -> dict[str, Any]:
-    return {
-        "id": h.id, **_ref_cols("subject", h.subject), "subject_kind": h.subject.kind, "predicate": h.predicate,
-        **_ref_cols("object", h.object), "object_kind": h.object.kind,
-        "chunk_ids": h.chunk_ids, "doc_ids": doc_ids_of(h.chunk_ids),
-    }
+    return CODECS["hypernodes"].to_row(h, doc_ids=doc_ids_of(h.chunk_ids))
 
 
 def concept_row(c: Concept) -> dict[str, Any]:
-    return {**c.model_dump(), "doc_ids": doc_ids_of(c.chunk_ids)}
+    return CODECS["concepts"].to_row(c, doc_ids=doc_ids_of(c.chunk_ids))
 
 
 def drop_row(note: Note) -> dict[str, Any]:
     """Removals, retypes, repairs and chunk failures share the `drops` table; `record` tells them apart."""
-    return note.model_dump(mode="json")
+    return CODECS["drops"].to_row(note)
 
 
 def note_from_row(row: dict[str, Any]) -> Note:
@@ -170,7 +303,20 @@ _NOTE_TYPES: dict[str, type[Drop] | type[Retype] | type[ChunkFailure] | type[Rep
 }
 
 
-def merge_row(merge: Any, names: dict[str, str]) -> dict[str, Any]:
-    """A fusion decision: which entity ids were folded into which, by which step and why."""
-    return {"canonical_id": merge.canonical_id, "canonical_name": names.get(merge.canonical_id),
-            "merged_ids": list(merge.merged_ids), "step": merge.step, "reason": merge.reason}
+class MergeDecision(Protocol):
+    """What the `merges` table records of a fusion decision (`kgbuild.align.fusion.Merge`)."""
+
+    @property
+    def canonical_id(self) -> str: ...
+    @property
+    def merged_ids(self) -> Sequence[str]: ...
+    @property
+    def step(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
+
+
+def merge_row(merge: MergeDecision, names: dict[str, str]) -> dict[str, Any]:
+    row = MergeRow(canonical_id=merge.canonical_id, canonical_name=names.get(merge.canonical_id),
+                   merged_ids=list(merge.merged_ids), step=merge.step, reason=merge.reason)
+    return CODECS["merges"].to_row(row)

@@ -22,13 +22,17 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+from pydantic import BaseModel
 
 from kgbuild.errors import WorkspaceError
-from kgbuild.tables import SCHEMAS
+from kgbuild.model import Note
+from kgbuild.tables import SCHEMAS, NoteRow, TableCodec
+
+M = TypeVar("M", bound=BaseModel)
 
 
 class ExtractionCache:
@@ -174,6 +178,31 @@ class Workspace:
 
     def rows(self, name: str) -> list[dict[str, Any]]:
         return self.read_table(name).to_pylist()
+
+    def records(self, name: str, model: type[M], *, batch_size: int = 8192) -> Iterator[M]:
+        """The rows of table `name` as `model` records, batch by batch (memory stays flat on big tables).
+
+        `model` is the table's row record (`EntityRow`) or the record it extends (`Entity`); only
+        the columns `model` needs are read. Columns added after a table was written take the
+        record's defaults, so workspaces of earlier builds read the same way.
+        """
+        path = self.table_path(name)
+        if not path.exists():
+            return
+        codec = TableCodec.of(model)
+        try:
+            parquet = pq.ParquetFile(path)
+            present = set(parquet.schema_arrow.names)
+            batches = parquet.iter_batches(batch_size=batch_size, columns=[c for c in codec.columns() if c in present])
+            for batch in batches:
+                for row in batch.to_pylist():
+                    yield codec.from_row(row)
+        except (pa.ArrowException, OSError) as exc:
+            raise WorkspaceError(str(path), f"unreadable table: {exc}", "rebuild with `kgbuild build`") from None
+
+    def notes(self) -> list[Note]:
+        """The `drops` table as records: removals, retypes, repairs and chunk failures."""
+        return [row.note() for row in self.records("drops", NoteRow)]
 
     # ---------------------------------------------------------------- caches and reports
 
