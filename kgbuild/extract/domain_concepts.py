@@ -24,6 +24,7 @@ import numpy as np
 from kgbuild.errors import ConfigError
 from kgbuild.extract.concept_files import HINT, RawConcept, read_concept_files
 from kgbuild.ids import normalize_name
+from kgbuild.ingest.embedding_model import embed_matrix
 from kgbuild.model import Concept
 from kgbuild.store.types import Embedder
 from kgbuild.text import search_fold, singular
@@ -257,7 +258,7 @@ class ConceptIndex:
 
     def _encode(self, texts: list[str]) -> np.ndarray:
         assert self._embedder is not None
-        return np.asarray(self._embedder.embed(texts), dtype=np.float32)
+        return embed_matrix(self._embedder, texts)
 
     # ------------------------------------------------ scoring
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from kgbuild.errors import ModelLoadError
 from kgbuild.ids import content_hash
+from kgbuild.store.types import Embedder
 
 BUNDLED = "bundled"
 BUNDLED_NAME = "all-MiniLM-L6-v2"
@@ -146,6 +147,14 @@ class SentenceEmbedder:
 
     def close(self) -> None:
         """Nothing to release: the pool owns the model."""
+
+
+def embed_matrix(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
+    """The vectors of `texts` as a (len(texts), dim) float32 matrix, for consumers that compute with
+    them; no texts give an empty matrix of the right width rather than a shapeless [] ."""
+    if not texts:
+        return np.zeros((0, embedder.dim), np.float32)
+    return np.asarray(embedder.embed(texts), dtype=np.float32)
 
 
 def load_embedder(value: str | None, *, setting: str, batch_size: int = 64) -> SentenceEmbedder:

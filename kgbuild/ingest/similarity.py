@@ -13,6 +13,7 @@ from typing import Protocol
 
 import numpy as np
 
+from kgbuild.ingest.embedding_model import embed_matrix
 from kgbuild.store.types import Embedder
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -77,7 +78,7 @@ class EmbeddingScorer:
         self.name = f"embedding:{embedder.name}"
 
     def prepare(self, sentences: list[str]) -> WindowSimilarity:
-        vecs = np.asarray(self.embedder.embed(sentences), dtype=np.float32)
+        vecs = embed_matrix(self.embedder, sentences)
 
         def similarity(left: range, right: range) -> float:
             a = vecs[left.start : left.stop].mean(axis=0)
