@@ -42,7 +42,8 @@ def fail_cleanly(fn: F) -> F:
 
 def config_of(ctx: click.Context) -> Config:
     """The project config the main group loads lazily (ctx.obj["config_loader"])."""
-    return ctx.obj["config_loader"]()  # type: ignore[no-any-return]
+    loader: Callable[[], Config] = ctx.obj["config_loader"]
+    return loader()
 
 
 def open_engine(ctx: click.Context) -> Engine:

@@ -5,7 +5,7 @@ Registered on the main group by kgbuild/cli.py; the engine comes from kgbuild/cl
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
@@ -14,7 +14,7 @@ from rich.table import Table
 from kgbuild.cli_common import config_of, fail_cleanly, open_engine
 
 if TYPE_CHECKING:
-    from kgbuild.solve.types import Answer
+    from kgbuild.solve.types import Answer, StepResult
 
 __all__ = ["print_answer", "query"]
 
@@ -118,14 +118,11 @@ def print_answer(answer: Answer, out: Console) -> None:
             out.print(f"  [{cite.chunk_id}] ({cite.doc_id}) {_short(cite.text, 200)}", markup=False, highlight=False)
 
 
-def _result_text(result: Any) -> str:
-    if isinstance(result, dict):
-        if "error" in result:
-            return f"error: {result['error']}"
-        for key in ("bound", "output"):
-            if key in result:
-                shown = result[key]
-                prefix = f"{result['how']}: " if "how" in result else ""
-                return prefix + "; ".join(f"{k}={', '.join(map(str, v))}" for k, v in shown.items())
-        return ", ".join(f"{k}={v}" for k, v in result.items() if v not in ("", [], None))
-    return str(result)
+def _result_text(result: StepResult) -> str:
+    if result.error is not None:
+        return f"error: {result.error}"
+    shown = result.bound if result.bound is not None else result.output
+    if shown is not None:
+        prefix = f"{result.how}: " if result.how else ""
+        return prefix + "; ".join(f"{k}={', '.join(v)}" for k, v in shown.items())
+    return ", ".join(f"{k}={v}" for k, v in result.model_dump().items() if v not in ("", []))

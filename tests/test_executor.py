@@ -84,7 +84,8 @@ def test_graph_view_concepts_and_types(view: GraphView) -> None:
 
 
 def test_graph_view_predicates_are_matched_loosely_and_safely(view: GraphView) -> None:
-    assert {e.object.id for e in view.edges(subjects=["curtiz"], predicates=["Directed"])} == {"casablanca", "yankee", "mildred"}
+    directed = view.edges(subjects=["curtiz"], predicates=["Directed"])
+    assert {e.object.id for e in directed} == {"casablanca", "yankee", "mildred"}
     assert [e.id for e in view.edges(objects=["hawks"], predicates=["directedBy"])] == ["r4"]  # "directed by"
     assert view.close_predicates("direct", ["directed by", "starring", "belongTo"]) == ["directed by"]
     assert view.close_predicates("releaseDate", ["release date", "starring"]) == ["release date"]
@@ -124,9 +125,10 @@ Step 2: When was each released, and which came first?
     by_id = {t.id: t for t in state.triples}
     assert by_id["r1"].chunk_ids == ["films#0#0"] and by_id["r6"].chunk_ids == ["films#0#1"]
     # the trace: one record per operator, printed logical forms, no model calls
-    assert [t.logical_form.split("(")[0] for t in state.trace] == ["Retrieval", "Retrieval", "Sort", "Sort", "Math", "Output"]
+    assert [t.logical_form.split("(")[0] for t in state.trace] == ["Retrieval", "Retrieval", "Sort", "Sort", "Math",
+                                                                    "Output"]
     assert state.trace[0].logical_form == "Retrieval(s=s1:Person[Michael Curtiz], p=p1:directed, o=o1:Film)"
-    assert state.trace[0].result["how"] == "graph" and state.trace[0].question == "Which films did Michael Curtiz direct?"
+    assert state.trace[0].result.how == "graph" and state.trace[0].question == "Which films did Michael Curtiz direct?"
     assert all(t.llm_calls == 0 for t in state.trace) and llm.calls() == 0
     assert sorted(state.answers[0].answer.split("; ")) == ["Casablanca", "Mildred Pierce", "Yankee Doodle Dandy"]
     assert state.answers[1].answer == "Yankee Doodle Dandy; 3"  # what Output names
@@ -141,16 +143,16 @@ Output(o1, o2)
 """)
     # stored as (The Big Sleep, directed by, Howard Hawks): found the other way round, turned back
     assert names(state, "o1") == ["The Big Sleep"] and names(state, "s1") == ["Howard Hawks"]
-    assert state.trace[0].result["how"] == "graph:fuzzy"
-    assert any("directed by" in n for n in state.trace[0].result["notes"])
+    assert state.trace[0].result.how == "graph:fuzzy"
+    assert any("directed by" in n for n in state.trace[0].result.notes)
     # a concept mention stands for its members; the constraint keeps one film
     assert names(state, "o2") == ["Casablanca"] and names(state, "s2") == ["Michael Curtiz"]
-    assert any("concept" in n for n in state.trace[1].result["notes"])
+    assert any("concept" in n for n in state.trace[1].result.notes)
 
 
 def test_multi_hop_path_when_no_predicate_matches(view: GraphView, llm: ScriptedLLM) -> None:
     state, _ = run(view, llm, "Retrieval(s=s1:Person[Michael Curtiz], p=p1:workedWith, o=o1:Person[Humphrey Bogart])")
-    assert state.trace[0].result["how"] == "graph:path"
+    assert state.trace[0].result.how == "graph:path"
     assert {t.id for t in state.triples} == {"r1", "r9"}
     assert sorted(names(state, "p1")) == ["directed", "starring"]
 
@@ -164,7 +166,7 @@ Step 1: Where was Michael Curtiz born?
   Output(o1)
 """)
     assert names(state, "o1") == ["Budapest"]
-    assert state.trace[0].result["how"] == "chunks" and state.trace[0].llm_calls == 1
+    assert state.trace[0].result.how == "chunks" and state.trace[0].llm_calls == 1
     assert retriever.retrieved == [("Where was Michael Curtiz born?", ["curtiz"])]  # seeded with the linked entity
     assert "curtiz#0#0" in [c.id for c in state.chunks]
     assert state.cited_chunks == ["curtiz#0#0"]  # ids the model made up are not cited
@@ -176,7 +178,7 @@ def test_unanswerable_from_chunks_leaves_the_variable_empty(view: GraphView, llm
     llm.reply("spouse", json.dumps({"found": False, "answers": []}))
     state, _ = run(view, llm, "Step 1: Who was Michael Curtiz's spouse?\n"
                               "  Retrieval(s=s1:Person[Michael Curtiz], p=p1:spouse, o=o1:Person)")
-    assert state.bindings.get("o1", []) == [] and "do not answer" in state.trace[0].result["notes"][0]
+    assert state.bindings.get("o1", []) == [] and "do not answer" in state.trace[0].result.notes[0]
 
 
 def test_deduce_comparisons_are_deterministic(view: GraphView, llm: ScriptedLLM) -> None:
@@ -192,7 +194,7 @@ Deduce(op=equal, left=o3, right=o4) -> d4
 Output(d1, d2, d3, d4)
 """)
     assert [names(state, d) for d in ("d1", "d2", "d3", "d4")] == [["true"], ["false"], ["true"], ["true"]]
-    assert llm.calls() == 0 and all(t.result.get("decided_by") in (None, "kgbuild") for t in state.trace)
+    assert llm.calls() == 0 and all(t.result.decided_by in (None, "kgbuild") for t in state.trace)
 
 
 def test_deduce_choice_entailment_judgement_ask_the_model(view: GraphView, llm: ScriptedLLM) -> None:
@@ -223,8 +225,8 @@ Math(o1 * 2) -> m1
 Math(len(o1) ** 2) -> m2
 Output(m2)
 """)
-    assert "error" in state.trace[1].result and state.bindings["m1"] == []
-    assert "one number is needed" in state.trace[1].result["error"]
+    assert state.trace[1].result.error and state.bindings["m1"] == []
+    assert "one number is needed" in state.trace[1].result.error
     assert names(state, "m2") == ["9"]  # films are not numbers, but len counts them
     assert state.outputs["m2"][0].text == "9"
 
@@ -244,7 +246,7 @@ Retrieval(s=s3:Person[Michael Curtiz], p=p3:workedWith, o=o1)
     # Casablanca and Bogart share bogart#0#0 too, but only films#0#0 states (Casablanca, starring, Bogart)
     assert by_id["r9"].chunk_ids == ["films#0#0"]
     assert by_id["r5"].chunk_ids == ["films#0#0"]  # no chunk_ids stored: the chunks supporting both ends
-    assert state.trace[2].result["how"] == "graph:path" and by_id["r1"].chunk_ids == ["films#0#0"]  # paths too
+    assert state.trace[2].result.how == "graph:path" and by_id["r1"].chunk_ids == ["films#0#0"]  # paths too
 
 
 def test_qualifiers_of_triples_answer_constraints(view: GraphView, llm: ScriptedLLM) -> None:
@@ -263,19 +265,19 @@ Step 3: Whom did Humphrey Bogart play in Casablanca?
 """)
     assert names(state, "s1") == ["Humphrey Bogart"] and names(state, "s2") == ["Bette Davis"]
     assert state.trace[0].logical_form.endswith("p.time = 1936)")
-    assert "p.time = 1936 matched through qualifier(s) (in, 1936)" in state.trace[0].result["notes"]
-    assert "p.in < 1935 matched through qualifier(s) (in, 1932)" in state.trace[1].result["notes"]
+    assert "p.time = 1936 matched through qualifier(s) (in, 1936)" in state.trace[0].result.notes
+    assert "p.in < 1935 matched through qualifier(s) (in, 1932)" in state.trace[1].result.notes
     # a HyperNode without relation_id qualifies the triple between its two ends
     assert names(state, "o3") == ["Humphrey Bogart"] and state.bindings.get("o4", []) == []
     assert sorted(names(state, "s5")) == ["Bette Davis", "Humphrey Bogart"]  # no constraint, no filter
     # the qualifiers travel with the triples: in the trace, and in the memory the model reads
-    assert state.trace[4].result["qualifiers"] == {"rel_j1": ["in 1936"], "rel_j2": ["in 1932"]}
+    assert state.trace[4].result.qualifiers == {"rel_j1": ["in 1936"], "rel_j2": ["in 1932"]}
     texts_of = {t.id: state.triple_text(t) for t in state.triples}
     assert texts_of["rel_j1"] == "(Humphrey Bogart, joined, Warner Bros.; in 1936)"
     assert texts_of["r9"] == "(Casablanca, starring, Humphrey Bogart; role Rick Blaine)"
     # a time qualifier is not a place: the graph has no answer, the text fallback neither
-    assert state.bindings.get("o6", []) == [] and state.trace[5].result["how"] == "chunks"
-    assert state.trace[3].result["how"] == "chunks" and llm.calls() == 2  # Ilsa Lund: not in the graph either
+    assert state.bindings.get("o6", []) == [] and state.trace[5].result.how == "chunks"
+    assert state.trace[3].result.how == "chunks" and llm.calls() == 2  # Ilsa Lund: not in the graph either
     # QUALIFIER relationships carry a predicate but are not triples of their own
     assert view.edges(objects=["ent_1936"]) == [] and view.predicates_near(["ent_1936"], "in") == []
     assert view.paths(["bogart"], ["ent_1936"]) == []
@@ -358,8 +360,8 @@ Step 2: Who joined Warner Bros. in 1936, and who directed The Big Sleep?
   Output(o3, s4, o5)
 """)
     assert names(state, "o3") == ["Yankee Doodle Dandy"] and names(state, "s4") == ["Humphrey Bogart"]
-    assert names(state, "o5") == ["The Big Sleep"] and state.trace[4].result["how"] == "graph:fuzzy"
-    assert state.trace[5].result["how"] == "graph:path"
+    assert names(state, "o5") == ["The Big Sleep"] and state.trace[4].result.how == "graph:fuzzy"
+    assert state.trace[5].result.how == "graph:path"
     by_id = {t.id: t for t in state.triples}
     assert by_id["r1"].chunk_ids == ["films#0#0"] and by_id["r6"].chunk_ids == ["films#0#1"]
     assert by_id["rel_j1"].chunk_ids == ["bogart#0#0"] and llm.calls() == 0

@@ -112,14 +112,14 @@ def test_unresolved_round_reflects_and_the_supplementary_question_resolves_it(st
     assert log[1]["json"]["messages"][-2] == {"role": "assistant", "content": json.dumps({"plan": BAD_PLAN})}
     # plans as printed, the trace step by step
     assert answer.plan == [PLAN_1 + "\n", PLAN_2 + "\n"]
-    kinds = [t.logical_form.split("(")[0] or next(iter(t.result)) for t in answer.trace]
+    kinds = [t.logical_form.split("(")[0] or next(iter(t.result.model_dump())) for t in answer.trace]
     assert kinds == ["Step 1: Who directed Mildred Pierce?\n  Retrieval", "Retrieval", "Output", "judge", "reflect",
                      f"Step 1: {SUPPLEMENTARY}\n  Retrieval", "Retrieval", "Output", "judge"]
     assert [t.step for t in answer.trace] == list(range(1, 10))
     assert [t.llm_calls for t in answer.trace] == [2, 0, 0, 1, 1, 1, 1, 0, 1]
-    assert answer.trace[0].result["attempts"] == 2 and "2:56" in answer.trace[0].result["rejected"][0]
-    assert answer.trace[1].result["how"] == "graph:fuzzy"  # "directedBy" ~ the stored "directed", read backwards
-    assert answer.trace[6].result["how"] == "chunks"
+    assert answer.trace[0].result.attempts == 2 and "2:56" in answer.trace[0].result.rejected[0]
+    assert answer.trace[1].result.how == "graph:fuzzy"  # "directedBy" ~ the stored "directed", read backwards
+    assert answer.trace[6].result.how == "chunks"
     # evidence: the triple used, the chunk the model read, and their provenance
     assert [t.id for t in answer.triples] == ["r3"]
     assert [c.chunk_id for c in answer.citations] == ["films#0#1", "curtiz#0#0"]
@@ -149,8 +149,8 @@ def test_a_plan_that_never_parses_falls_back_to_reading_chunks(store: ArcadeGrap
         log = llm.chat_log()
     assert [template_of(r["json"]) for r in log] == ["plan", "plan", "answer", "judge", "reflect"]
     assert answer.plan == [] and not answer.resolved and answer.answer == "Probably Budapest."
-    assert answer.trace[0].result["plan"] == "failed" and "no usable plan" in answer.trace[0].result["error"]
-    assert answer.trace[1].result["answers"] == ["Budapest"] and answer.trace[1].logical_form == ""
+    assert answer.trace[0].result.plan == "failed" and "no usable plan" in answer.trace[0].result.error
+    assert answer.trace[1].result.answers == ["Budapest"] and answer.trace[1].logical_form == ""
     assert [c.chunk_id for c in answer.citations] == ["curtiz#0#0"]
     assert answer.llm_calls == len(log) == sum(t.llm_calls for t in answer.trace)
 
@@ -244,4 +244,4 @@ def test_a_plan_in_a_fence_after_prose_with_braces_is_used_without_a_reask(store
         answer, _ = solve(store, llm, SUPPLEMENTARY)
         log = llm.chat_log()
     assert [template_of(r["json"]) for r in log] == ["plan", "answer", "judge"]
-    assert answer.plan == [PLAN_2 + "\n"] and answer.trace[0].result["attempts"] == 1
+    assert answer.plan == [PLAN_2 + "\n"] and answer.trace[0].result.attempts == 1

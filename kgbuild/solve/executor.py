@@ -23,7 +23,7 @@ from kgbuild.solve.logic import Action, Deduce, Math, Output, Plan, Retrieval, S
 from kgbuild.solve.math import parse_expression
 from kgbuild.solve.spo import Outcome, RetrievalOp, compare
 from kgbuild.solve.state import ExecState, StepAnswer, Value, texts
-from kgbuild.solve.types import Retriever, TraceStep
+from kgbuild.solve.types import Number, Retriever, StepResult, TraceStep
 
 _COMPARISONS = {"greater": ">", "less": "<", "equal": "="}
 
@@ -70,8 +70,8 @@ class Executor:
         before = len(state.chunks)
         answers = await self.retrieval.read(question, [], state, out)
         state.trace.append(TraceStep(step=number, question=question, logical_form="",
-                                     result={"how": out.how or "nothing", "answers": answers, "notes": out.notes,
-                                             "chunks": [c.id for c in out.chunks]},
+                                     result=StepResult(how=out.how or "nothing", answers=answers, notes=out.notes,
+                                                       chunks=[c.id for c in out.chunks]),
                                      seconds=round(self.clock() - started, 6), llm_calls=self.calls() - calls))
         state.answers.append(StepAnswer(question, "; ".join(answers), [], state.chunks[before:]))
 
@@ -80,24 +80,19 @@ class Executor:
         try:
             result = await self.dispatch(action, question, state)
         except KgbuildError as exc:  # a Math error, a model call that failed for good
-            result = {"error": exc.line()}
+            result = StepResult(error=exc.line())
             for name in bound_by(action):
                 state.bindings.setdefault(name, [])
         return TraceStep(step=number, question=question, logical_form=format_action(action), result=result,
                          seconds=round(self.clock() - started, 6), llm_calls=self.calls() - calls)
 
-    async def dispatch(self, action: Action, question: str, state: ExecState) -> dict[str, Any]:
+    async def dispatch(self, action: Action, question: str, state: ExecState) -> StepResult:
         if isinstance(action, Retrieval):
             out = await self.retrieval.run(action, question, state)
             bound = {n: texts(state.bindings.get(n, [])) for n in (action.s.var, action.p.var, action.o.var)}
-            result: dict[str, Any] = {"how": out.how, "bound": bound, "triples": [e.id for e in out.edges],
-                                      "chunks": [c.id for c in out.chunks]}
-            if out.notes:
-                result["notes"] = out.notes
             quals = {e.id: state.qualifiers[e.id] for e in out.edges if state.qualifiers.get(e.id)}
-            if quals:
-                result["qualifiers"] = quals
-            return result
+            return StepResult(how=out.how, bound=bound, triples=[e.id for e in out.edges],
+                              chunks=[c.id for c in out.chunks], notes=out.notes or None, qualifiers=quals or None)
         if isinstance(action, Sort):
             return self.sort(action, state)
         if isinstance(action, Math):
@@ -107,12 +102,12 @@ class Executor:
         if isinstance(action, Output):
             for ref in action.vars:
                 state.add_output(ref.name, state.bindings.get(ref.name, []))
-            return {"output": {ref.name: texts(state.bindings.get(ref.name, [])) for ref in action.vars}}
+            return StepResult(output={ref.name: texts(state.bindings.get(ref.name, [])) for ref in action.vars})
         raise TypeError(f"unknown action {action!r}")
 
     # ------------------------------------------------------------ Sort and Math
 
-    def sort(self, action: Sort, state: ExecState) -> dict[str, Any]:
+    def sort(self, action: Sort, state: ExecState) -> StepResult:
         values = state.bindings.get(action.set.name, [])
         keyed: list[tuple[Value, Value | None]] = []
         for v in values:
@@ -135,10 +130,10 @@ class Executor:
             for (a, b), pairs in list(state.pairs.items()):
                 if a == action.set.name:
                     state.pairs[(target, b)] = pairs
-        return {"bound": {target: texts(ordered)}}
+        return StepResult(bound={target: texts(ordered)})
 
-    def math(self, action: Math, state: ExecState) -> dict[str, Any]:
-        env: dict[str, Any] = {}
+    def math(self, action: Math, state: ExecState) -> StepResult:
+        env: dict[str, int | float | list[Number]] = {}
         for name in action.variables:
             numbers = [v.number() for v in state.bindings.get(name, [])]
             env[name] = numbers[0] if len(numbers) == 1 and numbers[0] is not None else numbers
@@ -148,7 +143,7 @@ class Executor:
         elif isinstance(value, float):
             value = round(value, 6)
         state.bind(action.target, [Value(text=str(value))])
-        return {"bound": {action.target: [str(value)]}, "inputs": env}
+        return StepResult(bound={action.target: [str(value)]}, inputs=env)
 
     # ------------------------------------------------------------ Deduce
 
@@ -159,18 +154,19 @@ class Executor:
             out.extend(state.bindings.get(item.name, []) if isinstance(item, VarRef) else [Value(text=str(item))])
         return out
 
-    async def deduce(self, action: Deduce, question: str, state: ExecState) -> dict[str, Any]:
+    async def deduce(self, action: Deduce, question: str, state: ExecState) -> StepResult:
         if action.op in _COMPARISONS:
             left = self.arg_values(action.arg("left"), state)
             right = self.arg_values(action.arg("right"), state)
             if not left or not right:
                 verdict = "unknown"
             elif action.op == "equal":
-                verdict = str({v.key for v in left} == {v.key for v in right}
-                              or all(compare(a, "=", b) for a, b in zip(left, right)) and len(left) == len(right)).lower()
+                same_keys = {v.key for v in left} == {v.key for v in right}
+                pairwise = len(left) == len(right) and all(compare(a, "=", b) for a, b in zip(left, right, strict=True))
+                verdict = str(same_keys or pairwise).lower()
             else:
                 verdict = str(compare(left[0], _COMPARISONS[action.op], right[0])).lower()
-            result: dict[str, Any] = {"result": verdict, "decided_by": "kgbuild"}
+            result = StepResult(verdict=verdict, decided_by="kgbuild")
         else:
             args = {name: texts(self.arg_values(value, state)) for name, value in action.args}
             evidence = [state.triple_text(t) for t in state.triples[-20:]]
@@ -180,10 +176,10 @@ class Executor:
                                    arguments=json.dumps(args, ensure_ascii=False),
                                    evidence="\n".join(evidence) or "(none)")
             verdict = reply.result.strip() or "unknown"
-            result = {"result": verdict, "decided_by": "model", "reason": reply.reason[:300]}
+            result = StepResult(verdict=verdict, decided_by="model", reason=reply.reason[:300])
         if action.target:
             state.bind(action.target, [Value(text=verdict)])
-            result["bound"] = {action.target: [verdict]}
+            result.bound = {action.target: [verdict]}
         return result
 
 

@@ -28,7 +28,7 @@ from kgbuild.solve.llm_ask import MAX_REASKS, JudgeReply, ReflectReply, ask_step
 from kgbuild.solve.logic import format_plan
 from kgbuild.solve.planner import PlanError, Planner
 from kgbuild.solve.state import ExecState
-from kgbuild.solve.types import Answer, Citation, Retriever, TraceStep
+from kgbuild.solve.types import Answer, Citation, Retriever, StepResult, TraceStep
 
 NOTHING_YET = "(nothing yet)"
 MAX_QUESTIONS = 3  # supplementary questions taken per round
@@ -90,7 +90,7 @@ class Solver:
 
     # ------------------------------------------------------------ the steps of a round
 
-    def _traced(self, state: ExecState, question: str, logical_form: str, result: object, started: float,
+    def _traced(self, state: ExecState, question: str, logical_form: str, result: StepResult, started: float,
                 calls: int) -> None:
         state.trace.append(TraceStep(step=len(state.trace) + 1, question=question, logical_form=logical_form,
                                      result=result, seconds=round(self.clock() - started, 6),
@@ -102,13 +102,13 @@ class Solver:
             planned = await self.planner.plan(question, render_memory(state))
         except PlanError as exc:
             # No plan the parser accepts: answer this question from text retrieval alone.
-            self._traced(state, question, "", {"plan": "failed", "error": exc.line()}, started, calls)
+            self._traced(state, question, "", StepResult(plan="failed", error=exc.line()), started, calls)
             await self.executor.read(question, state, len(state.trace) + 1)
             return
         printed = format_plan(planned.plan)
         plans.append(printed)
-        self._traced(state, question, printed, {"plan": "ok", "attempts": planned.attempts,
-                                                 "rejected": planned.errors}, started, calls)
+        self._traced(state, question, printed, StepResult(plan="ok", attempts=planned.attempts,
+                                                          rejected=planned.errors), started, calls)
         await self.executor.run(planned.plan, question, state, first_step=len(state.trace) + 1)
 
     async def judge(self, question: str, state: ExecState) -> tuple[bool, str, str]:
@@ -117,8 +117,8 @@ class Solver:
                                unknown=JudgeReply(resolved=False), max_reasks=self.max_reasks,
                                question=question, memory=render_memory(state))
         resolved, answer, missing = reply.resolved, reply.answer.strip(), reply.missing.strip()
-        self._traced(state, question, "", {"judge": "resolved" if resolved else "unresolved", "answer": answer,
-                                           "missing": missing}, started, calls)
+        self._traced(state, question, "", StepResult(judge="resolved" if resolved else "unresolved",
+                                                     answer=answer, missing=missing), started, calls)
         return resolved, answer, missing
 
     async def reflect(self, question: str, state: ExecState, missing: str) -> list[str]:
@@ -127,7 +127,7 @@ class Solver:
                                unknown=ReflectReply(questions=[]), max_reasks=self.max_reasks,
                                question=question, memory=render_memory(state), missing=missing or "(not said)")
         questions = reply.questions[:MAX_QUESTIONS]
-        self._traced(state, question, "", {"reflect": questions}, started, calls)
+        self._traced(state, question, "", StepResult(reflect=questions), started, calls)
         return questions
 
     # ------------------------------------------------------------ evidence

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 
 class LinkedEntity(BaseModel):
@@ -75,13 +75,49 @@ class Citation(BaseModel):
     text: str = ""  # the sentence or passage quoted
 
 
+Number = int | float | None
+
+
+class StepResult(BaseModel):
+    """What one traced step did. Each kind of step fills its own fields and leaves the rest None
+    (dropped from JSON): a Retrieval `how`/`bound`/`triples`/`chunks`/`notes`/`qualifiers`, Sort and
+    Math `bound` (Math its `inputs`), Deduce `verdict`/`decided_by`/`reason`, Output `output`, a read
+    from chunks alone `how`/`answers`, the solver's own steps `plan`/`attempts`/`rejected`,
+    `judge`/`answer`/`missing` and `reflect`; any step that failed for good, `error`."""
+
+    how: str | None = None  # where a retrieval found its answer: graph, graph:fuzzy, graph:path, chunks, nothing
+    bound: dict[str, list[str]] | None = None  # variable -> the values this step bound
+    output: dict[str, list[str]] | None = None
+    answers: list[str] | None = None
+    triples: list[str] | None = None  # ids of the triples used
+    chunks: list[str] | None = None  # ids of the chunks read
+    qualifiers: dict[str, list[str]] | None = None  # triple id -> its hypernode qualifiers
+    notes: list[str] | None = None
+    inputs: dict[str, int | float | list[Number]] | None = None  # Math: the numbers each variable gave
+    verdict: str | None = None  # Deduce: true / false / unknown or the model's conclusion
+    decided_by: Literal["kgbuild", "model"] | None = None
+    reason: str | None = None
+    plan: Literal["ok", "failed"] | None = None
+    attempts: int | None = None
+    rejected: list[str] | None = None  # plans the parser refused, with the error of each
+    judge: Literal["resolved", "unresolved"] | None = None
+    answer: str | None = None
+    missing: str | None = None
+    reflect: list[str] | None = None  # supplementary questions
+    error: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_unset_kinds(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        return {k: v for k, v in handler(self).items() if v is not None}
+
+
 class TraceStep(BaseModel):
     """One executed step of a plan: the logical form, what it bound, and what it cost."""
 
     step: int
     question: str = ""
     logical_form: str = ""
-    result: Any = None
+    result: StepResult = Field(default_factory=StepResult)
     seconds: float = 0.0
     llm_calls: int = 0
 

@@ -176,7 +176,7 @@ class HybridRetriever:
             if self.index.node_kind[node] != TITLE and node not in linked:
                 linked[node] = LinkedEntity(
                     id=self.index.node_ids[node], name=self.index.node_names[node], type=self.index.node_types[node],
-                    score=score, how="concept" if self.index.node_kind[node] == CONCEPT else how)  # type: ignore[arg-type]
+                    score=score, how="concept" if self.index.node_kind[node] == CONCEPT else how)
 
         for mention in mentions:
             for node, score, how in mention.nodes:
@@ -186,9 +186,9 @@ class HybridRetriever:
                 if hit.score >= self.settings.dense_link_min:
                     add(self.index.node_pos[hit.id], hit.score, "dense")
         for nid in seed_ids:
-            node = self.index.node_pos.get(nid)
-            if node is not None:
-                add(node, 1.0, "exact")
+            pos = self.index.node_pos.get(nid)
+            if pos is not None:
+                add(pos, 1.0, "exact")
         return seeds, sorted(linked.values(), key=lambda e: -e.score)
 
     def _triples(self, seeds: dict[int, float], candidates: set[int]) -> tuple[list[Triple], dict[int, float]]:
