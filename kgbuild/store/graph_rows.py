@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kgbuild.ids import content_hash
+from kgbuild.model import Chunk, Concept, Entity, Event, HyperNode, Ref, Relation
 from kgbuild.store.labels import class_label, relationship_type
 from kgbuild.workspace import Workspace
+
 
 @dataclass(frozen=True)
 class NodeRow:
@@ -78,36 +80,45 @@ def _clean(props: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _json(value: Any) -> str:
+    # The layout of the JSON columns of the tables (kgbuild.tables), so a node's digest is the same
+    # whether its properties come from a record or from the table.
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _ref_props(prefix: str, ref: Ref) -> dict[str, Any]:
+    return {f"{prefix}_id": ref.id, f"{prefix}_name": ref.name}
+
+
 def read_graph_rows(workspace: Workspace, type_of: Callable[[str], str] = relationship_type) -> GraphRows:
     """`type_of` maps a predicate to its relationship type (see labels.schema_typer)."""
     rows = GraphRows()
     rows.nodes.extend(_document_nodes(workspace))
-    chunk_ids: set[str] = set()
-    for node in _chunk_nodes(workspace):
-        rows.nodes.append(node)
-        chunk_ids.add(node.id)
-    entities = workspace.rows("entities")
+    chunks = list(workspace.records("chunks", Chunk))
+    chunk_ids = {c.id for c in chunks}
+    rows.nodes.extend(_chunk_node(c) for c in chunks)
+    entities = list(workspace.records("entities", Entity))
     for e in entities:
-        rows.nodes.append(NodeRow("Entity", e["id"], _clean({
-            "id": e["id"], "name": e["name"], "spg_class": e["spg_class"], "semantic_type": e["semantic_type"],
-            "description": e["description"], "summary": e["summary"], "aliases": e["aliases"],
-            "properties": e["properties"],
-        }), class_label(e["spg_class"])))
-    events = workspace.rows("events")
+        rows.nodes.append(NodeRow("Entity", e.id, _clean({
+            "id": e.id, "name": e.name, "spg_class": e.spg_class, "semantic_type": e.semantic_type,
+            "description": e.description, "summary": e.summary, "aliases": e.aliases,
+            "properties": _json(e.properties),
+        }), class_label(e.spg_class)))
+    events = list(workspace.records("events", Event))
     for ev in events:
-        rows.nodes.append(NodeRow("Event", ev["id"], _clean({"id": ev["id"], "type": ev["type"], "trigger": ev["trigger"]})))
-    concepts = workspace.rows("concepts")
+        rows.nodes.append(NodeRow("Event", ev.id, _clean({"id": ev.id, "type": ev.type, "trigger": ev.trigger})))
+    concepts = list(workspace.records("concepts", Concept))
     for c in concepts:
-        rows.nodes.append(NodeRow("Concept", c["id"], _clean({"id": c["id"], "name": c["name"], "description": c["description"]})))
-    hypernodes = workspace.rows("hypernodes")
-    relations = workspace.rows("relations")
-    rel_ends = {r["id"]: r for r in relations}
+        rows.nodes.append(NodeRow("Concept", c.id, _clean({"id": c.id, "name": c.name, "description": c.description})))
+    hypernodes = list(workspace.records("hypernodes", HyperNode))
+    relations = list(workspace.records("relations", Relation))
+    rel_ends = {r.id: r for r in relations}
     for h in hypernodes:
-        props = {"id": h["id"], "predicate": h["predicate"], "subject_id": h["subject_id"],
-                 "subject_name": h["subject_name"], "object_id": h["object_id"], "object_name": h["object_name"]}
-        if h["subject_kind"] == "relation":
-            props["relation_id"] = h["subject_id"]
-        rows.nodes.append(NodeRow("HyperNode", h["id"], _clean(props)))
+        props = {"id": h.id, "predicate": h.predicate,
+                 **_ref_props("subject", h.subject), **_ref_props("object", h.object)}
+        if h.subject.kind == "relation":
+            props["relation_id"] = h.subject.id
+        rows.nodes.append(NodeRow("HyperNode", h.id, _clean(props)))
 
     node_ids = {n.id: n.label for n in rows.nodes}
 
@@ -120,46 +131,48 @@ def read_graph_rows(workspace: Workspace, type_of: Callable[[str], str] = relati
             return
         rows.edges.append(EdgeRow(type_, src_label, src, dst_label, dst, id_, _clean(props or {})))
 
-    for node in rows.nodes:
-        if node.label == "Chunk":
-            edge("PART_OF", node.id, node.props["doc_id"], f"{node.id}>PART_OF")
-    for chunk in workspace.read_table("chunks", columns=["id", "next_id"]).to_pylist():
-        edge("NEXT", chunk["id"], chunk["next_id"], f"{chunk['id']}>NEXT")
-    for table in (entities, events, concepts, hypernodes):
-        for item in table:
-            for cid in item["chunk_ids"]:
-                if cid in chunk_ids:
-                    edge("SUPPORTED_BY", item["id"], cid, f"{item['id']}>SUPPORTED_BY>{cid}")
+    for chunk in chunks:
+        edge("PART_OF", chunk.id, chunk.doc_id, f"{chunk.id}>PART_OF")
+    for chunk in chunks:
+        edge("NEXT", chunk.id, chunk.next_id, f"{chunk.id}>NEXT")
+    supported: list[Entity | Event | Concept | HyperNode] = [*entities, *events, *concepts, *hypernodes]
+    for item in supported:
+        for cid in item.chunk_ids:
+            if cid in chunk_ids:
+                edge("SUPPORTED_BY", item.id, cid, f"{item.id}>SUPPORTED_BY>{cid}")
     for r in relations:
-        edge(type_of(r["predicate"]), r["subject_id"], r["object_id"], r["id"],
-             {"id": r["id"], "predicate": r["predicate"], "properties": r["properties"], "chunk_ids": r["chunk_ids"]})
+        edge(type_of(r.predicate), r.subject.id, r.object.id, r.id,
+             {"id": r.id, "predicate": r.predicate, "properties": _json(r.properties), "chunk_ids": r.chunk_ids})
     for ev in events:
-        for role, refs in sorted(json.loads(ev["arguments"]).items()):
+        for role, refs in sorted(ev.arguments.items()):
             for ref in refs:
-                edge("ARGUMENT", ev["id"], ref["id"], f"{ev['id']}>ARGUMENT>{role}>{ref['id']}", {"role": role})
-        edge("TIME", ev["id"], ev["time_id"], f"{ev['id']}>TIME")
-        edge("PLACE", ev["id"], ev["place_id"], f"{ev['id']}>PLACE")
+                edge("ARGUMENT", ev.id, ref.id, f"{ev.id}>ARGUMENT>{role}>{ref.id}", {"role": role})
+        edge("TIME", ev.id, ev.time.id if ev.time else None, f"{ev.id}>TIME")
+        edge("PLACE", ev.id, ev.place.id if ev.place else None, f"{ev.id}>PLACE")
     for h in hypernodes:
-        if h["subject_kind"] == "relation":
-            triple = rel_ends.get(h["subject_id"])
+        if h.subject.kind == "relation":
+            triple = rel_ends.get(h.subject.id)
             if triple is None:
                 rows.dangling += 1
             else:
-                edge("TRIPLE_SUBJECT", h["id"], triple["subject_id"], f"{h['id']}>TRIPLE_SUBJECT")
-                edge("TRIPLE_OBJECT", h["id"], triple["object_id"], f"{h['id']}>TRIPLE_OBJECT")
+                edge("TRIPLE_SUBJECT", h.id, triple.subject.id, f"{h.id}>TRIPLE_SUBJECT")
+                edge("TRIPLE_OBJECT", h.id, triple.object.id, f"{h.id}>TRIPLE_OBJECT")
         else:
-            edge("SUBJECT", h["id"], h["subject_id"], f"{h['id']}>SUBJECT")
-        edge("QUALIFIER", h["id"], h["object_id"], f"{h['id']}>QUALIFIER", {"predicate": h["predicate"]})
+            edge("SUBJECT", h.id, h.subject.id, f"{h.id}>SUBJECT")
+        edge("QUALIFIER", h.id, h.object.id, f"{h.id}>QUALIFIER", {"predicate": h.predicate})
     return rows
 
 
 def _document_nodes(workspace: Workspace) -> Iterator[NodeRow]:
+    # Columns, not `Document` records: a document record holds its whole text (`paragraphs`),
+    # which the node does not carry and which is the largest column of the table.
     cols = ["id", "title", "source", "format", "content_hash", "word_count"]
     for d in workspace.read_table("documents", columns=cols).to_pylist():
         yield NodeRow("Document", d["id"], _clean(d))
 
 
-def _chunk_nodes(workspace: Workspace) -> Iterator[NodeRow]:
-    cols = ["id", "doc_id", "text", "order", "section", "token_count", "summary", "content_hash"]
-    for c in workspace.read_table("chunks", columns=cols).to_pylist():
-        yield NodeRow("Chunk", c["id"], _clean(c))
+def _chunk_node(c: Chunk) -> NodeRow:
+    return NodeRow("Chunk", c.id, _clean({
+        "id": c.id, "doc_id": c.doc_id, "text": c.text, "order": c.order, "section": c.section,
+        "token_count": c.token_count, "summary": c.summary, "content_hash": c.content_hash,
+    }))
