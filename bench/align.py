@@ -15,6 +15,7 @@ Run from the repo root: `python bench/align.py [--sizes 25000,50000,100000,20000
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import resource
@@ -62,10 +63,12 @@ Grant Dunn Kelley Spencer Hawkins Arnold Pierce Hansen Peters Santos Hart Bradle
 Armstrong Hudson Carroll Lane Riley Andrews Alvarado Ray Delgado Berry Perkins Hoffman Johnston Matthews Pena
 Richards Willis Carrillo Watkins Yamamoto Tanaka Suzuki Wang Zhang Novak Kowalski Petrov Ivanova Larsen Johansson
 Dubois Lefebvre Rossi Bianchi Muller Schneider Fischer Weber Okafor Mensah Haddad Nakamura Kaur Singh Sharma""".split()
-SYLL = "ka lo mi ra ten vo za qui bel dor fen gar hul ix jun kel mar nor pel qua ros sil tor ul vex wen xan yor zed".split()
+SYLL = ("ka lo mi ra ten vo za qui bel dor fen gar hul ix jun kel mar nor pel qua ros sil tor ul vex wen xan yor "
+        "zed").split()
 ORG_TAIL = ["Inc.", "Corporation", "Ltd", "LLC", "Group", "Holdings", "Systems", "Labs", "Partners", "Foundation"]
 ORG_HEAD = ["National", "United", "General", "Pacific", "Northern", "Global", "First", "Royal", "Central", "Atlantic"]
-ORG_MID = ["Bank", "Motors", "Energy", "Airlines", "Insurance", "Software", "Pharmaceuticals", "Steel", "Foods", "Media"]
+ORG_MID = ["Bank", "Motors", "Energy", "Airlines", "Insurance", "Software", "Pharmaceuticals", "Steel", "Foods",
+           "Media"]
 PLACE_TAIL = ["", "", "City", "River", "Lake", "Valley", "County", "Bay", "Springs", "Heights"]
 
 
@@ -119,17 +122,20 @@ def synthetic(n: int, seed: int = 7) -> tuple[list[Entity], list[Relation]]:
         tail = rng.choice(PLACE_TAIL)
         name = f"{base} {tail}".strip()
         add(name, "City")
-        for v in rng.sample([name.upper(), f"{base}, {rng.choice(LAST)}", _typo(rng, name), f"St. {base}"], rng.randint(0, 2)):
+        spellings = [name.upper(), f"{base}, {rng.choice(LAST)}", _typo(rng, name), f"St. {base}"]
+        for v in rng.sample(spellings, rng.randint(0, 2)):
             add(v, "City")
     entities = entities[:n]
     relations: list[Relation] = []
     for i, e in enumerate(entities):
-        other = entities[rng.randrange(len(entities))] if rng.random() < 0.7 else entities[max(0, i - rng.randint(1, 5))]
+        nearby = rng.random() >= 0.7
+        other = entities[max(0, i - rng.randint(1, 5))] if nearby else entities[rng.randrange(len(entities))]
         if other.id == e.id:
             continue
         pred = rng.choice(["works_for", "located_in", "knows", "founded", "member_of"])
-        relations.append(Relation(id=Relation.make_id(e.id, pred, other.id), subject=Ref(kind="entity", id=e.id, name=e.name),
-                                  predicate=pred, object=Ref(kind="entity", id=other.id, name=other.name),
+        relations.append(Relation(id=Relation.make_id(e.id, pred, other.id),
+                                  subject=Ref(kind="entity", id=e.id, name=e.name), predicate=pred,
+                                  object=Ref(kind="entity", id=other.id, name=other.name),
                                   chunk_ids=list(e.chunk_ids)))
     return entities, relations
 
@@ -143,9 +149,9 @@ def scale_run(n: int) -> dict:
     steps: dict[str, int] = {}
     for m in result.merges:
         steps[m.step] = steps.get(m.step, 0) + 1
-    return {"n": n, "seconds": round(seconds, 2), "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
-            "entities_out": len(result.entities), "relations_in": len(relations), "relations_out": len(result.relations),
-            "merges_by_step": steps}
+    peak_mb = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    return {"n": n, "seconds": round(seconds, 2), "peak_rss_mb": peak_mb, "entities_out": len(result.entities),
+            "relations_in": len(relations), "relations_out": len(result.relations), "merges_by_step": steps}
 
 
 def exact_baseline(entities: list[Entity]) -> dict[str, str]:
@@ -178,10 +184,12 @@ def main() -> None:
         print(f"  n={n:>7}: fuse {run['seconds']:6.2f} s  peak RSS {run['peak_rss_mb']:5d} MB  "
               f"{run['entities_out']} entities out  relations {run['relations_in']}->{run['relations_out']}  "
               f"merges {run['merges_by_step']}")
-    for a, b in zip(runs, runs[1:]):
-        print(f"  {a['n']} -> {b['n']}: time x{b['seconds'] / max(a['seconds'], 1e-9):.2f} for x{b['n'] / a['n']:.1f} entities")
+    for a, b in itertools.pairwise(runs):
+        print(f"  {a['n']} -> {b['n']}: time x{b['seconds'] / max(a['seconds'], 1e-9):.2f} "
+              f"for x{b['n'] / a['n']:.1f} entities")
     figures = {"precision": round(ours["precision"], 4), "recall": round(ours["recall"], 4),
-               "baseline_exact_precision": round(base["precision"], 4), "baseline_exact_recall": round(base["recall"], 4)}
+               "baseline_exact_precision": round(base["precision"], 4),
+               "baseline_exact_recall": round(base["recall"], 4)}
     for run in runs:
         figures[f"fuse_{run['n'] // 1000}k_s"] = run["seconds"]
         figures[f"peak_rss_{run['n'] // 1000}k_mb"] = run["peak_rss_mb"]

@@ -18,6 +18,7 @@ import threading
 import time
 from pathlib import Path
 
+
 def default_corpus() -> Path:
     """KGBUILD_SHARED_DATA, else shared/data beside the checkout, else the machines' standard place."""
     for base in (os.environ.get("KGBUILD_SHARED_DATA"), Path(__file__).resolve().parents[2] / "shared" / "data",

@@ -81,7 +81,8 @@ def main() -> None:
     ideal = chunks * LATENCY_S / 16
     print(f"re-run with nothing changed: {rerun_wall:.1f} s, {rerun_calls} HTTP calls, "
           f"{rerun['extract']['chunks_cached']} chunks from cache")
-    print(f"speed-up 16 vs 1: {runs[1][0] / runs[16][0]:.1f}x; ideal extract time at 16 with {LATENCY_S}s latency: {ideal:.1f} s")
+    print(f"speed-up 16 vs 1: {runs[1][0] / runs[16][0]:.1f}x; "
+          f"ideal extract time at 16 with {LATENCY_S}s latency: {ideal:.1f} s")
     figures = {
         "passages": len(subset),
         "chunks": chunks,

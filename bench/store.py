@@ -28,16 +28,16 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from build_offline import default_corpus  # noqa: E402
+from build_offline import default_corpus
 
-from kgbuild.config import load_config  # noqa: E402
-from kgbuild.evaluate import percentile  # noqa: E402
-from kgbuild.progress import QuietProgress  # noqa: E402
-from kgbuild.store import cypher  # noqa: E402
-from kgbuild.store.arcade import ArcadeGraphStore  # noqa: E402
-from kgbuild.store.graph_rows import read_graph_rows  # noqa: E402
-from kgbuild.store.sync import relationship_typer, sync_stores  # noqa: E402
-from kgbuild.workspace import Workspace  # noqa: E402
+from kgbuild.config import load_config
+from kgbuild.evaluate import percentile
+from kgbuild.progress import QuietProgress
+from kgbuild.store import cypher
+from kgbuild.store.arcade import ArcadeGraphStore
+from kgbuild.store.graph_rows import read_graph_rows
+from kgbuild.store.sync import relationship_typer, sync_stores
+from kgbuild.workspace import Workspace
 
 
 def ms(values: list[float]) -> tuple[float, float]:
@@ -54,8 +54,8 @@ def main() -> None:
         print(f"building {corpus} (offline, tables only) ...", flush=True)
         t = time.perf_counter()
         kgbuild = [sys.executable, "-m", "kgbuild"]
-        subprocess.run([*kgbuild, "-c", str(root / "kgbuild.yaml"), "build", str(corpus), "--no-sync", "-q", "--keep-going"],
-                       check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([*kgbuild, "-c", str(root / "kgbuild.yaml"), "build", str(corpus), "--no-sync", "-q",
+                        "--keep-going"], check=True, stdout=subprocess.DEVNULL)
         print(f"  built in {time.perf_counter() - t:.1f} s")
     else:
         print(f"reusing the build in {ws.path}")
@@ -74,7 +74,8 @@ def main() -> None:
     sample = rows.nodes[:2000]
     t = time.perf_counter()
     for node in sample:
-        scratch.execute(cypher.create_nodes(node.label, node.extra_label), {"rows": [{"id": node.id, "props": node.props}]})
+        scratch.execute(cypher.create_nodes(node.label, node.extra_label),
+                        {"rows": [{"id": node.id, "props": node.props}]})
     naive_nodes_s = len(sample) / (time.perf_counter() - t)
     scratch.close()
     shutil.rmtree(root / "scratch-graph", ignore_errors=True)
@@ -85,8 +86,9 @@ def main() -> None:
     report = sync_stores(graph_only, QuietProgress())
     nodes_s = report.nodes_written / report.seconds["graph_nodes"]
     edges_s = report.edges_written / report.seconds["graph_edges"]
-    print(f"graph write: {report.nodes_written:,} nodes in {report.seconds['graph_nodes']:.1f} s = {nodes_s:,.0f} nodes/s; "
-          f"{report.edges_written:,} relationships in {report.seconds['graph_edges']:.1f} s = {edges_s:,.0f} relationships/s")
+    print(f"graph write: {report.nodes_written:,} nodes in {report.seconds['graph_nodes']:.1f} s = "
+          f"{nodes_s:,.0f} nodes/s; {report.edges_written:,} relationships in "
+          f"{report.seconds['graph_edges']:.1f} s = {edges_s:,.0f} relationships/s")
 
     vectors_only = load_config(root / "kgbuild.yaml", env={})
     vectors_only.graph_store.backend = "none"
@@ -96,7 +98,8 @@ def main() -> None:
     v1 = sync_stores(vectors_only, QuietProgress())
     v1_s = time.perf_counter() - t
     print(f"vectors ({'embedding all' if cold else 'embedding cache warm'}): {v1.vectors_written:,} in {v1_s:.1f} s = "
-          f"{v1.vectors_written / v1_s:,.0f} vectors/s ({v1.embeddings_computed:,} embedded, {v1.embeddings_cached:,} cached)")
+          f"{v1.vectors_written / v1_s:,.0f} vectors/s "
+          f"({v1.embeddings_computed:,} embedded, {v1.embeddings_cached:,} cached)")
     for name in ("vectors.db",):
         (ws.path / name).unlink(missing_ok=True)
     manifest_reset = load_config(root / "kgbuild.yaml", env={})
@@ -107,7 +110,8 @@ def main() -> None:
     t = time.perf_counter()
     v2 = sync_stores(vectors_only, QuietProgress())
     v2_s = time.perf_counter() - t
-    print(f"vectors, write only (all embeddings cached): {v2.vectors_written:,} in {v2_s:.1f} s = {v2.vectors_written / v2_s:,.0f} vectors/s")
+    print(f"vectors, write only (all embeddings cached): {v2.vectors_written:,} in {v2_s:.1f} s = "
+          f"{v2.vectors_written / v2_s:,.0f} vectors/s")
 
     from kgbuild.store.open import open_query_index
 
@@ -118,7 +122,7 @@ def main() -> None:
     vectors = index.embedder.embed(questions)  # embedded once: this measures the search
     search, search_embed = [], []
     coll = f"{index.prefix}_chunks"
-    for q, v in zip(questions, vectors):
+    for v in vectors:
         t = time.perf_counter()
         index.vectors.search(coll, v, 10)
         search.append(time.perf_counter() - t)
@@ -147,14 +151,17 @@ def main() -> None:
         sizes.append(found[0]["n"])
     index.close()
     s50, s90 = ms(search)
-    e50, e90 = ms(search_embed)
+    e50, _ = ms(search_embed)
     h50, h90 = ms(hops)
-    print(f"vector search (top 10 of {len(chunks):,} chunks): p50 {s50} ms, p90 {s90} ms; with the question's embedding p50 {e50} ms")
-    print(f"2-hop neighbourhood of an entity: p50 {h50} ms, p90 {h90} ms (median size {statistics.median(sizes):.0f} nodes)")
+    print(f"vector search (top 10 of {len(chunks):,} chunks): p50 {s50} ms, p90 {s90} ms; "
+          f"with the question's embedding p50 {e50} ms")
+    print(f"2-hop neighbourhood of an entity: p50 {h50} ms, p90 {h90} ms "
+          f"(median size {statistics.median(sizes):.0f} nodes)")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps({
         "nodes": report.nodes_written, "relationships": report.edges_written, "vectors": v2.vectors_written,
-        "nodes_per_s": round(nodes_s), "relationships_per_s": round(edges_s), "baseline_statement_per_row_nodes_per_s": round(naive_nodes_s),
+        "nodes_per_s": round(nodes_s), "relationships_per_s": round(edges_s),
+        "baseline_statement_per_row_nodes_per_s": round(naive_nodes_s),
         "vectors_per_s_with_embedding": round(v1.vectors_written / v1_s) if cold else None,
         "vectors_per_s_write_only": round(v2.vectors_written / v2_s),
         "embed_entity_texts_per_s": round(entity_rate), "embed_chunks_per_s": round(chunk_rate),

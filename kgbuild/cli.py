@@ -11,16 +11,20 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
 from rich.table import Table
 
 from kgbuild import __version__
-from kgbuild.config import CONFIG_FILE_NAME, Config, default_config_text, load_config
 from kgbuild.cli_common import config_of, fail_cleanly
+from kgbuild.config import CONFIG_FILE_NAME, Config, default_config_text, load_config
 from kgbuild.errors import ConfigError
+
+if TYPE_CHECKING:
+    from kgbuild.workspace import Workspace
+
 
 def _out() -> Console:
     return Console(soft_wrap=False)
@@ -62,7 +66,8 @@ def init(directory: Path, schema: str, force: bool) -> None:
     """Create kgbuild.yaml (and the workspace) in DIRECTORY."""
     from kgbuild.schema import resolve_schema
 
-    resolve_schema(schema if "/" not in schema and not schema.endswith((".yaml", ".yml")) else str(Path(schema).resolve()))
+    is_name = "/" not in schema and not schema.endswith((".yaml", ".yml"))
+    resolve_schema(schema if is_name else str(Path(schema).resolve()))
     directory.mkdir(parents=True, exist_ok=True)
     target = directory / CONFIG_FILE_NAME
     if target.exists() and not force:
@@ -98,7 +103,7 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def _ws(ctx: click.Context):  # noqa: ANN202
+def _ws(ctx: click.Context) -> Workspace:
     from kgbuild.workspace import Workspace
 
     return Workspace(_config(ctx).workspace_path())
@@ -122,7 +127,8 @@ def inspect(ctx: click.Context, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(counts, indent=2))
     else:
-        _emit([{"table": k, "rows": v} for k, v in counts.items()], False, [("table", "table"), ("rows", "rows")], "workspace")
+        _emit([{"table": k, "rows": v} for k, v in counts.items()], False, [("table", "table"), ("rows", "rows")],
+              "workspace")
 
 
 @inspect.command("entities")

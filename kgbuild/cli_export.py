@@ -52,7 +52,8 @@ def export(ctx: click.Context, fmt: str, out: Path | None, base: str | None) -> 
     target = out if out is not None else _default_out(config.project, fmt)
     from kgbuild.store.sync import relationship_typer
 
-    result = export_graph(Workspace(config.workspace_path()), fmt, target, base=base, type_of=relationship_typer(config))
+    result = export_graph(Workspace(config.workspace_path()), fmt, target, base=base,
+                          type_of=relationship_typer(config))
     what = {"turtle": "triples", "jsonld": "triples", "jsonl": "lines", "graphml": "elements"}[fmt]
     click.echo(f"wrote {result.path} ({fmt}, {_size(result.bytes)}): {result.nodes} nodes, {result.edges} edges, "
                f"{result.statements} {what} in {result.seconds:.1f}s")

@@ -73,7 +73,8 @@ def _hotpot_item(record: Any, number: int) -> QAItem:
     if not isinstance(record, dict):
         raise _Bad(f"expected an object, got {type(record).__name__}")
     facts = record.get("supporting_facts")
-    if not isinstance(facts, list) or not all(isinstance(f, (list, tuple)) and f and isinstance(f[0], str) for f in facts):
+    if not isinstance(facts, list) or not all(
+            isinstance(f, (list, tuple)) and f and isinstance(f[0], str) for f in facts):
         raise _Bad("'supporting_facts' must be a list of [title, sentence index] pairs")
     titles = list(dict.fromkeys(f[0] for f in facts))
     rid = record.get("_id", record.get("id", number))
@@ -84,7 +85,8 @@ def _musique_item(record: Any, number: int) -> QAItem:
     if not isinstance(record, dict):
         raise _Bad(f"expected an object, got {type(record).__name__}")
     paragraphs = record.get("paragraphs")
-    if not isinstance(paragraphs, list) or not all(isinstance(p, dict) and isinstance(p.get("title"), str) for p in paragraphs):
+    if not isinstance(paragraphs, list) or not all(
+            isinstance(p, dict) and isinstance(p.get("title"), str) for p in paragraphs):
         raise _Bad("'paragraphs' must be a list of objects with a 'title'")
     titles = list(dict.fromkeys(p["title"] for p in paragraphs if p.get("is_supporting")))
     aliases = record.get("answer_aliases") or []
@@ -99,7 +101,8 @@ def _records(path: Path) -> Iterator[tuple[str, Any]]:
     try:
         raw = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(str(path), f"cannot read the QA file: {exc}", "pass a HotpotQA, 2Wiki or MuSiQue file") from None
+        raise InputError(str(path), f"cannot read the QA file: {exc}",
+                         "pass a HotpotQA, 2Wiki or MuSiQue file") from None
     head = raw.lstrip()[:1]
     if head == "[" or (head == "{" and path.suffix != ".jsonl" and _is_whole_json(raw)):
         try:

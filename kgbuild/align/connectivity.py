@@ -192,7 +192,7 @@ def edges_from_relations(relations: Iterable[Relation]) -> list[tuple[str, str]]
 
 def edges_from_events(events: Iterable[Event]) -> list[tuple[str, str]]:
     """An event is connected to its arguments, time and place."""
-    out = []
+    out: list[tuple[str, str]] = []
     for ev in events:
         refs = [ref for refs in ev.arguments.values() for ref in refs]
         refs += [ref for ref in (ev.time, ev.place) if ref is not None]

@@ -58,9 +58,13 @@ def pairwise_scores(id_map: dict[str, str], gold: dict[str, str]) -> dict[str, f
             "gold_pairs": len(truth), "true_pairs": tp}
 
 
-def false_pairs(id_map: dict[str, str], gold: dict[str, str], names: dict[str, str]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+def false_pairs(id_map: dict[str, str], gold: dict[str, str],
+                names: dict[str, str]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """(wrongly merged, missed) pairs as names, for reading the errors."""
     predicted = _pairs({eid: id_map.get(eid, eid) for eid in gold})
     truth = _pairs(gold)
-    show = lambda ps: sorted((names[a], names[b]) for a, b in ps)  # noqa: E731
+
+    def show(pairs: set[tuple[str, str]]) -> list[tuple[str, str]]:
+        return sorted((names[a], names[b]) for a, b in pairs)
+
     return show(predicted - truth), show(truth - predicted)

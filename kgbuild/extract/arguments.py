@@ -10,7 +10,13 @@ from kgbuild.extract.facts import CONCEPT, PROPN, Classes, Mention
 from kgbuild.extract.names import clean_name
 from kgbuild.extract.typehints import same_kind
 from kgbuild.extract.vocab import (
-    BAD_DETERMINERS, DASHES, NOUN_TAGS, PROPER_TAGS, STOP_ADJECTIVES, TITLE_NOUNS, VAGUE_NOUNS,
+    BAD_DETERMINERS,
+    DASHES,
+    NOUN_TAGS,
+    PROPER_TAGS,
+    STOP_ADJECTIVES,
+    TITLE_NOUNS,
+    VAGUE_NOUNS,
 )
 
 if TYPE_CHECKING:
@@ -97,7 +103,8 @@ class Arguments:
                 break
             elif left.dep_ == "compound" and left.tag_ in NOUN_TAGS and self.tok2m[j] is None:
                 kept.append(j)
-            elif left.dep_ == "amod" and left.tag_ == "JJ" and left.lower_ not in STOP_ADJECTIVES and not left.ent_type_:
+            elif (left.dep_ == "amod" and left.tag_ == "JJ" and left.lower_ not in STOP_ADJECTIVES
+                  and not left.ent_type_):
                 kept.append(j)
             else:
                 break
@@ -127,7 +134,7 @@ class Arguments:
         """A quoted title the NER missed: '"Too Good to Last" is a song ...'."""
         if self._quote_pairs is None:
             marks = [t.i for t in self.doc if t.text in _QUOTES]
-            self._quote_pairs = list(zip(marks[::2], marks[1::2]))
+            self._quote_pairs = list(zip(marks[::2], marks[1::2], strict=False))  # an odd last mark opens nothing
         for open_i, close_i in self._quote_pairs:
             if open_i < tok.i < close_i:
                 break
@@ -191,11 +198,10 @@ class Arguments:
     def topic_reference(self, tok: Token) -> Mention | None:
         """ "The film stars ..." after "X is a 2004 movie": the definite noun is the topic."""
         topic = self.topic
-        if topic is not None and topic.semantic_type and any(
-            c.dep_ == "det" and c.lower_ in ("the", "this") for c in tok.children
-        ):
-            if same_kind(self.lemma(tok), topic.semantic_type):
-                return topic
+        if (topic is not None and topic.semantic_type
+                and any(c.dep_ == "det" and c.lower_ in ("the", "this") for c in tok.children)
+                and same_kind(self.lemma(tok), topic.semantic_type)):
+            return topic
         return None
 
     def object(self, tok: Token, concept_ok: bool) -> Mention | None:

@@ -10,7 +10,8 @@ from typing import Protocol
 class ClassResolver(Protocol):
     """What the extractor needs of a schema (implemented by `kgbuild.schema.Schema`)."""
 
-    fallback_class: str
+    @property
+    def fallback_class(self) -> str: ...  # read-only: a frozen schema's field satisfies it
 
     def resolve_class(self, name: str) -> str | None: ...
 

@@ -55,7 +55,7 @@ class Lemmatizer:
         if pos not in self._tables:
             return text
         index, exceptions, rules = self._tables[pos]
-        if text in exceptions and exceptions[text]:
+        if exceptions.get(text):
             return str(exceptions[text][0])
         known: list[str] = []
         unknown: list[str] = []

@@ -20,9 +20,28 @@ from kgbuild.extract.facts import CONCEPT, PROPN, Classes, EventFact, Facts, Men
 from kgbuild.extract.names import date_preposition, trim_sentence
 from kgbuild.extract.typehints import class_hint
 from kgbuild.extract.vocab import (
-    ALIAS_VERBS, COPULAS, CREDIT_VERBS, DASHES, DATE_VERBS, EVENTS, HEDGES, LIGHT_VERBS, NAME_TITLES,
-    NOUN_TAGS, OBJECT_CLASSES, PERSON_DOER_VERBS, PERSON_OBJECT_VERBS, PLACE_NOUNS, PLACE_PREPS, PREP_ONLY_VERBS,
-    PROPER_TAGS, REL_NOUN_PREPS, REL_PRONOUNS, SKIP_VERBS, TITLE_NOUNS, XCOMP_HEADS,
+    ALIAS_VERBS,
+    COPULAS,
+    CREDIT_VERBS,
+    DASHES,
+    DATE_VERBS,
+    EVENTS,
+    HEDGES,
+    LIGHT_VERBS,
+    NAME_TITLES,
+    NOUN_TAGS,
+    OBJECT_CLASSES,
+    PERSON_DOER_VERBS,
+    PERSON_OBJECT_VERBS,
+    PLACE_NOUNS,
+    PLACE_PREPS,
+    PREP_ONLY_VERBS,
+    PROPER_TAGS,
+    REL_NOUN_PREPS,
+    REL_PRONOUNS,
+    SKIP_VERBS,
+    TITLE_NOUNS,
+    XCOMP_HEADS,
 )
 
 if TYPE_CHECKING:
@@ -163,7 +182,8 @@ class Reader(Arguments):
                 mention = self.tok2m[tok.i]
                 if mention is None and tok.tag_ in PROPER_TAGS and tok.i < first_end:
                     mention = self.proper(tok)
-                if mention is not None and (mention.label == "PERSON" or (mention.label == PROPN and tok.i < first_end)):
+                if mention is not None and (mention.label == "PERSON"
+                                            or (mention.label == PROPN and tok.i < first_end)):
                     self.person_subjects.append((tok.i, mention))
             elif dep in ("acl", "relcl", "conj", "xcomp", "advcl") and tok.tag_.startswith("VB"):
                 heads.add(tok.i)

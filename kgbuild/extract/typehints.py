@@ -62,7 +62,8 @@ _PERSON = frozenset({
     "farmer", "industrialist", "philanthropist", "patron", "spy", "criminal", "murderer", "outlaw", "pirate",
     "vlogger", "youtuber", "blogger", "influencer", "voice actor", "character actor", "stuntman", "choreographer",
 })
-_ANIMAL = frozenset({"racehorse", "horse", "stallion", "mare", "dog", "cat", "thoroughbred", "gelding", "colt", "filly"})
+_ANIMAL = frozenset(
+    {"racehorse", "horse", "stallion", "mare", "dog", "cat", "thoroughbred", "gelding", "colt", "filly"})
 
 _HINTS: Mapping[str, str] = MappingProxyType({
     **{noun: "Work" for noun in _WORK},

@@ -23,7 +23,8 @@ NAME_TITLES = frozenset(
 
 # Verbs that say nothing checkable about their object, or only report speech and thought.
 SKIP_VERBS = frozenset(
-    {"be", "have", "do", "say", "seem", "appear", "think", "believe", "want", "try", "need", "let", "tell", "hope", "plan"}
+    {"be", "have", "do", "say", "seem", "appear", "think", "believe", "want", "try", "need", "let", "tell", "hope",
+     "plan"}
 )
 # Light verbs: fine with a named object ("left Paris"), noise with a common noun ("took part").
 LIGHT_VERBS = frozenset(
@@ -60,7 +61,8 @@ OBJECT_CLASSES: Mapping[str, tuple[str, frozenset[str]]] = MappingProxyType({
         verb: ("Work", _PEOPLE | {"GPE", "LOC", "ORG", "NORP"})
         for verb in ("write", "co-write", "compose", "paint", "direct", "publish", "film")
     },
-    **{verb: ("Product", _PEOPLE | {"GPE", "LOC", "NORP"}) for verb in ("design", "build", "invent", "construct", "manufacture")},
+    **{verb: ("Product", _PEOPLE | {"GPE", "LOC", "NORP"})
+       for verb in ("design", "build", "invent", "construct", "manufacture")},
 })
 # Heads through which an xcomp verb inherits its subject: "went on to found X" states a fact,
 # "wanted to found X" does not.
@@ -93,7 +95,8 @@ STOP_ADJECTIVES = frozenset(
      "new", "early", "late", "later", "earlier", "previous", "current", "whole", "entire", "second", "third"}
 )
 BAD_DETERMINERS = frozenset(
-    {"this", "that", "these", "those", "such", "another", "each", "every", "some", "any", "no", "which", "what", "whose"}
+    {"this", "that", "these", "those", "such", "another", "each", "every", "some", "any", "no", "which", "what",
+     "whose"}
 )
 # Capitalised relational nouns ("King of Italy", "First Lady of the United States"); other
 # capitalised attributes are names ("Isabel of Dover"), not relations.

@@ -14,6 +14,7 @@ piece's position inside it, so ids sort in reading order and neighbours have nei
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 from kgbuild.config import ChunkingConfig
 from kgbuild.ids import chunk_id, content_hash
@@ -75,7 +76,7 @@ class Chunker:
         """(index, sentences) of the paragraphs over the budget: the ones a splitter must cut."""
         counts = self.counter.count_many([p.text for p in doc.paragraphs])
         out = []
-        for index, (para, tokens) in enumerate(zip(doc.paragraphs, counts)):
+        for index, (para, tokens) in enumerate(zip(doc.paragraphs, counts, strict=True)):
             if tokens > self.config.max_tokens and para.text.strip():
                 out.append((index, [para.text[s:e] for s, e in self.splitter.spans(para.text)]))
         return out
@@ -85,7 +86,7 @@ class Chunker:
         units: list[_Unit] = []
         oversize = 0
         counts = self.counter.count_many([p.text for p in doc.paragraphs])
-        for index, (para, tokens) in enumerate(zip(doc.paragraphs, counts)):
+        for index, (para, tokens) in enumerate(zip(doc.paragraphs, counts, strict=True)):
             if not para.text.strip():
                 continue
             if tokens <= self.config.max_tokens:
@@ -109,7 +110,7 @@ class Chunker:
         if not plan:
             return None
         spans = self.splitter.spans(text)
-        if plan[0][0] != 0 or plan[-1][1] != len(spans) or any(a[1] != b[0] for a, b in zip(plan, plan[1:])):
+        if plan[0][0] != 0 or plan[-1][1] != len(spans) or any(a[1] != b[0] for a, b in pairwise(plan)):
             return None
         pieces = []
         for first, end, summary in plan:
@@ -130,7 +131,7 @@ class Chunker:
         oversize = 0
         spans = self.splitter.spans(text)
         counts = self.counter.count_many([text[s:e] for s, e in spans])
-        for (start, end), n in zip(spans, counts):
+        for (start, end), n in zip(spans, counts, strict=True):
             if n <= limit:
                 atoms.append((start, end))
                 continue
@@ -192,7 +193,7 @@ class Chunker:
         out: list[tuple[_Unit, int]] = []
         for unit in units:
             if out:
-                cur, last = out[-1]
+                cur, _ = out[-1]
                 if (
                     cur.whole
                     and unit.whole
@@ -211,7 +212,7 @@ class Chunker:
     def _to_chunks(self, doc: Document, merged: list[tuple[_Unit, int]]) -> list[Chunk]:
         ids = [chunk_id(doc.id, unit.paragraph, unit.id_in_para) for unit, _ in merged]
         chunks = []
-        for order, ((unit, last), cid) in enumerate(zip(merged, ids)):
+        for order, ((unit, last), cid) in enumerate(zip(merged, ids, strict=True)):
             chunks.append(
                 Chunk(
                     id=cid,

@@ -21,5 +21,5 @@ class SentenceSplitter:
         doc = self._nlp(text)
         starts = [sent.start_char for sent in doc.sents] or [0]
         starts[0] = 0
-        ends = starts[1:] + [len(text)]
-        return [(s, e) for s, e in zip(starts, ends) if text[s:e].strip()]
+        ends = [*starts[1:], len(text)]
+        return [(s, e) for s, e in zip(starts, ends, strict=True) if text[s:e].strip()]

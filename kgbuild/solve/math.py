@@ -73,19 +73,19 @@ def parse_expression(text: str) -> Expression:
     if not text.strip():
         raise MathError(text, "empty expression")
     if "\n" in text or "\r" in text:
-        raise MathError(text, "an expression must fit on one line", text.find("\n") if "\n" in text else text.find("\r"))
+        raise MathError(text, "an expression must fit on one line",
+                        text.find("\n") if "\n" in text else text.find("\r"))
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as exc:
         lead = len(text) - len(text.lstrip())
-        raise MathError(text, f"not an arithmetic expression: {exc.msg}", lead + max(0, (exc.offset or 1) - 1)) from None
+        raise MathError(text, f"not an arithmetic expression: {exc.msg}",
+                        lead + max(0, (exc.offset or 1) - 1)) from None
     except (RecursionError, MemoryError, ValueError):
         raise MathError(text, "expression too deeply nested") from None
     lead = len(text) - len(text.lstrip())
     names: list[str] = []
-    count = 0
-    for node in ast.walk(tree.body):
-        count += 1
+    for count, node in enumerate(ast.walk(tree.body), 1):
         if count > MAX_NODES:
             raise MathError(text, f"expression has more than {MAX_NODES} parts")
         _check_node(text, node, lead, names)
@@ -163,7 +163,9 @@ class _Evaluator:
 
     def eval(self, node: ast.expr) -> Value:
         if isinstance(node, ast.Constant):
-            return node.value  # checked: int or float
+            if not isinstance(node.value, (int, float)):  # parse_expression admits numbers only
+                raise self.fail("not a number", node)
+            return node.value
         if isinstance(node, ast.Name):
             if node.id in _FUNCTIONS:
                 raise self.fail(f"{node.id} must be called", node)

@@ -17,7 +17,6 @@ from typing import Any
 from kgbuild.errors import StoreError, WorkspaceError
 
 
-
 def _jvm_kwargs() -> dict[str, Any]:
     # ArcadeDB logs every index build at INFO through java.util.logging; keep the terminal for
     # kgbuild. The JVM starts once per process and refuses different settings later, so the
@@ -97,4 +96,4 @@ class ArcadeGraphStore:
     def close(self) -> None:
         if self._db is not None and self._db.is_open():
             self._db.close()
-        self._db = None  # type: ignore[assignment]
+        self._db = None

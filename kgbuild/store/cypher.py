@@ -63,7 +63,8 @@ def delete_nodes(label: str) -> str:
 
 
 def delete_edges(type_: str, src_label: str) -> str:
-    return f"UNWIND $rows AS r MATCH (a:{quoted(src_label)} {{id: r.src}})-[e:{quoted(type_)} {{id: r.id}}]->() DELETE e"
+    return (f"UNWIND $rows AS r MATCH (a:{quoted(src_label)} {{id: r.src}})-[e:{quoted(type_)} {{id: r.id}}]->() "
+            "DELETE e")
 
 
 def count_nodes() -> str:

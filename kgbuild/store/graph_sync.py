@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TypeVar
 
 from kgbuild.progress import ProgressReporter
@@ -32,6 +32,9 @@ from kgbuild.store.manifest import StoreManifest, diff
 from kgbuild.store.types import GraphStore, SyncReport
 
 T = TypeVar("T")
+K = TypeVar("K", bound=tuple[str | None, ...])
+
+Write = tuple[str, Mapping[str, object]]  # a statement and its parameters
 
 
 def _batches(items: Sequence[T], size: int) -> Iterable[Sequence[T]]:
@@ -39,8 +42,8 @@ def _batches(items: Sequence[T], size: int) -> Iterable[Sequence[T]]:
         yield items[start : start + size]
 
 
-def _grouped(items: Iterable[T], key: Callable[[T], tuple[str | None, ...]]) -> dict[tuple[str | None, ...], list[T]]:
-    groups: dict[tuple[str | None, ...], list[T]] = defaultdict(list)
+def _grouped(items: Iterable[T], key: Callable[[T], K]) -> dict[K, list[T]]:
+    groups: dict[K, list[T]] = defaultdict(list)
     for item in items:
         groups[key(item)].append(item)
     return dict(sorted(groups.items(), key=lambda kv: tuple(x or "" for x in kv[0])))
@@ -61,12 +64,12 @@ class _Packer:
     def __init__(self, store: GraphStore, manifest: StoreManifest, report: SyncReport,
                  advance: Callable[[int], None], limit: int) -> None:
         self.store, self.manifest, self.report, self.advance, self.limit = store, manifest, report, advance, limit
-        self._writes: list[tuple[str, dict[str, object]]] = []
-        self._done: list[tuple[tuple[str, object] | None, tuple[str, object] | None, dict[str, int]]] = []
+        self._writes: list[Write] = []
+        self._done: list[tuple[tuple[str, Mapping[str, str]] | None, tuple[str, list[str]] | None, dict[str, int]]] = []
         self._rows = 0
 
-    def add(self, writes: Sequence[tuple[str, dict[str, object]]], *, record: tuple[str, object] | None = None,
-            forget: tuple[str, object] | None = None, **counts: int) -> None:
+    def add(self, writes: Sequence[Write], *, record: tuple[str, Mapping[str, str]] | None = None,
+            forget: tuple[str, list[str]] | None = None, **counts: int) -> None:
         self._writes.extend(writes)
         self._done.append((record, forget, counts))
         self._rows += sum(counts.values())
@@ -78,9 +81,9 @@ class _Packer:
             self.store.execute_many(self._writes)
         for record, forget, counts in self._done:
             if record is not None:
-                self.manifest.record(*record)  # type: ignore[arg-type]
+                self.manifest.record(*record)
             if forget is not None:
-                self.manifest.forget(*forget)  # type: ignore[arg-type]
+                self.manifest.forget(*forget)
             for name, n in counts.items():
                 setattr(self.report, name, getattr(self.report, name) + n)
             self.advance(sum(counts.values()))
@@ -116,11 +119,11 @@ def _recover(store: GraphStore, manifest: StoreManifest) -> None:
 
 
 def _node_writes(label: str, extra: str | None, batch: Sequence[NodeRow], old: dict[str, str],
-                 relabelled: set[str]) -> list[tuple[str, dict[str, list[dict[str, object]]]]]:
+                 relabelled: set[str]) -> list[Write]:
     # A relabelled node was deleted above, so it is created again like a new one.
     new = [n for n in batch if n.key not in old or n.key in relabelled]
     changed = [n for n in batch if n.key in old and n.key not in relabelled]
-    writes = [(cypher.create_nodes(label, extra), _node_params(new))] if new else []
+    writes: list[Write] = [(cypher.create_nodes(label, extra), _node_params(new))] if new else []
     if changed:
         writes.append((cypher.update_nodes(label), _node_params(changed)))
     return writes
@@ -143,7 +146,8 @@ def sync_graph(rows: GraphRows, store: GraphStore, manifest: StoreManifest, repo
     old_nodes, old_edges = manifest.hashes("node"), manifest.hashes("edge")
     node_diff = diff(old_nodes, {k: node_digest(n) for k, n in nodes.items()})
     edge_diff = diff(old_edges, {k: e.digest() for k, e in edges.items()})
-    relabelled = {k for k in node_diff.upsert if k in old_nodes and _class_of(old_nodes[k]) != (nodes[k].extra_label or "")}
+    relabelled = {k for k in node_diff.upsert
+                  if k in old_nodes and _class_of(old_nodes[k]) != (nodes[k].extra_label or "")}
     moved_ids = {nodes[k].id for k in relabelled}
     rewrite_edges = set(edge_diff.upsert)
     if moved_ids:
@@ -158,33 +162,35 @@ def sync_graph(rows: GraphRows, store: GraphStore, manifest: StoreManifest, repo
     report.unchanged += node_diff.unchanged + edge_diff.unchanged
     with progress.stage("graph", total=total) as advance:
         tx = _Packer(store, manifest, report, advance, batch_size)
-        for (type_, src_label), group in _grouped([EdgeRow.from_key(k) for k in doomed_edges],
-                                                  lambda e: (e.type, e.src_label)).items():
-            for batch in _batches(group, batch_size):
-                tx.add([(cypher.delete_edges(type_, src_label), {"rows": [{"src": e.src, "id": e.id} for e in batch]})],
-                       forget=("edge", [e.key for e in batch]), edges_deleted=len(batch))
-        for (label,), group in _grouped(doomed_nodes, lambda k: (k.split("\t", 1)[0],)).items():
-            for batch in _batches(group, batch_size):
-                tx.add([(cypher.delete_nodes(label), {"ids": [k.split("\t", 1)[1] for k in batch]})],
-                       forget=("node", list(batch)), nodes_deleted=len([k for k in batch if k not in nodes]))
+        for (type_, src_label), dead_edges in _grouped([EdgeRow.from_key(k) for k in doomed_edges],
+                                                       lambda e: (e.type, e.src_label)).items():
+            for edge_batch in _batches(dead_edges, batch_size):
+                tx.add([(cypher.delete_edges(type_, src_label),
+                         {"rows": [{"src": e.src, "id": e.id} for e in edge_batch]})],
+                       forget=("edge", [e.key for e in edge_batch]), edges_deleted=len(edge_batch))
+        for (label,), dead_keys in _grouped(doomed_nodes, lambda k: (k.split("\t", 1)[0],)).items():
+            for key_batch in _batches(dead_keys, batch_size):
+                tx.add([(cypher.delete_nodes(label), {"ids": [k.split("\t", 1)[1] for k in key_batch]})],
+                       forget=("node", list(key_batch)), nodes_deleted=len([k for k in key_batch if k not in nodes]))
         tx.flush()
         t_nodes = time.perf_counter()
-        for (label, extra), group in _grouped([nodes[k] for k in node_diff.upsert],
-                                              lambda n: (n.label, n.extra_label)).items():
-            for batch in _batches(group, batch_size):
-                tx.add(_node_writes(label, extra, batch, old_nodes, relabelled),
-                       record=("node", {n.key: node_digest(n) for n in batch}), nodes_written=len(batch))
+        for (node_label, extra), new_nodes in _grouped([nodes[k] for k in node_diff.upsert],
+                                                       lambda n: (n.label, n.extra_label)).items():
+            for node_batch in _batches(new_nodes, batch_size):
+                tx.add(_node_writes(node_label, extra, node_batch, old_nodes, relabelled),
+                       record=("node", {n.key: node_digest(n) for n in node_batch}), nodes_written=len(node_batch))
         tx.flush()  # every node exists before the first relationship points at it
         t_edges = time.perf_counter()
         report.seconds["graph_nodes"] = round(t_edges - t_nodes, 3)
-        for (type_, src_label, dst_label), group in _grouped([edges[k] for k in sorted(rewrite_edges)],
-                                                             lambda e: (e.type, e.src_label, e.dst_label)).items():
-            for batch in _batches(group, batch_size):
+        for (edge_type, from_label, dst_label), new_edges in _grouped(
+                [edges[k] for k in sorted(rewrite_edges)], lambda e: (e.type, e.src_label, e.dst_label)).items():
+            for batch in _batches(new_edges, batch_size):
                 new = [e for e in batch if e.key not in old_edges]
                 known = [e for e in batch if e.key in old_edges]
-                writes = [(cypher.create_edges(type_, src_label, dst_label), _edge_params(new))] if new else []
+                writes: list[Write] = (
+                    [(cypher.create_edges(edge_type, from_label, dst_label), _edge_params(new))] if new else [])
                 if known:
-                    writes.append((cypher.merge_edges(type_, src_label, dst_label), _edge_params(known)))
+                    writes.append((cypher.merge_edges(edge_type, from_label, dst_label), _edge_params(known)))
                 tx.add(writes, record=("edge", {e.key: e.digest() for e in batch}), edges_written=len(batch))
         tx.flush()
         report.seconds["graph_edges"] = round(time.perf_counter() - t_edges, 3)

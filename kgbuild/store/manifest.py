@@ -44,7 +44,8 @@ class StoreManifest:
         self._db = sqlite3.connect(path)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(
-            "CREATE TABLE IF NOT EXISTS rows (target TEXT, kind TEXT, id TEXT, hash TEXT, PRIMARY KEY (target, kind, id))"
+            "CREATE TABLE IF NOT EXISTS rows "
+            "(target TEXT, kind TEXT, id TEXT, hash TEXT, PRIMARY KEY (target, kind, id))"
         )
         self._db.execute("CREATE TABLE IF NOT EXISTS state (target TEXT PRIMARY KEY, dirty INTEGER)")
         self._db.commit()

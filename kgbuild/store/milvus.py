@@ -198,9 +198,11 @@ class MilvusVectorStore:
             if not self.full_text_supported:
                 raise FullTextUnavailable(
                     f"vector_store.uri {self.uri}",
-                    f"Milvus server {self._server_version or 'at ' + self.uri} has no BM25 full-text search; needs Milvus >= 2.5",
+                    f"Milvus server {self._server_version or 'at ' + self.uri} has no BM25 full-text search; "
+                    "needs Milvus >= 2.5",
                 )
-            raise FullTextUnavailable(f"vector store collection {collection}", "was created without BM25 full-text search",
+            raise FullTextUnavailable(f"vector store collection {collection}",
+                                      "was created without BM25 full-text search",
                                       "drop it and sync again to recreate it with full text")
         expr = self._where(where)
         if expr is None or k <= 0 or not text.strip():

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kgbuild.config import GraphStoreConfig
 from kgbuild.errors import ConfigError, StoreError
+
+if TYPE_CHECKING:
+    import neo4j
 
 
 class Neo4jGraphStore:
@@ -42,7 +45,7 @@ class Neo4jGraphStore:
         except (ValueError, nx.ConfigurationError) as exc:
             raise ConfigError("graph_store.uri", f"unusable URI or TLS settings: {exc}") from None
 
-    def _session(self):  # noqa: ANN202
+    def _session(self) -> neo4j.Session:
         return self._driver.session(database=self._database) if self._database else self._driver.session()
 
     def execute(self, statement: str, params: Mapping[str, Any] | None = None) -> None:
@@ -62,7 +65,8 @@ class Neo4jGraphStore:
             return [record.data() for record in tx.run(statement, dict(params or {}))]
 
         with self._errors("read"), self._session() as session:
-            return session.execute_read(work)  # reads are safe to retry
+            rows: list[dict[str, Any]] = session.execute_read(work)  # reads are safe to retry
+            return rows
 
     @contextmanager
     def _errors(self, what: str) -> Iterator[None]:

@@ -33,7 +33,8 @@ def graph_target(config: Config) -> str:
 
 
 def vector_target(config: Config) -> str:
-    return f"vectors:{config.vector_store_uri()}|{config.vector_store.db_name or ''}|{config.vector_store.collection_prefix}"
+    vs = config.vector_store
+    return f"vectors:{config.vector_store_uri()}|{vs.db_name or ''}|{vs.collection_prefix}"
 
 
 def manifest_path(config: Config) -> Path:

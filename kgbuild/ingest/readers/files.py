@@ -50,7 +50,8 @@ def os_error_message(err: OSError) -> str:
     return f"cannot read: {err.strerror or err}"
 
 
-def _walk(root: Path, prefix: str, visited: set[tuple[int, int]], label: str) -> Iterator[tuple[Path, str] | ReadProblem]:
+def _walk(root: Path, prefix: str, visited: set[tuple[int, int]],
+          label: str) -> Iterator[tuple[Path, str] | ReadProblem]:
     """Files under `root` in sorted order, with their '/'-separated path relative to the input root.
 
     `label` names the input root itself in a problem (as the user gave it).
