@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Literal
 
 from kgbuild.solve.retrieval.index import CONCEPT, TITLE, MutualIndex
 from kgbuild.solve.retrieval.text import STOPWORDS, spans
@@ -17,6 +18,7 @@ from kgbuild.solve.types import LinkedEntity
 from kgbuild.store.types import Embedder, VectorStore
 from kgbuild.text import fold, mention_key, same_type
 
+LinkHow = Literal["exact", "alias", "dense", "concept"]  # LinkedEntity.how
 EXACT_SCORE = 1.0
 ALIAS_SCORE = 0.9
 
@@ -58,7 +60,9 @@ class EntityLinker:
         exact, alias = self.index.names.lookup(mention_key(mention))
         out: list[LinkedEntity] = []
         seen: set[int] = set()
-        for nodes, score, how in ((exact, EXACT_SCORE, "exact"), (alias, ALIAS_SCORE, "alias")):
+        ways: tuple[tuple[list[int], float, LinkHow], ...] = (
+            (exact, EXACT_SCORE, "exact"), (alias, ALIAS_SCORE, "alias"))
+        for nodes, score, how in ways:
             for node in nodes:
                 if node in seen or self.index.node_kind[node] == TITLE:
                     continue  # document titles walk the graph but are not entities to hand out
@@ -80,14 +84,14 @@ class EntityLinker:
             out.append(self._linked(node, max(0.0, min(1.0, hit.score)), "dense", type_hint))
         return out
 
-    def _linked(self, node: int, score: float, how: str, type_hint: str | None) -> LinkedEntity:
+    def _linked(self, node: int, score: float, how: LinkHow, type_hint: str | None) -> LinkedEntity:
         typ = self.index.node_types[node]
         if same_type(typ, type_hint):
             score += self.type_boost  # capped at 1 below; ties then go to the matching class
         if self.index.node_kind[node] == CONCEPT:
             how = "concept"
         return LinkedEntity(id=self.index.node_ids[node], name=self.index.node_names[node], type=typ,
-                            score=min(score, 1.0), how=how)  # type: ignore[arg-type]
+                            score=min(score, 1.0), how=how)
 
     # ---------------------------------------------------------------- a whole question
 
