@@ -14,8 +14,10 @@ def dump(store: GraphStore) -> dict[str, Any]:
         "MATCH (a)-[e]->(b) RETURN a.id AS src, type(e) AS type, b.id AS dst, e.id AS id, properties(e) AS props"
     )
     return {
-        "nodes": sorted((n["id"], tuple(sorted(n["labels"])), json.dumps(_plain(n["props"]), sort_keys=True)) for n in nodes),
-        "edges": sorted((e["src"], e["type"], e["dst"], e["id"], json.dumps(_plain(e["props"]), sort_keys=True)) for e in edges),
+        "nodes": sorted((n["id"], tuple(sorted(n["labels"])), json.dumps(_plain(n["props"]), sort_keys=True))
+                        for n in nodes),
+        "edges": sorted((e["src"], e["type"], e["dst"], e["id"], json.dumps(_plain(e["props"]), sort_keys=True))
+                        for e in edges),
     }
 
 

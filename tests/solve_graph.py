@@ -64,7 +64,8 @@ HYPERNODES = [  # id, qualified relation (None: an old graph without relation_id
 _HYPER_ENDS = {"hyp_j1": ("bogart", "ent_warner"), "hyp_j2": ("ent_davis", "ent_warner"),
                "hyp_role": ("casablanca", "bogart")}
 CHUNKS = {
-    "films#0#0": ("films", "Michael Curtiz directed Casablanca, released on 23 January 1943, starring Humphrey Bogart."),
+    "films#0#0": ("films",
+                  "Michael Curtiz directed Casablanca, released on 23 January 1943, starring Humphrey Bogart."),
     "films#0#1": ("films", "Curtiz also directed Yankee Doodle Dandy (1942) and Mildred Pierce (1945)."),
     "curtiz#0#0": ("curtiz", "Michael Curtiz was born in Budapest in 1886 as Mihály Kertész."),
     "hawks#0#0": ("hawks", "Howard Hawks directed The Big Sleep, released in 1946, starring Humphrey Bogart."),
@@ -100,7 +101,8 @@ def write_graph(store: GraphStore) -> None:
     for id_, name in CONCEPTS:
         statements.append(("CREATE (n:Concept {id: $id, name: $name})", {"id": id_, "name": name}))
     for id_, (doc, text) in CHUNKS.items():
-        statements.append(("CREATE (n:Chunk {id: $id, doc_id: $doc, text: $text})", {"id": id_, "doc": doc, "text": text}))
+        statements.append(("CREATE (n:Chunk {id: $id, doc_id: $doc, text: $text})",
+                           {"id": id_, "doc": doc, "text": text}))
     for id_, rel, pred, value in HYPERNODES:
         s, o = _HYPER_ENDS[id_]
         props = {"id": id_, "predicate": pred, "subject_id": rel or "", "object_id": value}
@@ -125,7 +127,8 @@ def write_graph(store: GraphStore) -> None:
             edges.append((f"MATCH (h:HyperNode {{id: $h}}), (x {{id: $x}}) CREATE (h)-[:{type_} {{id: $id}}]->(x)",
                           {"h": id_, "x": end, "id": f"{id_}>{type_}"}))
         # as the writer does, the qualifier's predicate is on the QUALIFIER relationship too
-        edges.append(("MATCH (h:HyperNode {id: $h}), (v {id: $v}) CREATE (h)-[:QUALIFIER {id: $id, predicate: $p}]->(v)",
+        edges.append(("MATCH (h:HyperNode {id: $h}), (v {id: $v}) "
+                      "CREATE (h)-[:QUALIFIER {id: $id, predicate: $p}]->(v)",
                       {"h": id_, "v": value, "id": f"{id_}>QUALIFIER", "p": pred}))
     store.execute_many(edges)
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import time
+from itertools import pairwise
 
 import numpy as np
 
@@ -17,7 +18,7 @@ from kgbuild.model import Concept, Event, Ref, Relation
 
 def path(n: int) -> tuple[list[str], list[tuple[str, str]]]:
     nodes = [f"p{i}" for i in range(n)]
-    return nodes, list(zip(nodes, nodes[1:]))
+    return nodes, list(pairwise(nodes))
 
 
 def test_path_exact() -> None:

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-
 from arcade_server import arcadedb_bolt_server
 from graph_dump import dump
+
 from kgbuild.build import Builder
 from kgbuild.config import Config, load_config
 from kgbuild.errors import KgbuildError
@@ -68,7 +68,7 @@ def test_whitelist_keeps_model_output_out_of_statements() -> None:
     assert relationship_type("bornIn") == "BORN_IN"
     assert relationship_type("move to") == "MOVE_TO"
     assert relationship_type("isA") == "IS_A"
-    for hostile in HOSTILE + ["next", "SUPPORTED_BY", "", "x" * 200]:
+    for hostile in [*HOSTILE, "next", "SUPPORTED_BY", "", "x" * 200]:
         assert relationship_type(hostile) in (GENERIC_TYPE,) or relationship_type(hostile).replace("_", "").isalnum()
     assert relationship_type("}) DETACH DELETE n //") == "DETACH_DELETE_N"  # letters only: harmless as a type
     assert relationship_type("名字") == GENERIC_TYPE
@@ -105,11 +105,13 @@ def test_every_extracted_node_points_to_its_chunks_and_chunks_to_documents(built
     store = ArcadeGraphStore(built.graph_store_path())
     try:
         unsupported = store.query(
-            "MATCH (n) WHERE (n:Entity OR n:Event OR n:HyperNode) AND NOT (n)-[:SUPPORTED_BY]->(:Chunk) RETURN n.id AS id")
+            "MATCH (n) WHERE (n:Entity OR n:Event OR n:HyperNode) AND NOT (n)-[:SUPPORTED_BY]->(:Chunk) "
+            "RETURN n.id AS id")
         assert unsupported == []
         loose = store.query("MATCH (c:Chunk) WHERE NOT (c)-[:PART_OF]->(:Document) RETURN c.id AS id")
         assert loose == []
-        born = store.query("MATCH (p:Person {name: 'Alan Turing'})-[r:BORN_IN]->(x) RETURN r.predicate AS p, x.name AS x")
+        born = store.query(
+            "MATCH (p:Person {name: 'Alan Turing'})-[r:BORN_IN]->(x) RETURN r.predicate AS p, x.name AS x")
         assert born and born[0]["p"] == "bornIn"
     finally:
         store.close()
@@ -162,11 +164,11 @@ def _poison(config: Config) -> None:
     """Rewrite the built tables as if the model had produced hostile names and predicates."""
     tables = config.workspace_path() / "tables"
     ents = pq.read_table(tables / "entities.parquet").to_pylist()
-    for row, name in zip(ents, HOSTILE):
+    for row, name in zip(ents, HOSTILE, strict=True):
         row["name"] = name
         row["spg_class"] = name
     rels = pq.read_table(tables / "relations.parquet").to_pylist()
-    for row, name in zip(rels, HOSTILE):
+    for row, name in zip(rels, HOSTILE, strict=True):
         row["predicate"] = name
         row["properties"] = json.dumps({"note": name})
     ws = Workspace(config.workspace_path())
@@ -210,17 +212,19 @@ def test_neo4j_driver_over_bolt_gives_the_same_graph_as_the_embedded_store(tmp_p
         sync_stores(env_config)
         names = {r["name"] for r in store.query("MATCH (n:Entity) RETURN n.name AS name")}
         assert set(HOSTILE) <= names
-        assert store.query("MATCH (n) RETURN count(n) AS n")[0]["n"] == len(read_graph_rows(Workspace(env_config.workspace_path())).nodes)
+        expected = len(read_graph_rows(Workspace(env_config.workspace_path())).nodes)
+        assert store.query("MATCH (n) RETURN count(n) AS n")[0]["n"] == expected
     finally:
         store.close()
 
 
 def test_bolt_errors_are_one_line_naming_the_setting(tmp_path: Path, bolt) -> None:
-    config = project(tmp_path / "bad", f"graph_store:\n  backend: neo4j\n  uri: {bolt.uri}\n  password: wrong-password\n")
-    with pytest.raises(KgbuildError, match="graph_store.password"):
+    config = project(tmp_path / "bad",
+                     f"graph_store:\n  backend: neo4j\n  uri: {bolt.uri}\n  password: wrong-password\n")
+    with pytest.raises(KgbuildError, match=r"graph_store\.password"):
         Neo4jGraphStore(config.graph_store)
     dead = project(tmp_path / "dead", "graph_store:\n  backend: neo4j\n  uri: bolt://127.0.0.1:9\n  password: x\n")
-    with pytest.raises(KgbuildError, match="graph_store.uri: cannot reach"):
+    with pytest.raises(KgbuildError, match=r"graph_store\.uri: cannot reach"):
         Neo4jGraphStore(dead.graph_store)
 
 

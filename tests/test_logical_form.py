@@ -6,8 +6,22 @@ import pytest
 
 from kgbuild.errors import KgbuildError
 from kgbuild.solve.logic import (
-    Constraint, Deduce, LogicFormError, Math, NodePattern, Output, Plan, PredicatePattern, Retrieval, Sort, Step,
-    VarRef, format_action, format_plan, parse_action, parse_plan,
+    Constraint,
+    Deduce,
+    LogicFormError,
+    Math,
+    NodePattern,
+    Output,
+    Plan,
+    PredicatePattern,
+    Retrieval,
+    Sort,
+    Step,
+    VarRef,
+    format_action,
+    format_plan,
+    parse_action,
+    parse_plan,
 )
 
 CURTIZ = """\
@@ -28,13 +42,17 @@ VALID = [
     "# a comment\n\nstep 1: q?   # not a comment: part of the question\n  retrieval(\n    s=s1:Person[Ada],\n"
     "    p=p1,\n    o=o1:Place,\n  )\n\n  output(o1)\n",
     'Retrieval(s=s1[X \\] Y], p=p1:rel, o=o1, o.year >= 1900, s.name ~ "x", p.since != "2001")\nOutput(s1)',
-    "Retrieval(s=a:Film[Casablanca], p=b:directedBy, o=c:Person)\nRetrieval(s=d:Film[Gilda], p=e:directedBy, o=f:Person)\n"
+    "Retrieval(s=a:Film[Casablanca], p=b:directedBy, o=c:Person)\n"
+    "Retrieval(s=d:Film[Gilda], p=e:directedBy, o=f:Person)\n"
     "Deduce(op=equal, left=c, right=f) -> same\nOutput(same)",
-    'Retrieval(s=s1:Film[Casablanca], p=p1:releaseYear, o=o1)\nDeduce(op=entailment, premise=o1, hypothesis="it is old")',
-    'Retrieval(s=s1:Film[A], p=p1:x, o=o1)\nDeduce(op=judgement, statement="A is a comedy", on=[s1, o1]) -> j\nOutput(j)',
+    'Retrieval(s=s1:Film[Casablanca], p=p1:releaseYear, o=o1)\n'
+    'Deduce(op=entailment, premise=o1, hypothesis="it is old")',
+    'Retrieval(s=s1:Film[A], p=p1:x, o=o1)\n'
+    'Deduce(op=judgement, statement="A is a comedy", on=[s1, o1]) -> j\nOutput(j)',
     'Retrieval(s=s1:Film[A], p=p1:x, o=o1)\nDeduce(op=choice, options=[s1, "none", 3, -2.5], question="which?")',
     "Retrieval(s=s1:人物[鲁迅], p=p1:出生地, o=o1:地点)\nOutput(o1)",
-    "Retrieval(s=s1:Person[A], p=p1:x, o=o1)\nSort(set=o1, direction=max)\nMath(len(o1) * 2 ** 3 // 5 % 4) -> n\nOutput(o1, n)",
+    "Retrieval(s=s1:Person[A], p=p1:x, o=o1)\nSort(set=o1, direction=max)\n"
+    "Math(len(o1) * 2 ** 3 // 5 % 4) -> n\nOutput(o1, n)",
 ]
 
 
@@ -48,7 +66,8 @@ def test_valid_plans_round_trip(text: str) -> None:
 
 def test_tree_of_a_plan() -> None:
     plan = parse_plan(CURTIZ)
-    assert [s.question for s in plan.steps] == ["Which films did Michael Curtiz direct?", "Which of them came out first?",
+    assert [s.question for s in plan.steps] == ["Which films did Michael Curtiz direct?",
+                                                "Which of them came out first?",
                                                 "How many years separate the first and the last?"]
     first = plan.steps[0].actions[0]
     assert first == Retrieval(NodePattern("s1", "Person", "Michael Curtiz"), PredicatePattern("p1", "directed"),
@@ -107,7 +126,8 @@ MALFORMED = [
     ("Retrieval(s=s1, p=p1, o=o1)\nSort(direction=asc)", 2, 1, "needs set="),
     ("Retrieval(s=s1, p=p1, o=o1)\nDeduce(op=guess, left=o1)", 2, 11, "unknown Deduce op"),
     ("Retrieval(s=s1, p=p1, o=o1)\nDeduce(op=greater, left=o1)", 2, 1, "needs right="),
-    ("Retrieval(s=s1, p=p1, o=o1)\nDeduce(op=greater, left=o1, right=2, premise=o1)", 2, 38, "takes no argument 'premise'"),
+    ("Retrieval(s=s1, p=p1, o=o1)\nDeduce(op=greater, left=o1, right=2, premise=o1)", 2, 38,
+     "takes no argument 'premise'"),
     ("Retrieval(s=s1, p=p1, o=o1)\nDeduce(left=o1, right=2)", 2, 1, "needs op="),
     ('Retrieval(s=s1, p=p1, o=o1)\nDeduce(op=judgement, statement="open)', 2, 32, "unterminated string"),
     ("Retrieval(s=s1, p=p1, o=o1) Output(o1)", 1, 29, "end of the line"),

@@ -11,6 +11,7 @@ interfaces (free ports picked here), for the few seconds this module runs.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -25,12 +26,12 @@ import pytest
 
 pytest.importorskip("pymilvus")
 
-from kgbuild.progress import QuietProgress  # noqa: E402
-from kgbuild.store.manifest import StoreManifest  # noqa: E402
-from kgbuild.store.milvus import FullTextUnavailable, MilvusVectorStore, VectorStoreError  # noqa: E402
-from kgbuild.store.types import SyncReport, VectorRow  # noqa: E402
-from kgbuild.store.vector_sync import sync_vectors  # noqa: E402
-from kgbuild.workspace import Workspace  # noqa: E402
+from kgbuild.progress import QuietProgress
+from kgbuild.store.manifest import StoreManifest
+from kgbuild.store.milvus import FullTextUnavailable, MilvusVectorStore, VectorStoreError
+from kgbuild.store.types import SyncReport, VectorRow
+from kgbuild.store.vector_sync import sync_vectors
+from kgbuild.workspace import Workspace
 
 SERVER = Path(sys.executable).parent / "milvus-server"
 READY_SECONDS = 60
@@ -62,14 +63,10 @@ def stop_group(proc: subprocess.Popen[bytes]) -> None:
         os.killpg(proc.pid, signal.SIGTERM)  # start_new_session: the group id is the wrapper's pid
     except ProcessLookupError:
         return
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        pass
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     proc.wait(timeout=10)
 
 

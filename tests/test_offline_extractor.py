@@ -21,7 +21,8 @@ class FakeSchema:
     """Stand-in for kgbuild.schema.Schema: case/space-insensitive class lookup."""
 
     fallback_class = "Thing"
-    classes = ("Person", "Organization", "GeographicLocation", "Date", "Work", "Event", "Creature", "Concept", "Product", "Thing")
+    classes = ("Person", "Organization", "GeographicLocation", "Date", "Work", "Event", "Creature", "Concept",
+               "Product", "Thing")
 
     def resolve_class(self, name: str) -> str | None:
         key = name.replace(" ", "").lower()
@@ -202,7 +203,8 @@ def test_life_span_parenthesis(extractor: OfflineExtractor) -> None:
 def test_birth_name_in_parenthesis_is_an_alias(extractor: OfflineExtractor) -> None:
     result = run(
         extractor,
-        "Vera June Miles( née Ralston, born August 23, 1929) is a retired American actress who worked with Alfred Hitchcock.",
+        "Vera June Miles( née Ralston, born August 23, 1929) is a retired American actress "
+        "who worked with Alfred Hitchcock.",
     )
     miles = entity(result, "Vera June Miles")
     assert miles.aliases == ["Ralston"] and miles.semantic_type == "actress"
@@ -259,7 +261,8 @@ def test_common_noun_object_becomes_a_concept_entity(extractor: OfflineExtractor
 def test_quoted_title_as_subject(extractor: OfflineExtractor) -> None:
     result = run(
         extractor,
-        '"Too Good to Last" is a song recorded by Welsh singer Bonnie Tyler. It was written by Ronnie Scott and Steve Wolfe.',
+        '"Too Good to Last" is a song recorded by Welsh singer Bonnie Tyler. '
+        'It was written by Ronnie Scott and Steve Wolfe.',
     )
     assert triples(result) == {
         ("Bonnie Tyler", "record", "Too Good to Last"),
@@ -309,7 +312,7 @@ def test_records_are_consistent(extractor: OfflineExtractor) -> None:
     results = extractor.extract(chunks)
     assert [r.chunk_id for r in results] == [c.id for c in chunks]
     assert results[2].entities == [] and results[2].relations == [] and results[2].drops == []
-    for chunk, result in zip(chunks, results):
+    for chunk, result in zip(chunks, results, strict=True):
         assert result.extractor == "spacy-rules"
         ids = {e.id for e in result.entities}
         for e in result.entities:
@@ -333,12 +336,12 @@ def test_a_chunk_that_breaks_spacy_yields_a_failure(extractor: OfflineExtractor)
     class Fragile:
         """Delegates to the real pipeline but fails on one text, like a spaCy crash would."""
 
-        def __call__(self, text: str):  # noqa: ANN204
+        def __call__(self, text: str):
             if "BOOM" in text:
                 raise ValueError("simulated failure\nsecond line")
             return nlp(text)
 
-        def pipe(self, texts, batch_size: int = 64):  # noqa: ANN001, ANN201
+        def pipe(self, texts, batch_size: int = 64):
             for text in texts:
                 yield self(text)
 

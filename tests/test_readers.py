@@ -9,10 +9,10 @@ import time
 from pathlib import Path
 
 import pytest
+from shared_data import shared_data_dir
 
 from kgbuild.ingest.readers import SUPPORTED_EXTENSIONS, ReadProblem, read_sources
 from kgbuild.model import Document
-from shared_data import shared_data_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = shared_data_dir()
@@ -269,10 +269,12 @@ def test_jsonl_corpus_reads_past_a_malformed_line(tmp_path: Path) -> None:
 
 def test_jsonl_invalid_utf8_line_is_one_problem(tmp_path: Path) -> None:
     good = json.dumps({"title": "A", "text": "x"}).encode()
-    path = write(tmp_path / "m.jsonl", good + b"\n" + b'{"title": "B", "text": "\xff"}\n' + good.replace(b'"A"', b'"C"'))
+    bad = b'{"title": "B", "text": "\xff"}\n'
+    path = write(tmp_path / "m.jsonl", good + b"\n" + bad + good.replace(b'"A"', b'"C"'))
     docs, problems = read(path)
     assert [d.id for d in docs] == ["A", "C"]
-    assert [p.line() for p in problems] == [f"{path}:2: invalid UTF-8 at byte {len(good) + 1 + 24}; re-save the file as UTF-8"]
+    assert [p.line() for p in problems] == [
+        f"{path}:2: invalid UTF-8 at byte {len(good) + 1 + 24}; re-save the file as UTF-8"]
 
 
 # ---------------------------------------------------------------- ids and hashes
@@ -333,7 +335,8 @@ BAD_FILES: list[tuple[str, bytes, str]] = [
     ("utf16.txt", "hello".encode("utf-16"), "file is UTF-16 encoded; re-save the file as UTF-8"),
     ("slides.pptx", b"PK\x03\x04", "unsupported file type '.pptx'; supported: .txt, .md, "),
     ("README", b"no extension", "unsupported file type (no extension); supported: "),
-    ("broken.json", b'[{"title": "A", "text": "x"},\n  {"title": }]', "invalid JSON at line 2 column 13: Expecting value"),
+    ("broken.json", b'[{"title": "A", "text": "x"},\n  {"title": }]',
+     "invalid JSON at line 2 column 13: Expecting value"),
     ("scalar.json", b"42", "expected a JSON list of records or an object mapping titles to text, got int"),
     ("none.json", b"[]", "corpus has no records; nothing to build"),
     ("empty.jsonl", b"\n\n", "empty file; nothing to build"),
@@ -345,7 +348,8 @@ BAD_FILES: list[tuple[str, bytes, str]] = [
 
 
 @pytest.mark.parametrize(("name", "content", "message"), BAD_FILES, ids=[b[0] for b in BAD_FILES])
-def test_bad_file_gives_one_problem_and_the_rest_is_read(tmp_path: Path, name: str, content: bytes, message: str) -> None:
+def test_bad_file_gives_one_problem_and_the_rest_is_read(tmp_path: Path, name: str, content: bytes,
+                                                          message: str) -> None:
     write(tmp_path / "a_good.md", "# Good\n\nFine text.\n")
     write(tmp_path / name, content)
     write(tmp_path / "z_good.txt", "Also fine.\n")

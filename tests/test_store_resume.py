@@ -9,7 +9,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from test_graph_store import SAMPLES, build, embedded_dump, project
 
 # Runs a build in a child process whose progress reporter SIGKILLs the process after `after`

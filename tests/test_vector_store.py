@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -15,16 +16,16 @@ import pytest
 pytest.importorskip("pymilvus")
 pytest.importorskip("milvus_lite")
 
-from kgbuild.config import parse_config  # noqa: E402
-from kgbuild.errors import KgbuildError  # noqa: E402
-from kgbuild.store.milvus import (  # noqa: E402
+from kgbuild.config import parse_config
+from kgbuild.errors import KgbuildError
+from kgbuild.store.milvus import (
     CollectionMismatch,
     FullTextUnavailable,
     MilvusVectorStore,
     VectorStoreError,
     open_vector_store,
 )
-from kgbuild.store.types import VectorRow  # noqa: E402
+from kgbuild.store.types import VectorRow
 
 DIM = 8
 
@@ -99,7 +100,7 @@ def test_search_with_filters(store: MilvusVectorStore, coll: str) -> None:
     store.upsert(coll, rows)
     hits = store.search(coll, axis(0), 9)
     assert [h.id for h in hits][:3] == ["e0", "e1", "e2"]
-    assert all(a.score >= b.score for a, b in zip(hits, hits[1:]))
+    assert all(a.score >= b.score for a, b in pairwise(hits))
     assert {h.id for h in store.search(coll, axis(0), 9, where={"type": "Person"})} == {"e1", "e3", "e5", "e7"}
     assert {h.id for h in store.search(coll, axis(0), 9, where={"doc_id": ["doc1", "doc2"], "type": "Place"})} == {
         "e2", "e4", "e8"}
@@ -118,10 +119,11 @@ def test_bm25_ranks_the_matching_chunk_first(store: MilvusVectorStore, coll: str
         "c3": "The Great Wall of China stretches thousands of kilometres.",
         "c4": "Paris is the capital of France and hosts many museums.",
     }
-    store.upsert(coll, [VectorRow(id=k, vector=axis(i), text=t, doc_id=f"d{i % 2}") for i, (k, t) in enumerate(texts.items())])
+    store.upsert(coll, [VectorRow(id=k, vector=axis(i), text=t, doc_id=f"d{i % 2}")
+                        for i, (k, t) in enumerate(texts.items())])
     hits = store.text_search(coll, "photosynthesis chemical energy", 3)
     assert hits[0].id == "c2" and hits[0].score > 0
-    assert all(a.score >= b.score for a, b in zip(hits, hits[1:]))
+    assert all(a.score >= b.score for a, b in pairwise(hits))
     paris = store.text_search(coll, "Paris tower", 4)
     assert paris[0].id == "c1" and {h.id for h in paris} >= {"c1", "c4"}
     assert [h.id for h in store.text_search(coll, "Paris", 4, where={"doc_id": "d1"})] == ["c4"]
@@ -142,7 +144,7 @@ def test_delete_and_ids(store: MilvusVectorStore, coll: str) -> None:
         store.upsert(coll, rows[start : start + 1000])
     assert store.ids(coll) == ids
     gone = sorted(ids)[:700]
-    store.delete(coll, gone + ["never-existed"])
+    store.delete(coll, [*gone, "never-existed"])
     assert store.ids(coll) == ids - set(gone)
     assert store.count(coll) == 2500 - 700
     store.delete(coll, [])

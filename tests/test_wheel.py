@@ -29,9 +29,24 @@ SKIP = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "_
                               ".mypy_cache", ".ruff_cache", ".kgbuild", "demo", "kgbuild.yaml")
 
 
+# Run inside the fresh venv: where kgbuild and its data come from, and every shipped prompt loads.
+PROBE = """
+import json, kgbuild
+from kgbuild.llm.prompts import PromptLibrary, shipped_prompts_dir
+from kgbuild.schema import builtin_schema_names, builtin_schemas_dir, resolve_schema
+
+loaded = {lang: [PromptLibrary(lang).get(p.stem).key for p in sorted((shipped_prompts_dir() / lang).glob("*.yaml"))]
+          for lang in ("en", "zh")}
+print(json.dumps({"file": kgbuild.__file__, "schemas": builtin_schema_names(),
+                  "schemas_dir": str(builtin_schemas_dir()),
+                  "open_domain": len(resolve_schema("open_domain").entity_types), "prompts": loaded}))
+"""
+
+
 def run(args: list[str], cwd: Path, env: dict[str, str], timeout: float = 600) -> subprocess.CompletedProcess[str]:
     proc = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False)
-    assert proc.returncode == 0, f"{' '.join(args)} exited {proc.returncode}\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    assert proc.returncode == 0, (
+        f"{' '.join(args)} exited {proc.returncode}\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
     return proc
 
 
@@ -85,14 +100,7 @@ def test_wheel_installs_and_builds_the_samples(tmp_path: Path) -> None:
     project.mkdir()
 
     # The installed package, not the checkout, and its data found through importlib.resources.
-    probe = run([str(python), "-c", (
-        "import json, kgbuild\n"
-        "from kgbuild.schema import builtin_schema_names, resolve_schema, builtin_schemas_dir\n"
-        "from kgbuild.llm.prompts import PromptLibrary, shipped_prompts_dir\n"
-        "loaded = {lang: [PromptLibrary(lang).get(p.stem).key for p in sorted((shipped_prompts_dir() / lang).glob('*.yaml'))]"
-        " for lang in ('en', 'zh')}\n"
-        "print(json.dumps({'file': kgbuild.__file__, 'schemas': builtin_schema_names(), 'schemas_dir': str(builtin_schemas_dir()),"
-        " 'open_domain': len(resolve_schema('open_domain').entity_types), 'prompts': loaded}))")], cwd=project, env=env)
+    probe = run([str(python), "-c", PROBE], cwd=project, env=env)
     facts = json.loads(probe.stdout)
     assert Path(facts["file"]).is_relative_to(root), facts["file"]
     assert Path(facts["schemas_dir"]).is_relative_to(root)
