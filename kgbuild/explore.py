@@ -1,6 +1,9 @@
 """Read-only queries over the workspace tables, behind `kgbuild inspect`.
 
 Filters run as Arrow compute kernels over the Parquet columns, so they stay fast on big builds.
+The results stay table rows (dicts keyed by column, `subject_name`, `time_name`...): they are
+what `kgbuild inspect` prints and dumps as JSON, column by column. Code that needs the graph's
+records reads them with `Workspace.records` (e.g. `ws.records("entities", Entity)`).
 """
 
 from __future__ import annotations
@@ -68,7 +71,8 @@ def _apply(t: pa.Table, masks: list[Any], limit: int | None) -> list[dict[str, A
         t = t.filter(combined)
     if limit is not None:
         t = t.slice(0, limit)
-    return t.to_pylist()
+    rows: list[dict[str, Any]] = t.to_pylist()
+    return rows
 
 
 def triples(ws: Workspace, *, entity: str | None = None, predicate: str | None = None,

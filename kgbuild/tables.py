@@ -188,6 +188,10 @@ class TableCodec(Generic[M]):
         return cls(model, tuple((info.alias or name, _shape(info.annotation)[0])
                                 for name, info in model.model_fields.items()))
 
+    @property
+    def plain(self) -> bool:
+        return all(shape == "plain" for _, shape in self.fields)
+
     def columns(self) -> list[str]:
         out: list[str] = []
         for name, shape in self.fields:
@@ -213,6 +217,8 @@ class TableCodec(Generic[M]):
         return row
 
     def from_row(self, row: dict[str, Any]) -> M:
+        if self.plain:
+            return self.model.model_validate(row)  # nothing to decode: the row is the record
         data: dict[str, Any] = {}
         for name, shape in self.fields:
             if shape == "ref":

@@ -177,7 +177,9 @@ class Workspace:
         return pq.ParquetFile(path).metadata.num_rows if path.exists() else 0
 
     def rows(self, name: str) -> list[dict[str, Any]]:
-        return self.read_table(name).to_pylist()
+        """The whole table as dicts keyed by column (see `records` for typed rows)."""
+        rows: list[dict[str, Any]] = self.read_table(name).to_pylist()
+        return rows
 
     def records(self, name: str, model: type[M], *, batch_size: int = 8192) -> Iterator[M]:
         """The rows of table `name` as `model` records, batch by batch (memory stays flat on big tables).
@@ -222,7 +224,8 @@ class Workspace:
         path = self.reports_dir / "latest.json"
         if not path.exists():
             return None
-        return json.loads(path.read_text(encoding="utf-8"))
+        report: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        return report
 
 
 def _ends_with_newline(path: Path) -> bool:

@@ -53,9 +53,14 @@ C1, C2, C3 = f"{DOC_ID}#p00000#0", f"{DOC_ID}#p00001#0", f"{DOC2}#p00000#0"
 HOSTILE_ENTITY_ID = "ent #1 /ü 😀 %20"
 
 
+def _props(name: str) -> str:
+    # An entity's properties column as the build writes it: name -> list of values, JSON with sorted keys.
+    return json.dumps({"note": [name]}, ensure_ascii=False, sort_keys=True)
+
+
 def _ent(id_: str, name: str, chunk_ids: list[str], cls: str = "Person", aliases: list[str] | None = None) -> dict:
     return {"id": id_, "name": name, "spg_class": cls, "semantic_type": "tester", "description": f"about {name}",
-            "summary": "", "aliases": aliases or [], "properties": json.dumps({"note": name}), "chunk_ids": chunk_ids,
+            "summary": "", "aliases": aliases or [], "properties": _props(name), "chunk_ids": chunk_ids,
             "doc_ids": sorted({c.split("#")[0] for c in chunk_ids})}
 
 
@@ -154,7 +159,7 @@ def test_hostile_names_and_ids_survive_rdf_exactly(exported: dict) -> None:
             assert (s, RDF.type, KAG.Entity) in g
             assert (s, RDFS.label, Literal(name)) in g, name
             assert (s, KAG.alias, Literal(name[::-1])) in g
-            assert (s, KAG.properties, Literal(json.dumps({"note": name}))) in g
+            assert (s, KAG.properties, Literal(_props(name))) in g
         odd = iri("entity", HOSTILE_ENTITY_ID)
         assert (odd, KAG.id, Literal(HOSTILE_ENTITY_ID)) in g
         assert unquote(str(odd).rsplit("/", 1)[1]) == HOSTILE_ENTITY_ID

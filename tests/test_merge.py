@@ -46,7 +46,8 @@ def _two_chunks() -> list[ChunkExtraction]:
     """The same relation and event from two chunks; only the second knows the properties and the time."""
     first = ChunkExtraction(chunk_id=A, extractor="t", entities=[JOBS, APPLE],
                             relations=[rel(JOBS, "founded", APPLE)], events=[evt("founded", JOBS)])
-    second = ChunkExtraction(chunk_id=B, extractor="t", entities=[JOBS.model_copy(update={"chunk_ids": [B]}), APPLE, YEAR],
+    jobs_again = JOBS.model_copy(update={"chunk_ids": [B]})
+    second = ChunkExtraction(chunk_id=B, extractor="t", entities=[jobs_again, APPLE, YEAR],
                              relations=[rel(JOBS, "founded", APPLE, B, since="1976")],
                              events=[evt("founded", JOBS, B, time=YEAR.ref())])
     return [first, second]

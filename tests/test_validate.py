@@ -3,8 +3,21 @@ from __future__ import annotations
 import pytest
 
 from kgbuild.extract.validate import validate_extraction
-from kgbuild.model import (ChunkExtraction, ChunkFailure, Concept, Drop, DropReason, Entity, Event, HyperNode, Ref,
-                           Relation, RepairNote, RepairReason, RetypeReason)
+from kgbuild.model import (
+    ChunkExtraction,
+    ChunkFailure,
+    Concept,
+    Drop,
+    DropReason,
+    Entity,
+    Event,
+    HyperNode,
+    Ref,
+    Relation,
+    RepairNote,
+    RepairReason,
+    RetypeReason,
+)
 from kgbuild.schema import Schema
 
 CHUNK = "doc#p00000#0"
@@ -153,7 +166,8 @@ def test_explicit_fallback_class_is_checked_in_strict_mode(schema: Schema) -> No
 
 @pytest.mark.parametrize(
     ("name", "reason"),
-    [("", DropReason.EMPTY_NAME), ("   ", DropReason.EMPTY_NAME), ("x" * 201, DropReason.NAME_TOO_LONG), ("—!?", DropReason.NAME_WITHOUT_LETTERS)],
+    [("", DropReason.EMPTY_NAME), ("   ", DropReason.EMPTY_NAME), ("x" * 201, DropReason.NAME_TOO_LONG),
+     ("—!?", DropReason.NAME_WITHOUT_LETTERS)],
 )
 def test_bad_names_are_dropped(schema: Schema, name: str, reason: str) -> None:
     out = validate_extraction(chunk(entities=[ent(name, "Person")]), schema)
@@ -255,7 +269,8 @@ def test_empty_predicate_and_self_loop(schema: Schema) -> None:
 def test_relation_to_a_taxonomy_node(schema: Schema) -> None:
     physicist = Ref(kind="concept", id=Concept.make_id("Physicist"), name="Physicist")
     unknown = Ref(kind="concept", id=Concept.make_id("Wizard"), name="Wizard")
-    ex = chunk(entities=[ALICE, PARIS], relations=[rel(ALICE, "occupation", physicist), rel(ALICE, "occupation", unknown),
+    ex = chunk(entities=[ALICE, PARIS], relations=[rel(ALICE, "occupation", physicist),
+                                                   rel(ALICE, "occupation", unknown),
                                                    rel(PARIS, "occupation", physicist)])
     out = validate_extraction(ex, schema)
     assert [r.object.name for r in out.relations] == ["Physicist"]
@@ -359,7 +374,8 @@ def test_missing_required_role_and_empty_trigger(schema: Schema) -> None:
     no_trigger = evt("Founding", " ", {"organization": [ACME.ref()]})
     out = validate_extraction(chunk(entities=[ALICE, ACME], events=[no_org, dangling_org, no_trigger]), schema)
     assert out.events == []
-    assert reasons(out) == [DropReason.EMPTY_TRIGGER, DropReason.MISSING_REQUIRED_ROLE, DropReason.DANGLING_ARGUMENT, DropReason.MISSING_REQUIRED_ROLE]
+    assert reasons(out) == [DropReason.EMPTY_TRIGGER, DropReason.MISSING_REQUIRED_ROLE, DropReason.DANGLING_ARGUMENT,
+                            DropReason.MISSING_REQUIRED_ROLE]
 
 
 def test_relations_follow_changed_event_ids(schema: Schema) -> None:

@@ -475,7 +475,7 @@ class _Fuser:
                 clusters.setdefault(r, self.members[r])
         canonical_of: dict[int, int] = {}
         new_entities: dict[str, Entity] = {}
-        for root, members in clusters.items():
+        for members in clusters.values():
             members = sorted(set(members), key=lambda m: (self.input_pos[self.ents[m].id], self.ents[m].id))
             canon = self._canonical(members)
             for m in members:
@@ -549,7 +549,8 @@ def _repoint(relations: list[Relation], id_map: dict[str, str], names: dict[str,
         key = (s2.id, normalize_name(r.predicate), o2.id)
         prev = out.get(key)
         if prev is None:
-            out[key] = r.model_copy(update={"subject": s2, "object": o2, "id": Relation.make_id(s2.id, r.predicate, o2.id)}) if changed else r
+            moved = {"subject": s2, "object": o2, "id": Relation.make_id(s2.id, r.predicate, o2.id)}
+            out[key] = r.model_copy(update=moved) if changed else r
             continue
         both = merge(prev, r)
         both.id = Relation.make_id(key[0], prev.predicate, key[2])

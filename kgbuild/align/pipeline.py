@@ -54,7 +54,7 @@ def graph_edges(graph: Graph) -> list[tuple[str, str]]:
 
 
 def graph_nodes(graph: Graph) -> list[str]:
-    return [n.id for n in (*graph.entities, *graph.events, *graph.concepts)]
+    return [*(e.id for e in graph.entities), *(ev.id for ev in graph.events), *(c.id for c in graph.concepts)]
 
 
 def _measure(graph: Graph) -> ConnectivityReport:

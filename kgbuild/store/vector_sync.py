@@ -34,6 +34,11 @@ class _Pending:
     row: VectorRow  # vector left empty until embedding
 
 
+# The three readers below take a few columns as plain rows, not records (Workspace.records):
+# they run on every sync over the largest tables (millions of chunks), where building a record
+# per row doubled the read time (measured: 0.43 s -> 0.80 s per 100k chunks) for three fields.
+
+
 def _chunk_rows(workspace: Workspace) -> dict[str, _Pending]:
     table = workspace.read_table("chunks", columns=["id", "doc_id", "text"]).to_pylist()
     out: dict[str, _Pending] = {}
