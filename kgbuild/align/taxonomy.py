@@ -29,12 +29,12 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from kgbuild.text import concept_key
 from kgbuild.align.semantic import BELONG_TO, IS_A, concept_ref, semantic_relation
+from kgbuild.llm.prompts import PromptLibrary, PromptTemplate
 from kgbuild.llm.types import ChatRequest, Gateway, LLMCallError
 from kgbuild.model import Concept, Entity, Relation
 from kgbuild.schema import Schema
-from kgbuild.llm.prompts import PromptLibrary, PromptTemplate
+from kgbuild.text import concept_key
 
 STEPS = ("schema_tree", "head_word", "llm", "schema_class", "class_chain")
 MAX_HYPERNYMS = 3  # a model listing more is guessing; the nearest few are what a chain needs
@@ -90,7 +90,8 @@ class _Taxonomy:
 
     # ------------------------------------------------ helpers
 
-    def _instance_classes(self, entities: Sequence[Entity], belong_to: Iterable[Relation] | None) -> dict[str, Counter[str]]:
+    def _instance_classes(self, entities: Sequence[Entity],
+                          belong_to: Iterable[Relation] | None) -> dict[str, Counter[str]]:
         """concept id -> classes of the entities that belong to it, counted."""
         out: dict[str, Counter[str]] = {}
         if belong_to is not None:
@@ -191,7 +192,7 @@ class _Taxonomy:
         ids = [self.ensure(n, self.schema.concept_node(path[: i + 1]).description) for i, n in enumerate(path)]
         if leaf is not None:
             ids[-1] = leaf
-        for child, parent in zip(ids[1:], ids[:-1]):
+        for child, parent in zip(ids[1:], ids[:-1], strict=True):
             self.add_edge(child, parent, "schema_tree", provenance=False)
         return ids[-1]
 
@@ -258,7 +259,8 @@ class _Taxonomy:
                 self.add_edge(cid, parent, "llm", provenance=False)
 
     def step_schema_class(self) -> None:
-        ranked = sorted(self.instance_classes.items(), key=lambda kv: -sum(kv[1].values()))  # stable: input order on ties
+        # stable: input order on ties
+        ranked = sorted(self.instance_classes.items(), key=lambda kv: -sum(kv[1].values()))
         for cid, counts in ranked:
             cls = self.schema_class(max(counts, key=lambda k: counts[k]))  # first seen on a tie
             if cls is None:

@@ -18,8 +18,18 @@ from kgbuild.extract.names import normalize_text, repair_dates, title_hint
 from kgbuild.extract.patterns import read_chunk
 from kgbuild.extract.spacy_models import load_spacy, model_info
 from kgbuild.ids import content_hash
-from kgbuild.model import (Chunk, ChunkExtraction, ChunkFailure, Concept, Drop, DropReason, Entity, Event, HyperNode,
-                           Relation)
+from kgbuild.model import (
+    Chunk,
+    ChunkExtraction,
+    ChunkFailure,
+    Concept,
+    Drop,
+    DropReason,
+    Entity,
+    Event,
+    HyperNode,
+    Relation,
+)
 
 if TYPE_CHECKING:
     from spacy.language import Language
@@ -109,7 +119,7 @@ class OfflineExtractor:
                 docs = list(nlp.pipe(texts, batch_size=self.batch_size))
             except Exception:  # noqa: BLE001 - isolate the chunk that breaks the batch
                 docs = [self._parse_one(nlp, text) for text in texts]
-            for chunk, doc in zip(batch, docs):
+            for chunk, doc in zip(batch, docs, strict=True):
                 if isinstance(doc, BaseException):
                     results.append(self._failed(chunk, doc))
                     continue
@@ -164,9 +174,8 @@ class OfflineExtractor:
             relation_id = Relation.make_id(subject.id, triple.predicate, obj.id)
             relation = relations.get(relation_id)
             if relation is None:
-                relation = Relation(
-                    id=relation_id, subject=subject.ref(), predicate=triple.predicate, object=obj.ref(), chunk_ids=chunk_ids
-                )
+                relation = Relation(id=relation_id, subject=subject.ref(), predicate=triple.predicate,
+                                    object=obj.ref(), chunk_ids=chunk_ids)
                 relations[relation_id] = relation
             for prep, mention in triple.qualifiers:
                 qualifier = node(mention)

@@ -163,7 +163,10 @@ class RetrievalOp:
         for e in edges:
             flipped = (s_ids and e.object.id in s_ids and e.subject.id not in s_ids) or \
                       (o_ids and e.subject.id in o_ids and e.object.id not in o_ids)
-            oriented.append(e.model_copy(update={"subject": e.object, "object": e.subject}) if flipped and out.how != "graph:path" else e)
+            if flipped and out.how != "graph:path":
+                oriented.append(e.model_copy(update={"subject": e.object, "object": e.subject}))
+            else:
+                oriented.append(e)
         kept = oriented
         if out.how != "graph:path":
             for slot, end in ((action.s, "subject"), (action.o, "object")):
