@@ -31,7 +31,7 @@ from kgbuild.align.evaluate import load_labelled, pairwise_scores  # noqa: E402
 from kgbuild.align.fusion import fuse_entities  # noqa: E402
 from kgbuild.align.normalize import resolution_key  # noqa: E402
 from kgbuild.model import Entity, Ref, Relation  # noqa: E402
-from kgbuild.schema import load_schema  # noqa: E402
+from kgbuild.schema import builtin_schema_path, load_schema  # noqa: E402
 
 FIRST = """James Mary John Patricia Robert Jennifer Michael Linda William Elizabeth David Barbara Richard Susan Joseph
 Jessica Thomas Sarah Charles Karen Christopher Nancy Daniel Lisa Matthew Betty Anthony Margaret Mark Sandra Donald
@@ -141,7 +141,7 @@ def synthetic(n: int, seed: int = 7) -> tuple[list[Entity], list[Relation]]:
 
 
 def scale_run(n: int) -> dict:
-    schema = load_schema(ROOT / "schemas" / "open_domain.yaml")
+    schema = load_schema(builtin_schema_path("open_domain"))
     entities, relations = synthetic(n)
     t = time.perf_counter()
     result = fuse_entities(entities, relations, schema)
@@ -169,7 +169,7 @@ def main() -> None:
         return
 
     entities, gold = load_labelled(ROOT / "tests" / "data" / "alias_groups.jsonl")
-    schema = load_schema(ROOT / "schemas" / "open_domain.yaml")
+    schema = load_schema(builtin_schema_path("open_domain"))
     ours = pairwise_scores(fuse_entities(entities, [], schema).id_map, gold)
     base = pairwise_scores(exact_baseline(entities), gold)
     print(f"labelled set: {len(entities)} entities, {ours['gold_pairs']} gold pairs")
