@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 from kgbuild.extract.llm_output import LLMEntity, LLMEvent, LLMHyperNode, LLMRelation
 from kgbuild.ids import normalize_name
+from kgbuild.merge import merge
 from kgbuild.model import (
     Chunk,
     ChunkExtraction,
@@ -104,14 +105,7 @@ class RecordBuilder:
     def _store(self, entity: Entity) -> Entity:
         old = self.entities.get(entity.id)
         if old is not None:  # the same name and class listed twice: keep one, pool the details
-            entity = old.model_copy(update={
-                "semantic_type": old.semantic_type or entity.semantic_type,
-                "description": old.description or entity.description,
-                "summary": old.summary or entity.summary,
-                "aliases": list(dict.fromkeys([*old.aliases, *entity.aliases])),
-                "properties": {k: list(dict.fromkeys([*old.properties.get(k, []), *entity.properties.get(k, [])]))
-                               for k in [*old.properties, *entity.properties]},
-            })
+            entity = merge(old, entity)
         self.entities[entity.id] = entity
         for label in [entity.name, *entity.aliases]:
             key = normalize_name(label)
@@ -163,7 +157,7 @@ class RecordBuilder:
         rid = self._triples.get(key)
         if rid is not None:
             old = self.relations[rid]
-            self.relations[rid] = old.model_copy(update={"properties": {**item.properties, **old.properties}})
+            self.relations[rid] = merge(old, old.model_copy(update={"properties": dict(item.properties)}))
             return self.relations[rid]
         rid = Relation.make_id(subject.id, predicate, obj.id)
         relation = Relation(id=rid, subject=subject.ref(), predicate=predicate, object=obj.ref(),
