@@ -164,11 +164,11 @@ def _poison(config: Config) -> None:
     """Rewrite the built tables as if the model had produced hostile names and predicates."""
     tables = config.workspace_path() / "tables"
     ents = pq.read_table(tables / "entities.parquet").to_pylist()
-    for row, name in zip(ents, HOSTILE, strict=True):
+    for row, name in zip(ents, HOSTILE, strict=False):  # only the first rows are poisoned
         row["name"] = name
         row["spg_class"] = name
     rels = pq.read_table(tables / "relations.parquet").to_pylist()
-    for row, name in zip(rels, HOSTILE, strict=True):
+    for row, name in zip(rels, HOSTILE, strict=False):
         row["predicate"] = name
         row["properties"] = json.dumps({"note": name})
     ws = Workspace(config.workspace_path())
