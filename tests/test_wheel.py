@@ -24,9 +24,15 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "samples" / "corpus"
 
-# Not part of a source distribution: local environments, build output, caches, workspaces.
-SKIP = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache",
-                              ".mypy_cache", ".ruff_cache", ".kgbuild", "demo", "kgbuild.yaml")
+# Not part of a source distribution: local environments, build output, caches, workspaces at the top
+# level (kgbuild/build/ is a package: "build" is skipped only there), byte code anywhere.
+TOP_LEVEL_SKIP = {".git", ".venv", "build", "dist", "kgbuild.egg-info", ".pytest_cache", ".mypy_cache", ".ruff_cache",
+                  ".kgbuild", "demo", "kgbuild.yaml"}
+
+
+def skip(folder: str, names: list[str]) -> set[str]:
+    top = Path(folder) == REPO
+    return {n for n in names if n == "__pycache__" or (top and n in TOP_LEVEL_SKIP)}
 
 
 # Run inside the fresh venv: where kgbuild and its data come from, and every shipped prompt loads.
@@ -60,7 +66,7 @@ def build_wheel(tmp: Path, env: dict[str, str]) -> Path:
     # A copy, so the build's own output (build/, egg-info) never lands in the checkout that other
     # processes are using; symlinks stay links, as in a clone.
     src = tmp / "src"
-    shutil.copytree(REPO, src, symlinks=True, ignore=SKIP)
+    shutil.copytree(REPO, src, symlinks=True, ignore=skip)
     dist = tmp / "dist"
     run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q",
          "-w", str(dist), str(src)], cwd=tmp, env=env)
@@ -93,6 +99,11 @@ def test_wheel_installs_and_builds_the_samples(tmp_path: Path) -> None:
         names = set(whl.namelist())
     assert {"kgbuild/schemas/open_domain.yaml", "kgbuild/prompts/en/extract_joint.yaml",
             "kgbuild/prompts/zh/solve_plan.yaml"} <= names
+    # Every module and data file of the package travels (a sub-package missing from the
+    # package list would only show up as an ImportError on a user's machine).
+    shipped = {p.relative_to(REPO).as_posix() for p in (REPO / "kgbuild").rglob("*")
+               if p.is_file() and "__pycache__" not in p.parts and p.suffix in (".py", ".yaml", ".ttl", ".properties")}
+    assert shipped - names == set()
 
     root = fresh_venv(tmp_path, wheel, env)
     python, kgbuild = root / "bin" / "python", root / "bin" / "kgbuild"
