@@ -15,7 +15,7 @@ from urllib.parse import quote, unquote
 
 import networkx as nx
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 from rdflib import RDF, RDFS, Graph, Literal, Namespace, URIRef
 from rdflib.collection import Collection
 from rdflib.compare import isomorphic
@@ -89,7 +89,8 @@ def write_workspace(path: Path) -> Workspace:
         {**chunk, "id": C3, "doc_id": DOC2, "text": "plain text", "section": ["Only"], "order": 0, "prev_id": None,
          "next_id": None},
     ])
-    entities = [_ent(f"ent_{i}", name, [C1], aliases=[name[::-1], "alias & co"]) for i, name in enumerate(HOSTILE_NAMES)]
+    entities = [_ent(f"ent_{i}", name, [C1], aliases=[name[::-1], "alias & co"])
+                for i, name in enumerate(HOSTILE_NAMES)]
     entities.append(_ent(HOSTILE_ENTITY_ID, "Odd Id", [C2, C3], cls="Place 😀"))
     entities.append(_ent("ent_date", "1999", [C2], cls="Date"))
     ws.write_table("entities", entities)
@@ -316,7 +317,7 @@ def test_a_failed_export_leaves_the_previous_file_and_no_temp(tmp_path: Path, mo
     assert target.read_text(encoding="utf-8").startswith("<?xml")
 
 
-def _invoke(config: Path, *args: str):  # noqa: ANN202
+def _invoke(config: Path, *args: str) -> Result:
     return CliRunner().invoke(export, list(args), obj={"config_loader": lambda: load_config(config)})
 
 
