@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Any, NamedTuple, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, Union, get_args, get_origin
 
 import yaml
 from pydantic import (
@@ -38,6 +38,9 @@ from pydantic import (
 )
 
 from kgbuild.errors import SchemaError
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
 from kgbuild.ids import content_hash
 from kgbuild.model import Concept
 from kgbuild.resources import SCHEMAS, shipped_dir
@@ -520,7 +523,8 @@ def _semantic_issues(
     if not IDENTIFIER_RE.match(s.name):
         issues.append((("name",), f"schema name '{s.name}' is not a valid identifier", ident_hint))
     if not s.entity_types and not broken:  # pruned entries would make it look empty
-        issues.append((("entity_types",), "no entity types declared", f"declare at least the fallback class '{s.fallback_class}'"))
+        issues.append((("entity_types",), "no entity types declared",
+                       f"declare at least the fallback class '{s.fallback_class}'"))
 
     sections: list[tuple[str, str, dict[str, Any]]] = [
         ("entity_types", "entity type", s.entity_types),
@@ -619,27 +623,31 @@ def _semantic_issues(
                 issues.append((rpath, f"role '{rname}' is implicit on every event", "remove it"))
             other = role_keys.setdefault(identifier_key(rname), rname)
             if other != rname:
-                issues.append((rpath, f"role '{rname}' clashes with '{other}'", "role names must differ even ignoring case and '_'"))
+                issues.append((rpath, f"role '{rname}' clashes with '{other}'",
+                               "role names must differ even ignoring case and '_'"))
             for i, t in enumerate(role.range):
                 ref((*rpath, "range", i), t)
 
     # concept trees: node names are free text but must be clean
-    for path in s.concept_paths():
-        if len(path) > 1 and (not path[-1].strip() or path[-1] != path[-1].strip()):
-            yaml_path: list[str] = ["concept_types", path[0]]
-            for part in path[1:]:
+    for tree in s.concept_paths():
+        if len(tree) > 1 and (not tree[-1].strip() or tree[-1] != tree[-1].strip()):
+            yaml_path: list[str] = ["concept_types", tree[0]]
+            for part in tree[1:]:
                 yaml_path += ["children", part]
-            issues.append((tuple(yaml_path), f"concept name '{path[-1]}' is empty or has surrounding spaces", "trim it"))
+            issues.append((tuple(yaml_path), f"concept name '{tree[-1]}' is empty or has surrounding spaces",
+                           "trim it"))
 
     # relations: names, inverses, domain/range
     pred_seen: dict[str, str] = {}
     for rname, rt in s.relation_types.items():
         base = ("relation_types", rname)
         ident(base, rname, "relation name")
-        for path, label in [(base, rname)] + [((*base, "aliases", i), a) for i, a in enumerate(rt.aliases)]:
-            prev = pred_seen.setdefault(identifier_key(label), rname)
-            if prev != rname:
-                issues.append((path, f"'{label}' clashes with relation '{prev}'",
+        spellings: list[tuple[Path_, str]] = [(base, rname),
+                                              *(((*base, "aliases", i), a) for i, a in enumerate(rt.aliases))]
+        for name_path, label in spellings:
+            owner = pred_seen.setdefault(identifier_key(label), rname)
+            if owner != rname:
+                issues.append((name_path, f"'{label}' clashes with relation '{owner}'",
                                "relation names and aliases must differ even ignoring case and '_'"))
         for field in ("domain", "range"):
             for i, t in enumerate(getattr(rt, field)):
@@ -656,9 +664,9 @@ def _semantic_issues(
                 issues.append((ipath, f"'{inv}' declares inverse '{back}', not '{rname}'",
                                "make the two inverse declarations point at each other"))
             continue
-        prev = pred_seen.setdefault(identifier_key(inv), rname)
-        if prev != rname:
-            issues.append((ipath, f"inverse '{inv}' clashes with relation '{prev}'",
+        owner = pred_seen.setdefault(identifier_key(inv), rname)
+        if owner != rname:
+            issues.append((ipath, f"inverse '{inv}' clashes with relation '{owner}'",
                            "use a distinct name, or declare the inverse as a relation of its own"))
     return issues
 
@@ -876,7 +884,7 @@ def _fields_at(loc: Sequence[str | int]) -> list[str]:
     return []
 
 
-def _structure_issue(err: dict[str, Any]) -> _Issue:
+def _structure_issue(err: ErrorDetails) -> _Issue:
     loc: Path_ = tuple(err["loc"])
     kind = err["type"]
     if loc and loc[-1] == "[key]":  # a mapping key of the wrong type
@@ -895,7 +903,7 @@ def _structure_issue(err: dict[str, Any]) -> _Issue:
     return (loc, err["msg"], "")
 
 
-def _prune(data: dict[str, Any], errors: list[dict[str, Any]]) -> tuple[dict[str, Any], set[str], bool]:
+def _prune(data: dict[str, Any], errors: list[ErrorDetails]) -> tuple[dict[str, Any], set[str], bool]:
     """Data without the entries that failed structure checks, so meaning checks can still
     run on the rest; returns the dropped type names and whether fallback_class is usable."""
     pruned = {k: (dict(v) if isinstance(v, dict) else v) for k, v in data.items()}
@@ -920,7 +928,7 @@ def _prune(data: dict[str, Any], errors: list[dict[str, Any]]) -> tuple[dict[str
             pruned["fallback_class"] = "?"
             fallback_ok = False
         else:
-            pruned.pop(top, None)
+            pruned.pop(str(top), None)
     return pruned, broken, fallback_ok
 
 

@@ -82,9 +82,9 @@ def make_retriever(store: MemoryVectorStore | None = None) -> HybridRetriever:
     store.ensure_collection("t_chunks", emb.dim, full_text=True)
     store.ensure_collection("t_entities", emb.dim)
     store.upsert("t_chunks", [VectorRow(id=cid(d), vector=v, text=t, doc_id=d)
-                              for (d, t), v in zip(DOCS.items(), emb.embed(list(DOCS.values())))])
+                              for (d, t), v in zip(DOCS.items(), emb.embed(list(DOCS.values())), strict=True)])
     store.upsert("t_entities", [VectorRow(id=e["id"], vector=v, name=e["name"], type=e["spg_class"])
-                                for e, v in zip(ENTITIES, emb.embed([e["name"] for e in ENTITIES]))])
+                                for e, v in zip(ENTITIES, emb.embed([e["name"] for e in ENTITIES]), strict=True)])
     return HybridRetriever(index, store, emb, "t")
 
 
@@ -221,7 +221,7 @@ def test_hybrid_without_full_text_fuses_the_other_signals_and_says_so(retriever:
     answer = answer_offline("Which network originally aired Charmed?", retriever, 3)
     assert answer.answer == "The WB" and answer.notes == first.notes
     assert not retriever.full_text_available()
-    with pytest.raises(FullTextUnavailable, match="needs Milvus >= 2.5"):  # nothing to fall back on
+    with pytest.raises(FullTextUnavailable, match=r"needs Milvus >= 2\.5"):  # nothing to fall back on
         retriever.retrieve(q, 3, mode="bm25")
     assert old.text_calls == 1
 

@@ -12,13 +12,13 @@ import pytest
 
 pytest.importorskip("milvus_lite")
 
-from kgbuild.progress import QuietProgress  # noqa: E402
-from kgbuild.store.embeddings import CachedEmbedder  # noqa: E402
-from kgbuild.store.manifest import StoreManifest  # noqa: E402
-from kgbuild.store.milvus import MilvusVectorStore  # noqa: E402
-from kgbuild.store.types import SyncReport, VectorRow  # noqa: E402
-from kgbuild.store.vector_sync import sync_vectors  # noqa: E402
-from kgbuild.workspace import Workspace  # noqa: E402
+from kgbuild.progress import QuietProgress
+from kgbuild.store.embeddings import CachedEmbedder
+from kgbuild.store.manifest import StoreManifest
+from kgbuild.store.milvus import MilvusVectorStore
+from kgbuild.store.types import SyncReport, VectorRow
+from kgbuild.store.vector_sync import sync_vectors
+from kgbuild.workspace import Workspace
 
 SUFFIXES = ("chunks", "entities", "concepts")
 

@@ -176,7 +176,7 @@ class ScoreWeights:
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _RUN = re.compile(rf"[{_CJK}]+|[^\W{_CJK}]+")
 _CJK_START = re.compile(rf"[{_CJK}]")
-_STOPWORDS = frozenset((  # noqa: SIM905 - a word list reads better as running text
+_STOPWORDS = frozenset((
     "a an and are as at be been but by for from had has have he her his in is it its of on or she "
     "that the their there these this those to was were which who will with"
 ).split())

@@ -148,7 +148,8 @@ def _balance(name: str) -> str:
     return name
 
 
-_TITLE_PARTICLES = frozenset({"de", "da", "del", "della", "di", "du", "van", "von", "der", "den", "la", "le", "bin", "ibn", "al"})
+_TITLE_PARTICLES = frozenset({"de", "da", "del", "della", "di", "du", "van", "von", "der", "den", "la", "le", "bin",
+                              "ibn", "al"})
 
 
 def title_hint(section: list[str], doc_id: str) -> str | None:
@@ -170,7 +171,8 @@ def title_hint(section: list[str], doc_id: str) -> str | None:
     words = candidate.split()
     if not 2 <= len(words) <= 5 or any(ch.isdigit() for ch in candidate):
         return None
-    if words[0].lower() in ("the", "a", "an") or "of" in words or not words[-1].isalpha() or not words[-1][:1].isupper():
+    last = words[-1]
+    if words[0].lower() in ("the", "a", "an") or "of" in words or not last.isalpha() or not last[:1].isupper():
         return None  # "Adalbert of Tuscany": a territory, not a surname, ends the name
     if re.fullmatch(r"[IVXLC]+\.?", words[-1]):
         return None  # "Theodred II": a regnal number, not a surname

@@ -18,7 +18,7 @@ from kgbuild.store.types import Embedder
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 # Function words carry no topic; dropping them keeps the lexical signal on content words.
-_STOP = frozenset((  # noqa: SIM905 - a word list reads better as running text
+_STOP = frozenset((
     "a an the and or but if of in on at to for from by with as is are was were be been being it its "
     "this that these those he she they them his her their we our you your i me my not no so than then "
     "there here which who whom whose what when where how also into over under after before about"

@@ -23,6 +23,7 @@ word overlap does not), so it is reported as an extractive answer from the top c
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 import time
@@ -113,10 +114,8 @@ def idf_table(index: object | None) -> tuple[dict[str, float], float]:
     n = len(texts)
     table = {t: math.log((n + 1) / (c + 0.5)) for t, c in df.items()}
     unseen = math.log((n + 1) / 0.5)
-    try:
+    with contextlib.suppress(TypeError):  # not weak-referenceable: recompute next time
         _IDF_CACHE[id(index)] = (weakref.ref(index), table, unseen)
-    except TypeError:  # not weak-referenceable: recompute next time
-        pass
     return table, unseen
 
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 
 from kgbuild.solve.retrieval.text import STOPWORDS, spans, tokens
 
-YES_NO = frozenset({"is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had", "will", "would"})
+YES_NO = frozenset({"is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had", "will",
+                    "would"})
 # A question opening like a yes/no one but asking for something ("Do Lafzon Ki Kahani, ... released in which year").
 _ASKS = frozenset({"what", "which", "how", "when"})
 

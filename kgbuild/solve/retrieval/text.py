@@ -9,7 +9,7 @@ from __future__ import annotations
 from kgbuild.text import TOKEN, name_tokens
 
 # Function words: never a mention on their own, ignored by the answer's overlap score.
-STOPWORDS = frozenset((  # noqa: SIM905 - a word list reads better as running text
+STOPWORDS = frozenset((
     """a about above after again against all also am an and any are as at be because been before being
     below between both but by can could did do does doing down during each few for from further had has
     have having he her here hers herself him himself his how i if in into is it its itself just me more
