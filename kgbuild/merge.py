@@ -63,11 +63,14 @@ def absorb(into: T, other: T) -> None:
 
 
 def _entity(a: Entity, b: Entity) -> None:
-    own_key = normalize_name(a.name)
-    seen = set(a.aliases)
+    # Names are normalised only when new: in assembly the other's name is nearly always a's own,
+    # and normalising every duplicate's name doubled the stage's time.
+    seen = {a.name, *a.aliases}
+    own_key: str | None = None
     for name in (b.name, *b.aliases):
         if name not in seen:
             seen.add(name)
+            own_key = normalize_name(a.name) if own_key is None else own_key
             if normalize_name(name) != own_key:
                 a.aliases.append(name)
     a.semantic_type = a.semantic_type or b.semantic_type
