@@ -54,7 +54,7 @@ class ExtractionResult:
 def extract_batch(extractor: Extractor, chunks: Sequence[Chunk]) -> list[ExtractionResult]:
     try:
         extractions = extractor.extract(chunks)
-    except Exception as exc:  # one bad batch must not stop the build: retry chunk by chunk
+    except Exception as exc:  # noqa: BLE001 - one bad batch must not stop the build: retry chunk by chunk
         if len(chunks) > 1:
             return [r for chunk in chunks for r in extract_batch(extractor, [chunk])]
         failure = ChunkExtraction(
