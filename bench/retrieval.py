@@ -89,8 +89,10 @@ def main() -> None:
         t = time.perf_counter()
         report = asyncio.run(Builder(config, QuietProgress()).arun([args.corpus], workers=args.workers, sync=False))
         build_s = time.perf_counter() - t
-        print(f"build: {report.documents_read} passages, {report.chunks_total} chunks -> {report.entities} entities, "
-              f"{report.relations} relations, {report.concepts} concepts in {build_s:.1f} s "
+        read, extract, graph = report.read, report.extract, report.graph
+        assert read is not None and extract is not None
+        print(f"build: {read.documents_read} passages, {extract.chunks_total} chunks -> {graph.entities} entities, "
+              f"{graph.relations} relations, {graph.concepts} concepts in {build_s:.1f} s "
               f"(offline, {args.workers} workers)")
 
         t = time.perf_counter()
