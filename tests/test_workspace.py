@@ -43,10 +43,8 @@ def test_tables_are_replaced_atomically_and_read_back(tmp_path: Path) -> None:
 def test_a_second_build_on_a_locked_workspace_is_refused(tmp_path: Path) -> None:
     ws = Workspace(tmp_path / "ws")
     ws.ensure()
-    with ws.lock():
-        with pytest.raises(WorkspaceError, match="another build is running"):
-            with ws.lock():
-                pass
+    with ws.lock(), pytest.raises(WorkspaceError, match="another build is running"), ws.lock():
+        pass
     with ws.lock():  # released
         pass
 

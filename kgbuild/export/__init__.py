@@ -128,5 +128,6 @@ def atomic_text_file(target: Path) -> Iterator[TextIO]:
     except BaseException as exc:
         tmp.unlink(missing_ok=True)
         if isinstance(exc, OSError):
-            raise KgbuildError(str(target), f"cannot write: {exc.strerror}", "check free space and permissions") from None
+            raise KgbuildError(str(target), f"cannot write: {exc.strerror}",
+                               "check free space and permissions") from None
         raise

@@ -348,12 +348,13 @@ def write_jsonld(rows: GraphRows, fh: TextIO, base: str) -> int:
     # rdflib is imported here, not at module level: the Turtle path does not need it.
     from rdflib import BNode, Graph, Literal, URIRef
     from rdflib.collection import Collection
+    from rdflib.term import Node
 
     names = Names(base)
     graph = Graph()
     count = 0
 
-    def term(obj: Obj):  # noqa: ANN202 - an rdflib node
+    def term(obj: Obj) -> Node:
         if isinstance(obj, Iri):
             return URIRef(obj.full())
         if isinstance(obj, Lit):

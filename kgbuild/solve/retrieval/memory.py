@@ -54,7 +54,8 @@ class MemoryVectorStore:
         c = self._get(collection)
         for row in rows:
             if len(row.vector) != c.dim:
-                raise KgbuildError(f"vector collection {collection}", f"vector of {len(row.vector)} dims, expected {c.dim}")
+                raise KgbuildError(f"vector collection {collection}",
+                                   f"vector of {len(row.vector)} dims, expected {c.dim}")
             c.rows[row.id] = row
         c.order = None
 
