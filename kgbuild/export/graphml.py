@@ -62,8 +62,10 @@ def _keys(items: Iterable[dict[str, Any]]) -> dict[str, set[type]]:
 
 def write_graphml(rows: GraphRows, fh: TextIO) -> None:
     # First pass: the attribute keys (GraphML declares them before the graph). Linear, no copies.
-    node_types = {"labels": {str}} | _keys(n.props for n in rows.nodes)
-    edge_types = {"type": {str}} | _keys(e.props for e in rows.edges)
+    node_declared: dict[str, set[type]] = {"labels": {str}}
+    edge_declared: dict[str, set[type]] = {"type": {str}}
+    node_types = node_declared | _keys(n.props for n in rows.nodes)
+    edge_types = edge_declared | _keys(e.props for e in rows.edges)
     node_keys = {name: f"n{i}" for i, name in enumerate(node_types)}
     edge_keys = {name: f"e{i}" for i, name in enumerate(edge_types)}
     # A value whose key is declared `string` is written as text even when it is a number elsewhere.

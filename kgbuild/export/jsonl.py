@@ -15,14 +15,14 @@ Lines are UTF-8, not ASCII-escaped, except U+0085, U+2028 and U+2029, which are 
 from __future__ import annotations
 
 import json
-from typing import TextIO
+from typing import Any, TextIO
 
 from kgbuild.store.graph_rows import GraphRows
 
 _LINE_BREAK_ESCAPES = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
 
 
-def _line(obj: dict) -> str:
+def _line(obj: dict[str, Any]) -> str:
     # These characters can only occur inside JSON strings, where \\uXXXX means the same character.
     return json.dumps(obj, ensure_ascii=False).translate(_LINE_BREAK_ESCAPES) + "\n"
 

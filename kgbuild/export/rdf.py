@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
-from typing import NamedTuple, TextIO
+from typing import Any, NamedTuple, TextIO
 from urllib.parse import quote
 
 from kgbuild.store.graph_rows import EdgeRow, GraphRows, NodeRow
@@ -212,7 +212,7 @@ def _node_triples(node: NodeRow, names: Names, relation_predicate: dict[str, str
         yield from _hypernode_triples(s, props, names, relation_predicate, used)
 
 
-def _hypernode_triples(s: Iri, props: dict, names: Names, relation_predicate: dict[str, str],
+def _hypernode_triples(s: Iri, props: dict[str, Any], names: Names, relation_predicate: dict[str, str],
                        used: dict[str, Iri]) -> Iterator[Triple]:
     # ((subject, predicate, object), qualifier, value): the hypernode is the reified statement of
     # the nested triple; its ends come with the TRIPLE_SUBJECT / TRIPLE_OBJECT edges.
