@@ -29,8 +29,8 @@ from __future__ import annotations
 import gc
 import json
 import re
-from contextlib import contextmanager
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -38,17 +38,26 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from kgbuild.align import blocking
-from kgbuild.align.normalize import (ACRONYM_STOPWORDS, CORPORATE_SUFFIXES, SOFT_GENERATIONS, Kind, NameParts,
-                                     name_parts, osa_distance, trigram_jaccard, years_in)
+from kgbuild.align.normalize import (
+    ACRONYM_STOPWORDS,
+    CORPORATE_SUFFIXES,
+    SOFT_GENERATIONS,
+    Kind,
+    NameParts,
+    name_parts,
+    osa_distance,
+    trigram_jaccard,
+    years_in,
+)
 from kgbuild.ids import normalize_name
 from kgbuild.ingest.embedding_model import embed_matrix
-from kgbuild.llm.types import ChatRequest, Gateway, LLMCallError
 from kgbuild.lists import union_into
+from kgbuild.llm.prompts import PromptLibrary, PromptTemplate
+from kgbuild.llm.types import ChatRequest, Gateway, LLMCallError
 from kgbuild.merge import absorb, merge, own
 from kgbuild.model import Entity, Ref, Relation
 from kgbuild.schema import Schema
 from kgbuild.store.types import Embedder
-from kgbuild.llm.prompts import PromptLibrary, PromptTemplate
 
 STEPS = ("exact", "variant", "lsh", "embedding", "llm", "rule")
 LSH_MIN_JACCARD = 0.5
@@ -260,8 +269,8 @@ class _Fuser:
         self.members[ra].extend(self.members[rb])
         self.members[rb] = []
         a, b = self.state[ra], self.state[rb]
-        self.state[ra] = _State(a.classes | b.classes, a.years | b.years, a.numbers | b.numbers, a.qualifiers | b.qualifiers,
-                                a.sems | b.sems)
+        self.state[ra] = _State(a.classes | b.classes, a.years | b.years, a.numbers | b.numbers,
+                                a.qualifiers | b.qualifiers, a.sems | b.sems)
         self.decisions.append((i, j, step, reason))
         return True
 
@@ -315,9 +324,9 @@ class _Fuser:
         for group in blocking.exact_blocks([p.key for p in self.parts]):
             reps: list[int] = []
             for i in group:
-                if not any(self.union(r, i, "exact", f"same normalised name {self.parts[i].key!r}") for r in reps):
-                    if len(reps) < MAX_EXACT_REPS:
-                        reps.append(i)
+                joined = any(self.union(r, i, "exact", f"same normalised name {self.parts[i].key!r}") for r in reps)
+                if not joined and len(reps) < MAX_EXACT_REPS:
+                    reps.append(i)
 
     def _variants(self, units: list[int]) -> None:
         parsed = [blocking.parse_person(self.parts[u].tokens) if self.kind[u] == "person" else None for u in units]
@@ -325,7 +334,8 @@ class _Fuser:
         for x, p in enumerate(parsed):  # "Ludwig van Beethoven" = "Ludwig Beethoven": equal but for particles
             if p is not None:
                 if p in same:
-                    self.union(units[same[p]], units[x], "variant", f"same person name {' '.join((*p.given, p.surname))!r}")
+                    name = " ".join((*p.given, p.surname))
+                    self.union(units[same[p]], units[x], "variant", f"same person name {name!r}")
                 else:
                     same[p] = x
         for x, cands in blocking.person_candidates(parsed):
@@ -402,7 +412,7 @@ class _Fuser:
         ta, tb = self.parts[u].tokens, self.parts[v].tokens
         if len(ta) != len(tb):
             return None
-        diff = [(a, b) for a, b in zip(ta, tb) if a != b]
+        diff = [(a, b) for a, b in zip(ta, tb, strict=True) if a != b]  # lengths checked equal above
         if len(diff) != 1:
             if len(ta) >= 2 and sorted(ta) == sorted(tb):
                 return "same words in another order"
