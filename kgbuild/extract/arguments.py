@@ -33,7 +33,7 @@ def is_hyphen(tok: Token) -> bool:
 
 
 class Arguments:
-    """Argument resolution for one chunk; `Reader` adds the clause rules on top."""
+    """Argument resolution for one chunk; `chunk_state.ChunkState` adds the facts the rules collect."""
 
     def __init__(
         self, doc: Doc, classes: Classes, lemma: Lemma, mentions: list[Mention], tok2m: list[Mention | None]

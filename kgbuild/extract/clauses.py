@@ -1,0 +1,185 @@
+"""Relations and events from verbs: "X founded Y in 1990", "Y was directed by X",
+"X worked at Y from 1994", with hedged and negated clauses dropped and copulas handed to `nouns`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts, qualifies, unique
+from kgbuild.extract.facts import EventFact, Mention
+from kgbuild.extract.names import date_preposition
+from kgbuild.extract.nouns import copula, noun_relations
+from kgbuild.extract.subjects import verb_subjects
+from kgbuild.extract.vocab import (
+    ALIAS_VERBS,
+    COPULAS,
+    DATE_VERBS,
+    EVENTS,
+    HEDGES,
+    LIGHT_VERBS,
+    OBJECT_CLASSES,
+    PERSON_DOER_VERBS,
+    PERSON_OBJECT_VERBS,
+    PLACE_PREPS,
+    PREP_ONLY_VERBS,
+    REL_PRONOUNS,
+    SKIP_VERBS,
+)
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+
+def clause(state: ChunkState, verb: Token) -> None:
+    """The facts of one clause head: triples from its subject, objects and prepositions, and the event it may be."""
+    if not verb.tag_.startswith("VB"):
+        return
+    subjects, passive = verb_subjects(state, verb)
+    if not subjects:
+        return
+    if state.topic is None and state.sent_index[verb.i] == 0:
+        state.topic = subjects[0]
+    children = list(verb.children)
+    lemma = state.lemma(verb)
+    if any(c.dep_ == "neg" for c in children):
+        state.drops.append(("negated", "relation", f"{subjects[0].name} not {lemma}"))
+        return
+    if any(c.dep_ == "aux" and c.lower_ in HEDGES for c in children):
+        state.drops.append(("hedged", "relation", f"{subjects[0].name} {lemma}"))
+        return
+    if lemma in COPULAS and any(c.dep_ == "attr" for c in children):
+        copula(state, children, subjects, lemma)
+        return
+    if lemma in SKIP_VERBS:
+        return
+    particle = next((c.lower_ for c in children if c.dep_ == "prt"), "")
+    phrasal = f"{lemma} {particle}" if particle else lemma
+    word = verb.lower_ if passive else lemma  # "born in", "located in", but "work at"
+    if particle:
+        word = f"{word} {particle}"
+
+    objects: list[Mention] = []
+    agents: list[Mention] = []
+    args: list[Qualifier] = []
+    roles: list[Token] = []
+    has_object = False
+    concept_ok = phrasal not in LIGHT_VERBS
+    for child in children:
+        dep = child.dep_
+        if dep == "dobj" and lemma not in PREP_ONLY_VERBS:
+            has_object = True
+            if verb.dep_ == "relcl" and child.lower_ in REL_PRONOUNS:  # "the firm which he founded"
+                found = state.object(verb.head, concept_ok)
+                objects.extend([found] if found is not None and not found.is_date else [])
+                continue
+            for tok in conjuncts(child):
+                found = state.object(tok, concept_ok)
+                if found is not None and not found.is_date:
+                    objects.append(found)
+        elif dep == "agent":
+            for pobj in child.children:
+                if pobj.dep_ == "pobj":
+                    agents.extend(m for m in (state.named(t) for t in conjuncts(pobj)) if m is not None)
+        elif dep == "prep":
+            prep = child.lower_
+            for pobj in child.children:
+                if pobj.dep_ == "pobj":
+                    for tok in conjuncts(pobj):
+                        found = state.object(tok, False)
+                        if found is not None:
+                            args.append((prep, found))
+                        elif prep == "as":  # "served as Vice-President of the EPO": a role of X
+                            roles.append(tok)
+        elif dep == "npadvmod":
+            mention = state.tok2m[child.i]
+            if mention is not None and mention.is_date:
+                args.append((date_preposition(mention.name), mention))
+
+    if lemma in ALIAS_VERBS and (passive or verb.dep_ == "acl"):
+        names = [m for prep, m in args if prep == "as" and not m.is_date]
+        for subject in subjects:
+            subject.aliases.extend(m.name for m in names if m.name != subject.name)
+        state.aliased.update(id(m) for m in names)
+        args = [(prep, m) for prep, m in args if prep != "as"]
+
+    # Qualifiers written before a coordination apply to all its verbs:
+    # "In 931, Hugh disowned and removed Lambert".
+    inherited = state.front_qualifiers.get(verb.head.i, []) if verb.dep_ == "conj" else []
+    state.front_qualifiers[verb.i] = [(p, m) for p, m in args if qualifies(p, m) and m.start < verb.i] + inherited
+
+    if roles and not objects and not agents:
+        qualifiers = [(p, m) for p, m in args if qualifies(p, m)] + inherited
+        if any([noun_relations(state, subjects, role, qualifiers) for role in roles]):  # a list: every role
+            return  # the dates and places qualify the role: "served as X of Y from 1994"
+    used_prep = ""
+    if passive and agents:
+        doers, targets, predicate = agents, subjects, phrasal
+    elif objects:
+        doers, targets, predicate = subjects, objects, word
+    elif has_object:
+        return  # a direct object we cannot name: the prepositions modify it, not the subject
+    else:
+        chosen = [(p, m) for p, m in args if not m.is_date]
+        if not chosen and lemma in DATE_VERBS:
+            chosen = [(p, m) for p, m in args if m.is_date]
+        if not chosen:
+            return
+        used_prep = chosen[0][0]
+        doers = subjects
+        targets = [m for p, m in chosen if p == used_prep]
+        predicate = f"{word} {used_prep}"
+    qualifiers = [(p, m) for p, m in args if qualifies(p, m) and m not in targets]
+    qualifiers += [q for q in inherited if q[1] not in targets and q not in qualifiers]
+    # Some verbs take people only: whoever directs, marries or dies is a person, whatever
+    # the NER guessed ("directed by Klaus Menzel" (ORG)).
+    if lemma in ("bear", "die"):
+        state.birthplaces.update(id(m) for m in targets if m.is_place)
+    if lemma in PERSON_DOER_VERBS:
+        for subject in doers:
+            if subject.label != "PERSON":
+                subject.guess_class(state.classes.person)
+    if lemma in PERSON_OBJECT_VERBS:
+        for target in targets:
+            if target.label != "PERSON" and not target.is_date:
+                target.guess_class(state.classes.person)
+    hint, overridden = OBJECT_CLASSES.get(lemma, ("", frozenset()))
+    object_class = state.classes.by_hint.get(hint)
+    if object_class is not None and not used_prep:  # direct objects and passive patients only
+        for target in targets:
+            if target.label in overridden:
+                target.guess_class(object_class)
+    for subject in doers:
+        for target in targets:
+            state.triple(subject, predicate, target, qualifiers)
+    _event(state, phrasal, lemma, passive, word, doers, targets, used_prep, qualifiers)
+
+
+def _event(
+    state: ChunkState, phrasal: str, lemma: str, passive: bool, trigger: str, doers: list[Mention],
+    targets: list[Mention], used_prep: str, qualifiers: list[Qualifier],
+) -> None:
+    rule = EVENTS.get(phrasal) or EVENTS.get(lemma)
+    if rule is None or not doers or (rule.passive_only and not passive):
+        return
+    # Birth and death take their place and time from the object too ("born in X"); other
+    # events only from qualifiers (the employer is not where the work happened).
+    candidates: list[Qualifier] = [(used_prep, m) for m in targets] if rule.object_role is None else []
+    candidates += qualifiers
+    time = next((m for _, m in candidates if m.is_date), None)
+    place = next((m for p, m in candidates if not m.is_date and p in PLACE_PREPS and qualifies(p, m)), None)
+    arguments: dict[str, list[Mention]] = {rule.subject_role: list(doers)}
+    if rule.object_role is None:
+        if time is None and place is None:
+            return
+    else:
+        objects = [m for m in targets if not m.is_date]
+        if not objects or (rule.object_preps and used_prep not in rule.object_preps):
+            return  # "worked in 1990" is no employment; "worked at X" is
+        if rule.object_role == rule.subject_role:
+            arguments[rule.subject_role] = unique([*doers, *objects])
+        else:
+            arguments[rule.object_role] = objects
+    for mention in (*(m for ms in arguments.values() for m in ms), time, place):
+        if mention is not None:
+            state.use(mention)
+    state.events.append(EventFact(rule.type, trigger, arguments, time, place))

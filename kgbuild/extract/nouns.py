@@ -1,0 +1,152 @@
+"""What nouns say about an entity: relational nouns ("the capital of Y", "Y's half-brother"),
+definitions after a copula or in an apposition ("X is a Hungarian-American film director",
+"Alan Turing, a British mathematician") giving semantic type, nationality and description."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kgbuild.extract.arguments import is_hyphen
+from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts
+from kgbuild.extract.facts import CONCEPT, Mention
+from kgbuild.extract.typehints import class_hint
+from kgbuild.extract.vocab import NOUN_TAGS, PLACE_NOUNS, PROPER_TAGS, REL_NOUN_PREPS, TITLE_NOUNS
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+
+def noun_relations(
+    state: ChunkState, subjects: list[Mention], noun: Token, qualifiers: list[Qualifier] | None = None
+) -> bool:
+    """ "X was the capital of Y", "Y's half-brother", "Bertha, daughter of Lothair II"."""
+    if noun.tag_ in PROPER_TAGS and noun.lower_ not in TITLE_NOUNS:
+        return False
+    found = False
+    phrase: str | None = None
+    for child in noun.children:
+        dep = child.dep_
+        if dep == "prep" and child.lower_ in REL_NOUN_PREPS:
+            prep = child.lower_
+            targets = [
+                m for pobj in child.children if pobj.dep_ == "pobj"
+                for m in (state.object(t, False) for t in conjuncts(pobj)) if m is not None and not m.is_date
+            ]
+        elif dep == "poss":
+            prep = "of"
+            targets = [m for m in (state.named(t) for t in conjuncts(child)) if m is not None]
+        else:
+            continue
+        if not targets:
+            continue
+        if phrase is None:
+            phrase = noun_phrase(state, noun, hyphen_adjectives=True)
+        for target in targets:
+            if prep == "in" and state.lemma(noun) in PLACE_NOUNS and target.is_place:
+                predicate = "located in"
+            else:
+                predicate = f"{phrase} {prep}"
+            for subject in subjects:
+                state.triple(subject, predicate, target, qualifiers or [])
+                found = True
+    return found
+
+
+def noun_phrase(state: ChunkState, noun: Token, hyphen_adjectives: bool = False) -> str:
+    """Compound nouns and hyphenated pieces plus the head's lemma: "film director",
+    "half-brother" (with hyphen_adjectives), "father-in-law"."""
+    doc = state.doc
+    j = noun.i - 1
+    while j >= 0:
+        left = doc[j]
+        if not left.whitespace_ and (is_hyphen(left) or is_hyphen(doc[j + 1])):
+            if not (
+                is_hyphen(left) or left.tag_ in NOUN_TAGS or (hyphen_adjectives and left.tag_ == "JJ")
+                or (noun.tag_ in PROPER_TAGS and left.tag_ in PROPER_TAGS)
+            ):
+                break
+            j -= 1
+        elif (
+            left.dep_ == "compound" and state.tok2m[j] is None and j < left.head.i <= noun.i
+            and (left.tag_ in NOUN_TAGS or (noun.tag_ in PROPER_TAGS and left.tag_ in PROPER_TAGS))
+        ):
+            j -= 1  # "film director"; "First Lady", "Prime Minister" for capitalised titles
+        else:
+            break
+    while j + 1 < noun.i and is_hyphen(doc[j + 1]):
+        j += 2  # "four-lane road": the first piece was left out, so leave the whole word out
+    end = noun.i + 1
+    while (
+        end + 1 < len(doc) and not doc[end - 1].whitespace_ and is_hyphen(doc[end])
+        and not doc[end].whitespace_ and doc[end + 1].is_alpha
+    ):
+        end += 2
+    if end > noun.i + 1:
+        return doc[j + 1 : end].text.lower()
+    prefix = "".join(t.text_with_ws for t in doc[j + 1 : noun.i]).lower()
+    return prefix + state.lemma(noun)
+
+
+def _nationality(state: ChunkState, noun: Token) -> list[str]:
+    """NORP modifiers with their hyphenated pieces: "Hungarian-American", "American-born"."""
+    doc = state.doc
+    found: list[str] = []
+    k = noun.left_edge.i
+    while k < noun.i:
+        if doc[k].ent_type_ in ("NORP", "LANGUAGE"):  # the model often reads "English" as a language
+            e = k
+            while e + 1 < noun.i and (not doc[e].whitespace_ or doc[e + 1].ent_iob_ == "I"):
+                e += 1  # "Hungarian-American", "West German"
+            found.append(doc[k : e + 1].text)
+            k = e + 1
+        else:
+            k += 1
+    return found
+
+
+def _type_from(state: ChunkState, subjects: list[Mention], noun: Token) -> None:
+    """semantic_type, nationality, description (and a class fix) from "X is a Hungarian-American film director"."""
+    semantic_type = noun_phrase(state, noun)
+    nationality = _nationality(state, noun)
+    sentence = state.sentence(noun)
+    hint = class_hint(semantic_type)
+    hinted = state.classes.by_hint.get(hint) if hint else None
+    for subject in subjects:
+        if subject.is_date or subject.label == CONCEPT or subject.semantic_type is not None:
+            continue
+        if id(subject) in state.birthplaces:
+            continue  # "X (born 1965 in Kingston), ... is a singer" parsed with Kingston as subject
+        subject.semantic_type = semantic_type
+        subject.description = sentence
+        subject.nationality.extend(n for n in nationality if n not in subject.nationality)
+        if hinted is not None and not subject.class_fixed:
+            subject.spg_class = hinted
+            subject.class_fixed = True
+        state.use(subject)
+
+
+def _indefinite(noun: Token) -> bool:
+    return any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in noun.children)
+
+
+def copula(state: ChunkState, children: list[Token], subjects: list[Mention], lemma: str) -> None:
+    for attr in (c for c in children if c.dep_ == "attr"):
+        typed = lemma == "be" and _indefinite(attr)
+        for noun in conjuncts(attr):
+            if state.tok2m[noun.i] is not None or noun.tag_ not in NOUN_TAGS | PROPER_TAGS or not noun.is_alpha:
+                continue  # "Hugh was Guy": identity or a mislabel, not a relation
+            noun_relations(state, subjects, noun)
+            if typed and noun.tag_ in NOUN_TAGS:
+                _type_from(state, subjects, noun)
+
+
+def apposition(state: ChunkState, tok: Token) -> None:
+    """ "Alan Turing, a British mathematician" and "Hucbert, the lay-abbot of St. Maurice's Abbey"."""
+    if state.tok2m[tok.i] is not None or tok.tag_ not in NOUN_TAGS | PROPER_TAGS or not tok.is_alpha:
+        return
+    subject = state.named(tok.head)
+    if subject is None:
+        return
+    related = noun_relations(state, [subject], tok)
+    if not related and tok.tag_ in NOUN_TAGS and _indefinite(tok):
+        _type_from(state, [subject], tok)

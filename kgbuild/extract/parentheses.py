@@ -1,0 +1,156 @@
+"""Life dates in a parenthesis after a name: "(born 1950)", "(died after 938)",
+"(1204 – 12 April 1237)", "(née Ralston, born 1929)": birth and death facts and birth names."""
+
+from __future__ import annotations
+
+from kgbuild.extract.arguments import is_hyphen
+from kgbuild.extract.chunk_state import ChunkState
+from kgbuild.extract.facts import PROPN, EventFact, Mention
+from kgbuild.extract.names import date_preposition
+from kgbuild.extract.vocab import DASHES, NAME_TITLES, PROPER_TAGS
+
+
+def parenthesis(state: ChunkState, open_i: int) -> None:
+    """Life dates after a name: "(born 1950)", "(died after 938)", "(1204 – 12 April 1237)",
+    "(18 February 1929, Trabzon – 21 September 1989, Istanbul)"."""
+    doc = state.doc
+    limit = min(len(doc), open_i + 40)
+    close = next((k for k in range(open_i + 1, limit) if doc[k].text == ")"), None)
+    if close is None:
+        return
+    owner: Mention | None = None
+    start = open_i + 1
+    for k in range(open_i + 1, close + 1):
+        if k < close and doc[k].text != ";":
+            continue
+        if start < k:
+            for verb, part_start, part_end in _life_parts(state, start, k):
+                date, date_prep, place, place_prep = _date_and_place(state, part_start, part_end)
+                if date is None and place is None:
+                    continue
+                owner = owner or parenthesis_owner(state, open_i)
+                if owner is None:
+                    return
+                _life_fact(state, owner, verb, date, date_prep, place, place_prep)
+        start = k + 1
+
+
+def _life_parts(state: ChunkState, start: int, end: int) -> list[tuple[str, int, int]]:
+    doc = state.doc
+    first = doc[start].lower_
+    if start + 1 < end and (first in ("née", "nee") or (first == "born" and _names_someone(state, start + 1))):
+        # "(née Ralston, born August 23, 1929)", "(born Giuseppe Michele Stella, June 13, 1877
+        # – November 5, 1946)": a birth name, then the rest of the parenthesis.
+        comma = next((k for k in range(start + 1, end) if doc[k].text == ","), end)
+        _birth_name(state, start + 1, comma)
+        return _life_parts(state, comma + 1, end) if comma + 1 < end else []
+    if first in ("born", "b."):
+        return [("born", start + 1, end)]
+    if first in ("died", "d."):
+        return [("die", start + 1, end)]
+    head = doc[start]
+    starts_with_date = (
+        head.text in DASHES
+        or head.lower_ in ("c.", "ca.", "circa")
+        or (state.tok2m[start] is not None and state.tok2m[start].is_date)  # type: ignore[union-attr]
+        or (head.text.isdigit() and 3 <= len(head.text) <= 4)
+    )
+    if not starts_with_date:
+        return []  # "(German: Friedrich I.)", "(PKK)"
+    dash = next((k for k in range(start, end) if doc[k].text in DASHES), None)
+    if dash is None:
+        return []  # a lone date may be anything: a release, a reign, a founding
+    return [("born", start, dash), ("die", dash + 1, end)]
+
+
+def _names_someone(state: ChunkState, i: int) -> bool:
+    """Whether token i starts a name ("born Giuseppe ..."), not a date ("born May 27")."""
+    mention = state.tok2m[i]
+    if mention is not None:
+        return not mention.is_date
+    return state.doc[i].tag_ in PROPER_TAGS and not state.doc[i + 1 : i + 2].text[:1].isdigit()
+
+
+def _birth_name(state: ChunkState, start: int, end: int) -> None:
+    """Record "née X" / "born X" as an alias of the parenthesis' owner."""
+    names = [m for m in (state.named(state.doc[k]) for k in range(start, end)) if m is not None]
+    open_i = state.paren_of[start]
+    owner = parenthesis_owner(state, open_i) if names and open_i >= 0 else None
+    if owner is None or names[0] is owner:
+        return
+    if names[0].name not in owner.aliases:
+        owner.aliases.append(names[0].name)
+    state.aliased.add(id(names[0]))
+
+
+def _date_and_place(state: ChunkState, start: int, end: int) -> tuple[Mention | None, str, Mention | None, str]:
+    doc = state.doc
+    date: Mention | None = None
+    date_prep = ""
+    place: Mention | None = None
+    place_prep = "in"
+    for k in range(start, end):
+        mention = state.tok2m[k]
+        if mention is None and date is None and doc[k].like_num:
+            mention = state.year(doc[k])
+        if mention is None and doc[k].tag_ in PROPER_TAGS:
+            mention = state.proper(doc[k])
+        if mention is None or mention in (date, place):
+            continue
+        prev = doc[mention.start - 1]
+        if mention.is_date:
+            if date is None:
+                date = mention
+                date_prep = prev.lower_ if prev.tag_ == "IN" else date_preposition(mention.name)
+        elif place is None and (mention.is_place or prev.lower_ in ("in", "at", ",")) and mention.label != "PERSON":
+            place = mention
+            place_prep = prev.lower_ if prev.lower_ in ("in", "at", "near") else "in"
+    if place is not None and not place.is_place and not place.class_fixed:
+        place.label = "GPE"  # "(18 February 1929, Trabzon – ...)": a place, whatever NER said
+        place.spg_class = state.classes.place
+    return date, date_prep, place, place_prep
+
+
+def parenthesis_owner(state: ChunkState, open_i: int) -> Mention | None:
+    """Whose life the parenthesis dates.
+
+    In a passage's first sentence it is the name the sentence opens with (the article's
+    subject), even when a title stands between: "Richard Colley Wesley, 1st Baron Mornington
+    (– 31 January 1758)". Elsewhere it is the name right before the parenthesis.
+    """
+    doc = state.doc
+    if state.sent_index[open_i] == 0:
+        k = state.sent_bounds[0][0]
+        while k < open_i and (doc[k].lower_ in NAME_TITLES or is_hyphen(doc[k])) and state.tok2m[k] is None:
+            k += 1  # "Major-General Charles John Sackville-West"
+        mention = state.tok2m[k] if k < open_i else None
+        if mention is not None and not mention.is_date:
+            return mention
+        if mention is None and k < open_i and doc[k].tag_ in PROPER_TAGS:
+            while k + 1 < open_i and doc[k + 1].tag_ in PROPER_TAGS and state.tok2m[k + 1] is None:
+                k += 1
+            opener = state.proper(doc[k])
+            if opener is not None:
+                return opener
+    before = state.named(doc[open_i - 1]) if open_i > 0 else None
+    if before is not None and (before.spg_class == state.classes.person or before.label == PROPN):
+        return before
+    return None
+
+
+def _life_fact(
+    state: ChunkState, owner: Mention, verb: str, date: Mention | None, date_prep: str, place: Mention | None,
+    place_prep: str,
+) -> None:
+    owner.guess_class(state.classes.person)  # born and died: a person, unless defined otherwise
+    if place is not None:
+        state.birthplaces.add(id(place))
+    state.person_subjects.append((owner.start, owner))  # "Hassan Al-Qeed (born 1998), he is ..."
+    if place is not None:
+        state.triple(owner, f"{verb} {place_prep}", place, [(date_prep, date)] if date is not None else [])
+    elif date is not None:
+        state.triple(owner, f"{verb} {date_prep}", date, [])
+    for mention in (owner, date, place):
+        if mention is not None:
+            state.use(mention)
+    state.events.append(EventFact("Birth" if verb == "born" else "Death", verb, {"person": [owner]}, date, place))

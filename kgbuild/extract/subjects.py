@@ -1,0 +1,110 @@
+"""Who a verb is about: its subjects (coordinations expanded, inherited through conj, xcomp
+and participle clauses, parser slips repaired) and whether it is passive."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kgbuild.extract.chunk_state import ChunkState, conjuncts, unique
+from kgbuild.extract.facts import Mention
+from kgbuild.extract.parentheses import parenthesis_owner
+from kgbuild.extract.vocab import CREDIT_VERBS, REL_PRONOUNS, XCOMP_HEADS
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+
+def _coordinated(state: ChunkState, verb: Token) -> bool:
+    """Whether a conj verb really follows "and"/"or"/"," (the parser also hangs stray
+    participles on far-away verbs with `conj`)."""
+    j = verb.i - 1
+    while j > 0 and state.doc[j].dep_ in ("advmod", "aux", "auxpass", "neg"):
+        j -= 1
+    return j >= 0 and (state.doc[j].tag_ == "CC" or state.doc[j].text == ",")
+
+
+def _noun_head(state: ChunkState, tok: Token) -> list[Mention]:
+    """The entity a noun modified by a relative or participle clause stands for."""
+    mention = state.subject(tok)
+    if mention is not None:
+        return [mention]
+    if tok.dep_ == "attr" and tok.head.tag_.startswith("VB"):  # "X is a game created by Y": the game is X
+        return verb_subjects(state, tok.head)[0]
+    if tok.dep_ == "appos":
+        mention = state.subject(tok.head)
+        return [mention] if mention is not None else []
+    return []
+
+
+def _name_before(state: ChunkState, verb: Token) -> Mention | None:
+    """The mention of the single token that opens the verb's sentence right before it."""
+    i = verb.i - 1
+    if i < 0 or state.sent_bounds[state.sent_index[verb.i]][0] != i:
+        return None
+    mention = state.tok2m[i]
+    return mention if mention is not None and not mention.is_date else None
+
+
+def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
+    """Subjects of a verb (coordinations expanded, inherited through conj/xcomp/acl) and passivity."""
+    cached = state.subject_cache.get(verb.i)
+    if cached is not None:
+        return cached
+    state.subject_cache[verb.i] = ([], False)  # guards against cycles in odd parses
+    passive = False
+    subject: Token | None = None
+    derailed: Token | None = None
+    for child in verb.children:
+        dep = child.dep_
+        if dep == "auxpass":
+            passive = True
+        elif subject is None and dep in ("nsubj", "nsubjpass"):
+            subject = child
+            passive = passive or dep == "nsubjpass"
+        elif dep == "csubj":
+            derailed = child
+    mentions: list[Mention] = []
+    dep = verb.dep_
+    if subject is not None and state.paren_of[subject.i] >= 0 and state.paren_of[verb.i] != state.paren_of[subject.i]:
+        # "Vera June Miles (née Ralston, born 1929) is ...": the parser took the name inside
+        # the parenthesis for the subject; the sentence is about the name before it.
+        owner = parenthesis_owner(state, state.paren_of[subject.i])
+        mentions = [owner] if owner is not None else []
+    elif subject is not None:
+        if dep == "relcl" and subject.lower_ in REL_PRONOUNS:
+            mentions = _noun_head(state, verb.head)
+        else:
+            for tok in conjuncts(subject):
+                mention = state.subject(tok)
+                if mention is not None:
+                    mentions.append(mention)
+                elif tok.tag_ == "PRP" and tok.lower_ in ("he", "she", "it"):
+                    state.drops.append(("pronoun unresolved", "relation", f"{tok.text} {verb.text}"))
+    elif derailed is not None:
+        # Clausal subjects are parser slips here: '"Too Good to Last" is a song' (a quoted
+        # title) and "Lambert (died after 938) was ..." (the name before the parenthesis).
+        if derailed.lower_ in ("born", "died") and derailed.i >= 2 and state.doc[derailed.i - 1].text == "(":
+            mention = state.subject(state.doc[derailed.i - 2])
+        else:
+            mention = state.quoted(derailed)
+        mentions = [mention] if mention is not None else []
+    elif (dep == "conj" and _coordinated(state, verb)) or (dep == "xcomp" and state.lemma(verb.head) in XCOMP_HEADS):
+        head = verb.head
+        if head.tag_.startswith("VB"):
+            mentions, head_passive = verb_subjects(state, head)
+            passive = passive or (head_passive and verb.tag_ == "VBN")
+    elif verb.tag_ in ("VBD", "VBZ", "VBP") and _name_before(state, verb) is not None:
+        # "Turing designed the Bombe": the name, tagged as a gerund, became the root and the
+        # verb an adverbial clause; the name that opens the sentence is the subject.
+        mentions = [_name_before(state, verb)]  # type: ignore[list-item]
+    elif dep == "acl":
+        head = verb.head
+        if state.lemma(verb) in CREDIT_VERBS and head.dep_ == "pobj" and head.head.dep_ == "agent":
+            # "a film directed by X, written by Y": "written" hangs on X but is about the film.
+            mentions = verb_subjects(state, head.head.head)[0]
+        else:
+            mentions = _noun_head(state, head)
+        passive = verb.tag_ == "VBN"
+    result = (unique(mentions), passive)
+    state.subject_cache[verb.i] = result
+    return result
