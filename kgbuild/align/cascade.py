@@ -1,0 +1,180 @@
+"""The steps of the fusion cascade, cheapest first: each proposes candidate pairs from `blocking`,
+and the guarded union-find of `Clusters` accepts or rejects them (see `kgbuild.align.fusion`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from kgbuild.align import blocking
+from kgbuild.align.clusters import Clusters
+from kgbuild.align.normalize import ACRONYM_STOPWORDS, CORPORATE_SUFFIXES, osa_distance, trigram_jaccard
+from kgbuild.ingest.embedding_model import embed_matrix
+from kgbuild.model import Relation
+from kgbuild.store.types import Embedder
+
+LSH_MIN_JACCARD = 0.5
+EMBED_MIN_JACCARD = 0.35
+MAX_EXACT_REPS = 16  # distinct incompatible clusters kept per exact key before giving up on the rest
+
+
+class Cascade(Clusters):
+    """The clusters, grown by the cascade's steps; ambiguous short forms wait in `pending` for the judge."""
+
+    def run(self, relations: Sequence[Relation], embedder: Embedder | None, embed_threshold: float) -> None:
+        self._adjacency(relations)
+        self._exact()
+        # One unit per exact cluster, represented by its longest name ("J. K. Rowling", not "JK Rowling").
+        units = [max(self.members[r], key=lambda m: (len(self.parts[m].tokens), len(self.parts[m].key), -m))
+                 for r in range(len(self.ents)) if self.find(r) == r]
+        # Typos first, so "Mr. Holmes" sees "Sherlock Holmes" and "Sherlok Holmes" as one candidate.
+        self._lsh(units)
+        self._variants(units)
+        self._acronyms(units)
+        if embedder is not None:
+            self._embedding(units, embedder, embed_threshold)
+        pending, self.pending = self.pending, []
+        for u, candidates, step, reason in pending:  # later steps may have made a candidate set one cluster
+            self._resolve(u, candidates, step, reason)
+
+    def _exact(self) -> None:
+        by_id: dict[str, int] = {}
+        for i, e in enumerate(self.ents):  # duplicate ids are one entity by construction
+            if e.id in by_id:
+                self.union(by_id[e.id], i, "exact", "same id")
+            else:
+                by_id[e.id] = i
+        for group in blocking.exact_blocks([p.key for p in self.parts]):
+            reps: list[int] = []
+            for i in group:
+                joined = any(self.union(r, i, "exact", f"same normalised name {self.parts[i].key!r}") for r in reps)
+                if not joined and len(reps) < MAX_EXACT_REPS:
+                    reps.append(i)
+
+    def _variants(self, units: list[int]) -> None:
+        parsed = [blocking.parse_person(self.parts[u].tokens) if self.kind[u] == "person" else None for u in units]
+        same: dict[blocking.PersonName, int] = {}
+        for x, p in enumerate(parsed):  # "Ludwig van Beethoven" = "Ludwig Beethoven": equal but for particles
+            if p is not None:
+                if p in same:
+                    name = " ".join((*p.given, p.surname))
+                    self.union(units[same[p]], units[x], "variant", f"same person name {name!r}")
+                else:
+                    same[p] = x
+        for x, cands in blocking.person_candidates(parsed):
+            maximal = [c for c in cands if not any(
+                d != c and parsed[d].specificity > parsed[c].specificity  # type: ignore[union-attr]
+                and blocking.person_compatible(parsed[c], parsed[d]) for d in cands)]  # type: ignore[arg-type]
+            u = units[x]
+            self._resolve(u, [units[c] for c in maximal], "variant",
+                          f"{self.parts[u].key!r} is a short form of the only compatible full name")
+
+    def _acronyms(self, units: list[int]) -> None:
+        acronyms: dict[int, str] = {}
+        spelled: dict[int, set[str]] = {}
+        for x, u in enumerate(units):
+            kind = self.kind[u]
+            if kind not in ("org", "place", "other"):
+                continue
+            for m in self.members[self.find(u)][:50]:  # any exact-equal surface form may be the acronym
+                name = self.ents[m].name.replace(".", "").replace(" ", "")
+                if name[:3] in ("the", "The"):
+                    name = name[3:]
+                if 2 <= len(name) <= 6 and name.isalpha() and name.isupper():
+                    acronyms[x] = name.casefold()
+                    break
+            else:
+                words = self.parts[u].tokens
+                if len(words) >= 2 and kind in ("org", "place"):
+                    content = [w for w in words if w not in ACRONYM_STOPWORDS] or list(words)
+                    ini = "".join(w[0] for w in content)
+                    spelled[x] = {ini}
+                    last = self.ents[u].name.rsplit(None, 1)[-1].strip(".,").casefold()
+                    if last in CORPORATE_SUFFIXES:  # "British Broadcasting Corporation" is BBC
+                        spelled[x].add(ini + last[0])
+        for x, cands in blocking.acronym_candidates(acronyms, spelled):
+            u = units[x]
+            self._resolve(u, [units[c] for c in cands], "variant", f"acronym {acronyms[x]!r} of the only matching name")
+
+    def _resolve(self, u: int, candidates: list[int], step: str, reason: str) -> None:
+        """Join u to its candidates if they are one cluster and agree; several: try the
+        neighbours, then leave the cluster to the judge."""
+        ru = self.find(u)
+        roots: dict[int, int] = {}
+        for c in candidates:
+            rc = self.find(c)
+            if rc != ru and rc not in roots and self.conflict(ru, rc) is None:
+                roots[rc] = c
+        if not roots:
+            return
+        if len(roots) == 1:
+            c = next(iter(roots.values()))
+            self.union(u, c, step, f"{reason} {self.parts[c].key!r}")
+            return
+        sharing = [c for c in roots.values() if self.shares_neighbour(u, c)]
+        if len(sharing) == 1:
+            self.union(u, sharing[0], "rule", f"{self.parts[u].key!r} ambiguous among {len(roots)} names; "
+                                              f"only {self.parts[sharing[0]].key!r} shares a neighbour")
+            return
+        self.pending.append((u, candidates, step, reason))
+
+    def _lsh(self, units: list[int]) -> None:
+        keys = [self.parts[u].key for u in units]
+        pairs = blocking.lsh_pairs(keys, min_estimate=LSH_MIN_JACCARD - 0.1)  # estimate noise ~ +-0.06
+        ntok = np.array([len(self.parts[u].tokens) for u in units])
+        pairs = pairs[ntok[pairs[:, 0]] == ntok[pairs[:, 1]]]  # a typo variant has the same word count
+        for x, y in pairs.tolist():
+            u, v = units[x], units[y]
+            if self.find(u) == self.find(v):
+                continue
+            reason = self._typo(u, v)
+            if reason is not None:
+                self.union(u, v, "lsh", reason)
+
+    def _typo(self, u: int, v: int) -> str | None:
+        ta, tb = self.parts[u].tokens, self.parts[v].tokens
+        if len(ta) != len(tb):
+            return None
+        diff = [(a, b) for a, b in zip(ta, tb, strict=True) if a != b]  # lengths checked equal above
+        if len(diff) != 1:
+            if len(ta) >= 2 and sorted(ta) == sorted(tb):
+                return "same words in another order"
+            return None
+        a, b = diff[0]
+        if a.isdigit() or b.isdigit():
+            return None
+        shortest = min(len(a), len(b))
+        if len(ta) == 1:  # the one word is the whole identity: "Hamburg"/"Homburg", "Austria"/"Australia"
+            limit = 2 if shortest >= 10 else 1 if shortest >= 8 else 0
+        else:
+            limit = 2 if shortest >= 9 else 1 if shortest >= 5 else 0
+        if shortest < 3:
+            return None  # cheap exits first: many LSH pairs are "J. Smith" / "K. Smith"
+        d = osa_distance(a, b, 2)
+        if d > max(limit, 1):
+            return None
+        jac = trigram_jaccard(self.parts[u].key, self.parts[v].key)
+        if jac < LSH_MIN_JACCARD:
+            return None
+        if d <= limit:
+            return f"3-gram jaccard {jac:.2f}, {a!r}~{b!r} at edit distance {d}"
+        if self.shares_neighbour(u, v):
+            return f"3-gram jaccard {jac:.2f}, {a!r}~{b!r} at edit distance 1, shared neighbour"
+        return None
+
+    def _embedding(self, units: list[int], embedder: Embedder, threshold: float) -> None:
+        texts = [f"{self.ents[u].name}: {self.ents[u].description}".strip(": ") for u in units]
+        vectors = embed_matrix(embedder, texts)
+        norms = np.maximum(np.linalg.norm(vectors, axis=1), 1e-12)
+        for x, y in blocking.embedding_pairs(vectors, threshold).tolist():
+            u, v = units[x], units[y]
+            if self.find(u) == self.find(v):
+                continue
+            ka, kb = self.parts[u], self.parts[v]
+            jac = trigram_jaccard(ka.key, kb.key)
+            contained = set(ka.tokens) <= set(kb.tokens) or set(kb.tokens) <= set(ka.tokens)
+            if jac >= EMBED_MIN_JACCARD or contained:
+                cos = float(vectors[x] @ vectors[y] / (norms[x] * norms[y]))
+                self.union(u, v, "embedding", f"cosine {cos:.2f}, 3-gram jaccard {jac:.2f}")
