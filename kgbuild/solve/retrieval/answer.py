@@ -23,16 +23,14 @@ word overlap does not), so it is reported as an extractive answer from the top c
 
 from __future__ import annotations
 
-import contextlib
 import math
 import re
 import time
-import weakref
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kgbuild.solve.retrieval import answer_types as at
+from kgbuild.solve.retrieval.index import MutualIndex
 from kgbuild.solve.retrieval.text import (
     STOPWORDS,
     content_tokens,
@@ -97,26 +95,11 @@ def answer_span(question: str, sentence: str) -> str:
 # ---------------------------------------------------------------- corpus statistics
 
 
-_IDF_CACHE: dict[int, tuple[weakref.ref, dict[str, float], float]] = {}
-
-
-def idf_table(index: object | None) -> tuple[dict[str, float], float]:
+def idf_table(index: MutualIndex | None) -> tuple[dict[str, float], float]:
     """Token -> IDF over the index's chunks (and the IDF of an unseen token); ({}, 1.0) without an index."""
-    texts = getattr(index, "chunk_text", None)
-    if index is None or not texts:
+    if index is None or not index.chunk_text:
         return {}, 1.0
-    cached = _IDF_CACHE.get(id(index))
-    if cached is not None and cached[0]() is index:
-        return cached[1], cached[2]
-    df: Counter[str] = Counter()
-    for text in texts:
-        df.update(set(tokens(text)))
-    n = len(texts)
-    table = {t: math.log((n + 1) / (c + 0.5)) for t, c in df.items()}
-    unseen = math.log((n + 1) / 0.5)
-    with contextlib.suppress(TypeError):  # not weak-referenceable: recompute next time
-        _IDF_CACHE[id(index)] = (weakref.ref(index), table, unseen)
-    return table, unseen
+    return index.idf()
 
 
 # ---------------------------------------------------------------- candidate spans
@@ -149,16 +132,13 @@ def _entity_spans(sentence: str, names: Sequence[tuple[str, str | None]]) -> lis
     return out
 
 
-def _chunk_names(index: object | None, chunk_id: str) -> list[tuple[str, str | None]]:
+def _chunk_names(index: MutualIndex | None, chunk_id: str) -> list[tuple[str, str | None]]:
     """(name, spg_class) of the graph entities the chunk supports (none without an index)."""
-    pos = getattr(index, "chunk_pos", {}).get(chunk_id) if index is not None else None
-    if pos is None:
+    pos = index.chunk_pos.get(chunk_id) if index is not None else None
+    if index is None or pos is None:
         return []
-    out = []
-    for node in index.nodes_of_chunk(pos):  # type: ignore[union-attr]
-        if index.node_kind[node] == "entity":  # type: ignore[union-attr]
-            out.append((index.node_names[node], index.node_types[node]))  # type: ignore[union-attr]
-    return out
+    return [(index.node_names[node], index.node_types[node]) for node in index.nodes_of_chunk(pos)
+            if index.node_kind[node] == "entity"]
 
 
 def _asked(question: str) -> set[str]:
@@ -170,7 +150,7 @@ def _novel(span: str, asked: set[str]) -> bool:
     return bool(words) and not set(words) <= asked
 
 
-def candidates(question: str, want: at.Expected, chunks: Sequence[tuple[str, str]], index: object | None,
+def candidates(question: str, want: at.Expected, chunks: Sequence[tuple[str, str]], index: MutualIndex | None,
                idf: dict[str, float], unseen: float) -> list[Candidate]:
     """Scored candidate spans of the chunks `(chunk_id, text)`, in rank order."""
     asked = _asked(question)
@@ -302,7 +282,8 @@ def _strip(name: str) -> str:
 # ---------------------------------------------------------------- the answer
 
 
-def extract(question: str, chunks: Sequence[tuple[str, str, str]], index: object | None = None) -> tuple[str, int, str]:
+def extract(question: str, chunks: Sequence[tuple[str, str, str]],
+            index: MutualIndex | None = None) -> tuple[str, int, str]:
     """(answer, rank of the cited chunk, cited sentence) from `(chunk_id, title, text)` in rank order."""
     texts = [t for _, _, t in chunks]
     rank, sentence, _ = best_sentence(question, texts)
@@ -321,9 +302,10 @@ def extract(question: str, chunks: Sequence[tuple[str, str, str]], index: object
 def answer_offline(question: str, retriever: Retriever, k: int = 5, *, mode: RetrievalMode = "hybrid") -> Answer:
     start = time.perf_counter()
     result = retriever.retrieve(question, k, mode=mode)
+    # The hybrid retriever's mutual index lets the answer prefer graph entities of the expected type.
     index = getattr(retriever, "index", None)
-    title_of = getattr(index, "title_of", None)
-    chunks = [(c.id, title_of(c.doc_id) if title_of else c.doc_id, c.text) for c in result.chunks]
+    index = index if isinstance(index, MutualIndex) else None
+    chunks = [(c.id, retriever.title_of(c.doc_id), c.text) for c in result.chunks]
     text, rank, sentence = extract(question, chunks, index)
     citations = [Citation(chunk_id=c.id, doc_id=c.doc_id, text=sentence if i == rank and sentence else c.text)
                  for i, c in enumerate(result.chunks)]

@@ -13,7 +13,9 @@ round trips to the graph store; a corpus of 10^5 chunks and 10^6 nodes still fit
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from kgbuild.ids import unescape_article_id
-from kgbuild.solve.retrieval.text import STOPWORDS
+from kgbuild.solve.retrieval.text import STOPWORDS, tokens
 from kgbuild.text import mention_key
 from kgbuild.workspace import Workspace
 
@@ -93,6 +95,18 @@ class MutualIndex:
         self.node_pos = {nid: i for i, nid in enumerate(self.node_ids)}
         self._chunk_nodes = self.node_chunks.T.tocsr()
         self._degree = np.asarray(self.node_chunks.sum(axis=1)).ravel()
+        self._idf: tuple[dict[str, float], float] | None = None
+
+    def idf(self) -> tuple[dict[str, float], float]:
+        """Token -> IDF over the chunks, and the IDF of a token no chunk has; computed once per index
+        (the extractive answer weighs candidate spans by it on every question)."""
+        if self._idf is None:
+            df: Counter[str] = Counter()
+            for text in self.chunk_text:
+                df.update(set(tokens(text)))
+            n = len(self.chunk_text)
+            self._idf = {t: math.log((n + 1) / (c + 0.5)) for t, c in df.items()}, math.log((n + 1) / 0.5)
+        return self._idf
 
     # ---------------------------------------------------------------- building
 
