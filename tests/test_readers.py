@@ -471,6 +471,49 @@ def test_symlinked_directory_loop_is_read_once(tmp_path: Path) -> None:
     assert [d.id for d in docs] == ["d/a"]
 
 
+def _file_link_loop(root: Path) -> Path:
+    """A directory with good files and a.txt -> b.txt -> a.txt (issue 16, item 5)."""
+    write(root / "good.txt", "Ada Lovelace wrote the first program.\n")
+    write(root / "sub" / "more.md", "Charles Babbage designed the engine.\n")
+    (root / "a.txt").symlink_to("b.txt")
+    (root / "b.txt").symlink_to("a.txt")
+    return root
+
+
+LOOP = "symbolic link loop (too many levels of links); fix or remove the link"
+
+
+def test_file_symlink_loop_in_a_directory_is_one_problem_per_link(tmp_path: Path) -> None:
+    src = _file_link_loop(tmp_path / "src")
+    docs, problems = read(src)
+    assert [d.id for d in docs] == ["good", "sub/more"]
+    assert [p.line() for p in problems] == [f"a.txt: {LOOP}", f"b.txt: {LOOP}"]
+    # The same link given directly says the same thing.
+    assert [p.message for p in read(src / "a.txt")[1]] == [LOOP]
+
+
+def test_file_symlink_loop_does_not_abort_kgbuild_build(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kgbuild.cli import main
+
+    src = _file_link_loop(tmp_path / "src")
+    config = tmp_path / "kgbuild.yaml"
+    config.write_text("workspace: ws\nbuild:\n  workers: 1\n"
+                      "graph_store:\n  backend: none\nvector_store:\n  backend: none\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["-c", str(config), "build", str(src), "--quiet"])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
+    assert "Traceback" not in result.output
+    assert result.exit_code == 1  # problems were skipped; --keep-going would make it 0
+    skipped = [line for line in result.stderr.splitlines() if line.startswith("skipped:")]
+    assert len(skipped) == 2 and sum("a.txt" in line for line in skipped) == 1
+    assert all("symbolic link loop" in line for line in skipped)
+    from kgbuild.workspace import Workspace
+
+    ids = sorted(row["id"] for row in Workspace(tmp_path / "ws").rows("documents"))
+    assert ids == ["good", "sub/more"]
+
+
 def test_directory_walk_is_sorted_and_skips_hidden_and_junk(tmp_path: Path) -> None:
     write(tmp_path / "b" / "z.md", "z\n")
     write(tmp_path / "b" / "a.md", "a\n")

@@ -47,6 +47,8 @@ def os_error_message(err: OSError) -> str:
         return "no such file or directory"
     if err.errno in (errno.EACCES, errno.EPERM):
         return "cannot read: permission denied"
+    if err.errno == errno.ELOOP:
+        return "symbolic link loop (too many levels of links); fix or remove the link"
     return f"cannot read: {err.strerror or err}"
 
 
@@ -71,9 +73,17 @@ def _walk(root: Path, prefix: str, visited: set[tuple[int, int]],
         if _skipped(entry.name):
             continue
         rel = prefix + entry.name
-        if entry.is_dir():
+        try:
+            # Following a link can fail (a loop of file links raises ELOOP here): that is
+            # one problem for this entry, never an abort of the whole walk.
+            is_dir = entry.is_dir()
+            is_file = not is_dir and entry.is_file()
+        except OSError as err:
+            yield ReadProblem(rel, os_error_message(err))
+            continue
+        if is_dir:
             yield from _walk(Path(entry.path), rel + "/", visited, label)
-        elif entry.is_file():
+        elif is_file:
             yield Path(entry.path), rel
         elif entry.is_symlink():
             yield ReadProblem(rel, "no such file or directory (broken symbolic link); fix or remove the link")
