@@ -4,11 +4,22 @@ Workers are started with the `spawn` method: later stages open an in-process dat
 and Milvus Lite (a gRPC thread), after which forking is unsafe. Each worker builds its own
 extractor once (loading spaCy takes ~1 s) and returns results as JSON text, which the parent
 appends to the cache without decoding and re-encoding them.
+
+Workers die with the build, even when it is killed with SIGKILL (which runs no cleanup): on Linux
+the kernel sends them SIGKILL when their parent dies, and on every platform a watchdog thread in
+each worker exits when the worker is re-parented. The multiprocessing resource tracker, which the
+pool's queues need under spawn (it unlinks named semaphores a dead process leaves behind), exits by
+itself once every holder of its pipe (the parent and the workers) is gone.
 """
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
+import os
+import signal
+import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -74,8 +85,37 @@ def extract_batch(extractor: Extractor, chunks: Sequence[Chunk]) -> list[Extract
 _worker_extractor: Extractor | None = None
 
 
-def _init_worker(spec: ExtractorSpec) -> None:
+# prctl(2) option: the signal this process gets when the thread that created it exits.
+_PR_SET_PDEATHSIG = 1
+# How often a worker's watchdog looks at its parent (seconds): the bound on an orphan's lifetime
+# where the parent-death signal is not available.
+_WATCHDOG_INTERVAL = 0.5
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    """Make this worker process exit when `parent_pid`, the build that started it, dies."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            # The signal follows the thread that created the worker: the one that runs the pool
+            # in `_pool_results`, which outlives the pool because it shuts the pool down itself.
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no usable libc: the watchdog below still covers it
+            pass
+
+    def watch() -> None:
+        # A dead parent re-parents the worker (to init or a subreaper), so the parent PID changes.
+        # This also covers a parent that died before prctl above ran, which no signal would report.
+        while os.getppid() == parent_pid:
+            threading.Event().wait(_WATCHDOG_INTERVAL)
+        os._exit(1)  # no cleanup to run: results go nowhere without the parent
+
+    threading.Thread(target=watch, name="kgbuild-parent-watchdog", daemon=True).start()
+
+
+def _init_worker(spec: ExtractorSpec, parent_pid: int) -> None:
     global _worker_extractor
+    _die_with_parent(parent_pid)  # first: loading the extractor takes a while
     _worker_extractor = spec.create()
 
 
@@ -109,7 +149,8 @@ def run_extraction(
 
 def _pool_results(spec: ExtractorSpec, batches: list[list[Chunk]], workers: int) -> Iterator[ExtractionResult]:
     ctx = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(spec,))
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker,
+                               initargs=(spec, os.getpid()))
     # Bounded in-flight window: results stream back while memory stays flat on huge corpora.
     pending: set[Future[list[ExtractionResult]]] = set()
     todo = iter(batches)
