@@ -66,6 +66,9 @@ def _finish_build(report: BuildReport, as_json: bool, keep_going: bool) -> None:
         print_report(report)
     for skipped in report.skipped:
         click.echo(f"skipped: {skipped.source}: {skipped.reason}", err=True)
+    if report.extract is not None and report.extract.stopped:
+        click.echo(f"error: extraction stopped: {report.extract.stopped}; finished chunks are kept, "
+                   "run the same build again once it is fixed", err=True)
     if report.store_error:
         click.echo(f"error: stores not written: {report.store_error}; the workspace is up to date, "
                    "run `kgbuild sync` when the store is back", err=True)

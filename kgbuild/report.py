@@ -66,6 +66,9 @@ class ExtractSection(Section):
     chunks_cached: int = 0  # reused from the cache
     chunks_failed: int = 0  # extractor failed; retried on the next build
     chunks_structured: int = 0  # section mapped to a property by a document structure: no extractor call
+    # Why extraction stopped before the last chunk (the endpoint refused llm.api_key or llm.model):
+    # one line naming the setting; the build is never a success then, even with --keep-going.
+    stopped: str = ""
 
 
 class AssembleSection(Section):
@@ -182,6 +185,8 @@ class BuildReport(BaseModel):
         """1 when a source was skipped or a chunk failed, unless --keep-going; the graph is written either way."""
         if self.store_error:
             return 1  # the graph is in the tables but not where users query it: never silently 0
+        if self.extract is not None and self.extract.stopped:
+            return 1  # most chunks were never asked: --keep-going must not hide a wrong key
         if keep_going:
             return 0
         return 1 if (self.skipped or self.chunks_failed) else 0

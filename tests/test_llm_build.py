@@ -186,15 +186,37 @@ def test_schema_forbidden_types_are_retyped_or_dropped_and_reported(tmp_path: Pa
     assert any(k.endswith("retyped: unknown class to fallback") for k in report["assemble"]["retyped"])
 
 
-def test_wrong_api_key_fails_chunks_with_a_clear_line_and_no_key(tmp_path: Path, llm: ScriptedLLM) -> None:
-    llm.fail(401, times=100)
+MORE_DOCS = {
+    "lovelace.md": "# Ada Lovelace\n\nAda Lovelace was born in London in 1815.\n",
+    "babbage.md": "# Charles Babbage\n\nCharles Babbage was born in London in 1791.\n",
+    "shannon.md": "# Claude Shannon\n\nClaude Shannon was born in Petoskey in 1916.\n",
+}
+
+
+def test_wrong_api_key_stops_after_one_request_names_the_setting_and_keeps_earlier_work(
+        tmp_path: Path, llm: ScriptedLLM) -> None:
     config = make_project(tmp_path, llm)
-    result, report = build(config)
-    assert result.exit_code == 1 and report["extract"]["chunks_failed"] == 3
-    drops = Workspace(config.parent / "ws").rows("drops")
-    details = " ".join(d["detail"] for d in drops if d["reason"] == "extractor error")
-    assert "llm.api_key" in details and API_KEY not in details
-    assert report["llm"]["total"]["retries"] == 0  # 401 is not retried
+    # One request in flight at a time (llm.concurrency), but two consumers queued behind it:
+    # the one waiting for the slot when the 401 arrives must not send its request.
+    config.write_text(config.read_text(encoding="utf-8").replace(
+        "  model: test-model\n", "  model: test-model\n  concurrency: 1\n"), encoding="utf-8")
+    assert build(config)[0].exit_code == 0  # three documents built and cached
+    for name, text in MORE_DOCS.items():
+        (config.parent / "src" / name).write_text(text, encoding="utf-8")
+    before = len(llm.chat_log())
+    llm.fail(401, times=100)
+    result, report = build(config, "--keep-going")
+    assert len(llm.chat_log()) == before + 1  # one refused request, not one per new chunk
+    assert result.exit_code == 1  # a refused key is never a success, even with --keep-going
+    extract = report["extract"]
+    assert extract["chunks_cached"] == 3 and extract["chunks_extracted"] == 0 and extract["chunks_failed"] == 3
+    assert extract["stopped"].startswith("llm.api_key: ")
+    assert report["llm"]["total"]["calls"] == 1 and report["llm"]["total"]["retries"] == 0  # 401 is not retried
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "llm.api_key" in errors[0] and "KGBUILD_LLM_API_KEY" in errors[0], result.stderr
+    assert "Traceback" not in result.stderr and API_KEY not in result.stdout + result.stderr
+    # What was built before is kept: the cached chunks' facts are in the tables.
+    assert ("Alan Turing", "bornIn", "London") in relations(config)
 
 
 def test_endpoint_down_is_a_per_chunk_failure_naming_the_endpoint(tmp_path: Path, llm: ScriptedLLM) -> None:

@@ -15,6 +15,7 @@ from kgbuild.build.stage import StageResult
 from kgbuild.corpus import Corpus
 from kgbuild.extract.structure import combine, structure_extract
 from kgbuild.ids import content_hash
+from kgbuild.llm.types import EndpointRefused
 from kgbuild.model import Chunk, ChunkExtraction
 from kgbuild.report import ExtractSection
 from kgbuild.schema import Schema
@@ -81,11 +82,17 @@ class ExtractStage:
                     else:
                         cache.put(keys[result.chunk_id], result.extraction.model_dump_json())
 
-                await backend.run(todo, on_result)
+                try:
+                    await backend.run(todo, on_result)
+                except EndpointRefused as exc:
+                    # The endpoint refused the key or model: the build goes on with what finished
+                    # (cached ones and earlier documents kept) and names the setting to fix.
+                    section.stopped = exc.line()
         finally:
             cache.close()  # whatever finished is on disk, even if the build is interrupted
-        section.chunks_failed = len(failed)
-        section.chunks_extracted = len(todo) - len(failed)
+        # Chunks never asked because extraction stopped count as failed: retried next build.
+        section.chunks_failed = len(todo) - len(fresh) + len(failed)
+        section.chunks_extracted = len(fresh) - len(failed)
         out = []
         for chunk in chunks:
             if chunk.id in handled:

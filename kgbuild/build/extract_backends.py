@@ -12,6 +12,7 @@ from kgbuild.build.records import ExtractedChunk
 from kgbuild.extract.runner import ExtractionResult, ExtractorSpec, run_extraction
 from kgbuild.extract.spacy_models import model_info
 from kgbuild.ids import content_hash
+from kgbuild.llm.types import EndpointRefused
 from kgbuild.model import Chunk, ChunkExtraction
 
 OnResult = Callable[[ExtractedChunk], None]
@@ -110,10 +111,20 @@ class LLMBackend:
         for item in zip(chunks, self._candidates(chunks), strict=True):
             queue.put_nowait(item)
 
+        refused: list[EndpointRefused] = []
+
         async def consume() -> None:
-            while not queue.empty():
+            while not queue.empty() and not refused:
                 chunk, names = queue.get_nowait()
-                extraction, failed = await self.extractor.aextract(chunk, names)
+                try:
+                    extraction, failed = await self.extractor.aextract(chunk, names)
+                except EndpointRefused as exc:
+                    # The key or model is wrong: every other chunk would fail the same way, so
+                    # stop taking chunks; what finished was already handed on (and cached).
+                    refused.append(exc)
+                    return
                 on_result(ExtractedChunk(chunk_id=chunk.id, extraction=extraction, failed=failed))
 
         await asyncio.gather(*(consume() for _ in range(min(len(chunks), self.consumers) or 1)))
+        if refused:
+            raise refused[0]

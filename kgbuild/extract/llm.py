@@ -23,7 +23,7 @@ from kgbuild.extract.llm_records import RecordBuilder
 from kgbuild.extract.llm_schema import preferred_names, schema_block
 from kgbuild.ids import content_hash
 from kgbuild.llm.prompts import PromptLibrary, PromptTemplate
-from kgbuild.llm.types import AskTrail, ChatRequest, Gateway, LLMCallError
+from kgbuild.llm.types import AskTrail, ChatRequest, EndpointRefused, Gateway, LLMCallError
 from kgbuild.model import Chunk, ChunkExtraction, ChunkFailure, FailureReason, RepairNote, RepairReason
 from kgbuild.schema import Schema
 
@@ -113,6 +113,8 @@ class LLMExtractor:
                 facts = await self._ask(chunk, "extract.facts", self.templates["extract_facts"], values, FactsReply,
                                         notes)
                 self._build(builder, facts.entities, facts)
+        except EndpointRefused:
+            raise  # the key or model is wrong: no chunk can succeed, so the caller stops asking
         except LLMCallError as exc:  # a failed call, or UnusableReply: no usable reply after the re-asks
             failure = ChunkFailure(reason=EXTRACTOR_ERROR, detail=one_line(exc.line()), chunk_id=chunk.id)
             # What an earlier step produced is kept; the chunk is retried on the next build anyway.

@@ -39,7 +39,7 @@ from kgbuild.llm.cache import ResponseCache, cache_key
 from kgbuild.llm.client import ChatClient, EndpointError, Reply
 from kgbuild.llm.limits import Clock, Limits, Sleep
 from kgbuild.llm.retry import RetryPolicy, call_with_retries
-from kgbuild.llm.types import ChatRequest, ChatResult, LLMCallError
+from kgbuild.llm.types import ChatRequest, ChatResult, EndpointRefused, LLMCallError
 
 if TYPE_CHECKING:
     from kgbuild.ingest.tokens import TokenCounter
@@ -49,6 +49,18 @@ log = logging.getLogger(__name__)
 # Completion tokens reserved against tokens_per_minute when a request sets no max_tokens;
 # corrected with the real usage after the call.
 DEFAULT_COMPLETION_RESERVE = 512
+
+# Statuses that reject the configuration (key, model), not one request: no later call can succeed.
+_REFUSED_STATUSES = frozenset({401, 403})
+
+
+def _refusal(exc: LLMCallError) -> EndpointRefused | None:
+    """`exc` as an `EndpointRefused` when it condemns every later call, else None."""
+    # A 404 is only fatal when it names the model; a 404 for one request's path is not.
+    if exc.status in _REFUSED_STATUSES or (exc.status == 404 and exc.where == "llm.model"):
+        return EndpointRefused(exc.where, exc.problem, exc.hint, status=exc.status, retryable=False)
+    return None
+
 
 # What a request in flight ends with, for identical requests waiting on it (None: cancelled).
 Outcome = ChatResult | LLMCallError | None
@@ -72,6 +84,8 @@ class LLMGateway(AskMixin):
         self._usage = Accounting(config.prices)
         # cache key -> (event loop, future of the reply) for requests on their way to the endpoint
         self._pending: dict[str, tuple[asyncio.AbstractEventLoop, asyncio.Future[Outcome]]] = {}
+        # The first refusal (bad key, unknown model), replayed to every later call without a request.
+        self._refused: EndpointRefused | None = None
 
     @property
     def usage(self) -> Accounting:
@@ -132,8 +146,9 @@ class LLMGateway(AskMixin):
                 return joined.model_copy(update={"cached": True, "retries": 0})
             if isinstance(joined, LLMCallError):
                 self._usage.add(stage, doc, failures=1)
-                raise LLMCallError(joined.where, joined.problem, joined.hint, status=joined.status,
-                                   retryable=joined.retryable)
+                kind = EndpointRefused if isinstance(joined, EndpointRefused) else LLMCallError  # keep it fatal
+                raise kind(joined.where, joined.problem, joined.hint, status=joined.status,
+                           retryable=joined.retryable)
             # None: the first caller was cancelled or hit a bug; make the call ourselves.
         shared: asyncio.Future[Outcome] = loop.create_future()
         self._pending[key] = (loop, shared)
@@ -158,8 +173,16 @@ class LLMGateway(AskMixin):
         if cache is not None:
             cache.delete(cache_key(self._config.model_for(request.stage), request))
 
+    def _fail_fast(self, request: ChatRequest) -> None:
+        """After a refusal of the key or model, fail at once without a request (counted as a failure)."""
+        if self._refused is not None:
+            self._usage.add(request.stage, request.doc_id, failures=1)
+            refused = self._refused
+            raise EndpointRefused(refused.where, refused.problem, refused.hint, status=refused.status)
+
     async def _call(self, model: str, request: ChatRequest) -> ChatResult:
         """Limits, retries, the endpoint and the accounting of one request the cache did not answer."""
+        self._fail_fast(request)
         stage, doc = request.stage, request.doc_id
         client = self._chat_client()
         endpoint = f"llm.base_url {client.base_url}"
@@ -175,6 +198,9 @@ class LLMGateway(AskMixin):
             log.info("%s: %s; retrying in %.2f s", exc.where, exc.problem, wait)
 
         async with self._limits.slot():
+            # Checked again: the refusal may have come while this request waited for its slot, so
+            # at most the requests already in flight (llm.concurrency) meet a wrong key.
+            self._fail_fast(request)
             estimate = 0
             if self._limits.needs_token_estimate:
                 estimate = self._prompt_tokens(request) + (request.max_tokens or DEFAULT_COMPLETION_RESERVE)
@@ -183,11 +209,15 @@ class LLMGateway(AskMixin):
             try:
                 reply, retries = await call_with_retries(attempt, policy=self._policy, endpoint=endpoint,
                                                          sleep=self._sleep, on_retry=on_retry)
-            except LLMCallError:
+            except LLMCallError as exc:
                 # The reservation is kept: failed attempts may have used tokens, and a failing
                 # endpoint is better approached slowly.
                 self._usage.add(stage, doc, failures=1, seconds=self._clock() - started)
-                raise
+                refused = _refusal(exc)
+                if refused is None:
+                    raise
+                self._refused = refused
+                raise refused from None
             self._usage.add(stage, doc, seconds=self._clock() - started)
 
             prompt_tokens = reply.prompt_tokens

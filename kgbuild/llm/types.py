@@ -124,6 +124,12 @@ class LLMCallError(KgbuildError):
         self.retryable = retryable
 
 
+class EndpointRefused(LLMCallError):
+    """The endpoint refused the configuration itself (401/403: the API key; 404: the model), so
+    no later call can succeed either: the gateway sends no more requests, and a caller working
+    through many items stops at the first one instead of failing each."""
+
+
 class UnusableReply(LLMCallError):
     """Every reply to one `ask` (the first and each re-ask) was unusable: not JSON, or not the
     record asked for. Each was dropped from the reply cache, so the next run asks afresh."""
