@@ -8,7 +8,8 @@ Layout (all under `workspace:` from the config, `.kgbuild/` by default):
                                     chunk id + chunk content hash; the file name is the extractor+schema
                                     fingerprint, so a changed extractor or schema never reuses stale output
     reports/<timestamp>.json        one build report per run; reports/latest.json is the newest
-    build.lock                      held by a running build (pid inside)
+    build.lock                      flock-ed by a running build; never deleted (the kernel releases the
+                                    lock when the holder exits or is killed); its text names the holder
 
 Tables are replaced atomically (write to a temp file, then rename), so a build killed at any
 point leaves the previous tables intact; the cache is append-only, so a killed build keeps
@@ -17,10 +18,13 @@ every chunk it finished, and a torn last line is ignored on the next start.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -126,27 +130,45 @@ class Workspace:
 
     @contextmanager
     def lock(self) -> Iterator[None]:
-        """One build per workspace at a time; a lock left by a dead process is taken over."""
-        lock = self.path / "build.lock"
-        for _ in range(2):
-            try:
-                fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-            except FileExistsError:
-                pid = _read_pid(lock)
-                if pid is not None and _alive(pid):
-                    raise WorkspaceError(str(self.path), f"another build is running (pid {pid})",
-                                         "wait for it to finish") from None
-                lock.unlink(missing_ok=True)
-                continue
-            with os.fdopen(fd, "w") as fh:
-                fh.write(str(os.getpid()))
-            break
-        else:
-            raise WorkspaceError(str(lock), "cannot take the build lock", "remove the file if no build is running")
+        """One build per workspace at a time: an exclusive `flock` on `build.lock`.
+
+        The kernel decides who holds it, atomically, and releases it when the holder's process
+        ends however it ends, so there is no stale lock to take over (the old PID-file check,
+        unlink and re-create raced) and a recycled PID cannot block. The file is never deleted
+        (deleting it would let a second build lock a new file); the holder's PID, command and
+        start time are written into it only to name the holder when another build is refused.
+        A file left by the previous PID-file version is just the lock file now.
+        """
+        path = self.path / "build.lock"
         try:
+            # No O_TRUNC: the file may name the current holder, which the refusal message reads.
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise WorkspaceError(str(path), f"cannot open the build lock: {exc.strerror}",
+                                 "check the `workspace:` setting and permissions") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise WorkspaceError(str(path), f"another build is running ({_holder(path)})",
+                                 "wait for it to finish or stop that process; the lock is released when it exits, "
+                                 "deleting the file does not help") from None
+        except OSError as exc:
+            os.close(fd)
+            raise WorkspaceError(str(path), f"cannot take the build lock: {exc.strerror}",
+                                 "put the workspace on a file system that supports flock") from None
+        try:
+            # The holder's name only serves messages: a full disk must not fail the build over it.
+            with suppress(OSError):
+                _write_holder(fd)
             yield
         finally:
-            lock.unlink(missing_ok=True)
+            # Forget the holder before letting go, so a refusal never names a finished build;
+            # LOCK_UN as well as close, in case a forked child shares the descriptor.
+            with suppress(OSError):
+                os.ftruncate(fd, 0)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
 
     # ---------------------------------------------------------------- tables
 
@@ -234,18 +256,24 @@ def _ends_with_newline(path: Path) -> bool:
         return fh.read(1) == b"\n"
 
 
-def _read_pid(path: Path) -> int | None:
-    try:
-        return int(path.read_text().strip())
-    except (OSError, ValueError):
-        return None
+def _write_holder(fd: int) -> None:
+    """Name this process in the lock file (for the refusal message only, never for the decision)."""
+    argv = sys.argv or [""]
+    # One line whatever the arguments hold (a `python -c` script has newlines): the message is one line.
+    command = " ".join(" ".join([Path(argv[0]).name, *argv[1:]]).split())[:200]
+    holder = {"pid": os.getpid(), "command": command,
+              "since": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+    data = json.dumps(holder).encode()
+    # Write, then cut what a killed holder left after it: the file is never empty in between.
+    os.pwrite(fd, data, 0)
+    os.ftruncate(fd, len(data))
 
 
-def _alive(pid: int) -> bool:
+def _holder(path: Path) -> str:
+    """Who holds the lock, as the holder wrote it; the file may be empty for a moment after it took it."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+        holder = json.loads(path.read_text(encoding="utf-8"))
+        pid, since, command = int(holder["pid"]), str(holder["since"]), str(holder.get("command", ""))
+    except (OSError, ValueError, TypeError, KeyError):
+        return "its holder has not written its pid yet"
+    return f"pid {pid}" + (f" `{command}`" if command else "") + f", since {since}"
