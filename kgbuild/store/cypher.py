@@ -58,13 +58,20 @@ def stored_edges(src_label: str) -> str:
             "RETURN a.id AS src, type(e) AS type, labels(b) AS dst_labels, b.id AS dst, e.id AS id")
 
 
+# Deletions match every row first and delete after (`collect` is the barrier). ArcadeDB's Cypher
+# interleaves the matching and deleting of an UNWIND's rows: from 100 rows a statement on (99 work),
+# later rows' matches walk edge lists that earlier rows' deletions changed and fail with
+# RecordNotFoundException, which made every prune of a few hundred documents fail (issue 16).
+# Neo4j plans such an eager step itself; spelling it out costs it nothing.
+
 def delete_nodes(label: str) -> str:
-    return f"UNWIND $ids AS id MATCH (n:{quoted(label)} {{id: id}}) DETACH DELETE n"
+    return (f"UNWIND $ids AS id MATCH (n:{quoted(label)} {{id: id}}) "
+            "WITH collect(n) AS doomed UNWIND doomed AS n DETACH DELETE n")
 
 
 def delete_edges(type_: str, src_label: str) -> str:
     return (f"UNWIND $rows AS r MATCH (a:{quoted(src_label)} {{id: r.src}})-[e:{quoted(type_)} {{id: r.id}}]->() "
-            "DELETE e")
+            "WITH collect(e) AS doomed UNWIND doomed AS e DELETE e")
 
 
 def count_nodes() -> str:
