@@ -20,8 +20,9 @@ from rich.console import Console
 
 from kgbuild.cli_common import config_of as _config
 from kgbuild.cli_common import fail_cleanly as _fail_cleanly
-from kgbuild.cli_report import print_report, stores_line, usage_line
-from kgbuild.errors import ConfigError
+from kgbuild.cli_report import failed_chunk_lines, print_report, stores_line, usage_line
+from kgbuild.errors import ConfigError, KgbuildError
+from kgbuild.model import ChunkFailure
 from kgbuild.report import BuildReport, ExtractSection, WriteSection, load_report
 
 
@@ -66,6 +67,11 @@ def _finish_build(report: BuildReport, as_json: bool, keep_going: bool) -> None:
         print_report(report)
     for skipped in report.skipped:
         click.echo(f"skipped: {skipped.source}: {skipped.reason}", err=True)
+    if report.chunks_failed:
+        # Named on stderr in both modes: with --json stdout is only the report, which counts the
+        # failures but names none; the ids and errors are in the workspace's `drops` table.
+        for line in failed_chunk_lines(_failed_chunks(report)):
+            click.echo(line, err=True)
     if report.extract is not None and report.extract.stopped:
         click.echo(f"error: extraction stopped: {report.extract.stopped}; finished chunks are kept, "
                    "run the same build again once it is fixed", err=True)
@@ -73,6 +79,16 @@ def _finish_build(report: BuildReport, as_json: bool, keep_going: bool) -> None:
         click.echo(f"error: stores not written: {report.store_error}; the workspace is up to date, "
                    "run `kgbuild sync` when the store is back", err=True)
     sys.exit(report.exit_code(keep_going))
+
+
+def _failed_chunks(report: BuildReport) -> list[ChunkFailure]:
+    from kgbuild.workspace import Workspace
+
+    try:
+        notes = Workspace(Path(report.workspace)).notes()
+    except KgbuildError:
+        return []  # the count is in the report; an unreadable table must not hide the exit code
+    return sorted((n for n in notes if isinstance(n, ChunkFailure)), key=lambda f: f.chunk_id)
 
 
 @click.command()

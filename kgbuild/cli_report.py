@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Console
 from rich.table import Table
 
 from kgbuild.align.pipeline import AlignmentReport
 from kgbuild.llm.types import UsageTotals
+from kgbuild.model import ChunkFailure
 from kgbuild.report import AssembleSection, BuildReport, ChunkSection, ExtractSection, ReadSection
 from kgbuild.store.types import SyncReport
 
@@ -18,6 +21,22 @@ def stores_line(s: SyncReport) -> str:
             f"{s.vectors_deleted} deleted, {s.embeddings_computed} embedded "
             f"({s.embeddings_cached} from cache); {s.unchanged} unchanged"
             + ("; resumed an interrupted write" if s.resumed else ""))
+
+
+# More failed chunks than this are counted, not listed: stderr stays readable for a 10,000-chunk
+# build whose endpoint is down; `kgbuild inspect drops` lists them all.
+FAILED_CHUNK_LINES = 20
+
+
+def failed_chunk_lines(failures: Sequence[ChunkFailure], cap: int = FAILED_CHUNK_LINES) -> list[str]:
+    """One line per failed chunk (id, reason, the error) up to `cap`, then "... and N more"."""
+    lines = []
+    for f in failures[:cap]:
+        detail = " ".join(f.detail.split())[:300]  # one line each, even for an old multi-line detail
+        lines.append(f"failed chunk: {f.chunk_id}: {f.reason.value}" + (f": {detail}" if detail else ""))
+    if len(failures) > cap:
+        lines.append(f"... and {len(failures) - cap} more failed chunk(s) (`kgbuild inspect drops` lists them)")
+    return lines
 
 
 def usage_line(u: UsageTotals) -> str:
