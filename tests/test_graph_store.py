@@ -79,6 +79,17 @@ def test_whitelist_keeps_model_output_out_of_statements() -> None:
         quoted("a`b")
 
 
+def test_predicate_mode_types_only_identifier_predicates_the_rest_is_related_to(tmp_path: Path) -> None:
+    """`relationship_types: predicate` as documented (README, docs/graph_model.md): a predicate that is
+    an ASCII identifier gets its own type; anything else falls back to RELATED_TO, never a sanitised type."""
+    from kgbuild.store.sync import relationship_typer
+
+    type_of = relationship_typer(project(tmp_path, "graph_store:\n  relationship_types: predicate\n"))
+    assert type_of("valid_name") == "VALID_NAME" and type_of("bornIn") == "BORN_IN"
+    for unsafe in ["born in", "x`) DETACH", "ünïcode", "}) DETACH DELETE n //", "", "next", "x" * 200, "name\n"]:
+        assert type_of(unsafe) == GENERIC_TYPE, unsafe
+
+
 def test_schema_whitelist_types_declared_relations_and_folds_the_rest() -> None:
     from kgbuild.schema import resolve_schema
     from kgbuild.store.labels import schema_typer

@@ -57,6 +57,21 @@ def relationship_type(predicate: str) -> str:
     return rel
 
 
+_IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
+
+
+def predicate_type(predicate: str) -> str:
+    """`graph_store.relationship_types: predicate`: a predicate that is already a safe identifier
+    ("bornIn", "valid_name") gets its own type; anything else ("born in", "x`) DETACH", "ünïcode")
+    is RELATED_TO with its text in `predicate`, as documented (README, docs/graph_model.md).
+
+    The model writes these predicates, so they are not squeezed into a type: "x`) DETACH" as
+    X_DETACH would be a type nobody declared, made from text that tried to end the statement."""
+    if not _IDENTIFIER.fullmatch(predicate):  # fullmatch: "$" alone would let "name\n" through
+        return GENERIC_TYPE
+    return relationship_type(predicate)
+
+
 def schema_typer(schema: Schema) -> Callable[[str], str]:
     """Relationship types limited to a whitelist: the schema's declared relations (aliases folded
     onto their declared name) and KAG's semantic relations; any other predicate is RELATED_TO,

@@ -17,7 +17,7 @@ from kgbuild.schema import resolve_schema
 from kgbuild.store import cypher
 from kgbuild.store.graph_rows import read_graph_rows
 from kgbuild.store.graph_sync import sync_graph
-from kgbuild.store.labels import relationship_type, schema_typer
+from kgbuild.store.labels import predicate_type, schema_typer
 from kgbuild.store.manifest import StoreManifest
 from kgbuild.store.open import graph_target, manifest_path, open_graph_store, vector_target
 from kgbuild.store.types import SyncReport
@@ -42,7 +42,7 @@ def sync_stores(config: Config, progress: ProgressReporter | None = None,
 def relationship_typer(config: Config) -> Callable[[str], str]:
     """How predicates become relationship types, per `graph_store.relationship_types`."""
     if config.graph_store.relationship_types == "predicate":
-        return relationship_type
+        return predicate_type
     return schema_typer(resolve_schema(config.schema_location()))
 
 
