@@ -1,13 +1,21 @@
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
+import random
 import time
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from kgbuild.config import ChunkingConfig
 from kgbuild.ids import CHUNK_ID_RE, chunk_sort_key, escape_article_id, parse_chunk_id, unescape_article_id
 from kgbuild.ingest.chunking import Chunker
+from kgbuild.ingest.readers.files import read_sources
+from kgbuild.ingest.sentences import SentenceSplitter
+from kgbuild.ingest.similarity import LexicalScorer, WindowSimilarity
 from kgbuild.ingest.tokens import TokenCounter
 from kgbuild.model import Document, Paragraph
 
@@ -145,3 +153,107 @@ def test_embedding_scorer_finds_the_topic_boundary(counter: TokenCounter) -> Non
     sim = EmbeddingScorer(load_embedder(None, setting="chunking.embedding_model")).prepare(sentences)
     scores = [sim(range(max(0, b - 2), b), range(b, min(6, b + 2))) for b in range(1, 6)]
     assert min(range(5), key=scores.__getitem__) == 2  # the cut between sentence 3 and 4
+
+
+# ------------------------------------------------------------ issue 16: huge paragraphs stream
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "corpus"
+FIXTURE = Path(__file__).resolve().parent / "data" / "chunks_samples.json"
+
+
+def _chunk_rows(cfg: ChunkingConfig) -> list[list[Any]]:
+    ch = Chunker(cfg)
+    rows: list[list[Any]] = []
+    for doc in read_sources([SAMPLES]):
+        assert isinstance(doc, Document), doc
+        result = ch.chunk(doc)
+        rows.append([[c.id, hashlib.sha256(c.text.encode()).hexdigest()[:16], c.token_count, c.oversize_split]
+                     for c in result.chunks] + [result.oversize_sentences])
+    return rows
+
+
+def test_samples_chunk_exactly_as_before_the_streaming_rewrite() -> None:
+    # tests/data/chunks_samples.json was written by the chunker before issue 16's rewrite: the
+    # streaming must not move a single cut of a normal document (default and a tight budget).
+    expected = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    assert _chunk_rows(ChunkingConfig()) == expected["samples"]
+    assert _chunk_rows(ChunkingConfig(max_tokens=60, min_tokens=30)) == expected["samples60"]
+
+
+class _CountingCounter(TokenCounter):
+    """The real tokenizer, recording how many characters it encodes and the longest text."""
+
+    def __init__(self) -> None:
+        super().__init__("cl100k_base")
+        self.chars = 0
+        self.longest = 0
+
+    def _note(self, text: str) -> None:
+        self.chars += len(text)
+        self.longest = max(self.longest, len(text))
+
+    def count(self, text: str) -> int:
+        self._note(text)
+        return super().count(text)
+
+    def count_many(self, texts: list[str]) -> list[int]:
+        for t in texts:
+            self._note(t)
+        return super().count_many(texts)
+
+
+class _CountingScorer(LexicalScorer):
+    """The real lexical scorer, counting boundary comparisons and the sentences it holds at once."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.most_sentences = 0
+
+    def prepare(self, sentences: list[str]) -> WindowSimilarity:
+        self.most_sentences = max(self.most_sentences, len(sentences))
+        inner = super().prepare(sentences)
+
+        def similarity(left: range, right: range) -> float:
+            self.calls += 1
+            return inner(left, right)
+
+        return similarity
+
+
+def _work_on_one_paragraph(n_sentences: int) -> tuple[_CountingCounter, _CountingScorer, int, int]:
+    rng = random.Random(7)
+    words = [f"{a}{b}" for a in ("cat", "rocket", "river", "engine", "queen", "violin") for b in ("s", "ed", "ing", "er")]
+    text = " ".join(
+        " ".join(rng.choice(words) for _ in range(rng.randint(6, 14))).capitalize() + "." for _ in range(n_sentences)
+    )
+    counter, scorer = _CountingCounter(), _CountingScorer()
+    splitter = SentenceSplitter()
+    nlp = splitter._nlp
+    longest_doc = 0
+
+    def recording_nlp(t: str) -> Any:
+        nonlocal longest_doc
+        longest_doc = max(longest_doc, len(t))
+        return nlp(t)
+
+    splitter._nlp = recording_nlp  # type: ignore[assignment]  # records what spaCy is given, then runs it
+    ch = Chunker(ChunkingConfig(max_tokens=60, min_tokens=30), counter, splitter, scorer)
+    chunks = ch.chunk(make_doc([([], text)])).chunks
+    assert all(c.token_count <= 60 for c in chunks)
+    assert " ".join(c.text for c in chunks).split() == text.split()  # nothing lost, nothing doubled
+    return counter, scorer, longest_doc, len(text)
+
+
+def test_a_huge_paragraph_costs_linear_work_and_bounded_memory() -> None:
+    # Not a timing test: the same work counted on a paragraph and on one twice as long. Before
+    # issue 16 the topic search compared ~n log n boundaries, spaCy and the tokenizer got the
+    # whole paragraph in one piece and the scorer held a bag per sentence of it (50 MB: 1.7 GB+).
+    small_counter, small_scorer, _, _ = _work_on_one_paragraph(6_000)
+    counter, scorer, longest_doc, size = _work_on_one_paragraph(12_000)
+    assert scorer.calls <= 2.1 * small_scorer.calls
+    assert counter.chars <= 2.1 * small_counter.chars
+    assert counter.chars <= 4 * size
+    # Bounded windows, whatever the paragraph's length.
+    assert longest_doc <= 200_000 < size  # spaCy gets segments (~60 bytes of Doc per input byte)
+    assert counter.longest <= 60 * 64 * counter.max_token_bytes < size
+    assert scorer.most_sentences <= 3 * 32 * 60 // 6

@@ -2,7 +2,8 @@
 
 1. Each paragraph that fits the budget is a unit; a longer one is cut into sentences and split
    recursively at the boundary where the topic shifts most (lowest similarity between the
-   sentence windows on either side), until every piece fits.
+   sentence windows on either side), until every piece fits. A huge paragraph (over 64
+   budgets) streams: it is cut in consecutive blocks of about 32 budgets, each split alone.
 2. A sentence longer than the budget on its own is cut at token boundaries (reported).
 3. Short neighbouring paragraphs of the same section are merged while the chunk is below
    `min_tokens` and the merge still fits the budget.
@@ -26,6 +27,12 @@ from kgbuild.model import Chunk, Document
 # Weight of size balance against topic similarity when picking a cut: small, so the topic
 # decides, but enough to avoid peeling one sentence at a time off a long paragraph.
 _BALANCE_WEIGHT = 0.25
+
+# A paragraph is cut topic-wise in blocks of this many budgets (the last block holds up to
+# twice as much): the similarity bags and the range search then stay bounded per block, so a
+# 50 MB paragraph costs time and memory linear in its size (issue 16). Paragraphs up to
+# 2 * _BLOCK_BUDGETS budgets (~130 KB at 512 tokens) are one block and cut exactly as before.
+_BLOCK_BUDGETS = 32
 
 
 # A plan for one over-budget paragraph, e.g. from the LLM splitter: (first sentence, end
@@ -74,10 +81,10 @@ class Chunker:
 
     def long_paragraphs(self, doc: Document) -> list[tuple[int, list[str]]]:
         """(index, sentences) of the paragraphs over the budget: the ones a splitter must cut."""
-        counts = self.counter.count_many([p.text for p in doc.paragraphs])
         out = []
-        for index, (para, tokens) in enumerate(zip(doc.paragraphs, counts, strict=True)):
-            if tokens > self.config.max_tokens and para.text.strip():
+        for index, para in enumerate(doc.paragraphs):
+            tokens = self.counter.count_within(para.text, self.config.max_tokens)
+            if (tokens is None or tokens > self.config.max_tokens) and para.text.strip():
                 out.append((index, [para.text[s:e] for s, e in self.splitter.spans(para.text)]))
         return out
 
@@ -85,11 +92,11 @@ class Chunker:
         """Chunks of `doc`; `plans` gives cut points for long paragraphs (else topic-shift cuts)."""
         units: list[_Unit] = []
         oversize = 0
-        counts = self.counter.count_many([p.text for p in doc.paragraphs])
-        for index, (para, tokens) in enumerate(zip(doc.paragraphs, counts, strict=True)):
+        for index, para in enumerate(doc.paragraphs):
             if not para.text.strip():
                 continue
-            if tokens <= self.config.max_tokens:
+            tokens = self.counter.count_within(para.text, self.config.max_tokens)
+            if tokens is not None and tokens <= self.config.max_tokens:
                 units.append(_Unit(index, para.section, para.text.strip(), tokens, 0, True))
                 continue
             planned = self._follow_plan(para.text, plans.get(index)) if plans else None
@@ -126,28 +133,53 @@ class Chunker:
     def _split_paragraph(self, text: str) -> tuple[list[tuple[str, int, bool, str]], int]:
         """Pieces (text, tokens, contains a cut sentence) of an over-budget paragraph."""
         limit = self.config.max_tokens
+        block = _BLOCK_BUDGETS * limit
         atoms: list[tuple[int, int]] = []
+        sizes: list[int] = []
         cut_atoms: set[int] = set()
         oversize = 0
-        spans = self.splitter.spans(text)
-        counts = self.counter.count_many([text[s:e] for s, e in spans])
-        for (start, end), n in zip(spans, counts, strict=True):
+        pieces: list[tuple[str, int, bool, str]] = []
+        pending = 0  # tokens in `atoms`
+        # Sentences stream in; whenever two blocks are pending the first is cut and dropped, so
+        # only a bounded window of sentences, counts and bags is alive at a time.
+        for start, end in self.splitter.iter_spans(text):
+            n = self.counter.count(text[start:end])
             if n <= limit:
-                atoms.append((start, end))
-                continue
-            oversize += 1
-            for s, e in self.counter.cut_spans(text[start:end], limit):
-                cut_atoms.add(len(atoms))
-                atoms.append((start + s, start + e))
+                new: list[tuple[int, int, int]] = [(start, end, n)]
+            else:
+                oversize += 1
+                new = [(start + s, start + e, -1) for s, e in self.counter.cut_spans(text[start:end], limit)]
+            for s, e, size in new:
+                if size < 0:
+                    cut_atoms.add(len(atoms))
+                    size = self.counter.count(text[s:e])
+                atoms.append((s, e))
+                sizes.append(size)
+                pending += size
+            if pending >= 2 * block:
+                taken, total = 0, 0
+                while total < block:
+                    total += sizes[taken]
+                    taken += 1
+                pieces.extend(self._split_block(text, atoms[:taken], sizes[:taken], cut_atoms))
+                del atoms[:taken], sizes[:taken]
+                cut_atoms = {i - taken for i in cut_atoms if i >= taken}
+                pending -= total
+        if atoms:
+            pieces.extend(self._split_block(text, atoms, sizes, cut_atoms))
+        return pieces, oversize
+
+    def _split_block(
+        self, text: str, atoms: list[tuple[int, int]], sizes: list[int], cut_atoms: set[int]
+    ) -> list[tuple[str, int, bool, str]]:
         similarity = self.scorer.prepare([text[s:e] for s, e in atoms])
-        sizes = self.counter.count_many([text[s:e] for s, e in atoms])
         pieces: list[tuple[str, int, bool, str]] = []
         for lo, hi in self._split_range(text, atoms, sizes, similarity, len(atoms)):
             piece = text[atoms[lo][0] : atoms[hi - 1][1]].strip()
             if piece:
                 was_cut = any(i in cut_atoms for i in range(lo, hi))
                 pieces.append((piece, self.counter.count(piece), was_cut, ""))
-        return pieces, oversize
+        return pieces
 
     def _split_range(
         self, text: str, atoms: list[tuple[int, int]], sizes: list[int], similarity: WindowSimilarity, count: int

@@ -68,13 +68,26 @@ class TokenCounter:
     def __init__(self, encoding: str = "cl100k_base") -> None:
         self.encoding_name = encoding
         self._enc = load_encoding(encoding)
+        # No token holds more bytes than this, so a longer text has more tokens than
+        # len(text) / max_token_bytes without encoding it (a UTF-8 character is at least a byte).
+        self.max_token_bytes = max(len(b) for b in self._enc.token_byte_values())
+        self.calls = 0  # texts encoded: lets tests check the work stays linear in the input
 
     def count(self, text: str) -> int:
+        self.calls += 1
         return len(self._enc.encode_ordinary(text))
+
+    def count_within(self, text: str, limit: int) -> int | None:
+        """Token count of `text`, or None when it surely exceeds `limit` (not encoded: a huge
+        paragraph must not become one list of millions of token ids just to learn it is long)."""
+        if len(text) > limit * self.max_token_bytes:
+            return None
+        return self.count(text)
 
     def count_many(self, texts: list[str]) -> list[int]:
         # Not encode_ordinary_batch: it builds a thread pool per call, which costs more than it saves.
         encode = self._enc.encode_ordinary
+        self.calls += len(texts)
         return [len(encode(t)) for t in texts]
 
     def cut_spans(self, text: str, max_tokens: int) -> list[tuple[int, int]]:
