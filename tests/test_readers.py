@@ -587,3 +587,36 @@ def test_reads_hotpotqa_corpus() -> None:
     assert not problems
     assert len(docs) == 994
     assert all(len(d.paragraphs) == 1 and "  " not in d.paragraphs[0].text for d in docs)
+
+
+def test_collapse_spaces_by_window_equals_one_split() -> None:
+    """Windows of any size give exactly `" ".join(text.split())`: no word is cut, every Unicode space counts."""
+    import random
+
+    from kgbuild.ingest.readers.document import collapse_spaces
+
+    rng = random.Random(7)
+    spaces = [" ", "  ", "\t", "\n", "\u00a0", "\u2009", "\u3000", "\x1c", "\r\n"]
+    words = ["a", "bc", "Déjà", "東京", "x" * 17, "", "end."]
+    for _ in range(200):
+        text = "".join(rng.choice(words) + rng.choice(spaces) * rng.randint(0, 3) for _ in range(rng.randint(0, 60)))
+        for window in (1, 2, 5, 16, 1 << 20):
+            assert collapse_spaces(text, window) == " ".join(text.split()), (text, window)
+
+
+def test_cleaning_a_huge_paragraph_does_not_hold_every_word_at_once() -> None:
+    """One 8 MB paragraph with no line break: the old single split held millions of word objects
+    (~20x the text in memory); by windows the peak stays a few times the text."""
+    import tracemalloc
+
+    from kgbuild.ingest.readers.document import clean_text
+
+    text = ("word " * 1_600_000).strip()  # 8 MB
+    tracemalloc.start()
+    try:
+        cleaned = clean_text(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert cleaned == text
+    assert peak < 4 * len(text), f"peak {peak / 1e6:.0f} MB for {len(text) / 1e6:.0f} MB of text"
