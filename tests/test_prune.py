@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from graph_dump import dump
+from shared_data import shared_data_dir
 from test_graph_store import build, embedded_dump, project
 
 from kgbuild.build import Builder
@@ -25,7 +26,7 @@ from kgbuild.store.manifest import StoreManifest
 from kgbuild.store.open import graph_target, manifest_path
 from kgbuild.store.sync import sync_stores
 
-HOTPOTQA = Path(__file__).resolve().parents[2] / "shared" / "data" / "hotpotqa" / "train_corpus.json"
+HOTPOTQA = shared_data_dir() / "hotpotqa" / "train_corpus.json"
 # The trial's numbers. Fewer documents (300 -> 150) did not fail: a deletion statement needs more
 # than 100 rows whose matches cross edges deleted by earlier rows of the same statement.
 ALL, KEPT = 497, 250
