@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -19,19 +20,12 @@ R = TypeVar("R", bound=BaseModel)
 
 _FENCE_RE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)(?:```|\Z)", re.DOTALL)
 _MAX_ERRORS = 3
+_NON_SPACE = re.compile(r"\S")  # white space is what str.strip() removes
 
 
-def _scan(text: str, start: int) -> tuple[int | None, list[tuple[int, str]]]:
-    """Walk a JSON value from `start`: (end index if it closes, -1 if its brackets do not
-    match, None if it runs to the end of the text; safe cut points).
-
-    A cut point (position, closers) is where the text can be cut and closed with `closers`
-    keeping only complete records: at a ',' or a closing bracket between records, i.e. in
-    the top-level object or one of its lists (in a top-level list: between its items).
-    """
-    cut_depth = 2 if text[start] == "{" else 1
-    stack: list[str] = []
-    cuts: list[tuple[int, str]] = []
+def _outside_strings(text: str, start: int = 0) -> Iterator[tuple[int, str]]:
+    """(index, character) of every character from `start` that is not inside a JSON string literal
+    (an opening quote is yielded; the string's content and closing quote are not)."""
     in_string = escaped = False
     for i in range(start, len(text)):
         ch = text[i]
@@ -45,7 +39,22 @@ def _scan(text: str, start: int) -> tuple[int | None, list[tuple[int, str]]]:
             continue
         if ch == '"':
             in_string = True
-        elif ch in "{[":
+        yield i, ch
+
+
+def _scan(text: str, start: int) -> tuple[int | None, list[tuple[int, str]]]:
+    """Walk a JSON value from `start`: (end index if it closes, -1 if its brackets do not
+    match, None if it runs to the end of the text; safe cut points).
+
+    A cut point (position, closers) is where the text can be cut and closed with `closers`
+    keeping only complete records: at a ',' or a closing bracket between records, i.e. in
+    the top-level object or one of its lists (in a top-level list: between its items).
+    """
+    cut_depth = 2 if text[start] == "{" else 1
+    stack: list[str] = []
+    cuts: list[tuple[int, str]] = []
+    for i, ch in _outside_strings(text, start):
+        if ch in "{[":
             stack.append("}" if ch == "{" else "]")
         elif ch in "}]":
             if not stack or stack[-1] != ch:
@@ -61,26 +70,14 @@ def _scan(text: str, start: int) -> tuple[int | None, list[tuple[int, str]]]:
 
 
 def _drop_trailing_commas(text: str) -> str:
-    out: list[str] = []
-    in_string = escaped = False
-    for i, ch in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-            out.append(ch)
-            continue
-        if ch == '"':
-            in_string = True
-        elif ch == ",":
-            rest = text[i + 1 :].lstrip()
-            if rest[:1] in ("}", "]"):
-                continue
-        out.append(ch)
-    return "".join(out)
+    """Commas outside strings that only white space separates from a closing bracket, removed."""
+    drop = set()
+    for i, ch in _outside_strings(text):
+        if ch == ",":
+            following = _NON_SPACE.search(text, i + 1)
+            if following is not None and following.group() in ("}", "]"):
+                drop.add(i)
+    return "".join(ch for i, ch in enumerate(text) if i not in drop) if drop else text
 
 
 def _loads(text: str) -> tuple[Any, str | None]:
