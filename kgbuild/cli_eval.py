@@ -61,11 +61,10 @@ def eval_command(ctx: click.Context, qa_file: Path, strategies: str | None, limi
     for problem in qa.problems:
         click.echo(f"skipped: {problem}", err=True)
     with open_engine(ctx) as engine:
-        names, skipped = engine.runnable(chosen or engine.default_eval_strategies())
-        for line in skipped:
-            click.echo(line, err=True)
         progress = None if as_json else _progress(len(qa.items))
-        report = engine.eval(qa, names, keep_results=as_json, on_question=progress)
+        report = engine.eval(qa, chosen, keep_results=as_json, on_question=progress)
+    for line in report.skipped:  # strategies that cannot run on this store, e.g. bm25 without full text
+        click.echo(line, err=True)
     if as_json:
         click.echo(report.model_dump_json(indent=2))
     else:
