@@ -23,10 +23,13 @@ from kgbuild.solve.strategy import Budget, Strategy, StrategySpec, builtin_strat
 
 if TYPE_CHECKING:
     from kgbuild.evaluate import EvalReport, QAFile, QAFormat
+    from kgbuild.graph.linking import QuestionLinker
+    from kgbuild.graph.projection import GraphProjection
+    from kgbuild.graph.vectors import GraphVectors
     from kgbuild.solve.retrieval import MutualIndex
     from kgbuild.solve.types import Answer, RetrievalMode, RetrievalResult, Retriever
     from kgbuild.store.open import QueryIndex
-    from kgbuild.store.types import GraphStore
+    from kgbuild.store.types import Embedder, GraphStore
     from kgbuild.workspace import Workspace
 
 AUTO = "auto"
@@ -56,6 +59,9 @@ class Engine:
         self._retrievers: dict[bool, Retriever] = {}
         self._registry: dict[str, StrategySpec] = builtin_strategies()
         self._live: dict[tuple[str, Budget], Strategy] = {}
+        self._projection: GraphProjection | None = None
+        self._vectors: GraphVectors | None = None
+        self._linkers: dict[bool, QuestionLinker] = {}
 
     @classmethod
     def open(cls, project: str | Path | Config = ".") -> Engine:
@@ -89,20 +95,69 @@ class Engine:
         if self._given_retriever is not None:
             return self._given_retriever
         if cached_embeddings not in self._retrievers:
-            from kgbuild.solve.retrieval import HybridRetriever, MutualIndex
-            from kgbuild.store.embeddings import CachedEmbedder
+            from kgbuild.solve.retrieval import HybridRetriever
 
             index = self._index
             if index.vectors is None:
                 raise ConfigError("vector_store.backend", "queries need the vector store, but it is 'none'",
                                   "set vector_store.backend: milvus and run `kgbuild sync`")
-            if self._mutual is None:
-                self._mutual = MutualIndex.load(index.workspace)
-            embedder = index.embedder
-            if not cached_embeddings and isinstance(embedder, CachedEmbedder):
-                embedder = embedder.inner  # the model itself: eval times the question embedding uncached
-            self._retrievers[cached_embeddings] = HybridRetriever(self._mutual, index.vectors, embedder, index.prefix)
+            # The model itself when uncached: eval times the question embedding, not a cache hit.
+            embedder = self.embedder(cached=cached_embeddings)
+            self._retrievers[cached_embeddings] = HybridRetriever(self._mutual_index(), index.vectors, embedder,
+                                                                  index.prefix)
         return self._retrievers[cached_embeddings]
+
+    def embedder(self, *, cached: bool = True) -> Embedder:
+        """The project's embedding model behind its persistent cache; cached=False: the model itself."""
+        from kgbuild.store.embeddings import CachedEmbedder
+
+        embedder = self._index.embedder
+        return embedder.inner if not cached and isinstance(embedder, CachedEmbedder) else embedder
+
+    def _mutual_index(self) -> MutualIndex:
+        if self._mutual is None:
+            from kgbuild.solve.retrieval import MutualIndex
+
+            self._mutual = MutualIndex.load(self._index.workspace)
+        return self._mutual
+
+    def projection(self) -> GraphProjection:
+        """The built graph in memory for the graph strategies: loaded on first use, and again when the
+        workspace tables changed on disk (a rebuild); what was derived from the old one is dropped."""
+        from kgbuild.graph.projection import GraphProjection, table_signature
+
+        current = self._projection
+        if current is None or current.signature != table_signature(self._index.workspace):
+            if current is not None:  # a rebuild: strategies built on the old graph go too
+                self._close_strategies()
+                self._mutual = None
+                self._retrievers.clear()
+            current = self._projection = GraphProjection.load(self._index.workspace)
+            self._vectors = None
+            self._linkers.clear()
+        return current
+
+    def graph_vectors(self) -> GraphVectors:
+        from kgbuild.graph.vectors import GraphVectors
+
+        projection = self.projection()
+        if self._vectors is None or self._vectors.fingerprint != projection.fingerprint:
+            self._vectors = GraphVectors.compute(projection, self.embedder())
+        return self._vectors
+
+    def question_linker(self, *, cached_embeddings: bool = True) -> QuestionLinker:
+        """Question -> projection nodes, linked as the hybrid retriever links (name dictionary, then
+        dense over the entity collection); cached_embeddings=False embeds with the model itself."""
+        from kgbuild.graph.linking import QuestionLinker
+        from kgbuild.solve.retrieval.linking import EntityLinker
+
+        projection = self.projection()
+        if cached_embeddings not in self._linkers:
+            mutual = self._mutual_index()
+            embedder = self.embedder(cached=cached_embeddings)
+            entities = EntityLinker(mutual, self._index.vectors, embedder, f"{self._index.prefix}_entities")
+            self._linkers[cached_embeddings] = QuestionLinker(projection, mutual, entities, embedder)
+        return self._linkers[cached_embeddings]
 
     # ---------------------------------------------------------------- strategies
 
@@ -159,16 +214,23 @@ class Engine:
         chosen = [self.resolve(n) for n in dict.fromkeys(names)]
         if not chosen:
             raise ConfigError("--strategy", "no strategy given", f"choose from {', '.join(self._registry)}")
-        if "bm25" not in chosen:  # only bm25 depends on what the store can do
-            return chosen, []
-        problem = self.retriever(cached_embeddings=False).unavailable_modes().get("bm25")
-        if problem is None:
-            return chosen, []
-        rest = [n for n in chosen if n != "bm25"]
+        problems: dict[str, str] = {}
+        if "bm25" in chosen:  # of the retrieval modes, only bm25 depends on what the store can do
+            problem = self.retriever(cached_embeddings=False).unavailable_modes().get("bm25")
+            if problem is not None:
+                problems["bm25"] = problem
+        for name in chosen:
+            check = self._registry[name].unavailable
+            problem = check(self) if check is not None else None
+            if problem is not None:
+                problems[name] = problem
+        rest = [n for n in chosen if n not in problems]
         if not rest:
-            raise ConfigError("--strategy", f"bm25 cannot run: {problem}",
-                              "choose dense or hybrid, or a vector store with full-text search")
-        return rest, [f"skipped strategy bm25: {problem}"]
+            name, problem = next(iter(problems.items()))
+            raise ConfigError("--strategy", f"{name} cannot run: {problem}",
+                              "choose another strategy" if name != "bm25"
+                              else "choose dense or hybrid, or a vector store with full-text search")
+        return rest, [f"skipped strategy {name}: {problem}" for name, problem in problems.items()]
 
     def eval(self, qa: QAFile | str | Path, strategies: Sequence[str] | None = None, *, limit: int | None = None,
              fmt: QAFormat = "auto", keep_results: bool = False,
@@ -203,13 +265,18 @@ class Engine:
 
     # ---------------------------------------------------------------- lifetime
 
-    def close(self) -> None:
-        """Close every strategy created, then the stores."""
+    def _close_strategies(self) -> None:
         try:
             for strategy in self._live.values():
                 strategy.close()
         finally:
             self._live.clear()
+
+    def close(self) -> None:
+        """Close every strategy created, then the stores."""
+        try:
+            self._close_strategies()
+        finally:
             self._index.close()
 
     def __enter__(self) -> Engine:

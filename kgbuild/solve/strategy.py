@@ -17,8 +17,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 if TYPE_CHECKING:
     from kgbuild.config import Config
+    from kgbuild.graph.linking import QuestionLinker
+    from kgbuild.graph.projection import GraphProjection
+    from kgbuild.graph.vectors import GraphVectors
     from kgbuild.solve.types import Answer, RetrievalMode, Retriever
-    from kgbuild.store.types import GraphStore
+    from kgbuild.store.types import Embedder, GraphStore
     from kgbuild.workspace import Workspace
 
 
@@ -54,6 +57,18 @@ class QueryResources(Protocol):
     def retriever(self, *, cached_embeddings: bool = True) -> Retriever:
         """The hybrid retriever; cached_embeddings=False embeds every question with the model itself."""
 
+    def embedder(self, *, cached: bool = True) -> Embedder:
+        """The project's embedding model; cached=False bypasses the persistent cache (timed questions)."""
+
+    def projection(self) -> GraphProjection:
+        """The built graph in memory (kgbuild/graph), loaded once and reloaded after a rebuild."""
+
+    def graph_vectors(self) -> GraphVectors:
+        """Unit vectors of the projection's nodes and predicates, computed once per projection."""
+
+    def question_linker(self, *, cached_embeddings: bool = True) -> QuestionLinker:
+        """Links a question to the projection's nodes and embeds it (one embedding call)."""
+
 
 StrategyFactory = Callable[[QueryResources, Budget], Strategy]
 
@@ -64,6 +79,9 @@ class StrategySpec:
     description: str
     needs_model: bool
     factory: StrategyFactory
+    # Why the strategy cannot run on these resources (a trained model is missing or stale), or None.
+    # Evaluations leave such a strategy out with this line; asking for it by name is the error.
+    unavailable: Callable[[QueryResources], str | None] | None = None
 
 
 class RetrievalStrategy:
@@ -112,12 +130,16 @@ def _retrieval(mode: RetrievalMode) -> StrategyFactory:
 
 def builtin_strategies() -> dict[str, StrategySpec]:
     """A fresh registry of the strategies that ship with kgbuild, simplest first (the order of eval tables)."""
-    specs = [
+    from kgbuild.strategies.registry import graph_strategies
+
+    retrieval_only = [
         StrategySpec("bm25", "BM25 full-text chunk search; extractive answer", False, _retrieval("bm25")),
         StrategySpec("dense", "dense chunk search; extractive answer", False, _retrieval("dense")),
         StrategySpec("hybrid", "BM25 + dense + Personalized PageRank over the mutual index; extractive answer",
                      False, _retrieval("hybrid")),
-        StrategySpec("solver", "KAG logical-form solver: plan, execute over graph and chunks, judge, reflect",
-                     True, SolverStrategy),
     ]
+    solver = StrategySpec("solver", "KAG logical-form solver: plan, execute over graph and chunks, judge, reflect",
+                          True, SolverStrategy)
+    graph = graph_strategies()
+    specs = [*retrieval_only, *[s for s in graph if not s.needs_model], solver, *[s for s in graph if s.needs_model]]
     return {spec.name: spec for spec in specs}

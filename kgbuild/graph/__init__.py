@@ -1,0 +1,1 @@
+"""The built graph in memory and the pure graph steps the graph strategies share."""

@@ -1,0 +1,324 @@
+"""The built graph in memory, for the graph strategies (FRAG, SubgraphRAG, Chain of Explorations, FastToG).
+
+One directed multigraph over four node kinds, read from the workspace tables a build wrote (the rows
+the stores were synced from, with the same ids):
+
+    entity, concept   extracted nodes (Entity, Concept in docs/graph_model.md)
+    event             an extracted event; its name is "Type: trigger"
+    chunk             a passage of text (Chunk); the mutual index joins it to what it supports
+
+and three edge kinds, each an (head, predicate, tail) triple with the chunks that support it:
+
+    relation          an extracted relation (belongTo and isA included); hypernodes that qualify it
+                      ("on February 11, 1814") ride on the edge as qualifiers, not as nodes
+    role              event -> argument, the predicate is the role ("creator", "time", "place")
+    mention           chunk -> node it supports (SUPPORTED_BY read backwards), predicate "mentions"
+
+Mention edges make passages first-class steps of a path ("EDSAC -mentioned in-> [EDSAC §1] -mentions->
+First Draft of a Report on the EDVAC"): an offline build extracts few relations per passage, and
+without them most questions' answers are unreachable from the entities they name. A strategy can
+leave them out (`EdgeKind`).
+
+Graph algorithms run on igraph (C core); see bench/graph_library.py for the measurement behind the
+choice. The projection is immutable once loaded; `signature` says when the tables changed on disk
+(the engine reloads) and `fingerprint` identifies the graph's content (trained models record it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+
+from kgbuild.ids import unescape_article_id
+from kgbuild.text import CAMEL_SEAM
+
+if TYPE_CHECKING:
+    import igraph
+
+    from kgbuild.workspace import Workspace
+
+NodeKind = Literal["entity", "concept", "event", "chunk"]
+EdgeKind = Literal["relation", "role", "mention"]
+ENTITY: NodeKind = "entity"
+CONCEPT: NodeKind = "concept"
+EVENT: NodeKind = "event"
+CHUNK: NodeKind = "chunk"
+RELATION: EdgeKind = "relation"
+ROLE: EdgeKind = "role"
+MENTION: EdgeKind = "mention"
+MENTIONS = "mentions"  # the predicate of a mention edge
+
+# Tables the projection reads; a change to any of them (a rebuild) invalidates it.
+TABLES = ("chunks", "documents", "entities", "concepts", "relations", "events", "hypernodes")
+
+
+def predicate_text(predicate: str) -> str:
+    """A predicate as words, for embedding and prompts: "bornIn" -> "born in", "based_in" -> "based in"."""
+    return " ".join(CAMEL_SEAM.sub(" ", predicate).replace("_", " ").split()).lower()
+
+
+@dataclass(frozen=True)
+class Qualifier:
+    """A hypernode on a triple: ((head, p, tail), predicate, value)."""
+
+    predicate: str
+    value: str
+    value_id: str
+
+
+@dataclass
+class GraphProjection:
+    """Nodes and edges as parallel arrays; node and edge indices are positions in them."""
+
+    node_ids: list[str]
+    node_names: list[str]
+    node_kind: list[NodeKind]
+    node_class: list[str | None]  # spg_class of an entity, "Concept", the event type, "Chunk"
+    node_chunks: list[tuple[int, ...]]  # supporting chunk nodes (a chunk node: itself)
+    node_text: list[str]  # what is embedded for the node: as the vector store does ("name: description")
+    edge_head: np.ndarray  # int32, node index
+    edge_tail: np.ndarray  # int32, node index
+    edge_pred: np.ndarray  # int32, index into `predicates`
+    edge_kind: list[EdgeKind]
+    edge_ids: list[str]
+    edge_chunks: list[tuple[int, ...]]  # supporting chunk nodes
+    predicates: list[str]
+    qualifiers: dict[int, list[Qualifier]]  # edge index -> its hypernode qualifiers
+    chunk_doc: dict[int, str]  # chunk node -> document id
+    chunk_text: dict[int, str]
+    doc_titles: dict[str, str]
+    fingerprint: str = ""
+    signature: tuple[tuple[str, int, int], ...] = ()
+    node_pos: dict[str, int] = field(init=False)
+    pred_pos: dict[str, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.node_pos = {nid: i for i, nid in enumerate(self.node_ids)}
+        self.pred_pos = {p: i for i, p in enumerate(self.predicates)}
+        if not self.fingerprint:
+            self.fingerprint = content_fingerprint(self.node_ids, self.edge_ids)
+
+    # ---------------------------------------------------------------- sizes and lookups
+
+    @property
+    def n_nodes(self) -> int:
+        return len(self.node_ids)
+
+    @property
+    def n_edges(self) -> int:
+        return len(self.edge_ids)
+
+    def predicate(self, edge: int) -> str:
+        return self.predicates[int(self.edge_pred[edge])]
+
+    def other_end(self, edge: int, node: int) -> int:
+        head, tail = int(self.edge_head[edge]), int(self.edge_tail[edge])
+        return tail if head == node else head
+
+    def title_of(self, doc_id: str) -> str:
+        return self.doc_titles.get(doc_id) or unescape_article_id(doc_id)
+
+    def chunk_id(self, chunk_node: int) -> str:
+        return self.node_ids[chunk_node]
+
+    @cached_property
+    def incident(self) -> list[list[int]]:
+        """node -> the edges that touch it, either direction (insertion order)."""
+        out: list[list[int]] = [[] for _ in range(self.n_nodes)]
+        for e, (h, t) in enumerate(zip(self.edge_head.tolist(), self.edge_tail.tolist(), strict=True)):
+            out[h].append(e)
+            if t != h:
+                out[t].append(e)
+        return out
+
+    @cached_property
+    def graph(self) -> igraph.Graph:
+        """The igraph view (directed; edge i of igraph is edge i here). Built on first use."""
+        import igraph
+
+        edges = np.column_stack([self.edge_head, self.edge_tail]) if self.n_edges else np.zeros((0, 2), np.int32)
+        return igraph.Graph(n=self.n_nodes, edges=edges.tolist(), directed=True)
+
+    def edge_mask(self, kinds: Iterable[EdgeKind]) -> np.ndarray:
+        """Boolean mask over edges of the given kinds."""
+        wanted = set(kinds)
+        return np.fromiter((k in wanted for k in self.edge_kind), dtype=bool, count=self.n_edges)
+
+    # ---------------------------------------------------------------- loading
+
+    @classmethod
+    def load(cls, workspace: Workspace) -> GraphProjection:
+        """Read the tables of a build. Tables a build did not write (no events) count as empty."""
+
+        def rows(name: str, columns: list[str]) -> list[dict[str, Any]]:
+            if not workspace.has_table(name):
+                return []
+            table = workspace.read_table(name)
+            present = [c for c in columns if c in table.column_names]
+            selected: list[dict[str, Any]] = table.select(present).to_pylist()
+            return selected
+
+        projection = cls.from_rows(
+            chunks=rows("chunks", ["id", "doc_id", "text"]),
+            documents=rows("documents", ["id", "title"]),
+            entities=rows("entities", ["id", "name", "spg_class", "description", "chunk_ids"]),
+            concepts=rows("concepts", ["id", "name", "chunk_ids"]),
+            relations=rows("relations", ["id", "subject_id", "predicate", "object_id", "chunk_ids"]),
+            events=rows("events", ["id", "type", "trigger", "arguments", "time_id", "place_id", "chunk_ids"]),
+            hypernodes=rows("hypernodes", ["id", "subject_id", "subject_kind", "predicate", "object_id",
+                                           "object_name", "subject_name", "object_kind"]),
+        )
+        projection.signature = table_signature(workspace)
+        return projection
+
+    @classmethod
+    def from_rows(cls, *, chunks: Sequence[dict[str, Any]], entities: Sequence[dict[str, Any]] = (),
+                  relations: Sequence[dict[str, Any]] = (), concepts: Sequence[dict[str, Any]] = (),
+                  events: Sequence[dict[str, Any]] = (), hypernodes: Sequence[dict[str, Any]] = (),
+                  documents: Sequence[dict[str, Any]] = ()) -> GraphProjection:
+        node_ids: list[str] = []
+        names: list[str] = []
+        kinds: list[NodeKind] = []
+        classes: list[str | None] = []
+        supports: list[tuple[int, ...]] = []
+        texts: list[str] = []
+        pos: dict[str, int] = {}
+        chunk_doc: dict[int, str] = {}
+        chunk_text: dict[int, str] = {}
+
+        def add(nid: str, name: str, kind: NodeKind, cls_: str | None, text: str = "") -> int:
+            i = len(node_ids)
+            texts.append(text or name)
+            pos[nid] = i
+            node_ids.append(nid)
+            names.append(name)
+            kinds.append(kind)
+            classes.append(cls_)
+            supports.append(())
+            return i
+
+        titles = {d["id"]: d.get("title") or unescape_article_id(d["id"]) for d in documents}
+        order: dict[str, int] = {}
+        for c in chunks:
+            doc = c["doc_id"]
+            n = order.get(doc, 0)
+            order[doc] = n + 1
+            i = add(c["id"], f"{titles.get(doc) or unescape_article_id(doc)} §{n + 1}", CHUNK, "Chunk",
+                    c.get("text") or "")
+            supports[i] = (i,)
+            chunk_doc[i] = doc
+            chunk_text[i] = c.get("text") or ""
+            titles.setdefault(doc, unescape_article_id(doc))
+
+        def chunk_nodes(ids: Iterable[str] | None) -> tuple[int, ...]:
+            # A chunk id outside the table is a stale reference; it supports nothing.
+            found = (pos.get(cid) for cid in ids or ())
+            return tuple(dict.fromkeys(p for p in found if p is not None and kinds[p] == CHUNK))
+
+        for e in entities:
+            # The text the vector sync embeds (store/vector_sync.py), so the vectors come from its cache.
+            text = f"{e['name']}: {e['description']}" if e.get("description") else e["name"]
+            i = add(e["id"], e["name"], ENTITY, e.get("spg_class"), text)
+            supports[i] = chunk_nodes(e.get("chunk_ids"))
+        for con in concepts:
+            i = add(con["id"], con["name"], CONCEPT, "Concept")
+            supports[i] = chunk_nodes(con.get("chunk_ids"))
+        for ev in events:
+            i = add(ev["id"], f"{ev.get('type') or 'Event'}: {ev.get('trigger') or ''}".strip(), EVENT, ev.get("type"))
+            supports[i] = chunk_nodes(ev.get("chunk_ids"))
+
+        heads: list[int] = []
+        tails: list[int] = []
+        preds: list[int] = []
+        ekinds: list[EdgeKind] = []
+        eids: list[str] = []
+        echunks: list[tuple[int, ...]] = []
+        predicates: list[str] = []
+        pred_pos: dict[str, int] = {}
+
+        def edge(eid: str, h: int, p: str, t: int, kind: EdgeKind, sup: tuple[int, ...]) -> None:
+            if p not in pred_pos:
+                pred_pos[p] = len(predicates)
+                predicates.append(p)
+            heads.append(h)
+            tails.append(t)
+            preds.append(pred_pos[p])
+            ekinds.append(kind)
+            eids.append(eid)
+            echunks.append(sup)
+
+        edge_of: dict[str, int] = {}
+        for r in relations:
+            h, t = pos.get(r["subject_id"]), pos.get(r["object_id"])
+            if h is None or t is None or h == t:
+                continue  # an end outside the tables, or a self loop: nothing to walk
+            edge_of[r["id"]] = len(eids)
+            edge(r["id"], h, r["predicate"], t, RELATION, chunk_nodes(r.get("chunk_ids")))
+        for ev in events:
+            h = pos[ev["id"]]
+            sup = supports[h]
+            args = ev.get("arguments") or {}
+            if isinstance(args, str):
+                args = json.loads(args) if args else {}
+            roles = [(role, ref["id"]) for role, refs in sorted(args.items()) for ref in refs or ()]
+            roles += [(role, ev[key]) for role, key in (("time", "time_id"), ("place", "place_id")) if ev.get(key)]
+            for role, target in roles:
+                t = pos.get(target)
+                if t is not None and t != h:
+                    edge(f"{ev['id']}:{role}:{target}", h, role, t, ROLE, sup)
+        for i in range(len(node_ids)):
+            if kinds[i] == CHUNK:
+                continue
+            for chunk in supports[i]:
+                edge(f"{node_ids[chunk]}>{node_ids[i]}", chunk, MENTIONS, i, MENTION, (chunk,))
+
+        qualifiers: dict[int, list[Qualifier]] = {}
+        for hyp in hypernodes:
+            # ((x, p, y), q, v) or, written the other way, (v, q, (x, p, y)): the value is the non-triple end.
+            if hyp.get("subject_kind") == "relation":
+                rel_id, value_id, value = hyp["subject_id"], hyp["object_id"], hyp.get("object_name") or ""
+            else:
+                rel_id, value_id, value = hyp["object_id"], hyp["subject_id"], hyp.get("subject_name") or ""
+            target = edge_of.get(rel_id)
+            if target is not None:
+                value = names[pos[value_id]] if value_id in pos else value
+                qualifiers.setdefault(target, []).append(Qualifier(hyp["predicate"], value, value_id))
+
+        return cls(node_ids=node_ids, node_names=names, node_kind=kinds, node_class=classes, node_chunks=supports,
+                   node_text=texts,
+                   edge_head=np.asarray(heads, np.int32), edge_tail=np.asarray(tails, np.int32),
+                   edge_pred=np.asarray(preds, np.int32), edge_kind=ekinds, edge_ids=eids, edge_chunks=echunks,
+                   predicates=predicates, qualifiers=qualifiers, chunk_doc=chunk_doc, chunk_text=chunk_text,
+                   doc_titles=titles)
+
+
+def content_fingerprint(node_ids: Iterable[str], edge_ids: Iterable[str]) -> str:
+    """The graph's identity: ids are content-derived, so the same build gives the same fingerprint
+    and any added, removed or re-extracted node or edge changes it."""
+    digest = hashlib.sha256()
+    for part in (sorted(node_ids), sorted(edge_ids)):
+        for item in part:
+            digest.update(item.encode("utf-8"))
+            digest.update(b"\0")
+        digest.update(b"\1")
+    return digest.hexdigest()[:16]
+
+
+def table_signature(workspace: Workspace) -> tuple[tuple[str, int, int], ...]:
+    """(table, size, mtime) of each table the projection reads: a cheap check for a rebuild."""
+    out = []
+    for name in TABLES:
+        path: Path = workspace.table_path(name)
+        try:
+            st = path.stat()
+        except FileNotFoundError:
+            continue
+        out.append((name, st.st_size, st.st_mtime_ns))
+    return tuple(out)
