@@ -133,6 +133,9 @@ class Answer(BaseModel):
     citations: list[Citation] = Field(default_factory=list)
     triples: list[Triple] = Field(default_factory=list)
     chunks: list[ScoredChunk] = Field(default_factory=list)
+    # The graph strategies: the ranked paths or triples, verbalised as the answer prompt sees them
+    # (`s -> r -> m -> r -> e`, qualifiers in brackets), whether or not a model was asked.
+    facts: list[str] = Field(default_factory=list)
     plan: list[str] = Field(default_factory=list)  # logical forms, printed
     trace: list[TraceStep] = Field(default_factory=list)
     llm_calls: int = 0
