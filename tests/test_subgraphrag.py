@@ -1,0 +1,373 @@
+"""SubgraphRAG: candidates, directional distance encoding, the block-decomposed scorer, weak labels,
+training end to end and the strategy, on small hand-built graphs with known answers."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from kgbuild.config import Config
+from kgbuild.errors import ConfigError
+from kgbuild.evaluate import QAItem
+from kgbuild.graph.linking import QuestionLinker
+from kgbuild.graph.projection import MENTION, RELATION, GraphProjection
+from kgbuild.graph.vectors import GraphVectors
+from kgbuild.graph.walks import adjacency
+from kgbuild.solve.retrieval.index import MutualIndex
+from kgbuild.solve.retrieval.linking import EntityLinker
+from kgbuild.solve.strategy import Budget
+from kgbuild.strategies.graph_answer import NO_LINK, UNVERIFIED
+from kgbuild.strategies.subgraphrag import SPEC
+from kgbuild.strategies.subgraphrag.candidates import GraphIndex, Settings, candidate_edges, subgraph
+from kgbuild.strategies.subgraphrag.dde import dde_dim, directional_encoding
+from kgbuild.strategies.subgraphrag.scorer import GraphTables, ModelMeta, ScorerModel, model_path, score_triples
+from kgbuild.strategies.subgraphrag.strategy import SubgraphRAGStrategy
+from kgbuild.strategies.subgraphrag.train import TrainReport, label_examples, train_retriever
+from kgbuild.workspace import Workspace
+
+# ---------------------------------------------------------------- a small graph: EDSAC and the report it was based on
+
+CHUNKS = [
+    {"id": "edsac#0#0", "doc_id": "edsac", "text": "EDSAC was designed by Maurice Wilkes in Cambridge. "
+                                                   "It was based on the First Draft of a Report on the EDVAC."},
+    {"id": "draft#0#0", "doc_id": "draft", "text": "The First Draft of a Report on the EDVAC was written by "
+                                                   "John von Neumann."},
+    {"id": "neumann#0#0", "doc_id": "neumann", "text": "John von Neumann was born in Budapest."},
+    {"id": "wilkes#0#0", "doc_id": "wilkes", "text": "Maurice Wilkes was born in Dudley."},
+]
+DOCUMENTS = [{"id": "edsac", "title": "EDSAC"}, {"id": "draft", "title": "First Draft"},
+             {"id": "neumann", "title": "John von Neumann"}, {"id": "wilkes", "title": "Maurice Wilkes"}]
+ENTITIES = [
+    {"id": "e_edsac", "name": "EDSAC", "spg_class": "Product", "chunk_ids": ["edsac#0#0"]},
+    {"id": "e_draft", "name": "First Draft of a Report on the EDVAC", "spg_class": "Work",
+     "chunk_ids": ["edsac#0#0", "draft#0#0"]},
+    {"id": "e_neumann", "name": "John von Neumann", "spg_class": "Person", "chunk_ids": ["draft#0#0", "neumann#0#0"]},
+    {"id": "e_budapest", "name": "Budapest", "spg_class": "City", "chunk_ids": ["neumann#0#0"]},
+    {"id": "e_wilkes", "name": "Maurice Wilkes", "spg_class": "Person", "chunk_ids": ["edsac#0#0", "wilkes#0#0"]},
+    {"id": "e_cambridge", "name": "Cambridge", "spg_class": "City", "chunk_ids": ["edsac#0#0"]},
+    {"id": "e_dudley", "name": "Dudley", "spg_class": "City", "chunk_ids": ["wilkes#0#0"]},
+]
+RELATIONS = [
+    {"id": "r_based", "subject_id": "e_edsac", "predicate": "basedOn", "object_id": "e_draft", "chunk_ids": ["edsac#0#0"]},
+    {"id": "r_wrote", "subject_id": "e_draft", "predicate": "writtenBy", "object_id": "e_neumann",
+     "chunk_ids": ["draft#0#0"]},
+    {"id": "r_born", "subject_id": "e_neumann", "predicate": "bornIn", "object_id": "e_budapest",
+     "chunk_ids": ["neumann#0#0"]},
+    {"id": "r_designed", "subject_id": "e_wilkes", "predicate": "designed", "object_id": "e_edsac",
+     "chunk_ids": ["edsac#0#0"]},
+    {"id": "r_built", "subject_id": "e_edsac", "predicate": "builtIn", "object_id": "e_cambridge",
+     "chunk_ids": ["edsac#0#0"]},
+    {"id": "r_wborn", "subject_id": "e_wilkes", "predicate": "bornIn", "object_id": "e_dudley",
+     "chunk_ids": ["wilkes#0#0"]},
+]
+ITEMS = [
+    QAItem(id="q1", question="Who wrote the report that EDSAC was based on?", answer="John von Neumann"),
+    QAItem(id="q2", question="Who designed EDSAC?", answer="Maurice Wilkes"),
+    QAItem(id="q3", question="In which city was EDSAC built?", answer="Cambridge"),
+    QAItem(id="q4", question="Where was Maurice Wilkes born?", answer="Dudley"),
+    QAItem(id="q5", question="Where was John von Neumann born?", answer="Budapest"),
+    QAItem(id="q6", question="Who was born in Cambridge?", answer="Nobody Known"),  # no node: skipped
+    QAItem(id="q7", question="What is the capital of France?", answer="Paris"),  # links to nothing: skipped
+    # Budapest is 3 hops from EDSAC, beyond the 2-hop candidates: skipped as unreachable.
+    QAItem(id="q8", question="Where was the author of the report EDSAC was based on born?", answer="Budapest"),
+]
+
+
+class HashEmbedder:
+    """Deterministic bag-of-words vectors (each word to a signed bucket by its md5), unit length."""
+
+    name = "hash-32"
+    dim = 32
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        out = []
+        for text in texts:
+            v = np.zeros(self.dim)
+            for word in re.findall(r"\w+", text.lower()):
+                h = hashlib.md5(word.encode()).digest()
+                v[h[0] % self.dim] += 1.0 if h[1] % 2 else -1.0
+            n = np.linalg.norm(v)
+            out.append((v / n if n else v).tolist())
+        return out
+
+    def close(self) -> None:
+        return None
+
+
+def build(relations: Sequence[dict[str, Any]] = RELATIONS) -> GraphProjection:
+    return GraphProjection.from_rows(chunks=CHUNKS, entities=ENTITIES, relations=relations, documents=DOCUMENTS)
+
+
+def make_linker(projection: GraphProjection, embedder: HashEmbedder) -> QuestionLinker:
+    index = MutualIndex.from_rows(CHUNKS, ENTITIES, RELATIONS, documents=DOCUMENTS)
+    return QuestionLinker(projection, index, EntityLinker(index, None, None, "x"), embedder)
+
+
+class Resources:
+    """The QueryResources a strategy factory reads, over a hand-built projection."""
+
+    def __init__(self, projection: GraphProjection, root: Path, config: Config | None = None) -> None:
+        self._projection = projection
+        self._embedder = HashEmbedder()
+        self._vectors = GraphVectors.compute(projection, self._embedder)
+        self._workspace = Workspace(root)
+        self._config = config or Config()
+
+    @property
+    def config(self) -> Config:
+        return self._config
+
+    @property
+    def workspace(self) -> Workspace:
+        return self._workspace
+
+    @property
+    def graph(self) -> None:
+        return None
+
+    def retriever(self, *, cached_embeddings: bool = True) -> Any:
+        raise AssertionError("SubgraphRAG does not use the hybrid retriever")
+
+    def embedder(self, *, cached: bool = True) -> HashEmbedder:
+        return self._embedder
+
+    def projection(self) -> GraphProjection:
+        return self._projection
+
+    def graph_vectors(self) -> GraphVectors:
+        return self._vectors
+
+    def question_linker(self, *, cached_embeddings: bool = True) -> QuestionLinker:
+        return make_linker(self._projection, self._embedder)
+
+
+def node(p: GraphProjection, nid: str) -> int:
+    return p.node_pos[nid]
+
+
+def edge(p: GraphProjection, eid: str) -> int:
+    return p.edge_ids.index(eid)
+
+
+# ---------------------------------------------------------------- DDE
+
+
+def test_dde_exact_numbers_on_five_nodes() -> None:
+    # 0 -> 1, 1 -> 2, 3 -> 1, 2 -> 4, 0 -> 3; topic 2.
+    heads = np.array([0, 1, 3, 2, 0])
+    tails = np.array([1, 2, 1, 4, 3])
+    got = directional_encoding(heads, tails, 5, [2], rounds=2)
+    # [one-hot, fwd_1, fwd_2, bwd_1, bwd_2], two channels (topic, not topic) each.
+    expected = np.array([
+        [0, 1, 0, 0, 0, 0, 0, 1, .5, .5],
+        [0, 1, 0, 1, 0, .5, 1, 0, 0, 1],
+        [1, 0, 0, 1, 0, 1, 0, 1, 0, 0],
+        [0, 1, 0, 1, 0, 0, 0, 1, 1, 0],
+        [0, 1, 1, 0, 0, 1, 0, 0, 0, 0],
+    ], dtype=np.float32)
+    assert got.shape == (5, dde_dim(2)) == (5, 10)
+    np.testing.assert_allclose(got, expected)
+
+
+def test_dde_parallel_edges_count_once_each_and_rounds() -> None:
+    # 0 -> 1 twice, 2 -> 1 once; topic 0: node 1 hears the topic on 2 of its 3 in-edges.
+    got = directional_encoding(np.array([0, 0, 2]), np.array([1, 1, 1]), 3, [0], rounds=1)
+    np.testing.assert_allclose(got[1], [0, 1, 2 / 3, 1 / 3, 0, 0])
+    np.testing.assert_allclose(got[0], [1, 0, 0, 0, 0, 1])
+    assert directional_encoding(np.array([0]), np.array([1]), 2, [0], rounds=3).shape == (2, 14)
+
+
+# ---------------------------------------------------------------- candidates
+
+
+def test_candidates_within_hops() -> None:
+    p = build()
+    mask = p.edge_mask([RELATION])
+    adj = adjacency(p, mask)
+    seeds = [node(p, "e_edsac")]
+    one = candidate_edges(adj, p.edge_head, p.edge_tail, mask, seeds, hops=1)
+    assert {p.edge_ids[e] for e in one.edges} == {"r_based", "r_designed", "r_built"}
+    two = candidate_edges(adj, p.edge_head, p.edge_tail, mask, seeds, hops=2)
+    # Neighbours' edges too: the draft's author, Wilkes' birthplace; von Neumann's birthplace is 3 hops out.
+    assert {p.edge_ids[e] for e in two.edges} == {"r_based", "r_designed", "r_built", "r_wrote", "r_wborn"}
+    assert two.distance[node(p, "e_draft")] == 1 and two.distance[node(p, "e_neumann")] == -1
+    assert not two.truncated and two.total == 5
+    # The cap keeps the nearest: the seed's own edges before its neighbours'.
+    capped = candidate_edges(adj, p.edge_head, p.edge_tail, mask, seeds, hops=2, limit=3)
+    assert capped.truncated and capped.total == 5
+    assert {p.edge_ids[e] for e in capped.edges} == {"r_based", "r_designed", "r_built"}
+    assert candidate_edges(adj, p.edge_head, p.edge_tail, mask, [], hops=2).edges.size == 0
+
+
+def test_candidates_through_mentions_and_subgraph_topics() -> None:
+    p = build()
+    index = GraphIndex.build(p, (RELATION, MENTION))
+    sub = subgraph(index, [node(p, "e_budapest")], Settings(hops=2))
+    names = {p.edge_ids[e] for e in sub.edges}
+    # Budapest's passage mentions von Neumann: his edges are 2 hops away through the passage.
+    assert "neumann#0#0>e_neumann" in names and "r_born" in names and "r_wrote" in names
+    assert "r_based" not in names
+    topic = int(np.searchsorted(sub.nodes, node(p, "e_budapest")))
+    np.testing.assert_allclose(sub.dde[topic, :2], [1, 0])
+    assert sub.dde[:, 0].sum() == 1  # one topic
+    assert sub.preds.tolist() == p.edge_pred[sub.edges].tolist()
+    np.testing.assert_array_equal(sub.nodes[sub.local_head], p.edge_head[sub.edges])
+    np.testing.assert_array_equal(sub.nodes[sub.local_tail], p.edge_tail[sub.edges])
+
+
+# ---------------------------------------------------------------- the scorer
+
+
+def random_model(dim: int, hidden: int, rounds: int, seed: int = 0, fingerprint: str = "f") -> ScorerModel:
+    rng = np.random.default_rng(seed)
+    f = dde_dim(rounds)
+
+    def w(rows: int) -> np.ndarray:
+        return rng.normal(size=(rows, hidden)).astype(np.float32)
+
+    return ScorerModel(w(dim), w(dim), w(dim), w(dim), w(f), w(f), rng.normal(size=hidden).astype(np.float32),
+                       rng.normal(size=hidden).astype(np.float32), float(rng.normal()),
+                       ModelMeta(fingerprint, "hash-32", dim, hidden, rounds, 2, 0))
+
+
+def test_block_scorer_equals_full_mlp() -> None:
+    p = build()
+    vectors = GraphVectors.compute(p, HashEmbedder())
+    model = random_model(vectors.dim, 16, 2)
+    sub = subgraph(GraphIndex.build(p, (RELATION, MENTION)), [node(p, "e_edsac")], Settings())
+    q = np.asarray(HashEmbedder().embed(["Who designed EDSAC?"])[0], np.float32)
+    fast = score_triples(model, GraphTables.compute(model, vectors), q, sub.preds, sub.nodes, sub.local_head,
+                         sub.local_tail, sub.dde)
+    heads, tails = p.edge_head[sub.edges], p.edge_tail[sub.edges]
+    full = np.hstack([np.tile(q, (sub.edges.size, 1)), vectors.nodes[heads], vectors.predicates[sub.preds],
+                      vectors.nodes[tails], sub.dde[sub.local_head], sub.dde[sub.local_tail]])
+    assert full.shape[1] == model.input_dim
+    naive = model.mlp(full)
+    assert fast.shape == (sub.edges.size,) and sub.edges.size > 5
+    np.testing.assert_allclose(fast, naive, rtol=1e-4, atol=1e-3)
+
+
+def test_save_load_and_stale_model(tmp_path: Path) -> None:
+    model = random_model(8, 4, 2, fingerprint="abc")
+    path = tmp_path / "models" / "subgraphrag.npz"
+    model.save(path)
+    back = ScorerModel.load(path, "abc", "hash-32")
+    assert back.meta == model.meta
+    np.testing.assert_array_equal(back.first_layer(), model.first_layer())
+    assert back.b2 == pytest.approx(model.b2)
+    for fingerprint, embedder in (("other", "hash-32"), ("abc", "minilm")):
+        with pytest.raises(ConfigError) as err:
+            ScorerModel.load(path, fingerprint, embedder)
+        assert "kgbuild train retriever QA_FILE" in str(err.value) and "\n" not in str(err.value)
+    with pytest.raises(ConfigError, match="kgbuild train retriever QA_FILE"):
+        ScorerModel.load(tmp_path / "missing.npz", "abc", "hash-32")
+    (tmp_path / "bad.npz").write_bytes(b"not a zip")
+    with pytest.raises(ConfigError, match="unreadable"):
+        ScorerModel.load(tmp_path / "bad.npz", "abc", "hash-32")
+
+
+# ---------------------------------------------------------------- labels and training
+
+
+def test_labels_are_shortest_paths_to_the_answer() -> None:
+    p = build()
+    settings = Settings()
+    index = GraphIndex.build(p, settings.edge_kinds)
+    report = TrainReport()
+    examples = label_examples(p, index, make_linker(p, HashEmbedder()), ITEMS, settings, report)
+    assert (report.questions, report.used, report.no_entity, report.no_answer_node, report.unreachable) == (8, 5, 1, 1, 1)
+    first = examples[0]
+    positives = {p.edge_ids[e] for e in first.sub.edges[first.labels > 0]}
+    # EDSAC -basedOn-> the draft -writtenBy-> von Neumann: the one shortest path (through a passage: 3 hops).
+    assert positives == {"r_based", "r_wrote"}
+    assert report.positives == sum(int(ex.labels.sum()) for ex in examples)
+
+
+def test_training_end_to_end(tmp_path: Path) -> None:
+    p = build()
+    embedder = HashEmbedder()
+    vectors = GraphVectors.compute(p, embedder)
+    seen: list[tuple[int, float]] = []
+    model, report = train_retriever(p, vectors, make_linker(p, embedder), ITEMS, epochs=30, hidden=16, seed=3,
+                                    learning_rate=0.01, on_epoch=lambda e, loss: seen.append((e, loss)))
+    assert report.epochs == 30 and len(report.losses) == 30 and [e for e, _ in seen] == list(range(1, 31))
+    assert report.losses[-1] < 0.5 * report.losses[0]
+    assert report.skipped == 3 and model.meta.questions == 5 == report.used
+    again, report2 = train_retriever(p, vectors, make_linker(p, embedder), ITEMS, epochs=30, hidden=16, seed=3,
+                                         learning_rate=0.01)
+    assert report2.losses == report.losses
+    np.testing.assert_array_equal(again.first_layer(), model.first_layer())
+
+    path = tmp_path / "m.npz"
+    model.save(path)
+    loaded = ScorerModel.load(path, p.fingerprint, embedder.name)
+    assert loaded.meta == model.meta
+    rebuilt = build([*RELATIONS, {"id": "r_new", "subject_id": "e_dudley", "predicate": "near",
+                                  "object_id": "e_cambridge", "chunk_ids": []}])
+    assert rebuilt.fingerprint != p.fingerprint
+    with pytest.raises(ConfigError) as err:
+        ScorerModel.load(path, rebuilt.fingerprint, embedder.name)
+    assert "kgbuild train retriever QA_FILE" in err.value.line() and "\n" not in err.value.line()
+
+
+# ---------------------------------------------------------------- the strategy
+
+
+@pytest.fixture(scope="module")
+def trained() -> ScorerModel:
+    p = build()
+    embedder = HashEmbedder()
+    model, _ = train_retriever(p, GraphVectors.compute(p, embedder), make_linker(p, embedder), ITEMS, epochs=40,
+                               hidden=16, seed=0, learning_rate=0.01)
+    return model
+
+
+def test_strategy_answers_without_a_model(tmp_path: Path, trained: ScorerModel) -> None:
+    p = build()
+    resources = Resources(p, tmp_path)
+    trained.save(model_path(resources.workspace))
+    assert SPEC.unavailable is not None and SPEC.unavailable(resources) is None
+    strategy = SPEC.factory(resources, Budget())
+    try:
+        answer = strategy.answer("Who wrote the report that EDSAC was based on?", Budget())
+    finally:
+        strategy.close()
+    assert answer.strategy == "subgraphrag" and answer.mode == "retrieval" and not answer.resolved
+    assert answer.answer == "John von Neumann"
+    assert UNVERIFIED in answer.notes and answer.llm_calls == 0
+    assert [s.question for s in answer.trace] == ["link", "candidates", "score", "answer"]
+    assert answer.trace[0].result.bound == {"topic": ["EDSAC"]}
+    ids = [t.id for t in answer.triples]
+    assert {"r_based", "r_wrote"} <= set(ids[:4]) and len(ids) == len(set(ids)) <= Settings().top_k
+    assert 0 < len(answer.chunks) <= 5 and len({c.id for c in answer.chunks}) == len(answer.chunks)
+    assert answer.chunks[0].id == answer.triples[0].chunk_ids[0]  # the passage behind the best triple first
+
+
+def test_question_linking_to_nothing_is_an_explained_empty_answer(tmp_path: Path, trained: ScorerModel) -> None:
+    resources = Resources(build(), tmp_path)
+    strategy = SubgraphRAGStrategy(resources, Budget(), model=trained, settings=Settings(top_k=3))
+    answer = strategy.answer("What is the capital of France?", Budget())
+    strategy.close()
+    assert answer.answer == "" and not answer.resolved and answer.triples == [] and answer.chunks == []
+    assert answer.notes == [NO_LINK] and answer.trace[0].result.how == "nothing"
+
+
+def test_missing_or_stale_model_is_one_line(tmp_path: Path, trained: ScorerModel) -> None:
+    resources = Resources(build(), tmp_path)
+    assert SPEC.unavailable is not None
+    reason = SPEC.unavailable(resources)
+    assert reason is not None and "kgbuild train retriever QA_FILE" in reason
+    with pytest.raises(ConfigError, match="no trained SubgraphRAG retriever"):
+        SPEC.factory(resources, Budget())
+    replace(trained, meta=replace(trained.meta, fingerprint="old")).save(model_path(resources.workspace))
+    reason = SPEC.unavailable(resources)
+    assert reason is not None and "rebuilt since" in reason and "\n" not in reason
+    with pytest.raises(ConfigError, match="rebuilt since"):
+        SPEC.factory(resources, Budget())
