@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
 __all__ = ["print_answer", "query"]
 
+SHOWN = 10  # facts and triples printed; --json has them all
+
 # `--mode` predates strategies; its values map onto them.
 _MODE_STRATEGY = {"auto": "auto", "solver": "solver", "retrieval": "hybrid"}
 
@@ -79,6 +81,9 @@ def print_answer(answer: Answer, out: Console) -> None:
         status = "resolved" if answer.resolved else "not resolved (best guess)"
         how = f"{answer.strategy or 'solver'}, {status}, {answer.seconds:.2f} s, {answer.llm_calls} model call(s), " \
               f"{answer.prompt_tokens}+{answer.completion_tokens} tokens"
+    elif answer.facts:  # a graph strategy without a model: the best node of the expected type, unchecked
+        how = (f"{answer.strategy}: best-ranked graph node of the expected type (no model), "
+               f"{answer.seconds * 1000:.0f} ms")
     else:  # no model read the chunks: the sentence is picked by word overlap, not checked
         how = (f"{answer.strategy or 'retrieval'}: extractive answer from the top chunks (no model), "
                f"{answer.seconds:.2f} s")
@@ -97,11 +102,16 @@ def print_answer(answer: Answer, out: Console) -> None:
             table.add_row(str(t.step), _short(form, 80), _short(_result_text(t.result), 80), str(t.llm_calls),
                           f"{t.seconds:.2f}")
         out.print(table)
+    if answer.facts:
+        out.print(f"\n[bold]facts[/bold] (the best {min(len(answer.facts), SHOWN)} of {len(answer.facts)})")
+        for i, fact in enumerate(answer.facts[:SHOWN], 1):
+            out.print(f"  {i}. {_short(fact, 200)}", markup=False, highlight=False)
     if answer.triples:
-        table = Table(title="triples", title_justify="left")
+        title = "triples" if len(answer.triples) <= SHOWN else f"triples (the first {SHOWN} of {len(answer.triples)})"
+        table = Table(title=title, title_justify="left")
         for col in ("subject", "predicate", "object", "chunks"):
             table.add_column(col)
-        for tr in answer.triples:
+        for tr in answer.triples[:SHOWN]:
             table.add_row(tr.subject, tr.predicate, tr.object, ", ".join(tr.chunk_ids[:3]))
         out.print(table)
     if answer.chunks:

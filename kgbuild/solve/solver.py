@@ -62,7 +62,7 @@ class Solver:
     async def solve(self, question: str) -> Answer:
         started = self.clock()
         usage = self.gateway.usage.total
-        calls0, prompt0, completion0 = usage.calls, usage.prompt_tokens, usage.completion_tokens
+        calls0, prompt0, completion0, waited0 = usage.calls, usage.prompt_tokens, usage.completion_tokens, usage.seconds
         state = ExecState()
         plans: list[str] = []
         asked = {question.strip().lower()}
@@ -86,7 +86,7 @@ class Solver:
                       chunks=sorted(state.chunks, key=lambda c: -c.score), plan=plans, trace=state.trace,
                       llm_calls=usage.calls - calls0, prompt_tokens=usage.prompt_tokens - prompt0,
                       completion_tokens=usage.completion_tokens - completion0,
-                      seconds=round(self.clock() - started, 6))
+                      seconds=round(self.clock() - started, 6), model_seconds=round(usage.seconds - waited0, 6))
 
     # ------------------------------------------------------------ the steps of a round
 

@@ -142,4 +142,5 @@ class Answer(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
+    model_seconds: float = 0.0  # of `seconds`, the wall time spent waiting on the model endpoint
     notes: list[str] = Field(default_factory=list)  # caveats of the retrieval behind the answer

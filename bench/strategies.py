@@ -1,0 +1,257 @@
+"""The query strategies side by side on one offline build: hybrid, FRAG, SubgraphRAG (and CoE, FastToG).
+
+Run from the repo root: `python bench/strategies.py [--corpus C --qa Q] [--project DIR] [--folds 5]`.
+
+1. builds the corpus offline (spaCy extraction, no LLM) into a temp project with the default stores
+   (Milvus Lite; the graph store is off: the strategies read the workspace projection), or opens
+   the already built project `--project DIR`;
+2. k-fold held-out evaluation: the questions are split into `--folds` folds (question i goes to fold
+   i mod folds); for each fold, FRAG's router and SubgraphRAG's scorer are trained on the other folds
+   only and every strategy answers the fold's questions. No figure comes from a question a trained
+   part saw;
+3. per strategy: answer-in-context recall (the gold answer, normalised as EM normalises, or an alias,
+   appears in what the answer prompt would see: the passages, at most 5, plus for the graph
+   strategies the verbalised paths or triples), supporting-passage Recall@5 (titles of those
+   passages), EM/F1 of the model-free answer, wall time per question p50/p90 (the question embedded by
+   the model each time, no cache) and model calls during retrieval;
+4. the same table for samples/questions.json over a build of samples/corpus (what a new user sees);
+5. with `bench/first_choice_model.py` present, CoE and FastToG run against that deterministic stand-in
+   model (it always picks the candidates ranked first; it is not a language model), reporting the
+   non-model time per question and model calls against FastToG's worst case.
+
+Last line: one JSON object, keys `S_answer_in_context_recall`, `S_supporting_recall_at_5`, `S_em`, `S_f1`,
+`S_retrieval_p50_ms`, `S_retrieval_p90_ms`, `S_retrieval_model_calls` per strategy S (samples: `samples_S_...`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "bench"))
+
+
+def shared_data() -> Path:
+    for base in (os.environ.get("KGBUILD_SHARED_DATA"), REPO.parent / "shared" / "data", "/work/shared/data"):
+        if base and (Path(base) / "hotpotqa" / "train_corpus.json").exists():
+            return Path(base)
+    return Path("/work/shared/data")
+
+
+@dataclass
+class Row:
+    strategy: str
+    fold: int
+    in_context: float
+    recall5: float
+    em: float
+    f1: float
+    ms: float
+    calls: int
+    nonmodel_ms: float
+
+
+def context_text(answer: Any) -> str:
+    """What the answer prompt sees: the passages (at most 5) and the verbalised facts."""
+    return " ".join([*(c.text for c in answer.chunks[:5]), *answer.facts])
+
+
+def in_context(answer: Any, golds: Sequence[str]) -> float:
+    from kgbuild.evaluate import normalize_answer
+
+    seen = f" {normalize_answer(context_text(answer))} "
+    return float(any(g and normalize_answer(g) and f" {normalize_answer(g)} " in seen for g in golds))
+
+
+def score(strategy: str, fold: int, answer: Any, item: Any, ms: float, title_of: Callable[[str], str]) -> Row:
+    from kgbuild.evaluate import exact_match, f1_score, ranked_titles, recall_at
+
+    golds = [item.answer, *item.aliases]
+    titles = ranked_titles((c.doc_id for c in answer.chunks[:5]), title_of)
+    model_ms = answer.model_seconds * 1000.0
+    return Row(strategy, fold, in_context(answer, golds), recall_at(titles, item.supporting, 5),
+               exact_match(answer.answer, golds), f1_score(answer.answer, golds), ms, answer.llm_calls,
+               max(ms - model_ms, 0.0))
+
+
+def train_fold(engine: Any, train_items: Sequence[Any], seed: int) -> tuple[Any, Any, str]:
+    """FRAG's router and SubgraphRAG's scorer, trained on `train_items` only."""
+    from kgbuild.strategies.frag.train import train_router
+    from kgbuild.strategies.subgraphrag.train import train_retriever
+
+    projection, linker = engine.projection(), engine.question_linker()
+    router, router_report = train_router(projection, linker, train_items)
+    scorer, scorer_report = train_retriever(projection, engine.graph_vectors(), linker, train_items, seed=seed)
+    return router, scorer, f"router: {router_report}; scorer: {scorer_report}"
+
+
+def run_corpus(engine: Any, items: Sequence[Any], folds: int, label: str,
+               model_engine: Any | None = None) -> list[Row]:
+    """Every strategy on every question, each fold's trained parts fitted on the other folds."""
+    from kgbuild.solve.strategy import Budget
+    from kgbuild.strategies.frag.strategy import FragStrategy
+    from kgbuild.strategies.subgraphrag.strategy import SubgraphRAGStrategy
+
+    budget = Budget(k=10, use_cache=False)  # k: chunk retrieval reads 10, the top 5 distinct passages count
+    hybrid = engine.strategy("hybrid", budget)
+    title_of = engine.retriever(cached_embeddings=False).title_of
+    # Warm: the embedding model, Milvus Lite, the projection and its vectors load before any clock starts.
+    engine.retriever(cached_embeddings=False).retrieve(items[0].question, 1, mode="dense")
+    engine.question_linker(cached_embeddings=False).link(items[0].question)
+    engine.graph_vectors()
+    rows: list[Row] = []
+    folds = max(1, min(folds, len(items)))
+    for fold in range(folds):
+        test = [it for i, it in enumerate(items) if i % folds == fold]
+        train = [it for i, it in enumerate(items) if i % folds != fold]
+        t = time.perf_counter()
+        router, scorer, how = train_fold(engine, train, seed=fold)
+        print(f"{label} fold {fold + 1}/{folds}: trained on {len(train)} questions in "
+              f"{time.perf_counter() - t:.1f} s ({how}); testing on {len(test)}")
+        strategies: dict[str, Any] = {"hybrid": hybrid, "frag": FragStrategy(engine, budget, router=router),
+                                      "subgraphrag": SubgraphRAGStrategy(engine, budget, model=scorer)}
+        if model_engine is not None:
+            for name in ("coe", "fasttog"):
+                strategies[name] = model_engine.strategy(name, budget)
+        for name, strategy in strategies.items():
+            for item in test:
+                t = time.perf_counter()
+                answer = strategy.answer(item.question, budget)
+                rows.append(score(name, fold, answer, item, (time.perf_counter() - t) * 1000.0, title_of))
+    return rows
+
+
+def summarise(rows: Sequence[Row], prefix: str) -> dict[str, float]:
+    import numpy as np
+
+    figures: dict[str, float] = {}
+    names = list(dict.fromkeys(r.strategy for r in rows))
+    print(f"{'strategy':>12} {'in-context':>10} {'R@5':>6} {'EM':>6} {'F1':>6} {'p50 ms':>8} {'p90 ms':>8} "
+          f"{'calls/q':>8} {'max calls':>9}")
+    for name in names:
+        mine = [r for r in rows if r.strategy == name]
+        ms = np.asarray([r.ms for r in mine])
+        nonmodel = np.asarray([r.nonmodel_ms for r in mine])
+        calls = [r.calls for r in mine]
+        mean = lambda xs: float(sum(xs) / max(len(xs), 1))  # noqa: E731
+        s = {"answer_in_context_recall": mean([r.in_context for r in mine]),
+             "supporting_recall_at_5": mean([r.recall5 for r in mine]),
+             "em": mean([r.em for r in mine]), "f1": mean([r.f1 for r in mine]),
+             "retrieval_p50_ms": float(np.percentile(ms, 50)), "retrieval_p90_ms": float(np.percentile(ms, 90)),
+             "retrieval_model_calls": mean(calls) if name in ("hybrid", "frag", "subgraphrag") else 0.0}
+        if name in ("coe", "fasttog"):
+            s = {k: v for k, v in s.items() if not k.startswith("retrieval_")}
+            s.update({"nonmodel_p50_ms": float(np.percentile(nonmodel, 50)),
+                      "nonmodel_p90_ms": float(np.percentile(nonmodel, 90)),
+                      "model_calls_mean": mean(calls), "model_calls_max": float(max(calls))})
+        print(f"{name:>12} {s['answer_in_context_recall']:>10.3f} {s['supporting_recall_at_5']:>6.3f} "
+              f"{s['em']:>6.3f} {s['f1']:>6.3f} {np.percentile(ms, 50):>8.1f} {np.percentile(ms, 90):>8.1f} "
+              f"{mean(calls):>8.2f} {max(calls):>9}")
+        figures.update({f"{prefix}{name}_{k}": round(v, 3) for k, v in s.items()})
+    return figures
+
+
+def build(corpus: Path, root: Path, workers: int) -> Path:
+    from kgbuild.build import Builder
+    from kgbuild.config import load_config
+    from kgbuild.progress import QuietProgress
+
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "kgbuild.yaml").write_text("workspace: ws\ngraph_store:\n  backend: none\n", encoding="utf-8")
+    config = load_config(root / "kgbuild.yaml")
+    t = time.perf_counter()
+    report = asyncio.run(Builder(config, QuietProgress()).arun([corpus], workers=workers))
+    graph = report.graph
+    print(f"built {corpus.name}: {graph.entities} entities, {graph.relations} relations in "
+          f"{time.perf_counter() - t:.1f} s (offline, {workers} workers)")
+    return root
+
+
+def model_engine_for(project: Path, base_url: str) -> Any:
+    """The same project with the stand-in model as its endpoint (for CoE and FastToG)."""
+    from kgbuild.config import load_config
+    from kgbuild.engine import Engine
+
+    config = load_config(project / "kgbuild.yaml")
+    llm = config.llm.model_copy(update={"base_url": base_url, "model": "first-choice", "api_key": "unused"})
+    return Engine.open(config.model_copy(update={"llm": llm}))
+
+
+def evaluate(project: Path, qa_path: Path, folds: int, label: str, prefix: str, with_model: bool) -> dict[str, float]:
+    from kgbuild.engine import Engine
+    from kgbuild.evaluate import read_qa
+
+    qa = read_qa(qa_path)
+    for problem in qa.problems:
+        print(f"skipped: {problem}")
+    stand_in = None
+    if with_model:
+        try:
+            from first_choice_model import FirstChoiceModel
+        except ImportError:
+            print("coe, fasttog: bench/first_choice_model.py not found; left out")
+        else:
+            stand_in = FirstChoiceModel()
+    with Engine.open(project) as engine:
+        if stand_in is None:
+            rows = run_corpus(engine, qa.items, folds, label)
+        else:
+            with stand_in as model, model_engine_for(project, model.base_url) as model_engine:
+                rows = run_corpus(engine, qa.items, folds, label, model_engine)
+        projection = engine.projection()
+        print(f"{label}: {len(qa.items)} questions, {folds}-fold held out; graph {projection.n_nodes} nodes, "
+              f"{projection.n_edges} edges")
+    figures = summarise(rows, prefix)
+    if with_model and stand_in is not None:
+        from kgbuild.strategies.fasttog.strategy import worst_case_calls
+
+        figures[f"{prefix}fasttog_worst_case_calls"] = worst_case_calls()
+    return figures
+
+
+def main() -> None:
+    data = shared_data()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--corpus", type=Path, default=data / "hotpotqa" / "train_corpus.json")
+    parser.add_argument("--qa", type=Path, default=data / "hotpotqa" / "qa_train.json")
+    parser.add_argument("--project", type=Path, help="an already built project directory (skips the build)")
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--no-samples", action="store_true", help="leave out the samples table")
+    parser.add_argument("--no-model", action="store_true", help="leave out CoE and FastToG (stand-in model)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--torch-threads", type=int, default=1)
+    args = parser.parse_args()
+    for path in (args.corpus, args.qa):
+        if not path.exists():
+            sys.exit(f"{path}: not found; pass --corpus / --qa or set KGBUILD_SHARED_DATA")
+    if args.torch_threads > 0:
+        import torch
+
+        torch.set_num_threads(args.torch_threads)
+    for name in ("KGBUILD_LLM_BASE_URL", "KGBUILD_LLM_MODEL", "OPENAI_BASE_URL"):
+        os.environ.pop(name, None)  # offline: no model from the environment
+
+    figures: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="kgbench-strategies-") as tmp:
+        project = args.project or build(args.corpus, Path(tmp) / "corpus", args.workers)
+        figures.update(evaluate(project, args.qa, args.folds, args.qa.name, "", not args.no_model))
+        if not args.no_samples:
+            samples = build(REPO / "samples" / "corpus", Path(tmp) / "samples", args.workers)
+            figures.update(evaluate(samples, REPO / "samples" / "questions.json", args.folds, "samples",
+                                    "samples_", not args.no_model))
+    figures["load_avg_1min"] = round(os.getloadavg()[0], 2)
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
