@@ -1,0 +1,465 @@
+"""FRAG (kgbuild/strategies/frag): router, preprocessing, path retrieval, ranking and the whole
+strategy, on small hand-built graphs with known answers; a hashing embedder stands in for the model."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from kgbuild.config import Config, LLMConfig
+from kgbuild.errors import ConfigError
+from kgbuild.evaluate import QAItem
+from kgbuild.graph.linking import QuestionLinker
+from kgbuild.graph.projection import MENTIONS, GraphProjection
+from kgbuild.graph.vectors import GraphVectors
+from kgbuild.graph.walks import Path as GPath
+from kgbuild.graph.walks import adjacency
+from kgbuild.solve.retrieval.index import MutualIndex
+from kgbuild.solve.retrieval.linking import EntityLinker
+from kgbuild.solve.retrieval.text import content_tokens
+from kgbuild.solve.strategy import Budget
+from kgbuild.strategies.frag import SPEC
+from kgbuild.strategies.frag.paths import retrieve_paths
+from kgbuild.strategies.frag.preprocess import k_hop_union, preprocess, prune_entities, prune_relations
+from kgbuild.strategies.frag.rank import RankedPath, path_vectors, rank_paths, rerank_paths, score_paths
+from kgbuild.strategies.frag.router import (
+    COMPLEX,
+    SIMPLE,
+    RouterModel,
+    chain_markers,
+    heuristic_route,
+    router_path,
+    train_router,
+)
+from kgbuild.strategies.frag.strategy import NO_ROUTER, FragStrategy, retrieval_seconds
+from kgbuild.strategies.graph_answer import NO_LINK, UNVERIFIED
+from kgbuild.workspace import Workspace
+
+
+class HashEmbedder:
+    """Bag of content words hashed into 64 dims: texts sharing words are close; deterministic, no model."""
+
+    name = "hash64"
+    dim = 64
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        self.calls += 1
+        out = []
+        for text in texts:
+            v = np.zeros(self.dim, np.float32)
+            for tok in content_tokens(text):
+                v[int(hashlib.md5(tok.encode()).hexdigest(), 16) % self.dim] += 1.0
+            n = np.linalg.norm(v)
+            out.append((v / n if n else v).tolist())
+        return out
+
+    def close(self) -> None:
+        pass
+
+
+# ---------------------------------------------------------------- a small world with known answers
+
+TEXTS = {
+    "drew": ("Drew Fuller", "Drew Fuller was born in Atlanta. He starred in Charmed."),
+    "charmed": ("Charmed", "Charmed is a series set in San Francisco."),
+    "edsac": ("EDSAC", "EDSAC was based on the First Draft report."),
+    "draft": ("First Draft", "The First Draft report was written by John von Neumann."),
+    "neumann": ("John von Neumann", "John von Neumann was born in Budapest."),
+}
+
+
+def cid(doc: str) -> str:
+    return f"{doc}#p00000#0"
+
+
+ENTITIES: list[dict[str, Any]] = [
+    {"id": "e_drew", "name": "Drew Fuller", "spg_class": "Person", "chunk_ids": [cid("drew")]},
+    {"id": "e_atlanta", "name": "Atlanta", "spg_class": "City", "chunk_ids": [cid("drew")]},
+    {"id": "e_charmed", "name": "Charmed", "spg_class": "Work", "chunk_ids": [cid("drew"), cid("charmed")]},
+    {"id": "e_sf", "name": "San Francisco", "spg_class": "City", "chunk_ids": [cid("charmed")]},
+    {"id": "e_edsac", "name": "EDSAC", "spg_class": "Product", "chunk_ids": [cid("edsac")]},
+    {"id": "e_draft", "name": "First Draft", "spg_class": "Work", "chunk_ids": [cid("edsac"), cid("draft")]},
+    {"id": "e_neumann", "name": "John von Neumann", "spg_class": "Person", "chunk_ids": [cid("draft"), cid("neumann")]},
+    {"id": "e_budapest", "name": "Budapest", "spg_class": "City", "chunk_ids": []},
+    {"id": "e_zork", "name": "Zork", "spg_class": "Thing", "chunk_ids": []},  # isolated: nothing reaches it
+]
+RELATIONS: list[dict[str, Any]] = [
+    {"id": "r_star", "subject_id": "e_drew", "predicate": "star", "object_id": "e_charmed", "chunk_ids": [cid("drew")]},
+    {"id": "r_set", "subject_id": "e_charmed", "predicate": "setIn", "object_id": "e_sf", "chunk_ids": [cid("charmed")]},
+    {"id": "r_based", "subject_id": "e_edsac", "predicate": "basedOn", "object_id": "e_draft",
+     "chunk_ids": [cid("edsac")]},
+    {"id": "r_wrote", "subject_id": "e_draft", "predicate": "writtenBy", "object_id": "e_neumann",
+     "chunk_ids": [cid("draft")]},
+    {"id": "r_born", "subject_id": "e_neumann", "predicate": "bornIn", "object_id": "e_budapest",
+     "chunk_ids": [cid("neumann")]},
+]
+HYPERNODES: list[dict[str, Any]] = [
+    {"id": "h1", "subject_id": "r_born", "subject_kind": "relation", "predicate": "on", "object_id": "e_1903",
+     "object_name": "28 December 1903"},
+]
+
+
+def world() -> tuple[GraphProjection, MutualIndex]:
+    chunks = [{"id": cid(k), "doc_id": k, "text": text} for k, (_, text) in TEXTS.items()]
+    docs = [{"id": k, "title": title} for k, (title, _) in TEXTS.items()]
+    projection = GraphProjection.from_rows(chunks=chunks, entities=ENTITIES, relations=RELATIONS,
+                                           hypernodes=HYPERNODES, documents=docs)
+    index = MutualIndex.from_rows(chunks, [{**e, "aliases": []} for e in ENTITIES], RELATIONS, (), docs)
+    return projection, index
+
+
+class Resources:
+    """The QueryResources a strategy factory sees, over the hand-built world."""
+
+    def __init__(self, workspace: Workspace, config: Config | None = None,
+                 projection: GraphProjection | None = None) -> None:
+        self._projection, self._index = world()
+        if projection is not None:
+            self._projection = projection
+        self._embedder = HashEmbedder()
+        self._vectors = GraphVectors.compute(self._projection, self._embedder)
+        self._config = config or Config()
+        self._workspace = workspace
+
+    @property
+    def config(self) -> Config:
+        return self._config
+
+    @property
+    def workspace(self) -> Workspace:
+        return self._workspace
+
+    @property
+    def graph(self) -> None:
+        return None
+
+    def retriever(self, *, cached_embeddings: bool = True) -> Any:
+        raise AssertionError("FRAG does not use the hybrid retriever")
+
+    def embedder(self, *, cached: bool = True) -> HashEmbedder:
+        return self._embedder
+
+    def projection(self) -> GraphProjection:
+        return self._projection
+
+    def graph_vectors(self) -> GraphVectors:
+        return self._vectors
+
+    def question_linker(self, *, cached_embeddings: bool = True) -> QuestionLinker:
+        return QuestionLinker(self._projection, self._index, EntityLinker(self._index, None, None, "x"),
+                              self._embedder)
+
+
+@pytest.fixture()
+def resources(tmp_path: Path) -> Resources:
+    return Resources(Workspace(tmp_path / ".kgbuild"))
+
+
+def node(p: GraphProjection, nid: str) -> int:
+    return p.node_pos[nid]
+
+
+# ---------------------------------------------------------------- router
+
+
+@pytest.mark.parametrize(("question", "linked", "route"), [
+    ("Where was Drew Fuller born?", 1, SIMPLE),
+    ("What is the nationality of Drew Fuller?", 1, SIMPLE),  # "of" + a name: the seed, not a hop
+    ("Were Scott Derrickson and Ed Wood of the same nationality?", 2, SIMPLE),
+    ("In which city was the author of the report on which Maurice Wilkes based the design of EDSAC born?", 2,
+     COMPLEX),
+    ("What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?", 1,
+     COMPLEX),
+    ("What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?", 2,
+     SIMPLE),
+])
+def test_heuristic_router(question: str, linked: int, route: str) -> None:
+    decision = heuristic_route(question, linked)
+    assert decision.route == route
+    assert decision.how.startswith("heuristic: ")
+
+
+def test_chain_markers_count_unnamed_intermediates() -> None:
+    assert chain_markers("Which city is the capital of France?") == 0
+    assert chain_markers("Who is the father of the band's drummer?") == 2  # "of the", "band's"
+    assert chain_markers("Who founded the company that makes the phone which Ann uses?") == 2
+
+
+ITEMS = [
+    QAItem(id="1", question="Where was Drew Fuller born?", answer="Atlanta"),  # drew - passage - atlanta: 2
+    QAItem(id="2", question="Which series did Drew Fuller star in?", answer="Charmed"),  # 1 hop
+    QAItem(id="3", question="Where is Charmed set?", answer="san francisco"),  # 1 hop
+    QAItem(id="4", question="In which city was the writer of the report behind EDSAC born?", answer="Budapest"),  # 3
+    QAItem(id="5", question="What city was the author of the paper EDSAC copied born in?", answer="Budapest"),  # 3
+    QAItem(id="6", question="Who is a nobody here?", answer="Budapest"),  # links to nothing
+    QAItem(id="7", question="Where was Drew Fuller raised?", answer="Los Angeles"),  # no node named so
+    QAItem(id="8", question="Where is Zork?", answer="Paris", aliases=["Budapest"]),  # Zork reaches nothing
+]
+
+
+def test_train_router_labels_from_hop_distances(resources: Resources, tmp_path: Path) -> None:
+    projection, linker = resources.projection(), resources.question_linker()
+    model, report = train_router(projection, linker, ITEMS)
+    assert (report.items, report.simple, report.complex) == (8, 3, 2)
+    assert (report.unlinked, report.no_answer_node, report.unreachable) == (1, 1, 1)
+    assert report.constant is None and report.train_accuracy == 1.0
+    for item, want in zip(ITEMS[:5], [SIMPLE, SIMPLE, SIMPLE, COMPLEX, COMPLEX], strict=True):
+        assert model.route(linker.link(item.question).vector).route == want, item.question
+
+    path = router_path(resources.workspace)
+    assert path == tmp_path / ".kgbuild" / "models" / "frag_router.json"
+    model.save(path)
+    saved = json.loads(path.read_text())
+    assert saved["meta"]["fingerprint"] == projection.fingerprint and saved["meta"]["embedder"] == "hash64"
+    assert saved["meta"]["counts"]["unreachable"] == 1
+    loaded = RouterModel.load(path, projection.fingerprint, "hash64")
+    assert loaded.coef == model.coef and loaded.intercept == model.intercept
+    vector = linker.link(ITEMS[3].question).vector
+    assert loaded.p_complex(vector) == pytest.approx(model.p_complex(vector))
+
+    with pytest.raises(ConfigError) as stale:
+        RouterModel.load(path, "0123456789abcdef", "hash64")
+    line = str(stale.value)
+    assert "\n" not in line and "kgbuild train router QA_FILE" in line and "another graph" in line
+    with pytest.raises(ConfigError, match="kgbuild train router QA_FILE"):
+        RouterModel.load(path, projection.fingerprint, "other-embedder")
+
+
+def test_train_router_on_one_class_is_constant(resources: Resources) -> None:
+    model, report = train_router(resources.projection(), resources.question_linker(), ITEMS[:3])
+    assert report.constant == SIMPLE and report.notes and "always" in report.notes[0]
+    decision = model.route(np.ones(64, np.float32))
+    assert decision.route == SIMPLE and "constant" in decision.how
+    with pytest.raises(ConfigError, match="no question"):
+        train_router(resources.projection(), resources.question_linker(), ITEMS[5:6])
+
+
+# ---------------------------------------------------------------- preprocessing
+
+
+def chain_graph() -> GraphProjection:
+    """A - B - C - D - E and A - F - G, plus a hub H (leaves L1..L5) hanging off A, and a far seed T - U."""
+    names = ["A", "B", "C", "D", "E", "F", "G", "H", "L1", "L2", "L3", "L4", "L5", "T", "U"]
+    links = [("A", "r1", "B"), ("B", "r2", "C"), ("C", "r3", "D"), ("D", "r4", "E"), ("A", "r5", "F"),
+             ("F", "r6", "G"), ("A", "r7", "H"), *[("H", "r8", f"L{i}") for i in range(1, 6)], ("T", "r9", "U")]
+    return GraphProjection.from_rows(
+        chunks=[], entities=[{"id": n, "name": n} for n in names],
+        relations=[{"id": f"{h}{p}{t}", "subject_id": h, "predicate": p, "object_id": t} for h, p, t in links])
+
+
+def names_of(p: GraphProjection, nodes: Sequence[int] | np.ndarray) -> set[str]:
+    return {p.node_names[int(n)] for n in nodes}
+
+
+def test_k_hop_union() -> None:
+    p = chain_graph()
+    adj = adjacency(p)
+    assert names_of(p, k_hop_union(adj, {node(p, "B"): 1.0}, 1)) == {"A", "B", "C"}
+    assert names_of(p, k_hop_union(adj, [node(p, "E"), node(p, "G")], 2)) == {"C", "D", "E", "A", "F", "G"}
+    assert names_of(p, k_hop_union(adj, [node(p, "T")], 4)) == {"T", "U"}
+
+
+def test_ppr_pruning_keeps_seeds_and_the_top_n() -> None:
+    p = chain_graph()
+    adj = adjacency(p)
+    a, t = node(p, "A"), node(p, "T")
+    seeds = {a: 1.0, t: 1e-6}  # T: a barely weighted, far seed
+    hop = k_hop_union(adj, seeds, 2)
+    kept = prune_entities(adj, seeds, hop, 2)
+    # A itself and the hub H (A's best-connected neighbour) score highest; T is kept because it is a seed.
+    assert names_of(p, kept) == {"A", "H", "T"}
+    assert np.array_equal(prune_entities(adj, seeds, hop, 100), np.union1d(hop, [a, t]))  # under n: all kept
+
+
+def test_relation_pruning_keeps_top_m_and_mentions() -> None:
+    p, _ = world()
+    q = np.array([1.0, 0.0, 0.0], np.float32)
+    vectors = np.zeros((len(p.predicates), 3), np.float32)
+    sims = {"bornIn": 0.9, "writtenBy": 0.5, "star": 0.1, "setIn": -0.2, "basedOn": 0.0, MENTIONS: -1.0}
+    for pred, s in sims.items():
+        vectors[p.pred_pos[pred]] = [s, float(np.sqrt(1 - s * s)), 0.0]
+    everything = np.ones(p.n_edges, dtype=bool)
+    mask, kept, before = prune_relations(p, vectors, q, everything, 2)
+    assert [p.predicates[i] for i in kept] == ["bornIn", "writtenBy"] and before == 6
+    assert {p.predicate(e) for e in np.flatnonzero(mask).tolist()} == {"bornIn", "writtenBy", MENTIONS}
+    assert sum(p.predicate(e) == MENTIONS for e in np.flatnonzero(mask).tolist()) == sum(k == "mention" for k in p.edge_kind)
+    # only predicates present in the given edges compete: without bornIn's edge, star makes the top 2
+    no_born = everything & (p.edge_pred != p.pred_pos["bornIn"])
+    _, kept, _ = prune_relations(p, vectors, q, no_born, 2)
+    assert [p.predicates[i] for i in kept] == ["writtenBy", "star"]
+
+
+def test_preprocess_reports_sizes() -> None:
+    p = chain_graph()
+    adj = adjacency(p)
+    vectors = np.eye(len(p.predicates), dtype=np.float32)
+    q = vectors[p.pred_pos["r1"]]
+    pre = preprocess(p, adj, vectors, {node(p, "A"): 1.0}, q, 2)
+    assert names_of(p, pre.nodes) == {"A", "B", "C", "F", "G", "H", *[f"L{i}" for i in range(1, 6)]}
+    assert pre.sizes()["k_hop_nodes"] == 11 and pre.sizes()["edges_kept"] == 10
+
+
+# ---------------------------------------------------------------- retrieval
+
+
+def ends(p: GraphProjection, paths: Sequence[GPath]) -> list[str]:
+    return ["-".join(p.node_names[n] for n in path.nodes) for path in paths]
+
+
+def test_simple_route_enumerates_all_paths_up_to_k() -> None:
+    p = chain_graph()
+    everything = np.ones(p.n_edges, dtype=bool)
+    got = retrieve_paths(p, [node(p, "B")], SIMPLE, 2, everything)
+    assert sorted(ends(p, got.paths)) == ["B-A", "B-A-F", "B-A-H", "B-C", "B-C-D"]
+    assert not got.truncated
+    capped = retrieve_paths(p, [node(p, "B")], SIMPLE, 2, everything, max_paths=3)
+    assert len(capped.paths) == 3 and capped.truncated
+
+
+def test_complex_route_finds_one_shortest_path_per_node() -> None:
+    p = chain_graph()
+    mask = np.ones(p.n_edges, dtype=bool)
+    mask[[e for e in range(p.n_edges) if p.predicate(e) == "r7"]] = False  # cut the hub off
+    got = retrieve_paths(p, [node(p, "B")], COMPLEX, 4, mask)
+    assert sorted(ends(p, got.paths)) == ["B-A", "B-A-F", "B-A-F-G", "B-C", "B-C-D", "B-C-D-E"]
+
+
+def test_simple_paths_are_simple_on_a_cycle() -> None:
+    p = GraphProjection.from_rows(chunks=[], entities=[{"id": n, "name": n} for n in "ABC"], relations=[
+        {"id": "ab", "subject_id": "A", "predicate": "x", "object_id": "B"},
+        {"id": "bc", "subject_id": "B", "predicate": "x", "object_id": "C"},
+        {"id": "ca", "subject_id": "C", "predicate": "x", "object_id": "A"}])
+    everything = np.ones(p.n_edges, dtype=bool)
+    assert sorted(ends(p, retrieve_paths(p, [0], SIMPLE, 3, everything).paths)) == ["A-B", "A-B-C", "A-C", "A-C-B"]
+    assert sorted(ends(p, retrieve_paths(p, [0], COMPLEX, 4, everything).paths)) == ["A-B", "A-C"]
+
+
+# ---------------------------------------------------------------- ranking and verbalisation
+
+
+def test_path_vector_is_the_normalised_mean_of_nodes_and_predicates() -> None:
+    nodes = np.eye(4, dtype=np.float32)
+    preds = np.array([[0.0, 0.0, 0.0, 1.0], [0.6, 0.8, 0.0, 0.0]], np.float32)
+    edge_pred = np.array([0, 1], np.int32)
+    path = GPath(0, (0, 1), (0, 1, 2))
+    got = path_vectors([path, GPath(3, (), (3,))], nodes, preds, edge_pred)
+    want = nodes[0] + nodes[1] + nodes[2] + preds[0] + preds[1]
+    assert np.allclose(got[0], want / np.linalg.norm(want))
+    assert np.allclose(got[1], nodes[3])
+
+
+def test_ranking_order_on_known_vectors() -> None:
+    # 3-d vectors: the question points along x; node 2 is on x, node 3 against it.
+    nodes = np.array([[0, 1, 0], [0, 0, 1], [1, 0, 0], [-1, 0, 0], [1, 0, 0]], np.float32)
+    preds = np.array([[0, 1, 0]], np.float32)
+    edge_pred = np.zeros(4, np.int32)
+    q = np.array([1, 0, 0], np.float32)
+    to_good = GPath(0, (0,), (0, 2))
+    to_bad = GPath(0, (1,), (0, 3))
+    via = GPath(0, (2, 3), (0, 1, 2))
+    long_good = GPath(0, (0, 3), (0, 2, 4))
+    scores = score_paths([to_good, to_bad, via, long_good], q, nodes, preds, edge_pred)
+    assert scores[0] > scores[2] > scores[1] and scores[3] > scores[0]
+    ranked = rank_paths([to_bad, to_good, via, long_good], q, nodes, preds, edge_pred, 3)
+    assert [r.path for r in ranked] == [long_good, to_good, via]
+    # ties go to the shorter path: both are along x, with predicates of no direction
+    alone, pair = GPath(2, (), (2,)), GPath(2, (0,), (2, 4))
+    ranked = rank_paths([pair, alone], q, nodes, np.zeros((1, 3), np.float32), edge_pred, 2)
+    assert ranked[0].score == ranked[1].score and [r.path for r in ranked] == [alone, pair]
+    assert rank_paths([], q, nodes, preds, edge_pred, 3) == []
+
+
+def test_rerank_reorders_by_the_cross_encoder() -> None:
+    a, b, c = GPath(0, (), (0,)), GPath(1, (), (1,)), GPath(2, (), (2,))
+    ranked = [RankedPath(a, 0.9), RankedPath(b, 0.8), RankedPath(c, 0.7)]
+    seen: list[tuple[str, list[str]]] = []
+
+    def cross(question: str, texts: list[str]) -> list[float]:
+        seen.append((question, texts))
+        return [0.1, 0.5, 0.5]
+
+    got = rerank_paths("q?", ranked, cross, lambda p: f"path {p.start}")
+    assert [r.path for r in got] == [b, c, a] and got[0].score == 0.5
+    assert seen == [("q?", ["path 0", "path 1", "path 2"])]
+
+
+# ---------------------------------------------------------------- the whole strategy
+
+
+def test_frag_answers_a_two_hop_question_without_a_model(resources: Resources) -> None:
+    strategy = SPEC.factory(resources, Budget())
+    assert isinstance(strategy, FragStrategy)
+    answer = strategy.answer("Where was Drew Fuller born?", Budget())
+    assert answer.answer == "Atlanta" and answer.strategy == "frag"
+    assert answer.mode == "retrieval" and not answer.resolved and answer.llm_calls == 0
+    assert UNVERIFIED in answer.notes and NO_ROUTER in answer.notes
+    assert [s.question for s in answer.trace] == ["link", "route", "preprocess", "retrieve", "rank", "answer"]
+    assert all(s.llm_calls == 0 for s in answer.trace)
+    assert answer.trace[1].result.how == SIMPLE and answer.trace[1].result.reason is not None
+    assert any("k_hop_nodes" in n for n in answer.trace[2].result.notes or [])
+    assert answer.chunks and answer.chunks[0].id == cid("drew") and len(answer.chunks) <= 5
+    assert len({c.id for c in answer.chunks}) == len(answer.chunks)
+    assert answer.triples and all(t.id in (answer.trace[4].result.triples or []) for t in answer.triples)
+    # the passage that says "born" ranks the path to Atlanta above the one to San Francisco
+    to_atlanta = answer.plan.index("Drew Fuller <- mentions <- Drew Fuller §1 -> mentions -> Atlanta")
+    assert to_atlanta < answer.plan.index("Drew Fuller -> star -> Charmed -> setIn -> San Francisco")
+    assert 0 < retrieval_seconds(answer) <= answer.seconds
+    strategy.close()
+
+
+def test_frag_complex_route_with_a_trained_router_and_qualifiers(resources: Resources) -> None:
+    p = resources.projection()
+    constant = RouterModel([0.0] * 64, 0.0, p.fingerprint, "hash64", {}, COMPLEX)
+    constant.save(router_path(resources.workspace))
+    strategy = FragStrategy(resources, Budget())  # loads the workspace's router
+    answer = strategy.answer("In which city was the writer of the report behind EDSAC born?", Budget())
+    assert answer.answer == "Budapest" and NO_ROUTER not in answer.notes
+    assert answer.trace[1].result.how == COMPLEX and "trained router" in (answer.trace[1].result.reason or "")
+    assert answer.trace[3].logical_form.startswith("one shortest path")
+    assert any("born in" not in f and "bornIn [on: 28 December 1903] -> Budapest" in f for f in answer.plan)
+
+
+def test_stale_router_is_a_one_line_error(resources: Resources) -> None:
+    RouterModel([0.0] * 64, 0.0, "stale0123456789", "hash64", {}, SIMPLE).save(router_path(resources.workspace))
+    with pytest.raises(ConfigError, match="kgbuild train router QA_FILE"):
+        FragStrategy(resources, Budget())
+    assert SPEC.unavailable is not None
+    why = SPEC.unavailable(resources)
+    assert why is not None and "kgbuild train router QA_FILE" in why and "\n" not in why
+    router_path(resources.workspace).unlink()
+    assert SPEC.unavailable(resources) is None  # missing is fine: the heuristic routes
+
+
+def test_question_linking_to_nothing_is_an_explained_empty_answer(resources: Resources) -> None:
+    answer = FragStrategy(resources, Budget()).answer("what is the meaning of life?", Budget())
+    assert answer.answer == "" and answer.notes == [NO_LINK] and answer.llm_calls == 0
+    assert not answer.chunks and not answer.triples and answer.trace[0].result.how == "nothing"
+
+
+def test_frag_with_a_model_makes_one_answer_call(tmp_path: Path) -> None:
+    from tests.llm_server import ScriptedLLM
+
+    with ScriptedLLM() as llm:
+        llm.reply("Drew Fuller", json.dumps({"found": True, "answer": "Atlanta, Georgia", "facts": [1]}))
+        config = Config(llm=LLMConfig(base_url=llm.base_url, model="m", max_retries=0))
+        res = Resources(Workspace(tmp_path / ".kgbuild"), config)
+        strategy = FragStrategy(res, Budget(use_cache=False))
+        try:
+            answer = strategy.answer("Where was Drew Fuller born?", Budget(use_cache=False))
+        finally:
+            strategy.close()
+        assert llm.calls() == 1
+        prompt = json.dumps(llm.chat_log()[0])
+    assert answer.answer == "Atlanta, Georgia" and answer.resolved and answer.mode == "solver"
+    assert answer.llm_calls == 1 and answer.prompt_tokens > 0
+    assert answer.trace[-1].llm_calls == 1 and all(s.llm_calls == 0 for s in answer.trace[:-1])
+    assert "Drew Fuller <- mentions <- Drew Fuller" in prompt and cid("drew") in prompt
