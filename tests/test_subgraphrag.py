@@ -371,3 +371,34 @@ def test_missing_or_stale_model_is_one_line(tmp_path: Path, trained: ScorerModel
     assert reason is not None and "rebuilt since" in reason and "\n" not in reason
     with pytest.raises(ConfigError, match="rebuilt since"):
         SPEC.factory(resources, Budget())
+
+
+def test_model_answer_over_the_top_triples(tmp_path: Path, trained: ScorerModel) -> None:
+    """One graph_answer call with the real openai client against the scripted server; "not available"
+    gives an empty, unresolved answer."""
+    from llm_server import ScriptedLLM
+
+    from kgbuild.config import LLMConfig
+
+    with ScriptedLLM() as llm:
+        llm.reply("Question:", '{"found": true, "answer": "John von Neumann", "facts": [1, 2]}')
+        llm.reply("Who designed EDSAC", '{"found": false, "answer": ""}')
+        config = Config(llm=LLMConfig(base_url=llm.base_url, model="m"))
+        resources = Resources(build(), tmp_path, config)
+        resources.workspace.ensure()
+        strategy = SubgraphRAGStrategy(resources, Budget(use_cache=False), model=trained)
+        try:
+            answer = strategy.answer("Who wrote the report that EDSAC was based on?", Budget())
+            missing = strategy.answer("Who designed EDSAC?", Budget())
+        finally:
+            strategy.close()
+        assert llm.calls() == 2
+        prompt = llm.chat_log()[0]["text"]
+    assert answer.answer == "John von Neumann" and answer.resolved and answer.mode == "solver"
+    assert answer.llm_calls == 1 and answer.prompt_tokens > 0 and answer.completion_tokens > 0
+    assert answer.trace[-1].result.decided_by == "model" and UNVERIFIED not in answer.notes
+    # The prompt holds the verbalised triples and the passages the Answer reports.
+    assert "(EDSAC, basedOn, First Draft of a Report on the EDVAC)" in prompt
+    assert all(c.id in prompt for c in answer.chunks)
+    assert missing.answer == "" and not missing.resolved and missing.llm_calls == 1
+    assert any("not available" in n for n in missing.notes)
