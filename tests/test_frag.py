@@ -19,15 +19,23 @@ from kgbuild.graph.linking import QuestionLinker
 from kgbuild.graph.projection import MENTIONS, GraphProjection
 from kgbuild.graph.vectors import GraphVectors
 from kgbuild.graph.walks import Path as GPath
-from kgbuild.graph.walks import adjacency
+from kgbuild.graph.walks import adjacency, shortest_paths
 from kgbuild.solve.retrieval.index import MutualIndex
 from kgbuild.solve.retrieval.linking import EntityLinker
 from kgbuild.solve.retrieval.text import content_tokens
 from kgbuild.solve.strategy import Budget
 from kgbuild.strategies.frag import SPEC
-from kgbuild.strategies.frag.paths import retrieve_paths
+from kgbuild.strategies.frag.paths import retrieve_paths, shortest_path_trees
 from kgbuild.strategies.frag.preprocess import k_hop_union, preprocess, prune_entities, prune_relations
-from kgbuild.strategies.frag.rank import RankedPath, path_vectors, rank_paths, rerank_paths, score_paths
+from kgbuild.strategies.frag.rank import (
+    RankedPath,
+    path_vectors,
+    rank_paths,
+    rank_trees,
+    rerank_paths,
+    score_paths,
+    tree_scores,
+)
 from kgbuild.strategies.frag.router import (
     COMPLEX,
     SIMPLE,
@@ -330,7 +338,8 @@ def test_complex_route_finds_one_shortest_path_per_node() -> None:
     mask = np.ones(p.n_edges, dtype=bool)
     mask[[e for e in range(p.n_edges) if p.predicate(e) == "r7"]] = False  # cut the hub off
     got = retrieve_paths(p, [node(p, "B")], COMPLEX, 4, mask)
-    assert sorted(ends(p, got.paths)) == ["B-A", "B-A-F", "B-A-F-G", "B-C", "B-C-D", "B-C-D-E"]
+    assert got.count == 6 and not got.paths
+    assert sorted(ends(p, got.all_paths())) == ["B-A", "B-A-F", "B-A-F-G", "B-C", "B-C-D", "B-C-D-E"]
 
 
 def test_simple_paths_are_simple_on_a_cycle() -> None:
@@ -340,7 +349,26 @@ def test_simple_paths_are_simple_on_a_cycle() -> None:
         {"id": "ca", "subject_id": "C", "predicate": "x", "object_id": "A"}])
     everything = np.ones(p.n_edges, dtype=bool)
     assert sorted(ends(p, retrieve_paths(p, [0], SIMPLE, 3, everything).paths)) == ["A-B", "A-B-C", "A-C", "A-C-B"]
-    assert sorted(ends(p, retrieve_paths(p, [0], COMPLEX, 4, everything).paths)) == ["A-B", "A-C"]
+    assert sorted(ends(p, retrieve_paths(p, [0], COMPLEX, 4, everything).all_paths())) == ["A-B", "A-C"]
+
+
+def test_shortest_path_trees_match_walks_shortest_paths() -> None:
+    p, _ = world()
+    everything = np.ones(p.n_edges, dtype=bool)
+    seeds = [node(p, "e_edsac"), node(p, "e_drew")]
+    trees = shortest_path_trees(p, seeds, everything)
+    mine = {(t.seed, path.end): len(path) for t in trees for path in t.paths()}
+    theirs = {(path.start, path.end): len(path) for path in shortest_paths(p, seeds, everything)}
+    assert mine == theirs
+    for t in trees:
+        for path in t.paths():  # a real walk: each edge joins the nodes it sits between
+            for e, (a, b) in zip(path.edges, zip(path.nodes, path.nodes[1:], strict=False), strict=True):
+                assert {a, b} == {int(p.edge_head[e]), int(p.edge_tail[e])}
+    # two edges between the same nodes: the tree takes the first
+    twin = GraphProjection.from_rows(chunks=[], entities=[{"id": n, "name": n} for n in "AB"], relations=[
+        {"id": "x", "subject_id": "A", "predicate": "p", "object_id": "B"},
+        {"id": "y", "subject_id": "B", "predicate": "q", "object_id": "A"}])
+    assert shortest_path_trees(twin, [0], np.ones(2, dtype=bool))[0].path(0) == GPath(0, (0,), (0, 1))
 
 
 # ---------------------------------------------------------------- ranking and verbalisation
@@ -376,6 +404,20 @@ def test_ranking_order_on_known_vectors() -> None:
     ranked = rank_paths([pair, alone], q, nodes, np.zeros((1, 3), np.float32), edge_pred, 2)
     assert ranked[0].score == ranked[1].score and [r.path for r in ranked] == [alone, pair]
     assert rank_paths([], q, nodes, preds, edge_pred, 3) == []
+
+
+def test_tree_ranking_equals_path_ranking() -> None:
+    p, _ = world()
+    vectors = GraphVectors.compute(p, HashEmbedder())
+    q = np.asarray(HashEmbedder().embed(["Where was the author of the First Draft born?"])[0], np.float32)
+    trees = shortest_path_trees(p, [node(p, "e_edsac"), node(p, "e_charmed")], np.ones(p.n_edges, dtype=bool))
+    paths = [path for t in trees for path in t.paths()]
+    assert np.allclose(np.concatenate([tree_scores(t, q, vectors.nodes, vectors.predicates, p.edge_pred)
+                                       for t in trees]),
+                       score_paths(paths, q, vectors.nodes, vectors.predicates, p.edge_pred), atol=1e-5)
+    by_tree = rank_trees(trees, q, vectors.nodes, vectors.predicates, p.edge_pred, 5)
+    by_path = rank_paths(paths, q, vectors.nodes, vectors.predicates, p.edge_pred, 5)
+    assert [r.path for r in by_tree] == [r.path for r in by_path]
 
 
 def test_rerank_reorders_by_the_cross_encoder() -> None:

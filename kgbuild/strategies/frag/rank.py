@@ -4,8 +4,9 @@ A path is not embedded at query time: thousands of paths per question through a 
 would cost seconds, against a 100 ms budget for the whole retrieval. Instead a path's vector is
 the normalised mean of the unit vectors already computed for its nodes and predicates
 (GraphVectors, once per graph), and its score is the cosine of that vector with the question's.
-Since normalising removes the 1/len factor, the vector is the normalised *sum*; sums are built one
-step at a time over all paths at once (a few gathers of rows, no Python loop per path).
+Since normalising removes the 1/len factor, the vector is the normalised *sum*: for a list of paths
+one gather and one segmented sum of rows; for a shortest-path tree (the complex route), a child's
+sum is its parent's plus one edge and one node, built one depth level at a time.
 
 A cross-encoder, when one is configured, rescores the top 2u by reading the question and each
 verbalised path together; its order then decides the top u.
@@ -15,10 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
 from kgbuild.graph.walks import Path
+from kgbuild.strategies.frag.paths import PathTree
 
 Rerank = Callable[[str, list[str]], Sequence[float]]  # (question, texts) -> one score per text, higher better
 BATCH = 4096  # paths summed at once: bounds the n x dim work matrix
@@ -37,23 +40,46 @@ def path_vectors(paths: Sequence[Path], node_vectors: np.ndarray, predicate_vect
     out = np.zeros((len(paths), dim), dtype=np.float32)
     for lo in range(0, len(paths), BATCH):
         batch = paths[lo:lo + BATCH]
-        depth = max((len(p) for p in batch), default=0)
-        n = len(batch)
-        nodes = np.zeros((n, depth + 1), dtype=np.int64)
-        edges = np.zeros((n, depth), dtype=np.int64)
-        lengths = np.zeros(n, dtype=np.int64)
-        for i, p in enumerate(batch):
-            nodes[i, :len(p.nodes)] = p.nodes
-            edges[i, :len(p.edges)] = p.edges
-            lengths[i] = len(p.edges)
-        total = node_vectors[nodes[:, 0]].astype(np.float32, copy=True)
-        for step in range(depth):
-            rows = np.flatnonzero(lengths > step)
-            total[rows] += node_vectors[nodes[rows, step + 1]]
-            total[rows] += predicate_vectors[edge_pred[edges[rows, step]]]
-        norms = np.linalg.norm(total, axis=1, keepdims=True)
-        out[lo:lo + n] = np.divide(total, norms, out=np.zeros_like(total), where=norms > 0)
+        n_nodes = np.fromiter((len(p.nodes) for p in batch), dtype=np.int64, count=len(batch))
+        nodes = np.fromiter(chain.from_iterable(p.nodes for p in batch), dtype=np.int64, count=int(n_nodes.sum()))
+        edges = np.fromiter(chain.from_iterable(p.edges for p in batch), dtype=np.int64,
+                            count=int(n_nodes.sum()) - len(batch))
+        # Each path's rows are contiguous in `nodes` / `edges`: one reduceat sums them per path.
+        total = np.add.reduceat(node_vectors[nodes].astype(np.float32), np.cumsum(n_nodes) - n_nodes, axis=0)
+        n_edges = n_nodes - 1
+        has = n_edges > 0  # reduceat over an empty segment would repeat a row, not add nothing
+        if has.any():
+            starts = (np.cumsum(n_edges) - n_edges)[has]
+            total[has] += np.add.reduceat(predicate_vectors[edge_pred[edges]], starts, axis=0)
+        out[lo:lo + len(batch)] = unit(total)
     return out
+
+
+def unit(rows: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    out: np.ndarray = np.divide(rows, norms, out=np.zeros_like(rows), where=norms > 0)
+    return out
+
+
+def tree_scores(tree: PathTree, question_vector: np.ndarray, node_vectors: np.ndarray,
+                predicate_vectors: np.ndarray, edge_pred: np.ndarray) -> np.ndarray:
+    """The score of the path to each node of a shortest-path tree (as `score_paths` would give it).
+
+    A child's path is its parent's path plus one edge and one node, so the sums are built one depth
+    level at a time over all nodes of that level: two row gathers per level, no loop per path."""
+    if len(tree) == 0:
+        return np.zeros(0, dtype=np.float32)
+    index = {int(v): i for i, v in enumerate(tree.nodes.tolist())}
+    parent_row = np.fromiter((index.get(int(u), -1) for u in tree.parents.tolist()), dtype=np.int64,
+                             count=len(tree))
+    sums = np.zeros((len(tree), node_vectors.shape[1]), dtype=np.float32)
+    seed = node_vectors[tree.seed].astype(np.float32)
+    step = node_vectors[tree.nodes] + predicate_vectors[edge_pred[tree.edges]]
+    for depth in range(1, int(tree.depths.max()) + 1):
+        rows = np.flatnonzero(tree.depths == depth)
+        base = sums[parent_row[rows]] if depth > 1 else seed[None, :]
+        sums[rows] = base + step[rows]
+    return unit(sums) @ np.asarray(question_vector, dtype=np.float32)
 
 
 def score_paths(paths: Sequence[Path], question_vector: np.ndarray, node_vectors: np.ndarray,
@@ -74,6 +100,22 @@ def rank_paths(paths: Sequence[Path], question_vector: np.ndarray, node_vectors:
     lengths = np.fromiter((len(p) for p in paths), dtype=np.int64, count=len(paths))
     order = np.lexsort((np.arange(len(paths)), lengths, -scores))[:top]
     return [RankedPath(paths[i], float(scores[i])) for i in order.tolist()]
+
+
+def rank_trees(trees: Sequence[PathTree], question_vector: np.ndarray, node_vectors: np.ndarray,
+               predicate_vectors: np.ndarray, edge_pred: np.ndarray, top: int) -> list[RankedPath]:
+    """`rank_paths` over the paths of shortest-path trees: the same scores and order (cosine, then
+    shorter, then seed order and breadth-first order), with only the `top` turned into Paths."""
+    trees = [t for t in trees if len(t)]
+    if not trees or top <= 0:
+        return []
+    scores = np.concatenate([tree_scores(t, question_vector, node_vectors, predicate_vectors, edge_pred)
+                             for t in trees])
+    depths = np.concatenate([t.depths for t in trees])
+    which = np.repeat(np.arange(len(trees)), [len(t) for t in trees])
+    where = np.concatenate([np.arange(len(t)) for t in trees])
+    order = np.lexsort((np.arange(scores.size), depths, -scores))[:top]
+    return [RankedPath(trees[int(which[i])].path(int(where[i])), float(scores[i])) for i in order.tolist()]
 
 
 def rerank_paths(question: str, ranked: Sequence[RankedPath], rerank: Rerank,

@@ -18,7 +18,7 @@ from kgbuild.graph.walks import adjacency
 from kgbuild.solve.types import Answer, StepResult, TraceStep
 from kgbuild.strategies.frag.paths import retrieve_paths
 from kgbuild.strategies.frag.preprocess import PruneSettings, preprocess
-from kgbuild.strategies.frag.rank import RankedPath, Rerank, rank_paths, rerank_paths
+from kgbuild.strategies.frag.rank import RankedPath, Rerank, rank_paths, rank_trees, rerank_paths
 from kgbuild.strategies.frag.router import SIMPLE, RouteDecision, RouterModel, heuristic_route, load_router
 from kgbuild.strategies.graph_answer import UNVERIFIED, answer_step, ask_model, empty_answer, model_free_answer
 
@@ -132,15 +132,16 @@ class FragStrategy:
 
         t = time.perf_counter()
         found = retrieve_paths(p, linked.seeds, decision.route, k, pre.edge_mask, max_paths=s.max_paths)
-        notes = [f"{len(found.paths)} paths"]
+        notes = [f"{found.count} paths"]
         if found.truncated:
             notes.append(f"truncated: the cap of {s.max_paths} paths was reached")
         trace.append(TraceStep(step=4, question="retrieve", logical_form=found.how,
                                result=StepResult(how="graph:path", notes=notes), seconds=time.perf_counter() - t))
 
         t = time.perf_counter()
-        pool = rank_paths(found.paths, linked.vector, graph.vectors.nodes, graph.vectors.predicates, p.edge_pred,
-                          max(s.answer_pool, 2 * s.top_u))
+        vec, size = graph.vectors, max(s.answer_pool, 2 * s.top_u)
+        pool = (rank_trees(found.trees, linked.vector, vec.nodes, vec.predicates, p.edge_pred, size) if found.trees
+                else rank_paths(found.paths, linked.vector, vec.nodes, vec.predicates, p.edge_pred, size))
         top: list[RankedPath] = pool[:s.top_u]
         how = "cosine of path vectors (mean of node and predicate vectors) with the question"
         if s.cross_encoder is not None and pool:
