@@ -33,9 +33,9 @@ class RankedPath:
     score: float  # cosine with the question, or the cross-encoder's score when it reranked
 
 
-def path_vectors(paths: Sequence[Path], node_vectors: np.ndarray, predicate_vectors: np.ndarray,
-                 edge_pred: np.ndarray) -> np.ndarray:
-    """One unit row per path: the normalised mean of its nodes' and its edges' predicates' vectors."""
+def path_sums(paths: Sequence[Path], node_vectors: np.ndarray, predicate_vectors: np.ndarray,
+              edge_pred: np.ndarray) -> np.ndarray:
+    """One row per path: the sum of its nodes' and its edges' predicates' vectors."""
     dim = node_vectors.shape[1]
     out = np.zeros((len(paths), dim), dtype=np.float32)
     for lo in range(0, len(paths), BATCH):
@@ -51,7 +51,21 @@ def path_vectors(paths: Sequence[Path], node_vectors: np.ndarray, predicate_vect
         if has.any():
             starts = (np.cumsum(n_edges) - n_edges)[has]
             total[has] += np.add.reduceat(predicate_vectors[edge_pred[edges]], starts, axis=0)
-        out[lo:lo + len(batch)] = unit(total)
+        out[lo:lo + len(batch)] = total
+    return out
+
+
+def path_vectors(paths: Sequence[Path], node_vectors: np.ndarray, predicate_vectors: np.ndarray,
+                 edge_pred: np.ndarray) -> np.ndarray:
+    """One unit row per path: the normalised mean of its nodes' and its edges' predicates' vectors."""
+    return unit(path_sums(paths, node_vectors, predicate_vectors, edge_pred))
+
+
+def cosines(sums: np.ndarray, question_vector: np.ndarray) -> np.ndarray:
+    """Cosine of each row with the unit question vector: (row . q) / |row|, 0 for a zero row."""
+    norms = np.sqrt(np.einsum("ij,ij->i", sums, sums))
+    dots = sums @ np.asarray(question_vector, dtype=np.float32)
+    out: np.ndarray = np.divide(dots, norms, out=np.zeros_like(dots), where=norms > 0)
     return out
 
 
@@ -66,20 +80,20 @@ def tree_scores(tree: PathTree, question_vector: np.ndarray, node_vectors: np.nd
     """The score of the path to each node of a shortest-path tree (as `score_paths` would give it).
 
     A child's path is its parent's path plus one edge and one node, so the sums are built one depth
-    level at a time over all nodes of that level: two row gathers per level, no loop per path."""
+    level at a time over all nodes of that level (breadth-first order: parents are done first), and
+    the cosine is (sum . q) / |sum| without normalising the rows."""
     if len(tree) == 0:
         return np.zeros(0, dtype=np.float32)
-    index = {int(v): i for i, v in enumerate(tree.nodes.tolist())}
-    parent_row = np.fromiter((index.get(int(u), -1) for u in tree.parents.tolist()), dtype=np.int64,
-                             count=len(tree))
-    sums = np.zeros((len(tree), node_vectors.shape[1]), dtype=np.float32)
-    seed = node_vectors[tree.seed].astype(np.float32)
-    step = node_vectors[tree.nodes] + predicate_vectors[edge_pred[tree.edges]]
-    for depth in range(1, int(tree.depths.max()) + 1):
+    row_of = np.full(node_vectors.shape[0], -1, dtype=np.int64)
+    row_of[tree.nodes] = np.arange(len(tree))
+    parent_row = row_of[tree.parents]  # -1: the parent is the seed
+    sums = node_vectors[tree.nodes].astype(np.float32)
+    sums += predicate_vectors[edge_pred[tree.edges]]
+    sums[tree.depths == 1] += node_vectors[tree.seed]
+    for depth in range(2, int(tree.depths.max()) + 1):
         rows = np.flatnonzero(tree.depths == depth)
-        base = sums[parent_row[rows]] if depth > 1 else seed[None, :]
-        sums[rows] = base + step[rows]
-    return unit(sums) @ np.asarray(question_vector, dtype=np.float32)
+        sums[rows] += sums[parent_row[rows]]
+    return cosines(sums, question_vector)
 
 
 def score_paths(paths: Sequence[Path], question_vector: np.ndarray, node_vectors: np.ndarray,
@@ -87,8 +101,7 @@ def score_paths(paths: Sequence[Path], question_vector: np.ndarray, node_vectors
     """Cosine of each path's vector with the (unit) question vector."""
     if not paths:
         return np.zeros(0, dtype=np.float32)
-    vectors = path_vectors(paths, node_vectors, predicate_vectors, edge_pred)
-    return vectors @ np.asarray(question_vector, dtype=np.float32)
+    return cosines(path_sums(paths, node_vectors, predicate_vectors, edge_pred), question_vector)
 
 
 def rank_paths(paths: Sequence[Path], question_vector: np.ndarray, node_vectors: np.ndarray,
