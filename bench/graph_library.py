@@ -24,8 +24,7 @@ the same seed sets with every library, timed per seed set (time.perf_counter), p
    igraph `induced_subgraph` + `get_shortest_paths`; rustworkx `subgraph_with_nodemap` +
    `graph_dijkstra_shortest_paths` (unit weights). Also timed, with the output of kgbuild's
    `walks.shortest_paths` (Path objects with edge ids over an edge mask): that function itself
-   (igraph `get_shortest_paths(output="epath")`, each path re-walked in Python), and two
-   reconstructions from a BFS tree where each path extends its parent's (scipy predecessors, igraph `bfs`).
+   (scipy predecessors, each path extending its parent's) and the same reconstruction from igraph's `bfs`.
 4. Building each library's graph once from the projection's edge arrays (median of 5 builds).
 
 The libraries must agree (printed): the same k-hop node sets, a PPR top-50 overlap of at least 0.9
@@ -38,11 +37,10 @@ copy (igraph and rustworkx pay for an induced subgraph before each PageRank). Me
 unions take well under a millisecond with scipy or igraph (igraph leads on small balls, scipy on large
 ones and at p90), so the choice hardly matters there; PageRank is fastest with scipy. Capped enumeration
 of simple paths is a Python BFS over incidence lists (no library caps the number of paths it
-returns). For shortest paths walks.py uses igraph; on the HotpotQA build this bench finds the library
-call is not where the time goes: scipy's BFS with predecessors is as fast as or faster than igraph's
-get_shortest_paths, and walks.shortest_paths spends most of its time re-walking each path in Python,
-several times slower than building the paths from the BFS tree with either library. rustworkx is
-measured for comparison only (not a dependency); it is fastest at nothing here.
+returns). Shortest paths: the first version of walks.shortest_paths read igraph's per-target paths and
+re-walked each in Python (53 ms p50 on HotpotQA's seed sets); this bench showed scipy's BFS with
+predecessors and paths built from the tree (each extending its parent's) at 10 ms, so walks.py now
+does that. rustworkx is measured for comparison only (not a dependency); it is fastest at nothing here.
 """
 
 from __future__ import annotations
@@ -293,23 +291,9 @@ def tree_paths(seed: int, order: np.ndarray, parent: np.ndarray, masked: MaskedE
     return out
 
 
-def scipy_walk_paths(p: GraphProjection, seeds: Seeds, edge_mask: np.ndarray) -> list[walks.Path]:
-    """walks.shortest_paths' output (Paths with edge ids) from scipy's BFS predecessors."""
-    masked = MaskedEdges(p, edge_mask)
-    if masked.keys.size == 0:
-        return []
-    rows = np.concatenate([masked.pairs[:, 0], masked.pairs[:, 1]])
-    cols = np.concatenate([masked.pairs[:, 1], masked.pairs[:, 0]])
-    graph = sp.csr_matrix((np.ones(rows.size, np.int8), (rows, cols)), shape=(p.n_nodes, p.n_nodes))
-    out: list[walks.Path] = []
-    for seed in seeds:
-        order, pred = csgraph.breadth_first_order(graph, seed, directed=True, return_predecessors=True)
-        out.extend(tree_paths(seed, order, pred, masked))
-    return out
-
-
 def igraph_walk_paths(p: GraphProjection, seeds: Seeds, edge_mask: np.ndarray) -> list[walks.Path]:
-    """walks.shortest_paths' output from igraph's BFS parents, reconstructed as scipy_walk_paths does."""
+    """walks.shortest_paths' output from igraph's BFS parents, reconstructed as walks.shortest_paths does
+    from scipy's."""
     import igraph
 
     masked = MaskedEdges(p, edge_mask)
@@ -487,8 +471,7 @@ def run(p: GraphProjection, sets: list[Seeds], have_rx: bool) -> dict[str, Any]:
         table[(lib, "sp")] = percentiles(ms)
     # walks.shortest_paths returns Paths with edge ids; so do the two reconstructions from BFS trees.
     walk_runs: dict[str, Callable[[GraphProjection, Seeds, np.ndarray], list[walks.Path]]] = {
-        "kgbuild walks": walks.shortest_paths, "scipy -> Path": scipy_walk_paths,
-        "igraph bfs -> Path": igraph_walk_paths,
+        "kgbuild walks": walks.shortest_paths, "igraph bfs -> Path": igraph_walk_paths,
     }
     for name, walk in walk_runs.items():
         ms, found_paths = timed(partial(on_top, walk, p, top), sets)

@@ -19,9 +19,10 @@ First Draft of a Report on the EDVAC"): an offline build extracts few relations 
 without them most questions' answers are unreachable from the entities they name. A strategy can
 leave them out (`EdgeKind`).
 
-Graph algorithms run on igraph (C core); see bench/graph_library.py for the measurement behind the
-choice. The projection is immutable once loaded; `signature` says when the tables changed on disk
-(the engine reloads) and `fingerprint` identifies the graph's content (trained models record it).
+The graph steps over it are in kgbuild/graph/walks.py (scipy; bench/graph_library.py measured the
+choice against igraph and rustworkx); `graph` gives an igraph view for community detection. The
+projection is immutable once loaded; `signature` says when the tables changed on disk (the engine
+reloads) and `fingerprint` identifies the graph's content (trained models record it).
 """
 
 from __future__ import annotations
