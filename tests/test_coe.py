@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -344,6 +345,9 @@ def test_coe_replans_then_answers_from_the_explored_path(llm: ScriptedLLM, tmp_p
     assert answer.answer == "New York City" and answer.resolved
     assert answer.llm_calls == len(llm.chat_log()) == 14  # 5 (first try) + 8 (second) + 1 re-ask
     assert answer.prompt_tokens > 0 and answer.completion_tokens > 0
+    assert answer.facts == ["(A-0 System, developer, Grace Hopper)",
+                            "(Grace Hopper, bornIn [time: 1906], New York City)"]
+    assert 0 < answer.model_seconds < answer.seconds
     assert [t.id for t in answer.triples] == ["r_dev", "r_born"]
     assert answer.chunks and answer.chunks[0].id == "c_hop" and len({c.id for c in answer.chunks}) <= 5
     assert [c.chunk_id for c in answer.citations] == ["c_hop"]
@@ -363,6 +367,26 @@ def test_coe_replans_then_answers_from_the_explored_path(llm: ScriptedLLM, tmp_p
     # the hop prompt showed the candidates ranked, the birth edge first
     hops = [r["json"]["messages"][-1]["content"] for r in llm.chat_log() if COE_PHRASES["relations"] in r["text"]]
     assert "1. Grace Hopper -> bornIn [time: 1906] -> New York City" in hops[-1]
+
+
+def test_coe_against_the_first_choice_stand_in(tmp_path: Path) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from first_choice_model import FirstChoiceModel, coe_nonmodel_ms_per_step, nonmodel_ms
+
+    budget = Budget(use_cache=False)
+    with FirstChoiceModel() as model:
+        strategy = SPEC.factory(Resources(model.base_url, tmp_path), budget)
+        try:
+            answer = strategy.answer("Where was the developer of the A-0 System born?", budget)
+        finally:
+            strategy.close()
+        assert answer.llm_calls == model.calls == 8  # plan, 3 x (select, evaluate), answer
+    assert answer.plan == ["node: A-0 System", "relation: Where was the developer of the A-0 System born?",
+                           "relation: Where was the developer of the A-0 System born?"]
+    assert answer.resolved and answer.answer in hopper_graph().node_names
+    assert answer.facts and len(answer.facts) == len(answer.triples) == 2
+    assert 0 < answer.model_seconds < answer.seconds
+    assert nonmodel_ms(answer) > 0 and coe_nonmodel_ms_per_step(answer) == pytest.approx(nonmodel_ms(answer) / 3)
 
 
 def test_coe_dead_ends_and_gives_up_with_the_fixed_reply(llm: ScriptedLLM, tmp_path: Path) -> None:

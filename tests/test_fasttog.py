@@ -4,6 +4,7 @@ graphs with known results, and the whole strategy over real HTTP against the scr
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from kgbuild.strategies.fasttog.community import (
 )
 from kgbuild.strategies.fasttog.replies import PruneReply, ReasonReply
 from kgbuild.strategies.fasttog.sampling import keep_probability, sample_neighbourhood
-from kgbuild.strategies.fasttog.strategy import FastToGSettings, FastToGStrategy
+from kgbuild.strategies.fasttog.strategy import FastToGSettings, FastToGStrategy, worst_case_calls
 from kgbuild.strategies.fasttog.triple2text import community_text, triple_sentence
 from kgbuild.strategies.model import ModelSession
 
@@ -277,6 +278,27 @@ def test_fasttog_answers_at_depth_two_after_unknown(llm: ScriptedLLM, tmp_path: 
     # the start community is written once per reasoning prompt, before the chains
     reason = [r["json"]["messages"][-1]["content"] for r in llm.chat_log() if PHRASES["reason"] in r["text"]][-1]
     assert reason.count("[Hub]") == 1 and "Chain 3:" in reason and "depth 2 of 5" in reason
+
+
+def test_fasttog_against_the_first_choice_stand_in(tmp_path: Path) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from first_choice_model import FirstChoiceModel, nonmodel_ms
+
+    budget = Budget(use_cache=False)
+    settings = FastToGSettings(rho=1.0, edge_kinds=("relation",))
+    with FirstChoiceModel() as model:
+        resources = Resources(model.base_url, tmp_path, star_of_paths())
+        strategy = FastToGStrategy(resources.projection(), resources.question_linker(),
+                                   ModelSession(resources.config, resources.workspace, use_cache=False), settings)
+        try:
+            answer = strategy.answer("What comes after Hub?", budget)
+        finally:
+            strategy.close()
+        # choose 3 chains, reason (Unknown at depth 1), one community per chain, reason: the top entity
+        assert answer.llm_calls == model.calls == 6 <= worst_case_calls() == 37
+    assert answer.answer == "A 3" and answer.resolved
+    assert answer.facts[0] == "[Hub] Also: Hub." and len(answer.facts) == 1 + 3 * 2
+    assert 0 < answer.model_seconds < answer.seconds and nonmodel_ms(answer) > 0
 
 
 def test_fasttog_falls_back_when_depth_is_exhausted(llm: ScriptedLLM, tmp_path: Path) -> None:

@@ -264,5 +264,6 @@ class CoEStrategy:
         chunk_nodes = q.chunk_nodes if q.facts or q.chunk_nodes else self._passages(state)
         return Answer(question=question, answer=text, resolved=resolved, mode="solver", strategy=NAME,
                       citations=citations, triples=to_triples(p, edges), chunks=to_chunks(p, chunk_nodes),
-                      plan=q.plan_texts, trace=q.trace, llm_calls=used.calls, prompt_tokens=used.prompt_tokens,
-                      completion_tokens=used.completion_tokens, seconds=time.perf_counter() - start, notes=notes)
+                      facts=[triple_text(p, e) for e in edges], plan=q.plan_texts, trace=q.trace,
+                      llm_calls=used.calls, prompt_tokens=used.prompt_tokens, completion_tokens=used.completion_tokens,
+                      seconds=time.perf_counter() - start, model_seconds=used.model_seconds, notes=notes)

@@ -64,8 +64,12 @@ class FastToGSettings:
 
     @property
     def worst_case_calls(self) -> int:
-        """The paper's bound per question: 2·W·D + D + 2."""
-        return 2 * self.width * self.depth + self.depth + 2
+        return worst_case_calls(self.width, self.depth)
+
+
+def worst_case_calls(width: int = FastToGSettings.width, depth: int = FastToGSettings.depth) -> int:
+    """The paper's bound on model calls per question: 2·W·D + D + 2 (37 for the defaults)."""
+    return 2 * width * depth + depth + 2
 
 
 @dataclass
@@ -146,9 +150,11 @@ class FastToGStrategy:
         text = reply.answer.strip() if reply.known else ""
         return Answer(question=question, answer=text, resolved=answered, mode="solver", strategy=NAME,
                       triples=to_triples(p, edges), chunks=to_chunks(p, chunk_nodes),
+                      facts=[community_text(p, start_community),
+                             *(community_text(p, c) for chain in chains for c in chain.communities)],
                       plan=[self._chain_label(c) for c in chains], trace=trace, llm_calls=used.calls,
                       prompt_tokens=used.prompt_tokens, completion_tokens=used.completion_tokens,
-                      seconds=time.perf_counter() - start_time, notes=notes)
+                      seconds=time.perf_counter() - start_time, model_seconds=used.model_seconds, notes=notes)
 
     def _start_community(self, question: str) -> list[int]:
         """The linked entities, best first, at most `cap`; passages only when no entity was linked."""
