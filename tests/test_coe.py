@@ -8,6 +8,7 @@ server's request log must equal the calls the Answer reports.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import re
 import sys
@@ -43,6 +44,14 @@ from kgbuild.strategies.coe.steps import (
 from kgbuild.workspace import Workspace
 
 # ---------------------------------------------------------------- fixtures shared with test_fasttog
+
+
+def bench_module(name: str) -> Any:
+    """A module of bench/ (not a package), imported by name."""
+    bench = str(Path(__file__).resolve().parents[1] / "bench")
+    if bench not in sys.path:
+        sys.path.insert(0, bench)
+    return importlib.import_module(name)
 
 
 class HashEmbedder:
@@ -370,8 +379,9 @@ def test_coe_replans_then_answers_from_the_explored_path(llm: ScriptedLLM, tmp_p
 
 
 def test_coe_against_the_first_choice_stand_in(tmp_path: Path) -> None:
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-    from first_choice_model import FirstChoiceModel, coe_nonmodel_ms_per_step, nonmodel_ms
+    stand_in = bench_module("first_choice_model")
+    FirstChoiceModel, nonmodel_ms = stand_in.FirstChoiceModel, stand_in.nonmodel_ms
+    coe_nonmodel_ms_per_step = stand_in.coe_nonmodel_ms_per_step
 
     budget = Budget(use_cache=False)
     with FirstChoiceModel() as model:

@@ -4,7 +4,6 @@ graphs with known results, and the whole strategy over real HTTP against the scr
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,7 @@ import numpy as np
 import pytest
 from llm_server import ScriptedLLM
 from pydantic import BaseModel
-from test_coe import CHUNKS, Resources, Script, hopper_graph
+from test_coe import CHUNKS, Resources, Script, bench_module, hopper_graph
 
 from kgbuild.graph.projection import GraphProjection
 from kgbuild.llm.prompts import PromptLibrary
@@ -181,6 +180,10 @@ def test_triple2text_verbalises_relations_roles_mentions_and_lone_members() -> N
     c = Community((nyc, ada), 0.1, links=(by_kind["relation"],))
     assert community_text(p, c) == "[New York City; Ada] Grace Hopper born in New York City (time: 1906). Also: Ada."
     assert community_text(p, Community((hopper,), 0.0)) == "[Grace Hopper] Also: Grace Hopper."
+    twins = GraphProjection.from_rows(chunks=[], entities=[{"id": "a", "name": "Mercury", "spg_class": "Planet"},
+                                                           {"id": "b", "name": "Mercury", "spg_class": "Element"}])
+    assert community_text(twins, Community((0, 1), 0.0)) == (
+        "[Mercury (Planet); Mercury (Element)] Also: Mercury (Planet), Mercury (Element).")
 
 
 def test_replies_are_read_tolerantly() -> None:
@@ -281,8 +284,8 @@ def test_fasttog_answers_at_depth_two_after_unknown(llm: ScriptedLLM, tmp_path: 
 
 
 def test_fasttog_against_the_first_choice_stand_in(tmp_path: Path) -> None:
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-    from first_choice_model import FirstChoiceModel, nonmodel_ms
+    stand_in = bench_module("first_choice_model")
+    FirstChoiceModel, nonmodel_ms = stand_in.FirstChoiceModel, stand_in.nonmodel_ms
 
     budget = Budget(use_cache=False)
     settings = FastToGSettings(rho=1.0, edge_kinds=("relation",))

@@ -30,8 +30,12 @@ def triple_sentence(projection: GraphProjection, edge: int) -> str:
     return f"{head} {predicate_text(projection.predicate(edge))} {tail}{extra}."
 
 
-def member_names(projection: GraphProjection, nodes: Sequence[int]) -> str:
-    return "; ".join(projection.node_names[n] for n in nodes)
+def member_labels(projection: GraphProjection, nodes: Sequence[int]) -> list[str]:
+    """Members by name; two members of the same name (a person and a film) also by class."""
+    names = [projection.node_names[n] for n in nodes]
+    twice = {name for name in names if names.count(name) > 1}
+    return [f"{name} ({projection.node_class[n]})" if name in twice and projection.node_class[n] else name
+            for name, n in zip(names, nodes, strict=True)]
 
 
 def community_text(projection: GraphProjection, community: Community) -> str:
@@ -39,7 +43,8 @@ def community_text(projection: GraphProjection, community: Community) -> str:
     edges = list(dict.fromkeys([*community.links, *community.edges]))
     sentences = [triple_sentence(projection, e) for e in edges]
     named = {int(x) for e in edges for x in (projection.edge_head[e], projection.edge_tail[e])}
-    alone = [projection.node_names[n] for n in community.nodes if n not in named]
+    labels = member_labels(projection, community.nodes)
+    alone = [label for label, n in zip(labels, community.nodes, strict=True) if n not in named]
     if alone:
         sentences.append("Also: " + ", ".join(alone) + ".")
-    return f"[{member_names(projection, community.nodes)}] " + " ".join(sentences)
+    return f"[{'; '.join(labels)}] " + " ".join(sentences)
