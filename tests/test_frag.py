@@ -46,6 +46,7 @@ from kgbuild.strategies.frag.router import (
     train_router,
 )
 from kgbuild.strategies.frag.strategy import NO_ROUTER, FragStrategy, retrieval_seconds
+from kgbuild.strategies.frag.train import train_and_save
 from kgbuild.strategies.graph_answer import NO_LINK, UNVERIFIED
 from kgbuild.workspace import Workspace
 
@@ -239,6 +240,15 @@ def test_train_router_labels_from_hop_distances(resources: Resources, tmp_path: 
     assert "\n" not in line and "kgbuild train router QA_FILE" in line and "another graph" in line
     with pytest.raises(ConfigError, match="kgbuild train router QA_FILE"):
         RouterModel.load(path, projection.fingerprint, "other-embedder")
+
+
+def test_train_and_save_puts_the_router_where_the_strategy_loads_it(resources: Resources) -> None:
+    _, report = train_and_save(resources, ITEMS)
+    assert report.path == str(router_path(resources.workspace)) and Path(report.path).exists()
+    strategy = FragStrategy(resources, Budget())
+    answer = strategy.answer("Where was Drew Fuller born?", Budget())
+    assert (answer.trace[1].result.reason or "").startswith("trained router: p(complex)=")
+    assert NO_ROUTER not in answer.notes and answer.answer == "Atlanta"
 
 
 def test_train_router_on_one_class_is_constant(resources: Resources) -> None:

@@ -30,8 +30,7 @@ def _unavailable(resources: QueryResources) -> str | None:
     from kgbuild.strategies.frag.router import load_router
 
     try:
-        load_router(resources.workspace, resources.projection().fingerprint,
-                    resources.question_linker().embedder.name)
+        load_router(resources.workspace, resources.projection().fingerprint, resources.embedder().name)
     except ConfigError as exc:
         return str(exc)
     return None
