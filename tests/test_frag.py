@@ -220,6 +220,7 @@ def test_train_router_labels_from_hop_distances(resources: Resources, tmp_path: 
     assert (report.items, report.simple, report.complex) == (8, 3, 2)
     assert (report.unlinked, report.no_answer_node, report.unreachable) == (1, 1, 1)
     assert report.constant is None and report.train_accuracy == 1.0
+    assert "8 questions, 3 simple" in str(report) and "1 cannot reach it" in str(report)
     for item, want in zip(ITEMS[:5], [SIMPLE, SIMPLE, SIMPLE, COMPLEX, COMPLEX], strict=True):
         assert model.route(linker.link(item.question).vector).route == want, item.question
 

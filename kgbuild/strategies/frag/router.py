@@ -184,6 +184,15 @@ class RouterReport:
     path: str = ""  # where the router was saved
     notes: list[str] = field(default_factory=list)
 
+    def __str__(self) -> str:
+        skipped = self.unlinked + self.no_answer_node + self.unreachable
+        acc = f", training accuracy {self.train_accuracy:.2f}" if self.train_accuracy is not None else ""
+        lines = [f"FRAG router: {self.items} questions, {self.simple} simple (answer within {SIMPLE_MAX_HOPS} hops), "
+                 f"{self.complex} complex{acc}",
+                 f"skipped {skipped}: {self.unlinked} link to no entity, {self.no_answer_node} have no node named "
+                 f"like the answer, {self.unreachable} cannot reach it"]
+        return "\n".join([*lines, *self.notes])
+
 
 def weak_label(projection: GraphProjection, seeds: Sequence[int], answers: Sequence[str], adj: Any,
                *, max_hops: int = 8) -> tuple[Route | None, str]:

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from kgbuild.strategies.frag.router import RouterModel, RouterReport, router_path, train_router
 
+__all__ = ["RouterModel", "RouterReport", "router_path", "train_and_save", "train_router"]
+
 if TYPE_CHECKING:
     from kgbuild.evaluate import QAItem
     from kgbuild.solve.strategy import QueryResources
