@@ -29,6 +29,7 @@ from kgbuild.strategies.frag.paths import retrieve_paths, shortest_path_trees
 from kgbuild.strategies.frag.preprocess import k_hop_union, preprocess, prune_entities, prune_relations
 from kgbuild.strategies.frag.rank import (
     RankedPath,
+    closest_passages,
     path_vectors,
     rank_paths,
     rank_trees,
@@ -428,6 +429,13 @@ def test_tree_ranking_equals_path_ranking() -> None:
     by_tree = rank_trees(trees, q, vectors.nodes, vectors.predicates, p.edge_pred, 5)
     by_path = rank_paths(paths, q, vectors.nodes, vectors.predicates, p.edge_pred, 5)
     assert [r.path for r in by_tree] == [r.path for r in by_path]
+
+
+def test_closest_passages_reorders_candidates_by_the_question() -> None:
+    vectors = np.array([[1, 0], [0, 1], [0.6, 0.8], [0.6, 0.8]], np.float32)
+    q = np.array([0, 1], np.float32)
+    assert closest_passages([0, 2, 3, 1], vectors, q, 3) == [1, 2, 3]  # 2 and 3 tie: path order
+    assert closest_passages([], vectors, q, 3) == [] and closest_passages([0, 1], vectors, q, 0) == []
 
 
 def test_rerank_reorders_by_the_cross_encoder() -> None:
