@@ -470,8 +470,8 @@ def test_frag_answers_a_two_hop_question_without_a_model(resources: Resources) -
     assert len({c.id for c in answer.chunks}) == len(answer.chunks)
     assert answer.triples and all(t.id in (answer.trace[4].result.triples or []) for t in answer.triples)
     # the passage that says "born" ranks the path to Atlanta above the one to San Francisco
-    to_atlanta = answer.plan.index("Drew Fuller <- mentions <- Drew Fuller §1 -> mentions -> Atlanta")
-    assert to_atlanta < answer.plan.index("Drew Fuller -> star -> Charmed -> setIn -> San Francisco")
+    to_atlanta = answer.facts.index("Drew Fuller <- mentions <- Drew Fuller §1 -> mentions -> Atlanta")
+    assert to_atlanta < answer.facts.index("Drew Fuller -> star -> Charmed -> setIn -> San Francisco")
     assert 0 < retrieval_seconds(answer) <= answer.seconds
     strategy.close()
 
@@ -485,7 +485,7 @@ def test_frag_complex_route_with_a_trained_router_and_qualifiers(resources: Reso
     assert answer.answer == "Budapest" and NO_ROUTER not in answer.notes
     assert answer.trace[1].result.how == COMPLEX and "trained router" in (answer.trace[1].result.reason or "")
     assert answer.trace[3].logical_form.startswith("one shortest path")
-    assert any("born in" not in f and "bornIn [on: 28 December 1903] -> Budapest" in f for f in answer.plan)
+    assert any("born in" not in f and "bornIn [on: 28 December 1903] -> Budapest" in f for f in answer.facts)
 
 
 def test_stale_router_is_a_one_line_error(resources: Resources) -> None:

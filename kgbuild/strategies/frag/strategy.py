@@ -163,7 +163,7 @@ class FragStrategy:
                                seconds=time.perf_counter() - t))
 
         answer = Answer(question=question, answer="", resolved=False, mode="retrieval", strategy=NAME,
-                        triples=triples, chunks=chunks, plan=facts)
+                        triples=triples, chunks=chunks, facts=facts)
         if graph.router is None:
             answer.notes.append(NO_ROUTER)
         t = time.perf_counter()
@@ -178,6 +178,7 @@ class FragStrategy:
             answer.llm_calls = used.calls
             answer.prompt_tokens = used.prompt_tokens
             answer.completion_tokens = used.completion_tokens
+            answer.model_seconds = used.model_seconds
             if not reply.found:
                 answer.notes.append("the model found no answer in the paths and passages")
             trace.append(answer_step(6, reply, answer.answer, time.perf_counter() - t, used.calls))
