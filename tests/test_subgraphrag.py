@@ -232,7 +232,7 @@ def random_model(dim: int, hidden: int, rounds: int, seed: int = 0, fingerprint:
     def w(rows: int) -> np.ndarray:
         return rng.normal(size=(rows, hidden)).astype(np.float32)
 
-    return ScorerModel(w(dim), w(dim), w(dim), w(dim), w(f), w(f), rng.normal(size=hidden).astype(np.float32),
+    return ScorerModel(w(dim), w(dim), w(dim), w(dim), w(f), w(f), w(3), rng.normal(size=hidden).astype(np.float32),
                        rng.normal(size=hidden).astype(np.float32), float(rng.normal()),
                        ModelMeta(fingerprint, "hash-32", dim, hidden, rounds, 2, 0))
 
@@ -246,8 +246,9 @@ def test_block_scorer_equals_full_mlp() -> None:
     fast = score_triples(model, GraphTables.compute(model, vectors), q, sub.preds, sub.nodes, sub.local_head,
                          sub.local_tail, sub.dde)
     heads, tails = p.edge_head[sub.edges], p.edge_tail[sub.edges]
+    cosines = np.column_stack([vectors.nodes[heads] @ q, vectors.predicates[sub.preds] @ q, vectors.nodes[tails] @ q])
     full = np.hstack([np.tile(q, (sub.edges.size, 1)), vectors.nodes[heads], vectors.predicates[sub.preds],
-                      vectors.nodes[tails], sub.dde[sub.local_head], sub.dde[sub.local_tail]])
+                      vectors.nodes[tails], sub.dde[sub.local_head], sub.dde[sub.local_tail], cosines])
     assert full.shape[1] == model.input_dim
     naive = model.mlp(full)
     assert fast.shape == (sub.edges.size,) and sub.edges.size > 5
@@ -280,14 +281,29 @@ def test_labels_are_shortest_paths_to_the_answer() -> None:
     p = build()
     settings = Settings()
     index = GraphIndex.build(p, settings.edge_kinds)
+    linker = make_linker(p, HashEmbedder())
     report = TrainReport()
-    examples = label_examples(p, index, make_linker(p, HashEmbedder()), ITEMS, settings, report)
+    examples = label_examples(p, index, linker, ITEMS, settings, report, passage_targets=False)
     assert (report.questions, report.used, report.no_entity, report.no_answer_node, report.unreachable) == (8, 5, 1, 1, 1)
     first = examples[0]
     positives = {p.edge_ids[e] for e in first.sub.edges[first.labels > 0]}
     # EDSAC -basedOn-> the draft -writtenBy-> von Neumann: the one shortest path (through a passage: 3 hops).
     assert positives == {"r_based", "r_wrote"}
     assert report.positives == sum(int(ex.labels.sum()) for ex in examples)
+
+    # Passage targets: the passage that says "written by John von Neumann" is one hop past the draft.
+    report = TrainReport()
+    examples = label_examples(p, index, linker, ITEMS, settings, report)
+    first = examples[0]
+    assert {p.edge_ids[e] for e in first.sub.edges[first.labels > 0]} == {"r_based", "r_wrote", "draft#0#0>e_draft"}
+    assert (report.used, report.passage_only) == (5, 0)
+    # An answer no node is named like ("in Cambridge"), found in EDSAC's own passage.
+    report = TrainReport()
+    item = QAItem(id="p", question="Where was EDSAC designed?", answer="in Cambridge")
+    (only,) = label_examples(p, index, linker, [item], settings, report)
+    assert {p.edge_ids[e] for e in only.sub.edges[only.labels > 0]} == {"edsac#0#0>e_edsac"}
+    assert (report.used, report.passage_only) == (1, 1)
+    assert label_examples(p, index, linker, [item], settings, TrainReport(), passage_targets=False) == []
 
 
 def test_training_end_to_end(tmp_path: Path) -> None:

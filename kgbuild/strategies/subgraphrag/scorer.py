@@ -1,11 +1,19 @@
-"""SubgraphRAG's triple scorer: a one-hidden-layer MLP on [q ‖ head ‖ relation ‖ tail ‖ DDE(head) ‖ DDE(tail)],
-run in numpy (a query never imports torch: it costs seconds of cold start).
+"""SubgraphRAG's triple scorer: a one-hidden-layer MLP on [q ‖ head ‖ relation ‖ tail ‖ DDE(head) ‖ DDE(tail) ‖
+cos(q, head), cos(q, relation), cos(q, tail)], run in numpy (a query never imports torch: it costs
+seconds of cold start).
+
+The three cosines are kgbuild's addition to the paper's input. An MLP over concatenated vectors
+cannot form a dot product, so it learns "the triple is about what the question asks" only from many
+thousands of questions (the paper trains on WebQSP and CWQ); a QA file of a hundred questions is
+not enough. Measured 5-fold on the HotpotQA build (80 training questions a fold), the answer in the
+top 5 passages went from 0.56 to 0.58 with them: small, but they cost one dot product per candidate node.
 
 The first layer is linear in each block of its input, so W1 · x splits into W_q·q + W_h·h + W_r·r +
-W_t·t + W_dh·dde(h) + W_dt·dde(t). The entity and relation blocks depend only on the graph, so
+W_t·t + W_dh·dde(h) + W_dt·dde(t) + W_s·cos. The entity and relation blocks depend only on the graph, so
 `GraphTables` computes them once per graph (a row per node for W_h and for W_t, a row per
-predicate for W_r); per question what is left is W_q·q, the DDE blocks of the candidate nodes
-(10 numbers each), three row gathers per triple, a ReLU and the output layer.
+predicate for W_r); per question what is left is W_q·q, the DDE and cosine blocks of the candidate
+nodes (a dot product with q and 10 numbers each), three row gathers per triple, a ReLU and the
+output layer.
 
 A model is saved as one .npz: the weight blocks plus a JSON `meta` record of the graph it was
 trained on (the projection's fingerprint), the embedder, the dimensions and the retrieval settings.
@@ -31,7 +39,8 @@ if TYPE_CHECKING:
     from kgbuild.workspace import Workspace
 
 RETRAIN = "run `kgbuild train retriever QA_FILE`"
-BLOCKS = ("w_q", "w_h", "w_r", "w_t", "w_dh", "w_dt")  # the first layer, in input order
+BLOCKS = ("w_q", "w_h", "w_r", "w_t", "w_dh", "w_dt", "w_s")  # the first layer, in input order
+SIMILARITIES = 3  # cos(q, head), cos(q, relation), cos(q, tail)
 
 
 def model_path(workspace: Workspace) -> Path:
@@ -58,6 +67,7 @@ class ScorerModel:
     w_t: np.ndarray
     w_dh: np.ndarray  # dde_dim x hidden
     w_dt: np.ndarray
+    w_s: np.ndarray  # 3 x hidden: the cosines of q with head, relation, tail
     b1: np.ndarray  # hidden
     w2: np.ndarray  # hidden
     b2: float
@@ -65,14 +75,15 @@ class ScorerModel:
 
     @property
     def input_dim(self) -> int:
-        return 4 * self.meta.dim + 2 * dde_dim(self.meta.dde_rounds)
+        return 4 * self.meta.dim + 2 * dde_dim(self.meta.dde_rounds) + SIMILARITIES
 
     def first_layer(self) -> np.ndarray:
         """The whole first-layer matrix (input_dim x hidden), blocks stacked in input order."""
         return np.vstack([getattr(self, b) for b in BLOCKS])
 
     def mlp(self, features: np.ndarray) -> np.ndarray:
-        """Scores (logits) of rows of full inputs [q, h, r, t, dde_h, dde_t]: the naive reference."""
+        """Scores (logits) of rows of full inputs [q, h, r, t, dde_h, dde_t, cos(q,h), cos(q,r), cos(q,t)]:
+        the naive reference."""
         hidden = np.maximum(features @ self.first_layer() + self.b1, 0.0)
         return np.asarray(hidden @ self.w2 + self.b2, dtype=np.float32)
 
@@ -112,11 +123,14 @@ class ScorerModel:
 
 @dataclass(frozen=True)
 class GraphTables:
-    """The first layer's graph blocks, once per graph: W_h·h and W_t·t per node, W_r·r + b1 per predicate."""
+    """The first layer's graph blocks, once per graph: W_h·h and W_t·t per node, W_r·r + b1 per predicate;
+    and the unit vectors themselves, for the cosines with the question."""
 
     head: np.ndarray  # n_nodes x hidden
     tail: np.ndarray
     relation: np.ndarray  # n_predicates x hidden, b1 folded in
+    nodes: np.ndarray  # n_nodes x dim, unit rows
+    predicates: np.ndarray  # n_predicates x dim
 
     @classmethod
     def compute(cls, model: ScorerModel, vectors: GraphVectors) -> GraphTables:
@@ -125,20 +139,25 @@ class GraphTables:
                               f"the graph's are {vectors.dim}-dim", RETRAIN)
         return cls(head=(vectors.nodes @ model.w_h).astype(np.float32),
                    tail=(vectors.nodes @ model.w_t).astype(np.float32),
-                   relation=(vectors.predicates @ model.w_r + model.b1).astype(np.float32))
+                   relation=(vectors.predicates @ model.w_r + model.b1).astype(np.float32),
+                   nodes=vectors.nodes, predicates=vectors.predicates)
 
 
 def score_triples(model: ScorerModel, tables: GraphTables, question: np.ndarray, preds: np.ndarray,
                   sub_nodes: np.ndarray, local_head: np.ndarray, local_tail: np.ndarray, dde: np.ndarray) -> np.ndarray:
     """Logits of the triples (sub_nodes[local_head[i]], preds[i], sub_nodes[local_tail[i]]) for a question
     vector: `sub_nodes` are the candidate subgraph's nodes (projection indices), `dde` their features."""
-    q = question.astype(np.float32) @ model.w_q
-    # Per subgraph node: its entity block plus its DDE block, so each triple gathers one row per end.
-    node_head = tables.head[sub_nodes] + dde @ model.w_dh
-    node_tail = tables.tail[sub_nodes] + dde @ model.w_dt
+    question = question.astype(np.float32)
+    q = question @ model.w_q
+    # Per subgraph node: its entity, DDE and cosine blocks, so each triple gathers one row per end.
+    cos_node = tables.nodes[sub_nodes] @ question
+    node_head = tables.head[sub_nodes] + dde @ model.w_dh + np.outer(cos_node, model.w_s[0])
+    node_tail = tables.tail[sub_nodes] + dde @ model.w_dt + np.outer(cos_node, model.w_s[2])
+    cos_pred = tables.predicates @ question
     hidden = node_head[local_head]
     hidden += node_tail[local_tail]
     hidden += tables.relation[preds]
+    hidden += np.outer(cos_pred[preds], model.w_s[1])
     hidden += q
     np.maximum(hidden, 0.0, out=hidden)
     return np.asarray(hidden @ model.w2 + model.b2, dtype=np.float32)

@@ -3,8 +3,10 @@
 Weak labels, as in the paper: for each question, the candidate triples on a shortest path (within
 the candidates, either direction) from a topic entity the question links to to a node named like
 the gold answer or an alias (kgbuild.strategies.labels) are positives, every other candidate is a
-negative. A question that links to nothing, whose answer names no node, or whose answer node the
-candidates cannot reach teaches nothing: it is skipped and counted.
+negative. kgbuild also counts as targets the passages whose text contains the answer (on by default,
+`passage_targets`): passages are nodes of this graph, and many answers are no node's name. A question
+that links to nothing, whose answer is in no node or passage, or whose targets the candidates cannot
+reach teaches nothing: it is skipped and counted.
 
 The loss is per-triple binary cross-entropy, averaged per question, with the positives weighted by
 negatives / positives over the whole training set (a question has a handful of positives among
@@ -23,10 +25,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from kgbuild.errors import InputError
+from kgbuild.evaluate import normalize_answer
 from kgbuild.strategies.labels import answer_nodes, path_edges
 from kgbuild.strategies.subgraphrag.candidates import GraphIndex, Settings, Subgraph, subgraph
 from kgbuild.strategies.subgraphrag.dde import dde_dim
-from kgbuild.strategies.subgraphrag.scorer import ModelMeta, ScorerModel
+from kgbuild.strategies.subgraphrag.scorer import SIMILARITIES, ModelMeta, ScorerModel
 
 if TYPE_CHECKING:
     import torch
@@ -42,7 +45,8 @@ class TrainReport:
     questions: int = 0  # given
     used: int = 0  # with at least one positive triple
     no_entity: int = 0  # linked to no node of the graph
-    no_answer_node: int = 0  # no node is named like the answer or an alias
+    no_answer_node: int = 0  # no node is named like the answer or an alias (and no passage has it)
+    passage_only: int = 0  # used questions whose only targets are passages containing the answer
     unreachable: int = 0  # the answer nodes are not reachable within the candidates
     triples: int = 0  # candidate triples over the used questions
     positives: int = 0
@@ -63,17 +67,36 @@ class Example:
     labels: np.ndarray  # float32 per candidate edge
 
 
+class PassageFinder:
+    """Passages whose text contains an answer (normalised as EM normalises, on word boundaries)."""
+
+    def __init__(self, projection: GraphProjection) -> None:
+        self._texts = [(node, f" {normalize_answer(text)} ") for node, text in projection.chunk_text.items()]
+
+    def containing(self, answers: Sequence[str]) -> list[int]:
+        keys = [f" {k} " for k in (normalize_answer(a) for a in answers) if k]
+        return [node for node, text in self._texts if any(k in text for k in keys)]
+
+
 def label_examples(projection: GraphProjection, index: GraphIndex, linker: QuestionLinker, items: Sequence[QAItem],
-                   settings: Settings, report: TrainReport) -> list[Example]:
-    """One example per usable question; the others are counted in `report`."""
+                   settings: Settings, report: TrainReport, *, passage_targets: bool = True) -> list[Example]:
+    """One example per usable question; the others are counted in `report`. With `passage_targets`,
+    the passages that contain the answer are targets too (see train_retriever)."""
     out: list[Example] = []
+    passages = PassageFinder(projection) if passage_targets else None
     for item in items:
         report.questions += 1
         linked = linker.link(item.question)
         if not linked.seeds:
             report.no_entity += 1
             continue
-        targets = answer_nodes(projection, [item.answer, *item.aliases])
+        answers = [item.answer, *item.aliases]
+        targets = answer_nodes(projection, answers)
+        if passages is not None:
+            found = passages.containing(answers)
+            if found and not targets:
+                report.passage_only += 1
+            targets = [*targets, *found]
         if not targets:
             report.no_answer_node += 1
             continue
@@ -95,15 +118,21 @@ def label_examples(projection: GraphProjection, index: GraphIndex, linker: Quest
 def train_retriever(projection: GraphProjection, vectors: GraphVectors, linker: QuestionLinker,
                     items: Sequence[QAItem], *, epochs: int = 20, hidden: int = 128, seed: int = 0,
                     on_epoch: Callable[[int, float], None] | None = None, settings: Settings | None = None,
-                    learning_rate: float = 1e-3, batch: int = 8) -> tuple[ScorerModel, TrainReport]:
-    """Train a scorer for this graph; `on_epoch(epoch, mean_loss)` after each epoch (1-based)."""
+                    learning_rate: float = 1e-3, batch: int = 8,
+                    passage_targets: bool = True, weight_decay: float = 0.01) -> tuple[ScorerModel, TrainReport]:
+    """Train a scorer for this graph; `on_epoch(epoch, mean_loss)` after each epoch (1-based).
+
+    `passage_targets` (default on) extends the paper's labels to this graph's passage nodes: the
+    passages whose text contains the answer are targets too, so the "mentions" edge that reaches such
+    a passage is a positive. Answers are often not extracted as nodes (a date, a phrase, yes/no), and
+    the passages are what the answer prompt reads."""
     import torch
 
     settings = settings or Settings()
     start = time.perf_counter()
     report = TrainReport()
     index = GraphIndex.build(projection, settings.edge_kinds)
-    examples = label_examples(projection, index, linker, items, settings, report)
+    examples = label_examples(projection, index, linker, items, settings, report, passage_targets=passage_targets)
     if not examples:
         raise InputError("training questions", f"none of {report.questions} questions is usable "
                          f"({report.no_entity} link to no entity, {report.no_answer_node} name no answer node, "
@@ -114,14 +143,14 @@ def train_retriever(projection: GraphProjection, vectors: GraphVectors, linker: 
 
     torch.manual_seed(seed)
     dim, fdim = vectors.dim, dde_dim(settings.dde_rounds)
-    layer = torch.nn.Linear(4 * dim + 2 * fdim, hidden)
+    layer = torch.nn.Linear(4 * dim + 2 * fdim + SIMILARITIES, hidden)
     out_layer = torch.nn.Linear(hidden, 1)
     params = [*layer.parameters(), *out_layer.parameters()]
-    optimizer = torch.optim.Adam(params, lr=learning_rate)
+    optimizer = torch.optim.AdamW(params, lr=learning_rate, weight_decay=weight_decay)
     node_vectors = torch.from_numpy(np.ascontiguousarray(vectors.nodes, np.float32))
     pred_vectors = torch.from_numpy(np.ascontiguousarray(vectors.predicates, np.float32))
     pos_weight = torch.tensor([report.pos_weight], dtype=torch.float32)
-    offsets = np.cumsum([0, dim, dim, dim, dim, fdim, fdim])
+    offsets = np.cumsum([0, dim, dim, dim, dim, fdim, fdim, SIMILARITIES])
 
     def block(i: int) -> torch.Tensor:
         return layer.weight[:, int(offsets[i]):int(offsets[i + 1])].T  # in x hidden, a view
@@ -130,12 +159,14 @@ def train_retriever(projection: GraphProjection, vectors: GraphVectors, linker: 
         sub = ex.sub
         nodes = node_vectors[torch.from_numpy(sub.nodes)]
         dde = torch.from_numpy(sub.dde)
-        node_head = nodes @ block(1) + dde @ block(4)
-        node_tail = nodes @ block(3) + dde @ block(5)
-        relation = pred_vectors @ block(2) + layer.bias
-        q = torch.from_numpy(ex.question) @ block(0)
+        question = torch.from_numpy(ex.question)
+        sims = block(6)
+        cos_node = (nodes @ question).unsqueeze(1)
+        node_head = nodes @ block(1) + dde @ block(4) + cos_node * sims[0]
+        node_tail = nodes @ block(3) + dde @ block(5) + cos_node * sims[2]
+        relation = pred_vectors @ block(2) + layer.bias + (pred_vectors @ question).unsqueeze(1) * sims[1]
         h = (node_head[torch.from_numpy(sub.local_head)] + node_tail[torch.from_numpy(sub.local_tail)]
-             + relation[torch.from_numpy(sub.preds)] + q)
+             + relation[torch.from_numpy(sub.preds)] + question @ block(0))
         out: torch.Tensor = out_layer(torch.relu(h)).squeeze(-1)
         return out
 
@@ -159,10 +190,11 @@ def train_retriever(projection: GraphProjection, vectors: GraphVectors, linker: 
             on_epoch(epoch, mean)
 
     weight = layer.weight.detach().numpy().T.astype(np.float32)  # in x hidden
-    blocks = [np.ascontiguousarray(weight[int(offsets[i]):int(offsets[i + 1])]) for i in range(6)]
+    blocks = [np.ascontiguousarray(weight[int(offsets[i]):int(offsets[i + 1])]) for i in range(7)]
     meta = ModelMeta(fingerprint=projection.fingerprint, embedder=vectors.embedder, dim=dim, hidden=hidden,
                      dde_rounds=settings.dde_rounds, hops=settings.hops, questions=report.used)
     model = ScorerModel(w_q=blocks[0], w_h=blocks[1], w_r=blocks[2], w_t=blocks[3], w_dh=blocks[4], w_dt=blocks[5],
+                        w_s=blocks[6],
                         b1=layer.bias.detach().numpy().astype(np.float32).copy(),
                         w2=out_layer.weight.detach().numpy()[0].astype(np.float32).copy(),
                         b2=float(out_layer.bias.detach().numpy()[0]), meta=meta)
