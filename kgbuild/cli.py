@@ -360,12 +360,14 @@ def _register_commands() -> None:
     from kgbuild.cli_eval import eval_command
     from kgbuild.cli_export import export
     from kgbuild.cli_query import query, strategies
+    from kgbuild.cli_train import train
 
     for command in (build, remove, sync, status):
         main.add_command(command)
     main.add_command(query)
     main.add_command(strategies)
     main.add_command(eval_command)
+    main.add_command(train)
     main.add_command(export)
 
 

@@ -1,10 +1,10 @@
 """`kgbuild eval QA_FILE`: strategies side by side on a QA file (HotpotQA, 2Wiki, MuSiQue).
 
 Every registered strategy of the query engine (kgbuild/engine.py) can be scored: the retrieval
-strategies (bm25, dense, hybrid), each answered extractively without a model, and `solver`, the full
-plan-execute-judge loop with the configured model, so EM/F1, model calls, tokens per question and
-latency are measured on the same questions. Default: the strategies that need no model, and the
-solver too when a model is configured.
+strategies (bm25, dense, hybrid), answered extractively without a model; the graph strategies that
+retrieve without one (frag, subgraphrag); and those that need the configured model (solver, coe,
+fasttog), so EM/F1, model calls, tokens per question and latency are measured on the same
+questions. Default: the strategies that need no model, and the others too when a model is configured.
 
 Registered on the main group by kgbuild/cli.py (`main.add_command(eval_command)`).
 """
@@ -44,7 +44,8 @@ def parse_strategies(text: str) -> list[str]:
 @click.argument("qa_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--strategy", "--modes", "strategies",
               help="comma-separated strategies (see `kgbuild strategies`) "
-                   "[default: bm25,dense,hybrid, and solver when a model is configured]")
+                   "[default: every strategy that needs no model (a strategy whose trained part is "
+                   "missing is left out with a line), and those that need one when a model is configured]")
 @click.option("--limit", "-n", type=click.IntRange(min=1), help="only the first N questions")
 @click.option("--format", "fmt", type=click.Choice(["auto", "hotpotqa", "2wiki", "musique"]), default="auto",
               show_default=True, help="QA file format (auto: MuSiQue if records have 'paragraphs')")
