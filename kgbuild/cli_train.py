@@ -64,24 +64,29 @@ def train_router_command(ctx: click.Context, qa_file: Path, limit: int | None, f
 @click.argument("qa_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--epochs", type=click.IntRange(min=1), default=None, help="training epochs (default: the scorer's)")
 @click.option("--seed", type=int, default=0, show_default=True, help="seed for initialisation and shuffling")
+@click.option("--hops", type=click.IntRange(1, 4), default=2, show_default=True,
+              help="candidate triples: those with an end within HOPS-1 hops of the question's entities (a passage "
+                   "is a hop: entity -> passage -> entity is 2)")
 @click.option("--limit", "-n", type=click.IntRange(min=1), help="only the first N questions")
 @click.option("--format", "fmt", type=_FORMATS, default="auto", show_default=True, help="QA file format")
 @click.pass_context
 @fail_cleanly
-def train_retriever_command(ctx: click.Context, qa_file: Path, epochs: int | None, seed: int, limit: int | None,
-                            fmt: QAFormat) -> None:
+def train_retriever_command(ctx: click.Context, qa_file: Path, epochs: int | None, seed: int, hops: int,
+                            limit: int | None, fmt: QAFormat) -> None:
     """SubgraphRAG's triple scorer: an MLP over question, triple and distance encodings."""
-    from kgbuild.strategies.subgraphrag.train import scorer_path, train_retriever
+    from kgbuild.strategies.subgraphrag.candidates import Settings
+    from kgbuild.strategies.subgraphrag.scorer import model_path
+    from kgbuild.strategies.subgraphrag.train import DEFAULT_EPOCHS, train_retriever
 
     qa = _questions(qa_file, fmt, limit)
     with open_engine(ctx) as engine:
         def on_epoch(epoch: int, loss: float) -> None:
             click.echo(f"epoch {epoch}: loss {loss:.4f}", err=True)
 
-        options = {"epochs": epochs} if epochs is not None else {}
         model, report = train_retriever(engine.projection(), engine.graph_vectors(), engine.question_linker(),
-                                        qa.items, seed=seed, on_epoch=on_epoch, **options)
-        path = scorer_path(engine.workspace)
+                                        qa.items, seed=seed, on_epoch=on_epoch, settings=Settings(hops=hops),
+                                        epochs=epochs or DEFAULT_EPOCHS)
+        path = model_path(engine.workspace)
         model.save(path)
     click.echo(str(report))
     click.echo(f"saved {path}")

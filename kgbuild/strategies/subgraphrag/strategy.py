@@ -117,6 +117,7 @@ class SubgraphRAGStrategy:
         chunk_nodes = evidence_chunks(p, (([e], end) for e, end in zip(top, ends, strict=True)), limit=5)
         chunks = to_chunks(p, chunk_nodes)
         triples = to_triples(p, top)
+        facts = [triple_text(p, e) for e in top]
         t = time.perf_counter()
         if self.session is None:
             # Tail before head: a question's unknown is more often a triple's object.
@@ -124,20 +125,20 @@ class SubgraphRAGStrategy:
             text = model_free_answer(p, question, ranked, exclude=set(seeds))
             trace.append(answer_step(4, None, text, time.perf_counter() - t, 0))
             return Answer(question=question, answer=text, resolved=False, mode="retrieval", strategy=NAME,
-                          triples=triples, chunks=chunks, trace=trace, seconds=time.perf_counter() - start,
+                          triples=triples, chunks=chunks, facts=facts, trace=trace,
+                          seconds=time.perf_counter() - start,
                           notes=[UNVERIFIED, *notes, f"retrieval {retrieval_seconds * 1000:.1f} ms, 0 model calls"])
 
         mark = self.session.usage()
-        facts = [triple_text(p, e) for e in top]
         reply = ask_model(self.session, question, facts, [(c.id, c.text) for c in chunks], "query.subgraphrag")
         used = self.session.usage() - mark
         text = reply.answer.strip() if reply.found else ""
         trace.append(answer_step(4, reply, text, time.perf_counter() - t, used.calls))
         extra = [] if reply.found and text else [NOT_AVAILABLE]
         return Answer(question=question, answer=text, resolved=bool(reply.found and text), mode="solver",
-                      strategy=NAME, triples=triples, chunks=chunks, trace=trace, llm_calls=used.calls,
-                      prompt_tokens=used.prompt_tokens, completion_tokens=used.completion_tokens,
-                      seconds=time.perf_counter() - start,
+                      strategy=NAME, triples=triples, chunks=chunks, facts=facts, trace=trace,
+                      llm_calls=used.calls, prompt_tokens=used.prompt_tokens, completion_tokens=used.completion_tokens,
+                      seconds=time.perf_counter() - start, model_seconds=used.model_seconds,
                       notes=[*extra, *notes, f"retrieval {retrieval_seconds * 1000:.1f} ms, 0 model calls"])
 
     def close(self) -> None:

@@ -40,6 +40,9 @@ if TYPE_CHECKING:
     from kgbuild.graph.vectors import GraphVectors
 
 
+DEFAULT_EPOCHS = 20  # the default of `kgbuild train retriever --epochs`
+
+
 @dataclass
 class TrainReport:
     questions: int = 0  # given
@@ -58,6 +61,15 @@ class TrainReport:
     @property
     def skipped(self) -> int:
         return self.no_entity + self.no_answer_node + self.unreachable
+
+    def __str__(self) -> str:
+        loss = f"loss {self.losses[0]:.4f} -> {self.losses[-1]:.4f}" if self.losses else "no epoch run"
+        return "\n".join([
+            f"SubgraphRAG scorer: {self.used} of {self.questions} questions used ({self.passage_only} through passages "
+            f"that contain the answer only), {self.triples} candidate triples, {self.positives} labelled positive",
+            f"skipped {self.skipped}: {self.no_entity} link to no entity, {self.no_answer_node} have no node or "
+            f"passage with the answer, {self.unreachable} cannot reach it within the candidates",
+            f"{self.epochs} epochs, {loss}, {self.seconds:.1f} s"])
 
 
 @dataclass(frozen=True)
@@ -116,7 +128,7 @@ def label_examples(projection: GraphProjection, index: GraphIndex, linker: Quest
 
 
 def train_retriever(projection: GraphProjection, vectors: GraphVectors, linker: QuestionLinker,
-                    items: Sequence[QAItem], *, epochs: int = 20, hidden: int = 128, seed: int = 0,
+                    items: Sequence[QAItem], *, epochs: int = DEFAULT_EPOCHS, hidden: int = 128, seed: int = 0,
                     on_epoch: Callable[[int, float], None] | None = None, settings: Settings | None = None,
                     learning_rate: float = 1e-3, batch: int = 8,
                     passage_targets: bool = True, weight_decay: float = 0.01) -> tuple[ScorerModel, TrainReport]:
