@@ -4,7 +4,8 @@ Every registered strategy of the query engine (kgbuild/engine.py) can be scored:
 strategies (bm25, dense, hybrid), answered extractively without a model; the graph strategies that
 retrieve without one (frag, subgraphrag); and those that need the configured model (solver, coe,
 fasttog), so EM/F1, model calls, tokens per question and latency are measured on the same
-questions. Default: the strategies that need no model, and the others too when a model is configured.
+questions. Default: the strategies that need no model, and the solver too when a model is configured
+(coe and fasttog make many calls per question: name them with --strategy).
 
 Registered on the main group by kgbuild/cli.py (`main.add_command(eval_command)`).
 """
@@ -45,7 +46,7 @@ def parse_strategies(text: str) -> list[str]:
 @click.option("--strategy", "--modes", "strategies",
               help="comma-separated strategies (see `kgbuild strategies`) "
                    "[default: every strategy that needs no model (a strategy whose trained part is "
-                   "missing is left out with a line), and those that need one when a model is configured]")
+                   "missing is left out with a line), and solver when a model is configured]")
 @click.option("--limit", "-n", type=click.IntRange(min=1), help="only the first N questions")
 @click.option("--format", "fmt", type=click.Choice(["auto", "hotpotqa", "2wiki", "musique"]), default="auto",
               show_default=True, help="QA file format (auto: MuSiQue if records have 'paragraphs')")

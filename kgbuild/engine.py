@@ -205,8 +205,12 @@ class Engine:
         return answer if answer.strategy else answer.model_copy(update={"strategy": name})
 
     def default_eval_strategies(self) -> list[str]:
-        """The model-free strategies, and the solver too when a model is configured."""
-        return [s.name for s in self._registry.values() if not s.needs_model or self._config.llm.configured()]
+        """The model-free strategies, and the solver too when a model is configured. The model-guided
+        walks (coe, fasttog) make many calls per question, so they are evaluated only when named."""
+        names = [s.name for s in self._registry.values() if not s.needs_model]
+        if self._config.llm.configured() and "solver" in self._registry:
+            names.append("solver")
+        return names
 
     def runnable(self, names: Sequence[str]) -> tuple[list[str], list[str]]:
         """The strategies of `names` that can run here, and one line per strategy left out (bm25 on a

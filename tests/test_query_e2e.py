@@ -94,6 +94,8 @@ def judge_or_plan(body: dict[str, Any]) -> str:
         return json.dumps({"resolved": False, "answer": "", "missing": "the memory lacks the triples"})
     if system.startswith("A question was only partly"):
         return json.dumps({"questions": []})
+    if system.startswith("You answer a question using only the facts"):  # frag's one answer call
+        return json.dumps({"found": "1944" in user, "answer": "1944" if "1944" in user else ""})
     raise AssertionError(f"unexpected prompt: {system[:60]}")
 
 
@@ -148,12 +150,14 @@ def test_eval_measures_the_solver_next_to_retrieval(built: Path) -> None:
                               catch_exceptions=False)
         log = llm.chat_log()
     report = json.loads(result.stdout)
-    assert [m["mode"] for m in report["modes"]] == ["bm25", "dense", "hybrid", "solver"]  # solver: a model is set
-    solver = report["modes"][3]
+    # solver: a model is set; subgraphrag is left out (no trained scorer), coe and fasttog run only when named
+    assert [m["mode"] for m in report["modes"]] == ["bm25", "dense", "hybrid", "frag", "solver"]
+    solver = report["modes"][4]
     assert (solver["em"], solver["f1"], solver["errors"]) == (1.0, 1.0, 0)
     assert solver["llm_calls_per_question"] == 2  # plan and judge, both sent: eval does not use the reply cache
-    assert len(log) == 4  # two runs of eval, two calls each
-    sent = log[:2]
+    assert report["modes"][3]["llm_calls_per_question"] == 1  # frag: retrieval without a model, one answer call
+    assert len(log) == 5  # the first eval: frag 1 + solver 2; the second: solver 2
+    sent = [r for r in log[:3] if "You answer a question using only the facts" not in r["text"]]
     assert solver["prompt_tokens_per_question"] == sum(r["usage"]["prompt_tokens"] for r in sent)
     assert solver["completion_tokens_per_question"] == sum(r["usage"]["completion_tokens"] for r in sent)
     assert solver["p50_ms"] > 0
@@ -172,7 +176,8 @@ def test_the_python_api_opens_the_project_and_answers_with_every_strategy(built:
 
     question = QUESTIONS[2]
     with kgbuild.open(built) as engine:
-        assert [s.name for s in engine.strategies()] == ["bm25", "dense", "hybrid", "solver"]
+        assert [s.name for s in engine.strategies()] == ["bm25", "dense", "hybrid", "frag", "subgraphrag", "solver",
+                                                         "coe", "fasttog"]
         found = engine.retrieve(question["question"], 5)
         assert len(found.chunks) == 5 and found.entities and found.seconds > 0
         titles = doc_ids_by_title(built)
