@@ -523,3 +523,14 @@ def test_frag_with_a_model_makes_one_answer_call(tmp_path: Path) -> None:
     assert answer.llm_calls == 1 and answer.prompt_tokens > 0
     assert answer.trace[-1].llm_calls == 1 and all(s.llm_calls == 0 for s in answer.trace[:-1])
     assert "Drew Fuller <- mentions <- Drew Fuller" in prompt and cid("drew") in prompt
+
+
+def test_the_same_walk_from_either_end_is_one_fact() -> None:
+    from kgbuild.strategies.frag.strategy import distinct_paths
+
+    forward = RankedPath(GPath(0, (5,), (0, 1)), 0.9)
+    backward = RankedPath(GPath(1, (5,), (1, 0)), 0.8)
+    two = RankedPath(GPath(0, (5, 7), (0, 1, 2)), 0.7)
+    two_back = RankedPath(GPath(2, (7, 5), (2, 1, 0)), 0.6)
+    other = RankedPath(GPath(0, (6,), (0, 3)), 0.5)
+    assert distinct_paths([forward, backward, two, two_back, other]) == [forward, two, other]

@@ -146,6 +146,7 @@ class FragStrategy:
         vec, size = graph.vectors, max(s.answer_pool, 2 * s.top_u)
         pool = (rank_trees(found.trees, linked.vector, vec.nodes, vec.predicates, p.edge_pred, size) if found.trees
                 else rank_paths(found.paths, linked.vector, vec.nodes, vec.predicates, p.edge_pred, size))
+        pool = distinct_paths(pool)
         top: list[RankedPath] = pool[:s.top_u]
         how = "cosine of path vectors (mean of node and predicate vectors) with the question"
         if s.cross_encoder is not None and pool:
@@ -202,6 +203,19 @@ class FragStrategy:
         if self._session is not None:
             self._session.close()
             self._session = None
+
+
+def distinct_paths(ranked: Sequence[RankedPath]) -> list[RankedPath]:
+    """Each walk once: the path from one seed to another over the same edges as a path the other way
+    ("Wilkes -> build -> EDSAC" and "EDSAC <- build <- Wilkes") is the same fact; the better ranked stays."""
+    seen: set[tuple[int, ...]] = set()
+    out: list[RankedPath] = []
+    for r in ranked:
+        key = min(r.path.edges, tuple(reversed(r.path.edges)))
+        if key not in seen:
+            seen.add(key)
+            out.append(r)
+    return out
 
 
 def retrieval_seconds(answer: Answer) -> float:
