@@ -90,11 +90,9 @@ class BuildContext:
 
     def prompts(self) -> PromptLibrary:
         if self._prompts is None:
-            from kgbuild.llm.prompts import PromptLibrary
+            from kgbuild.llm.prompts import prompt_library
 
-            ex_cfg = self.config.extract
-            prompts_dir = (self.config.root / ex_cfg.prompts_dir).resolve() if ex_cfg.prompts_dir else None
-            self._prompts = PromptLibrary(ex_cfg.prompt_language, prompts_dir)
+            self._prompts = prompt_library(self.config)
         return self._prompts
 
     def embedder(self, name: str | None, setting: str) -> Embedder:

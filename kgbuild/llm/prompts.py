@@ -22,7 +22,7 @@ import difflib
 import json
 import string
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from pydantic import (
@@ -41,6 +41,9 @@ from kgbuild.ids import content_hash
 from kgbuild.llm.json_schema import schema_problems, value_problems
 from kgbuild.llm.types import ChatMessage, Reask
 from kgbuild.resources import PROMPTS, shipped_dir
+
+if TYPE_CHECKING:
+    from kgbuild.config import Config
 
 _ORIGIN = "kgbuild_prompt_origin"  # validation context key: the file a template comes from
 
@@ -259,3 +262,11 @@ class PromptLibrary:
         if name not in self._loaded:
             self._loaded[name] = load_template(self.path_of(name))
         return self._loaded[name]
+
+
+def prompt_library(config: Config) -> PromptLibrary:
+    """The configured prompt language, and a project's own prompt directory when it has one: the one
+    way the build, the solver and the graph strategies find their templates."""
+    ex_cfg = config.extract
+    prompts_dir = (config.root / ex_cfg.prompts_dir).resolve() if ex_cfg.prompts_dir else None
+    return PromptLibrary(ex_cfg.prompt_language, prompts_dir)

@@ -10,7 +10,7 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from kgbuild.llm.gateway import LLMGateway
-from kgbuild.llm.prompts import PromptLibrary
+from kgbuild.llm.prompts import prompt_library
 from kgbuild.solve.graph_view import GraphView
 from kgbuild.solve.solver import Solver
 from kgbuild.solve.types import Answer, Retriever
@@ -26,9 +26,7 @@ class SolverSession:
                  k: int, *, use_cache: bool = True) -> None:
         """`use_cache=False` sends every model call (an evaluation measures calls and latency, not
         the reply cache of an earlier run)."""
-        ex_cfg = config.extract
-        prompts_dir = (config.root / ex_cfg.prompts_dir).resolve() if ex_cfg.prompts_dir else None
-        prompts = PromptLibrary(ex_cfg.prompt_language, prompts_dir)
+        prompts = prompt_library(config)
         self.gateway = LLMGateway(config.llm, cache_path=workspace.cache_dir / "llm.sqlite", use_cache=use_cache)
         view = GraphView(graph) if graph is not None else None
         self.solver = Solver(self.gateway, retriever, view, prompts, config.query.max_iterations, k=k)

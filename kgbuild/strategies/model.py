@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kgbuild.llm.gateway import LLMGateway
-from kgbuild.llm.prompts import PromptLibrary
+from kgbuild.llm.prompts import prompt_library
 from kgbuild.llm.types import R
 from kgbuild.solve.llm_ask import MAX_REASKS, ask_step
 
@@ -35,13 +35,6 @@ class Usage:
     def __sub__(self, other: Usage) -> Usage:
         return Usage(self.calls - other.calls, self.prompt_tokens - other.prompt_tokens,
                      self.completion_tokens - other.completion_tokens, self.model_seconds - other.model_seconds)
-
-
-def prompt_library(config: Config) -> PromptLibrary:
-    """The configured prompt language, and a project's own prompt directory when it has one."""
-    ex_cfg = config.extract
-    prompts_dir = (config.root / ex_cfg.prompts_dir).resolve() if ex_cfg.prompts_dir else None
-    return PromptLibrary(ex_cfg.prompt_language, prompts_dir)
 
 
 class ModelSession:
