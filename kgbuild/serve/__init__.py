@@ -1,0 +1,1 @@
+"""`kgbuild serve`: a local web explorer and read-only JSON API over a built project (docs/serve.md)."""

@@ -1,0 +1,140 @@
+"""Who may talk to the explorer: the bind rule, the token check and the response headers.
+
+- Loopback by default. Binding any other address needs a token (`--token` or KGBUILD_SERVE_TOKEN);
+  without one the server refuses to start (`check_bind`).
+- With a token, every request, pages and API alike, must carry it: `Authorization: Bearer <token>`,
+  or the `kgbuild_token` cookie, which the first page load sets from `/?token=<token>` (the page then
+  redirects to a URL without it, so the token does not stay in the address bar or the history).
+- On loopback without a token, requests must name a loopback host in their Host header: a web page
+  elsewhere cannot reach the API through a DNS name rebound to 127.0.0.1.
+- Every response says: no framing, no sniffing, no referrer, and a Content-Security-Policy that runs
+  only the app's own scripts (data shown as text is the first defence; the policy is the second).
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+from urllib.parse import urlencode
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from kgbuild.errors import ConfigError
+
+TOKEN_ENV = "KGBUILD_SERVE_TOKEN"
+COOKIE = "kgbuild_token"
+LOOPBACK_NAMES = frozenset({"localhost", "localhost.", "ip6-localhost"})
+
+APP_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+           "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+# Swagger UI (the vendored /docs page) sets inline styles on the elements it renders.
+DOCS_CSP = APP_CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+
+
+def is_loopback(host: str) -> bool:
+    """True for 127.0.0.0/8, ::1 and localhost; false for 0.0.0.0, :: and every other address or name."""
+    name = host.strip().strip("[]").lower()
+    if name in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def check_bind(host: str, token: str | None) -> None:
+    """Refuse to serve a non-loopback address without a token (ConfigError: one line, exit 2)."""
+    if not is_loopback(host) and not (token or "").strip():
+        raise ConfigError("--host", f"binding {host} exposes the explorer beyond this machine without a token",
+                          f"pass --token or set {TOKEN_ENV}, or bind 127.0.0.1")
+
+
+def _host_name(header: str) -> str:
+    """The host of a Host header without its port ("[::1]:8321" -> "::1")."""
+    header = header.strip()
+    if header.startswith("["):
+        return header[1:header.find("]")] if "]" in header else header
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
+class Guard:
+    """ASGI middleware: the token or loopback-Host check, then the security headers on every response."""
+
+    def __init__(self, app: ASGIApp, *, token: str | None, loopback_only: bool) -> None:
+        self.app = app
+        self.token = token or None
+        self.loopback_only = loopback_only
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        refusal = self.refusal(request)
+        if refusal is not None:
+            await _with_headers(refusal, request.url.path)(scope, receive, send)
+            return
+        path = request.url.path
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers.extend((k.encode("latin-1"), v.encode("latin-1")) for k, v in security_headers(path).items())
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+    def refusal(self, request: Request) -> Response | None:
+        if self.loopback_only and not is_loopback(_host_name(request.headers.get("host", ""))):
+            return PlainTextResponse("host not allowed: this explorer answers on a loopback address only", 421)
+        if self.token is None:
+            return None
+        given = request.query_params.get("token")
+        if given is not None and request.method == "GET" and not request.url.path.startswith("/api/"):
+            # A page opened with ?token=: check it, keep it in a cookie, and drop it from the URL.
+            if not _same(given, self.token):
+                return _unauthorised(request)
+            rest = urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "token"])
+            target = request.url.path + (f"?{rest}" if rest else "")
+            redirect = RedirectResponse(target, status_code=303)
+            redirect.set_cookie(COOKIE, self.token, httponly=True, samesite="strict",
+                                secure=request.url.scheme == "https")
+            return redirect
+        auth = request.headers.get("authorization", "")
+        bearer = auth[7:].strip() if auth[:7].lower() == "bearer " else None
+        candidates = [c for c in (bearer, request.cookies.get(COOKIE), given) if c is not None]
+        if any(_same(c, self.token) for c in candidates):
+            return None
+        return _unauthorised(request)
+
+
+def _same(given: str, token: str) -> bool:
+    return hmac.compare_digest(given.encode("utf-8"), token.encode("utf-8"))
+
+
+def _unauthorised(request: Request) -> Response:
+    message = "a token is required: send `Authorization: Bearer <token>` or open /?token=<token> once"
+    if request.url.path.startswith("/api/") or request.url.path == "/openapi.json":
+        return JSONResponse({"detail": message}, status_code=401, headers={"WWW-Authenticate": "Bearer"})
+    return PlainTextResponse(message, status_code=401, headers={"WWW-Authenticate": "Bearer"})
+
+
+def security_headers(path: str) -> dict[str, str]:
+    headers = {
+        "Content-Security-Policy": DOCS_CSP if path == "/docs" else APP_CSP,
+        "X-Content-Type-Options": "nosniff",
+        "X-Frame-Options": "DENY",
+        "Referrer-Policy": "no-referrer",
+    }
+    if not path.startswith("/static/"):
+        headers["Cache-Control"] = "no-store"  # answers change with a rebuild; the vendored files do not
+    return headers
+
+
+def _with_headers(response: Response, path: str) -> Response:
+    for key, value in security_headers(path).items():
+        response.headers[key] = value
+    return response
