@@ -15,6 +15,12 @@ $(STAMP): pyproject.toml
 	# The CPU build of torch first: installed later, as a dependency, it would pull GBs of CUDA wheels.
 	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(BIN)/python -m pip install --quiet -e ".[embed,dev]"
+	# Debian's Chromium for the explorer's browser tests (tests/test_serve_browser.py skips without it).
+	if [ ! -x /usr/bin/chromium ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-liberation; \
+		else echo "note: /usr/bin/chromium is missing (install Debian's chromium as root): browser tests will skip"; fi; \
+	fi
 	touch $(STAMP)
 
 setup: $(STAMP)
