@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
-from rich.table import Table
 
 from kgbuild import __version__
 from kgbuild.cli_common import config_of, fail_cleanly
@@ -82,25 +81,17 @@ _JSON = click.option("--json", "as_json", is_flag=True, help="machine-readable o
 _LIMIT = click.option("--limit", "-n", default=50, show_default=True, help="at most this many rows (0 = all)")
 
 
-def _emit(rows: list[dict[str, Any]], as_json: bool, columns: list[tuple[str, str]], title: str) -> None:
+_WIDE = click.option("--wide", "-w", is_flag=True,
+                     help="every column in full, at the terminal's width or wider (default: fits 80 columns)")
+
+
+def _emit(rows: list[dict[str, Any]], as_json: bool, view: str, wide: bool = False) -> None:
     if as_json:
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False, default=str))
         return
-    table = Table(title=f"{title} ({len(rows)})")
-    for _, header in columns:
-        table.add_column(header, overflow="fold")
-    for row in rows:
-        table.add_row(*[_cell(row.get(key)) for key, _ in columns])
-    _out().print(table)
+    from kgbuild.cli_inspect_view import VIEWS, render
 
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, list):
-        shown = ", ".join(str(v) for v in value[:3])
-        return shown + (f" (+{len(value) - 3})" if len(value) > 3 else "")
-    return str(value)
+    render(VIEWS[view], rows, wide=wide, console=_out())
 
 
 def _ws(ctx: click.Context) -> Workspace:
@@ -127,8 +118,7 @@ def inspect(ctx: click.Context, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(counts, indent=2))
     else:
-        _emit([{"table": k, "rows": v} for k, v in counts.items()], False, [("table", "table"), ("rows", "rows")],
-              "workspace")
+        _emit([{"table": k, "rows": v} for k, v in counts.items()], False, "workspace")
 
 
 @inspect.command("entities")
@@ -137,16 +127,16 @@ def inspect(ctx: click.Context, as_json: bool) -> None:
 @click.option("--doc", help="document id")
 @_LIMIT
 @_JSON
+@_WIDE
 @click.pass_context
 @_fail_cleanly
 def inspect_entities(ctx: click.Context, name: str | None, spg_class: str | None, doc: str | None, limit: int,
-                     as_json: bool) -> None:
+                     as_json: bool, wide: bool) -> None:
     """Entities, filtered by name, type or document."""
     from kgbuild import explore
 
     rows = explore.entities(_ws(ctx), name=name, spg_class=spg_class, doc=doc, limit=_lim(limit))
-    _emit(rows, as_json, [("name", "name"), ("spg_class", "class"), ("semantic_type", "semantic type"),
-                          ("aliases", "aliases"), ("chunk_ids", "chunks"), ("id", "id")], "entities")
+    _emit(rows, as_json, "entities", wide)
 
 
 @inspect.command("triples")
@@ -156,17 +146,16 @@ def inspect_entities(ctx: click.Context, name: str | None, spg_class: str | None
 @click.option("--doc", help="document id")
 @_LIMIT
 @_JSON
+@_WIDE
 @click.pass_context
 @_fail_cleanly
 def inspect_triples(ctx: click.Context, entity: str | None, predicate: str | None, type_: str | None,
-                    doc: str | None, limit: int, as_json: bool) -> None:
+                    doc: str | None, limit: int, as_json: bool, wide: bool) -> None:
     """Relation triples, filtered by entity, predicate, type or document."""
     from kgbuild import explore
 
     rows = explore.triples(_ws(ctx), entity=entity, predicate=predicate, type_=type_, doc=doc, limit=_lim(limit))
-    _emit(rows, as_json, [("subject_name", "subject"), ("predicate", "predicate"), ("object_name", "object"),
-                          ("subject_class", "s class"), ("object_class", "o class"), ("chunk_ids", "chunks"),
-                          ("id", "id")], "triples")
+    _emit(rows, as_json, "triples", wide)
 
 
 @inspect.command("hypernodes")
@@ -175,16 +164,16 @@ def inspect_triples(ctx: click.Context, entity: str | None, predicate: str | Non
 @click.option("--doc", help="document id")
 @_LIMIT
 @_JSON
+@_WIDE
 @click.pass_context
 @_fail_cleanly
 def inspect_hypernodes(ctx: click.Context, entity: str | None, predicate: str | None, doc: str | None, limit: int,
-                       as_json: bool) -> None:
+                       as_json: bool, wide: bool) -> None:
     """Qualified facts: triples about triples, e.g. ((X, found, Y), in, 1999)."""
     from kgbuild import explore
 
     rows = explore.hypernodes(_ws(ctx), entity=entity, predicate=predicate, doc=doc, limit=_lim(limit))
-    _emit(rows, as_json, [("subject_name", "triple"), ("predicate", "qualifier"), ("object_name", "value"),
-                          ("chunk_ids", "chunks"), ("id", "id")], "hypernodes")
+    _emit(rows, as_json, "hypernodes", wide)
 
 
 @inspect.command("events")
@@ -192,29 +181,30 @@ def inspect_hypernodes(ctx: click.Context, entity: str | None, predicate: str | 
 @click.option("--doc", help="document id")
 @_LIMIT
 @_JSON
+@_WIDE
 @click.pass_context
 @_fail_cleanly
-def inspect_events(ctx: click.Context, type_: str | None, doc: str | None, limit: int, as_json: bool) -> None:
+def inspect_events(ctx: click.Context, type_: str | None, doc: str | None, limit: int,
+                   as_json: bool, wide: bool) -> None:
     """Events with their arguments, time and place."""
     from kgbuild import explore
 
     rows = explore.events(_ws(ctx), type_=type_, doc=doc, limit=_lim(limit))
-    _emit(rows, as_json, [("type", "type"), ("trigger", "trigger"), ("arguments", "arguments"),
-                          ("time_name", "time"), ("place_name", "place"), ("chunk_ids", "chunks")], "events")
+    _emit(rows, as_json, "events", wide)
 
 
 @inspect.command("documents")
 @_LIMIT
 @_JSON
+@_WIDE
 @click.pass_context
 @_fail_cleanly
-def inspect_documents(ctx: click.Context, limit: int, as_json: bool) -> None:
+def inspect_documents(ctx: click.Context, limit: int, as_json: bool, wide: bool) -> None:
     """Documents in the workspace and their chunks."""
     from kgbuild import explore
 
     rows = explore.documents(_ws(ctx), limit=_lim(limit))
-    _emit(rows, as_json, [("id", "id"), ("title", "title"), ("format", "format"), ("word_count", "words"),
-                          ("chunk_ids", "chunks"), ("source", "source")], "documents")
+    _emit(rows, as_json, "documents", wide)
 
 
 @inspect.command("chunks")
@@ -222,14 +212,16 @@ def inspect_documents(ctx: click.Context, limit: int, as_json: bool) -> None:
 @click.option("--id", "ids", multiple=True, help="chunk id (repeatable)")
 @_LIMIT
 @_JSON
+@_WIDE
 @click.pass_context
 @_fail_cleanly
-def inspect_chunks(ctx: click.Context, doc: str | None, ids: tuple[str, ...], limit: int, as_json: bool) -> None:
+def inspect_chunks(ctx: click.Context, doc: str | None, ids: tuple[str, ...], limit: int,
+                   as_json: bool, wide: bool) -> None:
     """Chunks with their text, section and neighbours."""
     from kgbuild import explore
 
     rows = explore.chunks(_ws(ctx), doc=doc, ids=list(ids) or None, limit=_lim(limit))
-    _emit(rows, as_json, [("id", "id"), ("section", "section"), ("token_count", "tokens"), ("text", "text")], "chunks")
+    _emit(rows, as_json, "chunks", wide)
 
 
 @inspect.command("support")
@@ -238,19 +230,16 @@ def inspect_chunks(ctx: click.Context, doc: str | None, ids: tuple[str, ...], li
 @click.pass_context
 @_fail_cleanly
 def inspect_support(ctx: click.Context, item_id: str, as_json: bool) -> None:
-    """The chunks that support an entity, triple, event, hypernode or concept (by id)."""
+    """The chunks that support an entity, triple, event, hypernode or concept (by id, or a prefix of it)."""
     from kgbuild import explore
 
     kind, row, supporting = explore.support(_ws(ctx), item_id)
     if as_json:
         click.echo(json.dumps({"kind": kind, "item": row, "chunks": supporting}, indent=2, ensure_ascii=False))
         return
-    out = _out()
-    label = row.get("name") or f"({row.get('subject_name')}, {row.get('predicate')}, {row.get('object_name')})"
-    out.print(f"[bold]{kind[:-1]}[/bold] {label}  [dim]{item_id}[/dim]")
-    for chunk in supporting:
-        out.print(f"\n[bold cyan]{chunk['id']}[/bold cyan] {' > '.join(chunk['section'])}")
-        out.print(chunk["text"], markup=False, highlight=False)
+    from kgbuild.cli_inspect_view import render_support
+
+    render_support(kind, row, supporting, console=_out())
 
 
 @inspect.command("merges")
@@ -258,30 +247,31 @@ def inspect_support(ctx: click.Context, item_id: str, as_json: bool) -> None:
 @click.option("--step", help="exact | variant | lsh | embedding | llm | rule")
 @_LIMIT
 @_JSON
+@_WIDE
 @click.pass_context
 @_fail_cleanly
-def inspect_merges(ctx: click.Context, name: str | None, step: str | None, limit: int, as_json: bool) -> None:
+def inspect_merges(ctx: click.Context, name: str | None, step: str | None, limit: int,
+                   as_json: bool, wide: bool) -> None:
     """Synonym fusion decisions: which entities were merged, by which step, and why."""
     from kgbuild import explore
 
     rows = explore.merges(_ws(ctx), name=name, step=step, limit=_lim(limit))
-    _emit(rows, as_json, [("canonical_name", "canonical"), ("merged_ids", "merged ids"), ("step", "step"),
-                          ("reason", "reason"), ("canonical_id", "id")], "merges")
+    _emit(rows, as_json, "merges", wide)
 
 
 @inspect.command("drops")
 @click.option("--reason", help="reason contains")
 @_LIMIT
 @_JSON
+@_WIDE
 @click.pass_context
 @_fail_cleanly
-def inspect_drops(ctx: click.Context, reason: str | None, limit: int, as_json: bool) -> None:
+def inspect_drops(ctx: click.Context, reason: str | None, limit: int, as_json: bool, wide: bool) -> None:
     """Items removed by validation, with the reason and the chunk they came from."""
     from kgbuild import explore
 
     rows = explore.drops(_ws(ctx), reason=reason, limit=_lim(limit))
-    _emit(rows, as_json, [("stage", "stage"), ("kind", "kind"), ("reason", "reason"), ("detail", "detail"),
-                          ("chunk_id", "chunk")], "drops")
+    _emit(rows, as_json, "drops", wide)
 
 
 # ---------------------------------------------------------------- cache
