@@ -19,6 +19,11 @@ Run from the repo root: `python bench/strategies.py [--corpus C --qa Q] [--proje
    model (it always picks the candidates ranked first; it is not a language model), reporting the
    non-model time per question and model calls against FastToG's worst case.
 
+Two ablations, not defaults: `frag_heuristic` is FRAG routed by its wording rule instead of the
+trained router (what a user gets before `kgbuild train router`); `subgraphrag_h3` is SubgraphRAG with
+candidates within 3 hops instead of 2 (a passage is a hop in kgbuild's graph: entity -> passage ->
+entity is 2).
+
 Last line: one JSON object, keys `S_answer_in_context_recall`, `S_supporting_recall_at_5`, `S_em`, `S_f1`,
 `S_retrieval_p50_ms`, `S_retrieval_p90_ms`, `S_retrieval_model_calls` per strategy S (samples: `samples_S_...`).
 """
@@ -84,15 +89,21 @@ def score(strategy: str, fold: int, answer: Any, item: Any, ms: float, title_of:
                max(ms - model_ms, 0.0))
 
 
-def train_fold(engine: Any, train_items: Sequence[Any], seed: int) -> tuple[Any, Any, str]:
-    """FRAG's router and SubgraphRAG's scorer, trained on `train_items` only."""
+def train_fold(engine: Any, train_items: Sequence[Any], seed: int) -> tuple[Any, dict[int, Any], str]:
+    """FRAG's router and SubgraphRAG's scorers (the default 2 hops, and 3 as an ablation), trained on
+    `train_items` only."""
     from kgbuild.strategies.frag.train import train_router
+    from kgbuild.strategies.subgraphrag.candidates import Settings
     from kgbuild.strategies.subgraphrag.train import train_retriever
 
     projection, linker = engine.projection(), engine.question_linker()
     router, router_report = train_router(projection, linker, train_items)
-    scorer, scorer_report = train_retriever(projection, engine.graph_vectors(), linker, train_items, seed=seed)
-    return router, scorer, f"router: {router_report}; scorer: {scorer_report}"
+    scorers, lines = {}, [f"router: {str(router_report).splitlines()[0]}"]
+    for hops in (2, 3):
+        scorers[hops], report = train_retriever(projection, engine.graph_vectors(), linker, train_items, seed=seed,
+                                                settings=Settings(hops=hops))
+        lines.append(f"scorer {hops} hops: {str(report).splitlines()[0]}")
+    return router, scorers, "; ".join(lines)
 
 
 def run_corpus(engine: Any, items: Sequence[Any], folds: int, label: str,
@@ -115,11 +126,13 @@ def run_corpus(engine: Any, items: Sequence[Any], folds: int, label: str,
         test = [it for i, it in enumerate(items) if i % folds == fold]
         train = [it for i, it in enumerate(items) if i % folds != fold]
         t = time.perf_counter()
-        router, scorer, how = train_fold(engine, train, seed=fold)
+        router, scorers, how = train_fold(engine, train, seed=fold)
         print(f"{label} fold {fold + 1}/{folds}: trained on {len(train)} questions in "
               f"{time.perf_counter() - t:.1f} s ({how}); testing on {len(test)}")
         strategies: dict[str, Any] = {"hybrid": hybrid, "frag": FragStrategy(engine, budget, router=router),
-                                      "subgraphrag": SubgraphRAGStrategy(engine, budget, model=scorer)}
+                                      "frag_heuristic": FragStrategy(engine, budget, heuristic=True),
+                                      "subgraphrag": SubgraphRAGStrategy(engine, budget, model=scorers[2]),
+                                      "subgraphrag_h3": SubgraphRAGStrategy(engine, budget, model=scorers[3])}
         if model_engine is not None:
             for name in ("coe", "fasttog"):
                 strategies[name] = model_engine.strategy(name, budget)
@@ -148,7 +161,7 @@ def summarise(rows: Sequence[Row], prefix: str) -> dict[str, float]:
              "supporting_recall_at_5": mean([r.recall5 for r in mine]),
              "em": mean([r.em for r in mine]), "f1": mean([r.f1 for r in mine]),
              "retrieval_p50_ms": float(np.percentile(ms, 50)), "retrieval_p90_ms": float(np.percentile(ms, 90)),
-             "retrieval_model_calls": mean(calls) if name in ("hybrid", "frag", "subgraphrag") else 0.0}
+             "retrieval_model_calls": 0.0 if name in ("coe", "fasttog") else mean(calls)}
         if name in ("coe", "fasttog"):
             s = {k: v for k, v in s.items() if not k.startswith("retrieval_")}
             s.update({"nonmodel_p50_ms": float(np.percentile(nonmodel, 50)),
@@ -172,7 +185,7 @@ def build(corpus: Path, root: Path, workers: int) -> Path:
     t = time.perf_counter()
     report = asyncio.run(Builder(config, QuietProgress()).arun([corpus], workers=workers))
     graph = report.graph
-    print(f"built {corpus.name}: {graph.entities} entities, {graph.relations} relations in "
+    print(f"built {root.name} ({corpus.name}): {graph.entities} entities, {graph.relations} relations in "
           f"{time.perf_counter() - t:.1f} s (offline, {workers} workers)")
     return root
 

@@ -486,6 +486,9 @@ def test_frag_complex_route_with_a_trained_router_and_qualifiers(resources: Reso
     assert answer.trace[1].result.how == COMPLEX and "trained router" in (answer.trace[1].result.reason or "")
     assert answer.trace[3].logical_form.startswith("one shortest path")
     assert any("born in" not in f and "bornIn [on: 28 December 1903] -> Budapest" in f for f in answer.facts)
+    # heuristic=True: the wording rule routes even though a router is saved
+    ruled = FragStrategy(resources, Budget(), heuristic=True).answer("Who knows Budapest?", Budget())
+    assert NO_ROUTER in ruled.notes and "trained router" not in (ruled.trace[1].result.reason or "")
 
 
 def test_stale_router_is_a_one_line_error(resources: Resources) -> None:

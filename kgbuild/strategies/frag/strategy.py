@@ -66,9 +66,12 @@ class _Graph:
 
 class FragStrategy:
     def __init__(self, resources: QueryResources, budget: Budget, router: RouterModel | None = None,
-                 settings: FragSettings = FragSettings()) -> None:
+                 settings: FragSettings = FragSettings(), *, heuristic: bool = False) -> None:
+        """`router`: a trained router to use (else the workspace's, if one was saved); `heuristic`:
+        route by the wording rule whatever was trained (an evaluation of the rule itself)."""
         self.resources = resources
         self.settings = settings
+        self.heuristic = heuristic
         self.use_cache = budget.use_cache
         self._given_router = router
         self._graph = self._derive()
@@ -79,7 +82,7 @@ class FragStrategy:
         projection = self.resources.projection()
         linker = self.resources.question_linker(cached_embeddings=self.use_cache)
         router = self._given_router
-        if router is None:
+        if router is None and not self.heuristic:
             router = load_router(self.resources.workspace, projection.fingerprint, linker.embedder.name)
         return _Graph(projection, self.resources.graph_vectors(), linker, adjacency(projection), router)
 
