@@ -205,6 +205,10 @@
   function layout(cy, centre) {
     cy.layout({ name: "concentric", animate: false, fit: true, padding: 24, minNodeSpacing: 28, avoidOverlap: true,
       nodeDimensionsIncludeLabels: false, concentric: (n) => 100 - n.data("hop"), levelWidth: () => 1 }).run();
+    if (cy.zoom() > 1.3) {  // a handful of nodes: fitting them would blow the labels up
+      cy.zoom(1.3);
+      cy.center();
+    }
     const c = cy.getElementById(centre);
     if (c.nonempty()) c.addClass("centre");
   }
