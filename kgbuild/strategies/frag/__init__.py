@@ -32,7 +32,7 @@ def _unavailable(resources: QueryResources) -> str | None:
     try:
         load_router(resources.workspace, resources.projection().fingerprint, resources.embedder().name)
     except ConfigError as exc:
-        return str(exc)
+        return exc.line()
     return None
 
 
