@@ -14,6 +14,7 @@ Q_c = w_in(c) / m - (deg(c) / 2m)^2, whose sum over a partition is the graph's m
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -76,17 +77,22 @@ def local_graph(projection: GraphProjection, nodes: Sequence[int], edge_mask: np
     return LocalGraph(order, graph, [float(counts[k]) for k in pairs])
 
 
+# igraph's generator is process-wide; detections in two threads (`kgbuild serve`) take turns.
+_IGRAPH_RNG = threading.Lock()
+
+
 @contextmanager
 def seeded_igraph(seed: int) -> Iterator[None]:
     """igraph draws Louvain's node order from one process-wide generator (Python's `random` by
     default); a seeded one for the duration makes a detection reproducible, then the default is back."""
     import igraph
 
-    igraph.set_random_number_generator(random.Random(seed))
-    try:
-        yield
-    finally:
-        igraph.set_random_number_generator(random)
+    with _IGRAPH_RNG:
+        igraph.set_random_number_generator(random.Random(seed))
+        try:
+            yield
+        finally:
+            igraph.set_random_number_generator(random)
 
 
 def capped_partition(local: LocalGraph, cap: int, seed: int) -> Partition:
