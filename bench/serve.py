@@ -11,6 +11,7 @@ Run from the repo root: `python bench/serve.py [--corpus C] [--project DIR] [--n
    - neighbourhood: /api/neighbourhood?hops=2 with the API's default caps (60 nodes, 150 edges),
    - a retrieval-only query: POST /api/query with the hybrid strategy, k=5, a distinct question each
      time ("Who or what is <document title>?"), so each is embedded afresh (no embedding cache hit);
+   The server's torch uses --torch-threads threads (default 1) for the question embedding;
 4. reads the server's resident memory (VmRSS, and its peak VmHWM) from /proc.
 
 The last line is JSON: search/neighbourhood/query p50 and p90 in ms, server_rss_mb (targets: 50, 100
@@ -103,6 +104,9 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=100, help="timed requests of each kind")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--torch-threads", type=int, default=1,
+                        help="threads of the server's question embedding (OMP_NUM_THREADS; 1: least hurt by other "
+                             "processes on a shared box, as in bench/retrieval.py; 0: torch's default)")
     args = parser.parse_args()
 
     import httpx
@@ -130,6 +134,8 @@ def main() -> None:
         log = Path(tmp) / "server.log"
         env = {k: v for k, v in os.environ.items()
                if not k.startswith("KGBUILD_LLM") and k not in ("OPENAI_BASE_URL", "OPENAI_API_KEY")}
+        if args.torch_threads > 0:
+            env["OMP_NUM_THREADS"] = env["MKL_NUM_THREADS"] = str(args.torch_threads)
         t = time.perf_counter()
         with log.open("w") as out:
             server = subprocess.Popen([sys.executable, "-m", "kgbuild.serve", "-c", str(config_path), "--port",

@@ -93,6 +93,7 @@ class GraphIndex:
         self._read_concepts()
         self.edge_pos = {eid: e for e, eid in enumerate(p.edge_ids)}
         self._build_search()
+        _ = p.incident  # built now, not by the first neighbourhood request
 
     # ---------------------------------------------------------------- loading
 
