@@ -585,17 +585,6 @@
       append(out, [el("h3", {}, "Citations"), el("ol", { id: "citations" }, a.citations.map((c) => el("li", { class: "citation" },
         el("a", { href: nodeHref(c.chunk_id) }, c.doc_id), " ", el("code", {}, c.chunk_id), el("blockquote", {}, c.text))))]);
     }
-    if (a.facts.length) append(out, [el("h3", {}, "Facts"), el("ol", { id: "facts" }, a.facts.map((f) => el("li", {}, f)))]);
-    if (a.triples.length) {
-      append(out, [el("h3", {}, "Triples"), el("ul", { id: "answer-triples" }, a.triples.map((t) => el("li", {},
-        el("a", { href: nodeHref(t.subject_id) }, t.subject), " —", t.predicate, "→ ", el("a", { href: nodeHref(t.object_id) }, t.object))))]);
-    }
-    if (a.chunks.length) {
-      append(out, [el("h3", {}, "Passages"), el("ol", { id: "answer-chunks" }, a.chunks.map((c) => el("li", {},
-        el("a", { href: nodeHref(c.id) }, c.id), el("span", { class: "muted" }, ` score ${fmt(c.score, 3)} `,
-          Object.entries(c.signals || {}).map(([s, v]) => `${s} ${fmt(v, 3)}`).join(" · ")),
-        el("blockquote", {}, c.text))))]);
-    }
     if (a.plan.length) append(out, [el("h3", {}, "Plan"), el("pre", { class: "plan" }, a.plan.join("\n"))]);
     if (a.trace.length) {
       const steps = el("ol", { id: "trace" });
@@ -610,8 +599,23 @@
           step.logical_form ? el("pre", { class: "lf" }, step.logical_form) : null,
           fields));
       }
-      append(out, [el("h3", {}, "Trace"), steps]);
+      append(out, [el("h3", {}, `Trace (${a.trace.length} steps)`), steps]);
     }
+    // Long lists fold: the answer, its sources and the trace come first.
+    const section = (title, id, items, render) => {
+      if (!items.length) return;
+      const list = el("ol", { id }, items.map(render));
+      append(out, [items.length > 8
+        ? el("details", {}, el("summary", {}, `${title} (${items.length})`), list)
+        : el("div", {}, el("h3", {}, title), list)]);
+    };
+    section("Facts", "facts", a.facts, (f) => el("li", {}, f));
+    section("Triples", "answer-triples", a.triples, (t) => el("li", {},
+      el("a", { href: nodeHref(t.subject_id) }, t.subject), " —", t.predicate, "→ ", el("a", { href: nodeHref(t.object_id) }, t.object)));
+    section("Passages", "answer-chunks", a.chunks, (c) => el("li", {},
+      el("a", { href: nodeHref(c.id) }, c.id), el("span", { class: "muted" }, ` score ${fmt(c.score, 3)} `,
+        Object.entries(c.signals || {}).map(([k, v]) => `${k} ${fmt(v, 3)}`).join(" · ")),
+      el("blockquote", {}, c.text)));
   }
 
   // ------------------------------------------------------------------ start
