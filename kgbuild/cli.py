@@ -350,6 +350,7 @@ def _register_commands() -> None:
     from kgbuild.cli_eval import eval_command
     from kgbuild.cli_export import export
     from kgbuild.cli_query import query, strategies
+    from kgbuild.cli_serve import serve
     from kgbuild.cli_train import train
 
     for command in (build, remove, sync, status):
@@ -358,6 +359,7 @@ def _register_commands() -> None:
     main.add_command(strategies)
     main.add_command(eval_command)
     main.add_command(train)
+    main.add_command(serve)
     main.add_command(export)
 
 
