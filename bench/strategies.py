@@ -64,6 +64,7 @@ class Row:
     ms: float
     calls: int
     nonmodel_ms: float
+    steps: int  # CoE: its exploration steps (lookups and hops)
 
 
 def context_text(answer: Any) -> str:
@@ -84,9 +85,10 @@ def score(strategy: str, fold: int, answer: Any, item: Any, ms: float, title_of:
     golds = [item.answer, *item.aliases]
     titles = ranked_titles((c.doc_id for c in answer.chunks[:5]), title_of)
     model_ms = answer.model_seconds * 1000.0
+    steps = sum(1 for t in answer.trace if t.question in ("lookup", "hop"))
     return Row(strategy, fold, in_context(answer, golds), recall_at(titles, item.supporting, 5),
                exact_match(answer.answer, golds), f1_score(answer.answer, golds), ms, answer.llm_calls,
-               max(ms - model_ms, 0.0))
+               max(ms - model_ms, 0.0), steps)
 
 
 def train_fold(engine: Any, train_items: Sequence[Any], seed: int) -> tuple[Any, dict[int, Any], str]:
@@ -107,7 +109,7 @@ def train_fold(engine: Any, train_items: Sequence[Any], seed: int) -> tuple[Any,
 
 
 def run_corpus(engine: Any, items: Sequence[Any], folds: int, label: str,
-               model_engine: Any | None = None) -> list[Row]:
+               model_engine: Any | None = None, only: set[str] | None = None) -> list[Row]:
     """Every strategy on every question, each fold's trained parts fitted on the other folds."""
     from kgbuild.solve.strategy import Budget
     from kgbuild.strategies.frag.strategy import FragStrategy
@@ -125,17 +127,21 @@ def run_corpus(engine: Any, items: Sequence[Any], folds: int, label: str,
     for fold in range(folds):
         test = [it for i, it in enumerate(items) if i % folds == fold]
         train = [it for i, it in enumerate(items) if i % folds != fold]
-        t = time.perf_counter()
-        router, scorers, how = train_fold(engine, train, seed=fold)
-        print(f"{label} fold {fold + 1}/{folds}: trained on {len(train)} questions in "
-              f"{time.perf_counter() - t:.1f} s ({how}); testing on {len(test)}")
-        strategies: dict[str, Any] = {"hybrid": hybrid, "frag": FragStrategy(engine, budget, router=router),
-                                      "frag_heuristic": FragStrategy(engine, budget, heuristic=True),
-                                      "subgraphrag": SubgraphRAGStrategy(engine, budget, model=scorers[2]),
-                                      "subgraphrag_h3": SubgraphRAGStrategy(engine, budget, model=scorers[3])}
+        strategies: dict[str, Any] = {"hybrid": hybrid}
+        if only is None or only & {"frag", "subgraphrag"}:
+            t = time.perf_counter()
+            router, scorers, how = train_fold(engine, train, seed=fold)
+            print(f"{label} fold {fold + 1}/{folds}: trained on {len(train)} questions in "
+                  f"{time.perf_counter() - t:.1f} s ({how}); testing on {len(test)}")
+            strategies.update({"frag": FragStrategy(engine, budget, router=router),
+                               "frag_heuristic": FragStrategy(engine, budget, heuristic=True),
+                               "subgraphrag": SubgraphRAGStrategy(engine, budget, model=scorers[2]),
+                               "subgraphrag_h3": SubgraphRAGStrategy(engine, budget, model=scorers[3])})
         if model_engine is not None:
             for name in ("coe", "fasttog"):
                 strategies[name] = model_engine.strategy(name, budget)
+        if only is not None:
+            strategies = {n: st for n, st in strategies.items() if n in only or n.split("_")[0] in only}
         for name, strategy in strategies.items():
             for item in test:
                 t = time.perf_counter()
@@ -164,6 +170,10 @@ def summarise(rows: Sequence[Row], prefix: str) -> dict[str, float]:
              "retrieval_model_calls": 0.0 if name in ("coe", "fasttog") else mean(calls)}
         if name in ("coe", "fasttog"):
             s = {k: v for k, v in s.items() if not k.startswith("retrieval_")}
+            if name == "coe":
+                per_step = np.asarray([r.nonmodel_ms / max(r.steps, 1) for r in mine])
+                s.update({"nonmodel_per_step_p50_ms": float(np.percentile(per_step, 50)),
+                          "nonmodel_per_step_p90_ms": float(np.percentile(per_step, 90))})
             s.update({"nonmodel_p50_ms": float(np.percentile(nonmodel, 50)),
                       "nonmodel_p90_ms": float(np.percentile(nonmodel, 90)),
                       "model_calls_mean": mean(calls), "model_calls_max": float(max(calls))})
@@ -197,10 +207,14 @@ def model_engine_for(project: Path, base_url: str) -> Any:
 
     config = load_config(project / "kgbuild.yaml")
     llm = config.llm.model_copy(update={"base_url": base_url, "model": "first-choice", "api_key": "unused"})
-    return Engine.open(config.model_copy(update={"llm": llm}))
+    # The strategies read the workspace projection; a second handle on an embedded graph store would
+    # find it locked by the first engine.
+    graph_store = config.graph_store.model_copy(update={"backend": "none"})
+    return Engine.open(config.model_copy(update={"llm": llm, "graph_store": graph_store}))
 
 
-def evaluate(project: Path, qa_path: Path, folds: int, label: str, prefix: str, with_model: bool) -> dict[str, float]:
+def evaluate(project: Path, qa_path: Path, folds: int, label: str, prefix: str, with_model: bool,
+             only: set[str] | None = None) -> dict[str, float]:
     from kgbuild.engine import Engine
     from kgbuild.evaluate import read_qa
 
@@ -217,10 +231,10 @@ def evaluate(project: Path, qa_path: Path, folds: int, label: str, prefix: str, 
             stand_in = FirstChoiceModel()
     with Engine.open(project) as engine:
         if stand_in is None:
-            rows = run_corpus(engine, qa.items, folds, label)
+            rows = run_corpus(engine, qa.items, folds, label, only=only)
         else:
             with stand_in as model, model_engine_for(project, model.base_url) as model_engine:
-                rows = run_corpus(engine, qa.items, folds, label, model_engine)
+                rows = run_corpus(engine, qa.items, folds, label, model_engine, only=only)
         projection = engine.projection()
         print(f"{label}: {len(qa.items)} questions, {folds}-fold held out; graph {projection.n_nodes} nodes, "
               f"{projection.n_edges} edges")
@@ -241,6 +255,7 @@ def main() -> None:
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--no-samples", action="store_true", help="leave out the samples table")
     parser.add_argument("--no-model", action="store_true", help="leave out CoE and FastToG (stand-in model)")
+    parser.add_argument("--strategies", help="comma-separated subset (hybrid always runs: the baseline)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--torch-threads", type=int, default=1)
     args = parser.parse_args()
@@ -257,11 +272,12 @@ def main() -> None:
     figures: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="kgbench-strategies-") as tmp:
         project = args.project or build(args.corpus, Path(tmp) / "corpus", args.workers)
-        figures.update(evaluate(project, args.qa, args.folds, args.qa.name, "", not args.no_model))
+        only = {n.strip() for n in args.strategies.split(",")} if args.strategies else None
+        figures.update(evaluate(project, args.qa, args.folds, args.qa.name, "", not args.no_model, only))
         if not args.no_samples:
             samples = build(REPO / "samples" / "corpus", Path(tmp) / "samples", args.workers)
             figures.update(evaluate(samples, REPO / "samples" / "questions.json", args.folds, "samples",
-                                    "samples_", not args.no_model))
+                                    "samples_", not args.no_model, only))
     figures["load_avg_1min"] = round(os.getloadavg()[0], 2)
     print(json.dumps(figures))
 
