@@ -84,7 +84,8 @@ def test_solver_mode_needs_a_model(store: ArcadeGraphStore, tmp_path: Path) -> N
     unknown = invoke(Config(), store, tmp_path, "Who?", "--strategy", "magic")
     assert unknown.exit_code == 2
     assert unknown.stderr.strip().splitlines() == [
-        "error: --strategy: unknown strategy 'magic' (choose from auto, bm25, dense, hybrid, solver)"]
+        "error: --strategy: unknown strategy 'magic' (choose from auto, bm25, dense, hybrid, frag, subgraphrag, solver, "
+        "coe, fasttog)"]
 
 
 def test_with_a_model_the_solver_answers_and_prints_its_trace(store: ArcadeGraphStore, tmp_path: Path) -> None:
