@@ -182,7 +182,8 @@ def test_eval_command_reports_a_bad_mode_in_one_line(tmp_path: Path) -> None:
         result = CliRunner().invoke(group, ["eval", str(qa), option, "sparse"])
         assert result.exit_code == 2
         assert result.stderr.strip().splitlines() == [
-            "error: --strategy: unknown strategy sparse (choose from bm25, dense, hybrid, solver, comma-separated)"]
+            "error: --strategy: unknown strategy sparse (choose from bm25, dense, hybrid, frag, subgraphrag, solver, coe, "
+            "fasttog, comma-separated)"]
 
 
 def eval_group(tmp_path: Path, config: Config) -> click.Group:
@@ -227,7 +228,9 @@ def test_eval_without_full_text_skips_bm25_in_one_line_and_hybrid_says_why(
     assert both.exit_code == 0, both.output
     assert both.stderr.strip().splitlines()[0].startswith("skipped strategy bm25: vector_store.uri http://old:19530")
     report = json.loads(both.stdout)
-    assert [m["mode"] for m in report["modes"]] == ["dense", "hybrid"]
+    # frag walks the workspace's graph; subgraphrag is left out with a line (no trained scorer)
+    assert [m["mode"] for m in report["modes"]] == ["dense", "hybrid", "frag"]
+    assert any(line.startswith("skipped strategy subgraphrag") for line in both.stderr.splitlines())
     hybrid = report["modes"][1]
     assert hybrid["em"] == 1.0 and hybrid["errors"] == 0 and hybrid["recall"]["recall_at_2"] == 1.0
     assert hybrid["notes"][0].startswith("BM25 left out, fused without it: vector_store.uri http://old:19530")
