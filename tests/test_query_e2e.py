@@ -10,9 +10,7 @@ question through the graph: a qualifier of one triple picks the centre Alan Turi
 
 from __future__ import annotations
 
-import asyncio
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +20,8 @@ from llm_server import ScriptedLLM
 
 pytest.importorskip("milvus_lite")
 
-from kgbuild.build import Builder
 from kgbuild.cli import main
-from kgbuild.config import ENV_OVERRIDES, load_config
+from kgbuild.config import ENV_OVERRIDES
 from kgbuild.workspace import Workspace
 
 REPO = Path(__file__).resolve().parents[1]
@@ -45,16 +42,9 @@ def no_model_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The project directory, built with the default stores and no model."""
-    root = tmp_path_factory.mktemp("query_e2e")
-    shutil.copytree(REPO / "samples" / "corpus", root / "corpus")
-    (root / "kgbuild.yaml").write_text("workspace: ws\nbuild:\n  workers: 1\n", encoding="utf-8")
-    config = load_config(root / "kgbuild.yaml", env={})
-    assert config.graph_store.backend == "embedded" and config.vector_store.backend == "milvus"
-    report = asyncio.run(Builder(config).arun([root / "corpus"]))
-    assert not report.store_error, report.store_error
-    return root
+def built(samples_project: Path) -> Path:
+    """The samples built once for the run with the default stores and no model (tests/conftest.py)."""
+    return samples_project
 
 
 def query(config: Path, *args: str) -> Result:

@@ -5,9 +5,7 @@ spans, neighbourhood caps, concept chains) on small hand-built graphs with known
 
 from __future__ import annotations
 
-import asyncio
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +16,6 @@ from click.testing import CliRunner
 
 pytest.importorskip("milvus_lite")
 
-from kgbuild.build import Builder
 from kgbuild.cli_serve import serve
 from kgbuild.config import ENV_OVERRIDES, load_config
 from kgbuild.engine import Engine
@@ -35,15 +32,9 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The samples built with the default stores and no model (as tests/test_query_e2e.py builds them)."""
-    root = tmp_path_factory.mktemp("serve_api")
-    shutil.copytree(REPO / "samples" / "corpus", root / "corpus")
-    (root / "kgbuild.yaml").write_text("workspace: ws\nbuild:\n  workers: 1\n", encoding="utf-8")
-    config = load_config(root / "kgbuild.yaml", env={})
-    report = asyncio.run(Builder(config).arun([root / "corpus"]))
-    assert not report.store_error, report.store_error
-    return root
+def built(samples_project: Path) -> Path:
+    """The samples built once for the run with the default stores and no model (tests/conftest.py)."""
+    return samples_project
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ literal text and run nothing. A screenshot of each page is saved under the test'
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 import time
 from collections.abc import Iterator
@@ -17,7 +16,6 @@ from typing import Any
 import pytest
 from playwright import sync_api
 
-from kgbuild.build import Builder
 from kgbuild.config import ENV_OVERRIDES, load_config
 from kgbuild.engine import Engine
 from kgbuild.serve.app import create_app
@@ -47,13 +45,9 @@ def no_model_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("serve_browser")
-    shutil.copytree(REPO / "samples" / "corpus", root / "corpus")
-    (root / "kgbuild.yaml").write_text("workspace: ws\nbuild:\n  workers: 1\n", encoding="utf-8")
-    report = asyncio.run(Builder(load_config(root / "kgbuild.yaml", env={})).arun([root / "corpus"]))
-    assert not report.store_error, report.store_error
-    return root
+def built(samples_project: Path) -> Path:
+    """The samples built once for the run with the default stores and no model (tests/conftest.py)."""
+    return samples_project
 
 
 @pytest.fixture(scope="module")
