@@ -7,18 +7,17 @@ server's request log must equal the calls the Answer reports.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
-import re
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from graph_fakes import HashEmbedder
 from llm_server import ScriptedLLM
 from pydantic import BaseModel
 
@@ -54,28 +53,9 @@ def bench_module(name: str) -> Any:
     return importlib.import_module(name)
 
 
-class HashEmbedder:
-    """Bag of words hashed into 512 dimensions: cosine = word overlap, the same on every run."""
-
-    name = "hash-words"
-    dim = 512
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        self.calls += 1
-        out = []
-        for text in texts:
-            v = np.zeros(self.dim, np.float32)
-            for word in re.findall(r"[a-z0-9]+", text.lower()):
-                v[int(hashlib.md5(word.encode()).hexdigest(), 16) % self.dim] += 1.0
-            n = float(np.linalg.norm(v))
-            out.append((v / n if n else v).tolist())
-        return out
-
-    def close(self) -> None:
-        return None
+def hash_embedder() -> HashEmbedder:
+    """512 buckets over lower-case words: cosine is word overlap."""
+    return HashEmbedder(512, "hash-words")
 
 
 CHUNKS = [
@@ -116,7 +96,7 @@ class Resources:
 
     def __post_init__(self) -> None:
         self._projection = GraphProjection.from_rows(**self.rows) if self.rows else hopper_graph()
-        self._embedder = HashEmbedder()
+        self._embedder = hash_embedder()
         self._config = Config(llm=LLMConfig(base_url=self.base_url, model="m", max_retries=0, timeout_s=5.0))
 
     @property
@@ -232,7 +212,7 @@ def test_empty_plan_is_a_failed_try() -> None:
 
 
 def _vectors(p: GraphProjection) -> tuple[GraphVectors, HashEmbedder, QualifierIndex]:
-    emb = HashEmbedder()
+    emb = hash_embedder()
     vectors = GraphVectors.compute(p, emb)
     return vectors, emb, QualifierIndex.build(p, emb, vectors.dim)
 

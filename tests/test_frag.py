@@ -3,7 +3,6 @@ strategy, on small hand-built graphs with known answers; a hashing embedder stan
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -11,17 +10,16 @@ from typing import Any
 
 import numpy as np
 import pytest
+from graph_fakes import GraphResources, HashEmbedder
 
 from kgbuild.config import Config, LLMConfig
 from kgbuild.errors import ConfigError
 from kgbuild.evaluate import QAItem
-from kgbuild.graph.linking import QuestionLinker
 from kgbuild.graph.projection import MENTIONS, GraphProjection
 from kgbuild.graph.vectors import GraphVectors
 from kgbuild.graph.walks import Path as GPath
 from kgbuild.graph.walks import adjacency, shortest_paths
 from kgbuild.solve.retrieval.index import MutualIndex
-from kgbuild.solve.retrieval.linking import EntityLinker
 from kgbuild.solve.retrieval.text import content_tokens
 from kgbuild.solve.strategy import Budget
 from kgbuild.strategies.frag import SPEC
@@ -52,28 +50,8 @@ from kgbuild.strategies.graph_answer import NO_LINK, UNVERIFIED
 from kgbuild.workspace import Workspace
 
 
-class HashEmbedder:
-    """Bag of content words hashed into 64 dims: texts sharing words are close; deterministic, no model."""
-
-    name = "hash64"
-    dim = 64
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        self.calls += 1
-        out = []
-        for text in texts:
-            v = np.zeros(self.dim, np.float32)
-            for tok in content_tokens(text):
-                v[int(hashlib.md5(tok.encode()).hexdigest(), 16) % self.dim] += 1.0
-            n = np.linalg.norm(v)
-            out.append((v / n if n else v).tolist())
-        return out
-
-    def close(self) -> None:
-        pass
+def hash_embedder() -> HashEmbedder:
+    return HashEmbedder(64, "hash64", content_tokens)
 
 
 # ---------------------------------------------------------------- a small world with known answers
@@ -127,46 +105,13 @@ def world() -> tuple[GraphProjection, MutualIndex]:
     return projection, index
 
 
-class Resources:
+class Resources(GraphResources):
     """The QueryResources a strategy factory sees, over the hand-built world."""
 
     def __init__(self, workspace: Workspace, config: Config | None = None,
                  projection: GraphProjection | None = None) -> None:
-        self._projection, self._index = world()
-        if projection is not None:
-            self._projection = projection
-        self._embedder = HashEmbedder()
-        self._vectors = GraphVectors.compute(self._projection, self._embedder)
-        self._config = config or Config()
-        self._workspace = workspace
-
-    @property
-    def config(self) -> Config:
-        return self._config
-
-    @property
-    def workspace(self) -> Workspace:
-        return self._workspace
-
-    @property
-    def graph(self) -> None:
-        return None
-
-    def retriever(self, *, cached_embeddings: bool = True) -> Any:
-        raise AssertionError("FRAG does not use the hybrid retriever")
-
-    def embedder(self, *, cached: bool = True) -> HashEmbedder:
-        return self._embedder
-
-    def projection(self) -> GraphProjection:
-        return self._projection
-
-    def graph_vectors(self) -> GraphVectors:
-        return self._vectors
-
-    def question_linker(self, *, cached_embeddings: bool = True) -> QuestionLinker:
-        return QuestionLinker(self._projection, self._index, EntityLinker(self._index, None, None, "x"),
-                              self._embedder)
+        world_projection, index = world()
+        super().__init__(projection or world_projection, index, hash_embedder(), workspace, config)
 
 
 @pytest.fixture()
@@ -419,8 +364,8 @@ def test_ranking_order_on_known_vectors() -> None:
 
 def test_tree_ranking_equals_path_ranking() -> None:
     p, _ = world()
-    vectors = GraphVectors.compute(p, HashEmbedder())
-    q = np.asarray(HashEmbedder().embed(["Where was the author of the First Draft born?"])[0], np.float32)
+    vectors = GraphVectors.compute(p, hash_embedder())
+    q = np.asarray(hash_embedder().embed(["Where was the author of the First Draft born?"])[0], np.float32)
     trees = shortest_path_trees(p, [node(p, "e_edsac"), node(p, "e_charmed")], np.ones(p.n_edges, dtype=bool))
     paths = [path for t in trees for path in t.paths()]
     assert np.allclose(np.concatenate([tree_scores(t, q, vectors.nodes, vectors.predicates, p.edge_pred)

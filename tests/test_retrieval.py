@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Sequence
-
 import numpy as np
 import pytest
+from graph_fakes import HashEmbedder
 
 from kgbuild.solve.retrieval import HybridRetriever, HybridSettings, MemoryVectorStore, MutualIndex, answer_offline
 from kgbuild.solve.retrieval.answer import answer_span, best_sentence
@@ -18,28 +16,8 @@ from kgbuild.store.types import VectorHit, VectorRow
 from kgbuild.text import mention_key
 
 
-class HashEmbedder:
-    """Bag of words hashed into 64 dims: texts sharing words are close, deterministic, no model."""
-
-    name = "hash64"
-    dim = 64
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        self.calls += 1
-        out = []
-        for text in texts:
-            v = np.zeros(self.dim, np.float32)
-            for tok in content_tokens(text):
-                v[int(hashlib.md5(tok.encode()).hexdigest(), 16) % self.dim] += 1.0
-            n = np.linalg.norm(v)
-            out.append((v / n if n else v).tolist())
-        return out
-
-    def close(self) -> None:
-        pass
+def hash_embedder() -> HashEmbedder:
+    return HashEmbedder(64, "hash64", content_tokens)
 
 
 def cid(doc: str) -> str:
@@ -77,7 +55,7 @@ def make_index(title_nodes: bool = True) -> MutualIndex:
 def make_retriever(store: MemoryVectorStore | None = None) -> HybridRetriever:
     """The hand-made index over `store` (default: a fresh in-memory one) holding its vectors."""
     index = make_index()
-    emb = HashEmbedder()
+    emb = hash_embedder()
     store = store if store is not None else MemoryVectorStore()
     store.ensure_collection("t_chunks", emb.dim, full_text=True)
     store.ensure_collection("t_entities", emb.dim)

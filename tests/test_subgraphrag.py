@@ -3,7 +3,6 @@ training end to end and the strategy, on small hand-built graphs with known answ
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -12,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from graph_fakes import GraphResources, HashEmbedder
 
 from kgbuild.config import Config
 from kgbuild.errors import ConfigError
@@ -80,25 +80,9 @@ ITEMS = [
 ]
 
 
-class HashEmbedder:
-    """Deterministic bag-of-words vectors (each word to a signed bucket by its md5), unit length."""
-
-    name = "hash-32"
-    dim = 32
-
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        out = []
-        for text in texts:
-            v = np.zeros(self.dim)
-            for word in re.findall(r"\w+", text.lower()):
-                h = hashlib.md5(word.encode()).digest()
-                v[h[0] % self.dim] += 1.0 if h[1] % 2 else -1.0
-            n = np.linalg.norm(v)
-            out.append((v / n if n else v).tolist())
-        return out
-
-    def close(self) -> None:
-        return None
+def hash_embedder() -> HashEmbedder:
+    """32 signed buckets: few dimensions, so a word's sign keeps unrelated words from adding up."""
+    return HashEmbedder(32, "hash-32", lambda text: re.findall(r"\w+", text.lower()), signed=True)
 
 
 def build(relations: Sequence[dict[str, Any]] = RELATIONS) -> GraphProjection:
@@ -106,46 +90,19 @@ def build(relations: Sequence[dict[str, Any]] = RELATIONS) -> GraphProjection:
 
 
 def make_linker(projection: GraphProjection, embedder: HashEmbedder) -> QuestionLinker:
-    index = MutualIndex.from_rows(CHUNKS, ENTITIES, RELATIONS, documents=DOCUMENTS)
+    index = mutual_index()
     return QuestionLinker(projection, index, EntityLinker(index, None, None, "x"), embedder)
 
 
-class Resources:
+def mutual_index() -> MutualIndex:
+    return MutualIndex.from_rows(CHUNKS, ENTITIES, RELATIONS, documents=DOCUMENTS)
+
+
+class Resources(GraphResources):
     """The QueryResources a strategy factory reads, over a hand-built projection."""
 
     def __init__(self, projection: GraphProjection, root: Path, config: Config | None = None) -> None:
-        self._projection = projection
-        self._embedder = HashEmbedder()
-        self._vectors = GraphVectors.compute(projection, self._embedder)
-        self._workspace = Workspace(root)
-        self._config = config or Config()
-
-    @property
-    def config(self) -> Config:
-        return self._config
-
-    @property
-    def workspace(self) -> Workspace:
-        return self._workspace
-
-    @property
-    def graph(self) -> None:
-        return None
-
-    def retriever(self, *, cached_embeddings: bool = True) -> Any:
-        raise AssertionError("SubgraphRAG does not use the hybrid retriever")
-
-    def embedder(self, *, cached: bool = True) -> HashEmbedder:
-        return self._embedder
-
-    def projection(self) -> GraphProjection:
-        return self._projection
-
-    def graph_vectors(self) -> GraphVectors:
-        return self._vectors
-
-    def question_linker(self, *, cached_embeddings: bool = True) -> QuestionLinker:
-        return make_linker(self._projection, self._embedder)
+        super().__init__(projection, mutual_index(), hash_embedder(), Workspace(root), config)
 
 
 def node(p: GraphProjection, nid: str) -> int:
@@ -239,10 +196,10 @@ def random_model(dim: int, hidden: int, rounds: int, seed: int = 0, fingerprint:
 
 def test_block_scorer_equals_full_mlp() -> None:
     p = build()
-    vectors = GraphVectors.compute(p, HashEmbedder())
+    vectors = GraphVectors.compute(p, hash_embedder())
     model = random_model(vectors.dim, 16, 2)
     sub = subgraph(GraphIndex.build(p, (RELATION, MENTION)), [node(p, "e_edsac")], Settings())
-    q = np.asarray(HashEmbedder().embed(["Who designed EDSAC?"])[0], np.float32)
+    q = np.asarray(hash_embedder().embed(["Who designed EDSAC?"])[0], np.float32)
     fast = score_triples(model, GraphTables.compute(model, vectors), q, sub.preds, sub.nodes, sub.local_head,
                          sub.local_tail, sub.dde)
     heads, tails = p.edge_head[sub.edges], p.edge_tail[sub.edges]
@@ -281,7 +238,7 @@ def test_labels_are_shortest_paths_to_the_answer() -> None:
     p = build()
     settings = Settings()
     index = GraphIndex.build(p, settings.edge_kinds)
-    linker = make_linker(p, HashEmbedder())
+    linker = make_linker(p, hash_embedder())
     report = TrainReport()
     examples = label_examples(p, index, linker, ITEMS, settings, report, passage_targets=False)
     assert (report.questions, report.used, report.no_entity, report.no_answer_node, report.unreachable) == (8, 5, 1, 1, 1)
@@ -308,7 +265,7 @@ def test_labels_are_shortest_paths_to_the_answer() -> None:
 
 def test_training_end_to_end(tmp_path: Path) -> None:
     p = build()
-    embedder = HashEmbedder()
+    embedder = hash_embedder()
     vectors = GraphVectors.compute(p, embedder)
     seen: list[tuple[int, float]] = []
     model, report = train_retriever(p, vectors, make_linker(p, embedder), ITEMS, epochs=30, hidden=16, seed=3,
@@ -339,7 +296,7 @@ def test_training_end_to_end(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def trained() -> ScorerModel:
     p = build()
-    embedder = HashEmbedder()
+    embedder = hash_embedder()
     model, _ = train_retriever(p, GraphVectors.compute(p, embedder), make_linker(p, embedder), ITEMS, epochs=40,
                                hidden=16, seed=0, learning_rate=0.01)
     return model
