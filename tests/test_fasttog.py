@@ -17,6 +17,7 @@ from test_coe import CHUNKS, Resources, Script, bench_module, hopper_graph
 from kgbuild.graph.projection import GraphProjection
 from kgbuild.llm.prompts import PromptLibrary
 from kgbuild.llm.reply import parse_reply
+from kgbuild.solve.model_session import ModelSession
 from kgbuild.solve.strategy import Budget
 from kgbuild.solve.types import Answer
 from kgbuild.strategies.fasttog import SPEC
@@ -33,7 +34,6 @@ from kgbuild.strategies.fasttog.replies import PruneReply, ReasonReply
 from kgbuild.strategies.fasttog.sampling import keep_probability, sample_neighbourhood
 from kgbuild.strategies.fasttog.strategy import FastToGSettings, FastToGStrategy, worst_case_calls
 from kgbuild.strategies.fasttog.triple2text import community_text, triple_sentence
-from kgbuild.strategies.model import ModelSession
 
 
 def graph_of(edges: list[tuple[int, int]], n: int | None = None) -> GraphProjection:

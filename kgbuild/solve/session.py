@@ -1,17 +1,16 @@
 """A Solver ready to answer questions one after another from synchronous code (the CLI, eval).
 
 The model gateway keeps its HTTP client on the event loop it was first used on, so a session owns
-one loop for all of its questions instead of an `asyncio.run` per question.
+one loop for all of its questions (a ModelSession, as the graph strategies use) instead of an
+`asyncio.run` per question.
 """
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING
 
-from kgbuild.llm.gateway import LLMGateway
-from kgbuild.llm.prompts import prompt_library
 from kgbuild.solve.graph_view import GraphView
+from kgbuild.solve.model_session import ModelSession
 from kgbuild.solve.solver import Solver
 from kgbuild.solve.types import Answer, Retriever
 
@@ -26,22 +25,16 @@ class SolverSession:
                  k: int, *, use_cache: bool = True) -> None:
         """`use_cache=False` sends every model call (an evaluation measures calls and latency, not
         the reply cache of an earlier run)."""
-        prompts = prompt_library(config)
-        self.gateway = LLMGateway(config.llm, cache_path=workspace.cache_dir / "llm.sqlite", use_cache=use_cache)
+        self._model = ModelSession(config, workspace, use_cache=use_cache)
+        self.gateway = self._model.gateway
         view = GraphView(graph) if graph is not None else None
-        self.solver = Solver(self.gateway, retriever, view, prompts, config.query.max_iterations, k=k)
-        self._loop = asyncio.new_event_loop()
+        self.solver = Solver(self.gateway, retriever, view, self._model.prompts, config.query.max_iterations, k=k)
 
     def answer(self, question: str) -> Answer:
-        return self._loop.run_until_complete(self.solver.solve(question))
+        return self._model.run(self.solver.solve(question))
 
     def close(self) -> None:
-        if self._loop.is_closed():
-            return
-        try:
-            self._loop.run_until_complete(self.gateway.aclose())
-        finally:
-            self._loop.close()
+        self._model.close()
 
     def __enter__(self) -> SolverSession:
         return self

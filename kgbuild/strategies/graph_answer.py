@@ -20,7 +20,7 @@ from kgbuild.solve.llm_ask import Text
 from kgbuild.solve.types import Answer, StepResult, TraceStep
 
 if TYPE_CHECKING:
-    from kgbuild.strategies.model import ModelSession
+    from kgbuild.solve.model_session import ModelSession
 
 UNVERIFIED = "unverified: the answer is the best-ranked graph node of the expected type, not checked by a model"
 NO_LINK = "no entity of the question was found in the graph; nothing to walk from"

@@ -21,6 +21,7 @@ import numpy as np
 from kgbuild.graph.evidence import evidence_chunks, to_chunks, to_triples, triple_text
 from kgbuild.graph.projection import CHUNK, GraphProjection
 from kgbuild.graph.vectors import unit_rows
+from kgbuild.solve.model_session import ModelSession, Usage
 from kgbuild.solve.types import Answer, Citation, StepResult, TraceStep
 from kgbuild.strategies.coe.planner import COULD_NOT_FIND, Exploration, Phase, PlanStep
 from kgbuild.strategies.coe.replies import (
@@ -41,7 +42,6 @@ from kgbuild.strategies.coe.steps import (
     node_candidates,
     rank_relations,
 )
-from kgbuild.strategies.model import ModelSession, Usage
 
 if TYPE_CHECKING:
     from kgbuild.graph.linking import QuestionLinker

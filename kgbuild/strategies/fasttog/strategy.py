@@ -26,6 +26,7 @@ import numpy as np
 
 from kgbuild.graph.evidence import evidence_chunks, to_chunks, to_triples
 from kgbuild.graph.projection import CHUNK, EdgeKind, GraphProjection
+from kgbuild.solve.model_session import ModelSession, Usage
 from kgbuild.solve.types import Answer, StepResult, TraceStep
 from kgbuild.strategies.fasttog.community import (
     Community,
@@ -39,7 +40,6 @@ from kgbuild.strategies.fasttog.replies import NO_CHOICE, NO_REASON, PruneReply,
 from kgbuild.strategies.fasttog.sampling import sample_neighbourhood
 from kgbuild.strategies.fasttog.triple2text import community_text
 from kgbuild.strategies.graph_answer import empty_answer
-from kgbuild.strategies.model import ModelSession, Usage
 
 if TYPE_CHECKING:
     from kgbuild.graph.linking import QuestionLinker

@@ -28,8 +28,8 @@ if TYPE_CHECKING:
     from kgbuild.graph.linking import LinkedQuestion, QuestionLinker
     from kgbuild.graph.projection import GraphProjection
     from kgbuild.graph.vectors import GraphVectors
+    from kgbuild.solve.model_session import ModelSession
     from kgbuild.solve.strategy import Budget, QueryResources
-    from kgbuild.strategies.model import ModelSession
 
 NAME = "frag"
 NO_ROUTER = "router: none trained, the wording heuristic decided (train one: kgbuild train router QA_FILE)"
@@ -197,7 +197,7 @@ class FragStrategy:
 
     def _model_session(self) -> ModelSession:
         if self._session is None:
-            from kgbuild.strategies.model import ModelSession
+            from kgbuild.solve.model_session import ModelSession
 
             self._session = ModelSession(self.resources.config, self.resources.workspace, use_cache=self.use_cache)
         return self._session

@@ -26,8 +26,8 @@ from kgbuild.strategies.subgraphrag.scorer import RETRAIN, GraphTables, ScorerMo
 
 if TYPE_CHECKING:
     from kgbuild.graph.projection import GraphProjection
+    from kgbuild.solve.model_session import ModelSession
     from kgbuild.solve.strategy import Budget, QueryResources
-    from kgbuild.strategies.model import ModelSession
 
 NAME = "subgraphrag"
 NOT_AVAILABLE = "the model found no answer in the retrieved triples and passages (not available)"
@@ -77,7 +77,7 @@ class SubgraphRAGStrategy:
         self.tables = GraphTables.compute(model, self.vectors)
         self.session: ModelSession | None = None
         if resources.config.llm.configured():
-            from kgbuild.strategies.model import ModelSession
+            from kgbuild.solve.model_session import ModelSession
 
             self.session = ModelSession(resources.config, resources.workspace, use_cache=budget.use_cache)
 

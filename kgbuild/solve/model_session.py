@@ -1,4 +1,4 @@
-"""The model calls of a graph strategy, from synchronous code: one event loop, one gateway.
+"""Model calls from synchronous code (the solver session, the graph strategies): one event loop, one gateway.
 
 Every call goes through the one gateway (reply cache, rate limits, retries, accounting) and asks for
 a typed reply (`Gateway.ask`): a malformed reply is re-asked once with what was wrong, and a step
@@ -10,13 +10,16 @@ never fails on an odd reply. A call that fails for good (the endpoint is down) s
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kgbuild.llm.gateway import LLMGateway
 from kgbuild.llm.prompts import prompt_library
 from kgbuild.llm.types import R
 from kgbuild.solve.llm_ask import MAX_REASKS, ask_step
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from kgbuild.config import Config
@@ -45,6 +48,10 @@ class ModelSession:
         self.gateway = LLMGateway(config.llm, cache_path=workspace.cache_dir / "llm.sqlite", use_cache=use_cache)
         self._loop = asyncio.new_event_loop()
 
+    def run(self, work: Coroutine[Any, Any, T]) -> T:
+        """Run one coroutine of this session's (its gateway's client lives on this loop)."""
+        return self._loop.run_until_complete(work)
+
     def usage(self) -> Usage:
         total = self.gateway.usage.total
         return Usage(total.calls, total.prompt_tokens, total.completion_tokens, total.seconds)
@@ -53,7 +60,7 @@ class ModelSession:
             **values: object) -> R:
         """Render `prompt` with `values`, ask for a `reply_model` (accounted under `stage`); `unknown`
         when no reply was usable after the re-ask."""
-        return self._loop.run_until_complete(ask_step(self.gateway, self.prompts, prompt, stage, reply_model,
+        return self.run(ask_step(self.gateway, self.prompts, prompt, stage, reply_model,
                                                       unknown=unknown, max_reasks=max_reasks, **values))
 
     def close(self) -> None:
