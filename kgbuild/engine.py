@@ -62,6 +62,7 @@ class Engine:
         self._projection: GraphProjection | None = None
         self._vectors: GraphVectors | None = None
         self._linkers: dict[bool, QuestionLinker] = {}
+        self._made_on: tuple[tuple[str, int, int], ...] | None = None  # the tables the live strategies saw
 
     @classmethod
     def open(cls, project: str | Path | Config = ".") -> Engine:
@@ -128,14 +129,23 @@ class Engine:
 
         current = self._projection
         if current is None or current.signature != table_signature(self._index.workspace):
-            if current is not None:  # a rebuild: strategies built on the old graph go too
-                self._close_strategies()
-                self._mutual = None
-                self._retrievers.clear()
             current = self._projection = GraphProjection.load(self._index.workspace)
             self._vectors = None
             self._linkers.clear()
         return current
+
+    def _drop_what_a_rebuild_made_stale(self) -> None:
+        """Before a question: if the tables changed on disk since the live strategies were made, they
+        are closed and dropped with the retrievers and the mutual index built on the old tables (the
+        next use builds them anew). Checked between questions, never while a strategy runs."""
+        from kgbuild.graph.projection import table_signature
+
+        now = table_signature(self._index.workspace)
+        if self._made_on is not None and now != self._made_on:
+            self._close_strategies()
+            self._mutual = None
+            self._retrievers.clear()
+        self._made_on = now
 
     def graph_vectors(self) -> GraphVectors:
         from kgbuild.graph.vectors import GraphVectors
@@ -182,8 +192,10 @@ class Engine:
         return name
 
     def strategy(self, name: str, budget: Budget) -> Strategy:
-        """The live strategy for `name` and `budget`, created on first use and kept until close()."""
+        """The live strategy for `name` and `budget`, created on first use and kept until close() or
+        a rebuild of the project's tables."""
         name = self.resolve(name)
+        self._drop_what_a_rebuild_made_stale()
         key = (name, budget)
         if key not in self._live:
             self._live[key] = self._registry[name].factory(self, budget)

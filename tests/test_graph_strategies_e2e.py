@@ -212,6 +212,25 @@ def test_the_engine_reloads_the_projection_after_a_rebuild(tmp_path: Path) -> No
     ws.write_table("entities", [{"id": "a", "name": "A", "spg_class": "Person", "chunk_ids": ["d#p0#0"]},
                                 {"id": "b", "name": "B", "spg_class": "Person", "chunk_ids": ["d#p0#0"]}])
     engine = Engine(Config(), QueryIndex(ws, None, None, Unit(), "x"))  # type: ignore[arg-type]
+
+    class Seen:
+        """A strategy that remembers the graph it was made on."""
+
+        def __init__(self, resources: Any) -> None:
+            self.fingerprint = resources.projection().fingerprint
+            self.closed = False
+
+        def answer(self, question: str, budget: Any) -> Any:
+            raise AssertionError("not asked")
+
+        def close(self) -> None:
+            self.closed = True
+
+    from kgbuild.solve.strategy import Budget, StrategySpec
+
+    engine.register(StrategySpec("seen", "test", False, lambda resources, budget: Seen(resources)))
+    before = engine.strategy("seen", Budget())
+    assert engine.strategy("seen", Budget()) is before  # kept between questions
     first = engine.projection()
     assert engine.projection() is first  # loaded once
     assert np.allclose(engine.graph_vectors().nodes[:, 0], 1.0)
@@ -220,6 +239,26 @@ def test_the_engine_reloads_the_projection_after_a_rebuild(tmp_path: Path) -> No
     second = engine.projection()
     assert second is not first and second.fingerprint != first.fingerprint and "r" in second.edge_ids
     assert engine.graph_vectors().fingerprint == second.fingerprint
+    # between questions, a strategy made on the old graph is closed and made anew on the new one
+    after = engine.strategy("seen", Budget())
+    assert before.closed and after is not before and after.fingerprint == second.fingerprint  # type: ignore[attr-defined]
+
+    class Midway(Seen):
+        """Reads the graph while the tables change under it (a rebuild ending mid-question)."""
+
+        def __init__(self, resources: Any) -> None:
+            super().__init__(resources)
+            self.resources = resources
+
+        def answer(self, question: str, budget: Any) -> Any:
+            ws.write_table("relations", [])
+            self.resources.projection()  # the new graph, for what the question still needs
+            return self.closed
+
+    engine.register(StrategySpec("midway", "test", False, lambda resources, budget: Midway(resources)))
+    running = engine.strategy("midway", Budget())
+    assert running.answer("q", Budget()) is False  # not closed under its own feet
+    assert engine.strategy("midway", Budget()) is not running and running.closed  # but before the next question
 
 
 def test_after_a_rebuild_that_changed_the_graph_trained_models_are_refused(project: Path) -> None:
