@@ -54,10 +54,23 @@ def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quie
     if not sources:
         raise ConfigError("sources", "nothing to build",
                           "pass paths, e.g. `kgbuild build docs/`, or list them under `sources:`")
+    _check_sources(sources)
     progress = QuietProgress() if quiet or as_json else RichProgress()
     builder = Builder(config, progress, use_cache=not no_cache)
     report = asyncio.run(builder.arun(sources, workers=workers, prune=prune, sync=not no_sync))
     _finish_build(report, as_json, keep_going)
+
+
+def _check_sources(sources: list[Path]) -> None:
+    """A source that does not exist (a typo) stops the build before any work: before, the workspace
+    was created and the stores written for an empty build, and the typo came out last as "skipped"."""
+    from kgbuild.errors import InputError
+
+    missing = [p for p in sources if not p.exists() and not p.is_symlink()]
+    if missing:
+        more = f" ({len(missing) - 1} more missing)" if len(missing) > 1 else ""
+        raise InputError(str(missing[0]), f"no such file or directory{more}",
+                         "check the path; nothing was built or written")
 
 
 def _finish_build(report: BuildReport, as_json: bool, keep_going: bool) -> None:
