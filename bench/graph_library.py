@@ -62,6 +62,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse import csgraph
+from shared_data import shared_data
 
 from kgbuild.graph import walks
 from kgbuild.graph.projection import ENTITY, GraphProjection
@@ -74,13 +75,6 @@ DAMPING = 0.8
 Seeds = dict[int, float]
 NodePaths = dict[int, tuple[int, ...]]  # target -> node path from the seed (projection indices)
 
-
-def shared_data() -> Path:
-    for base in (os.environ.get("KGBUILD_SHARED_DATA"), Path(__file__).resolve().parents[2] / "shared" / "data",
-                 "/work/shared/data"):
-        if base and (Path(base) / "hotpotqa" / "train_corpus.json").exists():
-            return Path(base)
-    return Path("/work/shared/data")
 
 
 @contextmanager

@@ -26,13 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-
-def shared_data() -> Path:
-    for base in (os.environ.get("KGBUILD_SHARED_DATA"), Path(__file__).resolve().parents[2] / "shared" / "data",
-                 "/work/shared/data"):
-        if base and (Path(base) / "hotpotqa" / "train_corpus.json").exists():
-            return Path(base)
-    return Path("/work/shared/data")
+from shared_data import shared_data
 
 
 def memory_index(workspace, embedder, prefix: str):

@@ -35,13 +35,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-
-def shared_data() -> Path:
-    for base in (os.environ.get("KGBUILD_SHARED_DATA"), Path(__file__).resolve().parents[2] / "shared" / "data",
-                 "/work/shared/data"):
-        if base and (Path(base) / "2wiki" / "corpus.json").exists():
-            return Path(base)
-    return Path("/work/shared/data")
+from shared_data import shared_data
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -111,7 +105,7 @@ def timed(fn: Any, items: list[Any]) -> list[float]:
 
 
 def main() -> None:
-    data = shared_data()
+    data = shared_data("2wiki/corpus.json")
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpus", type=Path, default=data / "2wiki" / "corpus.json")
     parser.add_argument("--project", type=Path, default=None,

@@ -42,15 +42,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from shared_data import shared_data  # bench/ is on the path: these scripts run as `python bench/NAME.py`
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "bench"))
-
-
-def shared_data() -> Path:
-    for base in (os.environ.get("KGBUILD_SHARED_DATA"), REPO.parent / "shared" / "data", "/work/shared/data"):
-        if base and (Path(base) / "hotpotqa" / "train_corpus.json").exists():
-            return Path(base)
-    return Path("/work/shared/data")
 
 
 @dataclass

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from kgbuild.engine import Engine
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -28,3 +33,14 @@ def samples_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     report = asyncio.run(Builder(config).arun([root / "corpus"]))
     assert not report.store_error, report.store_error
     return root
+
+
+@pytest.fixture(scope="module")
+def samples_engine(samples_project: Path) -> Iterator[Engine]:
+    """The query engine over the samples project, one per module: the embedded graph store admits one
+    open handle, so each module closes its engine before the next opens one."""
+    from kgbuild.config import load_config
+    from kgbuild.engine import Engine
+
+    with Engine.open(load_config(samples_project / "kgbuild.yaml", env={})) as opened:
+        yield opened

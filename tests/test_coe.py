@@ -19,14 +19,11 @@ import numpy as np
 import pytest
 from graph_fakes import HashEmbedder
 from llm_server import ScriptedLLM
-from pydantic import BaseModel
 
 from kgbuild.config import Config, LLMConfig
 from kgbuild.graph.linking import QuestionLinker
 from kgbuild.graph.projection import GraphProjection
 from kgbuild.graph.vectors import GraphVectors
-from kgbuild.llm.prompts import PromptLibrary
-from kgbuild.llm.reply import parse_reply
 from kgbuild.solve.retrieval.index import MutualIndex
 from kgbuild.solve.retrieval.linking import EntityLinker
 from kgbuild.solve.strategy import Budget
@@ -275,20 +272,6 @@ def test_replies_are_read_tolerantly() -> None:
     assert EvaluateReply.model_validate({"decision": "Re-plan"}).decision == "replan"
     assert AnswerReply.model_validate({"found": True, "answer": 1906, "facts": 2}).answer == "1906"
 
-
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_prompts_load_and_their_examples_parse(lang: str) -> None:
-    lib, en = PromptLibrary(lang), PromptLibrary("en")
-    models: dict[str, type[BaseModel]] = {"coe_plan": PlanReply, "coe_select_nodes": SelectReply, "coe_select_relations": SelectReply,
-              "coe_evaluate": EvaluateReply, "coe_answer": AnswerReply}
-    for name, model in models.items():
-        tpl = lib.get(name)
-        assert tpl.examples and set(tpl.placeholders) == set(en.get(name).placeholders)
-        for example in tpl.examples:
-            reply, error, _ = parse_reply(json.dumps(example.output, ensure_ascii=False), model)
-            assert error is None and reply is not None, (name, error)
-        last = tpl.render(**{k: f"<{k}>" for k in tpl.placeholders})[-1].content
-        assert all(f"<{k}>" in last for k in tpl.used_placeholders())
 
 
 # ---------------------------------------------------------------- end to end over HTTP

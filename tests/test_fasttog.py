@@ -3,7 +3,6 @@ graphs with known results, and the whole strategy over real HTTP against the scr
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,12 +10,9 @@ from typing import Any
 import numpy as np
 import pytest
 from llm_server import ScriptedLLM
-from pydantic import BaseModel
 from test_coe import CHUNKS, Resources, Script, bench_module, hopper_graph
 
 from kgbuild.graph.projection import GraphProjection
-from kgbuild.llm.prompts import PromptLibrary
-from kgbuild.llm.reply import parse_reply
 from kgbuild.solve.model_session import ModelSession
 from kgbuild.solve.strategy import Budget
 from kgbuild.solve.types import Answer
@@ -193,20 +189,6 @@ def test_replies_are_read_tolerantly() -> None:
     assert not ReasonReply.model_validate({"answer": ""}).known
     assert ReasonReply.model_validate({"answer": 1906}).known
 
-
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_prompts_load_and_their_examples_parse(lang: str) -> None:
-    lib, en = PromptLibrary(lang), PromptLibrary("en")
-    models: dict[str, type[BaseModel]] = {"fasttog_prune": PruneReply, "fasttog_reason": ReasonReply,
-                                          "fasttog_fallback": ReasonReply}
-    for name, model in models.items():
-        tpl = lib.get(name)
-        assert tpl.examples and set(tpl.placeholders) == set(en.get(name).placeholders)
-        for example in tpl.examples:
-            reply, error, _ = parse_reply(json.dumps(example.output, ensure_ascii=False), model)
-            assert error is None and reply is not None, (name, error)
-        last = tpl.render(**{k: f"<{k}>" for k in tpl.placeholders})[-1].content
-        assert all(f"<{k}>" in last for k in tpl.used_placeholders())
 
 
 # ---------------------------------------------------------------- end to end over HTTP

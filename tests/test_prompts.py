@@ -5,17 +5,26 @@ from pathlib import Path
 
 import pytest
 import yaml
+from pydantic import BaseModel
 
 from kgbuild.errors import ConfigError
 from kgbuild.extract.llm_output import EntitiesReply, FactsReply, JointReply, SplitReply
 from kgbuild.llm.json_schema import value_problems
 from kgbuild.llm.prompts import PromptLibrary, PromptTemplate, load_template, shipped_prompts_dir
 from kgbuild.llm.reply import parse_reply
+from kgbuild.strategies.coe.replies import AnswerReply, EvaluateReply, PlanReply, SelectReply
+from kgbuild.strategies.fasttog.replies import PruneReply, ReasonReply
+from kgbuild.strategies.graph_answer import GraphAnswerReply
 
 NAMES = ["extract_joint", "extract_entities", "extract_facts", "split", "reask"]
 REPLY_MODELS = {"extract_joint": JointReply, "extract_entities": EntitiesReply, "extract_facts": FactsReply,
                 "split": SplitReply}
 LANGS = ["en", "zh"]
+# The query side's prompts with their reply models: the graph strategies' answer, CoE and FastToG.
+QUERY_REPLY_MODELS: dict[str, type[BaseModel]] = {
+    "graph_answer": GraphAnswerReply, "coe_plan": PlanReply, "coe_select_nodes": SelectReply,
+    "coe_select_relations": SelectReply, "coe_evaluate": EvaluateReply, "coe_answer": AnswerReply,
+    "fasttog_prune": PruneReply, "fasttog_reason": ReasonReply, "fasttog_fallback": ReasonReply}
 
 
 def _values(tpl: PromptTemplate) -> dict[str, str]:
@@ -199,3 +208,15 @@ def test_content_hash_changes_with_wording() -> None:
     changed = tpl.model_copy(update={"user": tpl.user + " Please."})
     assert changed.content_hash() != tpl.content_hash()
     assert changed.key == tpl.key
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", list(QUERY_REPLY_MODELS))
+def test_query_prompts_load_and_their_examples_parse(lang: str, name: str) -> None:
+    tpl, en = PromptLibrary(lang).get(name), PromptLibrary("en").get(name)
+    assert tpl.examples and set(tpl.placeholders) == set(en.placeholders)
+    for example in tpl.examples:
+        reply, error, _ = parse_reply(json.dumps(example.output, ensure_ascii=False), QUERY_REPLY_MODELS[name])
+        assert error is None and reply is not None, (name, error)
+    last = tpl.render(**_values(tpl))[-1].content
+    assert all(f"<{k}>" in last for k in tpl.used_placeholders())

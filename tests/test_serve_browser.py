@@ -51,9 +51,8 @@ def built(samples_project: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def engine(built: Path) -> Iterator[Engine]:
-    with Engine.open(load_config(built / "kgbuild.yaml", env={})) as opened:
-        yield opened
+def engine(samples_engine: Engine) -> Engine:
+    return samples_engine
 
 
 @pytest.fixture(scope="module")
