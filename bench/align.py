@@ -83,20 +83,26 @@ def _pseudo(rng: random.Random, parts: int) -> str:
     return "".join(rng.choice(SYLL) for _ in range(parts)).capitalize()
 
 
-def synthetic(n: int, seed: int = 7) -> tuple[list[Entity], list[Relation]]:
-    """About n entities: 60% person mentions, 25% organisations, 15% places; ~1 relation each."""
+def synthetic(n: int, seed: int = 7) -> tuple[list[Entity], list[Relation], dict[str, str]]:
+    """About n entities: 60% person mentions, 25% organisations, 15% places; ~1 relation each.
+    The third value labels each entity with the round that generated it: a rough gold (two rounds
+    may draw the same name, and a name seen before keeps its first round), for precision only."""
     rng = random.Random(seed)
     seen: set[str] = set()
     entities: list[Entity] = []
+    label: dict[str, str] = {}
 
     def add(name: str, cls: str, description: str = "") -> None:
         eid = Entity.make_id(name, cls)
         if eid not in seen:
             seen.add(eid)
+            label[eid] = f"{cls}:{rounds[0]}"
             entities.append(Entity(id=eid, name=name, spg_class=cls, description=description,
                                    chunk_ids=[f"doc{len(entities) // 20}#p{len(entities) % 20:05d}#0"]))
 
+    rounds = [0]
     while len(entities) < int(n * 0.6):
+        rounds[0] += 1
         first, last = rng.choice(FIRST), rng.choice(LAST)
         middle = rng.choice(FIRST) if rng.random() < 0.4 else None
         year = rng.randrange(1900, 2005)
@@ -110,6 +116,7 @@ def synthetic(n: int, seed: int = 7) -> tuple[list[Entity], list[Relation]]:
         for v in rng.sample(variants, rng.randint(1, 3)):
             add(v, "Person", desc if rng.random() < 0.5 else "")
     while len(entities) < int(n * 0.85):
+        rounds[0] += 1
         words = [rng.choice(ORG_HEAD), _pseudo(rng, rng.randint(2, 3)), rng.choice(ORG_MID)]
         stem = " ".join(words if rng.random() < 0.5 else words[1:])
         cls = "Company"
@@ -118,6 +125,7 @@ def synthetic(n: int, seed: int = 7) -> tuple[list[Entity], list[Relation]]:
                              f"The {stem}", _typo(rng, stem)], rng.randint(1, 2)):
             add(v, cls)
     while len(entities) < n:
+        rounds[0] += 1
         base = _pseudo(rng, rng.randint(2, 4))
         tail = rng.choice(PLACE_TAIL)
         name = f"{base} {tail}".strip()
@@ -137,12 +145,12 @@ def synthetic(n: int, seed: int = 7) -> tuple[list[Entity], list[Relation]]:
                                   subject=Ref(kind="entity", id=e.id, name=e.name), predicate=pred,
                                   object=Ref(kind="entity", id=other.id, name=other.name),
                                   chunk_ids=list(e.chunk_ids)))
-    return entities, relations
+    return entities, relations, {e.id: label[e.id] for e in entities}
 
 
 def scale_run(n: int) -> dict:
     schema = load_schema(builtin_schema_path("open_domain"))
-    entities, relations = synthetic(n)
+    entities, relations, gold = synthetic(n)
     t = time.perf_counter()
     result = fuse_entities(entities, relations, schema)
     seconds = time.perf_counter() - t
@@ -150,7 +158,9 @@ def scale_run(n: int) -> dict:
     for m in result.merges:
         steps[m.step] = steps.get(m.step, 0) + 1
     peak_mb = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
-    return {"n": n, "seconds": round(seconds, 2), "peak_rss_mb": peak_mb, "entities_out": len(result.entities),
+    synthetic_precision = pairwise_scores(result.id_map, gold)["precision"]
+    return {"n": n, "synthetic_precision": round(synthetic_precision, 4), "seconds": round(seconds, 2),
+            "peak_rss_mb": peak_mb, "entities_out": len(result.entities),
             "relations_in": len(relations), "relations_out": len(result.relations), "merges_by_step": steps}
 
 
@@ -183,7 +193,7 @@ def main() -> None:
         runs.append(run)
         print(f"  n={n:>7}: fuse {run['seconds']:6.2f} s  peak RSS {run['peak_rss_mb']:5d} MB  "
               f"{run['entities_out']} entities out  relations {run['relations_in']}->{run['relations_out']}  "
-              f"merges {run['merges_by_step']}")
+              f"merges {run['merges_by_step']}  synthetic precision {run['synthetic_precision']:.4f}")
     for a, b in itertools.pairwise(runs):
         print(f"  {a['n']} -> {b['n']}: time x{b['seconds'] / max(a['seconds'], 1e-9):.2f} "
               f"for x{b['n'] / a['n']:.1f} entities")
@@ -193,6 +203,7 @@ def main() -> None:
     for run in runs:
         figures[f"fuse_{run['n'] // 1000}k_s"] = run["seconds"]
         figures[f"peak_rss_{run['n'] // 1000}k_mb"] = run["peak_rss_mb"]
+        figures[f"synthetic_precision_{run['n'] // 1000}k"] = run["synthetic_precision"]
     figures["peak_rss_mb"] = max(r["peak_rss_mb"] for r in runs) if runs else 0
     print(json.dumps(figures))
 

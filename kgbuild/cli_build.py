@@ -55,6 +55,10 @@ def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quie
         raise ConfigError("sources", "nothing to build",
                           "pass paths, e.g. `kgbuild build docs/`, or list them under `sources:`")
     _check_sources(sources)
+    if not no_sync:
+        from kgbuild.store.checks import check_stores
+
+        check_stores(config)  # a server down or a password missing: one line, before any work
     progress = QuietProgress() if quiet or as_json else RichProgress()
     builder = Builder(config, progress, use_cache=not no_cache)
     report = asyncio.run(builder.arun(sources, workers=workers, prune=prune, sync=not no_sync))

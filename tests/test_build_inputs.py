@@ -25,3 +25,53 @@ def test_a_missing_source_stops_the_build_before_anything_is_written(tmp_path: P
                                 str(tmp_path / "a.md"), str(tmp_path / "b.md")])
     assert both.exit_code == 2 and "(2 more missing)" not in both.stderr and "(1 more missing)" in both.stderr
     assert not (tmp_path / "ws").exists()
+
+
+def _dead_port() -> int:
+    """A port on 127.0.0.1 with nothing listening (bound, then released)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _build(tmp_path: Path, config: str, env: dict[str, str] | None = None) -> tuple[int, str]:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "kgbuild.yaml").write_text("workspace: ws\n" + config, encoding="utf-8")
+    (tmp_path / "real.md").write_text("# Real\n\nAda Lovelace wrote the first program.\n", encoding="utf-8")
+    result = CliRunner(env={"KGBUILD_NEO4J_PASSWORD": None, **(env or {})}).invoke(
+        main, ["-c", str(tmp_path / "kgbuild.yaml"), "build", str(tmp_path / "real.md")])
+    return result.exit_code, result.stderr
+
+
+def test_an_unreachable_graph_server_stops_the_build_before_anything_is_written(tmp_path: Path) -> None:
+    port = _dead_port()
+    code, err = _build(tmp_path, f"graph_store:\n  backend: neo4j\n  uri: bolt://127.0.0.1:{port}\n  password: x\n")
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert err.startswith(f"error: graph_store.uri: cannot reach bolt://127.0.0.1:{port}")
+    assert not (tmp_path / "ws").exists()
+
+
+def test_an_unreachable_milvus_server_stops_the_build_before_anything_is_written(tmp_path: Path) -> None:
+    port = _dead_port()
+    code, err = _build(tmp_path, f"graph_store:\n  backend: none\nvector_store:\n  uri: http://127.0.0.1:{port}\n")
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert err.startswith(f"error: vector_store.uri: cannot reach Milvus at http://127.0.0.1:{port}")
+    assert not (tmp_path / "ws").exists()
+
+
+def test_a_missing_password_and_a_wrong_one_read_differently(tmp_path: Path) -> None:
+    from arcade_server import arcadedb_bolt_server
+
+    with arcadedb_bolt_server(tmp_path / "arcadedb") as bolt:
+        store = f"graph_store:\n  backend: neo4j\n  uri: {bolt.uri}\n  user: {bolt.user}\n"
+        code, missing = _build(tmp_path / "missing", store)
+        assert code == 2 and len(missing.strip().splitlines()) == 1, missing
+        assert missing.startswith("error: graph_store.password: no password configured")
+        assert "KGBUILD_NEO4J_PASSWORD" in missing
+        assert not (tmp_path / "missing" / "ws").exists()
+        code, wrong = _build(tmp_path / "wrong", store + "  password: not-it\n")
+        assert code == 2 and len(wrong.strip().splitlines()) == 1, wrong
+        assert wrong.startswith("error: graph_store.password: authentication failed")
+        assert not (tmp_path / "wrong" / "ws").exists()

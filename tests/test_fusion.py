@@ -141,6 +141,35 @@ def test_shared_neighbour_resolves_an_ambiguous_short_form() -> None:
     assert any(m.step == "rule" for m in r.merges)
 
 
+def test_bare_surname_of_the_fallback_class_joins_the_only_full_name() -> None:
+    # The samples: enigma.txt says "Turing and Gordon Welchman", the offline extractor classes
+    # "Turing" as Thing, and only alan_turing.md names him in full (issue 17, item 8).
+    short = ent("Turing", "Thing", chunk="machines/enigma#p00003#0")
+    alan = ent("Alan Turing", chunk="people/alan_turing#p00000#0")
+    award = ent("Turing Award", "Work", chunk="people/alan_turing#p00004#0")
+    r = fuse(short, alan, award)
+    assert r.id_map[short.id] == alan.id and r.id_map[award.id] == award.id
+    assert "Turing" in next(e for e in r.entities if e.id == alan.id).aliases
+    # A second person with that surname and no other evidence: ambiguous, nothing merged offline.
+    dermot = ent("Dermot Turing", chunk="people/dermot#p00000#0")
+    r2 = fuse(short, alan, dermot)
+    assert not r2.merges and len(r2.ambiguous) == 1
+    # A lower-case word is no name; a Thing that is also a city (same name) stays with the city.
+    assert not fuse(ent("turing", "Thing"), alan).merges
+    george, city, thing = ent("George Washington"), ent("Washington", "City"), ent("Washington", "Thing")
+    r3 = fuse(george, city, thing)
+    assert r3.id_map[thing.id] == r3.id_map[city.id] != r3.id_map[george.id]
+
+
+def test_same_document_resolves_an_ambiguous_short_form() -> None:
+    short = ent("Turing", chunk="machines/enigma#p00003#0")
+    alan = ent("Alan Turing", chunk="machines/enigma#p00001#0")
+    dermot = ent("Dermot Turing", chunk="people/dermot#p00000#0")
+    r = fuse(short, alan, dermot)
+    assert r.id_map[short.id] == alan.id and r.id_map[dermot.id] == dermot.id
+    assert any(m.step == "rule" and "same document" in m.reason for m in r.merges)
+
+
 def test_acronyms() -> None:
     es = [ent("National Aeronautics and Space Administration", "GovernmentAgency"), ent("NASA", "GovernmentAgency"),
           ent("British Broadcasting Corporation", "Organization"), ent("BBC", "Organization")]
@@ -263,3 +292,15 @@ def test_labelled_precision_and_recall() -> None:
     entities, gold = load_labelled(ROOT / "tests" / "data" / "alias_groups.jsonl")
     scores = pairwise_scores(fuse_entities(entities, [], SCHEMA).id_map, gold)
     assert scores["precision"] >= 0.97 and scores["recall"] >= 0.8, scores
+
+
+def test_samples_turing_of_enigma_is_alan_turing(samples_project: Path) -> None:
+    """The README's own example on the built samples: "Turing" (Thing, machines/enigma) is an
+    alias of Alan Turing, not an entity of its own."""
+    from kgbuild import explore
+    from kgbuild.workspace import Workspace
+
+    found = explore.entities(Workspace(samples_project / "ws"), name="turing", limit=None)
+    alan = next(e for e in found if e["name"] == "Alan Turing")
+    assert "Turing" in alan["aliases"] and "machines/enigma" in alan["doc_ids"]
+    assert not [e for e in found if e["name"] == "Turing"]

@@ -63,13 +63,36 @@ class Cascade(Clusters):
                     self.union(units[same[p]], units[x], "variant", f"same person name {name!r}")
                 else:
                     same[p] = x
-        for x, cands in blocking.person_candidates(parsed):
+        for x, cands in [*blocking.person_candidates(parsed), *self._bare_surnames(units, parsed)]:
             maximal = [c for c in cands if not any(
                 d != c and parsed[d].specificity > parsed[c].specificity  # type: ignore[union-attr]
                 and blocking.person_compatible(parsed[c], parsed[d]) for d in cands)]  # type: ignore[arg-type]
             u = units[x]
             self._resolve(u, [units[c] for c in maximal], "variant",
                           f"{self.parts[u].key!r} is a short form of the only compatible full name")
+
+    def _bare_surnames(self, units: list[int], parsed: list[blocking.PersonName | None]) -> list[tuple[int, list[int]]]:
+        """A lone capitalised word of the fallback class ("Turing", Thing: the extractor could not
+        tell it was a person) with the person full names ending in it. Only full names are
+        candidates, so "Sherlock" (Thing) is not read as a first name; a second person with that
+        surname makes it ambiguous in `_resolve`, and the class/year/number guards still apply."""
+        if self.fallback is None:
+            return []
+        by_surname: dict[str, list[int]] = {}
+        for x, p in enumerate(parsed):
+            if p is not None and p.given and len(by_surname.setdefault(p.surname, [])) <= blocking.CANDIDATE_CAP:
+                by_surname[p.surname].append(x)
+        out: list[tuple[int, list[int]]] = []
+        for x, u in enumerate(units):
+            tokens, name = self.parts[u].tokens, self.ents[u].name.strip()
+            if (self.ents[u].spg_class != self.fallback or len(tokens) != 1 or len(tokens[0]) < 3
+                    or not name[:1].isupper() or not name.isalpha()):
+                continue
+            found = by_surname.get(tokens[0], [])
+            if 0 < len(found) <= blocking.CANDIDATE_CAP:
+                parsed[x] = blocking.PersonName((), tokens[0])  # read as a surname for the `maximal` check
+                out.append((x, found))
+        return out
 
     def _acronyms(self, units: list[int]) -> None:
         acronyms: dict[int, str] = {}
@@ -118,7 +141,17 @@ class Cascade(Clusters):
             self.union(u, sharing[0], "rule", f"{self.parts[u].key!r} ambiguous among {len(roots)} names; "
                                               f"only {self.parts[sharing[0]].key!r} shares a neighbour")
             return
+        docs = self._documents(ru)
+        in_doc = [c for c in roots.values() if docs & self._documents(self.find(c))]
+        if len(in_doc) == 1:
+            self.union(u, in_doc[0], "rule", f"{self.parts[u].key!r} ambiguous among {len(roots)} names; "
+                                             f"only {self.parts[in_doc[0]].key!r} is named in the same document")
+            return
         self.pending.append((u, candidates, step, reason))
+
+    def _documents(self, root: int) -> set[str]:
+        """The documents a cluster was read from (a chunk id starts with its document id)."""
+        return {cid.split("#", 1)[0] for m in self.members[root][:200] for cid in self.ents[m].chunk_ids}
 
     def _lsh(self, units: list[int]) -> None:
         keys = [self.parts[u].key for u in units]

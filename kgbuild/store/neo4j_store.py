@@ -37,8 +37,15 @@ class Neo4jGraphStore:
             self._driver = neo4j.GraphDatabase.driver(cfg.uri, auth=auth, **kwargs)
             self._driver.verify_connectivity()
         except nx.AuthError:
-            raise StoreError("graph_store.password", f"{cfg.uri} refused user '{cfg.user}'",
-                                  "check graph_store.user and KGBUILD_NEO4J_PASSWORD") from None
+            # Without a password the driver sends no credentials, which a server refuses exactly like
+            # a wrong one: say which of the two it is.
+            if cfg.password is None:
+                raise ConfigError("graph_store.password", f"no password configured for {cfg.uri}",
+                                  "set the KGBUILD_NEO4J_PASSWORD environment variable "
+                                  "or graph_store.password in the config") from None
+            raise StoreError("graph_store.password", f"authentication failed: {cfg.uri} refused user "
+                             f"'{cfg.user}' with the configured password",
+                             "check graph_store.user and KGBUILD_NEO4J_PASSWORD") from None
         except (nx.ServiceUnavailable, OSError) as exc:
             raise StoreError("graph_store.uri", f"cannot reach {cfg.uri}: {str(exc).splitlines()[0][:200]}",
                                   "is the server running and the port open?") from None
