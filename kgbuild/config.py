@@ -51,6 +51,21 @@ class ChunkingConfig(Section):
         None, description="sentence-transformers model for topic_split=embedding; default: bundled all-MiniLM-L6-v2")
 
 
+class CsvColumns(Section):
+    """Which columns of a .csv/.tsv file make a document; unset ones are guessed from the header."""
+
+    title: str | None = Field(None, description="title column; default: title, name, subject, label")
+    text: str | list[str] | None = Field(
+        None, description="text column(s), one paragraph each; default: text, content, description, body, ...")
+    id: str | None = Field(None, description="id column; default: id, _id, idx, key (else the title)")
+    delimiter: str | None = Field(None, min_length=1, max_length=1,
+                                  description="default: ',' for .csv, a tab for .tsv")
+
+
+class ReadConfig(Section):
+    csv: CsvColumns = Field(default_factory=CsvColumns)
+
+
 class ExtractConfig(Section):
     extractor: Literal["auto", "offline", "llm"] = Field(
         "auto", description="auto: the LLM extractor when an endpoint is configured, else the offline one"
@@ -172,6 +187,7 @@ class Config(Section):
     workspace: str = Field(".kgbuild", description="directory for stage outputs, relative to the config file")
     schema_: str = Field("open_domain", alias="schema", description="a shipped schema name or a path to a YAML schema")
     sources: list[str] = Field(default_factory=list, description="inputs built when `kgbuild build` gets no paths")
+    read: ReadConfig = Field(default_factory=ReadConfig)
     chunking: ChunkingConfig = Field(default_factory=ChunkingConfig)
     extract: ExtractConfig = Field(default_factory=ExtractConfig)
     align: AlignConfig = Field(default_factory=AlignConfig)

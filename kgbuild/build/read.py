@@ -23,7 +23,7 @@ class ReadStage:
         corpus = load_corpus(ctx.workspace)
         fresh: dict[str, Document] = {}
         with ctx.progress.stage("read") as advance:
-            for item in read_sources(data.sources):
+            for item in read_sources(data.sources, csv_columns=ctx.config.read.csv):
                 advance(1)
                 if isinstance(item, ReadProblem):
                     section.skipped.append(SkippedSource(source=item.source, reason=item.message))

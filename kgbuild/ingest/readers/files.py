@@ -7,6 +7,7 @@ import os
 import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from kgbuild.ingest.readers.corpus import read_json_corpus, read_jsonl_corpus
 from kgbuild.ingest.readers.decode import BINARY_SNIFF_BYTES, EMPTY_FILE, check_not_binary, decode_text
@@ -15,8 +16,12 @@ from kgbuild.ingest.readers.html import parse_html
 from kgbuild.ingest.readers.markdown import parse_markdown
 from kgbuild.ingest.readers.pdf import parse_pdf
 from kgbuild.ingest.readers.problems import BadInput, ReadProblem
+from kgbuild.ingest.readers.tabular import read_table
 from kgbuild.ingest.readers.text import parse_txt
 from kgbuild.model import Document
+
+if TYPE_CHECKING:
+    from kgbuild.config import CsvColumns
 
 FORMATS: dict[str, str] = {
     ".txt": "txt",
@@ -27,6 +32,8 @@ FORMATS: dict[str, str] = {
     ".pdf": "pdf",
     ".json": "json",
     ".jsonl": "jsonl",
+    ".csv": "csv",
+    ".tsv": "tsv",
 }
 SUPPORTED_EXTENSIONS: tuple[str, ...] = tuple(FORMATS)
 _TEXT_PARSERS = {"txt": parse_txt, "md": parse_markdown, "html": parse_html}
@@ -91,7 +98,8 @@ def _walk(root: Path, prefix: str, visited: set[tuple[int, int]],
             yield ReadProblem(rel, NOT_REGULAR)
 
 
-def _read_file(path: Path, source: str, raw_id: str) -> Iterator[Document | ReadProblem]:
+def _read_file(path: Path, source: str, raw_id: str,
+               csv_columns: CsvColumns | None = None) -> Iterator[Document | ReadProblem]:
     fmt = FORMATS.get(path.suffix.lower())
     if fmt is None:
         shown = f"'{path.suffix}'" if path.suffix else "(no extension)"
@@ -111,6 +119,9 @@ def _read_file(path: Path, source: str, raw_id: str) -> Iterator[Document | Read
         if fmt == "json":
             yield from read_json_corpus(data, source)
             return
+        if fmt in ("csv", "tsv"):
+            yield from read_table(data, source, fmt, csv_columns)
+            return
         if fmt == "pdf":
             if not data.strip():
                 raise BadInput(EMPTY_FILE)
@@ -125,13 +136,15 @@ def _read_file(path: Path, source: str, raw_id: str) -> Iterator[Document | Read
         yield ReadProblem(source, os_error_message(err))
 
 
-def read_sources(paths: Sequence[str | Path]) -> Iterator[Document | ReadProblem]:
+def read_sources(paths: Sequence[str | Path], *,
+                 csv_columns: CsvColumns | None = None) -> Iterator[Document | ReadProblem]:
     """Stream Documents from files, directories (recursive, sorted, skipping hidden files and
     directories and OS clutter like '.DS_Store') and corpus files; yield a ReadProblem for
     anything unreadable and go on with the rest.
 
     Plain files get the id 'dir/name' (relative to a directory given, without extension) or
-    'name' when given alone; corpus records get their own id or title.
+    'name' when given alone; corpus records (and .csv/.tsv rows, mapped by `csv_columns`) get
+    their own id or title.
     """
     if isinstance(paths, (str, os.PathLike)):  # one path passed bare: a str is a Sequence too
         paths = [paths]
@@ -144,7 +157,7 @@ def read_sources(paths: Sequence[str | Path]) -> Iterator[Document | ReadProblem
             yield ReadProblem(shown, os_error_message(err))
             continue
         if stat.S_ISREG(mode):
-            yield from _read_file(path, shown, path.stem)
+            yield from _read_file(path, shown, path.stem, csv_columns)
             continue
         if not stat.S_ISDIR(mode):
             yield ReadProblem(shown, NOT_REGULAR)
@@ -154,4 +167,4 @@ def read_sources(paths: Sequence[str | Path]) -> Iterator[Document | ReadProblem
                 yield item
             else:
                 file_path, rel = item
-                yield from _read_file(file_path, rel, str(PurePosixPath(rel).with_suffix("")))
+                yield from _read_file(file_path, rel, str(PurePosixPath(rel).with_suffix("")), csv_columns)
