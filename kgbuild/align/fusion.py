@@ -6,15 +6,18 @@ chains cannot glue incompatible entities together):
 
 - exact: equal normalised keys (case, punctuation, accents, articles, titles, suffixes);
 - variant: person-name variants ("Turing" / "A. M. Turing" -> "Alan Mathison Turing") only
-  when the short form has exactly one compatible most-specific name in its block, and
-  acronyms ("NASA") spelled by exactly one organisation's initials;
+  when the short form has exactly one compatible most-specific name in its block (a lone
+  capitalised word of the fallback class, "Turing" typed Thing, counts as a surname, with only
+  person full names as candidates), and acronyms ("NASA") spelled by exactly one organisation's
+  initials;
 - lsh: MinHash 3-gram neighbours that are the same words up to one small typo: one token
   differs with OSA distance <= 1 (both >= 5 chars) or <= 2 (>= 9 chars) -- for one-word names
   >= 8 and >= 10 chars -- and the padded key 3-gram Jaccard is >= 0.5; shorter typos
   ("Jon"/"John") need a shared 1-hop neighbour;
 - embedding (optional): cosine >= embed_threshold on "name: description", plus 3-gram
   Jaccard >= 0.35 or word containment, so the vector alone never merges;
-- rule: an ambiguous variant resolved because exactly one candidate shares a neighbour;
+- rule: an ambiguous variant resolved because exactly one candidate shares a neighbour, or
+  else because exactly one candidate is named in the same document;
 - llm: the judge's groups for the remaining ambiguous clusters (else they stay apart).
 
 Conflicts that keep clusters apart: incompatible classes (compatible = equal, one isA the
