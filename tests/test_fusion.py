@@ -147,15 +147,20 @@ def test_bare_surname_of_the_fallback_class_joins_the_only_full_name() -> None:
     short = ent("Turing", "Thing", chunk="machines/enigma#p00003#0")
     alan = ent("Alan Turing", chunk="people/alan_turing#p00000#0")
     award = ent("Turing Award", "Work", chunk="people/alan_turing#p00004#0")
-    r = fuse(short, alan, award)
+    # Bletchley Park is named beside both: the documents are related.
+    park = Entity(**{**ent("Bletchley Park", "Building").model_dump(),
+                     "chunk_ids": ["machines/enigma#p00003#0", "people/alan_turing#p00002#0"]})
+    r = fuse(short, alan, award, park)
     assert r.id_map[short.id] == alan.id and r.id_map[award.id] == award.id
     assert "Turing" in next(e for e in r.entities if e.id == alan.id).aliases
+    # Nothing in common between the documents: the word may be anything ("Nobel", the prize).
+    assert not fuse(short, alan, award).merges
     # A second person with that surname and no other evidence: ambiguous, nothing merged offline.
     dermot = ent("Dermot Turing", chunk="people/dermot#p00000#0")
-    r2 = fuse(short, alan, dermot)
+    r2 = fuse(short, alan, dermot, park)
     assert not r2.merges and len(r2.ambiguous) == 1
     # A lower-case word is no name; a Thing that is also a city (same name) stays with the city.
-    assert not fuse(ent("turing", "Thing"), alan).merges
+    assert not fuse(ent("turing", "Thing", chunk="people/alan_turing#p00001#0"), alan).merges
     george, city, thing = ent("George Washington"), ent("Washington", "City"), ent("Washington", "Thing")
     r3 = fuse(george, city, thing)
     assert r3.id_map[thing.id] == r3.id_map[city.id] != r3.id_map[george.id]
@@ -291,7 +296,7 @@ def test_llm_judge_uses_a_reply_in_a_json_fence() -> None:
 def test_labelled_precision_and_recall() -> None:
     entities, gold = load_labelled(ROOT / "tests" / "data" / "alias_groups.jsonl")
     scores = pairwise_scores(fuse_entities(entities, [], SCHEMA).id_map, gold)
-    assert scores["precision"] >= 0.97 and scores["recall"] >= 0.8, scores
+    assert scores["precision"] >= 0.99 and scores["recall"] >= 0.8, scores
 
 
 def test_samples_turing_of_enigma_is_alan_turing(samples_project: Path) -> None:

@@ -75,9 +75,15 @@ class Cascade(Clusters):
         """A lone capitalised word of the fallback class ("Turing", Thing: the extractor could not
         tell it was a person) with the person full names ending in it. Only full names are
         candidates, so "Sherlock" (Thing) is not read as a first name; a second person with that
-        surname makes it ambiguous in `_resolve`, and the class/year/number guards still apply."""
+        surname makes it ambiguous in `_resolve`, and the class/year/number guards still apply.
+
+        The class says nothing here, so the word must also appear where the person does: in a
+        document naming a candidate, or in one that names something a candidate's document names
+        too ("Turing" in enigma.txt beside Bletchley Park, where "Alan Turing" worked). "Nobel"
+        (the prize) beside nothing of Alfred Nobel's stays apart."""
         if self.fallback is None:
             return []
+        context: _DocumentContext | None = None
         by_surname: dict[str, list[int]] = {}
         for x, p in enumerate(parsed):
             if p is not None and p.given and len(by_surname.setdefault(p.surname, [])) <= blocking.CANDIDATE_CAP:
@@ -90,6 +96,9 @@ class Cascade(Clusters):
                 continue
             found = by_surname.get(tokens[0], [])
             if 0 < len(found) <= blocking.CANDIDATE_CAP:
+                context = context or _DocumentContext(self)
+                if not any(context.shared(u, units[c]) for c in found):
+                    continue
                 parsed[x] = blocking.PersonName((), tokens[0])  # read as a surname for the `maximal` check
                 out.append((x, found))
         return out
@@ -211,3 +220,32 @@ class Cascade(Clusters):
             if jac >= EMBED_MIN_JACCARD or contained:
                 cos = float(vectors[x] @ vectors[y] / (norms[x] * norms[y]))
                 self.union(u, v, "embedding", f"cosine {cos:.2f}, 3-gram jaccard {jac:.2f}")
+
+
+class _DocumentContext:
+    """Which named things each document mentions, to tell whether two clusters appear in related
+    documents. Dates and numbers ("1939") say nothing of a person, so names with digits are left out."""
+
+    def __init__(self, clusters: Clusters) -> None:
+        self.clusters = clusters
+        self.by_doc: dict[str, list[int]] = {}
+        for i, e in enumerate(clusters.ents):
+            if not any(ch.isdigit() for ch in e.name):
+                for doc in {cid.split("#", 1)[0] for cid in e.chunk_ids}:
+                    self.by_doc.setdefault(doc, []).append(i)
+
+    def _docs(self, root: int) -> set[str]:
+        c = self.clusters
+        return {cid.split("#", 1)[0] for m in c.members[root][:200] for cid in c.ents[m].chunk_ids}
+
+    def _named(self, docs: set[str], skip: set[int]) -> set[int]:
+        find = self.clusters.find
+        return {r for d in docs for i in self.by_doc.get(d, ())[:500] if (r := find(i)) not in skip}
+
+    def shared(self, u: int, c: int) -> bool:
+        ru, rc = self.clusters.find(u), self.clusters.find(c)
+        du, dc = self._docs(ru), self._docs(rc)
+        if du & dc:
+            return True
+        skip = {ru, rc}
+        return bool(self._named(du, skip) & self._named(dc, skip))

@@ -19,23 +19,31 @@ def load_labelled(path: Path) -> tuple[list[Entity], dict[str, str]]:
     entities: list[Entity] = []
     gold: dict[str, str] = {}
 
-    def add(name: str, cls: str, label: str, description: str = "", semantic_type: str | None = None) -> None:
+    def add(name: str, cls: str, label: str, description: str = "", semantic_type: str | None = None,
+            docs: list[str] | None = None) -> None:
         eid = Entity.make_id(name, cls)
         if eid in gold:
             raise ValueError(f"{path}: {name!r} ({cls}) appears twice")
         gold[eid] = label
+        n = len(entities)
+        # Without "docs" every entity is in one document ("gold"), as the older lines assume.
+        chunks = [f"{doc}#p{n:05d}#0" for doc in docs or ["gold"]]
         entities.append(Entity(id=eid, name=name, spg_class=cls, description=description,
-                               semantic_type=semantic_type, chunk_ids=[f"gold#p{len(entities):05d}#0"]))
+                               semantic_type=semantic_type, chunk_ids=chunks))
 
     for line in path.read_text(encoding="utf-8").splitlines():
         row = json.loads(line) if line.strip() else {}
         if "group" in row:
-            for name in row["names"]:
-                add(name, row["class"], f"group:{row['group']}")
+            for item in row["names"]:  # a name, or {name, class?, docs?} for a member of another class
+                if isinstance(item, str):
+                    add(item, row["class"], f"group:{row['group']}")
+                else:
+                    add(item["name"], item.get("class", row["class"]), f"group:{row['group']}",
+                        docs=item.get("docs"))
         elif "apart" in row:
             for k, ent in enumerate(row["entities"]):
                 add(ent["name"], ent["class"], f"apart:{row['apart']}:{k}", ent.get("description", ""),
-                    ent.get("semantic_type"))
+                    ent.get("semantic_type"), ent.get("docs"))
     return entities, gold
 
 
