@@ -59,19 +59,3 @@ def test_an_unreachable_milvus_server_stops_the_build_before_anything_is_written
     assert code == 2 and len(err.strip().splitlines()) == 1, err
     assert err.startswith(f"error: vector_store.uri: cannot reach Milvus at http://127.0.0.1:{port}")
     assert not (tmp_path / "ws").exists()
-
-
-def test_a_missing_password_and_a_wrong_one_read_differently(tmp_path: Path) -> None:
-    from arcade_server import arcadedb_bolt_server
-
-    with arcadedb_bolt_server(tmp_path / "arcadedb") as bolt:
-        store = f"graph_store:\n  backend: neo4j\n  uri: {bolt.uri}\n  user: {bolt.user}\n"
-        code, missing = _build(tmp_path / "missing", store)
-        assert code == 2 and len(missing.strip().splitlines()) == 1, missing
-        assert missing.startswith("error: graph_store.password: no password configured")
-        assert "KGBUILD_NEO4J_PASSWORD" in missing
-        assert not (tmp_path / "missing" / "ws").exists()
-        code, wrong = _build(tmp_path / "wrong", store + "  password: not-it\n")
-        assert code == 2 and len(wrong.strip().splitlines()) == 1, wrong
-        assert wrong.startswith("error: graph_store.password: authentication failed")
-        assert not (tmp_path / "wrong" / "ws").exists()

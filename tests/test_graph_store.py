@@ -239,6 +239,27 @@ def test_bolt_errors_are_one_line_naming_the_setting(tmp_path: Path, bolt) -> No
         Neo4jGraphStore(dead.graph_store)
 
 
+def test_build_tells_a_missing_password_from_a_wrong_one_before_any_work(tmp_path: Path, bolt) -> None:
+    """Without a password the driver sends no credentials, which the server refuses like a wrong one;
+    `kgbuild build` checks the store first and says which it is, in one line, creating nothing."""
+    from click.testing import CliRunner
+
+    from kgbuild.cli import main
+
+    store = f"graph_store:\n  backend: neo4j\n  uri: {bolt.uri}\n  user: {bolt.user}\n"
+    for name, extra, expected in (("missing", "", "error: graph_store.password: no password configured"),
+                                  ("wrong", "  password: not-it\n", "error: graph_store.password: authentication failed")):
+        root = tmp_path / name
+        root.mkdir()
+        (root / "kgbuild.yaml").write_text("workspace: ws\n" + store + extra, encoding="utf-8")
+        (root / "a.md").write_text("Ada Lovelace wrote the first program.\n", encoding="utf-8")
+        result = CliRunner(env={"KGBUILD_NEO4J_PASSWORD": None}).invoke(
+            main, ["-c", str(root / "kgbuild.yaml"), "build", str(root / "a.md")])
+        assert result.exit_code == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+        assert result.stderr.startswith(expected), result.stderr
+        assert ("KGBUILD_NEO4J_PASSWORD" in result.stderr) and not (root / "ws").exists()
+
+
 def test_a_class_change_relabels_the_node_and_keeps_its_relationships(tmp_path: Path, corpus: Path) -> None:
     config = project(tmp_path / "relabel")
     build(config, [corpus])
