@@ -203,7 +203,8 @@ def status(ctx: click.Context, as_json: bool) -> None:
     if latest.llm is not None:
         out.print(f"model usage, last build: {usage_line(latest.llm.total)}")
     if info["model_usage_total"] is not None:
-        out.print(f"model usage, all {info['model_usage_builds']} builds: {usage_line(info['model_usage_total'])}")
+        out.print(f"model usage, all builds ({info['model_usage_builds']} with a model): "
+                  f"{usage_line(info['model_usage_total'])}")
     if latest.assemble is not None and latest.assemble.off_schema_line():
         out.print(latest.assemble.off_schema_line())
     if latest.write is not None and latest.write.stores is not None:

@@ -110,4 +110,4 @@ def test_status_shows_the_last_build_and_the_project_total_of_model_usage(tmp_pa
     out = CliRunner().invoke(main, ["-c", str(root / "kgbuild.yaml"), "status"]).output
     text = " ".join(out.split())
     assert "model usage, last build: 5 calls" in text and "300 prompt" in text
-    assert "model usage, all 3 builds: 12 calls" in text and "600 prompt" in text and "~$1.5000" in text
+    assert "model usage, all builds (3 with a model): 12 calls" in text and "600 prompt" in text and "~$1.5000" in text
