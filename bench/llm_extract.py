@@ -118,7 +118,8 @@ def main() -> None:
           f"re-run without the extraction cache: {rerun_wall:.1f} s, {rerun_calls} calls, "
           f"{rerun['llm']['total']['cache_hits']} reply-cache hits")
     base, packed = runs["baseline"], runs["packed"]
-    print(f"packed vs baseline: {base['report']['llm']['total']['prompt_tokens'] / packed['report']['llm']['total']['prompt_tokens']:.1f}x "
+    fewer = base["report"]["llm"]["total"]["prompt_tokens"] / packed["report"]["llm"]["total"]["prompt_tokens"]
+    print(f"packed vs baseline: {fewer:.1f}x "
           f"fewer prompt tokens, {base['calls'] / packed['calls']:.1f}x fewer calls; "
           f"concurrency 16 vs 1 (baseline): {runs['baseline_c1']['wall'] / base['wall']:.1f}x")
     figures = {

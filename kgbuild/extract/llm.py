@@ -230,7 +230,7 @@ class LLMExtractor:
             system, example = self._pack_head(items[0])
             self._overhead = sum(self._count(m.content) for m in packed_messages(system, example, []))
         return plan_jobs(items, budget=self.pack_tokens, max_chunks=self.pack_max_chunks, overhead=self._overhead,
-                         passage_tokens=lambda item: self._count(self._passage(item, "99")),
+                         passage_tokens=lambda item: self._count(self._passage(item, "99") + "\n\n"),
                          packed_request=self._packed_request, is_cached=is_cached)
 
     async def aextract_job(self, job: Job) -> list[Outcome]:

@@ -21,6 +21,7 @@ estimate counts the very prompts the build sends.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -134,9 +135,8 @@ def read_packed(text: str, ids: Sequence[str], *, cut_off: bool) -> PackedParts:
     if reply is None:
         return PackedParts({}, {i: f"packed reply unusable: {problem}" for i in ids})
     found = reply.root
-    present = [i for i in ids if i in found]
-    if (cut_off or repaired) and present:
-        found = {k: v for k, v in found.items() if k != present[-1]}
+    if cut_off or repaired:
+        found = _without_cut_part(text, found, ids)
     parts: dict[str, tuple[JointReply, dict[str, Any]]] = {}
     missing: dict[str, str] = {}
     for i in ids:
@@ -151,6 +151,19 @@ def read_packed(text: str, ids: Sequence[str], *, cut_off: bool) -> PackedParts:
         except ValidationError as exc:
             missing[i] = f"passage {i}: {exc.errors(include_url=False)[0]['msg']}"
     return PackedParts(parts, missing)
+
+
+def _without_cut_part(text: str, found: dict[str, Any], ids: Sequence[str]) -> dict[str, Any]:
+    """The parts of a cut-off reply that are surely whole: all but the one written last, unless the
+    reply had already begun a later passage (then that one was the cut, and the repair dropped it)."""
+    where = {i: m.start() for i in ids if (m := re.search(rf'"{re.escape(i)}"\s*:', text))}
+    present = [i for i in found if i in where]
+    if not present:
+        return found
+    last = max(present, key=lambda i: where[i])
+    if any(where[i] > where[last] for i in where if i not in found):
+        return found
+    return {k: v for k, v in found.items() if k != last}
 
 
 def part_result(value: dict[str, Any], model: str, prompt_tokens: int, completion_tokens: int) -> ChatResult:
