@@ -92,7 +92,7 @@ class LLMBackend:
         return fingerprint + "|concepts:" + content_hash(
             f"{self.concepts.fingerprint}|{ex_cfg.concept_embedder}|{ex_cfg.concept_candidates}")
 
-    def _candidates(self, chunks: Sequence[Chunk]) -> list[list[str]]:
+    def candidates(self, chunks: Sequence[Chunk]) -> list[list[str]]:
         """KAG 2.2.3: the domain's own terms, retrieved per chunk, go into its prompt so instances
         are typed with the domain's vocabulary."""
         if self.concepts is None or not chunks:
@@ -110,7 +110,7 @@ class LLMBackend:
         # A fixed set of consumers (not one task per job) keeps memory flat on big corpora; the
         # gateway's own limits decide how many requests are really in flight. A job is one chunk or
         # a pack of short ones (extract.pack_tokens).
-        plan = self.extractor.plan(chunks, self._candidates(chunks))
+        plan = self.extractor.plan(chunks, self.candidates(chunks))
         queue: asyncio.Queue[Job] = asyncio.Queue()
         for item in plan.cached:  # answered by the reply cache: no call
             queue.put_nowait(Job([item], item.alone))

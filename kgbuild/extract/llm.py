@@ -180,6 +180,23 @@ class LLMExtractor:
                            messages=tpl.render(**self._values(name, chunk, concepts)), json_mode=True,
                            doc_id=chunk.doc_id)
 
+    def followup_request(self, chunk: Chunk) -> ChatRequest:
+        """Multistep mode's second request as it would go with no entities from the first: for estimates."""
+        tpl = self.templates["extract_facts"]
+        values = {"text": chunk.text, "section": " > ".join(chunk.section),
+                  "type_guidance": self._guidance["extract_facts"], "entities": _entity_lines([])}
+        return ChatRequest(stage="extract.facts", template=tpl.key, messages=tpl.render(**values), doc_id=chunk.doc_id)
+
+    def completion_ratio(self, counter: TokenCounter) -> float:
+        """Reply tokens per passage token in the prompt's own few-shot example(s): the basis of the
+        dry run's completion estimate (an extraction's length grows with its passage's)."""
+        replies = passages = 0
+        for tpl in self.templates.values():
+            for ex in tpl.examples:
+                replies += counter.count(json.dumps(ex.output, ensure_ascii=False))
+                passages += counter.count(str(ex.input.get("text", "")))
+        return replies / passages if passages else 1.0
+
     # ------------------------------------------------ packing
 
     def _count(self, text: str) -> int:
