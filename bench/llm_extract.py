@@ -107,7 +107,7 @@ def main() -> None:
     chunks = runs["packed"]["report"]["extract"]["chunks_total"]
     for name, run in runs.items():
         total = run["report"]["llm"]["total"]
-        assert total["calls"] == run["calls"], (name, total["calls"], run["calls"])
+        assert total["calls"] == run["calls"], (name, total["calls"], run["calls"], total["retries"])
         assert total["prompt_tokens"] == run["sent_tokens"], (name, total["prompt_tokens"], run["sent_tokens"])
         run["tokens_per_char"] = total["prompt_tokens"] / run["chars"]
         run["calls_per_chunk"] = run["calls"] / chunks

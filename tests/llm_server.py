@@ -75,6 +75,9 @@ def _prompt_text(body: dict[str, Any]) -> str:
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True  # a stalled handler must not hold up shutdown
+    # The listen backlog: socketserver's default of 5 resets connections when a client opens more at
+    # once (llm.concurrency 16 in bench/llm_extract.py), which the client then retries unlogged.
+    request_queue_size = 128
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         # Clients that time out drop their connection; that is the point of some tests, not an error.
