@@ -214,3 +214,20 @@ def test_accounting_splits_a_call_between_documents_and_adds_up() -> None:
     # 7.5/2.5 then 3.3 each: the left-over tokens go to the largest remainders (ties by name)
     assert (a.prompt_tokens, b.prompt_tokens, c.prompt_tokens) == (8 + 4, 2 + 3, 3)
     assert a.cost_usd == pytest.approx(0.75) and b.cost_usd == pytest.approx(0.25)
+
+
+def test_a_chunk_repeated_in_two_documents_is_asked_once(tmp_path: Path) -> None:
+    notice = "# Notice\n\nTommy Flowers was born in London in 1905.\n"  # the same heading and text twice
+    with ScriptedLLM() as llm:
+        llm.reply("", reply_omitting())
+        config = project(tmp_path, llm)
+        for name in ("notice_a.md", "notice_b.md"):
+            (tmp_path / "src" / name).write_text(notice, encoding="utf-8")
+        estimate = json.loads(CliRunner().invoke(main, ["-c", str(config), "build", str(tmp_path / "src"),
+                                                        "--dry-run", "--json"]).stdout)
+        assert (estimate["model_calls"], estimate["chunks_reply_cached"]) == (1, 1)  # the dry run agrees
+        report = build(config)
+        log = llm.chat_log()
+    assert len(log) == 1 and len(extraction_passages(log[0]["json"])) == 5  # four people, one notice
+    assert report["extract"]["chunks_extracted"] == 6 and report["llm"]["total"]["cache_hits"] == 1
+    assert born_in(config)["Tommy Flowers->London"] == {"flowers", "notice_a", "notice_b"}

@@ -135,8 +135,12 @@ def _estimate_llm(ctx: BuildContext, backend: object, todo: list[Chunk], out: Dr
 
     counter = TokenCounter()
     out.tokenizer = f"tiktoken {counter.encoding_name}"
-    out.chunks_reply_cached = len(plan.cached)
+    followers = [item for job in plan.jobs for item in job.followers]
     requests = [job.request for job in plan.jobs]
+    if replies is None:  # no reply cache: a chunk repeating another's request pays for its own call
+        requests += [item.alone for item in followers]
+        followers = []
+    out.chunks_reply_cached = len(plan.cached) + len(followers)
     if extractor.mode == "multistep":  # the second step's prompt, without the entities step one finds
         requests += [extractor.followup_request(item.chunk) for job in plan.jobs for item in job.items]
         out.notes.append("multistep: the facts prompts are counted without the entity list the first step adds")

@@ -251,8 +251,14 @@ class LLMExtractor:
                          packed_request=self._packed_request, is_cached=is_cached)
 
     async def aextract_job(self, job: Job) -> list[Outcome]:
-        """Run one job. A pack's passages missing or unusable in its reply (or all of them, when the
-        call failed) are asked again alone; EndpointRefused goes to the caller."""
+        """Run one job, then its followers. A pack's passages missing or unusable in its reply (or all
+        of them, when the call failed) are asked again alone; EndpointRefused goes to the caller."""
+        outcomes = await self._run_job(job)
+        # Same request as a chunk of this job: its answer is in the reply cache now (or, if that
+        # chunk failed, it is asked on its own).
+        return outcomes + await self._alone(job.followers)
+
+    async def _run_job(self, job: Job) -> list[Outcome]:
         if not job.packed:
             item = job.items[0]
             extraction, failed = await self.aextract(item.chunk, item.concepts)

@@ -56,6 +56,9 @@ class Job:
     items: list[Item]
     request: ChatRequest  # for a pack, the packed request; for one chunk, `items[0].alone`
     passage_tokens: list[int] = field(default_factory=list)  # per item, for the accounting split
+    # Chunks whose one-chunk request is the same as one of `items` (the same boilerplate text in
+    # many documents): run after the job, when the reply cache holds their answer.
+    followers: list[Item] = field(default_factory=list)
 
     @property
     def packed(self) -> bool:
@@ -75,9 +78,21 @@ def plan_jobs(items: Sequence[Item], *, budget: int, max_chunks: int, overhead: 
               is_cached: Callable[[ChatRequest], bool]) -> PackPlan:
     """Greedy packing in corpus order: a pack grows while its prompt (`overhead` plus the passages'
     tokens) stays within `budget` and it holds at most `max_chunks`; a chunk too big to share a call
-    goes alone. Chunks whose one-chunk request is already cached need no call."""
-    cached = [item for item in items if is_cached(item.alone)]
-    todo = [item for item in items if not is_cached(item.alone)]
+    goes alone. Chunks whose one-chunk request is already cached need no call; a chunk asking exactly
+    what an earlier one asks follows that one's job instead of paying again."""
+    cached: list[Item] = []
+    todo: list[Item] = []
+    followers: dict[Identity, list[Item]] = {}
+    for item in items:
+        if is_cached(item.alone):
+            cached.append(item)
+            continue
+        key = identity(item.alone)
+        if key in followers:
+            followers[key].append(item)
+        else:
+            followers[key] = []
+            todo.append(item)
     jobs: list[Job] = []
     current: list[Item] = []
     sizes: list[int] = []
@@ -97,7 +112,17 @@ def plan_jobs(items: Sequence[Item], *, budget: int, max_chunks: int, overhead: 
         current.append(item)
         sizes.append(size)
     close()
+    for job in jobs:
+        job.followers = [f for item in job.items for f in followers[identity(item.alone)]]
     return PackPlan(jobs, cached)
+
+
+Identity = tuple[str, str, tuple[tuple[str, str], ...]]
+
+
+def identity(request: ChatRequest) -> Identity:
+    """What makes two requests of one extractor the same call (the rest of the cache key is shared)."""
+    return request.stage, request.template, tuple((m.role, m.content) for m in request.messages)
 
 
 def doc_shares(items: Sequence[Item], sizes: Sequence[int]) -> dict[str, float]:
