@@ -5,6 +5,7 @@ Whole builds with the real `openai` client over HTTP to the scripted server (tes
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from pathlib import Path
@@ -12,11 +13,16 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from llm_fakes import ScriptedGateway
 from llm_server import ScriptedLLM, extraction_passages
 
 from kgbuild.cli import main
+from kgbuild.extract.llm import LLMExtractor
 from kgbuild.ingest.tokens import TokenCounter
 from kgbuild.llm.accounting import Accounting
+from kgbuild.llm.prompts import PromptLibrary
+from kgbuild.model import Chunk
+from kgbuild.schema import resolve_schema
 from kgbuild.workspace import Workspace
 
 DOCS = {
@@ -231,3 +237,22 @@ def test_a_chunk_repeated_in_two_documents_is_asked_once(tmp_path: Path) -> None
     assert len(log) == 1 and len(extraction_passages(log[0]["json"])) == 5  # four people, one notice
     assert report["extract"]["chunks_extracted"] == 6 and report["llm"]["total"]["cache_hits"] == 1
     assert born_in(config)["Tommy Flowers->London"] == {"flowers", "notice_a", "notice_b"}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_packed_prompt_in_both_languages_carries_the_schema_once_and_reads_back_per_chunk(lang: str) -> None:
+    texts = {"a": "Alan Turing was born in London.", "b": "Grace Hopper was born in New York City."}
+    chunks = [Chunk(id=f"{d}#p0#0", doc_id=d, text=t, section=[d.upper()], order=0, paragraph_start=0,
+                    paragraph_end=0, token_count=9, content_hash=d) for d, t in texts.items()]
+    gateway = ScriptedGateway({"2": extraction(texts["b"]), "1": extraction(texts["a"])})
+    extractor = LLMExtractor(gateway, resolve_schema("open_domain"), PromptLibrary(lang), constrained=True,
+                             pack_tokens=100_000)
+    (job,) = extractor.plan(chunks).jobs
+    outcomes = asyncio.run(extractor.aextract_job(job))
+    (request,) = gateway.requests
+    system, user = request.messages[0].content, request.messages[-1].content
+    assert "relation_types:" in system and "relation_types:" not in user  # the schema once, not per passage
+    assert [pid for pid, _ in extraction_passages(request.model_dump())] == ["1", "2"]
+    assert {c.doc_id: [r.subject.name for r in e.relations] for c, e, failed in outcomes if not failed} == {
+        "a": ["Alan Turing"], "b": ["Grace Hopper"]}
+    assert request.doc_shares.keys() == {"a", "b"} and gateway.forgotten == [request]
