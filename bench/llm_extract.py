@@ -1,53 +1,72 @@
-"""LLM extraction throughput through the model gateway, against a local scripted endpoint.
+"""LLM extraction through the model gateway, against a local scripted endpoint: what it costs per
+character of input, and what the gateway's concurrency buys.
 
-Run from the repo root: `python bench/llm_extract.py [N_PASSAGES]`. The endpoint (the tests'
-OpenAI-compatible scripted server, real HTTP on 127.0.0.1) answers every chunk after a fixed
-delay that stands in for model latency, so the figures show what the gateway's concurrency buys
-and what it costs per call: the same build at concurrency 1 (baseline) and 16, then a re-run on
-the finished workspace (zero calls expected). Last line: one JSON object with the figures.
+Run from the repo root: `python bench/llm_extract.py [N_PASSAGES]` (default 200 HotpotQA passages).
+The endpoint (the tests' OpenAI-compatible scripted server, real HTTP on 127.0.0.1) answers after a
+fixed delay that stands in for model latency, with a reply valid for the prompt it got (one chunk, or
+a pack keyed by passage id). It reports no token usage, so the gateway counts the prompts it sent with
+the real tokenizer (tiktoken cl100k_base); the bench recounts the server's request log the same way and
+checks the accounting equals it. Builds, all in this one run:
+
+- baseline: the version-1 prompt (bench/fixtures/prompts_v1), one chunk per call, at concurrency 1
+  and 16 (what the gateway's concurrency buys);
+- trimmed: the shipped prompt, one chunk per call (extract.pack_tokens: 0);
+- packed: the shipped prompt and the default packing (extract.pack_tokens, pack_max_chunks);
+- a re-run of the packed build with the extraction cache cleared: the per-chunk reply cache must
+  answer every chunk (zero calls).
+
+Last line: one JSON object with the figures (`tokens_per_char`, `calls_per_chunk` are the packed
+build's; `baseline_*` the version-1 prompt's).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
+import shutil
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "bench"))
 
-from llm_server import ScriptedLLM  # noqa: E402  (the tests' scripted endpoint)
+from llm_server import ScriptedLLM, extraction_passages  # noqa: E402  (the tests' scripted endpoint)
+from shared_data import shared_data  # noqa: E402
 
 from kgbuild.build import Builder  # noqa: E402
 from kgbuild.config import parse_config  # noqa: E402
+from kgbuild.ingest.tokens import TokenCounter  # noqa: E402
+from kgbuild.workspace import Workspace  # noqa: E402
 
 LATENCY_S = 0.2  # per reply, a fast hosted model's time to first and last token for a short JSON
+V1_PROMPTS = REPO / "bench" / "fixtures" / "prompts_v1"
 
 
-def corpus_path() -> Path:
-    for base in (os.environ.get("KGBUILD_SHARED_DATA"), REPO.parent / "shared" / "data", "/work/shared/data"):
-        if base and (Path(base) / "hotpotqa" / "train_corpus.json").exists():
-            return Path(base) / "hotpotqa" / "train_corpus.json"
-    sys.exit("HotpotQA corpus not found; set KGBUILD_SHARED_DATA")
-
-
-def reply(body: dict) -> str:
-    user = [m["content"] for m in body["messages"] if m["role"] == "user"][-1]
-    names = list(dict.fromkeys(re.findall(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)+", user)))[:3]
+def one_extraction(text: str) -> dict[str, Any]:
+    names = list(dict.fromkeys(re.findall(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)+", text)))[:3]
     entities = [{"name": n, "type": "Person", "description": ""} for n in names]
     relations = [{"subject": names[0], "predicate": "relatedTo", "object": names[1]}] if len(names) > 1 else []
-    return json.dumps({"entities": entities, "events": [], "relations": relations, "hypernodes": []})
+    return {"entities": entities, "events": [], "relations": relations, "hypernodes": []}
 
 
-def build(base_url: str, src: Path, workspace: Path, concurrency: int) -> tuple[float, dict]:
+def reply(body: dict[str, Any]) -> str:
+    passages = extraction_passages(body)
+    if passages[0][0] is None:
+        return json.dumps(one_extraction(passages[0][1]))
+    return json.dumps({pid: one_extraction(text) for pid, text in passages})
+
+
+def build(base_url: str, src: Path, workspace: Path, concurrency: int, extract: dict[str, Any]) -> tuple[float, dict]:
     config = parse_config({
         "workspace": str(workspace),
-        "extract": {"extractor": "llm"},
+        "graph_store": {"backend": "none"}, "vector_store": {"backend": "none"},
+        "align": {"llm_judge": False, "llm_hypernyms": False},  # extraction calls only
+        "extract": {"extractor": "llm", **extract},
         "llm": {"base_url": base_url, "model": "bench-model", "concurrency": concurrency, "max_retries": 2,
                 "prices": {"bench-model": {"prompt_per_1m": 0.15, "completion_per_1m": 0.6}}},
     }, file=None, env={})
@@ -58,41 +77,69 @@ def build(base_url: str, src: Path, workspace: Path, concurrency: int) -> tuple[
 
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    corpus = json.loads(corpus_path().read_text(encoding="utf-8"))
+    corpus = json.loads((shared_data() / "hotpotqa" / "train_corpus.json").read_text(encoding="utf-8"))
     subset = dict(list(corpus.items())[:n])
+    counter = TokenCounter()
+    runs: dict[str, dict[str, Any]] = {}
+    variants = {
+        "baseline_c1": (1, {"prompts_dir": str(V1_PROMPTS), "pack_tokens": 0}),
+        "baseline": (16, {"prompts_dir": str(V1_PROMPTS), "pack_tokens": 0}),
+        "trimmed": (16, {"pack_tokens": 0}),
+        "packed": (16, {}),
+    }
     with tempfile.TemporaryDirectory(prefix="kgbench-llm-") as tmp, ScriptedLLM() as llm:
-        llm.reply("", reply, delay=LATENCY_S)
+        llm.reply("", reply, delay=LATENCY_S, usage=False)
         src = Path(tmp) / "subset.json"
         src.write_text(json.dumps(subset), encoding="utf-8")
-        runs = {}
-        for concurrency in (1, 16):
+        for name, (concurrency, extract) in variants.items():
             before = len(llm.chat_log())
-            wall, report = build(llm.base_url, src, Path(tmp) / f"ws{concurrency}", concurrency)
-            runs[concurrency] = (wall, report, len(llm.chat_log()) - before)
+            wall, report = build(llm.base_url, src, Path(tmp) / name, concurrency, extract)
+            log = llm.chat_log()[before:]
+            sent = sum(counter.count(m["content"]) for r in log for m in r["json"]["messages"])
+            chars = sum(len(r["text"]) for r in Workspace(Path(tmp) / name).rows("chunks"))
+            runs[name] = {"wall": wall, "report": report, "calls": len(log), "sent_tokens": sent, "chars": chars}
+        # Re-run with the extraction cache gone: only the per-chunk reply cache can answer.
+        shutil.rmtree(Path(tmp) / "packed" / "cache" / "extract")
         before = len(llm.chat_log())
-        rerun_wall, rerun, _ = (*build(llm.base_url, src, Path(tmp) / "ws16", 16), None)
+        rerun_wall, rerun = build(llm.base_url, src, Path(tmp) / "packed", 16, {})
         rerun_calls = len(llm.chat_log()) - before
-    chunks = runs[16][1]["extract"]["chunks_total"]
-    for c, (wall, report, calls) in runs.items():
-        total = report["llm"]["total"]
-        print(f"concurrency {c:>2}: {wall:6.1f} s wall, {chunks / wall:6.1f} chunks/s, {calls} HTTP calls, "
-              f"{total['prompt_tokens']} prompt + {total['completion_tokens']} completion tokens, "
-              f"~${total['cost_usd']:.4f}, extract stage {report['stage_seconds']['extract']:.1f} s")
-    ideal = chunks * LATENCY_S / 16
-    print(f"re-run with nothing changed: {rerun_wall:.1f} s, {rerun_calls} HTTP calls, "
-          f"{rerun['extract']['chunks_cached']} chunks from cache")
-    print(f"speed-up 16 vs 1: {runs[1][0] / runs[16][0]:.1f}x; "
-          f"ideal extract time at 16 with {LATENCY_S}s latency: {ideal:.1f} s")
+
+    chunks = runs["packed"]["report"]["extract"]["chunks_total"]
+    for name, run in runs.items():
+        total = run["report"]["llm"]["total"]
+        assert total["calls"] == run["calls"], (name, total["calls"], run["calls"], total["retries"])
+        assert total["prompt_tokens"] == run["sent_tokens"], (name, total["prompt_tokens"], run["sent_tokens"])
+        run["tokens_per_char"] = total["prompt_tokens"] / run["chars"]
+        run["calls_per_chunk"] = run["calls"] / chunks
+        print(f"{name:>11}: {run['wall']:6.1f} s wall, {run['calls']:4d} calls ({run['calls_per_chunk']:.3f}/chunk), "
+              f"{total['prompt_tokens']:7d} prompt tokens ({run['tokens_per_char']:.3f}/char of input), "
+              f"{total['completion_tokens']} completion, ~${total['cost_usd']:.4f}; accounting = server log")
+    print(f"{chunks} chunks, {runs['packed']['chars']} characters of input; "
+          f"re-run without the extraction cache: {rerun_wall:.1f} s, {rerun_calls} calls, "
+          f"{rerun['llm']['total']['cache_hits']} reply-cache hits")
+    base, packed = runs["baseline"], runs["packed"]
+    fewer = base["report"]["llm"]["total"]["prompt_tokens"] / packed["report"]["llm"]["total"]["prompt_tokens"]
+    print(f"packed vs baseline: {fewer:.1f}x "
+          f"fewer prompt tokens, {base['calls'] / packed['calls']:.1f}x fewer calls; "
+          f"concurrency 16 vs 1 (baseline): {runs['baseline_c1']['wall'] / base['wall']:.1f}x")
     figures = {
         "passages": len(subset),
         "chunks": chunks,
+        "input_chars": packed["chars"],
         "latency_s": LATENCY_S,
-        "c1_wall_s": round(runs[1][0], 2),
-        "c16_wall_s": round(runs[16][0], 2),
-        "c16_chunks_per_s": round(chunks / runs[16][0], 1),
-        "speedup_x": round(runs[1][0] / runs[16][0], 1),
-        "c16_extract_s": runs[16][1]["stage_seconds"]["extract"],
-        "ideal_c16_extract_s": round(ideal, 2),
+        "tokens_per_char": round(packed["tokens_per_char"], 3),
+        "calls_per_chunk": round(packed["calls_per_chunk"], 3),
+        "trimmed_tokens_per_char": round(runs["trimmed"]["tokens_per_char"], 3),
+        "trimmed_calls_per_chunk": round(runs["trimmed"]["calls_per_chunk"], 3),
+        "baseline_tokens_per_char": round(base["tokens_per_char"], 3),
+        "baseline_calls_per_chunk": round(base["calls_per_chunk"], 3),
+        "packed_prompt_tokens": packed["report"]["llm"]["total"]["prompt_tokens"],
+        "baseline_prompt_tokens": base["report"]["llm"]["total"]["prompt_tokens"],
+        "packed_wall_s": round(packed["wall"], 2),
+        "c1_wall_s": round(runs["baseline_c1"]["wall"], 2),
+        "c16_wall_s": round(base["wall"], 2),
+        "speedup_x": round(runs["baseline_c1"]["wall"] / base["wall"], 1),
+        "accounting_equals_server_log": True,  # asserted above for every build
         "rerun_wall_s": round(rerun_wall, 2),
         "rerun_http_calls": rerun_calls,
     }

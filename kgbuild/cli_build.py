@@ -41,10 +41,13 @@ def _out() -> Console:
 @click.option("--prune", is_flag=True, help="remove documents of the workspace that are not in PATHS any more")
 @click.option("--no-sync", is_flag=True,
               help="update the workspace tables only; write the stores later with `kgbuild sync`")
+@click.option("--dry-run", is_flag=True,
+              help="read and chunk only: print the model calls, prompt tokens and cost the build would take; "
+              "writes nothing")
 @click.pass_context
 @_fail_cleanly
 def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quiet: bool, keep_going: bool,
-          as_json: bool, no_cache: bool, prune: bool, no_sync: bool) -> None:
+          as_json: bool, no_cache: bool, prune: bool, no_sync: bool, dry_run: bool) -> None:
     """Build the graph from PATHS (files, directories, corpus .json/.jsonl), or from `sources:` in the config."""
     from kgbuild.build import Builder
     from kgbuild.progress import QuietProgress, RichProgress
@@ -55,6 +58,12 @@ def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quie
         raise ConfigError("sources", "nothing to build",
                           "pass paths, e.g. `kgbuild build docs/`, or list them under `sources:`")
     _check_sources(sources)
+    if dry_run:
+        from kgbuild.build.dry_run import estimate_build, render_estimate
+
+        estimate = asyncio.run(estimate_build(config, sources, use_cache=not no_cache))
+        click.echo(estimate.model_dump_json(indent=2) if as_json else "\n".join(render_estimate(estimate)))
+        return
     if not no_sync:
         from kgbuild.store.checks import check_stores
 

@@ -78,6 +78,10 @@ class ExtractConfig(Section):
     prompt_language: Literal["en", "zh"] = "en"
     prompts_dir: str | None = Field(None, description="project prompt overrides: files here win over the shipped ones")
     max_reasks: int = Field(2, ge=0, le=5, strict=True, description="re-ask with the validation error this many times")
+    pack_tokens: int = Field(3000, ge=0, le=1_000_000, strict=True,
+                             description="joint mode: pack short chunks into one call up to this many prompt "
+                             "tokens (0 = one chunk per call); see docs/llm.md")
+    pack_max_chunks: int = Field(8, ge=1, le=64, strict=True, description="at most this many chunks in one call")
     domain_concepts: str | None = Field(None, description="domain concept file/dir (nodes + isA edges) to inject")
     concept_candidates: int = Field(8, ge=1, le=50, strict=True, description="domain concepts put in a chunk's prompt")
     concept_embedder: str | None = Field(

@@ -17,6 +17,7 @@ stopped with `shutdown()` (or by leaving the `with` block).
 from __future__ import annotations
 
 import json
+import re
 import sys
 import threading
 import time
@@ -55,6 +56,18 @@ def _words(text: str) -> int:
     return len(text.split())
 
 
+def extraction_passages(body: dict[str, Any]) -> list[tuple[str | None, str]]:
+    """The passages of an extraction request, as (id, text): one (None, text) for a one-chunk prompt,
+    ("1", text), ("2", text), ... for a packed one (passages headed "[id] ", text in triple quotes)."""
+    users = [str(m.get("content", "")) for m in body.get("messages") or [] if m.get("role") == "user"]
+    user = users[-1] if users else ""
+    packed = re.findall(r'^\[(\w+)\] [^\n]*\n(?:[^\n]*\n)?"""\n(.*?)\n"""', user, flags=re.S | re.M)
+    if packed:
+        return [(pid, text) for pid, text in packed]
+    single = re.findall(r'"""\n(.*?)\n"""', user, flags=re.S)
+    return [(None, single[-1] if single else user)]
+
+
 def _prompt_text(body: dict[str, Any]) -> str:
     messages = body.get("messages") or []
     return "\n".join(str(m.get("content", "")) for m in messages if isinstance(m, dict))
@@ -62,6 +75,9 @@ def _prompt_text(body: dict[str, Any]) -> str:
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True  # a stalled handler must not hold up shutdown
+    # The listen backlog: socketserver's default of 5 resets connections when a client opens more at
+    # once (llm.concurrency 16 in bench/llm_extract.py), which the client then retries unlogged.
+    request_queue_size = 128
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         # Clients that time out drop their connection; that is the point of some tests, not an error.

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from llm_server import ScriptedLLM
+from llm_server import ScriptedLLM, extraction_passages
 
 from kgbuild.cli import main
 from kgbuild.workspace import Workspace
@@ -28,18 +28,18 @@ FACTS = {
 API_KEY = "sk-test-secret-123456"
 
 
-def passage(body: dict[str, Any]) -> str:
-    """The chunk text of an extraction request: between the last pair of triple quotes."""
-    user = [m["content"] for m in body["messages"] if m["role"] == "user"][-1]
-    found = re.findall(r'"""\n(.*?)\n"""', user, flags=re.S)
-    return found[-1] if found else user
-
-
 def model_reply(body: dict[str, Any]) -> str:
-    text = passage(body)
+    """One extraction per passage: the object itself for a one-chunk prompt, keyed by passage id for a pack."""
+    passages = extraction_passages(body)
+    if passages[0][0] is None:
+        return json.dumps(extraction(passages[0][1]))
+    return json.dumps({pid: extraction(text) for pid, text in passages})
+
+
+def extraction(text: str) -> dict[str, Any]:
     for person, (cls, obj, obj_cls, pred, year) in FACTS.items():
         if person in text:
-            return json.dumps({
+            return {
                 "entities": [
                     {"name": person, "type": cls, "semantic_type": "computer scientist",
                      "description": f"{person} is in the passage."},
@@ -49,8 +49,8 @@ def model_reply(body: dict[str, Any]) -> str:
                 "events": [],
                 "relations": [{"subject": person, "predicate": pred, "object": obj}],
                 "hypernodes": [{"triple": [person, pred, obj], "qualifier": "in", "value": year}],
-            })
-    return json.dumps({"entities": [], "events": [], "relations": [], "hypernodes": []})
+            }
+    return {"entities": [], "events": [], "relations": [], "hypernodes": []}
 
 
 @pytest.fixture()
@@ -102,14 +102,19 @@ def test_llm_build_extracts_through_the_real_client_and_accounts_for_every_call(
     hyper = Workspace(config.parent / "ws").rows("hypernodes")
     assert any(h["subject_name"].startswith("(Alan Turing, bornIn, London)") and h["object_name"] == "1912"
                for h in hyper)
-    # Accounting matches the server's request log exactly.
+    # Accounting matches the server's request log exactly. The three short chunks went in one packed call.
     log = llm.chat_log()
     total = report["llm"]["total"]
-    assert total["calls"] == len(log) == 3
+    assert total["calls"] == len(log) == 1
     assert total["prompt_tokens"] == sum(r["usage"]["prompt_tokens"] for r in log)
     assert total["completion_tokens"] == sum(r["usage"]["completion_tokens"] for r in log)
     assert total["cost_usd"] == pytest.approx((total["prompt_tokens"] * 1.0 + total["completion_tokens"] * 2.0) / 1e6)
-    assert set(report["llm"]["by_doc"]) == {"turing", "hopper", "flowers"}
+    # ... whose usage is split between the three documents and adds up to the total.
+    by_doc = report["llm"]["by_doc"]
+    assert set(by_doc) == {"turing", "hopper", "flowers"}
+    for counter in ("calls", "prompt_tokens", "completion_tokens"):
+        assert sum(d[counter] for d in by_doc.values()) == total[counter]
+    assert all(d["prompt_tokens"] > 0 for d in by_doc.values())
     assert all(r["json"]["model"] == "test-model" for r in log)
     # The key travels in the Authorization header and nowhere else.
     assert all(r["authorized"] for r in log)
@@ -125,11 +130,12 @@ def test_rebuild_with_nothing_changed_makes_zero_calls(tmp_path: Path, llm: Scri
     # Even with the extraction cache gone, the response cache answers: still zero calls.
     assert CliRunner().invoke(main, ["-c", str(config), "cache", "clear", "--only", "extract"]).exit_code == 0
     _, report = build(config)
+    # The packed reply was cached per chunk, so each chunk is a cache hit of its own.
     assert len(llm.chat_log()) == calls
     assert report["extract"]["chunks_extracted"] == 3 and report["llm"]["total"]["cache_hits"] == 3
-    # --no-cache pays again.
+    # --no-cache pays again (one packed call).
     _, report = build(config, "--no-cache")
-    assert len(llm.chat_log()) == calls + 3
+    assert len(llm.chat_log()) == calls + 1
 
 
 def test_429_and_500_are_retried_and_then_succeed(tmp_path: Path, llm: ScriptedLLM) -> None:
@@ -139,12 +145,12 @@ def test_429_and_500_are_retried_and_then_succeed(tmp_path: Path, llm: ScriptedL
     result, report = build(config)
     assert result.exit_code == 0 and report["extract"]["chunks_failed"] == 0
     assert report["llm"]["total"]["retries"] == 3
-    assert report["llm"]["total"]["calls"] == len(llm.chat_log()) == 6
+    assert report["llm"]["total"]["calls"] == len(llm.chat_log()) == 4  # one packed request, three retries
 
 
 def test_a_failing_chunk_is_recorded_and_retried_on_the_next_build(tmp_path: Path, llm: ScriptedLLM) -> None:
     llm.reply("Grace Hopper", "this is not JSON at all", times=2)  # first ask and the one re-ask
-    config = make_project(tmp_path, llm)
+    config = make_project(tmp_path, llm, "  pack_tokens: 0\n")  # one call per chunk (packs: test_llm_pack.py)
     result, report = build(config)
     assert result.exit_code == 1  # something failed: non-zero unless --keep-going
     assert report["extract"]["chunks_failed"] == 1 and report["extract"]["chunks_extracted"] == 2
@@ -162,7 +168,7 @@ def test_a_failing_chunk_is_recorded_and_retried_on_the_next_build(tmp_path: Pat
 def test_truncated_reply_is_repaired_or_reasked(tmp_path: Path, llm: ScriptedLLM) -> None:
     body = {"body": {"messages": [{"role": "user", "content": '"""\nTommy Flowers\n"""'}]}}
     llm.truncate("Tommy Flowers", model_reply(body["body"]), times=1)
-    config = make_project(tmp_path, llm)
+    config = make_project(tmp_path, llm, "  pack_tokens: 0\n")  # one call per chunk (packs: test_llm_pack.py)
     result, report = build(config)
     assert result.exit_code == 0 and report["extract"]["chunks_failed"] == 0
     # The cut-off reply was closed, its incomplete tail dropped, and the repair reported.
@@ -307,8 +313,10 @@ def test_domain_concepts_are_retrieved_into_the_prompt(tmp_path: Path, llm: Scri
     config = make_project(tmp_path, llm, f"  domain_concepts: {concepts}\n  concept_candidates: 1\n")
     result, _ = build(config)
     assert result.exit_code == 0, result.stderr
-    prompts = {r["json"]["messages"][-1]["content"] for r in llm.chat_log()}
-    turing = next(p for p in prompts if "Bletchley Park" in p)
-    hopper = next(p for p in prompts if "Navy" in p)
-    assert "Codebreaker" in turing and "Navy" not in turing.split("Passage")[0]
-    assert "Navy" in hopper.split("Passage")[0] and "Codebreaker" not in hopper
+    # One packed prompt: each passage carries its own candidates, between its header and its text.
+    (request,) = llm.chat_log()
+    passages = re.split(r"^\[\d+\] ", request["json"]["messages"][-1]["content"], flags=re.M)
+    turing = next(p for p in passages if "Bletchley Park" in p)
+    hopper = next(p for p in passages if "Navy" in p)
+    assert "Codebreaker" in turing and "Navy" not in turing.split('"""')[0]
+    assert "Navy" in hopper.split('"""')[0] and "Codebreaker" not in hopper

@@ -95,7 +95,7 @@ def test_joint_extraction_to_records(schema: Schema, prompts: PromptLibrary) -> 
     assert not failed and ex.extractor == "llm" and ex.chunk_id == CHUNK.id
     (request,) = gw.requests
     assert (request.stage, request.template, request.json_mode, request.doc_id) == (
-        "extract", "extract.joint@1", True, "doc")
+        "extract", "extract.joint@2", True, "doc")
     assert TEXT in request.messages[-1].content and "Marie Curie > Life" in request.messages[-1].content
 
     by_name = {e.name: e for e in ex.entities}
@@ -216,8 +216,9 @@ def test_constrained_prompt_carries_the_schema(schema: Schema, prompts: PromptLi
     gw = ScriptedGateway(JOINT)
     constrained = make(gw, schema, prompts, constrained=True)
     run(constrained)
-    user = gw.requests[0].messages[-1].content
-    assert "Schema-constrained" in user
+    # the schema goes once into the system message (not again with the example)
+    user = gw.requests[0].messages[0].content
+    assert "Use only this schema's types" in user
     for cls in ("Person", "Organization", "GeographicLocation", "Date"):
         assert f"  {cls}:" in user
     assert "bornIn: Person -> GeographicLocation" in user and "locatedIn: any -> any" in user
@@ -227,8 +228,8 @@ def test_constrained_prompt_carries_the_schema(schema: Schema, prompts: PromptLi
     gw_free = ScriptedGateway(JOINT)
     free = make(gw_free, schema, prompts)
     run(free, concepts=["physicist", "chemist"])
-    user = gw_free.requests[0].messages[-1].content
-    assert "Schema-free" in user and "Thing, Person, Organization" in user and "bornIn, foundedBy" in user
+    system, user = gw_free.requests[0].messages[0].content, gw_free.requests[0].messages[-1].content
+    assert "free-form" in system and "Thing, Person, Organization" in system and "bornIn, foundedBy" in system
     assert "physicist, chemist" in user
     assert len({constrained.fingerprint(), free.fingerprint(),
                 make(gw, schema, prompts, mode="multistep").fingerprint(),
@@ -239,9 +240,9 @@ def test_constrained_prompt_carries_the_schema(schema: Schema, prompts: PromptLi
 def test_constrained_zh_prompt(schema: Schema) -> None:
     gw = ScriptedGateway(JOINT)
     run(make(gw, schema, PromptLibrary("zh"), constrained=True))
-    user = gw.requests[0].messages[-1].content
-    assert "按 schema 约束抽取" in user and "bornIn: Person -> GeographicLocation" in user
-    assert gw.requests[0].template == "extract.joint.zh@1"
+    system = gw.requests[0].messages[0].content
+    assert "只使用下面 schema 中的类型" in system and "bornIn: Person -> GeographicLocation" in system
+    assert gw.requests[0].template == "extract.joint.zh@2"
 
 
 # ---------------------------------------------------------------- bad replies
@@ -255,7 +256,7 @@ def test_invalid_json_then_valid_after_reask(schema: Schema, prompts: PromptLibr
     ex, failed = run(make(gw, schema, prompts))
     assert not failed and len(ex.relations) == 3
     first, second = gw.requests
-    assert second.stage == "extract.reask" and second.template == "extract.joint@1+reask@1"
+    assert second.stage == "extract.reask" and second.template == "extract.joint@2+reask@1"
     assert second.messages[:-2] == first.messages
     assert second.messages[-2].role == "assistant" and second.messages[-2].content == BAD_JSON
     assert second.messages[-1].role == "user" and "invalid JSON at line 1" in second.messages[-1].content

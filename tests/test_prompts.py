@@ -106,9 +106,11 @@ def test_render_fills_placeholders_and_examples() -> None:
     roles = [m.role for m in messages]
     assert roles == ["system", "user", "assistant", "user"]
     last = messages[-1].content
-    assert "Ada Lovelace wrote notes." in last and "Ada > Life" in last and "TYPES HERE" in last
-    # the example's own text replaces the live text, the live type guidance is kept
-    assert "Marie Curie" in messages[1].content and "TYPES HERE" in messages[1].content
+    assert "Ada Lovelace wrote notes." in last and "Ada > Life" in last
+    # the type guidance is sent once, in the system message (not again with each example)
+    assert "TYPES HERE" in messages[0].content and "TYPES HERE" not in messages[1].content + last
+    # the example's own text replaces the live text
+    assert "Marie Curie" in messages[1].content and "Ada" not in messages[1].content
     assert json.loads(messages[2].content) == tpl.examples[0].output
 
 

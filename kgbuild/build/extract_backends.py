@@ -9,6 +9,7 @@ from typing import Protocol
 
 from kgbuild.build.context import BuildContext
 from kgbuild.build.records import ExtractedChunk
+from kgbuild.extract.llm_pack import Job
 from kgbuild.extract.runner import ExtractionResult, ExtractorSpec, run_extraction
 from kgbuild.extract.spacy_models import model_info
 from kgbuild.ids import content_hash
@@ -75,7 +76,8 @@ class LLMBackend:
         self.extractor = LLMExtractor(
             ctx.gateway("extract.extractor"), ctx.schema, ctx.prompts(), mode=ex_cfg.mode,
             constrained=ex_cfg.constrained, max_reasks=ex_cfg.max_reasks,
-            model_label=f"{cfg.base_url}|{cfg.model_for('extract')}",
+            model_label=f"{cfg.base_url}|{cfg.model_for('extract')}", pack_tokens=ex_cfg.pack_tokens,
+            pack_max_chunks=ex_cfg.pack_max_chunks,
         )
         self.label = f"{self.extractor.name} ({cfg.model_for('extract')}, {ex_cfg.mode})"
         self.concepts = ctx.domain_concepts(ex_cfg.domain_concepts) if ex_cfg.domain_concepts else None
@@ -90,7 +92,7 @@ class LLMBackend:
         return fingerprint + "|concepts:" + content_hash(
             f"{self.concepts.fingerprint}|{ex_cfg.concept_embedder}|{ex_cfg.concept_candidates}")
 
-    def _candidates(self, chunks: Sequence[Chunk]) -> list[list[str]]:
+    def candidates(self, chunks: Sequence[Chunk]) -> list[list[str]]:
         """KAG 2.2.3: the domain's own terms, retrieved per chunk, go into its prompt so instances
         are typed with the domain's vocabulary."""
         if self.concepts is None or not chunks:
@@ -105,26 +107,31 @@ class LLMBackend:
         return [[c.name for c in hits] for hits in found]
 
     async def run(self, chunks: Sequence[Chunk], on_result: OnResult) -> None:
-        # A fixed set of consumers (not one task per chunk) keeps memory flat on big corpora;
-        # the gateway's own limits decide how many requests are really in flight.
-        queue: asyncio.Queue[tuple[Chunk, list[str]]] = asyncio.Queue()
-        for item in zip(chunks, self._candidates(chunks), strict=True):
-            queue.put_nowait(item)
+        # A fixed set of consumers (not one task per job) keeps memory flat on big corpora; the
+        # gateway's own limits decide how many requests are really in flight. A job is one chunk or
+        # a pack of short ones (extract.pack_tokens).
+        plan = self.extractor.plan(chunks, self.candidates(chunks))
+        queue: asyncio.Queue[Job] = asyncio.Queue()
+        for item in plan.cached:  # answered by the reply cache: no call
+            queue.put_nowait(Job([item], item.alone))
+        for job in plan.jobs:
+            queue.put_nowait(job)
 
         refused: list[EndpointRefused] = []
 
         async def consume() -> None:
             while not queue.empty() and not refused:
-                chunk, names = queue.get_nowait()
+                job = queue.get_nowait()
                 try:
-                    extraction, failed = await self.extractor.aextract(chunk, names)
+                    outcomes = await self.extractor.aextract_job(job)
                 except EndpointRefused as exc:
                     # The key or model is wrong: every other chunk would fail the same way, so
                     # stop taking chunks; what finished was already handed on (and cached).
                     refused.append(exc)
                     return
-                on_result(ExtractedChunk(chunk_id=chunk.id, extraction=extraction, failed=failed))
+                for chunk, extraction, failed in outcomes:
+                    on_result(ExtractedChunk(chunk_id=chunk.id, extraction=extraction, failed=failed))
 
-        await asyncio.gather(*(consume() for _ in range(min(len(chunks), self.consumers) or 1)))
+        await asyncio.gather(*(consume() for _ in range(min(queue.qsize(), self.consumers) or 1)))
         if refused:
             raise refused[0]

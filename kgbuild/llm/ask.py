@@ -41,7 +41,8 @@ async def ask_typed(gateway: Gateway, request: ChatRequest, reply_model: type[R]
     """`Gateway.ask`, written once over `chat` and `forget` (see the module doc)."""
     policy = reask if reask is not None else Reask()
     trail = trail if trail is not None else AskTrail()
-    stage, doc = request.stage, request.doc_id  # re-asks and bad replies are counted against the step that needed them
+    # re-asks and bad replies are counted against the step that needed them
+    stage, doc = request.stage, request.accounted_to
     current = request
     error = ""
     for attempt in range(policy.max_reasks + 1):

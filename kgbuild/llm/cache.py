@@ -42,10 +42,22 @@ def cache_key(model: str, request: ChatRequest) -> str:
 
 
 class ResponseCache:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, readonly: bool = False) -> None:
+        """`readonly`: look up only, leaving the file and its directory exactly as they are (a dry
+        run); a missing file reads as an empty cache."""
         self.path = Path(path)
         # A lock as well, for callers that touch the cache from threads (check_same_thread=False).
         self._lock = threading.Lock()
+        if readonly:
+            # immutable=1: no lock files, no WAL/shm files, no writes of any kind.
+            uri = f"{self.path.resolve().as_uri()}?immutable=1" if self.path.is_file() else "file::memory:"
+            try:
+                self._db = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+                self._db.execute(_SCHEMA if uri == "file::memory:" else "SELECT 1")
+            except sqlite3.Error as exc:
+                raise WorkspaceError(str(self.path), f"cannot read the model reply cache: {exc}",
+                                     "delete the file; it only holds cached model replies") from None
+            return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=10.0, check_same_thread=False, isolation_level=None)

@@ -124,7 +124,7 @@ class LLMGateway(AskMixin):
 
     async def chat(self, request: ChatRequest) -> ChatResult:
         model = self._config.model_for(request.stage)
-        stage, doc = request.stage, request.doc_id
+        stage, doc = request.stage, request.accounted_to
         self._usage.add(stage, doc, requests=1)
         cache = self.cache
         if cache is None:
@@ -173,17 +173,29 @@ class LLMGateway(AskMixin):
         if cache is not None:
             cache.delete(cache_key(self._config.model_for(request.stage), request))
 
+    def peek(self, request: ChatRequest) -> bool:
+        """Whether the cache holds a reply to `request` (nothing counted, no call)."""
+        cache = self.cache
+        return cache is not None and cache.get(cache_key(self._config.model_for(request.stage), request)) is not None
+
+    def remember(self, request: ChatRequest, result: ChatResult) -> None:
+        """Store `result` as the reply to `request` without calling: one chunk's part of a packed reply,
+        under the request that chunk would make alone (see `kgbuild.extract.llm_pack`)."""
+        cache = self.cache
+        if cache is not None:
+            cache.put(cache_key(self._config.model_for(request.stage), request), result)
+
     def _fail_fast(self, request: ChatRequest) -> None:
         """After a refusal of the key or model, fail at once without a request (counted as a failure)."""
         if self._refused is not None:
-            self._usage.add(request.stage, request.doc_id, failures=1)
+            self._usage.add(request.stage, request.accounted_to, failures=1)
             refused = self._refused
             raise EndpointRefused(refused.where, refused.problem, refused.hint, status=refused.status)
 
     async def _call(self, model: str, request: ChatRequest) -> ChatResult:
         """Limits, retries, the endpoint and the accounting of one request the cache did not answer."""
         self._fail_fast(request)
-        stage, doc = request.stage, request.doc_id
+        stage, doc = request.stage, request.accounted_to
         client = self._chat_client()
         endpoint = f"llm.base_url {client.base_url}"
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Literal, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -32,6 +32,14 @@ class ChatRequest(BaseModel):
     temperature: float = 0.0
     max_tokens: int | None = None
     doc_id: str | None = None  # accounting per document
+    # A call made for several documents at once (a pack of short chunks): document -> weight, by
+    # which its usage is split between them in the per-document accounting. Not part of the cache key.
+    doc_shares: dict[str, float] = Field(default_factory=dict)
+
+    @property
+    def accounted_to(self) -> str | dict[str, float] | None:
+        """Whom the accounting charges: the weighted documents of a packed call, else `doc_id`."""
+        return self.doc_shares or self.doc_id
 
 
 class ChatResult(BaseModel):
@@ -108,6 +116,21 @@ class Gateway(Protocol):
                   check: Check[R] | None = None, trail: AskTrail | None = None) -> R:
         """The reply as a `reply_model`, repaired where that is safe, re-asked with the error while
         `reask` allows; `UnusableReply` when no reply could be used, `LLMCallError` when a call failed."""
+        ...
+
+
+@runtime_checkable
+class ReplyStore(Protocol):
+    """A gateway whose reply cache can be asked and filled per request, without a call: packed
+    extraction stores each chunk's part of a packed reply under the request that chunk would make
+    alone, so the cache stays per chunk (a re-run, or a changed neighbour, re-pays nothing)."""
+
+    def peek(self, request: ChatRequest) -> bool:
+        """Whether a reply to `request` is cached (nothing counted)."""
+        ...
+
+    def remember(self, request: ChatRequest, result: ChatResult) -> None:
+        """Cache `result` as the reply to `request` (no call made, nothing counted)."""
         ...
 
 
