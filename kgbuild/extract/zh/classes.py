@@ -58,7 +58,7 @@ GENERIC_WORDS = frozenset((
 
 
 # Words that end a noun run: what follows them is another phrase (甲状腺外科 | 挂号).
-RUN_BREAKERS = frozenset("挂号 就诊 主要 主要症状 症状 曾用名 简称 常用 部位 表现 疾病表现 作用 功能 领域".split())
+RUN_BREAKERS = frozenset("患者 挂号 就诊 主要 主要症状 症状 曾用名 简称 常用 部位 表现 疾病表现 作用 功能 领域".split())
 
 
 @dataclass

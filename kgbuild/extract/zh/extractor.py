@@ -91,6 +91,8 @@ class ChineseExtractor:
             triples += facts.triples
             aliases += facts.aliases
             retyped.update(facts.retyped)
+            for new in facts.added:  # a list item replaces the mentions inside its span
+                mentions = [m for m in mentions if m.end <= new.start or m.start >= new.end] + [new]
         for m in mentions:
             if not m.spg_class and id(m) in retyped:
                 m.spg_class = retyped[id(m)]

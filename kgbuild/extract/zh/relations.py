@@ -35,6 +35,7 @@ class SentenceFacts:
     triples: list[Triple] = field(default_factory=list)
     aliases: list[tuple[Mention, str]] = field(default_factory=list)  # (mention, its other name)
     retyped: dict[int, str] = field(default_factory=dict)  # id(mention) -> class its context gives it
+    added: list[Mention] = field(default_factory=list)  # list items the tokens did not make mentions of
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,10 @@ class RelationRules:
         sentence_text = text[start:end]
         for clause in clauses:
             own = clause.mentions[0] if clause.mentions and clause.mentions[0].start - clause.start <= 1 else None
-            self._clause(clause, own or subject, sentence_text, facts)
+            # A department list names one department per clause: its subject is the sentence's.
+            dept = self.classes.get("HospitalDepartment")
+            chosen = subject if own is not None and own.spg_class == dept and subject is not None else own or subject
+            self._clause(clause, chosen, sentence_text, facts)
         return facts
 
     # ------------------------------------------------ aliases
@@ -118,6 +122,25 @@ class RelationRules:
                 out.append(m)
         return out
 
+    def _list_items(self, clause: _Clause, offset: int, facts: SentenceFacts) -> list[Mention]:
+        """The items of a list (A、B和C等) from `offset` in the clause: each is the mention spanning
+        it exactly, else a new untyped mention (jieba may tag a symptom such as 瘙痒 a verb)."""
+        out: list[Mention] = []
+        pos = clause.start + offset
+        for piece in re.split(r"([、和及与或])", clause.text[offset:]):
+            start, end = pos, pos + len(piece)
+            pos = end
+            item = re.sub(r"等$", "", piece.strip())
+            if len(item) < 2 or (len(piece) == 1 and piece in "、和及与或"):
+                continue
+            end = start + len(item)
+            found = next((m for m in clause.mentions if m.start == start and m.end == end), None)
+            if found is None:
+                found = Mention(item, "", start, end, item)
+                facts.added.append(found)
+            out.append(found)
+        return out
+
     def _clause(self, clause: _Clause, subject: Mention | None, sentence_text: str, facts: SentenceFacts) -> None:
         text, ms = clause.text, clause.mentions
         rest = [m for m in ms if m is not subject]
@@ -126,7 +149,7 @@ class RelationRules:
             return
         if re.search(r"症状(?:主要)?(?:包括|有|为|是|表现为)", text):
             cut = re.search(r"(?:包括|有|为|是)", text)
-            items = [m for m in rest if cut is None or m.start - clause.start >= cut.end()]
+            items = self._list_items(clause, cut.end() if cut else 0, facts)
             for m in self._retype(facts, items, "Symptom"):
                 add(Triple(subject, "hasSymptom", m))
             return
