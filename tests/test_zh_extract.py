@@ -102,3 +102,10 @@ def test_medicine_build_of_chinese_text_has_entities_and_names_unsupported_langu
     assert names.get("生长激素") == "Drug" and names.get("糖皮质激素") == "Drug"
     assert sum(1 for c in names.values() if c == "HumanBodyPart") >= 3
     assert len(rows) >= 15
+
+
+def test_list_items_become_mentions_split_at_conjunctions(zh: ChineseExtractor) -> None:
+    entities, triples = run(zh, "皮炎可能导致糜烂、色素沉着等并发症。临床常用药物有地塞米松磷酸钠和曲安奈德等。")
+    assert {("皮炎", "hasComplication", "糜烂"), ("皮炎", "hasComplication", "色素沉着")} <= triples
+    assert entities["地塞米松磷酸钠"][0] == entities["曲安奈德"][0] == "Drug"
+    assert "色素" not in entities

@@ -122,12 +122,12 @@ class RelationRules:
                 out.append(m)
         return out
 
-    def _list_items(self, clause: _Clause, offset: int, facts: SentenceFacts) -> list[Mention]:
+    def _list_items(self, clause: _Clause, offset: int, facts: SentenceFacts, stop: int | None = None) -> list[Mention]:
         """The items of a list (A、B和C等) from `offset` in the clause: each is the mention spanning
         it exactly, else a new untyped mention (jieba may tag a symptom such as 瘙痒 a verb)."""
         out: list[Mention] = []
         pos = clause.start + offset
-        for piece in re.split(r"([、和及与或])", clause.text[offset:]):
+        for piece in re.split(r"([、和及与或])", clause.text[offset:stop]):
             start, end = pos, pos + len(piece)
             pos = end
             item = re.sub(r"等$", "", piece.strip())
@@ -153,12 +153,14 @@ class RelationRules:
             for m in self._retype(facts, items, "Symptom"):
                 add(Triple(subject, "hasSymptom", m))
             return
-        if "并发症" in text and re.search(r"导致|引起|出现|包括", text):
-            for m in self._retype(facts, rest, "Disease"):
+        if "并发症" in text and (cue := re.search(r"导致|引起|出现|包括", text)) is not None:
+            tail = re.search(r"等?并发症", text[cue.end():])
+            stop = cue.end() + tail.start() if tail else None
+            for m in self._retype(facts, self._list_items(clause, cue.end(), facts, stop), "Disease"):
                 add(Triple(subject, "hasComplication", m))
             return
-        if re.search(r"药物(?:有|是|包括|如)", text):
-            self._retype(facts, rest, "Drug")
+        if (cue := re.search(r"药物(?:有|是|包括|如)", text)) is not None:
+            self._retype(facts, self._list_items(clause, cue.end(), facts), "Drug")
             return
         if (m_isa := re.search(r"是(?:一种|一类|一个)|属于|是[^，。]*的一种", text)) is not None:
             targets = [m for m in rest if m.spg_class and m.start - clause.start >= m_isa.start()]
