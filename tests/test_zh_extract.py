@@ -109,3 +109,9 @@ def test_list_items_become_mentions_split_at_conjunctions(zh: ChineseExtractor) 
     assert {("皮炎", "hasComplication", "糜烂"), ("皮炎", "hasComplication", "色素沉着")} <= triples
     assert entities["地塞米松磷酸钠"][0] == entities["曲安奈德"][0] == "Drug"
     assert "色素" not in entities
+
+
+def test_a_mention_inside_another_name_is_part_of_that_name(zh: ChineseExtractor) -> None:
+    entities, _ = run(zh, "生长激素是注射用人生长激素的简称。")
+    assert entities["生长激素"] == ("Drug", ["注射用人生长激素"])
+    assert set(entities) == {"生长激素"}  # jieba's 用人生长激素 is a piece of the full name

@@ -80,6 +80,7 @@ class ChineseExtractor:
         mentions = find_mentions(self._segment().tokens(text), self.lexicon, self.rules, self.schema.fallback_class)
         triples: list[Triple] = []
         aliases: list[tuple[Mention, str]] = []
+        pieces: dict[int, Mention] = {}  # id(mention inside another name) -> the mention that name is of
         retyped: dict[int, str] = {}
         topic: Mention | None = None
         for start, end in sentences(text):
@@ -90,13 +91,19 @@ class ChineseExtractor:
             facts = self.relations.sentence(text, start, end, mentions, topic)
             triples += facts.triples
             aliases += facts.aliases
+            for owner, a_start, a_end in facts.alias_spans:
+                pieces.update({id(m): owner for m in mentions
+                               if m is not owner and a_start <= m.start and m.end <= a_end})
             retyped.update(facts.retyped)
             for new in facts.added:  # a list item replaces the mentions inside its span
                 mentions = [m for m in mentions if m.end <= new.start or m.start >= new.end] + [new]
         for m in mentions:
             if not m.spg_class and id(m) in retyped:
                 m.spg_class = retyped[id(m)]
-        return self._records(chunk, [m for m in mentions if m.spg_class], triples, aliases)
+        triples = [Triple(pieces.get(id(t.subject), t.subject), t.predicate, pieces.get(id(t.object), t.object))
+                   for t in triples]
+        kept = [m for m in mentions if m.spg_class and id(m) not in pieces]
+        return self._records(chunk, kept, triples, aliases)
 
     def _records(self, chunk: Chunk, mentions: list[Mention], triples: list[Triple],
                  aliases: list[tuple[Mention, str]]) -> ChunkExtraction:

@@ -34,6 +34,9 @@ class Triple:
 class SentenceFacts:
     triples: list[Triple] = field(default_factory=list)
     aliases: list[tuple[Mention, str]] = field(default_factory=list)  # (mention, its other name)
+    # Where each other name is written: a mention inside it (用人生长激素 in 注射用人生长激素) is a
+    # piece of that name, not a thing of its own.
+    alias_spans: list[tuple[Mention, int, int]] = field(default_factory=list)
     retyped: dict[int, str] = field(default_factory=dict)  # id(mention) -> class its context gives it
     added: list[Mention] = field(default_factory=list)  # list items the tokens did not make mentions of
 
@@ -105,10 +108,12 @@ class RelationRules:
                         facts.aliases.append((m, part.strip()))
             if (of := _ALIAS_OF.match(after)) is not None:
                 facts.aliases.append((m, _REF.sub("", of.group("full")).strip()))
+                facts.alias_spans.append((m, m.end + of.start("full"), m.end + of.end("full")))
         for match in _ALIAS.finditer(text, inside[0].start if inside else 0, inside[-1].end + 40 if inside else 0):
             before = [m for m in inside if m.end <= match.start() and match.start() - m.end <= 2]
             if before:
                 facts.aliases.append((before[-1], match.group("alias")))
+                facts.alias_spans.append((before[-1], match.start("alias"), match.end("alias")))
 
     # ------------------------------------------------ clause rules
 
