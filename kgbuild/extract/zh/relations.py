@@ -18,8 +18,9 @@ _ALIAS = re.compile(r"[（(]?\s*(?:简称|又称|亦称|也称|俗称|别名|又
                     r"(?P<alias>[\u4e00-\u9fffA-Za-z0-9\-]{2,30})")
 _ALIAS_OF = re.compile(r"^\s*是\s*(?P<full>[^，。；]{2,30}?)\s*(?:\[\d+\])?\s*的(?:简称|别称|俗称)")
 _LATIN_PAREN = re.compile(r"^\s*[（(](?P<inside>[A-Za-z][A-Za-z0-9 ,，\-]{1,80})[）)]")
-_CLAUSE_END = re.compile(r"[，,；;。！？!?：:\n]")
-_SENTENCE_END = re.compile(r"(?<=[。！？!?\n])")
+# ． (full-width full stop) ends sentences in some Chinese sources (doc.txt: 全身生长．促进蛋白质合成).
+_CLAUSE_END = re.compile(r"[，,；;。．！？!?：:\n]")
+_SENTENCE_END = re.compile(r"(?<=[。．！？!?\n])")
 _REF = re.compile(r"\s*\[\d+\]")
 
 
@@ -68,10 +69,6 @@ def _clauses(text: str, start: int, end: int, mentions: list[Mention]) -> list[_
             out.append(_Clause(pos, stop, text[pos:stop], inside))
         pos = m.end() if m else end
     return out
-
-
-def _typed(ms: list[Mention], *classes: str) -> list[Mention]:
-    return [m for m in ms if m.spg_class in classes]
 
 
 class RelationRules:
