@@ -21,6 +21,7 @@ from rich.console import Console
 from kgbuild.cli_common import config_of as _config
 from kgbuild.cli_common import fail_cleanly as _fail_cleanly
 from kgbuild.cli_report import failed_chunk_lines, print_report, stores_line, usage_line
+from kgbuild.config import Config
 from kgbuild.errors import ConfigError, KgbuildError
 from kgbuild.model import ChunkFailure
 from kgbuild.report import BuildReport, ExtractSection, WriteSection, load_report, project_usage
@@ -68,6 +69,7 @@ def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quie
         from kgbuild.store.checks import check_stores
 
         check_stores(config)  # a server down or a password missing: one line, before any work
+    _language_notice(config, sources)
     progress = QuietProgress() if quiet or as_json else RichProgress()
     builder = Builder(config, progress, use_cache=not no_cache)
     report = asyncio.run(builder.arun(sources, workers=workers, prune=prune, sync=not no_sync))
@@ -84,6 +86,16 @@ def _check_sources(sources: list[Path]) -> None:
         more = f" ({len(missing) - 1} more missing)" if len(missing) > 1 else ""
         raise InputError(str(missing[0]), f"no such file or directory{more}",
                          "check the path; nothing was built or written")
+
+
+def _language_notice(config: Config, sources: list[Path]) -> None:
+    """Without a model, text in a language no offline extractor reads yields an empty graph: say so first."""
+    from kgbuild.extract.language import sources_notice
+
+    offline = config.extract.extractor == "offline" or (config.extract.extractor == "auto"
+                                                        and not config.llm.configured())
+    if offline and (line := sources_notice(sources)) is not None:
+        click.echo(line, err=True)
 
 
 def _finish_build(report: BuildReport, as_json: bool, keep_going: bool) -> None:

@@ -90,6 +90,9 @@ class ExtractStage:
                     section.stopped = exc.line()
         finally:
             cache.close()  # whatever finished is on disk, even if the build is interrupted
+        # The offline backend names its extractors and languages once it has seen the chunks.
+        section.extractor = backend.label
+        section.notes.extend(n for n in backend.notes if n not in section.notes)
         # Chunks never asked because extraction stopped count as failed: retried next build.
         section.chunks_failed = len(todo) - len(fresh) + len(failed)
         section.chunks_extracted = len(fresh) - len(failed)

@@ -9,7 +9,9 @@ from typing import Protocol
 
 from kgbuild.build.context import BuildContext
 from kgbuild.build.records import ExtractedChunk
+from kgbuild.extract.language import tally_languages, unsupported_line
 from kgbuild.extract.llm_pack import Job
+from kgbuild.extract.routing import LanguageRouter
 from kgbuild.extract.runner import ExtractionResult, ExtractorSpec, run_extraction
 from kgbuild.extract.spacy_models import model_info
 from kgbuild.ids import content_hash
@@ -37,9 +39,12 @@ class OfflineBackend:
 
     def __init__(self, ctx: BuildContext) -> None:
         ex_cfg = ctx.config.extract
-        self.spec = ExtractorSpec(ctx.config.schema_location(), tuple(ex_cfg.spacy_models), ex_cfg.batch_size)
-        self.extractor = self.spec.create()  # cheap: the spaCy pipeline loads on first use
-        self.label = self.extractor.name
+        concepts = str((ctx.config.root / ex_cfg.domain_concepts).resolve()) if ex_cfg.domain_concepts else None
+        self.spec = ExtractorSpec(ctx.config.schema_location(), tuple(ex_cfg.spacy_models), ex_cfg.batch_size,
+                                  concepts, ex_cfg.prompt_language)
+        self.extractor = LanguageRouter(ctx.schema, self.spec.spacy_models, self.spec.batch_size, concepts,
+                                        ex_cfg.prompt_language)  # cheap: models load on first use
+        self.label = "spacy-rules"
         self.notes: list[str] = []
         self.workers = ctx.workers
 
@@ -52,8 +57,14 @@ class OfflineBackend:
         # Fail once, with the setting to fix, rather than once per chunk inside the workers. With a
         # pool, a look at the installed model's metadata is enough: the parent never parses text,
         # so it should not pay for loading spaCy.
-        if chunks and (in_process or model_info(self.spec.spacy_models) is None):
-            self.extractor.load()
+        chinese = [self.extractor.is_chinese(c) for c in chunks]
+        used = (("spacy-rules", not all(chinese)), ("jieba-rules", any(chinese)))
+        self.label = " + ".join(name for name, on in used if on) or "spacy-rules"
+        tally = tally_languages(c.text for c in chunks)
+        if (line := unsupported_line(tally)) is not None:
+            self.notes.append(line)
+        if chunks and (in_process or model_info(self.spec.spacy_models) is None or any(chinese)):
+            self.extractor.load(chunks)
 
         def deliver(result: ExtractionResult) -> None:
             # Workers send JSON (cheap to pickle); it becomes a record here, at the pool's edge.

@@ -47,12 +47,15 @@ class ExtractorSpec:
     schema_location: str
     spacy_models: tuple[str, ...]
     batch_size: int
+    domain_concepts: str | None = None  # absolute path: the Chinese rules match its names and aliases
+    prompt_language: str = "en"  # zh: every chunk goes to the Chinese rules
 
     def create(self) -> Extractor:
-        from kgbuild.extract.offline import OfflineExtractor
+        from kgbuild.extract.routing import LanguageRouter
         from kgbuild.schema import resolve_schema
 
-        return OfflineExtractor(resolve_schema(self.schema_location), self.spacy_models, batch_size=self.batch_size)
+        return LanguageRouter(resolve_schema(self.schema_location), self.spacy_models, batch_size=self.batch_size,
+                              domain_concepts=self.domain_concepts, prompt_language=self.prompt_language)
 
 
 @dataclass(frozen=True)

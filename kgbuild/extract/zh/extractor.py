@@ -1,0 +1,166 @@
+"""`ChineseExtractor`: Chinese chunks -> entities, relations and concept links, without a model."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from kgbuild.extract.domain_concepts import DomainConcepts, load_domain_concepts
+from kgbuild.extract.labels import resolve_alternatives
+from kgbuild.extract.names import normalize_text
+from kgbuild.extract.zh.lexicon import build_lexicon, rules_for
+from kgbuild.extract.zh.mentions import Mention, find_mentions
+from kgbuild.extract.zh.relations import RelationRules, Triple, sentences
+from kgbuild.extract.zh.segment import Segmenter, jieba_version
+from kgbuild.ids import content_hash, normalize_name
+from kgbuild.model import Chunk, ChunkExtraction, ChunkFailure, Concept, Entity, Relation
+from kgbuild.schema import Schema
+
+# Roles the relation rules type by context, as class alternatives (medicine schema first).
+_CONTEXT_CLASSES = {
+    "Symptom": "Symptom", "Disease": "Disease|Medicine", "Drug": "Drug|Medicine", "Treatment": "Treatment",
+    "SurgicalOperation": "SurgicalOperation", "Population": "Population", "HospitalDepartment": "HospitalDepartment",
+}
+# A rule's predicate -> schema relation names to try, in order.
+_PREDICATES = {
+    "isA": ("isA", "subtypeOf"), "belongTo": ("belongTo",), "commonIn": ("commonIn",),
+    "locatedIn": ("locatedInBodyPart", "locatedIn"), "hasSymptom": ("hasSymptom",),
+    "hasComplication": ("hasComplication",), "causedBy": ("causedBy",), "treatedWith": ("treatedWith",),
+    "belongsToDepartment": ("belongsToDepartment",),
+}
+
+
+class ChineseExtractor:
+    name = "jieba-rules"
+    version = "1"  # bump when rules change: it is part of the cache key
+
+    def __init__(self, schema: Schema, domain_concepts: str | Path | DomainConcepts | None = None) -> None:
+        self.schema = schema
+        if isinstance(domain_concepts, (str, Path)):
+            domain_concepts = load_domain_concepts(domain_concepts)
+        self.concepts = domain_concepts
+        self.lexicon = build_lexicon(schema, domain_concepts)
+        self.rules = rules_for(schema, self.lexicon)
+        classes = {role: cls for role, value in _CONTEXT_CLASSES.items()
+                   if (cls := resolve_alternatives(schema, value)) is not None}
+        self.relations = RelationRules(classes)
+        self._segmenter: Segmenter | None = None
+
+    def fingerprint(self) -> str:
+        payload = {"extractor": self.name, "version": self.version, "jieba": jieba_version(),
+                   "lexicon": content_hash("\n".join(sorted(f"{k}|{v.name}|{v.spg_class}|{v.semantic_type}"
+                                                            for k, v in self.lexicon.terms.items())))}
+        return content_hash(json.dumps(payload, sort_keys=True))
+
+    def load(self) -> None:
+        self._segment()
+
+    def _segment(self) -> Segmenter:
+        if self._segmenter is None:
+            words = [(form, "nz") for form in self.lexicon.forms()]
+            self._segmenter = Segmenter(words)
+        return self._segmenter
+
+    def extract(self, chunks: Sequence[Chunk]) -> list[ChunkExtraction]:
+        out = []
+        for chunk in chunks:
+            try:
+                out.append(self.extract_one(chunk))
+            except Exception as exc:  # noqa: BLE001 - one bad chunk must not stop a build
+                detail = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
+                out.append(ChunkExtraction(chunk_id=chunk.id, extractor=self.name,
+                                           failure=ChunkFailure(detail=detail, chunk_id=chunk.id)))
+        return out
+
+    # ------------------------------------------------------------------ one chunk
+
+    def extract_one(self, chunk: Chunk) -> ChunkExtraction:
+        text = normalize_text(chunk.text)
+        mentions = find_mentions(self._segment().tokens(text), self.lexicon, self.rules, self.schema.fallback_class)
+        triples: list[Triple] = []
+        aliases: list[tuple[Mention, str]] = []
+        pieces: dict[int, Mention] = {}  # id(mention inside another name) -> the mention that name is of
+        retyped: dict[int, str] = {}
+        topic: Mention | None = None
+        for start, end in sentences(text):
+            inside = [m for m in mentions if m.start >= start and m.end <= end]
+            lead = next((m for m in inside if m.spg_class), None)
+            if topic is None or (lead is not None and lead.start - start <= 2):
+                topic = lead or topic
+            facts = self.relations.sentence(text, start, end, mentions, topic)
+            triples += facts.triples
+            aliases += facts.aliases
+            for owner, a_start, a_end in facts.alias_spans:
+                pieces.update({id(m): owner for m in mentions
+                               if m is not owner and a_start <= m.start and m.end <= a_end})
+            retyped.update(facts.retyped)
+            for new in facts.added:  # a list item replaces the mentions inside its span
+                mentions = [m for m in mentions if m.end <= new.start or m.start >= new.end] + [new]
+        for m in mentions:
+            if not m.spg_class and id(m) in retyped:
+                m.spg_class = retyped[id(m)]
+        triples = [Triple(pieces.get(id(t.subject), t.subject), t.predicate, pieces.get(id(t.object), t.object))
+                   for t in triples]
+        kept = [m for m in mentions if m.spg_class and id(m) not in pieces]
+        return self._records(chunk, kept, triples, aliases)
+
+    def _records(self, chunk: Chunk, mentions: list[Mention], triples: list[Triple],
+                 aliases: list[tuple[Mention, str]]) -> ChunkExtraction:
+        chunk_ids = [chunk.id]
+        # Another name of a mention (X，亦称Y) is the same entity: a mention written as that name
+        # becomes a mention of X's entity.
+        owner: dict[str, Mention] = {}
+        for mention, alias in aliases:
+            if normalize_name(alias) != normalize_name(mention.name):
+                owner.setdefault(normalize_name(alias), mention)
+                if alias not in mention.aliases:
+                    mention.aliases.append(alias)
+
+        def canonical(m: Mention) -> Mention:
+            seen = 0
+            while (o := owner.get(normalize_name(m.form))) is not None and o is not m and seen < 5:
+                m, seen = o, seen + 1
+            return m
+
+        entities: dict[str, Entity] = {}
+
+        def node(m: Mention) -> Entity:
+            m = canonical(m)
+            entity_id = Entity.make_id(m.name, m.spg_class)
+            entity = entities.get(entity_id)
+            if entity is None:
+                entity = entities[entity_id] = Entity(id=entity_id, name=m.name, spg_class=m.spg_class,
+                                                      semantic_type=m.semantic_type, chunk_ids=list(chunk_ids))
+            for alias in m.aliases:
+                if normalize_name(alias) != normalize_name(entity.name) and alias not in entity.aliases:
+                    entity.aliases.append(alias)
+            return entity
+
+        for m in mentions:
+            node(m)
+        relations: dict[str, Relation] = {}
+        for triple in triples:
+            if not triple.subject.spg_class or not triple.object.spg_class:
+                continue
+            subject, obj = node(triple.subject), node(triple.object)
+            if subject.id == obj.id:
+                continue
+            predicate = self._predicate(triple.predicate, subject.spg_class, obj.spg_class)
+            relation_id = Relation.make_id(subject.id, predicate, obj.id)
+            relations.setdefault(relation_id, Relation(id=relation_id, subject=subject.ref(), predicate=predicate,
+                                                       object=obj.ref(), chunk_ids=chunk_ids))
+        concepts: dict[str, Concept] = {}
+        for entity in entities.values():
+            if entity.semantic_type:
+                cid = Concept.make_id(entity.semantic_type)
+                concepts.setdefault(cid, Concept(id=cid, name=entity.semantic_type, chunk_ids=list(chunk_ids)))
+        return ChunkExtraction(chunk_id=chunk.id, extractor=self.name, entities=list(entities.values()),
+                               relations=list(relations.values()), concepts=list(concepts.values()))
+
+    def _predicate(self, rule: str, subject_class: str, object_class: str) -> str:
+        for name in _PREDICATES.get(rule, (rule,)):
+            resolved = self.schema.resolve_relation(name)
+            if resolved is not None and self.schema.relation_allows(resolved, subject_class, object_class):
+                return resolved
+        return rule
