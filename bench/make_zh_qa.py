@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from shared_data import shared_data  # noqa: E402
+from shared_data import shared_data
 
 OUT = Path(__file__).resolve().parent / "data" / "zh_qa.json"
 MIN_CHARS = 80

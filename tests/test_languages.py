@@ -100,10 +100,6 @@ def test_corpus_language_reads_the_built_chunks(tmp_path: Path) -> None:
     assert guess is not None and guess.language == "zh" and guess.sampled_chars > 0
 
 
-def config_for(tmp_path: Path, **sections: dict[str, str]) -> object:
-    return parse_config({"workspace": str(tmp_path / "ws"), **sections}, file=tmp_path / "kgbuild.yaml", env={})
-
-
 def test_a_chinese_workspace_gets_the_multilingual_embedder_and_the_chinese_analyzer(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     chinese_workspace(tmp_path, [ZH] * 4)
@@ -143,8 +139,8 @@ def test_chinese_words_reach_the_in_memory_bm25() -> None:
         VectorRow(id="skin", text="脂溢性皮炎主要症状包括黄红色斑片、瘙痒和油腻鳞屑。", vector=[0, 1]),
         VectorRow(id="thyroid", text="甲状腺结节是指在甲状腺内的肿块，可随吞咽动作上下移动。", vector=[0, 1]),
     ])
-    assert [h.id for h in store.text_search("c", "生长激素由多少个氨基酸组成？", 3)][0] == "hgh"
-    assert [h.id for h in store.text_search("c", "脂溢性皮炎有哪些症状", 3)][0] == "skin"
+    assert store.text_search("c", "生长激素由多少个氨基酸组成？", 3)[0].id == "hgh"
+    assert store.text_search("c", "脂溢性皮炎有哪些症状", 3)[0].id == "skin"
 
 
 @pytest.mark.skipif(not multilingual_installed(), reason="pip install 'kgbuild[multilingual]'")
