@@ -21,7 +21,7 @@ Language = Literal["zh", "other"]
 # English with a few quoted Chinese names sits far below 0.1.
 CHINESE_RATIO = 0.3
 # A sample this long decides as well as the whole corpus and keeps the check cheap.
-SAMPLE_CHARS = 200_000
+SAMPLE_CHARS = 50_000
 
 # CJK Unified Ideographs, Extension A and the compatibility block: the characters of Chinese
 # (and of Japanese kanji, which the multilingual model and jieba's fallback also serve).
