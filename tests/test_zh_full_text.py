@@ -82,6 +82,7 @@ def test_a_chinese_workspace_synced_with_the_defaults_answers_chinese_bm25(tmp_p
                           file=tmp_path / "kgbuild.yaml", env={})
     report = sync_stores(config)
     assert report.vector_store.startswith("milvus-lite:")
+    assert "auto: the corpus is Chinese" in report.embedding  # the build report says which model and why
     store = MilvusVectorStore(config.vector_store_uri())
     try:
         collection = f"{config.vector_store.collection_prefix}_chunks"
