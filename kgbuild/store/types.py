@@ -107,6 +107,7 @@ class SyncReport(BaseModel):
 
     graph_store: str = ""
     vector_store: str = ""
+    embedding: str = ""  # the model that embedded the vectors, and why it was chosen (docs/languages.md)
     nodes_written: int = 0
     nodes_deleted: int = 0
     edges_written: int = 0

@@ -3,22 +3,22 @@
 For tests and benchmarks that need the VectorStore protocol without a Milvus process. It answers
 exactly (no approximate index), so a retrieval figure measured on it is an upper bound on what an
 approximate index gives on the same embeddings. BM25 uses k1=1.2, b=0.75 (Milvus' defaults) over
-the folded word tokens, stopwords removed.
+the folded word tokens, stopwords removed, and jieba's words for Chinese (kgbuild.text_language).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
 
 from kgbuild.errors import KgbuildError
-from kgbuild.solve.retrieval.text import content_tokens
 from kgbuild.store.milvus import FullTextUnavailable
 from kgbuild.store.types import VectorHit, VectorRow
+from kgbuild.text_language import full_text_terms
 
 
 @dataclass
@@ -37,9 +37,11 @@ class _Collection:
 class MemoryVectorStore:
     name = "memory"
 
-    def __init__(self, *, k1: float = 1.2, b: float = 0.75) -> None:
+    def __init__(self, *, k1: float = 1.2, b: float = 0.75,
+                 terms: Callable[[str], list[str]] = full_text_terms) -> None:
         self._collections: dict[str, _Collection] = {}
         self.k1, self.b = k1, b
+        self._terms = terms  # what BM25 counts in a text (a benchmark compares tokenisers)
 
     def _get(self, collection: str) -> _Collection:
         found = self._collections.get(collection)
@@ -79,7 +81,7 @@ class MemoryVectorStore:
             v: list[float] = []
             lengths = np.zeros(len(c.order), np.float32)
             for d, i in enumerate(c.order):
-                counts = Counter(content_tokens(c.rows[i].text))
+                counts = Counter(self._terms(c.rows[i].text))
                 lengths[d] = sum(counts.values())
                 for term, tf in counts.items():
                     r.append(d)
@@ -144,7 +146,7 @@ class MemoryVectorStore:
             raise FullTextUnavailable(f"vector collection {collection}", "has no full-text index")
         self._prepare(c)
         assert c.terms is not None and c.bm25 is not None and c.idf is not None
-        cols = [c.terms[t] for t in set(content_tokens(text)) if t in c.terms]
+        cols = [c.terms[t] for t in set(self._terms(text)) if t in c.terms]
         if not cols or not c.order:
             return []
         scores = np.asarray(c.bm25[:, cols] @ c.idf[cols]).ravel()
