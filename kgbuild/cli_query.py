@@ -5,6 +5,8 @@ Registered on the main group by kgbuild/cli.py; the engine comes from kgbuild/cl
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -40,8 +42,19 @@ def query(ctx: click.Context, question: str, strategy: str | None, as_json: bool
           mode: str | None) -> None:
     """Answer QUESTION from the built graph, with citations and the reasoning trace."""
     name = strategy or _MODE_STRATEGY[mode or "auto"]
+    began = time.perf_counter()
+    timings: dict[str, float] = {}
+    startup = process_age()
+    if startup is not None:
+        timings["startup_s"] = round(startup, 3)
     with open_engine(ctx) as engine:
+        timings["open_s"] = round(time.perf_counter() - began, 3)
+        asked = time.perf_counter()
         answer = engine.query(question, strategy=name, k=k)
+        timings["query_s"] = round(time.perf_counter() - asked, 3)
+        timings.update(engine.timings())
+    timings["total_s"] = round(time.perf_counter() - began + (startup or 0.0), 3)
+    answer = answer.model_copy(update={"timings": timings})
     if as_json:
         click.echo(answer.model_dump_json(indent=2))
     else:
@@ -65,6 +78,19 @@ def strategies(ctx: click.Context) -> None:
         need = ("needed" if configured else "needed, none configured") if spec.needs_model else "no"
         table.add_row(spec.name, need, spec.description)
     Console(soft_wrap=False).print(table)
+
+
+def process_age() -> float | None:
+    """Seconds since this process started (interpreter start-up and imports, before the command ran),
+    from /proc; None where there is no /proc."""
+    try:
+        start_ticks = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+        import os
+
+        return max(0.0, uptime - start_ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 # ---------------------------------------------------------------- human-readable output

@@ -144,3 +144,6 @@ class Answer(BaseModel):
     seconds: float = 0.0
     model_seconds: float = 0.0  # of `seconds`, the wall time spent waiting on the model endpoint
     notes: list[str] = Field(default_factory=list)  # caveats of the retrieval behind the answer
+    # Where a `kgbuild query` process spent its time (startup_s, open_s, model_load_s, embed_s, query_s,
+    # total_s; see docs/query_cold_start.md); filled by the CLI, empty elsewhere.
+    timings: dict[str, float] = Field(default_factory=dict)
