@@ -102,7 +102,11 @@ def _short(text: str, n: int = 160) -> str:
 
 
 def print_answer(answer: Answer, out: Console) -> None:
-    out.print(answer.answer or "(no answer)", style="bold", markup=False, highlight=False)
+    if answer.answer:
+        out.print(answer.answer, style="bold", markup=False, highlight=False)
+    else:  # nothing may be given as the answer: say so first, never print a guess in its place
+        kind = f" of the kind asked ({answer.expected_type})" if answer.expected_type not in ("", "any") else ""
+        out.print(f"not resolved: no answer{kind}", style="bold yellow", markup=False, highlight=False)
     if answer.mode == "solver":
         status = "resolved" if answer.resolved else "not resolved (best guess)"
         how = f"{answer.strategy or 'solver'}, {status}, {answer.seconds:.2f} s, {answer.llm_calls} model call(s), " \
@@ -114,6 +118,9 @@ def print_answer(answer: Answer, out: Console) -> None:
         how = (f"{answer.strategy or 'retrieval'}: extractive answer from the top chunks (no model), "
                f"{answer.seconds:.2f} s")
     out.print(how, style="dim", markup=False, highlight=False)
+    if answer.candidates and not answer.answer:
+        out.print("candidates (unchecked, none given as the answer): " + " · ".join(answer.candidates),
+                  markup=False, highlight=False)
     for note in answer.notes:
         out.print(f"note: {note}", style="yellow", markup=False, highlight=False)
     for i, plan in enumerate(answer.plan, 1):

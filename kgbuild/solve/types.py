@@ -144,6 +144,11 @@ class Answer(BaseModel):
     seconds: float = 0.0
     model_seconds: float = 0.0  # of `seconds`, the wall time spent waiting on the model endpoint
     notes: list[str] = Field(default_factory=list)  # caveats of the retrieval behind the answer
+    # Answers made without a model (kgbuild/solve/answer_check.py): the kind of answer the question's
+    # wording asks for, and the unchecked guesses, best first, when none of them could be given as the
+    # answer (the answer is then empty) or besides the one given.
+    expected_type: str = ""
+    candidates: list[str] = Field(default_factory=list)
     # Where a `kgbuild query` process spent its time (startup_s, open_s, model_load_s, embed_s, query_s,
     # total_s; see docs/query_cold_start.md); filled by the CLI, empty elsewhere.
     timings: dict[str, float] = Field(default_factory=dict)
