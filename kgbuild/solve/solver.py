@@ -27,6 +27,7 @@ from kgbuild.solve.graph_view import GraphView
 from kgbuild.solve.llm_ask import MAX_REASKS, JudgeReply, ReflectReply, ask_step
 from kgbuild.solve.logic import format_plan
 from kgbuild.solve.planner import PlanError, Planner
+from kgbuild.solve.retrieval.text import content_tokens
 from kgbuild.solve.state import ExecState
 from kgbuild.solve.types import Answer, Citation, Retriever, StepResult, TraceStep
 
@@ -82,7 +83,7 @@ class Solver:
             answer = "; ".join(v.text for values in state.outputs.values() for v in values)
         usage = self.gateway.usage.total
         return Answer(question=question, answer=answer, resolved=resolved, mode="solver",
-                      citations=self.citations(state), triples=state.triples,
+                      citations=self.citations(state, question, answer, resolved), triples=state.triples,
                       chunks=sorted(state.chunks, key=lambda c: -c.score), plan=plans, trace=state.trace,
                       llm_calls=usage.calls - calls0, prompt_tokens=usage.prompt_tokens - prompt0,
                       completion_tokens=usage.completion_tokens - completion0,
@@ -132,16 +133,36 @@ class Solver:
 
     # ------------------------------------------------------------ evidence
 
-    def citations(self, state: ExecState) -> list[Citation]:
-        """Chunks behind the triples used (SUPPORTED_BY), then those the model answered from; if
-        neither, the retrieved chunks themselves."""
-        ids = [c for t in state.triples for c in t.chunk_ids] + state.cited_chunks
-        if not ids:
-            ids = [c.id for c in sorted(state.chunks, key=lambda c: -c.score)]
-        ids = list(dict.fromkeys(ids))
+    def citations(self, state: ExecState, question: str, answer: str, resolved: bool) -> list[Citation]:
+        """Only evidence that supports the answer given. An empty answer cites nothing. A resolved one
+        cites the chunks behind the triples used (SUPPORTED_BY) and those the model answered from;
+        an unresolved one (the judge did not accept it) only those of them, and of the retrieved
+        chunks, that state it (`supports`): a best guess does not borrow the authority of passages
+        that say nothing of it."""
+        if not answer.strip():
+            return []
+        ids = list(dict.fromkeys([c for t in state.triples for c in t.chunk_ids] + state.cited_chunks))
+        ranked = [c.id for c in sorted(state.chunks, key=lambda c: -c.score)]
         known = {c.id: (c.doc_id, c.text) for c in state.chunks}
+        if not resolved or not ids:
+            ids = list(dict.fromkeys(ids + ranked))
         missing = [i for i in ids if i not in known]
         if missing and self.graph is not None:
             known.update({c.id: (c.doc_id, c.text) for c in self.graph.chunks(missing)})
+        if not resolved or (not state.triples and not state.cited_chunks):
+            ids = [i for i in ids if supports(known.get(i, ("", ""))[1], question, answer)]
         return [Citation(chunk_id=i, doc_id=known.get(i, ("", ""))[0] or i.split("#")[0],
                          text=" ".join(known.get(i, ("", ""))[1].split())[:500]) for i in ids]
+
+
+def supports(text: str, question: str, answer: str) -> bool:
+    """Whether a passage states (a part of) the answer: for some `;`-separated part, at least half of
+    the part's content words that the question does not already contain occur in the passage."""
+    have = set(content_tokens(text))
+    asked = set(content_tokens(question))
+    for part in answer.split(";"):
+        words = set(content_tokens(part))
+        new = words - asked or words
+        if new and len(new & have) * 2 >= len(new):
+            return True
+    return False
