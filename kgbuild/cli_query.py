@@ -118,6 +118,8 @@ def print_answer(answer: Answer, out: Console) -> None:
         how = (f"{answer.strategy or 'retrieval'}: extractive answer from the top chunks (no model), "
                f"{answer.seconds:.2f} s")
     out.print(how, style="dim", markup=False, highlight=False)
+    if answer.failure:
+        out.print(f"strategy failed: {answer.failure}", style="bold red", markup=False, highlight=False)
     if answer.candidates and not answer.answer:
         out.print("candidates (unchecked, none given as the answer): " + " · ".join(answer.candidates),
                   markup=False, highlight=False)

@@ -82,7 +82,7 @@ class Solver:
         if not answer:  # the judge gave nothing usable: say what the plans output
             answer = "; ".join(v.text for values in state.outputs.values() for v in values)
         usage = self.gateway.usage.total
-        return Answer(question=question, answer=answer, resolved=resolved, mode="solver",
+        return Answer(question=question, answer=answer, resolved=resolved, mode="solver", failure=failure_of(state),
                       citations=self.citations(state, question, answer, resolved), triples=state.triples,
                       chunks=sorted(state.chunks, key=lambda c: -c.score), plan=plans, trace=state.trace,
                       llm_calls=usage.calls - calls0, prompt_tokens=usage.prompt_tokens - prompt0,
@@ -103,11 +103,13 @@ class Solver:
             planned = await self.planner.plan(question, render_memory(state))
         except PlanError as exc:
             # No plan the parser accepts: answer this question from text retrieval alone.
+            state.unusable_plans.append(exc.line())
             self._traced(state, question, "", StepResult(plan="failed", error=exc.line()), started, calls)
             await self.executor.read(question, state, len(state.trace) + 1)
             return
         printed = format_plan(planned.plan)
         plans.append(printed)
+        state.plans_made += 1
         self._traced(state, question, printed, StepResult(plan="ok", attempts=planned.attempts,
                                                           rejected=planned.errors), started, calls)
         await self.executor.run(planned.plan, question, state, first_step=len(state.trace) + 1)
@@ -153,6 +155,18 @@ class Solver:
             ids = [i for i in ids if supports(known.get(i, ("", ""))[1], question, answer)]
         return [Citation(chunk_id=i, doc_id=known.get(i, ("", ""))[0] or i.split("#")[0],
                          text=" ".join(known.get(i, ("", ""))[1].split())[:500]) for i in ids]
+
+
+def failure_of(state: ExecState) -> str:
+    """Why the solver could not do its work, in one line ("" when it could): no question of any
+    round got a usable plan, or model calls inside steps failed for good."""
+    problems = []
+    if state.unusable_plans and not state.plans_made:
+        problems.append(f"no usable plan for any of {len(state.unusable_plans)} question(s) "
+                        f"(answered from retrieved text alone): {state.unusable_plans[0]}")
+    if state.model_errors:
+        problems.append(f"{len(state.model_errors)} model call(s) failed for good: {state.model_errors[0]}")
+    return "; ".join(problems)
 
 
 def supports(text: str, question: str, answer: str) -> bool:

@@ -148,6 +148,9 @@ class Answer(BaseModel):
     # wording asks for, and the unchecked guesses, best first, when none of them could be given as the
     # answer (the answer is then empty) or besides the one given.
     expected_type: str = ""
+    # Why the strategy could not do its work on this question (every plan unusable, a model call that
+    # failed for good); "" when it ran. An evaluation counts such a question as an error, with this line.
+    failure: str = ""
     candidates: list[str] = Field(default_factory=list)
     # Where a `kgbuild query` process spent its time (startup_s, open_s, model_load_s, embed_s, query_s,
     # total_s; see docs/query_cold_start.md); filled by the CLI, empty elsewhere.
