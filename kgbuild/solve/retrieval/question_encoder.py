@@ -14,6 +14,7 @@ a large batch (a graph strategy embedding every node) through the full model, wh
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -186,6 +187,7 @@ class QuestionEmbedder:
         self.load_seconds = 0.0
         self.embed_seconds = 0.0
         self._light = light
+        self._lock = threading.Lock()
 
     @property
     def dim(self) -> int:
@@ -201,7 +203,11 @@ class QuestionEmbedder:
                 self.load_seconds += time.perf_counter() - start
                 start = time.perf_counter()
             light = self._light
-            out = [light.encode_one(t).tolist() for t in texts] if light is not None else self.full.embed(texts)
+            if light is None:
+                out = self.full.embed(texts)
+            else:
+                with self._lock:  # `serve` asks from several threads; the BLAS thread limit is process-wide
+                    out = [light.encode_one(t).tolist() for t in texts]
         self.embed_seconds += time.perf_counter() - start
         return out
 
