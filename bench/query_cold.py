@@ -30,17 +30,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+def _env(tree: Path = ROOT) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(tree)
     return env
 
 
-def _wall(args: list[str], cwd: Path) -> tuple[float, float, str]:
-    """(wall seconds, CPU seconds user+system, stdout) of one child process."""
+def _wall(args: list[str], cwd: Path, tree: Path = ROOT) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds user+system, stdout) of one child process importing kgbuild from `tree`."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(args, cwd=cwd, env=_env(), capture_output=True, text=True, check=False)
+    done = subprocess.run(args, cwd=cwd, env=_env(tree), capture_output=True, text=True, check=False)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -84,6 +84,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=7, help="cold processes of each kind (median reported)")
     parser.add_argument("--project", type=Path, default=None, help="an already built samples project")
+    parser.add_argument("--before", type=Path, default=None,
+                        help="another kgbuild source tree (e.g. the main branch) whose cold query is timed on the "
+                             "same project, interleaved, as the before figure")
     args = parser.parse_args()
     questions = [q["question"] for q in json.loads((ROOT / "samples" / "questions.json").read_text())]
     # Never the same question twice: a repeat would be answered from the embedding cache.
@@ -97,6 +100,8 @@ def main() -> None:
         forgotten = forget_question_vectors(project, questions[:args.runs])
         if forgotten:
             print(f"  {forgotten} cached question vector(s) of an earlier run deleted, so each run embeds")
+        before_walls: list[float] = []
+        before_cpus: list[float] = []
         load_before = os.getloadavg()[0]
         python = [sys.executable]
         walls: dict[str, list[float]] = {"pass": [], "import_kgbuild": [], "query": []}
@@ -111,6 +116,13 @@ def main() -> None:
             answer = json.loads(out)
             breakdowns.append(answer.get("timings", {}))
             print(f"  query {i + 1}: {wall:.2f} s wall, {cpu:.2f} s CPU {breakdowns[-1]}  -> {answer['answer'][:40]!r}")
+            if args.before is not None:
+                forget_question_vectors(project, [questions[i]])  # the before tree embeds it too
+                wall, cpu, _ = _wall([*python, "-m", "kgbuild", "query", questions[i], "--json"], project,
+                                     args.before.resolve())
+                before_walls.append(wall)
+                before_cpus.append(cpu)
+                print(f"  before {i + 1}: {wall:.2f} s wall, {cpu:.2f} s CPU ({args.before})")
         load_after = os.getloadavg()[0]
     median = {name: statistics.median(values) for name, values in walls.items()}
     parts = sorted({k for b in breakdowns for k in b})
@@ -120,12 +132,20 @@ def main() -> None:
     print(f"kgbuild query (cold)  median {median['query']:.2f} s  (min {min(walls['query']):.2f}, "
           f"max {max(walls['query']):.2f}; target < 2 s); CPU median {statistics.median(cpus):.2f} s")
     print(f"  breakdown (median of runs): {breakdown}")
+    before: dict[str, float] = {}
+    if before_walls:
+        before = {"query_cold_before_s": round(statistics.median(before_walls), 3),
+                  "query_cold_before_cpu_s": round(statistics.median(before_cpus), 3),
+                  "speedup_wall": round(statistics.median(before_walls) / median["query"], 2)}
+        print(f"before ({args.before}): median {before['query_cold_before_s']:.2f} s wall, "
+              f"{before['query_cold_before_cpu_s']:.2f} s CPU; now {before['speedup_wall']:.2f}x faster")
     print(f"  load average (1 min) before {load_before:.2f}, after {load_after:.2f}, on {os.cpu_count()} cores")
     print(json.dumps({
         "query_cold_s": round(median["query"], 3),
         "query_cold_min_s": round(min(walls["query"]), 3),
         "query_cold_max_s": round(max(walls["query"]), 3),
         "query_cold_cpu_s": round(statistics.median(cpus), 3),
+        **before,
         "python_pass_s": round(median["pass"], 3),
         "import_kgbuild_s": round(median["import_kgbuild"], 3),
         "breakdown_s": breakdown,

@@ -54,7 +54,8 @@ def query(ctx: click.Context, question: str, strategy: str | None, as_json: bool
         timings["query_s"] = round(time.perf_counter() - asked, 3)
         timings.update(engine.timings())
     timings["total_s"] = round(time.perf_counter() - began + (startup or 0.0), 3)
-    answer = answer.model_copy(update={"timings": timings})
+    # the strategy's own split of query_s (hybrid: retrieval_s, answer_s) comes first
+    answer = answer.model_copy(update={"timings": {**answer.timings, **timings}})
     if as_json:
         click.echo(answer.model_dump_json(indent=2))
     else:

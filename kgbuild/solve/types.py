@@ -152,6 +152,6 @@ class Answer(BaseModel):
     # failed for good); "" when it ran. An evaluation counts such a question as an error, with this line.
     failure: str = ""
     candidates: list[str] = Field(default_factory=list)
-    # Where a `kgbuild query` process spent its time (startup_s, open_s, model_load_s, embed_s, query_s,
-    # total_s; see docs/query_cold_start.md); filled by the CLI, empty elsewhere.
+    # Where the time went, in seconds: the strategy's own split (hybrid: retrieval_s, answer_s) and, from
+    # `kgbuild query`, startup_s, open_s, model_load_s, embed_s, query_s, total_s (docs/answers.md).
     timings: dict[str, float] = Field(default_factory=dict)

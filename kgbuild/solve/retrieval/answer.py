@@ -314,6 +314,7 @@ def extract_ranked(question: str, chunks: Sequence[tuple[str, str, str]], index:
 def answer_offline(question: str, retriever: Retriever, k: int = 5, *, mode: RetrievalMode = "hybrid") -> Answer:
     start = time.perf_counter()
     result = retriever.retrieve(question, k, mode=mode)
+    retrieved = time.perf_counter()
     # The hybrid retriever's mutual index lets the answer prefer graph entities of the expected type.
     index = getattr(retriever, "index", None)
     index = index if isinstance(index, MutualIndex) else None
@@ -325,4 +326,6 @@ def answer_offline(question: str, retriever: Retriever, k: int = 5, *, mode: Ret
                     triples=result.triples, chunks=result.chunks, notes=result.notes)
     answer = settle(answer, check_type(question, text, classes_of(index, text)), others)
     answer.seconds = time.perf_counter() - start
+    answer.timings = {"retrieval_s": round(retrieved - start, 4),
+                      "answer_s": round(answer.seconds - (retrieved - start), 4)}
     return answer
