@@ -1,6 +1,6 @@
 """Cold `kgbuild query` on the samples: wall time of a fresh process, and where it goes.
 
-Run from the repo root: `python bench/query_cold.py [--runs N] [--project DIR]`.
+Run from the repo root: `python bench/query_cold.py [--runs N] [--project DIR] [--before TREE]`.
 
 1. builds samples/corpus with the default config (Milvus Lite and the embedded graph store) into a
    temp project, unless --project names one already built;
@@ -9,6 +9,9 @@ Run from the repo root: `python bench/query_cold.py [--runs N] [--project DIR]`.
    reads each one's wall time from outside and its `timings` breakdown from the JSON;
 3. in the same run and interleaved with them, N processes of `python -c pass` and of
    `python -c "import kgbuild"`: the floor any command pays on this machine under this load.
+
+With --before TREE (another source tree, e.g. /work/main), each cold query is also timed with that
+tree's code, interleaved, on the same project (`query_cold_before_s`, `speedup_wall`).
 
 Last line: one JSON object; `query_cold_s` is the median wall of the cold queries (target < 2 s).
 """
