@@ -112,8 +112,8 @@ class Engine:
 
     def timings(self) -> dict[str, float]:
         """Seconds this engine spent loading the embedding model (on a second thread while the stores
-        opened, so within open time) and embedding (for `query --json`); empty when the project's model has no numpy question pass (the full model is timed as part
-        of the answer)."""
+        opened, so within open time) and embedding (for `query --json`); empty when the project's
+        model has no numpy question pass (the full model is then timed as part of the answer)."""
         from kgbuild.solve.retrieval.question_encoder import QuestionEmbedder
 
         inner = getattr(self._index.embedder, "inner", None)
