@@ -32,6 +32,7 @@ from pydantic import BaseModel, Field
 from kgbuild.errors import InputError, KgbuildError
 from kgbuild.ids import normalize_name
 from kgbuild.llm.types import LLMCallError
+from kgbuild.solve.answer_check import UNCHECKED, WITHHELD
 from kgbuild.solve.types import Answer
 
 QAFormat = Literal["auto", "hotpotqa", "2wiki", "musique"]
@@ -226,6 +227,7 @@ class QuestionResult(BaseModel):
     llm_calls: int = 0
     tokens: int = 0
     retrieved: list[str] = Field(default_factory=list)  # passage titles, rank order
+    candidates: list[str] = Field(default_factory=list)  # guesses not given as the answer (kgbuild/solve/answer_check)
     error: str = ""  # why the strategy failed on this question (an exception, no usable plan, a model error)
 
 
@@ -272,6 +274,7 @@ def evaluate_mode(name: str, answer: AnswerFn, items: Sequence[QAItem], title_of
     prompt = completion = calls = 0
     errors = 0
     reasons: dict[str, int] = {}
+    withheld = unchecked = 0  # model-free guesses not given (wrong kind) / given with an unchecked kind
     notes: dict[str, None] = {}  # ordered set
     for n, item in enumerate(items):
         start = time.perf_counter()
@@ -295,13 +298,21 @@ def evaluate_mode(name: str, answer: AnswerFn, items: Sequence[QAItem], title_of
             id=item.id, mode=name, answer=got.answer, em=exact_match(got.answer, golds), f1=f1_score(got.answer, golds),
             recall={recall_key(k): recall_at(titles, item.supporting, k) for k in RECALL_DEPTHS},
             ms=ms, llm_calls=got.llm_calls, tokens=got.prompt_tokens + got.completion_tokens, retrieved=titles,
-            error=got.failure))
+            candidates=got.candidates if not got.answer else [], error=got.failure))
         calls += got.llm_calls
-        notes.update(dict.fromkeys(got.notes))
+        notes.update(dict.fromkeys(n for n in got.notes if not n.startswith((WITHHELD, UNCHECKED))))
+        withheld += bool(got.candidates) and not got.answer
+        unchecked += any(n.startswith(UNCHECKED) for n in got.notes)
         prompt += got.prompt_tokens
         completion += got.completion_tokens
         if on_question:
             on_question(n + 1)
+    # The type gate's notes name each question's guess: counted here, per question in --json.
+    if withheld:
+        notes[f"{withheld} of {len(results)} model-free guesses withheld: not of the kind the question asks "
+              "(a yes/no is never asserted without a model); see the candidates per question with --json"] = None
+    if unchecked:
+        notes[f"{unchecked} of {len(results)} answers of a kind the graph does not type (unchecked)"] = None
     count = max(len(results), 1)
     ms_all = [r.ms for r in results]
     report = ModeReport(

@@ -92,6 +92,8 @@ def test_the_type_rules() -> None:
     assert check_type("When was Tommy Flowers born?", "22 December 1905").fits is True
     assert check_type("When was Tommy Flowers born?", "Poplar").fits is False
     assert check_type("In what year did Colossus arrive?", "1944").fits is True
+    assert check_type("In what year did Colossus arrive?", "18 January 1944").fits is True  # a date has its year
+    assert check_type("In what year did Colossus arrive?", "Bletchley Park").fits is False
     assert check_type("How many Colossi were built?", "ten").fits is True
     assert check_type("How many Colossi were built?", "Bletchley Park").fits is False
     assert check_type("Which band was formed first, The Exies or Circus Diablo?", "Circus Diablo").fits is True

@@ -293,3 +293,18 @@ def test_a_failed_model_call_or_a_bug_on_one_question_is_an_error_with_its_reaso
     assert report.mode("down").error_reasons == {"model error: llm.base_url http://x: HTTP 503 after 3 attempts": 2}
     assert report.mode("bug").error_reasons == {"RuntimeError: bug on two lines": 2}
     assert [r.error for r in report.results if r.mode == "bug"] == ["RuntimeError: bug on two lines"] * 2
+
+
+def test_withheld_guesses_are_counted_in_one_note_not_listed_per_question(tmp_path: Path) -> None:
+    qa = read_qa(write(tmp_path / "hotpot.json", HOTPOT))
+
+    def guessing(question: str) -> Answer:
+        return Answer(question=question, answer="", resolved=False, mode="retrieval", candidates=[f"guess {question}"],
+                      notes=[f"not resolved: the question asks for a person; 'guess {question}' is a Work"])
+
+    report = run_modes(qa, {"hybrid": guessing}, lambda d: d, keep_results=True)
+    assert report.mode("hybrid").notes == [
+        "2 of 2 model-free guesses withheld: not of the kind the question asks (a yes/no is never asserted "
+        "without a model); see the candidates per question with --json"]
+    assert [r.candidates for r in report.results] == [["guess Who?"], ["guess Which?"]]
+    assert report.mode("hybrid").errors == 0  # a withheld guess is no failure of the strategy

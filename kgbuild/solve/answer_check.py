@@ -24,6 +24,10 @@ if TYPE_CHECKING:
     from kgbuild.solve.retrieval.index import MutualIndex
     from kgbuild.solve.types import Answer
 
+# How the gate's notes begin; they name the question's guess, so an evaluation counts them instead
+# of listing one per question.
+WITHHELD = "not resolved:"
+UNCHECKED = "type unchecked:"
 # Kind words a document title's disambiguation carries ("Blue Velvet (film)", "Drake (musician)").
 _TITLE_NOUN = re.compile(r"\(([^()]*)\)\s*$")
 _KIND_OF_NOUN = {**{n: at.PLACE for n in ("city", "town", "village", "county", "state", "country", "river",
@@ -85,7 +89,8 @@ def check_type(question: str, text: str, classes: Collection[str] = ()) -> TypeC
         fits = mention_key(text) in {mention_key(o) for o in want.options}
         return TypeCheck(kind, fits, "" if fits else f"the question asks which of {' or '.join(want.options)}")
     if kind in (at.DATE, at.YEAR, at.NUMBER):
-        spans = at.pattern_spans(text, kind)
+        # a full date answers a year question too: it carries the year
+        spans = at.pattern_spans(text, at.DATE if kind == at.YEAR else kind)
         fits = any(s == 0 and e == len(text.strip()) for _, s, e in spans) if spans else False
         what = {at.DATE: "a date", at.YEAR: "a year", at.NUMBER: "a number"}[kind]
         return TypeCheck(kind, fits, "" if fits else f"the question asks for {what}; '{text}' is not one")
@@ -99,9 +104,8 @@ def check_type(question: str, text: str, classes: Collection[str] = ()) -> TypeC
             return TypeCheck(kind, fits, "" if fits else
                              f"the question asks for a {kind}; '{text}' is a {'/'.join(named)} in the graph")
         if named:  # typed, but by classes that name no answer kind (Thing, Concept): cannot tell
-            return TypeCheck(kind, None, f"type unchecked: the graph calls '{text}' a {'/'.join(named)}, "
-                                         f"not a {kind}")
-        return TypeCheck(kind, None, f"type unchecked: the graph does not say whether '{text}' is a {kind}")
+            return TypeCheck(kind, None, f"{UNCHECKED} the graph calls '{text}' a {'/'.join(named)}, not a {kind}")
+        return TypeCheck(kind, None, f"{UNCHECKED} the graph does not say whether '{text}' is a {kind}")
     return TypeCheck(kind, True)
 
 
@@ -117,7 +121,7 @@ def settle(answer: Answer, check: TypeCheck, candidates: Sequence[str] = ()) -> 
     updates: dict[str, object] = {"expected_type": check.expected}
     if check.fits is False:
         updates.update(answer="", resolved=False, citations=[], candidates=[answer.answer, *others],
-                       notes=[f"not resolved: {check.why}; the best guess is listed as a candidate, not given as "
+                       notes=[f"{WITHHELD} {check.why}; the best guess is listed as a candidate, not given as "
                               "the answer", *answer.notes])
     else:
         updates["candidates"] = others

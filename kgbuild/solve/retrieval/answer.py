@@ -29,7 +29,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kgbuild.solve.answer_check import check_type, classes_of, settle
 from kgbuild.solve.retrieval import answer_types as at
 from kgbuild.solve.retrieval.index import MutualIndex
 from kgbuild.solve.retrieval.text import (
@@ -312,6 +311,9 @@ def extract_ranked(question: str, chunks: Sequence[tuple[str, str, str]], index:
 
 
 def answer_offline(question: str, retriever: Retriever, k: int = 5, *, mode: RetrievalMode = "hybrid") -> Answer:
+    # Imported here: answer_check reads answer_types of this package, whose __init__ imports this module.
+    from kgbuild.solve.answer_check import check_type, classes_of, settle
+
     start = time.perf_counter()
     result = retriever.retrieve(question, k, mode=mode)
     retrieved = time.perf_counter()
