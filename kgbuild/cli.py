@@ -17,7 +17,7 @@ import click
 from rich.console import Console
 
 from kgbuild import __version__
-from kgbuild.cli_common import config_of, fail_cleanly
+from kgbuild.cli_common import LazyGroup, config_of, fail_cleanly
 from kgbuild.config import CONFIG_FILE_NAME, Config, default_config_text, load_config
 from kgbuild.errors import ConfigError
 
@@ -33,7 +33,13 @@ _fail_cleanly = fail_cleanly
 _config = config_of
 
 
-@click.group()
+# Commands that live in their own modules are imported only when they run (or `--help` lists
+# them): a cold `kgbuild query` must not import the build, the aligner and the exporters.
+@click.group(cls=LazyGroup, lazy={
+    "build": "kgbuild.cli_build:build", "remove": "kgbuild.cli_build:remove", "sync": "kgbuild.cli_build:sync",
+    "status": "kgbuild.cli_build:status", "query": "kgbuild.cli_query:query",
+    "strategies": "kgbuild.cli_query:strategies", "eval": "kgbuild.cli_eval:eval_command",
+    "train": "kgbuild.cli_train:train", "serve": "kgbuild.cli_serve:serve", "export": "kgbuild.cli_export:export"})
 @click.version_option(__version__, prog_name="kgbuild")
 @click.option("--config", "-c", "config_path", type=click.Path(path_type=Path),
               help=f"project config (default: ./{CONFIG_FILE_NAME} if present, else defaults)")
@@ -342,28 +348,6 @@ def schema_check(file: Path) -> None:
         click.echo(f"{file}: {len(problems)} problem(s)", err=True)
         sys.exit(2)
     click.echo(f"{file}: ok")
-
-
-def _register_commands() -> None:
-    # Commands that live in their own modules; they import from this one only when they run.
-    from kgbuild.cli_build import build, remove, status, sync
-    from kgbuild.cli_eval import eval_command
-    from kgbuild.cli_export import export
-    from kgbuild.cli_query import query, strategies
-    from kgbuild.cli_serve import serve
-    from kgbuild.cli_train import train
-
-    for command in (build, remove, sync, status):
-        main.add_command(command)
-    main.add_command(query)
-    main.add_command(strategies)
-    main.add_command(eval_command)
-    main.add_command(train)
-    main.add_command(serve)
-    main.add_command(export)
-
-
-_register_commands()
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ in any order; before, each command module carried its own shim that looked cli.p
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -20,6 +21,24 @@ if TYPE_CHECKING:
     from kgbuild.engine import Engine
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class LazyGroup(click.Group):
+    """A click group whose commands named in `lazy` ("name": "module:attribute") are imported on first
+    use: a command pays only for its own imports, not for every other command's."""
+
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self._lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in self._lazy:
+            module, attribute = self._lazy[cmd_name].split(":")
+            self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
+        return super().get_command(ctx, cmd_name)
 
 
 def fail_cleanly(fn: F) -> F:

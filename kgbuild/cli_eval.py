@@ -98,6 +98,9 @@ def print_report(report: EvalReport, out: Console) -> None:
                       f"{m.p50_ms:.1f}", f"{m.p90_ms:.1f}", f"{m.p99_ms:.1f}", f"{m.llm_calls_per_question:.1f}",
                       f"{tokens:.0f}", str(m.errors))
     out.print(table)
+    for m in report.modes:  # why the strategy failed, so "errors" is never a bare count
+        for reason, count in m.error_reasons.items():
+            out.print(f"errors ({m.mode}): {count} question(s): {reason}", style="red", markup=False, highlight=False)
     for m in report.modes:
         for note in m.notes:
             out.print(f"note ({m.mode}): {note}", markup=False, highlight=False)

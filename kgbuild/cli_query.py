@@ -5,6 +5,8 @@ Registered on the main group by kgbuild/cli.py; the engine comes from kgbuild/cl
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -40,8 +42,20 @@ def query(ctx: click.Context, question: str, strategy: str | None, as_json: bool
           mode: str | None) -> None:
     """Answer QUESTION from the built graph, with citations and the reasoning trace."""
     name = strategy or _MODE_STRATEGY[mode or "auto"]
+    began = time.perf_counter()
+    timings: dict[str, float] = {}
+    startup = process_age()
+    if startup is not None:
+        timings["startup_s"] = round(startup, 3)
     with open_engine(ctx) as engine:
+        timings["open_s"] = round(time.perf_counter() - began, 3)
+        asked = time.perf_counter()
         answer = engine.query(question, strategy=name, k=k)
+        timings["query_s"] = round(time.perf_counter() - asked, 3)
+        timings.update(engine.timings())
+    timings["total_s"] = round(time.perf_counter() - began + (startup or 0.0), 3)
+    # the strategy's own split of query_s (hybrid: retrieval_s, answer_s) comes first
+    answer = answer.model_copy(update={"timings": {**answer.timings, **timings}})
     if as_json:
         click.echo(answer.model_dump_json(indent=2))
     else:
@@ -67,6 +81,19 @@ def strategies(ctx: click.Context) -> None:
     Console(soft_wrap=False).print(table)
 
 
+def process_age() -> float | None:
+    """Seconds since this process started (interpreter start-up and imports, before the command ran),
+    from /proc; None where there is no /proc."""
+    try:
+        start_ticks = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+        import os
+
+        return max(0.0, uptime - start_ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 # ---------------------------------------------------------------- human-readable output
 
 
@@ -76,7 +103,11 @@ def _short(text: str, n: int = 160) -> str:
 
 
 def print_answer(answer: Answer, out: Console) -> None:
-    out.print(answer.answer or "(no answer)", style="bold", markup=False, highlight=False)
+    if answer.answer:
+        out.print(answer.answer, style="bold", markup=False, highlight=False)
+    else:  # nothing may be given as the answer: say so first, never print a guess in its place
+        kind = f" of the kind asked ({answer.expected_type})" if answer.expected_type not in ("", "any") else ""
+        out.print(f"not resolved: no answer{kind}", style="bold yellow", markup=False, highlight=False)
     if answer.mode == "solver":
         status = "resolved" if answer.resolved else "not resolved (best guess)"
         how = f"{answer.strategy or 'solver'}, {status}, {answer.seconds:.2f} s, {answer.llm_calls} model call(s), " \
@@ -88,6 +119,11 @@ def print_answer(answer: Answer, out: Console) -> None:
         how = (f"{answer.strategy or 'retrieval'}: extractive answer from the top chunks (no model), "
                f"{answer.seconds:.2f} s")
     out.print(how, style="dim", markup=False, highlight=False)
+    if answer.failure:
+        out.print(f"strategy failed: {answer.failure}", style="bold red", markup=False, highlight=False)
+    if answer.candidates and not answer.answer:
+        out.print("candidates (unchecked, none given as the answer): " + " · ".join(answer.candidates),
+                  markup=False, highlight=False)
     for note in answer.notes:
         out.print(f"note: {note}", style="yellow", markup=False, highlight=False)
     for i, plan in enumerate(answer.plan, 1):

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from kgbuild.graph.projection import GraphProjection
     from kgbuild.graph.vectors import GraphVectors
     from kgbuild.solve.retrieval import MutualIndex
+    from kgbuild.solve.retrieval.question_encoder import LightEncoder
     from kgbuild.solve.types import Answer, RetrievalMode, RetrievalResult, Retriever
     from kgbuild.store.open import QueryIndex
     from kgbuild.store.types import Embedder, GraphStore
@@ -51,9 +52,12 @@ class Engine:
     the hybrid retriever the engine would build over `index`.
     """
 
-    def __init__(self, config: Config, index: QueryIndex, *, retriever: Retriever | None = None) -> None:
+    def __init__(self, config: Config, index: QueryIndex, *, retriever: Retriever | None = None,
+                 graph_pending: bool = False) -> None:
         self._config = config
         self._index = index
+        # Opened on first use (`graph`): a retrieval-only question never starts the graph store.
+        self._graph_pending = graph_pending
         self._given_retriever = retriever
         self._mutual: MutualIndex | None = None
         self._retrievers: dict[bool, Retriever] = {}
@@ -68,10 +72,24 @@ class Engine:
     def open(cls, project: str | Path | Config = ".") -> Engine:
         """Open a built project: a directory holding kgbuild.yaml, a config file, or a Config.
         Fails in one line when nothing is built or the stores hold nothing of this workspace."""
+        from concurrent.futures import ThreadPoolExecutor
+
         from kgbuild.store.open import open_query_index
 
         config = project_config(project)
-        return cls(config, open_query_index(config))
+        # Opening the vector store waits on the Milvus Lite process (half a second, idle); the mutual
+        # index and the question encoder load meanwhile on a second thread.
+        with ThreadPoolExecutor(1, thread_name_prefix="kgbuild-warm") as pool:
+            warm = pool.submit(_warm_up, config)
+            index = open_query_index(config, open_graph=False)
+            try:
+                mutual, light, light_seconds = warm.result()
+            except Exception:  # noqa: BLE001 - only a head start: the usual path loads them again and reports
+                mutual, light, light_seconds = None, None, 0.0
+        _embed_questions_without_torch(index, light, light_seconds)
+        engine = cls(config, index, graph_pending=config.graph_store.backend != "none")
+        engine._mutual = mutual
+        return engine
 
     # ---------------------------------------------------------------- what strategies may use
 
@@ -85,7 +103,23 @@ class Engine:
 
     @property
     def graph(self) -> GraphStore | None:
+        if self._graph_pending:
+            from kgbuild.store.open import open_graph_store
+
+            self._graph_pending = False
+            self._index.graph = open_graph_store(self._config)  # the index closes it with the rest
         return self._index.graph
+
+    def timings(self) -> dict[str, float]:
+        """Seconds this engine spent loading the embedding model (on a second thread while the stores
+        opened, so within open time) and embedding (for `query --json`); empty when the project's
+        model has no numpy question pass (the full model is then timed as part of the answer)."""
+        from kgbuild.solve.retrieval.question_encoder import QuestionEmbedder
+
+        inner = getattr(self._index.embedder, "inner", None)
+        if not isinstance(inner, QuestionEmbedder):
+            return {}
+        return {"model_load_s": round(inner.load_seconds, 4), "embed_s": round(inner.embed_seconds, 4)}
 
     def retriever(self, *, cached_embeddings: bool = True) -> Retriever:
         """The hybrid retriever over the vector store and the workspace's mutual index (loaded once).
@@ -300,6 +334,50 @@ class Engine:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def _warm_up(config: Config) -> tuple[MutualIndex | None, LightEncoder | None, float]:
+    """What every query of the project reads, loaded while the stores open: the mutual index, and
+    the numpy question encoder of the project's model with the seconds its loading took (None for
+    what is missing or unsupported; the usual path then loads it, or says what is wrong, later)."""
+    import time
+
+    from kgbuild.errors import KgbuildError
+    from kgbuild.ingest.embedding_model import ModelChoice
+    from kgbuild.solve.retrieval import MutualIndex
+    from kgbuild.solve.retrieval.question_encoder import LightEncoder
+    from kgbuild.workspace import Workspace
+
+    workspace = Workspace(config.workspace_path())
+    mutual = MutualIndex.load(workspace) if workspace.has_table("chunks") else None
+    start = time.perf_counter()
+    try:
+        light = LightEncoder.load(ModelChoice(config.embedding.model, "embedding.model").resolve())
+    except KgbuildError:
+        light = None
+    return mutual, light, time.perf_counter() - start
+
+
+def _embed_questions_without_torch(index: QueryIndex, light: LightEncoder | None, light_seconds: float) -> None:
+    """Questions are embedded by the numpy pass of the project's model where it reproduces the model
+    (kgbuild/solve/retrieval/question_encoder.py); the full model stays behind it for large calls.
+    A cold query then never imports torch, which took most of its time."""
+    from kgbuild.errors import ModelLoadError
+    from kgbuild.ingest.embedding_model import SentenceEmbedder
+    from kgbuild.solve.retrieval.question_encoder import question_embedder
+    from kgbuild.store.embeddings import CachedEmbedder
+
+    cached = index.embedder
+    if not isinstance(cached, CachedEmbedder) or not isinstance(cached.inner, SentenceEmbedder):
+        return
+    try:
+        model_dir = cached.inner.choice.resolve()
+    except ModelLoadError:
+        return  # the model is missing: the first embedding says so in one line, as before
+    embedder = question_embedder(model_dir, cached.inner, light)
+    if embedder is not None:
+        embedder.load_seconds = light_seconds if light is not None else 0.0
+        cached.inner = embedder
 
 
 def _check_question(question: str) -> None:

@@ -31,6 +31,8 @@ from pydantic import BaseModel, Field
 
 from kgbuild.errors import InputError, KgbuildError
 from kgbuild.ids import normalize_name
+from kgbuild.llm.types import LLMCallError
+from kgbuild.solve.answer_check import UNCHECKED, WITHHELD
 from kgbuild.solve.types import Answer
 
 QAFormat = Literal["auto", "hotpotqa", "2wiki", "musique"]
@@ -225,6 +227,8 @@ class QuestionResult(BaseModel):
     llm_calls: int = 0
     tokens: int = 0
     retrieved: list[str] = Field(default_factory=list)  # passage titles, rank order
+    candidates: list[str] = Field(default_factory=list)  # guesses not given as the answer (kgbuild/solve/answer_check)
+    error: str = ""  # why the strategy failed on this question (an exception, no usable plan, a model error)
 
 
 class ModeReport(BaseModel):
@@ -239,7 +243,8 @@ class ModeReport(BaseModel):
     llm_calls_per_question: float = 0.0
     prompt_tokens_per_question: float = 0.0
     completion_tokens_per_question: float = 0.0
-    errors: int = 0  # questions whose answer raised; scored as 0
+    errors: int = 0  # questions whose strategy failed (raised, no usable plan, a model error); scored as they came
+    error_reasons: dict[str, int] = Field(default_factory=dict)  # why, one line each -> how many questions
     notes: list[str] = Field(default_factory=list)  # caveats the answers reported, each once
 
     def recall_at(self, k: int) -> float:
@@ -268,29 +273,46 @@ def evaluate_mode(name: str, answer: AnswerFn, items: Sequence[QAItem], title_of
     results: list[QuestionResult] = []
     prompt = completion = calls = 0
     errors = 0
+    reasons: dict[str, int] = {}
+    withheld = unchecked = 0  # model-free guesses not given (wrong kind) / given with an unchecked kind
     notes: dict[str, None] = {}  # ordered set
     for n, item in enumerate(items):
         start = time.perf_counter()
         try:
             got = answer(item.question)
+        except LLMCallError as exc:  # one question's model call failed for good: count it, go on
+            got = Answer(question=item.question, answer="", resolved=False, mode="retrieval",
+                         failure=f"model error: {exc.line()}")
         except KgbuildError:
             raise  # a setting or store the user must fix: stop, do not score a thousand misses
-        except Exception:  # noqa: BLE001 - a bug on one question is scored as a miss and counted
+        except Exception as exc:  # noqa: BLE001 - a bug on one question is scored as a miss and counted
+            got = Answer(question=item.question, answer="", resolved=False, mode="retrieval",
+                         failure=f"{type(exc).__name__}: {' '.join(str(exc).split())[:300]}")
+        if got.failure:
             errors += 1
-            got = Answer(question=item.question, answer="", resolved=False, mode="retrieval")
+            reasons[_reason_key(got.failure)] = reasons.get(_reason_key(got.failure), 0) + 1
         ms = (time.perf_counter() - start) * 1000.0
         golds = [item.answer, *item.aliases]
         titles = ranked_titles((c.doc_id for c in got.chunks), title_of)
         results.append(QuestionResult(
             id=item.id, mode=name, answer=got.answer, em=exact_match(got.answer, golds), f1=f1_score(got.answer, golds),
             recall={recall_key(k): recall_at(titles, item.supporting, k) for k in RECALL_DEPTHS},
-            ms=ms, llm_calls=got.llm_calls, tokens=got.prompt_tokens + got.completion_tokens, retrieved=titles))
+            ms=ms, llm_calls=got.llm_calls, tokens=got.prompt_tokens + got.completion_tokens, retrieved=titles,
+            candidates=got.candidates if not got.answer else [], error=got.failure))
         calls += got.llm_calls
-        notes.update(dict.fromkeys(got.notes))
+        notes.update(dict.fromkeys(n for n in got.notes if not n.startswith((WITHHELD, UNCHECKED))))
+        withheld += bool(got.candidates) and not got.answer
+        unchecked += any(n.startswith(UNCHECKED) for n in got.notes)
         prompt += got.prompt_tokens
         completion += got.completion_tokens
         if on_question:
             on_question(n + 1)
+    # The type gate's notes name each question's guess: counted here, per question in --json.
+    if withheld:
+        notes[f"{withheld} of {len(results)} model-free guesses withheld: not of the kind the question asks "
+              "(a yes/no is never asserted without a model); see the candidates per question with --json"] = None
+    if unchecked:
+        notes[f"{unchecked} of {len(results)} answers of a kind the graph does not type (unchecked)"] = None
     count = max(len(results), 1)
     ms_all = [r.ms for r in results]
     report = ModeReport(
@@ -299,8 +321,13 @@ def evaluate_mode(name: str, answer: AnswerFn, items: Sequence[QAItem], title_of
         em=sum(r.em for r in results) / count, f1=sum(r.f1 for r in results) / count,
         p50_ms=percentile(ms_all, 50), p90_ms=percentile(ms_all, 90), p99_ms=percentile(ms_all, 99),
         llm_calls_per_question=calls / count, prompt_tokens_per_question=prompt / count,
-        completion_tokens_per_question=completion / count, errors=errors, notes=list(notes))
+        completion_tokens_per_question=completion / count, errors=errors, error_reasons=reasons, notes=list(notes))
     return report, results
+
+
+def _reason_key(failure: str) -> str:
+    """A failure line with the question-specific counts taken out, so alike failures group."""
+    return re.sub(r"\b\d+ (?=question|model call)", "N ", failure)[:300]
 
 
 def run_modes(qa: QAFile, answerers: Mapping[str, AnswerFn], title_of: Callable[[str], str], *,

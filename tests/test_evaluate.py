@@ -245,3 +245,66 @@ def test_eval_solver_mode_needs_a_model(tmp_path: Path) -> None:
     assert result.stderr.strip().splitlines() == [
         "error: llm.model: strategy solver needs a model "
         "(set llm.base_url and llm.model (or KGBUILD_LLM_MODEL), or choose a strategy without one)"]
+
+
+def test_eval_counts_a_solver_without_a_usable_plan_as_an_error_and_says_why(tmp_path: Path) -> None:
+    """Issue 17, item 5: with every plan unusable the table said `errors 0`. The scripted model never
+    gives a plan the parser accepts; the question is then read from chunks, but it is an error."""
+    from llm_server import ScriptedLLM
+
+    from kgbuild.config import LLMConfig
+
+    qa = write(tmp_path / "qa.json", QA)
+    with ScriptedLLM() as llm:
+        llm.reply("You break a question", json.dumps({"steps": ["not a plan"]}))
+        llm.reply("You answer a question", json.dumps({"found": False, "answers": [], "chunk_ids": []}))
+        llm.reply("You check whether", json.dumps({"resolved": False, "answer": "", "missing": "all"}))
+        llm.reply("A question was only partly", json.dumps({"questions": []}))
+        group = eval_group(tmp_path, Config(llm=LLMConfig(base_url=llm.base_url, model="m", max_retries=0),
+                                            query={"max_iterations": 1}))
+        as_json = CliRunner().invoke(group, ["eval", str(qa), "--modes", "dense,solver", "--json"])
+        table = CliRunner().invoke(group, ["eval", str(qa), "--modes", "solver"])
+    assert as_json.exit_code == 0, as_json.output
+    report = json.loads(as_json.stdout)
+    dense, solver = report["modes"]
+    assert dense["errors"] == 0 and dense["error_reasons"] == {}
+    assert solver["errors"] == 1
+    [(reason, count)] = solver["error_reasons"].items()
+    assert count == 1 and reason.startswith("no usable plan for any of N question(s)")
+    [result] = [r for r in report["results"] if r["mode"] == "solver"]
+    assert result["error"].startswith("no usable plan for any of 1 question(s) (answered from retrieved text alone)")
+    assert table.exit_code == 0, table.output
+    assert "errors (solver): 1 question(s): no usable plan" in table.stdout
+
+
+def test_a_failed_model_call_or_a_bug_on_one_question_is_an_error_with_its_reason(tmp_path: Path) -> None:
+    from kgbuild.llm.types import LLMCallError
+
+    qa = read_qa(write(tmp_path / "hotpot.json", HOTPOT))
+
+    def model_down(question: str) -> Answer:
+        raise LLMCallError("llm.base_url http://x", "HTTP 503 after 3 attempts")
+
+    def bug(question: str) -> Answer:
+        raise RuntimeError("bug\non two lines")
+
+    report = run_modes(qa, {"down": model_down, "bug": bug}, lambda d: d, keep_results=True)
+    assert report.mode("down").errors == 2  # counted per question; the run goes on
+    assert report.mode("down").error_reasons == {"model error: llm.base_url http://x: HTTP 503 after 3 attempts": 2}
+    assert report.mode("bug").error_reasons == {"RuntimeError: bug on two lines": 2}
+    assert [r.error for r in report.results if r.mode == "bug"] == ["RuntimeError: bug on two lines"] * 2
+
+
+def test_withheld_guesses_are_counted_in_one_note_not_listed_per_question(tmp_path: Path) -> None:
+    qa = read_qa(write(tmp_path / "hotpot.json", HOTPOT))
+
+    def guessing(question: str) -> Answer:
+        return Answer(question=question, answer="", resolved=False, mode="retrieval", candidates=[f"guess {question}"],
+                      notes=[f"not resolved: the question asks for a person; 'guess {question}' is a Work"])
+
+    report = run_modes(qa, {"hybrid": guessing}, lambda d: d, keep_results=True)
+    assert report.mode("hybrid").notes == [
+        "2 of 2 model-free guesses withheld: not of the kind the question asks (a yes/no is never asserted "
+        "without a model); see the candidates per question with --json"]
+    assert [r.candidates for r in report.results] == [["guess Who?"], ["guess Which?"]]
+    assert report.mode("hybrid").errors == 0  # a withheld guess is no failure of the strategy

@@ -221,7 +221,8 @@ def test_answer_offline_extracts_a_span_with_citations(retriever: HybridRetrieve
     assert answer.citations[0].chunk_id == answer.chunks[0].id
     assert "The WB" in answer.citations[0].text and len(answer.citations) == len(answer.chunks)
     yes_no = answer_offline("Is Charmed a television series?", retriever, 3)
-    assert yes_no.answer == "yes"
+    # a yes/no is not asserted from retrieval alone (issue 17.2): the overlap's guess is a candidate
+    assert yes_no.answer == "" and yes_no.candidates == ["yes"] and yes_no.citations == []
     # an extractive sentence picked by word overlap is never a resolved answer
     assert not answer.resolved and not yes_no.resolved
 

@@ -245,3 +245,28 @@ def test_a_plan_in_a_fence_after_prose_with_braces_is_used_without_a_reask(store
         log = llm.chat_log()
     assert [template_of(r["json"]) for r in log] == ["plan", "answer", "judge"]
     assert answer.plan == [PLAN_2 + "\n"] and answer.trace[0].result.attempts == 1
+
+
+def test_an_unresolved_answer_cites_only_passages_that_state_it(store: ArcadeGraphStore) -> None:
+    """Issue 17, item 6: a guess the judge did not accept cited every retrieved chunk; an empty
+    answer cited them too. Now: only chunks that state the answer, and nothing for no answer."""
+    def script_for(judged: str) -> Script:
+        def script(template: str, body: dict[str, Any]) -> dict[str, Any]:
+            if template == "plan":
+                return {"steps": ["no plan"]}  # unusable: the question is read from the chunks
+            if template == "answer":
+                return {"found": False, "answers": [], "chunk_ids": []}
+            if template == "judge":
+                return {"resolved": False, "answer": judged, "missing": "everything"}
+            return {"questions": []}
+        return script
+
+    cited: dict[str, list[str]] = {}
+    for judged in ("", "Probably Vienna", "Perhaps Budapest"):
+        with ScriptedLLM() as llm:
+            llm.reply("", scripted(script_for(judged)))
+            answer, _ = solve(store, llm, SUPPLEMENTARY, max_iterations=1)
+        assert not answer.resolved and answer.answer == judged and answer.chunks  # evidence was retrieved
+        cited[judged] = [c.chunk_id for c in answer.citations]
+    assert cited[""] == [] and cited["Probably Vienna"] == []
+    assert cited["Perhaps Budapest"] == ["curtiz#0#0"]  # the one retrieved passage naming Budapest

@@ -375,3 +375,19 @@ def test_model_answer_over_the_top_triples(tmp_path: Path, trained: ScorerModel)
     assert all(c.id in prompt for c in answer.chunks)
     assert missing.answer == "" and not missing.resolved and missing.llm_calls == 1
     assert any("not available" in n for n in missing.notes)
+
+
+def test_without_a_model_a_yes_no_or_a_count_gets_no_node_name_as_its_answer(tmp_path: Path,
+                                                                             trained: ScorerModel) -> None:
+    """A node is no answer to a yes/no or a how-many question: the pick becomes a candidate (issue 17.2)."""
+    resources = Resources(build(), tmp_path)
+    strategy = SubgraphRAGStrategy(resources, Budget(), model=trained)
+    try:
+        yes_no = strategy.answer("Was the report that EDSAC was based on written by John von Neumann?", Budget())
+        count = strategy.answer("How many reports was EDSAC based on?", Budget())
+    finally:
+        strategy.close()
+    for answer in (yes_no, count):
+        assert answer.answer == "" and not answer.resolved and answer.citations == []
+        assert answer.candidates and answer.notes[0].startswith("not resolved")
+        assert UNVERIFIED not in answer.notes

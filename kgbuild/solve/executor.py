@@ -16,7 +16,7 @@ from typing import Any
 
 from kgbuild.errors import KgbuildError
 from kgbuild.llm.prompts import PromptLibrary
-from kgbuild.llm.types import Gateway
+from kgbuild.llm.types import Gateway, LLMCallError
 from kgbuild.solve.graph_view import GraphView
 from kgbuild.solve.llm_ask import DeduceReply, ask_step
 from kgbuild.solve.logic import Action, Deduce, Math, Output, Plan, Retrieval, Sort, VarRef, bound_by, format_action
@@ -81,6 +81,8 @@ class Executor:
             result = await self.dispatch(action, question, state)
         except KgbuildError as exc:  # a Math error, a model call that failed for good
             result = StepResult(error=exc.line())
+            if isinstance(exc, LLMCallError):
+                state.model_errors.append(exc.line())
             for name in bound_by(action):
                 state.bindings.setdefault(name, [])
         return TraceStep(step=number, question=question, logical_form=format_action(action), result=result,

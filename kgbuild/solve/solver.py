@@ -27,6 +27,7 @@ from kgbuild.solve.graph_view import GraphView
 from kgbuild.solve.llm_ask import MAX_REASKS, JudgeReply, ReflectReply, ask_step
 from kgbuild.solve.logic import format_plan
 from kgbuild.solve.planner import PlanError, Planner
+from kgbuild.solve.retrieval.text import content_tokens
 from kgbuild.solve.state import ExecState
 from kgbuild.solve.types import Answer, Citation, Retriever, StepResult, TraceStep
 
@@ -81,8 +82,8 @@ class Solver:
         if not answer:  # the judge gave nothing usable: say what the plans output
             answer = "; ".join(v.text for values in state.outputs.values() for v in values)
         usage = self.gateway.usage.total
-        return Answer(question=question, answer=answer, resolved=resolved, mode="solver",
-                      citations=self.citations(state), triples=state.triples,
+        return Answer(question=question, answer=answer, resolved=resolved, mode="solver", failure=failure_of(state),
+                      citations=self.citations(state, question, answer, resolved), triples=state.triples,
                       chunks=sorted(state.chunks, key=lambda c: -c.score), plan=plans, trace=state.trace,
                       llm_calls=usage.calls - calls0, prompt_tokens=usage.prompt_tokens - prompt0,
                       completion_tokens=usage.completion_tokens - completion0,
@@ -102,11 +103,13 @@ class Solver:
             planned = await self.planner.plan(question, render_memory(state))
         except PlanError as exc:
             # No plan the parser accepts: answer this question from text retrieval alone.
+            state.unusable_plans.append(exc.line())
             self._traced(state, question, "", StepResult(plan="failed", error=exc.line()), started, calls)
             await self.executor.read(question, state, len(state.trace) + 1)
             return
         printed = format_plan(planned.plan)
         plans.append(printed)
+        state.plans_made += 1
         self._traced(state, question, printed, StepResult(plan="ok", attempts=planned.attempts,
                                                           rejected=planned.errors), started, calls)
         await self.executor.run(planned.plan, question, state, first_step=len(state.trace) + 1)
@@ -132,16 +135,48 @@ class Solver:
 
     # ------------------------------------------------------------ evidence
 
-    def citations(self, state: ExecState) -> list[Citation]:
-        """Chunks behind the triples used (SUPPORTED_BY), then those the model answered from; if
-        neither, the retrieved chunks themselves."""
-        ids = [c for t in state.triples for c in t.chunk_ids] + state.cited_chunks
-        if not ids:
-            ids = [c.id for c in sorted(state.chunks, key=lambda c: -c.score)]
-        ids = list(dict.fromkeys(ids))
+    def citations(self, state: ExecState, question: str, answer: str, resolved: bool) -> list[Citation]:
+        """Only evidence that supports the answer given. An empty answer cites nothing. A resolved one
+        cites the chunks behind the triples used (SUPPORTED_BY) and those the model answered from;
+        an unresolved one (the judge did not accept it) only those of them, and of the retrieved
+        chunks, that state it (`supports`): a best guess does not borrow the authority of passages
+        that say nothing of it."""
+        if not answer.strip():
+            return []
+        ids = list(dict.fromkeys([c for t in state.triples for c in t.chunk_ids] + state.cited_chunks))
+        ranked = [c.id for c in sorted(state.chunks, key=lambda c: -c.score)]
         known = {c.id: (c.doc_id, c.text) for c in state.chunks}
+        if not resolved or not ids:
+            ids = list(dict.fromkeys(ids + ranked))
         missing = [i for i in ids if i not in known]
         if missing and self.graph is not None:
             known.update({c.id: (c.doc_id, c.text) for c in self.graph.chunks(missing)})
+        if not resolved or (not state.triples and not state.cited_chunks):
+            ids = [i for i in ids if supports(known.get(i, ("", ""))[1], question, answer)]
         return [Citation(chunk_id=i, doc_id=known.get(i, ("", ""))[0] or i.split("#")[0],
                          text=" ".join(known.get(i, ("", ""))[1].split())[:500]) for i in ids]
+
+
+def failure_of(state: ExecState) -> str:
+    """Why the solver could not do its work, in one line ("" when it could): no question of any
+    round got a usable plan, or model calls inside steps failed for good."""
+    problems = []
+    if state.unusable_plans and not state.plans_made:
+        problems.append(f"no usable plan for any of {len(state.unusable_plans)} question(s) "
+                        f"(answered from retrieved text alone): {state.unusable_plans[0]}")
+    if state.model_errors:
+        problems.append(f"{len(state.model_errors)} model call(s) failed for good: {state.model_errors[0]}")
+    return "; ".join(problems)
+
+
+def supports(text: str, question: str, answer: str) -> bool:
+    """Whether a passage states (a part of) the answer: for some `;`-separated part, at least half of
+    the part's content words that the question does not already contain occur in the passage."""
+    have = set(content_tokens(text))
+    asked = set(content_tokens(question))
+    for part in answer.split(";"):
+        words = set(content_tokens(part))
+        new = words - asked or words
+        if new and len(new & have) * 2 >= len(new):
+            return True
+    return False

@@ -106,6 +106,11 @@ class ExecState:
     outputs: dict[str, list[Value]] = field(default_factory=dict)
     answers: list[StepAnswer] = field(default_factory=list)
     trace: list[TraceStep] = field(default_factory=list)
+    # What went wrong, for the Answer's `failure`: one line per plan the model never gave usably,
+    # and per model call that failed for good inside a step.
+    unusable_plans: list[str] = field(default_factory=list)
+    model_errors: list[str] = field(default_factory=list)
+    plans_made: int = 0
 
     def bind(self, name: str, values: list[Value]) -> None:
         seen: dict[str, Value] = {}

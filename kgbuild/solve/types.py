@@ -144,3 +144,14 @@ class Answer(BaseModel):
     seconds: float = 0.0
     model_seconds: float = 0.0  # of `seconds`, the wall time spent waiting on the model endpoint
     notes: list[str] = Field(default_factory=list)  # caveats of the retrieval behind the answer
+    # Answers made without a model (kgbuild/solve/answer_check.py): the kind of answer the question's
+    # wording asks for, and the unchecked guesses, best first, when none of them could be given as the
+    # answer (the answer is then empty) or besides the one given.
+    expected_type: str = ""
+    # Why the strategy could not do its work on this question (every plan unusable, a model call that
+    # failed for good); "" when it ran. An evaluation counts such a question as an error, with this line.
+    failure: str = ""
+    candidates: list[str] = Field(default_factory=list)
+    # Where the time went, in seconds: the strategy's own split (hybrid: retrieval_s, answer_s) and, from
+    # `kgbuild query`, startup_s, open_s, model_load_s, embed_s, query_s, total_s (docs/answers.md).
+    timings: dict[str, float] = Field(default_factory=dict)

@@ -59,7 +59,9 @@ class QueryIndex:
             self.vectors.close()
 
 
-def open_query_index(config: Config) -> QueryIndex:
+def open_query_index(config: Config, *, open_graph: bool = True) -> QueryIndex:
+    """The stores a query reads. open_graph=False leaves `graph` None for the caller to open on
+    first use (`open_graph_store`): a retrieval-only query never needs the graph store's JVM."""
     from kgbuild.errors import WorkspaceError
     from kgbuild.store.embeddings import open_embedder
     from kgbuild.store.manifest import StoreManifest
@@ -81,7 +83,7 @@ def open_query_index(config: Config) -> QueryIndex:
             if empty:
                 raise WorkspaceError(setting, "the store holds nothing of this workspace yet", "run `kgbuild sync`")
     with ExitStack() as stack:
-        graph = open_graph_store(config)
+        graph = open_graph_store(config) if open_graph else None
         if graph is not None:
             stack.callback(graph.close)
         vectors = open_vector_store(config) if config.vector_store.backend != "none" else None

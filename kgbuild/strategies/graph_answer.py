@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, ConfigDict, Field
 
 from kgbuild.graph.evidence import fits_type
-from kgbuild.graph.projection import GraphProjection
+from kgbuild.graph.projection import CHUNK, GraphProjection
+from kgbuild.solve.answer_check import check_type, settle
 from kgbuild.solve.llm_ask import Text
 from kgbuild.solve.types import Answer, StepResult, TraceStep
 
@@ -42,10 +43,37 @@ def model_free_answer(projection: GraphProjection, question: str, ranked_nodes: 
                       exclude: set[int]) -> str:
     """The first node in rank order that fits the question's expected type and is not one of the
     question's own entities; "" when none does."""
+    node = _first_fitting(projection, question, ranked_nodes, exclude)
+    return projection.node_names[node] if node is not None else ""
+
+
+def _first_fitting(projection: GraphProjection, question: str, ranked_nodes: Sequence[int],
+                   exclude: set[int]) -> int | None:
     for node in ranked_nodes:
         if node not in exclude and fits_type(projection, node, question):
-            return projection.node_names[node]
-    return ""
+            return node
+    return None
+
+
+def model_free(answer: Answer, projection: GraphProjection, question: str, ranked_nodes: Sequence[int],
+               exclude: set[int], alternatives: int = 4) -> Answer:
+    """`answer` with the model-free pick (the best node of the expected type) through the type gate
+    every model-free answer passes (kgbuild/solve/answer_check.py): a pick that is not of the kind
+    asked (a node name for a yes/no or a number question) is listed as a candidate, not given, and
+    the best ranked nodes of any type are the candidates when no node fits."""
+    node = _first_fitting(projection, question, ranked_nodes, exclude)
+    text = projection.node_names[node] if node is not None else ""
+    classes = [projection.node_class[node] or ""] if node is not None else []
+    others = [projection.node_names[n] for n in dict.fromkeys(ranked_nodes)
+              if n not in exclude and projection.node_kind[n] not in (CHUNK, "event")][:alternatives + 1]
+    settled = settle(answer.model_copy(update={"answer": text, "resolved": False}),
+                     check_type(question, text, classes), others)
+    if text and settled.answer:
+        settled.notes.append(UNVERIFIED)
+    elif not text:
+        settled.notes.append("no ranked node is of the type the question asks for"
+                             + ("; the best ranked ones are listed as candidates" if others else ""))
+    return settled
 
 
 def ask_model(session: ModelSession, question: str, facts: Sequence[str], passages: Sequence[tuple[str, str]],

@@ -285,30 +285,49 @@ def _strip(name: str) -> str:
 def extract(question: str, chunks: Sequence[tuple[str, str, str]],
             index: MutualIndex | None = None) -> tuple[str, int, str]:
     """(answer, rank of the cited chunk, cited sentence) from `(chunk_id, title, text)` in rank order."""
+    text, rank, sentence, _ = extract_ranked(question, chunks, index)
+    return text, rank, sentence
+
+
+def extract_ranked(question: str, chunks: Sequence[tuple[str, str, str]], index: MutualIndex | None = None,
+                   alternatives: int = 4) -> tuple[str, int, str, list[str]]:
+    """As `extract`, with the next best distinct candidate spans (at most `alternatives`)."""
     texts = [t for _, _, t in chunks]
     rank, sentence, _ = best_sentence(question, texts)
     want = at.expected(question)
     if want.kind == at.YESNO:
-        return yes_no(question, chunks, sentence), rank, sentence
+        return yes_no(question, chunks, sentence), rank, sentence, []
     if want.kind == at.CHOICE:
-        return choose(question, want, chunks), rank, sentence
+        return choose(question, want, chunks), rank, sentence, []
     idf, unseen = idf_table(index)
-    best = pick(question, want, candidates(question, want, [(c, t) for c, _, t in chunks], index, idf, unseen))
+    cands = candidates(question, want, [(c, t) for c, _, t in chunks], index, idf, unseen)
+    best = pick(question, want, cands)
     if best is None:
-        return (answer_span(question, sentence) if sentence else ""), rank, sentence
-    return best.text.strip(" ,;:\"'"), best.rank, best.sentence
+        return (answer_span(question, sentence) if sentence else ""), rank, sentence, []
+    clean = best.text.strip(" ,;:\"'")
+    others = [c.text.strip(" ,;:\"'") for c in sorted(cands, key=lambda c: -c.score)]
+    others = [o for o in dict.fromkeys(others) if o and o != clean][:alternatives]
+    return clean, best.rank, best.sentence, others
 
 
 def answer_offline(question: str, retriever: Retriever, k: int = 5, *, mode: RetrievalMode = "hybrid") -> Answer:
+    # Imported here: answer_check reads answer_types of this package, whose __init__ imports this module.
+    from kgbuild.solve.answer_check import check_type, classes_of, settle
+
     start = time.perf_counter()
     result = retriever.retrieve(question, k, mode=mode)
+    retrieved = time.perf_counter()
     # The hybrid retriever's mutual index lets the answer prefer graph entities of the expected type.
     index = getattr(retriever, "index", None)
     index = index if isinstance(index, MutualIndex) else None
     chunks = [(c.id, retriever.title_of(c.doc_id), c.text) for c in result.chunks]
-    text, rank, sentence = extract(question, chunks, index)
+    text, rank, sentence, others = extract_ranked(question, chunks, index)
     citations = [Citation(chunk_id=c.id, doc_id=c.doc_id, text=sentence if i == rank and sentence else c.text)
-                 for i, c in enumerate(result.chunks)]
-    return Answer(question=question, answer=text, resolved=False, mode="retrieval", citations=citations,
-                  triples=result.triples, chunks=result.chunks, notes=result.notes,
-                  seconds=time.perf_counter() - start)
+                 for i, c in enumerate(result.chunks)] if text else []
+    answer = Answer(question=question, answer=text, resolved=False, mode="retrieval", citations=citations,
+                    triples=result.triples, chunks=result.chunks, notes=result.notes)
+    answer = settle(answer, check_type(question, text, classes_of(index, text)), others)
+    answer.seconds = time.perf_counter() - start
+    answer.timings = {"retrieval_s": round(retrieved - start, 4),
+                      "answer_s": round(answer.seconds - (retrieved - start), 4)}
+    return answer

@@ -20,7 +20,7 @@ from kgbuild.strategies.frag.paths import retrieve_paths
 from kgbuild.strategies.frag.preprocess import PruneSettings, preprocess
 from kgbuild.strategies.frag.rank import RankedPath, Rerank, closest_passages, rank_paths, rank_trees, rerank_paths
 from kgbuild.strategies.frag.router import SIMPLE, RouteDecision, RouterModel, heuristic_route, load_router
-from kgbuild.strategies.graph_answer import UNVERIFIED, answer_step, ask_model, empty_answer, model_free_answer
+from kgbuild.strategies.graph_answer import answer_step, ask_model, empty_answer, model_free
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
@@ -187,9 +187,7 @@ class FragStrategy:
                 answer.notes.append("the model found no answer in the paths and passages")
             trace.append(answer_step(6, reply, answer.answer, time.perf_counter() - t, used.calls))
         else:
-            answer.answer = model_free_answer(p, question, [r.path.end for r in pool], set(linked.seeds))
-            answer.notes.append(UNVERIFIED if answer.answer else
-                                "no ranked path ends in a node of the type the question asks for")
+            answer = model_free(answer, p, question, [r.path.end for r in pool], set(linked.seeds))
             trace.append(answer_step(6, None, answer.answer, time.perf_counter() - t, 0))
         answer.trace = trace
         answer.seconds = time.perf_counter() - start

@@ -20,7 +20,7 @@ import numpy as np
 from kgbuild.errors import ConfigError
 from kgbuild.graph.evidence import evidence_chunks, to_chunks, to_triples, triple_text
 from kgbuild.solve.types import Answer, StepResult, TraceStep
-from kgbuild.strategies.graph_answer import UNVERIFIED, answer_step, ask_model, empty_answer, model_free_answer
+from kgbuild.strategies.graph_answer import answer_step, ask_model, empty_answer, model_free
 from kgbuild.strategies.subgraphrag.candidates import GraphIndex, Settings, subgraph
 from kgbuild.strategies.subgraphrag.scorer import RETRAIN, GraphTables, ScorerModel, model_path, score_triples
 
@@ -122,12 +122,13 @@ class SubgraphRAGStrategy:
         if self.session is None:
             # Tail before head: a question's unknown is more often a triple's object.
             ranked = list(dict.fromkeys(n for head, tail in ends for n in (tail, head)))
-            text = model_free_answer(p, question, ranked, exclude=set(seeds))
-            trace.append(answer_step(4, None, text, time.perf_counter() - t, 0))
-            return Answer(question=question, answer=text, resolved=False, mode="retrieval", strategy=NAME,
+            base = Answer(question=question, answer="", resolved=False, mode="retrieval", strategy=NAME,
                           triples=triples, chunks=chunks, facts=facts, trace=trace,
-                          seconds=time.perf_counter() - start,
-                          notes=[UNVERIFIED, *notes, f"retrieval {retrieval_seconds * 1000:.1f} ms, 0 model calls"])
+                          notes=[*notes, f"retrieval {retrieval_seconds * 1000:.1f} ms, 0 model calls"])
+            settled = model_free(base, p, question, ranked, exclude=set(seeds))
+            trace.append(answer_step(4, None, settled.answer, time.perf_counter() - t, 0))
+            settled.trace, settled.seconds = trace, time.perf_counter() - start
+            return settled
 
         mark = self.session.usage()
         reply = ask_model(self.session, question, facts, [(c.id, c.text) for c in chunks], "query.subgraphrag")
