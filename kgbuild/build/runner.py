@@ -16,6 +16,7 @@ from typing import Any
 
 from kgbuild.build.align import AlignStage
 from kgbuild.build.assemble import AssembleStage
+from kgbuild.build.batches import STREAMED, build_in_batches
 from kgbuild.build.chunk import ChunkStage
 from kgbuild.build.context import BuildContext
 from kgbuild.build.extract import ExtractStage
@@ -27,6 +28,8 @@ from kgbuild.build.write import WriteStage
 from kgbuild.report import BuildReport
 
 Pipeline = Sequence[Stage[Any, Any]]
+# With `build.batch_documents` > 0 (the default) the local runner streams read, chunk, extract and
+# assemble batch by batch (see `batches`); the tables are the same as with one whole batch.
 
 _TABLES: tuple[Stage[Any, Any], ...] = (
     ReadStage(), ChunkStage(), ExtractStage(), AssembleStage(), AlignStage(), PersistStage(),
@@ -35,6 +38,19 @@ PIPELINES: dict[str, Pipeline] = {
     "default": (*_TABLES, WriteStage()),  # sources -> workspace tables -> graph and vector stores
     "tables": _TABLES,  # sources -> workspace tables; the stores are written later by `kgbuild sync`
 }
+
+
+def _streamed_front(stages: Pipeline,
+                    batch_documents: int) -> tuple[ReadStage, ChunkStage, ExtractStage, AssembleStage] | None:
+    """The pipeline's first stages when they can run batch by batch (`build.batch_documents` > 0 and
+    the stock read, chunk, extract, assemble at its head); None: every stage runs once, whole."""
+    if batch_documents <= 0 or len(stages) < len(STREAMED):
+        return None
+    read, chunk, extract, assemble = stages[:len(STREAMED)]
+    if (isinstance(read, ReadStage) and isinstance(chunk, ChunkStage) and isinstance(extract, ExtractStage)
+            and isinstance(assemble, AssembleStage)):
+        return read, chunk, extract, assemble
+    return None
 
 
 def _now() -> str:
@@ -59,6 +75,13 @@ class LocalRunner:
                 # without an endpoint) stops the build before anything is read or written.
                 report.fingerprints = {stage.name: stage.fingerprint(ctx) for stage in stages}
                 data: Any = request
+                front = _streamed_front(stages, ctx.config.build.batch_documents)
+                if front is not None:
+                    streamed = await build_in_batches(ctx, request, ctx.config.build.batch_documents, *front)
+                    for section in streamed.sections:
+                        report.add(section)
+                    report.stage_seconds.update(streamed.seconds)
+                    data, stages = streamed.graph, stages[len(STREAMED):]
                 for stage in stages:
                     t = time.perf_counter()
                     result = await stage.run(ctx, data)
