@@ -16,6 +16,7 @@ from kgbuild.ingest.readers.markdown import parse_markdown
 from kgbuild.ingest.readers.pdf import parse_pdf
 from kgbuild.ingest.readers.problems import BadInput, ReadProblem
 from kgbuild.ingest.readers.text import parse_txt
+from kgbuild.ingest.readers.word import parse_docx
 from kgbuild.model import Document
 
 FORMATS: dict[str, str] = {
@@ -25,6 +26,7 @@ FORMATS: dict[str, str] = {
     ".html": "html",
     ".htm": "html",
     ".pdf": "pdf",
+    ".docx": "docx",
     ".json": "json",
     ".jsonl": "jsonl",
 }
@@ -111,10 +113,10 @@ def _read_file(path: Path, source: str, raw_id: str) -> Iterator[Document | Read
         if fmt == "json":
             yield from read_json_corpus(data, source)
             return
-        if fmt == "pdf":
+        if fmt in ("pdf", "docx"):
             if not data.strip():
                 raise BadInput(EMPTY_FILE)
-            parsed: Parsed = parse_pdf(data)
+            parsed: Parsed = parse_pdf(data) if fmt == "pdf" else parse_docx(data)
         else:
             parsed = _TEXT_PARSERS[fmt](decode_text(data))
         title = parsed.title or path.stem
