@@ -24,9 +24,14 @@ class ChunkStage:
     config_section = "chunking"
 
     def chunker(self, ctx: BuildContext) -> Chunker:
-        cfg = ctx.config.chunking
-        scorer = make_scorer(cfg.topic_split, ctx.embedder(cfg.embedding_model, "chunking.embedding_model"))
-        return Chunker(cfg, TokenCounter(cfg.encoding), scorer=scorer)
+        """The build's chunker, made once (its fingerprint and the chunking both need it)."""
+
+        def make() -> Chunker:
+            cfg = ctx.config.chunking
+            scorer = make_scorer(cfg.topic_split, ctx.embedder(cfg.embedding_model, "chunking.embedding_model"))
+            return Chunker(cfg, TokenCounter(cfg.encoding), scorer=scorer)
+
+        return ctx.memo("chunk.chunker", make)
 
     def _planner(self, ctx: BuildContext) -> str:
         """Who plans the cuts of long paragraphs besides the rules: part of the fingerprint."""

@@ -11,6 +11,7 @@ from typing import Protocol
 
 from kgbuild.build.context import BuildContext
 from kgbuild.build.records import ExtractedChunk
+from kgbuild.extract.offline import OfflineExtractor
 from kgbuild.extract.runner import ExtractionResult, ExtractorSpec, WorkerPool, run_extraction
 from kgbuild.extract.spacy_models import model_info
 from kgbuild.ids import content_hash
@@ -43,7 +44,9 @@ class OfflineBackend:
     def __init__(self, ctx: BuildContext, *, keep_pool: bool = False) -> None:
         ex_cfg = ctx.config.extract
         self.spec = ExtractorSpec(ctx.config.schema_location(), tuple(ex_cfg.spacy_models), ex_cfg.batch_size)
-        self.extractor = self.spec.create()  # cheap: the spaCy pipeline loads on first use
+        # The build's own schema, not spec.create()'s fresh parse (workers do that): cheap, and the
+        # spaCy pipeline loads on first use.
+        self.extractor = OfflineExtractor(ctx.schema, self.spec.spacy_models, batch_size=self.spec.batch_size)
         self.label = self.extractor.name
         self.notes: list[str] = []
         self.workers = ctx.workers
