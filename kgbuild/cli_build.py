@@ -51,6 +51,7 @@ def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quie
           as_json: bool, no_cache: bool, prune: bool, no_sync: bool, dry_run: bool) -> None:
     """Build the graph from PATHS (files, directories, corpus .json/.jsonl), or from `sources:` in the config."""
     from kgbuild.build import Builder
+    from kgbuild.build.runner import process_started
     from kgbuild.progress import QuietProgress, RichProgress
 
     config = _config(ctx)
@@ -71,7 +72,7 @@ def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quie
         check_stores(config)  # a server down or a password missing: one line, before any work
     _language_notice(config, sources)
     progress = QuietProgress() if quiet or as_json else RichProgress()
-    builder = Builder(config, progress, use_cache=not no_cache)
+    builder = Builder(config, progress, use_cache=not no_cache, process_started=process_started())
     report = asyncio.run(builder.arun(sources, workers=workers, prune=prune, sync=not no_sync))
     _finish_build(report, as_json, keep_going)
 

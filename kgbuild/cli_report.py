@@ -77,6 +77,9 @@ def _summary_rows(report: BuildReport) -> list[tuple[str, str]]:
          + f"; wall {report.wall_seconds:.1f}s"),
         ("peak memory", f"{report.peak_rss_mb:.0f} MB main, {report.peak_worker_rss_mb:.0f} MB largest worker"),
     ]
+    if report.fixed_seconds:  # what any build pays, however small: start-up, model loads, opening stores
+        fixed = report.fixed_seconds.items()
+        rows.append(("fixed costs", ", ".join(f"{k.replace('_', ' ')} {v:.1f}s" for k, v in fixed)))
     if report.llm is not None:
         rows.append(("model calls", usage_line(report.llm.total)))
         rows += [(f"  {stage}", usage_line(usage)) for stage, usage in report.llm.by_stage.items()]

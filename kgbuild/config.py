@@ -107,6 +107,9 @@ class AlignConfig(Section):
 
 class BuildConfig(Section):
     workers: int = Field(0, ge=0, le=1024, strict=True, description="extraction processes; 0 = one per CPU core")
+    batch_documents: int = Field(500, ge=0, le=10_000_000, strict=True,
+                                 description="documents read, chunked and extracted at a time (memory follows the "
+                                 "batch, not the corpus); 0 = the whole input in one batch")
 
 
 class LLMPrice(Section):

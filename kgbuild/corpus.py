@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from pydantic import BaseModel, Field
 
@@ -44,21 +44,22 @@ def same_source(doc_source: str, failed: str) -> bool:
 
 
 def remove_documents(corpus: Corpus, remove: Sequence[str], *, keep: list[Document] | None,
-                     failed_sources: Sequence[str]) -> int:
+                     failed_sources: Sequence[str], keep_ids: Collection[str] | None = None) -> int:
     """Take documents out of the corpus; their chunks go with them, and whatever only they
     supported disappears when the graph is re-assembled from the remaining chunks.
 
     `remove`: ids to take out (an unknown id is an error, nothing is removed). `keep`: with
     --prune, the documents read this run; every other document goes, except those of a source
-    that failed to read (a bad file never costs what was built from it). Returns how many went."""
+    that failed to read (a bad file never costs what was built from it). `keep_ids`: the same as
+    `keep`, by id (a streamed build does not hold the documents it read). Returns how many went."""
     unknown = [d for d in remove if d not in corpus.docs]
     if unknown:
         close = difflib.get_close_matches(unknown[0], list(corpus.docs), n=1)
         raise WorkspaceError(f"document '{unknown[0]}'", "not in the workspace",
                              f"did you mean '{close[0]}'?" if close else "see `kgbuild inspect documents`")
     doomed = set(remove)
-    if keep is not None:
-        read = {d.id for d in keep}
+    if keep is not None or keep_ids is not None:
+        read = {d.id for d in keep or ()} | set(keep_ids or ())
         doomed |= {doc_id for doc_id, doc in corpus.docs.items()
                    if doc_id not in read and not any(same_source(doc.source, f) for f in failed_sources)}
     for doc_id in sorted(doomed):

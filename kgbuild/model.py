@@ -32,7 +32,7 @@ class Document(Record):
     id: str  # escaped article id: never contains '#'
     source: str  # file path relative to the input root, plus '::record' for corpus records
     title: str
-    format: str  # txt, md, html, pdf, json, jsonl
+    format: str  # txt, md, html, pdf, docx, json, jsonl
     paragraphs: list[Paragraph]
     content_hash: str
     metadata: dict[str, str] = Field(default_factory=dict)

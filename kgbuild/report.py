@@ -156,6 +156,10 @@ class BuildReport(BaseModel):
 
     fingerprints: dict[str, str] = Field(default_factory=dict)  # stage -> cache fingerprint of this run
     stage_seconds: dict[str, float] = Field(default_factory=dict)
+    # Where the time any build pays goes, whatever its size: startup (process start to the first stage:
+    # imports, config, schema), settings (the stages' fingerprints), sentence_models (loading them),
+    # graph_store_open / vector_store_open (inside `write`).
+    fixed_seconds: dict[str, float] = Field(default_factory=dict)
     wall_seconds: float = 0.0
     peak_rss_mb: float = 0.0  # this process
     peak_worker_rss_mb: float = 0.0  # largest extraction worker

@@ -116,14 +116,14 @@ def test_bad_inputs_are_skipped_with_one_line_each_and_the_rest_is_built(tmp_pat
     (src / "empty.txt").write_text("", encoding="utf-8")
     (src / "binary.txt").write_bytes(b"\x00\x01\x02binary")
     (src / "latin1.txt").write_bytes("caf\xe9 au lait".encode("latin-1"))
-    (src / "notes.docx").write_bytes(b"PK\x03\x04")
+    (src / "notes.odt").write_bytes(b"PK\x03\x04")  # (.docx is read since issue 14)
     (src / "broken.json").write_text('[{"title": "A", "text": "x"', encoding="utf-8")
     config = project(tmp_path)
     result = kg(config, "build", str(src), "--quiet")
     assert result.exit_code == 1
     lines = [line for line in result.stderr.splitlines() if line.startswith("skipped:")]
     assert len(lines) == 5
-    for name in ("empty.txt", "binary.txt", "latin1.txt", "notes.docx", "broken.json"):
+    for name in ("empty.txt", "binary.txt", "latin1.txt", "notes.odt", "broken.json"):
         assert sum(name in line for line in lines) == 1, name
     assert "invalid UTF-8" in result.stderr and "unsupported file type" in result.stderr
     assert len(tables(config)["documents"]) == 5  # the five people documents

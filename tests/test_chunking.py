@@ -228,7 +228,7 @@ def _work_on_one_paragraph(n_sentences: int) -> tuple[_CountingCounter, _Countin
     )
     counter, scorer = _CountingCounter(), _CountingScorer()
     splitter = SentenceSplitter()
-    nlp = splitter._nlp
+    nlp = splitter._pipeline()
     longest_doc = 0
 
     def recording_nlp(t: str) -> Any:

@@ -535,8 +535,8 @@ def test_bare_path_argument_is_accepted(tmp_path: Path) -> None:
 
 
 def test_supported_extensions() -> None:
-    assert SUPPORTED_EXTENSIONS == (".txt", ".md", ".markdown", ".html", ".htm", ".pdf", ".json", ".jsonl", ".csv",
-                                   ".tsv")
+    assert SUPPORTED_EXTENSIONS == (".txt", ".md", ".markdown", ".html", ".htm", ".pdf", ".docx", ".json", ".jsonl",
+                                   ".csv", ".tsv")
 
 
 # ---------------------------------------------------------------- samples and shared corpora

@@ -25,10 +25,12 @@ __all__ = ["PIPELINES", "BuildContext", "BuildRequest", "Builder", "LocalRunner"
 
 
 class Builder:
-    def __init__(self, config: Config, progress: ProgressReporter | None = None, *, use_cache: bool = True) -> None:
+    def __init__(self, config: Config, progress: ProgressReporter | None = None, *, use_cache: bool = True,
+                 process_started: float | None = None) -> None:
         self.config = config
         self.progress = progress
         self.use_cache = use_cache  # False: re-extract every chunk and bypass the LLM response cache
+        self.process_started = process_started  # see LocalRunner: set by the CLI to report the startup cost
 
     async def arun(self, sources: Sequence[Path], *, workers: int | None = None, prune: bool = False,
                    remove: Sequence[str] = (), sync: bool = True) -> BuildReport:
@@ -41,4 +43,5 @@ class Builder:
         """
         ctx = BuildContext.from_config(self.config, progress=self.progress, use_cache=self.use_cache, workers=workers)
         request = BuildRequest(sources=list(sources), prune=prune, remove=list(remove))
-        return await LocalRunner(ctx).run(request, "default" if sync else "tables")
+        runner = LocalRunner(ctx, process_started=self.process_started)
+        return await runner.run(request, "default" if sync else "tables")

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from kgbuild.assemble import Graph, assemble
 from kgbuild.build.context import BuildContext
 from kgbuild.build.records import BuiltGraph, ExtractedCorpus
 from kgbuild.build.stage import StageResult
+from kgbuild.corpus import Corpus
 from kgbuild.extract.validate import validate_extraction
 from kgbuild.ids import content_hash
 from kgbuild.model import ChunkExtraction, DropReason, RetypeReason
@@ -55,11 +56,17 @@ class AssembleStage:
         return content_hash(f"assemble|{ctx.schema.fingerprint()}|{ctx.config.extract.strict_schema}")
 
     async def run(self, ctx: BuildContext, data: ExtractedCorpus) -> StageResult[BuiltGraph]:
+        return self.assemble_from(ctx, data.corpus, data.extractions, len(data.extractions))
+
+    def assemble_from(self, ctx: BuildContext, corpus: Corpus, extractions: Iterable[ChunkExtraction],
+                      total: int | None) -> StageResult[BuiltGraph]:
+        """The graph from extractions taken one at a time (a streamed build decodes them from the
+        cache as it goes, so they are never all in memory); `total` sizes the progress bar."""
         strict = ctx.config.extract.strict_schema
-        with ctx.progress.stage("assemble", total=len(data.extractions)) as advance:
+        with ctx.progress.stage("assemble", total=total) as advance:
 
             def validated() -> Iterator[ChunkExtraction]:
-                for ex in data.extractions:
+                for ex in extractions:
                     advance(1)
                     yield validate_extraction(ex, ctx.schema, strict=strict)
 
@@ -67,4 +74,4 @@ class AssembleStage:
         section = AssembleSection(graph=graph_counts(graph), strict_schema=strict)
         section.count_drops(graph.notes())
         section.off_schema = off_schema_counts(graph, ctx.schema, strict)
-        return StageResult(BuiltGraph(corpus=data.corpus, graph=graph), section)
+        return StageResult(BuiltGraph(corpus=corpus, graph=graph), section)

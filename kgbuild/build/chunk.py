@@ -13,7 +13,10 @@ from kgbuild.ingest.chunking import Chunker, Span
 from kgbuild.ingest.similarity import make_scorer
 from kgbuild.ingest.tokens import TokenCounter
 from kgbuild.model import Document
+from kgbuild.progress import Advance
 from kgbuild.report import ChunkSection, SkippedSource
+
+Plans = dict[str, dict[int, list[Span]]]  # doc id -> paragraph index -> the model's cuts
 
 
 class ChunkStage:
@@ -21,9 +24,14 @@ class ChunkStage:
     config_section = "chunking"
 
     def chunker(self, ctx: BuildContext) -> Chunker:
-        cfg = ctx.config.chunking
-        scorer = make_scorer(cfg.topic_split, ctx.embedder(cfg.embedding_model, "chunking.embedding_model"))
-        return Chunker(cfg, TokenCounter(cfg.encoding), scorer=scorer)
+        """The build's chunker, made once (its fingerprint and the chunking both need it)."""
+
+        def make() -> Chunker:
+            cfg = ctx.config.chunking
+            scorer = make_scorer(cfg.topic_split, ctx.embedder(cfg.embedding_model, "chunking.embedding_model"))
+            return Chunker(cfg, TokenCounter(cfg.encoding), scorer=scorer)
+
+        return ctx.memo("chunk.chunker", make)
 
     def _planner(self, ctx: BuildContext) -> str:
         """Who plans the cuts of long paragraphs besides the rules: part of the fingerprint."""
@@ -38,44 +46,21 @@ class ChunkStage:
         return self.chunker(ctx).fingerprint(self._planner(ctx))
 
     async def run(self, ctx: BuildContext, data: ReadOutput) -> StageResult[Corpus]:
-        section = ChunkSection()
-        chunker = self.chunker(ctx)
-        planner = self._planner(ctx)
-        fingerprint = chunker.fingerprint(planner)
-        corpus = data.corpus
-        todo = []
-        for doc in data.fresh:
-            old = corpus.docs.get(doc.id)
-            if old and old.content_hash == doc.content_hash and corpus.chunkers.get(doc.id) == fingerprint:
-                section.documents_unchanged += 1
-            else:
-                todo.append(doc)
-        plans = await self._plan_splits(ctx, chunker, todo) if planner else {}
+        batch = self.open(ctx)
+        todo = batch.changed(data.fresh, data.corpus)
+        plans = await batch.plan(todo)
         with ctx.progress.stage("chunk", total=len(todo)) as advance:
-            for doc in todo:
-                advance(1)
-                result = chunker.chunk(doc, plans.get(doc.id))
-                if not result.chunks:
-                    section.skipped.append(SkippedSource(
-                        source=doc.source, reason="no text left after chunking; nothing to build"))
-                    continue
-                if doc.id in corpus.docs:
-                    section.documents_changed += 1
-                else:
-                    section.documents_new += 1
-                section.oversize_sentences += result.oversize_sentences
-                corpus.docs[doc.id] = doc.model_copy(update={"chunk_ids": [c.id for c in result.chunks]})
-                corpus.chunkers[doc.id] = fingerprint
-                corpus.chunks[doc.id] = result.chunks
-        if section.oversize_sentences:
-            section.notes.append(f"{section.oversize_sentences} sentence(s) longer than chunking.max_tokens="
-                                 f"{ctx.config.chunking.max_tokens} were cut at token boundaries")
-        section.documents_total = len(corpus.docs)
-        return StageResult(corpus, section)
+            batch.chunk(todo, data.corpus, advance, plans)
+        return StageResult(data.corpus, batch.finish(data.corpus))
+
+    def open(self, ctx: BuildContext) -> Chunking:
+        """The chunking of one build, for a runner that feeds it documents batch by batch."""
+        chunker = self.chunker(ctx)
+        return Chunking(ctx, chunker, self._planner(ctx))
 
     @staticmethod
-    async def _plan_splits(ctx: BuildContext, chunker: Chunker,
-                           docs: list[Document]) -> dict[str, dict[int, list[Span]]]:
+    async def _plan_splits(ctx: BuildContext, chunker: Chunker, docs: list[Document],
+                           advance: Advance | None = None) -> Plans:
         """LLM semantic splitting (KAG 2.2.1): the model proposes the cuts of every over-budget
         paragraph, with a summary per piece; where its reply is unusable, the rules cut."""
         from kgbuild.ingest.llm_split import split_section
@@ -83,15 +68,72 @@ class ChunkStage:
         gateway = ctx.gateway("chunking.splitter")
         prompts = ctx.prompts()
         jobs = [(doc, index, sentences) for doc in docs for index, sentences in chunker.long_paragraphs(doc)]
-        plans: dict[str, dict[int, list[Span]]] = {}
-        with ctx.progress.stage("split", total=len(jobs)) as advance:
+        plans: Plans = {}
 
-            async def plan(doc: Document, index: int, sentences: list[str]) -> None:
-                spans = await split_section(gateway, prompts, sentences, ctx.config.chunking.max_tokens,
-                                            chunker.counter, section=doc.paragraphs[index].section, doc_id=doc.id)
-                advance(1)
-                if spans:
-                    plans.setdefault(doc.id, {})[index] = spans
+        async def plan(doc: Document, index: int, sentences: list[str], step: Advance) -> None:
+            spans = await split_section(gateway, prompts, sentences, ctx.config.chunking.max_tokens,
+                                        chunker.counter, section=doc.paragraphs[index].section, doc_id=doc.id)
+            step(1)
+            if spans:
+                plans.setdefault(doc.id, {})[index] = spans
 
-            await asyncio.gather(*(plan(*job) for job in jobs))
+        if advance is not None:
+            await asyncio.gather(*(plan(*job, advance) for job in jobs))
+            return plans
+        with ctx.progress.stage("split", total=len(jobs)) as own:
+            await asyncio.gather(*(plan(*job, own) for job in jobs))
         return plans
+
+
+class Chunking:
+    """One build's chunking: `changed` and `chunk` per list of documents, `finish` for the report."""
+
+    def __init__(self, ctx: BuildContext, chunker: Chunker, planner: str) -> None:
+        self.ctx = ctx
+        self.chunker = chunker
+        self.planner = planner
+        self.fingerprint = chunker.fingerprint(planner)
+        self.section = ChunkSection()
+
+    def changed(self, docs: list[Document], corpus: Corpus) -> list[Document]:
+        """The documents that need chunking: new or changed text, or another chunker than last time."""
+        todo = []
+        for doc in docs:
+            old = corpus.docs.get(doc.id)
+            if old and old.content_hash == doc.content_hash and corpus.chunkers.get(doc.id) == self.fingerprint:
+                self.section.documents_unchanged += 1
+            else:
+                todo.append(doc)
+        return todo
+
+    async def plan(self, todo: list[Document], advance: Advance | None = None) -> Plans:
+        """The model's cuts of over-budget paragraphs when `chunking.splitter: llm` (else none).
+        `advance`: a progress bar the caller already shows (else the split gets its own)."""
+        return await ChunkStage._plan_splits(self.ctx, self.chunker, todo, advance) if self.planner else {}
+
+    def chunk(self, todo: list[Document], corpus: Corpus, advance: Advance, plans: Plans) -> None:
+        """Chunk `todo` into `corpus` (documents, chunker fingerprints and chunks replaced)."""
+        section = self.section
+        for doc in todo:
+            advance(1)
+            result = self.chunker.chunk(doc, plans.get(doc.id))
+            if not result.chunks:
+                section.skipped.append(SkippedSource(
+                    source=doc.source, reason="no text left after chunking; nothing to build"))
+                continue
+            if doc.id in corpus.docs:
+                section.documents_changed += 1
+            else:
+                section.documents_new += 1
+            section.oversize_sentences += result.oversize_sentences
+            corpus.docs[doc.id] = doc.model_copy(update={"chunk_ids": [c.id for c in result.chunks]})
+            corpus.chunkers[doc.id] = self.fingerprint
+            corpus.chunks[doc.id] = result.chunks
+
+    def finish(self, corpus: Corpus) -> ChunkSection:
+        section = self.section
+        if section.oversize_sentences:
+            section.notes.append(f"{section.oversize_sentences} sentence(s) longer than chunking.max_tokens="
+                                 f"{self.ctx.config.chunking.max_tokens} were cut at token boundaries")
+        section.documents_total = len(corpus.docs)
+        return section

@@ -9,9 +9,10 @@ opens a gateway. The runner that created the context closes it (`aclose`).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kgbuild.config import Config
 from kgbuild.errors import ConfigError
@@ -27,6 +28,9 @@ if TYPE_CHECKING:
     from kgbuild.llm.gateway import LLMGateway
     from kgbuild.llm.prompts import PromptLibrary
     from kgbuild.store.types import Embedder
+
+
+T = TypeVar("T")
 
 
 def default_workers(config: Config) -> int:
@@ -54,6 +58,7 @@ class BuildContext:
         self._prompts: PromptLibrary | None = None
         self.models = ModelPool()  # one load per sentence model, whichever setting asks
         self._concepts: dict[Path, LoadedConcepts] = {}
+        self._memo: dict[str, Any] = {}
 
     @classmethod
     def from_config(cls, config: Config, *, progress: ProgressReporter | None = None, use_cache: bool = True,
@@ -101,6 +106,14 @@ class BuildContext:
         first use, once per resolved model for the whole build (`self.models`); `setting` is the
         config key named in the error if the model cannot be loaded."""
         return self.models.embedder(name, setting=setting)
+
+    def memo(self, key: str, make: Callable[[], T]) -> T:
+        """`make()` once per build under `key`: for what a stage needs both for its fingerprint and to
+        run (e.g. the chunker, whose tokenizer takes a while to load)."""
+        if key not in self._memo:
+            self._memo[key] = make()
+        value: T = self._memo[key]
+        return value
 
     def domain_concepts(self, location: str) -> LoadedConcepts:
         """A domain concept file or directory (relative to the project), loaded once per build."""

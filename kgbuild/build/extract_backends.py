@@ -4,7 +4,9 @@ worker processes, and a model asked over asyncio. Both hand each chunk back as a
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
 from kgbuild.build.context import BuildContext
@@ -12,7 +14,7 @@ from kgbuild.build.records import ExtractedChunk
 from kgbuild.extract.language import tally_languages, unsupported_line
 from kgbuild.extract.llm_pack import Job
 from kgbuild.extract.routing import LanguageRouter
-from kgbuild.extract.runner import ExtractionResult, ExtractorSpec, run_extraction
+from kgbuild.extract.runner import ExtractionResult, ExtractorSpec, WorkerPool, run_extraction
 from kgbuild.extract.spacy_models import model_info
 from kgbuild.ids import content_hash
 from kgbuild.llm.types import EndpointRefused
@@ -35,9 +37,13 @@ class ExtractionBackend(Protocol):
 
 
 class OfflineBackend:
-    """spaCy NER + dependency rules; a spawn-started process pool when there is enough work."""
+    """spaCy NER + dependency rules; a spawn-started process pool when there is enough work.
 
-    def __init__(self, ctx: BuildContext) -> None:
+    `keep_pool`: the workers stay up between `run` calls (a streamed build calls it once per batch)
+    until `aclose`; they are driven from one dedicated thread, which outlives them (see WorkerPool).
+    """
+
+    def __init__(self, ctx: BuildContext, *, keep_pool: bool = False) -> None:
         ex_cfg = ctx.config.extract
         concepts = str((ctx.config.root / ex_cfg.domain_concepts).resolve()) if ex_cfg.domain_concepts else None
         self.spec = ExtractorSpec(ctx.config.schema_location(), tuple(ex_cfg.spacy_models), ex_cfg.batch_size,
@@ -47,13 +53,21 @@ class OfflineBackend:
         self.label = "spacy-rules"
         self.notes: list[str] = []
         self.workers = ctx.workers
+        self._pool = WorkerPool(self.spec, self.workers) if keep_pool else None
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="kgbuild-extract") if keep_pool else None
 
     def fingerprint(self) -> str:
         return self.extractor.fingerprint()
 
+    async def aclose(self) -> None:
+        if self._pool is not None and self._thread is not None:
+            await asyncio.get_running_loop().run_in_executor(self._thread, self._pool.close)
+            self._thread.shutdown()
+
     async def run(self, chunks: Sequence[Chunk], on_result: OnResult) -> None:
         batch_size = self.spec.batch_size
-        in_process = self.workers <= 1 or len(chunks) <= batch_size
+        pooled = self._pool is not None and self._pool.started
+        in_process = not pooled and (self.workers <= 1 or len(chunks) <= batch_size)
         # Fail once, with the setting to fix, rather than once per chunk inside the workers. With a
         # pool, a look at the installed model's metadata is enough: the parent never parses text,
         # so it should not pay for loading spaCy.
@@ -72,8 +86,12 @@ class OfflineBackend:
             on_result(ExtractedChunk(chunk_id=result.chunk_id, extraction=extraction, failed=result.failed))
 
         # The process pool blocks; a thread keeps the event loop free.
-        await asyncio.to_thread(run_extraction, self.spec, chunks, workers=self.workers, batch_size=batch_size,
-                                on_result=deliver, extractor=self.extractor)
+        call = functools.partial(run_extraction, self.spec, chunks, workers=self.workers, batch_size=batch_size,
+                                 on_result=deliver, extractor=self.extractor, pool=self._pool)
+        if self._thread is not None:
+            await asyncio.get_running_loop().run_in_executor(self._thread, call)
+        else:
+            await asyncio.to_thread(call)
 
 
 class LLMBackend:
@@ -94,6 +112,9 @@ class LLMBackend:
         self.concepts = ctx.domain_concepts(ex_cfg.domain_concepts) if ex_cfg.domain_concepts else None
         self.notes = [f"domain concepts: {w}" for w in self.concepts.concepts.warnings] if self.concepts else []
         self.consumers = ctx.config.llm.concurrency * 2
+
+    async def aclose(self) -> None:
+        """Nothing of its own to release: the gateway belongs to the build context."""
 
     def fingerprint(self) -> str:
         fingerprint = self.extractor.fingerprint()

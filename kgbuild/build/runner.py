@@ -16,6 +16,7 @@ from typing import Any
 
 from kgbuild.build.align import AlignStage
 from kgbuild.build.assemble import AssembleStage
+from kgbuild.build.batches import STREAMED, build_in_batches
 from kgbuild.build.chunk import ChunkStage
 from kgbuild.build.context import BuildContext
 from kgbuild.build.extract import ExtractStage
@@ -27,6 +28,8 @@ from kgbuild.build.write import WriteStage
 from kgbuild.report import BuildReport
 
 Pipeline = Sequence[Stage[Any, Any]]
+# With `build.batch_documents` > 0 (the default) the local runner streams read, chunk, extract and
+# assemble batch by batch (see `batches`); the tables are the same as with one whole batch.
 
 _TABLES: tuple[Stage[Any, Any], ...] = (
     ReadStage(), ChunkStage(), ExtractStage(), AssembleStage(), AlignStage(), PersistStage(),
@@ -37,18 +40,60 @@ PIPELINES: dict[str, Pipeline] = {
 }
 
 
+def _streamed_front(stages: Pipeline,
+                    batch_documents: int) -> tuple[ReadStage, ChunkStage, ExtractStage, AssembleStage] | None:
+    """The pipeline's first stages when they can run batch by batch (`build.batch_documents` > 0 and
+    the stock read, chunk, extract, assemble at its head); None: every stage runs once, whole."""
+    if batch_documents <= 0 or len(stages) < len(STREAMED):
+        return None
+    read, chunk, extract, assemble = stages[:len(STREAMED)]
+    if (isinstance(read, ReadStage) and isinstance(chunk, ChunkStage) and isinstance(extract, ExtractStage)
+            and isinstance(assemble, AssembleStage)):
+        return read, chunk, extract, assemble
+    return None
+
+
+def process_started() -> float | None:
+    """The time.perf_counter() reading when this process started (Linux /proc; None elsewhere)."""
+    try:
+        now = time.perf_counter()
+        with open("/proc/self/stat", encoding="ascii") as fh:
+            started_ticks = int(fh.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime", encoding="ascii") as fh:
+            uptime = float(fh.read().split()[0])
+        return now - max(0.0, uptime - started_ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _fixed_costs(report: BuildReport, startup: float | None, settings: float, ctx: BuildContext) -> dict[str, float]:
+    fixed = {"settings": round(settings, 3), "sentence_models": round(ctx.models.load_seconds, 3)}
+    if startup is not None:
+        fixed["startup"] = round(startup, 3)
+    stores = report.write.stores if report.write is not None else None
+    if stores is not None:
+        for key in ("graph_open", "vector_open"):
+            if key in stores.seconds:
+                fixed[key.replace("_open", "_store_open")] = stores.seconds[key]
+    return fixed
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 class LocalRunner:
-    def __init__(self, ctx: BuildContext) -> None:
+    def __init__(self, ctx: BuildContext, *, process_started: float | None = None) -> None:
         self.ctx = ctx
+        # time.perf_counter() at this process's start (see process_started()), when the process
+        # exists for this build (the CLI): the report then counts the startup before the first stage.
+        self.process_started = process_started
 
     async def run(self, request: BuildRequest, pipeline: str = "default") -> BuildReport:
         """Run the named pipeline over `request`; the report is saved in the workspace and returned."""
         ctx = self.ctx
         t0 = time.perf_counter()
+        startup = None if self.process_started is None else t0 - self.process_started
         stages = PIPELINES[pipeline]
         ctx.workspace.ensure()
         report = BuildReport(started_at=_now(), workspace=str(ctx.workspace.path), schema_name=ctx.schema.name,
@@ -57,8 +102,17 @@ class LocalRunner:
             try:
                 # Every stage's fingerprint first: a setting that cannot work (e.g. an LLM stage
                 # without an endpoint) stops the build before anything is read or written.
+                t = time.perf_counter()
                 report.fingerprints = {stage.name: stage.fingerprint(ctx) for stage in stages}
+                settings = time.perf_counter() - t
                 data: Any = request
+                front = _streamed_front(stages, ctx.config.build.batch_documents)
+                if front is not None:
+                    streamed = await build_in_batches(ctx, request, ctx.config.build.batch_documents, *front)
+                    for section in streamed.sections:
+                        report.add(section)
+                    report.stage_seconds.update(streamed.seconds)
+                    data, stages = streamed.graph, stages[len(STREAMED):]
                 for stage in stages:
                     t = time.perf_counter()
                     result = await stage.run(ctx, data)
@@ -68,6 +122,7 @@ class LocalRunner:
                         report.stage_seconds[stage.name] = round(time.perf_counter() - t, 3)
             finally:
                 report.llm = await ctx.aclose()
+        report.fixed_seconds = _fixed_costs(report, startup, settings, ctx)
         report.finished_at = _now()
         report.wall_seconds = round(time.perf_counter() - t0, 3)
         report.measure_memory()

@@ -20,7 +20,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Protocol
@@ -135,10 +135,16 @@ def run_extraction(
     batch_size: int,
     on_result: Callable[[ExtractionResult], None],
     extractor: Extractor | None = None,
+    pool: WorkerPool | None = None,
 ) -> None:
-    """Extract `chunks`, calling `on_result` in the parent as each result arrives (any order)."""
+    """Extract `chunks`, calling `on_result` in the parent as each result arrives (any order).
+    `pool`: workers kept by the caller across calls (used once started, or when there is enough work)."""
     batches = [list(chunks[i : i + batch_size]) for i in range(0, len(chunks), batch_size)]
     if not batches:
+        return
+    if pool is not None and (pool.started or (workers > 1 and len(batches) > 1)):
+        for result in pool.results(batches):
+            on_result(result)
         return
     if workers <= 1 or len(batches) == 1:
         local = extractor or spec.create()
@@ -150,17 +156,35 @@ def run_extraction(
         on_result(result)
 
 
-def _pool_results(spec: ExtractorSpec, batches: list[list[Chunk]], workers: int) -> Iterator[ExtractionResult]:
-    ctx = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker,
-                               initargs=(spec, os.getpid()))
-    # Bounded in-flight window: results stream back while memory stays flat on huge corpora.
-    pending: set[Future[list[ExtractionResult]]] = set()
-    todo = iter(batches)
-    try:
-        for batch in todo:
+class WorkerPool:
+    """Extraction worker processes kept for several calls: a streamed build extracts batch after batch
+    without paying the workers' start-up (spawn + spaCy load) again for each.
+
+    Workers are started by the thread that first calls `results` (their parent-death signal follows
+    that thread, see `_die_with_parent`), so the caller runs every call of one pool on one thread that
+    outlives it, and calls `close` from there too.
+    """
+
+    def __init__(self, spec: ExtractorSpec, workers: int) -> None:
+        self.spec = spec
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    @property
+    def started(self) -> bool:
+        return self._pool is not None
+
+    def results(self, batches: Iterable[list[Chunk]]) -> Iterator[ExtractionResult]:
+        if self._pool is None:
+            ctx = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=_init_worker,
+                                             initargs=(self.spec, os.getpid()))
+        pool = self._pool
+        # Bounded in-flight window: results stream back while memory stays flat on huge corpora.
+        pending: set[Future[list[ExtractionResult]]] = set()
+        for batch in batches:
             pending.add(pool.submit(_run_in_worker, batch))
-            if len(pending) >= workers * 4:
+            if len(pending) >= self.workers * 4:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for fut in done:
                     yield from fut.result()
@@ -168,5 +192,16 @@ def _pool_results(spec: ExtractorSpec, batches: list[list[Chunk]], workers: int)
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in done:
                 yield from fut.result()
+
+    def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _pool_results(spec: ExtractorSpec, batches: list[list[Chunk]], workers: int) -> Iterator[ExtractionResult]:
+    pool = WorkerPool(spec, workers)
+    try:
+        yield from pool.results(batches)
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.close()

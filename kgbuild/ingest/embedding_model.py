@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,6 +104,7 @@ class ModelPool:
         self._models: dict[str, SentenceModel] = {}
         self._lock = threading.Lock()
         self.loads = 0  # models actually loaded by this pool
+        self.load_seconds = 0.0  # spent loading them (the build report's fixed costs)
 
     def embedder(self, value: str | None, *, setting: str, batch_size: int = 64) -> SentenceEmbedder:
         """An `Embedder` for the model `value` names (None or "bundled": the bundled MiniLM); nothing is
@@ -113,7 +115,9 @@ class ModelPool:
         key = choice.resolve()
         with self._lock:  # stages may ask from worker threads; a model is loaded once, not raced
             if key not in self._models:
+                t = time.perf_counter()
                 self._models[key] = self._load(key, choice.setting)
+                self.load_seconds += time.perf_counter() - t
                 self.loads += 1
             return self._models[key]
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
-import spacy
+if TYPE_CHECKING:
+    from spacy.language import Language
 
 # Characters given to spaCy at a time. A spaCy Doc costs ~60 bytes of memory per input byte, so
 # one Doc over a 50 MB paragraph peaked near 3 GB (issue 16); segments keep it bounded.
@@ -18,16 +20,26 @@ SEGMENT_CHARS = 100_000
 
 class SentenceSplitter:
     def __init__(self, segment_chars: int = SEGMENT_CHARS) -> None:
-        self._nlp = spacy.blank("en")
-        self._nlp.add_pipe("sentencizer")
-        # Segments are small, but a segment grows while it holds no sentence boundary.
-        self._nlp.max_length = 2**62
+        # spaCy is imported on the first split, not here: importing it pulls in thinc and, where it
+        # is installed, torch (seconds), which a build with nothing to chunk must not pay.
+        self._nlp: Language | None = None
         self.segment_chars = segment_chars
         self.segments_processed = 0  # segments given to spaCy: lets tests check the work stays linear
 
+    def _pipeline(self) -> Language:
+        if self._nlp is None:
+            import spacy
+
+            nlp = spacy.blank("en")
+            nlp.add_pipe("sentencizer")
+            # Segments are small, but a segment grows while it holds no sentence boundary.
+            nlp.max_length = 2**62
+            self._nlp = nlp
+        return self._nlp
+
     def _starts(self, text: str) -> list[int]:
         self.segments_processed += 1
-        return [sent.start_char for sent in self._nlp(text).sents]
+        return [sent.start_char for sent in self._pipeline()(text).sents]
 
     def iter_spans(self, text: str) -> Iterator[tuple[int, int]]:
         """Character spans of the sentences of `text`, covering it without gaps, streamed.

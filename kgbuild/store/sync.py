@@ -51,11 +51,13 @@ def _sync_graph(config: Config, workspace: Workspace, report: SyncReport, progre
     with ExitStack() as stack:
         manifest = StoreManifest(manifest_path(config), graph_target(config))
         stack.callback(manifest.close)
+        opened = time.perf_counter()
         store = open_graph_store(config)
         assert store is not None
         stack.callback(store.close)
         report.graph_store = store.name
         in_store = store.query(cypher.count_nodes())[0]["n"]
+        report.seconds["graph_open"] = round(time.perf_counter() - opened, 3)  # a fixed cost of every build
         if not manifest.is_empty() and in_store == 0:
             manifest.reset()  # the store was wiped (or replaced) behind kgbuild's back: write it all
         # Untrusted: the last sync was interrupted, or the store holds data this manifest never
@@ -71,6 +73,7 @@ def _sync_graph(config: Config, workspace: Workspace, report: SyncReport, progre
 def _sync_vectors(config: Config, workspace: Workspace, report: SyncReport, progress: ProgressReporter,
                   models: ModelPool | None) -> None:
     from kgbuild.ingest.embedding_choice import decide_embedding, decide_text_analyzer
+    opened = time.perf_counter()  # the Milvus client's import is part of opening the store
     from kgbuild.store.embeddings import open_embedder
     from kgbuild.store.milvus import open_vector_store
     from kgbuild.store.vector_sync import sync_vectors
@@ -80,6 +83,7 @@ def _sync_vectors(config: Config, workspace: Workspace, report: SyncReport, prog
         stack.callback(manifest.close)
         store = open_vector_store(config, decide_text_analyzer(config, config.workspace_path()))
         stack.callback(store.close)
+        report.seconds["vector_open"] = round(time.perf_counter() - opened, 3)  # a fixed cost of every build
         embedder = open_embedder(config, config.workspace_path(), models)
         stack.callback(embedder.close)
         report.vector_store = store.name

@@ -18,6 +18,7 @@ from kgbuild.ingest.readers.pdf import parse_pdf
 from kgbuild.ingest.readers.problems import BadInput, ReadProblem
 from kgbuild.ingest.readers.tabular import read_table
 from kgbuild.ingest.readers.text import parse_txt
+from kgbuild.ingest.readers.word import parse_docx
 from kgbuild.model import Document
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ FORMATS: dict[str, str] = {
     ".html": "html",
     ".htm": "html",
     ".pdf": "pdf",
+    ".docx": "docx",
     ".json": "json",
     ".jsonl": "jsonl",
     ".csv": "csv",
@@ -122,10 +124,10 @@ def _read_file(path: Path, source: str, raw_id: str,
         if fmt in ("csv", "tsv"):
             yield from read_table(data, source, fmt, csv_columns)
             return
-        if fmt == "pdf":
+        if fmt in ("pdf", "docx"):
             if not data.strip():
                 raise BadInput(EMPTY_FILE)
-            parsed: Parsed = parse_pdf(data)
+            parsed: Parsed = parse_pdf(data) if fmt == "pdf" else parse_docx(data)
         else:
             parsed = _TEXT_PARSERS[fmt](decode_text(data))
         title = parsed.title or path.stem

@@ -5,8 +5,6 @@ from __future__ import annotations
 import io
 import re
 
-from pypdf import PdfReader
-
 from kgbuild.ingest.readers.document import Parsed, clean_text, split_paragraphs
 from kgbuild.ingest.readers.problems import BadInput
 from kgbuild.model import Paragraph
@@ -56,6 +54,8 @@ def _page_paragraphs(text: str) -> list[str]:
 
 
 def parse_pdf(data: bytes) -> Parsed:
+    from pypdf import PdfReader  # imported when a PDF is read: a build without one skips its import time
+
     # pypdf raises many exception types (its own, ValueError, KeyError, struct errors...) on
     # damaged files; any of them means the same thing to the user: this PDF cannot be read.
     try:
