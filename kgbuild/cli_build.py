@@ -41,15 +41,27 @@ def _out() -> Console:
 @click.option("--prune", is_flag=True, help="remove documents of the workspace that are not in PATHS any more")
 @click.option("--no-sync", is_flag=True,
               help="update the workspace tables only; write the stores later with `kgbuild sync`")
+@click.option("--engine", type=click.Choice(["local", "ray"]),
+              help="where the stages run: this machine (default: engine.kind) or a Ray cluster")
+@click.option("--ray-address", metavar="HOST:PORT", help="the Ray cluster to join (implies --engine ray)")
 @click.pass_context
 @_fail_cleanly
 def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quiet: bool, keep_going: bool,
-          as_json: bool, no_cache: bool, prune: bool, no_sync: bool) -> None:
+          as_json: bool, no_cache: bool, prune: bool, no_sync: bool, engine: str | None,
+          ray_address: str | None) -> None:
     """Build the graph from PATHS (files, directories, corpus .json/.jsonl), or from `sources:` in the config."""
     from kgbuild.build import Builder
     from kgbuild.progress import QuietProgress, RichProgress
 
     config = _config(ctx)
+    if engine or ray_address:
+        kind = engine or "ray"
+        if kind == "local" and ray_address:
+            raise ConfigError("--ray-address", "given with --engine local", "drop one of the two")
+        update: dict[str, Any] = {"kind": kind}
+        if ray_address:
+            update["address"] = ray_address
+        config.engine = config.engine.model_copy(update=update)
     sources = list(paths) or config.source_paths()
     if not sources:
         raise ConfigError("sources", "nothing to build",

@@ -90,6 +90,16 @@ class BuildConfig(Section):
     workers: int = Field(0, ge=0, le=1024, strict=True, description="extraction processes; 0 = one per CPU core")
 
 
+class EngineConfig(Section):
+    """Where the build's stages run (docs/scale.md): this machine's process pool, or a Ray cluster."""
+
+    kind: Literal["local", "ray"] = Field("local", description="local: one process + a pool; ray: a Ray cluster")
+    address: str | None = Field(None, description="ray: the cluster's HOST:PORT (default: RAY_ADDRESS, else a "
+                                "Ray instance started for this build)")
+    batch_size: int = Field(256, ge=1, le=100_000, strict=True,
+                            description="ray: chunks per extraction task (results are persisted per task)")
+
+
 class LLMPrice(Section):
     prompt_per_1m: float = Field(0.0, ge=0, allow_inf_nan=False, description="USD per million prompt tokens")
     completion_per_1m: float = Field(0.0, ge=0, allow_inf_nan=False, description="USD per million completion tokens")
@@ -176,6 +186,7 @@ class Config(Section):
     extract: ExtractConfig = Field(default_factory=ExtractConfig)
     align: AlignConfig = Field(default_factory=AlignConfig)
     build: BuildConfig = Field(default_factory=BuildConfig)
+    engine: EngineConfig = Field(default_factory=EngineConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
     graph_store: GraphStoreConfig = Field(default_factory=GraphStoreConfig)
     vector_store: VectorStoreConfig = Field(default_factory=VectorStoreConfig)
