@@ -89,14 +89,43 @@ def _ray_bin() -> str:
     return str(Path(sys.executable).with_name("ray"))
 
 
-def _tree(pid: int) -> list[Any]:
-    import psutil
+def _pids() -> list[int]:
+    # /proc of this PID namespace (unshare --mount-proc): only the processes the agent started.
+    return [int(name) for name in os.listdir("/proc") if name.isdigit()]
 
+
+def _read(pid: int, name: str) -> str:
     try:
-        root = psutil.Process(pid)
-        return [root, *root.children(recursive=True)]
-    except psutil.NoSuchProcess:
-        return []
+        return Path(f"/proc/{pid}/{name}").read_text(errors="replace")
+    except OSError:
+        return ""
+
+
+def _cmdline(pid: int) -> str:
+    return _read(pid, "cmdline").replace("\0", " ").strip()
+
+
+def _rss_mb(pid: int) -> float:
+    for line in _read(pid, "status").splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def _tree(pid: int) -> list[int]:
+    """`pid` and all its descendants."""
+    children: dict[int, list[int]] = {}
+    for p in _pids():
+        stat = _read(p, "stat")
+        if stat:
+            ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
+            children.setdefault(ppid, []).append(p)
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo.extend(children.get(p, []))
+    return out
 
 
 class Agent:
@@ -104,6 +133,7 @@ class Agent:
         self.temp = tempfile.mkdtemp(prefix="kgray", dir="/tmp")
         self.address = f"127.0.0.1:{PORT}"
         self.workers: list[subprocess.Popen[bytes]] = []
+        self.killed = 0  # worker nodes killed so far
         self.llm: Any = None
         self.samples: list[dict[str, float]] = []
 
@@ -117,6 +147,10 @@ class Agent:
                        check=True, capture_output=True)
         return {"address": self.address}
 
+    def wait_nodes(self, nodes: int) -> dict[str, Any]:
+        self._wait_nodes(nodes)
+        return {}
+
     def worker(self, cpus: int = 1, nodes: int = 2) -> dict[str, Any]:
         """Another node, as its own process tree (`ray start --block`), so it can be killed whole."""
         proc = subprocess.Popen([_ray_bin(), "start", f"--address={self.address}", f"--num-cpus={cpus}",
@@ -127,13 +161,17 @@ class Agent:
         return {"pid": proc.pid}
 
     def _wait_nodes(self, nodes: int) -> None:
+        """Until `nodes` are alive and every node killed so far is known dead (Ray's own view)."""
         script = ("import ray, time, sys\nray.init(address=sys.argv[1], log_to_driver=False)\n"
-                  "for _ in range(600):\n    n = sum(1 for x in ray.nodes() if x['Alive'])\n"
-                  "    if n >= int(sys.argv[2]): break\n    time.sleep(0.1)\nprint(n)\n")
-        out = subprocess.run([sys.executable, "-c", script, self.address, str(nodes)], check=True,
-                             capture_output=True, text=True)
-        if int(out.stdout.split()[-1]) < nodes:
-            raise RuntimeError(f"only {out.stdout.strip()} node(s) joined")
+                  "want, dead = int(sys.argv[2]), int(sys.argv[3])\n"
+                  "for _ in range(1200):\n    a = [x['Alive'] for x in ray.nodes()]\n"
+                  "    if sum(a) == want and len(a) - sum(a) >= dead: break\n    time.sleep(0.1)\n"
+                  "print(sum(a), len(a) - sum(a))\n")
+        out = subprocess.run([sys.executable, "-c", script, self.address, str(nodes), str(self.killed)],
+                             check=True, capture_output=True, text=True)
+        alive, dead = (int(x) for x in out.stdout.split()[-2:])
+        if alive != nodes or dead < self.killed:
+            raise RuntimeError(f"{alive} node(s) alive, {dead} dead; wanted {nodes} alive, {self.killed} dead")
 
     def run(self, argv: list[str], cwd: str | None = None, env: dict[str, str] | None = None,
             kill_worker_on: str | None = None, timeout: float = 300, sample_memory: bool = False) -> dict[str, Any]:
@@ -155,10 +193,11 @@ class Agent:
                 break
             if kill_worker_on and not killed and self.workers:
                 tree = _tree(self.workers[-1].pid)
-                if any(kill_worker_on in " ".join(_cmdline(p)) for p in tree):
+                if any(kill_worker_on in _cmdline(p) for p in tree):
                     for p in tree:
                         _kill(p)
                     killed = True
+                    self.killed += 1
             if sample_memory:
                 self._sample(proc.pid, peaks)
             time.sleep(0.05 if not sample_memory else 0.2)
@@ -171,19 +210,13 @@ class Agent:
     @staticmethod
     def _sample(driver: int, peaks: dict[str, float]) -> None:
         """Peak RSS (MB): the driver, the largest Ray worker process, and every process of the namespace."""
-        import psutil
-
         total = 0.0
-        for p in psutil.process_iter(["pid", "cmdline", "memory_info"]):
-            info = p.info
-            if info["memory_info"] is None:
-                continue
-            rss = info["memory_info"].rss / 2**20
+        for pid in _pids():
+            rss = _rss_mb(pid)
             total += rss
-            title = " ".join(info["cmdline"] or [])
-            if info["pid"] == driver:
+            if pid == driver:
                 peaks["driver_mb"] = max(peaks["driver_mb"], rss)
-            elif title.startswith("ray::") or "default_worker.py" in title:
+            elif _cmdline(pid).startswith("ray::") or "default_worker.py" in _cmdline(pid):
                 peaks["worker_mb"] = max(peaks["worker_mb"], rss)
         peaks["cluster_mb"] = max(peaks["cluster_mb"], total)
 
@@ -207,27 +240,16 @@ class Agent:
         # This agent is PID 1 of its own PID namespace: every other process it can see is one it
         # started (the nodes, their workers, the builds), so each is killed by its PID here.
         # (`ray stop --force` would do the same, but waits ~20 s for processes to go.)
-        import psutil
-
-        for p in psutil.process_iter():
-            if p.pid != os.getpid():
-                _kill(p)
+        for pid in _pids():
+            if pid != os.getpid():
+                _kill(pid)
         shutil.rmtree(self.temp, ignore_errors=True)
         return {}
 
 
-def _cmdline(p: Any) -> list[str]:
-    try:
-        return list(p.cmdline())
-    except Exception:  # noqa: BLE001 - a process that ended or cannot be read is not the one we look for
-        return []
-
-
-def _kill(p: Any) -> None:
-    try:
-        p.send_signal(signal.SIGKILL)
-    except Exception:  # noqa: BLE001 - already gone
-        pass
+def _kill(pid: int) -> None:
+    with contextlib.suppress(OSError):  # already gone
+        os.kill(pid, signal.SIGKILL)
 
 
 def agent_main() -> None:

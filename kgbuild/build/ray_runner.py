@@ -30,6 +30,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import sys
 import time
 import uuid
 from collections import Counter
@@ -51,7 +52,7 @@ from kgbuild.errors import ConfigError
 from kgbuild.model import Chunk, ChunkExtraction
 from kgbuild.progress import ProgressReporter
 from kgbuild.report import BuildReport, ChunkSection
-from kgbuild.schema import resolve_schema
+from kgbuild.schema import Schema, resolve_schema
 
 # Documents per chunking task: chunking is fast, so a task should carry enough to outweigh its
 # scheduling (about 2 ms per task on one machine).
@@ -104,7 +105,8 @@ class RayCluster:
 
     def submit(self, name: str, *args: Any) -> Any:
         """Task `name` of `ray_tasks` on the cluster (an ObjectRef of (node id, value))."""
-        return (name, self._task.remote(name, *args))
+        # Named, so the worker process shows it in its title (ray::kgbuild-extract) and in Ray's tools.
+        return (name, self._task.options(name=f"kgbuild-{name}").remote(name, *args))
 
     def window(self) -> int:
         """Tasks kept in flight: two per CPU, so every worker has its next batch waiting."""
@@ -328,10 +330,22 @@ class RayRunner:
 
     async def run(self, request: BuildRequest, pipeline: str = "default") -> BuildReport:
         """Run the named pipeline over `request` on the cluster; the report is saved and returned."""
-        from kgbuild.build.ray_tasks import BuildSpec
-
         t0 = time.perf_counter()
         schema = resolve_schema(self.config.schema_location())  # a bad schema stops before Ray starts
+        # Ray prints cluster events (a node lost, a worker killed) on stdout from a thread of its
+        # own; stdout belongs to the command's output (`--json`), so they go to stderr.
+        with contextlib.redirect_stdout(sys.stderr):
+            report, ctx = await self._on_cluster(request, pipeline, schema)
+        report.wall_seconds = round(time.perf_counter() - t0, 3)
+        report.measure_memory()
+        stamp = report.started_at.replace(":", "").replace("-", "").replace("+0000", "Z")
+        ctx.workspace.save_report(report.model_dump_json(indent=2), f"build-{stamp}-{os.getpid()}")
+        return report
+
+    async def _on_cluster(self, request: BuildRequest, pipeline: str,
+                          schema: Schema) -> tuple[BuildReport, RayBuildContext]:
+        from kgbuild.build.ray_tasks import BuildSpec
+
         cluster = RayCluster(self.config, self.address)
         try:
             ctx = RayBuildContext(self.config, schema, cluster.coordinator, progress=self.progress,
@@ -342,11 +356,7 @@ class RayRunner:
             report.engine = cluster.summary()
         finally:
             cluster.close()
-        report.wall_seconds = round(time.perf_counter() - t0, 3)
-        report.measure_memory()
-        stamp = report.started_at.replace(":", "").replace("-", "").replace("+0000", "Z")
-        ctx.workspace.save_report(report.model_dump_json(indent=2), f"build-{stamp}-{os.getpid()}")
-        return report
+        return report, ctx
 
     @staticmethod
     async def _run(ctx: RayBuildContext, stages: list[Stage[Any, Any]], request: BuildRequest,
