@@ -10,6 +10,7 @@ write nothing, so they need no access to the workspace.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -116,7 +117,7 @@ def embed_batch(spec: BuildSpec, texts: list[str]) -> bytes:
     return np.asarray(embedder.embed(texts), dtype=np.float32).tobytes()
 
 
-_TASKS = {"chunk": chunk_batch, "extract": extract_batch, "embed": embed_batch}
+_TASKS: dict[str, Callable[..., Any]] = {"chunk": chunk_batch, "extract": extract_batch, "embed": embed_batch}
 
 
 def run_task(name: str, *args: Any) -> tuple[str, Any]:
