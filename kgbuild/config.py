@@ -420,6 +420,11 @@ align:
 build:
   workers: 0             # extraction processes; 0 = one per CPU core
 
+# Where the stages run: local (this machine) or ray (a Ray cluster: pip install 'kgbuild[ray]'),
+# e.g. engine: {{kind: ray, address: "head-node:6379"}}; see docs/scale.md.
+engine:
+  kind: local
+
 # Model endpoint (used by later stages). Secrets belong in the environment:
 # KGBUILD_LLM_API_KEY / OPENAI_API_KEY, KGBUILD_LLM_BASE_URL / OPENAI_BASE_URL, KGBUILD_LLM_MODEL.
 llm:
