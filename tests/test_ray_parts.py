@@ -74,7 +74,7 @@ def test_engine_setting(tmp_path: Path) -> None:
     config = load_config(path, env={})
     assert config.engine.kind == "ray" and config.engine.address == "head:6379"
     path.write_text("engine:\n  kind: spark\n", encoding="utf-8")
-    with pytest.raises(ConfigError, match="engine.kind"):
+    with pytest.raises(ConfigError, match=r"engine\.kind"):
         load_config(path, env={})
 
 
