@@ -36,11 +36,12 @@ def tables(workspace: Path) -> dict[str, list[str]]:
             for name in WRITE_ORDER}
 
 
-def project(path: Path, extra: str = "") -> Path:
+def project(path: Path, extra: str = "", *, stores: bool = False) -> Path:
     path.mkdir(parents=True, exist_ok=True)
     config = path / "kgbuild.yaml"
     # Small batches: the samples' 37 chunks make ten extraction tasks, spread over both nodes.
-    config.write_text("workspace: ws\n" + STORES_OFF + "engine:\n  batch_size: 4\n" + extra, encoding="utf-8")
+    config.write_text("workspace: ws\n" + ("" if stores else STORES_OFF) + "engine:\n  batch_size: 4\n" + extra,
+                      encoding="utf-8")
     return config
 
 
@@ -82,9 +83,13 @@ def local_tables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str
 
 def test_a_ray_build_on_two_nodes_writes_the_tables_of_a_local_build(cluster: RayNamespace, tmp_path: Path,
                                                                        local_tables: dict[str, list[str]]) -> None:
-    config = project(tmp_path)
+    config = project(tmp_path, stores=True)  # the default stores: embedded graph database, Milvus Lite
     _, report = ray_build(cluster, config)
     assert report["engine"].startswith("ray: 2 node(s), 2 CPU(s)")
+    # Every vector was computed by the cluster's embed tasks; the write stage found them all cached.
+    stores = report["write"]["stores"]
+    assert "embed tasks on" in report["engine"] and stores["vectors_written"] > 100
+    assert stores["embeddings_computed"] == 0 and stores["embeddings_cached"] == stores["vectors_written"]
     assert "extract tasks on 2 node(s)" in report["engine"], report["engine"]  # both nodes extracted
     assert report["extract"]["chunks_extracted"] == report["extract"]["chunks_total"] > 30
     assert tables(tmp_path / "ws") == local_tables
