@@ -112,6 +112,16 @@ class BuildConfig(Section):
                                  "batch, not the corpus); 0 = the whole input in one batch")
 
 
+class EngineConfig(Section):
+    """Where the build's stages run (docs/scale.md): this machine's process pool, or a Ray cluster."""
+
+    kind: Literal["local", "ray"] = Field("local", description="local: one process + a pool; ray: a Ray cluster")
+    address: str | None = Field(None, description="ray: the cluster's HOST:PORT (default: RAY_ADDRESS, else a "
+                                "Ray instance started for this build)")
+    batch_size: int = Field(256, ge=1, le=100_000, strict=True,
+                            description="ray: chunks per extraction task (results are persisted per task)")
+
+
 class LLMPrice(Section):
     prompt_per_1m: float = Field(0.0, ge=0, allow_inf_nan=False, description="USD per million prompt tokens")
     completion_per_1m: float = Field(0.0, ge=0, allow_inf_nan=False, description="USD per million completion tokens")
@@ -204,6 +214,7 @@ class Config(Section):
     extract: ExtractConfig = Field(default_factory=ExtractConfig)
     align: AlignConfig = Field(default_factory=AlignConfig)
     build: BuildConfig = Field(default_factory=BuildConfig)
+    engine: EngineConfig = Field(default_factory=EngineConfig)
     llm: LLMConfig = Field(default_factory=LLMConfig)
     graph_store: GraphStoreConfig = Field(default_factory=GraphStoreConfig)
     vector_store: VectorStoreConfig = Field(default_factory=VectorStoreConfig)
@@ -437,6 +448,11 @@ align:
 
 build:
   workers: 0             # extraction processes; 0 = one per CPU core
+
+# Where the stages run: local (this machine) or ray (a Ray cluster: pip install 'kgbuild[ray]'),
+# e.g. engine: {{kind: ray, address: "head-node:6379"}}; see docs/scale.md.
+engine:
+  kind: local
 
 # Model endpoint: extraction (extractor auto/llm), the fusion judge, hypernyms and query answers.
 # Secrets belong in the environment:

@@ -142,6 +142,7 @@ class BuildReport(BaseModel):
     workspace: str
     schema_name: str = ""
     pipeline: str = "default"
+    engine: str = "local"  # where the stages ran: "local", or "ray: N node(s), M CPU(s)"
     workers: int = 1
     sources: list[str] = Field(default_factory=list)
 

@@ -41,7 +41,11 @@ class Builder:
         those of a source that failed to read: a bad file never costs what was built from it).
         `remove`: document ids to take out. `sync=False` leaves the stores untouched (tables only).
         """
-        ctx = BuildContext.from_config(self.config, progress=self.progress, use_cache=self.use_cache, workers=workers)
         request = BuildRequest(sources=list(sources), prune=prune, remove=list(remove))
-        runner = LocalRunner(ctx, process_started=self.process_started)
-        return await runner.run(request, "default" if sync else "tables")
+        pipeline = "default" if sync else "tables"
+        if self.config.engine.kind == "ray":  # the same stages over a Ray cluster (Ray imported only then)
+            from kgbuild.build.ray_runner import RayRunner
+
+            return await RayRunner(self.config, progress=self.progress, use_cache=self.use_cache).run(request, pipeline)
+        ctx = BuildContext.from_config(self.config, progress=self.progress, use_cache=self.use_cache, workers=workers)
+        return await LocalRunner(ctx, process_started=self.process_started).run(request, pipeline)

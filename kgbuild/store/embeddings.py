@@ -87,6 +87,19 @@ class CachedEmbedder:
         self.cached += len(texts) - len(pending)
         return [found[key].tolist() for key in keys]
 
+    def missing(self, texts: Sequence[str]) -> list[str]:
+        """The distinct texts of `texts` this cache has no vector for (in first-seen order)."""
+        keys = {self.key(t): t for t in texts}
+        found = self._lookup(sorted(keys))
+        return [text for key, text in keys.items() if key not in found]
+
+    def store(self, texts: Sequence[str], vectors: np.ndarray) -> None:
+        """Vectors computed elsewhere (e.g. by the workers of a Ray build) for `texts`, under this model."""
+        blobs = [(self.key(t), np.asarray(v, dtype=np.float32).tobytes()) for t, v in zip(texts, vectors, strict=True)]
+        with self._lock:
+            self._db.executemany("INSERT OR REPLACE INTO vectors (key, vec) VALUES (?, ?)", blobs)
+            self._db.commit()
+
     def _lookup(self, keys: list[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
         with self._lock:

@@ -77,6 +77,11 @@ _KINDS: tuple[tuple[str, Callable[[Workspace], dict[str, _Pending]], bool], ...]
 )
 
 
+def vector_texts(workspace: Workspace) -> list[str]:
+    """Every text the three collections embed, as `sync_vectors` will ask the embedder for them."""
+    return [p.embed_text for _, build_rows, _ in _KINDS for p in build_rows(workspace).values()]
+
+
 @dataclass
 class _Plan:
     collection: str

@@ -1,0 +1,134 @@
+"""The build on a real two-node Ray cluster (head + worker, separate `ray start` processes) on this
+machine, kept on loopback inside network + PID namespaces the test creates (tests/ray_netns.py).
+
+One cluster serves the module (starting it costs ~8 s on a quiet machine); the tests run in file
+order, and the last one kills the worker node.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ray_netns import RayNamespace, namespaces_available
+
+from kgbuild.build.persist import WRITE_ORDER
+from kgbuild.workspace import Workspace
+
+pytest.importorskip("ray", reason="the Ray engine needs the `ray` extra (make setup installs it)")
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples" / "corpus"
+ADDRESS = "127.0.0.1:6390"
+STORES_OFF = "graph_store:\n  backend: none\nvector_store:\n  backend: none\n"
+
+
+def tables(workspace: Path) -> dict[str, list[str]]:
+    ws = Workspace(workspace)
+    return {name: sorted(json.dumps(row, sort_keys=True, default=str) for row in ws.rows(name))
+            for name in WRITE_ORDER}
+
+
+def project(path: Path, extra: str = "", *, stores: bool = False) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    config = path / "kgbuild.yaml"
+    # Small batches: the samples' 37 chunks make ten extraction tasks, spread over both nodes.
+    config.write_text("workspace: ws\n" + ("" if stores else STORES_OFF) + "engine:\n  batch_size: 4\n" + extra,
+                      encoding="utf-8")
+    return config
+
+
+def build_argv(config: Path, *more: str) -> list[str]:
+    return [sys.executable, "-m", "kgbuild", "-c", str(config), "build", str(SAMPLES), "--json", *more]
+
+
+def ray_build(ns: RayNamespace, config: Path, **run: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    result = ns.call("run", argv=build_argv(config, "--engine", "ray", "--ray-address", ADDRESS),
+                     cwd=str(config.parent), timeout=240, **run)
+    assert result["rc"] in (0, 1), result["stderr"][-3000:]
+    return result, json.loads(result["stdout"])
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Any:
+    reason = namespaces_available()
+    if reason:
+        pytest.skip(reason)
+    env = {"PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+    with RayNamespace(env) as ns:
+        ns.call("head")
+        ns.call("worker", nodes=2)
+        yield ns
+
+
+@pytest.fixture(scope="module")
+def local_tables(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+    """The reference: the same build by the local runner (process pool), outside the cluster."""
+    import subprocess
+
+    config = project(tmp_path_factory.mktemp("local"))
+    result = subprocess.run(build_argv(config), capture_output=True, text=True, cwd=config.parent,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=240)
+    assert result.returncode in (0, 1), result.stderr[-3000:]
+    assert json.loads(result.stdout)["engine"] == "local"
+    return tables(config.parent / "ws")
+
+
+def test_a_ray_build_on_two_nodes_writes_the_tables_of_a_local_build(cluster: RayNamespace, tmp_path: Path,
+                                                                       local_tables: dict[str, list[str]]) -> None:
+    config = project(tmp_path, stores=True)  # the default stores: embedded graph database, Milvus Lite
+    _, report = ray_build(cluster, config)
+    assert report["engine"].startswith("ray: 2 node(s), 2 CPU(s)")
+    # Every vector was computed by the cluster's embed tasks; the write stage found them all cached.
+    stores = report["write"]["stores"]
+    assert "embed tasks on" in report["engine"] and stores["vectors_written"] > 100
+    assert stores["embeddings_computed"] == 0 and stores["embeddings_cached"] == stores["vectors_written"]
+    assert "extract tasks on 2 node(s)" in report["engine"], report["engine"]  # both nodes extracted
+    assert report["extract"]["chunks_extracted"] == report["extract"]["chunks_total"] > 30
+    assert tables(tmp_path / "ws") == local_tables
+
+
+def test_b_llm_extraction_on_the_cluster_asks_each_chunk_once(cluster: RayNamespace, tmp_path: Path) -> None:
+    base_url = cluster.call("llm_start")["base_url"]
+    # concurrency 2 for the whole cluster: with a limit per worker, two nodes would have up to four in flight.
+    config = project(tmp_path, "extract:\n  extractor: llm\n  max_reasks: 0\n"
+                               f"llm:\n  base_url: {base_url}\n  model: m\n  concurrency: 2\n  max_retries: 1\n")
+    _, report = ray_build(cluster, config, env={"KGBUILD_LLM_API_KEY": "sk-test"})
+    chunks = report["extract"]["chunks_total"]
+    assert report["extract"]["chunks_extracted"] == chunks > 30 and report["extract"]["chunks_failed"] == 0
+    assert "extract tasks on 2 node(s)" in report["engine"], report["engine"]
+    log = cluster.call("llm_log")
+    asked = Counter(log["texts"])
+    assert len(asked) == chunks and set(asked.values()) == {1}  # each chunk once, across both workers
+    assert log["max_in_flight"] <= 2  # one global concurrency limit
+    assert report["llm"]["total"]["calls"] == len(log["texts"])  # the workers' accounting, summed
+    first = tables(tmp_path / "ws")
+    # Without the extraction cache every chunk goes to the workers again: the one response cache
+    # (the coordinator's) answers all of them, whichever worker asks.
+    shutil.rmtree(tmp_path / "ws" / "cache" / "extract")
+    _, again = ray_build(cluster, config, env={"KGBUILD_LLM_API_KEY": "sk-test"})
+    assert cluster.call("llm_log")["texts"] == log["texts"]  # no new request
+    assert again["llm"]["total"]["calls"] == 0 and again["llm"]["total"]["cache_hits"] == chunks
+    assert tables(tmp_path / "ws") == first
+
+
+def test_c_worker_node_killed_mid_extraction_then_rerun_gives_identical_tables(
+        cluster: RayNamespace, tmp_path: Path, local_tables: dict[str, list[str]]) -> None:
+    config = project(tmp_path)
+    first, report = ray_build(cluster, config, kill_worker_on="ray::kgbuild-extract")
+    assert first["killed"], "the worker node was not caught running a task"
+    # Ray ran the lost node's batches again on the head: the build itself completed.
+    assert first["rc"] == 0 and report["extract"]["chunks_failed"] == 0, first["stderr"][-2000:]
+    assert tables(tmp_path / "ws") == local_tables
+    _, report = ray_build(cluster, config)
+    assert report["extract"]["chunks_failed"] == 0 and report["extract"]["chunks_extracted"] == 0
+    assert report["extract"]["chunks_cached"] + report["extract"]["chunks_extracted"] == \
+        report["extract"]["chunks_total"]
+    assert tables(tmp_path / "ws") == local_tables  # same rows, none twice
