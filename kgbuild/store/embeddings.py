@@ -107,7 +107,7 @@ def open_embedder(config: Config, workspace_path: Path, models: ModelPool | None
 
     `models` is the pool of the build or engine that asks, so the model is the one its other stages
     use; without one, the embedder gets a pool of its own."""
-    pool = models or ModelPool()
+    pool = models or ModelPool(backend=config.embedding.backend)
     inner = pool.embedder(config.embedding.model, setting="embedding.model", batch_size=config.embedding.batch_size)
     return CachedEmbedder(inner, workspace_path / "cache" / "embeddings.sqlite",
                           batch_size=max(config.embedding.batch_size, 256))
