@@ -33,9 +33,11 @@ BACKENDS: tuple[str, ...] = ("torch", "onnx", "onnx-int8")
 
 # Bumped when the export itself changes, so graphs made by an older kgbuild are not reused.
 _EXPORT_VERSION = "1"
-# A batch holds at most this many token positions (rows x padded length) and rows: texts are
-# sorted by length first, so short texts go many to a batch and long ones few.
-_BATCH_TOKENS = 16_384
+# Texts are sorted by length first, so short texts go many to a batch and long ones few. A batch's
+# attention scores take rows x heads x length^2 floats, so the budget is on rows x length^2
+# (64 rows of 128 tokens, 16 of 256): 16,384 token positions per batch at every width let a
+# 2Wiki build peak at 3.4 GB, the scores of 64 x 256-token rows being ~200 MB per layer output.
+_BATCH_SQUARES = 64 * 128 * 128
 _BATCH_ROWS = 256
 
 
@@ -137,6 +139,8 @@ class OnnxEncoder:
         options.intra_op_num_threads = threads or default_threads()
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
+        # The arena would keep the largest batch's activations for the life of the process.
+        options.enable_cpu_mem_arena = False
         self._session = ort.InferenceSession(str(graph), options, providers=["CPUExecutionProvider"])
         self._inputs = {i.name for i in self._session.get_inputs()}
         self._pad = int(getattr(model.tokenizer, "pad_token_id", 0) or 0)
@@ -158,7 +162,7 @@ class OnnxEncoder:
             width, end = len(ids[order[start]]), start
             while end < len(order) and end - start < _BATCH_ROWS:
                 width = max(width, len(ids[order[end]]))
-                if (end - start + 1) * width > _BATCH_TOKENS and end > start:
+                if (end - start + 1) * width * width > _BATCH_SQUARES and end > start:
                     break
                 end += 1
             rows = order[start:end]
