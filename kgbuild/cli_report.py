@@ -19,8 +19,18 @@ def stores_line(s: SyncReport) -> str:
             f"relationships written, {s.nodes_deleted} + {s.edges_deleted} deleted; "
             f"vectors ({s.vector_store or 'off'}): {s.vectors_written} written, "
             f"{s.vectors_deleted} deleted, {s.embeddings_computed} embedded "
-            f"({s.embeddings_cached} from cache{'; ' + s.embedding if s.embedding else ''}); {s.unchanged} unchanged"
+            f"({s.embeddings_cached} from cache{'; ' + s.embedding if s.embedding else ''}{_embedding_note(s)}); "
+            f"{s.unchanged} unchanged"
             + ("; resumed an interrupted write" if s.resumed else ""))
+
+
+def _embedding_note(s: SyncReport) -> str:
+    if not s.embedding_backend:
+        return ""
+    note = f", backend {s.embedding_backend}"
+    if s.embeddings_truncated:
+        note += f", {s.embeddings_truncated} text(s) cut at the model's {s.embedding_window}-token window"
+    return note
 
 
 # More failed chunks than this are counted, not listed: stderr stays readable for a 10,000-chunk

@@ -56,7 +56,7 @@ class BuildContext:
         self.workers = workers or default_workers(config)
         self._gateway: LLMGateway | None = None
         self._prompts: PromptLibrary | None = None
-        self.models = ModelPool()  # one load per sentence model, whichever setting asks
+        self.models = ModelPool(backend=config.embedding.backend)  # one load per model, whichever setting asks
         self._concepts: dict[Path, LoadedConcepts] = {}
         self._memo: dict[str, Any] = {}
 

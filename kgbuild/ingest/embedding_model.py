@@ -22,6 +22,14 @@ import numpy as np
 
 from kgbuild.errors import ModelLoadError
 from kgbuild.ids import content_hash
+from kgbuild.ingest.embedding_backend import (
+    Backend,
+    OnnxEncoder,
+    TorchEncoder,
+    onnx_graph,
+    resolve_backend,
+    supports_onnx,
+)
 from kgbuild.store.types import Embedder
 
 BUNDLED = "bundled"
@@ -96,15 +104,50 @@ class ModelPool:
     """Loaded sentence models keyed by resolved path: one load per model, whichever setting asks.
 
     A build context or a query engine owns one and passes it (or embedders from it) to every
-    stage. `load` is injectable so tests can count loads without a real model.
+    stage. `load` is injectable so tests can count loads without a real model. `backend` is
+    `embedding.backend` (kgbuild.ingest.embedding_backend): how every model of the pool is run;
+    `auto` picks ONNX only for models this pool loads itself (an injected loader gives PyTorch).
     """
 
-    def __init__(self, load: LoadModel = load_sentence_model) -> None:
+    def __init__(self, load: LoadModel = load_sentence_model, backend: str = "auto",
+                 threads: int | None = None) -> None:
         self._load = load
+        self._backend = backend
+        self._threads = threads
         self._models: dict[str, SentenceModel] = {}
+        self._encoders: dict[str, TorchEncoder | OnnxEncoder] = {}
         self._lock = threading.Lock()
         self.loads = 0  # models actually loaded by this pool
         self.load_seconds = 0.0  # spent loading them (the build report's fixed costs)
+
+    def backend(self, choice: ModelChoice) -> Backend:
+        """How `choice` is run, decided without loading it (embedding caches are keyed by it)."""
+        if self._backend == "auto" and self._load is not load_sentence_model:
+            return "torch"
+        return resolve_backend(self._backend, bundled=choice.bundled)
+
+    def encoder(self, choice: ModelChoice) -> TorchEncoder | OnnxEncoder:
+        """The model of `choice` behind its backend; the ONNX graph is exported on first use."""
+        model = self.model(choice)
+        key = choice.resolve()
+        with self._lock:
+            if key not in self._encoders:
+                backend = self.backend(choice)
+                if backend == "torch":
+                    self._encoders[key] = TorchEncoder(model)
+                else:
+                    why = supports_onnx(model)
+                    if why:
+                        raise ModelLoadError(f"config {choice.setting}", f"cannot run on ONNX: {why}",
+                                             "set embedding.backend: torch")
+                    graph = onnx_graph(model, f"{Path(key).name}-{_model_fingerprint(key)}", backend, choice.setting)
+                    self._encoders[key] = OnnxEncoder(model, graph, backend, self._threads)
+            return self._encoders[key]
+
+    def encoders(self) -> list[TorchEncoder | OnnxEncoder]:
+        """The encoders made so far (for reports: backend, texts cut at the window)."""
+        with self._lock:
+            return list(self._encoders.values())
 
     def embedder(self, value: str | None, *, setting: str, batch_size: int = 64) -> SentenceEmbedder:
         """An `Embedder` for the model `value` names (None or "bundled": the bundled MiniLM); nothing is
@@ -127,8 +170,12 @@ class SentenceEmbedder:
 
     def __init__(self, choice: ModelChoice, pool: ModelPool, batch_size: int = 64) -> None:
         self.choice = choice
-        self.name = choice.cache_name
+        self.backend = pool.backend(choice)
+        # Vectors from another backend differ slightly (int8: cosine ~0.99), so caches keep them apart.
+        self.name = choice.cache_name if self.backend == "torch" else f"{choice.cache_name}#{self.backend}"
         self.batch_size = batch_size
+        self.truncated = 0  # texts this embedder cut at the model's window
+        self.window = 0  # that window in tokens, once the model is loaded
         self._pool = pool
         self._dim: int | None = BUNDLED_DIM if choice.bundled else None
 
@@ -143,10 +190,11 @@ class SentenceEmbedder:
         wants a matrix takes `np.asarray`, which costs little next to the model)."""
         if not texts:
             return []
-        matrix = self._pool.model(self.choice).encode(list(texts), batch_size=self.batch_size,
-                                                      convert_to_numpy=True, show_progress_bar=False,
-                                                      normalize_embeddings=True)
-        rows: list[list[float]] = unit_rows(np.asarray(matrix, dtype=np.float32)).tolist()
+        encoder = self._pool.encoder(self.choice)
+        encoded = encoder.encode(list(texts), self.batch_size)
+        self.truncated += encoded.truncated
+        self.window = encoder.max_tokens
+        rows: list[list[float]] = unit_rows(np.asarray(encoded.vectors, dtype=np.float32)).tolist()
         return rows
 
     def close(self) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 
 from kgbuild.config import Config
-from kgbuild.ingest.embedding_model import ModelPool
+from kgbuild.ingest.embedding_model import ModelPool, SentenceEmbedder
 from kgbuild.progress import ProgressReporter, QuietProgress
 from kgbuild.schema import resolve_schema
 from kgbuild.store import cypher
@@ -34,7 +34,9 @@ def sync_stores(config: Config, progress: ProgressReporter | None = None,
     if config.graph_store.backend != "none":
         _sync_graph(config, workspace, report, progress)
     if config.vector_store.backend != "none":
+        started = time.perf_counter()
         _sync_vectors(config, workspace, report, progress, models)
+        report.seconds["vectors"] = round(time.perf_counter() - started, 3)
     report.seconds["total"] = round(time.perf_counter() - t, 3)
     return report
 
@@ -95,4 +97,9 @@ def _sync_vectors(config: Config, workspace: Workspace, report: SyncReport, prog
         sync_vectors(workspace, store, embedder, manifest, report, prefix=config.vector_store.collection_prefix,
                      batch_size=config.vector_store.batch_size, progress=progress)
         manifest.finish()
+        inner = embedder.inner
+        if isinstance(inner, SentenceEmbedder):
+            report.embedding_backend = inner.backend
+            report.embeddings_truncated += inner.truncated
+            report.embedding_window = inner.window or report.embedding_window
         report.resumed = report.resumed or graph_resumed

@@ -116,6 +116,9 @@ class SyncReport(BaseModel):
     vectors_deleted: int = 0
     embeddings_computed: int = 0
     embeddings_cached: int = 0
+    embedding_backend: str = ""  # how the embedding model ran: torch, onnx, onnx-int8
+    embeddings_truncated: int = 0  # texts longer than the model's window, embedded from their start
+    embedding_window: int = 0  # that window, in tokens (0: the model was not loaded)
     unchanged: int = 0
     resumed: bool = False  # the previous sync was interrupted; this one re-checked everything
     seconds: dict[str, float] = Field(default_factory=dict)

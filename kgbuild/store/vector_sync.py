@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,22 +151,42 @@ def _row_hash(pending: _Pending, embedder_name: str) -> str:
 
 def _write(plan: _Plan, store: VectorStore, embedder: Embedder, manifest: StoreManifest, report: SyncReport,
            batch_size: int, advance: Advance) -> None:
-    for ids in _slices(plan.diff.upsert, batch_size):
-        pending = [plan.rows[i] for i in ids]
-        if isinstance(embedder, CachedEmbedder):  # the cache knows which texts it answered itself
-            computed, cached = embedder.computed, embedder.cached
-            vectors = embedder.embed([p.embed_text for p in pending])
-            report.embeddings_computed += embedder.computed - computed
-            report.embeddings_cached += embedder.cached - cached
-        else:  # no cache in front: every text was computed
-            vectors = embedder.embed([p.embed_text for p in pending])
-            report.embeddings_computed += len(pending)
-        rows = [p.row.model_copy(update={"vector": list(v)}) for p, v in zip(pending, vectors, strict=True)]
-        store.upsert(plan.collection, rows)
-        # Recorded only once the store has the batch: the manifest never claims more than it holds.
-        manifest.record(plan.collection, {i: plan.hashes[i] for i in ids})
-        report.vectors_written += len(rows)
-        advance(len(rows))
+    # Texts of like length go to the model together (a batch pads to its longest text), and the
+    # store writes one batch while the model embeds the next: Milvus Lite works in its own process,
+    # ONNX Runtime and torch release the GIL, so the two overlap.
+    ids_by_length = sorted(plan.diff.upsert, key=lambda i: (len(plan.rows[i].embed_text), i))
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="vector-upsert") as writer:
+        inflight: tuple[Sequence[str], Future[None]] | None = None
+        for ids in _slices(ids_by_length, batch_size):
+            rows = _embedded_rows(plan, ids, embedder, report)
+            if inflight is not None:
+                _recorded_write(plan, manifest, report, advance, *inflight)
+                inflight = None
+            inflight = (ids, writer.submit(store.upsert, plan.collection, rows))
+        if inflight is not None:
+            _recorded_write(plan, manifest, report, advance, *inflight)
+
+
+def _embedded_rows(plan: _Plan, ids: Sequence[str], embedder: Embedder, report: SyncReport) -> list[VectorRow]:
+    pending = [plan.rows[i] for i in ids]
+    if isinstance(embedder, CachedEmbedder):  # the cache knows which texts it answered itself
+        computed, cached = embedder.computed, embedder.cached
+        vectors = embedder.embed([p.embed_text for p in pending])
+        report.embeddings_computed += embedder.computed - computed
+        report.embeddings_cached += embedder.cached - cached
+    else:  # no cache in front: every text was computed
+        vectors = embedder.embed([p.embed_text for p in pending])
+        report.embeddings_computed += len(pending)
+    return [p.row.model_copy(update={"vector": list(v)}) for p, v in zip(pending, vectors, strict=True)]
+
+
+def _recorded_write(plan: _Plan, manifest: StoreManifest, report: SyncReport, advance: Advance,
+                    ids: Sequence[str], written: Future[None]) -> None:
+    written.result()  # a failed write raises here, before anything about it is recorded
+    # Recorded only once the store has the batch: the manifest never claims more than it holds.
+    manifest.record(plan.collection, {i: plan.hashes[i] for i in ids})
+    report.vectors_written += len(ids)
+    advance(len(ids))
 
 
 def _delete(plan: _Plan, store: VectorStore, manifest: StoreManifest, report: SyncReport,
