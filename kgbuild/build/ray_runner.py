@@ -262,7 +262,8 @@ class RayExtractStage(ExtractStage):
         self.cluster = cluster
         self.spec = spec
 
-    def backend(self, ctx: BuildContext) -> ExtractionBackend:  # type: ignore[override]
+    def backend(self, ctx: BuildContext, *, keep_pool: bool = False) -> ExtractionBackend:  # type: ignore[override]
+        # keep_pool is the local streamed build's (its worker processes); the cluster's tasks are Ray's.
         local = ExtractStage.backend(ctx)
         if not isinstance(ctx, RayBuildContext):
             return local
