@@ -53,6 +53,7 @@ def ray_build(ns: RayNamespace, config: Path, **run: Any) -> tuple[dict[str, Any
     result = ns.call("run", argv=build_argv(config, "--engine", "ray", "--ray-address", ADDRESS),
                      cwd=str(config.parent), timeout=240, **run)
     assert result["rc"] in (0, 1), result["stderr"][-3000:]
+    assert result["stdout"].strip(), result["stderr"][-3000:]  # no report: the build failed before its end
     return result, json.loads(result["stdout"])
 
 

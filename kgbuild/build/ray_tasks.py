@@ -111,9 +111,12 @@ def extract_batch(spec: BuildSpec, chunks: list[Chunk]) -> tuple[list[ExtractedR
 
 def embed_batch(spec: BuildSpec, texts: list[str]) -> bytes:
     """`embedding.model` over some texts: float32 rows, concatenated (compact to ship back)."""
+    from kgbuild.ingest.embedding_choice import dense_embedder
+
     state = _context(spec)
-    cfg = spec.config.embedding
-    embedder = state.ctx.models.embedder(cfg.model, setting="embedding.model", batch_size=cfg.batch_size)
+    # The model the driver's embedding cache is keyed by: `embedding.model: auto` resolves by the
+    # project's language, so it is resolved here the same way, not read raw from the config.
+    embedder = dense_embedder(spec.config, state.ctx.workspace.path, state.ctx.models)
     return np.asarray(embedder.embed(texts), dtype=np.float32).tobytes()
 
 
