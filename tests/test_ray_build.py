@@ -99,7 +99,9 @@ def test_a_ray_build_on_two_nodes_writes_the_tables_of_a_local_build(cluster: Ra
 def test_b_llm_extraction_on_the_cluster_asks_each_chunk_once(cluster: RayNamespace, tmp_path: Path) -> None:
     base_url = cluster.call("llm_start")["base_url"]
     # concurrency 2 for the whole cluster: with a limit per worker, two nodes would have up to four in flight.
-    config = project(tmp_path, "extract:\n  extractor: llm\n  max_reasks: 0\n"
+    # One chunk per call (pack_tokens: 0): the log's prompts then map one to one onto chunks; packing
+    # itself is tested against the same server in test_llm_pack.py.
+    config = project(tmp_path, "extract:\n  extractor: llm\n  max_reasks: 0\n  pack_tokens: 0\n"
                                f"llm:\n  base_url: {base_url}\n  model: m\n  concurrency: 2\n  max_retries: 1\n")
     _, report = ray_build(cluster, config, env={"KGBUILD_LLM_API_KEY": "sk-test"})
     chunks = report["extract"]["chunks_total"]
