@@ -73,14 +73,9 @@ def _tree_rss_mb(root: int) -> float:
     return total / 1024
 
 
-STORES_OFF = "graph_store:\n  backend: none\nvector_store:\n  backend: none\n"
-
-
-def run_build(kgbuild: Path, corpus: Path, workspace: Path, workers: int, extra_config: str = "") -> dict:
-    workspace.mkdir(parents=True, exist_ok=True)
-    config = workspace / "kgbuild.yaml"
-    config.write_text("workspace: ws\n" + extra_config, encoding="utf-8")
-    cmd = [str(kgbuild), "-c", str(config), "build", str(corpus), "--workers", str(workers), "--json", "--keep-going"]
+def run_sampled(cmd: list[str]) -> tuple[str, float, float]:
+    """Run a build command; its stdout, wall seconds and the peak RSS (MB) of its whole process tree,
+    sampled every 0.1 s (a failed build ends the benchmark with its last error line)."""
     peak = 0.0
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -100,6 +95,18 @@ def run_build(kgbuild: Path, corpus: Path, workspace: Path, workers: int, extra_
     sampler.join()
     if proc.returncode != 0:
         sys.exit(f"build failed ({proc.returncode}): {err.strip().splitlines()[-1:] if err else ''}")
+    return out, wall, peak
+
+
+STORES_OFF = "graph_store:\n  backend: none\nvector_store:\n  backend: none\n"
+
+
+def run_build(kgbuild: Path, corpus: Path, workspace: Path, workers: int, extra_config: str = "") -> dict:
+    workspace.mkdir(parents=True, exist_ok=True)
+    config = workspace / "kgbuild.yaml"
+    config.write_text("workspace: ws\n" + extra_config, encoding="utf-8")
+    cmd = [str(kgbuild), "-c", str(config), "build", str(corpus), "--workers", str(workers), "--json", "--keep-going"]
+    out, wall, peak = run_sampled(cmd)
     raw = json.loads(out)
     stores = (raw.get("write") or {}).get("stores") or {}
     return {"wall_s": wall, "peak_rss_mb": peak, "report": flat_report(raw), "stores": stores}

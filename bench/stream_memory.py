@@ -13,14 +13,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
 
-from build_offline import _tree_rss_mb, compare_workspaces
+from build_offline import compare_workspaces, run_sampled
 from shared_data import shared_data
 
 STREAMED_BATCH = 500  # the default of build.batch_documents
@@ -32,25 +29,7 @@ def run_build(corpus: Path, root: Path, batch: int) -> dict[str, float]:
     config.write_text("workspace: ws\ngraph_store: {backend: none}\nvector_store: {backend: none}\n"
                       f"build: {{batch_documents: {batch}}}\n", encoding="utf-8")
     cmd = [sys.executable, "-m", "kgbuild", "-c", str(config), "build", str(corpus), "--json", "--keep-going"]
-    peak = 0.0
-    stop = threading.Event()
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-
-    def sample() -> None:
-        nonlocal peak
-        while not stop.is_set():
-            peak = max(peak, _tree_rss_mb(proc.pid))
-            stop.wait(0.1)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    out, err = proc.communicate()
-    wall = time.perf_counter() - start
-    stop.set()
-    sampler.join()
-    if proc.returncode != 0:
-        sys.exit(f"build failed ({proc.returncode}): {err.strip().splitlines()[-1:] if err else ''}")
+    out, wall, peak = run_sampled(cmd)
     report = json.loads(out)
     return {"wall_s": wall, "tree_mb": peak, "driver_mb": report["peak_rss_mb"],
             "worker_mb": report["peak_worker_rss_mb"], "passages": report["read"]["documents_read"],
