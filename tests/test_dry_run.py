@@ -38,7 +38,7 @@ def project(tmp_path: Path, base_url: str, extractor: str = "llm") -> Path:
         "workspace: ws\ngraph_store:\n  backend: none\nvector_store:\n  backend: none\n"
         "align:\n  llm_judge: false\n  llm_hypernyms: false\n"
         f"extract:\n  extractor: {extractor}\n  pack_max_chunks: 3\n"
-        f"llm:\n  base_url: {base_url}\n  model: test-model\n  timeout_s: 5\n  max_retries: 0\n"
+        f"llm:\n  base_url: {base_url}\n  model: test-model\n  timeout_s: 60\n  max_retries: 0\n"
         f"  prices:\n    test-model: {{prompt_per_1m: {PRICE[0]}, completion_per_1m: {PRICE[1]}}}\n",
         encoding="utf-8")
     return config

@@ -66,7 +66,7 @@ def project(tmp_path: Path, llm: ScriptedLLM, extra: str = "") -> Path:
         "workspace: ws\ngraph_store:\n  backend: none\nvector_store:\n  backend: none\n"
         "align:\n  llm_judge: false\n  llm_hypernyms: false\n"
         "extract:\n  extractor: llm\n  max_reasks: 1\n" + extra +
-        f"llm:\n  base_url: {llm.base_url}\n  model: test-model\n  timeout_s: 5\n  max_retries: 0\n",
+        f"llm:\n  base_url: {llm.base_url}\n  model: test-model\n  timeout_s: 60\n  max_retries: 0\n",
         encoding="utf-8")
     return config
 
@@ -198,7 +198,8 @@ def test_packs_stay_within_the_token_budget_and_the_chunk_cap(tmp_path: Path) ->
         before = len(llm.chat_log())
         build(tight)
         log = llm.chat_log()[before:]
-    assert len(log) == 2 and all(len(extraction_passages(r["json"])) == 2 for r in log)
+    sizes = [len(extraction_passages(r["json"])) for r in log]
+    assert sizes == [2, 2], sizes  # a pack re-asked passage by passage would show here as 1s
     assert all(sum(counter.count(m["content"]) for m in r["json"]["messages"]) <= budget for r in log)
 
 

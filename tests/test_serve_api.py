@@ -75,7 +75,7 @@ def test_search_ranks_names_and_filters_by_kind_and_class(client: httpx.Client) 
     names = [h["name"] for h in page["items"]]
     assert "Alan Turing" in names and all("turing" in n.lower() for n in names)
     assert "Turing" not in names  # enigma.txt's "Turing" is fused into Alan Turing (issue 17, item 8)
-    assert [h["name"] for h in get(client, "/api/search", q="alan turing")["items"]][0] == "Alan Turing"
+    assert next(h["name"] for h in get(client, "/api/search", q="alan turing")["items"]) == "Alan Turing"
     alan = find(client, "Alan Turing")
     assert alan["class"] == "Person" and alan["kind"] == "entity" and alan["degree"] >= 10
     people = get(client, "/api/search", q="", **{"class": "Person"}, limit=200)["items"]
