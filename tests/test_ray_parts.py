@@ -68,6 +68,13 @@ def test_the_coordinator_keeps_the_workspace_response_cache(tmp_path: Path) -> N
     local.close()
 
 
+def test_the_coordinator_clears_the_cache_it_owns(tmp_path: Path) -> None:
+    c = coordinator(tmp_path)
+    c.cache_put("key", ChatResult(text="{}", model="m", prompt_tokens=3, completion_tokens=1).model_dump_json())
+    assert (c.cache_count(), c.cache_clear(), c.cache_count()) == (1, 1, 0)
+    c.close()
+
+
 def test_engine_setting(tmp_path: Path) -> None:
     path = tmp_path / "kgbuild.yaml"
     path.write_text("engine:\n  kind: ray\n  address: head:6379\n", encoding="utf-8")

@@ -57,6 +57,9 @@ class EndpointCoordinator:
     def cache_count(self) -> int:
         return self._cache.count() if self._cache is not None else 0
 
+    def cache_clear(self) -> int:
+        return self._cache.clear() if self._cache is not None else 0
+
     # ------------------------------------------------------------------ requests in flight
 
     def _expire(self) -> None:

@@ -60,7 +60,7 @@ class RemoteCache(ResponseCache):
         return int(_get(self._coordinator.cache_count.remote()))
 
     def clear(self) -> int:
-        raise NotImplementedError("clear the cache with `kgbuild cache clear` on the driver's workspace")
+        return int(_get(self._coordinator.cache_clear.remote()))
 
     def close(self) -> None:
         pass  # the actor owns the file
