@@ -269,7 +269,7 @@ def _export(model: Any, path: Path) -> None:
     # Traced with eager attention: the SDPA path (transformers' default) exports its masking as
     # Where/IsNaN over every attention score, a fifth of the int8 graph's time; eager attention
     # exports a plain additive mask (the int8 graph ran 1.35x faster on 2Wiki chunks).
-    inner = getattr(model[0], "auto_model", None)
+    inner: Any = getattr(model[0], "auto_model", None)
     previous = getattr(getattr(inner, "config", None), "_attn_implementation", None)
     eager = previous not in (None, "eager") and hasattr(inner, "set_attn_implementation")
     if eager:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 
 from kgbuild.config import Config
 from kgbuild.ingest.embedding_model import ModelPool, SentenceEmbedder
-from kgbuild.progress import ProgressReporter, QuietProgress
+from kgbuild.progress import BarsReporter, ProgressReporter, QuietProgress, stage_bars
 from kgbuild.schema import resolve_schema
 from kgbuild.store import cypher
 from kgbuild.store.graph_rows import read_graph_rows
@@ -26,19 +27,44 @@ from kgbuild.workspace import Workspace
 
 def sync_stores(config: Config, progress: ProgressReporter | None = None,
                 models: ModelPool | None = None) -> SyncReport:
-    """`models`: the build's model pool, so the vectors come from the model its other stages loaded."""
+    """`models`: the build's model pool, so the vectors come from the model its other stages loaded.
+
+    The graph store and the vector store are written at the same time, each from its own reading
+    of the workspace and into its own manifest target: the graph writes wait mostly on the store
+    (a JVM behind Bolt) while the vector stage computes, so together they take about as long as
+    the vector stage alone. A store that fails does not stop the other: its error is raised once
+    both are done (the vector store's if both failed), with everything either of them wrote recorded."""
     progress = progress or QuietProgress()
-    workspace = Workspace(config.workspace_path())
-    report = SyncReport()
     t = time.perf_counter()
-    if config.graph_store.backend != "none":
-        _sync_graph(config, workspace, report, progress)
-    if config.vector_store.backend != "none":
-        started = time.perf_counter()
-        _sync_vectors(config, workspace, report, progress, models)
-        report.seconds["vectors"] = round(time.perf_counter() - started, 3)
+    graph_on, vectors_on = config.graph_store.backend != "none", config.vector_store.backend != "none"
+    graph, vectors = SyncReport(), SyncReport()
+    if graph_on and vectors_on:
+        with stage_bars(progress, ["graph", "vectors"]) as bars:
+            shared = BarsReporter(bars)
+            with ThreadPoolExecutor(max_workers=1, thread_name_prefix="graph-sync") as pool:
+                graph_done = pool.submit(_sync_graph, config, Workspace(config.workspace_path()), graph, shared)
+                try:
+                    _sync_vectors(config, Workspace(config.workspace_path()), vectors, shared, models)
+                finally:
+                    graph_error = graph_done.exception()  # waits: the graph's writes are never abandoned
+            if graph_error is not None:
+                raise graph_error
+    elif graph_on:
+        _sync_graph(config, Workspace(config.workspace_path()), graph, progress)
+    elif vectors_on:
+        _sync_vectors(config, Workspace(config.workspace_path()), vectors, progress, models)
+    report = _merged(graph, vectors)
     report.seconds["total"] = round(time.perf_counter() - t, 3)
     return report
+
+
+def _merged(graph: SyncReport, vectors: SyncReport) -> SyncReport:
+    """One report from the graph's and the vectors' (each fills only its own fields)."""
+    fields = {name: getattr(graph, name) for name in ("graph_store", "nodes_written", "nodes_deleted",
+                                                      "edges_written", "edges_deleted")}
+    counted = {"unchanged": graph.unchanged + vectors.unchanged, "resumed": graph.resumed or vectors.resumed,
+               "seconds": {**graph.seconds, **vectors.seconds}}
+    return vectors.model_copy(update={**fields, **counted})
 
 
 def relationship_typer(config: Config) -> Callable[[str], str]:
@@ -75,7 +101,7 @@ def _sync_graph(config: Config, workspace: Workspace, report: SyncReport, progre
 def _sync_vectors(config: Config, workspace: Workspace, report: SyncReport, progress: ProgressReporter,
                   models: ModelPool | None) -> None:
     from kgbuild.ingest.embedding_choice import decide_embedding, decide_text_analyzer
-    opened = time.perf_counter()  # the Milvus client's import is part of opening the store
+    opened = started = time.perf_counter()  # the Milvus client's import is part of opening the store
     from kgbuild.store.embeddings import open_embedder
     from kgbuild.store.milvus import open_vector_store
     from kgbuild.store.vector_sync import sync_vectors
@@ -92,8 +118,9 @@ def _sync_vectors(config: Config, workspace: Workspace, report: SyncReport, prog
         report.embedding = f"{embedder.name}, {decide_embedding(config, config.workspace_path()).reason}"
         # sync_vectors reads report.resumed as "this store was interrupted" and then lists the
         # store's ids to reconcile (it also does when a collection's count disagrees with the
-        # manifest); an interrupted graph write must not cost the vector store that listing.
-        graph_resumed, report.resumed = report.resumed, manifest.begin()
+        # manifest); this report is the vector store's own, so an interrupted graph write never
+        # costs the vector store that listing.
+        report.resumed = manifest.begin()
         sync_vectors(workspace, store, embedder, manifest, report, prefix=config.vector_store.collection_prefix,
                      batch_size=config.vector_store.batch_size, progress=progress)
         manifest.finish()
@@ -102,4 +129,4 @@ def _sync_vectors(config: Config, workspace: Workspace, report: SyncReport, prog
             report.embedding_backend = inner.backend
             report.embeddings_truncated += inner.truncated
             report.embedding_window = inner.window or report.embedding_window
-        report.resumed = report.resumed or graph_resumed
+    report.seconds["vectors"] = round(time.perf_counter() - started, 3)

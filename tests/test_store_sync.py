@@ -1,0 +1,55 @@
+"""sync_stores: the graph store and the vector store are written side by side, and one that fails
+does not cost the other its writes."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import socket
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("milvus_lite")
+
+from kgbuild.build import Builder
+from kgbuild.config import load_config
+from kgbuild.errors import KgbuildError
+from kgbuild.progress import QuietProgress
+from kgbuild.store.manifest import StoreManifest
+from kgbuild.store.open import manifest_path, vector_target
+from kgbuild.store.sync import sync_stores
+from kgbuild.workspace import Workspace
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "corpus"
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_a_graph_store_that_is_down_does_not_stop_the_vectors(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    shutil.copytree(SAMPLES, corpus)
+    (tmp_path / "kgbuild.yaml").write_text(
+        "workspace: ws\nbuild:\n  workers: 1\nvector_store:\n  batch_size: 64\n"
+        f"graph_store:\n  backend: neo4j\n  uri: bolt://127.0.0.1:{_closed_port()}\n  password: secret\n",
+        encoding="utf-8")
+    config = load_config(tmp_path / "kgbuild.yaml", env={})
+    asyncio.run(Builder(config, QuietProgress()).arun([corpus], sync=False))  # tables only
+    chunks = Workspace(config.workspace_path()).read_table("chunks", columns=["id"]).num_rows
+
+    with pytest.raises(KgbuildError):
+        sync_stores(config)
+
+    # The vector store was written in full while the graph store failed, and the manifest says so:
+    # the next sync writes only the graph.
+    manifest = StoreManifest(manifest_path(config), vector_target(config))
+    try:
+        recorded = manifest.hashes(f"{config.vector_store.collection_prefix}_chunks")
+        assert len(recorded) == chunks > 10
+        assert not manifest.was_interrupted()
+    finally:
+        manifest.close()
