@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sys
 from collections import Counter
@@ -93,6 +94,13 @@ def test_a_ray_build_on_two_nodes_writes_the_tables_of_a_local_build(cluster: Ra
     assert stores["embeddings_computed"] == 0 and stores["embeddings_cached"] == stores["vectors_written"]
     assert "extract tasks on 2 node(s)" in report["engine"], report["engine"]  # both nodes extracted
     assert report["extract"]["chunks_extracted"] == report["extract"]["chunks_total"] > 30
+    assert "embed" in report["stage_seconds"]  # a stage without a section, timed all the same
+    # The saved report is the one printed, the engine summary (known only after the stages) included.
+    reports = tmp_path / "ws" / "reports"
+    (saved,) = reports.glob("build-*.json")
+    assert re.fullmatch(r"build-\d{8}T\d{6}Z-\d+\.json", saved.name), saved.name
+    assert json.loads(saved.read_text(encoding="utf-8")) == report
+    assert json.loads((reports / "latest.json").read_text(encoding="utf-8")) == report
     assert tables(tmp_path / "ws") == local_tables
 
 

@@ -29,13 +29,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import sys
 import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from datetime import datetime, timezone
 from typing import Any
 
 from kgbuild.build.chunk import ChunkStage
@@ -44,7 +42,7 @@ from kgbuild.build.extract import ExtractStage
 from kgbuild.build.extract_backends import ExtractionBackend, OnResult
 from kgbuild.build.ray_context import RayBuildContext
 from kgbuild.build.records import BuildRequest, ExtractedChunk, PersistedTables, ReadOutput
-from kgbuild.build.runner import PIPELINES
+from kgbuild.build.runner import PIPELINES, run_stages, save_report
 from kgbuild.build.stage import Stage, StageResult
 from kgbuild.config import Config
 from kgbuild.corpus import Corpus
@@ -59,10 +57,6 @@ from kgbuild.schema import Schema, resolve_schema
 CHUNK_BATCH_DOCS = 512
 # Texts per embedding task.
 EMBED_BATCH_TEXTS = 2048
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 class RayCluster:
@@ -341,10 +335,8 @@ class RayRunner:
         # own; stdout belongs to the command's output (`--json`), so they go to stderr.
         with contextlib.redirect_stdout(sys.stderr):
             report, ctx = await self._on_cluster(request, pipeline, schema)
-        report.wall_seconds = round(time.perf_counter() - t0, 3)
-        report.measure_memory()
-        stamp = report.started_at.replace(":", "").replace("-", "").replace("+0000", "Z")
-        ctx.workspace.save_report(report.model_dump_json(indent=2), f"build-{stamp}-{os.getpid()}")
+        # Saved once the cluster is shut down: the wall time counts joining and leaving it.
+        save_report(ctx, report, t0)
         return report
 
     async def _on_cluster(self, request: BuildRequest, pipeline: str,
@@ -356,33 +348,11 @@ class RayRunner:
             ctx = RayBuildContext(self.config, schema, cluster.coordinator, progress=self.progress,
                                   use_cache=self.use_cache, workers=cluster.cpus)
             spec = BuildSpec(uuid.uuid4().hex, self.config, schema, cluster.coordinator, self.use_cache)
-            stages = ray_pipeline(pipeline, cluster, spec)
-            report = await self._run(ctx, stages, request, pipeline)
-            report.engine = cluster.summary()
+            # No local batching (batch_documents 0): the chunk and extract stages spread over the
+            # cluster themselves. The embed stage returns no section but its time is the cluster's work.
+            report, _ = await run_stages(ctx, ray_pipeline(pipeline, cluster, spec), request, pipeline,
+                                         timed=(RayEmbedStage.name,))
+            report.engine = cluster.summary()  # known only now: the tasks each node ran
         finally:
             cluster.close()
         return report, ctx
-
-    @staticmethod
-    async def _run(ctx: RayBuildContext, stages: list[Stage[Any, Any]], request: BuildRequest,
-                   pipeline: str) -> BuildReport:
-        ctx.workspace.ensure()
-        report = BuildReport(started_at=_now(), workspace=str(ctx.workspace.path), schema_name=ctx.schema.name,
-                             pipeline=pipeline, workers=ctx.workers, sources=[str(s) for s in request.sources])
-        with ctx.workspace.lock():
-            try:
-                report.fingerprints = {s.name: s.fingerprint(ctx) for s in stages}
-                data: Any = request
-                for stage in stages:
-                    t = time.perf_counter()
-                    result = await stage.run(ctx, data)
-                    data = result.output
-                    if result.section is not None:
-                        report.add(result.section)
-                    if result.section is not None or stage.name == "embed":
-                        report.stage_seconds[stage.name] = round(time.perf_counter() - t, 3)
-            finally:
-                report.llm = await ctx.aclose()
-        report.finished_at = _now()
-        return report
-

@@ -1,16 +1,18 @@
 """The named pipelines of a build, and the local runner that executes one.
 
-Stages are data (`PIPELINES`); running them is policy. `LocalRunner` runs a pipeline in this
-process under the workspace lock, times each stage, collects the sections into the report and
-saves it. Another runner (e.g. a distributed engine) can take the same stage list: every stage
-only needs a `BuildContext` and the previous stage's output.
+Stages are data (`PIPELINES`); running them is policy. `run_stages` runs a stage list under the
+workspace lock, times each stage and collects the sections into the report; `save_report` stamps
+the report with its wall time and memory and saves it. `LocalRunner` runs a named pipeline in
+this process with the two; another runner (e.g. a distributed engine, `ray_runner`) calls the same
+two with its own stage list, and adds what only it knows (its engine summary) in between: every
+stage only needs a `BuildContext` and the previous stage's output.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
@@ -82,6 +84,56 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
+async def run_stages(ctx: BuildContext, stages: Pipeline, request: BuildRequest, pipeline: str, *,
+                     batch_documents: int = 0, timed: Collection[str] = ()) -> tuple[BuildReport, float]:
+    """Run `stages` over `request` under the workspace lock: the report (not saved yet, see
+    `save_report`) and the seconds the stages' fingerprints took.
+
+    `batch_documents` > 0: the stock read, chunk, extract and assemble at the head run batch by
+    batch of that many documents (see `batches`). `timed`: the names of stages whose seconds are
+    reported even when they return no section (a section-less stage is otherwise one that had
+    nothing to do, e.g. alignment switched off)."""
+    ctx.workspace.ensure()
+    report = BuildReport(started_at=_now(), workspace=str(ctx.workspace.path), schema_name=ctx.schema.name,
+                         pipeline=pipeline, workers=ctx.workers, sources=[str(s) for s in request.sources])
+    with ctx.workspace.lock():
+        try:
+            # Every stage's fingerprint first: a setting that cannot work (e.g. an LLM stage
+            # without an endpoint) stops the build before anything is read or written.
+            t = time.perf_counter()
+            report.fingerprints = {stage.name: stage.fingerprint(ctx) for stage in stages}
+            settings = time.perf_counter() - t
+            data: Any = request
+            front = _streamed_front(stages, batch_documents)
+            if front is not None:
+                streamed = await build_in_batches(ctx, request, batch_documents, *front)
+                for section in streamed.sections:
+                    report.add(section)
+                report.stage_seconds.update(streamed.seconds)
+                data, stages = streamed.graph, stages[len(STREAMED):]
+            for stage in stages:
+                t = time.perf_counter()
+                result = await stage.run(ctx, data)
+                data = result.output
+                if result.section is not None:
+                    report.add(result.section)
+                if result.section is not None or stage.name in timed:
+                    report.stage_seconds[stage.name] = round(time.perf_counter() - t, 3)
+        finally:
+            report.llm = await ctx.aclose()
+    report.finished_at = _now()
+    return report, settings
+
+
+def save_report(ctx: BuildContext, report: BuildReport, started: float) -> None:
+    """Stamp `report` with the wall time since `started` (a time.perf_counter() reading) and this
+    process's peak memory, and save it in the workspace as `build-<start>-<pid>` (and as the latest)."""
+    report.wall_seconds = round(time.perf_counter() - started, 3)
+    report.measure_memory()
+    stamp = report.started_at.replace(":", "").replace("-", "").replace("+0000", "Z")
+    ctx.workspace.save_report(report.model_dump_json(indent=2), f"build-{stamp}-{os.getpid()}")
+
+
 class LocalRunner:
     def __init__(self, ctx: BuildContext, *, process_started: float | None = None) -> None:
         self.ctx = ctx
@@ -94,38 +146,8 @@ class LocalRunner:
         ctx = self.ctx
         t0 = time.perf_counter()
         startup = None if self.process_started is None else t0 - self.process_started
-        stages = PIPELINES[pipeline]
-        ctx.workspace.ensure()
-        report = BuildReport(started_at=_now(), workspace=str(ctx.workspace.path), schema_name=ctx.schema.name,
-                             pipeline=pipeline, workers=ctx.workers, sources=[str(s) for s in request.sources])
-        with ctx.workspace.lock():
-            try:
-                # Every stage's fingerprint first: a setting that cannot work (e.g. an LLM stage
-                # without an endpoint) stops the build before anything is read or written.
-                t = time.perf_counter()
-                report.fingerprints = {stage.name: stage.fingerprint(ctx) for stage in stages}
-                settings = time.perf_counter() - t
-                data: Any = request
-                front = _streamed_front(stages, ctx.config.build.batch_documents)
-                if front is not None:
-                    streamed = await build_in_batches(ctx, request, ctx.config.build.batch_documents, *front)
-                    for section in streamed.sections:
-                        report.add(section)
-                    report.stage_seconds.update(streamed.seconds)
-                    data, stages = streamed.graph, stages[len(STREAMED):]
-                for stage in stages:
-                    t = time.perf_counter()
-                    result = await stage.run(ctx, data)
-                    data = result.output
-                    if result.section is not None:
-                        report.add(result.section)
-                        report.stage_seconds[stage.name] = round(time.perf_counter() - t, 3)
-            finally:
-                report.llm = await ctx.aclose()
+        report, settings = await run_stages(ctx, PIPELINES[pipeline], request, pipeline,
+                                            batch_documents=ctx.config.build.batch_documents)
         report.fixed_seconds = _fixed_costs(report, startup, settings, ctx)
-        report.finished_at = _now()
-        report.wall_seconds = round(time.perf_counter() - t0, 3)
-        report.measure_memory()
-        stamp = report.started_at.replace(":", "").replace("-", "").replace("+0000", "Z")
-        ctx.workspace.save_report(report.model_dump_json(indent=2), f"build-{stamp}-{os.getpid()}")
+        save_report(ctx, report, t0)
         return report
