@@ -20,7 +20,8 @@ pytest.importorskip("model2vec")
 from click.testing import CliRunner
 
 from kgbuild.cli import main
-from kgbuild.config import ENV_OVERRIDES, parse_config
+from kgbuild.config import ENV_OVERRIDES, load_config, parse_config
+from kgbuild.engine import Engine
 from kgbuild.errors import ConfigError, ModelLoadError
 from kgbuild.ingest import static_embedding
 from kgbuild.ingest.embedding_backend import resolve_backend
@@ -139,3 +140,11 @@ def test_a_static_build_of_the_samples_answers_a_hybrid_query(cache_dir: Path, t
     assert asked.exit_code == 0, asked.output
     answer = json.loads(asked.stdout)
     assert answer["citations"] and all(c["chunk_id"].startswith(c["doc_id"] + "#") for c in answer["citations"])
+    # dense retrieval embeds the question with the same table (not the transformer's numpy pass,
+    # whose vectors live in another space): the question's own vector finds the question's chunks
+    with Engine.open(load_config(config, env={})) as engine:
+        inner = engine.embedder(cached=False)
+        assert isinstance(inner, SentenceEmbedder) and inner.backend == "static"
+        dense = engine.retrieve(question, mode="dense").chunks
+    assert dense and np.allclose(inner.embed([question])[0], _embedder()[1].embed([question])[0], atol=1e-6)
+    assert {"EDSAC", "people/john_von_neumann"} <= {c.doc_id for c in dense[:5]}  # the supporting documents
