@@ -33,7 +33,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A cache of its own, distilled into once here (10-15 s on 2 idle cores, more under load)."""
+    """A cache of its own, distilled into once here (15-30 s on 2 idle cores, up to 90 s under load)."""
     path = tmp_path_factory.mktemp("kgbuild-cache")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("KGBUILD_CACHE_DIR", str(path))
@@ -87,6 +87,22 @@ def test_a_second_pool_reads_the_table_without_distilling(cache_dir: Path, monke
     assert len(embedder.embed(["again"])) == 1
     # and without loading the transformer: only the table is read
     assert pool.loads == 1 and pool.load_seconds < 5
+
+
+def test_a_table_another_process_renamed_in_first_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KGBUILD_CACHE_DIR", str(tmp_path))
+    final = tmp_path / "static" / "m-123-v1"
+
+    def racing(source: str, target: Path, setting: str) -> None:
+        for name in ("model.safetensors", "tokenizer.json", "config.json"):
+            (target / name).write_text("ours", encoding="utf-8")
+        final.mkdir()  # the other process's complete table lands while ours is being made
+        (final / "model.safetensors").write_text("theirs", encoding="utf-8")
+
+    monkeypatch.setattr(static_embedding, "_distil", racing)
+    assert static_embedding.static_model("/models/m", "m-123", "embedding.model") == final
+    assert (final / "model.safetensors").read_text(encoding="utf-8") == "theirs"
+    assert [p.name for p in (tmp_path / "static").iterdir()] == ["m-123-v1"]  # ours removed, nothing half-made
 
 
 def test_vectors_are_cached_under_their_own_name() -> None:
