@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	# The CPU build of torch first: installed later, as a dependency, it would pull GBs of CUDA wheels.
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e ".[embed,dev,multilingual,ray]"
+	$(BIN)/python -m pip install --quiet -e ".[embed,dev,multilingual,ray,static]"
 	# Debian's Chromium for the explorer's browser tests (tests/test_serve_browser.py skips without it).
 	if [ ! -x /usr/bin/chromium ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \

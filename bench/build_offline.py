@@ -1,7 +1,7 @@
 """A first full build of 2Wiki with the stores off and with the default stores, and the retrieval
 check of the embedding backend the default build uses.
 
-Run from the repo root: `python bench/build_offline.py [CORPUS] [--parallel-check]`. Each build runs
+Run from the repo root: `python bench/build_offline.py [CORPUS] [--parallel-check] [--static]`. Each build runs
 as its own `kgbuild build` process on a fresh workspace, so the figures include start-up and model
 loading; peak memory is the largest total RSS of the whole process tree (main + workers), sampled
 every 100 ms.
@@ -11,10 +11,15 @@ every 100 ms.
    default `embedding.backend`); target: at most 1.5x the stores-off wall;
 3. HotpotQA hybrid Recall@5 with the vectors of the PyTorch backend (what every build used before)
    and of the default backend, on one offline build, same questions, same run (bench/retrieval.py
-   computes R@5 the same way); the default must stay within 0.01.
+   computes R@5 the same way); the default must stay within 0.01. The vectors of the opt-in
+   `static` backend (a distilled token table) are checked too, for what it costs in recall.
+`--static` adds a third 2Wiki build with `embedding.backend: static` (stores on); its ratio to the
+stores-off build is what a user who opts in gets.
 `--parallel-check` adds what this bench measured before: a single-process build, a cached re-run,
 and whether the parallel and single-process tables are identical. The ONNX graph is exported once
-per machine into the user cache (~15 s); a first-ever run pays that inside the default-stores build.
+per machine into the user cache (~15 s); a first-ever run pays that inside the default-stores build,
+and the static table's distillation (15 s idle, up to 2 min on a busy machine) inside the static build
+(or, without --static, inside the recall check's static sync).
 Last line: one JSON object with the figures.
 """
 
@@ -130,7 +135,7 @@ def recall_check(workers: int) -> dict[str, dict[str, float]]:
         path.write_text(base, encoding="utf-8")
         asyncio.run(Builder(load_config(path), QuietProgress()).arun([corpus], workers=workers, sync=False))
         qa = read_qa(qa_path)
-        for backend in ("torch", "auto"):
+        for backend in ("torch", "auto", "static"):
             path.write_text(base + f"vector_store:\n  uri: vectors-{backend}.db\nembedding:\n  backend: {backend}\n",
                             encoding="utf-8")
             config = load_config(path)
@@ -184,6 +189,8 @@ def main() -> None:
     parser.add_argument("corpus", nargs="?", type=Path, default=default_corpus())
     parser.add_argument("--parallel-check", action="store_true",
                         help="also a single-process build and a cached re-run (two more builds)")
+    parser.add_argument("--static", action="store_true",
+                        help="also a build with the default stores and embedding.backend: static")
     args = parser.parse_args()
     corpus: Path = args.corpus
     if not corpus.exists():
@@ -194,6 +201,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="kgbench-") as tmp:
         off = run_build(kgbuild, corpus, Path(tmp) / "off", cores, STORES_OFF)
         on = run_build(kgbuild, corpus, Path(tmp) / "on", cores)
+        if args.static:
+            static = run_build(kgbuild, corpus, Path(tmp) / "static", cores, "embedding:\n  backend: static\n")
         if args.parallel_check:
             rerun = run_build(kgbuild, corpus, Path(tmp) / "off", cores, STORES_OFF)
             single = run_build(kgbuild, corpus, Path(tmp) / "single", 1, STORES_OFF)
@@ -227,6 +236,17 @@ def main() -> None:
         "peak_rss_mb": round(max(on["peak_rss_mb"], off["peak_rss_mb"])),
         "stores_off_peak_rss_mb": round(off["peak_rss_mb"]), "stores_on_peak_rss_mb": round(on["peak_rss_mb"]),
     })
+    if args.static:
+        s_stores = static["stores"]
+        s_vectors, s_vector_s = s_stores.get("vectors_written", 0), s_stores.get("seconds", {}).get("vectors", 0.0)
+        s_ratio = static["wall_s"] / off["wall_s"]
+        print(f"static stores: {static['wall_s']:.1f} s wall, peak RSS {static['peak_rss_mb']:.0f} MB, vectors "
+              f"{s_vector_s:.1f} s for {s_vectors} vectors ({s_vectors / max(s_vector_s, 1e-9):.0f}/s), backend "
+              f"{s_stores.get('embedding_backend') or '?'}; static stores / stores off: {s_ratio:.2f}x")
+        figures.update({"stores_on_static_wall_s": round(static["wall_s"], 1), "stores_ratio_static": round(s_ratio, 2),
+                        "vectors_per_s_static": round(s_vectors / max(s_vector_s, 1e-9)),
+                        "vector_stage_s_static": round(s_vector_s, 1),
+                        "stores_on_static_peak_rss_mb": round(static["peak_rss_mb"])})
     if args.parallel_check:
         print(f"single process: {single['wall_s']:.1f} s; cached re-run {rerun['wall_s']:.1f} s; "
               f"identical tables: {identical}; chunk id / provenance problems: {id_problems}")
@@ -245,6 +265,9 @@ def main() -> None:
         "recall_delta": round(after - before, 3),
         "hotpotqa_vector_sync_s_torch": round(recall["torch"]["sync_s"], 1),
         "hotpotqa_vector_sync_s_default": round(recall["auto"]["sync_s"], 1),
+        "hybrid_recall_at_5_static": round(recall["static"]["recall_at_5"], 3),
+        "dense_recall_at_5_static": round(recall["static"]["dense_recall_at_5"], 3),
+        "hotpotqa_vector_sync_s_static": round(recall["static"]["sync_s"], 1),
         "load_avg_1min": round(os.getloadavg()[0], 2),
     })
     print(json.dumps(figures))

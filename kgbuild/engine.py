@@ -351,10 +351,12 @@ def _warm_up(config: Config) -> tuple[MutualIndex | None, LightEncoder | None, f
     workspace = Workspace(config.workspace_path())
     mutual = MutualIndex.load(workspace) if workspace.has_table("chunks") else None
     start = time.perf_counter()
-    try:
-        light = LightEncoder.load(ModelChoice(config.embedding.model, "embedding.model").resolve())
-    except KgbuildError:
-        light = None
+    light = None
+    if config.embedding.backend != "static":  # a static table's vectors are not the transformer's
+        try:
+            light = LightEncoder.load(ModelChoice(config.embedding.model, "embedding.model").resolve())
+        except KgbuildError:
+            light = None
     return mutual, light, time.perf_counter() - start
 
 
@@ -369,6 +371,10 @@ def _embed_questions_without_torch(index: QueryIndex, light: LightEncoder | None
 
     cached = index.embedder
     if not isinstance(cached, CachedEmbedder) or not isinstance(cached.inner, SentenceEmbedder):
+        return
+    if cached.inner.backend == "static":
+        # The numpy pass gives the transformer's vectors, which live in another space than the
+        # distilled table's; the table itself needs no torch (embedding.backend: static).
         return
     try:
         model_dir = cached.inner.choice.resolve()

@@ -29,9 +29,10 @@ import numpy as np
 
 from kgbuild.errors import ModelLoadError
 
-Backend = Literal["torch", "onnx", "onnx-int8"]
-BackendSetting = Literal["auto", "torch", "onnx", "onnx-int8"]
-BACKENDS: tuple[str, ...] = ("torch", "onnx", "onnx-int8")
+Backend = Literal["torch", "onnx", "onnx-int8", "static"]
+BackendSetting = Literal["auto", "torch", "onnx", "onnx-int8", "static"]
+# static: a token table distilled from the model (kgbuild.ingest.static_embedding); opt-in only.
+BACKENDS: tuple[str, ...] = ("torch", "onnx", "onnx-int8", "static")
 
 # Bumped when the export itself changes, so graphs made by an older kgbuild are not reused.
 _EXPORT_VERSION = "2"  # 2: traced with eager attention (see _export)
@@ -50,15 +51,27 @@ def onnx_available() -> bool:
     return all(importlib.util.find_spec(m) is not None for m in ("onnxruntime", "onnx"))
 
 
+def static_available() -> bool:
+    """Whether model2vec (embedding.backend: static, kgbuild.ingest.static_embedding) is installed."""
+    import importlib.util
+
+    return importlib.util.find_spec("model2vec") is not None
+
+
 def resolve_backend(setting: str, *, bundled: bool) -> Backend:
     """The backend `embedding.backend` asks for. `auto`: int8 ONNX for the bundled MiniLM (its
     retrieval quality is checked by bench/build_offline.py) when ONNX Runtime is installed, else
-    PyTorch; a model of the user's own runs on PyTorch unless a backend is named."""
+    PyTorch; a model of the user's own runs on PyTorch unless a backend is named. `auto` never
+    picks `static`: it trades retrieval quality for speed, which only the user can decide."""
     if setting == "auto":
         return "onnx-int8" if bundled and onnx_available() else "torch"
     if setting not in BACKENDS:
         raise ModelLoadError("config embedding.backend", f"unknown backend {setting!r}",
-                             "use auto, torch, onnx or onnx-int8")
+                             "use auto, torch, onnx, onnx-int8 or static")
+    if setting == "static" and not static_available():
+        # Here, not at the first embedding: a build stops before its extraction, not after it.
+        raise ModelLoadError("config embedding.backend", "static needs model2vec, which is not installed",
+                             "pip install 'kgbuild[static]', or set embedding.backend: auto")
     return setting  # type: ignore[return-value]  # checked against BACKENDS just above
 
 

@@ -30,6 +30,7 @@ from kgbuild.ingest.embedding_backend import (
     resolve_backend,
     supports_onnx,
 )
+from kgbuild.ingest.static_embedding import StaticEncoder, static_model
 from kgbuild.store.types import Embedder
 
 BUNDLED = "bundled"
@@ -39,6 +40,7 @@ BUNDLED_DIM = 384
 # A loaded sentence-transformers model; `Any` because the library is an optional dependency.
 SentenceModel = Any
 LoadModel = Callable[[str, str], SentenceModel]  # (resolved model path or name, setting) -> model
+Encoder = TorchEncoder | OnnxEncoder | StaticEncoder
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,8 @@ class ModelPool:
     stage. `load` is injectable so tests can count loads without a real model. `backend` is
     `embedding.backend` (kgbuild.ingest.embedding_backend): how every model of the pool is run;
     `auto` picks ONNX only for models this pool loads itself (an injected loader gives PyTorch).
+    `static` never loads the sentence-transformers model here: its token table is distilled (once per
+    machine, in a child process) and then only the table is read.
     """
 
     def __init__(self, load: LoadModel = load_sentence_model, backend: str = "auto",
@@ -115,7 +119,7 @@ class ModelPool:
         self._backend = backend
         self._threads = threads
         self._models: dict[str, SentenceModel] = {}
-        self._encoders: dict[str, TorchEncoder | OnnxEncoder] = {}
+        self._encoders: dict[str, Encoder] = {}
         self._lock = threading.Lock()
         self.loads = 0  # models actually loaded by this pool
         self.load_seconds = 0.0  # spent loading them (the build report's fixed costs)
@@ -126,8 +130,11 @@ class ModelPool:
             return "torch"
         return resolve_backend(self._backend, bundled=choice.bundled)
 
-    def encoder(self, choice: ModelChoice) -> TorchEncoder | OnnxEncoder:
-        """The model of `choice` behind its backend; the ONNX graph is exported on first use."""
+    def encoder(self, choice: ModelChoice) -> Encoder:
+        """The model of `choice` behind its backend; the ONNX graph is exported, or the static table
+        distilled, on first use."""
+        if self.backend(choice) == "static":
+            return self._static(choice)
         model = self.model(choice)
         key = choice.resolve()
         with self._lock:
@@ -144,7 +151,25 @@ class ModelPool:
                     self._encoders[key] = OnnxEncoder(model, graph, backend, self._threads)
             return self._encoders[key]
 
-    def encoders(self) -> list[TorchEncoder | OnnxEncoder]:
+    def _static(self, choice: ModelChoice) -> StaticEncoder:
+        key = choice.resolve()
+        with self._lock:
+            encoder = self._encoders.get(key)
+            if not isinstance(encoder, StaticEncoder):  # the pool's backend is fixed: None, or static
+                t = time.perf_counter()
+                folder = static_model(key, f"{Path(key).name}-{_model_fingerprint(key)}", choice.setting)
+                encoder = self._encoders[key] = StaticEncoder(folder)
+                self.load_seconds += time.perf_counter() - t  # a first distillation included
+                self.loads += 1
+            return encoder
+
+    def dim(self, choice: ModelChoice) -> int:
+        """Width of the vectors `choice` gives on this pool's backend."""
+        if self.backend(choice) == "static":
+            return self._static(choice).dim
+        return int(self.model(choice).get_sentence_embedding_dimension())
+
+    def encoders(self) -> list[Encoder]:
         """The encoders made so far (for reports: backend, texts cut at the window)."""
         with self._lock:
             return list(self._encoders.values())
@@ -177,12 +202,14 @@ class SentenceEmbedder:
         self.truncated = 0  # texts this embedder cut at the model's window
         self.window = 0  # that window in tokens, once the model is loaded
         self._pool = pool
-        self._dim: int | None = BUNDLED_DIM if choice.bundled else None
+        # A static table keeps the model's width too (kgbuild.ingest.static_embedding), but its width is
+        # read from the table itself rather than assumed.
+        self._dim: int | None = BUNDLED_DIM if choice.bundled and self.backend != "static" else None
 
     @property
     def dim(self) -> int:
         if self._dim is None:
-            self._dim = int(self._pool.model(self.choice).get_sentence_embedding_dimension())
+            self._dim = self._pool.dim(self.choice)
         return self._dim
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
