@@ -50,7 +50,7 @@ def _embedder() -> tuple[ModelPool, SentenceEmbedder]:
 
 def test_the_table_is_distilled_into_the_cache_once(cache_dir: Path) -> None:
     (folder,) = (cache_dir / "static").iterdir()
-    assert folder.name.startswith("model-") and folder.name.endswith("-v1")
+    assert folder.name.startswith("model-") and folder.name.endswith(f"-v{static_embedding._VERSION}")
     assert {"model.safetensors", "tokenizer.json", "config.json"} <= {p.name for p in folder.iterdir()}
     assert not [p for p in (cache_dir / "static").iterdir() if p.name.endswith(".tmp")]  # no half-made table
 
@@ -91,7 +91,7 @@ def test_a_second_pool_reads_the_table_without_distilling(cache_dir: Path, monke
 
 def test_a_table_another_process_renamed_in_first_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KGBUILD_CACHE_DIR", str(tmp_path))
-    final = tmp_path / "static" / "m-123-v1"
+    final = tmp_path / "static" / f"m-123-v{static_embedding._VERSION}"
 
     def racing(source: str, target: Path, setting: str) -> None:
         for name in ("model.safetensors", "tokenizer.json", "config.json"):
@@ -102,7 +102,7 @@ def test_a_table_another_process_renamed_in_first_is_used(tmp_path: Path, monkey
     monkeypatch.setattr(static_embedding, "_distil", racing)
     assert static_embedding.static_model("/models/m", "m-123", "embedding.model") == final
     assert (final / "model.safetensors").read_text(encoding="utf-8") == "theirs"
-    assert [p.name for p in (tmp_path / "static").iterdir()] == ["m-123-v1"]  # ours removed, nothing half-made
+    assert [p.name for p in (tmp_path / "static").iterdir()] == [final.name]  # ours removed, nothing half-made
 
 
 def test_vectors_are_cached_under_their_own_name() -> None:

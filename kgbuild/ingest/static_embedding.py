@@ -1,12 +1,13 @@
 """embedding.backend: static -- a table of token vectors distilled locally from the configured
-sentence-transformers model with model2vec, a text's vector being the mean of its tokens' vectors.
+sentence-transformers model (kgbuild.ingest.static_distil, in model2vec's file layout; model2vec
+reads it), a text's vector being the mean of its tokens' vectors.
 
 No transformer runs at embed time, so 2Wiki's 45k vector texts embed in a few seconds on 2 cores
 (int8 ONNX MiniLM: ~85 s); the price is retrieval quality (docs/embedding_backend.md has the
 measured HotpotQA Recall@5). The table is made once per machine from the installed model: every
 token of the model's vocabulary goes through the model alone, the outputs are rotated by PCA
 (keeping all dimensions, so the vectors are as wide as the model's, 384 for MiniLM) and weighted
-down for frequent tokens (SIF). It is kept under `cache_root()/static/<model>-<fingerprint>-v1/`.
+down for frequent tokens (SIF). It is kept under `cache_root()/static/<model>-<fingerprint>-v2/`.
 
 Distillation runs in a child process: it loads PyTorch and the transformer (which a static build
 otherwise never needs), draws progress bars and logs load reports, and none of that should stay
@@ -30,14 +31,14 @@ from kgbuild.errors import ModelLoadError
 from kgbuild.ingest.embedding_backend import Encoded, EncodeStats, cache_root, resolve_backend
 
 # Bumped when the distillation recipe changes, so tables made by an older kgbuild are not reused.
-_VERSION = "1"
+_VERSION = "2"  # 2: kgbuild's own distillation (static_distil), not model2vec.distill
 # A finished table's folder holds these (model2vec's layout); the folder appears only by a rename.
 _FILES = ("model.safetensors", "tokenizer.json", "config.json")
 
 
 def static_model(source: str, key: str, setting: str) -> Path:
     """The folder of the static model distilled from the sentence-transformers model at `source`,
-    made on first use under `cache_root()/static/<key>-v1/`; `key` names the model's files, so a
+    made on first use under `cache_root()/static/<key>-v2/`; `key` names the model's files, so a
     changed model is distilled again. `setting` is named in errors."""
     folder = cache_root() / "static" / f"{key}-v{_VERSION}"
     if folder.is_dir():
@@ -89,19 +90,11 @@ def _distil(source: str, target: Path, setting: str) -> None:
 
 
 def distil_into(source: str, target: Path) -> None:
-    """The child's work: distil `source` into the empty folder `target` (model2vec's own files)."""
-    from transformers.utils import logging as hf_logging
+    """The child's work: distil `source` into the empty folder `target` (kgbuild.ingest.static_distil)."""
+    from kgbuild.ingest.embedding_model import load_sentence_model
+    from kgbuild.ingest.static_distil import distil
 
-    hf_logging.set_verbosity_error()
-    from model2vec.distill import distill
-
-    # pca_dims="auto": PCA rotation keeping every dimension (384 for MiniLM, so the vectors keep the
-    # model's width); ranking HotpotQA's 994 passages for its 100 questions it retrieved a little better
-    # than no PCA (R@5 0.545 vs 0.535; 256 dimensions: 0.545). The default float16 table is half the
-    # size; it is widened on load.
-    model = distill(model_name=source, pca_dims="auto")
-    model.max_length = None  # no window: every token of a text counts
-    model.save_pretrained(str(target))
+    distil(load_sentence_model(source, "embedding.model"), source, target)
 
 
 class StaticEncoder:
