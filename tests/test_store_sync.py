@@ -53,3 +53,21 @@ def test_a_graph_store_that_is_down_does_not_stop_the_vectors(tmp_path: Path) ->
         assert not manifest.was_interrupted()
     finally:
         manifest.close()
+
+
+def test_a_build_writing_both_embedded_stores_exits(tmp_path: Path) -> None:
+    """The embedded graph store is a JVM: a JVM thread left attached from a worker thread kept the
+    process from exiting after a build that had written both stores side by side."""
+    import json
+    import subprocess
+    import sys
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(SAMPLES, corpus)
+    (tmp_path / "kgbuild.yaml").write_text("workspace: ws\nbuild:\n  workers: 1\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "kgbuild", "-c", str(tmp_path / "kgbuild.yaml"), "build",
+                           str(corpus), "--json"], capture_output=True, text=True, timeout=240, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    stores = json.loads(done.stdout)["write"]["stores"]
+    assert stores["nodes_written"] > 100 and stores["vectors_written"] > 100
+    assert {"graph", "vectors"} <= set(stores["seconds"])

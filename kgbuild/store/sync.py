@@ -33,7 +33,7 @@ def sync_stores(config: Config, progress: ProgressReporter | None = None,
     of the workspace and into its own manifest target: the graph writes wait mostly on the store
     (a JVM behind Bolt) while the vector stage computes, so together they take about as long as
     the vector stage alone. A store that fails does not stop the other: its error is raised once
-    both are done (the vector store's if both failed), with everything either of them wrote recorded."""
+    both are done (the graph store's if both failed), with everything either of them wrote recorded."""
     progress = progress or QuietProgress()
     t = time.perf_counter()
     graph_on, vectors_on = config.graph_store.backend != "none", config.vector_store.backend != "none"
@@ -41,14 +41,18 @@ def sync_stores(config: Config, progress: ProgressReporter | None = None,
     if graph_on and vectors_on:
         with stage_bars(progress, ["graph", "vectors"]) as bars:
             shared = BarsReporter(bars)
-            with ThreadPoolExecutor(max_workers=1, thread_name_prefix="graph-sync") as pool:
-                graph_done = pool.submit(_sync_graph, config, Workspace(config.workspace_path()), graph, shared)
+            # The vectors get the worker thread and the graph stays on the calling one: the embedded
+            # graph store is a JVM, and a JVM thread attached from a pool thread is not a daemon, so
+            # the JVM's shutdown at exit would wait for it for ever (a build hung there).
+            with ThreadPoolExecutor(max_workers=1, thread_name_prefix="vector-sync") as pool:
+                vectors_done = pool.submit(_sync_vectors, config, Workspace(config.workspace_path()), vectors,
+                                           shared, models)
                 try:
-                    _sync_vectors(config, Workspace(config.workspace_path()), vectors, shared, models)
+                    _sync_graph(config, Workspace(config.workspace_path()), graph, shared)
                 finally:
-                    graph_error = graph_done.exception()  # waits: the graph's writes are never abandoned
-            if graph_error is not None:
-                raise graph_error
+                    vector_error = vectors_done.exception()  # waits: the vectors' writes are never abandoned
+            if vector_error is not None:
+                raise vector_error
     elif graph_on:
         _sync_graph(config, Workspace(config.workspace_path()), graph, progress)
     elif vectors_on:
