@@ -59,20 +59,6 @@ def stage_bars(progress: ProgressReporter, names: Sequence[str]) -> Iterator[Sta
         yield _PlainBars({name: stack.enter_context(progress.stage(name, None)) for name in names})
 
 
-class BarsReporter:
-    """A ProgressReporter whose stages are bars of one shared display, for stages that run at the
-    same time in threads (rich shows one live display at a time; each `stage` of RichProgress is one)."""
-
-    def __init__(self, bars: StageBars) -> None:
-        self._bars = bars
-
-    @contextmanager
-    def stage(self, name: str, total: int | None = None) -> Iterator[Advance]:
-        if total:
-            self._bars.grow(name, total)
-        yield self._bars.advancer(name)
-
-
 class QuietProgress:
     @contextmanager
     def stage(self, name: str, total: int | None = None) -> Iterator[Advance]:

@@ -1,5 +1,5 @@
-"""sync_stores: the graph store and the vector store are written side by side, and one that fails
-does not cost the other its writes."""
+"""sync_stores: a graph store that fails does not cost the vector store its writes, and a build
+that writes both embedded stores ends."""
 
 from __future__ import annotations
 
@@ -57,7 +57,8 @@ def test_a_graph_store_that_is_down_does_not_stop_the_vectors(tmp_path: Path) ->
 
 def test_a_build_writing_both_embedded_stores_exits(tmp_path: Path) -> None:
     """The embedded graph store is a JVM: a JVM thread left attached from a worker thread kept the
-    process from exiting after a build that had written both stores side by side."""
+    process from exiting after a build that wrote the stores from two threads (a design since
+    dropped; this keeps any return of it honest)."""
     import json
     import subprocess
     import sys

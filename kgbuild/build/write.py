@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 from kgbuild.build.context import BuildContext
 from kgbuild.build.records import PersistedTables, WrittenStores
 from kgbuild.build.stage import StageResult
@@ -22,9 +24,17 @@ class WriteStage:
     async def run(self, ctx: BuildContext, data: PersistedTables) -> StageResult[WrittenStores]:
         from kgbuild.store.sync import sync_stores
 
+        # What the earlier stages left on the heap (millions of objects) is moved out of the cyclic
+        # collector's sight while the stores are written: the writes allocate rows by the hundred
+        # thousand, and every full collection walked that heap too. Measured on 2Wiki (static
+        # vectors): the write stage took 60.4 s, 41.4 s frozen, the graph part 39.3 s -> 22.1 s.
+        gc.collect()
+        gc.freeze()
         try:
             stores = sync_stores(ctx.config, ctx.progress, ctx.models)
         except KgbuildError as exc:
             # The tables are persisted: nothing is lost, and the next build or `kgbuild sync` resumes.
             return StageResult(WrittenStores(), WriteSection(error=exc.line()))
+        finally:
+            gc.unfreeze()  # collectable again once the stores are written
         return StageResult(WrittenStores(stores=stores), WriteSection(stores=stores))

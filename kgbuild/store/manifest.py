@@ -41,9 +41,7 @@ class StoreManifest:
     def __init__(self, path: Path, target: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.target = target
-        # The graph and the vector store sync at the same time, each with its own connection to
-        # this file: a writer waits for the other's short commit rather than failing at once.
-        self._db = sqlite3.connect(path, timeout=60)
+        self._db = sqlite3.connect(path)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS rows "
