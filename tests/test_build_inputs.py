@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from arcade_server import free_port
 from click.testing import CliRunner
 
 from kgbuild.cli import main
@@ -27,15 +28,6 @@ def test_a_missing_source_stops_the_build_before_anything_is_written(tmp_path: P
     assert not (tmp_path / "ws").exists()
 
 
-def _dead_port() -> int:
-    """A port on 127.0.0.1 with nothing listening (bound, then released)."""
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _build(tmp_path: Path, config: str, env: dict[str, str] | None = None) -> tuple[int, str]:
     tmp_path.mkdir(parents=True, exist_ok=True)
     (tmp_path / "kgbuild.yaml").write_text("workspace: ws\n" + config, encoding="utf-8")
@@ -46,7 +38,7 @@ def _build(tmp_path: Path, config: str, env: dict[str, str] | None = None) -> tu
 
 
 def test_an_unreachable_graph_server_stops_the_build_before_anything_is_written(tmp_path: Path) -> None:
-    port = _dead_port()
+    port = free_port()  # bound, then released: nothing listens
     code, err = _build(tmp_path, f"graph_store:\n  backend: neo4j\n  uri: bolt://127.0.0.1:{port}\n  password: x\n")
     assert code == 2 and len(err.strip().splitlines()) == 1, err
     assert err.startswith(f"error: graph_store.uri: cannot reach bolt://127.0.0.1:{port}")
@@ -54,7 +46,7 @@ def test_an_unreachable_graph_server_stops_the_build_before_anything_is_written(
 
 
 def test_an_unreachable_milvus_server_stops_the_build_before_anything_is_written(tmp_path: Path) -> None:
-    port = _dead_port()
+    port = free_port()  # bound, then released: nothing listens
     code, err = _build(tmp_path, f"graph_store:\n  backend: none\nvector_store:\n  uri: http://127.0.0.1:{port}\n")
     assert code == 2 and len(err.strip().splitlines()) == 1, err
     assert err.startswith(f"error: vector_store.uri: cannot reach Milvus at http://127.0.0.1:{port}")

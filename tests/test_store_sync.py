@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-import socket
 from pathlib import Path
 
 import pytest
+from arcade_server import free_port
 
 pytest.importorskip("milvus_lite")
 
@@ -24,18 +24,13 @@ from kgbuild.workspace import Workspace
 SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "corpus"
 
 
-def _closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_a_graph_store_that_is_down_does_not_stop_the_vectors(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     shutil.copytree(SAMPLES, corpus)
+    # free_port: bound, then released, so nothing listens there
     (tmp_path / "kgbuild.yaml").write_text(
         "workspace: ws\nbuild:\n  workers: 1\nvector_store:\n  batch_size: 64\n"
-        f"graph_store:\n  backend: neo4j\n  uri: bolt://127.0.0.1:{_closed_port()}\n  password: secret\n",
+        f"graph_store:\n  backend: neo4j\n  uri: bolt://127.0.0.1:{free_port()}\n  password: secret\n",
         encoding="utf-8")
     config = load_config(tmp_path / "kgbuild.yaml", env={})
     asyncio.run(Builder(config, QuietProgress()).arun([corpus], sync=False))  # tables only
