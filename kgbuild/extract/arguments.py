@@ -28,6 +28,20 @@ _QUOTES = frozenset({'"', "“", "”", "``", "''"})
 _NOT_NAMES = frozenset({"i", "mr", "mrs", "ms", "dr", "st", "sir", "jr", "sr"})
 
 
+_PERSON_PRONOUNS = frozenset({"he", "she", "him", "her", "his", "hers", "himself", "herself"})
+_THING_PRONOUNS = frozenset({"it", "its", "itself"})
+
+
+def _expletive(tok: Token) -> bool:
+    """ "It is known that ...", "it was not until 1950 that ...": a dummy subject."""
+    head = tok.head
+    if tok.dep_ not in ("nsubj", "nsubjpass"):
+        return False
+    return any(c.dep_ in ("ccomp", "csubj") for c in head.children) or (
+        head.lower_ in ("is", "was", "be") and any(c.dep_ == "xcomp" for c in head.children)
+    )
+
+
 def is_hyphen(tok: Token) -> bool:
     return tok.tag_ == "HYPH" or tok.text in DASHES
 
@@ -36,9 +50,11 @@ class Arguments:
     """Argument resolution for one chunk; `chunk_state.ChunkState` adds the facts the rules collect."""
 
     def __init__(
-        self, doc: Doc, classes: Classes, lemma: Lemma, mentions: list[Mention], tok2m: list[Mention | None]
+        self, doc: Doc, classes: Classes, lemma: Lemma, mentions: list[Mention], tok2m: list[Mention | None],
+        runs: dict[int, tuple[int, int]] | None = None,
     ) -> None:
         self.doc = doc
+        self.runs = runs or {}  # unlabelled multi-word names ("Theory of Games and Economic Behavior")
         self.classes = classes
         self.lemma = lemma
         self.mentions = mentions
@@ -46,6 +62,9 @@ class Arguments:
         self.extra: dict[int, Mention] = {}  # PROPN / CONCEPT / bare-year mentions by head token
         self.person_subjects: list[tuple[int, Mention]] = []  # candidate antecedents of he/she
         self.topic: Mention | None = None  # what the passage is about: its first subject
+        self.title_person: Mention | None = None  # the person the document is about (patterns.Reader)
+        self.document_thing: Mention | None = None  # or the thing it is about
+        self.thing_subjects: list[tuple[int, Mention]] = []  # candidate antecedents of "it"
         self.drops: list[tuple[str, str, str]] = []
         self._quote_pairs: list[tuple[int, int]] | None = None
         self._quoted: dict[int, Mention | None] = {}
@@ -56,6 +75,14 @@ class Arguments:
         if cached is not None:
             return cached if cached.label == PROPN else None
         doc = self.doc
+        run = self.runs.get(tok.i)
+        if run is not None:
+            name = clean_name(doc[run[0] : run[1]], PROPN)
+            if name is not None:
+                mention = Mention(name, self.classes.fallback, PROPN, run[0], run[1])
+                for i in range(run[0], run[1]):
+                    self.extra[i] = mention
+                return mention
         start = tok.i
         while start > 0 and self.tok2m[start - 1] is None:
             left = doc[start - 1]
@@ -174,16 +201,8 @@ class Arguments:
         tag = tok.tag_
         if tag != "PRP" and (title := self.quoted(tok)) is not None:
             return title
-        if tag == "PRP":
-            low = tok.lower_
-            if low in ("he", "she"):
-                return self.antecedent(tok.i)
-            topic = self.topic
-            # "It was released in 1990" after "X is a 1990 film": "it" is the passage's topic,
-            # as long as the topic is a defined thing and not a person.
-            if low == "it" and topic is not None and topic.semantic_type and topic.spg_class != self.classes.person:
-                return topic
-            return None
+        if tag in ("PRP", "PRP$"):
+            return self.pronoun(tok)
         if tag in PROPER_TAGS:
             return self.proper(tok)
         if tag in NOUN_TAGS:
@@ -196,19 +215,68 @@ class Arguments:
         return None
 
     def topic_reference(self, tok: Token) -> Mention | None:
-        """ "The film stars ..." after "X is a 2004 movie": the definite noun is the topic."""
+        """A definite description standing for something named before it in the chunk.
+
+        "The film stars ..." after "X is a 2004 movie" (the noun is the topic's kind); "the
+        school" after "Government Code and Cypher School" and "the report" after "First Draft
+        of a Report on the EDVAC" (the noun is a word of the name): the latest such mention
+        before the description wins. People are never descriptions here ("the economist").
+        """
+        if not any(c.dep_ == "det" and c.lower_ in ("the", "this") for c in tok.children):
+            return None
+        noun = self.lemma(tok)
         topic = self.topic
-        if (topic is not None and topic.semantic_type
-                and any(c.dep_ == "det" and c.lower_ in ("the", "this") for c in tok.children)
-                and same_kind(self.lemma(tok), topic.semantic_type)):
+        if topic is not None and topic.semantic_type and same_kind(noun, topic.semantic_type):
             return topic
-        return None
+        if tok.tag_ != "NN" or len(noun) < 3 or noun in VAGUE_NOUNS:
+            return None
+        best: Mention | None = None
+        for mention in self.mentions:
+            if mention.start >= tok.i or mention.is_date or mention.label in ("PERSON", "NORP"):
+                continue
+            if noun in mention.name.lower().split() and (best is None or mention.start > best.start):
+                best = mention
+        return best
+
+    def pronoun(self, tok: Token) -> Mention | None:
+        """What a personal pronoun stands for, by one stated rule.
+
+        he/she/him/her/his: the latest person subject before it in the chunk, else the person the
+        document is about (its title). it/its: the latest thing (not a person, date or place)
+        that was a clause subject before it in the chunk, else the passage's topic when that is
+        a defined thing, else the thing the document is about. Expletive "it" ("it is known
+        that") is never resolved. Unresolved pronouns make no fact.
+        """
+        low = tok.lower_
+        if low in _PERSON_PRONOUNS:
+            # "him"/"her" never stand for the subject of their own clause: look before the sentence.
+            found = self.antecedent(self.sentence_start(tok.i) if low in ("him", "her") and tok.dep_ != "poss"
+                                    else tok.i)
+            if found is None and self.title_person is not None:
+                found = self.title_person
+            return found
+        if low not in _THING_PRONOUNS or _expletive(tok):
+            return None
+        best: tuple[int, Mention] | None = None
+        for j, mention in self.thing_subjects:
+            if j < tok.i and (best is None or j > best[0]):
+                best = (j, mention)
+        if best is not None:
+            return best[1]
+        topic = self.topic
+        # "It was released in 1990" after "X is a 1990 film": "it" is the passage's topic,
+        # as long as the topic is a defined thing and not a person.
+        if topic is not None and topic.semantic_type and topic.spg_class != self.classes.person:
+            return topic
+        return self.document_thing
 
     def object(self, tok: Token, concept_ok: bool) -> Mention | None:
         mention = self.tok2m[tok.i]
         if mention is not None:
             return mention
         tag = tok.tag_
+        if tag in ("PRP", "PRP$"):
+            return self.pronoun(tok)
         if tag != "PRP" and (title := self.quoted(tok)) is not None:
             return title
         if tag in PROPER_TAGS:
@@ -220,6 +288,9 @@ class Arguments:
             if concept_ok:
                 return self.concept(tok)
         return None
+
+    def sentence_start(self, i: int) -> int:
+        return self.doc[i].sent.start
 
     def antecedent(self, i: int) -> Mention | None:
         """The person a "he"/"she" at token i means: the latest person subject before it."""

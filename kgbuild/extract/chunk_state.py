@@ -43,9 +43,10 @@ class ChunkState(Arguments):
     """The rules' state for one parsed chunk; it lives only as long as the chunk."""
 
     def __init__(
-        self, doc: Doc, classes: Classes, lemma: Lemma, mentions: list[Mention], tok2m: list[Mention | None]
+        self, doc: Doc, classes: Classes, lemma: Lemma, mentions: list[Mention], tok2m: list[Mention | None],
+        runs: dict[int, tuple[int, int]] | None = None,
     ) -> None:
-        super().__init__(doc, classes, lemma, mentions, tok2m)
+        super().__init__(doc, classes, lemma, mentions, tok2m, runs)
         self.named_ids = {id(m) for m in mentions}
         self.used: dict[int, Mention] = {}  # non-NER mentions that ended up in a fact
         self.aliased: set[int] = set()  # mentions that are another name of an entity

@@ -24,10 +24,15 @@ from kgbuild.extract.vocab import (
     PREP_ONLY_VERBS,
     REL_PRONOUNS,
     SKIP_VERBS,
+    VAGUE_NOUNS,
 )
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
+
+
+# Prepositions that link a verb-and-noun predicate to its object ("earned a doctorate from Y").
+_OBJECT_NOUN_PREPS = frozenset({"from", "at", "in", "under", "with", "for", "to", "on", "against", "into", "of"})
 
 
 def clause(state: ChunkState, verb: Token) -> None:
@@ -39,6 +44,9 @@ def clause(state: ChunkState, verb: Token) -> None:
         return
     if state.topic is None and state.sent_index[verb.i] == 0:
         state.topic = subjects[0]
+    state.thing_subjects.extend(
+        (verb.i, m) for m in subjects if not m.is_date and m.spg_class != state.classes.person and m.label != "PERSON"
+    )
     children = list(verb.children)
     lemma = state.lemma(verb)
     if any(c.dep_ == "neg" for c in children):
@@ -82,6 +90,11 @@ def clause(state: ChunkState, verb: Token) -> None:
                     agents.extend(m for m in (state.named(t) for t in conjuncts(pobj)) if m is not None)
         elif dep == "prep":
             prep = child.lower_
+            title = state.tok2m[child.i]
+            if title is not None and title.label == "WORK_OF_ART" and title.start == child.i:
+                objects.append(title)  # 'wrote "On Computable Numbers"': the title opens with a preposition
+                has_object = True
+                continue
             for pobj in child.children:
                 if pobj.dep_ == "pobj":
                     for tok in conjuncts(pobj):
@@ -117,7 +130,20 @@ def clause(state: ChunkState, verb: Token) -> None:
     elif objects:
         doers, targets, predicate = subjects, objects, word
     elif has_object:
-        return  # a direct object we cannot name: the prepositions modify it, not the subject
+        # A direct object we cannot name: "earned a doctorate ... from the University of X",
+        # "completed a doctorate under Alonzo Church". The named prepositional object is the
+        # relation's object and the common noun joins the predicate: (X, earn doctorate from, Y).
+        chosen = [(p, m) for p, m in args if not m.is_date]
+        noun = next((c for c in children if c.dep_ == "dobj"), None)
+        if not chosen or noun is None or noun.tag_ not in ("NN", "NNS") or lemma in LIGHT_VERBS:
+            return
+        used_prep = chosen[0][0]
+        noun_word = state.lemma(noun)
+        if used_prep not in _OBJECT_NOUN_PREPS or noun_word in VAGUE_NOUNS or not noun_word.isalpha():
+            return  # "discussed similar ideas before him": time, not a relation
+        doers = subjects
+        targets = [m for p, m in chosen if p == used_prep]
+        predicate = f"{word} {noun_word} {used_prep}"
     else:
         chosen = [(p, m) for p, m in args if not m.is_date]
         if not chosen and lemma in DATE_VERBS:

@@ -6,6 +6,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from kgbuild.extract.facts import Classes, Mention
+from kgbuild.extract.name_runs import whole_names
 from kgbuild.extract.names import clean_name
 from kgbuild.extract.vocab import NAME_TITLES
 
@@ -24,11 +25,14 @@ _ROMAN = frozenset(
 _LINK_LABELS = frozenset({"PERSON", "GPE", "ORG", "LOC"})
 
 
-def collect_mentions(doc: Doc, classes: Classes) -> tuple[list[Mention], list[Mention | None]]:
-    """Mentions in reading order, and the mention covering each token (None outside any)."""
+def collect_mentions(
+    doc: Doc, classes: Classes
+) -> tuple[list[Mention], list[Mention | None], dict[int, tuple[int, int]]]:
+    """Mentions in reading order, the mention covering each token (None outside any), and the
+    unlabelled name runs (see `name_runs`)."""
     token_mentions: list[Mention | None] = [None] * len(doc)
     mentions: list[Mention] = []
-    spans = _repaired_spans(doc)
+    spans, runs = whole_names(doc, _repaired_spans(doc))
     votes: dict[str, Counter[str]] = {}
     for span in spans:
         if span.label_ in _VOTED_LABELS:
@@ -49,7 +53,7 @@ def collect_mentions(doc: Doc, classes: Classes) -> tuple[list[Mention], list[Me
         mentions.append(mention)
         for i in range(span.start, span.end):
             token_mentions[i] = mention
-    return mentions, token_mentions
+    return mentions, token_mentions, runs
 
 
 def link_surnames(

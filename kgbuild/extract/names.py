@@ -152,22 +152,31 @@ _TITLE_PARTICLES = frozenset({"de", "da", "del", "della", "di", "du", "van", "vo
                               "ibn", "al"})
 
 
-def title_hint(section: list[str], doc_id: str) -> str | None:
-    """The name a chunk's document is about, if it looks like a person's name.
-
-    Markdown and HTML documents give it as the first heading; corpus records (2Wiki, HotpotQA)
-    as their id, which is the article title. Used only to read a bare surname ("Turing joined
-    ...") in a later chunk that no longer spells out the full name.
-    """
+def document_title(section: list[str], doc_id: str) -> str | None:
+    """What a chunk's document is called: its first heading (Markdown, HTML) or, for corpus
+    records (2Wiki, HotpotQA), its id, which is the article title; a file path is no title."""
     from kgbuild.ids import unescape_article_id  # local: names.py stays free of package imports
 
     if section and section[0].strip():
-        candidate = section[0]
+        title = section[0]
     elif "/" not in doc_id and "\\" not in doc_id:
-        candidate = unescape_article_id(doc_id).split("~")[0]
+        title = unescape_article_id(doc_id).split("~")[0]
     else:
         return None
-    candidate = " ".join(re.sub(r"\s*\([^)]*\)\s*$", "", candidate).split(",")[0].split())
+    title = " ".join(re.sub(r"\s*\([^)]*\)\s*$", "", title).split())
+    return title or None
+
+
+def title_hint(section: list[str], doc_id: str) -> str | None:
+    """The name a chunk's document is about, if it looks like a person's name.
+
+    Used to read a bare surname ("Turing joined ...") or a "he" in a later chunk that no longer
+    spells out the full name.
+    """
+    candidate = document_title(section, doc_id)
+    if candidate is None:
+        return None
+    candidate = " ".join(candidate.split(",")[0].split())
     words = candidate.split()
     if not 2 <= len(words) <= 5 or any(ch.isdigit() for ch in candidate):
         return None

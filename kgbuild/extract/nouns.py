@@ -10,7 +10,15 @@ from kgbuild.extract.arguments import is_hyphen
 from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts
 from kgbuild.extract.facts import CONCEPT, Mention
 from kgbuild.extract.typehints import class_hint
-from kgbuild.extract.vocab import NOUN_TAGS, PLACE_NOUNS, PROPER_TAGS, REL_NOUN_PREPS, TITLE_NOUNS
+from kgbuild.extract.vocab import (
+    AGENT_NOUN_VERBS,
+    NOUN_TAGS,
+    PLACE_NOUNS,
+    PROPER_TAGS,
+    REL_NOUN_PREPS,
+    TITLE_NOUNS,
+    WORK_NOUN_VERBS,
+)
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -44,6 +52,8 @@ def noun_relations(
         for target in targets:
             if prep == "in" and state.lemma(noun) in PLACE_NOUNS and target.is_place:
                 predicate = "located in"
+            elif prep == "of" and phrase.split()[-1] in AGENT_NOUN_VERBS:
+                predicate = AGENT_NOUN_VERBS[phrase.split()[-1]]  # "the founder of Y": (X, found, Y)
             else:
                 predicate = f"{phrase} {prep}"
             for subject in subjects:
@@ -150,3 +160,37 @@ def apposition(state: ChunkState, tok: Token) -> None:
     related = noun_relations(state, [subject], tok)
     if not related and tok.tag_ in NOUN_TAGS and _indefinite(tok):
         _type_from(state, [subject], tok)
+
+
+def possessed_work(state: ChunkState, noun: Token) -> None:
+    """ "His book with the economist Oskar Morgenstern, Theory of Games and Economic Behavior":
+    the owner (and the people it was made "with") made the named work: (he, write, T).
+
+    The work's name is the first named non-person in the noun's phrase (the parser may hang it
+    on a co-author: "the economist ..., Theory ..." as an apposition of "economist").
+    """
+    verb = WORK_NOUN_VERBS.get(state.lemma(noun))
+    if verb is None:
+        return
+    owners = [m for m in (state.subject(c) for c in noun.children if c.dep_ == "poss") if m is not None]
+    if not owners or any(m.spg_class != state.classes.person and m.label != "PERSON" for m in owners):
+        return
+    work: Mention | None = None
+    makers = list(owners)
+    for tok in noun.subtree:
+        if tok.i <= noun.i:
+            continue
+        mention = state.tok2m[tok.i]
+        if mention is None and tok.tag_ in PROPER_TAGS:
+            mention = state.proper(tok)
+        if mention is None or mention.is_date:
+            continue
+        if mention.label == "PERSON":
+            if any(a.lower_ == "with" for a in tok.ancestors if a.i > noun.i) and mention not in makers:
+                makers.append(mention)
+        elif work is None and not mention.is_place:
+            work = mention
+    if work is None:
+        return
+    for maker in makers:
+        state.triple(maker, verb, work, [])

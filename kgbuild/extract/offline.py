@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from kgbuild.extract.facts import Classes, Facts, Mention
 from kgbuild.extract.labels import ClassResolver, merged_label_map, resolve_alternatives, resolve_label_classes
 from kgbuild.extract.lemmas import Lemmatizer
-from kgbuild.extract.names import normalize_text, repair_dates, title_hint
+from kgbuild.extract.names import document_title, normalize_text, repair_dates, title_hint
 from kgbuild.extract.patterns import read_chunk
 from kgbuild.extract.spacy_models import load_spacy, model_info
 from kgbuild.ids import content_hash
@@ -125,7 +125,8 @@ class OfflineExtractor:
                     continue
                 try:
                     repair_dates(doc)
-                    facts = read_chunk(doc, self.classes, lemma, title_hint(chunk.section, chunk.doc_id))
+                    facts = read_chunk(doc, self.classes, lemma, title_hint(chunk.section, chunk.doc_id),
+                                       document_title(chunk.section, chunk.doc_id))
                     results.append(self._records(chunk, facts))
                 except Exception as exc:  # noqa: BLE001 - one bad chunk must not stop a build
                     results.append(self._failed(chunk, exc))

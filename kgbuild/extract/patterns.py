@@ -22,24 +22,29 @@ from kgbuild.extract.chunk_state import ChunkState
 from kgbuild.extract.clauses import clause
 from kgbuild.extract.entities import collect_mentions, link_surnames
 from kgbuild.extract.facts import CONCEPT, PROPN, Classes, Facts, Mention
-from kgbuild.extract.nouns import apposition
+from kgbuild.extract.nouns import apposition, possessed_work
 from kgbuild.extract.parentheses import parenthesis
-from kgbuild.extract.vocab import PROPER_TAGS
+from kgbuild.extract.vocab import PROPER_TAGS, WORK_NOUN_VERBS
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc
 
 
-def read_chunk(doc: Doc, classes: Classes, lemma: Lemma, title: str | None = None) -> Facts:
-    """Facts of one parsed chunk; `title` is the person its document is about, if known."""
-    return Reader(doc, classes, lemma, title).read()
+def read_chunk(
+    doc: Doc, classes: Classes, lemma: Lemma, title: str | None = None, document: str | None = None
+) -> Facts:
+    """Facts of one parsed chunk; `title` is the person its document is about, if known, and
+    `document` the document's title whatever it names (see `names.document_title`)."""
+    return Reader(doc, classes, lemma, title, document).read()
 
 
 class Reader:
     """The rules applied to one parsed chunk; state lives only as long as the chunk."""
 
-    def __init__(self, doc: Doc, classes: Classes, lemma: Lemma, title: str | None = None) -> None:
-        mentions, tok2m = collect_mentions(doc, classes)
+    def __init__(
+        self, doc: Doc, classes: Classes, lemma: Lemma, title: str | None = None, document: str | None = None
+    ) -> None:
+        mentions, tok2m, runs = collect_mentions(doc, classes)
         title_mention = None
         if title is not None:
             # The document's subject: its NE mention here if the chunk names it in full, else a
@@ -48,7 +53,13 @@ class Reader:
                 title, classes.person, "PERSON", -1, -1
             )
         mentions = link_surnames(doc, mentions, tok2m, title_mention)
-        self.state = ChunkState(doc, classes, lemma, mentions, tok2m)
+        self.state = state = ChunkState(doc, classes, lemma, mentions, tok2m, runs)
+        if title_mention is not None and title_mention.label == "PERSON":
+            state.title_person = title_mention  # "he" with no person named before it in the chunk
+        elif document is not None and title is None:
+            # A document about a thing ("EDSAC", "Bletchley Park"): "it" with nothing before it.
+            state.document_thing = next((m for m in mentions if m.name == document and not m.is_date), None) or (
+                Mention(document, classes.fallback, PROPN, -1, -1))
 
     # ------------------------------------------------------------------ driver
 
@@ -64,6 +75,8 @@ class Reader:
                 parenthesis(state, i)
             elif kind == "appos":
                 apposition(state, doc[i])
+            elif kind == "work":
+                possessed_work(state, doc[i])
             else:
                 clause(state, doc[i])
         mentions = [*state.mentions, *state.used.values()]
@@ -141,6 +154,8 @@ def _scan(state: ChunkState) -> list[tuple[str, int]]:
             heads.add(tok.i)
         elif dep == "appos":
             items.append(("appos", tok.i))
+        if dep == "poss" and tok.head.tag_ == "NN" and tok.head.lower_ in WORK_NOUN_VERBS:
+            items.append(("work", tok.head.i))
     items.extend(("clause", i) for i in heads if i not in life)
     items.sort(key=lambda item: item[1])
     return items

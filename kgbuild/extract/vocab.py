@@ -66,7 +66,7 @@ OBJECT_CLASSES: Mapping[str, tuple[str, frozenset[str]]] = MappingProxyType({
 })
 # Heads through which an xcomp verb inherits its subject: "went on to found X" states a fact,
 # "wanted to found X" does not.
-XCOMP_HEADS = frozenset({"go", "continue", "begin", "start", "return", "move", "proceed"})
+XCOMP_HEADS = frozenset({"go", "continue", "begin", "start", "return", "move", "proceed", "help", "use"})
 # Participles that credit people for a work; chained after another ("directed by X, written by
 # Y, and starring Z") the parser hangs them on the previous person instead of on the work.
 CREDIT_VERBS = frozenset(
@@ -107,7 +107,22 @@ TITLE_NOUNS = NAME_TITLES | frozenset(
      "member", "governor-general", "viceroy", "prefect", "premier", "chair", "principal", "editor", "captain",
      "vice", "deputy", "vice-president", "vice president", "prime minister"}
 )
-REL_NOUN_PREPS = frozenset({"of", "in", "at", "for", "from"})
+REL_NOUN_PREPS = frozenset({"of", "in", "at", "for", "from", "to"})
+# Agent nouns read as the verb they name, so "the founder of Y" and "founded Y" are one
+# predicate in the graph: (X, found, Y).
+AGENT_NOUN_VERBS: Mapping[str, str] = MappingProxyType({
+    "founder": "found", "co-founder": "cofound", "cofounder": "cofound", "author": "write", "writer": "write",
+    "creator": "create", "inventor": "invent", "designer": "design", "composer": "compose",
+    "builder": "build", "discoverer": "discover", "developer": "develop", "publisher": "publish",
+    "screenwriter": "write", "lyricist": "write", "illustrator": "illustrate", "architect": "design",
+})
+# Works a possessive owner made: "his book with X, T" -> (he, write, T), (X, write, T).
+WORK_NOUN_VERBS: Mapping[str, str] = MappingProxyType({
+    "book": "write", "novel": "write", "paper": "write", "report": "write", "essay": "write", "article": "write",
+    "poem": "write", "memoir": "write", "autobiography": "write", "treatise": "write", "thesis": "write",
+    "play": "write", "symphony": "compose", "opera": "compose", "painting": "paint", "film": "direct",
+    "album": "record", "song": "write", "invention": "invent", "design": "design",
+})
 PLACE_PREPS = frozenset({"in", "at", "near", "on"})
 # "X is a village in Y" reads better as (X, located in, Y).
 PLACE_NOUNS = frozenset(

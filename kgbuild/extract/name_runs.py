@@ -1,0 +1,203 @@
+"""Names kept whole where en_core_web_sm cuts them: quoted titles and capitalised runs.
+
+The small model splits long names at their function words: "Government Code" + "Cypher
+School", "Association" + "Computing Machinery" (PERSON), "Computing Machinery" (WORK_OF_ART) +
+"Intelligence" (ORG). Two rules put them back together before mentions are made:
+
+1. **Quoted titles.** A quoted stretch of at most 13 tokens in title case (at least half of its
+   words capitalised, so quoted speech is left alone) is one WORK_OF_ART span, replacing the
+   spans the NER put inside it.
+2. **Capitalised runs.** Runs of proper nouns joined by "of", "for", "on" (optionally followed by
+   "the"/"a") or "and"/"&" are one name when:
+   - "of/for/on": the left part is not a person, a date, a nationality or a bare title
+     ("King of Italy" stays a relation) and the right part is not a date;
+   - "and": the right part ends with an institution word ("Cypher School") while the left part
+     does not (so "Harvard University and MIT" stay two), or the run already went through "of"
+     ("Theory of Games and Economic Behavior"), in both cases unless both sides are places or
+     people ("England and France", "Eckert and Mauchly").
+   A joined run that covers NER spans replaces them (its label: WORK_OF_ART inside quotes, ORG
+   when it ends with an institution word, else the first NER label met); a run the NER left
+   unlabelled is remembered so that `Arguments.proper` takes all of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kgbuild.extract.vocab import TITLE_NOUNS
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Span, Token
+
+QUOTES = frozenset({'"', "“", "”", "``", "''"})
+_MAX_TITLE_TOKENS = 13
+# The last word of an institution's name: "Cypher School", "Computing Machinery Association".
+INSTITUTION_HEADS = frozenset({
+    "school", "college", "university", "institute", "institution", "society", "association", "academy",
+    "laboratory", "laboratories", "company", "corporation", "agency", "council", "board", "department",
+    "ministry", "museum", "library", "foundation", "bank", "party", "office", "bureau", "commission",
+    "committee", "club", "union", "federation", "league", "hospital", "centre", "center", "observatory",
+    "trust", "service", "services", "project", "programme", "court", "army", "navy", "corps", "orchestra",
+    "records", "studios", "press", "organisation", "organization", "authority", "administration",
+    "conservatory", "seminary", "gallery", "theatre", "theater", "church", "parliament", "assembly",
+})
+_JOINERS = frozenset({"of", "for", "on", "de", "du", "des", "del", "della", "di"})
+_ARTICLES = frozenset({"the", "a", "an"})
+_AND = frozenset({"and", "&"})
+_NO_LEFT = frozenset({"PERSON", "DATE", "TIME", "NORP", "CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY"})
+_PLACE_OR_PERSON = frozenset({"GPE", "LOC", "PERSON", "NORP"})
+_NAME_TAGS = frozenset({"NNP", "NNPS"})
+
+
+@dataclass
+class _Part:
+    start: int
+    end: int
+    label: str  # the NER label covering the part, "" if none
+
+
+def whole_names(doc: Doc, spans: list[Span]) -> tuple[list[Span], dict[int, tuple[int, int]]]:
+    """The NER spans with quoted titles and joined runs put together, and the unlabelled runs
+    (token index -> (start, end)) for `Arguments.proper`."""
+    spans = _override(spans, quoted_titles(doc))
+    joined, unlabelled = _joined_runs(doc, spans)
+    runs: dict[int, tuple[int, int]] = {}
+    for start, end in unlabelled:
+        for i in range(start, end):
+            runs[i] = (start, end)
+    return _override(spans, joined), runs
+
+
+def quote_pairs(doc: Doc) -> list[tuple[int, int]]:
+    """Indexes of matching quote marks, in order (an odd last mark opens nothing)."""
+    marks = [t.i for t in doc if t.text in QUOTES]
+    return list(zip(marks[::2], marks[1::2], strict=False))
+
+
+def quoted_titles(doc: Doc) -> list[Span]:
+    titles: list[Span] = []
+    for open_i, close_i in quote_pairs(doc):
+        inner = doc[open_i + 1 : close_i]
+        if not 1 <= len(inner) <= _MAX_TITLE_TOKENS or any(t.text in (".", "!", "?") and t.i < close_i - 1
+                                                          for t in inner):
+            continue
+        words = [t for t in inner if t.is_alpha]
+        if not words or not (inner[0].is_title or inner[0].is_upper or inner[0].like_num):
+            continue
+        capitalised = sum(1 for t in words if t.is_title or t.is_upper)
+        if 2 * capitalised < len(words):
+            continue  # quoted speech, not a title
+        end = close_i
+        while end > open_i + 1 and doc[end - 1].is_punct:
+            end -= 1  # '"Title,"': the comma belongs to the sentence
+        span = doc[open_i + 1 : end]
+        span.label_ = "WORK_OF_ART"
+        titles.append(span)
+    return titles
+
+
+def _override(spans: list[Span], new: list[Span]) -> list[Span]:
+    """`new` spans replace the spans they contain; a new span crossing an old one's edge is dropped."""
+    if not new:
+        return spans
+    kept_new = [n for n in new if all(s.end <= n.start or s.start >= n.end or (n.start <= s.start and s.end <= n.end)
+                                      for s in spans)]
+    kept = [s for s in spans if all(s.end <= n.start or s.start >= n.end for n in kept_new)]
+    return sorted([*kept, *kept_new], key=lambda s: s.start)
+
+
+def _is_name_token(tok: Token) -> bool:
+    return tok.tag_ in _NAME_TAGS and (tok.is_title or tok.is_upper or not tok.is_alpha) and tok.text not in QUOTES
+
+
+def _parts(doc: Doc, spans: list[Span], label_at: dict[int, str]) -> list[_Part]:
+    """Maximal stretches of proper nouns, each with the NER label covering its first token."""
+    parts: list[_Part] = []
+    i = 0
+    while i < len(doc):
+        if not _is_name_token(doc[i]):
+            i += 1
+            continue
+        start = i
+        label = label_at.get(i, "")
+        while i < len(doc) and _is_name_token(doc[i]) and label_at.get(i, "") == label:
+            i += 1
+        parts.append(_Part(start, i, label))
+    return parts
+
+
+def _gap(doc: Doc, left: _Part, right: _Part) -> list[str] | None:
+    """The connective words between two parts, if they form an allowed joint."""
+    words = [t.lower_ for t in doc[left.end : right.start]]
+    if not 1 <= len(words) <= 2 or any(doc[k].is_sent_start for k in range(left.end, right.start + 1)):
+        return None
+    if words[0] in _JOINERS and (len(words) == 1 or words[1] in _ARTICLES):
+        return words
+    if len(words) == 1 and words[0] in _AND:
+        return words
+    return None
+
+
+def _joinable(doc: Doc, left: _Part, right: _Part, gap: list[str], through_of: bool) -> bool:
+    if right.label in ("DATE", "TIME", "CARDINAL", "ORDINAL"):
+        return False
+    left_last = doc[left.end - 1].lower_
+    if gap[0] in _AND:
+        if left.label in _PLACE_OR_PERSON and right.label in _PLACE_OR_PERSON:
+            return False
+        if right.label == "PERSON":
+            return False
+        right_inst = doc[right.end - 1].lower_ in INSTITUTION_HEADS
+        return (right_inst and left_last not in INSTITUTION_HEADS and left.label not in _PLACE_OR_PERSON) or (
+            through_of and right.label not in _PLACE_OR_PERSON)
+    if left.label in _NO_LEFT or (left.label == "GPE" and left_last not in INSTITUTION_HEADS):
+        return False
+    if left.end - left.start == 1 and left_last in TITLE_NOUNS:
+        return False  # "King of Italy", "President of France": a relational title, read by `nouns`
+    return not (right.label == "PERSON" and left_last not in INSTITUTION_HEADS)
+
+
+def _joined_runs(doc: Doc, spans: list[Span]) -> tuple[list[Span], list[tuple[int, int]]]:
+    label_at: dict[int, str] = {}
+    span_at: dict[int, Span] = {}
+    for span in spans:
+        for i in range(span.start, span.end):
+            label_at[i] = span.label_
+            span_at[i] = span
+    parts = _parts(doc, spans, label_at)
+    joined: list[Span] = []
+    unlabelled: list[tuple[int, int]] = []
+    k = 0
+    while k < len(parts):
+        run = [parts[k]]
+        through_of = False
+        while k + 1 < len(parts):
+            gap = _gap(doc, run[-1], parts[k + 1])
+            if gap is None or not _joinable(doc, run[-1], parts[k + 1], gap, through_of):
+                break
+            through_of = through_of or gap[0] in _JOINERS
+            run.append(parts[k + 1])
+            k += 1
+        k += 1
+        if len(run) < 2:
+            continue
+        start, end = run[0].start, run[-1].end
+        first, last = span_at.get(start), span_at.get(end - 1)
+        if first is not None:
+            start = min(start, first.start)  # "the Government Code" (LAW): its article comes along
+        if last is not None:
+            end = max(end, last.end)
+        labels = [p.label for p in run if p.label]
+        if not labels:
+            unlabelled.append((start, end))
+            continue
+        span = doc[start:end]
+        if doc[end - 1].lower_ in INSTITUTION_HEADS or "ORG" in labels:
+            span.label_ = "ORG"
+        elif "WORK_OF_ART" in labels:
+            span.label_ = "WORK_OF_ART"
+        else:
+            span.label_ = next(label for label in labels if label != "PERSON") if set(labels) != {"PERSON"} else "ORG"
+        joined.append(span)
+    return joined, unlabelled
