@@ -58,8 +58,8 @@ def clause(state: ChunkState, verb: Token) -> None:
     if lemma in COPULAS and any(c.dep_ == "attr" for c in children):
         copula(state, children, subjects, lemma)
         return
-    if lemma in SKIP_VERBS:
-        return
+    if lemma in SKIP_VERBS and not (verb.dep_ == "xcomp" and state.lemma(verb.head) == "use"):
+        return  # but "used it to plan EDSAC" states what was done
     particle = next((c.lower_ for c in children if c.dep_ == "prt"), "")
     phrasal = f"{lemma} {particle}" if particle else lemma
     word = verb.lower_ if passive else lemma  # "born in", "located in", but "work at"

@@ -26,13 +26,16 @@ _LINK_LABELS = frozenset({"PERSON", "GPE", "ORG", "LOC"})
 
 
 def collect_mentions(
-    doc: Doc, classes: Classes
+    doc: Doc, classes: Classes, title: str | None = None
 ) -> tuple[list[Mention], list[Mention | None], dict[int, tuple[int, int]]]:
     """Mentions in reading order, the mention covering each token (None outside any), and the
-    unlabelled name runs (see `name_runs`)."""
+    unlabelled name runs (see `name_runs`). `title` is the person the document is about."""
     token_mentions: list[Mention | None] = [None] * len(doc)
     mentions: list[Mention] = []
-    spans, runs = whole_names(doc, _repaired_spans(doc))
+    spans = _repaired_spans(doc)
+    if title is not None:
+        spans = _split_title_surname(doc, spans, title)
+    spans, runs = whole_names(doc, spans)
     votes: dict[str, Counter[str]] = {}
     for span in spans:
         if span.label_ in _VOTED_LABELS:
@@ -71,14 +74,9 @@ def link_surnames(
         words = m.name.split()
         if m.label != "PERSON" or len(words) < 2 or not words[-1][:1].isupper():
             continue
-        known = by_surname.setdefault(words[-1], m)
-        if known is not None and known.name != m.name:
-            by_surname[words[-1]] = None  # two people share the surname: leave it alone
+        _add_surname(by_surname, words[-1], m)
     if title is not None:
-        key = title.name.split()[-1]
-        known = by_surname.setdefault(key, title)
-        if known is not None and known.name != title.name:
-            by_surname[key] = None
+        _add_surname(by_surname, title.name.split()[-1], title)
     surnames = {key: m for key, m in by_surname.items() if m is not None}
     if not surnames:
         return mentions
@@ -101,7 +99,28 @@ def link_surnames(
         ):
             tok2m[tok.i] = person
             dropped.add(id(current))
+        elif (
+            current is not None and current is not person and current.label == "PERSON"
+            and person.name.lower().endswith(" " + current.name.lower())  # "von Neumann" after "John von Neumann"
+        ):
+            for i in range(current.start, current.end):
+                tok2m[i] = person
+            dropped.add(id(current))
     return [m for m in mentions if id(m) not in dropped] if dropped else mentions
+
+
+def _add_surname(by_surname: dict[str, Mention | None], key: str, person: Mention) -> None:
+    """Two people sharing a surname make it ambiguous (None), unless one name is the end of the
+    other ("von Neumann", "John von Neumann"): the longer one is the person."""
+    known = by_surname.setdefault(key, person)
+    if known is None or known.name == person.name:
+        return
+    if known.name.lower().endswith(" " + person.name.lower()):
+        return
+    if person.name.lower().endswith(" " + known.name.lower()):
+        by_surname[key] = person
+        return
+    by_surname[key] = None
 
 
 def _link_full_name(
@@ -157,6 +176,27 @@ def _repaired_spans(doc: Doc) -> list[Span]:
             ent = _with_territory(doc, _with_given_names(doc, ent, spans[-1].end if spans else 0))
         spans.append(ent)
     return spans
+
+
+def _split_title_surname(doc: Doc, spans: list[Span], title: str) -> list[Span]:
+    """ "the Second World War von Neumann" (EVENT): a span that runs on into the surname of the
+    person the document is about is cut before it, and the surname becomes a PERSON span."""
+    words = title.split()
+    surname = [w for w in words[1:] if w[:1].islower()] + words[-1:]  # "von Neumann"
+    size = len(surname)
+    out: list[Span] = []
+    for span in spans:
+        tail = [t.text for t in span[-size:]] if len(span) > size else []
+        if span.label_ != "PERSON" and [w.lower() for w in tail] == [w.lower() for w in surname]:
+            cut = span.end - size
+            head = doc[span.start : cut]
+            head.label_ = span.label_
+            person = doc[cut : span.end]
+            person.label_ = "PERSON"
+            out.extend([head, person])
+        else:
+            out.append(span)
+    return out
 
 
 def _with_given_names(doc: Doc, ent: Span, floor: int) -> Span:

@@ -44,7 +44,7 @@ class Reader:
     def __init__(
         self, doc: Doc, classes: Classes, lemma: Lemma, title: str | None = None, document: str | None = None
     ) -> None:
-        mentions, tok2m, runs = collect_mentions(doc, classes)
+        mentions, tok2m, runs = collect_mentions(doc, classes, title)
         title_mention = None
         if title is not None:
             # The document's subject: its NE mention here if the chunk names it in full, else a
