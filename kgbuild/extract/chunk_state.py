@@ -24,6 +24,17 @@ def conjuncts(tok: Token) -> list[Token]:
     return [tok, *tok.conjuncts]
 
 
+def listed(tok: Token) -> list[Token]:
+    """The members of a list that starts at `tok`: its conjuncts, and the names the parser
+    hung on it as appositions ("stars Emilio Estevez, Pat Hingle (appos), Laura Harrington
+    (conj of Hingle), and ..."), when they carry the same entity label."""
+    members = [tok, *tok.conjuncts]
+    for child in tok.children:
+        if child.dep_ == "appos" and tok.ent_type_ and child.ent_type_ == tok.ent_type_:
+            members.extend([child, *child.conjuncts])
+    return members
+
+
 def unique(mentions: Iterable[Mention]) -> list[Mention]:
     seen: set[int] = set()
     out: list[Mention] = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts, qualifies, unique
+from kgbuild.extract.chunk_state import ChunkState, Qualifier, listed, qualifies, unique
 from kgbuild.extract.facts import EventFact, Mention
 from kgbuild.extract.names import date_preposition
 from kgbuild.extract.nouns import copula, noun_relations
@@ -80,14 +80,14 @@ def clause(state: ChunkState, verb: Token) -> None:
                 found = state.object(verb.head, concept_ok)
                 objects.extend([found] if found is not None and not found.is_date else [])
                 continue
-            for tok in conjuncts(child):
+            for tok in listed(child):
                 found = state.object(tok, concept_ok)
                 if found is not None and not found.is_date:
                     objects.append(found)
         elif dep == "agent":
             for pobj in child.children:
                 if pobj.dep_ == "pobj":
-                    agents.extend(m for m in (state.named(t) for t in conjuncts(pobj)) if m is not None)
+                    agents.extend(m for m in (state.named(t) for t in listed(pobj)) if m is not None)
         elif dep == "prep":
             prep = child.lower_
             title = state.tok2m[child.i]
@@ -97,7 +97,7 @@ def clause(state: ChunkState, verb: Token) -> None:
                 continue
             for pobj in child.children:
                 if pobj.dep_ == "pobj":
-                    for tok in conjuncts(pobj):
+                    for tok in listed(pobj):
                         found = state.object(tok, False)
                         if found is not None:
                             args.append((prep, found))
@@ -107,6 +107,16 @@ def clause(state: ChunkState, verb: Token) -> None:
             mention = state.tok2m[child.i]
             if mention is not None and mention.is_date:
                 args.append((date_preposition(mention.name), mention))
+
+    if not agents and verb.tag_ == "VBN" and not objects:
+        # "written and directed by Stephen King": the first participle shares the agent of its conjunct.
+        for other in verb.conjuncts:
+            if other.i > verb.i and other.tag_ == "VBN":
+                for prep in other.children:
+                    if prep.dep_ == "agent":
+                        agents.extend(m for pobj in prep.children if pobj.dep_ == "pobj"
+                                      for m in (state.named(t) for t in listed(pobj)) if m is not None)
+                break
 
     if lemma in ALIAS_VERBS and (passive or verb.dep_ == "acl"):
         names = [m for prep, m in args if prep == "as" and not m.is_date]

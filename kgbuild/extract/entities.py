@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from kgbuild.extract.facts import Classes, Mention
+from kgbuild.extract.facts import PROPN, Classes, Mention
 from kgbuild.extract.name_runs import whole_names
 from kgbuild.extract.names import clean_name
 from kgbuild.extract.vocab import NAME_TITLES
@@ -26,16 +26,17 @@ _LINK_LABELS = frozenset({"PERSON", "GPE", "ORG", "LOC"})
 
 
 def collect_mentions(
-    doc: Doc, classes: Classes, title: str | None = None
+    doc: Doc, classes: Classes, title: str | None = None, document: str | None = None
 ) -> tuple[list[Mention], list[Mention | None], dict[int, tuple[int, int]]]:
     """Mentions in reading order, the mention covering each token (None outside any), and the
-    unlabelled name runs (see `name_runs`). `title` is the person the document is about."""
+    unlabelled name runs (see `name_runs`). `title` is the person the document is about,
+    `document` the document's title (a name wherever the text spells it out in full)."""
     token_mentions: list[Mention | None] = [None] * len(doc)
     mentions: list[Mention] = []
     spans = _repaired_spans(doc)
     if title is not None:
         spans = _split_title_surname(doc, spans, title)
-    spans, runs = whole_names(doc, spans)
+    spans, runs = whole_names(doc, spans, _title_spans(doc, document))
     votes: dict[str, Counter[str]] = {}
     for span in spans:
         if span.label_ in _VOTED_LABELS:
@@ -46,7 +47,7 @@ def collect_mentions(
             label = "DATE"
         elif label in _VOTED_LABELS and len(votes[span.text]) > 1:
             label = votes[span.text].most_common(1)[0][0]
-        spg_class = classes.by_label.get(label)
+        spg_class = classes.fallback if label == PROPN else classes.by_label.get(label)
         if spg_class is None or (label == "LANGUAGE" and span.root.dep_ == "amod"):
             continue  # "an English mathematician": a nationality, not the language
         name = clean_name(span, label)
@@ -176,6 +177,26 @@ def _repaired_spans(doc: Doc) -> list[Span]:
             ent = _with_territory(doc, _with_given_names(doc, ent, spans[-1].end if spans else 0))
         spans.append(ent)
     return spans
+
+
+def _title_spans(doc: Doc, document: str | None) -> list[Span]:
+    """Where the text spells out the document's title ("Never Cry Wolf is a 1983 film"): a
+    name, whatever the NER made of it; its class comes from the label the NER gave that exact
+    stretch, else from a definition, else the fallback class."""
+    if document is None or len(document) < 3 or document.islower() or document.isdigit():
+        return []
+    exact = {(e.start, e.end): e.label_ for e in doc.ents}
+    found: list[Span] = []
+    text = doc.text
+    at = text.find(document)
+    while at >= 0:
+        end = at + len(document)
+        span = doc.char_span(at, end)
+        if span is not None and (end == len(text) or not text[end].isalnum()):
+            span.label_ = exact.get((span.start, span.end), PROPN)
+            found.append(span)
+        at = text.find(document, end)
+    return found
 
 
 def _split_title_surname(doc: Doc, spans: list[Span], title: str) -> list[Span]:

@@ -57,9 +57,12 @@ class _Part:
     label: str  # the NER label covering the part, "" if none
 
 
-def whole_names(doc: Doc, spans: list[Span]) -> tuple[list[Span], dict[int, tuple[int, int]]]:
-    """The NER spans with quoted titles and joined runs put together, and the unlabelled runs
-    (token index -> (start, end)) for `Arguments.proper`."""
+def whole_names(
+    doc: Doc, spans: list[Span], titles: list[Span] | None = None
+) -> tuple[list[Span], dict[int, tuple[int, int]]]:
+    """The NER spans with the document's title (`titles`), quoted titles and joined runs put
+    together, and the unlabelled runs (token index -> (start, end)) for `Arguments.proper`."""
+    spans = _override(spans, titles or [])
     spans = _override(spans, quoted_titles(doc))
     joined, unlabelled = _joined_runs(doc, spans)
     runs: dict[int, tuple[int, int]] = {}
@@ -111,7 +114,7 @@ def _is_name_token(tok: Token) -> bool:
     return tok.tag_ in _NAME_TAGS and (tok.is_title or tok.is_upper or not tok.is_alpha) and tok.text not in QUOTES
 
 
-def _parts(doc: Doc, spans: list[Span], label_at: dict[int, str]) -> list[_Part]:
+def _parts(doc: Doc, label_at: dict[int, str]) -> list[_Part]:
     """Maximal stretches of proper nouns, each with the NER label covering its first token."""
     parts: list[_Part] = []
     i = 0
@@ -165,7 +168,7 @@ def _joined_runs(doc: Doc, spans: list[Span]) -> tuple[list[Span], list[tuple[in
         for i in range(span.start, span.end):
             label_at[i] = span.label_
             span_at[i] = span
-    parts = _parts(doc, spans, label_at)
+    parts = _parts(doc, label_at)
     joined: list[Span] = []
     unlabelled: list[tuple[int, int]] = []
     k = 0

@@ -50,8 +50,10 @@ def noun_relations(
         if phrase is None:
             phrase = noun_phrase(state, noun, hyphen_adjectives=True)
         for target in targets:
-            if prep == "in" and state.lemma(noun) in PLACE_NOUNS and target.is_place:
-                predicate = "located in"
+            if prep in ("in", "near") and target.is_place and (
+                state.lemma(noun) in PLACE_NOUNS or all(not _is_person(state, m) for m in subjects)
+            ):
+                predicate = f"located {prep}"  # "a country house in Buckinghamshire": where it is
             elif prep == "of" and phrase.split()[-1] in AGENT_NOUN_VERBS:
                 predicate = AGENT_NOUN_VERBS[phrase.split()[-1]]  # "the founder of Y": (X, found, Y)
             else:
@@ -60,6 +62,10 @@ def noun_relations(
                 state.triple(subject, predicate, target, qualifiers or [])
                 found = True
     return found
+
+
+def _is_person(state: ChunkState, mention: Mention) -> bool:
+    return mention.label == "PERSON" or mention.spg_class == state.classes.person
 
 
 def noun_phrase(state: ChunkState, noun: Token, hyphen_adjectives: bool = False) -> str:
@@ -133,6 +139,14 @@ def _type_from(state: ChunkState, subjects: list[Mention], noun: Token) -> None:
             subject.spg_class = hinted
             subject.class_fixed = True
         state.use(subject)
+    if hint == "Work":
+        # "X is a 1983 American drama film": the year a work is dated by is when it came out.
+        for child in noun.children:
+            year = state.tok2m[child.i]
+            if year is not None and year.is_date and child.i < noun.i:
+                for subject in subjects:
+                    if subject.semantic_type == semantic_type:
+                        state.triple(subject, "released in", year, [])
 
 
 def _indefinite(noun: Token) -> bool:
@@ -194,3 +208,22 @@ def possessed_work(state: ChunkState, noun: Token) -> None:
         return
     for maker in makers:
         state.triple(maker, verb, work, [])
+
+
+def place_chains(state: ChunkState) -> None:
+    """ "Wilmslow, Cheshire", "Lima, Pepin County, Wisconsin": each place of a comma chain lies
+    in the next. A chain that ends a list ("France, Germany and Italy") is a list, not a chain."""
+    doc = state.doc
+    places = [m for m in state.mentions if m.is_place and m.start >= 0]
+    places.sort(key=lambda m: m.start)
+    for left, right in zip(places, places[1:], strict=False):
+        if right.start != left.end + 1 or doc[left.end].text != ",":
+            continue
+        after = doc[right.end] if right.end < len(doc) else None
+        if after is not None and after.lower_ in ("and", "or"):
+            continue
+        if after is not None and after.text == "," and right.end + 1 < len(doc) and doc[right.end + 1].lower_ in (
+                "and", "or"):
+            continue
+        if left.name != right.name:
+            state.triple(left, "located in", right, [])

@@ -22,7 +22,7 @@ from kgbuild.extract.chunk_state import ChunkState
 from kgbuild.extract.clauses import clause
 from kgbuild.extract.entities import collect_mentions, link_surnames
 from kgbuild.extract.facts import CONCEPT, PROPN, Classes, Facts, Mention
-from kgbuild.extract.nouns import apposition, possessed_work
+from kgbuild.extract.nouns import apposition, place_chains, possessed_work
 from kgbuild.extract.parentheses import parenthesis
 from kgbuild.extract.vocab import PROPER_TAGS, WORK_NOUN_VERBS
 
@@ -44,7 +44,7 @@ class Reader:
     def __init__(
         self, doc: Doc, classes: Classes, lemma: Lemma, title: str | None = None, document: str | None = None
     ) -> None:
-        mentions, tok2m, runs = collect_mentions(doc, classes, title)
+        mentions, tok2m, runs = collect_mentions(doc, classes, title, document)
         title_mention = None
         if title is not None:
             # The document's subject: its NE mention here if the chunk names it in full, else a
@@ -56,7 +56,7 @@ class Reader:
         self.state = state = ChunkState(doc, classes, lemma, mentions, tok2m, runs)
         if title_mention is not None and title_mention.label == "PERSON":
             state.title_person = title_mention  # "he" with no person named before it in the chunk
-        elif document is not None and title is None:
+        elif document is not None and title is None and not document.islower():
             # A document about a thing ("EDSAC", "Bletchley Park"): "it" with nothing before it.
             state.document_thing = next((m for m in mentions if m.name == document and not m.is_date), None) or (
                 Mention(document, classes.fallback, PROPN, -1, -1))
@@ -79,6 +79,7 @@ class Reader:
                 possessed_work(state, doc[i])
             else:
                 clause(state, doc[i])
+        place_chains(state)
         mentions = [*state.mentions, *state.used.values()]
         if state.aliased:
             # "Demon Dice, originally published as Chaos Progenitus": the second name is an

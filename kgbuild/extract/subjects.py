@@ -86,7 +86,10 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
         if derailed.lower_ in ("born", "died") and derailed.i >= 2 and state.doc[derailed.i - 1].text == "(":
             mention = state.subject(state.doc[derailed.i - 2])
         else:
-            mention = state.quoted(derailed)
+            # A title read as a clause ("Never Cry Wolf is a 1983 film"): the name covering it.
+            mention = state.tok2m[derailed.i] or state.quoted(derailed)
+            if mention is not None and mention.is_date:
+                mention = None
         mentions = [mention] if mention is not None else []
     elif (dep == "conj" and _coordinated(state, verb)) or (dep == "xcomp" and state.lemma(verb.head) in XCOMP_HEADS):
         head = verb.head
