@@ -4,6 +4,7 @@ definitions after a copula or in an apposition ("X is a Hungarian-American film 
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from kgbuild.extract.arguments import is_hyphen
@@ -216,7 +217,7 @@ def place_chains(state: ChunkState) -> None:
     doc = state.doc
     places = [m for m in state.mentions if m.is_place and m.start >= 0]
     places.sort(key=lambda m: m.start)
-    for left, right in zip(places, places[1:], strict=False):
+    for left, right in pairwise(places):
         if right.start != left.end + 1 or doc[left.end].text != ",":
             continue
         after = doc[right.end] if right.end < len(doc) else None
