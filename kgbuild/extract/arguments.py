@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from kgbuild.extract.facts import CONCEPT, PROPN, Classes, Mention
 from kgbuild.extract.names import clean_name
-from kgbuild.extract.typehints import same_kind
+from kgbuild.extract.typehints import class_hint, same_kind
 from kgbuild.extract.vocab import (
     BAD_DETERMINERS,
     DASHES,
@@ -226,8 +226,12 @@ class Arguments:
             return None
         noun = self.lemma(tok)
         topic = self.topic
-        if topic is not None and topic.semantic_type and same_kind(noun, topic.semantic_type):
-            return topic
+        if topic is not None and topic.semantic_type and (
+            same_kind(noun, topic.semantic_type)
+            or (topic.spg_class != self.classes.person and class_hint(noun) == "Organization"
+                and class_hint(topic.semantic_type) in ("Organization", None))
+        ):
+            return topic  # "the company" after "X is a publishing house"
         if tok.tag_ != "NN" or len(noun) < 3 or noun in VAGUE_NOUNS:
             return None
         best: Mention | None = None

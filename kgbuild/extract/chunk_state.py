@@ -24,13 +24,17 @@ def conjuncts(tok: Token) -> list[Token]:
     return [tok, *tok.conjuncts]
 
 
+# Places are left out: "Columbus, Ohio" is a place and where it lies, not two places.
+_LISTED_LABELS = frozenset({"PERSON", "ORG", "WORK_OF_ART", "PRODUCT"})
+
+
 def listed(tok: Token) -> list[Token]:
     """The members of a list that starts at `tok`: its conjuncts, and the names the parser
     hung on it as appositions ("stars Emilio Estevez, Pat Hingle (appos), Laura Harrington
     (conj of Hingle), and ..."), when they carry the same entity label."""
     members = [tok, *tok.conjuncts]
     for child in tok.children:
-        if child.dep_ == "appos" and tok.ent_type_ and child.ent_type_ == tok.ent_type_:
+        if child.dep_ == "appos" and tok.ent_type_ in _LISTED_LABELS and child.ent_type_ == tok.ent_type_:
             members.extend([child, *child.conjuncts])
     return members
 

@@ -87,7 +87,7 @@ def clause(state: ChunkState, verb: Token) -> None:
         elif dep == "agent":
             for pobj in child.children:
                 if pobj.dep_ == "pobj":
-                    agents.extend(m for m in (state.named(t) for t in listed(pobj)) if m is not None)
+                    agents.extend(_agent_names(state, pobj))
         elif dep == "prep":
             prep = child.lower_
             title = state.tok2m[child.i]
@@ -115,7 +115,7 @@ def clause(state: ChunkState, verb: Token) -> None:
                 for prep in other.children:
                     if prep.dep_ == "agent":
                         agents.extend(m for pobj in prep.children if pobj.dep_ == "pobj"
-                                      for m in (state.named(t) for t in listed(pobj)) if m is not None)
+                                      for m in _agent_names(state, pobj))
                 break
 
     if lemma in ALIAS_VERBS and (passive or verb.dep_ == "acl"):
@@ -136,7 +136,10 @@ def clause(state: ChunkState, verb: Token) -> None:
             return  # the dates and places qualify the role: "served as X of Y from 1994"
     used_prep = ""
     if passive and agents:
-        doers, targets, predicate = agents, subjects, phrasal
+        # "founded by X and Y, with Z": Z did it too.
+        helpers = [m for p, m in args if p == "with" and m.label == "PERSON" and m not in agents]
+        doers, targets, predicate = [*agents, *helpers], subjects, phrasal
+        args = [(p, m) for p, m in args if m not in helpers]
     elif objects:
         doers, targets, predicate = subjects, objects, word
     elif has_object:
@@ -188,6 +191,21 @@ def clause(state: ChunkState, verb: Token) -> None:
         for target in targets:
             state.triple(subject, predicate, target, qualifiers)
     _event(state, phrasal, lemma, passive, word, doers, targets, used_prep, qualifiers)
+
+
+def _agent_names(state: ChunkState, pobj: Token) -> list[Mention]:
+    """Who is named after "by": the names listed there, or the names in apposition to a common
+    noun ("by husband and wife team Eric Obenauf and Eliza Jane Wood-Obenauf")."""
+    found: list[Mention] = []
+    for tok in listed(pobj):
+        mention = state.named(tok)
+        if mention is not None:
+            found.append(mention)
+        elif tok.tag_ in ("NN", "NNS"):
+            for child in tok.children:
+                if child.dep_ == "appos":
+                    found.extend(m for m in (state.named(t) for t in listed(child)) if m is not None)
+    return unique(found)
 
 
 def _event(

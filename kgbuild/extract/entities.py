@@ -193,7 +193,8 @@ def _title_spans(doc: Doc, document: str | None) -> list[Span]:
         end = at + len(document)
         span = doc.char_span(at, end)
         if span is not None and (end == len(text) or not text[end].isalnum()):
-            span.label_ = exact.get((span.start, span.end), PROPN)
+            label = exact.get((span.start, span.end), PROPN)
+            span.label_ = label if label in _VOTED_LABELS else PROPN  # "Two Dollar Radio" (MONEY) is a name
             found.append(span)
         at = text.find(document, end)
     return found

@@ -46,15 +46,16 @@ class Reader:
     ) -> None:
         mentions, tok2m, runs = collect_mentions(doc, classes, title, document)
         title_mention = None
+        named = next((m for m in mentions if m.name == title), None) if title is not None else None
+        if named is not None and named.label not in ("PERSON", PROPN):
+            title = None  # "Two Dollar Radio" looks like a person's name but the text says otherwise
         if title is not None:
             # The document's subject: its NE mention here if the chunk names it in full, else a
             # person mention that exists only through surname references (emitted if used).
-            title_mention = next((m for m in mentions if m.name == title), None) or Mention(
-                title, classes.person, "PERSON", -1, -1
-            )
+            title_mention = named or Mention(title, classes.person, "PERSON", -1, -1)
         mentions = link_surnames(doc, mentions, tok2m, title_mention)
         self.state = state = ChunkState(doc, classes, lemma, mentions, tok2m, runs)
-        if title_mention is not None and title_mention.label == "PERSON":
+        if title_mention is not None and title_mention.label in ("PERSON", PROPN):
             state.title_person = title_mention  # "he" with no person named before it in the chunk
         elif document is not None and title is None and not document.islower():
             # A document about a thing ("EDSAC", "Bletchley Park"): "it" with nothing before it.
