@@ -339,13 +339,14 @@ class Scorer:
         return tuple(self.lemma(w, noun_only=True) for w in tokens(phrase))
 
     def type_match(self, semantic_type: str, gold: Sequence[str]) -> bool:
-        """The extracted type's whole phrase or its last word equals a gold type (word by word, plurals
-        reduced)."""
+        """The extracted type and a gold type share their head noun, the last word (plurals reduced):
+        "general-purpose electronic computer" is an "electronic computer"; "film director" is no
+        "film". A gold type with "of" ("collection of short stories") is headed by the word before it."""
         key = self.type_key(semantic_type)
         if not key:
             return False
-        wanted = {self.type_key(g) for g in gold}
-        return key in wanted or key[-1:] in wanted
+        heads = {self.type_key(g.split(" of ")[0])[-1:] for g in gold} - {()}
+        return key[-1:] in heads
 
 
 @dataclass

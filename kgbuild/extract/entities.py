@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from kgbuild.extract.facts import PROPN, Classes, Mention
 from kgbuild.extract.name_runs import whole_names
 from kgbuild.extract.names import clean_name
+from kgbuild.extract.typehints import is_person_role
 from kgbuild.extract.vocab import NAME_TITLES
 
 if TYPE_CHECKING:
@@ -173,6 +174,8 @@ def _repaired_spans(doc: Doc) -> list[Span]:
                 # "Virginia" (GPE) + "Elizabeth Gardner" (PERSON): one name cut in two.
                 spans[-1] = _relabel(doc[prev.start : ent.end], "PERSON")
                 continue
+        if ent.label_ == "PERSON" and len(ent) >= 3 and ent[0].is_title and is_person_role(ent[0].lower_):
+            ent = _relabel(doc[ent.start + 1 : ent.end], "PERSON")  # "Guitarist Dave Mustaine": a role, then the name
         if ent.label_ == "PERSON":
             ent = _with_territory(doc, _with_given_names(doc, ent, spans[-1].end if spans else 0))
         spans.append(ent)
@@ -229,8 +232,8 @@ def _with_given_names(doc: Doc, ent: Span, floor: int) -> Span:
         tok = doc[start - 1]
         if not (tok.tag_ in ("NNP", "NNPS") and tok.dep_ == "compound" and ent.start <= tok.head.i < ent.end):
             break
-        if tok.lower_ in NAME_TITLES:
-            break
+        if tok.lower_ in NAME_TITLES or is_person_role(tok.lower_):
+            break  # "Duke", "Guitarist": a title or a role before the name, not a given name
         start -= 1
     return _relabel(doc[start : ent.end], "PERSON") if start < ent.start else ent
 

@@ -8,9 +8,9 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from kgbuild.extract.arguments import is_hyphen
-from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts
+from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts, listed
 from kgbuild.extract.facts import CONCEPT, Mention
-from kgbuild.extract.typehints import class_hint
+from kgbuild.extract.typehints import class_hint, is_person_role
 from kgbuild.extract.vocab import (
     AGENT_NOUN_VERBS,
     NOUN_TAGS,
@@ -228,3 +228,31 @@ def place_chains(state: ChunkState) -> None:
             continue
         if left.name != right.name:
             state.triple(left, "located in", right, [])
+
+
+def role_prefixes(state: ChunkState) -> None:
+    """ "guitarist Hank Shermann", "the economist Oskar Morgenstern", "bassists Ron McGovney,
+    Cliff Burton, and Jason Newsted": a role noun right before a person's name is what that
+    person is (their semantic type, unless a definition already gave one)."""
+    doc = state.doc
+    for mention in state.mentions:
+        if mention.label != "PERSON" or mention.start < 1:
+            continue
+        tok = doc[mention.start - 1]
+        if not tok.is_alpha or (tok.tag_ in PROPER_TAGS and not tok.is_sent_start):
+            continue
+        word = state.lemma(tok).lower() if tok.tag_ in NOUN_TAGS else tok.lower_
+        plural = tok.tag_ == "NNS"
+        if not is_person_role(word) and word.endswith("s") and is_person_role(word[:-1]):
+            word, plural = word[:-1], True  # "bassists" mis-tagged as a verb
+        if not is_person_role(word):
+            continue
+        role = noun_phrase(state, tok).lower() if tok.tag_ == "NN" else word
+        members = [mention]
+        if plural:  # a plural role covers the whole list after it
+            root = doc[mention.end - 1]
+            members = [m for m in (state.tok2m[t.i] for t in listed(root)) if m is not None and m.label == "PERSON"]
+        for member in members:
+            if member.semantic_type is None:
+                member.semantic_type = role
+                member.description = state.sentence(tok)

@@ -101,3 +101,8 @@ def same_kind(noun: str, semantic_type: str) -> bool:
     if noun == head:
         return True
     return any(noun in group and head in group for group in _SYNONYMS)
+
+
+def is_person_role(noun: str) -> bool:
+    """Whether a noun names what a person is or does ("guitarist", "film director")."""
+    return class_hint(noun) == "Person"
