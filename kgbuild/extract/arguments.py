@@ -28,6 +28,7 @@ _QUOTES = frozenset({'"', "“", "”", "``", "''"})
 _NOT_NAMES = frozenset({"i", "mr", "mrs", "ms", "dr", "st", "sir", "jr", "sr"})
 
 
+_ROMAN_NUMERALS = frozenset({"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"})
 _PERSON_PRONOUNS = frozenset({"he", "she", "him", "her", "his", "hers", "himself", "herself"})
 _THING_PRONOUNS = frozenset({"it", "its", "itself"})
 
@@ -40,6 +41,13 @@ def _expletive(tok: Token) -> bool:
     return any(c.dep_ in ("ccomp", "csubj") for c in head.children) or (
         head.lower_ in ("is", "was", "be") and any(c.dep_ == "xcomp" for c in head.children)
     )
+
+
+def _looks_proper(tok: Token) -> bool:
+    """A common-noun tag on an acronym or a capitalised word mid-sentence ("built the UNIVAC I",
+    "designed the Bombe"): the tagger's slip, the word is a name."""
+    return tok.tag_ in NOUN_TAGS and tok.is_alpha and len(tok.text) > 1 and not tok.is_sent_start and (
+        tok.is_upper or tok.is_title)
 
 
 def is_hyphen(tok: Token) -> bool:
@@ -93,8 +101,12 @@ class Arguments:
         while start < tok.i and is_hyphen(doc[start]):
             start += 1
         end = tok.i + 1
-        if end < len(doc) and doc[end].tag_ == "CD" and doc[end].head.i == tok.i and self.tok2m[end] is None:
-            end += 1  # "Hut 8", "Apollo 11"
+        if end < len(doc) and self.tok2m[end] is None and (
+            (doc[end].tag_ == "CD" and doc[end].head.i == tok.i)
+            or (doc[end].text in _ROMAN_NUMERALS and end + 1 < len(doc)
+                and doc[end + 1].tag_ not in ("NN", "NNS", "NNP", "NNPS", "VBZ", "VBD", "VBP", "MD"))
+        ):
+            end += 1  # "Hut 8", "Apollo 11", "the UNIVAC I."
         name = clean_name(doc[start:end], PROPN)
         if name is None or len(name) < 2 or not name[0].isupper():
             return None
@@ -283,7 +295,7 @@ class Arguments:
             return self.pronoun(tok)
         if tag != "PRP" and (title := self.quoted(tok)) is not None:
             return title
-        if tag in PROPER_TAGS:
+        if tag in PROPER_TAGS or _looks_proper(tok):
             return self.proper(tok)
         if tag in NOUN_TAGS:
             named = self.named_apposition(tok) or self.topic_reference(tok)

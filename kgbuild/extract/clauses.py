@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kgbuild.extract.chunk_state import ChunkState, Qualifier, listed, qualifies, unique
-from kgbuild.extract.facts import EventFact, Mention
+from kgbuild.extract.facts import CONCEPT, EventFact, Mention
 from kgbuild.extract.names import date_preposition
 from kgbuild.extract.nouns import copula, noun_relations
 from kgbuild.extract.subjects import verb_subjects
+from kgbuild.extract.typehints import is_person_role
 from kgbuild.extract.vocab import (
     ALIAS_VERBS,
     COPULAS,
@@ -37,8 +38,8 @@ _OBJECT_NOUN_PREPS = frozenset({"from", "at", "in", "under", "with", "for", "to"
 
 def clause(state: ChunkState, verb: Token) -> None:
     """The facts of one clause head: triples from its subject, objects and prepositions, and the event it may be."""
-    if not verb.tag_.startswith("VB"):
-        return
+    if not verb.tag_.startswith("VB") or is_person_role(verb.lower_):
+        return  # "and guitarist Hank Shermann" tagged as a verb is a role, not a clause
     subjects, passive = verb_subjects(state, verb)
     if not subjects:
         return
@@ -67,6 +68,7 @@ def clause(state: ChunkState, verb: Token) -> None:
         word = f"{word} {particle}"
 
     objects: list[Mention] = []
+    noun_args: list[Qualifier] = []  # named objects of the direct object's own prepositions
     agents: list[Mention] = []
     args: list[Qualifier] = []
     roles: list[Token] = []
@@ -80,10 +82,16 @@ def clause(state: ChunkState, verb: Token) -> None:
                 found = state.object(verb.head, concept_ok)
                 objects.extend([found] if found is not None and not found.is_date else [])
                 continue
+            counted = any(c.dep_ == "nummod" for c in child.children)  # "released seven studio albums"
             for tok in listed(child):
-                found = state.object(tok, concept_ok)
+                found = state.object(tok, concept_ok and not counted)
                 if found is not None and not found.is_date:
                     objects.append(found)
+            for prep in child.children:  # "sold a commercial model of the Enigma": see below
+                if prep.dep_ == "prep" and prep.lower_ in ("of", "for", "about", "on"):
+                    noun_args.extend((prep.lower_, m) for pobj in prep.children if pobj.dep_ == "pobj"
+                                     for m in (state.object(t, False) for t in listed(pobj))
+                                     if m is not None and not m.is_date)
         elif dep == "agent":
             for pobj in child.children:
                 if pobj.dep_ == "pobj":
@@ -135,6 +143,12 @@ def clause(state: ChunkState, verb: Token) -> None:
         if any([noun_relations(state, subjects, role, qualifiers) for role in roles]):  # a list: every role
             return  # the dates and places qualify the role: "served as X of Y from 1994"
     used_prep = ""
+    if objects and all(m.label == CONCEPT for m in objects) and (
+        noun_args or any(p in _OBJECT_NOUN_PREPS and not m.is_date for p, m in args)
+    ):
+        # "wrote a programming manual for the Ferranti Mark 1": the named thing is the object
+        # and the common noun joins the predicate (below), rather than a triple to a concept.
+        objects = []
     if passive and agents:
         # "founded by X and Y, with Z": Z did it too.
         helpers = [m for p, m in args if p == "with" and m.label == "PERSON" and m not in agents]
@@ -146,7 +160,7 @@ def clause(state: ChunkState, verb: Token) -> None:
         # A direct object we cannot name: "earned a doctorate ... from the University of X",
         # "completed a doctorate under Alonzo Church". The named prepositional object is the
         # relation's object and the common noun joins the predicate: (X, earn doctorate from, Y).
-        chosen = [(p, m) for p, m in args if not m.is_date]
+        chosen = [(p, m) for p, m in args if not m.is_date] or noun_args
         noun = next((c for c in children if c.dep_ == "dobj"), None)
         if not chosen or noun is None or noun.tag_ not in ("NN", "NNS") or lemma in LIGHT_VERBS:
             return

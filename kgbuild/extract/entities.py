@@ -178,8 +178,30 @@ def _repaired_spans(doc: Doc) -> list[Span]:
             ent = _relabel(doc[ent.start + 1 : ent.end], "PERSON")  # "Guitarist Dave Mustaine": a role, then the name
         if ent.label_ == "PERSON":
             ent = _with_territory(doc, _with_given_names(doc, ent, spans[-1].end if spans else 0))
+        elif ent.label_ in _NUMBERED_LABELS:
+            ent = _with_number(doc, ent)
         spans.append(ent)
     return spans
+
+
+# Names that take a model or series number: "UNIVAC I", "Ferranti Mark 1", "Apollo 11".
+_NUMBERED_LABELS = frozenset({"ORG", "PRODUCT", "FAC", "WORK_OF_ART", "EVENT", "LAW"})
+
+
+def _with_number(doc: Doc, ent: Span) -> Span:
+    """A name followed by a Roman numeral or a small number that belongs to it."""
+    i = ent.end
+    if i >= len(doc) or doc[i].is_sent_start or doc[i].ent_type_ or not doc[i - 1].whitespace_:
+        return ent
+    tok = doc[i]
+    numeral = tok.lower_ in _ROMAN and tok.is_upper
+    number = tok.is_digit and len(tok.text) <= 2
+    if not (numeral or number):
+        return ent
+    after = doc[i + 1] if i + 1 < len(doc) else None
+    if after is not None and (after.tag_ in ("NN", "NNS") or after.like_num):
+        return ent  # "Colossus 10 machines": a count, not part of the name
+    return _relabel(doc[ent.start : i + 1], ent.label_)
 
 
 def _title_spans(doc: Doc, document: str | None) -> list[Span]:
@@ -245,6 +267,9 @@ def _with_territory(doc: Doc, ent: Span) -> Span:
     "Tim Cook of Apple" is a person and an affiliation, so two-word modern names are left alone.
     """
     first, last = ent[0].lower_, ent[-1].lower_
+    if ent.start > 0 and doc[ent.start - 1].lower_ in NAME_TITLES and doc[ent.start - 1].is_title:
+        ent = doc[ent.start - 1 : ent.end]  # "Prince" + "Friedrich Wilhelm Karl" (+ "of Prussia")
+        first = ent[0].lower_
     if not (len(ent) == 1 or last in _ROMAN or first in NAME_TITLES):
         return ent
     i = ent.end

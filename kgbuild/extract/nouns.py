@@ -55,6 +55,8 @@ def noun_relations(
                 state.lemma(noun) in PLACE_NOUNS or all(not _is_person(state, m) for m in subjects)
             ):
                 predicate = f"located {prep}"  # "a country house in Buckinghamshire": where it is
+            elif prep == "from":
+                predicate = "from"  # "a heavy metal band from Copenhagen", "a racing driver from Northern Ireland"
             elif prep == "of" and phrase.split()[-1] in AGENT_NOUN_VERBS:
                 predicate = AGENT_NOUN_VERBS[phrase.split()[-1]]  # "the founder of Y": (X, found, Y)
             else:
