@@ -160,7 +160,8 @@ def clause(state: ChunkState, verb: Token) -> None:
         # A direct object we cannot name: "earned a doctorate ... from the University of X",
         # "completed a doctorate under Alonzo Church". The named prepositional object is the
         # relation's object and the common noun joins the predicate: (X, earn doctorate from, Y).
-        chosen = [(p, m) for p, m in args if not m.is_date] or noun_args
+        # With no named object, a date is the object: "EDSAC ran its first program on 6 May 1949".
+        chosen = [(p, m) for p, m in args if not m.is_date] or noun_args or [(p, m) for p, m in args if m.is_date]
         noun = next((c for c in children if c.dep_ == "dobj"), None)
         if not chosen or noun is None or noun.tag_ not in ("NN", "NNS") or lemma in LIGHT_VERBS:
             return

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kgbuild.extract.facts import PROPN
 from kgbuild.extract.vocab import TITLE_NOUNS
 
 if TYPE_CHECKING:
@@ -165,6 +166,8 @@ def _joined_runs(doc: Doc, spans: list[Span]) -> tuple[list[Span], list[tuple[in
     label_at: dict[int, str] = {}
     span_at: dict[int, Span] = {}
     for span in spans:
+        if span.label_ in ("ORDINAL", "CARDINAL") and all(t.tag_ in _NAME_TAGS for t in span):
+            continue  # "First" (ORDINAL) in "First Draft of a Report": a word of the name
         for i in range(span.start, span.end):
             label_at[i] = span.label_
             span_at[i] = span
@@ -196,11 +199,16 @@ def _joined_runs(doc: Doc, spans: list[Span]) -> tuple[list[Span], list[tuple[in
             unlabelled.append((start, end))
             continue
         span = doc[start:end]
-        if doc[end - 1].lower_ in INSTITUTION_HEADS or "ORG" in labels:
+        head = run[0]  # "Draft" in "First Draft of a Report on the EDVAC": the name's head decides
+        if doc[end - 1].lower_ in INSTITUTION_HEADS or doc[head.end - 1].lower_ in INSTITUTION_HEADS:
             span.label_ = "ORG"
         elif "WORK_OF_ART" in labels:
             span.label_ = "WORK_OF_ART"
+        elif head.label and head.label != "PERSON":
+            span.label_ = head.label
+        elif head.label == "PERSON":
+            span.label_ = "ORG"  # "Computing Machinery" (PERSON) ... with an institution: see above
         else:
-            span.label_ = next(label for label in labels if label != "PERSON") if set(labels) != {"PERSON"} else "ORG"
+            span.label_ = PROPN  # the head is unlabelled: a name of unknown class
         joined.append(span)
     return joined, unlabelled

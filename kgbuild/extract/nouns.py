@@ -258,3 +258,24 @@ def role_prefixes(state: ChunkState) -> None:
             if member.semantic_type is None:
                 member.semantic_type = role
                 member.description = state.sentence(tok)
+
+
+def works_by(state: ChunkState) -> None:
+    """ "the First Draft of a Report on the EDVAC by John von Neumann": a work named with a
+    word that says what it is (report, book, symphony...) followed by "by" and a person: the
+    person made it, with the verb that kind of work takes (write, compose, paint...)."""
+    doc = state.doc
+    for mention in [*state.mentions, *state.used.values()]:
+        if mention.start < 0 or mention.end + 1 >= len(doc) or mention.label in ("PERSON", "DATE", "TIME"):
+            continue
+        if doc[mention.end].lower_ != "by":
+            continue
+        person = state.tok2m[mention.end + 1]
+        if person is None or person.label != "PERSON":
+            continue
+        words = [w.lower() for w in mention.name.split()]
+        if mention.semantic_type:
+            words.append(mention.semantic_type.split()[-1])
+        verb = next((WORK_NOUN_VERBS[w] for w in words if w in WORK_NOUN_VERBS), None)
+        if verb is not None:
+            state.triple(person, verb, mention, [])

@@ -22,7 +22,7 @@ from kgbuild.extract.chunk_state import ChunkState
 from kgbuild.extract.clauses import clause
 from kgbuild.extract.entities import collect_mentions, link_surnames
 from kgbuild.extract.facts import CONCEPT, PROPN, Classes, Facts, Mention
-from kgbuild.extract.nouns import apposition, place_chains, possessed_work, role_prefixes
+from kgbuild.extract.nouns import apposition, place_chains, possessed_work, role_prefixes, works_by
 from kgbuild.extract.parentheses import parenthesis
 from kgbuild.extract.vocab import PROPER_TAGS, WORK_NOUN_VERBS
 
@@ -82,6 +82,7 @@ class Reader:
                 clause(state, doc[i])
         place_chains(state)
         role_prefixes(state)
+        works_by(state)
         mentions = [*state.mentions, *state.used.values()]
         if state.aliased:
             # "Demon Dice, originally published as Chaos Progenitus": the second name is an
