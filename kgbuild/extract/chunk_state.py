@@ -50,8 +50,10 @@ def unique(mentions: Iterable[Mention]) -> list[Mention]:
 
 
 def qualifies(prep: str, mention: Mention) -> bool:
-    """Whether "prep mention" says when or where: a date, a place, or an organisation after "at"."""
-    return mention.is_date or mention.is_place or (prep == "at" and mention.label in ("ORG", "FAC"))
+    """Whether "prep mention" says when or where: a date, a place, an organisation after "at", or
+    an event after "during" ("during the Second World War")."""
+    return mention.is_date or mention.is_place or (prep == "at" and mention.label in ("ORG", "FAC")) or (
+        prep == "during" and mention.label == "EVENT")
 
 
 class ChunkState(Arguments):

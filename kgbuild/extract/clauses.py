@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from kgbuild.extract.chunk_state import ChunkState, Qualifier, listed, qualifies, unique
 from kgbuild.extract.facts import CONCEPT, EventFact, Mention
 from kgbuild.extract.names import date_preposition
-from kgbuild.extract.nouns import copula, noun_relations
+from kgbuild.extract.nouns import copula, noun_relations, possessed_copula
 from kgbuild.extract.subjects import verb_subjects
 from kgbuild.extract.typehints import is_person_role
 from kgbuild.extract.vocab import (
@@ -42,6 +42,7 @@ def clause(state: ChunkState, verb: Token) -> None:
         return  # "and guitarist Hank Shermann" tagged as a verb is a role, not a clause
     subjects, passive = verb_subjects(state, verb)
     if not subjects:
+        possessed_copula(state, verb)
         return
     if state.topic is None and state.sent_index[verb.i] == 0:
         state.topic = subjects[0]
@@ -173,7 +174,7 @@ def clause(state: ChunkState, verb: Token) -> None:
         targets = [m for p, m in chosen if p == used_prep]
         predicate = f"{word} {noun_word} {used_prep}"
     else:
-        chosen = [(p, m) for p, m in args if not m.is_date]
+        chosen = [(p, m) for p, m in args if not m.is_date and p != "during"]  # "during the war" says when
         if not chosen and lemma in DATE_VERBS:
             chosen = [(p, m) for p, m in args if m.is_date]
         if not chosen:

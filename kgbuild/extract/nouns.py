@@ -279,3 +279,27 @@ def works_by(state: ChunkState) -> None:
         verb = next((WORK_NOUN_VERBS[w] for w in words if w in WORK_NOUN_VERBS), None)
         if verb is not None:
             state.triple(person, verb, mention, [])
+
+
+def possessed_copula(state: ChunkState, verb: Token) -> None:
+    """ "Her father was Lord Byron", "Its capital is Paris": the named attribute is the noun of the
+    possessor: (Lord Byron, father of, Ada Lovelace); agent nouns read as verbs ("Its founder was
+    X": (X, found, it))."""
+    if state.lemma(verb) not in ("be", "become"):
+        return
+    subject = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+    if subject is None or subject.tag_ not in NOUN_TAGS:
+        return
+    owners = [m for m in (state.subject(c) for c in subject.children if c.dep_ == "poss") if m is not None]
+    if not owners:
+        return
+    phrase = noun_phrase(state, subject, hyphen_adjectives=True)
+    head = phrase.split()[-1]
+    predicate = AGENT_NOUN_VERBS.get(head) or f"{phrase} of"
+    for attr in (c for c in verb.children if c.dep_ == "attr"):
+        for tok in listed(attr):
+            named = state.named(tok) or (state.named_apposition(tok) if tok.tag_ in NOUN_TAGS else None)
+            if named is None:  # "the poet Lord Byron": the name in apposition to the common noun
+                continue
+            for owner in owners:
+                state.triple(named, predicate, owner, [])
