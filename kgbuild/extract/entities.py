@@ -85,6 +85,8 @@ def link_surnames(
     dropped: set[int] = set()
     if title is not None and title.start < 0:
         _link_full_name(doc, tok2m, title, mentions, dropped)
+    if title is not None:
+        _link_given_name(doc, tok2m, title, mentions, dropped)
     for tok in doc:
         person = surnames.get(tok.text)
         if person is None or tok.i < person.end:
@@ -109,6 +111,28 @@ def link_surnames(
                 tok2m[i] = person
             dropped.add(id(current))
     return [m for m in mentions if id(m) not in dropped] if dropped else mentions
+
+
+def _link_given_name(
+    doc: Doc, tok2m: list[Mention | None], title: Mention, mentions: list[Mention], dropped: set[int]
+) -> None:
+    """ "Tostig supported ..." in the article on Tostig Godwinson: a bare given name is the person
+    the document is about, unless another person in the chunk has that given name too."""
+    given = title.name.split()[0]
+    if not given[:1].isupper() or any(
+        m.label == "PERSON" and m is not title and m.name.split()[0] == given and len(m.name.split()) > 1
+        for m in mentions
+    ):
+        return
+    for tok in doc:
+        if tok.text != given or (tok.i + 1 < len(doc) and doc[tok.i + 1].tag_ in ("NNP", "NNPS")):
+            continue  # "Tostig Godwinson" itself, or another name that starts the same way
+        current = tok2m[tok.i]
+        if current is None and tok.tag_ in ("NNP", "NNPS"):
+            tok2m[tok.i] = title
+        elif current is not None and current is not title and current.name == given and current.label == "PERSON":
+            tok2m[tok.i] = title
+            dropped.add(id(current))
 
 
 def _add_surname(by_surname: dict[str, Mention | None], key: str, person: Mention) -> None:
@@ -225,6 +249,11 @@ def _title_spans(doc: Doc, document: str | None) -> list[Span]:
     return found
 
 
+# Spans that can run on into a name after them (never names of people or organisations:
+# "King Harold Godwinson" in a document about Tostig Godwinson is his brother).
+_RUN_ON_LABELS = frozenset({"EVENT", "DATE", "TIME", "GPE", "LOC", "NORP", "FAC", "LAW"})
+
+
 def _split_title_surname(doc: Doc, spans: list[Span], title: str) -> list[Span]:
     """ "the Second World War von Neumann" (EVENT): a span that runs on into the surname of the
     person the document is about is cut before it, and the surname becomes a PERSON span."""
@@ -234,7 +263,7 @@ def _split_title_surname(doc: Doc, spans: list[Span], title: str) -> list[Span]:
     out: list[Span] = []
     for span in spans:
         tail = [t.text for t in span[-size:]] if len(span) > size else []
-        if span.label_ != "PERSON" and [w.lower() for w in tail] == [w.lower() for w in surname]:
+        if span.label_ in _RUN_ON_LABELS and [w.lower() for w in tail] == [w.lower() for w in surname]:
             cut = span.end - size
             head = doc[span.start : cut]
             head.label_ = span.label_

@@ -157,8 +157,8 @@ def _joinable(doc: Doc, left: _Part, right: _Part, gap: list[str], through_of: b
             through_of and right.label not in _PLACE_OR_PERSON)
     if left.label in _NO_LEFT or (left.label == "GPE" and left_last not in INSTITUTION_HEADS):
         return False
-    if left.end - left.start == 1 and left_last in TITLE_NOUNS:
-        return False  # "King of Italy", "President of France": a relational title, read by `nouns`
+    if left_last in TITLE_NOUNS:
+        return False  # "King of Italy", "Prime Minister of France": a relational title, read by `nouns`
     return not (right.label == "PERSON" and left_last not in INSTITUTION_HEADS)
 
 

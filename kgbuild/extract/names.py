@@ -32,6 +32,8 @@ _DATE_WORD_RE = re.compile(
 # "Teutberga(" as one odd token and NER misses the name.
 _PAREN_GLUE_RE = re.compile(r"(?<=[^\s(\[])\((?=\s*\w)")
 _PAREN_SPACE_RE = re.compile(r"\(\s+")
+# Wikipedia extracts with the pronunciation cut out: "Nolan ( ; born 30 July 1970)".
+_PAREN_EMPTY_LEAD_RE = re.compile(r"\(\s*[;,]\s*")
 _HYPHEN_GAP_RE = re.compile(r"(?<=[A-Za-z])- (?=[A-Za-z])")
 _SPACE_RE = re.compile(r"[ \t\u00a0]+")
 # "(1877–24 November 1918)", "(c. 750-818)": a range dash glued to digits makes one token.
@@ -48,6 +50,7 @@ _MAX_NAME_CHARS = 120
 def normalize_text(text: str) -> str:
     """Undo spacing artefacts that derail the parser; the meaning of the text is unchanged."""
     text = _PAREN_GLUE_RE.sub(" (", text)
+    text = _PAREN_EMPTY_LEAD_RE.sub("(", text)
     text = _PAREN_SPACE_RE.sub("(", text)
     text = _HYPHEN_GAP_RE.sub("-", text)
     text = _DIGIT_DASH_RE.sub(" – ", text)

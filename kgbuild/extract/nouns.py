@@ -49,7 +49,9 @@ def noun_relations(
         if not targets:
             continue
         if phrase is None:
-            phrase = noun_phrase(state, noun, hyphen_adjectives=True)
+            # "an Anglo-Saxon Earl of Northumbria": the nationality is no part of the relation
+            phrase = " ".join(w for w in noun_phrase(state, noun, hyphen_adjectives=True).split()
+                              if w not in _nationality_words(state, noun)) or state.lemma(noun)
         for target in targets:
             if prep in ("in", "near") and target.is_place and (
                 state.lemma(noun) in PLACE_NOUNS or all(not _is_person(state, m) for m in subjects)
@@ -104,6 +106,10 @@ def noun_phrase(state: ChunkState, noun: Token, hyphen_adjectives: bool = False)
         return doc[j + 1 : end].text.lower()
     prefix = "".join(t.text_with_ws for t in doc[j + 1 : noun.i]).lower()
     return prefix + state.lemma(noun)
+
+
+def _nationality_words(state: ChunkState, noun: Token) -> set[str]:
+    return {w.lower() for n in _nationality(state, noun) for w in n.split()}
 
 
 def _nationality(state: ChunkState, noun: Token) -> list[str]:
@@ -163,7 +169,7 @@ def copula(state: ChunkState, children: list[Token], subjects: list[Mention], le
             if state.tok2m[noun.i] is not None or noun.tag_ not in NOUN_TAGS | PROPER_TAGS or not noun.is_alpha:
                 continue  # "Hugh was Guy": identity or a mislabel, not a relation
             noun_relations(state, subjects, noun)
-            if typed and noun.tag_ in NOUN_TAGS:
+            if typed and (noun.tag_ in NOUN_TAGS or noun.lower_ in TITLE_NOUNS):  # "an Earl of Northumbria"
                 _type_from(state, subjects, noun)
 
 
