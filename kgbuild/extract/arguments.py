@@ -103,8 +103,8 @@ class Arguments:
         end = tok.i + 1
         if end < len(doc) and self.tok2m[end] is None and (
             (doc[end].tag_ == "CD" and doc[end].head.i == tok.i)
-            or (doc[end].text in _ROMAN_NUMERALS and end + 1 < len(doc)
-                and doc[end + 1].tag_ not in ("NN", "NNS", "NNP", "NNPS", "VBZ", "VBD", "VBP", "MD"))
+            or (doc[end].text.rstrip(".") in _ROMAN_NUMERALS and (end + 1 == len(doc)
+                or doc[end + 1].tag_ not in ("NN", "NNS", "NNP", "NNPS", "VBZ", "VBD", "VBP", "MD")))
         ):
             end += 1  # "Hut 8", "Apollo 11", "the UNIVAC I."
         name = clean_name(doc[start:end], PROPN)
@@ -250,8 +250,9 @@ class Arguments:
         for mention in self.mentions:
             if mention.start >= tok.i or mention.is_date or mention.label in ("PERSON", "NORP"):
                 continue
-            if noun in mention.name.lower().split() and (best is None or mention.start > best.start):
-                best = mention
+            words = mention.name.lower().split()
+            if (noun in words or same_kind(noun, words[-1])) and (best is None or mention.start > best.start):
+                best = mention  # "the company" after "Eckert-Mauchly Computer Corporation"
         return best
 
     def pronoun(self, tok: Token) -> Mention | None:

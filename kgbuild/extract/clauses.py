@@ -162,10 +162,12 @@ def clause(state: ChunkState, verb: Token) -> None:
         # "completed a doctorate under Alonzo Church". The named prepositional object is the
         # relation's object and the common noun joins the predicate: (X, earn doctorate from, Y).
         # With no named object, a date is the object: "EDSAC ran its first program on 6 May 1949".
-        chosen = [(p, m) for p, m in args if not m.is_date] or noun_args or [(p, m) for p, m in args if m.is_date]
         noun = next((c for c in children if c.dep_ == "dobj"), None)
-        if not chosen or noun is None or noun.tag_ not in ("NN", "NNS") or lemma in LIGHT_VERBS:
-            return
+        named_noun = noun is not None and any(c.dep_ == "compound" for c in noun.children)  # "the A-0 system"
+        chosen = [(p, m) for p, m in args if not m.is_date] or noun_args or (
+            [] if named_noun else [(p, m) for p, m in args if m.is_date])
+        if not chosen or noun is None or noun.tag_ not in ("NN", "NNS"):
+            return  # light verbs included: "earned a doctorate from", "took part in", "won a medal at"
         used_prep = chosen[0][0]
         noun_word = state.lemma(noun)
         if used_prep not in _OBJECT_NOUN_PREPS or noun_word in VAGUE_NOUNS or not noun_word.isalpha():
