@@ -198,7 +198,8 @@ def _repaired_spans(doc: Doc) -> list[Span]:
                 # "Virginia" (GPE) + "Elizabeth Gardner" (PERSON): one name cut in two.
                 spans[-1] = _relabel(doc[prev.start : ent.end], "PERSON")
                 continue
-        if ent.label_ == "PERSON" and len(ent) >= 3 and ent[0].is_title and is_person_role(ent[0].lower_):
+        if (ent.label_ == "PERSON" and len(ent) >= 3 and ent[0].is_title and is_person_role(ent[0].lower_)
+                and ent[0].lower_ not in NAME_TITLES):
             ent = _relabel(doc[ent.start + 1 : ent.end], "PERSON")  # "Guitarist Dave Mustaine": a role, then the name
         if ent.label_ == "PERSON":
             ent = _with_territory(doc, _with_given_names(doc, ent, spans[-1].end if spans else 0))
@@ -297,7 +298,7 @@ def _with_territory(doc: Doc, ent: Span) -> Span:
     """
     first, last = ent[0].lower_, ent[-1].lower_
     if ent.start > 0 and doc[ent.start - 1].lower_ in NAME_TITLES and doc[ent.start - 1].is_title:
-        ent = doc[ent.start - 1 : ent.end]  # "Prince" + "Friedrich Wilhelm Karl" (+ "of Prussia")
+        ent = _relabel(doc[ent.start - 1 : ent.end], "PERSON")  # "Prince" + "Friedrich Wilhelm Karl" (+ "of Prussia")
         first = ent[0].lower_
     if not (len(ent) == 1 or last in _ROMAN or first in NAME_TITLES):
         return ent

@@ -49,6 +49,7 @@ _AND = frozenset({"and", "&"})
 _NO_LEFT = frozenset({"PERSON", "DATE", "TIME", "NORP", "CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY"})
 _PLACE_OR_PERSON = frozenset({"GPE", "LOC", "PERSON", "NORP"})
 _NAME_TAGS = frozenset({"NNP", "NNPS"})
+_ADJACENT_LABELS = frozenset({"ORG", "PRODUCT", "FAC", "WORK_OF_ART", "EVENT"})
 
 
 @dataclass
@@ -112,6 +113,8 @@ def _override(spans: list[Span], new: list[Span]) -> list[Span]:
 
 
 def _is_name_token(tok: Token) -> bool:
+    if tok.tag_ == "CD":
+        return tok.is_alpha and tok.is_title  # "Formula One"
     return tok.tag_ in _NAME_TAGS and (tok.is_title or tok.is_upper or not tok.is_alpha) and tok.text not in QUOTES
 
 
@@ -132,8 +135,14 @@ def _parts(doc: Doc, label_at: dict[int, str]) -> list[_Part]:
 
 
 def _gap(doc: Doc, left: _Part, right: _Part) -> list[str] | None:
-    """The connective words between two parts, if they form an allowed joint."""
+    """The connective words between two parts, if they form an allowed joint ([] for parts side by
+    side: "Scuderia" + "Ferrari" (ORG), a word the NER left out)."""
     words = [t.lower_ for t in doc[left.end : right.start]]
+    if not words:
+        # "Scuderia" (GPE) + "Ferrari", "Formula" (GPE) + "One": one name the NER labelled in part.
+        adjacent = (not left.label and right.label in _ADJACENT_LABELS and not doc[left.start].is_sent_start) or (
+            left.label in _ADJACENT_LABELS | {"GPE", "LOC"} and not right.label)
+        return [] if adjacent and doc[left.end - 1].lower_ not in TITLE_NOUNS else None
     if not 1 <= len(words) <= 2 or any(doc[k].is_sent_start for k in range(left.end, right.start + 1)):
         return None
     if words[0] in _JOINERS and (len(words) == 1 or words[1] in _ARTICLES):
@@ -143,14 +152,19 @@ def _gap(doc: Doc, left: _Part, right: _Part) -> list[str] | None:
     return None
 
 
-def _joinable(doc: Doc, left: _Part, right: _Part, gap: list[str], through_of: bool) -> bool:
+def _joinable(doc: Doc, run: list[_Part], right: _Part, gap: list[str], through_of: bool) -> bool:
+    left = run[-1]
     if right.label in ("DATE", "TIME", "CARDINAL", "ORDINAL"):
         return False
+    if not gap:
+        return True
     left_last = doc[left.end - 1].lower_
     if gap[0] in _AND:
         if left.label in _PLACE_OR_PERSON and right.label in _PLACE_OR_PERSON:
             return False
-        if right.label == "PERSON":
+        if right.label == "PERSON" or any(p.label == "PERSON" for p in run):
+            return False  # "King James I of Scotland and Queen Joan Beaufort": two people
+        if doc[right.end - 1].lower_ in TITLE_NOUNS:
             return False
         right_inst = doc[right.end - 1].lower_ in INSTITUTION_HEADS
         return (right_inst and left_last not in INSTITUTION_HEADS and left.label not in _PLACE_OR_PERSON) or (
@@ -166,7 +180,7 @@ def _joined_runs(doc: Doc, spans: list[Span]) -> tuple[list[Span], list[tuple[in
     label_at: dict[int, str] = {}
     span_at: dict[int, Span] = {}
     for span in spans:
-        if span.label_ in ("ORDINAL", "CARDINAL") and all(t.tag_ in _NAME_TAGS for t in span):
+        if span.label_ in ("ORDINAL", "CARDINAL") and all(_is_name_token(t) for t in span):
             continue  # "First" (ORDINAL) in "First Draft of a Report": a word of the name
         for i in range(span.start, span.end):
             label_at[i] = span.label_
@@ -180,9 +194,9 @@ def _joined_runs(doc: Doc, spans: list[Span]) -> tuple[list[Span], list[tuple[in
         through_of = False
         while k + 1 < len(parts):
             gap = _gap(doc, run[-1], parts[k + 1])
-            if gap is None or not _joinable(doc, run[-1], parts[k + 1], gap, through_of):
+            if gap is None or not _joinable(doc, run, parts[k + 1], gap, through_of):
                 break
-            through_of = through_of or gap[0] in _JOINERS
+            through_of = through_of or (bool(gap) and gap[0] in _JOINERS)
             run.append(parts[k + 1])
             k += 1
         k += 1
@@ -204,6 +218,8 @@ def _joined_runs(doc: Doc, spans: list[Span]) -> tuple[list[Span], list[tuple[in
             span.label_ = "ORG"
         elif "WORK_OF_ART" in labels:
             span.label_ = "WORK_OF_ART"
+        elif head.label in ("GPE", "LOC") and not run[-1].label and len(run) == 2 and run[1].start == head.end:
+            span.label_ = PROPN  # "Scuderia Ferrari": a place word opened a name, the name is no place
         elif head.label and head.label != "PERSON":
             span.label_ = head.label
         elif head.label == "PERSON":
