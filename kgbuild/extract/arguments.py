@@ -238,12 +238,8 @@ class Arguments:
             return None
         noun = self.lemma(tok)
         topic = self.topic
-        if topic is not None and topic.semantic_type and (
-            same_kind(noun, topic.semantic_type)
-            or (topic.spg_class != self.classes.person and class_hint(noun) == "Organization"
-                and class_hint(topic.semantic_type) in ("Organization", None))
-        ):
-            return topic  # "the company" after "X is a publishing house"
+        if topic is not None and topic.semantic_type and same_kind(noun, topic.semantic_type):
+            return topic
         if tok.tag_ != "NN" or len(noun) < 3 or noun in VAGUE_NOUNS:
             return None
         best: Mention | None = None
@@ -253,6 +249,9 @@ class Arguments:
             words = mention.name.lower().split()
             if (noun in words or same_kind(noun, words[-1])) and (best is None or mention.start > best.start):
                 best = mention  # "the company" after "Eckert-Mauchly Computer Corporation"
+        if best is None and topic is not None and topic.semantic_type and topic.spg_class != self.classes.person and (
+                class_hint(noun) == "Organization" and class_hint(topic.semantic_type) in ("Organization", None)):
+            best = topic  # "the company" after "X is a publishing house"
         return best
 
     def pronoun(self, tok: Token) -> Mention | None:
@@ -279,7 +278,13 @@ class Arguments:
             if j < tok.i and (best is None or j > best[0]):
                 best = (j, mention)
         if best is not None:
-            return best[1]
+            # Another thing named since that subject makes "it" ambiguous ("the team built the IAS
+            # machine, and it ran ..."): no antecedent rather than a wrong one.
+            rival = any(best[0] < m.start < tok.i and m is not best[1] and m.name != best[1].name
+                        and not (m.is_date or m.is_place or m.label in ("PERSON", "NORP"))
+                        and self.doc[m.end - 1].dep_ not in ("amod", "compound", "poss")  # "Welsh (ORG) singer"
+                        for m in self.mentions)
+            return None if rival else best[1]
         topic = self.topic
         # "It was released in 1990" after "X is a 1990 film": "it" is the passage's topic,
         # as long as the topic is a defined thing and not a person.
