@@ -8,6 +8,7 @@
     frag/, subgraphrag/, coe/, fasttog/   the graph strategies of the papers
     retrieval/        hybrid retrieval over the mutual index (BM25 + dense + PPR), the extractive answer
     model_session.py, llm_ask.py    model calls from synchronous code, typed steps
+    trace.py          the trace, timing and model usage of one answer (the graph strategies)
     graph_linking.py, graph_evidence.py, graph_answer.py, graph_labels.py
                       what the graph strategies share: question -> seed nodes, paths and triples as
                       text and passages, the answer step, weak labels for the trained parts

@@ -22,6 +22,7 @@ from kgbuild.query.types import Answer, StepResult, TraceStep
 
 if TYPE_CHECKING:
     from kgbuild.query.model_session import ModelSession
+    from kgbuild.query.trace import Timer, Trace
 
 UNVERIFIED = "unverified: the answer is the best-ranked graph node of the expected type, not checked by a model"
 NO_LINK = "no entity of the question was found in the graph; nothing to walk from"
@@ -84,18 +85,18 @@ def ask_model(session: ModelSession, question: str, facts: Sequence[str], passag
                        facts=numbered, passages=shown)
 
 
-def answer_step(step: int, reply: GraphAnswerReply | None, answer: str, seconds: float, calls: int) -> TraceStep:
+def answer_step(trace: Trace, reply: GraphAnswerReply | None, answer: str, since: Timer) -> TraceStep:
     """The trace line of the answer step (a model's reply, or the model-free pick)."""
     if reply is None:
-        return TraceStep(step=step, question="answer", logical_form="model-free: best node of the expected type",
-                         result=StepResult(answer=answer, decided_by="kgbuild"), seconds=seconds)
-    return TraceStep(step=step, question="answer", logical_form="graph_answer prompt",
-                     result=StepResult(answer=answer, decided_by="model",
-                                       judge="resolved" if reply.found else "unresolved"),
-                     seconds=seconds, llm_calls=calls)
+        return trace.add("answer", "model-free: best node of the expected type",
+                         StepResult(answer=answer, decided_by="kgbuild"), since)
+    return trace.add("answer", "graph_answer prompt",
+                     StepResult(answer=answer, decided_by="model", judge="resolved" if reply.found else "unresolved"),
+                     since)
 
 
-def empty_answer(question: str, strategy: str, seconds: float, trace: list[TraceStep]) -> Answer:
-    """A question that links to nothing: an explained empty answer, not an exception."""
+def empty_answer(question: str, strategy: str) -> Answer:
+    """A question that links to nothing: an explained empty answer, not an exception (the caller's
+    trace finishes it)."""
     return Answer(question=question, answer="", resolved=False, mode="retrieval", strategy=strategy,
-                  trace=trace, seconds=seconds, notes=[NO_LINK])
+                  notes=[NO_LINK])

@@ -12,7 +12,6 @@ an unreadable evaluation continues the plan).
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -41,7 +40,8 @@ from kgbuild.query.coe.steps import (
 )
 from kgbuild.query.graph_evidence import evidence_chunks, to_chunks, to_triples, triple_text
 from kgbuild.query.model_session import ModelSession, Usage
-from kgbuild.query.types import Answer, Citation, StepResult, TraceStep
+from kgbuild.query.trace import Trace
+from kgbuild.query.types import Answer, Citation, StepResult
 
 if TYPE_CHECKING:
     from kgbuild.graph.vectors import GraphVectors
@@ -67,7 +67,7 @@ class CoESettings:
 class _Question:
     """What one question accumulates while the state machine runs."""
 
-    trace: list[TraceStep] = field(default_factory=list)
+    trace: Trace
     plan_texts: list[str] = field(default_factory=list)
     step_vectors: dict[str, np.ndarray] = field(default_factory=dict)
     reply: AnswerReply | None = None
@@ -109,20 +109,16 @@ class CoEStrategy:
     # ---------------------------------------------------------------- one question
 
     def answer(self, question: str, budget: Budget) -> Answer:
-        start = time.perf_counter()
-        mark = self.session.usage()
+        q = _Question(Trace(self.session))
         p = self.projection
         linked = self.linker.link(question)
         hints = [e.name for e in linked.entities if p.node_kind[p.node_pos[e.id]] != CHUNK][:5]
         state = Exploration(max_failures=self.settings.max_failures, max_steps=self.settings.max_steps)
-        q = _Question()
         while not state.finished:
-            step_start, step_mark = time.perf_counter(), self.session.usage()
+            t = q.trace.timer()
             result, label, what = self._advance(question, hints, state, q)
-            used = self.session.usage() - step_mark
-            q.trace.append(TraceStep(step=len(q.trace) + 1, question=what, logical_form=label, result=result,
-                                     seconds=time.perf_counter() - step_start, llm_calls=used.calls))
-        return self._finish(question, state, q, mark, start)
+            q.trace.add(what, label, result, t)
+        return self._finish(question, state, q)
 
     def _advance(self, question: str, hints: list[str], state: Exploration,
                  q: _Question) -> tuple[StepResult, str, str]:
@@ -241,10 +237,9 @@ class CoEStrategy:
 
     # ---------------------------------------------------------------- the Answer
 
-    def _finish(self, question: str, state: Exploration, q: _Question, mark: Usage, start: float) -> Answer:
+    def _finish(self, question: str, state: Exploration, q: _Question) -> Answer:
         p = self.projection
-        used = self.session.usage() - mark
-        self.last_usage = used
+        self.last_usage = q.trace.used()
         notes = list(q.notes)
         resolved = state.phase is Phase.DONE and q.reply is not None
         if resolved and q.reply is not None:
@@ -262,8 +257,7 @@ class CoEStrategy:
         # The evidence of the last try that reached the answer step (or of the last try at all).
         edges = q.facts if q.facts or not state.path_edges else list(state.path_edges)
         chunk_nodes = q.chunk_nodes if q.facts or q.chunk_nodes else self._passages(state)
-        return Answer(question=question, answer=text, resolved=resolved, mode="solver", strategy=NAME,
-                      citations=citations, triples=to_triples(p, edges), chunks=to_chunks(p, chunk_nodes),
-                      facts=[triple_text(p, e) for e in edges], plan=q.plan_texts, trace=q.trace,
-                      llm_calls=used.calls, prompt_tokens=used.prompt_tokens, completion_tokens=used.completion_tokens,
-                      seconds=time.perf_counter() - start, model_seconds=used.model_seconds, notes=notes)
+        answer = Answer(question=question, answer=text, resolved=resolved, mode="solver", strategy=NAME,
+                        citations=citations, triples=to_triples(p, edges), chunks=to_chunks(p, chunk_nodes),
+                        facts=[triple_text(p, e) for e in edges], plan=q.plan_texts, notes=notes)
+        return q.trace.finish(answer)

@@ -17,7 +17,6 @@ the paper's worst case 2·W·D + D + 2, which the Answer reports beside the coun
 from __future__ import annotations
 
 import json
-import time
 import zlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -39,7 +38,8 @@ from kgbuild.query.fasttog.triple2text import community_text
 from kgbuild.query.graph_answer import empty_answer
 from kgbuild.query.graph_evidence import evidence_chunks, to_chunks, to_triples
 from kgbuild.query.model_session import ModelSession, Usage
-from kgbuild.query.types import Answer, StepResult, TraceStep
+from kgbuild.query.trace import Trace
+from kgbuild.query.types import Answer, StepResult
 
 if TYPE_CHECKING:
     from kgbuild.query.graph_linking import QuestionLinker
@@ -110,15 +110,13 @@ class FastToGStrategy:
     # ---------------------------------------------------------------- one question
 
     def answer(self, question: str, budget: Budget) -> Answer:
-        start_time = time.perf_counter()
-        mark = self.session.usage()
+        trace = Trace(self.session)
         s, p = self.settings, self.projection
         # Seeded by the question, not by the order questions come in: a rerun samples the same nodes.
         rng = np.random.default_rng([s.seed, zlib.crc32(question.encode("utf-8"))])
-        trace: list[TraceStep] = []
         start = self._start_community(question)
         if not start:
-            return empty_answer(question, NAME, time.perf_counter() - start_time, trace)
+            return trace.finish(empty_answer(question, NAME))
         start_community = Community(tuple(start), 0.0, (), tuple(edges_between(p, start, start, self._mask)))
         visited = set(start)
         chains: list[_Chain] = []
@@ -140,21 +138,18 @@ class FastToGStrategy:
             reply = self._fallback(question, start_community, chains, trace)
             notes.append(f"fallback ({why}): the answer comes from the chains gathered and was not confirmed "
                          "by the reasoning step" if reply.known else f"fallback ({why}): no answer in the chains")
-        used = self.session.usage() - mark
-        self.last_usage = used
+        used = self.last_usage = trace.used()
         notes.append(f"model calls: {used.calls} (worst case 2·W·D + D + 2 = {s.worst_case_calls} "
                      f"for W={s.width}, D={s.depth})")
         units = self._evidence_units(start_community, chains)
         chunk_nodes = evidence_chunks(p, units, limit=s.max_passages)
         edges = [e for edges, _ in units for e in edges]
         text = reply.answer.strip() if reply.known else ""
-        return Answer(question=question, answer=text, resolved=answered, mode="solver", strategy=NAME,
-                      triples=to_triples(p, edges), chunks=to_chunks(p, chunk_nodes),
-                      facts=[community_text(p, start_community),
-                             *(community_text(p, c) for chain in chains for c in chain.communities)],
-                      plan=[self._chain_label(c) for c in chains], trace=trace, llm_calls=used.calls,
-                      prompt_tokens=used.prompt_tokens, completion_tokens=used.completion_tokens,
-                      seconds=time.perf_counter() - start_time, model_seconds=used.model_seconds, notes=notes)
+        return trace.finish(Answer(question=question, answer=text, resolved=answered, mode="solver", strategy=NAME,
+                                   triples=to_triples(p, edges), chunks=to_chunks(p, chunk_nodes),
+                                   facts=[community_text(p, start_community),
+                                          *(community_text(p, c) for chain in chains for c in chain.communities)],
+                                   plan=[self._chain_label(c) for c in chains], notes=notes))
 
     def _start_community(self, question: str) -> list[int]:
         """The linked entities, best first, at most `cap`; passages only when no entity was linked."""
@@ -174,7 +169,7 @@ class FastToGStrategy:
         return _Search(len(near), len(partition.communities), partition.level, partition.split, found)
 
     def _grow(self, question: str, depth: int, start: Community, chains: list[_Chain], visited: set[int],
-              rng: np.random.Generator, trace: list[TraceStep]) -> bool:
+              rng: np.random.Generator, trace: Trace) -> bool:
         """Extend the chains by one community each (at depth 1: open up to W chains); True if any grew."""
         if depth == 1:
             chosen = self._step(question, depth, 0, [start], self.settings.width, visited, rng, trace)
@@ -193,9 +188,9 @@ class FastToGStrategy:
         return grew
 
     def _step(self, question: str, depth: int, chain: int, path: list[Community], count: int, visited: set[int],
-              rng: np.random.Generator, trace: list[TraceStep]) -> list[Community]:
+              rng: np.random.Generator, trace: Trace) -> list[Community]:
         """One local community search from the end of `path` and the model's pick of `count`."""
-        began, mark = time.perf_counter(), self.session.usage()
+        t = trace.timer()
         found = self._search(path[-1], visited, rng)
         chosen: list[Community] = []
         reply = NO_CHOICE
@@ -222,8 +217,7 @@ class FastToGStrategy:
                             error=None if chosen else ("the model chose none" if found.candidates
                                                        else "no unvisited community is adjacent"))
         label = "start: choose chains" if depth == 1 else f"chain {chain}: next community"
-        trace.append(TraceStep(step=len(trace) + 1, question=f"depth {depth}", logical_form=label, result=result,
-                               seconds=time.perf_counter() - began, llm_calls=(self.session.usage() - mark).calls))
+        trace.add(f"depth {depth}", label, result, t)
         return chosen
 
     # ---------------------------------------------------------------- reasoning
@@ -255,29 +249,25 @@ class FastToGStrategy:
         return units
 
     def _reason(self, question: str, depth: int, start: Community, chains: list[_Chain],
-                trace: list[TraceStep]) -> ReasonReply:
-        began, mark = time.perf_counter(), self.session.usage()
+                trace: Trace) -> ReasonReply:
+        t = trace.timer()
         reply = self.session.ask("fasttog_reason", f"{STAGE}.reason", ReasonReply, unknown=NO_REASON,
                                  question=question, start=community_text(self.projection, start),
                                  chains=self._chains_text(chains), passages=self._passages_json(start, chains),
                                  depth=f"{depth} of {self.settings.depth}")
-        trace.append(TraceStep(step=len(trace) + 1, question=f"depth {depth}", logical_form="fasttog_reason prompt",
-                               result=StepResult(answer=reply.answer or None, decided_by="model",
-                                                 judge="resolved" if reply.known else "unresolved",
-                                                 reason=reply.reason or None),
-                               seconds=time.perf_counter() - began, llm_calls=(self.session.usage() - mark).calls))
+        trace.add(f"depth {depth}", "fasttog_reason prompt",
+                  StepResult(answer=reply.answer or None, decided_by="model",
+                             judge="resolved" if reply.known else "unresolved", reason=reply.reason or None), t)
         return reply
 
-    def _fallback(self, question: str, start: Community, chains: list[_Chain], trace: list[TraceStep]) -> ReasonReply:
-        began, mark = time.perf_counter(), self.session.usage()
+    def _fallback(self, question: str, start: Community, chains: list[_Chain], trace: Trace) -> ReasonReply:
+        t = trace.timer()
         reply = self.session.ask("fasttog_fallback", f"{STAGE}.fallback", ReasonReply, unknown=NO_REASON,
                                  question=question, start=community_text(self.projection, start),
                                  chains=self._chains_text(chains), passages=self._passages_json(start, chains))
-        trace.append(TraceStep(step=len(trace) + 1, question="fallback", logical_form="fasttog_fallback prompt",
-                               result=StepResult(answer=reply.answer or None, decided_by="model",
-                                                 judge="unresolved", reason=reply.reason or None,
-                                                 notes=["fallback: not confirmed by the reasoning step"]),
-                               seconds=time.perf_counter() - began, llm_calls=(self.session.usage() - mark).calls))
+        trace.add("fallback", "fasttog_fallback prompt",
+                  StepResult(answer=reply.answer or None, decided_by="model", judge="unresolved",
+                             reason=reply.reason or None, notes=["fallback: not confirmed by the reasoning step"]), t)
         return reply
 
     def _chain_label(self, chain: _Chain) -> str:

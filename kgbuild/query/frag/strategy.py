@@ -8,7 +8,6 @@ is configured, else the tail of the best path whose class fits the question, mar
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -20,7 +19,8 @@ from kgbuild.query.frag.rank import RankedPath, Rerank, closest_passages, rank_p
 from kgbuild.query.frag.router import SIMPLE, RouteDecision, RouterModel, heuristic_route, load_router
 from kgbuild.query.graph_answer import answer_step, ask_model, empty_answer, model_free
 from kgbuild.query.graph_evidence import evidence_chunks, path_text, to_chunks, to_triples
-from kgbuild.query.types import Answer, StepResult, TraceStep
+from kgbuild.query.trace import Trace
+from kgbuild.query.types import Answer, StepResult
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
@@ -111,41 +111,36 @@ class FragStrategy:
         return heuristic_route(question, len(linked.seeds))
 
     def answer(self, question: str, budget: Budget) -> Answer:
-        start = time.perf_counter()
+        session = self._model_session() if self.resources.config.llm.configured() else None
+        trace = Trace(session)
         graph = self._current()
         p, s = graph.projection, self.settings
         linked = graph.linker.link(question)
-        trace = [TraceStep(step=1, question="link", logical_form="question -> graph nodes",
-                           result=StepResult(how="graph" if linked.seeds else "nothing",
-                                             answers=[e.name for e in linked.entities]),
-                           seconds=linked.seconds)]
+        trace.add("link", "question -> graph nodes", StepResult(how="graph" if linked.seeds else "nothing",
+                                                                answers=[e.name for e in linked.entities]),
+                  trace.start, seconds=linked.seconds)
         if not linked.seeds:
-            return empty_answer(question, NAME, time.perf_counter() - start, trace)
+            return trace.finish(empty_answer(question, NAME))
 
-        t = time.perf_counter()
+        t = trace.timer()
         decision = self.route(graph, question, linked)
         k = s.k_simple if decision.route == SIMPLE else s.k_complex
-        trace.append(TraceStep(step=2, question="route", logical_form=f"{decision.route}: k={k}",
-                               result=StepResult(how=decision.route, reason=decision.how),
-                               seconds=time.perf_counter() - t))
+        trace.add("route", f"{decision.route}: k={k}", StepResult(how=decision.route, reason=decision.how), t)
 
-        t = time.perf_counter()
+        t = trace.timer()
         pre = preprocess(p, graph.adj, graph.vectors.predicates, linked.seeds, linked.vector, k,
                          PruneSettings(top_n=s.top_n, top_m=s.top_m, damping=s.damping))
-        trace.append(TraceStep(step=3, question="preprocess",
-                               logical_form=f"{k}-hop union, PPR top {s.top_n}, relations top {s.top_m}",
-                               result=StepResult(notes=[f"{key}: {v}" for key, v in pre.sizes().items()]),
-                               seconds=time.perf_counter() - t))
+        trace.add("preprocess", f"{k}-hop union, PPR top {s.top_n}, relations top {s.top_m}",
+                  StepResult(notes=[f"{key}: {v}" for key, v in pre.sizes().items()]), t)
 
-        t = time.perf_counter()
+        t = trace.timer()
         found = retrieve_paths(p, linked.seeds, decision.route, k, pre.edge_mask, max_paths=s.max_paths)
         notes = [f"{found.count} paths"]
         if found.truncated:
             notes.append(f"truncated: the cap of {s.max_paths} paths was reached")
-        trace.append(TraceStep(step=4, question="retrieve", logical_form=found.how,
-                               result=StepResult(how="graph:path", notes=notes), seconds=time.perf_counter() - t))
+        trace.add("retrieve", found.how, StepResult(how="graph:path", notes=notes), t)
 
-        t = time.perf_counter()
+        t = trace.timer()
         vec, size = graph.vectors, max(s.answer_pool, 2 * s.top_u)
         pool = (rank_trees(found.trees, linked.vector, vec.nodes, vec.predicates, p.edge_pred, size) if found.trees
                 else rank_paths(found.paths, linked.vector, vec.nodes, vec.predicates, p.edge_pred, size))
@@ -161,37 +156,26 @@ class FragStrategy:
         chunk_nodes = closest_passages(behind, graph.vectors.nodes, linked.vector, limit)
         chunks = to_chunks(p, chunk_nodes)
         triples = to_triples(p, [e for r in top for e in r.path.edges])
-        trace.append(TraceStep(step=5, question="rank", logical_form=how,
-                               result=StepResult(how="graph:path", triples=[tr.id for tr in triples],
-                                                 chunks=[c.id for c in chunks], notes=facts[:5]),
-                               seconds=time.perf_counter() - t))
+        trace.add("rank", how, StepResult(how="graph:path", triples=[tr.id for tr in triples],
+                                          chunks=[c.id for c in chunks], notes=facts[:5]), t)
 
         answer = Answer(question=question, answer="", resolved=False, mode="retrieval", strategy=NAME,
                         triples=triples, chunks=chunks, facts=facts)
         if graph.router is None:
             answer.notes.append(NO_ROUTER)
-        t = time.perf_counter()
-        if self.resources.config.llm.configured():
-            session = self._model_session()
-            before = session.usage()
+        t = trace.timer()
+        if session is not None:
             reply = ask_model(session, question, facts, [(c.id, c.text) for c in chunks], f"{NAME}.answer")
-            used = session.usage() - before
             answer.answer = reply.answer if reply.found else ""
             answer.resolved = reply.found
             answer.mode = "solver"
-            answer.llm_calls = used.calls
-            answer.prompt_tokens = used.prompt_tokens
-            answer.completion_tokens = used.completion_tokens
-            answer.model_seconds = used.model_seconds
             if not reply.found:
                 answer.notes.append("the model found no answer in the paths and passages")
-            trace.append(answer_step(6, reply, answer.answer, time.perf_counter() - t, used.calls))
+            answer_step(trace, reply, answer.answer, t)
         else:
             answer = model_free(answer, p, question, [r.path.end for r in pool], set(linked.seeds))
-            trace.append(answer_step(6, None, answer.answer, time.perf_counter() - t, 0))
-        answer.trace = trace
-        answer.seconds = time.perf_counter() - start
-        return answer
+            answer_step(trace, None, answer.answer, t)
+        return trace.finish(answer)
 
     def _model_session(self) -> ModelSession:
         if self._session is None:

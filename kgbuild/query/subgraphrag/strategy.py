@@ -11,7 +11,6 @@ available". Without one: the best-ranked node of the expected type, marked unver
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -22,7 +21,8 @@ from kgbuild.query.graph_answer import answer_step, ask_model, empty_answer, mod
 from kgbuild.query.graph_evidence import evidence_chunks, to_chunks, to_triples, triple_text
 from kgbuild.query.subgraphrag.candidates import GraphIndex, Settings, subgraph
 from kgbuild.query.subgraphrag.scorer import RETRAIN, GraphTables, ScorerModel, model_path, score_triples
-from kgbuild.query.types import Answer, StepResult, TraceStep
+from kgbuild.query.trace import Trace
+from kgbuild.query.types import Answer, StepResult
 
 if TYPE_CHECKING:
     from kgbuild.graph.projection import GraphProjection
@@ -83,64 +83,55 @@ class SubgraphRAGStrategy:
 
     def answer(self, question: str, budget: Budget) -> Answer:
         p = self.projection
-        start = time.perf_counter()
+        trace = Trace(self.session)
         linked = self.linker.link(question)
         seeds = list(linked.seeds)
-        trace = [TraceStep(step=1, question="link", logical_form="link the question's entities to graph nodes",
-                           result=StepResult(how="graph" if seeds else "nothing",
-                                             bound={"topic": [p.node_names[n] for n in seeds]}),
-                           seconds=linked.seconds)]
+        trace.add("link", "link the question's entities to graph nodes",
+                  StepResult(how="graph" if seeds else "nothing", bound={"topic": [p.node_names[n] for n in seeds]}),
+                  trace.start, seconds=linked.seconds)
         if not seeds:
-            return empty_answer(question, NAME, time.perf_counter() - start, trace)
+            return trace.finish(empty_answer(question, NAME))
 
-        t = time.perf_counter()
+        t = trace.timer()
         sub = subgraph(self.index, seeds, self.settings)
         cands = sub.candidates
         notes = [f"{cands.total} candidate triples within {self.settings.hops} hops"
                  + (f", the nearest {self.settings.limit} kept" if cands.truncated else "")]
-        trace.append(TraceStep(step=2, question="candidates", logical_form=f"triples within {self.settings.hops} hops",
-                               result=StepResult(how="graph", notes=notes), seconds=time.perf_counter() - t))
+        trace.add("candidates", f"triples within {self.settings.hops} hops", StepResult(how="graph", notes=notes), t)
 
-        t = time.perf_counter()
+        t = trace.timer()
         scores = score_triples(self.model, self.tables, linked.vector, sub.preds, sub.nodes, sub.local_head,
                                sub.local_tail, sub.dde)
         k = min(self.settings.top_k, scores.size)
         best = np.argpartition(-scores, k - 1)[:k] if 0 < k < scores.size else np.arange(scores.size)
         best = best[np.lexsort((sub.edges[best], -scores[best]))]  # score, then edge index: deterministic
         top = [int(e) for e in sub.edges[best]]
-        trace.append(TraceStep(step=3, question="score", logical_form=f"MLP scorer, top {k} triples",
-                               result=StepResult(how="graph", triples=[p.edge_ids[e] for e in top]),
-                               seconds=time.perf_counter() - t))
-        retrieval_seconds = time.perf_counter() - start
+        trace.add("score", f"MLP scorer, top {k} triples",
+                  StepResult(how="graph", triples=[p.edge_ids[e] for e in top]), t)
+        retrieval = f"retrieval {trace.seconds() * 1000:.1f} ms, 0 model calls"
 
         ends = [(int(p.edge_head[e]), int(p.edge_tail[e])) for e in top]
         chunk_nodes = evidence_chunks(p, (([e], end) for e, end in zip(top, ends, strict=True)), limit=5)
         chunks = to_chunks(p, chunk_nodes)
         triples = to_triples(p, top)
         facts = [triple_text(p, e) for e in top]
-        t = time.perf_counter()
+        t = trace.timer()
         if self.session is None:
             # Tail before head: a question's unknown is more often a triple's object.
             ranked = list(dict.fromkeys(n for head, tail in ends for n in (tail, head)))
             base = Answer(question=question, answer="", resolved=False, mode="retrieval", strategy=NAME,
-                          triples=triples, chunks=chunks, facts=facts, trace=trace,
-                          notes=[*notes, f"retrieval {retrieval_seconds * 1000:.1f} ms, 0 model calls"])
+                          triples=triples, chunks=chunks, facts=facts, notes=[*notes, retrieval])
             settled = model_free(base, p, question, ranked, exclude=set(seeds))
-            trace.append(answer_step(4, None, settled.answer, time.perf_counter() - t, 0))
-            settled.trace, settled.seconds = trace, time.perf_counter() - start
-            return settled
+            answer_step(trace, None, settled.answer, t)
+            return trace.finish(settled)
 
-        mark = self.session.usage()
         reply = ask_model(self.session, question, facts, [(c.id, c.text) for c in chunks], "query.subgraphrag")
-        used = self.session.usage() - mark
         text = reply.answer.strip() if reply.found else ""
-        trace.append(answer_step(4, reply, text, time.perf_counter() - t, used.calls))
+        answer_step(trace, reply, text, t)
         extra = [] if reply.found and text else [NOT_AVAILABLE]
-        return Answer(question=question, answer=text, resolved=bool(reply.found and text), mode="solver",
-                      strategy=NAME, triples=triples, chunks=chunks, facts=facts, trace=trace,
-                      llm_calls=used.calls, prompt_tokens=used.prompt_tokens, completion_tokens=used.completion_tokens,
-                      seconds=time.perf_counter() - start, model_seconds=used.model_seconds,
-                      notes=[*extra, *notes, f"retrieval {retrieval_seconds * 1000:.1f} ms, 0 model calls"])
+        return trace.finish(Answer(question=question, answer=text, resolved=bool(reply.found and text), mode="solver",
+                                   strategy=NAME, triples=triples, chunks=chunks, facts=facts,
+                                   notes=[*extra, *notes, retrieval]))
 
     def close(self) -> None:
         if self.session is not None:
