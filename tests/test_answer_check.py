@@ -87,7 +87,7 @@ def test_the_cli_never_prints_a_guess_as_the_answer() -> None:
 
 
 def test_the_type_rules() -> None:
-    from kgbuild.query.answer_check import check_type
+    from kgbuild.query.retrieval.answer_check import check_type
 
     assert check_type("When was Tommy Flowers born?", "22 December 1905").fits is True
     assert check_type("When was Tommy Flowers born?", "Poplar").fits is False

@@ -32,7 +32,7 @@ from pydantic import BaseModel, Field
 from kgbuild.errors import InputError, KgbuildError
 from kgbuild.ids import normalize_name
 from kgbuild.llm.types import LLMCallError
-from kgbuild.query.answer_check import UNCHECKED, WITHHELD
+from kgbuild.query.retrieval.answer_check import UNCHECKED, WITHHELD
 from kgbuild.query.types import Answer
 
 QAFormat = Literal["auto", "hotpotqa", "2wiki", "musique"]
@@ -227,7 +227,7 @@ class QuestionResult(BaseModel):
     llm_calls: int = 0
     tokens: int = 0
     retrieved: list[str] = Field(default_factory=list)  # passage titles, rank order
-    candidates: list[str] = Field(default_factory=list)  # guesses not given as the answer (kgbuild/query/answer_check)
+    candidates: list[str] = Field(default_factory=list)  # guesses not given as the answer (retrieval/answer_check)
     error: str = ""  # why the strategy failed on this question (an exception, no usable plan, a model error)
 
 

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, ConfigDict, Field
 
 from kgbuild.graph.projection import CHUNK, GraphProjection
-from kgbuild.query.answer_check import check_type, settle
 from kgbuild.query.graph_evidence import fits_type
 from kgbuild.query.llm_ask import Text
+from kgbuild.query.retrieval.answer_check import check_type, settle
 from kgbuild.query.types import Answer, StepResult, TraceStep
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ def _first_fitting(projection: GraphProjection, question: str, ranked_nodes: Seq
 def model_free(answer: Answer, projection: GraphProjection, question: str, ranked_nodes: Sequence[int],
                exclude: set[int], alternatives: int = 4) -> Answer:
     """`answer` with the model-free pick (the best node of the expected type) through the type gate
-    every model-free answer passes (kgbuild/query/answer_check.py): a pick that is not of the kind
+    every model-free answer passes (kgbuild/query/retrieval/answer_check.py): a pick that is not of the kind
     asked (a node name for a yes/no or a number question) is listed as a candidate, not given, and
     the best ranked nodes of any type are the candidates when no node fits."""
     node = _first_fitting(projection, question, ranked_nodes, exclude)

@@ -144,7 +144,7 @@ class Answer(BaseModel):
     seconds: float = 0.0
     model_seconds: float = 0.0  # of `seconds`, the wall time spent waiting on the model endpoint
     notes: list[str] = Field(default_factory=list)  # caveats of the retrieval behind the answer
-    # Answers made without a model (kgbuild/query/answer_check.py): the kind of answer the question's
+    # Answers made without a model (kgbuild/query/retrieval/answer_check.py): the kind of answer the question's
     # wording asks for, and the unchecked guesses, best first, when none of them could be given as the
     # answer (the answer is then empty) or besides the one given.
     expected_type: str = ""

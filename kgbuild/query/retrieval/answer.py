@@ -312,7 +312,7 @@ def extract_ranked(question: str, chunks: Sequence[tuple[str, str, str]], index:
 
 def answer_offline(question: str, retriever: Retriever, k: int = 5, *, mode: RetrievalMode = "hybrid") -> Answer:
     # Imported here: answer_check reads answer_types of this package, whose __init__ imports this module.
-    from kgbuild.query.answer_check import check_type, classes_of, settle
+    from kgbuild.query.retrieval.answer_check import check_type, classes_of, settle
 
     start = time.perf_counter()
     result = retriever.retrieve(question, k, mode=mode)
