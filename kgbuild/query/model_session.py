@@ -4,40 +4,26 @@ Every call goes through the one gateway (reply cache, rate limits, retries, acco
 a typed reply (`Gateway.ask`): a malformed reply is re-asked once with what was wrong, and a step
 with no usable reply gets its `unknown` record instead of an exception, so a strategy's `answer`
 never fails on an odd reply. A call that fails for good (the endpoint is down) still raises.
-`Usage` marks let a strategy report the calls, tokens and model time of one question.
+`usage()` marks (kgbuild/query/trace.py) let a strategy report the calls, tokens and model time of one question.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from kgbuild.llm.gateway import LLMGateway
 from kgbuild.llm.prompts import prompt_library
 from kgbuild.llm.types import R
 from kgbuild.query.llm_ask import MAX_REASKS, ask_step
+from kgbuild.query.trace import Usage
 
 T = TypeVar("T")
 
 if TYPE_CHECKING:
     from kgbuild.config import Config
     from kgbuild.workspace import Workspace
-
-
-@dataclass(frozen=True)
-class Usage:
-    """Counters of the gateway at one moment; subtract two to get what happened in between."""
-
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    model_seconds: float = 0.0  # wall time spent waiting on the endpoint
-
-    def __sub__(self, other: Usage) -> Usage:
-        return Usage(self.calls - other.calls, self.prompt_tokens - other.prompt_tokens,
-                     self.completion_tokens - other.completion_tokens, self.model_seconds - other.model_seconds)
 
 
 class ModelSession:

@@ -11,13 +11,23 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from kgbuild.query.model_session import Usage
 from kgbuild.query.types import Answer, StepResult, TraceStep
 
-if TYPE_CHECKING:
-    from kgbuild.query.model_session import ModelSession
+
+@dataclass(frozen=True)
+class Usage:
+    """Counters of the gateway at one moment; subtract two to get what happened in between."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    model_seconds: float = 0.0  # wall time spent waiting on the endpoint
+
+    def __sub__(self, other: Usage) -> Usage:
+        return Usage(self.calls - other.calls, self.prompt_tokens - other.prompt_tokens,
+                     self.completion_tokens - other.completion_tokens, self.model_seconds - other.model_seconds)
 
 
 @dataclass(frozen=True)
@@ -28,8 +38,14 @@ class Timer:
     mark: Usage
 
 
+class Session(Protocol):
+    """What a trace reads from a model session (kgbuild/query/model_session.py)."""
+
+    def usage(self) -> Usage: ...
+
+
 class Trace:
-    def __init__(self, session: ModelSession | None = None) -> None:
+    def __init__(self, session: Session | None = None) -> None:
         self.session = session
         self.steps: list[TraceStep] = []
         self.start = self.timer()

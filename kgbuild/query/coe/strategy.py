@@ -39,8 +39,8 @@ from kgbuild.query.coe.steps import (
     rank_relations,
 )
 from kgbuild.query.graph_evidence import evidence_chunks, to_chunks, to_triples, triple_text
-from kgbuild.query.model_session import ModelSession, Usage
-from kgbuild.query.trace import Trace
+from kgbuild.query.model_session import ModelSession
+from kgbuild.query.trace import Trace, Usage
 from kgbuild.query.types import Answer, Citation, StepResult
 
 if TYPE_CHECKING:

@@ -37,8 +37,8 @@ from kgbuild.query.fasttog.sampling import sample_neighbourhood
 from kgbuild.query.fasttog.triple2text import community_text
 from kgbuild.query.graph_answer import empty_answer
 from kgbuild.query.graph_evidence import evidence_chunks, to_chunks, to_triples
-from kgbuild.query.model_session import ModelSession, Usage
-from kgbuild.query.trace import Trace
+from kgbuild.query.model_session import ModelSession
+from kgbuild.query.trace import Trace, Usage
 from kgbuild.query.types import Answer, StepResult
 
 if TYPE_CHECKING:
