@@ -33,19 +33,22 @@ demo: setup
 	cd $(DEMO) && ../$(BIN)/kgbuild inspect hypernodes --limit 10
 	cd $(DEMO) && ../$(BIN)/kgbuild query "In which city was the author of the report on which Maurice Wilkes based the design of EDSAC born?"
 
-# The static checks (configured in pyproject.toml), then the tests. A finding fails the command,
-# but the tests still run, so one CI run shows both. pytest exits 5 when no test was collected;
-# that is not a failure of the suite.
+# The static checks (configured in pyproject.toml: ruff, mypy, and lint-imports for the layers and
+# import cycles), then the tests. A finding fails the command, but the tests still run, so one CI run
+# shows both. pytest exits 5 when no test was collected; that is not a failure of the suite.
 test: setup
 	@$(BIN)/ruff check kgbuild tests bench; ruff=$$?; \
 	$(BIN)/mypy; mypy=$$?; \
+	$(BIN)/lint-imports; imports=$$?; \
 	$(BIN)/python -m pytest -q; rc=$$?; if [ $$rc -eq 5 ]; then rc=0; fi; \
-	if [ $$ruff -ne 0 ] || [ $$mypy -ne 0 ]; then echo "static checks failed: ruff exit $$ruff, mypy exit $$mypy"; exit 1; fi; \
+	if [ $$ruff -ne 0 ] || [ $$mypy -ne 0 ] || [ $$imports -ne 0 ]; then \
+		echo "static checks failed: ruff exit $$ruff, mypy exit $$mypy, lint-imports exit $$imports"; exit 1; fi; \
 	exit $$rc
 
 lint: setup
 	$(BIN)/ruff check kgbuild tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 bench: setup
 	$(BIN)/python bench/build_offline.py

@@ -122,8 +122,8 @@ def recall_check(workers: int) -> dict[str, dict[str, float]]:
     from kgbuild.build import Builder
     from kgbuild.config import load_config
     from kgbuild.engine import Engine
-    from kgbuild.evaluate import read_qa
     from kgbuild.progress import QuietProgress
+    from kgbuild.query.evaluate import read_qa
     from kgbuild.store.sync import sync_stores
 
     data = shared_data()

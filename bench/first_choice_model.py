@@ -37,7 +37,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from kgbuild.llm.prompts import PromptLibrary
-from kgbuild.solve.types import Answer
+from kgbuild.query.types import Answer
 
 PROMPTS = ("coe_plan", "coe_select_nodes", "coe_select_relations", "coe_evaluate", "coe_answer",
            "fasttog_prune", "fasttog_reason", "fasttog_fallback")

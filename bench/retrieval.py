@@ -32,7 +32,7 @@ from shared_data import shared_data
 def memory_index(workspace, embedder, prefix: str):
     """The two collections hybrid retrieval reads, chunks (with BM25) and entities, in the in-memory
     store; the concepts collection of docs/graph_model.md is not built (retrieval does not use it)."""
-    from kgbuild.solve.retrieval import MemoryVectorStore
+    from kgbuild.query.retrieval import MemoryVectorStore
     from kgbuild.store.types import VectorRow
 
     store = MemoryVectorStore()
@@ -66,9 +66,9 @@ def main() -> None:
     from kgbuild.build import Builder
     from kgbuild.config import load_config
     from kgbuild.engine import Engine
-    from kgbuild.evaluate import read_qa, recall_key
     from kgbuild.progress import QuietProgress
-    from kgbuild.solve.retrieval import HybridRetriever, HybridSettings
+    from kgbuild.query.evaluate import read_qa, recall_key
+    from kgbuild.query.retrieval import HybridRetriever, HybridSettings
     from kgbuild.workspace import Workspace
 
     if args.torch_threads > 0:

@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from build_offline import default_corpus
 
 from kgbuild.config import load_config
-from kgbuild.evaluate import percentile
 from kgbuild.progress import QuietProgress
+from kgbuild.query.evaluate import percentile
 from kgbuild.store import cypher
 from kgbuild.store.arcade import ArcadeGraphStore
 from kgbuild.store.graph_rows import read_graph_rows

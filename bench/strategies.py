@@ -67,14 +67,14 @@ def context_text(answer: Any) -> str:
 
 
 def in_context(answer: Any, golds: Sequence[str]) -> float:
-    from kgbuild.evaluate import normalize_answer
+    from kgbuild.query.evaluate import normalize_answer
 
     seen = f" {normalize_answer(context_text(answer))} "
     return float(any(g and normalize_answer(g) and f" {normalize_answer(g)} " in seen for g in golds))
 
 
 def score(strategy: str, fold: int, answer: Any, item: Any, ms: float, title_of: Callable[[str], str]) -> Row:
-    from kgbuild.evaluate import exact_match, f1_score, ranked_titles, recall_at
+    from kgbuild.query.evaluate import exact_match, f1_score, ranked_titles, recall_at
 
     golds = [item.answer, *item.aliases]
     titles = ranked_titles((c.doc_id for c in answer.chunks[:5]), title_of)
@@ -88,9 +88,9 @@ def score(strategy: str, fold: int, answer: Any, item: Any, ms: float, title_of:
 def train_fold(engine: Any, train_items: Sequence[Any], seed: int) -> tuple[Any, dict[int, Any], str]:
     """FRAG's router and SubgraphRAG's scorers (the default 2 hops, and 3 as an ablation), trained on
     `train_items` only."""
-    from kgbuild.strategies.frag.train import train_router
-    from kgbuild.strategies.subgraphrag.candidates import Settings
-    from kgbuild.strategies.subgraphrag.train import train_retriever
+    from kgbuild.query.frag.train import train_router
+    from kgbuild.query.subgraphrag.candidates import Settings
+    from kgbuild.query.subgraphrag.train import train_retriever
 
     projection, linker = engine.projection(), engine.question_linker()
     router, router_report = train_router(projection, linker, train_items)
@@ -105,9 +105,9 @@ def train_fold(engine: Any, train_items: Sequence[Any], seed: int) -> tuple[Any,
 def run_corpus(engine: Any, items: Sequence[Any], folds: int, label: str,
                model_engine: Any | None = None, only: set[str] | None = None) -> list[Row]:
     """Every strategy on every question, each fold's trained parts fitted on the other folds."""
-    from kgbuild.solve.strategy import Budget
-    from kgbuild.strategies.frag.strategy import FragStrategy
-    from kgbuild.strategies.subgraphrag.strategy import SubgraphRAGStrategy
+    from kgbuild.query.frag.strategy import FragStrategy
+    from kgbuild.query.strategy import Budget
+    from kgbuild.query.subgraphrag.strategy import SubgraphRAGStrategy
 
     budget = Budget(k=10, use_cache=False)  # k: chunk retrieval reads 10, the top 5 distinct passages count
     hybrid = engine.strategy("hybrid", budget)
@@ -210,7 +210,7 @@ def model_engine_for(project: Path, base_url: str) -> Any:
 def evaluate(project: Path, qa_path: Path, folds: int, label: str, prefix: str, with_model: bool,
              only: set[str] | None = None) -> dict[str, float]:
     from kgbuild.engine import Engine
-    from kgbuild.evaluate import read_qa
+    from kgbuild.query.evaluate import read_qa
 
     qa = read_qa(qa_path)
     for problem in qa.problems:
@@ -234,7 +234,7 @@ def evaluate(project: Path, qa_path: Path, folds: int, label: str, prefix: str, 
               f"{projection.n_edges} edges")
     figures = summarise(rows, prefix)
     if with_model and stand_in is not None:
-        from kgbuild.strategies.fasttog.strategy import worst_case_calls
+        from kgbuild.query.fasttog.strategy import worst_case_calls
 
         figures[f"{prefix}fasttog_worst_case_calls"] = worst_case_calls()
     return figures

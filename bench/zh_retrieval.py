@@ -25,11 +25,11 @@ import numpy as np
 
 from kgbuild.ingest.embedding_model import load_embedder
 from kgbuild.ingest.multilingual import MultilingualEmbedder, multilingual_installed
-from kgbuild.solve.retrieval.memory import MemoryVectorStore
-from kgbuild.solve.retrieval.text import content_tokens
+from kgbuild.query.retrieval.memory import MemoryVectorStore
+from kgbuild.query.retrieval.text import content_tokens, full_text_terms
 from kgbuild.store.milvus import MilvusVectorStore
 from kgbuild.store.types import VectorRow
-from kgbuild.text_language import full_text_terms, guess_language
+from kgbuild.text_language import guess_language
 
 DATA = Path(__file__).resolve().parent / "data" / "zh_qa.json"
 K = 5

@@ -25,12 +25,12 @@ from kgbuild.cli_common import fail_cleanly, open_engine
 from kgbuild.errors import ConfigError
 
 if TYPE_CHECKING:
-    from kgbuild.evaluate import EvalReport, QAFormat
+    from kgbuild.query.evaluate import EvalReport, QAFormat
 
 
 def parse_strategies(text: str) -> list[str]:
     """Comma-separated strategy names, checked against those kgbuild ships before anything is opened."""
-    from kgbuild.solve.strategy import builtin_strategies
+    from kgbuild.query.registry import builtin_strategies
 
     names = list(dict.fromkeys(m.strip() for m in text.split(",") if m.strip()))
     known = builtin_strategies()
@@ -56,7 +56,7 @@ def parse_strategies(text: str) -> list[str]:
 def eval_command(ctx: click.Context, qa_file: Path, strategies: str | None, limit: int | None, fmt: QAFormat,
                  as_json: bool) -> None:
     """Recall@k, EM, F1, model calls, tokens and latency of each strategy over the questions of QA_FILE."""
-    from kgbuild.evaluate import read_qa
+    from kgbuild.query.evaluate import read_qa
 
     chosen = parse_strategies(strategies) if strategies is not None else None
     qa = read_qa(qa_file, fmt, limit)
@@ -85,7 +85,7 @@ def _progress(total: int) -> Callable[[str, int], None]:
 
 
 def print_report(report: EvalReport, out: Console) -> None:
-    from kgbuild.evaluate import RECALL_DEPTHS
+    from kgbuild.query.evaluate import RECALL_DEPTHS
 
     table = Table(title=f"{report.qa_file}: {report.questions} questions"
                         + (f", {len(report.problems)} skipped" if report.problems else ""), title_justify="left")

@@ -16,7 +16,7 @@ from rich.table import Table
 from kgbuild.cli_common import config_of, fail_cleanly, open_engine
 
 if TYPE_CHECKING:
-    from kgbuild.solve.types import Answer, StepResult
+    from kgbuild.query.types import Answer, StepResult
 
 __all__ = ["print_answer", "query"]
 
@@ -68,7 +68,7 @@ def query(ctx: click.Context, question: str, strategy: str | None, as_json: bool
 def strategies(ctx: click.Context) -> None:
     """List the query strategies `kgbuild query --strategy` and `kgbuild eval --strategy` accept."""
     from kgbuild.engine import AUTO
-    from kgbuild.solve.strategy import builtin_strategies
+    from kgbuild.query.registry import builtin_strategies
 
     configured = config_of(ctx).llm.configured()
     table = Table(title="strategies", title_justify="left")

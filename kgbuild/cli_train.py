@@ -19,14 +19,14 @@ import click
 from kgbuild.cli_common import fail_cleanly, open_engine
 
 if TYPE_CHECKING:
-    from kgbuild.evaluate import QAFile, QAFormat
+    from kgbuild.query.evaluate import QAFile, QAFormat
 
 _FORMATS = click.Choice(["auto", "hotpotqa", "2wiki", "musique"])
 
 
 def _questions(qa_file: Path, fmt: QAFormat, limit: int | None) -> QAFile:
     from kgbuild.errors import ConfigError
-    from kgbuild.evaluate import read_qa
+    from kgbuild.query.evaluate import read_qa
 
     qa = read_qa(qa_file, fmt, limit)
     for problem in qa.problems:
@@ -49,7 +49,7 @@ def train() -> None:
 @fail_cleanly
 def train_router_command(ctx: click.Context, qa_file: Path, limit: int | None, fmt: QAFormat) -> None:
     """FRAG's router: simple (answer within 2 hops) or complex, from the question's embedding."""
-    from kgbuild.strategies.frag.train import router_path, train_router
+    from kgbuild.query.frag.train import router_path, train_router
 
     qa = _questions(qa_file, fmt, limit)
     with open_engine(ctx) as engine:
@@ -74,9 +74,9 @@ def train_router_command(ctx: click.Context, qa_file: Path, limit: int | None, f
 def train_retriever_command(ctx: click.Context, qa_file: Path, epochs: int | None, seed: int, hops: int,
                             limit: int | None, fmt: QAFormat) -> None:
     """SubgraphRAG's triple scorer: an MLP over question, triple and distance encodings."""
-    from kgbuild.strategies.subgraphrag.candidates import Settings
-    from kgbuild.strategies.subgraphrag.scorer import model_path
-    from kgbuild.strategies.subgraphrag.train import DEFAULT_EPOCHS, train_retriever
+    from kgbuild.query.subgraphrag.candidates import Settings
+    from kgbuild.query.subgraphrag.scorer import model_path
+    from kgbuild.query.subgraphrag.train import DEFAULT_EPOCHS, train_retriever
 
     qa = _questions(qa_file, fmt, limit)
     with open_engine(ctx) as engine:

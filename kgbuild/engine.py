@@ -8,7 +8,7 @@
 The CLI (`kgbuild query`, `kgbuild eval`), the benchmarks and the tests all open a project this way;
 none of them assembles a retriever itself. The engine owns the stores it opened (closed by
 `close()` or the `with` block) and every strategy it created. Strategies live in a per-engine
-registry (`register`), seeded with the built-in ones of kgbuild.solve.strategy.
+registry (`register`), seeded with the built-in ones of kgbuild.query.registry.
 """
 
 from __future__ import annotations
@@ -19,16 +19,17 @@ from typing import TYPE_CHECKING
 
 from kgbuild.config import CONFIG_FILE_NAME, Config, load_config
 from kgbuild.errors import ConfigError
-from kgbuild.solve.strategy import Budget, Strategy, StrategySpec, builtin_strategies
+from kgbuild.query.registry import builtin_strategies
+from kgbuild.query.strategy import Budget, Strategy, StrategySpec
 
 if TYPE_CHECKING:
-    from kgbuild.evaluate import EvalReport, QAFile, QAFormat
-    from kgbuild.graph.linking import QuestionLinker
     from kgbuild.graph.projection import GraphProjection
     from kgbuild.graph.vectors import GraphVectors
-    from kgbuild.solve.retrieval import MutualIndex
-    from kgbuild.solve.retrieval.question_encoder import LightEncoder
-    from kgbuild.solve.types import Answer, RetrievalMode, RetrievalResult, Retriever
+    from kgbuild.query.evaluate import EvalReport, QAFile, QAFormat
+    from kgbuild.query.graph_linking import QuestionLinker
+    from kgbuild.query.retrieval import MutualIndex
+    from kgbuild.query.retrieval.question_encoder import LightEncoder
+    from kgbuild.query.types import Answer, RetrievalMode, RetrievalResult, Retriever
     from kgbuild.store.open import QueryIndex
     from kgbuild.store.types import Embedder, GraphStore
     from kgbuild.workspace import Workspace
@@ -114,7 +115,7 @@ class Engine:
         """Seconds this engine spent loading the embedding model (on a second thread while the stores
         opened, so within open time) and embedding (for `query --json`); empty when the project's
         model has no numpy question pass (the full model is then timed as part of the answer)."""
-        from kgbuild.solve.retrieval.question_encoder import QuestionEmbedder
+        from kgbuild.query.retrieval.question_encoder import QuestionEmbedder
 
         inner = getattr(self._index.embedder, "inner", None)
         if not isinstance(inner, QuestionEmbedder):
@@ -130,7 +131,7 @@ class Engine:
         if self._given_retriever is not None:
             return self._given_retriever
         if cached_embeddings not in self._retrievers:
-            from kgbuild.solve.retrieval import HybridRetriever
+            from kgbuild.query.retrieval import HybridRetriever
 
             index = self._index
             if index.vectors is None:
@@ -151,7 +152,7 @@ class Engine:
 
     def _mutual_index(self) -> MutualIndex:
         if self._mutual is None:
-            from kgbuild.solve.retrieval import MutualIndex
+            from kgbuild.query.retrieval import MutualIndex
 
             self._mutual = MutualIndex.load(self._index.workspace)
         return self._mutual
@@ -192,8 +193,8 @@ class Engine:
     def question_linker(self, *, cached_embeddings: bool = True) -> QuestionLinker:
         """Question -> projection nodes, linked as the hybrid retriever links (name dictionary, then
         dense over the entity collection); cached_embeddings=False embeds with the model itself."""
-        from kgbuild.graph.linking import QuestionLinker
-        from kgbuild.solve.retrieval.linking import EntityLinker
+        from kgbuild.query.graph_linking import QuestionLinker
+        from kgbuild.query.retrieval.linking import EntityLinker
 
         projection = self.projection()
         if cached_embeddings not in self._linkers:
@@ -291,13 +292,13 @@ class Engine:
         and latency are this run's. Strategies that cannot run here are left out, each with a line in
         the report's `skipped` (see `runnable`).
         """
-        from kgbuild.evaluate import QAFile, read_qa, run_modes
+        from kgbuild.query.evaluate import QAFile, read_qa, run_modes
 
         qa_file = qa if isinstance(qa, QAFile) else read_qa(Path(qa), fmt, limit)
         names, skipped = self.runnable(strategies or self.default_eval_strategies())
         # Retrieval modes read twice the Recall depth, so enough distinct passages remain when a
         # document has several chunks; the solver reads query.top_k, as `kgbuild query` does.
-        from kgbuild.evaluate import RECALL_DEPTHS
+        from kgbuild.query.evaluate import RECALL_DEPTHS
 
         answerers: dict[str, Callable[[str], Answer]] = {}
         for name in names:
@@ -344,8 +345,8 @@ def _warm_up(config: Config) -> tuple[MutualIndex | None, LightEncoder | None, f
 
     from kgbuild.errors import KgbuildError
     from kgbuild.ingest.embedding_model import ModelChoice
-    from kgbuild.solve.retrieval import MutualIndex
-    from kgbuild.solve.retrieval.question_encoder import LightEncoder
+    from kgbuild.query.retrieval import MutualIndex
+    from kgbuild.query.retrieval.question_encoder import LightEncoder
     from kgbuild.workspace import Workspace
 
     workspace = Workspace(config.workspace_path())
@@ -362,11 +363,11 @@ def _warm_up(config: Config) -> tuple[MutualIndex | None, LightEncoder | None, f
 
 def _embed_questions_without_torch(index: QueryIndex, light: LightEncoder | None, light_seconds: float) -> None:
     """Questions are embedded by the numpy pass of the project's model where it reproduces the model
-    (kgbuild/solve/retrieval/question_encoder.py); the full model stays behind it for large calls.
+    (kgbuild/query/retrieval/question_encoder.py); the full model stays behind it for large calls.
     A cold query then never imports torch, which took most of its time."""
     from kgbuild.errors import ModelLoadError
     from kgbuild.ingest.embedding_model import SentenceEmbedder
-    from kgbuild.solve.retrieval.question_encoder import question_embedder
+    from kgbuild.query.retrieval.question_encoder import question_embedder
     from kgbuild.store.embeddings import CachedEmbedder
 
     cached = index.embedder

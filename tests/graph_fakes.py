@@ -11,11 +11,11 @@ from typing import Any
 import numpy as np
 
 from kgbuild.config import Config
-from kgbuild.graph.linking import QuestionLinker
 from kgbuild.graph.projection import GraphProjection
 from kgbuild.graph.vectors import GraphVectors
-from kgbuild.solve.retrieval.index import MutualIndex
-from kgbuild.solve.retrieval.linking import EntityLinker
+from kgbuild.query.graph_linking import QuestionLinker
+from kgbuild.query.retrieval.index import MutualIndex
+from kgbuild.query.retrieval.linking import EntityLinker
 from kgbuild.workspace import Workspace
 
 

@@ -14,8 +14,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from kgbuild.solve.graph_view import GraphView
-from kgbuild.solve.types import LinkedEntity, RetrievalMode, RetrievalResult, ScoredChunk
+from kgbuild.query.solver.graph_view import GraphView
+from kgbuild.query.types import LinkedEntity, RetrievalMode, RetrievalResult, ScoredChunk
 from kgbuild.store import cypher
 from kgbuild.store.arcade import ArcadeGraphStore
 from kgbuild.store.types import GraphStore

@@ -12,9 +12,9 @@ from graph_fakes import HashEmbedder
 from rich.console import Console
 
 from kgbuild.cli_query import print_answer
-from kgbuild.solve.retrieval import HybridRetriever, MemoryVectorStore, MutualIndex, answer_offline
-from kgbuild.solve.retrieval.text import content_tokens
-from kgbuild.solve.types import Answer
+from kgbuild.query.retrieval import HybridRetriever, MemoryVectorStore, MutualIndex, answer_offline
+from kgbuild.query.retrieval.text import content_tokens
+from kgbuild.query.types import Answer
 from kgbuild.store.types import VectorRow
 
 # The two HotpotQA passages of the example (../shared/data/hotpotqa/train_corpus.json).
@@ -87,7 +87,7 @@ def test_the_cli_never_prints_a_guess_as_the_answer() -> None:
 
 
 def test_the_type_rules() -> None:
-    from kgbuild.solve.answer_check import check_type
+    from kgbuild.query.retrieval.answer_check import check_type
 
     assert check_type("When was Tommy Flowers born?", "22 December 1905").fits is True
     assert check_type("When was Tommy Flowers born?", "Poplar").fits is False

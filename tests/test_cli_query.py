@@ -19,7 +19,7 @@ from test_retrieval import HashEmbedder
 import kgbuild.cli_query as cli_query
 from kgbuild.config import Config, LLMConfig
 from kgbuild.engine import Engine
-from kgbuild.solve.graph_view import GraphView
+from kgbuild.query.solver.graph_view import GraphView
 from kgbuild.store.arcade import ArcadeGraphStore
 from kgbuild.store.open import QueryIndex
 from kgbuild.workspace import Workspace

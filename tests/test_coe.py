@@ -21,22 +21,22 @@ from graph_fakes import HashEmbedder
 from llm_server import ScriptedLLM
 
 from kgbuild.config import Config, LLMConfig
-from kgbuild.graph.linking import QuestionLinker
 from kgbuild.graph.projection import GraphProjection
 from kgbuild.graph.vectors import GraphVectors
-from kgbuild.solve.retrieval.index import MutualIndex
-from kgbuild.solve.retrieval.linking import EntityLinker
-from kgbuild.solve.strategy import Budget
-from kgbuild.strategies.coe import SPEC
-from kgbuild.strategies.coe.planner import COULD_NOT_FIND, Exploration, Phase, PlanStep
-from kgbuild.strategies.coe.replies import AnswerReply, EvaluateReply, PlanReply, SelectReply
-from kgbuild.strategies.coe.steps import (
+from kgbuild.query.coe import SPEC
+from kgbuild.query.coe.planner import COULD_NOT_FIND, Exploration, Phase, PlanStep
+from kgbuild.query.coe.replies import AnswerReply, EvaluateReply, PlanReply, SelectReply
+from kgbuild.query.coe.steps import (
     QualifierIndex,
     incident_relations,
     lookup_mask,
     node_candidates,
     rank_relations,
 )
+from kgbuild.query.graph_linking import QuestionLinker
+from kgbuild.query.retrieval.index import MutualIndex
+from kgbuild.query.retrieval.linking import EntityLinker
+from kgbuild.query.strategy import Budget
 from kgbuild.workspace import Workspace
 
 # ---------------------------------------------------------------- fixtures shared with test_fasttog

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from kgbuild.cli_eval import parse_strategies, print_report
 from kgbuild.config import Config
 from kgbuild.errors import ConfigError, InputError
-from kgbuild.evaluate import (
+from kgbuild.query.evaluate import (
     RECALL_DEPTHS,
     QAItem,
     exact_match,
@@ -25,7 +25,7 @@ from kgbuild.evaluate import (
     recall_key,
     run_modes,
 )
-from kgbuild.solve.types import Answer, ScoredChunk
+from kgbuild.query.types import Answer, ScoredChunk
 
 
 def write(path: Path, data: object, jsonl: bool = False) -> Path:
@@ -159,7 +159,7 @@ def test_parse_strategies_and_report_table() -> None:
         parse_strategies("bm25,sparse")
     from rich.console import Console
 
-    from kgbuild.evaluate import EvalReport, ModeReport
+    from kgbuild.query.evaluate import EvalReport, ModeReport
 
     report = EvalReport(qa_file="qa.json", questions=3, modes=[ModeReport(
         mode="hybrid", questions=3, recall={"recall_at_2": 0.5, "recall_at_5": 0.9}, em=0.1, f1=0.2, p50_ms=12,

@@ -18,10 +18,17 @@ from kgbuild.config import GraphStoreConfig, LLMConfig
 from kgbuild.errors import StoreError
 from kgbuild.llm.gateway import LLMGateway
 from kgbuild.llm.prompts import PromptLibrary
-from kgbuild.solve.executor import Executor
-from kgbuild.solve.graph_view import NODE_LABELS, NODES_BY_ID, RELATION_ENDS, GraphView, group_by_label, labels_for
-from kgbuild.solve.logic import parse_plan
-from kgbuild.solve.state import ExecState
+from kgbuild.query.solver.executor import Executor
+from kgbuild.query.solver.graph_view import (
+    NODE_LABELS,
+    NODES_BY_ID,
+    RELATION_ENDS,
+    GraphView,
+    group_by_label,
+    labels_for,
+)
+from kgbuild.query.solver.logic import parse_plan
+from kgbuild.query.solver.state import ExecState
 from kgbuild.store.arcade import ArcadeGraphStore
 from kgbuild.store.neo4j_store import Neo4jGraphStore
 

@@ -13,11 +13,8 @@ from llm_server import ScriptedLLM
 from test_coe import CHUNKS, Resources, Script, bench_module, hopper_graph
 
 from kgbuild.graph.projection import GraphProjection
-from kgbuild.solve.model_session import ModelSession
-from kgbuild.solve.strategy import Budget
-from kgbuild.solve.types import Answer
-from kgbuild.strategies.fasttog import SPEC
-from kgbuild.strategies.fasttog.community import (
+from kgbuild.query.fasttog import SPEC
+from kgbuild.query.fasttog.community import (
     Community,
     Partition,
     adjacent_communities,
@@ -26,10 +23,13 @@ from kgbuild.strategies.fasttog.community import (
     edges_between,
     local_graph,
 )
-from kgbuild.strategies.fasttog.replies import PruneReply, ReasonReply
-from kgbuild.strategies.fasttog.sampling import keep_probability, sample_neighbourhood
-from kgbuild.strategies.fasttog.strategy import FastToGSettings, FastToGStrategy, worst_case_calls
-from kgbuild.strategies.fasttog.triple2text import community_text, triple_sentence
+from kgbuild.query.fasttog.replies import PruneReply, ReasonReply
+from kgbuild.query.fasttog.sampling import keep_probability, sample_neighbourhood
+from kgbuild.query.fasttog.strategy import FastToGSettings, FastToGStrategy, worst_case_calls
+from kgbuild.query.fasttog.triple2text import community_text, triple_sentence
+from kgbuild.query.model_session import ModelSession
+from kgbuild.query.strategy import Budget
+from kgbuild.query.types import Answer
 
 
 def graph_of(edges: list[tuple[int, int]], n: int | None = None) -> GraphProjection:

@@ -1,4 +1,4 @@
-"""FRAG (kgbuild/strategies/frag): router, preprocessing, path retrieval, ranking and the whole
+"""FRAG (kgbuild/query/frag): router, preprocessing, path retrieval, ranking and the whole
 strategy, on small hand-built graphs with known answers; a hashing embedder stands in for the model."""
 
 from __future__ import annotations
@@ -14,18 +14,15 @@ from graph_fakes import GraphResources, HashEmbedder
 
 from kgbuild.config import Config, LLMConfig
 from kgbuild.errors import ConfigError
-from kgbuild.evaluate import QAItem
 from kgbuild.graph.projection import MENTIONS, GraphProjection
 from kgbuild.graph.vectors import GraphVectors
 from kgbuild.graph.walks import Path as GPath
 from kgbuild.graph.walks import adjacency, shortest_paths
-from kgbuild.solve.retrieval.index import MutualIndex
-from kgbuild.solve.retrieval.text import content_tokens
-from kgbuild.solve.strategy import Budget
-from kgbuild.strategies.frag import SPEC
-from kgbuild.strategies.frag.paths import retrieve_paths, shortest_path_trees
-from kgbuild.strategies.frag.preprocess import k_hop_union, preprocess, prune_entities, prune_relations
-from kgbuild.strategies.frag.rank import (
+from kgbuild.query.evaluate import QAItem
+from kgbuild.query.frag import SPEC
+from kgbuild.query.frag.paths import retrieve_paths, shortest_path_trees
+from kgbuild.query.frag.preprocess import k_hop_union, preprocess, prune_entities, prune_relations
+from kgbuild.query.frag.rank import (
     RankedPath,
     closest_passages,
     path_vectors,
@@ -35,7 +32,7 @@ from kgbuild.strategies.frag.rank import (
     score_paths,
     tree_scores,
 )
-from kgbuild.strategies.frag.router import (
+from kgbuild.query.frag.router import (
     COMPLEX,
     SIMPLE,
     RouterModel,
@@ -44,9 +41,12 @@ from kgbuild.strategies.frag.router import (
     router_path,
     train_router,
 )
-from kgbuild.strategies.frag.strategy import NO_ROUTER, FragStrategy, retrieval_seconds
-from kgbuild.strategies.frag.train import train_and_save
-from kgbuild.strategies.graph_answer import NO_LINK, UNVERIFIED
+from kgbuild.query.frag.strategy import NO_ROUTER, FragStrategy, retrieval_seconds
+from kgbuild.query.frag.train import train_and_save
+from kgbuild.query.graph_answer import NO_LINK, UNVERIFIED
+from kgbuild.query.retrieval.index import MutualIndex
+from kgbuild.query.retrieval.text import content_tokens
+from kgbuild.query.strategy import Budget
 from kgbuild.workspace import Workspace
 
 
@@ -474,7 +474,7 @@ def test_frag_with_a_model_makes_one_answer_call(tmp_path: Path) -> None:
 
 
 def test_the_same_walk_from_either_end_is_one_fact() -> None:
-    from kgbuild.strategies.frag.strategy import distinct_paths
+    from kgbuild.query.frag.strategy import distinct_paths
 
     forward = RankedPath(GPath(0, (5,), (0, 1)), 0.9)
     backward = RankedPath(GPath(1, (5,), (1, 0)), 0.8)

@@ -179,7 +179,7 @@ def stand_in() -> Any:
 
 
 def test_coe_and_fasttog_walk_the_graph_with_a_model(project: Path) -> None:
-    from kgbuild.strategies.fasttog.strategy import worst_case_calls
+    from kgbuild.query.fasttog.strategy import worst_case_calls
 
     for strategy in ("coe", "fasttog"):
         with stand_in() as model:
@@ -226,7 +226,7 @@ def test_the_engine_reloads_the_projection_after_a_rebuild(tmp_path: Path) -> No
         def close(self) -> None:
             self.closed = True
 
-    from kgbuild.solve.strategy import Budget, StrategySpec
+    from kgbuild.query.strategy import Budget, StrategySpec
 
     engine.register(StrategySpec("seen", "test", False, lambda resources, budget: Seen(resources)))
     before = engine.strategy("seen", Budget())

@@ -11,9 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kgbuild.graph import evidence, walks
+from kgbuild.graph import walks
 from kgbuild.graph.projection import CHUNK, MENTION, RELATION, ROLE, GraphProjection, predicate_text
-from kgbuild.strategies.labels import answer_nodes, path_edges
+from kgbuild.query import graph_evidence as evidence
+from kgbuild.query.graph_labels import answer_nodes, path_edges
 
 CHUNKS = [{"id": "edsac#p0#0", "doc_id": "edsac", "text": "Wilkes based EDSAC on the First Draft."},
           {"id": "neumann#p0#0", "doc_id": "neumann", "text": "John von Neumann was born in Budapest."}]

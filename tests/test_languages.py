@@ -19,9 +19,10 @@ from kgbuild.ingest.embedding_choice import (
 )
 from kgbuild.ingest.embedding_model import ModelPool, SentenceEmbedder
 from kgbuild.ingest.multilingual import MULTILINGUAL, MultilingualEmbedder, multilingual_installed
-from kgbuild.solve.retrieval.memory import MemoryVectorStore
+from kgbuild.query.retrieval.memory import MemoryVectorStore
+from kgbuild.query.retrieval.text import full_text_terms
 from kgbuild.store.types import VectorRow
-from kgbuild.text_language import LanguageGuess, cjk_ratio, full_text_terms, guess_language
+from kgbuild.text_language import LanguageGuess, cjk_ratio, guess_language
 from kgbuild.workspace import Workspace
 
 ZH = "肾上腺皮质激素是肾上腺皮质受脑垂体前叶分泌的促肾上腺皮质激素刺激所产生的一类激素。"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kgbuild.errors import KgbuildError
-from kgbuild.solve.logic import (
+from kgbuild.query.solver.logic import (
     Constraint,
     Deduce,
     LogicFormError,

@@ -12,9 +12,9 @@ from kgbuild.extract.llm_output import EntitiesReply, FactsReply, JointReply, Sp
 from kgbuild.llm.json_schema import value_problems
 from kgbuild.llm.prompts import PromptLibrary, PromptTemplate, load_template, shipped_prompts_dir
 from kgbuild.llm.reply import parse_reply
-from kgbuild.strategies.coe.replies import AnswerReply, EvaluateReply, PlanReply, SelectReply
-from kgbuild.strategies.fasttog.replies import PruneReply, ReasonReply
-from kgbuild.strategies.graph_answer import GraphAnswerReply
+from kgbuild.query.coe.replies import AnswerReply, EvaluateReply, PlanReply, SelectReply
+from kgbuild.query.fasttog.replies import PruneReply, ReasonReply
+from kgbuild.query.graph_answer import GraphAnswerReply
 
 NAMES = ["extract_joint", "extract_entities", "extract_facts", "split", "reask"]
 REPLY_MODELS = {"extract_joint": JointReply, "extract_entities": EntitiesReply, "extract_facts": FactsReply,
@@ -66,7 +66,7 @@ def test_alignment_templates_examples_parse_with_their_readers(lang: str) -> Non
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_solver_templates_examples_parse_with_their_reply_models(lang: str) -> None:
-    from kgbuild.solve.llm_ask import AnswerReply, DeduceReply, JudgeReply, PlanReply, ReflectReply
+    from kgbuild.query.llm_ask import AnswerReply, DeduceReply, JudgeReply, PlanReply, ReflectReply
 
     models = {"solve_plan": PlanReply, "solve_judge": JudgeReply, "solve_reflect": ReflectReply,
               "solve_answer": AnswerReply, "solve_deduce": DeduceReply}

@@ -161,8 +161,8 @@ def test_the_python_api_opens_the_project_and_answers_with_every_strategy(built:
     """kgbuild.open: the same engine the CLI uses, on the real stores of the build."""
     import kgbuild
     from kgbuild.errors import ConfigError
-    from kgbuild.evaluate import read_qa
-    from kgbuild.solve.strategy import Budget, StrategySpec
+    from kgbuild.query.evaluate import read_qa
+    from kgbuild.query.strategy import Budget, StrategySpec
 
     question = QUESTIONS[2]
     with kgbuild.open(built) as engine:
@@ -187,7 +187,7 @@ def test_the_python_api_opens_the_project_and_answers_with_every_strategy(built:
                 self.closed = False
 
             def answer(self, q: str, budget: Budget) -> Any:
-                from kgbuild.solve.types import Answer
+                from kgbuild.query.types import Answer
 
                 top = self.retriever.retrieve(q, budget.k, mode="dense").chunks
                 return Answer(question=q, answer=top[0].doc_id, resolved=False, mode="retrieval", chunks=top)

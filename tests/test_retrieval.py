@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from graph_fakes import HashEmbedder
 
-from kgbuild.solve.retrieval import HybridRetriever, HybridSettings, MemoryVectorStore, MutualIndex, answer_offline
-from kgbuild.solve.retrieval.answer import answer_span, best_sentence
-from kgbuild.solve.retrieval.fusion import fuse, normalise
-from kgbuild.solve.retrieval.ppr import PageRank
-from kgbuild.solve.retrieval.text import content_tokens
+from kgbuild.query.retrieval import HybridRetriever, HybridSettings, MemoryVectorStore, MutualIndex, answer_offline
+from kgbuild.query.retrieval.answer import answer_span, best_sentence
+from kgbuild.query.retrieval.fusion import fuse, normalise
+from kgbuild.query.retrieval.ppr import PageRank
+from kgbuild.query.retrieval.text import content_tokens
 from kgbuild.store.milvus import FullTextUnavailable
 from kgbuild.store.types import VectorHit, VectorRow
 from kgbuild.text import mention_key
@@ -235,7 +235,7 @@ def test_best_sentence_and_span() -> None:
 
 
 def test_expected_answer_type_from_the_question() -> None:
-    from kgbuild.solve.retrieval.answer_types import expected
+    from kgbuild.query.retrieval.answer_types import expected
 
     assert expected("In which city was the author of the report born?").kind == "place"
     assert expected("When was the Welsh singer born who is known for her voice?").kind == "date"
@@ -252,7 +252,7 @@ def test_expected_answer_type_from_the_question() -> None:
 
 
 def test_typed_span_skips_the_bridge_name_for_the_place() -> None:
-    from kgbuild.solve.retrieval.answer import extract
+    from kgbuild.query.retrieval.answer import extract
 
     q = "In which city was the author of the report on which Maurice Wilkes based the design of EDSAC born?"
     chunks = [("c1", "EDSAC", ("EDSAC was designed by Maurice Wilkes. Wilkes based the design on the First Draft "
@@ -270,7 +270,7 @@ def test_typed_span_skips_the_bridge_name_for_the_place() -> None:
 
 
 def test_comparisons_and_both_questions_read_each_name_s_passage() -> None:
-    from kgbuild.solve.retrieval.answer import extract
+    from kgbuild.query.retrieval.answer import extract
 
     chunks = [("a", "The Exies", "The Exies are an American rock band formed in 1997 in Los Angeles."),
               ("b", "Circus Diablo", "Circus Diablo is an American rock band formed in 2004.")]

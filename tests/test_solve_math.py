@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from kgbuild.solve.math import MathError, evaluate, parse_expression
+from kgbuild.query.solver.math import MathError, evaluate, parse_expression
 
 
 @pytest.mark.parametrize(("expr", "env", "expected"), [
@@ -136,15 +136,15 @@ def test_error_points_at_the_column() -> None:
     ("May", None),
 ])
 def test_value_number(text: str, expected: float | None) -> None:
-    from kgbuild.solve.state import Value
+    from kgbuild.query.solver.state import Value
 
     got = Value(text=text).number()
     assert got == (pytest.approx(expected) if expected is not None else None)
 
 
 def test_compare_does_not_read_a_model_number_as_a_year() -> None:
-    from kgbuild.solve.spo import compare
-    from kgbuild.solve.state import Value
+    from kgbuild.query.solver.spo import compare
+    from kgbuild.query.solver.state import Value
 
     assert not compare(Value(text="Boeing 747"), "=", Value(text="747"))
     assert compare(Value(text="in January 1944"), "=", Value(text="1944"))

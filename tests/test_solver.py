@@ -19,9 +19,9 @@ from solve_graph import GraphRetriever, build_graph
 from kgbuild.config import LLMConfig
 from kgbuild.llm.gateway import LLMGateway
 from kgbuild.llm.prompts import PromptLibrary
-from kgbuild.solve.graph_view import GraphView
-from kgbuild.solve.solver import Solver
-from kgbuild.solve.types import Answer
+from kgbuild.query.solver.graph_view import GraphView
+from kgbuild.query.solver.solver import Solver
+from kgbuild.query.types import Answer
 from kgbuild.store.arcade import ArcadeGraphStore
 
 QUESTION = "In which city was the director of Mildred Pierce born?"

@@ -15,21 +15,21 @@ from graph_fakes import GraphResources, HashEmbedder
 
 from kgbuild.config import Config
 from kgbuild.errors import ConfigError
-from kgbuild.evaluate import QAItem
-from kgbuild.graph.linking import QuestionLinker
 from kgbuild.graph.projection import MENTION, RELATION, GraphProjection
 from kgbuild.graph.vectors import GraphVectors
 from kgbuild.graph.walks import adjacency
-from kgbuild.solve.retrieval.index import MutualIndex
-from kgbuild.solve.retrieval.linking import EntityLinker
-from kgbuild.solve.strategy import Budget
-from kgbuild.strategies.graph_answer import NO_LINK, UNVERIFIED
-from kgbuild.strategies.subgraphrag import SPEC
-from kgbuild.strategies.subgraphrag.candidates import GraphIndex, Settings, candidate_edges, subgraph
-from kgbuild.strategies.subgraphrag.dde import dde_dim, directional_encoding
-from kgbuild.strategies.subgraphrag.scorer import GraphTables, ModelMeta, ScorerModel, model_path, score_triples
-from kgbuild.strategies.subgraphrag.strategy import SubgraphRAGStrategy
-from kgbuild.strategies.subgraphrag.train import TrainReport, label_examples, train_retriever
+from kgbuild.query.evaluate import QAItem
+from kgbuild.query.graph_answer import NO_LINK, UNVERIFIED
+from kgbuild.query.graph_linking import QuestionLinker
+from kgbuild.query.retrieval.index import MutualIndex
+from kgbuild.query.retrieval.linking import EntityLinker
+from kgbuild.query.strategy import Budget
+from kgbuild.query.subgraphrag import SPEC
+from kgbuild.query.subgraphrag.candidates import GraphIndex, Settings, candidate_edges, subgraph
+from kgbuild.query.subgraphrag.dde import dde_dim, directional_encoding
+from kgbuild.query.subgraphrag.scorer import GraphTables, ModelMeta, ScorerModel, model_path, score_triples
+from kgbuild.query.subgraphrag.strategy import SubgraphRAGStrategy
+from kgbuild.query.subgraphrag.train import TrainReport, label_examples, train_retriever
 from kgbuild.workspace import Workspace
 
 # ---------------------------------------------------------------- a small graph: EDSAC and the report it was based on

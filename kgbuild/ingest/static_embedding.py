@@ -75,9 +75,7 @@ def _unwritable(folder: Path, setting: str, exc: OSError) -> ModelLoadError:
 
 def _distil(source: str, target: Path, setting: str) -> None:
     """Run `python -m kgbuild.ingest.static_embedding SOURCE TARGET` with this kgbuild on the path."""
-    import kgbuild
-
-    root = str(Path(kgbuild.__file__).resolve().parents[1])
+    root = str(Path(__file__).resolve().parents[2])  # the folder that holds kgbuild/
     env = {**os.environ, "HF_HUB_OFFLINE": "1",
            "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
     done = subprocess.run([sys.executable, "-m", "kgbuild.ingest.static_embedding", source, str(target)],

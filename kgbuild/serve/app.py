@@ -19,6 +19,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from kgbuild.errors import KgbuildError
+from kgbuild.query.types import Answer
 from kgbuild.serve.data import MAX_EDGES, MAX_NODES, Explorer, NotFound
 from kgbuild.serve.records import (
     MAX_PAGE,
@@ -35,7 +36,6 @@ from kgbuild.serve.records import (
     TripleView,
 )
 from kgbuild.serve.security import Guard
-from kgbuild.solve.types import Answer
 
 if TYPE_CHECKING:
     from kgbuild.engine import Engine

@@ -44,7 +44,7 @@ from kgbuild.text import search_fold
 
 if TYPE_CHECKING:
     from kgbuild.engine import Engine
-    from kgbuild.solve.types import Answer
+    from kgbuild.query.types import Answer
     from kgbuild.workspace import Workspace
 
 SEARCHABLE = (ENTITY, CONCEPT, EVENT)

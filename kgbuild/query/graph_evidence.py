@@ -1,0 +1,101 @@
+"""What a graph strategy shows for its answer: paths and triples as text, the passages behind them.
+
+Verbalisation follows FRAG's `s -> r -> m -> r -> e`; a step taken against the edge's direction is
+written `<-r-`, a passage is named by its document title and position ("EDSAC §2"), and the
+hypernode qualifiers of a triple (dates, places) follow its predicate in brackets. Evidence
+passages are the chunk nodes on a path plus the chunks that support its edges, in the order the
+strategy ranked its paths or triples (the mutual index turns graph evidence back into text).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from kgbuild.graph.projection import CHUNK, GraphProjection
+from kgbuild.graph.walks import Path
+from kgbuild.query.retrieval import answer_types
+from kgbuild.query.types import ScoredChunk, Triple
+
+
+def _predicate(projection: GraphProjection, edge: int) -> str:
+    pred = projection.predicate(edge)
+    quals = projection.qualifiers.get(edge)
+    if quals:
+        pred += " [" + "; ".join(f"{q.predicate}: {q.value}" for q in quals) + "]"
+    return pred
+
+
+def triple_text(projection: GraphProjection, edge: int) -> str:
+    """`(head, predicate [qualifiers], tail)`."""
+    head, tail = int(projection.edge_head[edge]), int(projection.edge_tail[edge])
+    return f"({projection.node_names[head]}, {_predicate(projection, edge)}, {projection.node_names[tail]})"
+
+
+def path_text(projection: GraphProjection, path: Path) -> str:
+    """`s -> r -> m -> r -> e`; a step against the edge's direction reads `m <- r <- s` locally."""
+    parts = [projection.node_names[path.start]]
+    for edge, (here, there) in zip(path.edges, zip(path.nodes, path.nodes[1:], strict=False), strict=True):
+        pred = _predicate(projection, edge)
+        forward = int(projection.edge_head[edge]) == here and int(projection.edge_tail[edge]) == there
+        parts.append(f"-> {pred} ->" if forward else f"<- {pred} <-")
+        parts.append(projection.node_names[there])
+    return " ".join(parts)
+
+
+def supporting_chunks(projection: GraphProjection, edges: Iterable[int], nodes: Iterable[int] = ()) -> list[int]:
+    """Chunk nodes behind a path or a set of triples: passages on it first, then edge provenance."""
+    out = [n for n in nodes if projection.node_kind[n] == CHUNK]
+    for e in edges:
+        out.extend(projection.edge_chunks[e])
+    return list(dict.fromkeys(out))
+
+
+def evidence_chunks(projection: GraphProjection, units: Iterable[tuple[Iterable[int], Iterable[int]]],
+                    limit: int = 5) -> list[int]:
+    """At most `limit` distinct chunk nodes, taken in rank order from ranked (edges, nodes) units."""
+    out: dict[int, None] = {}
+    for edges, nodes in units:
+        for c in supporting_chunks(projection, edges, nodes):
+            out.setdefault(c)
+            if len(out) >= limit:
+                return list(out)
+    return list(out)
+
+
+def to_triples(projection: GraphProjection, edges: Iterable[int]) -> list[Triple]:
+    out = []
+    for e in dict.fromkeys(edges):
+        head, tail = int(projection.edge_head[e]), int(projection.edge_tail[e])
+        out.append(Triple(id=projection.edge_ids[e], subject_id=projection.node_ids[head],
+                          subject=projection.node_names[head], predicate=projection.predicate(e),
+                          object_id=projection.node_ids[tail], object=projection.node_names[tail],
+                          chunk_ids=[projection.node_ids[c] for c in projection.edge_chunks[e]]))
+    return out
+
+
+def to_chunks(projection: GraphProjection, chunk_nodes: Sequence[int],
+              scores: Sequence[float] | None = None) -> list[ScoredChunk]:
+    """Chunk nodes as ScoredChunks, best first (score = rank-based when none is given)."""
+    n = len(chunk_nodes)
+    return [ScoredChunk(id=projection.node_ids[c], doc_id=projection.chunk_doc[c], text=projection.chunk_text[c],
+                        score=float(scores[i]) if scores is not None else float(n - i) / max(n, 1))
+            for i, c in enumerate(chunk_nodes)]
+
+
+def fits_type(projection: GraphProjection, node: int, question: str) -> bool:
+    """Whether the node can answer the question: not a passage, not an event, and of the entity
+    class the question's wording asks for (a "who" wants a Person; an untyped question takes any)."""
+    kind = projection.node_kind[node]
+    if kind in (CHUNK, "event"):
+        return False
+    want = answer_types.expected(question)
+    classes = want.classes
+    if not classes:
+        return kind != "concept" or want.kind == answer_types.ANY
+    node_class = projection.node_class[node]
+    return node_class is not None and node_class.casefold() in classes
+
+
+def path_nodes_of(paths: Sequence[Path]) -> list[int]:
+    """Every node on the paths, in order of first appearance."""
+    return list(dict.fromkeys(n for p in paths for n in p.nodes))

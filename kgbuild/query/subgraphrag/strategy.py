@@ -1,0 +1,139 @@
+"""SubgraphRAG as a query strategy: link, take the candidate triples, score them, answer from the top K.
+
+Retrieval makes no model call: the question is linked and embedded once (QuestionLinker), the
+candidate triples around its entities get their directional encoding, and the trained scorer
+(numpy, first layer precomputed per graph) ranks them. The top K triples (Settings.top_k, 100 by
+default, independent of the budget's passage count) are the evidence; the passages behind the best
+of them (at most 5 distinct) are what the answer prompt reads. With a model configured: one
+`graph_answer` call over the verbalised triples and those passages, which may say "not
+available". Without one: the best-ranked node of the expected type, marked unverified.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from kgbuild.errors import ConfigError
+from kgbuild.query.graph_answer import answer_step, ask_model, empty_answer, model_free
+from kgbuild.query.graph_evidence import evidence_chunks, to_chunks, to_triples, triple_text
+from kgbuild.query.subgraphrag.candidates import GraphIndex, Settings, subgraph
+from kgbuild.query.subgraphrag.scorer import RETRAIN, GraphTables, ScorerModel, model_path, score_triples
+from kgbuild.query.trace import Trace
+from kgbuild.query.types import Answer, StepResult
+
+if TYPE_CHECKING:
+    from kgbuild.graph.projection import GraphProjection
+    from kgbuild.query.model_session import ModelSession
+    from kgbuild.query.strategy import Budget, QueryResources
+
+NAME = "subgraphrag"
+NOT_AVAILABLE = "the model found no answer in the retrieved triples and passages (not available)"
+
+
+def load_model(resources: QueryResources) -> ScorerModel:
+    """The workspace's trained scorer for the current graph and embedder (ConfigError when missing or stale)."""
+    vectors = resources.graph_vectors()
+    return ScorerModel.load(model_path(resources.workspace), resources.projection().fingerprint, vectors.embedder)
+
+
+def unavailable(resources: QueryResources) -> str | None:
+    """Why SubgraphRAG cannot run here (no trained model, or one trained on another graph), or None.
+    Reads only the model's metadata, so an evaluation can ask before building anything."""
+    import json
+
+    path = model_path(resources.workspace)
+    if not path.exists():
+        return ConfigError(str(path), "no trained SubgraphRAG retriever", RETRAIN).line()
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            trained_on = json.loads(str(data["meta"]))["fingerprint"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return ConfigError(str(path), "unreadable SubgraphRAG retriever", RETRAIN).line()
+    current = resources.projection().fingerprint
+    if trained_on != current:
+        return ConfigError(str(path), f"the SubgraphRAG retriever was trained on graph {trained_on}, "
+                           f"the graph is now {current} (rebuilt since)", RETRAIN).line()
+    return None
+
+
+class SubgraphRAGStrategy:
+    def __init__(self, resources: QueryResources, budget: Budget, model: ScorerModel | None = None,
+                 settings: Settings | None = None) -> None:
+        self.projection: GraphProjection = resources.projection()
+        self.vectors = resources.graph_vectors()
+        if model is None:
+            model = load_model(resources)
+        elif model.meta.fingerprint != self.projection.fingerprint:
+            raise ConfigError(NAME, f"the retriever was trained on graph {model.meta.fingerprint}, "
+                              f"the graph is {self.projection.fingerprint}", RETRAIN)
+        self.model = model
+        # Candidates and DDE as the model was trained on them; the cap and top K stay adjustable.
+        self.settings = replace(settings or Settings(), hops=model.meta.hops, dde_rounds=model.meta.dde_rounds)
+        self.linker = resources.question_linker(cached_embeddings=budget.use_cache)
+        self.index = GraphIndex.build(self.projection, self.settings.edge_kinds)
+        self.tables = GraphTables.compute(model, self.vectors)
+        self.session: ModelSession | None = None
+        if resources.config.llm.configured():
+            from kgbuild.query.model_session import ModelSession
+
+            self.session = ModelSession(resources.config, resources.workspace, use_cache=budget.use_cache)
+
+    def answer(self, question: str, budget: Budget) -> Answer:
+        p = self.projection
+        trace = Trace(self.session)
+        linked = self.linker.link(question)
+        seeds = list(linked.seeds)
+        trace.add("link", "link the question's entities to graph nodes",
+                  StepResult(how="graph" if seeds else "nothing", bound={"topic": [p.node_names[n] for n in seeds]}),
+                  trace.start, seconds=linked.seconds)
+        if not seeds:
+            return trace.finish(empty_answer(question, NAME))
+
+        t = trace.timer()
+        sub = subgraph(self.index, seeds, self.settings)
+        cands = sub.candidates
+        notes = [f"{cands.total} candidate triples within {self.settings.hops} hops"
+                 + (f", the nearest {self.settings.limit} kept" if cands.truncated else "")]
+        trace.add("candidates", f"triples within {self.settings.hops} hops", StepResult(how="graph", notes=notes), t)
+
+        t = trace.timer()
+        scores = score_triples(self.model, self.tables, linked.vector, sub.preds, sub.nodes, sub.local_head,
+                               sub.local_tail, sub.dde)
+        k = min(self.settings.top_k, scores.size)
+        best = np.argpartition(-scores, k - 1)[:k] if 0 < k < scores.size else np.arange(scores.size)
+        best = best[np.lexsort((sub.edges[best], -scores[best]))]  # score, then edge index: deterministic
+        top = [int(e) for e in sub.edges[best]]
+        trace.add("score", f"MLP scorer, top {k} triples",
+                  StepResult(how="graph", triples=[p.edge_ids[e] for e in top]), t)
+        retrieval = f"retrieval {trace.seconds() * 1000:.1f} ms, 0 model calls"
+
+        ends = [(int(p.edge_head[e]), int(p.edge_tail[e])) for e in top]
+        chunk_nodes = evidence_chunks(p, (([e], end) for e, end in zip(top, ends, strict=True)), limit=5)
+        chunks = to_chunks(p, chunk_nodes)
+        triples = to_triples(p, top)
+        facts = [triple_text(p, e) for e in top]
+        t = trace.timer()
+        if self.session is None:
+            # Tail before head: a question's unknown is more often a triple's object.
+            ranked = list(dict.fromkeys(n for head, tail in ends for n in (tail, head)))
+            base = Answer(question=question, answer="", resolved=False, mode="retrieval", strategy=NAME,
+                          triples=triples, chunks=chunks, facts=facts, notes=[*notes, retrieval])
+            settled = model_free(base, p, question, ranked, exclude=set(seeds))
+            answer_step(trace, None, settled.answer, t)
+            return trace.finish(settled)
+
+        reply = ask_model(self.session, question, facts, [(c.id, c.text) for c in chunks], "query.subgraphrag")
+        text = reply.answer.strip() if reply.found else ""
+        answer_step(trace, reply, text, t)
+        extra = [] if reply.found and text else [NOT_AVAILABLE]
+        return trace.finish(Answer(question=question, answer=text, resolved=bool(reply.found and text), mode="solver",
+                                   strategy=NAME, triples=triples, chunks=chunks, facts=facts,
+                                   notes=[*extra, *notes, retrieval]))
+
+    def close(self) -> None:
+        if self.session is not None:
+            self.session.close()
+            self.session = None
