@@ -88,9 +88,9 @@ def clause(state: ChunkState, verb: Token) -> None:
                 found = state.object(tok, concept_ok and not counted)
                 if found is not None and not found.is_date:
                     objects.append(found)
-            for prep in child.children:  # "sold a commercial model of the Enigma": see below
-                if prep.dep_ == "prep" and prep.lower_ in ("of", "for", "about", "on"):
-                    noun_args.extend((prep.lower_, m) for pobj in prep.children if pobj.dep_ == "pobj"
+            for inner in child.children:  # "sold a commercial model of the Enigma": see below
+                if inner.dep_ == "prep" and inner.lower_ in ("of", "for", "about", "on"):
+                    noun_args.extend((inner.lower_, m) for pobj in inner.children if pobj.dep_ == "pobj"
                                      for m in (state.object(t, False) for t in listed(pobj))
                                      if m is not None and not m.is_date)
         elif dep == "agent":
