@@ -121,9 +121,9 @@ def clause(state: ChunkState, verb: Token) -> None:
         # "written and directed by Stephen King": the first participle shares the agent of its conjunct.
         for other in verb.conjuncts:
             if other.i > verb.i and other.tag_ == "VBN":
-                for prep in other.children:
-                    if prep.dep_ == "agent":
-                        agents.extend(m for pobj in prep.children if pobj.dep_ == "pobj"
+                for by in other.children:
+                    if by.dep_ == "agent":
+                        agents.extend(m for pobj in by.children if pobj.dep_ == "pobj"
                                       for m in _agent_names(state, pobj))
                 break
 
