@@ -102,8 +102,14 @@ def _short(text: str, n: int = 160) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+# The first line of an answer no model checked: whatever strategy gave it, it is a guess.
+GUESS = "guess, not verified: "
+
+
 def print_answer(answer: Answer, out: Console) -> None:
-    if answer.answer:
+    if answer.answer and not answer.verified:
+        out.print(GUESS + answer.answer, style="bold", markup=False, highlight=False)
+    elif answer.answer:
         out.print(answer.answer, style="bold", markup=False, highlight=False)
     else:  # nothing may be given as the answer: say so first, never print a guess in its place
         kind = f" of the kind asked ({answer.expected_type})" if answer.expected_type not in ("", "any") else ""

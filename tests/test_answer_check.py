@@ -86,6 +86,33 @@ def test_the_cli_never_prints_a_guess_as_the_answer() -> None:
     assert "Maximum Overdrive" not in lines[0] and any("candidates" in ln and "Maximum Overdrive" in ln for ln in lines)
 
 
+def test_a_withheld_guess_gives_way_to_the_best_candidate_of_the_kind_asked() -> None:
+    from kgbuild.query.retrieval.answer_check import check_type, settle
+
+    question = "Who invented the World Wide Web?"
+    people = {"Tim Berners-Lee": ["Person"], "CERN": ["Organization"]}
+    guess = Answer(question=question, answer="1989", resolved=False, mode="retrieval", strategy="hybrid")
+    settled = settle(guess, check_type(question, "1989"), ["CERN", "Tim Berners-Lee"],
+                     recheck=lambda name: check_type(question, name, people.get(name, [])))
+    assert settled.answer == "Tim Berners-Lee" and not settled.verified
+    assert settled.candidates[0] == "1989" and settled.notes[0].startswith("not resolved:")
+    # With no candidate of the kind asked, nothing is given.
+    none = settle(guess, check_type(question, "1989"), ["CERN"],
+                  recheck=lambda name: check_type(question, name, people.get(name, [])))
+    assert none.answer == "" and none.candidates == ["1989", "CERN"]
+
+
+def test_a_model_free_answer_prints_as_a_guess() -> None:
+    answer = Answer(question="In what year?", answer="1941", resolved=False, mode="retrieval", strategy="hybrid")
+    out = Console(record=True, width=120)
+    print_answer(answer, out)
+    assert out.export_text().splitlines()[0] == "guess, not verified: 1941"
+    graph = answer.model_copy(update={"strategy": "frag", "facts": ["a -> b -> c"]})
+    out = Console(record=True, width=120)
+    print_answer(graph, out)
+    assert out.export_text().splitlines()[0] == "guess, not verified: 1941"
+
+
 def test_the_type_rules() -> None:
     from kgbuild.query.retrieval.answer_check import check_type
 

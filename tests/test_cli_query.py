@@ -69,9 +69,10 @@ def test_without_a_model_the_answer_is_retrieval_only(store: ArcadeGraphStore, t
     assert result.closed == [True]
     human = invoke(Config(), store, tmp_path, "Where was Michael Curtiz born?")
     assert human.exit_code == 0 and "chunks" in human.stdout and "curtiz#0#0" in human.stdout
-    # an extractive sentence is not claimed to be a resolved answer
-    assert answer["resolved"] is False
+    # an extractive sentence is not claimed to be a resolved answer, and its first line says it is a guess
+    assert answer["resolved"] is False and answer["verified"] is False
     assert "extractive answer from the top chunks" in human.stdout and "resolved" not in human.stdout
+    assert human.stdout.splitlines()[0].startswith("guess, not verified: ") and "Budapest" in human.stdout.splitlines()[0]
 
 
 def test_solver_mode_needs_a_model(store: ArcadeGraphStore, tmp_path: Path) -> None:
@@ -101,8 +102,10 @@ def test_with_a_model_the_solver_answers_and_prints_its_trace(store: ArcadeGraph
         answer = json.loads(result.stdout)
         assert answer["mode"] == "solver" and answer["resolved"] and answer["llm_calls"] == len(llm.chat_log()) == 2
         assert answer["plan"] == [plan + "\n"] and {t["id"] for t in answer["triples"]} == {"r1", "r2", "r3"}
+        assert answer["verified"] is True
         human = invoke(config, store, tmp_path, "Which films did Michael Curtiz direct?")
     assert human.exit_code == 0
+    assert human.stdout.splitlines()[0] == "Casablanca, Yankee Doodle Dandy, Mildred Pierce"  # a model checked it
     for text in ("Casablanca, Yankee Doodle Dandy", "plan 1", "trace", "Retrieval(s=s1:Person[Michael Curtiz]",
                  "triples", "citations", "films#0#1"):
         assert text in human.stdout, text

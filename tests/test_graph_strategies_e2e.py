@@ -92,7 +92,7 @@ def test_strategies_are_listed_with_their_model_needs(project: Path) -> None:
 def test_frag_without_a_model_walks_paths_and_cites_their_passages(project: Path) -> None:
     answer = json.loads(run(project / "kgbuild.yaml", "query", EDSAC["question"], "--strategy", "frag",
                             "--json").stdout)
-    assert answer["strategy"] == "frag" and answer["llm_calls"] == 0 and not answer["resolved"]
+    assert answer["strategy"] == "frag" and answer["llm_calls"] == 0 and not answer["resolved"] and not answer["verified"]
     assert [t["question"] for t in answer["trace"]] == ["link", "route", "preprocess", "retrieve", "rank", "answer"]
     assert answer["facts"] and all(" -> " in f or " <- " in f for f in answer["facts"])
     assert 0 < len(answer["chunks"]) <= 5 and {c["id"] for c in answer["chunks"]} <= chunk_ids(project)
@@ -157,7 +157,7 @@ def test_with_a_model_one_answer_call_over_the_facts(project: Path, strategy: st
         config = with_model(project, llm.base_url, f"model_{strategy}")
         answer = json.loads(run(config, "query", EDSAC["question"], "--strategy", strategy, "--json").stdout)
         log = llm.chat_log()
-    assert answer["answer"] == "Budapest" and answer["resolved"] and answer["mode"] == "solver"
+    assert answer["answer"] == "Budapest" and answer["resolved"] and answer["mode"] == "solver" and answer["verified"]
     assert answer["llm_calls"] == len(log) == 1
     assert answer["prompt_tokens"] == log[0]["usage"]["prompt_tokens"]
     sent = log[0]["text"]

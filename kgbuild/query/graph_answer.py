@@ -65,10 +65,13 @@ def model_free(answer: Answer, projection: GraphProjection, question: str, ranke
     node = _first_fitting(projection, question, ranked_nodes, exclude)
     text = projection.node_names[node] if node is not None else ""
     classes = [projection.node_class[node] or ""] if node is not None else []
-    others = [projection.node_names[n] for n in dict.fromkeys(ranked_nodes)
-              if n not in exclude and projection.node_kind[n] not in (CHUNK, "event")][:alternatives + 1]
+    ranked = [n for n in dict.fromkeys(ranked_nodes)
+              if n not in exclude and projection.node_kind[n] not in (CHUNK, "event")]
+    others = [projection.node_names[n] for n in ranked][:alternatives + 1]
+    class_of = {projection.node_names[n]: projection.node_class[n] or "" for n in reversed(ranked)}
     settled = settle(answer.model_copy(update={"answer": text, "resolved": False}),
-                     check_type(question, text, classes), others)
+                     check_type(question, text, classes), others,
+                     recheck=lambda name: check_type(question, name, [class_of.get(name, "")]))
     if text and settled.answer:
         settled.notes.append(UNVERIFIED)
     elif not text:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, computed_field, model_serializer
 
 
 class LinkedEntity(BaseModel):
@@ -155,3 +155,18 @@ class Answer(BaseModel):
     # Where the time went, in seconds: the strategy's own split (hybrid: retrieval_s, answer_s) and, from
     # `kgbuild query`, startup_s, open_s, model_load_s, embed_s, query_s, total_s (docs/answers.md).
     timings: dict[str, float] = Field(default_factory=dict)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def verified(self) -> bool:
+        """Whether a model read the evidence and gave this answer. The model-led strategies (solver,
+        CoE, FastToG) say so by `resolved` (their judge accepted it); the others by the trace step that
+        picked the answer (`decided_by`: "model" for the answer prompt, "kgbuild" for the model-free
+        pick). Every extractive or model-free answer is a guess nobody checked (a cached model reply
+        still counts as the model's, so call counts do not decide)."""
+        if not self.answer:
+            return False
+        if self.mode == "solver":
+            return self.resolved
+        deciders = [step.result.decided_by for step in self.trace if step.result.decided_by]
+        return bool(deciders) and deciders[-1] == "model"

@@ -326,7 +326,8 @@ def answer_offline(question: str, retriever: Retriever, k: int = 5, *, mode: Ret
                  for i, c in enumerate(result.chunks)] if text else []
     answer = Answer(question=question, answer=text, resolved=False, mode="retrieval", citations=citations,
                     triples=result.triples, chunks=result.chunks, notes=result.notes)
-    answer = settle(answer, check_type(question, text, classes_of(index, text)), others)
+    answer = settle(answer, check_type(question, text, classes_of(index, text)), others,
+                    recheck=lambda name: check_type(question, name, classes_of(index, name)))
     answer.seconds = time.perf_counter() - start
     answer.timings = {"retrieval_s": round(retrieved - start, 4),
                       "answer_s": round(answer.seconds - (retrieved - start), 4)}

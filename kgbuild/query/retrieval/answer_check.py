@@ -13,7 +13,7 @@ with a note that its type is unchecked.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -114,12 +114,22 @@ def _is_number_or_date(text: str) -> bool:
     return any(s == 0 and e == len(whole) for kind in (at.DATE, at.NUMBER) for _, s, e in at.pattern_spans(whole, kind))
 
 
-def settle(answer: Answer, check: TypeCheck, candidates: Sequence[str] = ()) -> Answer:
-    """The answer as it may be shown: a guess of the wrong kind moves to the candidates (the answer
-    empty, citing nothing), an unchecked one stays with a note. Never touches a model's answer."""
+def settle(answer: Answer, check: TypeCheck, candidates: Sequence[str] = (),
+           recheck: Callable[[str], TypeCheck] | None = None) -> Answer:
+    """The answer as it may be shown: a guess of the wrong kind moves to the candidates, and the
+    best-ranked candidate that is of the kind asked (by `recheck`, the same check on a candidate)
+    takes its place; with none, the answer is empty and cites nothing. An unchecked guess stays with
+    a note. Never touches a model's answer."""
     others = [c for c in dict.fromkeys(candidates) if c and c != answer.answer]
     updates: dict[str, object] = {"expected_type": check.expected}
     if check.fits is False:
+        fitting = next((c for c in others if recheck is not None and recheck(c).fits is True), None)
+        if fitting is not None:  # "Who invented the World Wide Web?": not "1989" but "Tim Berners-Lee"
+            updates.update(answer=fitting, resolved=False, candidates=[answer.answer, *(o for o in others
+                                                                                          if o != fitting)],
+                           notes=[f"{WITHHELD} {check.why}; the best-ranked candidate of the kind asked is given "
+                                  "instead", *answer.notes])
+            return answer.model_copy(update=updates)
         updates.update(answer="", resolved=False, citations=[], candidates=[answer.answer, *others],
                        notes=[f"{WITHHELD} {check.why}; the best guess is listed as a candidate, not given as "
                               "the answer", *answer.notes])
