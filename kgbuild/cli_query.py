@@ -125,6 +125,8 @@ def print_answer(answer: Answer, out: Console) -> None:
         how = (f"{answer.strategy or 'retrieval'}: extractive answer from the top chunks (no model), "
                f"{answer.seconds:.2f} s")
     out.print(how, style="dim", markup=False, highlight=False)
+    for note in (n for step in answer.trace[-1:] for n in step.result.notes or [] if n.startswith("reached by: ")):
+        out.print(note, markup=False, highlight=False)  # the path behind a model-free graph answer
     if answer.failure:
         out.print(f"strategy failed: {answer.failure}", style="bold red", markup=False, highlight=False)
     if answer.candidates and not answer.answer:

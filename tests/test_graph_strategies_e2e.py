@@ -98,9 +98,16 @@ def test_frag_without_a_model_walks_paths_and_cites_their_passages(project: Path
     assert 0 < len(answer["chunks"]) <= 5 and {c["id"] for c in answer["chunks"]} <= chunk_ids(project)
     assert any("router: none trained" in n for n in answer["notes"])
     assert any(n.startswith("unverified") for n in answer["notes"]) or not answer["answer"]
-    # the human view names the strategy and shows the facts
+    # the walk goes over stated facts, not co-mentions, so the model-free pick is the report's author's
+    # birthplace, and the answer step names the path that reached it (issue 23's demo question)
+    assert answer["answer"] == "Budapest"
+    [reached] = [n for n in answer["trace"][-1]["result"]["notes"] if n.startswith("reached by: ")]
+    assert reached == ("reached by: Maurice Wilkes -> base design on -> First Draft of a Report on the EDVAC "
+                       "<- write [in: 1945] <- John von Neumann -> bornIn [on: 28 December 1903] -> Budapest")
+    # the human view says it is a guess, names the strategy and shows the path and the facts
     human = run(project / "kgbuild.yaml", "query", EDSAC["question"], "--strategy", "frag").stdout
-    assert "frag: best-ranked graph node" in human and "facts" in human
+    assert human.splitlines()[0] == "guess, not verified: Budapest"
+    assert "frag: best-ranked graph node" in human and "reached by: Maurice Wilkes" in human and "facts" in human
 
 
 def test_subgraphrag_without_a_trained_scorer_is_one_line_naming_the_command(project: Path) -> None:

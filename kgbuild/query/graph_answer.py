@@ -88,11 +88,14 @@ def ask_model(session: ModelSession, question: str, facts: Sequence[str], passag
                        facts=numbered, passages=shown)
 
 
-def answer_step(trace: Trace, reply: GraphAnswerReply | None, answer: str, since: Timer) -> TraceStep:
-    """The trace line of the answer step (a model's reply, or the model-free pick)."""
+def answer_step(trace: Trace, reply: GraphAnswerReply | None, answer: str, since: Timer,
+                reached_by: str = "") -> TraceStep:
+    """The trace line of the answer step (a model's reply, or the model-free pick with the
+    verbalised path or triple that reached it)."""
     if reply is None:
+        notes = [f"reached by: {reached_by}"] if reached_by else []
         return trace.add("answer", "model-free: best node of the expected type",
-                         StepResult(answer=answer, decided_by="kgbuild"), since)
+                         StepResult(answer=answer, decided_by="kgbuild", notes=notes), since)
     return trace.add("answer", "graph_answer prompt",
                      StepResult(answer=answer, decided_by="model", judge="resolved" if reply.found else "unresolved"),
                      since)

@@ -174,7 +174,8 @@ class FragStrategy:
             answer_step(trace, reply, answer.answer, t)
         else:
             answer = model_free(answer, p, question, [r.path.end for r in pool], set(linked.seeds))
-            answer_step(trace, None, answer.answer, t)
+            reached = next((r.path for r in pool if answer.answer and p.node_names[r.path.end] == answer.answer), None)
+            answer_step(trace, None, answer.answer, t, path_text(p, reached) if reached is not None else "")
         return trace.finish(answer)
 
     def _model_session(self) -> ModelSession:

@@ -122,7 +122,9 @@ class SubgraphRAGStrategy:
             base = Answer(question=question, answer="", resolved=False, mode="retrieval", strategy=NAME,
                           triples=triples, chunks=chunks, facts=facts, notes=[*notes, retrieval])
             settled = model_free(base, p, question, ranked, exclude=set(seeds))
-            answer_step(trace, None, settled.answer, t)
+            reached = next((e for e, end in zip(top, ends, strict=True)
+                            if settled.answer and settled.answer in (p.node_names[end[0]], p.node_names[end[1]])), None)
+            answer_step(trace, None, settled.answer, t, triple_text(p, reached) if reached is not None else "")
             return trace.finish(settled)
 
         reply = ask_model(self.session, question, facts, [(c.id, c.text) for c in chunks], "query.subgraphrag")
