@@ -32,6 +32,7 @@ demo: setup
 	cd $(DEMO) && ../$(BIN)/kgbuild inspect triples --entity Turing --limit 15
 	cd $(DEMO) && ../$(BIN)/kgbuild inspect hypernodes --limit 10
 	cd $(DEMO) && ../$(BIN)/kgbuild query "In which city was the author of the report on which Maurice Wilkes based the design of EDSAC born?"
+	cd $(DEMO) && ../$(BIN)/kgbuild query "In which city was the author of the report on which Maurice Wilkes based the design of EDSAC born?" --strategy frag
 
 # The static checks (configured in pyproject.toml: ruff, mypy, and lint-imports for the layers and
 # import cycles), then the tests. A finding fails the command, but the tests still run, so one CI run
