@@ -482,3 +482,32 @@ def test_the_same_walk_from_either_end_is_one_fact() -> None:
     two_back = RankedPath(GPath(2, (7, 5), (2, 1, 0)), 0.6)
     other = RankedPath(GPath(0, (6,), (0, 3)), 0.5)
     assert distinct_paths([forward, backward, two, two_back, other]) == [forward, two, other]
+
+
+def test_a_walk_brings_the_passages_of_the_node_it_reached() -> None:
+    """EDSAC -> basedOn -> First Draft: the passage on the way is EDSAC's; with `reached`, the First
+    Draft's own passage (where the walk's end is stated as the subject) comes after it."""
+    from kgbuild.query.graph_evidence import evidence_chunks
+
+    projection, _ = world()
+    edge = projection.edge_ids.index("r_based")
+    path = ([edge], [projection.node_pos["e_edsac"], projection.node_pos["e_draft"]])
+    names = lambda nodes: [projection.node_ids[n] for n in nodes]  # noqa: E731
+    assert names(evidence_chunks(projection, [path])) == [cid("edsac")]
+    assert names(evidence_chunks(projection, [path], reached=True)) == [cid("edsac"), cid("draft")]
+
+
+def test_shortest_paths_take_stated_facts_over_co_mentions() -> None:
+    """A -> r1 -> B -> r2 -> C and A <- mentions <- [X] -> mentions -> C are both two hops; the tree
+    takes the stated facts (breadth-first order took the passage, the lower node index)."""
+    from kgbuild.query.frag.paths import shortest_path_trees
+
+    projection = GraphProjection.from_rows(
+        chunks=[{"id": "x#p00000#0", "doc_id": "x", "text": "A and C."}],
+        entities=[{"id": n, "name": n, "chunk_ids": ["x#p00000#0"] if n in "AC" else []} for n in "ABC"],
+        relations=[{"id": "r1", "subject_id": "A", "predicate": "r1", "object_id": "B", "chunk_ids": []},
+                   {"id": "r2", "subject_id": "B", "predicate": "r2", "object_id": "C", "chunk_ids": []}],
+        events=[], hypernodes=[], documents=[{"id": "x", "title": "X"}])
+    [tree] = shortest_path_trees(projection, [projection.node_pos["A"]], np.ones(projection.n_edges, dtype=bool))
+    path = tree.path(list(tree.nodes).index(projection.node_pos["C"]))
+    assert [projection.node_ids[n] for n in path.nodes] == ["A", "B", "C"]

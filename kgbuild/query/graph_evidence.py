@@ -51,11 +51,19 @@ def supporting_chunks(projection: GraphProjection, edges: Iterable[int], nodes: 
 
 
 def evidence_chunks(projection: GraphProjection, units: Iterable[tuple[Iterable[int], Iterable[int]]],
-                    limit: int = 5) -> list[int]:
-    """At most `limit` distinct chunk nodes, taken in rank order from ranked (edges, nodes) units."""
+                    limit: int = 5, *, reached: bool = False) -> list[int]:
+    """At most `limit` distinct chunk nodes, taken in rank order from ranked (edges, nodes) units.
+
+    `reached`: a unit also brings the passages behind the node it reached (its last node), after its
+    own: a walk that ends at "Sulli" reached Sulli's own article through the mutual index, which
+    may say what the passages on the way did not."""
     out: dict[int, None] = {}
     for edges, nodes in units:
-        for c in supporting_chunks(projection, edges, nodes):
+        nodes = list(nodes)
+        found = supporting_chunks(projection, edges, nodes)
+        if reached and nodes and projection.node_kind[nodes[-1]] != CHUNK:
+            found = [*found, *projection.node_chunks[nodes[-1]]]
+        for c in found:
             out.setdefault(c)
             if len(out) >= limit:
                 return list(out)

@@ -152,7 +152,8 @@ class FragStrategy:
             how = f"cross-encoder {s.cross_encoder} over the top {2 * s.top_u} by cosine"
         facts = [path_text(p, r.path) for r in top]
         limit = min(budget.k, MAX_PASSAGES)
-        behind = evidence_chunks(p, ((r.path.edges, r.path.nodes) for r in top), limit=s.passage_pool * limit)
+        behind = evidence_chunks(p, ((r.path.edges, r.path.nodes) for r in top), limit=s.passage_pool * limit,
+                                 reached=True)
         chunk_nodes = closest_passages(behind, graph.vectors.nodes, linked.vector, limit)
         chunks = to_chunks(p, chunk_nodes)
         triples = to_triples(p, [e for r in top for e in r.path.edges])

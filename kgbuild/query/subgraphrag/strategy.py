@@ -111,7 +111,8 @@ class SubgraphRAGStrategy:
         retrieval = f"retrieval {trace.seconds() * 1000:.1f} ms, 0 model calls"
 
         ends = [(int(p.edge_head[e]), int(p.edge_tail[e])) for e in top]
-        chunk_nodes = evidence_chunks(p, (([e], end) for e, end in zip(top, ends, strict=True)), limit=5)
+        chunk_nodes = evidence_chunks(p, (([e], end) for e, end in zip(top, ends, strict=True)), limit=5,
+                                      reached=True)
         chunks = to_chunks(p, chunk_nodes)
         triples = to_triples(p, top)
         facts = [triple_text(p, e) for e in top]
