@@ -22,7 +22,9 @@ Run from the repo root: `python bench/strategies.py [--corpus C --qa Q] [--proje
 Two ablations, not defaults: `frag_heuristic` is FRAG routed by its wording rule instead of the
 trained router (what a user gets before `kgbuild train router`); `subgraphrag_h3` is SubgraphRAG with
 candidates within 3 hops instead of 2 (a passage is a hop in kgbuild's graph: entity -> passage ->
-entity is 2).
+entity is 2). A third: `subgraphrag_gen` is SubgraphRAG whose scorer never saw a question of the QA
+file: it is trained once, on `--generated N` (default 400) questions read off the graph's own facts
+(kgbuild/query/graph_questions.py, self-supervised), and every question of every fold is held out.
 
 Last line: one JSON object, keys `S_answer_in_context_recall`, `S_supporting_recall_at_5`, `S_em`, `S_f1`,
 `S_retrieval_p50_ms`, `S_retrieval_p90_ms`, `S_retrieval_model_calls` per strategy S (samples: `samples_S_...`).
@@ -103,7 +105,7 @@ def train_fold(engine: Any, train_items: Sequence[Any], seed: int) -> tuple[Any,
 
 
 def run_corpus(engine: Any, items: Sequence[Any], folds: int, label: str,
-               model_engine: Any | None = None, only: set[str] | None = None) -> list[Row]:
+               model_engine: Any | None = None, only: set[str] | None = None, generated: int = 0) -> list[Row]:
     """Every strategy on every question, each fold's trained parts fitted on the other folds."""
     from kgbuild.query.frag.strategy import FragStrategy
     from kgbuild.query.strategy import Budget
@@ -118,6 +120,17 @@ def run_corpus(engine: Any, items: Sequence[Any], folds: int, label: str,
     engine.graph_vectors()
     rows: list[Row] = []
     folds = max(1, min(folds, len(items)))
+    self_taught = None
+    if generated and (only is None or "subgraphrag" in only):
+        from kgbuild.query.graph_questions import generated_questions
+        from kgbuild.query.subgraphrag.train import train_retriever
+
+        t = time.perf_counter()
+        made = generated_questions(engine.projection(), generated, seed=0)
+        self_taught, report = train_retriever(engine.projection(), engine.graph_vectors(), engine.question_linker(),
+                                              made, seed=0)
+        print(f"{label}: scorer trained on {len(made)} generated questions in {time.perf_counter() - t:.1f} s "
+              f"({str(report).splitlines()[0]})")
     for fold in range(folds):
         test = [it for i, it in enumerate(items) if i % folds == fold]
         train = [it for i, it in enumerate(items) if i % folds != fold]
@@ -131,6 +144,8 @@ def run_corpus(engine: Any, items: Sequence[Any], folds: int, label: str,
                                "frag_heuristic": FragStrategy(engine, budget, heuristic=True),
                                "subgraphrag": SubgraphRAGStrategy(engine, budget, model=scorers[2]),
                                "subgraphrag_h3": SubgraphRAGStrategy(engine, budget, model=scorers[3])})
+            if self_taught is not None:
+                strategies["subgraphrag_gen"] = SubgraphRAGStrategy(engine, budget, model=self_taught)
         if model_engine is not None:
             for name in ("coe", "fasttog"):
                 strategies[name] = model_engine.strategy(name, budget)
@@ -208,7 +223,7 @@ def model_engine_for(project: Path, base_url: str) -> Any:
 
 
 def evaluate(project: Path, qa_path: Path, folds: int, label: str, prefix: str, with_model: bool,
-             only: set[str] | None = None) -> dict[str, float]:
+             only: set[str] | None = None, generated: int = 0) -> dict[str, float]:
     from kgbuild.engine import Engine
     from kgbuild.query.evaluate import read_qa
 
@@ -225,10 +240,10 @@ def evaluate(project: Path, qa_path: Path, folds: int, label: str, prefix: str, 
             stand_in = FirstChoiceModel()
     with Engine.open(project) as engine:
         if stand_in is None:
-            rows = run_corpus(engine, qa.items, folds, label, only=only)
+            rows = run_corpus(engine, qa.items, folds, label, only=only, generated=generated)
         else:
             with stand_in as model, model_engine_for(project, model.base_url) as model_engine:
-                rows = run_corpus(engine, qa.items, folds, label, model_engine, only=only)
+                rows = run_corpus(engine, qa.items, folds, label, model_engine, only=only, generated=generated)
         projection = engine.projection()
         print(f"{label}: {len(qa.items)} questions, {folds}-fold held out; graph {projection.n_nodes} nodes, "
               f"{projection.n_edges} edges")
@@ -252,6 +267,8 @@ def main() -> None:
     parser.add_argument("--strategies", help="comma-separated subset (hybrid always runs: the baseline)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--torch-threads", type=int, default=1)
+    parser.add_argument("--generated", type=int, default=400,
+                        help="questions generated from the graph for subgraphrag_gen (0: leave it out)")
     args = parser.parse_args()
     for path in (args.corpus, args.qa):
         if not path.exists():
@@ -267,7 +284,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="kgbench-strategies-") as tmp:
         project = args.project or build(args.corpus, Path(tmp) / "corpus", args.workers)
         only = {n.strip() for n in args.strategies.split(",")} if args.strategies else None
-        figures.update(evaluate(project, args.qa, args.folds, args.qa.name, "", not args.no_model, only))
+        figures.update(evaluate(project, args.qa, args.folds, args.qa.name, "", not args.no_model, only,
+                                args.generated))
         if not args.no_samples:
             samples = build(REPO / "samples" / "corpus", Path(tmp) / "samples", args.workers)
             figures.update(evaluate(samples, REPO / "samples" / "questions.json", args.folds, "samples",

@@ -1,4 +1,5 @@
-"""`kgbuild train router|retriever QA_FILE`: the trained parts of the graph strategies.
+"""`kgbuild train router|retriever QA_FILE`: the trained parts of the graph strategies (the retriever also
+from questions generated from the graph itself, `--generated N`).
 
 FRAG's router (is the answer within 2 hops of the question's entities?) and SubgraphRAG's triple
 scorer learn from weak labels read off the built graph: the hop distance from the question's
@@ -61,7 +62,7 @@ def train_router_command(ctx: click.Context, qa_file: Path, limit: int | None, f
 
 
 @train.command("retriever")
-@click.argument("qa_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("qa_file", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=False)
 @click.option("--epochs", type=click.IntRange(min=1), default=None, help="training epochs (default: the scorer's)")
 @click.option("--seed", type=int, default=0, show_default=True, help="seed for initialisation and shuffling")
 @click.option("--hops", type=click.IntRange(1, 4), default=2, show_default=True,
@@ -69,22 +70,34 @@ def train_router_command(ctx: click.Context, qa_file: Path, limit: int | None, f
                    "is a hop: entity -> passage -> entity is 2)")
 @click.option("--limit", "-n", type=click.IntRange(min=1), help="only the first N questions")
 @click.option("--format", "fmt", type=_FORMATS, default="auto", show_default=True, help="QA file format")
+@click.option("--generated", type=click.IntRange(min=1), default=None,
+              help="also train on N questions read off the graph's own facts (self-supervised; with no QA_FILE, "
+                   "only on those)")
 @click.pass_context
 @fail_cleanly
-def train_retriever_command(ctx: click.Context, qa_file: Path, epochs: int | None, seed: int, hops: int,
-                            limit: int | None, fmt: QAFormat) -> None:
-    """SubgraphRAG's triple scorer: an MLP over question, triple and distance encodings."""
+def train_retriever_command(ctx: click.Context, qa_file: Path | None, epochs: int | None, seed: int, hops: int,
+                            limit: int | None, fmt: QAFormat, generated: int | None) -> None:
+    """SubgraphRAG's triple scorer: an MLP over question, triple and distance encodings, trained on a
+    QA file's questions, on questions generated from the graph (--generated N), or both."""
+    from kgbuild.errors import ConfigError
+    from kgbuild.query.graph_questions import generated_questions
     from kgbuild.query.subgraphrag.candidates import Settings
     from kgbuild.query.subgraphrag.scorer import model_path
     from kgbuild.query.subgraphrag.train import DEFAULT_EPOCHS, train_retriever
 
-    qa = _questions(qa_file, fmt, limit)
+    if qa_file is None and generated is None:
+        raise ConfigError("train retriever", "nothing to train on", "give a QA file, --generated N, or both")
+    items = _questions(qa_file, fmt, limit).items if qa_file is not None else []
     with open_engine(ctx) as engine:
         def on_epoch(epoch: int, loss: float) -> None:
             click.echo(f"epoch {epoch}: loss {loss:.4f}", err=True)
 
+        if generated is not None:
+            made = generated_questions(engine.projection(), generated, seed)
+            click.echo(f"{len(made)} questions generated from the graph's facts", err=True)
+            items = [*items, *made]
         model, report = train_retriever(engine.projection(), engine.graph_vectors(), engine.question_linker(),
-                                        qa.items, seed=seed, on_epoch=on_epoch, settings=Settings(hops=hops),
+                                        items, seed=seed, on_epoch=on_epoch, settings=Settings(hops=hops),
                                         epochs=epochs or DEFAULT_EPOCHS)
         path = model_path(engine.workspace)
         model.save(path)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import numpy as np
+
 from kgbuild.graph.projection import CHUNK, GraphProjection
 from kgbuild.graph.walks import Path
 from kgbuild.query.retrieval import answer_types
@@ -107,3 +109,14 @@ def fits_type(projection: GraphProjection, node: int, question: str) -> bool:
 def path_nodes_of(paths: Sequence[Path]) -> list[int]:
     """Every node on the paths, in order of first appearance."""
     return list(dict.fromkeys(n for p in paths for n in p.nodes))
+
+
+def closest_passages(candidates: Sequence[int], node_vectors: np.ndarray, question_vector: np.ndarray,
+                     limit: int) -> list[int]:
+    """The `limit` candidate passages (chunk nodes, in path-rank order) closest to the question by
+    cosine of their own vectors; ties keep the path-rank order."""
+    if not candidates:
+        return []
+    sims = np.einsum("ij,j->i", node_vectors[list(candidates)], np.asarray(question_vector, dtype=np.float32))
+    order = np.lexsort((np.arange(len(candidates)), -sims))[:max(limit, 0)]
+    return [int(candidates[i]) for i in order.tolist()]

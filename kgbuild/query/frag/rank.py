@@ -144,12 +144,3 @@ def rerank_paths(question: str, ranked: Sequence[RankedPath], rerank: Rerank,
     return [RankedPath(ranked[i].path, cross[i]) for i in order]
 
 
-def closest_passages(candidates: Sequence[int], node_vectors: np.ndarray, question_vector: np.ndarray,
-                     limit: int) -> list[int]:
-    """The `limit` candidate passages (chunk nodes, in path-rank order) closest to the question by
-    cosine of their own vectors; ties keep the path-rank order."""
-    if not candidates:
-        return []
-    sims = np.einsum("ij,j->i", node_vectors[list(candidates)], np.asarray(question_vector, dtype=np.float32))
-    order = np.lexsort((np.arange(len(candidates)), -sims))[:max(limit, 0)]
-    return [int(candidates[i]) for i in order.tolist()]

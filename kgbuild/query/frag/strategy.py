@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 from kgbuild.graph.walks import adjacency
 from kgbuild.query.frag.paths import retrieve_paths
 from kgbuild.query.frag.preprocess import PruneSettings, preprocess
-from kgbuild.query.frag.rank import RankedPath, Rerank, closest_passages, rank_paths, rank_trees, rerank_paths
+from kgbuild.query.frag.rank import RankedPath, Rerank, rank_paths, rank_trees, rerank_paths
 from kgbuild.query.frag.router import SIMPLE, RouteDecision, RouterModel, heuristic_route, load_router
 from kgbuild.query.graph_answer import answer_step, ask_model, empty_answer, model_free
-from kgbuild.query.graph_evidence import evidence_chunks, path_text, to_chunks, to_triples
+from kgbuild.query.graph_evidence import closest_passages, evidence_chunks, path_text, to_chunks, to_triples
 from kgbuild.query.trace import Trace
 from kgbuild.query.types import Answer, StepResult
 

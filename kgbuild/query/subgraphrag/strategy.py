@@ -18,7 +18,7 @@ import numpy as np
 
 from kgbuild.errors import ConfigError
 from kgbuild.query.graph_answer import answer_step, ask_model, empty_answer, model_free
-from kgbuild.query.graph_evidence import evidence_chunks, to_chunks, to_triples, triple_text
+from kgbuild.query.graph_evidence import closest_passages, evidence_chunks, to_chunks, to_triples, triple_text
 from kgbuild.query.subgraphrag.candidates import GraphIndex, Settings, subgraph
 from kgbuild.query.subgraphrag.scorer import RETRAIN, GraphTables, ScorerModel, model_path, score_triples
 from kgbuild.query.trace import Trace
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from kgbuild.query.strategy import Budget, QueryResources
 
 NAME = "subgraphrag"
+MAX_PASSAGES = 5  # what the answer prompt sees
 NOT_AVAILABLE = "the model found no answer in the retrieved triples and passages (not available)"
 
 
@@ -111,8 +112,11 @@ class SubgraphRAGStrategy:
         retrieval = f"retrieval {trace.seconds() * 1000:.1f} ms, 0 model calls"
 
         ends = [(int(p.edge_head[e]), int(p.edge_tail[e])) for e in top]
-        chunk_nodes = evidence_chunks(p, (([e], end) for e, end in zip(top, ends, strict=True)), limit=5,
-                                      reached=True)
+        # As FRAG does: the passages behind the best triples, twice what the prompt shows, and of those
+        # the ones closest to the question.
+        behind = evidence_chunks(p, (([e], end) for e, end in zip(top, ends, strict=True)), limit=2 * MAX_PASSAGES,
+                                 reached=True)
+        chunk_nodes = closest_passages(behind, self.vectors.nodes, linked.vector, MAX_PASSAGES)
         chunks = to_chunks(p, chunk_nodes)
         triples = to_triples(p, top)
         facts = [triple_text(p, e) for e in top]
