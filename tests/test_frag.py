@@ -24,7 +24,6 @@ from kgbuild.query.frag.paths import retrieve_paths, shortest_path_trees
 from kgbuild.query.frag.preprocess import k_hop_union, preprocess, prune_entities, prune_relations
 from kgbuild.query.frag.rank import (
     RankedPath,
-    closest_passages,
     path_vectors,
     rank_paths,
     rank_trees,
@@ -44,6 +43,7 @@ from kgbuild.query.frag.router import (
 from kgbuild.query.frag.strategy import NO_ROUTER, FragStrategy, retrieval_seconds
 from kgbuild.query.frag.train import train_and_save
 from kgbuild.query.graph_answer import NO_LINK, UNVERIFIED
+from kgbuild.query.graph_evidence import closest_passages
 from kgbuild.query.retrieval.index import MutualIndex
 from kgbuild.query.retrieval.text import content_tokens
 from kgbuild.query.strategy import Budget

@@ -320,7 +320,8 @@ def test_strategy_answers_without_a_model(tmp_path: Path, trained: ScorerModel) 
     ids = [t.id for t in answer.triples]
     assert {"r_based", "r_wrote"} <= set(ids[:4]) and len(ids) == len(set(ids)) <= Settings().top_k
     assert 0 < len(answer.chunks) <= 5 and len({c.id for c in answer.chunks}) == len(answer.chunks)
-    assert answer.chunks[0].id == answer.triples[0].chunk_ids[0]  # the passage behind the best triple first
+    # the passage behind the best triple is shown (closest to the question first, as FRAG orders them)
+    assert answer.triples[0].chunk_ids[0] in [c.id for c in answer.chunks]
 
 
 def test_question_linking_to_nothing_is_an_explained_empty_answer(tmp_path: Path, trained: ScorerModel) -> None:
