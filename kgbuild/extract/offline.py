@@ -203,15 +203,6 @@ class OfflineExtractor:
                     chunk_ids=chunk_ids,
                 )
 
-        # A date that takes part in no fact says nothing on its own (and would only make a hub
-        # such as "1986" for the graph walks): it is no entity, like a bare number.
-        used = {r.subject.id for r in relations.values()} | {r.object.id for r in relations.values()}
-        used |= {h.object.id for h in hypernodes.values()}
-        for event in events.values():
-            used |= {ref.id for refs in event.arguments.values() for ref in refs}
-            used |= {ref.id for ref in (event.time, event.place) if ref is not None}
-        dates = {node(m).id for m in facts.mentions if m.is_date}
-        kept = [e for e in entities.values() if e.id in used or e.id not in dates]
         drops = [
             Drop(stage="extract", reason=DropReason(reason), kind=kind, detail=detail, chunk_id=chunk.id)
             for reason, kind, detail in facts.drops
@@ -219,7 +210,7 @@ class OfflineExtractor:
         return ChunkExtraction(
             chunk_id=chunk.id,
             extractor=self.name,
-            entities=kept,
+            entities=list(entities.values()),
             events=list(events.values()),
             relations=list(relations.values()),
             hypernodes=list(hypernodes.values()),
