@@ -90,12 +90,12 @@ def score(strategy: str, fold: int, answer: Any, item: Any, ms: float, title_of:
 def train_fold(engine: Any, train_items: Sequence[Any], seed: int) -> tuple[Any, dict[int, Any], str]:
     """FRAG's router and SubgraphRAG's scorers (the default 2 hops, and 3 as an ablation), trained on
     `train_items` only."""
-    from kgbuild.query.frag.train import train_router
+    from kgbuild.query.frag.train import route_outcomes, train_router
     from kgbuild.query.subgraphrag.candidates import Settings
     from kgbuild.query.subgraphrag.train import train_retriever
 
     projection, linker = engine.projection(), engine.question_linker()
-    router, router_report = train_router(projection, linker, train_items)
+    router, router_report = train_router(projection, linker, train_items, outcomes=route_outcomes(engine, train_items))
     scorers, lines = {}, [f"router: {str(router_report).splitlines()[0]}"]
     for hops in (2, 3):
         scorers[hops], report = train_retriever(projection, engine.graph_vectors(), linker, train_items, seed=seed,

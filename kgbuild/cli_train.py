@@ -49,12 +49,14 @@ def train() -> None:
 @click.pass_context
 @fail_cleanly
 def train_router_command(ctx: click.Context, qa_file: Path, limit: int | None, fmt: QAFormat) -> None:
-    """FRAG's router: simple (answer within 2 hops) or complex, from the question's embedding."""
-    from kgbuild.query.frag.train import router_path, train_router
+    """FRAG's router: simple (answer within 2 hops) or complex, from the question's embedding; labelled
+    by which route's walk reached each answer, else by the hop distance to it."""
+    from kgbuild.query.frag.train import route_outcomes, router_path, train_router
 
     qa = _questions(qa_file, fmt, limit)
     with open_engine(ctx) as engine:
-        model, report = train_router(engine.projection(), engine.question_linker(), qa.items)
+        model, report = train_router(engine.projection(), engine.question_linker(), qa.items,
+                                     outcomes=route_outcomes(engine, qa.items))
         path = router_path(engine.workspace)
         model.save(path)
     click.echo(str(report))

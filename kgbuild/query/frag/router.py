@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -182,13 +182,15 @@ class RouterReport:
     constant: Route | None = None  # every label had this one class: the router always says it
     train_accuracy: float | None = None
     path: str = ""  # where the router was saved
+    by_outcome: int = 0  # labels the outcome of both routes set against the hop distance
     notes: list[str] = field(default_factory=list)
 
     def __str__(self) -> str:
         skipped = self.unlinked + self.no_answer_node + self.unreachable
         acc = f", training accuracy {self.train_accuracy:.2f}" if self.train_accuracy is not None else ""
         lines = [f"FRAG router: {self.items} questions, {self.simple} simple (answer within {SIMPLE_MAX_HOPS} hops), "
-                 f"{self.complex} complex{acc}",
+                 f"{self.complex} complex{acc}"
+                 + (f", {self.by_outcome} labelled by which route reached the answer" if self.by_outcome else ""),
                  f"skipped {skipped}: {self.unlinked} link to no entity, {self.no_answer_node} have no node named "
                  f"like the answer, {self.unreachable} cannot reach it"]
         return "\n".join([*lines, *self.notes])
@@ -209,9 +211,14 @@ def weak_label(projection: GraphProjection, seeds: Sequence[int], answers: Seque
 
 
 def train_router(projection: GraphProjection, linker: QuestionLinker, items: Sequence[QAItem],
-                 *, max_hops: int = 8, c: float = 1.0) -> tuple[RouterModel, RouterReport]:
+                 *, max_hops: int = 8, c: float = 1.0,
+                 outcomes: Mapping[str, Route] | None = None) -> tuple[RouterModel, RouterReport]:
     """Label each QA item by hop distance in the graph, then fit logistic regression on the question
-    vectors. Items that cannot be labelled are skipped and counted in the report."""
+    vectors. Items that cannot be labelled are skipped and counted in the report.
+
+    `outcomes` (question id -> route): where only one route's walk brought the answer into its
+    evidence (frag/train.py tries both), that route is the label, whatever the hop distance says;
+    the hop distance labels the rest."""
     from sklearn.linear_model import LogisticRegression
 
     adj = adjacency(projection)
@@ -222,6 +229,10 @@ def train_router(projection: GraphProjection, linker: QuestionLinker, items: Seq
         linked = linker.link(item.question)
         label, skipped = weak_label(projection, list(linked.seeds), [item.answer, *item.aliases], adj,
                                     max_hops=max_hops)
+        if outcomes is not None and item.id in outcomes and linked.seeds:
+            if label != outcomes[item.id]:
+                report.by_outcome += 1
+            label = outcomes[item.id]
         if label is None:
             setattr(report, skipped, getattr(report, skipped) + 1)
             continue

@@ -66,12 +66,14 @@ class _Graph:
 
 class FragStrategy:
     def __init__(self, resources: QueryResources, budget: Budget, router: RouterModel | None = None,
-                 settings: FragSettings = FragSettings(), *, heuristic: bool = False) -> None:
+                 settings: FragSettings = FragSettings(), *, heuristic: bool = False, model_free: bool = False) -> None:
         """`router`: a trained router to use (else the workspace's, if one was saved); `heuristic`:
-        route by the wording rule whatever was trained (an evaluation of the rule itself)."""
+        route by the wording rule whatever was trained (an evaluation of the rule itself); `model_free`:
+        never ask a model, even when one is configured (training reads the walk's evidence only)."""
         self.resources = resources
         self.settings = settings
         self.heuristic = heuristic
+        self.model_free = model_free
         self.use_cache = budget.use_cache
         self._given_router = router
         self._graph = self._derive()
@@ -111,7 +113,7 @@ class FragStrategy:
         return heuristic_route(question, len(linked.seeds))
 
     def answer(self, question: str, budget: Budget) -> Answer:
-        session = self._model_session() if self.resources.config.llm.configured() else None
+        session = self._model_session() if self.resources.config.llm.configured() and not self.model_free else None
         trace = Trace(session)
         graph = self._current()
         p, s = graph.projection, self.settings
