@@ -511,3 +511,31 @@ def test_shortest_paths_take_stated_facts_over_co_mentions() -> None:
     [tree] = shortest_path_trees(projection, [projection.node_pos["A"]], np.ones(projection.n_edges, dtype=bool))
     path = tree.path(list(tree.nodes).index(projection.node_pos["C"]))
     assert [projection.node_ids[n] for n in path.nodes] == ["A", "B", "C"]
+
+
+def test_dates_and_concepts_seed_only_when_nothing_more_specific_is_named() -> None:
+    from kgbuild.query.graph_linking import specific_seeds
+
+    projection = GraphProjection.from_rows(chunks=[], entities=[
+        {"id": "y", "name": "1986", "spg_class": "Date"}, {"id": "k", "name": "Stephen King", "spg_class": "Person"},
+        {"id": "c", "name": "studio album", "spg_class": "Concept"}])
+    year, king, kind = (projection.node_pos[n] for n in "ykc")
+    assert specific_seeds(projection, {year: 1.0, king: 0.9, kind: 0.8}) == {king: 0.9}
+    assert specific_seeds(projection, {year: 1.0, kind: 0.8}) == {year: 1.0, kind: 0.8}  # nothing more specific
+
+
+def test_the_router_learns_the_route_whose_walk_reached_the_answer(resources: Resources) -> None:
+    from kgbuild.query.frag.train import route_outcomes
+
+    # Both routes reach these answers in this small world (the reached node's passage is evidence):
+    # no outcome, the hop distance labels them.
+    items = [QAItem(id="born", question="Where was Drew Fuller born?", answer="Atlanta"),
+             QAItem(id="edsac", question="In which city was the writer of the report behind EDSAC born?",
+                    answer="Budapest")]
+    assert route_outcomes(resources, items) == {}
+    # An outcome that contradicts the hop distance wins and is counted.
+    projection, _ = world()
+    _, by_hops = train_router(projection, resources.question_linker(), items)
+    _, by_outcome = train_router(projection, resources.question_linker(), items, outcomes={"born": COMPLEX})
+    assert by_hops.simple == 1 and by_hops.complex == 1 and by_hops.by_outcome == 0
+    assert by_outcome.simple == 0 and by_outcome.complex == 2 and by_outcome.by_outcome == 1

@@ -3,7 +3,8 @@
 Mentions are found as the hybrid retriever finds them (kgbuild/query/retrieval/linking.py: the name
 dictionary, then capitalised spans linked densely against the entity collection), in one embedding
 call for the question and its unmatched spans. A document title the question names ("EDSAC")
-seeds the first passage of that document when no entity of that name exists.
+seeds the first passage of that document when no entity of that name exists. Dates, concepts and
+languages seed only a question that names nothing more specific (`specific_seeds`).
 """
 
 from __future__ import annotations
@@ -72,7 +73,22 @@ class QuestionLinker:
             for hit in self.linker.dense(vector.tolist(), 1):
                 if hit.score >= self.dense_min and hit.id in self.index.node_pos:
                     add(self.index.node_pos[hit.id], hit.score)
+        found = specific_seeds(self.projection, found)
         p = self.projection
         entities = [LinkedEntity(id=p.node_ids[n], name=p.node_names[n], type=p.node_class[n], score=min(s, 1.0))
                     for n, s in sorted(found.items(), key=lambda kv: -kv[1])]
         return LinkedQuestion(question, vectors[0], found, entities, time.perf_counter() - start)
+
+
+# Seeds that name a kind or a point in time rather than a thing: a walk from "1986", "English" or
+# "studio album" spreads over everything of that year or kind.
+_UNSPECIFIC_CLASSES = frozenset({"date", "time", "concept", "language"})
+
+
+def specific_seeds(projection: GraphProjection, seeds: dict[int, float]) -> dict[int, float]:
+    """The seeds without dates, concepts and languages when some other seed is left; all of them
+    when they are all such (a question about a year or a concept still walks from it)."""
+    kept = {n: s for n, s in seeds.items()
+            if projection.node_kind[n] != "concept" and (projection.node_class[n] or "").casefold()
+            not in _UNSPECIFIC_CLASSES}
+    return kept or seeds
