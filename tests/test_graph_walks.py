@@ -73,7 +73,11 @@ def test_nodes_edges_and_provenance(g: GraphProjection) -> None:
     assert "r5" not in g.edge_ids
     assert g.node_chunks[n(g, "r")] == (n(g, "edsac#p0#0"),)
     kinds = {k: g.edge_kind.count(k) for k in (RELATION, ROLE, MENTION)}
-    assert kinds == {RELATION: 4, ROLE: 2, MENTION: 7}  # mentions: 6 supported entities + the event
+    # mentions: 6 supported entities + the event, less the date (no passage mention leads to a date)
+    assert kinds == {RELATION: 4, ROLE: 2, MENTION: 6}
+    date = n(g, "d")
+    assert not any(g.edge_kind[e] == MENTION and int(g.edge_tail[e]) == date for e in range(g.n_edges))
+    assert g.node_chunks[date] == (n(g, "neumann#p0#0"),)  # its support is kept
     born = g.edge_ids.index("r4")
     assert [(q.predicate, q.value) for q in g.qualifiers[born]] == [("on", "28 December 1903")]
     assert g.node_text[n(g, "a")] == "EDSAC: a computer"  # what the vector sync embedded

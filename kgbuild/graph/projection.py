@@ -55,6 +55,11 @@ RELATION: EdgeKind = "relation"
 ROLE: EdgeKind = "role"
 MENTION: EdgeKind = "mention"
 MENTIONS = "mentions"  # the predicate of a mention edge
+# Nodes no passage-mention edge leads to: every passage naming "1986" would otherwise be two hops
+# from every other, and walks (and PageRank) would flow through the year. A date is still reached
+# through the facts that state it ("released in 1986", a hypernode qualifier) and keeps its
+# supporting chunks (`node_chunks`); hybrid retrieval's mutual index is not this projection.
+UNWALKED_MENTIONS = frozenset({"date", "time"})
 
 # Tables the projection reads; a change to any of them (a rebuild) invalidates it.
 TABLES = ("chunks", "documents", "entities", "concepts", "relations", "events", "hypernodes")
@@ -275,7 +280,7 @@ class GraphProjection:
                 if t is not None and t != h:
                     edge(f"{ev['id']}:{role}:{target}", h, role, t, ROLE, sup)
         for i in range(len(node_ids)):
-            if kinds[i] == CHUNK:
+            if kinds[i] == CHUNK or (classes[i] or "").casefold() in UNWALKED_MENTIONS:
                 continue
             for chunk in supports[i]:
                 edge(f"{node_ids[chunk]}>{node_ids[i]}", chunk, MENTIONS, i, MENTION, (chunk,))
