@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from kgbuild.extract.facts import CONCEPT, PROPN, Classes, Mention
+from kgbuild.extract.name_runs import quote_pairs
 from kgbuild.extract.names import clean_name
 from kgbuild.extract.typehints import class_hint, same_kind
 from kgbuild.extract.vocab import (
@@ -14,6 +15,7 @@ from kgbuild.extract.vocab import (
     DASHES,
     NOUN_TAGS,
     PROPER_TAGS,
+    ROMAN_NUMERALS,
     STOP_ADJECTIVES,
     TITLE_NOUNS,
     VAGUE_NOUNS,
@@ -24,11 +26,9 @@ if TYPE_CHECKING:
 
 Lemma = Callable[["Token"], str]
 
-_QUOTES = frozenset({'"', "“", "”", "``", "''"})
 _NOT_NAMES = frozenset({"i", "mr", "mrs", "ms", "dr", "st", "sir", "jr", "sr"})
 
 
-_ROMAN_NUMERALS = frozenset({"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"})
 _PERSON_PRONOUNS = frozenset({"he", "she", "him", "her", "his", "hers", "himself", "herself"})
 _THING_PRONOUNS = frozenset({"it", "its", "itself"})
 
@@ -103,7 +103,7 @@ class Arguments:
         end = tok.i + 1
         if end < len(doc) and self.tok2m[end] is None and (
             (doc[end].tag_ == "CD" and doc[end].head.i == tok.i)
-            or (doc[end].text.rstrip(".") in _ROMAN_NUMERALS and (end + 1 == len(doc)
+            or (doc[end].text.rstrip(".").lower() in ROMAN_NUMERALS and doc[end].is_upper and (end + 1 == len(doc)
                 or doc[end + 1].tag_ not in ("NN", "NNS", "NNP", "NNPS", "VBZ", "VBD", "VBP", "MD")))
         ):
             end += 1  # "Hut 8", "Apollo 11", "the UNIVAC I."
@@ -172,8 +172,7 @@ class Arguments:
     def quoted(self, tok: Token) -> Mention | None:
         """A quoted title the NER missed: '"Too Good to Last" is a song ...'."""
         if self._quote_pairs is None:
-            marks = [t.i for t in self.doc if t.text in _QUOTES]
-            self._quote_pairs = list(zip(marks[::2], marks[1::2], strict=False))  # an odd last mark opens nothing
+            self._quote_pairs = quote_pairs(self.doc)
         for open_i, close_i in self._quote_pairs:
             if open_i < tok.i < close_i:
                 break
@@ -310,6 +309,10 @@ class Arguments:
             if concept_ok:
                 return self.concept(tok)
         return None
+
+    def is_person(self, mention: Mention) -> bool:
+        """Labelled a person by the NER or typed one by the rules."""
+        return mention.label == "PERSON" or mention.spg_class == self.classes.person
 
     def sentence_start(self, i: int) -> int:
         return self.doc[i].sent.start

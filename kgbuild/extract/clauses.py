@@ -46,9 +46,7 @@ def clause(state: ChunkState, verb: Token) -> None:
         return
     if state.topic is None and state.sent_index[verb.i] == 0:
         state.topic = subjects[0]
-    state.thing_subjects.extend(
-        (verb.i, m) for m in subjects if not m.is_date and m.spg_class != state.classes.person and m.label != "PERSON"
-    )
+    state.thing_subjects.extend((verb.i, m) for m in subjects if not m.is_date and not state.is_person(m))
     children = list(verb.children)
     lemma = state.lemma(verb)
     if any(c.dep_ == "neg" for c in children):

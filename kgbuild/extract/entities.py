@@ -9,7 +9,7 @@ from kgbuild.extract.facts import PROPN, Classes, Mention
 from kgbuild.extract.name_runs import whole_names
 from kgbuild.extract.names import clean_name
 from kgbuild.extract.typehints import is_person_role
-from kgbuild.extract.vocab import NAME_TITLES
+from kgbuild.extract.vocab import NAME_TITLES, ROMAN_NUMERALS
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
@@ -19,9 +19,6 @@ if TYPE_CHECKING:
 _VOTED_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "WORK_OF_ART", "PRODUCT", "EVENT", "NORP", "LAW"})
 _YEAR_PREPS = frozenset(
     {"in", "since", "until", "till", "by", "from", "after", "before", "to", "during", "around", "circa", "c."}
-)
-_ROMAN = frozenset(
-    {"i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv", "xvi"}
 )
 _LINK_LABELS = frozenset({"PERSON", "GPE", "ORG", "LOC"})
 
@@ -219,7 +216,7 @@ def _with_number(doc: Doc, ent: Span) -> Span:
     if i >= len(doc) or doc[i].is_sent_start or doc[i].ent_type_ or not doc[i - 1].whitespace_:
         return ent
     tok = doc[i]
-    numeral = tok.lower_ in _ROMAN and tok.is_upper
+    numeral = tok.lower_ in ROMAN_NUMERALS and tok.is_upper
     number = tok.is_digit and len(tok.text) <= 2
     if not (numeral or number):
         return ent
@@ -300,7 +297,7 @@ def _with_territory(doc: Doc, ent: Span) -> Span:
     if ent.start > 0 and doc[ent.start - 1].lower_ in NAME_TITLES and doc[ent.start - 1].is_title:
         ent = _relabel(doc[ent.start - 1 : ent.end], "PERSON")  # "Prince" + "Friedrich Wilhelm Karl" (+ "of Prussia")
         first = ent[0].lower_
-    if not (len(ent) == 1 or last in _ROMAN or first in NAME_TITLES):
+    if not (len(ent) == 1 or last in ROMAN_NUMERALS or first in NAME_TITLES):
         return ent
     i = ent.end
     if i + 1 >= len(doc) or doc[i].lower_ != "of" or doc[i + 1].tag_ not in ("NNP", "NNPS"):

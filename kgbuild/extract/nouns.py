@@ -54,7 +54,7 @@ def noun_relations(
                               if w not in _nationality_words(state, noun)) or state.lemma(noun)
         for target in targets:
             if prep in ("in", "near") and target.is_place and (
-                state.lemma(noun) in PLACE_NOUNS or all(not _is_person(state, m) for m in subjects)
+                state.lemma(noun) in PLACE_NOUNS or not any(state.is_person(m) for m in subjects)
             ):
                 predicate = f"located {prep}"  # "a country house in Buckinghamshire": where it is
             elif prep == "from":
@@ -67,10 +67,6 @@ def noun_relations(
                 state.triple(subject, predicate, target, qualifiers or [])
                 found = True
     return found
-
-
-def _is_person(state: ChunkState, mention: Mention) -> bool:
-    return mention.label == "PERSON" or mention.spg_class == state.classes.person
 
 
 def noun_phrase(state: ChunkState, noun: Token, hyphen_adjectives: bool = False) -> str:
@@ -196,7 +192,7 @@ def possessed_work(state: ChunkState, noun: Token) -> None:
     if verb is None:
         return
     owners = [m for m in (state.subject(c) for c in noun.children if c.dep_ == "poss") if m is not None]
-    if not owners or any(m.spg_class != state.classes.person and m.label != "PERSON" for m in owners):
+    if not owners or not all(state.is_person(m) for m in owners):
         return
     work: Mention | None = None
     makers = list(owners)

@@ -12,6 +12,10 @@ REL_PRONOUNS = frozenset({"who", "which", "that", "whom"})
 HEDGES = frozenset({"may", "might", "could", "should", "can", "must"})
 COPULAS = frozenset({"be", "become", "remain"})
 DASHES = frozenset({"–", "—", "-", "−"})
+# Regnal and model numbers that belong to a name ("Adalbert II", "UNIVAC I").
+ROMAN_NUMERALS = frozenset(
+    {"i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv", "xvi"}
+)
 # Titles and ranks written before a name ("Major-General Charles ...", "Princess Yolanda").
 NAME_TITLES = frozenset(
     {"king", "queen", "prince", "princess", "duke", "duchess", "count", "countess", "saint", "st.", "emperor",

@@ -104,7 +104,7 @@ def _weighted(projection: GraphProjection, edge_mask: np.ndarray) -> sp.csr_matr
     n = projection.n_nodes
     heads = projection.edge_head[edge_mask].astype(np.int64)
     tails = projection.edge_tail[edge_mask].astype(np.int64)
-    mention = np.asarray(projection.edge_kind, dtype=object)[edge_mask] == MENTION
+    mention = projection.edge_mask([MENTION])[edge_mask]
     cost = np.where(mention, 1.0 + MENTION_DETOUR, 1.0)
     rows, cols, costs = np.concatenate([heads, tails]), np.concatenate([tails, heads]), np.concatenate([cost, cost])
     order = np.lexsort((costs, rows * n + cols))
