@@ -19,10 +19,13 @@ Run from the repo root: `python bench/strategies.py [--corpus C --qa Q] [--proje
    model (it always picks the candidates ranked first; it is not a language model), reporting the
    non-model time per question and model calls against FastToG's worst case.
 
-Two ablations, not defaults: `frag_heuristic` is FRAG routed by its wording rule instead of the
+Ablations, not defaults: `frag_paths` and `subgraphrag_triples` show only the passages behind the
+paths or triples (the default fuses them with the hybrid retriever's ranking, see
+kgbuild/query/graph_evidence.py: what the graph itself brings, without text retrieval's help);
+`frag_heuristic` is FRAG routed by its wording rule instead of the
 trained router (what a user gets before `kgbuild train router`); `subgraphrag_h3` is SubgraphRAG with
 candidates within 3 hops instead of 2 (a passage is a hop in kgbuild's graph: entity -> passage ->
-entity is 2). A third: `subgraphrag_gen` is SubgraphRAG whose scorer never saw a question of the QA
+entity is 2). And `subgraphrag_gen` is SubgraphRAG whose scorer never saw a question of the QA
 file: it is trained once, on `--generated N` (default 400) questions read off the graph's own facts
 (kgbuild/query/graph_questions.py, self-supervised), and every question of every fold is held out.
 
@@ -107,8 +110,9 @@ def train_fold(engine: Any, train_items: Sequence[Any], seed: int) -> tuple[Any,
 def run_corpus(engine: Any, items: Sequence[Any], folds: int, label: str,
                model_engine: Any | None = None, only: set[str] | None = None, generated: int = 0) -> list[Row]:
     """Every strategy on every question, each fold's trained parts fitted on the other folds."""
-    from kgbuild.query.frag.strategy import FragStrategy
+    from kgbuild.query.frag.strategy import FragSettings, FragStrategy
     from kgbuild.query.strategy import Budget
+    from kgbuild.query.subgraphrag.candidates import Settings
     from kgbuild.query.subgraphrag.strategy import SubgraphRAGStrategy
 
     budget = Budget(k=10, use_cache=False)  # k: chunk retrieval reads 10, the top 5 distinct passages count
@@ -142,8 +146,12 @@ def run_corpus(engine: Any, items: Sequence[Any], folds: int, label: str,
                   f"{time.perf_counter() - t:.1f} s ({how}); testing on {len(test)}")
             strategies.update({"frag": FragStrategy(engine, budget, router=router),
                                "frag_heuristic": FragStrategy(engine, budget, heuristic=True),
+                               "frag_paths": FragStrategy(engine, budget, router=router,
+                                                          settings=FragSettings(text_fusion=False)),
                                "subgraphrag": SubgraphRAGStrategy(engine, budget, model=scorers[2]),
-                               "subgraphrag_h3": SubgraphRAGStrategy(engine, budget, model=scorers[3])})
+                               "subgraphrag_h3": SubgraphRAGStrategy(engine, budget, model=scorers[3]),
+                               "subgraphrag_triples": SubgraphRAGStrategy(engine, budget, model=scorers[2],
+                                                                          settings=Settings(text_fusion=False))})
             if self_taught is not None:
                 strategies["subgraphrag_gen"] = SubgraphRAGStrategy(engine, budget, model=self_taught)
         if model_engine is not None:

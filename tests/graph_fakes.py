@@ -1,21 +1,22 @@
 """Test doubles for the graph strategies: a hashing embedder and the QueryResources a strategy
-factory reads, over a hand-built projection and mutual index (no stores, no model)."""
+factory reads, over a hand-built projection and mutual index (an in-memory vector store, no model)."""
 
 from __future__ import annotations
 
 import hashlib
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import numpy as np
 
 from kgbuild.config import Config
-from kgbuild.graph.projection import GraphProjection
+from kgbuild.graph.projection import CHUNK, ENTITY, GraphProjection
 from kgbuild.graph.vectors import GraphVectors
 from kgbuild.query.graph_linking import QuestionLinker
+from kgbuild.query.retrieval import HybridRetriever, MemoryVectorStore
 from kgbuild.query.retrieval.index import MutualIndex
 from kgbuild.query.retrieval.linking import EntityLinker
+from kgbuild.store.types import VectorRow
 from kgbuild.workspace import Workspace
 
 
@@ -53,7 +54,7 @@ class HashEmbedder:
 
 
 class GraphResources:
-    """The QueryResources a graph strategy's factory sees; the hybrid retriever is not one of them."""
+    """The QueryResources a graph strategy's factory sees, its hybrid retriever over the same world."""
 
     def __init__(self, projection: GraphProjection, index: MutualIndex, embedder: HashEmbedder, workspace: Workspace,
                  config: Config | None = None) -> None:
@@ -63,6 +64,7 @@ class GraphResources:
         self._vectors = GraphVectors.compute(projection, embedder)
         self._workspace = workspace
         self._config = config or Config()
+        self._retriever: HybridRetriever | None = None
 
     @property
     def config(self) -> Config:
@@ -76,8 +78,27 @@ class GraphResources:
     def graph(self) -> None:
         return None
 
-    def retriever(self, *, cached_embeddings: bool = True) -> Any:
-        raise AssertionError("the graph strategies do not use the hybrid retriever")
+    def retriever(self, *, cached_embeddings: bool = True) -> HybridRetriever:
+        """The projection's passages (full text on) and entities in an in-memory vector store,
+        embedded by the hashing embedder, read by the real hybrid retriever over the mutual index."""
+        if self._retriever is None:
+            p, emb, store = self._projection, self._embedder, MemoryVectorStore()
+            store.ensure_collection("t_chunks", emb.dim, full_text=True)
+            store.ensure_collection("t_entities", emb.dim)
+            chunks = [n for n in range(p.n_nodes) if p.node_kind[n] == CHUNK]
+            if chunks:
+                store.upsert("t_chunks", [VectorRow(id=p.node_ids[c], vector=v, text=p.chunk_text[c],
+                                                    doc_id=p.chunk_doc[c])
+                                          for c, v in zip(chunks, emb.embed([p.chunk_text[c] for c in chunks]),
+                                                          strict=True)])
+            entities = [n for n in range(p.n_nodes) if p.node_kind[n] == ENTITY]
+            if entities:
+                store.upsert("t_entities", [VectorRow(id=p.node_ids[n], vector=v, name=p.node_names[n],
+                                                      type=p.node_class[n] or "")
+                                            for n, v in zip(entities, emb.embed([p.node_names[n] for n in entities]),
+                                                            strict=True)])
+            self._retriever = HybridRetriever(self._index, store, emb, "t")
+        return self._retriever
 
     def embedder(self, *, cached: bool = True) -> HashEmbedder:
         return self._embedder

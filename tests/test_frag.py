@@ -407,8 +407,10 @@ def test_frag_answers_a_two_hop_question_without_a_model(resources: Resources) -
     assert answer.answer == "Atlanta" and answer.strategy == "frag"
     assert answer.mode == "retrieval" and not answer.resolved and answer.llm_calls == 0
     assert UNVERIFIED in answer.notes and NO_ROUTER in answer.notes
-    assert [s.question for s in answer.trace] == ["link", "route", "preprocess", "retrieve", "rank", "answer"]
+    assert [s.question for s in answer.trace] == ["link", "route", "preprocess", "retrieve", "rank", "passages",
+                                                  "answer"]
     assert all(s.llm_calls == 0 for s in answer.trace)
+    assert answer.trace[5].result.chunks == [c.id for c in answer.chunks]  # path passages fused with text's
     assert answer.trace[1].result.how == SIMPLE and answer.trace[1].result.reason is not None
     assert any("k_hop_nodes" in n for n in answer.trace[2].result.notes or [])
     assert answer.chunks and answer.chunks[0].id == cid("drew") and len(answer.chunks) <= 5

@@ -93,7 +93,8 @@ def test_frag_without_a_model_walks_paths_and_cites_their_passages(project: Path
     answer = json.loads(run(project / "kgbuild.yaml", "query", EDSAC["question"], "--strategy", "frag",
                             "--json").stdout)
     assert answer["strategy"] == "frag" and answer["llm_calls"] == 0 and not answer["resolved"] and not answer["verified"]
-    assert [t["question"] for t in answer["trace"]] == ["link", "route", "preprocess", "retrieve", "rank", "answer"]
+    assert [t["question"] for t in answer["trace"]] == ["link", "route", "preprocess", "retrieve", "rank", "passages",
+                                                      "answer"]
     assert answer["facts"] and all(" -> " in f or " <- " in f for f in answer["facts"])
     assert 0 < len(answer["chunks"]) <= 5 and {c["id"] for c in answer["chunks"]} <= chunk_ids(project)
     assert any("router: none trained" in n for n in answer["notes"])

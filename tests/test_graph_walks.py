@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -224,3 +226,19 @@ def test_answer_nodes_and_shortest_path_labels(g: GraphProjection) -> None:
     labelled = path_edges(g, mask, [n(g, "a")], [n(g, "b")])
     assert sorted(g.edge_ids[e] for e in labelled) == ["r2", "r3", "r4"]
     assert path_edges(g, mask, [n(g, "a")], []) == set()
+
+
+def test_walk_passages_and_text_retrieval_fuse_by_reciprocal_rank() -> None:
+    from kgbuild.query.types import ScoredChunk
+
+    def chunks(ids: str) -> list[ScoredChunk]:
+        return [ScoredChunk(id=i, doc_id=i, text=f"text {i}", score=0.0) for i in ids]
+
+    fused = evidence.with_text_ranking(chunks("ABC"), chunks("DBE"), 4)
+    # B, ranked second by both, beats either list's first; first against first, the text's wins.
+    assert [c.id for c in fused] == ["B", "D", "A", "E"]
+    assert fused[0].signals == {"graph_rank": 2.0, "text_rank": 2.0} and fused[1].signals == {"text_rank": 1.0}
+    assert [c.text for c in fused] == ["text B", "text D", "text A", "text E"]
+    assert all(a.score >= b.score for a, b in itertools.pairwise(fused))
+    assert [c.id for c in evidence.with_text_ranking([], chunks("DE"), 5)] == ["D", "E"]
+    assert evidence.with_text_ranking(chunks("A"), [], 0) == []

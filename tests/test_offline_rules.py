@@ -108,6 +108,38 @@ def test_a_span_running_into_the_subjects_surname_is_cut(extractor: OfflineExtra
     assert "Second World War" in names(result)
 
 
+def test_a_year_before_an_events_name_belongs_to_it(extractor: OfflineExtractor) -> None:
+    result = run(extractor, 'His film" The Return of Casanova" was entered into the 1992 Cannes Film Festival.')
+    assert ("The Return of Casanova", "entered into", "1992 Cannes Film Festival") in triples(result)
+    # "the 1990" tagged EVENT on its own, apart from the festival's name
+    result = run(extractor, "Dark River was an official selection at the 1990 Montreal Film Festival and the Ghent "
+                            "Film Festival of the same year.")
+    assert "1990 Montreal Film Festival" in names(result) and "Montreal Film Festival" not in names(result)
+
+
+def test_a_number_word_after_a_name_is_part_of_it(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "His most famous son is the Formula One racer, Prince Birabongse Bhanutej Bhanubandh, "
+                            "better known as Prince Bira.")
+    assert "Formula One" in names(result) and "Formula" not in names(result)
+
+
+def test_a_hyphenated_place_is_one_word(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "Corneau was born in Meung-sur-Loire, Loiret.")
+    assert ("Corneau", "born in", "Meung-sur-Loire") in triples(result) and "Meung" not in names(result)
+
+
+def test_given_names_of_a_place_are_one_persons_name(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "Prince Friedrich Wilhelm Karl of Prussia ( July 1783, Berlin – 28 September 1851, "
+                            "Berlin) was the son of Frederick William II of Prussia and Frederika Louisa of "
+                            "Hesse-Darmstadt.")
+    assert "Frederika Louisa of Hesse-Darmstadt" in names(result) and "Frederika Louisa" not in names(result)
+
+
+def test_a_given_name_before_a_surname_tagged_as_a_place_is_one_name(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "The film is based on Isabelle Holland's 1972 novel of the same name.")
+    assert "Isabelle Holland" in names(result) and "Holland" not in names(result)
+
+
 # ---------------------------------------------------------------------------- pronouns and descriptions
 
 

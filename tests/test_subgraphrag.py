@@ -315,7 +315,7 @@ def test_strategy_answers_without_a_model(tmp_path: Path, trained: ScorerModel) 
     assert answer.strategy == "subgraphrag" and answer.mode == "retrieval" and not answer.resolved
     assert answer.answer == "John von Neumann"
     assert UNVERIFIED in answer.notes and answer.llm_calls == 0
-    assert [s.question for s in answer.trace] == ["link", "candidates", "score", "answer"]
+    assert [s.question for s in answer.trace] == ["link", "candidates", "score", "passages", "answer"]
     assert answer.trace[0].result.bound == {"topic": ["EDSAC"]}
     ids = [t.id for t in answer.triples]
     assert {"r_based", "r_wrote"} <= set(ids[:4]) and len(ids) == len(set(ids)) <= Settings().top_k

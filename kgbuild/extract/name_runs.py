@@ -15,13 +15,24 @@ School", "Association" + "Computing Machinery" (PERSON), "Computing Machinery" (
      does not (so "Harvard University and MIT" stay two), or the run already went through "of"
      ("Theory of Games and Economic Behavior"), in both cases unless both sides are places or
      people ("England and France", "Eckert and Mauchly").
+   - "of" after a person's given names and before a place: a ruler's or noble's name,
+     "Frederika Louisa of Hesse-Darmstadt" (a person; "Duke of X" stays a relational title);
+   - side by side: a number word after any name ("Formula One"), an unlabelled proper noun
+     before a place the NER tagged alone ("Isabelle Holland": a place name is a common surname);
+     a proper noun run continues through a numeral after it ("Ferranti Mark 1").
    A joined run that covers NER spans replaces them (its label: WORK_OF_ART inside quotes, ORG
    when it ends with an institution word, else the first NER label met); a run the NER left
    unlabelled is remembered so that `Arguments.proper` takes all of it.
+3. **Hyphenated words** are one word: a span that ends or starts inside "Boulogne-sur-Mer" takes
+   all of it (the NER tagged "Boulogne").
+4. **A year before an event's name** belongs to it: "the 1990 Cannes Film Festival", "the 1999
+   World Drivers' Championship" name one event each (the NER tagged the year as a date apart).
+5. A MONEY span in title case is a name: "Two Dollar Radio Headquarters".
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -50,6 +61,14 @@ _NO_LEFT = frozenset({"PERSON", "DATE", "TIME", "NORP", "CARDINAL", "ORDINAL", "
 _PLACE_OR_PERSON = frozenset({"GPE", "LOC", "PERSON", "NORP"})
 _NAME_TAGS = frozenset({"NNP", "NNPS"})
 _ADJACENT_LABELS = frozenset({"ORG", "PRODUCT", "FAC", "WORK_OF_ART", "EVENT"})
+_NUMBER_LABELS = frozenset({"ORDINAL", "CARDINAL", "MONEY"})  # all-capitalised: words of a name
+_PLACES = frozenset({"GPE", "LOC"})
+# The last word of an event's name, for a year put before it ("the 2012 Summer Olympics").
+EVENT_HEADS = frozenset({
+    "festival", "championship", "championships", "olympics", "games", "cup", "awards", "election",
+    "elections", "open", "tournament", "grand", "prix", "series", "war", "expo", "exhibition", "world",
+    "conference", "congress", "summit", "season", "rally", "marathon", "trophy", "final", "finals",
+})
 
 
 @dataclass
@@ -64,8 +83,10 @@ def whole_names(
 ) -> tuple[list[Span], dict[int, tuple[int, int]]]:
     """The NER spans with the document's title (`titles`), quoted titles and joined runs put
     together, and the unlabelled runs (token index -> (start, end)) for `Arguments.proper`."""
+    spans = [_whole_words(doc, s) for s in spans]
     spans = _override(spans, titles or [])
     spans = _override(spans, quoted_titles(doc))
+    spans = _override(spans, _dated_events(doc, spans))
     joined, unlabelled = _joined_runs(doc, spans)
     runs: dict[int, tuple[int, int]] = {}
     for start, end in unlabelled:
@@ -112,6 +133,40 @@ def _override(spans: list[Span], new: list[Span]) -> list[Span]:
     return sorted([*kept, *kept_new], key=lambda s: s.start)
 
 
+def _glued_hyphen(doc: Doc, i: int) -> bool:
+    """doc[i] is a hyphen inside one word: no space on either side, letters on both."""
+    return (0 < i < len(doc) - 1 and doc[i].text in ("-", "‐", "‑") and not doc[i - 1].whitespace_
+            and not doc[i].whitespace_ and doc[i - 1].text[-1:].isalpha() and doc[i + 1].text[:1].isalpha())
+
+
+def _whole_words(doc: Doc, span: Span) -> Span:
+    """The span widened to the hyphenated words it starts or ends inside."""
+    start, end = span.start, span.end
+    while start >= 2 and _glued_hyphen(doc, start - 1):
+        start -= 2
+    while end < len(doc) - 1 and _glued_hyphen(doc, end):
+        end += 2
+    if (start, end) == (span.start, span.end):
+        return span
+    wide = doc[start:end]
+    wide.label_ = span.label_
+    return wide
+
+
+def _dated_events(doc: Doc, spans: list[Span]) -> list[Span]:
+    """A bare year just before an event's name, with the name: one EVENT span."""
+    out: list[Span] = []
+    for year, name in itertools.pairwise(spans):
+        words = [t for t in year if t.lower_ not in _ARTICLES]  # "the 1990" (EVENT) happens too
+        if (year.label_ in ("DATE", "EVENT", "CARDINAL") and len(words) == 1 and words[0].shape_ == "dddd"
+                and name.start == year.end and (name.label_ == "EVENT" or (
+                    name.label_ in _ADJACENT_LABELS and doc[name.end - 1].lower_ in EVENT_HEADS))):
+            event = doc[year.start : name.end]  # an article in the year span comes along (clean_name drops it)
+            event.label_ = "EVENT"
+            out.append(event)
+    return out
+
+
 def _is_name_token(tok: Token) -> bool:
     if tok.tag_ == "CD":
         return tok.is_alpha and tok.is_title  # "Formula One"
@@ -130,6 +185,9 @@ def _parts(doc: Doc, label_at: dict[int, str]) -> list[_Part]:
         label = label_at.get(i, "")
         while i < len(doc) and _is_name_token(doc[i]) and label_at.get(i, "") == label:
             i += 1
+        if (i < len(doc) and doc[i].tag_ == "CD" and doc[i].is_digit and not label_at.get(i)
+                and (i + 1 == len(doc) or not _is_name_token(doc[i + 1]))):
+            i += 1  # "Ferranti Mark 1", "Apollo 11": a numeral ends the name
         parts.append(_Part(start, i, label))
     return parts
 
@@ -140,8 +198,11 @@ def _gap(doc: Doc, left: _Part, right: _Part) -> list[str] | None:
     words = [t.lower_ for t in doc[left.end : right.start]]
     if not words:
         # "Scuderia" (GPE) + "Ferrari", "Formula" (GPE) + "One": one name the NER labelled in part.
-        adjacent = (not left.label and right.label in _ADJACENT_LABELS and not doc[left.start].is_sent_start) or (
-            left.label in _ADJACENT_LABELS | {"GPE", "LOC"} and not right.label)
+        numbers = not right.label and all(t.tag_ == "CD" for t in doc[right.start : right.end])
+        adjacent = (not left.label and right.label in _ADJACENT_LABELS | _PLACES
+                    and not doc[left.start].is_sent_start) or (
+            left.label in _ADJACENT_LABELS | _PLACES and not right.label) or (
+            numbers and left.label not in ("DATE", "TIME", "CARDINAL", "ORDINAL"))
         return [] if adjacent and doc[left.end - 1].lower_ not in TITLE_NOUNS else None
     if not 1 <= len(words) <= 2 or any(doc[k].is_sent_start for k in range(left.end, right.start + 1)):
         return None
@@ -169,6 +230,8 @@ def _joinable(doc: Doc, run: list[_Part], right: _Part, gap: list[str], through_
         right_inst = doc[right.end - 1].lower_ in INSTITUTION_HEADS
         return (right_inst and left_last not in INSTITUTION_HEADS and left.label not in _PLACE_OR_PERSON) or (
             through_of and right.label not in _PLACE_OR_PERSON)
+    if gap == ["of"] and left.label == "PERSON" and len(run) == 1 and right.label in _PLACES:
+        return left_last not in TITLE_NOUNS  # "Frederika Louisa of Hesse-Darmstadt": one person's name
     if left.label in _NO_LEFT or (left.label == "GPE" and left_last not in INSTITUTION_HEADS):
         return False
     if left_last in TITLE_NOUNS:
@@ -179,9 +242,12 @@ def _joinable(doc: Doc, run: list[_Part], right: _Part, gap: list[str], through_
 def _joined_runs(doc: Doc, spans: list[Span]) -> tuple[list[Span], list[tuple[int, int]]]:
     label_at: dict[int, str] = {}
     span_at: dict[int, Span] = {}
+    money: list[Span] = []
     for span in spans:
-        if span.label_ in ("ORDINAL", "CARDINAL") and all(_is_name_token(t) for t in span):
-            continue  # "First" (ORDINAL) in "First Draft of a Report": a word of the name
+        if span.label_ in _NUMBER_LABELS and all(_is_name_token(t) for t in span):
+            if span.label_ == "MONEY":
+                money.append(span)
+            continue  # "First" (ORDINAL) in "First Draft of a Report", "Two Dollar" (MONEY): words of a name
         for i in range(span.start, span.end):
             label_at[i] = span.label_
             span_at[i] = span
@@ -201,6 +267,10 @@ def _joined_runs(doc: Doc, spans: list[Span]) -> tuple[list[Span], list[tuple[in
             k += 1
         k += 1
         if len(run) < 2:
+            whole = doc[run[0].start : run[0].end]
+            if any(m.start >= whole.start and m.end <= whole.end for m in money):
+                whole.label_ = "ORG" if doc[whole.end - 1].lower_ in INSTITUTION_HEADS else PROPN
+                joined.append(whole)  # "Two Dollar Radio Headquarters" (MONEY): a name of unknown class
             continue
         start, end = run[0].start, run[-1].end
         first, last = span_at.get(start), span_at.get(end - 1)
@@ -220,6 +290,12 @@ def _joined_runs(doc: Doc, spans: list[Span]) -> tuple[list[Span], list[tuple[in
             span.label_ = "WORK_OF_ART"
         elif head.label in ("GPE", "LOC") and not run[-1].label and len(run) == 2 and run[1].start == head.end:
             span.label_ = PROPN  # "Scuderia Ferrari": a place word opened a name, the name is no place
+        elif head.label == "PERSON" and all(p.label in _PLACES for p in run[1:]):
+            span.label_ = "PERSON"  # "Frederika Louisa of Hesse-Darmstadt"
+        elif head.label == "PERSON" and all(t.tag_ == "CD" for t in doc[run[1].start : end]):
+            span.label_ = PROPN  # "Formula One": no person is named by a number word
+        elif not head.label and len(run) == 2 and run[1].label in _PLACES and run[1].start == head.end:
+            span.label_ = PROPN  # "Isabelle Holland": a given name before a surname the NER took for a place
         elif head.label and head.label != "PERSON":
             span.label_ = head.label
         elif head.label == "PERSON":

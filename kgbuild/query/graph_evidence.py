@@ -5,6 +5,8 @@ written `<-r-`, a passage is named by its document title and position ("EDSAC §
 hypernode qualifiers of a triple (dates, places) follow its predicate in brackets. Evidence
 passages are the chunk nodes on a path plus the chunks that support its edges, in the order the
 strategy ranked its paths or triples (the mutual index turns graph evidence back into text).
+With text fusion on, those passages are fused with the hybrid retriever's ranking of the whole
+corpus (`with_text_ranking`), as KAG's mutual index pairs graph and text retrieval.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import numpy as np
 from kgbuild.graph.projection import CHUNK, GraphProjection
 from kgbuild.graph.walks import Path
 from kgbuild.query.retrieval import answer_types
+from kgbuild.query.retrieval.fusion import fuse
 from kgbuild.query.types import ScoredChunk, Triple
 
 
@@ -120,3 +123,29 @@ def closest_passages(candidates: Sequence[int], node_vectors: np.ndarray, questi
     sims = np.einsum("ij,j->i", node_vectors[list(candidates)], np.asarray(question_vector, dtype=np.float32))
     order = np.lexsort((np.arange(len(candidates)), -sims))[:max(limit, 0)]
     return [int(candidates[i]) for i in order.tolist()]
+
+
+# Reciprocal-rank fusion's customary constant: a first rank is worth 1/61, a fifth 1/65, so two
+# lists of equal weight interleave and a passage both rank rises above either list's own.
+PASSAGE_RRF_K = 60.0
+
+
+def with_text_ranking(graph: Sequence[ScoredChunk], text: Sequence[ScoredChunk], limit: int) -> list[ScoredChunk]:
+    """The `limit` best passages of the graph's ranking (passages behind the walk's paths or
+    triples) fused with the text retriever's ranking (BM25, dense, PPR over the whole corpus),
+    equal weights. Why both: a walk reaches the second hop's passage that no question word names,
+    text retrieval reads the passage that says the answer in other words than the graph holds; a
+    passage on the walk that text retrieval also ranked is the surest of all. Each passage keeps
+    its text; its score is the fused one and `signals` says which list ranked it where."""
+    by_id: dict[str, ScoredChunk] = {}
+    ranks: dict[str, dict[str, float]] = {"graph": {}, "text": {}}
+    for name, chunks in (("graph", graph), ("text", text)):
+        for rank, c in enumerate(chunks, start=1):
+            by_id.setdefault(c.id, c)
+            ranks[name].setdefault(c.id, -float(rank))
+    fused = fuse(ranks, {"graph": 1.0, "text": 1.0}, rrf_k=PASSAGE_RRF_K)
+    # Ties (one list's first rank against the other's): the better of its two ranks, then the text's.
+    order = sorted(fused, key=lambda cid: (-fused[cid], min(-r[cid] for r in ranks.values() if cid in r),
+                                           -ranks["text"].get(cid, -1e9), cid))[:max(limit, 0)]
+    return [by_id[cid].model_copy(update={"score": fused[cid], "signals": {
+        f"{name}_rank": -ranks[name][cid] for name in ("graph", "text") if cid in ranks[name]}}) for cid in order]

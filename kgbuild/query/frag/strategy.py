@@ -18,7 +18,14 @@ from kgbuild.query.frag.preprocess import PruneSettings, preprocess
 from kgbuild.query.frag.rank import RankedPath, Rerank, rank_paths, rank_trees, rerank_paths
 from kgbuild.query.frag.router import SIMPLE, RouteDecision, RouterModel, heuristic_route, load_router
 from kgbuild.query.graph_answer import answer_step, ask_model, empty_answer, model_free
-from kgbuild.query.graph_evidence import closest_passages, evidence_chunks, path_text, to_chunks, to_triples
+from kgbuild.query.graph_evidence import (
+    closest_passages,
+    evidence_chunks,
+    path_text,
+    to_chunks,
+    to_triples,
+    with_text_ranking,
+)
 from kgbuild.query.trace import Trace
 from kgbuild.query.types import Answer, StepResult
 
@@ -50,6 +57,9 @@ class FragSettings:
     # prompt gets the ones closest to the question (HotpotQA offline build: the answer in the
     # context for 76 of 100 questions with 2x, 73 taking the first 5 in path order).
     passage_pool: int = 2
+    # The path passages fused with the hybrid retriever's ranking (graph_evidence.with_text_ranking);
+    # off: the prompt sees path passages only (the bench's `frag_paths` row).
+    text_fusion: bool = True
     cross_encoder: str | None = None  # a sentence_transformers CrossEncoder model: reranks the top 2u
 
 
@@ -156,11 +166,18 @@ class FragStrategy:
         limit = min(budget.k, MAX_PASSAGES)
         behind = evidence_chunks(p, ((r.path.edges, r.path.nodes) for r in top), limit=s.passage_pool * limit,
                                  reached=True)
-        chunk_nodes = closest_passages(behind, graph.vectors.nodes, linked.vector, limit)
+        chunk_nodes = closest_passages(behind, graph.vectors.nodes, linked.vector,
+                                       len(behind) if s.text_fusion else limit)
         chunks = to_chunks(p, chunk_nodes)
         triples = to_triples(p, [e for r in top for e in r.path.edges])
         trace.add("rank", how, StepResult(how="graph:path", triples=[tr.id for tr in triples],
-                                          chunks=[c.id for c in chunks], notes=facts[:5]), t)
+                                          chunks=[c.id for c in chunks[:limit]], notes=facts[:5]), t)
+        if s.text_fusion:
+            t = trace.timer()
+            text = self.resources.retriever(cached_embeddings=self.use_cache).retrieve(question, budget.k)
+            chunks = with_text_ranking(chunks, text.chunks, limit)
+            trace.add("passages", "path passages fused with hybrid text retrieval (reciprocal rank)",
+                      StepResult(how="graph+text", chunks=[c.id for c in chunks]), t)
 
         answer = Answer(question=question, answer="", resolved=False, mode="retrieval", strategy=NAME,
                         triples=triples, chunks=chunks, facts=facts)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Literal
+from collections.abc import Hashable, Mapping
+from typing import Literal, TypeVar
 
 FusionMethod = Literal["rrf", "minmax"]
+K = TypeVar("K", bound=Hashable)
 
 
-def normalise(scores: Mapping[int, float]) -> dict[int, float]:
+def normalise(scores: Mapping[K, float]) -> dict[K, float]:
     """Min-max to [0, 1]; a single or constant list maps to 1 (present beats absent)."""
     if not scores:
         return {}
@@ -18,8 +19,8 @@ def normalise(scores: Mapping[int, float]) -> dict[int, float]:
     return {key: (value - lo) / (hi - lo) for key, value in scores.items()}
 
 
-def fuse(signals: Mapping[str, Mapping[int, float]], weights: Mapping[str, float], *,
-         method: FusionMethod = "rrf", rrf_k: float = 60.0) -> dict[int, float]:
+def fuse(signals: Mapping[str, Mapping[K, float]], weights: Mapping[str, float], *,
+         method: FusionMethod = "rrf", rrf_k: float = 60.0) -> dict[K, float]:
     """One score per item from several {item: raw score} signals.
 
     rrf: sum of weight / (rrf_k + rank), robust to signals on incomparable scales (BM25 is
@@ -27,7 +28,7 @@ def fuse(signals: Mapping[str, Mapping[int, float]], weights: Mapping[str, float
     how far ahead an item is, which rank fusion throws away. An item missing from a signal gets
     nothing from it.
     """
-    fused: dict[int, float] = {}
+    fused: dict[K, float] = {}
     for name, scores in signals.items():
         weight = weights.get(name, 0.0)
         if weight == 0.0 or not scores:

@@ -33,6 +33,9 @@ class Settings:
     edge_kinds: tuple[EdgeKind, ...] = (RELATION, ROLE, MENTION)
     dde_rounds: int = 2
     top_k: int = 100  # triples kept for the answer, whatever the budget's k (that counts passages)
+    # The passages behind the top triples fused with the hybrid retriever's ranking
+    # (graph_evidence.with_text_ranking); off: triple passages only (the bench's `subgraphrag_triples`).
+    text_fusion: bool = True
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,8 @@ Retrieval makes no model call: the question is linked and embedded once (Questio
 candidate triples around its entities get their directional encoding, and the trained scorer
 (numpy, first layer precomputed per graph) ranks them. The top K triples (Settings.top_k, 100 by
 default, independent of the budget's passage count) are the evidence; the passages behind the best
-of them (at most 5 distinct) are what the answer prompt reads. With a model configured: one
+of them, fused with the hybrid retriever's ranking of the corpus (at most 5 distinct), are what
+the answer prompt reads. With a model configured: one
 `graph_answer` call over the verbalised triples and those passages, which may say "not
 available". Without one: the best-ranked node of the expected type, marked unverified.
 """
@@ -18,7 +19,14 @@ import numpy as np
 
 from kgbuild.errors import ConfigError
 from kgbuild.query.graph_answer import answer_step, ask_model, empty_answer, model_free
-from kgbuild.query.graph_evidence import closest_passages, evidence_chunks, to_chunks, to_triples, triple_text
+from kgbuild.query.graph_evidence import (
+    closest_passages,
+    evidence_chunks,
+    to_chunks,
+    to_triples,
+    triple_text,
+    with_text_ranking,
+)
 from kgbuild.query.subgraphrag.candidates import GraphIndex, Settings, subgraph
 from kgbuild.query.subgraphrag.scorer import RETRAIN, GraphTables, ScorerModel, model_path, score_triples
 from kgbuild.query.trace import Trace
@@ -74,6 +82,7 @@ class SubgraphRAGStrategy:
         # Candidates and DDE as the model was trained on them; the cap and top K stay adjustable.
         self.settings = replace(settings or Settings(), hops=model.meta.hops, dde_rounds=model.meta.dde_rounds)
         self.linker = resources.question_linker(cached_embeddings=budget.use_cache)
+        self.retriever = resources.retriever(cached_embeddings=budget.use_cache) if self.settings.text_fusion else None
         self.index = GraphIndex.build(self.projection, self.settings.edge_kinds)
         self.tables = GraphTables.compute(model, self.vectors)
         self.session: ModelSession | None = None
@@ -109,15 +118,20 @@ class SubgraphRAGStrategy:
         top = [int(e) for e in sub.edges[best]]
         trace.add("score", f"MLP scorer, top {k} triples",
                   StepResult(how="graph", triples=[p.edge_ids[e] for e in top]), t)
-        retrieval = f"retrieval {trace.seconds() * 1000:.1f} ms, 0 model calls"
-
         ends = [(int(p.edge_head[e]), int(p.edge_tail[e])) for e in top]
         # As FRAG does: the passages behind the best triples, twice what the prompt shows, and of those
         # the ones closest to the question.
         behind = evidence_chunks(p, (([e], end) for e, end in zip(top, ends, strict=True)), limit=2 * MAX_PASSAGES,
                                  reached=True)
-        chunk_nodes = closest_passages(behind, self.vectors.nodes, linked.vector, MAX_PASSAGES)
-        chunks = to_chunks(p, chunk_nodes)
+        chunks = to_chunks(p, closest_passages(behind, self.vectors.nodes, linked.vector,
+                                               MAX_PASSAGES if self.retriever is None else len(behind)))
+        if self.retriever is not None:
+            t = trace.timer()
+            ranked_text = self.retriever.retrieve(question, budget.k)
+            chunks = with_text_ranking(chunks, ranked_text.chunks, MAX_PASSAGES)
+            trace.add("passages", "triple passages fused with hybrid text retrieval (reciprocal rank)",
+                      StepResult(how="graph+text", chunks=[c.id for c in chunks]), t)
+        retrieval = f"retrieval {trace.seconds() * 1000:.1f} ms, 0 model calls"
         triples = to_triples(p, top)
         facts = [triple_text(p, e) for e in top]
         t = trace.timer()
