@@ -497,6 +497,14 @@ def test_a_walk_brings_the_passages_of_the_node_it_reached() -> None:
     names = lambda nodes: [projection.node_ids[n] for n in nodes]  # noqa: E731
     assert names(evidence_chunks(projection, [path])) == [cid("edsac")]
     assert names(evidence_chunks(projection, [path], reached=True)) == [cid("edsac"), cid("draft")]
+    # Two triples: with `reached_last`, the second triple's own passage comes before the first's end's.
+    born = projection.edge_ids.index("r_born")
+    second = ([born], [projection.node_pos["e_neumann"], projection.node_pos["e_budapest"]])
+    first_reached = names(evidence_chunks(projection, [path, second], reached=True))
+    own_first = names(evidence_chunks(projection, [path, second], reached=True, reached_last=True))
+    assert first_reached[:2] == [cid("edsac"), cid("draft")]
+    assert own_first[:2] == [cid("edsac"), projection.node_ids[projection.edge_chunks[born][0]]]
+    assert set(own_first) == set(first_reached)
 
 
 def test_shortest_paths_take_stated_facts_over_co_mentions() -> None:

@@ -119,10 +119,10 @@ class SubgraphRAGStrategy:
         trace.add("score", f"MLP scorer, top {k} triples",
                   StepResult(how="graph", triples=[p.edge_ids[e] for e in top]), t)
         ends = [(int(p.edge_head[e]), int(p.edge_tail[e])) for e in top]
-        # As FRAG does: the passages behind the best triples, twice what the prompt shows, and of those
-        # the ones closest to the question.
+        # As FRAG does: the passages behind the best triples (each triple's own first, then those of
+        # the nodes they reach), twice what the prompt shows, and of those the ones closest to the question.
         behind = evidence_chunks(p, (([e], end) for e, end in zip(top, ends, strict=True)), limit=2 * MAX_PASSAGES,
-                                 reached=True)
+                                 reached=True, reached_last=True)
         chunks = to_chunks(p, closest_passages(behind, self.vectors.nodes, linked.vector,
                                                MAX_PASSAGES if self.retriever is None else len(behind)))
         if self.retriever is not None:
