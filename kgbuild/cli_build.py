@@ -77,6 +77,9 @@ def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quie
 
         estimate = asyncio.run(estimate_build(config, sources, use_cache=not no_cache))
         click.echo(estimate.model_dump_json(indent=2) if as_json else "\n".join(render_estimate(estimate)))
+        # The exit code of the build it previews: 1 when a source would be skipped, unless --keep-going.
+        if estimate.skipped and not keep_going:
+            sys.exit(1)
         return
     if not no_sync:
         from kgbuild.store.checks import check_stores
