@@ -122,7 +122,7 @@ def _read_file(path: Path, source: str, raw_id: str,
             yield from read_json_corpus(data, source)
             return
         if fmt in ("csv", "tsv"):
-            yield from read_table(data, source, fmt, csv_columns)
+            yield from read_table(data, source, fmt, csv_columns, namespace=raw_id)
             return
         if fmt in ("pdf", "docx"):
             if not data.strip():
