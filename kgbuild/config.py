@@ -93,6 +93,10 @@ class CsvColumns(Section):
 
 class ReadConfig(Section):
     csv: CsvColumns = Field(default_factory=CsvColumns)
+    max_document_chars: int = Field(
+        10_000_000, ge=1000, le=2_000_000_000, strict=True,
+        description="a document (a file, or a corpus record or row) with more characters of text, counted after "
+        "decompression, is skipped with one line: a zip bomb in a .docx never reaches memory")
 
 
 class ExtractConfig(Section):
