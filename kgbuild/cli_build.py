@@ -77,6 +77,9 @@ def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quie
 
         estimate = asyncio.run(estimate_build(config, sources, use_cache=not no_cache))
         click.echo(estimate.model_dump_json(indent=2) if as_json else "\n".join(render_estimate(estimate)))
+        # The exit code of the build it previews: 1 when a source would be skipped, unless --keep-going.
+        if estimate.skipped and not keep_going:
+            sys.exit(1)
         return
     if not no_sync:
         from kgbuild.store.checks import check_stores
@@ -206,11 +209,15 @@ def status(ctx: click.Context, as_json: bool) -> None:
     counts = explore.counts(ws)
     saved = ws.latest_report()
     latest = load_report(saved)
+    from kgbuild.store.open import held_by_stores
+
     info: dict[str, Any] = {
         "config": str(config.file) if config.file else "(defaults)",
         "workspace": str(ws.path),
         "schema": config.schema_,
         "counts": counts,
+        # What the stores hold now (all builds so far), not what the last run changed.
+        "stores": held_by_stores(config),
         "last_build": _last_build(latest) if latest else {},
     }
     usage = project_usage(ws.reports_dir)
@@ -225,6 +232,11 @@ def status(ctx: click.Context, as_json: bool) -> None:
     out.print(f"[bold]workspace[/bold] {info['workspace']}  [bold]config[/bold] {info['config']}  "
               f"[bold]schema[/bold] {info['schema']}")
     out.print("  ".join(f"{k}: {v}" for k, v in counts.items()))
+    for name, held in info["stores"].items():
+        if held["backend"] != "none":
+            rows = ", ".join(f"{n} {kind}" for kind, n in held["rows"].items()) or "nothing written yet"
+            cut = "  (last write interrupted: run `kgbuild sync`)" if held["interrupted"] else ""
+            out.print(f"{name} store ({held['backend']}) holds: {rows}{cut}")
     if saved is not None and latest is None:
         out.print("last build report was written by an older kgbuild; the next build writes a new one")
     if latest is None:

@@ -33,7 +33,7 @@ def _size(n: int) -> str:
 
 @click.command("export")
 @click.argument("fmt", metavar="FORMAT", type=click.Choice(FORMATS, case_sensitive=False))
-@click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--out", "-o", type=click.Path(path_type=Path),
               help="output file (default: ./<project><extension>); replaced only when the export completes")
 @click.option("--base", help="IRI prefix of nodes in turtle/jsonld (default: urn:kgbuild:<project>:)")
 @click.pass_context
@@ -49,6 +49,8 @@ def export(ctx: click.Context, fmt: str, out: Path | None, base: str | None) -> 
     if base is not None and fmt not in RDF_FORMATS:
         raise KgbuildError("--base", f"only applies to turtle and jsonld, not {fmt}", "leave it out")
     base = check_base(base if base is not None else default_base(config.project))
+    # A directory or a path under a file is refused by export_graph in one line (click's own check
+    # printed three lines of usage).
     target = out if out is not None else _default_out(config.project, fmt)
     from kgbuild.store.sync import relationship_typer
 

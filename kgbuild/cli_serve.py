@@ -32,7 +32,8 @@ def serve(ctx: click.Context, port: int, host: str, token: str | None) -> None:
     from kgbuild.serve.server import serve_forever
 
     with open_engine(ctx) as engine:
-        app = create_app(engine, token=token, loopback_only=is_loopback(host) and token is None)
+        # Bound to loopback, the Host check stays on with a token too: a rebound DNS name is refused either way.
+        app = create_app(engine, token=token, loopback_only=is_loopback(host))
         app.state.explorer.index()  # load the graph now, not on the first request
         shown = f"[{host}]" if ":" in host else host
         suffix = "?token=…" if token else ""

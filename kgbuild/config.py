@@ -17,6 +17,15 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from kgbuild.errors import ConfigError
+from kgbuild.setting_values import (
+    BOLT_SCHEMES,
+    HTTP_SCHEMES,
+    MILVUS_SCHEMES,
+    check_path,
+    check_text,
+    check_url,
+    check_url_or_path,
+)
 
 if TYPE_CHECKING:
     from pydantic.fields import FieldInfo
@@ -30,10 +39,30 @@ SUPPORTED_VERSIONS = (1,)
 MAX_CHUNK_TOKENS = 1_000_000
 # Timeouts and back-off waits above an hour are a unit mistake (ms for s), not a choice.
 MAX_SECONDS = 3600.0
+# A model name is an identifier a server looks up, not a paragraph (the trial sent 100 KB of one).
+MAX_NAME = 256
 
 
 class Section(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _one_line_text(cls, value: Any) -> Any:
+        # Every text setting, from the file or the environment: bounded, one line, no control characters.
+        for text in _texts(value):
+            check_text(text)
+        return value
+
+
+def _texts(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in _texts(v)]
+    if isinstance(value, dict):
+        return [t for k, v in value.items() for t in (*_texts(k), *_texts(v))]
+    return []
 
 
 class ChunkingConfig(Section):
@@ -64,6 +93,10 @@ class CsvColumns(Section):
 
 class ReadConfig(Section):
     csv: CsvColumns = Field(default_factory=CsvColumns)
+    max_document_chars: int = Field(
+        10_000_000, ge=1000, le=2_000_000_000, strict=True,
+        description="a document (a file, or a corpus record or row) with more characters of text, counted after "
+        "decompression, is skipped with one line: a zip bomb in a .docx never reaches memory")
 
 
 class ExtractConfig(Section):
@@ -143,6 +176,23 @@ class LLMConfig(Section):
     cache: bool = Field(True, description="reuse identical requests from the on-disk response cache")
     prices: dict[str, LLMPrice] = Field(default_factory=dict, description="model -> price, for cost estimates")
 
+    @field_validator("base_url")
+    @classmethod
+    def _endpoint(cls, value: str | None) -> str | None:
+        return None if value is None else check_url(value, HTTP_SCHEMES)
+
+    @field_validator("model")
+    @classmethod
+    def _model_name(cls, value: str | None) -> str | None:
+        return None if value is None else check_text(value, limit=MAX_NAME)
+
+    @field_validator("stage_models")
+    @classmethod
+    def _stage_model_names(cls, value: dict[str, str]) -> dict[str, str]:
+        for name in value.values():
+            check_text(name, limit=MAX_NAME)
+        return value
+
     def configured(self) -> bool:
         return bool(self.base_url or self.model)
 
@@ -159,6 +209,16 @@ class LLMConfig(Section):
 
 
 class GraphStoreConfig(Section):
+    @field_validator("uri")
+    @classmethod
+    def _bolt(cls, value: str | None) -> str | None:
+        return None if value is None else check_url(value, BOLT_SCHEMES)
+
+    @field_validator("path")
+    @classmethod
+    def _path(cls, value: str) -> str:
+        return check_path(value)
+
     backend: Literal["embedded", "neo4j", "none"] = Field(
         "embedded", description="embedded: ArcadeDB in-process under the workspace (no server); neo4j: any Bolt server"
     )
@@ -178,6 +238,11 @@ class GraphStoreConfig(Section):
 
 
 class VectorStoreConfig(Section):
+    @field_validator("uri")
+    @classmethod
+    def _server_or_file(cls, value: str | None) -> str | None:
+        return None if value is None else check_url_or_path(value, MILVUS_SCHEMES)
+
     backend: Literal["milvus", "none"] = "milvus"
     uri: str | None = Field(None, description="Milvus URI; default: Milvus Lite file vectors.db in the workspace")
     token: str | None = Field(None, description="Milvus token (user:password); prefer KGBUILD_MILVUS_TOKEN")
@@ -250,6 +315,11 @@ class Config(Section):
             raise ValueError(f"unsupported config version; supported: {', '.join(map(str, SUPPORTED_VERSIONS))}")
         return value
 
+    @field_validator("workspace")
+    @classmethod
+    def _workspace_path(cls, value: str) -> str:
+        return check_path(value)
+
     @field_validator("chunking")
     @classmethod
     def _budget_order(cls, value: ChunkingConfig) -> ChunkingConfig:
@@ -298,7 +368,14 @@ ENV_OVERRIDES: dict[str, tuple[str, str]] = {
 }
 
 
-def _apply_env(data: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
+# Settings whose values are never shown, in an error or anywhere else.
+SECRET_KEYS = frozenset({("llm", "api_key"), ("graph_store", "password"), ("vector_store", "token")})
+
+
+def _apply_env(data: dict[str, Any], env: Mapping[str, str]) -> tuple[dict[str, Any], dict[tuple[str, ...], str]]:
+    """`data` with the environment's overrides, and which variable set which key (so an error about
+    the value names the variable the user set, not a key their file does not have)."""
+    origins: dict[tuple[str, ...], str] = {}
     # The KGBUILD_* names win over the generic OPENAI_* ones: apply generic first.
     ordered = sorted(ENV_OVERRIDES.items(), key=lambda kv: kv[0].startswith("KGBUILD_"))
     for var, (section, key) in ordered:
@@ -310,9 +387,11 @@ def _apply_env(data: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]:
             if not isinstance(sub, dict):
                 raise ConfigError(var, f"cannot override {section}.{key}: '{section}' in the config is not a mapping")
             sub[key] = value
+            origins[(section, key)] = var
         else:
             data[section] = value
-    return data
+            origins[(section,)] = var
+    return data, origins
 
 
 def _known_keys(loc: tuple[Any, ...]) -> list[str]:
@@ -361,9 +440,23 @@ def _allowed_range(field: FieldInfo) -> str | None:
     return f"must be {kind} {' and '.join(bounds)}"
 
 
-def _describe(err: ErrorDetails) -> tuple[str, str]:
+def _shown(value: Any, secret: bool) -> str:
+    """The rejected value as an error may show it: never a secret's, and never more than a glimpse."""
+    if secret:
+        return ""
+    text = repr(value)
+    return f" (got {text if len(text) <= 60 else text[:57] + '...'})"
+
+
+def _describe(err: ErrorDetails, origins: Mapping[tuple[str, ...], str] | None = None) -> tuple[str, str]:
     loc = tuple(err["loc"])
     key = ".".join(str(p) for p in loc) or "(top level)"
+    names = tuple(str(p) for p in loc)
+    origin = (origins or {}).get(names[:2]) or (origins or {}).get(names[:1])
+    # A value from the environment is not shown either: variables carry keys, and URLs with credentials.
+    secret = origin is not None or names[:2] in SECRET_KEYS
+    if origin is not None:
+        key = origin  # the variable the user set, not a key their file may not have
     if err["type"] == "extra_forbidden":
         close = difflib.get_close_matches(str(loc[-1]), _known_keys(loc), n=1)
         hint = f"did you mean '{close[0]}'?" if close else "remove it; see the config reference in the README"
@@ -372,9 +465,9 @@ def _describe(err: ErrorDetails) -> tuple[str, str]:
         field = _field_info(loc)
         allowed = _allowed_range(field) if field is not None else None
         if allowed:
-            return key, f"{allowed} (got {err.get('input')!r})"
+            return key, f"{allowed}{_shown(err.get('input'), secret)}"
     message = err["msg"].removeprefix("Value error, ")
-    return key, f"{message} (got {err.get('input')!r})"
+    return key, f"{message}{_shown(err.get('input'), secret)}"
 
 
 def parse_config(data: Any, *, file: Path | None, env: Mapping[str, str]) -> Config:
@@ -383,15 +476,16 @@ def parse_config(data: Any, *, file: Path | None, env: Mapping[str, str]) -> Con
         data = {}
     if not isinstance(data, dict):
         raise ConfigError(where, "the config must be a YAML mapping of keys to values")
-    data = _apply_env(dict(data), env)
+    data, origins = _apply_env(dict(data), env)
     try:
         config = Config.model_validate(data)
     except ValidationError as exc:
-        described = [_describe(e) for e in exc.errors()]
+        described = [_describe(e, origins) for e in exc.errors()]
         key, problem = described[0]
         # One line still, but every other bad setting is named, so a fix-and-retry loop is one round.
         more = "; ".join(f"{k}: {p}" for k, p in described[1:])
-        raise ConfigError(f"{where}: {key}", problem, f"also {more}" if more else "") from None
+        where_key = key if key in ENV_OVERRIDES else f"{where}: {key}"
+        raise ConfigError(where_key, problem, f"also {more}" if more else "") from None
     config._root = file.parent.resolve() if file else Path.cwd()
     config._file = file
     return config

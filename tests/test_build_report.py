@@ -111,3 +111,20 @@ def test_status_shows_the_last_build_and_the_project_total_of_model_usage(tmp_pa
     text = " ".join(out.split())
     assert "model usage, last build: 5 calls" in text and "300 prompt" in text
     assert "model usage, all builds (3 with a model): 12 calls" in text and "600 prompt" in text and "~$1.5000" in text
+
+
+def test_status_json_reports_what_the_stores_hold_not_only_what_the_last_run_changed(
+        samples_project: Path) -> None:
+    import json
+
+    config = str(samples_project / "kgbuild.yaml")  # the shared samples build: status only reads it
+    info = json.loads(CliRunner().invoke(main, ["-c", config, "status", "--json"]).output)
+    graph, vectors = info["stores"]["graph"], info["stores"]["vectors"]
+    assert graph["backend"] == "embedded" and graph["at"].endswith("graph")
+    assert graph["rows"]["node"] >= info["counts"]["entities"] > 0 and graph["rows"]["edge"] > 0
+    assert graph["total"] == graph["rows"]["node"] + graph["rows"]["edge"]
+    assert vectors["backend"] == "milvus" and vectors["total"] >= info["counts"]["chunks"] > 0
+    assert not graph["interrupted"] and not vectors["interrupted"]
+    assert info["last_build"]["stores"] is not None  # the last run's own counts stay beside it
+    human = " ".join(CliRunner().invoke(main, ["-c", config, "status"]).output.split())
+    assert f"graph store (embedded) holds: {graph['rows']['edge']} edge, {graph['rows']['node']} node" in human

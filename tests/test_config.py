@@ -110,3 +110,67 @@ def test_every_bad_setting_is_named_in_the_one_line(tmp_path: Path) -> None:
         load_config(write(tmp_path, "version: 2\nllm:\n  timeout_s: -1\n  concurrency: 0\n"), env={})
     line = err.value.line()
     assert "version" in line and "llm.timeout_s" in line and "llm.concurrency" in line and "\n" not in line
+
+
+# ---------------------------------------------------------------- text settings (issue 32)
+
+SECRET = "sk-kgbuild-secret-0123456789"
+
+
+@pytest.mark.parametrize(("variable", "value", "problem"), [
+    ("KGBUILD_WORKSPACE", "w" * 300, "path component of 300 bytes"),
+    ("KGBUILD_WORKSPACE", "a/" * 600, "at most 1,024"),
+    ("KGBUILD_LLM_BASE_URL", "http://127.0.0.1:9/v1\n", "contains a line break"),
+    ("KGBUILD_LLM_BASE_URL", "not a url", "is not a URL"),
+    ("KGBUILD_LLM_BASE_URL", "ftp://example.org/v1", "scheme ftp://"),
+    ("KGBUILD_LLM_BASE_URL", "http://host:99999/v1", "port"),
+    ("OPENAI_BASE_URL", "http:///v1", "has no host"),
+    ("KGBUILD_MILVUS_URI", "http://127.0.0.1:19530\n", "contains a line break"),
+    ("KGBUILD_MILVUS_URI", "ftp://127.0.0.1:19530", "scheme ftp://"),
+    ("KGBUILD_NEO4J_URI", "http://127.0.0.1:7687", "scheme http://"),
+    ("KGBUILD_LLM_MODEL", "m" * 100_000, "100,000 characters long"),
+    ("KGBUILD_LLM_MODEL", "m" * 1000, "at most 256"),
+    ("KGBUILD_LLM_MODEL", "gpt\x00", "NUL byte"),
+    ("KGBUILD_LLM_API_KEY", SECRET + "\n", "contains a line break"),
+    ("OPENAI_API_KEY", SECRET + "\r", "carriage return"),
+    ("KGBUILD_NEO4J_PASSWORD", SECRET + "\x1b", "control character"),
+    ("KGBUILD_MILVUS_TOKEN", "\t" + SECRET, "contains a tab"),
+])
+def test_environment_variables_pass_the_checks_of_the_file_and_are_named_never_shown(
+        tmp_path: Path, variable: str, value: str, problem: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_config({}, file=tmp_path / "kgbuild.yaml", env={variable: value})
+    line = caught.value.line()
+    assert line.startswith(f"{variable}: ") and problem in line, line
+    assert "\n" not in line and len(line) < 300
+    assert value.strip() not in line and SECRET not in line  # the value (or a secret in it) is never echoed
+
+
+@pytest.mark.parametrize(("yaml_text", "key", "problem"), [
+    ('llm: {base_url: "ftp://example.org/v1"}', "llm.base_url", "scheme ftp://"),
+    ('llm: {base_url: "example.org"}', "llm.base_url", "is not a URL"),
+    ('llm: {model: "a\\nb"}', "llm.model", "line break"),
+    ('llm: {stage_models: {extract: "a\\u0007b"}}', "llm.stage_models", "control character"),
+    ('workspace: "ws\\u0000"', "workspace", "NUL byte"),
+    ('graph_store: {uri: "bolt://h:7687\\n"}', "graph_store.uri", "line break"),
+    ('vector_store: {uri: "tcp://"}', "vector_store.uri", "has no host"),
+    ('project: "x\\ny"', "project", "line break"),
+    (f'llm: {{api_key: "{SECRET}\\n"}}', "llm.api_key", "line break"),
+])
+def test_the_file_gets_the_same_checks(tmp_path: Path, yaml_text: str, key: str, problem: str) -> None:
+    path = tmp_path / "kgbuild.yaml"
+    path.write_text(yaml_text + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path, env={})
+    line = caught.value.line()
+    assert f"kgbuild.yaml: {key}" in line and problem in line, line
+    assert SECRET not in line
+
+
+def test_good_endpoints_and_paths_pass(tmp_path: Path) -> None:
+    config = parse_config({"vector_store": {"uri": "vectors/v.db"}}, file=tmp_path / "kgbuild.yaml", env={
+        "KGBUILD_LLM_BASE_URL": "https://api.example.org/v1", "KGBUILD_NEO4J_URI": "neo4j+s://db.example:7687",
+        "KGBUILD_WORKSPACE": "some/where/ws", "KGBUILD_LLM_API_KEY": SECRET})
+    assert config.llm.base_url == "https://api.example.org/v1" and config.llm.api_key == SECRET
+    assert config.graph_store.uri == "neo4j+s://db.example:7687"
+    assert config.vector_store_uri().endswith("vectors/v.db")

@@ -27,7 +27,7 @@ def test_the_medicine_disease_csv_reads_one_document_per_row() -> None:
         pytest.skip(f"{path} not present")
     docs, problems = read(path)
     assert problems == []
-    assert [d.id for d in docs] == ["1", "2"]  # idx is the id column
+    assert [d.id for d in docs] == ["Disease/1", "Disease/2"]  # idx is the id column, under the file's id
     first = docs[0]
     assert first.title == "脂溢性皮炎" and first.format == "csv"
     assert first.text.startswith("脂溢性皮炎，亦称脂溢性湿疹") and "\n" in first.text  # line breaks kept
@@ -49,7 +49,7 @@ def test_bad_rows_are_one_line_each_and_the_rest_is_read(tmp_path: Path) -> None
     assert [d.title for d in docs] == ["Ada Lovelace", "Edsger Dijkstra"]
     ada = docs[0]
     assert [p.text for p in ada.paragraphs] == ["Wrote the first program.", "She worked with Babbage."]
-    assert ada.metadata == {"country": "UK"} and ada.id == "Ada Lovelace"
+    assert ada.metadata == {"country": "UK"} and ada.id == "people/Ada Lovelace"
     assert docs[1].text == 'Said "goto" is harmful, famously' and docs[1].source.endswith("people.csv:9")
     assert [(p.source.rsplit("/", 1)[-1], p.message.split(";")[0]) for p in problems] == [
         ("people.csv:5", "row has 4 fields, the header has 3"),
@@ -66,7 +66,7 @@ def test_tsv_and_a_configured_mapping(tmp_path: Path) -> None:
                     "D2\tAspirin\tBlood thinning.\t\tBayer\n", encoding="utf-8")
     docs, problems = read(path, CsvColumns(title="label", text=["usage", "notes"], id="code"))
     assert problems == []
-    assert [(d.id, d.title, d.format) for d in docs] == [("D1", "Aspirin", "tsv"), ("D2", "Aspirin", "tsv")]
+    assert [(d.id, d.title, d.format) for d in docs] == [("drugs/D1", "Aspirin", "tsv"), ("drugs/D2", "Aspirin", "tsv")]
     assert [p.text for p in docs[0].paragraphs] == ["Pain relief, fever.", "Take with food."]
     assert docs[0].metadata == {"maker": "Bayer"}
     # Guessing finds no text column here: one problem for the file, naming the setting.
@@ -97,3 +97,27 @@ def test_build_of_a_csv_reports_bad_rows_and_builds_the_rest(tmp_path: Path) -> 
     assert "skipped: " in result.stderr and "people.csv:3: row has 4 fields, the header has 2" in result.stderr
     docs = CliRunner().invoke(main, ["-c", str(tmp_path / "kgbuild.yaml"), "inspect", "documents", "--json"])
     assert "Ada Lovelace" in docs.output
+
+
+def test_rows_with_a_nul_byte_are_skipped_one_by_one_and_the_good_rows_read(tmp_path: Path) -> None:
+    path = tmp_path / "people.csv"
+    path.write_bytes(b"id,name,text\n1,Ada,Wrote the first program.\n2,Bad,Broken \x00 row\n"
+                     b"3,Alan,Broke Enigma.\n4,Worse\x00,Also broken\n5,Grace,Wrote a compiler.\n")
+    docs, problems = read(path)
+    assert [d.title for d in docs] == ["Ada", "Alan", "Grace"]
+    assert [(p.source.rsplit("/", 1)[-1], p.message.split(";")[0]) for p in problems] == [
+        ("people.csv:3", "row holds a NUL byte (binary data in a text field)"),
+        ("people.csv:5", "row holds a NUL byte (binary data in a text field)")]
+    binary = tmp_path / "image.csv"
+    binary.write_bytes(b"\x89PNG\x00\x00\x00\rIHDR" * 50)
+    docs, problems = read(binary)
+    assert not docs and len(problems) == 1 and "binary file" in problems[0].message
+
+
+def test_row_ids_are_namespaced_by_file(tmp_path: Path) -> None:
+    for name in ("a", "b", "c"):
+        (tmp_path / "in" / name).mkdir(parents=True)
+        (tmp_path / "in" / name / "rows.csv").write_text(f"id,title,text\n1,{name} one,First row of {name}.\n",
+                                                         encoding="utf-8")
+    docs, problems = read(tmp_path / "in")
+    assert not problems and [d.id for d in docs] == ["a/rows/1", "b/rows/1", "c/rows/1"]

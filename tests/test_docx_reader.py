@@ -73,3 +73,40 @@ def test_a_damaged_docx_is_one_line_and_the_rest_is_built(tmp_path: Path) -> Non
     assert any("Colossus | 1944" in c["text"] for c in chunks)
     names = {e["name"] for e in pq.read_table(tmp_path / "ws" / "tables" / "entities.parquet").to_pylist()}
     assert "Alan Turing" in names and "Bletchley Park" in names
+
+
+def _bomb(path: Path, paragraphs: int) -> None:
+    """A real .docx whose main part is rewritten to hold `paragraphs` paragraphs of 100 characters:
+    tens of MB of text in a file of a few hundred KB (the deflate of repeated XML)."""
+    import zipfile
+
+    write_docx(path)
+    with zipfile.ZipFile(path) as source:
+        parts = {name: source.read(name) for name in source.namelist()}
+    xml = parts["word/document.xml"].decode("utf-8")
+    para = "<w:p><w:r><w:t>" + "Bletchley " * 10 + "</w:t></w:r></w:p>"
+    start = xml.index("<w:body>") + len("<w:body>")
+    parts["word/document.xml"] = (xml[:start] + para * paragraphs + xml[start:]).encode("utf-8")
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as target:
+        for name, data in parts.items():
+            target.writestr(name, data)
+
+
+def test_a_docx_bomb_is_refused_in_one_line_before_it_is_inflated(tmp_path: Path) -> None:
+    import tracemalloc
+
+    src = tmp_path / "src"
+    src.mkdir()
+    _bomb(src / "bomb.docx", 300_000)  # 30 M characters of text
+    write_docx(src / "report.docx")
+    assert (src / "bomb.docx").stat().st_size < 2_000_000
+    tracemalloc.start()
+    items = list(read_sources([src], max_chars=1_000_000))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    problems = [i for i in items if isinstance(i, ReadProblem)]
+    assert [d.id for d in items if not isinstance(d, ReadProblem)] == ["report"]  # the rest is read
+    assert [p.source for p in problems] == ["bomb.docx"]
+    assert "over the cap of 1,000,000 (read.max_document_chars)" in problems[0].message
+    assert "\n" not in problems[0].line()
+    assert peak < 100_000_000, f"peak {peak / 1e6:.0f} MB while refusing the bomb"  # the text alone is 30 MB

@@ -125,3 +125,27 @@ def test_dry_run_with_the_offline_extractor_says_no_model_calls(tmp_path: Path) 
     text = cli(config, "--dry-run").stdout
     assert "model calls: 0 (offline extractor)" in text
     assert not (tmp_path / "ws").exists()
+
+
+def test_a_skipped_file_makes_the_dry_run_exit_1_and_bad_model_settings_exit_2(tmp_path: Path) -> None:
+    config = project(tmp_path, "http://127.0.0.1:9/v1")
+    (tmp_path / "src" / "broken.txt").write_bytes(b"\x00\x01\x02 not text \xff\xfe")
+
+    def run(*args: str, env: dict[str, str] | None = None) -> Any:
+        return CliRunner(env={"KGBUILD_LLM_API_KEY": "sk-test", **(env or {})}).invoke(
+            main, ["-c", str(config), "build", str(tmp_path / "src"), "--dry-run", *args])
+
+    skipped = run()
+    assert skipped.exit_code == 1 and "skipped: " in skipped.output and "broken.txt" in skipped.output
+    assert run("--keep-going").exit_code == 0
+    assert json.loads(run("--json").stdout)["skipped"] and run("--json").exit_code == 1
+    for env, problem in ((({"KGBUILD_LLM_MODEL": "m\n"}), "KGBUILD_LLM_MODEL: contains a line break"),
+                         (({"KGBUILD_LLM_MODEL": "m" * 100_000}), "KGBUILD_LLM_MODEL: is 100,000 characters"),
+                         (({"KGBUILD_LLM_BASE_URL": "ftp://127.0.0.1/v1"}), "KGBUILD_LLM_BASE_URL: has the scheme")):
+        refused = run(env=env)
+        assert refused.exit_code == 2 and refused.stderr.strip().startswith(f"error: {problem}"), refused.output
+        assert len(refused.stderr.strip().splitlines()) == 1
+    config.write_text(config.read_text(encoding="utf-8").replace("model: test-model", 'model: "a\\nb"'),
+                      encoding="utf-8")
+    from_file = run("--keep-going")
+    assert from_file.exit_code == 2 and "llm.model: contains a line break" in from_file.stderr

@@ -350,6 +350,25 @@ def test_command_rejects_bad_options_in_one_line(tmp_path: Path, args: list[str]
     assert not (tmp_path / "x").exists()
 
 
+def test_out_a_directory_or_under_a_file_is_one_clear_line(tmp_path: Path) -> None:
+    write_workspace(tmp_path / "ws")
+    config = tmp_path / "kgbuild.yaml"
+    config.write_text("workspace: ws\n", encoding="utf-8")
+    (tmp_path / "exports").mkdir()
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    into_dir = _invoke(config, "jsonl", "--out", str(tmp_path / "exports"))
+    assert into_dir.exit_code == 2
+    assert into_dir.stderr.strip().splitlines() == [
+        f"error: {tmp_path / 'exports'}: is a directory (give a file name with --out, e.g. "
+        f"{tmp_path / 'exports' / 'graph'})"]
+    under_file = _invoke(config, "jsonl", "--out", str(tmp_path / "afile" / "sub" / "g.jsonl"))
+    assert under_file.exit_code == 2
+    assert under_file.stderr.strip().splitlines() == [
+        f"error: {tmp_path / 'afile' / 'sub' / 'g.jsonl'}: cannot write: {tmp_path / 'afile'} is a file, not a "
+        "directory (give --out a path whose directories are directories)"]
+    assert (tmp_path / "afile").read_text(encoding="utf-8") == "x" and not list((tmp_path / "exports").iterdir())
+
+
 def test_command_without_a_build_is_one_clear_line(tmp_path: Path) -> None:
     config = tmp_path / "kgbuild.yaml"
     config.write_text("workspace: nowhere\n", encoding="utf-8")

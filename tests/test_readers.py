@@ -621,3 +621,19 @@ def test_cleaning_a_huge_paragraph_does_not_hold_every_word_at_once() -> None:
         tracemalloc.stop()
     assert cleaned == text
     assert peak < 4 * len(text), f"peak {peak / 1e6:.0f} MB for {len(text) / 1e6:.0f} MB of text"
+
+
+def test_the_document_size_cap_is_a_setting_and_counts_characters(tmp_path: Path) -> None:
+    from kgbuild.config import ReadConfig
+    from kgbuild.ingest.readers.size import DEFAULT_MAX_DOCUMENT_CHARS
+
+    assert ReadConfig().max_document_chars == DEFAULT_MAX_DOCUMENT_CHARS
+    (tmp_path / "big.txt").write_text("word " * 1000, encoding="utf-8")  # 5,000 characters
+    (tmp_path / "small.txt").write_text("A short note.", encoding="utf-8")
+    (tmp_path / "records.jsonl").write_text(
+        '{"title": "long", "text": "' + "x" * 3000 + '"}\n{"title": "short", "text": "fine"}\n', encoding="utf-8")
+    items = list(read_sources([tmp_path], max_chars=2000))
+    assert sorted(i.title for i in items if not isinstance(i, ReadProblem)) == ["short", "small"]
+    problems = {i.source: i.message for i in items if isinstance(i, ReadProblem)}
+    assert set(problems) == {"big.txt", "records.jsonl:1"}  # a corpus: the record alone, the next one is read
+    assert all("over the cap of 2,000 (read.max_document_chars)" in m for m in problems.values())

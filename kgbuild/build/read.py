@@ -15,6 +15,7 @@ from kgbuild.build.stage import StageResult
 from kgbuild.config import CsvColumns
 from kgbuild.corpus import Corpus, load_corpus, remove_documents
 from kgbuild.ingest.readers import ReadProblem, read_sources
+from kgbuild.ingest.readers.size import DEFAULT_MAX_DOCUMENT_CHARS
 from kgbuild.model import Document
 from kgbuild.progress import Advance
 from kgbuild.report import ReadSection, SkippedSource
@@ -29,7 +30,8 @@ class ReadStage:
 
     def open(self, ctx: BuildContext, request: BuildRequest) -> Reading:
         """The reading of one build, for a runner that takes documents batch by batch."""
-        return Reading(request, load_corpus(ctx.workspace), csv_columns=ctx.config.read.csv)
+        return Reading(request, load_corpus(ctx.workspace), csv_columns=ctx.config.read.csv,
+                       max_chars=ctx.config.read.max_document_chars)
 
     async def run(self, ctx: BuildContext, data: BuildRequest) -> StageResult[ReadOutput]:
         reading = self.open(ctx, data)
@@ -40,9 +42,11 @@ class ReadStage:
 
 
 class Reading:
-    def __init__(self, request: BuildRequest, corpus: Corpus, *, csv_columns: CsvColumns | None = None) -> None:
+    def __init__(self, request: BuildRequest, corpus: Corpus, *, csv_columns: CsvColumns | None = None,
+                 max_chars: int = DEFAULT_MAX_DOCUMENT_CHARS) -> None:
         self.request = request
         self.csv_columns = csv_columns
+        self.max_chars = max_chars
         self.corpus = corpus  # the workspace's documents and chunks; later stages update it in place
         self.section = ReadSection()
         self._seen: dict[str, tuple[str, str]] = {}  # id -> (content hash, source) of every document read
@@ -50,7 +54,8 @@ class Reading:
     def batches(self, size: int | None, advance: Advance) -> Iterator[list[Document]]:
         """The documents read, `size` at a time (None: all in one batch); problems go to the report."""
         batch: list[Document] = []
-        for item in read_sources(self.request.sources, csv_columns=self.csv_columns):
+        for item in read_sources(self.request.sources, csv_columns=self.csv_columns,
+                                 max_chars=self.max_chars):
             advance(1)
             if isinstance(item, ReadProblem):
                 self.section.skipped.append(SkippedSource(source=item.source, reason=item.message))

@@ -110,7 +110,12 @@ def export_graph(workspace: Workspace, fmt: str, out: Path, *, base: str | None 
 def atomic_text_file(target: Path) -> Iterator[TextIO]:
     """A UTF-8 text file that appears at `target` only if the block completes."""
     if target.is_dir():
-        raise KgbuildError(str(target), "is a directory", "give a file name with --out")
+        raise KgbuildError(str(target), "is a directory", f"give a file name with --out, e.g. {target / 'graph'}")
+    # A parent that is a regular file: mkdir would say only "File exists", which names neither.
+    blocking = next((p for p in target.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        raise KgbuildError(str(target), f"cannot write: {blocking} is a file, not a directory",
+                           "give --out a path whose directories are directories")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")

@@ -140,8 +140,15 @@ class ChatClient:
 
     def _scrub(self, text: str) -> str:
         key = self._config.api_key
-        text = one_line(text)
-        return text.replace(key, "***") if key else text
+        if not key:
+            return one_line(text)
+        # The key as it may appear in a library's message: as given, trimmed, or escaped (a header error
+        # prints the header's bytes: b'Bearer sk-...\n'); replaced before the text is made one line.
+        for form in sorted({key, key.strip(), repr(key)[1:-1], repr(key.encode("utf-8", "replace"))[2:-1]},
+                           key=len, reverse=True):
+            if len(form) >= 4:
+                text = text.replace(form, "***")
+        return one_line(text)
 
     def _classify(self, exc: Exception, model: str, request: ChatRequest) -> EndpointError:
         import openai

@@ -15,12 +15,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from kgbuild.errors import KgbuildError
 from kgbuild.query.types import Answer
 from kgbuild.serve.data import MAX_EDGES, MAX_NODES, Explorer, NotFound
+from kgbuild.serve.errors import clip, validation_error
 from kgbuild.serve.records import (
     MAX_PAGE,
     ClassCount,
@@ -35,7 +37,7 @@ from kgbuild.serve.records import (
     StrategyView,
     TripleView,
 )
-from kgbuild.serve.security import Guard
+from kgbuild.serve.security import Guard, RequestLimits
 
 if TYPE_CHECKING:
     from kgbuild.engine import Engine
@@ -47,9 +49,11 @@ Limit = Annotated[int, Query(ge=1, le=MAX_PAGE, description=f"items per page, at
 NodeId = Annotated[str, Query(min_length=1, max_length=1000, description="a node id (entity, concept, event, chunk)")]
 
 
-def create_app(engine: Engine, *, token: str | None = None, loopback_only: bool = True) -> FastAPI:
+def create_app(engine: Engine, *, token: str | None = None, loopback_only: bool = True,
+               limits: RequestLimits | None = None) -> FastAPI:
     """The app over `engine` (opened by the caller, who closes it). `token`: required on every request;
-    `loopback_only`: refuse requests whose Host is not a loopback name (bound to 127.0.0.1)."""
+    `loopback_only`: refuse requests whose Host is not a loopback name (bound to 127.0.0.1);
+    `limits`: the largest request body and how long its bytes may take to arrive."""
     from kgbuild import __version__
 
     explorer = Explorer(engine)
@@ -57,15 +61,17 @@ def create_app(engine: Engine, *, token: str | None = None, loopback_only: bool 
                   description="Read-only API over a kgbuild project: search, nodes, neighbourhoods, triples with "
                               "their supporting sentences, fusion merges, the build report, and queries.")
     app.state.explorer = explorer
-    app.add_middleware(Guard, token=token, loopback_only=loopback_only)
+    app.add_middleware(Guard, token=token, loopback_only=loopback_only, limits=limits or RequestLimits())
+
+    app.add_exception_handler(RequestValidationError, validation_error)
 
     @app.exception_handler(NotFound)
     async def not_found(_: Request, exc: NotFound) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=404)
+        return JSONResponse({"detail": clip(str(exc))}, status_code=404)
 
     @app.exception_handler(KgbuildError)
     async def user_error(_: Request, exc: KgbuildError) -> JSONResponse:
-        return JSONResponse({"detail": exc.line()}, status_code=400)
+        return JSONResponse({"detail": clip(exc.line())}, status_code=400)
 
     # ---------------------------------------------------------------- pages
 

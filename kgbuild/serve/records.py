@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 T = TypeVar("T")
 
@@ -145,10 +145,26 @@ class StrategyView(BaseModel):
     reason: str | None = None
 
 
+MAX_QUESTION = 2000
+MAX_STRATEGY_NAME = 64
+
+
 class QueryRequest(BaseModel):
-    question: str = Field(min_length=1, max_length=2000)
-    strategy: str = "auto"
-    k: int | None = Field(None, ge=1, le=20)
+    # Strict: a JSON NaN, Infinity or 3.0 for k is refused (422), never coerced.
+    question: str = Field(min_length=1, max_length=MAX_QUESTION)
+    strategy: str = Field("auto", min_length=1, max_length=MAX_STRATEGY_NAME)
+    k: int | None = Field(None, ge=1, le=20, strict=True)
+
+    @field_validator("question", "strategy")
+    @classmethod
+    def _encodable(cls, value: str) -> str:
+        # A lone surrogate ("\ud800" in the JSON) decodes to a str that cannot be written back as UTF-8:
+        # the answer echoing the question would fail while being sent.
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("must be valid Unicode text (it holds a lone surrogate)") from None
+        return value
 
 
 class Stats(BaseModel):

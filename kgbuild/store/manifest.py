@@ -99,3 +99,33 @@ class StoreManifest:
 
     def close(self) -> None:
         self._db.close()
+
+
+@dataclass(frozen=True)
+class StoreContents:
+    """What one store holds by the manifest: rows per kind, and whether its last write was cut off."""
+
+    rows: dict[str, int]
+    interrupted: bool
+
+    @property
+    def total(self) -> int:
+        return sum(self.rows.values())
+
+
+def store_contents(path: Path, target: str) -> StoreContents:
+    """Read-only: counts of the rows recorded for `target` (none when no sync has run), without
+    creating the manifest or taking any lock a running sync would need."""
+    if not path.exists():
+        return StoreContents({}, False)
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        rows = dict(db.execute("SELECT kind, COUNT(*) FROM rows WHERE target=? GROUP BY kind ORDER BY kind",
+                               (target,)).fetchall())
+        dirty = db.execute("SELECT dirty FROM state WHERE target=?", (target,)).fetchone()
+    except sqlite3.Error:
+        return StoreContents({}, False)  # a manifest from before the tables existed: nothing recorded
+    finally:
+        db.close()
+    return StoreContents({str(k): int(v) for k, v in rows.items()}, bool(dirty and dirty[0]))
+

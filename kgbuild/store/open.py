@@ -5,6 +5,7 @@ from __future__ import annotations
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from kgbuild.config import Config
 from kgbuild.store.types import Embedder, GraphStore, VectorStore
@@ -39,6 +40,26 @@ def vector_target(config: Config) -> str:
 
 def manifest_path(config: Config) -> Path:
     return config.workspace_path() / "stores.sqlite"
+
+
+def held_by_stores(config: Config) -> dict[str, dict[str, Any]]:
+    """What the configured stores hold, by the manifest (`kgbuild status`): backend, where, rows per
+    kind and whether the last write was interrupted; the stores themselves are not opened."""
+    from kgbuild.store.manifest import store_contents
+
+    out: dict[str, dict[str, Any]] = {}
+    targets = {"graph": (config.graph_store.backend, graph_target(config)),
+               "vectors": (config.vector_store.backend, vector_target(config))}
+    for name, (backend, target) in targets.items():
+        if backend == "none":
+            out[name] = {"backend": "none"}
+            continue
+        held = store_contents(manifest_path(config), target)
+        where = config.graph_store.uri if backend == "neo4j" else (
+            str(config.graph_store_path()) if name == "graph" else config.vector_store_uri())
+        out[name] = {"backend": backend, "at": where, "rows": held.rows, "total": held.total,
+                     "interrupted": held.interrupted}
+    return out
 
 
 @dataclass

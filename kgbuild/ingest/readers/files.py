@@ -16,6 +16,12 @@ from kgbuild.ingest.readers.html import parse_html
 from kgbuild.ingest.readers.markdown import parse_markdown
 from kgbuild.ingest.readers.pdf import parse_pdf
 from kgbuild.ingest.readers.problems import BadInput, ReadProblem
+from kgbuild.ingest.readers.size import (
+    DEFAULT_MAX_DOCUMENT_CHARS,
+    check_docx_text,
+    check_text_bytes,
+    too_large,
+)
 from kgbuild.ingest.readers.tabular import read_table
 from kgbuild.ingest.readers.text import parse_txt
 from kgbuild.ingest.readers.word import parse_docx
@@ -100,8 +106,20 @@ def _walk(root: Path, prefix: str, visited: set[tuple[int, int]],
             yield ReadProblem(rel, NOT_REGULAR)
 
 
-def _read_file(path: Path, source: str, raw_id: str,
-               csv_columns: CsvColumns | None = None) -> Iterator[Document | ReadProblem]:
+def _read_file(path: Path, source: str, raw_id: str, csv_columns: CsvColumns | None = None,
+               max_chars: int = DEFAULT_MAX_DOCUMENT_CHARS) -> Iterator[Document | ReadProblem]:
+    """The file's documents, each held to `max_chars` characters of text (a corpus record over it
+    is one problem; the file's other records are still read)."""
+    for item in _read_file_uncapped(path, source, raw_id, csv_columns, max_chars):
+        chars = sum(len(p.text) for p in item.paragraphs) if isinstance(item, Document) else 0
+        if chars > max_chars:
+            yield ReadProblem(item.source, too_large(chars, max_chars).message)
+            continue
+        yield item
+
+
+def _read_file_uncapped(path: Path, source: str, raw_id: str, csv_columns: CsvColumns | None,
+                        max_chars: int) -> Iterator[Document | ReadProblem]:
     fmt = FORMATS.get(path.suffix.lower())
     if fmt is None:
         shown = f"'{path.suffix}'" if path.suffix else "(no extension)"
@@ -122,13 +140,16 @@ def _read_file(path: Path, source: str, raw_id: str,
             yield from read_json_corpus(data, source)
             return
         if fmt in ("csv", "tsv"):
-            yield from read_table(data, source, fmt, csv_columns)
+            yield from read_table(data, source, fmt, csv_columns, namespace=raw_id)
             return
         if fmt in ("pdf", "docx"):
             if not data.strip():
                 raise BadInput(EMPTY_FILE)
+            if fmt == "docx":
+                check_docx_text(data, max_chars)  # before python-docx inflates it into a tree
             parsed: Parsed = parse_pdf(data) if fmt == "pdf" else parse_docx(data)
         else:
+            check_text_bytes(data, max_chars)
             parsed = _TEXT_PARSERS[fmt](decode_text(data))
         title = parsed.title or path.stem
         yield make_document(raw_id, source, title, fmt, parsed.paragraphs, parsed.metadata)
@@ -138,8 +159,8 @@ def _read_file(path: Path, source: str, raw_id: str,
         yield ReadProblem(source, os_error_message(err))
 
 
-def read_sources(paths: Sequence[str | Path], *,
-                 csv_columns: CsvColumns | None = None) -> Iterator[Document | ReadProblem]:
+def read_sources(paths: Sequence[str | Path], *, csv_columns: CsvColumns | None = None,
+                 max_chars: int = DEFAULT_MAX_DOCUMENT_CHARS) -> Iterator[Document | ReadProblem]:
     """Stream Documents from files, directories (recursive, sorted, skipping hidden files and
     directories and OS clutter like '.DS_Store') and corpus files; yield a ReadProblem for
     anything unreadable and go on with the rest.
@@ -159,7 +180,7 @@ def read_sources(paths: Sequence[str | Path], *,
             yield ReadProblem(shown, os_error_message(err))
             continue
         if stat.S_ISREG(mode):
-            yield from _read_file(path, shown, path.stem, csv_columns)
+            yield from _read_file(path, shown, path.stem, csv_columns, max_chars)
             continue
         if not stat.S_ISDIR(mode):
             yield ReadProblem(shown, NOT_REGULAR)
@@ -169,4 +190,5 @@ def read_sources(paths: Sequence[str | Path], *,
                 yield item
             else:
                 file_path, rel = item
-                yield from _read_file(file_path, rel, str(PurePosixPath(rel).with_suffix("")), csv_columns)
+                yield from _read_file(file_path, rel, str(PurePosixPath(rel).with_suffix("")), csv_columns,
+                                      max_chars)

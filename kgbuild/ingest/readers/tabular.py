@@ -79,20 +79,39 @@ def _paragraphs(layout: _Layout, row: list[str]) -> list[Paragraph]:
     return out
 
 
-def read_table(data: bytes, source: str, fmt: str,
-               columns: CsvColumns | None = None) -> Iterator[Document | ReadProblem]:
-    """Documents of a .csv (fmt "csv") or .tsv ("tsv") file, one per row; problems name `source:LINE`."""
+def read_table(data: bytes, source: str, fmt: str, columns: CsvColumns | None = None,
+               namespace: str = "") -> Iterator[Document | ReadProblem]:
+    """Documents of a .csv (fmt "csv") or .tsv ("tsv") file, one per row; problems name `source:LINE`.
+    A row's id is `namespace/ROW-ID` (the file's own id, e.g. `data/drugs/7`): row ids repeat across
+    files (every export numbers from 1), and a document id must not."""
     columns = columns or CsvColumns()
-    text = decode_text(data)  # BOM stripped, empty/binary/non-UTF-8 refused
+    text = decode_text(_stray_nul_kept(data))  # BOM stripped, empty/binary/non-UTF-8 refused
     delimiter = columns.delimiter or ("\t" if fmt == "tsv" else ",")
     previous_limit = csv.field_size_limit(FIELD_LIMIT)
     try:
-        yield from _rows(text, source, fmt, delimiter, columns)
+        yield from _rows(text, source, fmt, delimiter, columns, namespace)
     finally:
         csv.field_size_limit(previous_limit)
 
 
-def _rows(text: str, source: str, fmt: str, delimiter: str, columns: CsvColumns) -> Iterator[Document | ReadProblem]:
+# A table with a NUL byte here and there is text with damaged rows; one where NULs are common (or in
+# the header) is a binary file named .csv, or UTF-16 without a BOM.
+_NUL_SHARE_OF_BINARY = 0.1
+_NUL_MARK = "\uffff"  # a noncharacter: no real text holds it
+
+
+def _stray_nul_kept(data: bytes) -> bytes:
+    """`data` with its stray NUL bytes as U+FFFF placeholders, so the text check lets it through and
+    `_rows` skips just the rows holding one; a file that is mostly NULs is left for the check to refuse."""
+    count = data.count(b"\x00")
+    header_end = data.find(b"\n")
+    if count == 0 or count > len(data) * _NUL_SHARE_OF_BINARY or b"\x00" in data[:max(header_end, 0)]:
+        return data
+    return data.replace(b"\x00", _NUL_MARK.encode("utf-8"))
+
+
+def _rows(text: str, source: str, fmt: str, delimiter: str, columns: CsvColumns,
+          namespace: str) -> Iterator[Document | ReadProblem]:
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     try:
         header = next(reader, None)
@@ -125,15 +144,20 @@ def _rows(text: str, source: str, fmt: str, delimiter: str, columns: CsvColumns)
             yield ReadProblem(where, f"row has {len(row)} fields, the header has {len(header)}; quote fields "
                                      "that hold the delimiter, or fix the row (skipped)")
             continue
+        if any(_NUL_MARK in cell for cell in row):
+            yield ReadProblem(where, "row holds a NUL byte (binary data in a text field); remove it or re-export "
+                                     "the row (skipped)")
+            continue
         try:
-            yield _document(layout, row, where, fmt, ids)
+            yield _document(layout, row, where, fmt, ids, namespace)
         except BadInput as err:
             yield ReadProblem(where, err.message)
     if rows == 0:
         raise BadInput("only a header, no rows; nothing to build")
 
 
-def _document(layout: _Layout, row: list[str], where: str, fmt: str, ids: IdAllocator) -> Document:
+def _document(layout: _Layout, row: list[str], where: str, fmt: str, ids: IdAllocator,
+              namespace: str) -> Document:
     title = clean_text(row[layout.title]) if layout.title is not None else ""
     raw_id = clean_text(row[layout.id]) if layout.id is not None else ""
     names = ", ".join(repr(layout.header[i]) for i in layout.text)
@@ -143,6 +167,8 @@ def _document(layout: _Layout, row: list[str], where: str, fmt: str, ids: IdAllo
     if not title and not raw_id:
         shown = f"column {layout.header[layout.title]!r}" if layout.title is not None else "a title column"
         raise BadInput(f"no title or id: fill in {shown} or set read.csv.title / read.csv.id (skipped)")
-    doc = make_document(raw_id or title, where, title or raw_id, fmt, paragraphs, layout.properties(row))
+    row_id = raw_id or title
+    doc = make_document(f"{namespace}/{row_id}" if namespace else row_id, where, title or raw_id, fmt, paragraphs,
+                        layout.properties(row))
     unique = ids.allocate(doc.id)
     return doc if unique == doc.id else doc.model_copy(update={"id": unique})
