@@ -140,6 +140,22 @@ def test_a_given_name_before_a_surname_tagged_as_a_place_is_one_name(extractor: 
     assert "Isabelle Holland" in names(result) and "Holland" not in names(result)
 
 
+def test_an_organisation_named_before_in_and_a_place_lies_there(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "In 1949 Hopper joined the Eckert-Mauchly Computer Corporation in Philadelphia, which was "
+                            "building the UNIVAC I.", "Grace Hopper")
+    assert ("Eckert-Mauchly Computer Corporation", "located in", "Philadelphia") in triples(result)
+    # a birth name before "in" is no organisation, whatever the NER says
+    result = run(extractor, "She was born Augusta Ada Byron in London on 10 December 1815.", "Ada Lovelace")
+    assert not any(p == "located in" for _, p, _ in triples(result))
+
+
+def test_a_school_of_a_university_is_two_names_and_part_of_it(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "John Mauchly and Presper Eckert designed it at the Moore School of Electrical "
+                            "Engineering of the University of Pennsylvania in Philadelphia.", "ENIAC")
+    assert ("Moore School of Electrical Engineering", "part of", "University of Pennsylvania") in triples(result)
+    assert ("University of Pennsylvania", "located in", "Philadelphia") in triples(result)
+
+
 # ---------------------------------------------------------------------------- pronouns and descriptions
 
 

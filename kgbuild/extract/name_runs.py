@@ -17,6 +17,8 @@ School", "Association" + "Computing Machinery" (PERSON), "Computing Machinery" (
      people ("England and France", "Eckert and Mauchly").
    - "of" after a person's given names and before a place: a ruler's or noble's name,
      "Frederika Louisa of Hesse-Darmstadt" (a person; "Duke of X" stays a relational title);
+   - but a second "of" before another institution starts a second name: "Moore School of Electrical
+     Engineering" of "the University of Pennsylvania" (`nouns.names_in_names` relates them);
    - side by side: a number word after any name ("Formula One"), an unlabelled proper noun
      before a place the NER tagged alone ("Isabelle Holland": a place name is a common surname);
      a proper noun run continues through a numeral after it ("Ferranti Mark 1").
@@ -232,6 +234,9 @@ def _joinable(doc: Doc, run: list[_Part], right: _Part, gap: list[str], through_
             through_of and right.label not in _PLACE_OR_PERSON)
     if gap == ["of"] and left.label == "PERSON" and len(run) == 1 and right.label in _PLACES:
         return left_last not in TITLE_NOUNS  # "Frederika Louisa of Hesse-Darmstadt": one person's name
+    if through_of and gap[0] == "of" and doc[right.start].lower_ in INSTITUTION_HEADS and any(
+            doc[k].lower_ in INSTITUTION_HEADS for p in run for k in range(p.start, p.end)):
+        return False  # "Moore School of Electrical Engineering | of the University of Pennsylvania": two bodies
     if left.label in _NO_LEFT or (left.label == "GPE" and left_last not in INSTITUTION_HEADS):
         return False
     if left_last in TITLE_NOUNS:

@@ -234,6 +234,41 @@ def place_chains(state: ChunkState) -> None:
             state.triple(left, "located in", right, [])
 
 
+# The head word of a body that belongs to a larger one: "the Moore School of ... of the University".
+SUBUNIT_HEADS = frozenset({
+    "school", "college", "faculty", "department", "institute", "laboratory", "laboratories", "centre",
+    "center", "division", "library", "museum", "observatory", "hospital", "press", "unit", "branch",
+})
+_ORG_LABELS = frozenset({"ORG", "FAC"})
+_NAMING_WORDS = frozenset({"born", "named", "called", "nee", "née", "christened", "renamed"})
+
+
+def names_in_names(state: ChunkState) -> None:
+    """Two names side by side, joined by one preposition, within a sentence:
+    - an organisation or facility, "in", a place: it lies there ("the Eckert-Mauchly Computer
+      Corporation in Philadelphia", "the Post Office Research Station in Dollis Hill");
+    - a school, laboratory or other sub-unit, "of", an organisation: part of it ("the Moore School
+      of Electrical Engineering of the University of Pennsylvania")."""
+    doc = state.doc
+    starts = {m.start: m for m in state.mentions if m.start >= 0}
+    for left in state.mentions:
+        if left.label not in _ORG_LABELS or left.start < 0 or left.end + 1 >= len(doc) or state.is_person(left):
+            continue
+        if left.start > 0 and doc[left.start - 1].lower_ in _NAMING_WORDS:
+            continue  # "born Augusta Ada Byron (ORG) in London": a birth name, born there
+        prep = doc[left.end]
+        right = starts.get(left.end + 1)  # the NER may take "the" into the name or leave it out
+        if right is None and doc[left.end + 1].lower_ == "the":
+            right = starts.get(left.end + 2)
+        if right is None or right.name == left.name or state.sent_index[right.start] != state.sent_index[left.start]:
+            continue
+        if prep.lower_ == "in" and right.is_place and right.label != "FAC":
+            state.triple(left, "located in", right, [])
+        elif prep.lower_ == "of" and right.label == "ORG" and any(
+                t.lower_ in SUBUNIT_HEADS for t in doc[left.start : left.end]):
+            state.triple(left, "part of", right, [])
+
+
 def role_prefixes(state: ChunkState) -> None:
     """ "guitarist Hank Shermann", "the economist Oskar Morgenstern", "bassists Ron McGovney,
     Cliff Burton, and Jason Newsted": a role noun right before a person's name is what that

@@ -22,7 +22,14 @@ from kgbuild.extract.chunk_state import ChunkState
 from kgbuild.extract.clauses import clause
 from kgbuild.extract.entities import collect_mentions, link_surnames
 from kgbuild.extract.facts import CONCEPT, PROPN, Classes, Facts, Mention
-from kgbuild.extract.nouns import apposition, place_chains, possessed_work, role_prefixes, works_by
+from kgbuild.extract.nouns import (
+    apposition,
+    names_in_names,
+    place_chains,
+    possessed_work,
+    role_prefixes,
+    works_by,
+)
 from kgbuild.extract.parentheses import parenthesis
 from kgbuild.extract.vocab import PROPER_TAGS, WORK_NOUN_VERBS
 
@@ -81,6 +88,7 @@ class Reader:
             else:
                 clause(state, doc[i])
         place_chains(state)
+        names_in_names(state)
         role_prefixes(state)
         works_by(state)
         mentions = [*state.mentions, *state.used.values()]
