@@ -156,6 +156,17 @@ def test_a_school_of_a_university_is_two_names_and_part_of_it(extractor: Offline
     assert ("University of Pennsylvania", "located in", "Philadelphia") in triples(result)
 
 
+def test_a_nations_navy_is_an_organisation(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "The German navy adopted Enigma in 1926, and the army followed in 1928.", "Enigma")
+    assert ("German navy", "adopt", "Enigma") in triples(result)
+
+
+def test_a_name_before_the_kind_of_artefact_it_is_stands_for_the_name(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "The Enigma machine was a cipher device with a keyboard, a set of rotors and a lamp "
+                            "board.", "Enigma")
+    assert types(result)["Enigma"] == "device"
+
+
 # ---------------------------------------------------------------------------- pronouns and descriptions
 
 
@@ -200,6 +211,13 @@ def test_a_bare_given_name_is_the_documents_person(extractor: OfflineExtractor) 
 
 
 # ---------------------------------------------------------------------------- clauses
+
+def test_people_after_by_hung_on_a_place_are_the_passive_verbs_agents(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "The Manchester Baby, formally the Small-Scale Experimental Machine, was built at the "
+                            "University of Manchester by Frederic Williams, Tom Kilburn and Geoff Tootill.",
+                 "Early computers")
+    assert {("Frederic Williams", "build", "Manchester Baby"), ("Tom Kilburn", "build", "Manchester Baby"),
+            ("Geoff Tootill", "build", "Manchester Baby")} <= triples(result)
 
 
 def test_a_common_noun_object_joins_the_predicate(extractor: OfflineExtractor) -> None:

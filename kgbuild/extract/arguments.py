@@ -11,8 +11,10 @@ from kgbuild.extract.name_runs import quote_pairs
 from kgbuild.extract.names import clean_name
 from kgbuild.extract.typehints import class_hint, same_kind
 from kgbuild.extract.vocab import (
+    ARTEFACT_KINDS,
     BAD_DETERMINERS,
     DASHES,
+    NATIONAL_BODIES,
     NOUN_TAGS,
     PROPER_TAGS,
     ROMAN_NUMERALS,
@@ -155,6 +157,32 @@ class Arguments:
         self.extra[tok.i] = mention
         return mention
 
+    def named_kind(self, tok: Token) -> Mention | None:
+        """A name before a word for the kind of artefact it is: "the Enigma machine", "the
+        Colossus computers" stand for the name (not for other things named before them)."""
+        if self.lemma(tok) not in ARTEFACT_KINDS:
+            return None
+        left = [c for c in tok.children if c.dep_ == "compound" and c.i == tok.i - 1]
+        mention = self.named(left[0]) if left else None
+        return None if mention is None or self.is_person(mention) or mention.is_place else mention
+
+    def national_body(self, tok: Token) -> Mention | None:
+        """A nation's army, navy or government named by its people's adjective: "the German navy",
+        "the British government" (one organisation, though no name is capitalised but the first)."""
+        cached = self.extra.get(tok.i)
+        if cached is not None:
+            return cached if cached.label == "ORG" else None
+        org = self.classes.by_label.get("ORG")
+        if org is None or tok.tag_ != "NN" or self.lemma(tok) not in NATIONAL_BODIES:
+            return None
+        nation = next((c for c in tok.children if c.dep_ in ("amod", "compound") and c.i < tok.i
+                       and c.ent_type_ == "NORP"), None)
+        if nation is None:
+            return None
+        mention = Mention(f"{nation.text} {tok.lower_}", org, "ORG", nation.i, tok.i + 1)
+        self.extra[tok.i] = mention
+        return mention
+
     def year(self, tok: Token) -> Mention | None:
         """A bare year the NER missed, inside a life-span parenthesis: "(1204 – 12 April 1237)"."""
         text = tok.text
@@ -219,7 +247,7 @@ class Arguments:
         if tag in NOUN_TAGS:
             if tok.i == 0 and tok.is_title and not any(c.dep_ == "det" for c in tok.children):
                 return self.proper(tok)  # a passage opening with its title: "Fascination is a 2004 film"
-            named = self.named_apposition(tok)
+            named = self.named_apposition(tok) or self.named_kind(tok) or self.national_body(tok)
             if named is not None:
                 return named
             return self.topic_reference(tok)
@@ -303,7 +331,7 @@ class Arguments:
         if tag in PROPER_TAGS or _looks_proper(tok):
             return self.proper(tok)
         if tag in NOUN_TAGS:
-            named = self.named_apposition(tok) or self.topic_reference(tok)
+            named = self.named_apposition(tok) or self.national_body(tok) or self.topic_reference(tok)
             if named is not None:
                 return named
             if concept_ok:

@@ -165,3 +165,16 @@ EVENTS: Mapping[str, EventRule] = MappingProxyType({
     "award": EventRule("Award", "recipient", "award", passive_only=True),
     "marry": EventRule("Marriage", "spouse", "spouse"),
 })
+
+
+# A nation's institutions, named by its people's adjective: "the German navy" (Arguments.national_body).
+NATIONAL_BODIES = frozenset({
+    "army", "navy", "government", "military", "police", "parliament", "senate", "monarchy", "administration",
+    "cabinet", "marines", "airforce", "legislature", "embassy", "consulate", "treasury", "admiralty",
+})
+
+# Words for the kind of artefact a name before them is: "the Enigma machine" (Arguments.named_kind).
+ARTEFACT_KINDS = frozenset({
+    "machine", "computer", "device", "system", "engine", "program", "programme", "project", "rocket", "ship",
+    "aircraft", "satellite", "missile", "processor", "software", "cipher", "calculator", "telescope", "vehicle",
+})
