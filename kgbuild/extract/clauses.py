@@ -128,8 +128,8 @@ def clause(state: ChunkState, verb: Token) -> None:
     if passive and not agents:
         # "was built at the University of Manchester by Frederic Williams, ...": the parser hung the
         # agent on the place; people named after that "by" are who did it.
-        for prep in (c for c in children if c.dep_ == "prep" and c.lower_ != "by"):
-            for by in (t for pobj in prep.children if pobj.dep_ == "pobj" for t in pobj.children
+        for place_prep in (c for c in children if c.dep_ == "prep" and c.lower_ != "by"):
+            for by in (t for pobj in place_prep.children if pobj.dep_ == "pobj" for t in pobj.children
                        if t.dep_ == "prep" and t.lower_ == "by"):
                 agents.extend(m for pobj in by.children if pobj.dep_ == "pobj"
                               for m in _agent_names(state, pobj) if state.is_person(m))
