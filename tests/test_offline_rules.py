@@ -212,6 +212,22 @@ def test_a_bare_given_name_is_the_documents_person(extractor: OfflineExtractor) 
 
 # ---------------------------------------------------------------------------- clauses
 
+def test_a_participle_coordinated_with_a_passive_takes_its_agent(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "The Man Without a Face is a 1993 American drama film starring and directed by Mel "
+                            "Gibson, in his directorial debut.", "The Man Without a Face")
+    assert {("Man Without a Face", "star", "Mel Gibson"), ("Mel Gibson", "direct", "Man Without a Face")} <= triples(
+        result)
+
+
+def test_a_work_by_someone_was_made_by_them_and_the_nth_album_is_a_type(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "Love + War is the debut studio album by British singer Kwabs.", "Love + War")
+    assert ("Kwabs", "record", "Love + War") in triples(result)
+    result = run(extractor, "Marching for Liberty is the third studio album by Hungarian heavy metal band Wisdom, "
+                            "released on September 27, 2013, through Noise Art Records.", "Marching for Liberty")
+    assert ("Wisdom", "record", "Marching for Liberty") in triples(result)
+    assert types(result)["Marching for Liberty"] == "studio album"
+
+
 def test_people_after_by_hung_on_a_place_are_the_passive_verbs_agents(extractor: OfflineExtractor) -> None:
     result = run(extractor, "The Manchester Baby, formally the Small-Scale Experimental Machine, was built at the "
                             "University of Manchester by Frederic Williams, Tom Kilburn and Geoff Tootill.",

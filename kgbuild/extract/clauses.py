@@ -125,6 +125,15 @@ def clause(state: ChunkState, verb: Token) -> None:
                                       for m in _agent_names(state, pobj))
                 break
 
+    if not objects and not has_object and verb.tag_ == "VBG" and verb.dep_ == "acl":
+        # "a 1993 film starring and directed by Mel Gibson": the participle's object is the agent
+        # of the passive it is coordinated with.
+        for other in verb.conjuncts:
+            if other.i > verb.i and other.tag_ == "VBN":
+                objects.extend(m for by in other.children if by.dep_ == "agent" for pobj in by.children
+                               if pobj.dep_ == "pobj" for m in _agent_names(state, pobj))
+                break
+
     if passive and not agents:
         # "was built at the University of Manchester by Frederic Williams, ...": the parser hung the
         # agent on the place; people named after that "by" are who did it.

@@ -35,6 +35,17 @@ def noun_relations(
     phrase: str | None = None
     for child in noun.children:
         dep = child.dep_
+        made = WORK_NOUN_VERBS.get(state.lemma(noun)) if dep == "prep" and child.lower_ == "by" else None
+        if made is not None:
+            # "the third studio album by Hungarian heavy metal band Wisdom": Wisdom made it.
+            makers = [m for pobj in child.children if pobj.dep_ == "pobj"
+                      for m in (state.named(t) for t in conjuncts(pobj)) if m is not None and not m.is_place]
+            for maker in makers:
+                for subject in subjects:
+                    if subject is not maker:
+                        state.triple(maker, made, subject, qualifiers or [])
+                        found = True
+            continue
         if dep == "prep" and child.lower_ in REL_NOUN_PREPS:
             prep = child.lower_
             targets = [
@@ -155,7 +166,12 @@ def _type_from(state: ChunkState, subjects: list[Mention], noun: Token) -> None:
 
 
 def _indefinite(noun: Token) -> bool:
-    return any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in noun.children)
+    """ "a film", and "the third studio album", "the first woman": one of a kind, so a type."""
+    children = list(noun.children)
+    return any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in children) or (
+        any(c.dep_ == "det" and c.lower_ == "the" for c in children)
+        and any(c.dep_ == "amod" and (c.ent_type_ == "ORDINAL" or c.lower_ in ("debut", "last", "final"))
+                for c in children))
 
 
 def copula(state: ChunkState, children: list[Token], subjects: list[Mention], lemma: str) -> None:

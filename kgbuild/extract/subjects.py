@@ -95,7 +95,9 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
         head = verb.head
         if head.tag_.startswith("VB"):
             mentions, head_passive = verb_subjects(state, head)
-            passive = passive or (head_passive and verb.tag_ == "VBN")
+            # "starring and directed by X": a participle with its own agent is passive whatever its head is.
+            own_agent = any(c.dep_ == "agent" for c in verb.children)
+            passive = passive or (verb.tag_ == "VBN" and (head_passive or own_agent))
     elif verb.tag_ in ("VBD", "VBZ", "VBP") and _name_before(state, verb) is not None:
         # "Turing designed the Bombe": the name, tagged as a gerund, became the root and the
         # verb an adverbial clause; the name that opens the sentence is the subject.
