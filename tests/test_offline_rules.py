@@ -212,6 +212,22 @@ def test_a_bare_given_name_is_the_documents_person(extractor: OfflineExtractor) 
 
 # ---------------------------------------------------------------------------- clauses
 
+def test_a_participle_after_a_list_of_roles_is_about_the_subject(extractor: OfflineExtractor) -> None:
+    # and "Albert- Édouard" is one name: 2Wiki's hyphen gaps are closed for any letter, not only a-z
+    result = run(extractor, "Albert- Édouard Janssen was a Belgian politician, banker and professor born in Antwerp, "
+                            "Belgium on April 1, 1883, and died in in Hamme- Mille, Belgium on March 29, 1966.",
+                 "Albert- Édouard Janssen")
+    assert ("Albert-Édouard Janssen", "born in", "Antwerp") in triples(result)
+
+
+def test_a_participle_clause_without_a_subject_is_about_its_heads_subject(extractor: OfflineExtractor) -> None:
+    result = run(extractor, 'Garam Masala ( English:" Hot Spice") is a 2005 Indian comedy film written and directed '
+                            "by Priyadarshan, featuring Akshay Kumar, John Abraham, Rimi Sen, Neha Dhupia, Paresh "
+                            "Rawal and Rajpal Yadav.", "Garam Masala")
+    assert {("Garam Masala", "feature", "Akshay Kumar"), ("Garam Masala", "feature", "Rajpal Yadav"),
+            ("Priyadarshan", "direct", "Garam Masala")} <= triples(result)
+
+
 def test_a_participle_coordinated_with_a_passive_takes_its_agent(extractor: OfflineExtractor) -> None:
     result = run(extractor, "The Man Without a Face is a 1993 American drama film starring and directed by Mel "
                             "Gibson, in his directorial debut.", "The Man Without a Face")

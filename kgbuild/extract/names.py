@@ -34,7 +34,7 @@ _PAREN_GLUE_RE = re.compile(r"(?<=[^\s(\[])\((?=\s*\w)")
 _PAREN_SPACE_RE = re.compile(r"\(\s+")
 # Wikipedia extracts with the pronunciation cut out: "Nolan ( ; born 30 July 1970)".
 _PAREN_EMPTY_LEAD_RE = re.compile(r"\(\s*[;,]\s*")
-_HYPHEN_GAP_RE = re.compile(r"(?<=[A-Za-z])- (?=[A-Za-z])")
+_HYPHEN_GAP_RE = re.compile(r"(?<=[^\W\d_])- (?=[^\W\d_])")  # any letters: "Albert- Édouard"
 _SPACE_RE = re.compile(r"[ \t\u00a0]+")
 # "(1877–24 November 1918)", "(c. 750-818)": a range dash glued to digits makes one token.
 _DIGIT_DASH_RE = re.compile(r"(?<=\d)\s*[–—]\s*(?=\d)|(?<=\b\d{3})-(?=\d{3}\b)|(?<=\b\d{4})-(?=\d{4}\b)")

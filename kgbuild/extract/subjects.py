@@ -28,6 +28,8 @@ def _noun_head(state: ChunkState, tok: Token) -> list[Mention]:
     mention = state.subject(tok)
     if mention is not None:
         return [mention]
+    while tok.dep_ == "conj" and tok.head.i < tok.i and tok.tag_ in ("NN", "NNS"):
+        tok = tok.head  # "a politician, banker and professor born in Antwerp": the list's first noun
     if tok.dep_ == "attr" and tok.head.tag_.startswith("VB"):  # "X is a game created by Y": the game is X
         return verb_subjects(state, tok.head)[0]
     if tok.dep_ == "appos":
@@ -102,6 +104,10 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
         # "Turing designed the Bombe": the name, tagged as a gerund, became the root and the
         # verb an adverbial clause; the name that opens the sentence is the subject.
         mentions = [_name_before(state, verb)]  # type: ignore[list-item]
+    elif dep == "advcl" and verb.tag_ == "VBG" and verb.head.tag_.startswith("VB"):
+        # "a film written and directed by Priyadarshan, featuring Akshay Kumar": a participle
+        # clause without a subject of its own is about its head's subject.
+        mentions = verb_subjects(state, verb.head)[0]
     elif dep == "acl":
         head = verb.head
         if state.lemma(verb) in CREDIT_VERBS and head.dep_ == "pobj" and head.head.dep_ == "agent":
