@@ -115,6 +115,11 @@ def test_a_year_before_an_events_name_belongs_to_it(extractor: OfflineExtractor)
     result = run(extractor, "Dark River was an official selection at the 1990 Montreal Film Festival and the Ghent "
                             "Film Festival of the same year.")
     assert "1990 Montreal Film Festival" in names(result) and "Montreal Film Festival" not in names(result)
+    # the name itself joined from pieces first ("European" NORP + "Aquatics Championships")
+    result = run(extractor, "Ganna Khlistunova( also Hanna or Anna,; born 27 February 1988) is a Ukrainian swimmer "
+                            "who won one bronze and two gold medals in the 100 m breaststroke at the 2006 European "
+                            "Aquatics Championships and 2007 World Aquatics Championships.", "Ganna Khlistunova")
+    assert {"2006 European Aquatics Championships", "2007 World Aquatics Championships"} <= names(result)
 
 
 def test_a_number_word_after_a_name_is_part_of_it(extractor: OfflineExtractor) -> None:
@@ -211,6 +216,15 @@ def test_a_bare_given_name_is_the_documents_person(extractor: OfflineExtractor) 
 
 
 # ---------------------------------------------------------------------------- clauses
+
+def test_a_list_hung_on_its_first_name_as_an_apposition_is_every_object(extractor: OfflineExtractor) -> None:
+    # the NER labels these names GPE, PERSON, FAC and GPE
+    result = run(extractor, "Kadal is a 1968 Indian Malayalam film, directed by M. Krishnan Nair and produced by P. "
+                            "Subramaniam. The film stars Madhu, Sharada, Thikkurissi Sukumaran Nair and Shobha in the "
+                            "lead roles.", "Kadal")
+    assert {("Kadal", "star", n) for n in ("Madhu", "Sharada", "Thikkurissi Sukumaran Nair", "Shobha")} <= triples(
+        result)
+
 
 def test_a_participle_after_a_list_of_roles_is_about_the_subject(extractor: OfflineExtractor) -> None:
     # and "Albert- Édouard" is one name: 2Wiki's hyphen gaps are closed for any letter, not only a-z

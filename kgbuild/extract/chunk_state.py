@@ -26,15 +26,20 @@ def conjuncts(tok: Token) -> list[Token]:
 
 # Places are left out: "Columbus, Ohio" is a place and where it lies, not two places.
 _LISTED_LABELS = frozenset({"PERSON", "ORG", "WORK_OF_ART", "PRODUCT"})
+_NAME_LABELS = _LISTED_LABELS | {"GPE", "LOC", "FAC", "NORP", "EVENT"}
 
 
 def listed(tok: Token) -> list[Token]:
     """The members of a list that starts at `tok`: its conjuncts, and the names the parser
     hung on it as appositions ("stars Emilio Estevez, Pat Hingle (appos), Laura Harrington
-    (conj of Hingle), and ..."), when they carry the same entity label."""
+    (conj of Hingle), and ..."), when they carry the same entity label, or any name label when
+    the apposition goes on as a list ("stars Madhu (GPE), Sharada (PERSON), ... and Shobha": the
+    NER's labels of unfamiliar names vary; "Bletchley Park, Buckinghamshire" is no list)."""
     members = [tok, *tok.conjuncts]
     for child in tok.children:
-        if child.dep_ == "appos" and tok.ent_type_ in _LISTED_LABELS and child.ent_type_ == tok.ent_type_:
+        if child.dep_ == "appos" and (
+                (tok.ent_type_ in _LISTED_LABELS and child.ent_type_ == tok.ent_type_)
+                or (tok.ent_type_ in _NAME_LABELS and child.ent_type_ in _NAME_LABELS and child.conjuncts)):
             members.extend([child, *child.conjuncts])
     return members
 

@@ -94,7 +94,9 @@ def whole_names(
     for start, end in unlabelled:
         for i in range(start, end):
             runs[i] = (start, end)
-    return _override(spans, joined), runs
+    spans = _override(spans, joined)
+    # Again: a joined run may be the event's name ("the 2006 | European | Aquatics Championships").
+    return _override(spans, _dated_events(doc, spans)), runs
 
 
 def quote_pairs(doc: Doc) -> list[tuple[int, int]]:
@@ -162,7 +164,7 @@ def _dated_events(doc: Doc, spans: list[Span]) -> list[Span]:
         words = [t for t in year if t.lower_ not in _ARTICLES]  # "the 1990" (EVENT) happens too
         if (year.label_ in ("DATE", "EVENT", "CARDINAL") and len(words) == 1 and words[0].shape_ == "dddd"
                 and name.start == year.end and (name.label_ == "EVENT" or (
-                    name.label_ in _ADJACENT_LABELS and doc[name.end - 1].lower_ in EVENT_HEADS))):
+                    name.label_ not in _NO_LEFT and doc[name.end - 1].lower_ in EVENT_HEADS))):
             event = doc[year.start : name.end]  # an article in the year span comes along (clean_name drops it)
             event.label_ = "EVENT"
             out.append(event)
