@@ -27,7 +27,8 @@ trained router (what a user gets before `kgbuild train router`); `subgraphrag_h3
 candidates within 3 hops instead of 2 (a passage is a hop in kgbuild's graph: entity -> passage ->
 entity is 2). And `subgraphrag_gen` is SubgraphRAG whose scorer never saw a question of the QA
 file: it is trained once, on `--generated N` (default 400) questions read off the graph's own facts
-(kgbuild/query/graph_questions.py, self-supervised), and every question of every fold is held out.
+(kgbuild/query/graph_questions.py, self-supervised), and every question of every fold is held out;
+`subgraphrag_mix` is trained per fold on the fold's training questions plus those generated ones.
 
 Last line: one JSON object, keys `S_answer_in_context_recall`, `S_supporting_recall_at_5`, `S_em`, `S_f1`,
 `S_retrieval_p50_ms`, `S_retrieval_p90_ms`, `S_retrieval_model_calls` per strategy S (samples: `samples_S_...`).
@@ -125,6 +126,7 @@ def run_corpus(engine: Any, items: Sequence[Any], folds: int, label: str,
     rows: list[Row] = []
     folds = max(1, min(folds, len(items)))
     self_taught = None
+    made: list[Any] = []
     if generated and (only is None or "subgraphrag" in only):
         from kgbuild.query.graph_questions import generated_questions
         from kgbuild.query.subgraphrag.train import train_retriever
@@ -154,6 +156,15 @@ def run_corpus(engine: Any, items: Sequence[Any], folds: int, label: str,
                                                                           settings=Settings(text_fusion=False))})
             if self_taught is not None:
                 strategies["subgraphrag_gen"] = SubgraphRAGStrategy(engine, budget, model=self_taught)
+            if made:
+                from kgbuild.query.subgraphrag.train import train_retriever
+
+                t = time.perf_counter()
+                mixed, report = train_retriever(engine.projection(), engine.graph_vectors(), engine.question_linker(),
+                                                [*train, *made], seed=fold)
+                print(f"{label} fold {fold + 1}/{folds}: scorer on {len(train)} + {len(made)} generated questions "
+                      f"in {time.perf_counter() - t:.1f} s ({str(report).splitlines()[0]})")
+                strategies["subgraphrag_mix"] = SubgraphRAGStrategy(engine, budget, model=mixed)
         if model_engine is not None:
             for name in ("coe", "fasttog"):
                 strategies[name] = model_engine.strategy(name, budget)
