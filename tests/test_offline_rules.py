@@ -217,6 +217,23 @@ def test_a_bare_given_name_is_the_documents_person(extractor: OfflineExtractor) 
 
 # ---------------------------------------------------------------------------- clauses
 
+def test_a_fronted_past_participle_clause_is_done_to_the_main_subject(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "Atlantis: The Lost Empire is a 2001 American animated action-adventure film created by "
+                            "Walt Disney Feature Animation. Written by Tab Murphy, directed by Gary Trousdale and "
+                            "Kirk Wise, and produced by Don Hahn, the film features an ensemble cast.",
+                 "Atlantis: The Lost Empire")
+    work = "Atlantis: The Lost Empire"
+    assert {("Tab Murphy", "write", work), ("Gary Trousdale", "direct", work), ("Kirk Wise", "direct", work),
+            ("Don Hahn", "produce", work)} <= triples(result)
+
+
+def test_years_after_the_verb_of_a_first_sentence_date_no_life(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "Nielson has also served as the head football coach at Ripon College (1989–1990), the "
+                            "University of Wisconsin–Eau Claire (1996–1998), and Western Illinois University "
+                            "(2013–2015).", "Bob Nielson")
+    assert not {t for t in triples(result) if t[0] == "Bob Nielson" and t[1] in ("born in", "die in")}
+
+
 def test_a_list_hung_on_its_first_name_as_an_apposition_is_every_object(extractor: OfflineExtractor) -> None:
     # the NER labels these names GPE, PERSON, FAC and GPE
     result = run(extractor, "Kadal is a 1968 Indian Malayalam film, directed by M. Krishnan Nair and produced by P. "

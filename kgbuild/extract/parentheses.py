@@ -111,6 +111,10 @@ def _date_and_place(state: ChunkState, start: int, end: int) -> tuple[Mention | 
     return date, date_prep, place, place_prep
 
 
+# A name after these and before a parenthesis of years is where someone was, not whose life it dates.
+_TENURE_PREPS = frozenset({"at", "in", "for", "from", "to", "with", "on"})
+
+
 def parenthesis_owner(state: ChunkState, open_i: int) -> Mention | None:
     """Whose life the parenthesis dates.
 
@@ -119,7 +123,8 @@ def parenthesis_owner(state: ChunkState, open_i: int) -> Mention | None:
     (– 31 January 1758)". Elsewhere it is the name right before the parenthesis.
     """
     doc = state.doc
-    if state.sent_index[open_i] == 0:
+    if state.sent_index[open_i] == 0 and open_i < doc[open_i].sent.root.i:
+        # (before the verb: "X has served at Ripon College (1989–1990)" dates no life)
         k = state.sent_bounds[0][0]
         while k < open_i and (doc[k].lower_ in NAME_TITLES or is_hyphen(doc[k])) and state.tok2m[k] is None:
             k += 1  # "Major-General Charles John Sackville-West"
@@ -134,6 +139,11 @@ def parenthesis_owner(state: ChunkState, open_i: int) -> Mention | None:
                 return opener
     before = state.named(doc[open_i - 1]) if open_i > 0 else None
     if before is not None and (before.spg_class == state.classes.person or before.label == PROPN):
+        head = doc[before.end - 1]
+        while head.dep_ in ("conj", "appos", "compound") and head.head.i != head.i:
+            head = head.head  # a list's later member: where the list hangs decides
+        if head.dep_ == "pobj" and head.head.lower_ in _TENURE_PREPS:
+            return None  # "head coach at ... Eau Claire (1996–1998)": a tenure at a place, not a life
         return before
     return None
 

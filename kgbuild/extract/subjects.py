@@ -104,10 +104,12 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
         # "Turing designed the Bombe": the name, tagged as a gerund, became the root and the
         # verb an adverbial clause; the name that opens the sentence is the subject.
         mentions = [_name_before(state, verb)]  # type: ignore[list-item]
-    elif dep == "advcl" and verb.tag_ == "VBG" and verb.head.tag_.startswith("VB"):
-        # "a film written and directed by Priyadarshan, featuring Akshay Kumar": a participle
-        # clause without a subject of its own is about its head's subject.
+    elif dep == "advcl" and verb.tag_ in ("VBG", "VBN") and verb.head.tag_.startswith("VB"):
+        # "a film written and directed by Priyadarshan, featuring Akshay Kumar", "Written by Tab
+        # Murphy, ..., the film features": a participle clause without a subject of its own is
+        # about its head's subject (what a past participle says was done to it).
         mentions = verb_subjects(state, verb.head)[0]
+        passive = verb.tag_ == "VBN"
     elif dep == "acl":
         head = verb.head
         if state.lemma(verb) in CREDIT_VERBS and head.dep_ == "pobj" and head.head.dep_ == "agent":
