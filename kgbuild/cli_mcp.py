@@ -13,10 +13,9 @@ import click
 
 from kgbuild.cli_common import config_of, fail_cleanly, open_engine
 from kgbuild.errors import ConfigError
+from kgbuild.serve.security import TOKEN_ENV
 
 __all__ = ["mcp"]
-
-TOKEN_ENV = "KGBUILD_MCP_TOKEN"
 
 
 @click.command("mcp")

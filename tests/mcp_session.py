@@ -110,7 +110,7 @@ class HttpServer:
         self.url = f"http://127.0.0.1:{self.port}/mcp"
         self.log = tempfile.TemporaryFile("w+")  # noqa: SIM115 - the server's stderr for its whole life
         env = {**os.environ, "PYTHONPATH": str(REPO)}
-        for name in [*ENV_OVERRIDES, "KGBUILD_MCP_TOKEN"]:  # no model, no token from this environment
+        for name in [*ENV_OVERRIDES, "KGBUILD_SERVE_TOKEN"]:  # no model, no token from this environment
             env.pop(name, None)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "kgbuild", "-c", str(config), "mcp", "--http", "--port", str(self.port), *extra],
