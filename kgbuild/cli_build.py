@@ -55,7 +55,6 @@ def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quie
           ray_address: str | None) -> None:
     """Build the graph from PATHS (files, directories, corpus .json/.jsonl), or from `sources:` in the config."""
     from kgbuild.build import Builder
-    from kgbuild.build.read import check_sources
     from kgbuild.build.runner import process_started
     from kgbuild.progress import QuietProgress, RichProgress
 
@@ -72,7 +71,7 @@ def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quie
     if not sources:
         raise ConfigError("sources", "nothing to build",
                           "pass paths, e.g. `kgbuild build docs/`, or list them under `sources:`")
-    check_sources(sources)
+    _check_sources(sources)
     if dry_run:
         from kgbuild.build.dry_run import estimate_build, render_estimate
 
@@ -88,6 +87,18 @@ def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quie
     builder = Builder(config, progress, use_cache=not no_cache, process_started=process_started())
     report = asyncio.run(builder.arun(sources, workers=workers, prune=prune, sync=not no_sync))
     _finish_build(report, as_json, keep_going)
+
+
+def _check_sources(sources: list[Path]) -> None:
+    """A source that does not exist (a typo) stops the build before any work: before, the workspace
+    was created and the stores written for an empty build, and the typo came out last as "skipped"."""
+    from kgbuild.errors import InputError
+
+    missing = [p for p in sources if not p.exists() and not p.is_symlink()]
+    if missing:
+        more = f" ({len(missing) - 1} more missing)" if len(missing) > 1 else ""
+        raise InputError(str(missing[0]), f"no such file or directory{more}",
+                         "check the path; nothing was built or written")
 
 
 def _language_notice(config: Config, sources: list[Path]) -> None:

@@ -46,7 +46,7 @@ def mcp(ctx: click.Context, over_http: bool, host: str, port: int, token: str | 
         check_bind(host, token, what="the MCP server")  # before anything opens: a refused bind starts nothing
     from kgbuild.mcp.project import Project
     from kgbuild.mcp.server import MCP_PATH, create_server, run_http, run_stdio
-    from kgbuild.mcp.stdout_guard import stdout_to_stderr
+    from kgbuild.mcp.stdout_guard import stdout_to_stderr, stdout_to_stderr_for_good
 
     project = Project(config_of(ctx), lambda: open_engine(ctx))
     try:
@@ -59,6 +59,9 @@ def mcp(ctx: click.Context, over_http: bool, host: str, port: int, token: str | 
                        f"{' (token required)' if token else ''}  (Ctrl-C stops)", err=True)
             run_http(server, host, port, token)
         else:
-            run_stdio(server)
+            try:
+                run_stdio(server)
+            finally:
+                stdout_to_stderr_for_good()
     finally:
         project.close()

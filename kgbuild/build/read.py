@@ -8,28 +8,16 @@ whole run; only each document's id, text hash and source are remembered between 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 from kgbuild.build.context import BuildContext
 from kgbuild.build.records import BuildRequest, ReadOutput
 from kgbuild.build.stage import StageResult
 from kgbuild.config import CsvColumns
 from kgbuild.corpus import Corpus, load_corpus, remove_documents
-from kgbuild.errors import InputError
 from kgbuild.ingest.readers import ReadProblem, read_sources
 from kgbuild.model import Document
 from kgbuild.progress import Advance
 from kgbuild.report import ReadSection, SkippedSource
-
-
-def check_sources(sources: list[Path]) -> None:
-    """A source that does not exist (a typo) stops the build before any work: before, the workspace
-    was created and the stores written for an empty build, and the typo came out last as "skipped"."""
-    missing = [p for p in sources if not p.exists() and not p.is_symlink()]
-    if missing:
-        more = f" ({len(missing) - 1} more missing)" if len(missing) > 1 else ""
-        raise InputError(str(missing[0]), f"no such file or directory{more}",
-                         "check the path; nothing was built or written")
 
 
 class ReadStage:

@@ -25,3 +25,11 @@ def stdout_to_stderr() -> Iterator[None]:
         sys.stdout.flush()
         os.dup2(saved, 1)
         os.close(saved)
+
+
+def stdout_to_stderr_for_good() -> None:
+    """After the protocol is over: the SDK gives fd 1 back to the client's pipe when it stops serving, but
+    closing the engine and the interpreter's exit still run (the graph store's JVM prints at shutdown), and
+    the client may still be reading."""
+    sys.stdout.flush()
+    os.dup2(2, 1)
