@@ -13,8 +13,9 @@ Run from the repo root: `python bench/mcp.py --project DIR [--n 60] [--clients 1
    then reads the server's resident memory from /proc (its own process: mcp_rss_mb; with Milvus Lite's
    engine process: mcp_rss_total_mb);
 3. load (when --clients > 0): `kgbuild mcp --http` on a free loopback port, --clients SDK clients each
-   looping over search, neighbourhood, triples and retrieve for --load-seconds (a bounded loop), then the
-   errors and the server's RSS before (after a warm-up) and after.
+   looping over search, neighbourhood, triples and retrieve: --warmup-seconds unmeasured, then
+   --load-seconds (a bounded loop) with the errors counted and the server's RSS read before, every 5 s
+   and after.
 
 The last line is JSON: mcp_search_p50_ms, mcp_neighbourhood_p50_ms, mcp_retrieve_p50_ms, mcp_rss_mb, the
 library baseline (lib_*_p50_ms) and the load figures (issue 26 targets: 20, 20 and 150 ms p50; no load
@@ -189,8 +190,9 @@ def free_port() -> int:
 
 
 async def load(config_path: Path, names: list[str], ids: list[str], questions: list[str], clients: int,
-               seconds: float) -> dict[str, float]:
-    """`clients` SDK clients over streamable HTTP, each calling tools in a loop until the deadline."""
+               seconds: float, warmup: float) -> dict[str, float]:
+    """`clients` SDK clients over streamable HTTP, each calling tools in a loop until the deadline: `warmup`
+    seconds unmeasured, then `seconds` with the server's RSS read before, every 5 s, and after."""
     from mcp import Client
 
     port = free_port()
@@ -211,16 +213,9 @@ async def load(config_path: Path, names: list[str], ids: list[str], questions: l
                     if time.monotonic() > deadline:
                         sys.exit("the HTTP server did not listen within 300 s")
                     await asyncio.sleep(0.2)
-            async with Client(url, cache=None) as warm:
-                for q in questions[:5]:
-                    await warm.call_tool("retrieve", {"question": q, "k": 5})
-                await warm.call_tool("neighbourhood", {"id": ids[0], "hops": 2})
-            before = rss_mb(server.pid)
-            calls = errors = 0
-            stop = time.monotonic() + seconds
+            counts = {"calls": 0, "errors": 0}
 
-            async def one(c: int) -> None:
-                nonlocal calls, errors
+            async def one(c: int, stop: float) -> None:
                 rng = random.Random(c)
                 async with Client(url, cache=None) as client:
                     while time.monotonic() < stop:
@@ -231,15 +226,34 @@ async def load(config_path: Path, names: list[str], ids: list[str], questions: l
                             ("retrieve", {"question": rng.choice(questions), "k": 5})])
                         try:
                             result = await client.call_tool(name, arguments)
-                            errors += int(result.is_error)
+                            counts["errors"] += int(result.is_error)
                         except Exception:  # noqa: BLE001 - counted: the check is that there are none
-                            errors += 1
-                        calls += 1
+                            counts["errors"] += 1
+                        counts["calls"] += 1
 
-            t = time.perf_counter()
-            await asyncio.gather(*(one(c) for c in range(clients)))
-            wall = time.perf_counter() - t
+            async def run_clients(duration: float) -> float:
+                stop = time.monotonic() + duration
+                t = time.perf_counter()
+                await asyncio.gather(*(one(c, stop) for c in range(clients)))
+                return time.perf_counter() - t
+
+            # The same load first, unmeasured: what the first calls load (the retriever, caches, the
+            # question encoder's buffers) is not growth.
+            await run_clients(warmup)
+            counts.update(calls=0, errors=0)
+            before = rss_mb(server.pid)
+            samples: list[float] = []
+
+            async def sample() -> None:
+                while True:
+                    await asyncio.sleep(5)
+                    samples.append(rss_mb(server.pid))
+
+            sampler = asyncio.ensure_future(sample())
+            wall = await run_clients(seconds)
+            sampler.cancel()
             after = rss_mb(server.pid)
+            calls, errors = counts["calls"], counts["errors"]
         finally:
             server.terminate()
             try:
@@ -249,8 +263,10 @@ async def load(config_path: Path, names: list[str], ids: list[str], questions: l
                 server.wait(timeout=30)
     growth = 100 * (after - before) / before if before else float("nan")
     print(f"load: {clients} clients x {seconds:.0f} s over HTTP: {calls} calls ({calls / wall:.0f}/s), {errors} errors;"
-          f" server RSS {before:.0f} -> {after:.0f} MB ({growth:+.1f} %)", flush=True)
-    return {"load_clients": clients, "load_seconds": seconds, "load_calls": calls, "load_errors": errors,
+          f" server RSS {before:.0f} -> {after:.0f} MB ({growth:+.1f} %) after a {warmup:.0f} s warm-up; every 5 s: "
+          f"{', '.join(f'{m:.0f}' for m in samples)} MB", flush=True)
+    return {"load_clients": clients, "load_seconds": seconds, "load_warmup_seconds": warmup,
+            "load_calls": calls, "load_errors": errors,
             "load_calls_per_s": calls / wall, "load_rss_before_mb": before, "load_rss_after_mb": after,
             "load_rss_growth_pct": growth}
 
@@ -262,15 +278,19 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=26)
     parser.add_argument("--clients", type=int, default=10, help="concurrent HTTP clients of the load check (0: none)")
     parser.add_argument("--load-seconds", type=float, default=30.0)
+    parser.add_argument("--load-only", action="store_true", help="only the load check (no baseline, no stdio)")
+    parser.add_argument("--warmup-seconds", type=float, default=10.0, help="the same load first, unmeasured")
     args = parser.parse_args()
     sys.path.insert(0, str(REPO))
     config_path = args.project / "kgbuild.yaml" if args.project.is_dir() else args.project
     names, ids, questions = workload(config_path, args.n, args.seed)
     figures: dict[str, float] = {}
-    figures.update(baseline(config_path, names, ids, questions, args.n))
-    figures.update(asyncio.run(over_stdio(config_path, names, ids, questions, args.n)))
+    if not args.load_only:
+        figures.update(baseline(config_path, names, ids, questions, args.n))
+        figures.update(asyncio.run(over_stdio(config_path, names, ids, questions, args.n)))
     if args.clients > 0:
-        figures.update(asyncio.run(load(config_path, names, ids, questions, args.clients, args.load_seconds)))
+        figures.update(asyncio.run(load(config_path, names, ids, questions, args.clients, args.load_seconds,
+                                          args.warmup_seconds)))
     print(json.dumps({k: round(v, 2) if isinstance(v, float) else v for k, v in figures.items()}))
 
 

@@ -167,6 +167,8 @@ def test_errors_are_tool_errors_with_one_line(mcp: SyncClient) -> None:
     assert "no node with id or name 'Nobody At All'" in mcp.error("triples", subject="Nobody At All")
     assert "unknown strategy 'nonesuch'" in mcp.error("answer", question="Who?", strategy="nonesuch")
     assert "needs a model" in mcp.error("answer", question="Who?", strategy="solver")
+    untrained = mcp.error("answer", question="Who built EDSAC?", strategy="subgraphrag")
+    assert "no trained SubgraphRAG retriever (run `kgbuild train retriever QA_FILE`)" in untrained
     assert "the question is empty" in mcp.error("retrieve", question="   ")
     for tool, arguments, field in (("search_entities", {"limit": 1000}, "limit"),
                                    ("search_entities", {"offset": -1}, "offset"),
