@@ -44,7 +44,7 @@ from kgbuild.text import search_fold
 
 if TYPE_CHECKING:
     from kgbuild.engine import Engine
-    from kgbuild.query.types import Answer
+    from kgbuild.query.types import Answer, RetrievalMode, RetrievalResult
     from kgbuild.workspace import Workspace
 
 SEARCHABLE = (ENTITY, CONCEPT, EVENT)
@@ -453,6 +453,11 @@ class Explorer:
     def query(self, question: str, strategy: str, k: int | None) -> Answer:
         with self._engine(wait=True):
             return self.engine.query(question, strategy=strategy, k=k)
+
+    def retrieve(self, question: str, k: int | None, mode: RetrievalMode) -> RetrievalResult:
+        """Context only (passages, triples, linked entities), no model: the MCP server's `retrieve`."""
+        with self._engine(wait=True):
+            return self.engine.retrieve(question, k, mode=mode)
 
     def query_model(self) -> bool:
         return self.engine.config.llm.configured()

@@ -52,10 +52,10 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def check_bind(host: str, token: str | None) -> None:
+def check_bind(host: str, token: str | None, *, what: str = "the explorer") -> None:
     """Refuse to serve a non-loopback address without a token (ConfigError: one line, exit 2)."""
     if not is_loopback(host) and not (token or "").strip():
-        raise ConfigError("--host", f"binding {host} exposes the explorer beyond this machine without a token",
+        raise ConfigError("--host", f"binding {host} exposes {what} beyond this machine without a token",
                           f"pass --token or set {TOKEN_ENV}, or bind 127.0.0.1")
 
 

@@ -1,4 +1,5 @@
-"""Running the explorer app under uvicorn: in the foreground (`kgbuild serve`) or on a thread (tests)."""
+"""Running an ASGI app under uvicorn (the explorer, or the MCP server over HTTP): in the foreground
+(`kgbuild serve`, `kgbuild mcp --http`) or on a thread (tests)."""
 
 from __future__ import annotations
 
@@ -8,16 +9,16 @@ import time
 from types import TracebackType
 
 import uvicorn
-from fastapi import FastAPI
+from starlette.types import ASGIApp
 
 
-def _config(app: FastAPI, host: str, port: int, log_level: str) -> uvicorn.Config:
+def _config(app: ASGIApp, host: str, port: int, log_level: str) -> uvicorn.Config:
     # One process, one event loop: the engine is opened once and shared by every request.
     return uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False, workers=1,
                           server_header=False, proxy_headers=False)
 
 
-def serve_forever(app: FastAPI, host: str, port: int, *, log_level: str = "warning") -> None:
+def serve_forever(app: ASGIApp, host: str, port: int, *, log_level: str = "warning") -> None:
     """Serve until interrupted (Ctrl-C or SIGTERM: uvicorn finishes the requests in flight)."""
     uvicorn.Server(_config(app, host, port, log_level)).run()
 
@@ -36,7 +37,7 @@ class BackgroundServer:
             httpx.get(server.url + "/api/stats")
     """
 
-    def __init__(self, app: FastAPI, host: str = "127.0.0.1", port: int | None = None,
+    def __init__(self, app: ASGIApp, host: str = "127.0.0.1", port: int | None = None,
                  *, startup_seconds: float = 30.0) -> None:
         self.host = host
         self.port = port or free_port(host)
