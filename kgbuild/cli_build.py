@@ -48,24 +48,29 @@ def _out() -> Console:
 @click.option("--engine", type=click.Choice(["local", "ray"]),
               help="where the stages run: this machine (default: engine.kind) or a Ray cluster")
 @click.option("--ray-address", metavar="HOST:PORT", help="the Ray cluster to join (implies --engine ray)")
+@click.option("--ray-dashboard", is_flag=True,
+              help="with --engine ray and no address: start Ray's dashboard on 127.0.0.1 (engine.dashboard)")
 @click.pass_context
 @_fail_cleanly
 def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quiet: bool, keep_going: bool,
           as_json: bool, no_cache: bool, prune: bool, no_sync: bool, dry_run: bool, engine: str | None,
-          ray_address: str | None) -> None:
+          ray_address: str | None, ray_dashboard: bool) -> None:
     """Build the graph from PATHS (files, directories, corpus .json/.jsonl), or from `sources:` in the config."""
     from kgbuild.build import Builder
     from kgbuild.build.runner import process_started
     from kgbuild.progress import QuietProgress, RichProgress
 
     config = _config(ctx)
-    if engine or ray_address:
+    if engine or ray_address or ray_dashboard:
         kind = engine or "ray"
-        if kind == "local" and ray_address:
-            raise ConfigError("--ray-address", "given with --engine local", "drop one of the two")
+        if kind == "local" and (ray_address or ray_dashboard):
+            flag = "--ray-address" if ray_address else "--ray-dashboard"
+            raise ConfigError(flag, "given with --engine local", "drop one of the two")
         update: dict[str, Any] = {"kind": kind}
         if ray_address:
             update["address"] = ray_address
+        if ray_dashboard:
+            update["dashboard"] = True
         config.engine = config.engine.model_copy(update=update)
     sources = list(paths) or config.source_paths()
     if not sources:

@@ -153,6 +153,9 @@ class EngineConfig(Section):
                                 "Ray instance started for this build)")
     batch_size: int = Field(256, ge=1, le=100_000, strict=True,
                             description="ray: chunks per extraction task (results are persisted per task)")
+    dashboard: bool = Field(False, strict=True,
+                            description="ray, no address: start Ray's dashboard with the build's own cluster "
+                            "(on 127.0.0.1; its URL is printed)")
 
 
 class LLMPrice(Section):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import shutil
 import signal
 import subprocess
@@ -48,7 +49,11 @@ def namespaces_available() -> str:
 
 class RayNamespace:
     def __init__(self, env: dict[str, str] | None = None) -> None:
-        self.env = {**os.environ, **(env or {})}
+        # A token of the cluster's own, for every process of the namespace: left to itself, Ray 2.60
+        # turns token mode on for `ray start --head` when ~/.ray/auth_token exists, but not for a
+        # driver joining by address, which then fails with InvalidAuthToken.
+        auth = {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32)}
+        self.env = {**os.environ, **auth, **(env or {})}
         self.proc: subprocess.Popen[str] | None = None
 
     def __enter__(self) -> RayNamespace:

@@ -80,9 +80,26 @@ def test_engine_setting(tmp_path: Path) -> None:
     path.write_text("engine:\n  kind: ray\n  address: head:6379\n", encoding="utf-8")
     config = load_config(path, env={})
     assert config.engine.kind == "ray" and config.engine.address == "head:6379"
+    assert config.engine.dashboard is False  # a dashboard only when asked (issue 32)
+    path.write_text("engine:\n  kind: ray\n  dashboard: true\n", encoding="utf-8")
+    assert load_config(path, env={}).engine.dashboard is True
     path.write_text("engine:\n  kind: spark\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"engine\.kind"):
         load_config(path, env={})
+    path.write_text("engine:\n  dashboard: sometimes\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"engine\.dashboard"):
+        load_config(path, env={})
+
+
+def test_a_local_cluster_is_refused_once_ray_was_imported_without_its_loopback_mode(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("ray")  # imported here, in this process, without RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0
+    from kgbuild.build.ray_runner import start_local
+
+    monkeypatch.delenv("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", raising=False)
+    with pytest.raises(ConfigError, match="imported in this process"):
+        start_local(dashboard=False)  # before any process starts: the driver could not reach it on loopback
+    assert "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER" not in os.environ
 
 
 def test_a_local_build_never_imports_ray(tmp_path: Path) -> None:
@@ -105,7 +122,8 @@ def test_ray_address_with_the_local_engine_is_refused(tmp_path: Path) -> None:
 
     (tmp_path / "a.md").write_text("# A\n\ntext\n", encoding="utf-8")
     (tmp_path / "kgbuild.yaml").write_text("workspace: ws\n", encoding="utf-8")
-    result = CliRunner().invoke(main, ["-c", str(tmp_path / "kgbuild.yaml"), "build", str(tmp_path / "a.md"),
-                                       "--engine", "local", "--ray-address", "h:1"])
-    assert result.exit_code == 2 and "--ray-address" in result.output
-    assert not (tmp_path / "ws").exists()  # refused before anything was built
+    for flag in (["--ray-address", "h:1"], ["--ray-dashboard"]):
+        result = CliRunner().invoke(main, ["-c", str(tmp_path / "kgbuild.yaml"), "build", str(tmp_path / "a.md"),
+                                           "--engine", "local", *flag])
+        assert result.exit_code == 2 and flag[0] in result.output
+        assert not (tmp_path / "ws").exists()  # refused before anything was built

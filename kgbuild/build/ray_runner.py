@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import sys
 import time
 import uuid
@@ -41,6 +42,7 @@ from kgbuild.build.context import BuildContext
 from kgbuild.build.extract import ExtractStage
 from kgbuild.build.extract_backends import ExtractionBackend, OnResult
 from kgbuild.build.ray_context import RayBuildContext
+from kgbuild.build.ray_local import LOOPBACK_ENV, LocalRay, cluster_env, start_local_ray
 from kgbuild.build.records import BuildRequest, ExtractedChunk, PersistedTables, ReadOutput
 from kgbuild.build.runner import PIPELINES, run_stages, save_report
 from kgbuild.build.stage import Stage, StageResult
@@ -63,15 +65,22 @@ class RayCluster:
     """The connection to the cluster and the build's remote functions and coordinator actor."""
 
     def __init__(self, config: Config, address: str | None) -> None:
+        # An address given: join that cluster (and never start one). None: RAY_ADDRESS, else a
+        # one-node cluster started for this build, on loopback and supervised (build/ray_local.py).
+        address = address or os.environ.get("RAY_ADDRESS") or None
+        self.local = start_local(config.engine.dashboard) if address is None else None
         import ray
 
         self.ray = ray
         try:
-            # An address given: join that cluster (and never start one). None: RAY_ADDRESS, else a
-            # local Ray instance started for this build.
-            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR, configure_logging=True)
+            ray.init(address=self.local.address if self.local else address, log_to_driver=False,
+                     logging_level=logging.ERROR, configure_logging=True)
         except (ConnectionError, RuntimeError, ValueError) as exc:
-            raise ConfigError("engine.address", f"cannot join the Ray cluster at {address or 'RAY_ADDRESS'}: "
+            if self.local:
+                self.local.stop()
+                raise ConfigError("engine", f"cannot join the local Ray cluster: {str(exc).splitlines()[0]}",
+                                  "see docs/scale.md") from None
+            raise ConfigError("engine.address", f"cannot join the Ray cluster at {address}: "
                               f"{str(exc).splitlines()[0]}",
                               "start it with `ray start --head`, or check HOST:PORT") from None
         resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
@@ -140,6 +149,30 @@ class RayCluster:
                 self.ray.get(self.coordinator.close.remote(), timeout=10)
             self.ray.kill(self.coordinator)
         self.ray.shutdown()
+        if self.local is not None:
+            self.local.stop()
+
+
+def start_local(dashboard: bool) -> LocalRay:
+    """A one-node cluster on 127.0.0.1 for this build, and this process set to reach it there."""
+    if "ray" in sys.modules and any(os.environ.get(k) != v for k, v in LOOPBACK_ENV.items()):
+        # Ray reads its local-only mode once, when imported: without it the driver would look for
+        # the cluster at the machine's primary address, where nothing listens.
+        raise ConfigError("engine", "Ray was imported in this process before a local cluster could be kept on "
+                          "loopback", "give engine.address, or set RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 first")
+    env = cluster_env()
+    # For the rest of this process: the driver's own Ray servers bind 127.0.0.1 as well, and it
+    # presents the cluster's token.
+    os.environ.update(env)
+    try:
+        local = start_local_ray(env, dashboard=dashboard)
+    except RuntimeError as exc:
+        hint = ("the dashboard (engine.dashboard) needs `pip install 'ray[default]==2.60.0'`" if dashboard else
+                "or give engine.address / --ray-address of a running cluster")
+        raise ConfigError("engine", f"cannot start a local Ray cluster: {exc}", hint) from None
+    if local.dashboard_url:
+        print(f"Ray dashboard: {local.dashboard_url}", file=sys.stderr)
+    return local
 
 
 def _batches(items: Sequence[Any], size: int) -> Iterator[list[Any]]:
