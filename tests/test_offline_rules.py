@@ -217,6 +217,26 @@ def test_a_bare_given_name_is_the_documents_person(extractor: OfflineExtractor) 
 
 # ---------------------------------------------------------------------------- clauses
 
+def test_a_child_of_a_father_by_his_wife_is_her_child_too(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "Richeza was the daughter of Bolesław III Wrymouth, Duke of Poland, by his second wife, "
+                            "Salomea of Berg.", "Richeza of Poland, Queen of Sweden")
+    assert {("Richeza", "daughter of", "Bolesław III Wrymouth"), ("Richeza", "daughter of", "Salomea of Berg")} <= (
+        triples(result))
+
+
+def test_abbreviated_date_hedges_end_no_sentence_and_the_title_is_read_as_the_text(
+        extractor: OfflineExtractor) -> None:
+    # "aft." read as a sentence's end left "He" with nobody to stand for; the title's "Anhalt- Bernburg"
+    # is "Anhalt-Bernburg" in the text the parser reads.
+    result = run(extractor, "Bernhard II, Prince of Anhalt- Bernburg( ca. 1260 – aft. 26 December 1323), was a German "
+                            "prince of the House of Ascania and ruler of the principality of Anhalt- Bernburg. He was "
+                            "the third son of Bernhard I, Prince of Anhalt- Bernburg, by his wife Princess Sophie, "
+                            "daughter of King Abel of Denmark.", "Bernhard II, Prince of Anhalt- Bernburg")
+    title = "Bernhard II, Prince of Anhalt-Bernburg"
+    assert {(title, "born in", "1260"), (title, "die after", "26 December 1323"), (title, "son of", "Bernhard I"),
+            (title, "son of", "Princess Sophie")} <= triples(result)
+
+
 def test_a_fronted_past_participle_clause_is_done_to_the_main_subject(extractor: OfflineExtractor) -> None:
     result = run(extractor, "Atlantis: The Lost Empire is a 2001 American animated action-adventure film created by "
                             "Walt Disney Feature Animation. Written by Tab Murphy, directed by Gary Trousdale and "

@@ -36,6 +36,10 @@ _PAREN_SPACE_RE = re.compile(r"\(\s+")
 _PAREN_EMPTY_LEAD_RE = re.compile(r"\(\s*[;,]\s*")
 _HYPHEN_GAP_RE = re.compile(r"(?<=[^\W\d_])- (?=[^\W\d_])")  # any letters: "Albert- Édouard"
 _SPACE_RE = re.compile(r"[ \t\u00a0]+")
+# Abbreviated date hedges the sentence splitter takes for a sentence's end: "( ca. 1260 – aft. 26
+# December 1323)" was read as two sentences, the second with no subject. Spelt out before a number.
+_DATE_HEDGES = {"ca": "circa", "aft": "after", "bef": "before", "fl": "flourished"}
+_DATE_HEDGE_RE = re.compile(r"\b(ca|aft|bef|fl)\.\s*(?=\d)", re.IGNORECASE)
 # "(1877–24 November 1918)", "(c. 750-818)": a range dash glued to digits makes one token.
 _DIGIT_DASH_RE = re.compile(r"(?<=\d)\s*[–—]\s*(?=\d)|(?<=\b\d{3})-(?=\d{3}\b)|(?<=\b\d{4})-(?=\d{4}\b)")
 
@@ -54,6 +58,7 @@ def normalize_text(text: str) -> str:
     text = _PAREN_SPACE_RE.sub("(", text)
     text = _HYPHEN_GAP_RE.sub("-", text)
     text = _DIGIT_DASH_RE.sub(" – ", text)
+    text = _DATE_HEDGE_RE.sub(lambda m: _DATE_HEDGES[m.group(1).lower()] + " ", text)
     return _SPACE_RE.sub(" ", text)
 
 
@@ -167,7 +172,8 @@ def document_title(section: list[str], doc_id: str) -> str | None:
     else:
         return None
     title = " ".join(re.sub(r"\s*\([^)]*\)\s*$", "", title).split())
-    return title or None
+    # Spaced as the text the parser reads is: "Anhalt- Bernburg" is "Anhalt-Bernburg" there.
+    return normalize_text(title).strip() or None
 
 
 def title_hint(section: list[str], doc_id: str) -> str | None:

@@ -174,13 +174,30 @@ def _indefinite(noun: Token) -> bool:
                 for c in children))
 
 
+_CHILD_NOUNS = frozenset({"son", "daughter", "child"})
+_SPOUSE_NOUNS = frozenset({"wife", "husband", "consort", "spouse", "mistress"})
+
+
+def _other_parent(state: ChunkState, subjects: list[Mention], noun: Token, children: list[Token]) -> None:
+    """ "He was the third son of Bernhard I, ..., by his wife Princess Sophie": the child of her too."""
+    for by in (c for c in [*children, *noun.children] if c.dep_ == "prep" and c.lower_ == "by"):
+        for spouse in (p for p in by.children if p.dep_ == "pobj" and state.lemma(p) in _SPOUSE_NOUNS):
+            parents = [m for m in (state.named(t) for t in spouse.children if t.dep_ in ("appos", "compound"))
+                       if m is not None and state.is_person(m)]
+            for parent in parents:
+                for subject in subjects:
+                    if subject is not parent:
+                        state.triple(subject, f"{state.lemma(noun)} of", parent, [])
+
+
 def copula(state: ChunkState, children: list[Token], subjects: list[Mention], lemma: str) -> None:
     for attr in (c for c in children if c.dep_ == "attr"):
         typed = lemma == "be" and _indefinite(attr)
         for noun in conjuncts(attr):
             if state.tok2m[noun.i] is not None or noun.tag_ not in NOUN_TAGS | PROPER_TAGS or not noun.is_alpha:
                 continue  # "Hugh was Guy": identity or a mislabel, not a relation
-            noun_relations(state, subjects, noun)
+            if noun_relations(state, subjects, noun) and state.lemma(noun) in _CHILD_NOUNS:
+                _other_parent(state, subjects, noun, children)
             if typed and (noun.tag_ in NOUN_TAGS or noun.lower_ in TITLE_NOUNS):  # "an Earl of Northumbria"
                 _type_from(state, subjects, noun)
 
