@@ -245,6 +245,12 @@ def test_a_fronted_past_participle_clause_is_done_to_the_main_subject(extractor:
     work = "Atlantis: The Lost Empire"
     assert {("Tab Murphy", "write", work), ("Gary Trousdale", "direct", work), ("Kirk Wise", "direct", work),
             ("Don Hahn", "produce", work)} <= triples(result)
+    # ... but not when a name follows it: the modifier dangles (it means the magazine, not Future US)
+    result = run(extractor, "Guitar World is a monthly music magazine devoted to guitarists, published since July "
+                            "1980. Formerly owned by Harris Publications, Future US bought the magazine in 2003.",
+                 "Guitar World")
+    assert ("Harris Publications", "own", "Future US") not in triples(result)
+    assert ("Future US", "buy", "Guitar World") in triples(result)
 
 
 def test_years_after_the_verb_of_a_first_sentence_date_no_life(extractor: OfflineExtractor) -> None:

@@ -38,6 +38,11 @@ def _noun_head(state: ChunkState, tok: Token) -> list[Mention]:
     return []
 
 
+def _named_subject(verb: Token) -> bool:
+    """Whether the verb's subject is a proper name (not "the film", not "it")."""
+    return any(c.dep_ in ("nsubj", "nsubjpass") and c.tag_ in ("NNP", "NNPS") for c in verb.children)
+
+
 def _name_before(state: ChunkState, verb: Token) -> Mention | None:
     """The mention of the single token that opens the verb's sentence right before it."""
     i = verb.i - 1
@@ -104,10 +109,13 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
         # "Turing designed the Bombe": the name, tagged as a gerund, became the root and the
         # verb an adverbial clause; the name that opens the sentence is the subject.
         mentions = [_name_before(state, verb)]  # type: ignore[list-item]
-    elif dep == "advcl" and verb.tag_ in ("VBG", "VBN") and verb.head.tag_.startswith("VB"):
+    elif dep == "advcl" and verb.tag_ in ("VBG", "VBN") and verb.head.tag_.startswith("VB") and not (
+            verb.tag_ == "VBN" and verb.i < verb.head.i and _named_subject(verb.head)):
         # "a film written and directed by Priyadarshan, featuring Akshay Kumar", "Written by Tab
         # Murphy, ..., the film features": a participle clause without a subject of its own is
-        # about its head's subject (what a past participle says was done to it).
+        # about its head's subject (what a past participle says was done to it). Not when a fronted
+        # one is followed by a name: "Formerly owned by Harris Publications, Future US bought the
+        # magazine" is about the magazine, a dangling modifier no rule here reads safely.
         mentions = verb_subjects(state, verb.head)[0]
         passive = verb.tag_ == "VBN"
     elif dep == "acl":
