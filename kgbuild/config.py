@@ -17,7 +17,14 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from kgbuild.errors import ConfigError
-from kgbuild.query_settings import CoESettings, FastToGSettings, FragSettings, HybridSettings, SubgraphRAGSettings
+from kgbuild.query_settings import (
+    CoESettings,
+    FastToGSettings,
+    FragSettings,
+    HybridSettings,
+    SubgraphRAGSettings,
+    template_lines,
+)
 from kgbuild.setting_values import (
     BOLT_SCHEMES,
     HTTP_SCHEMES,
@@ -580,46 +587,11 @@ llm:
 {_query_section()}"""
 
 
-# Where the comments of the `query:` section start (the column of the hand-written sections').
-_COMMENT_COLUMN = 25
-
-
 def _query_section() -> str:
-    """The `query:` section of the init template, written from the models, so that its defaults
-    and their meaning are the ones `kgbuild/query_settings.py` defines: the common settings as
-    values, each strategy's section commented out (uncommenting a line changes nothing)."""
+    """The `query:` section of the init template, written from the records, so that its defaults and
+    their meaning are the ones kgbuild/query_settings.py defines."""
     lines = ["# Question answering (`kgbuild query`, `kgbuild eval`, the Python API, `kgbuild serve`). Each",
              "# strategy's own settings follow at their defaults, commented out: uncomment a section's line",
              "# and the lines of the settings to change (README, Configuration).",
-             "query:"]
-    defaults = QueryConfig()
-    for name, field in QueryConfig.model_fields.items():
-        value = getattr(defaults, name)
-        if not isinstance(value, BaseModel):
-            lines.append(_commented(f"  {name}: {_yaml_value(value)}", field.description))
-            continue
-        lines.append(_commented(f"  # {name}:", field.description))
-        for key, sub in type(value).model_fields.items():
-            lines.append(_commented(f"  #   {key}: {_yaml_value(getattr(value, key))}", sub.description))
+             "query:", *template_lines(QueryConfig())]
     return "\n".join(lines) + "\n"
-
-
-def _commented(line: str, comment: str | None) -> str:
-    if not comment:
-        return line
-    return f"{line.ljust(_COMMENT_COLUMN - 1)} # {comment}"
-
-
-def _yaml_value(value: Any) -> str:
-    """A default as YAML flow text (the values of the strategies' settings: scalars, tuples, records)."""
-    if isinstance(value, BaseModel):
-        value = dict(value)
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (list, tuple)):
-        return f"[{', '.join(_yaml_value(v) for v in value)}]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_yaml_value(v)}" for k, v in value.items()) + "}"
-    return str(value)

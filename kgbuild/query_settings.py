@@ -11,7 +11,7 @@ types their settings name (`EdgeKind`, `FusionMethod`) are defined here and impo
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -145,3 +145,42 @@ class FastToGSettings(StrategySettings):
     def worst_case_calls(self) -> int:
         """The paper's bound on model calls per question: 2·W·D + D + 2 (37 for the defaults)."""
         return 2 * self.width * self.depth + self.depth + 2
+
+
+# The column where the init template's comments start (that of its hand-written sections).
+COMMENT_COLUMN = 25
+
+
+def template_lines(section: BaseModel, indent: str = "  ") -> list[str]:
+    """`section` as lines of the init template: a plain setting at its value, each record of settings
+    (a strategy's) commented out at its defaults, so that uncommenting a line changes nothing; each
+    line ends with its field's description."""
+    lines = []
+    for name, field in type(section).model_fields.items():
+        value = getattr(section, name)
+        if not isinstance(value, BaseModel):
+            lines.append(_described(f"{indent}{name}: {_yaml_value(value)}", field.description))
+            continue
+        lines.append(_described(f"{indent}# {name}:", field.description))
+        for key, sub in type(value).model_fields.items():
+            lines.append(_described(f"{indent}#   {key}: {_yaml_value(getattr(value, key))}", sub.description))
+    return lines
+
+
+def _described(line: str, description: str | None) -> str:
+    return f"{line.ljust(COMMENT_COLUMN - 1)} # {description}" if description else line
+
+
+def _yaml_value(value: Any) -> str:
+    """A default as YAML flow text: a scalar, a tuple, or a record (FusionWeights) as a mapping."""
+    if isinstance(value, BaseModel):
+        value = dict(value)
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return f"[{', '.join(_yaml_value(v) for v in value)}]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_yaml_value(v)}" for k, v in value.items()) + "}"
+    return str(value)
