@@ -204,7 +204,7 @@ def test_query_settings_in_kgbuild_yaml_reach_the_strategies(project: Path) -> N
     """`query.hybrid` reaches the engine's retriever and `query.frag` FRAG, through the CLI."""
     settings = project / "settings.yaml"
     settings.write_text("workspace: ws\nbuild:\n  workers: 1\nquery:\n  hybrid: {second_hop: false}\n"
-                        "  frag: {top_u: 2}\n", encoding="utf-8")
+                        "  frag: {top_u: 2}\n  subgraphrag: {hops: 3}\n", encoding="utf-8")
 
     def ask(config: Path, strategy: str) -> Any:
         return json.loads(run(config, "query", EDSAC["question"], "--strategy", strategy, "--json").stdout)
@@ -219,6 +219,19 @@ def test_query_settings_in_kgbuild_yaml_reach_the_strategies(project: Path) -> N
     result = run(bad, "query", EDSAC["question"], "--strategy", "frag", code=2)
     assert result.output.strip() == (f"error: {bad}: query.frag.top_u: must be an integer >= 1 and <= 10_000 "
                                      "(got 0)")
+    # `kgbuild train retriever` trains with query.subgraphrag's hops unless --hops says otherwise
+    scorer = project / "ws" / "models" / "subgraphrag.npz"
+    kept = scorer.read_bytes() if scorer.exists() else None
+    try:
+        for args, hops in (((), 3), (("--hops", "1"), 1)):
+            run(settings, "train", "retriever", str(project / "qa.json"), "--epochs", "1", *args)
+            with np.load(scorer, allow_pickle=False) as data:
+                assert json.loads(str(data["meta"]))["hops"] == hops
+    finally:
+        if kept is not None:
+            scorer.write_bytes(kept)
+        else:
+            scorer.unlink()
 
 
 def test_the_engine_reloads_the_projection_after_a_rebuild(tmp_path: Path) -> None:
