@@ -91,19 +91,24 @@ def score(strategy: str, fold: int, answer: Any, item: Any, ms: float, title_of:
                max(ms - model_ms, 0.0), steps)
 
 
+def paths_only(settings: Any) -> Any:
+    """The project's FRAG or SubgraphRAG settings without the text fusion (the `_paths`/`_triples` rows)."""
+    return settings.model_copy(update={"text_fusion": False})
+
+
 def train_fold(engine: Any, train_items: Sequence[Any], seed: int) -> tuple[Any, dict[int, Any], str]:
     """FRAG's router and SubgraphRAG's scorers (the default 2 hops, and 3 as an ablation), trained on
     `train_items` only."""
     from kgbuild.query.frag.train import route_outcomes, train_router
-    from kgbuild.query.subgraphrag.candidates import Settings
     from kgbuild.query.subgraphrag.train import train_retriever
 
     projection, linker = engine.projection(), engine.question_linker()
     router, router_report = train_router(projection, linker, train_items, outcomes=route_outcomes(engine, train_items))
     scorers, lines = {}, [f"router: {str(router_report).splitlines()[0]}"]
     for hops in (2, 3):
+        settings = engine.config.query.subgraphrag.model_copy(update={"hops": hops})
         scorers[hops], report = train_retriever(projection, engine.graph_vectors(), linker, train_items, seed=seed,
-                                                settings=Settings(hops=hops))
+                                                settings=settings)
         lines.append(f"scorer {hops} hops: {str(report).splitlines()[0]}")
     return router, scorers, "; ".join(lines)
 
@@ -111,9 +116,8 @@ def train_fold(engine: Any, train_items: Sequence[Any], seed: int) -> tuple[Any,
 def run_corpus(engine: Any, items: Sequence[Any], folds: int, label: str,
                model_engine: Any | None = None, only: set[str] | None = None, generated: int = 0) -> list[Row]:
     """Every strategy on every question, each fold's trained parts fitted on the other folds."""
-    from kgbuild.query.frag.strategy import FragSettings, FragStrategy
+    from kgbuild.query.frag.strategy import FragStrategy
     from kgbuild.query.strategy import Budget
-    from kgbuild.query.subgraphrag.candidates import Settings
     from kgbuild.query.subgraphrag.strategy import SubgraphRAGStrategy
 
     budget = Budget(k=10, use_cache=False)  # k: chunk retrieval reads 10, the top 5 distinct passages count
@@ -149,11 +153,12 @@ def run_corpus(engine: Any, items: Sequence[Any], folds: int, label: str,
             strategies.update({"frag": FragStrategy(engine, budget, router=router),
                                "frag_heuristic": FragStrategy(engine, budget, heuristic=True),
                                "frag_paths": FragStrategy(engine, budget, router=router,
-                                                          settings=FragSettings(text_fusion=False)),
+                                                          settings=paths_only(engine.config.query.frag)),
                                "subgraphrag": SubgraphRAGStrategy(engine, budget, model=scorers[2]),
                                "subgraphrag_h3": SubgraphRAGStrategy(engine, budget, model=scorers[3]),
                                "subgraphrag_triples": SubgraphRAGStrategy(engine, budget, model=scorers[2],
-                                                                          settings=Settings(text_fusion=False))})
+                                                                          settings=paths_only(
+                                                                              engine.config.query.subgraphrag))})
             if self_taught is not None:
                 strategies["subgraphrag_gen"] = SubgraphRAGStrategy(engine, budget, model=self_taught)
             if made:

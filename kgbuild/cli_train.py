@@ -67,9 +67,9 @@ def train_router_command(ctx: click.Context, qa_file: Path, limit: int | None, f
 @click.argument("qa_file", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=False)
 @click.option("--epochs", type=click.IntRange(min=1), default=None, help="training epochs (default: the scorer's)")
 @click.option("--seed", type=int, default=0, show_default=True, help="seed for initialisation and shuffling")
-@click.option("--hops", type=click.IntRange(1, 4), default=2, show_default=True,
+@click.option("--hops", type=click.IntRange(1, 4), default=None,
               help="candidate triples: those with an end within HOPS-1 hops of the question's entities (a passage "
-                   "is a hop: entity -> passage -> entity is 2)")
+                   "is a hop: entity -> passage -> entity is 2); default: query.subgraphrag.hops")
 @click.option("--limit", "-n", type=click.IntRange(min=1), help="only the first N questions")
 @click.option("--format", "fmt", type=_FORMATS, default="auto", show_default=True, help="QA file format")
 @click.option("--generated", type=click.IntRange(min=1), default=None,
@@ -77,13 +77,12 @@ def train_router_command(ctx: click.Context, qa_file: Path, limit: int | None, f
                    "only on those)")
 @click.pass_context
 @fail_cleanly
-def train_retriever_command(ctx: click.Context, qa_file: Path | None, epochs: int | None, seed: int, hops: int,
+def train_retriever_command(ctx: click.Context, qa_file: Path | None, epochs: int | None, seed: int, hops: int | None,
                             limit: int | None, fmt: QAFormat, generated: int | None) -> None:
     """SubgraphRAG's triple scorer: an MLP over question, triple and distance encodings, trained on a
     QA file's questions, on questions generated from the graph (--generated N), or both."""
     from kgbuild.errors import ConfigError
     from kgbuild.query.graph_questions import generated_questions
-    from kgbuild.query.subgraphrag.candidates import Settings
     from kgbuild.query.subgraphrag.scorer import model_path
     from kgbuild.query.subgraphrag.train import DEFAULT_EPOCHS, train_retriever
 
@@ -98,8 +97,11 @@ def train_retriever_command(ctx: click.Context, qa_file: Path | None, epochs: in
             made = generated_questions(engine.projection(), generated, seed)
             click.echo(f"{len(made)} questions generated from the graph's facts", err=True)
             items = [*items, *made]
+        settings = engine.config.query.subgraphrag  # hops and dde_rounds are the model's from now on
+        if hops is not None:
+            settings = settings.model_copy(update={"hops": hops})
         model, report = train_retriever(engine.projection(), engine.graph_vectors(), engine.question_linker(),
-                                        items, seed=seed, on_epoch=on_epoch, settings=Settings(hops=hops),
+                                        items, seed=seed, on_epoch=on_epoch, settings=settings,
                                         epochs=epochs or DEFAULT_EPOCHS)
         path = model_path(engine.workspace)
         model.save(path)

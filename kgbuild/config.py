@@ -17,6 +17,14 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from kgbuild.errors import ConfigError
+from kgbuild.query_settings import (
+    CoESettings,
+    FastToGSettings,
+    FragSettings,
+    HybridSettings,
+    SubgraphRAGSettings,
+    template_lines,
+)
 from kgbuild.setting_values import (
     BOLT_SCHEMES,
     HTTP_SCHEMES,
@@ -276,6 +284,17 @@ class QueryConfig(Section):
     max_iterations: int = Field(3, ge=1, le=10, strict=True,
                                 description="reflection rounds before the solver gives its best answer")
     top_k: int = Field(5, ge=1, le=100, strict=True, description="chunks returned as evidence")
+    # Each strategy's own settings (kgbuild/query_settings.py holds them and their defaults).
+    hybrid: HybridSettings = Field(default_factory=HybridSettings,
+                                   description="the hybrid retriever (hybrid, and the ranking the others fuse)")
+    frag: FragSettings = Field(default_factory=FragSettings,
+                               description="FRAG: route, prune the k-hop graph, rank paths")
+    subgraphrag: SubgraphRAGSettings = Field(default_factory=SubgraphRAGSettings,
+                                             description="SubgraphRAG: the trained scorer's candidate triples")
+    coe: CoESettings = Field(default_factory=CoESettings,
+                             description="Chain of Explorations: the model's lookups and hops")
+    fasttog: FastToGSettings = Field(default_factory=FastToGSettings,
+                                     description="FastToG: chains grown community by community")
 
 
 class Config(Section):
@@ -564,4 +583,15 @@ engine:
 llm:
   base_url: null
   model: null
-"""
+
+{_query_section()}"""
+
+
+def _query_section() -> str:
+    """The `query:` section of the init template, written from the records, so that its defaults and
+    their meaning are the ones kgbuild/query_settings.py defines."""
+    lines = ["# Question answering (`kgbuild query`, `kgbuild eval`, the Python API, `kgbuild serve`). Each",
+             "# strategy's own settings follow at their defaults, commented out: uncomment a section's line",
+             "# and the lines of the settings to change (README, Configuration).",
+             "query:", *template_lines(QueryConfig())]
+    return "\n".join(lines) + "\n"

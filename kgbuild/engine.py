@@ -140,7 +140,7 @@ class Engine:
             # The model itself when uncached: eval times the question embedding, not a cache hit.
             embedder = self.embedder(cached=cached_embeddings)
             self._retrievers[cached_embeddings] = HybridRetriever(self._mutual_index(), index.vectors, embedder,
-                                                                  index.prefix)
+                                                                  index.prefix, self._config.query.hybrid)
         return self._retrievers[cached_embeddings]
 
     def embedder(self, *, cached: bool = True) -> Embedder:

@@ -97,7 +97,7 @@ class GraphResources:
                                                       type=p.node_class[n] or "")
                                             for n, v in zip(entities, emb.embed([p.node_names[n] for n in entities]),
                                                             strict=True)])
-            self._retriever = HybridRetriever(self._index, store, emb, "t")
+            self._retriever = HybridRetriever(self._index, store, emb, "t", self._config.query.hybrid)
         return self._retriever
 
     def embedder(self, *, cached: bool = True) -> HashEmbedder:

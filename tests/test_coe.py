@@ -20,7 +20,7 @@ import pytest
 from graph_fakes import HashEmbedder
 from llm_server import ScriptedLLM
 
-from kgbuild.config import Config, LLMConfig
+from kgbuild.config import Config, LLMConfig, QueryConfig
 from kgbuild.graph.projection import GraphProjection
 from kgbuild.graph.vectors import GraphVectors
 from kgbuild.query.coe import SPEC
@@ -90,11 +90,13 @@ class Resources:
     base_url: str
     root: Path
     rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    query: dict[str, Any] = field(default_factory=dict)  # the `query:` section of kgbuild.yaml
 
     def __post_init__(self) -> None:
         self._projection = GraphProjection.from_rows(**self.rows) if self.rows else hopper_graph()
         self._embedder = hash_embedder()
-        self._config = Config(llm=LLMConfig(base_url=self.base_url, model="m", max_retries=0, timeout_s=5.0))
+        self._config = Config(llm=LLMConfig(base_url=self.base_url, model="m", max_retries=0, timeout_s=5.0),
+                              query=QueryConfig.model_validate(self.query))
 
     @property
     def config(self) -> Config:
@@ -360,6 +362,20 @@ def test_coe_against_the_first_choice_stand_in(tmp_path: Path) -> None:
     assert answer.facts and len(answer.facts) == len(answer.triples) == 2
     assert 0 < answer.model_seconds < answer.seconds
     assert nonmodel_ms(answer) > 0 and coe_nonmodel_ms_per_step(answer) == pytest.approx(nonmodel_ms(answer) / 3)
+
+
+def test_query_coe_in_kgbuild_yaml_reaches_the_strategy(tmp_path: Path) -> None:
+    stand_in = bench_module("first_choice_model")
+    budget = Budget(use_cache=False)
+    with stand_in.FirstChoiceModel() as model:
+        strategy = SPEC.factory(Resources(model.base_url, tmp_path, query={"coe": {"max_steps": 1}}), budget)
+        try:
+            answer = strategy.answer("Where was the developer of the A-0 System born?", budget)
+        finally:
+            strategy.close()
+        # the plan of 3 steps (see the stand-in test above) is cut to 1: plan, select, evaluate, answer
+        assert answer.llm_calls == model.calls == 4
+    assert answer.plan == ["node: A-0 System"]
 
 
 def test_coe_dead_ends_and_gives_up_with_the_fixed_reply(llm: ScriptedLLM, tmp_path: Path) -> None:

@@ -286,6 +286,22 @@ def test_fasttog_against_the_first_choice_stand_in(tmp_path: Path) -> None:
     assert 0 < answer.model_seconds < answer.seconds and nonmodel_ms(answer) > 0
 
 
+def test_query_fasttog_in_kgbuild_yaml_reaches_the_strategy(tmp_path: Path) -> None:
+    stand_in = bench_module("first_choice_model")
+    budget = Budget(use_cache=False)
+    query = {"fasttog": {"width": 1, "rho": 1.0, "edge_kinds": ["relation"]}}
+    with stand_in.FirstChoiceModel() as model:
+        strategy = SPEC.factory(Resources(model.base_url, tmp_path, star_of_paths(), query=query), budget)
+        try:
+            answer = strategy.answer("What comes after Hub?", budget)
+        finally:
+            strategy.close()
+        # one chain instead of the stand-in test's three: choose, reason, one community, reason
+        assert answer.llm_calls == model.calls == 4
+    assert answer.answer == "A 3" and answer.plan == ["[A 1; A 2] => [A 3; A 4]"]
+    assert any("worst case 2·W·D + D + 2 = 17 for W=1, D=5" in n for n in answer.notes)
+
+
 def test_fasttog_falls_back_when_depth_is_exhausted(llm: ScriptedLLM, tmp_path: Path) -> None:
     script = Script(PHRASES)
     script.add("prune", {"selected": [1, 2]}, *[{"selected": [1]}] * 2)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from graph_fakes import GraphResources, HashEmbedder
 
-from kgbuild.config import Config, LLMConfig
+from kgbuild.config import Config, LLMConfig, load_config
 from kgbuild.errors import ConfigError
 from kgbuild.graph.projection import MENTIONS, GraphProjection
 from kgbuild.graph.vectors import GraphVectors
@@ -47,6 +47,7 @@ from kgbuild.query.graph_evidence import closest_passages
 from kgbuild.query.retrieval.index import MutualIndex
 from kgbuild.query.retrieval.text import content_tokens
 from kgbuild.query.strategy import Budget
+from kgbuild.query_settings import FragSettings
 from kgbuild.workspace import Workspace
 
 
@@ -549,3 +550,23 @@ def test_the_router_learns_the_route_whose_walk_reached_the_answer(resources: Re
     _, by_outcome = train_router(projection, resources.question_linker(), items, outcomes={"born": COMPLEX})
     assert by_hops.simple == 1 and by_hops.complex == 1 and by_hops.by_outcome == 0
     assert by_outcome.simple == 0 and by_outcome.complex == 2 and by_outcome.by_outcome == 1
+
+
+# ---------------------------------------------------------------- settings from kgbuild.yaml
+
+
+def test_query_frag_in_kgbuild_yaml_reaches_the_strategy(tmp_path: Path) -> None:
+    question = "Where was Drew Fuller born?"
+    default = SPEC.factory(Resources(Workspace(tmp_path / "a")), Budget()).answer(question, Budget())
+    assert len(default.facts) > 2
+    (tmp_path / "kgbuild.yaml").write_text("query:\n  frag:\n    top_u: 2\n    text_fusion: false\n", encoding="utf-8")
+    config = load_config(tmp_path / "kgbuild.yaml", env={})
+    strategy = SPEC.factory(Resources(Workspace(tmp_path / "b"), config), Budget())
+    assert isinstance(strategy, FragStrategy) and strategy.settings == config.query.frag
+    answer = strategy.answer(question, Budget())
+    # the same ranking, cut to the top 2; the passages are the paths' own, with no text fusion
+    assert answer.facts == default.facts[:2]
+    assert "passages" in [s.question for s in default.trace] and "passages" not in [s.question for s in answer.trace]
+    # settings given by code win over the project's (the bench's ablation rows)
+    given = FragStrategy(Resources(Workspace(tmp_path / "c"), config), Budget(), settings=FragSettings())
+    assert given.answer(question, Budget()).facts == default.facts

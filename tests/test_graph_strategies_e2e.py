@@ -200,6 +200,40 @@ def test_coe_and_fasttog_walk_the_graph_with_a_model(project: Path) -> None:
             assert calls <= worst_case_calls()
 
 
+def test_query_settings_in_kgbuild_yaml_reach_the_strategies(project: Path) -> None:
+    """`query.hybrid` reaches the engine's retriever and `query.frag` FRAG, through the CLI."""
+    settings = project / "settings.yaml"
+    settings.write_text("workspace: ws\nbuild:\n  workers: 1\nquery:\n  hybrid: {second_hop: false}\n"
+                        "  frag: {top_u: 2}\n  subgraphrag: {hops: 3}\n", encoding="utf-8")
+
+    def ask(config: Path, strategy: str) -> Any:
+        return json.loads(run(config, "query", EDSAC["question"], "--strategy", strategy, "--json").stdout)
+
+    hybrid, hybrid_set = ask(project / "kgbuild.yaml", "hybrid"), ask(settings, "hybrid")
+    assert any("hop" in c["signals"] for c in hybrid["chunks"])  # the second walk's signal, on by default
+    assert hybrid_set["chunks"] and not any("hop" in c["signals"] for c in hybrid_set["chunks"])
+    frag, frag_set = ask(project / "kgbuild.yaml", "frag"), ask(settings, "frag")
+    assert len(frag["facts"]) > 2 and frag_set["facts"] == frag["facts"][:2]
+    bad = project / "bad.yaml"
+    bad.write_text("workspace: ws\nquery:\n  frag: {top_u: 0}\n", encoding="utf-8")
+    result = run(bad, "query", EDSAC["question"], "--strategy", "frag", code=2)
+    assert result.output.strip() == (f"error: {bad}: query.frag.top_u: must be an integer >= 1 and <= 10_000 "
+                                     "(got 0)")
+    # `kgbuild train retriever` trains with query.subgraphrag's hops unless --hops says otherwise
+    scorer = project / "ws" / "models" / "subgraphrag.npz"
+    kept = scorer.read_bytes() if scorer.exists() else None
+    try:
+        for args, hops in (((), 3), (("--hops", "1"), 1)):
+            run(settings, "train", "retriever", str(project / "qa.json"), "--epochs", "1", *args)
+            with np.load(scorer, allow_pickle=False) as data:
+                assert json.loads(str(data["meta"]))["hops"] == hops
+    finally:
+        if kept is not None:
+            scorer.write_bytes(kept)
+        else:
+            scorer.unlink()
+
+
 def test_the_engine_reloads_the_projection_after_a_rebuild(tmp_path: Path) -> None:
     from kgbuild.config import Config
     from kgbuild.engine import Engine

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from graph_fakes import GraphResources, HashEmbedder
 
-from kgbuild.config import Config
+from kgbuild.config import Config, load_config
 from kgbuild.errors import ConfigError
 from kgbuild.graph.projection import MENTION, RELATION, GraphProjection
 from kgbuild.graph.vectors import GraphVectors
@@ -25,11 +25,12 @@ from kgbuild.query.retrieval.index import MutualIndex
 from kgbuild.query.retrieval.linking import EntityLinker
 from kgbuild.query.strategy import Budget
 from kgbuild.query.subgraphrag import SPEC
-from kgbuild.query.subgraphrag.candidates import GraphIndex, Settings, candidate_edges, subgraph
+from kgbuild.query.subgraphrag.candidates import GraphIndex, candidate_edges, subgraph
 from kgbuild.query.subgraphrag.dde import dde_dim, directional_encoding
 from kgbuild.query.subgraphrag.scorer import GraphTables, ModelMeta, ScorerModel, model_path, score_triples
 from kgbuild.query.subgraphrag.strategy import SubgraphRAGStrategy
 from kgbuild.query.subgraphrag.train import TrainReport, label_examples, train_retriever
+from kgbuild.query_settings import SubgraphRAGSettings as Settings
 from kgbuild.workspace import Workspace
 
 # ---------------------------------------------------------------- a small graph: EDSAC and the report it was based on
@@ -392,3 +393,30 @@ def test_without_a_model_a_yes_no_or_a_count_gets_no_node_name_as_its_answer(tmp
         assert answer.answer == "" and not answer.resolved and answer.citations == []
         assert answer.candidates and answer.notes[0].startswith("not resolved")
         assert UNVERIFIED not in answer.notes
+
+
+def test_query_subgraphrag_in_kgbuild_yaml_reaches_the_strategy(tmp_path: Path, trained: ScorerModel) -> None:
+    question = "Who wrote the report that EDSAC was based on?"
+    (tmp_path / "kgbuild.yaml").write_text(
+        "query:\n  subgraphrag:\n    text_fusion: false\n    top_k: 3\n    hops: 3\n", encoding="utf-8")
+    config = load_config(tmp_path / "kgbuild.yaml", env={})
+    resources = Resources(build(), tmp_path, config)
+    trained.save(model_path(resources.workspace))
+    strategy = SPEC.factory(resources, Budget())
+    assert isinstance(strategy, SubgraphRAGStrategy)
+    try:
+        answer = strategy.answer(question, Budget())
+    finally:
+        strategy.close()
+    # no text fusion: no retriever, no fused passages step; the top 3 triples only
+    assert strategy.retriever is None and len(answer.triples) == len(answer.facts) == 3
+    assert [s.question for s in answer.trace] == ["link", "candidates", "score", "answer"]
+    # the candidates are still the trained scorer's (hops 2), whatever the config says for training
+    assert strategy.settings.hops == trained.meta.hops == 2 and strategy.settings.top_k == 3
+
+    default = SubgraphRAGStrategy(Resources(build(), tmp_path), Budget(), model=trained)
+    try:
+        full = default.answer(question, Budget())
+    finally:
+        default.close()
+    assert full.facts[:3] == answer.facts and "passages" in [s.question for s in full.trace]

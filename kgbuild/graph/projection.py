@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from kgbuild.ids import unescape_article_id
+from kgbuild.query_settings import EdgeKind  # defined with the settings that name edge kinds
 from kgbuild.text import CAMEL_SEAM
 
 if TYPE_CHECKING:
@@ -46,7 +47,6 @@ if TYPE_CHECKING:
     from kgbuild.workspace import Workspace
 
 NodeKind = Literal["entity", "concept", "event", "chunk"]
-EdgeKind = Literal["relation", "role", "mention"]
 ENTITY: NodeKind = "entity"
 CONCEPT: NodeKind = "concept"
 EVENT: NodeKind = "event"

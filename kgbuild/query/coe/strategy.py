@@ -42,6 +42,7 @@ from kgbuild.query.graph_evidence import evidence_chunks, to_chunks, to_triples,
 from kgbuild.query.model_session import ModelSession
 from kgbuild.query.trace import Trace, Usage
 from kgbuild.query.types import Answer, Citation, StepResult
+from kgbuild.query_settings import CoESettings
 
 if TYPE_CHECKING:
     from kgbuild.graph.vectors import GraphVectors
@@ -51,16 +52,6 @@ if TYPE_CHECKING:
 
 NAME = "coe"
 STAGE = "query.coe"
-
-
-@dataclass(frozen=True)
-class CoESettings:
-    node_k: int = 8  # candidates a lookup shows the model
-    relation_k: int = 10  # candidates a hop shows the model
-    max_selected: int = 3  # nodes or relations kept per step: a wider frontier drowns the next hop
-    max_failures: int = 3
-    max_steps: int = 6
-    max_passages: int = 5
 
 
 @dataclass
@@ -84,7 +75,7 @@ class CoEStrategy:
         self.linker = linker
         self.embedder = embedder
         self.session = session
-        self.settings = settings or CoESettings()
+        self.settings = CoESettings() if settings is None else settings
         self._mask = lookup_mask(projection)
         self._qualifiers: QualifierIndex | None = None
         self.last_usage = Usage()  # the model's share of the last question (calls, tokens, model_seconds)
@@ -94,7 +85,8 @@ class CoEStrategy:
         return cls(resources.projection(), resources.graph_vectors(),
                    resources.question_linker(cached_embeddings=budget.use_cache),
                    resources.embedder(cached=budget.use_cache),
-                   ModelSession(resources.config, resources.workspace, use_cache=budget.use_cache))
+                   ModelSession(resources.config, resources.workspace, use_cache=budget.use_cache),
+                   resources.config.query.coe)
 
     def close(self) -> None:
         self.session.close()

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from kgbuild.graph.projection import CHUNK, EdgeKind, GraphProjection
+from kgbuild.graph.projection import CHUNK, GraphProjection
 from kgbuild.query.fasttog.community import (
     Community,
     adjacent_communities,
@@ -40,6 +40,7 @@ from kgbuild.query.graph_evidence import evidence_chunks, to_chunks, to_triples
 from kgbuild.query.model_session import ModelSession
 from kgbuild.query.trace import Trace, Usage
 from kgbuild.query.types import Answer, StepResult
+from kgbuild.query_settings import FastToGSettings
 
 if TYPE_CHECKING:
     from kgbuild.query.graph_linking import QuestionLinker
@@ -49,27 +50,10 @@ NAME = "fasttog"
 STAGE = "query.fasttog"
 
 
-@dataclass(frozen=True)
-class FastToGSettings:
-    width: int = 3  # W: reasoning chains
-    depth: int = 5  # D: communities per chain
-    cap: int = 4  # M: nodes per community
-    hops: int = 2  # radius of the local subgraph around the current community
-    rho: float = 0.5  # neighbour keep probability decays as rho^(hop-1)
-    top_k: int = 5  # communities left after coarse (modularity) pruning, shown to the model
-    max_local_nodes: int = 200  # a hub's neighbourhood is sampled down to this
-    seed: int = 0
-    max_passages: int = 5
-    edge_kinds: tuple[EdgeKind, ...] = ("relation", "role", "mention")
-
-    @property
-    def worst_case_calls(self) -> int:
-        return worst_case_calls(self.width, self.depth)
-
-
-def worst_case_calls(width: int = FastToGSettings.width, depth: int = FastToGSettings.depth) -> int:
-    """The paper's bound on model calls per question: 2·W·D + D + 2 (37 for the defaults)."""
-    return 2 * width * depth + depth + 2
+def worst_case_calls(width: int | None = None, depth: int | None = None) -> int:
+    """The paper's bound on model calls per question, 2·W·D + D + 2: of the default W and D unless given."""
+    given = {"width": width, "depth": depth}
+    return FastToGSettings().model_copy(update={k: v for k, v in given.items() if v is not None}).worst_case_calls
 
 
 @dataclass
@@ -95,14 +79,15 @@ class FastToGStrategy:
         self.projection = projection
         self.linker = linker
         self.session = session
-        self.settings = settings or FastToGSettings()
+        self.settings = FastToGSettings() if settings is None else settings
         self._mask = projection.edge_mask(self.settings.edge_kinds)
         self.last_usage = Usage()  # the model's share of the last question (calls, tokens, model_seconds)
 
     @classmethod
     def create(cls, resources: QueryResources, budget: Budget) -> FastToGStrategy:
         return cls(resources.projection(), resources.question_linker(cached_embeddings=budget.use_cache),
-                   ModelSession(resources.config, resources.workspace, use_cache=budget.use_cache))
+                   ModelSession(resources.config, resources.workspace, use_cache=budget.use_cache),
+                   resources.config.query.fasttog)
 
     def close(self) -> None:
         self.session.close()

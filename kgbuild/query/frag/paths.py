@@ -25,6 +25,9 @@ from scipy.sparse.csgraph import dijkstra
 from kgbuild.graph.projection import MENTION, GraphProjection
 from kgbuild.graph.walks import Path, simple_paths
 from kgbuild.query.frag.router import SIMPLE, Route
+from kgbuild.query_settings import FragSettings
+
+MAX_PATHS = FragSettings().max_paths  # query.frag.max_paths
 
 
 @dataclass(frozen=True)
@@ -129,7 +132,7 @@ class Retrieved:
 
 
 def retrieve_paths(projection: GraphProjection, seeds: Iterable[int], route: Route, k: int, edge_mask: np.ndarray,
-                   *, max_paths: int = 20_000) -> Retrieved:
+                   *, max_paths: int = MAX_PATHS) -> Retrieved:
     starts = list(dict.fromkeys(seeds))
     if route == SIMPLE:
         paths, truncated = simple_paths(projection, starts, k, edge_mask, max_paths=max_paths)

@@ -6,6 +6,8 @@
 3. relation pruning: the predicates of the edges left are scored by cosine with the question and
    the top m types kept (default 64); passage edges ("mentions") are always kept.
 
+k, n, m and the damping are settings of `query.frag` (kgbuild/query_settings.py).
+
 The result is a node set and an edge mask over the projection; path retrieval runs inside them.
 """
 
@@ -19,13 +21,9 @@ import scipy.sparse as sp
 
 from kgbuild.graph.projection import MENTIONS, GraphProjection
 from kgbuild.graph.walks import allowed_edges, k_hop, personalized_pagerank, top_nodes
+from kgbuild.query_settings import FragSettings
 
-
-@dataclass(frozen=True)
-class PruneSettings:
-    top_n: int = 2000  # nodes kept by Personalized PageRank
-    top_m: int = 64  # predicate types kept by similarity with the question
-    damping: float = 0.8
+_DEFAULTS = FragSettings()
 
 
 @dataclass(frozen=True)
@@ -52,7 +50,7 @@ def k_hop_union(adj: sp.csr_matrix, seeds: Mapping[int, float] | list[int], k: i
 
 
 def prune_entities(adj: sp.csr_matrix, seeds: Mapping[int, float], nodes: np.ndarray, top_n: int,
-                   damping: float = 0.8) -> np.ndarray:
+                   damping: float = _DEFAULTS.damping) -> np.ndarray:
     """The `top_n` nodes of `nodes` by Personalized PageRank from `seeds` (weighted by link score)
     on the subgraph `nodes` induces, plus every seed. Sorted."""
     if nodes.size <= top_n:
@@ -91,7 +89,8 @@ def prune_relations(projection: GraphProjection, predicate_vectors: np.ndarray, 
 
 def preprocess(projection: GraphProjection, adj: sp.csr_matrix, predicate_vectors: np.ndarray,
                seeds: Mapping[int, float], question_vector: np.ndarray, k: int,
-               settings: PruneSettings = PruneSettings()) -> Preprocessed:
+               settings: FragSettings = _DEFAULTS) -> Preprocessed:
+    """The pruned k-hop graph of `seeds`; `settings.top_n`, `.top_m` and `.damping` say how far it is cut."""
     hop = k_hop_union(adj, seeds, k)
     hop_edges = allowed_edges(projection, hop)
     kept_nodes = prune_entities(adj, seeds, hop, settings.top_n, settings.damping)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from kgbuild.graph.walks import adjacency
 from kgbuild.query.frag.paths import retrieve_paths
-from kgbuild.query.frag.preprocess import PruneSettings, preprocess
+from kgbuild.query.frag.preprocess import preprocess
 from kgbuild.query.frag.rank import RankedPath, Rerank, rank_paths, rank_trees, rerank_paths
 from kgbuild.query.frag.router import SIMPLE, RouteDecision, RouterModel, heuristic_route, load_router
 from kgbuild.query.graph_answer import answer_step, ask_model, empty_answer, model_free
@@ -28,6 +28,7 @@ from kgbuild.query.graph_evidence import (
 )
 from kgbuild.query.trace import Trace
 from kgbuild.query.types import Answer, StepResult
+from kgbuild.query_settings import FragSettings
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
@@ -44,26 +45,6 @@ MAX_PASSAGES = 5  # what the answer prompt sees, whatever the budget
 
 
 @dataclass(frozen=True)
-class FragSettings:
-    k_simple: int = 2  # hops of the preprocessing for a simple question
-    k_complex: int = 4
-    top_n: int = 2000  # nodes kept by Personalized PageRank
-    top_m: int = 64  # predicate types kept by similarity with the question
-    damping: float = 0.8
-    max_paths: int = 20_000  # cap of the simple-path enumeration
-    top_u: int = 32  # paths kept after ranking (facts of the answer prompt)
-    answer_pool: int = 256  # ranked paths whose tails the model-free answer may pick from
-    # Passages behind the top paths considered for the prompt, as a multiple of what it shows: the
-    # prompt gets the ones closest to the question (HotpotQA offline build: the answer in the
-    # context for 76 of 100 questions with 2x, 73 taking the first 5 in path order).
-    passage_pool: int = 2
-    # The path passages fused with the hybrid retriever's ranking (graph_evidence.with_text_ranking);
-    # off: the prompt sees path passages only (the bench's `frag_paths` row).
-    text_fusion: bool = True
-    cross_encoder: str | None = None  # a sentence_transformers CrossEncoder model: reranks the top 2u
-
-
-@dataclass(frozen=True)
 class _Graph:
     """What the strategy derives from one projection; rebuilt when the engine reloads the graph."""
 
@@ -76,12 +57,13 @@ class _Graph:
 
 class FragStrategy:
     def __init__(self, resources: QueryResources, budget: Budget, router: RouterModel | None = None,
-                 settings: FragSettings = FragSettings(), *, heuristic: bool = False, model_free: bool = False) -> None:
-        """`router`: a trained router to use (else the workspace's, if one was saved); `heuristic`:
+                 settings: FragSettings | None = None, *, heuristic: bool = False, model_free: bool = False) -> None:
+        """`router`: a trained router to use (else the workspace's, if one was saved); `settings`: else
+        the project's `query.frag`; `heuristic`:
         route by the wording rule whatever was trained (an evaluation of the rule itself); `model_free`:
         never ask a model, even when one is configured (training reads the walk's evidence only)."""
         self.resources = resources
-        self.settings = settings
+        self.settings = resources.config.query.frag if settings is None else settings
         self.heuristic = heuristic
         self.model_free = model_free
         self.use_cache = budget.use_cache
@@ -140,8 +122,7 @@ class FragStrategy:
         trace.add("route", f"{decision.route}: k={k}", StepResult(how=decision.route, reason=decision.how), t)
 
         t = trace.timer()
-        pre = preprocess(p, graph.adj, graph.vectors.predicates, linked.seeds, linked.vector, k,
-                         PruneSettings(top_n=s.top_n, top_m=s.top_m, damping=s.damping))
+        pre = preprocess(p, graph.adj, graph.vectors.predicates, linked.seeds, linked.vector, k, s)
         trace.add("preprocess", f"{k}-hop union, PPR top {s.top_n}, relations top {s.top_m}",
                   StepResult(notes=[f"{key}: {v}" for key, v in pre.sizes().items()]), t)
 

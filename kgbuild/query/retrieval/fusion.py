@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from typing import Literal, TypeVar
+from typing import TypeVar
 
-FusionMethod = Literal["rrf", "minmax"]
+from kgbuild.query_settings import FusionMethod
+
 K = TypeVar("K", bound=Hashable)
 
 

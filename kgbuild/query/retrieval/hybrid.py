@@ -21,38 +21,17 @@ raises it, since there is nothing else to answer with.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from kgbuild.query.retrieval.fusion import FusionMethod, fuse, normalise
+from kgbuild.query.retrieval.fusion import fuse, normalise
 from kgbuild.query.retrieval.index import CONCEPT, TITLE, MutualIndex
 from kgbuild.query.retrieval.linking import EntityLinker, Mention
 from kgbuild.query.retrieval.ppr import PageRank
 from kgbuild.query.types import LinkedEntity, RetrievalMode, RetrievalResult, ScoredChunk, Triple
+from kgbuild.query_settings import HybridSettings
 from kgbuild.store.milvus import FullTextUnavailable
 from kgbuild.store.types import Embedder, VectorHit, VectorStore
-
-
-@dataclass(frozen=True)
-class HybridSettings:
-    """Global defaults, the same for every question (nothing here is tuned per question)."""
-
-    candidates: int = 30  # hits taken from each signal before fusion
-    fusion: FusionMethod = "rrf"
-    # A small rrf_k lets a signal's first ranks decide: with 60 every candidate ends up within a few
-    # percent of every other and the walk's strong first hits are averaged away.
-    rrf_k: float = 5.0
-    # The graph walk (ppr + hop) weighs as much as the two text signals (bm25 + dense) together.
-    weights: Mapping[str, float] = field(default_factory=lambda: {
-        "bm25": 1.0, "dense": 1.0, "ppr": 2.0, "triple": 0.25, "hop": 1.0})
-    restart: float = 0.3  # PPR restart probability
-    iterations: int = 20
-    second_hop: bool = True
-    hop_chunks: int = 2  # best first-round chunks that seed the second walk
-    dense_link_min: float = 0.7  # cosine a capitalised span needs to seed through a dense link
-    max_triples: int = 20
 
 
 class HybridRetriever:
@@ -60,6 +39,7 @@ class HybridRetriever:
 
     def __init__(self, index: MutualIndex, vectors: VectorStore, embedder: Embedder, prefix: str,
                  settings: HybridSettings | None = None) -> None:
+        """`settings`: the project's `query.hybrid` (the engine passes it); None: the defaults."""
         self.index = index
         self.vectors = vectors
         self.embedder = embedder
@@ -117,14 +97,15 @@ class HybridRetriever:
         candidates = set().union(*signals.values())
         triples, triple_bonus = self._triples(seeds, candidates)
         signals["triple"] = triple_bonus
-        fused = fuse(signals, s.weights, method=s.fusion, rrf_k=s.rrf_k)
+        weights = s.weights.model_dump()
+        fused = fuse(signals, weights, method=s.fusion, rrf_k=s.rrf_k)
 
         if s.second_hop and fused:
             first = sorted(fused, key=lambda c: -fused[c])[: s.hop_chunks]
             hop_seeds = {self.index.n_nodes + c: 1.0 for c in first}
             _, hop_mass = self._walk_from_chunks(hop_seeds)
             signals["hop"] = _top(hop_mass, n)
-            fused = fuse(signals, s.weights, method=s.fusion, rrf_k=s.rrf_k)
+            fused = fuse(signals, weights, method=s.fusion, rrf_k=s.rrf_k)
 
         ranked = sorted(fused, key=lambda c: (-fused[c], self.index.chunk_ids[c]))[:k]
         shown = {name: normalise(values) for name, values in signals.items()}

@@ -19,23 +19,12 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from kgbuild.graph.projection import MENTION, RELATION, ROLE, EdgeKind, GraphProjection
+from kgbuild.graph.projection import GraphProjection
 from kgbuild.graph.walks import adjacency
 from kgbuild.query.subgraphrag.dde import directional_encoding, local_graph
+from kgbuild.query_settings import EdgeKind, SubgraphRAGSettings
 
-
-@dataclass(frozen=True)
-class Settings:
-    """What SubgraphRAG reads from a graph; the trained model records `hops` and `dde_rounds`."""
-
-    hops: int = 2
-    limit: int = 5000  # the most candidate triples scored per question
-    edge_kinds: tuple[EdgeKind, ...] = (RELATION, ROLE, MENTION)
-    dde_rounds: int = 2
-    top_k: int = 100  # triples kept for the answer, whatever the budget's k (that counts passages)
-    # The passages behind the top triples fused with the hybrid retriever's ranking
-    # (graph_evidence.with_text_ranking); off: triple passages only (the bench's `subgraphrag_triples`).
-    text_fusion: bool = True
+_DEFAULTS = SubgraphRAGSettings()  # what query.subgraphrag holds unless set
 
 
 @dataclass(frozen=True)
@@ -64,7 +53,7 @@ def hop_layers(adj: sp.csr_matrix, seeds: Iterable[int], max_hops: int) -> np.nd
 
 
 def candidate_edges(adj: sp.csr_matrix, edge_head: np.ndarray, edge_tail: np.ndarray, edge_mask: np.ndarray,
-                    seeds: Iterable[int], *, hops: int = 2, limit: int = 5000,
+                    seeds: Iterable[int], *, hops: int = _DEFAULTS.hops, limit: int = _DEFAULTS.limit,
                     degree: np.ndarray | None = None) -> Candidates:
     """The candidate edges of `seeds` (see the module docstring). `adj` is the undirected adjacency
     over the edges in `edge_mask` (kgbuild.graph.walks.adjacency); `degree` its row sums, passed in
@@ -125,7 +114,7 @@ class Subgraph:
         return self.candidates.edges
 
 
-def subgraph(index: GraphIndex, seeds: Iterable[int], settings: Settings) -> Subgraph:
+def subgraph(index: GraphIndex, seeds: Iterable[int], settings: SubgraphRAGSettings) -> Subgraph:
     """Candidates of `seeds`, their nodes, and the DDE of those nodes over the candidate edges."""
     seed_list = list(dict.fromkeys(int(s) for s in seeds))
     cands = candidate_edges(index.adj, index.edge_head, index.edge_tail, index.edge_mask, seed_list,

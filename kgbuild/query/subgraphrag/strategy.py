@@ -2,7 +2,7 @@
 
 Retrieval makes no model call: the question is linked and embedded once (QuestionLinker), the
 candidate triples around its entities get their directional encoding, and the trained scorer
-(numpy, first layer precomputed per graph) ranks them. The top K triples (Settings.top_k, 100 by
+(numpy, first layer precomputed per graph) ranks them. The top K triples (query.subgraphrag.top_k, 100 by
 default, independent of the budget's passage count) are the evidence; the passages behind the best
 of them, fused with the hybrid retriever's ranking of the corpus (at most 5 distinct), are what
 the answer prompt reads. With a model configured: one
@@ -12,7 +12,6 @@ available". Without one: the best-ranked node of the expected type, marked unver
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,10 +26,11 @@ from kgbuild.query.graph_evidence import (
     triple_text,
     with_text_ranking,
 )
-from kgbuild.query.subgraphrag.candidates import GraphIndex, Settings, subgraph
+from kgbuild.query.subgraphrag.candidates import GraphIndex, subgraph
 from kgbuild.query.subgraphrag.scorer import RETRAIN, GraphTables, ScorerModel, model_path, score_triples
 from kgbuild.query.trace import Trace
 from kgbuild.query.types import Answer, StepResult
+from kgbuild.query_settings import SubgraphRAGSettings
 
 if TYPE_CHECKING:
     from kgbuild.graph.projection import GraphProjection
@@ -70,7 +70,8 @@ def unavailable(resources: QueryResources) -> str | None:
 
 class SubgraphRAGStrategy:
     def __init__(self, resources: QueryResources, budget: Budget, model: ScorerModel | None = None,
-                 settings: Settings | None = None) -> None:
+                 settings: SubgraphRAGSettings | None = None) -> None:
+        """`settings`: else the project's `query.subgraphrag`; `hops` and `dde_rounds` are the model's."""
         self.projection: GraphProjection = resources.projection()
         self.vectors = resources.graph_vectors()
         if model is None:
@@ -80,7 +81,8 @@ class SubgraphRAGStrategy:
                               f"the graph is {self.projection.fingerprint}", RETRAIN)
         self.model = model
         # Candidates and DDE as the model was trained on them; the cap and top K stay adjustable.
-        self.settings = replace(settings or Settings(), hops=model.meta.hops, dde_rounds=model.meta.dde_rounds)
+        chosen = resources.config.query.subgraphrag if settings is None else settings
+        self.settings = chosen.model_copy(update={"hops": model.meta.hops, "dde_rounds": model.meta.dde_rounds})
         self.linker = resources.question_linker(cached_embeddings=budget.use_cache)
         self.retriever = resources.retriever(cached_embeddings=budget.use_cache) if self.settings.text_fusion else None
         self.index = GraphIndex.build(self.projection, self.settings.edge_kinds)

@@ -27,9 +27,10 @@ import numpy as np
 from kgbuild.errors import InputError
 from kgbuild.query.evaluate import normalize_answer
 from kgbuild.query.graph_labels import answer_nodes, path_edges
-from kgbuild.query.subgraphrag.candidates import GraphIndex, Settings, Subgraph, subgraph
+from kgbuild.query.subgraphrag.candidates import GraphIndex, Subgraph, subgraph
 from kgbuild.query.subgraphrag.dde import dde_dim
 from kgbuild.query.subgraphrag.scorer import SIMILARITIES, ModelMeta, ScorerModel
+from kgbuild.query_settings import SubgraphRAGSettings
 
 if TYPE_CHECKING:
     import torch
@@ -91,7 +92,8 @@ class PassageFinder:
 
 
 def label_examples(projection: GraphProjection, index: GraphIndex, linker: QuestionLinker, items: Sequence[QAItem],
-                   settings: Settings, report: TrainReport, *, passage_targets: bool = True) -> list[Example]:
+                   settings: SubgraphRAGSettings, report: TrainReport, *,
+                   passage_targets: bool = True) -> list[Example]:
     """One example per usable question; the others are counted in `report`. With `passage_targets`,
     the passages that contain the answer are targets too (see train_retriever)."""
     out: list[Example] = []
@@ -129,7 +131,7 @@ def label_examples(projection: GraphProjection, index: GraphIndex, linker: Quest
 
 def train_retriever(projection: GraphProjection, vectors: GraphVectors, linker: QuestionLinker,
                     items: Sequence[QAItem], *, epochs: int = DEFAULT_EPOCHS, hidden: int = 128, seed: int = 0,
-                    on_epoch: Callable[[int, float], None] | None = None, settings: Settings | None = None,
+                    on_epoch: Callable[[int, float], None] | None = None, settings: SubgraphRAGSettings | None = None,
                     learning_rate: float = 1e-3, batch: int = 8,
                     passage_targets: bool = True, weight_decay: float = 0.01) -> tuple[ScorerModel, TrainReport]:
     """Train a scorer for this graph; `on_epoch(epoch, mean_loss)` after each epoch (1-based).
@@ -140,7 +142,7 @@ def train_retriever(projection: GraphProjection, vectors: GraphVectors, linker: 
     the passages are what the answer prompt reads."""
     import torch
 
-    settings = settings or Settings()
+    settings = SubgraphRAGSettings() if settings is None else settings
     start = time.perf_counter()
     report = TrainReport()
     index = GraphIndex.build(projection, settings.edge_kinds)
