@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 DEMO := demo
 
-.PHONY: setup demo test lint bench clean-demo
+.PHONY: setup demo test test-fast lint bench clean-demo
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -42,6 +42,20 @@ test: setup
 	$(BIN)/mypy; mypy=$$?; \
 	$(BIN)/lint-imports; imports=$$?; \
 	$(BIN)/python -m pytest -q; rc=$$?; if [ $$rc -eq 5 ]; then rc=0; fi; \
+	if [ $$ruff -ne 0 ] || [ $$mypy -ne 0 ] || [ $$imports -ne 0 ]; then \
+		echo "static checks failed: ruff exit $$ruff, mypy exit $$mypy, lint-imports exit $$imports"; exit 1; fi; \
+	exit $$rc
+
+# The inner loop: the same static checks, then every test that needs no server process, browser, Ray
+# cluster or wheel build and is not marked slow (markers: pyproject.toml; what they mean:
+# docs/architecture.md, "Tests"). Under 3 minutes on a 2-core machine; `make test` still runs everything.
+FAST := not (slow or server or browser or cluster or wheel)
+
+test-fast: setup
+	@$(BIN)/ruff check kgbuild tests bench; ruff=$$?; \
+	$(BIN)/mypy; mypy=$$?; \
+	$(BIN)/lint-imports; imports=$$?; \
+	$(BIN)/python -m pytest -q -m "$(FAST)"; rc=$$?; if [ $$rc -eq 5 ]; then rc=0; fi; \
 	if [ $$ruff -ne 0 ] || [ $$mypy -ne 0 ] || [ $$imports -ne 0 ]; then \
 		echo "static checks failed: ruff exit $$ruff, mypy exit $$mypy, lint-imports exit $$imports"; exit 1; fi; \
 	exit $$rc

@@ -71,6 +71,7 @@ def samples_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return config
 
 
+@pytest.mark.slow
 def test_samples_build_a_sensible_graph(samples_build: Path) -> None:
     t = tables(samples_build)
     assert len(t["documents"]) == 12
@@ -85,6 +86,7 @@ def test_samples_build_a_sensible_graph(samples_build: Path) -> None:
     assert all(h["subject_kind"] == "relation" or h["object_kind"] == "relation" for h in t["hypernodes"])
 
 
+@pytest.mark.slow
 def test_inspect_filters_and_support(samples_build: Path) -> None:
     rows = json.loads(kg(samples_build, "inspect", "triples", "--entity", "Turing", "--json").stdout)
     assert rows and all("turing" in (r["subject_name"] + r["object_name"]).lower() for r in rows)
@@ -100,6 +102,7 @@ def test_inspect_filters_and_support(samples_build: Path) -> None:
     assert "documents: 12" in kg(samples_build, "status").stdout
 
 
+@pytest.mark.slow
 def test_rebuild_with_nothing_changed_extracts_nothing_and_gives_identical_tables(samples_build: Path) -> None:
     before = tables(samples_build)
     code, report = build_json(samples_build, str(SAMPLES))
@@ -110,6 +113,7 @@ def test_rebuild_with_nothing_changed_extracts_nothing_and_gives_identical_table
     assert tables(samples_build) == before
 
 
+@pytest.mark.slow
 def test_bad_inputs_are_skipped_with_one_line_each_and_the_rest_is_built(tmp_path: Path) -> None:
     src = tmp_path / "src"
     shutil.copytree(SAMPLES / "people", src / "people")
@@ -131,6 +135,7 @@ def test_bad_inputs_are_skipped_with_one_line_each_and_the_rest_is_built(tmp_pat
     assert kg(config, "build", str(src), "--quiet", "--keep-going").exit_code == 0
 
 
+@pytest.mark.slow
 def test_documents_from_earlier_builds_are_kept_and_a_changed_one_is_replaced(tmp_path: Path) -> None:
     src = tmp_path / "src"
     shutil.copytree(SAMPLES / "people", src / "people")
@@ -153,6 +158,7 @@ def test_documents_from_earlier_builds_are_kept_and_a_changed_one_is_replaced(tm
     assert [c for c in after["chunks"] if c["doc_id"] != "grace_hopper"] == unchanged
 
 
+@pytest.mark.slow
 def test_parallel_workers_give_the_same_graph_as_one_process(tmp_path: Path, samples_build: Path) -> None:
     config = project(tmp_path, "extract:\n  batch_size: 4\n")
     code, report = build_json(config, str(SAMPLES), "--workers", "2")

@@ -9,6 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # builds in a child process
+
 REPO = Path(__file__).resolve().parents[1]
 
 # Runs `kgbuild build` in this fresh interpreter, then prints the report and the heavy modules it imported.

@@ -73,6 +73,7 @@ def test_sync_json_has_help() -> None:
     assert line.split("--json", 1)[1].strip(), out
 
 
+@pytest.mark.slow
 def test_off_schema_items_are_counted_kept_or_dropped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     kept = _build(_project(tmp_path / "kept"))
     assert kept.assemble is not None and not kept.assemble.strict_schema
@@ -92,6 +93,7 @@ def test_off_schema_items_are_counted_kept_or_dropped(tmp_path: Path, capsys: py
     assert f"off-schema kept (extract.strict_schema: false): {n_kept} relations" in " ".join(status.output.split())
 
 
+@pytest.mark.slow
 def test_status_shows_the_last_build_and_the_project_total_of_model_usage(tmp_path: Path) -> None:
     root = _project(tmp_path)
     _build(root)

@@ -109,6 +109,7 @@ def test_empty_document_gives_no_chunks(counter: TokenCounter) -> None:
     assert chunker(counter).chunk(make_doc([])).chunks == []
 
 
+@pytest.mark.slow
 def test_huge_document_is_chunked_quickly(counter: TokenCounter) -> None:
     paras = [(["S" + str(i // 50)], f"{CATS} {ROCKETS} Number {i}.") for i in range(3000)]
     paras.append(([], " ".join([CATS, ROCKETS] * 3000)))  # one ~100k-token paragraph
@@ -244,6 +245,7 @@ def _work_on_one_paragraph(n_sentences: int) -> tuple[_CountingCounter, _Countin
     return counter, scorer, longest_doc, len(text)
 
 
+@pytest.mark.slow
 def test_a_huge_paragraph_costs_linear_work_and_bounded_memory() -> None:
     # Not a timing test: the same work counted on a paragraph and on one twice as long. Before
     # issue 16 the topic search compared ~n log n boundaries, spaCy and the tokenizer got the

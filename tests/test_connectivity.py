@@ -4,6 +4,7 @@ import time
 from itertools import pairwise
 
 import numpy as np
+import pytest
 
 from kgbuild.align.connectivity import (
     ConnectivityReport,
@@ -100,6 +101,7 @@ def test_edge_helpers() -> None:
     assert edges_from_concepts([Concept(id="c", name="C", parents=["d"])]) == [("c", "d")]
 
 
+@pytest.mark.slow
 def test_performance_100k() -> None:
     rng = np.random.default_rng(0)
     n = 100_000

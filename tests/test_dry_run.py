@@ -64,6 +64,7 @@ def dry_run(config: Path, *args: str) -> dict[str, Any]:
     return estimate
 
 
+@pytest.mark.slow
 def test_dry_run_estimate_matches_the_real_build_and_writes_nothing(tmp_path: Path) -> None:
     with ScriptedLLM() as llm:
         llm.reply("", reply, usage=False)  # no usage in replies: the gateway counts with the tokenizer

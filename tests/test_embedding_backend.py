@@ -53,6 +53,7 @@ def _embedder(backend: str) -> tuple[ModelPool, SentenceEmbedder]:
 
 
 @pytest.mark.parametrize(("backend", "least_cosine"), [("onnx", 0.9999), ("onnx-int8", 0.99)])
+@pytest.mark.slow
 def test_exported_graph_gives_the_torch_vectors(cache_dir: Path, torch_vectors: np.ndarray, backend: str,
                                                 least_cosine: float) -> None:
     pool, embedder = _embedder(backend)
@@ -73,6 +74,7 @@ def test_exported_graph_gives_the_torch_vectors(cache_dir: Path, torch_vectors: 
     assert embedder.truncated == 1 and embedder.window == 256 and encoder.stats.truncated == 1
 
 
+@pytest.mark.slow
 def test_order_and_batching_do_not_change_a_vector(cache_dir: Path) -> None:
     _, exact = _embedder("onnx")
     together = np.asarray(exact.embed(TEXTS))
@@ -87,6 +89,7 @@ def test_order_and_batching_do_not_change_a_vector(cache_dir: Path) -> None:
     assert cosines[:-1].min() > 0.985 and cosines[-1] > 0.97, cosines
 
 
+@pytest.mark.slow
 def test_a_second_pool_reuses_the_exported_graph(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _embedder("onnx-int8")[1].embed(["warm"])  # exported by now, whatever ran first
 

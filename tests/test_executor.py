@@ -354,6 +354,7 @@ def bolt_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Neo4jGraphS
         graph.close()
 
 
+@pytest.mark.server
 def test_a_plan_runs_over_bolt_like_in_process(bolt_store: Neo4jGraphStore, llm: ScriptedLLM) -> None:
     state, _ = run(GraphView(bolt_store), llm, """
 Step 1: Which films did Michael Curtiz direct, and which came first?

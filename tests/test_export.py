@@ -410,6 +410,7 @@ def test_samples_build_exports_in_every_format(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- scale
 
 
+@pytest.mark.slow
 def test_turtle_streams_a_large_graph_in_linear_time() -> None:
     def graph(n: int) -> GraphRows:
         rows = GraphRows()

@@ -100,6 +100,7 @@ def test_schema_whitelist_types_declared_relations_and_folds_the_rest() -> None:
     assert type_of("move to") == GENERIC_TYPE and type_of("}) DETACH DELETE n //") == GENERIC_TYPE
 
 
+@pytest.mark.slow
 def test_the_store_holds_exactly_the_rows_and_a_second_sync_writes_nothing(built: Config) -> None:
     rows = read_graph_rows(Workspace(built.workspace_path()))
     graph = embedded_dump(built)
@@ -112,6 +113,7 @@ def test_the_store_holds_exactly_the_rows_and_a_second_sync_writes_nothing(built
     assert embedded_dump(built) == graph
 
 
+@pytest.mark.slow
 def test_every_extracted_node_points_to_its_chunks_and_chunks_to_documents(built: Config) -> None:
     store = ArcadeGraphStore(built.graph_store_path())
     try:
@@ -128,6 +130,7 @@ def test_every_extracted_node_points_to_its_chunks_and_chunks_to_documents(built
         store.close()
 
 
+@pytest.mark.slow
 def test_a_changed_document_replaces_exactly_its_part(tmp_path: Path, corpus: Path) -> None:
     src = tmp_path / "corpus"
     shutil.copytree(corpus, src)
@@ -148,6 +151,7 @@ def test_a_changed_document_replaces_exactly_its_part(tmp_path: Path, corpus: Pa
     assert untouched and set(untouched) <= set(after["nodes"])
 
 
+@pytest.mark.slow
 def test_a_removed_document_leaves_no_orphan(tmp_path: Path, corpus: Path) -> None:
     config = project(tmp_path / "rm")
     build(config, [corpus])
@@ -187,6 +191,7 @@ def _poison(config: Config) -> None:
     ws.write_table("relations", rels)
 
 
+@pytest.mark.slow
 def test_hostile_names_are_stored_as_data(tmp_path: Path, corpus: Path) -> None:
     config = project(tmp_path / "hostile")
     build(config, [corpus], sync=False)
@@ -207,6 +212,7 @@ def bolt(tmp_path_factory: pytest.TempPathFactory):
         yield server
 
 
+@pytest.mark.server
 def test_neo4j_driver_over_bolt_gives_the_same_graph_as_the_embedded_store(tmp_path: Path, built: Config, bolt) -> None:
     extra = (f"graph_store:\n  backend: neo4j\n  uri: {bolt.uri}\n  user: {bolt.user}\n  database: {bolt.database}\n")
     config = project(tmp_path / "neo", extra)
@@ -229,6 +235,7 @@ def test_neo4j_driver_over_bolt_gives_the_same_graph_as_the_embedded_store(tmp_p
         store.close()
 
 
+@pytest.mark.server
 def test_bolt_errors_are_one_line_naming_the_setting(tmp_path: Path, bolt) -> None:
     config = project(tmp_path / "bad",
                      f"graph_store:\n  backend: neo4j\n  uri: {bolt.uri}\n  password: wrong-password\n")
@@ -239,6 +246,7 @@ def test_bolt_errors_are_one_line_naming_the_setting(tmp_path: Path, bolt) -> No
         Neo4jGraphStore(dead.graph_store)
 
 
+@pytest.mark.server
 def test_build_tells_a_missing_password_from_a_wrong_one_before_any_work(tmp_path: Path, bolt) -> None:
     """Without a password the driver sends no credentials, which the server refuses like a wrong one;
     `kgbuild build` checks the store first and says which it is, in one line, creating nothing."""
@@ -260,6 +268,7 @@ def test_build_tells_a_missing_password_from_a_wrong_one_before_any_work(tmp_pat
         assert ("KGBUILD_NEO4J_PASSWORD" in result.stderr) and not (root / "ws").exists()
 
 
+@pytest.mark.slow
 def test_a_class_change_relabels_the_node_and_keeps_its_relationships(tmp_path: Path, corpus: Path) -> None:
     config = project(tmp_path / "relabel")
     build(config, [corpus])

@@ -89,6 +89,7 @@ def test_strategies_are_listed_with_their_model_needs(project: Path) -> None:
         assert name in out
 
 
+@pytest.mark.slow
 def test_frag_without_a_model_walks_paths_and_cites_their_passages(project: Path) -> None:
     answer = json.loads(run(project / "kgbuild.yaml", "query", EDSAC["question"], "--strategy", "frag",
                             "--json").stdout)
@@ -111,6 +112,7 @@ def test_frag_without_a_model_walks_paths_and_cites_their_passages(project: Path
     assert "frag: best-ranked graph node" in human and "reached by: Maurice Wilkes" in human and "facts" in human
 
 
+@pytest.mark.slow
 def test_subgraphrag_without_a_trained_scorer_is_one_line_naming_the_command(project: Path) -> None:
     result = run(project / "kgbuild.yaml", "query", "Who designed EDSAC?", "--strategy", "subgraphrag", code=2)
     assert "kgbuild train retriever" in result.output and len(result.output.strip().splitlines()) == 1
@@ -126,6 +128,7 @@ def test_a_question_that_names_nothing_in_the_graph_gets_an_explained_empty_answ
     assert any("no entity of the question" in n for n in answer["notes"])
 
 
+@pytest.mark.slow
 def test_training_both_then_subgraphrag_answers_without_a_model(project: Path) -> None:
     config = project / "kgbuild.yaml"
     router = run(config, "train", "router", str(project / "qa.json"))
@@ -186,6 +189,7 @@ def stand_in() -> Any:
     return module.FirstChoiceModel()
 
 
+@pytest.mark.slow
 def test_coe_and_fasttog_walk_the_graph_with_a_model(project: Path) -> None:
     from kgbuild.query.fasttog.strategy import worst_case_calls
 
@@ -303,6 +307,7 @@ def test_the_engine_reloads_the_projection_after_a_rebuild(tmp_path: Path) -> No
     assert engine.strategy("midway", Budget()) is not running and running.closed  # but before the next question
 
 
+@pytest.mark.slow
 def test_after_a_rebuild_that_changed_the_graph_trained_models_are_refused(project: Path) -> None:
     config = project / "kgbuild.yaml"
     for command in (["router"], ["retriever", "--epochs", "2"]):

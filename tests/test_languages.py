@@ -145,6 +145,7 @@ def test_chinese_words_reach_the_in_memory_bm25() -> None:
 
 
 @pytest.mark.skipif(not multilingual_installed(), reason="pip install 'kgbuild[multilingual]'")
+@pytest.mark.slow
 def test_the_multilingual_model_matches_a_chinese_question_to_its_passage() -> None:
     embedder = MultilingualEmbedder(batch_size=2)
     passages = ["布洛芬用于缓解发热和轻中度疼痛。", "北京是中国的首都，位于华北平原。", "甲状腺结节是甲状腺内的肿块。"]

@@ -121,6 +121,7 @@ def test_llm_build_extracts_through_the_real_client_and_accounts_for_every_call(
     assert API_KEY not in result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_rebuild_with_nothing_changed_makes_zero_calls(tmp_path: Path, llm: ScriptedLLM) -> None:
     config = make_project(tmp_path, llm)
     assert build(config)[0].exit_code == 0

@@ -157,6 +157,7 @@ def test_a_cut_off_packed_reply_re_asks_only_its_last_passage(tmp_path: Path) ->
     assert extraction_passages(log[1]["json"]) == [(None, fourth)]  # only the cut passage, alone
 
 
+@pytest.mark.slow
 def test_reply_cache_is_per_chunk_a_rerun_pays_nothing_and_a_changed_chunk_only_itself(tmp_path: Path) -> None:
     with ScriptedLLM() as llm:
         llm.reply("", reply_omitting())

@@ -76,6 +76,7 @@ def _start_holder(ws: Workspace) -> subprocess.Popen[str]:
     return holder
 
 
+@pytest.mark.slow
 def test_two_processes_racing_for_a_stale_lock_are_never_inside_together(tmp_path: Path) -> None:
     """40 synchronised rounds, each over a lock file left by a dead build: at most one inside at a time."""
     ws = _workspace(tmp_path)

@@ -26,6 +26,8 @@ from mcp_session import HttpServer, SyncClient
 from kgbuild.cli import main
 from kgbuild.config import ENV_OVERRIDES
 
+pytestmark = pytest.mark.server  # `kgbuild mcp --http` as a subprocess
+
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
               "params": {"protocolVersion": "2025-06-18", "capabilities": {},
                          "clientInfo": {"name": "raw", "version": "0"}}}

@@ -33,6 +33,8 @@ from kgbuild.store.types import SyncReport, VectorRow
 from kgbuild.store.vector_sync import sync_vectors
 from kgbuild.workspace import Workspace
 
+pytestmark = pytest.mark.server  # a Milvus server process per module
+
 SERVER = Path(sys.executable).parent / "milvus-server"
 READY_SECONDS = 60
 DIM = 4

@@ -26,6 +26,8 @@ from kgbuild.store.manifest import StoreManifest
 from kgbuild.store.open import graph_target, manifest_path
 from kgbuild.store.sync import sync_stores
 
+pytestmark = pytest.mark.slow  # builds and prunes a HotpotQA corpus
+
 HOTPOTQA = shared_data_dir() / "hotpotqa" / "train_corpus.json"
 # The trial's numbers. Fewer documents (300 -> 150) did not fail: a deletion statement needs more
 # than 100 rows whose matches cross edges deleted by earlier rows of the same statement.

@@ -26,6 +26,7 @@ def _bundled() -> str:
     return str(gt.get_model_path())
 
 
+@pytest.mark.slow
 def test_the_numpy_pass_gives_the_vectors_of_sentence_transformers() -> None:
     st = pytest.importorskip("sentence_transformers")
     path = _bundled()
@@ -83,6 +84,7 @@ print(json.dumps({"answer": json.loads(out.getvalue()),
 """
 
 
+@pytest.mark.slow
 def test_a_cold_retrieval_query_loads_no_torch_no_graph_store_and_says_where_the_time_went(
         samples_project: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("KGBUILD_")}

@@ -89,6 +89,7 @@ def judge_or_plan(body: dict[str, Any]) -> str:
     raise AssertionError(f"unexpected prompt: {system[:60]}")
 
 
+@pytest.mark.slow
 def test_with_a_model_the_solver_answers_a_two_hop_question_through_the_graph(built: Path) -> None:
     with ScriptedLLM() as llm:
         llm.reply("", judge_or_plan)
@@ -123,6 +124,7 @@ def test_with_a_model_the_solver_answers_a_two_hop_question_through_the_graph(bu
         assert text in human, text
 
 
+@pytest.mark.slow
 def test_eval_measures_the_solver_next_to_retrieval(built: Path) -> None:
     # the same two-hop question, `kgbuild eval` with a model: the solver is a mode of its own, with
     # EM/F1, model calls, tokens and latency taken from this run (no reply cache)
@@ -157,6 +159,7 @@ def test_eval_measures_the_solver_next_to_retrieval(built: Path) -> None:
     assert table.exit_code == 0 and "solver" in table.stdout and "tokens/q" in table.stdout
 
 
+@pytest.mark.slow
 def test_the_python_api_opens_the_project_and_answers_with_every_strategy(built: Path) -> None:
     """kgbuild.open: the same engine the CLI uses, on the real stores of the build."""
     import kgbuild

@@ -23,7 +23,7 @@ from kgbuild.build.persist import WRITE_ORDER
 from kgbuild.workspace import Workspace
 
 pytest.importorskip("ray", reason="the Ray engine needs the `ray` extra (make setup installs it)")
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.cluster]
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples" / "corpus"

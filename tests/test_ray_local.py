@@ -24,7 +24,7 @@ from llm_server import ScriptedLLM
 from ray_replies import extraction_reply
 
 pytest.importorskip("ray", reason="the Ray engine needs the `ray` extra (make setup installs it)")
-pytestmark = [pytest.mark.slow,
+pytestmark = [pytest.mark.slow, pytest.mark.cluster,
               pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads processes and sockets in /proc")]
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -102,6 +102,7 @@ def test_a_local_cluster_is_refused_once_ray_was_imported_without_its_loopback_m
     assert "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER" not in os.environ
 
 
+@pytest.mark.slow
 def test_a_local_build_never_imports_ray(tmp_path: Path) -> None:
     (tmp_path / "a.md").write_text("# A\n\nAda Lovelace wrote notes on the Analytical Engine.\n", encoding="utf-8")
     (tmp_path / "kgbuild.yaml").write_text(

@@ -492,6 +492,7 @@ def test_file_symlink_loop_in_a_directory_is_one_problem_per_link(tmp_path: Path
     assert [p.message for p in read(src / "a.txt")[1]] == [LOOP]
 
 
+@pytest.mark.slow
 def test_file_symlink_loop_does_not_abort_kgbuild_build(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
@@ -573,9 +574,11 @@ def test_sample_questions_point_at_sample_sentences() -> None:
 
 @pytest.mark.skipif(not (SHARED / "2wiki" / "corpus.json").exists(), reason="shared data not present")
 def test_reads_2wiki_corpus_fast() -> None:
-    start = time.perf_counter()
+    # This process's CPU time, not the wall clock: the bound is on the reader's work, and a second job on
+    # the machine stretched the wall-clock time past it (1.06 s for ~0.3 s of CPU under a load of 6).
+    start = time.process_time()
     docs, problems = read(SHARED / "2wiki" / "corpus.json")
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert not problems
     assert len(docs) == 6119
     assert len({d.id for d in docs}) == 6119
@@ -605,6 +608,7 @@ def test_collapse_spaces_by_window_equals_one_split() -> None:
             assert collapse_spaces(text, window) == " ".join(text.split()), (text, window)
 
 
+@pytest.mark.slow
 def test_cleaning_a_huge_paragraph_does_not_hold_every_word_at_once() -> None:
     """One 8 MB paragraph with no line break: the old single split held millions of word objects
     (~20x the text in memory); by windows the peak stays a few times the text."""

@@ -12,7 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from llm_server import ScriptedLLM
+
+pytestmark = pytest.mark.slow  # builds through the CLI in child processes
 
 REPO = Path(__file__).resolve().parents[1]
 KEY = "sk-kgbuild-test-7f3a9c2e51d04b8e"

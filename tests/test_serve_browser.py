@@ -27,8 +27,9 @@ pytest.importorskip("milvus_lite")
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed at /usr/bin/chromium "
-                                                              "(`make setup` installs it when run as root)")
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed at /usr/bin/chromium "
+                                                                "(`make setup` installs it when run as root)")]
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                "--disable-sync", "--no-first-run"]
 XSS_IMG = "<img src=x onerror=alert(1)>"

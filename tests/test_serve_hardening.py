@@ -91,6 +91,7 @@ def test_error_bodies_do_not_echo_the_input(server: BackgroundServer) -> None:
         conn.close()
 
 
+@pytest.mark.slow
 def test_a_body_that_never_comes_is_answered_408(server: BackgroundServer) -> None:
     with socket.create_connection((server.host, server.port), timeout=60) as sock:
         sock.sendall(b"POST /api/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
@@ -144,6 +145,7 @@ def test_the_api_takes_no_token_from_a_query_string_and_checks_host_with_a_token
 EXAMPLES_PER_OPERATION = 25
 
 
+@pytest.mark.slow
 def test_fuzzing_the_served_openapi_finds_no_5xx_no_oversized_body_no_missing_header(
         server: BackgroundServer, capsys: pytest.CaptureFixture[str]) -> None:
     schemathesis = pytest.importorskip("schemathesis")

@@ -51,6 +51,7 @@ async def run_in_sequence(ctx: BuildContext, stages: list[Stage[Any, Any]],
     return sections
 
 
+@pytest.mark.slow
 def test_another_runner_over_the_same_stages_gives_the_same_tables(tmp_path: Path) -> None:
     sources = [SAMPLES / "people", SAMPLES / "machines"]
     local = project(tmp_path / "local")

@@ -48,6 +48,7 @@ def _embedder() -> tuple[ModelPool, SentenceEmbedder]:
     return pool, pool.embedder("bundled", setting="embedding.model")
 
 
+@pytest.mark.slow
 def test_the_table_is_distilled_into_the_cache_once(cache_dir: Path) -> None:
     (folder,) = (cache_dir / "static").iterdir()
     assert folder.name.startswith("model-") and folder.name.endswith(f"-v{static_embedding._VERSION}")
@@ -55,6 +56,7 @@ def test_the_table_is_distilled_into_the_cache_once(cache_dir: Path) -> None:
     assert not [p for p in (cache_dir / "static").iterdir() if p.name.endswith(".tmp")]  # no half-made table
 
 
+@pytest.mark.slow
 def test_vectors_are_unit_length_as_wide_as_minilm_and_repeatable(cache_dir: Path) -> None:
     pool, embedder = _embedder()
     texts = ["The cat sat on the mat.", "Ender Wiggin", "Battle School " * 400, "", "\U0001F600"]
@@ -71,6 +73,7 @@ def test_vectors_are_unit_length_as_wide_as_minilm_and_repeatable(cache_dir: Pat
     assert np.allclose(vectors[3], vectors[4])
 
 
+@pytest.mark.slow
 def test_similar_names_are_closer_than_unrelated_ones(cache_dir: Path) -> None:
     _, embedder = _embedder()
     a, b, c = np.asarray(embedder.embed(["University of Cambridge", "Cambridge University",
@@ -78,6 +81,7 @@ def test_similar_names_are_closer_than_unrelated_ones(cache_dir: Path) -> None:
     assert a @ b > 0.9 and a @ b > a @ c + 0.3, (a @ b, a @ c)
 
 
+@pytest.mark.slow
 def test_a_second_pool_reads_the_table_without_distilling(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def no_distil(*_: object) -> None:
         raise AssertionError("distilled again")
@@ -137,6 +141,7 @@ def test_unwritable_cache_names_the_way_out(tmp_path: Path, monkeypatch: pytest.
         _embedder()[1].embed(["x"])
 
 
+@pytest.mark.slow
 def test_a_static_build_of_the_samples_answers_a_hybrid_query(cache_dir: Path, tmp_path: Path) -> None:
     pytest.importorskip("milvus_lite")
     shutil.copytree(REPO / "samples" / "corpus", tmp_path / "corpus")

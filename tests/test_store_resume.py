@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from test_graph_store import SAMPLES, build, embedded_dump, project
 
+pytestmark = pytest.mark.slow  # builds in child processes killed with -9, then resumed
+
 # Runs a build in a child process whose progress reporter SIGKILLs the process after `after`
 # units of stage `stage`: a crash at a precise point without timing races.
 CHILD = textwrap.dedent("""

@@ -21,6 +21,8 @@ from kgbuild.store.open import manifest_path, vector_target
 from kgbuild.store.sync import sync_stores
 from kgbuild.workspace import Workspace
 
+pytestmark = pytest.mark.slow  # builds through the CLI in child processes
+
 SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "corpus"
 
 

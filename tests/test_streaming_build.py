@@ -18,6 +18,8 @@ import pyarrow.parquet as pq
 import pytest
 from shared_data import shared_data_dir
 
+pytestmark = pytest.mark.slow  # builds in child processes, one killed between batches
+
 TABLES = ("documents", "chunks", "entities", "relations", "events", "hypernodes", "concepts", "drops", "merges")
 REPO = Path(__file__).resolve().parents[1]
 

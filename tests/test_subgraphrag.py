@@ -264,6 +264,7 @@ def test_labels_are_shortest_paths_to_the_answer() -> None:
     assert label_examples(p, index, linker, [item], settings, TrainReport(), passage_targets=False) == []
 
 
+@pytest.mark.slow
 def test_training_end_to_end(tmp_path: Path) -> None:
     p = build()
     embedder = hash_embedder()

@@ -197,6 +197,7 @@ def test_open_vector_store_creates_the_lite_directory(tmp_path: Path) -> None:
         s.close()
 
 
+@pytest.mark.slow
 def test_a_lite_file_held_by_another_process_is_one_clear_line(tmp_path: Path) -> None:
     db = tmp_path / "held.db"
     holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""

@@ -140,6 +140,7 @@ def env(request: pytest.FixtureRequest, tmp_path: Path, store: MilvusVectorStore
     return e
 
 
+@pytest.mark.slow
 def test_first_sync_writes_everything_second_writes_nothing(env: Env) -> None:
     first = env.sync()
     assert (first.vectors_written, first.embeddings_computed, first.vectors_deleted, first.unchanged) == (11, 11, 0, 0)
@@ -161,6 +162,7 @@ def test_first_sync_writes_everything_second_writes_nothing(env: Env) -> None:
     assert [h.id for h in person] == ["ent_ender"]
 
 
+@pytest.mark.slow
 def test_a_changed_chunk_is_re_embedded_and_rewritten_alone(env: Env) -> None:
     env.sync()
     tables = corpus()
@@ -176,6 +178,7 @@ def test_a_changed_chunk_is_re_embedded_and_rewritten_alone(env: Env) -> None:
     assert (back.vectors_written, back.embeddings_computed, back.embeddings_cached) == (1, 0, 1)
 
 
+@pytest.mark.slow
 def test_a_removed_entity_is_deleted_from_the_store(env: Env) -> None:
     env.sync()
     tables = corpus()
@@ -199,6 +202,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory, store: MilvusVectorStore
 
 
 @pytest.mark.parametrize("after_write", [False, True], ids=["before-write", "after-write"])
+@pytest.mark.slow
 def test_an_interrupted_sync_then_a_rerun_matches_an_uninterrupted_one(
         tmp_path: Path, store: MilvusVectorStore, reference: Env, after_write: bool) -> None:
     broken = Env(tmp_path, store, f"cut_{after_write:d}")
@@ -215,6 +219,7 @@ def test_an_interrupted_sync_then_a_rerun_matches_an_uninterrupted_one(
     assert broken.sync().vectors_written == 0
 
 
+@pytest.mark.slow
 def test_rows_written_but_not_recorded_and_since_removed_are_deleted(tmp_path: Path, store: MilvusVectorStore) -> None:
     e = Env(tmp_path, store, "orphans")
     write(e.ws, corpus())
@@ -229,6 +234,7 @@ def test_rows_written_but_not_recorded_and_since_removed_are_deleted(tmp_path: P
     assert e.ids("chunks") == {c["id"] for c in tables["chunks"]}
 
 
+@pytest.mark.slow
 def test_a_new_embedding_model_rewrites_everything(env: Env) -> None:
     env.sync()
     bigger = CachedEmbedder(HashEmbedder(dim=24, name="hash:v2"), env.ws.cache_dir / "embeddings.sqlite")
@@ -238,6 +244,7 @@ def test_a_new_embedding_model_rewrites_everything(env: Env) -> None:
     assert env.sync(embedder=bigger).vectors_written == 0
 
 
+@pytest.mark.slow
 def test_empty_workspace_creates_empty_collections(tmp_path: Path, store: MilvusVectorStore) -> None:
     e = Env(tmp_path, store, "empty")
     report = e.sync()

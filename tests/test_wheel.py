@@ -92,6 +92,7 @@ def fresh_venv(tmp: Path, wheel: Path, env: dict[str, str]) -> Path:
 
 
 @pytest.mark.slow
+@pytest.mark.wheel
 def test_wheel_installs_and_builds_the_samples(tmp_path: Path) -> None:
     env = clean_env()
     wheel = build_wheel(tmp_path, env)

@@ -16,6 +16,7 @@ from shared_data import shared_data_dir
 CORPUS = shared_data_dir() / "hotpotqa" / "train_corpus.json"
 
 pytestmark = [
+    pytest.mark.slow,  # a build of the shared corpus in a child process, killed with -9
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="walks /proc"),
     pytest.mark.skipif(not CORPUS.exists(), reason="shared data not present"),
 ]

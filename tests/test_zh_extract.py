@@ -80,6 +80,7 @@ def test_language_detection_and_routing() -> None:
     assert unsupported_line(tally_languages(["A cat.", "生长激素"])) is None
 
 
+@pytest.mark.slow
 def test_medicine_build_of_chinese_text_has_entities_and_names_unsupported_languages(tmp_path: Path) -> None:
     doc = shared_data_dir() / "domain_kg" / "doc.txt"
     if not doc.is_file():

@@ -39,6 +39,7 @@ def top(store: MilvusVectorStore, collection: str, question: str) -> str | None:
     return hits[0].id if hits else None
 
 
+@pytest.mark.slow
 def test_the_chinese_analyzer_finds_each_passage_and_the_standard_one_finds_none(tmp_path: Path) -> None:
     for analyzer in ("chinese", "standard"):
         store = MilvusVectorStore(str(tmp_path / f"{analyzer}.db"), text_analyzer=analyzer)
@@ -55,6 +56,7 @@ def test_the_chinese_analyzer_finds_each_passage_and_the_standard_one_finds_none
             assert set(found.values()) == {None}
 
 
+@pytest.mark.slow
 def test_a_collection_made_with_another_analyzer_is_a_mismatch_the_sync_rebuilds(tmp_path: Path) -> None:
     uri = str(tmp_path / "v.db")
     first = MilvusVectorStore(uri, text_analyzer="standard")
@@ -71,6 +73,7 @@ def test_a_collection_made_with_another_analyzer_is_a_mismatch_the_sync_rebuilds
         second.close()
 
 
+@pytest.mark.slow
 def test_a_chinese_workspace_synced_with_the_defaults_answers_chinese_bm25(tmp_path: Path) -> None:
     """The real path: default config (embedding.model and text_analyzer auto), sync_stores, then
     a Chinese question through BM25 finds its chunk."""
