@@ -204,6 +204,7 @@ def test_coe_and_fasttog_walk_the_graph_with_a_model(project: Path) -> None:
             assert calls <= worst_case_calls()
 
 
+@pytest.mark.slow  # trains the retriever twice through the CLI (~7 s here)
 def test_query_settings_in_kgbuild_yaml_reach_the_strategies(project: Path) -> None:
     """`query.hybrid` reaches the engine's retriever and `query.frag` FRAG, through the CLI."""
     settings = project / "settings.yaml"
