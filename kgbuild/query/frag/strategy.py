@@ -58,10 +58,10 @@ class _Graph:
 class FragStrategy:
     def __init__(self, resources: QueryResources, budget: Budget, router: RouterModel | None = None,
                  settings: FragSettings | None = None, *, heuristic: bool = False, model_free: bool = False) -> None:
-        """`router`: a trained router to use (else the workspace's, if one was saved); `settings`: else
-        the project's `query.frag`; `heuristic`:
-        route by the wording rule whatever was trained (an evaluation of the rule itself); `model_free`:
-        never ask a model, even when one is configured (training reads the walk's evidence only)."""
+        """`router`: a trained router to use (else the workspace's, if one was saved); `settings`: these
+        instead of the project's `query.frag`; `heuristic`: route by the wording rule whatever was
+        trained (an evaluation of the rule itself); `model_free`: never ask a model, even when one is
+        configured (training reads the walk's evidence only)."""
         self.resources = resources
         self.settings = resources.config.query.frag if settings is None else settings
         self.heuristic = heuristic
