@@ -172,6 +172,18 @@ def test_a_name_before_the_kind_of_artefact_it_is_stands_for_the_name(extractor:
     assert types(result)["Enigma"] == "device"
 
 
+def test_one_of_a_kind_is_of_that_kind_and_a_machine_is_an_artefact(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "Gare de Boulogne- Ville is one of the railway stations serving the town Boulogne- sur- Mer, "
+                            "Pas-de- Calais department, northern France.", "Gare de Boulogne- Ville")
+    assert types(result)["Gare de Boulogne-Ville"] == "railway station"
+    assert ("Gare de Boulogne-Ville", "serve", "Boulogne-sur-Mer") in triples(result)
+    # the NER labels ENIAC an organisation; "one of the first ... computers" says it is a machine
+    result = run(extractor, "ENIAC, the Electronic Numerical Integrator and Computer, was one of the first "
+                            "general-purpose electronic computers.", "ENIAC")
+    eniac = next(e for e in result.entities if e.name == "ENIAC")
+    assert eniac.semantic_type == "computer" and eniac.spg_class == "Product"  # the test schema's artefact class
+
+
 # ---------------------------------------------------------------------------- pronouns and descriptions
 
 

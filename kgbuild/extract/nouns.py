@@ -190,8 +190,20 @@ def _other_parent(state: ChunkState, subjects: list[Mention], noun: Token, child
                         state.triple(subject, f"{state.lemma(noun)} of", parent, [])
 
 
+def _one_of(attr: Token) -> list[Token]:
+    """ "one of the railway stations serving ...": the plural nouns a "one of" picks from."""
+    if attr.lower_ != "one":
+        return []
+    return [p for prep in attr.children if prep.dep_ == "prep" and prep.lower_ == "of"
+            for p in prep.children if p.dep_ == "pobj" and p.tag_ == "NNS"]
+
+
 def copula(state: ChunkState, children: list[Token], subjects: list[Mention], lemma: str) -> None:
     for attr in (c for c in children if c.dep_ == "attr"):
+        if lemma == "be" and (kinds := _one_of(attr)):
+            for kind in kinds:  # one of a kind is of that kind: "is one of the leading directors"
+                _type_from(state, subjects, kind)
+            continue
         typed = lemma == "be" and _indefinite(attr)
         for noun in conjuncts(attr):
             if state.tok2m[noun.i] is not None or noun.tag_ not in NOUN_TAGS | PROPER_TAGS or not noun.is_alpha:

@@ -62,6 +62,13 @@ _PERSON = frozenset({
     "farmer", "industrialist", "philanthropist", "patron", "spy", "criminal", "murderer", "outlaw", "pirate",
     "vlogger", "youtuber", "blogger", "influencer", "voice actor", "character actor", "stuntman", "choreographer",
 })
+# Made things (the schema's Product / Artifact / ArtificialObject): "ENIAC was one of the first
+# electronic computers" is a machine, whatever the NER labelled it (ORG).
+_ARTEFACT = frozenset({
+    "computer", "machine", "device", "calculator", "engine", "rocket", "missile", "satellite", "weapon", "rifle",
+    "gun", "pistol", "tank", "telescope", "microscope", "processor", "microprocessor", "robot", "camera",
+    "smartphone", "phone", "console", "cipher", "typewriter", "locomotive",
+})
 _ANIMAL = frozenset(
     {"racehorse", "horse", "stallion", "mare", "dog", "cat", "thoroughbred", "gelding", "colt", "filly"})
 
@@ -71,6 +78,7 @@ _HINTS: Mapping[str, str] = MappingProxyType({
     **{noun: "GeographicLocation" for noun in _PLACE},
     **{noun: "Person" for noun in _PERSON},
     **{noun: "Creature" for noun in _ANIMAL},
+    **{noun: "Product" for noun in _ARTEFACT},
 })
 
 # Nouns that name the same kind of thing: "the film" may refer back to "X is a 2004 movie".
