@@ -38,39 +38,12 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from process_stats import descendants, memory_mb, percentile  # before the folder leaves the path below
+
 REPO = Path(__file__).resolve().parents[1]
 # Run as `python bench/mcp.py`, this file's folder comes first on the import path, and its name would hide
 # the SDK's `mcp` package from the imports below.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return float("nan")
-    rank = q / 100 * (len(ordered) - 1)
-    low = int(rank)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
-def descendants(pid: int) -> list[int]:
-    out: list[int] = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            children = [int(c) for c in (task / "children").read_text().split()]
-        except OSError:
-            continue
-        for child in children:
-            out.extend([child, *descendants(child)])
-    return out
 
 
 def server_pid(parent: int) -> int:
@@ -170,8 +143,8 @@ async def over_stdio(config_path: Path, names: list[str], ids: list[str], questi
         retrieve = await timed_calls(lambda q: client.call_tool("retrieve", {"question": q, "k": 5}),
                                      questions[:n])
         pid = server_pid(os.getpid())
-        own = rss_mb(pid)
-        total = own + sum(rss_mb(c) for c in descendants(pid))
+        own = memory_mb(pid)[0]
+        total = own + sum(memory_mb(c)[0] for c in descendants(pid))
     print(summary("mcp search_entities", search))
     print(summary("mcp neighbourhood (2)", hood))
     print(summary("mcp retrieve (k=5)", retrieve))
@@ -182,18 +155,13 @@ async def over_stdio(config_path: Path, names: list[str], ids: list[str], questi
             "mcp_rss_mb": own, "mcp_rss_total_mb": total}
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 async def load(config_path: Path, names: list[str], ids: list[str], questions: list[str], clients: int,
                seconds: float, warmup: float) -> dict[str, float]:
     """`clients` SDK clients over streamable HTTP, each calling tools in a loop until the deadline: `warmup`
     seconds unmeasured, then `seconds` with the server's RSS read before, every 5 s, and after."""
     from mcp import Client
+
+    from kgbuild.serve.server import free_port
 
     port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
@@ -241,18 +209,18 @@ async def load(config_path: Path, names: list[str], ids: list[str], questions: l
             # question encoder's buffers) is not growth.
             await run_clients(warmup)
             counts.update(calls=0, errors=0)
-            before = rss_mb(server.pid)
+            before = memory_mb(server.pid)[0]
             samples: list[float] = []
 
             async def sample() -> None:
                 while True:
                     await asyncio.sleep(5)
-                    samples.append(rss_mb(server.pid))
+                    samples.append(memory_mb(server.pid)[0])
 
             sampler = asyncio.ensure_future(sample())
             wall = await run_clients(seconds)
             sampler.cancel()
-            after = rss_mb(server.pid)
+            after = memory_mb(server.pid)[0]
             calls, errors = counts["calls"], counts["errors"]
         finally:
             server.terminate()

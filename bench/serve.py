@@ -27,7 +27,6 @@ import asyncio
 import json
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -35,24 +34,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from process_stats import descendants, memory_mb, percentile
 from shared_data import shared_data
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return float("nan")
-    rank = q / 100 * (len(ordered) - 1)
-    low = int(rank)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def build(corpus: Path, root: Path, workers: int) -> Path:
@@ -70,29 +53,6 @@ def build(corpus: Path, root: Path, workers: int) -> Path:
     print(f"build: {corpus.name} -> {graph.entities} entities, {graph.relations} relations in "
           f"{time.perf_counter() - t:.0f} s (offline, {workers} workers, default stores)", flush=True)
     return config_path
-
-
-def memory_mb(pid: int) -> tuple[float, float]:
-    """(VmRSS, VmHWM) of a process in MB."""
-    fields: dict[str, float] = {}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        key, _, value = line.partition(":")
-        if key in ("VmRSS", "VmHWM"):
-            fields[key] = int(value.split()[0]) / 1024
-    return fields.get("VmRSS", 0.0), fields.get("VmHWM", 0.0)
-
-
-def descendants(pid: int) -> list[int]:
-    """The process's children, grandchildren, ... (Milvus Lite runs its engine in a child process)."""
-    out: list[int] = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            children = [int(c) for c in (task / "children").read_text().split()]
-        except OSError:
-            continue
-        for child in children:
-            out.extend([child, *descendants(child)])
-    return out
 
 
 def timed(fn: Any, items: list[Any]) -> list[float]:
@@ -138,6 +98,8 @@ def main() -> None:
         titles = [d["title"] for d in workspace.read_table("documents", ["title"]).to_pylist() if d["title"]]
         picked = rng.sample(entities, min(len(entities), 2 * args.n + 10))
         questions = [f"Who or what is {t}?" for t in rng.sample(titles, min(len(titles), args.n + 5))]
+
+        from kgbuild.serve.server import free_port
 
         port = free_port()
         log = Path(tmp) / "server.log"
