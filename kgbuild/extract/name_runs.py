@@ -88,14 +88,13 @@ def whole_names(
     spans = [_whole_words(doc, s) for s in spans]
     spans = _override(spans, titles or [])
     spans = _override(spans, quoted_titles(doc))
-    spans = _override(spans, _dated_events(doc, spans))
     joined, unlabelled = _joined_runs(doc, spans)
     runs: dict[int, tuple[int, int]] = {}
     for start, end in unlabelled:
         for i in range(start, end):
             runs[i] = (start, end)
     spans = _override(spans, joined)
-    # Again: a joined run may be the event's name ("the 2006 | European | Aquatics Championships").
+    # After the joins: a joined run may be the event's name ("the 2006 | European | Aquatics Championships").
     return _override(spans, _dated_events(doc, spans)), runs
 
 
