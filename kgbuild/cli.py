@@ -40,7 +40,7 @@ _config = config_of
     "status": "kgbuild.cli_build:status", "query": "kgbuild.cli_query:query",
     "strategies": "kgbuild.cli_query:strategies", "eval": "kgbuild.cli_eval:eval_command",
     "train": "kgbuild.cli_train:train", "serve": "kgbuild.cli_serve:serve", "export": "kgbuild.cli_export:export",
-    "mcp": "kgbuild.cli_mcp:mcp"})
+    "mcp": "kgbuild.cli_mcp:mcp", "curate": "kgbuild.cli_curate:curate"})
 @click.version_option(__version__, prog_name="kgbuild")
 @click.option("--config", "-c", "config_path", type=click.Path(path_type=Path),
               help=f"project config (default: ./{CONFIG_FILE_NAME} if present, else defaults)")

@@ -20,7 +20,7 @@ from rich.console import Console
 
 from kgbuild.cli_common import config_of as _config
 from kgbuild.cli_common import fail_cleanly as _fail_cleanly
-from kgbuild.cli_report import failed_chunk_lines, print_report, stores_line, usage_line
+from kgbuild.cli_report import corrections_lines, failed_chunk_lines, print_report, stores_line, usage_line
 from kgbuild.config import Config
 from kgbuild.errors import ConfigError, KgbuildError
 from kgbuild.model import ChunkFailure
@@ -183,6 +183,13 @@ def sync(ctx: click.Context, quiet: bool, as_json: bool) -> None:
     ws = Workspace(config.workspace_path())
     if not ws.exists():
         raise ConfigError("workspace", f"nothing built yet in {ws.path}", "run `kgbuild build SOURCES` first")
+    # corrections.yaml first: what changed there since the tables were written (docs/curation.md).
+    from kgbuild.build.corrections_sync import apply_pending
+    from kgbuild.schema import resolve_schema
+
+    fixed = asyncio.run(apply_pending(config, resolve_schema(config.schema_location())))
+    for line in [*fixed.problems, *(f"stale correction: {line}" for line in fixed.stale)]:
+        click.echo(line, err=True)
     with ws.lock():
         result = sync_stores(config, QuietProgress() if quiet or as_json else RichProgress())
         latest = load_report(ws.latest_report())
@@ -258,6 +265,8 @@ def status(ctx: click.Context, as_json: bool) -> None:
                   f"{usage_line(info['model_usage_total'])}")
     if latest.assemble is not None and latest.assemble.off_schema_line():
         out.print(latest.assemble.off_schema_line())
+    for line in corrections_lines(latest):
+        out.print(line, highlight=False, soft_wrap=True)
     if latest.write is not None and latest.write.stores is not None:
         out.print(f"stores: {stores_line(latest.write.stores)}")
     if latest.store_error:
@@ -279,4 +288,5 @@ def _last_build(report: BuildReport) -> dict[str, Any]:
         "store_error": report.store_error,
         "off_schema": report.assemble.off_schema if report.assemble else {},
         "strict_schema": report.assemble.strict_schema if report.assemble else False,
+        "corrections": report.corrections.model_dump() if report.corrections else None,
     }

@@ -132,9 +132,24 @@ def print_report(report: BuildReport) -> None:
         out.print(drops)
     if report.align is not None:
         _print_alignment(out, report.align.alignment)
+    for line in corrections_lines(report):
+        out.print(line, highlight=False, soft_wrap=True)  # one line per entry, as `grep` expects
     if assembled.off_schema_line():
         out.print(assembled.off_schema_line())
     if assembled.retyped:
         out.print("kept but retyped: " + ", ".join(f"{k} {v}" for k, v in assembled.retyped.items()))
     for note in report.notes:
         out.print(f"note: {note}")
+
+
+def corrections_lines(report: BuildReport) -> list[str]:
+    """The corrections file's part of a report: what it applied, then one line per stale or bad entry."""
+    section = report.corrections
+    if section is None:
+        return []
+    applied = ", ".join(f"{n} {kind}" for kind, n in sorted(section.applied.items())) or "none"
+    lines = [f"corrections ({section.file}): {section.entries} read, applied: {applied}, "
+             f"{len(section.stale)} stale"]
+    lines.extend(f"stale correction: {line}" for line in section.stale)
+    lines.extend(f"bad correction: {line}" for line in section.problems)
+    return lines

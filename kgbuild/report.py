@@ -112,6 +112,20 @@ class AlignSection(Section):
     alignment: AlignmentReport = Field(default_factory=AlignmentReport)
 
 
+class CorrectionsSection(Section):
+    """The corrections file applied after alignment (docs/curation.md): what it fixed, and every entry
+    that could not be applied (stale: its target is not in this build's graph) or read, one line each."""
+
+    key: ClassVar[str] = "corrections"
+    file: str = ""
+    entries: int = 0  # corrections read from the file
+    applied: dict[str, int] = Field(default_factory=dict)  # kind -> corrections applied
+    stale: list[str] = Field(default_factory=list)  # one line per stale entry: its number, what, what is missing
+    stale_ids: list[str] = Field(default_factory=list)  # their correction ids, in the same order
+    problems: list[str] = Field(default_factory=list)  # entries left out as unreadable
+    graph: GraphCounts | None = None  # after the corrections (None: the file held none)
+
+
 class PersistSection(Section):
     key: ClassVar[str] = "persist"
     rows: dict[str, int] = Field(default_factory=dict)  # table -> rows written
@@ -151,6 +165,7 @@ class BuildReport(BaseModel):
     extract: ExtractSection | None = None
     assemble: AssembleSection | None = None
     align: AlignSection | None = None
+    corrections: CorrectionsSection | None = None
     persist: PersistSection | None = None
     write: WriteSection | None = None
     llm: LLMSection | None = None
@@ -171,7 +186,8 @@ class BuildReport(BaseModel):
         setattr(self, section.key, section)
 
     def sections(self) -> list[Section]:
-        found = (self.read, self.chunk, self.extract, self.assemble, self.align, self.persist, self.write, self.llm)
+        found = (self.read, self.chunk, self.extract, self.assemble, self.align, self.corrections, self.persist,
+                 self.write, self.llm)
         return [s for s in found if s is not None]
 
     @property
@@ -184,7 +200,9 @@ class BuildReport(BaseModel):
 
     @property
     def graph(self) -> GraphCounts:
-        """The graph as written: after alignment when it ran, else as assembled."""
+        """The graph as written: after the corrections, alignment when it ran, else as assembled."""
+        if self.corrections is not None and self.corrections.graph is not None:
+            return self.corrections.graph
         if self.align is not None:
             return self.align.graph
         return self.assemble.graph if self.assemble is not None else GraphCounts()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from kgbuild.align.normalize import SOFT_GENERATIONS, Kind, NameParts, name_parts, years_in
 from kgbuild.ids import normalize_name
@@ -35,6 +36,16 @@ class _State:
     numbers: frozenset[str]
     qualifiers: frozenset[str]
     sems: frozenset[str]
+    # never_merge corrections this cluster takes part in: (pair index, side 0 or 1); two clusters
+    # holding opposite sides of one pair may not merge, however the cascade proposes them.
+    apart: frozenset[tuple[int, int]] = frozenset()
+
+
+class ApartPair(NamedTuple):
+    """Two sets of entity ids that fusion must keep in different clusters (a never_merge correction)."""
+
+    a: frozenset[str]
+    b: frozenset[str]
 
 
 def _sem_conflict(a: str, b: str) -> bool:
@@ -45,7 +56,8 @@ def _sem_conflict(a: str, b: str) -> bool:
 class Clusters:
     """The entities in id order, their parsed names, and the guarded union-find over them."""
 
-    def __init__(self, entities: list[Entity], schema: Schema | None) -> None:
+    def __init__(self, entities: list[Entity], schema: Schema | None,
+                 apart: Sequence[ApartPair] = ()) -> None:
         # Work in id order, so every decision is independent of the input order.
         order = sorted(range(len(entities)), key=lambda k: entities[k].id)
         self.input_pos = {entities[k].id: k for k in reversed(range(len(entities)))}
@@ -60,6 +72,11 @@ class Clusters:
         self.parent = list(range(len(self.ents)))
         self.members: list[list[int]] = [[i] for i in range(len(self.ents))]
         self.state: list[_State] = []
+        sides: dict[str, set[tuple[int, int]]] = {}
+        for k, pair in enumerate(apart):
+            for side, ids in enumerate(pair):
+                for eid in ids:
+                    sides.setdefault(eid, set()).add((k, side))
         for e in self.ents:
             kind = self._kind_of(e.spg_class)
             key = (e.name, kind)
@@ -71,7 +88,8 @@ class Clusters:
             sem = " ".join(normalize_name(e.semantic_type).split()) if e.semantic_type else ""
             self.state.append(_State(frozenset((e.spg_class,)), p.years | years_in(e.description), p.numbers,
                                      frozenset((p.qualifier,)) if p.qualifier else frozenset(),
-                                     frozenset((sem,)) if sem else frozenset()))
+                                     frozenset((sem,)) if sem else frozenset(),
+                                     frozenset(sides.get(e.id, ()))))
         self.decisions: list[tuple[int, int, str, str]] = []
         self.pending: list[tuple[int, list[int], str, str]] = []  # ambiguous short forms
         self.rejected = 0
@@ -121,6 +139,8 @@ class Clusters:
 
     def conflict(self, ra: int, rb: int) -> str | None:
         a, b = self.state[ra], self.state[rb]
+        if a.apart and b.apart and any((k, 1 - side) in b.apart for k, side in a.apart):
+            return "kept apart by a never_merge correction"
         if a.classes != b.classes:
             for ca in a.classes:
                 for cb in b.classes:
@@ -156,7 +176,7 @@ class Clusters:
         self.members[rb] = []
         a, b = self.state[ra], self.state[rb]
         self.state[ra] = _State(a.classes | b.classes, a.years | b.years, a.numbers | b.numbers,
-                                a.qualifiers | b.qualifiers, a.sems | b.sems)
+                                a.qualifiers | b.qualifiers, a.sems | b.sems, a.apart | b.apart)
         self.decisions.append((i, j, step, reason))
         return True
 

@@ -34,11 +34,12 @@ relations); this module is the entry point and re-exports those public names.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Protocol
 
 from kgbuild.align.cascade import EMBED_MIN_JACCARD, LSH_MIN_JACCARD, MAX_EXACT_REPS, Cascade
+from kgbuild.align.clusters import ApartPair
 from kgbuild.align.fusion_result import STEPS, FusionResult, Merge, finish
 from kgbuild.align.judge import JudgeGroups, LLMJudge
 from kgbuild.model import Entity, Relation
@@ -46,7 +47,7 @@ from kgbuild.schema import Schema
 from kgbuild.store.types import Embedder
 
 __all__ = [
-    "EMBED_MIN_JACCARD", "LSH_MIN_JACCARD", "MAX_EXACT_REPS", "STEPS", "AmbiguityJudge", "FusionResult",
+    "EMBED_MIN_JACCARD", "LSH_MIN_JACCARD", "MAX_EXACT_REPS", "STEPS", "AmbiguityJudge", "ApartPair", "FusionResult",
     "JudgeGroups", "LLMJudge", "Merge", "afuse_entities", "fuse_entities",
 ]
 
@@ -59,22 +60,23 @@ class AmbiguityJudge(Protocol):
 
 def fuse_entities(entities: list[Entity], relations: list[Relation], schema: Schema | None = None, *,
                   embedder: Embedder | None = None, judge: AmbiguityJudge | None = None,
-                  embed_threshold: float = 0.85) -> FusionResult:
-    """Offline fusion; a judge is asynchronous, so with one use `afuse_entities`."""
+                  embed_threshold: float = 0.85, apart: Sequence[ApartPair] = ()) -> FusionResult:
+    """Offline fusion; a judge is asynchronous, so with one use `afuse_entities`. `apart`: sets of
+    ids that must end in different clusters (never_merge corrections)."""
     if judge is not None:
         raise TypeError("fuse_entities cannot await a judge: use `await afuse_entities(..., judge=judge)`")
     with _gc_paused():
-        fuser = Cascade(entities, schema)
+        fuser = Cascade(entities, schema, apart)
         fuser.run(relations, embedder, embed_threshold)
         return finish(fuser, relations)
 
 
 async def afuse_entities(entities: list[Entity], relations: list[Relation], schema: Schema | None = None, *,
                          embedder: Embedder | None = None, judge: AmbiguityJudge | None = None,
-                         embed_threshold: float = 0.85) -> FusionResult:
+                         embed_threshold: float = 0.85, apart: Sequence[ApartPair] = ()) -> FusionResult:
     """`fuse_entities`, then one judge call per ambiguous cluster."""
     with _gc_paused():
-        fuser = Cascade(entities, schema)
+        fuser = Cascade(entities, schema, apart)
         fuser.run(relations, embedder, embed_threshold)
     if judge is not None:
         for cluster in fuser.take_ambiguous():

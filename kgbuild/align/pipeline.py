@@ -6,6 +6,7 @@ what refers to merged nodes (events, hypernodes), and measures connectivity befo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from kgbuild.align.concepts import link_concepts
 from kgbuild.align.connectivity import ConnectivityReport, connectivity
-from kgbuild.align.fusion import Merge, afuse_entities
+from kgbuild.align.fusion import ApartPair, Merge, afuse_entities
 from kgbuild.align.taxonomy import acomplete_isa
 from kgbuild.assemble import Graph
 from kgbuild.merge import MergeTable
@@ -124,11 +125,13 @@ def _repoint_concepts(r: Relation, concept_map: dict[str, str]) -> Relation:
 
 
 async def align_graph(graph: Graph, schema: Schema, *, domain: Any = None, judge: Any = None,
-                      hypernym: Any = None, embedder: Any = None, embed_threshold: float = 0.85) -> AlignResult:
+                      hypernym: Any = None, embedder: Any = None, embed_threshold: float = 0.85,
+                      apart: Sequence[ApartPair] = ()) -> AlignResult:
+    """`apart`: entity ids fusion must keep in different clusters (the never_merge corrections)."""
     report = AlignmentReport(before=_measure(graph))
 
     fused = await afuse_entities(graph.entities, graph.relations, schema, embedder=embedder, judge=judge,
-                                 embed_threshold=embed_threshold)
+                                 embed_threshold=embed_threshold, apart=apart)
     for m in fused.merges:
         report.merges_by_step[m.step] = report.merges_by_step.get(m.step, 0) + 1
     report.entities_merged = len(graph.entities) - len(fused.entities)

@@ -42,9 +42,13 @@ class AlignStage:
         from kgbuild.align.fusion import LLMJudge
         from kgbuild.align.pipeline import align_graph
         from kgbuild.align.taxonomy import LLMHypernyms
+        from kgbuild.curate.constraints import apart_constraints
+        from kgbuild.curate.file import corrections_path, read_corrections
 
         location = self._concepts_location(ctx)
         domain = ctx.domain_concepts(location).concepts if location else None
+        # never_merge corrections act inside fusion; the other kinds after it (the corrections stage).
+        apart = apart_constraints(data.graph.entities, read_corrections(corrections_path(ctx.config.root)).entries)
         embedder = ctx.embedder(cfg.embedder, "align.embedder") if cfg.embedder else None
         judge: Any = None
         hypernym: Any = None
@@ -56,7 +60,7 @@ class AlignStage:
                         if cfg.llm_hypernyms else None)
         with ctx.progress.stage("align", total=None) as advance:
             result = await align_graph(data.graph, ctx.schema, domain=domain, judge=judge, hypernym=hypernym,
-                                       embedder=embedder, embed_threshold=cfg.embed_threshold)
+                                       embedder=embedder, embed_threshold=cfg.embed_threshold, apart=apart)
             advance(1)
         section = AlignSection(graph=graph_counts(result.graph), alignment=result.report)
         return StageResult(BuiltGraph(corpus=data.corpus, graph=result.graph, merges=result.merges), section)

@@ -21,6 +21,7 @@ from kgbuild.build.assemble import AssembleStage
 from kgbuild.build.batches import STREAMED, build_in_batches
 from kgbuild.build.chunk import ChunkStage
 from kgbuild.build.context import BuildContext
+from kgbuild.build.corrections import CorrectionsStage
 from kgbuild.build.extract import ExtractStage
 from kgbuild.build.persist import PersistStage
 from kgbuild.build.read import ReadStage
@@ -34,7 +35,7 @@ Pipeline = Sequence[Stage[Any, Any]]
 # assemble batch by batch (see `batches`); the tables are the same as with one whole batch.
 
 _TABLES: tuple[Stage[Any, Any], ...] = (
-    ReadStage(), ChunkStage(), ExtractStage(), AssembleStage(), AlignStage(), PersistStage(),
+    ReadStage(), ChunkStage(), ExtractStage(), AssembleStage(), AlignStage(), CorrectionsStage(), PersistStage(),
 )
 PIPELINES: dict[str, Pipeline] = {
     "default": (*_TABLES, WriteStage()),  # sources -> workspace tables -> graph and vector stores

@@ -1,0 +1,111 @@
+"""Stage `corrections`: the project's corrections file applied to the aligned graph, before persist.
+
+Every build runs it (full, incremental, `--prune`, `remove`), so hand fixes survive rebuilds; the
+never_merge entries already acted inside fusion (the align stage passes them as constraints). Stale
+entries are listed in the report's `corrections` section and by `kgbuild status`.
+
+After the file changes, `kgbuild sync` brings the tables up to it without a build
+(`corrections_sync.apply_pending`), using the record kept here of which corrections they hold.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from kgbuild.align.fusion import Merge
+from kgbuild.assemble import Graph
+from kgbuild.build.assemble import graph_counts
+from kgbuild.build.context import BuildContext
+from kgbuild.build.records import BuiltGraph
+from kgbuild.build.stage import StageResult
+from kgbuild.curate.apply import Stale, apply_corrections
+from kgbuild.curate.file import CorrectionsFile, corrections_path, read_corrections
+from kgbuild.ids import content_hash
+from kgbuild.model import Concept, Entity, Event, HyperNode, Relation
+from kgbuild.report import CorrectionsSection
+from kgbuild.tables import MergeRow, entity_row, event_row, hypernode_row, merge_row, relation_row
+from kgbuild.workspace import Workspace
+
+APPLIED_FILE = "corrections-applied.json"  # in the workspace: which corrections the tables hold
+# Kinds `apply_pending` can apply to the written tables; the others need fusion to run again.
+TABLE_KINDS = frozenset({"merge", "reject", "retype", "rename", "add"})
+
+
+def section_of(file: CorrectionsFile, applied: dict[str, int], stale: Sequence[Stale],
+               graph: Graph | None) -> CorrectionsSection:
+    return CorrectionsSection(file=str(file.path), entries=len(file.entries), applied=applied,
+                              stale=[s.line for s in stale], stale_ids=[s.correction_id for s in stale],
+                              problems=list(file.problems), graph=graph_counts(graph) if graph is not None else None)
+
+
+class CorrectionsStage:
+    name = "corrections"
+    config_section = "corrections.yaml"
+
+    def fingerprint(self, ctx: BuildContext) -> str:
+        path = corrections_path(ctx.config.root)
+        return content_hash(path.read_text(encoding="utf-8")) if path.exists() else ""
+
+    async def run(self, ctx: BuildContext, data: BuiltGraph) -> StageResult[BuiltGraph]:
+        file = read_corrections(corrections_path(ctx.config.root))
+        if not file.entries and not file.problems:
+            record_applied(ctx.workspace, [])
+            return StageResult(data, None)
+        done = apply_corrections(data.graph, data.merges, file.entries, ctx.schema)
+        record_applied(ctx.workspace, [e.correction.id for e in file.entries])
+        section = section_of(file, done.applied, done.stale, done.graph)
+        return StageResult(BuiltGraph(corpus=data.corpus, graph=done.graph, merges=done.merges), section)
+
+
+# ---------------------------------------------------------------- which corrections the tables hold
+
+
+def record_applied(ws: Workspace, ids: list[str]) -> None:
+    """Written before persist; trusted only while it is older than the entities table (`_applied`),
+    so a build that stopped between the two leaves a record the next sync does not trust."""
+    ws.ensure()
+    path = ws.path / APPLIED_FILE
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"ids": ids, "written": time.time()}), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def applied_ids(ws: Workspace) -> list[str] | None:
+    """The ids of the corrections the tables were written with; None when that is not known."""
+    path, table = ws.path / APPLIED_FILE, ws.table_path("entities")
+    if not path.exists() or not table.exists():
+        return None
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if table.stat().st_mtime < float(record.get("written", 0)):
+        return None  # the tables are older than the record: the build that wrote it did not persist
+    return list(record.get("ids", []))
+
+
+def load_graph(ws: Workspace) -> tuple[Graph, list[Merge]]:
+    graph = Graph(entities=list(ws.records("entities", Entity)), relations=list(ws.records("relations", Relation)),
+                  events=list(ws.records("events", Event)), hypernodes=list(ws.records("hypernodes", HyperNode)),
+                  concepts=list(ws.records("concepts", Concept)))
+    merges = [Merge(m.canonical_id, tuple(m.merged_ids), m.step, m.reason) for m in ws.records("merges", MergeRow)]
+    return graph, merges
+
+
+def write_graph(ws: Workspace, graph: Graph, merges: list[Merge]) -> None:
+    """The tables the corrections change (concepts, chunks and documents they never touch)."""
+    classes = graph.node_classes()
+    names = {e.id: e.name for e in graph.entities}
+    tables: dict[str, list[dict[str, Any]]] = {
+        "entities": [entity_row(e) for e in sorted(graph.entities, key=lambda x: x.id)],
+        "relations": [relation_row(r, classes) for r in sorted(graph.relations, key=lambda x: x.id)],
+        "events": [event_row(e) for e in sorted(graph.events, key=lambda x: x.id)],
+        "hypernodes": [hypernode_row(h) for h in sorted(graph.hypernodes, key=lambda x: x.id)],
+        "merges": [merge_row(m, names) for m in merges],
+    }
+    for name in ("relations", "events", "hypernodes", "merges", "entities"):  # entities last: see _applied
+        ws.write_table(name, tables[name])

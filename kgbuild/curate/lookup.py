@@ -1,0 +1,55 @@
+"""The corrections against what the workspace holds now: unknown targets (before a fix is written) and
+the review queue of the current build. Reads only the columns it needs from the tables."""
+
+from __future__ import annotations
+
+from kgbuild.align.fusion import Merge
+from kgbuild.config import Config
+from kgbuild.curate.file import Correction, corrections_path, read_corrections
+from kgbuild.curate.review import ReviewItem, review_queue
+from kgbuild.ids import normalize_name
+from kgbuild.model import Entity
+from kgbuild.tables import MergeRow
+from kgbuild.workspace import Workspace
+
+# The fields of each kind that name an entity (a relation end for reject and add).
+_ENTITY_FIELDS = {"merge": ("a", "b"), "never_merge": ("a", "b"), "retype": ("entity",), "rename": ("entity",),
+                  "reject": ("subject", "object"), "add": ()}
+
+
+class TableLookup:
+    def __init__(self, ws: Workspace) -> None:
+        table = ws.read_table("entities", ["id", "name", "aliases"]).to_pydict()
+        self.ids = set(table["id"])
+        self.names: set[str] = set()
+        for name, aliases in zip(table["name"], table["aliases"], strict=True):
+            self.names.add(normalize_name(name))
+            self.names.update(normalize_name(a) for a in aliases or ())
+        self.concepts = {normalize_name(n) for n in ws.read_table("concepts", ["name"]).column("name").to_pylist()}
+        merged = ws.read_table("merges", ["merged_ids"]).column("merged_ids").to_pylist()
+        self.ids.update(i for ids in merged for i in ids or ())
+        self.ws = ws
+
+    def known(self, target: str) -> bool:
+        return target in self.ids or normalize_name(target) in self.names or normalize_name(target) in self.concepts
+
+    def unknown(self, c: Correction) -> list[str]:
+        out = [f"no entity {c.target[f]!r} in the current build" for f in _ENTITY_FIELDS[c.kind]
+               if f in c.target and not self.known(c.target[f])]
+        if c.kind == "reject" and "id" in c.target:
+            rel = self.ws.read_table("relations", ["id"]).column("id").to_pylist()
+            hyp = self.ws.read_table("hypernodes", ["id"]).column("id").to_pylist()
+            if c.target["id"] not in set(rel) | set(hyp):
+                out.append(f"no triple {c.target['id']} in the current build")
+        return out
+
+
+def workspace_review(config: Config) -> list[ReviewItem]:
+    """The review queue of the project's current tables, less what corrections.yaml decides already."""
+    from kgbuild.schema import resolve_schema
+
+    ws = Workspace(config.workspace_path())
+    entities = list(ws.records("entities", Entity))
+    merges = [Merge(m.canonical_id, tuple(m.merged_ids), m.step, m.reason) for m in ws.records("merges", MergeRow)]
+    corrections = read_corrections(corrections_path(config.root)).corrections
+    return review_queue(entities, merges, resolve_schema(config.schema_location()), corrections=corrections)
