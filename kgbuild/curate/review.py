@@ -5,8 +5,9 @@ the resolution keys, `LSH_MIN_JACCARD` = 0.5 to merge), and a decision is *near*
 lies between two settings around it:
 
 - `apart`: two entities of compatible classes that fusion left apart although their names score
-  in [low, LSH_MIN_JACCARD) ("Jon Smyth" / "John Smith"); approving writes `merge`, rejecting
-  writes `never_merge`.
+  in [low, high): just under the Jaccard threshold ("Marie Curie" / "Pierre Curie", 0.40), or over
+  it but refused by the typo rule's edit distance ("Jonathan Smithers" / "Jonathon Smithe", 0.52);
+  approving writes `merge`, rejecting writes `never_merge`.
 - `merged`: a merge fusion made by its typo or embedding step with a score in [LSH_MIN_JACCARD,
   high) ("Hamburg" / "Homburg" would be one); approving writes `merge` (the pair is then kept by
   hand, whatever fusion does later), rejecting writes `never_merge` (which splits it).
@@ -83,7 +84,9 @@ def review_queue(entities: Sequence[Entity], merges: Sequence[Merge], schema: Sc
                                 round(score, 3), f"merged by {m.step}: {m.reason}"))
     # apart: compatible pairs whose names fall just short of a typo merge
     keys = [resolution_key(e.name) for e in entities]
-    pairs: list[list[int]] = lsh_pairs(keys, min_estimate=max(0.0, low - 0.1)).tolist()
+    # Two-row bands: a pair at Jaccard 0.35 shares one of 32 bands with p > 0.98 (four-row bands, as
+    # fusion uses, find it one time in three); buckets over 40 names are still skipped.
+    pairs: list[list[int]] = lsh_pairs(keys, bands=32, rows=2, min_estimate=max(0.0, low - 0.1)).tolist()
     for x, y in pairs:
         ea, eb = entities[x], entities[y]
         if keys[x] == keys[y] or not _compatible(ea.spg_class, eb.spg_class, schema):
@@ -91,7 +94,7 @@ def review_queue(entities: Sequence[Entity], merges: Sequence[Merge], schema: Sc
         if _DIGITS.findall(ea.name) != _DIGITS.findall(eb.name):
             continue  # different dates or numbers: fusion's number rule keeps them apart, not a threshold
         score = trigram_jaccard(keys[x], keys[y])
-        if not low <= score < LSH_MIN_JACCARD:
+        if not low <= score < high:
             continue
         a, b = sorted((ea.id, eb.id))
         if _is_decided(decided, (a, b), by_id, names):
@@ -99,7 +102,8 @@ def review_queue(entities: Sequence[Entity], merges: Sequence[Merge], schema: Sc
         first, second = (ea, eb) if ea.id == a else (eb, ea)
         items.append(ReviewItem(stable_id("rev", "apart", a, b), "apart", a, first.name, first.spg_class, b,
                                 second.name, second.spg_class, round(score, 3),
-                                f"left apart: 3-gram jaccard {score:.2f} < {LSH_MIN_JACCARD}"))
+                                f"left apart: 3-gram jaccard {score:.2f}"
+                                + (f" < {LSH_MIN_JACCARD}" if score < LSH_MIN_JACCARD else ", words too far apart")))
     # The closest calls first: a margin of 0 is a coin toss.
     items.sort(key=lambda it: (abs(it.score - LSH_MIN_JACCARD), it.id))
     return items
