@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from kgbuild.cli_common import fail_cleanly, open_engine
+from kgbuild.errors import ConfigError
 from kgbuild.serve.security import TOKEN_ENV, check_bind, is_loopback
 
 __all__ = ["serve"]
@@ -21,19 +22,25 @@ __all__ = ["serve"]
 @click.option("--token", envvar=TOKEN_ENV, default=None,
               help=f"require this token on every request (Authorization: Bearer, or open /?token=… once); "
                    f"env {TOKEN_ENV}")
+@click.option("--write", is_flag=True,
+              help="accept corrections (merge, never merge, reject, retype, review decisions) into "
+                   "corrections.yaml; needs --token, even on loopback")
 @click.pass_context
 @fail_cleanly
-def serve(ctx: click.Context, port: int, host: str, token: str | None) -> None:
+def serve(ctx: click.Context, port: int, host: str, token: str | None, write: bool) -> None:
     """Explore the built graph in a browser: search, neighbourhoods, triples with their source sentences,
-    merges, the build report, and queries with any strategy. Read-only."""
+    merges, the build report, and queries with any strategy. Read-only unless --write."""
     token = (token or "").strip() or None
     check_bind(host, token)  # before anything opens: a refused bind starts nothing
+    if write and token is None:
+        raise ConfigError("--write", "write mode needs a token, even on loopback (any local page could write)",
+                          f"pass --token or set {TOKEN_ENV}")
     from kgbuild.serve.app import create_app
     from kgbuild.serve.server import serve_forever
 
     with open_engine(ctx) as engine:
         # Bound to loopback, the Host check stays on with a token too: a rebound DNS name is refused either way.
-        app = create_app(engine, token=token, loopback_only=is_loopback(host))
+        app = create_app(engine, token=token, loopback_only=is_loopback(host), write=write)
         app.state.explorer.index()  # load the graph now, not on the first request
         shown = f"[{host}]" if ":" in host else host
         suffix = "?token=…" if token else ""

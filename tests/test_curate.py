@@ -182,7 +182,7 @@ def test_a_correction_whose_target_is_gone_is_reported_stale_not_dropped(graph) 
     assert done.applied == {"rename": 1}
     assert [s.line for s in done.stale] == [
         "correction 1 (merge 'Alan Turing' <- 'Joan Clarke'): no entity named 'Joan Clarke'",
-        f"correction 2 (reject rel_0000): no triple rel_0000",
+        "correction 2 (reject rel_0000): no triple rel_0000",
         "correction 3 (retype 'Alan Turing' as Spaceship): class 'Spaceship' is not in schema open_domain",
         f"correction 4 (rename 'Hut 8' to 'Hut Eight'): 2 entities are named 'Hut 8' ({e['hut'].id} (Thing), "
         f"{Entity.make_id('Hut 8', 'Organization')} (Organization)): name one by its id",

@@ -19,7 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from kgbuild.errors import KgbuildError
+from kgbuild.errors import ConfigError, KgbuildError
 from kgbuild.query.types import Answer
 from kgbuild.serve.data import MAX_EDGES, MAX_NODES, Explorer, NotFound
 from kgbuild.serve.errors import clip, validation_error
@@ -50,10 +50,15 @@ NodeId = Annotated[str, Query(min_length=1, max_length=1000, description="a node
 
 
 def create_app(engine: Engine, *, token: str | None = None, loopback_only: bool = True,
-               limits: RequestLimits | None = None) -> FastAPI:
+               limits: RequestLimits | None = None, write: bool = False) -> FastAPI:
     """The app over `engine` (opened by the caller, who closes it). `token`: required on every request;
     `loopback_only`: refuse requests whose Host is not a loopback name (bound to 127.0.0.1);
-    `limits`: the largest request body and how long its bytes may take to arrive."""
+    `limits`: the largest request body and how long its bytes may take to arrive; `write`: accept
+    corrections (`serve/curation.py`), which needs a token."""
+    from kgbuild.serve.curation import curation_routes
+
+    if write and not token:
+        raise ConfigError("--write", "write mode without a token", "pass --token or set KGBUILD_SERVE_TOKEN")
     from kgbuild import __version__
 
     explorer = Explorer(engine)
@@ -159,4 +164,5 @@ def create_app(engine: Engine, *, token: str | None = None, loopback_only: bool 
         Returns the Answer: answer, citations, chunks, triples, facts and the trace step by step."""
         return explorer.query(body.question, body.strategy, body.k)
 
+    app.include_router(curation_routes(engine, write=write))
     return app

@@ -3,7 +3,7 @@
 // Every piece of text that comes from documents, the graph or a model is put on the page with
 // textContent / createTextNode (the `el` helper below), never parsed as HTML; graph labels are
 // drawn by Cytoscape on a canvas. Routes live in the URL fragment:
-//   #/search?q=&kind=&class=&offset=   #/node/<id>   #/merges?q=&offset=   #/report   #/query
+//   #/search?q=&kind=&class=&offset=   #/node/<id>   #/merges?q=&offset=   #/report   #/query   #/review
 "use strict";
 
 (function () {
@@ -110,6 +110,7 @@
     clear(main);
     if (page === "node" && rest.length) return nodePage(decodeURIComponent(rest.join("/")));
     if (page === "merges") return mergesPage(params);
+    if (page === "review" && window.kgbuildCurate) return window.kgbuildCurate.reviewPage(main, ui, params);
     if (page === "report") return reportPage();
     if (page === "query") return queryPage(params);
     return searchPage(params);
@@ -236,6 +237,7 @@
       return;
     }
     renderDetail(head, detail);
+    if (window.kgbuildCurate) await window.kgbuildCurate.entityTools(head, detail, ui, route); // curate.js, --write
 
     async function draw() {
       clear(status).appendChild(document.createTextNode("loading…"));
@@ -374,6 +376,7 @@
           open();
         });
         row.addEventListener("keydown", (event) => { if (event.key === "Enter") open(); });
+        if (window.kgbuildCurate) window.kgbuildCurate.tripleTool(row, t, ui, route);
         body.appendChild(row);
       }
       table.appendChild(body);
@@ -443,7 +446,7 @@
       for (const m of page.items) {
         body.appendChild(el("tr", {},
           el("td", {}, el("a", { href: nodeHref(m.canonical_id) }, m.canonical_name || m.canonical_id)),
-          el("td", {}, badge(m.step)),
+          el("td", {}, window.kgbuildCurate ? window.kgbuildCurate.mergeStep(m, ui) : badge(m.step)),
           el("td", {}, m.reason),
           el("td", {}, el("code", {}, m.merged_ids.filter((x) => x !== m.canonical_id).join(", ")))));
       }
@@ -629,6 +632,9 @@
       box.textContent = "";
     }
   }
+
+  // What curate.js (the curation tools) uses of this file.
+  const ui = { el, append, clear, api, badge, showError, nodeHref, pager, go };
 
   window.addEventListener("hashchange", route);
   loadStats();
