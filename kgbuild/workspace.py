@@ -179,7 +179,10 @@ class Workspace:
         return self.table_path(name).exists()
 
     def write_table(self, name: str, rows: list[dict[str, Any]]) -> None:
-        table = pa.Table.from_pylist(rows, schema=SCHEMAS[name])
+        self.write_arrow(name, pa.Table.from_pylist(rows, schema=SCHEMAS[name]))
+
+    def write_arrow(self, name: str, table: pa.Table) -> None:
+        """Table `name` replaced atomically by `table` (of the table's schema)."""
         target = self.table_path(name)
         tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
         pq.write_table(table, tmp, compression="zstd")

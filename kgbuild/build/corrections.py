@@ -14,9 +14,7 @@ import json
 import os
 import time
 from collections.abc import Sequence
-from typing import Any
 
-from kgbuild.align.fusion import Merge
 from kgbuild.assemble import Graph
 from kgbuild.build.assemble import graph_counts
 from kgbuild.build.context import BuildContext
@@ -25,9 +23,7 @@ from kgbuild.build.stage import StageResult
 from kgbuild.curate.apply import Stale, apply_corrections
 from kgbuild.curate.file import CorrectionsFile, corrections_path, read_corrections
 from kgbuild.ids import content_hash
-from kgbuild.model import Concept, Entity, Event, HyperNode, Relation
 from kgbuild.report import CorrectionsSection
-from kgbuild.tables import MergeRow, entity_row, event_row, hypernode_row, merge_row, relation_row
 from kgbuild.workspace import Workspace
 
 APPLIED_FILE = "corrections-applied.json"  # in the workspace: which corrections the tables hold
@@ -86,26 +82,3 @@ def applied_ids(ws: Workspace) -> list[str] | None:
     if table.stat().st_mtime < float(record.get("written", 0)):
         return None  # the tables are older than the record: the build that wrote it did not persist
     return list(record.get("ids", []))
-
-
-def load_graph(ws: Workspace) -> tuple[Graph, list[Merge]]:
-    graph = Graph(entities=list(ws.records("entities", Entity)), relations=list(ws.records("relations", Relation)),
-                  events=list(ws.records("events", Event)), hypernodes=list(ws.records("hypernodes", HyperNode)),
-                  concepts=list(ws.records("concepts", Concept)))
-    merges = [Merge(m.canonical_id, tuple(m.merged_ids), m.step, m.reason) for m in ws.records("merges", MergeRow)]
-    return graph, merges
-
-
-def write_graph(ws: Workspace, graph: Graph, merges: list[Merge]) -> None:
-    """The tables the corrections change (concepts, chunks and documents they never touch)."""
-    classes = graph.node_classes()
-    names = {e.id: e.name for e in graph.entities}
-    tables: dict[str, list[dict[str, Any]]] = {
-        "entities": [entity_row(e) for e in sorted(graph.entities, key=lambda x: x.id)],
-        "relations": [relation_row(r, classes) for r in sorted(graph.relations, key=lambda x: x.id)],
-        "events": [event_row(e) for e in sorted(graph.events, key=lambda x: x.id)],
-        "hypernodes": [hypernode_row(h) for h in sorted(graph.hypernodes, key=lambda x: x.id)],
-        "merges": [merge_row(m, names) for m in merges],
-    }
-    for name in ("relations", "events", "hypernodes", "merges", "entities"):  # entities last: see _applied
-        ws.write_table(name, tables[name])

@@ -12,9 +12,10 @@ import time
 from dataclasses import dataclass, field
 
 from kgbuild.assemble import Graph
-from kgbuild.build.corrections import TABLE_KINDS, applied_ids, load_graph, record_applied, section_of, write_graph
+from kgbuild.build.corrections import TABLE_KINDS, applied_ids, record_applied, section_of
+from kgbuild.build.corrections_tables import apply_to_tables
 from kgbuild.config import Config
-from kgbuild.curate.apply import Stale, apply_corrections
+from kgbuild.curate.apply import Stale
 from kgbuild.curate.file import CorrectionsFile, Entry, corrections_path, read_corrections
 from kgbuild.progress import ProgressReporter, QuietProgress
 from kgbuild.schema import Schema
@@ -67,10 +68,8 @@ async def apply_pending(config: Config, schema: Schema, progress: ProgressReport
     if not new:
         return PendingResult("none", problems=list(file.problems), seconds=round(time.perf_counter() - t, 3))
     with ws.lock():
-        graph, merges = load_graph(ws)
-        done = apply_corrections(graph, merges, new, schema)
         record_applied(ws, [e.correction.id for e in file.entries])  # before the tables, as a build does
-        write_graph(ws, done.graph, done.merges)
+        done = apply_to_tables(ws, new, schema)
         _update_report(ws, file, done.applied, done.stale, done.graph)
     return PendingResult("tables", done.applied, [s.line for s in done.stale], list(file.problems),
                          round(time.perf_counter() - t, 3))
