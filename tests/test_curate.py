@@ -250,3 +250,42 @@ def test_the_review_queue_lists_near_calls_and_leaves_out_decided_ones() -> None
     again = review_queue(fused.entities, fused.merges, SCHEMA,
                          corrections=[make("never_merge", {"a": near.a_name.lower(), "b": near.b_id})])
     assert near.id not in {it.id for it in again}
+
+
+def test_applying_to_the_written_tables_gives_the_rows_a_whole_graph_gives(graph, tmp_path: Path) -> None:
+    """`kgbuild sync`'s path (only the touched rows read) against the build's (the whole graph)."""
+    from kgbuild.build.corrections_tables import apply_to_tables
+    from kgbuild.tables import concept_row, entity_row, event_row, hypernode_row, relation_row
+    from kgbuild.workspace import Workspace
+
+    g, e = graph
+    fixes = entries(
+        make("merge", {"a": "Alan Turing", "b": "a. turing"}, author="ann"),
+        make("reject", {"subject": "Gordon Welchman", "predicate": "build at", "object": "Alan Turing"}),
+        make("rename", {"entity": "Hut 8", "name": "Hut Eight"}),
+        make("retype", {"entity": "Bletchley Park", "class": "Place"}),
+        make("add", {"subject": "Alan Turing", "predicate": "bornIn", "object": "Maida Vale",
+                     "object_class": "GeographicLocation"}),
+        make("rename", {"entity": "Joan Clarke", "name": "x"}),  # stale
+    )
+
+    def write(ws: Workspace, graph: Graph) -> None:
+        classes = graph.node_classes()
+        ws.write_table("entities", [entity_row(x) for x in sorted(graph.entities, key=lambda x: x.id)])
+        ws.write_table("relations", [relation_row(x, classes) for x in sorted(graph.relations, key=lambda x: x.id)])
+        ws.write_table("events", [event_row(x) for x in sorted(graph.events, key=lambda x: x.id)])
+        ws.write_table("hypernodes", [hypernode_row(x) for x in sorted(graph.hypernodes, key=lambda x: x.id)])
+        ws.write_table("concepts", [concept_row(x) for x in graph.concepts])
+        ws.write_table("merges", [])
+
+    tables, whole = Workspace(tmp_path / "tables"), Workspace(tmp_path / "whole")
+    for ws in (tables, whole):
+        ws.ensure()
+        write(ws, g)
+    done = apply_to_tables(tables, fixes, SCHEMA)
+    expected = apply_corrections(g, [], fixes, SCHEMA)
+    write(whole, expected.graph)
+    assert [s.line for s in done.stale] == [s.line for s in expected.stale] and len(done.stale) == 1
+    for name in ("entities", "relations", "events", "hypernodes"):
+        assert tables.rows(name) == whole.rows(name), name
+    assert [r["step"] for r in tables.rows("merges")] == [MANUAL_STEP]
