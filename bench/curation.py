@@ -1,0 +1,168 @@
+"""Corrections (issue 27): what 1,000 of them add to a rebuild, and what one costs until the store has it.
+
+Run from the repo root: `python bench/curation.py [CORPUS]` (default: the 2Wiki corpus).
+1. An offline build of the corpus with `--no-sync` in $KGBUILD_BENCH_DIR (default
+   <tmp>/kgbuild-bench-curation; reused when its workspace is there), graph store embedded ArcadeDB,
+   vector store off (an entity's vector follows its name, so with vectors a rename also pays the
+   embedding model's load); then `sync` of the graph store (setup, not measured).
+2. Baseline: a rebuild of the tables from the extraction cache (the `tables` pipeline, no new
+   source) without a corrections file. Then 1,000 corrections generated from the tables (seeded:
+   300 rename, 200 reject, 150 retype, 150 merge, 100 never_merge, 100 add) and the same rebuild:
+   `corrections_1000_added_s` is the difference of the two rebuilds' wall time, next to the
+   corrections stage's own seconds and the CPU-time difference (the machine is shared).
+3. One correction (reject a triple by id, then rename an entity) applied and the graph store synced,
+   as `kgbuild sync` does: `one_correction_sync_s` (the reject), `one_rename_sync_s`; baseline in
+   the same run: a sync with nothing to apply (`noop_sync_s`).
+Last line: one JSON object with the figures.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from build_offline import default_corpus
+
+from kgbuild.build.context import BuildContext
+from kgbuild.build.corrections_sync import apply_pending
+from kgbuild.build.records import BuildRequest
+from kgbuild.build.runner import LocalRunner
+from kgbuild.config import Config, load_config
+from kgbuild.curate.file import Correction, append_correction, corrections_path, make, write_corrections
+from kgbuild.progress import QuietProgress
+from kgbuild.schema import resolve_schema
+from kgbuild.store.sync import sync_stores
+from kgbuild.workspace import Workspace
+
+
+def rebuild(config: Config) -> dict[str, Any]:
+    schema = resolve_schema(config.schema_location())
+    ctx = BuildContext(config, schema, progress=QuietProgress())
+    wall, cpu = time.perf_counter(), time.process_time()
+    report = asyncio.run(LocalRunner(ctx).run(BuildRequest(), "tables"))
+    out = {"wall_s": time.perf_counter() - wall, "cpu_s": time.process_time() - cpu,
+           "align_s": report.stage_seconds.get("align", 0.0),
+           "corrections_s": report.stage_seconds.get("corrections", 0.0)}
+    if report.corrections is not None:
+        out["applied"] = sum(report.corrections.applied.values())
+        out["stale"] = len(report.corrections.stale)
+    return out
+
+
+def generate(ws: Workspace, n_rename: int = 300, n_reject: int = 200, n_retype: int = 150, n_merge: int = 150,
+             n_never: int = 100, n_add: int = 100, seed: int = 27) -> list[Correction]:
+    """Corrections a curator might write, drawn from the tables; each targets distinct entities."""
+    rng = random.Random(seed)
+    ents = ws.read_table("entities", ["id", "name", "spg_class"]).to_pylist()
+    rels = ws.read_table("relations", ["id"]).column("id").to_pylist()
+    merges = [m for m in ws.read_table("merges", ["merged_ids"]).column("merged_ids").to_pylist() if len(m) == 2]
+    rng.shuffle(ents)
+    pool = iter(ents)
+    by_class: dict[str, list[dict[str, Any]]] = {}
+    for e in ents:
+        by_class.setdefault(e["spg_class"], []).append(e)
+    classes = sorted(c for c, members in by_class.items() if len(members) > 50)
+    out: list[Correction] = []
+    for i in range(n_rename):
+        e = next(pool)
+        out.append(make("rename", {"entity": e["id"], "name": f"{e['name']} (checked {i})"}, author="bench"))
+    for rid in rng.sample(rels, n_reject):
+        out.append(make("reject", {"id": rid}, author="bench"))
+    for _ in range(n_retype):
+        e = next(pool)
+        out.append(make("retype", {"entity": e["id"], "class": rng.choice(classes)}, author="bench"))
+    for _ in range(n_merge):
+        a = next(pool)
+        b = next(x for x in pool if x["spg_class"] == a["spg_class"])
+        out.append(make("merge", {"a": a["id"], "b": b["id"]}, author="bench"))
+    for pair in rng.sample(merges, min(n_never, len(merges))):
+        out.append(make("never_merge", {"a": pair[0], "b": pair[1]}, author="bench"))
+    for i in range(n_add):
+        a, b = next(pool), next(pool)
+        out.append(make("add", {"subject": a["id"], "predicate": "relatedTo", "object": b["id"],
+                                "note": f"bench {i}"}, author="bench"))
+    return out
+
+
+def one(config: Config, correction: Correction | None) -> float:
+    """Seconds from writing `correction` (None: nothing) to the graph store holding it, as `kgbuild sync`."""
+    schema = resolve_schema(config.schema_location())
+    t = time.perf_counter()
+    if correction is not None:
+        append_correction(corrections_path(config.root), correction)
+    done = asyncio.run(apply_pending(config, schema))
+    ws = Workspace(config.workspace_path())
+    with ws.lock():
+        stores = sync_stores(config, QuietProgress())
+    seconds = time.perf_counter() - t
+    print(f"  {correction.describe() if correction else 'nothing'}: {done.how} {done.seconds:.3f} s, "
+          f"{stores.nodes_written} nodes / {stores.edges_written} edges written, "
+          f"{stores.nodes_deleted + stores.edges_deleted} deleted; {seconds:.3f} s in all")
+    return seconds
+
+
+def main() -> None:
+    corpus = Path(sys.argv[1]) if len(sys.argv) > 1 else default_corpus()
+    root = Path(os.environ.get("KGBUILD_BENCH_DIR", Path(tempfile.gettempdir()) / "kgbuild-bench-curation"))
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "kgbuild.yaml").write_text("workspace: ws\nvector_store:\n  backend: none\n", encoding="utf-8")
+    config = load_config(root / "kgbuild.yaml", env={})
+    ws = Workspace(config.workspace_path())
+    path = corrections_path(config.root)
+    path.unlink(missing_ok=True)
+    if not ws.has_table("documents"):
+        print(f"building {corpus} (offline, tables only) ...", flush=True)
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "kgbuild", "-c", str(root / "kgbuild.yaml"), "build", str(corpus),
+                        "--no-sync", "-q", "--keep-going"], check=True, stdout=subprocess.DEVNULL)
+        print(f"  built in {time.perf_counter() - t:.1f} s")
+    base = rebuild(config)
+    print(f"rebuild without corrections: {base['wall_s']:.2f} s (cpu {base['cpu_s']:.2f} s, align {base['align_s']} s)")
+    with ws.lock():
+        t = time.perf_counter()
+        sync_stores(config, QuietProgress())
+    print(f"graph store synced in {time.perf_counter() - t:.1f} s (setup)")
+
+    fixes = generate(ws)
+    write_corrections(path, fixes)
+    with_fixes = rebuild(config)
+    added = with_fixes["wall_s"] - base["wall_s"]
+    print(f"rebuild with {len(fixes)} corrections: {with_fixes['wall_s']:.2f} s (cpu {with_fixes['cpu_s']:.2f} s, "
+          f"align {with_fixes['align_s']} s, corrections stage {with_fixes['corrections_s']} s; "
+          f"{with_fixes.get('applied', 0)} applied, {with_fixes.get('stale', 0)} stale): +{added:.2f} s")
+    with ws.lock():
+        sync_stores(config, QuietProgress())
+
+    noop = one(config, None)
+    rel = ws.read_table("relations", ["id"]).column("id")[0].as_py()
+    ent = ws.read_table("entities", ["id", "name"]).slice(7, 1).to_pylist()[0]
+    reject_s = one(config, make("reject", {"id": rel}, author="bench"))
+    rename_s = one(config, make("rename", {"entity": ent["id"], "name": ent["name"] + " (renamed)"}, author="bench"))
+    path.unlink(missing_ok=True)
+    figures = {
+        "documents": ws.row_count("documents"), "entities": ws.row_count("entities"),
+        "relations": ws.row_count("relations"),
+        "rebuild_no_corrections_s": round(base["wall_s"], 3),
+        "rebuild_1000_corrections_s": round(with_fixes["wall_s"], 3),
+        "corrections_1000_added_s": round(added, 3),
+        "corrections_1000_added_cpu_s": round(with_fixes["cpu_s"] - base["cpu_s"], 3),
+        "corrections_stage_1000_s": with_fixes["corrections_s"],
+        "align_stage_with_1000_s": with_fixes["align_s"], "align_stage_without_s": base["align_s"],
+        "corrections_1000_stale": with_fixes.get("stale", 0),
+        "noop_sync_s": round(noop, 3), "one_correction_sync_s": round(reject_s, 3),
+        "one_rename_sync_s": round(rename_s, 3),
+    }
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
