@@ -258,7 +258,7 @@ def test_applying_to_the_written_tables_gives_the_rows_a_whole_graph_gives(graph
     from kgbuild.tables import concept_row, entity_row, event_row, hypernode_row, relation_row
     from kgbuild.workspace import Workspace
 
-    g, e = graph
+    g, _ = graph
     fixes = entries(
         make("merge", {"a": "Alan Turing", "b": "a. turing"}, author="ann"),
         make("reject", {"subject": "Gordon Welchman", "predicate": "build at", "object": "Alan Turing"}),
