@@ -8,6 +8,7 @@
 
 window.kgbuildCurate = (function () {
   let state = null; // the last /api/corrections answer: {write, items, ...}
+  let notice = ""; // what the last write did, shown once on the page the write re-rendered
 
   async function corrections(ui, fresh) {
     if (state === null || fresh) {
@@ -26,7 +27,8 @@ window.kgbuildCurate = (function () {
       const out = await ui.api(path, null, body);
       state = null;
       const stale = (out.result && out.result.stale) || [];
-      status.textContent = (out.what || "done") + (stale.length ? " — stale: " + stale.join("; ") : " — applied");
+      notice = (out.what || "done") + (stale.length ? " — stale: " + stale.join("; ") : " — applied");
+      status.textContent = notice;
       if (reload) reload();
       return out;
     } catch (error) {
@@ -35,11 +37,17 @@ window.kgbuildCurate = (function () {
     }
   }
 
+  function statusLine(ui) {
+    const line = ui.el("p", { id: "curate-status", class: "muted", role: "status" }, notice);
+    notice = "";
+    return line;
+  }
+
   async function entityTools(head, d, ui, reload) {
     if (d.kind !== "entity") return;
     const known = await corrections(ui);
     if (!known.write) return;
-    const status = ui.el("p", { id: "curate-status", class: "muted", role: "status" });
+    const status = statusLine(ui);
     const panel = ui.el("form", { id: "curate-entity", class: "panel curate" });
     const other = ui.el("input", { id: "curate-other", type: "text", placeholder: "another entity: name or id", size: 28 });
     const cls = ui.el("input", { id: "curate-class", type: "text", placeholder: "class", size: 14 });
@@ -78,7 +86,7 @@ window.kgbuildCurate = (function () {
 
   async function reviewPage(main, ui, params) {
     const offset = parseInt(params.get("offset") || "0", 10) || 0;
-    const status = ui.el("p", { id: "curate-status", class: "muted", role: "status" });
+    const status = statusLine(ui);
     const queueBox = ui.el("div", { id: "review" });
     const fixesBox = ui.el("div", { id: "corrections" });
     ui.append(main, [ui.el("h1", {}, "Review queue"),
