@@ -289,3 +289,42 @@ def test_applying_to_the_written_tables_gives_the_rows_a_whole_graph_gives(graph
     for name in ("entities", "relations", "events", "hypernodes"):
         assert tables.rows(name) == whole.rows(name), name
     assert [r["step"] for r in tables.rows("merges")] == [MANUAL_STEP]
+
+
+# ---------------------------------------------------------------- the commands, on the file alone
+
+
+def test_curate_commands_write_list_and_undo_with_one_line_errors(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kgbuild.cli import main
+
+    (tmp_path / "kgbuild.yaml").write_text("workspace: ws\n", encoding="utf-8")
+
+    def run(*args: str) -> tuple[int, str]:
+        result = CliRunner().invoke(main, ["-c", str(tmp_path / "kgbuild.yaml"), "curate", *args])
+        return result.exit_code, result.output
+
+    assert run("merge", "Alan Turing", "A. Turing", "-m", "same", "--author", "ann")[0] == 0
+    assert run("never-merge", "Henry VII", "Henry VIII")[0] == 0
+    assert run("reject", "rel_0123")[0] == 0
+    assert run("reject", "Gordon Welchman", "build at", "Alan Turing")[0] == 0
+    assert run("retype", "Bletchley Park", "Place")[0] == 0
+    assert run("rename", "Hut 8", "Hut Eight")[0] == 0
+    code, out = run("add", "ENIAC", "designedBy", "John Mauchly", "--note", "press release")
+    assert code == 0 and "7: add (ENIAC, designedBy, John Mauchly)" in out and "kgbuild sync" in out
+    code, out = run("list")
+    assert code == 0 and out.splitlines()[0].startswith("   1  merge 'Alan Turing' <- 'A. Turing' -- same  (ann, ")
+    assert len(out.splitlines()) == 7
+    code, out = run("reject", "Gordon Welchman", "build at")
+    assert code == 2 and "give a triple id, or subject, predicate and object" in out
+    code, out = run("merge", "Alan Turing", "A. Turing")
+    assert code == 2 and out.startswith("error: ") and "already says merge" in out and len(out.splitlines()) == 1
+    code, out = run("undo", "9")
+    assert code == 2 and "no correction 9 (the file holds 7)" in out
+    code, out = run("undo", "2")
+    assert code == 0 and "removed: never merge 'Henry VII' and 'Henry VIII'" in out
+    kinds = [e.correction.kind for e in read_corrections(tmp_path / "corrections.yaml").entries]
+    assert kinds == ["merge", "reject", "reject", "retype", "rename", "add"]
+    code, out = run("review")
+    assert code == 0 and "nothing to review" in out  # no build yet: an empty queue, not an error
