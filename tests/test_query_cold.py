@@ -80,7 +80,7 @@ with contextlib.redirect_stdout(out):
     main(["query", sys.argv[1], "--json"], standalone_mode=False)
 print(json.dumps({"answer": json.loads(out.getvalue()),
                   "loaded": sorted(m for m in ("torch", "sentence_transformers", "jpype", "arcadedb_embedded",
-                                               "kgbuild.cli_build", "kgbuild.align.pipeline") if m in sys.modules)}))
+                                               "kgbuild.cli.build", "kgbuild.align.pipeline") if m in sys.modules)}))
 """
 
 
