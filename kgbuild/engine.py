@@ -23,15 +23,16 @@ from kgbuild.query.registry import builtin_strategies
 from kgbuild.query.strategy import Budget, Strategy, StrategySpec
 
 if TYPE_CHECKING:
+    from kgbuild.embed.question import LightEncoder
+    from kgbuild.embed.types import Embedder
     from kgbuild.graph.projection import GraphProjection
     from kgbuild.graph.vectors import GraphVectors
     from kgbuild.query.evaluate import EvalReport, QAFile, QAFormat
     from kgbuild.query.graph_linking import QuestionLinker
     from kgbuild.query.retrieval import MutualIndex
-    from kgbuild.query.retrieval.question_encoder import LightEncoder
     from kgbuild.query.types import Answer, RetrievalMode, RetrievalResult, Retriever
     from kgbuild.store.open import QueryIndex
-    from kgbuild.store.types import Embedder, GraphStore
+    from kgbuild.store.types import GraphStore
     from kgbuild.workspace import Workspace
 
 AUTO = "auto"
@@ -115,7 +116,7 @@ class Engine:
         """Seconds this engine spent loading the embedding model (on a second thread while the stores
         opened, so within open time) and embedding (for `query --json`); empty when the project's
         model has no numpy question pass (the full model is then timed as part of the answer)."""
-        from kgbuild.query.retrieval.question_encoder import QuestionEmbedder
+        from kgbuild.embed.question import QuestionEmbedder
 
         inner = getattr(self._index.embedder, "inner", None)
         if not isinstance(inner, QuestionEmbedder):
@@ -145,7 +146,7 @@ class Engine:
 
     def embedder(self, *, cached: bool = True) -> Embedder:
         """The project's embedding model behind its persistent cache; cached=False: the model itself."""
-        from kgbuild.store.embeddings import CachedEmbedder
+        from kgbuild.embed.cached import CachedEmbedder
 
         embedder = self._index.embedder
         return embedder.inner if not cached and isinstance(embedder, CachedEmbedder) else embedder
@@ -343,10 +344,10 @@ def _warm_up(config: Config) -> tuple[MutualIndex | None, LightEncoder | None, f
     what is missing or unsupported; the usual path then loads it, or says what is wrong, later)."""
     import time
 
+    from kgbuild.embed.models import ModelChoice
+    from kgbuild.embed.question import LightEncoder
     from kgbuild.errors import KgbuildError
-    from kgbuild.ingest.embedding_model import ModelChoice
     from kgbuild.query.retrieval import MutualIndex
-    from kgbuild.query.retrieval.question_encoder import LightEncoder
     from kgbuild.workspace import Workspace
 
     workspace = Workspace(config.workspace_path())
@@ -363,12 +364,12 @@ def _warm_up(config: Config) -> tuple[MutualIndex | None, LightEncoder | None, f
 
 def _embed_questions_without_torch(index: QueryIndex, light: LightEncoder | None, light_seconds: float) -> None:
     """Questions are embedded by the numpy pass of the project's model where it reproduces the model
-    (kgbuild/query/retrieval/question_encoder.py); the full model stays behind it for large calls.
+    (kgbuild/embed/question.py); the full model stays behind it for large calls.
     A cold query then never imports torch, which took most of its time."""
+    from kgbuild.embed.cached import CachedEmbedder
+    from kgbuild.embed.models import SentenceEmbedder
+    from kgbuild.embed.question import question_embedder
     from kgbuild.errors import ModelLoadError
-    from kgbuild.ingest.embedding_model import SentenceEmbedder
-    from kgbuild.query.retrieval.question_encoder import question_embedder
-    from kgbuild.store.embeddings import CachedEmbedder
 
     cached = index.embedder
     if not isinstance(cached, CachedEmbedder) or not isinstance(cached.inner, SentenceEmbedder):

@@ -206,7 +206,7 @@ def test_english_lexical() -> None:
 
 
 def test_english_with_embedder() -> None:
-    from kgbuild.ingest.embedding_model import load_embedder
+    from kgbuild.embed.models import load_embedder
 
     index = ConceptIndex(ENGLISH, embedder=load_embedder("bundled", setting="extract.concept_embedder"))
     assert names(index.candidates(HEART_ATTACK, 3))[0] == "Myocardial infarction"

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from llm_server import ScriptedLLM, extraction_passages
 
 from kgbuild.cli import main
-from kgbuild.ingest.tokens import TokenCounter
+from kgbuild.tokens import TokenCounter
 
 REPO = Path(__file__).resolve().parents[1]
 PRICE = (0.5, 1.5)  # USD per 1M prompt / completion tokens

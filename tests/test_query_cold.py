@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kgbuild.query.retrieval.question_encoder import SMALL_CALL, LightEncoder, QuestionEmbedder, question_embedder
+from kgbuild.embed.question import SMALL_CALL, LightEncoder, QuestionEmbedder, question_embedder
 
 REPO = Path(__file__).resolve().parents[1]
 TEXTS = ["Who built the Colossus?", "x", "Turing–Welchman bombe: ünïcode 中文 test",

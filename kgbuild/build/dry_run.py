@@ -131,7 +131,7 @@ def _estimate_llm(ctx: BuildContext, backend: object, todo: list[Chunk], out: Dr
     finally:
         if replies is not None:
             replies.close()
-    from kgbuild.ingest.tokens import TokenCounter
+    from kgbuild.tokens import TokenCounter
 
     counter = TokenCounter()
     out.tokenizer = f"tiktoken {counter.encoding_name}"

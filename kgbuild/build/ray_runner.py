@@ -315,7 +315,7 @@ class RayEmbedStage:
             return StageResult(data, None)
         import numpy as np
 
-        from kgbuild.store.embeddings import open_embedder
+        from kgbuild.embed.cached import open_embedder
         from kgbuild.store.vector_sync import vector_texts
 
         embedder = open_embedder(ctx.config, ctx.workspace.path, ctx.models)
