@@ -68,7 +68,7 @@ class Engine:
         self._projection: GraphProjection | None = None
         self._vectors: GraphVectors | None = None
         self._linkers: dict[bool, QuestionLinker] = {}
-        self._made_on: tuple[tuple[str, int, int], ...] | None = None  # the tables the live strategies saw
+        self._made_on: tuple[tuple[str, int, int], ...] | None = None  # the tables what the engine holds saw
 
     @classmethod
     def open(cls, project: str | Path | Config = ".") -> Engine:
@@ -159,29 +159,34 @@ class Engine:
         return self._mutual
 
     def projection(self) -> GraphProjection:
-        """The built graph in memory for the graph strategies: loaded on first use, and again when the
-        workspace tables changed on disk (a rebuild); what was derived from the old one is dropped."""
-        from kgbuild.graph.projection import GraphProjection, table_signature
+        """The built graph in memory for the graph strategies and the explorer, loaded on first use.
+        A rebuild is noticed by `refresh()`, before a question, never in the middle of one."""
+        if self._projection is None:
+            from kgbuild.graph.projection import GraphProjection
 
-        current = self._projection
-        if current is None or current.signature != table_signature(self._index.workspace):
-            current = self._projection = GraphProjection.load(self._index.workspace)
-            self._vectors = None
-            self._linkers.clear()
-        return current
+            self._projection = GraphProjection.load(self._index.workspace)
+            if self._made_on is None:
+                self._made_on = self._projection.signature
+        return self._projection
 
-    def _drop_what_a_rebuild_made_stale(self) -> None:
-        """Before a question: if the tables changed on disk since the live strategies were made, they
-        are closed and dropped with the retrievers and the mutual index built on the old tables (the
-        next use builds them anew). Checked between questions, never while a strategy runs."""
+    def refresh(self) -> bool:
+        """The one staleness check: if the tables changed on disk (a rebuild) since what the engine
+        holds was made, the live strategies are closed and dropped with the retrievers, the mutual
+        index, the projection and what was derived from it (the next use builds them anew). Called
+        before every question and by the explorer between requests; True when something was dropped."""
         from kgbuild.graph.projection import table_signature
 
         now = table_signature(self._index.workspace)
-        if self._made_on is not None and now != self._made_on:
+        stale = self._made_on is not None and now != self._made_on
+        if stale:
             self._close_strategies()
             self._mutual = None
             self._retrievers.clear()
+            self._projection = None
+            self._vectors = None
+            self._linkers.clear()
         self._made_on = now
+        return stale
 
     def graph_vectors(self) -> GraphVectors:
         from kgbuild.graph.vectors import GraphVectors
@@ -231,7 +236,7 @@ class Engine:
         """The live strategy for `name` and `budget`, created on first use and kept until close() or
         a rebuild of the project's tables."""
         name = self.resolve(name)
-        self._drop_what_a_rebuild_made_stale()
+        self.refresh()
         key = (name, budget)
         if key not in self._live:
             self._live[key] = self._registry[name].factory(self, budget)
@@ -242,6 +247,7 @@ class Engine:
     def retrieve(self, question: str, k: int | None = None, *, mode: RetrievalMode = "hybrid") -> RetrievalResult:
         """Chunks, triples and linked entities for a question; no model."""
         _check_question(question)
+        self.refresh()
         return self.retriever().retrieve(question, k or self._config.query.top_k, mode=mode)
 
     def query(self, question: str, *, strategy: str = AUTO, k: int | None = None, use_cache: bool = True) -> Answer:

@@ -128,6 +128,19 @@ def test_dry_run_with_the_offline_extractor_says_no_model_calls(tmp_path: Path) 
     assert not (tmp_path / "ws").exists()
 
 
+def test_the_dry_run_reads_and_chunks_through_the_build_s_batches(tmp_path: Path) -> None:
+    """The dry run drives the stream stage's read and chunk batch by batch (build.batch_documents):
+    one document per batch and the whole corpus at once give the same estimate."""
+    config = project(tmp_path, "http://127.0.0.1:9/v1", extractor="offline")
+    base = config.read_text(encoding="utf-8")
+    config.write_text(base + "build:\n  batch_documents: 0\n", encoding="utf-8")
+    whole = dry_run(config)
+    config.write_text(base + "build:\n  batch_documents: 1\n", encoding="utf-8")
+    batched = dry_run(config)
+    assert whole["documents"] > 1 and whole["chunks"] > whole["documents"]
+    assert batched == whole
+
+
 def test_a_skipped_file_makes_the_dry_run_exit_1_and_bad_model_settings_exit_2(tmp_path: Path) -> None:
     config = project(tmp_path, "http://127.0.0.1:9/v1")
     (tmp_path / "src" / "broken.txt").write_bytes(b"\x00\x01\x02 not text \xff\xfe")
