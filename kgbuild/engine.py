@@ -79,18 +79,20 @@ class Engine:
         from kgbuild.store.open import open_query_index
 
         config = project_config(project)
-        # Opening the vector store waits on the Milvus Lite process (half a second, idle); the mutual
-        # index and the question encoder load meanwhile on a second thread.
+        # Opening the vector store waits on the Milvus Lite process (half a second, idle); the graph
+        # (with the mutual index derived from it) and the question encoder load meanwhile on a second thread.
         with ThreadPoolExecutor(1, thread_name_prefix="kgbuild-warm") as pool:
             warm = pool.submit(_warm_up, config)
             index = open_query_index(config, open_graph=False)
             try:
-                mutual, light, light_seconds = warm.result()
+                graph, light, light_seconds = warm.result()
             except Exception:  # noqa: BLE001 - only a head start: the usual path loads them again and reports
-                mutual, light, light_seconds = None, None, 0.0
+                graph, light, light_seconds = None, None, 0.0
         _embed_questions_without_torch(index, light, light_seconds)
         engine = cls(config, index, graph_pending=config.graph_store.backend != "none")
-        engine._mutual = mutual
+        if graph is not None:
+            engine._projection, engine._mutual = graph
+            engine._made_on = graph[0].signature
         return engine
 
     # ---------------------------------------------------------------- what strategies may use
@@ -152,10 +154,11 @@ class Engine:
         return embedder.inner if not cached and isinstance(embedder, CachedEmbedder) else embedder
 
     def _mutual_index(self) -> MutualIndex:
+        """Hybrid retrieval's walk over nodes and chunks, derived from the one graph in memory."""
         if self._mutual is None:
             from kgbuild.query.retrieval import MutualIndex
 
-            self._mutual = MutualIndex.load(self._index.workspace)
+            self._mutual = MutualIndex.from_projection(self.projection())
         return self._mutual
 
     def projection(self) -> GraphProjection:
@@ -344,8 +347,9 @@ class Engine:
         self.close()
 
 
-def _warm_up(config: Config) -> tuple[MutualIndex | None, LightEncoder | None, float]:
-    """What every query of the project reads, loaded while the stores open: the mutual index, and
+def _warm_up(config: Config) -> tuple[tuple[GraphProjection, MutualIndex] | None, LightEncoder | None, float]:
+    """What every query of the project reads, loaded while the stores open: the graph and the mutual
+    index derived from it, and
     the numpy question encoder of the project's model with the seconds its loading took (None for
     what is missing or unsupported; the usual path then loads it, or says what is wrong, later)."""
     import time
@@ -353,11 +357,15 @@ def _warm_up(config: Config) -> tuple[MutualIndex | None, LightEncoder | None, f
     from kgbuild.embed.models import ModelChoice
     from kgbuild.embed.question import LightEncoder
     from kgbuild.errors import KgbuildError
+    from kgbuild.graph.projection import GraphProjection
     from kgbuild.query.retrieval import MutualIndex
     from kgbuild.workspace import Workspace
 
     workspace = Workspace(config.workspace_path())
-    mutual = MutualIndex.load(workspace) if workspace.has_table("chunks") else None
+    graph = None
+    if workspace.has_table("chunks"):
+        projection = GraphProjection.load(workspace)
+        graph = projection, MutualIndex.from_projection(projection)
     start = time.perf_counter()
     light = None
     if config.embedding.backend != "static":  # a static table's vectors are not the transformer's
@@ -365,7 +373,7 @@ def _warm_up(config: Config) -> tuple[MutualIndex | None, LightEncoder | None, f
             light = LightEncoder.load(ModelChoice(config.embedding.model, "embedding.model").resolve())
         except KgbuildError:
             light = None
-    return mutual, light, time.perf_counter() - start
+    return graph, light, time.perf_counter() - start
 
 
 def _embed_questions_without_torch(index: QueryIndex, light: LightEncoder | None, light_seconds: float) -> None:
