@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from test_graph_store import SAMPLES, build, project
 
-from kgbuild.cli_serve import serve
+from kgbuild.cli.serve import serve
 from kgbuild.config import ENV_OVERRIDES, Config
 from kgbuild.curate.file import corrections_path, read_corrections
 from kgbuild.engine import Engine

@@ -42,7 +42,7 @@ from kgbuild.llm.retry import RetryPolicy, call_with_retries
 from kgbuild.llm.types import ChatRequest, ChatResult, EndpointRefused, LLMCallError
 
 if TYPE_CHECKING:
-    from kgbuild.ingest.tokens import TokenCounter
+    from kgbuild.tokens import TokenCounter
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +104,7 @@ class LLMGateway(AskMixin):
 
     def _tokens(self, text: str) -> int:
         if self._counter is None:
-            from kgbuild.ingest.tokens import TokenCounter  # loads tiktoken only when needed
+            from kgbuild.tokens import TokenCounter  # loads tiktoken only when needed
 
             self._counter = TokenCounter()
         return self._counter.count(text)

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from kgbuild.cli_common import config_of, fail_cleanly
+from kgbuild.cli.common import config_of, fail_cleanly
 from kgbuild.config import Config
 from kgbuild.curate.file import Correction, CorrectionKind, corrections_path
 
@@ -56,7 +56,7 @@ def _after_change(config: Config, sync_now: bool) -> None:
 
 def _apply_and_sync(config: Config, *, quiet: bool) -> dict[str, Any]:
     from kgbuild.build.corrections_sync import apply_pending
-    from kgbuild.cli_report import stores_line
+    from kgbuild.cli.report import stores_line
     from kgbuild.schema import resolve_schema
     from kgbuild.store.sync import sync_stores
     from kgbuild.workspace import Workspace
