@@ -252,10 +252,48 @@ def test_the_review_queue_lists_near_calls_and_leaves_out_decided_ones() -> None
     assert near.id not in {it.id for it in again}
 
 
+def write_tables(ws, graph: Graph) -> None:
+    """The graph tables as persist writes them."""
+    from kgbuild.tables import concept_row, entity_row, event_row, hypernode_row, relation_row
+
+    classes = graph.node_classes()
+    ws.write_table("entities", [entity_row(x) for x in sorted(graph.entities, key=lambda x: x.id)])
+    ws.write_table("relations", [relation_row(x, classes) for x in sorted(graph.relations, key=lambda x: x.id)])
+    ws.write_table("events", [event_row(x) for x in sorted(graph.events, key=lambda x: x.id)])
+    ws.write_table("hypernodes", [hypernode_row(x) for x in sorted(graph.hypernodes, key=lambda x: x.id)])
+    ws.write_table("concepts", [concept_row(x) for x in graph.concepts])
+    ws.write_table("merges", [])
+
+
+def test_syncs_in_a_row_stay_on_the_table_path(graph, tmp_path: Path) -> None:
+    """A reject rewrites no entity row; the rename synced after it must still be applied to the tables
+    (before, the untouched entities table looked older than the record and forced a re-alignment)."""
+    import asyncio
+
+    from kgbuild.build.corrections import record_applied
+    from kgbuild.build.corrections_sync import apply_pending
+    from kgbuild.config import load_config
+    from kgbuild.workspace import Workspace
+
+    g, e = graph
+    (tmp_path / "kgbuild.yaml").write_text("workspace: ws\n", encoding="utf-8")
+    config = load_config(tmp_path / "kgbuild.yaml", env={})
+    ws = Workspace(config.workspace_path())
+    record_applied(ws, [])  # as a build's corrections stage does, before persist writes the tables
+    write_tables(ws, g)
+    path = tmp_path / "corrections.yaml"
+    append_correction(path, make("reject", {"id": next(r.id for r in g.relations if r.predicate == "leaderOf")}))
+    assert asyncio.run(apply_pending(config, SCHEMA)).how == "tables"
+    append_correction(path, make("rename", {"entity": e["hut"].id, "name": "Hut Eight"}))
+    done = asyncio.run(apply_pending(config, SCHEMA))
+    assert (done.how, done.applied) == ("tables", {"rename": 1})
+    assert asyncio.run(apply_pending(config, SCHEMA)).how == "none"
+    assert "Hut Eight" in ws.read_table("entities").column("name").to_pylist()
+
+
 def test_applying_to_the_written_tables_gives_the_rows_a_whole_graph_gives(graph, tmp_path: Path) -> None:
     """`kgbuild sync`'s path (only the touched rows read) against the build's (the whole graph)."""
     from kgbuild.build.corrections_tables import apply_to_tables
-    from kgbuild.tables import concept_row, entity_row, event_row, hypernode_row, relation_row
     from kgbuild.workspace import Workspace
 
     g, _ = graph
@@ -269,22 +307,13 @@ def test_applying_to_the_written_tables_gives_the_rows_a_whole_graph_gives(graph
         make("rename", {"entity": "Joan Clarke", "name": "x"}),  # stale
     )
 
-    def write(ws: Workspace, graph: Graph) -> None:
-        classes = graph.node_classes()
-        ws.write_table("entities", [entity_row(x) for x in sorted(graph.entities, key=lambda x: x.id)])
-        ws.write_table("relations", [relation_row(x, classes) for x in sorted(graph.relations, key=lambda x: x.id)])
-        ws.write_table("events", [event_row(x) for x in sorted(graph.events, key=lambda x: x.id)])
-        ws.write_table("hypernodes", [hypernode_row(x) for x in sorted(graph.hypernodes, key=lambda x: x.id)])
-        ws.write_table("concepts", [concept_row(x) for x in graph.concepts])
-        ws.write_table("merges", [])
-
     tables, whole = Workspace(tmp_path / "tables"), Workspace(tmp_path / "whole")
     for ws in (tables, whole):
         ws.ensure()
-        write(ws, g)
+        write_tables(ws, g)
     done = apply_to_tables(tables, fixes, SCHEMA)
     expected = apply_corrections(g, [], fixes, SCHEMA)
-    write(whole, expected.graph)
+    write_tables(whole, expected.graph)
     assert [s.line for s in done.stale] == [s.line for s in expected.stale] and len(done.stale) == 1
     for name in ("entities", "relations", "events", "hypernodes"):
         assert tables.rows(name) == whole.rows(name), name

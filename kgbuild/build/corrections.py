@@ -60,13 +60,15 @@ class CorrectionsStage:
 # ---------------------------------------------------------------- which corrections the tables hold
 
 
-def record_applied(ws: Workspace, ids: list[str]) -> None:
-    """Written before persist; trusted only while it is older than the entities table (`_applied`),
-    so a build that stopped between the two leaves a record the next sync does not trust."""
+def record_applied(ws: Workspace, ids: list[str], *, complete: bool = False) -> None:
+    """Which corrections the tables hold. Written before the tables; `complete` once they are written
+    (`kgbuild sync`). A build's record is trusted while the entities table, which persist always
+    rewrites, is newer than it (`applied_ids`): a build that stopped in between leaves a record the
+    next sync does not trust."""
     ws.ensure()
     path = ws.path / APPLIED_FILE
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"ids": ids, "written": time.time()}), encoding="utf-8")
+    tmp.write_text(json.dumps({"ids": ids, "written": time.time(), "complete": complete}), encoding="utf-8")
     os.replace(tmp, path)
 
 
@@ -79,6 +81,6 @@ def applied_ids(ws: Workspace) -> list[str] | None:
         record = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if table.stat().st_mtime < float(record.get("written", 0)):
+    if not record.get("complete") and table.stat().st_mtime < float(record.get("written", 0)):
         return None  # the tables are older than the record: the build that wrote it did not persist
     return list(record.get("ids", []))

@@ -68,8 +68,10 @@ async def apply_pending(config: Config, schema: Schema, progress: ProgressReport
     if not new:
         return PendingResult("none", problems=list(file.problems), seconds=round(time.perf_counter() - t, 3))
     with ws.lock():
-        record_applied(ws, [e.correction.id for e in file.entries])  # before the tables, as a build does
+        ids = [e.correction.id for e in file.entries]
+        record_applied(ws, ids)  # before the tables, as a build does: a crash in between is not trusted
         done = apply_to_tables(ws, new, schema)
+        record_applied(ws, ids, complete=True)  # a table the fixes left alone need not be newer
         _update_report(ws, file, done.applied, done.stale, done.graph)
     return PendingResult("tables", done.applied, [s.line for s in done.stale], list(file.problems),
                          round(time.perf_counter() - t, 3))
