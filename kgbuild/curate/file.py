@@ -194,8 +194,14 @@ def read_corrections(path: Path) -> CorrectionsFile:
         return CorrectionsFile(path, [], [])
     text = path.read_text(encoding="utf-8")
     try:
-        node = yaml.compose(text, Loader=_LOADER)
-        data = yaml.load(text, Loader=_LOADER)  # a safe loader: plain data only, no tags
+        # One parse: the node tree gives each entry's line, the same tree its data (a safe loader:
+        # plain data only, no tags).
+        loader = _LOADER(text)
+        try:
+            node = loader.get_single_node()
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
