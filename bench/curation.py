@@ -7,9 +7,9 @@ Run from the repo root: `python bench/curation.py [CORPUS]` (default: the 2Wiki 
    embedding model's load); then `sync` of the graph store (setup, not measured).
 2. Baseline: a rebuild of the tables from the extraction cache (the `tables` pipeline, no new
    source) without a corrections file. Then 1,000 corrections generated from the tables (seeded:
-   300 rename, 200 reject, 150 retype, 150 merge, 100 never_merge, 100 add) and the same rebuild:
-   `corrections_1000_added_s` is the difference of the two rebuilds' wall time, next to the
-   corrections stage's own seconds and the CPU-time difference (the machine is shared).
+   300 rename, 200 reject, 150 retype, 150 merge, 100 never_merge, 100 add) and the same rebuild;
+   each twice, alternating, the faster kept. `corrections_1000_added_s` is the difference of the
+   two rebuilds' wall time, next to the corrections stage's own seconds and the CPU-time difference.
 3. One correction (reject a triple by id, then rename an entity) applied and the graph store synced,
    as `kgbuild sync` does: `one_correction_sync_s` (the reject), `one_rename_sync_s`, each split
    into the tables part (wall and CPU) and the store part, whose opening of the embedded store is
@@ -133,22 +133,32 @@ def main() -> None:
         subprocess.run([sys.executable, "-m", "kgbuild", "-c", str(root / "kgbuild.yaml"), "build", str(corpus),
                         "--no-sync", "-q", "--keep-going"], check=True, stdout=subprocess.DEVNULL)
         print(f"  built in {time.perf_counter() - t:.1f} s")
-    base = rebuild(config)
-    print(f"rebuild without corrections: {base['wall_s']:.2f} s (cpu {base['cpu_s']:.2f} s, align {base['align_s']} s)")
+    # Twice each, alternating, and the faster of each kept: the machine is shared, and one run of
+    # each was 9 s of CPU apart in either direction. The corrections are drawn from the tables of
+    # the first rebuild without any.
+    runs: dict[str, list[dict[str, Any]]] = {"base": [], "fixes": []}
+    fixes: list[Correction] = []
+    for _ in range(2):
+        path.unlink(missing_ok=True)
+        runs["base"].append(rebuild(config))
+        fixes = fixes or generate(ws)
+        write_corrections(path, fixes)
+        runs["fixes"].append(rebuild(config))
+    base = min(runs["base"], key=lambda r: r["wall_s"])
+    with_fixes = min(runs["fixes"], key=lambda r: r["wall_s"])
+    base_cpu = min(r["cpu_s"] for r in runs["base"])
+    fixes_cpu = min(r["cpu_s"] for r in runs["fixes"])
+    added = with_fixes["wall_s"] - base["wall_s"]
+    print(f"rebuild without corrections: {[round(r['wall_s'], 2) for r in runs['base']]} s "
+          f"(cpu {[round(r['cpu_s'], 2) for r in runs['base']]} s)")
+    print(f"rebuild with {len(fixes)} corrections: {[round(r['wall_s'], 2) for r in runs['fixes']]} s "
+          f"(cpu {[round(r['cpu_s'], 2) for r in runs['fixes']]} s, corrections stage "
+          f"{[r['corrections_s'] for r in runs['fixes']]} s; {with_fixes.get('applied', 0)} applied, "
+          f"{with_fixes.get('stale', 0)} stale): +{added:.2f} s")
     with ws.lock():
         t = time.perf_counter()
         sync_stores(config, QuietProgress())
     print(f"graph store synced in {time.perf_counter() - t:.1f} s (setup)")
-
-    fixes = generate(ws)
-    write_corrections(path, fixes)
-    with_fixes = rebuild(config)
-    added = with_fixes["wall_s"] - base["wall_s"]
-    print(f"rebuild with {len(fixes)} corrections: {with_fixes['wall_s']:.2f} s (cpu {with_fixes['cpu_s']:.2f} s, "
-          f"align {with_fixes['align_s']} s, corrections stage {with_fixes['corrections_s']} s; "
-          f"{with_fixes.get('applied', 0)} applied, {with_fixes.get('stale', 0)} stale): +{added:.2f} s")
-    with ws.lock():
-        sync_stores(config, QuietProgress())
 
     noop = one(config, None)
     rel = ws.read_table("relations", ["id"]).column("id")[0].as_py()
@@ -162,7 +172,7 @@ def main() -> None:
         "rebuild_no_corrections_s": round(base["wall_s"], 3),
         "rebuild_1000_corrections_s": round(with_fixes["wall_s"], 3),
         "corrections_1000_added_s": round(added, 3),
-        "corrections_1000_added_cpu_s": round(with_fixes["cpu_s"] - base["cpu_s"], 3),
+        "corrections_1000_added_cpu_s": round(fixes_cpu - base_cpu, 3),
         "corrections_stage_1000_s": with_fixes["corrections_s"],
         "align_stage_with_1000_s": with_fixes["align_s"], "align_stage_without_s": base["align_s"],
         "corrections_1000_stale": with_fixes.get("stale", 0),
