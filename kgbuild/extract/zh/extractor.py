@@ -57,8 +57,8 @@ class ChineseExtractor:
         self.relations = RelationRules(classes)
         self.dictionary = JiebaDictionary()
         self.names = OpenNameFinder(lambda value: resolve_alternatives(schema, value), self.dictionary)
-        self.open_rules = OpenRelationRules(self._classes_under("Organization"), self._classes_under("EducationalInstitution"),
-                                            schema.fallback_class)
+        self.open_rules = OpenRelationRules(self._classes_under("Organization"),
+                                            self._classes_under("EducationalInstitution"), schema.fallback_class)
         self._segmenter: Segmenter | None = None
 
     def _classes_under(self, name: str) -> set[str]:
@@ -127,12 +127,12 @@ class ChineseExtractor:
         # The domain rules relate the domain's terms; names of the open-domain kinds are the open rules' to relate
         # (the medicine rules' 位于 takes every name after it as a body part's place).
         triples = [t for t in triples if not t.subject.kind and not t.object.kind]
-        facts, events = self.open_rules.chunk(text, [m for m in opened.mentions if m in kept], opened.values)
-        return self._records(chunk, kept, triples, aliases + opened.aliases, facts, events)
+        open_facts, events = self.open_rules.chunk(text, [m for m in opened.mentions if m in kept], opened.values)
+        return self._records(chunk, kept, triples, aliases + opened.aliases, open_facts, events)
 
     def _records(self, chunk: Chunk, mentions: list[Mention], triples: list[Triple],
-                 aliases: list[tuple[Mention, str]], facts: list[OpenFact] = (),  # type: ignore[assignment]
-                 events: list[OpenEvent] = ()) -> ChunkExtraction:  # type: ignore[assignment]
+                 aliases: list[tuple[Mention, str]], facts: Sequence[OpenFact] = (),
+                 events: Sequence[OpenEvent] = ()) -> ChunkExtraction:
         chunk_ids = [chunk.id]
         # Another name of a mention (X，亦称Y) is the same entity: a mention written as that name
         # becomes a mention of X's entity.
@@ -158,6 +158,8 @@ class ChineseExtractor:
             if entity is None:
                 entity = entities[entity_id] = Entity(id=entity_id, name=m.name, spg_class=m.spg_class,
                                                       semantic_type=m.semantic_type, chunk_ids=list(chunk_ids))
+            elif entity.semantic_type is None and m.semantic_type:  # 是一家综合物流服务商, said of a later mention
+                entity.semantic_type = m.semantic_type
             for alias in m.aliases:
                 if normalize_name(alias) != normalize_name(entity.name) and alias not in entity.aliases:
                     entity.aliases.append(alias)
@@ -183,8 +185,8 @@ class ChineseExtractor:
                 continue
             predicate = self._predicate(fact.predicate, subject.spg_class, obj.spg_class)
             relation_id = Relation.make_id(subject.id, predicate, obj.id)
-            relation = relations.setdefault(relation_id, Relation(id=relation_id, subject=subject.ref(), predicate=predicate,
-                                                                  object=obj.ref(), chunk_ids=chunk_ids))
+            relation = relations.setdefault(relation_id, Relation(
+                id=relation_id, subject=subject.ref(), predicate=predicate, object=obj.ref(), chunk_ids=chunk_ids))
             for qualifier, value in fact.qualifiers:  # ((X, 营业收入, 128.6亿元), 同比增长, 12.4%)
                 target = node(value)
                 hyper_id = HyperNode.make_id(relation.id, qualifier, target.id)
@@ -196,10 +198,10 @@ class ChineseExtractor:
                 records.setdefault(record.id, record)
         # A date nothing points at says nothing on its own (公司2023年将继续加大研发投入): it would only be
         # one more unconnected node.
-        used = {r.subject.id for r in relations.values()} | {r.object.id for r in relations.values()} | {
-            h.object.id for h in hypernodes.values()} | {ref.id for e in records.values() for refs in e.arguments.values()
-                                                          for ref in refs} | {
-            ref.id for e in records.values() for ref in (e.time, e.place) if ref is not None}
+        used = {r.subject.id for r in relations.values()} | {r.object.id for r in relations.values()}
+        used |= {h.object.id for h in hypernodes.values()}
+        used |= {ref.id for e in records.values() for refs in e.arguments.values() for ref in refs}
+        used |= {ref.id for e in records.values() for ref in (e.time, e.place) if ref is not None}
         dates = {m.name for m in mentions if m.kind == "date"}
         entities = {k: e for k, e in entities.items() if k in used or e.name not in dates}
         concepts: dict[str, Concept] = {}
@@ -245,6 +247,7 @@ def _merge(domain: list[Mention], opened: list[Mention], open_classes: set[str])
     rules tell a name from a kind (星河智能科技股份有限公司 from 公司, 子公司)."""
     lexical = [m for m in domain if m.from_lexicon]
     kept_open = [o for o in opened if not any(o.start < m.end and m.start < o.end for m in lexical)]
-    rest = [m for m in domain if not m.from_tag and (m.from_lexicon or not any(
-        m.start < o.end and o.start < m.end for o in kept_open)) and (m.from_lexicon or m.spg_class not in open_classes)]
+    rest = [m for m in domain if m.from_lexicon or (
+        not m.from_tag and m.spg_class not in open_classes
+        and not any(m.start < o.end and o.start < m.end for o in kept_open))]
     return sorted(rest + kept_open, key=lambda m: m.start)

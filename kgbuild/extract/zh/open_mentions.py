@@ -47,6 +47,12 @@ _ALIAS = re.compile(r"(?:以下简称|以下称|下称|简称|又称|亦称|俗�
 _NAMEY = frozenset({"n", "nr", "nrfg", "nrt", "ns", "nt", "nz", "j", "eng", "vn", "b", "an", "l", "ng", "nl", "ag"})
 _HAN = re.compile(r"^[\u4e00-\u9fff]+$")
 _INDEFINITE = re.compile(r"(?:一|这|那|每)[家所个座间种位名支款]\S{0,10}$")
+# What follows the name an encyclopedia entry opens with: 钱学森，中国著名科学家 / 李明远，1968年出生于.
+_ENTRY_LEAD = re.compile(r"[，,（(]\s*(?:\d|[男女]|中国|著名|原名|字|号|生于|出生)")
+_MODIFIERS = ("轮值", "执行", "联席")  # between an organisation and a title: 华为轮值董事长
+_ITEMS = r"((?:[\u4e00-\u9fffA-Za-z0-9]{2,12}[、和及与]){1,12}[\u4e00-\u9fffA-Za-z0-9]{2,12})等"
+# Words before a product's kind that are not part of it: 新一代工业视觉平台 -> 工业视觉平台.
+_PRODUCT_LEAD = re.compile(r"^.*?(?:新一代|全新|一款|一种|一个|最新|自主研发的|研发的|的)")
 _BREAK = re.compile(r"[，。；：！？、,;:!?（）()\s]")
 
 # Priority when two names overlap (lower wins), then the longer name.
@@ -116,7 +122,7 @@ class OpenNameFinder:
         w = token.word
         if token.pos not in _NAMEY and not (token.pos == "a" and len(w) == 1):
             return False
-        if w in wl.STOP_NAMES and w not in ("智能",) or w.endswith(wl.DESCRIPTOR_ENDS) or w.startswith(wl.LEADING_NOISE):
+        if w in wl.STOP_NAMES or w.endswith(wl.DESCRIPTOR_ENDS) or w.startswith(wl.LEADING_NOISE):
             return False
         if w.endswith(("性", "型", "类", "式")) and len(w) > 1:  # 综合性, 研究型: what kind, not which one
             return False
@@ -146,6 +152,9 @@ class OpenNameFinder:
             while k >= 0 and self._namey(tokens[k]) and tokens[k].end == start:
                 start = tokens[k].start
                 k -= 1
+            # 德国化工企业莱茵特种材料公司: the descriptor the walk stopped at says what kind of organisation it is
+            kind = tokens[k].word if k >= 0 and tokens[k].end == start and tokens[k].word.endswith(
+                wl.DESCRIPTOR_ENDS) and len(tokens[k].word) > 2 else None
             name = text[start:e]
             for noise in sorted(wl.LEADING_NOISE, key=len, reverse=True):
                 if name.startswith(noise) and len(name) - len(noise) > len(m.group(0)):
@@ -153,11 +162,12 @@ class OpenNameFinder:
             first_word = next((wl_ for wl_ in wl.COUNTRIES if name.startswith(wl_)), None)
             if first_word and first_word != "中国" and len(name) - len(first_word) >= 4 and self.country:
                 # 美国麻省理工学院: the country and the institution, two names
-                out.append(Found(Mention(first_word, self.country, start, start + len(first_word), first_word), "place"))
+                country = Mention(first_word, self.country, start, start + len(first_word), first_word)
+                out.append(Found(country, "place"))
                 name, start = name[len(first_word):], start + len(first_word)
             suffix = m.group(0)
-            if name in wl.ORG_STOP or (len(name) <= len(suffix) and len(suffix) < 3) or not _HAN.match(name.replace("·", "")) and \
-                    not re.search(r"[\u4e00-\u9fff]", name):
+            too_short = len(name) <= len(suffix) and len(suffix) < 3  # 公司 alone; 新华社 is a whole name
+            if name in wl.ORG_STOP or too_short or not re.search(r"[\u4e00-\u9fff]", name):
                 continue
             if len(suffix) == 1 and len(name) - 1 < wl.SHORT_SUFFIX_MIN:
                 continue
@@ -168,7 +178,7 @@ class OpenNameFinder:
             cls = self.org_classes[suffix]
             if self.government and any(w in name for w in wl.GOVERNMENT_WORDS) and cls != self.company:
                 cls = self.government
-            out.append(Found(Mention(name, cls, start, e, name), "org"))
+            out.append(Found(Mention(name, cls, start, e, name, semantic_type=kind), "org"))
         return out
 
     def _person_at(self, text: str, tokens: list[Token], pos: int) -> int | None:
@@ -208,17 +218,19 @@ class OpenNameFinder:
         out: list[Found] = []
         seen: set[int] = set()
 
-        def add(start: int, end: int | None) -> None:
+        def add(start: int, end: int | None, title: str | None = None) -> None:
             if end is None or start in seen or _inside(blocked, start, end):
                 return
             name = text[start:end]
             if self._valid_person(name):
                 seen.add(start)
-                out.append(Found(Mention(name, self.person, start, end, name), "person"))  # type: ignore[arg-type]
+                # the title is what the person is (董事长, 作家): a concept the align stage links them to
+                out.append(Found(Mention(name, self.person, start, end, name, semantic_type=title),  # type: ignore[arg-type]
+                                 "person"))
 
         for m in self._titles_re.finditer(text):  # 董事长徐直军, 作家周慕白
-            add(m.end(), self._person_at(text, tokens, m.end()))
-        for i, tok in enumerate(tokens):
+            add(m.end(), self._person_at(text, tokens, m.end()), m.group(0))
+        for tok in tokens:
             if tok.word[:1] not in wl.SURNAMES and tok.word[:2] not in wl.COMPOUND_SURNAMES:
                 continue
             end = self._person_at(text, tokens, tok.start)
@@ -226,8 +238,8 @@ class OpenNameFinder:
                 continue
             after = text[end:end + 4]
             lead = (tok.start == 0 or text[tok.start - 1] in "。！？\n") and text[end:end + 1] in "，,（("
-            if after.startswith(wl.PERSON_VERBS) or (lead and re.match(r"[，,（(]\s*(?:\d|[男女]|中国|著名|原名|字|号|生于|出生)",
-                                                                      text[end:end + 8])):
+            opens_entry = lead and _ENTRY_LEAD.match(text[end:end + 8])
+            if after.startswith(wl.PERSON_VERBS) or opens_entry:
                 add(tok.start, end)
         return out
 
@@ -316,7 +328,10 @@ class OpenNameFinder:
                 continue  # a declared short name: an alias, not a thing of its own
             cls = self._head_before(text, m.start())
             if cls:
-                out.append(Found(Mention(m.group(1), cls, m.start(1), m.end(1), m.group(1)), "quote"))
+                kind = re.search(r"[\u4e00-\u9fff]{2,12}$", text[max(0, m.start() - 12):m.start()])
+                phrase = _PRODUCT_LEAD.sub("", kind.group(0)) if kind else ""
+                out.append(Found(Mention(m.group(1), cls, m.start(1), m.end(1), m.group(1),
+                                         semantic_type=phrase if len(phrase) >= 2 else None), "quote"))
         return out, spans
 
     def _org_before_title(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
@@ -332,7 +347,7 @@ class OpenNameFinder:
                 continue
             start = m.start()
             k = j
-            while k >= 0 and self._namey(tokens[k]) and tokens[k].end == start and tokens[k].word not in ("轮值", "执行"):
+            while k >= 0 and self._namey(tokens[k]) and tokens[k].end == start and tokens[k].word not in _MODIFIERS:
                 start = tokens[k].start
                 k -= 1
             name = text[start:m.start()]
@@ -344,8 +359,7 @@ class OpenNameFinder:
         """旗下拥有远帆快运、远帆冷链等子公司: the items of a list whose head noun says what they are."""
         out = []
         for head, cls in self.list_heads:
-            for m in re.finditer(rf"((?:[\u4e00-\u9fffA-Za-z0-9]{{2,12}}[、和及与]){{1,12}}[\u4e00-\u9fffA-Za-z0-9]{{2,12}})等{head}",
-                                 text):
+            for m in re.finditer(_ITEMS + re.escape(head), text):
                 pos = m.start(1)
                 for item in re.split(r"[、和及与]", m.group(1)):
                     # the first item may carry the verb before it (拥有远帆快运): keep its last name-like part
@@ -396,7 +410,8 @@ class OpenNameFinder:
             if f.how != "repeat":
                 f.mention.kind = f.how
             elif not f.mention.kind:  # a repeat is the kind of what it repeats
-                f.mention.kind = next((k.how for k in kept if k.mention.name == f.mention.name and k.how != "repeat"), "")
+                f.mention.kind = next((k.how for k in kept if k.mention.name == f.mention.name
+                                       and k.how != "repeat"), "")
         result.mentions = [f.mention for f in sorted(kept, key=lambda f: f.mention.start)]
         result.values = [Mention(m.group(0), "", m.start(), m.end(), m.group(0)) for m in VALUE_RE.finditer(text)
                          if not _inside([(x.mention.start, x.mention.end) for x in kept], m.start(), m.end())]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from kgbuild.extract.zh import word_lists as wl
 from kgbuild.extract.zh.mentions import Mention
@@ -30,9 +31,11 @@ _REFERENCE = re.compile(r"^(?:本公司|该公司|公司|本集团|该集团|集
 # What may stand before a clause's own subject: a time, a frame, a conjunction.
 _LEAD_IN = re.compile(r"^(?:\s|于|在|截至|据|近日|目前|此外|同时|另外|其中|后|并|而|且|报告期内|本报告期|期内|"
                       r"\d{4}年(?:\d{1,2}月(?:\d{1,2}[日号])?|第[一二三四]季度|[上下]半年)?|\d{1,2}月\d{1,2}[日号])*$")
-_CHANGE = re.compile(r"(?P<base>同比|比上年(?:末|同期)?|较上年(?:末|同期)?|较去年(?:同期|末)?|比去年(?:同期)?|较年初|环比)?"
+_CHANGE = re.compile(r"(?P<base>同比|比上年(?:末|同期)?|较上年(?:末|同期)?|较去年(?:同期|末)?|比去年(?:同期)?|"
+                     r"较年初|环比)?"
                      r"(?P<way>增长|上升|提高|增加|上涨|提升|下降|减少|下滑|降低|下跌|回落)了?(?:约|达)?$")
-_METRIC_STRIP_LEAD = re.compile(r"^(?:实现|完成|录得|取得|达到|共有|现有|拥有|累计|全年|全球|合计|总计|其中|集团|公司|本公司|"
+_METRIC_STRIP_LEAD = re.compile(r"^(?:实现|完成|录得|取得|达到|共有|现有|拥有|累计|全年|全球|合计|总计|其中|"
+                                r"集团|公司|本公司|"
                                 r"本集团|学校|本行|该行|报告期内|本期|当期|共|全年实现|累计实现|新增)+")
 _METRIC_STRIP_TAIL = re.compile(r"(?:达到|达|为|约为|约|共计|共|合计|总计|是|超过|逾|近|实现|突破)+$")
 _METRIC = re.compile(r"^[\u4e00-\u9fffA-Za-z]{2,10}$")
@@ -87,7 +90,7 @@ class OpenRelationRules:
     # ------------------------------------------------------------------ kinds
 
     def _org(self, m: Mention | None) -> bool:
-        return m is not None and m.kind in ("org", "list") or (m is not None and m.spg_class in self.is_org)
+        return m is not None and (m.kind in ("org", "list") or m.spg_class in self.is_org)
 
     @staticmethod
     def _person(m: Mention | None) -> bool:
@@ -103,7 +106,8 @@ class OpenRelationRules:
 
     # ------------------------------------------------------------------ the chunk
 
-    def chunk(self, text: str, mentions: list[Mention], values: list[Mention]) -> tuple[list[OpenFact], list[OpenEvent]]:
+    def chunk(self, text: str, mentions: list[Mention],
+              values: list[Mention]) -> tuple[list[OpenFact], list[OpenEvent]]:
         facts: list[OpenFact] = []
         topic_org = next((m for m in mentions if self._org(m) and m.aliases), None) or next(
             (m for m in mentions if self._org(m)), None)
@@ -170,8 +174,10 @@ class OpenRelationRules:
         c, cs = clause.text, clause.start
         out: list[OpenFact] = []
         timed = [("时间", when)] if when is not None else []
+        self._kind_of(text, clause, subject)
 
-        def add(s: Mention | None, p: str, o: Mention | None, qualifiers: list[tuple[str, Mention]] | None = None) -> None:
+        def add(s: Mention | None, p: str, o: Mention | None,
+                qualifiers: list[tuple[str, Mention]] | None = None) -> None:
             if s is not None and o is not None and s.name != o.name:
                 out.append(OpenFact(s, p, o, list(qualifiers or [])))
 
@@ -258,7 +264,8 @@ class OpenRelationRules:
             if target is not None and target.name != subject.name:
                 quals = list(timed)
                 paid = re.search(r"以(?:约)?(\S{1,14}?)(?:的价格|的对价)?(?:现金)?收购", c)
-                amount = next((v for v in clause.values if paid and cs + paid.start(1) <= v.start < cs + paid.end(1)), None)
+                amount = next((v for v in clause.values
+                               if paid and cs + paid.start(1) <= v.start < cs + paid.end(1)), None)
                 amount = amount or self._value_after(text, clause.start, sentence_end,
                                                      r"(?:交易)?(?:金额|对价|价格)(?:约|约为|为|达|共计)*")
                 if amount is not None:
@@ -269,7 +276,8 @@ class OpenRelationRules:
                     quals.append(("比例", Mention(share.group(1), self.fallback, pos, pos + len(share.group(1)),
                                                  share.group(1), kind="value")))
                 add(subject, "acquire", target, quals)
-        if (m := re.search(r"(?:发布|推出|上线|发行|首发|推出了|发布了)", c)) is not None and not re.search(r"发布会", c[m.start():m.end() + 1]):
+        m = re.search(r"(?:发布|推出|上线|发行|首发)(?!会)", c)  # 发布会 is the event, not a release
+        if m is not None:
             product = next((x for x in self._after(clause, cs + m.end())
                             if x.kind in ("quote", "title") or (not self._org(x) and not self._person(x)
                                                                 and not self._place(x) and not self._date(x))), None)
@@ -286,7 +294,8 @@ class OpenRelationRules:
                 (x for x in clause.mentions if x.kind in ("title", "quote")), None)
             if person is not None and work is not None:
                 add(work, "createdBy", person)
-        if (m := re.search(r"(?:著有|创作了|写了|撰写了|出版了|代表作(?:有|为|是|包括)?)", c)) is not None and self._person(subject):
+        m = re.search(r"(?:著有|创作了|写了|撰写了|出版了|代表作(?:有|为|是|包括)?)", c)
+        if m is not None and self._person(subject):
             for work in self._after(clause, cs + m.end()):
                 if work.kind in ("title", "quote"):
                     add(work, "createdBy", subject)
@@ -311,8 +320,9 @@ class OpenRelationRules:
             for x in self._after(clause, cs + m.end()):
                 if self._org(x):
                     add(x, "partOf", owner)
-        if (m := re.search(r"(?:成为|是|为)(.{0,16}?)的(?:全资|控股|参股)?(?:子公司|下属企业|下属公司)", c)) is not None:
-            owner = next((x for x in self._after(clause, cs + m.start(1)) if self._org(x) and x.end <= cs + m.end(1)), None)
+        if (m := re.search(r"(?:成为|是|为)(.{0,16}?)的(?:全资|控股|参股)?(?:子公司|下属企业|下属公司)", c)):
+            owner = next((x for x in self._after(clause, cs + m.start(1))
+                          if self._org(x) and x.end <= cs + m.end(1)), None)
             if owner is None and re.search(r"(?:集团|公司|其|本公司|该公司)$", m.group(1)):
                 owner = self._last_org(sentence, cs, not_named=subject.name) or topic_org
             add(subject, "partOf", owner)
@@ -332,6 +342,25 @@ class OpenRelationRules:
                                      kind="list-name")
             add(subject, "listedIn", listed, timed)
         return out
+
+    def _kind_of(self, text: str, clause: _Clause, subject: Mention) -> None:
+        """X是一家综合物流服务商 / 是…的长篇小说 / 钱学森，中国著名科学家: what the subject is, as its semantic type
+        (a concept the align stage links it to with belongTo)."""
+        own = [m for m in clause.mentions if m is not subject and not self._date(m)]
+        head = re.search(r"(?:^|[\u4e00-\u9fff》”])是(?:一[家所个种座部本位名款支])?(?:[^，。；]*的)?"
+                         r"(?P<kind>[\u4e00-\u9fff]{2,10})$", clause.text)
+        if head is None and self._person(subject) and not [m for m in own if not self._place(m)]:
+            # an entry's apposition: 钱学森，中国著名科学家 / 王蒙山，…，作家、翻译家
+            head = re.fullmatch(r"\s*(?:中国|美国|英国|法国|德国|日本)?(?:著名|知名|杰出|当代|现代)?的?"
+                                r"(?P<kind>[\u4e00-\u9fff]{2,6}?(?:家|者|师|员|人|官|长|生))(?:、[\u4e00-\u9fff]{2,6})*",
+                                clause.text)
+        if head is None or subject.semantic_type:
+            return
+        kind = head.group("kind")
+        kind = re.sub(r"^(?:中国|全国|国内|世界|全球)?(?:著名|知名|领先|最大|重要)?的?", "", kind)
+        if len(kind) >= 2 and not any(m.start >= clause.start + head.start("kind") for m in own) \
+                and kind not in wl.STOP_NAMES:
+            subject.semantic_type = kind
 
     @staticmethod
     def _last_org(sentence: list[Mention], before: int, not_named: str = "") -> Mention | None:
@@ -390,7 +419,7 @@ class OpenRelationRules:
         """浙江省宁波市 -> (宁波市, locatedIn, 浙江省); 海淀区的中关村科技园区 -> (中关村科技园区, locatedIn, 海淀区);
         德国化工企业莱茵特种材料公司 -> (莱茵特种材料公司, locatedIn, 德国)."""
         out = []
-        for a, b in zip(inside, inside[1:]):
+        for a, b in pairwise(inside):
             if not self._place(a) or any(f.subject is b and f.object is a for f in stated):
                 continue  # 总部位于新加坡的星展银行: said already, as headquarteredIn
             gap = text[a.end:b.start]
@@ -411,7 +440,8 @@ class OpenRelationRules:
                 place = next((g.object for g in facts if g.predicate == "bornIn" and g.subject is f.subject), None)
                 out.append(OpenEvent("Birth", "出生", {"person": [f.subject]}, f.object, place))
             elif f.predicate == "foundedBy" and when is not None:
-                out.append(OpenEvent("Founding", "创办", {"organization": [f.subject], "founder": [f.object]}, when, where))
+                roles = {"organization": [f.subject], "founder": [f.object]}
+                out.append(OpenEvent("Founding", "创办", roles, when, where))
             elif f.predicate == "acquire" and when is not None:
                 out.append(OpenEvent("Acquisition", "收购", {"buyer": [f.subject], "acquired": [f.object]}, when))
             elif f.predicate == "release" and when is not None:
@@ -425,7 +455,8 @@ def _unique(facts: list[OpenFact]) -> list[OpenFact]:
         key = (f.subject.name, f.predicate, f.object.name)
         if key in seen:
             have = seen[key]
-            have.qualifiers += [q for q in f.qualifiers if (q[0], q[1].name) not in {(a, b.name) for a, b in have.qualifiers}]
+            said = {(a, b.name) for a, b in have.qualifiers}
+            have.qualifiers += [q for q in f.qualifiers if (q[0], q[1].name) not in said]
         else:
             seen[key] = f
     return list(seen.values())

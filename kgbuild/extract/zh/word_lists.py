@@ -12,7 +12,8 @@ from __future__ import annotations
 # Endings of organisation names, longest first where one ends another (股份有限公司 before 公司).
 ORG_SUFFIXES: tuple[tuple[str, str], ...] = (
     ("股份有限公司", "Company|Organization"), ("有限责任公司", "Company|Organization"),
-    ("集团有限公司", "Company|Organization"), ("有限公司", "Company|Organization"), ("控股集团", "Company|Organization"),
+    ("集团有限公司", "Company|Organization"), ("有限公司", "Company|Organization"), ("控股集团",
+    "Company|Organization"),
     ("集团", "Company|Organization"), ("公司", "Company|Organization"), ("银行", "Company|Organization"),
     ("出版社", "Company|Organization"), ("交易所", "Organization"), ("事务所", "Company|Organization"),
     ("电视台", "Organization"), ("报社", "Organization"), ("通讯社", "Organization"), ("新闻社", "Organization"),
@@ -57,7 +58,8 @@ LEADING_NOISE = ("本", "该", "其", "我", "各", "全资", "控股", "旗下"
 
 # Titles next to a person's name (董事长徐直军) or after an organisation (星河智能董事长); longest first.
 EXECUTIVE_TITLES: tuple[str, ...] = (
-    "轮值董事长", "执行董事长", "联席董事长", "副董事长", "董事长", "首席执行官", "首席技术官", "首席财务官", "首席运营官",
+    "轮值董事长", "执行董事长", "联席董事长", "副董事长", "董事长", "首席执行官", "首席技术官", "首席财务官",
+    "首席运营官",
     "首席科学家", "首席经济学家", "执行总裁", "高级副总裁", "副总裁", "总裁", "常务副总经理", "副总经理", "总经理",
     "执行董事", "独立董事", "董事", "监事会主席", "监事", "董事会秘书", "财务总监", "总监", "副行长", "行长", "副校长",
     "校长", "副院长", "院长", "所长", "副主席", "主席", "理事长", "秘书长", "会长", "社长", "总编辑", "主编", "局长",
@@ -71,7 +73,8 @@ PERSON_TITLES: tuple[str, ...] = (
     "先生", "女士", "博士", "总统", "总理", "首相", "国王", "女王", "市长", "省长", "委员", "代表", "运动员", "教练",
 )
 # Words after a name that show it is a person's: 李明远表示, 王蒙山出生于...
-PERSON_VERBS = ("表示", "指出", "认为", "说", "称", "介绍", "强调", "透露", "出席", "出生", "生于", "毕业", "担任", "出任",
+PERSON_VERBS = ("表示", "指出", "认为", "说", "称", "介绍", "强调", "透露", "出席", "出生", "生于", "毕业", "担任",
+                "出任",
                 "现任", "曾任", "创办", "创立", "著有", "去世", "逝世", "获得", "荣获")
 
 # Single-character surnames (the commonest, covering most of the population) and compound ones.
@@ -97,7 +100,8 @@ PROVINCES = frozenset((
 PLACE_SUFFIXES: tuple[tuple[str, str], ...] = (
     ("特别行政区", "AdministrativeRegion|GeographicLocation"), ("自治区", "AdministrativeRegion|GeographicLocation"),
     ("自治州", "AdministrativeRegion|GeographicLocation"), ("自治县", "AdministrativeRegion|GeographicLocation"),
-    ("开发区", "GeographicLocation"), ("园区", "GeographicLocation"), ("新区", "AdministrativeRegion|GeographicLocation"),
+    ("开发区", "GeographicLocation"), ("园区", "GeographicLocation"), ("新区",
+    "AdministrativeRegion|GeographicLocation"),
     ("省", "AdministrativeRegion|GeographicLocation"), ("市", "City|GeographicLocation"),
     ("区", "AdministrativeRegion|GeographicLocation"), ("县", "AdministrativeRegion|GeographicLocation"),
     ("州", "City|GeographicLocation"), ("镇", "AdministrativeRegion|GeographicLocation"),
@@ -118,15 +122,18 @@ PLACE_STOP = frozenset((
 PRODUCT_HEADS: tuple[tuple[str, str], ...] = (
     ("大语言模型", "Software|ArtificialObject"), ("大模型", "Software|ArtificialObject"),
     ("模型", "Software|ArtificialObject"), ("平台", "Software|ArtificialObject"), ("系统", "Software|ArtificialObject"),
-    ("软件", "Software|ArtificialObject"), ("应用", "Software|ArtificialObject"), ("小程序", "Software|ArtificialObject"),
-    ("操作系统", "Software|ArtificialObject"), ("App", "Software|ArtificialObject"), ("APP", "Software|ArtificialObject"),
+    ("软件", "Software|ArtificialObject"), ("应用", "Software|ArtificialObject"), ("小程序",
+    "Software|ArtificialObject"),
+    ("操作系统", "Software|ArtificialObject"), ("App", "Software|ArtificialObject"), ("APP",
+    "Software|ArtificialObject"),
     ("药物", "Medicine|Drug"), ("新药", "Medicine|Drug"), ("药品", "Medicine|Drug"), ("疫苗", "Medicine|Vaccine|Drug"),
     ("创新药", "Medicine|Drug"), ("仿制药", "Medicine|Drug"), ("抗体", "Medicine|Drug"),
     ("手机", "ArtificialObject"), ("汽车", "ArtificialObject|Transport"), ("车型", "ArtificialObject|Transport"),
     ("芯片", "ArtificialObject"), ("处理器", "ArtificialObject"), ("产品", "ArtificialObject"),
     ("设备", "ArtificialObject"), ("机器人", "ArtificialObject"), ("电池", "ArtificialObject"),
     ("服务器", "ArtificialObject"), ("卫星", "ArtificialObject"), ("飞机", "ArtificialObject|Transport"),
-    ("长篇小说", "Book|Work"), ("小说", "Book|Work"), ("著作", "Book|Work"), ("专著", "Book|Work"), ("诗集", "Book|Work"),
+    ("长篇小说", "Book|Work"), ("小说", "Book|Work"), ("著作", "Book|Work"), ("专著", "Book|Work"), ("诗集",
+    "Book|Work"),
     ("散文集", "Book|Work"), ("书", "Book|Work"), ("电影", "Film|Work"), ("影片", "Film|Work"),
     ("电视剧", "TelevisionSeries|Work"), ("纪录片", "Film|Work"), ("歌曲", "MusicalWork|Work"),
     ("专辑", "MusicalWork|Work"), ("游戏", "Software|Work"), ("杂志", "Periodical|Work"), ("报纸", "Periodical|Work"),
@@ -134,7 +141,8 @@ PRODUCT_HEADS: tuple[tuple[str, str], ...] = (
 )
 # Award endings: 茅盾文学奖, 国家科学技术进步奖, 五一劳动奖章.
 AWARD_SUFFIXES = ("奖章", "勋章", "奖", "荣誉称号")
-AWARD_STOP = frozenset("奖 大奖 金奖 银奖 铜奖 一等奖 二等奖 三等奖 特等奖 奖项 嘉奖 奖励 获奖 得奖 颁奖 年度奖".split())
+AWARD_STOP = frozenset("奖 大奖 金奖 银奖 铜奖 一等奖 二等奖 三等奖 特等奖 奖项 嘉奖 奖励 获奖 得奖 颁奖 "
+                       "年度奖".split())
 # Lists whose head noun types their items: 旗下拥有远帆快运、远帆冷链等子公司.
 LIST_HEADS: tuple[tuple[str, str], ...] = (
     ("子公司", "Company|Organization"), ("公司", "Company|Organization"), ("企业", "Company|Organization"),
