@@ -23,6 +23,7 @@ from kgbuild.extract.zh.open_mentions import OpenNameFinder
 from kgbuild.extract.zh.open_relations import OpenEvent, OpenFact, OpenRelationRules
 from kgbuild.extract.zh.relations import RelationRules, Triple, sentences
 from kgbuild.extract.zh.segment import Segmenter, jieba_version
+from kgbuild.extract.zh.word_lists import STOP_NAMES
 from kgbuild.ids import content_hash, normalize_name
 from kgbuild.model import Chunk, ChunkExtraction, ChunkFailure, Concept, Entity, Event, HyperNode, Ref, Relation
 from kgbuild.schema import Schema
@@ -244,10 +245,11 @@ def _merge(domain: list[Mention], opened: list[Mention], open_classes: set[str])
     name the same text, else the open-domain name; a name typed by jieba's tag alone is dropped (the
     open-domain rules decide names: jieba's dictionary tags 智能化 and 荣获 as person names). Nor is a suffix-typed
     name of a class the open-domain rules find (`open_classes`: organisations, people, places, dates): those
-    rules tell a name from a kind (星河智能科技股份有限公司 from 公司, 子公司)."""
+    rules tell a name from a kind (星河智能科技股份有限公司 from 公司, 子公司). Nor a word of the stop list (名片 is
+    not a -片 medicine)."""
     lexical = [m for m in domain if m.from_lexicon]
     kept_open = [o for o in opened if not any(o.start < m.end and m.start < o.end for m in lexical)]
     rest = [m for m in domain if m.from_lexicon or (
-        not m.from_tag and m.spg_class not in open_classes
+        not m.from_tag and m.spg_class not in open_classes and m.name not in STOP_NAMES
         and not any(m.start < o.end and o.start < m.end for o in kept_open))]
     return sorted(rest + kept_open, key=lambda m: m.start)
