@@ -73,3 +73,27 @@ def test_the_extractive_answer_picks_a_span_of_the_kind_asked() -> None:
     assert answer == "128.6亿元" and "营业收入" in sentence
     answer, _, _, _ = extract_ranked("星河智能成立于哪一年？", chunks)
     assert answer == "2009年"
+
+
+def test_a_chinese_question_links_the_graph_names_it_contains() -> None:
+    from kgbuild.query.retrieval.index import MutualIndex
+    from kgbuild.query.retrieval.linking import EntityLinker
+
+    chunks = [{"id": "c1", "doc_id": "EDSAC", "text": "EDSAC由莫里斯·威尔克斯建造。"},
+              {"id": "c2", "doc_id": "冯诺依曼", "text": "约翰·冯·诺依曼出生于布达佩斯。"}]
+    entities = [{"id": "e1", "name": "EDSAC", "spg_class": "ArtificialObject", "chunk_ids": ["c1"]},
+                {"id": "e2", "name": "约翰·冯·诺依曼", "spg_class": "Person", "chunk_ids": ["c2"]},
+                {"id": "e3", "name": "布达佩斯", "spg_class": "City", "chunk_ids": ["c2"]}]
+    index = MutualIndex.from_rows(chunks, entities, [])
+    linker = EntityLinker(index, None, None, "x")
+    found, unmatched = linker.mentions("EDSAC的设计者所依据的报告的作者出生在哪个城市？")
+    assert [m.text for m in found] == ["EDSAC"] and unmatched == []
+    found, _ = linker.mentions("约翰·冯·诺依曼出生在哪里？")
+    assert [m.text for m in found] == ["约翰·冯·诺依曼"]
+
+
+def test_frag_counts_the_unnamed_links_of_a_chinese_question() -> None:
+    from kgbuild.query.frag.router import chain_markers
+
+    assert chain_markers("星河智能的董事长是谁？") == 0  # the chairman of a named company: no hop in between
+    assert chain_markers("EDSAC的设计者所依据的报告的作者出生在哪个城市？") == 2  # the designer, the report

@@ -137,3 +137,24 @@ def test_common_words_of_a_report_paragraph_stay_out(zh: ChineseExtractor) -> No
     assert not {"智能化", "数字化", "荣获", "名片", "上云"} & found.keys()
     assert found.get("英国") == "Country"
     assert "Person" not in found.values()  # jieba tags 华为, 智能化 and 荣获 as person names: a tag alone is not enough
+
+
+def test_foreign_names_a_latin_name_with_its_gloss_and_a_city_jieba_calls_a_person(zh: ChineseExtractor) -> None:
+    # from samples/corpus_zh: names transliterated with ·, a short form later in the chunk, 布达佩斯 (jieba: nr)
+    result = extract(zh, "EDSAC（电子延迟存储自动计算器）由莫里斯·威尔克斯及其团队在剑桥大学数学实验室建造。"
+                         "威尔克斯根据约翰·冯·诺依曼的《关于EDVAC的报告书的第一份草案》设计了EDSAC。"
+                         "约翰·冯·诺依曼是匈牙利裔美国数学家，1903年12月28日出生于布达佩斯。"
+                         "1945年，冯·诺依曼撰写了《关于EDVAC的报告书的第一份草案》。")
+    found = entities(result)
+    assert found["EDSAC"] == "ArtificialObject" and found["莫里斯·威尔克斯"] == "Person"
+    assert found["约翰·冯·诺依曼"] == "Person" and found["布达佩斯"] == "City"
+    assert "冯·诺依曼" not in found and "威尔克斯" not in found  # short forms of names the chunk gave in full
+    report = "关于EDVAC的报告书的第一份草案"
+    assert {("EDSAC", "createdBy", "莫里斯·威尔克斯"), ("EDSAC", "designBasedOn", report),
+            (report, "createdBy", "约翰·冯·诺依曼"), ("约翰·冯·诺依曼", "bornIn", "布达佩斯")} <= triples(result)
+
+
+def test_a_medicine_is_manufactured_not_authored(zh: ChineseExtractor) -> None:
+    result = extract(zh, "蓝湾医药股份有限公司自主研发的抗肿瘤药物“蓝替尼”获得国家药品监督管理局批准上市。")
+    assert {("蓝替尼", "manufacturedBy", "蓝湾医药股份有限公司"),
+            ("蓝替尼", "approvedBy", "国家药品监督管理局")} <= triples(result)

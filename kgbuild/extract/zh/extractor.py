@@ -39,12 +39,16 @@ _PREDICATES = {
     "locatedIn": ("locatedInBodyPart", "locatedIn"), "hasSymptom": ("hasSymptom",),
     "hasComplication": ("hasComplication",), "causedBy": ("causedBy",), "treatedWith": ("treatedWith",),
     "belongsToDepartment": ("belongsToDepartment",),
+    # open-domain rules: a medicine is made, not authored (open_domain's createdBy takes works and artefacts)
+    "createdBy": ("createdBy", "manufacturedBy"),
+    # a machine designed from a report: open_domain's basedOn is for works, so an artefact's keeps its own name
+    "basedOn": ("basedOn", "designBasedOn"),
 }
 
 
 class ChineseExtractor:
     name = "jieba-rules"
-    version = "2"  # bump when rules change: it is part of the cache key
+    version = "4"  # bump when rules change: it is part of the cache key
 
     def __init__(self, schema: Schema, domain_concepts: str | Path | DomainConcepts | None = None) -> None:
         self.schema = schema
@@ -233,11 +237,13 @@ class ChineseExtractor:
     def _predicate(self, rule: str, subject_class: str, object_class: str) -> str:
         """The schema's name for a rule's predicate where the schema allows it between these classes;
         else the rule's own name (kept as an off-schema predicate, as the English rules' are)."""
-        for name in _PREDICATES.get(rule, (rule,)):
+        names = _PREDICATES.get(rule, (rule,))
+        for name in names:
             resolved = self.schema.resolve_relation(name)
             if resolved is not None and self.schema.relation_allows(resolved, subject_class, object_class):
                 return resolved
-        return rule
+        # an alternative the schema does not declare is kept off-schema; else the rule's name (validation decides)
+        return next((n for n in names if self.schema.resolve_relation(n) is None), rule)
 
 
 def _merge(domain: list[Mention], opened: list[Mention], open_classes: set[str]) -> list[Mention]:

@@ -53,10 +53,17 @@ _MODIFIERS = ("轮值", "执行", "联席")  # between an organisation and a tit
 _ITEMS = r"((?:[\u4e00-\u9fffA-Za-z0-9]{2,12}[、和及与]){1,12}[\u4e00-\u9fffA-Za-z0-9]{2,12})等"
 # Words before a product's kind that are not part of it: 新一代工业视觉平台 -> 工业视觉平台.
 _PRODUCT_LEAD = re.compile(r"^.*?(?:新一代|全新|一款|一种|一个|最新|自主研发的|研发的|的)")
+# A transliterated foreign name: 约翰·冯·诺依曼, 艾伦·图灵 (the middle dot as Chinese texts write it).
+_FOREIGN_NAME = re.compile(r"[\u4e00-\u9fff]{1,8}(?:[·・•‧][\u4e00-\u9fff]{1,10})+")
+# Verbs a place follows: 出生于布达佩斯, 位于普林斯顿, 定居伦敦.
+_PLACE_VERBS = ("出生于", "生于", "出生在", "位于", "地处", "迁往", "迁居", "移居", "定居", "前往", "来到", "抵达",
+                "逝世于", "去世于", "死于", "卒于", "搬到", "迁至")
+# ENIAC是一台计算机: what a Latin name is, said right after it.
+_DEFINED = re.compile(r"\s*(?:是|为)(?:一[台种部款个家])?[^，。；]{0,12}?(?=[，。；]|$)")
 _BREAK = re.compile(r"[，。；：！？、,;:!?（）()\s]")
 
 # Priority when two names overlap (lower wins), then the longer name.
-_PRIORITY = {"title": 0, "quote": 0, "date": 1, "org": 2, "award": 2, "person": 3, "place": 4, "list": 5}
+_PRIORITY = {"title": 0, "quote": 0, "date": 1, "org": 2, "award": 2, "person": 3, "place": 4, "list": 5, "latin": 5}
 
 
 @dataclass
@@ -230,6 +237,13 @@ class OpenNameFinder:
 
         for m in self._titles_re.finditer(text):  # 董事长徐直军, 作家周慕白
             add(m.end(), self._person_at(text, tokens, m.end()), m.group(0))
+        for m in _FOREIGN_NAME.finditer(text):  # 约翰·冯·诺依曼: Chinese writes foreign people's names so
+            if not _inside(blocked, m.start(), m.end()) and m.start() not in seen:
+                name = _trim_foreign(text, m.start(), m.end(), tokens, self.dictionary.is_common)
+                if name is not None:
+                    s, e = name
+                    seen.add(s)
+                    out.append(Found(Mention(text[s:e], self.person, s, e, text[s:e]), "person"))
         for tok in tokens:
             if tok.word[:1] not in wl.SURNAMES and tok.word[:2] not in wl.COMPOUND_SURNAMES:
                 continue
@@ -261,8 +275,17 @@ class OpenNameFinder:
 
     def _places(self, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
         out = []
-        for tok in tokens:
-            if tok.pos != "ns" or _inside(blocked, tok.start, tok.end):
+        for i, tok in enumerate(tokens):
+            if _inside(blocked, tok.start, tok.end):
+                continue
+            if tok.pos != "ns":
+                # jieba tags many foreign cities as person names (布达佩斯 nr): after 出生于 / 位于 / 定居 the
+                # name is a place, unless it reads as a Chinese person's name
+                before = "".join(t.word for t in tokens[max(0, i - 2):i])
+                if (tok.pos in ("nr", "nrt", "nz") and before.endswith(_PLACE_VERBS) and len(tok.word) >= 3
+                        and not (tok.word[0] in wl.SURNAMES and len(tok.word) <= 3) and self.city
+                        and not self._common(tok.word)):
+                    out.append(Found(Mention(tok.word, self.city, tok.start, tok.end, tok.word), "place"))
                 continue
             cls = self._place_class(tok.word)
             if cls is None and len(tok.word) >= 4:  # 美国麻省 is not one place; 湖南长沙 is two
@@ -355,6 +378,24 @@ class OpenNameFinder:
                 out.append(Found(Mention(name, self.company, start, m.start(), name), "org"))
         return out
 
+    def _latin_names(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
+        """EDSAC（电子延迟存储自动计算器）, ENIAC是一台计算机: a Latin name in Chinese text, typed by the noun of its
+        gloss in brackets or of its 是一台/一种… definition; with neither, it is not kept."""
+        out = []
+        for tok in tokens:
+            if tok.pos != "eng" or len(tok.word) < 3 or not tok.word[:1].isupper():
+                continue
+            if _inside(blocked, tok.start, tok.end):
+                continue
+            gloss = re.match(r"\s*[（(]([^（）()]{2,30})[）)]", text[tok.end:tok.end + 34])
+            defined = _DEFINED.match(text[tok.end:tok.end + 20])
+            cls = None
+            for part in (gloss.group(1) if gloss else "", defined.group(0) if defined else ""):
+                cls = cls or next((c for h, c in self.product_heads if part.endswith(h)), None)
+            if cls is not None:
+                out.append(Found(Mention(tok.word, cls, tok.start, tok.end, tok.word), "latin"))
+        return out
+
     def _list_items(self, text: str, known: list[Found]) -> list[Found]:
         """旗下拥有远帆快运、远帆冷链等子公司: the items of a list whose head noun says what they are."""
         out = []
@@ -390,6 +431,7 @@ class OpenNameFinder:
         found += self._persons(text, tokens, blocked)
         found += self._places(tokens, blocked)
         found += self._list_items(text, found)
+        found += self._latin_names(text, tokens, [(f.mention.start, f.mention.end) for f in found])
         kept = _non_overlapping(found)
         # Short names declared in brackets: 星河智能科技股份有限公司（以下简称“星河智能”）.
         for m in _ALIAS.finditer(text):
@@ -400,6 +442,11 @@ class OpenNameFinder:
                 result.aliases.append((owner, alias))
                 if alias not in owner.aliases:
                     owner.aliases.append(alias)
+        people = [f.mention for f in kept if f.how == "person" and "·" in f.mention.name]
+        for f in kept:  # 冯·诺依曼 after 约翰·冯·诺依曼: the same person
+            longer = next((p for p in people if p is not f.mention and p.name.endswith("·" + f.mention.name)), None)
+            if f.how == "person" and longer is not None:
+                f.mention.name, f.mention.aliases = longer.name, longer.aliases
         declared = {alias: owner for owner, alias in result.aliases}
         for f in kept:  # 华为轮值董事长: a name found on its own that the chunk declared a short name for
             owner = declared.get(f.mention.name)
@@ -426,6 +473,13 @@ class OpenNameFinder:
         for owner, alias in aliases:
             if len(alias) >= 2:
                 names.setdefault(alias, owner)
+        for f in kept:  # 冯·诺依曼 and 诺依曼 after 约翰·冯·诺依曼: the same person, by the end of the name
+            parts = re.split(r"[·・•‧]", f.mention.name)
+            if f.how == "person" and len(parts) > 1:
+                for i in range(1, len(parts)):
+                    tail = "·".join(parts[i:])
+                    if len(tail) >= 2:
+                        names.setdefault(tail, f.mention)
         taken = [(f.mention.start, f.mention.end) for f in kept]
         out = list(kept)
         for form in sorted(names, key=len, reverse=True):
@@ -450,3 +504,34 @@ def _non_overlapping(found: list[Found]) -> list[Found]:
         if not any(f.mention.start < k.mention.end and k.mention.start < f.mention.end for k in kept):
             kept.append(f)
     return kept
+
+
+_NOT_IN_NAME = frozenset({"v", "p", "c", "u", "uj", "ul", "ud", "uz", "d", "r", "f", "m", "x", "q", "y", "vn", "t"})
+
+
+def _trim_foreign(text: str, start: int, end: int, tokens: list[Token],
+                  common: Callable[[str], bool]) -> tuple[int, int] | None:
+    """The foreign name in a ·-joined run, by jieba's tokens: each part is the name-like tokens next to a dot,
+    so 由莫里斯·威尔克斯及其团队 gives 莫里斯·威尔克斯 and 冯·诺依曼撰写了 gives 冯·诺依曼."""
+    dots = [i for i in range(start, end) if text[i] in "·・•‧"]
+    inside = [t for t in tokens if start <= t.start and t.end <= end and t.word not in "·・•‧"]
+
+    def name_like(t: Token) -> bool:  # 冯·诺依曼结构: 结构 is a word, not part of the name
+        return t.pos not in _NOT_IN_NAME and t.word not in _NAME_LEAD and len(t.word) <= 4 and not common(t.word)
+
+    left = [t for t in inside if t.end <= dots[0]]
+    s = dots[0]
+    for t in reversed(left):
+        if not name_like(t) or dots[0] - t.start > 6:
+            break
+        s = t.start
+    right = [t for t in inside if t.start > dots[-1]]
+    e = dots[-1] + 1
+    for t in right:
+        if not name_like(t) or t.end - dots[-1] > 7:
+            break
+        e = t.end
+    return (s, e) if s < dots[0] and e > dots[-1] + 1 else None
+
+
+_NAME_LEAD = frozenset("由 与 和 及 被 的 将 向 对 在 把 给 为 是 据 同 跟 让 请 经 从 当 随 根据".split())

@@ -285,6 +285,18 @@ class OpenRelationRules:
                           and text[x.start - 1:x.start] == "在"), None)
             if product is not None and not self._person(subject):
                 add(subject, "release", product, timed + ([("地点", place)] if place else []))
+        if (m := re.search(r"由(.{2,30}?)(?:建造|制造|研制|设计|开发|发明|建成|研发)", c)) is not None:
+            maker = next((x for x in self._after(clause, cs + m.start()) if self._person(x) or self._org(x)), None)
+            if not self._person(subject) and not self._org(subject):
+                add(subject, "createdBy", maker, timed)
+        if (m := re.search(r"(?:根据|依据|基于)(.{2,40}?)(?:设计|研制|建造|开发)(?:了|出)?", c)) is not None:
+            source = next((x for x in self._after(clause, cs + m.start()) if x.kind in ("title", "quote")
+                           and x.end <= cs + m.end(1)), None)
+            made = next((x for x in self._after(clause, cs + m.end()) if not self._date(x)), None)
+            if made is not None and source is not None:
+                add(made, "basedOn", source)
+                if self._person(subject):
+                    add(made, "createdBy", subject)
         if (m := re.search(r"由(.{2,24}?)(?:出版|发行|出品)", c)) is not None:
             publisher = next((x for x in self._after(clause, cs + m.start()) if self._org(x)), None)
             add(subject, "publishedBy", publisher, timed)
@@ -298,7 +310,7 @@ class OpenRelationRules:
         if m is not None and self._person(subject):
             for work in self._after(clause, cs + m.end()):
                 if work.kind in ("title", "quote"):
-                    add(work, "createdBy", subject)
+                    add(work, "createdBy", subject, timed)
         if (m := re.search(r"(?:自主)?(?:研发|研制|开发|设计)的", c)) is not None and self._org(subject):
             product = next((x for x in self._after(clause, cs + m.end()) if x.kind in ("quote", "title")), None)
             add(product, "createdBy", subject)
