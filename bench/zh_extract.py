@@ -40,7 +40,8 @@ GOLD = HERE / "data" / "zh_extract_gold.json"
 OPEN_GOLD = HERE / "data" / "zh_open_gold.json"
 BASELINE = "2e79b19"  # main before the open-domain Chinese rules (issue 25)
 # Schema relation names back to the rule names the gold uses.
-_PREDICATE = {"subtypeOf": "isA", "locatedInBodyPart": "locatedIn"}
+_PREDICATE = {"subtypeOf": "isA", "locatedInBodyPart": "locatedIn", "manufacturedBy": "createdBy",
+              "designBasedOn": "basedOn"}
 _VALUE = re.compile(r"^[\d.,]+(?!\d*年|\d*月|\d*日)")  # an amount or a percentage, not a date
 # jieba's tags of ordinary words: a frequent word with one of these is a common word, not a name.
 _COMMON_TAGS = frozenset({"n", "v", "vn", "a", "ad", "an", "d", "l", "i", "j", "vd", "b", "f", "s"})
