@@ -37,6 +37,7 @@ class Document(Record):
     content_hash: str
     metadata: dict[str, str] = Field(default_factory=dict)
     chunk_ids: list[str] = Field(default_factory=list)  # document -> chunks, in reading order
+    markup_dropped: int = 0  # tags, image placeholders and page markers the reader left out (build report)
 
     @property
     def text(self) -> str:

@@ -47,6 +47,7 @@ class ReadSection(Section):
     documents_read: int = 0  # read successfully in this run
     documents_removed: int = 0  # taken out by --prune or `kgbuild remove`
     words: int = 0  # words in the documents read this run
+    markup_dropped: int = 0  # converter tags, image placeholders and page markers the readers left out
     skipped: list[SkippedSource] = Field(default_factory=list)
 
 

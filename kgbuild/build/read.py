@@ -65,6 +65,7 @@ class Reading:
                 continue
             self._seen[doc.id] = (doc.content_hash, doc.source)
             self.section.words += doc.word_count()
+            self.section.markup_dropped += doc.markup_dropped
             self.section.documents_read += 1
             batch.append(doc)
             if size is not None and len(batch) >= size:

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from kgbuild.cli.common import config_of, fail_cleanly, open_engine
+from kgbuild.display_width import wrap
 
 if TYPE_CHECKING:
     from kgbuild.query.types import Answer, StepResult
@@ -149,7 +150,7 @@ def print_answer(answer: Answer, out: Console) -> None:
     if answer.facts:
         out.print(f"\n[bold]facts[/bold] (the best {min(len(answer.facts), SHOWN)} of {len(answer.facts)})")
         for i, fact in enumerate(answer.facts[:SHOWN], 1):
-            out.print(f"  {i}. {_short(fact, 200)}", markup=False, highlight=False)
+            _print_wrapped(out, f"{i}. {_short(fact, 200)}", "  ", "     ")
     if answer.triples:
         title = "triples" if len(answer.triples) <= SHOWN else f"triples (the first {SHOWN} of {len(answer.triples)})"
         table = Table(title=title, title_justify="left")
@@ -160,16 +161,30 @@ def print_answer(answer: Answer, out: Console) -> None:
         out.print(table)
     if answer.chunks:
         table = Table(title="chunks", title_justify="left")
-        for col in ("#", "chunk", "score", "signals", "text"):
+        for col in ("#", "chunk", "score", "signals"):
             table.add_column(col)
-        for i, c in enumerate(answer.chunks, 1):
-            signals = " ".join(f"{name}={value:.2f}" for name, value in c.signals.items())
-            table.add_row(str(i), c.id, f"{c.score:.3f}", signals, _short(c.text, 100))
+        table.add_column("text", overflow="fold")
+        rows = [(str(i), c.id, f"{c.score:.3f}", " ".join(f"{name}={value:.2f}" for name, value in c.signals.items()),
+                 _short(c.text, 100)) for i, c in enumerate(answer.chunks, 1)]
+        # Chinese has no spaces for the table to wrap at: the text is wrapped here, by display width, to
+        # the room the other columns leave (borders and padding: 3 columns a cell, 1 at the end).
+        room = out.width - sum(max(len(h), *(len(r[k]) for r in rows)) for k, h in
+                               enumerate(("#", "chunk", "score", "signals"))) - 3 * 5 - 1
+        for row in rows:
+            text = "\n".join(wrap(row[4], room)) if room >= 16 else row[4]
+            table.add_row(*row[:4], text)
         out.print(table)
     if answer.citations:
         out.print("\n[bold]citations[/bold]")
         for cite in answer.citations:
-            out.print(f"  [{cite.chunk_id}] ({cite.doc_id}) {_short(cite.text, 200)}", markup=False, highlight=False)
+            _print_wrapped(out, f"[{cite.chunk_id}] ({cite.doc_id}) {_short(cite.text, 200)}", "  ", "    ")
+
+
+def _print_wrapped(out: Console, text: str, first_indent: str, indent: str) -> None:
+    """`text` wrapped by display width (a Chinese character is two columns and has no spaces around it),
+    so Chinese passages read as whole lines, not cut at the console's edge."""
+    lines = wrap(text, max(20, out.width), indent=indent, first_indent=first_indent)
+    out.print("\n".join(lines), markup=False, highlight=False, soft_wrap=True)
 
 
 def _result_text(result: StepResult) -> str:

@@ -152,7 +152,7 @@ def _read_file_uncapped(path: Path, source: str, raw_id: str, csv_columns: CsvCo
             check_text_bytes(data, max_chars)
             parsed = _TEXT_PARSERS[fmt](decode_text(data))
         title = parsed.title or path.stem
-        yield make_document(raw_id, source, title, fmt, parsed.paragraphs, parsed.metadata)
+        yield make_document(raw_id, source, title, fmt, parsed.paragraphs, parsed.metadata, parsed.markup_dropped)
     except BadInput as err:
         yield ReadProblem(source, err.message)
     except OSError as err:
