@@ -25,7 +25,7 @@ from kgbuild.query_settings import (
     SubgraphRAGSettings,
     template_lines,
 )
-from kgbuild.record_mapping import RecordsConfig
+from kgbuild.record_mapping import RecordsConfig, records_template
 from kgbuild.setting_values import (
     BOLT_SCHEMES,
     HTTP_SCHEMES,
@@ -587,7 +587,7 @@ llm:
   base_url: null
   model: null
 
-{_query_section()}"""
+{records_template(schema)}{_query_section()}"""
 
 
 def _query_section() -> str:

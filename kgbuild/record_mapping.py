@@ -116,3 +116,35 @@ class RecordsConfig(BaseModel):
             if mapping.matches(source):
                 return index, mapping
         return None
+
+
+# The `records:` section `kgbuild init --schema NAME` writes for a shipped schema whose example data
+# has structured files (KAG's medicine example: data/medicine/*.csv).
+_SHIPPED: dict[str, str] = {
+    "medicine": """\
+# Structured files mapped onto the schema, no model (docs/structured.md). Each record is a source
+# cited as file:line; names meet the text-extracted entities in fusion.
+records:
+  missing_targets: stub  # a relation to a record no mapped file holds: stub (a named node) | drop
+  files:
+    - path: Disease.csv          # idx,title,text,alias
+      class: Disease
+      id: idx
+      name: title
+      aliases: [alias]
+      text: text                 # also read as a document and extracted like any text
+    - path: HospitalDepartment.csv   # 内科-内分泌科: belongTo the last part, each part isA the one before
+      class: HospitalDepartment
+      hierarchy: {column: id, separator: "-"}
+    - path: HumanBodyPart.csv
+      class: HumanBodyPart
+      hierarchy: {column: id, separator: "-"}
+    - path: SPO.csv              # S,P,O,properties (a JSON object); predicates checked against the schema
+      spo: {subject: S, predicate: P, object: O, properties: properties}
+""",
+}
+
+
+def records_template(schema: str) -> str:
+    """The commented `records:` section of the init template for `schema` ('' when it has none)."""
+    return _SHIPPED.get(schema, "")

@@ -214,7 +214,10 @@ class RecordMapper:
             return
         ids = [Concept.make_id(p) for p in parts]
         for i, part in enumerate(parts):
-            out.concepts.append(Concept(id=ids[i], name=part, parents=[ids[i - 1]] if i else [], chunk_ids=[chunk_id]))
+            # Only the last part cites this record: its ancestors are there so the chain holds when
+            # they have no record of their own, and cite the records that are about them.
+            out.concepts.append(Concept(id=ids[i], name=part, parents=[ids[i - 1]] if i else [],
+                                        chunk_ids=[chunk_id] if i == len(parts) - 1 else []))
         # The record belongTo the concept of its last part (alignment links it by semantic type).
         out.entities[0] = entity = entity.model_copy(update={"semantic_type": parts[-1]})
         if self.checked.hierarchy_relation and len(parts) > 1:
