@@ -88,6 +88,7 @@ class CheckedMapping:
     cls: str
     relations: tuple[tuple[RelationColumn, str, str], ...]  # column, predicate, target class
     hierarchy_relation: str | None
+    property_keys: tuple[str, ...] = ()  # the schema's spelling of each property column's property
 
 
 def check_mapping(mapping: FileMapping, schema: Schema, where: str) -> CheckedMapping:
@@ -113,15 +114,25 @@ def check_mapping(mapping: FileMapping, schema: Schema, where: str) -> CheckedMa
         if hierarchy_relation is None:
             raise BadInput(f"{where}.hierarchy.relation: {mapping.hierarchy.relation!r} is not a relation of "
                            f"schema '{schema.name}' (file skipped)")
-    return CheckedMapping(mapping, cls, tuple(relations), hierarchy_relation)
+    keys = tuple(schema.resolve_property(cls, p.property or p.column) or p.property or p.column
+                 for p in mapping.properties)
+    return CheckedMapping(mapping, cls, tuple(relations), hierarchy_relation, keys)
 
 
-def _relation(subject: Entity | Ref, predicate: str, obj: Entity | Ref, chunk_id: str,
+def _entity(name: str, cls: str, chunk_id: str, **fields: Any) -> Entity:
+    return Entity(id=Entity.make_id(name, cls), name=name, spg_class=cls, chunk_ids=[chunk_id], **fields)
+
+
+def _ref(entity: Entity) -> Ref:
+    # pydantic's model_construct measured slower than validating these small records (bench/structured.py)
+    return Ref(kind="entity", id=entity.id, name=entity.name)
+
+
+def _relation(subject: Entity, predicate: str, obj: Entity, chunk_id: str,
               properties: dict[str, str] | None = None) -> Relation:
-    s = subject.ref() if isinstance(subject, Entity) else subject
-    o = obj.ref() if isinstance(obj, Entity) else obj
-    return Relation(id=Relation.make_id(s.id, predicate, o.id), subject=s, predicate=predicate, object=o,
-                    properties=properties or {}, chunk_ids=[chunk_id])
+    return Relation(id=Relation.make_id(subject.id, predicate, obj.id), subject=_ref(subject),
+                                    predicate=predicate, object=_ref(obj), properties=properties or {},
+                                    chunk_ids=[chunk_id])
 
 
 class RecordMapper:
@@ -181,7 +192,7 @@ class RecordMapper:
         _, name, aliases = ident
         out.name = name
         properties: dict[str, list[str]] = {}
-        for prop in m.properties:
+        for prop, key in zip(m.properties, self.checked.property_keys, strict=True):
             if prop.column not in values:
                 continue
             try:
@@ -190,17 +201,20 @@ class RecordMapper:
                 out.problems.append(f"column {prop.column!r}: {err} (value left out)")
                 continue
             if parsed:
-                key = self.schema.resolve_property(cls, prop.property or prop.column) or prop.property or prop.column
                 properties.setdefault(key, []).extend(v for v in parsed if v not in properties.get(key, []))
         description = text_of(values.get(m.description)) if m.description else ""
-        entity = Entity(id=Entity.make_id(name, cls), name=name, spg_class=cls, aliases=aliases,
-                        description=description, properties=properties, chunk_ids=[chunk_id])
+        entity = _entity(name, cls, chunk_id, aliases=aliases, description=description, properties=properties)
         out.entities.append(entity)
+        seen = {entity.id}
         for rel, predicate, target_cls in self.checked.relations:
             for value in split(values.get(rel.column), rel.separator):
                 target = self._target(target_cls, value, rel.by, chunk_id, out, f"column {rel.column!r}")
-                if target is not None:
-                    out.relations.append(_relation(entity, predicate, target, chunk_id))
+                if target is None:
+                    continue
+                out.relations.append(_relation(entity, predicate, target, chunk_id))
+                if target.id not in seen:  # the record mentions its target: both ends are in its extraction
+                    seen.add(target.id)
+                    out.entities.append(target)
         if m.hierarchy is not None:
             self._hierarchy(values, entity, chunk_id, out)
         if m.text:
@@ -219,10 +233,10 @@ class RecordMapper:
             out.concepts.append(Concept(id=ids[i], name=part, parents=[ids[i - 1]] if i else [],
                                         chunk_ids=[chunk_id] if i == len(parts) - 1 else []))
         # The record belongTo the concept of its last part (alignment links it by semantic type).
-        out.entities[0] = entity = entity.model_copy(update={"semantic_type": parts[-1]})
+        entity.semantic_type = parts[-1]
         if self.checked.hierarchy_relation and len(parts) > 1:
-            parent = Entity(id=Entity.make_id(parts[-2], self.checked.cls), name=parts[-2],
-                            spg_class=self.checked.cls, chunk_ids=[chunk_id])
+            parent = _entity(parts[-2], self.checked.cls, chunk_id)
+            out.entities.append(parent)
             out.relations.append(_relation(entity, self.checked.hierarchy_relation, parent, chunk_id))
 
     def _target(self, cls: str, value: str, by: str, chunk_id: str, out: MappedRecord, what: str) -> Entity | None:
@@ -237,7 +251,7 @@ class RecordMapper:
                 return None
             out.stubs += 1
             name = value
-        return Entity(id=Entity.make_id(name, cls), name=name, spg_class=cls, chunk_ids=[chunk_id])
+        return _entity(name, cls, chunk_id)
 
     # ------------------------------------------------ SPO rows
 
@@ -286,10 +300,9 @@ class RecordMapper:
             elif parsed is not None:
                 properties = {str(k): text_of(v) for k, v in parsed.items() if text_of(v)}
         domain, range_ = predicate_ends(self.schema, predicate)
-        subject = Entity(id="", name=s, spg_class=self._class_of(spo.subject_class, domain), chunk_ids=[chunk_id])
-        obj = Entity(id="", name=o, spg_class=self._class_of(spo.object_class, range_), chunk_ids=[chunk_id])
-        subject.id, obj.id = Entity.make_id(s, subject.spg_class), Entity.make_id(o, obj.spg_class)
-        out.entities += [subject, obj]
+        subject = _entity(s, self._class_of(spo.subject_class, domain), chunk_id)
+        obj = _entity(o, self._class_of(spo.object_class, range_), chunk_id)
+        out.entities += [subject, obj] if obj.id != subject.id else [subject]
         out.relations.append(_relation(subject, predicate, obj, chunk_id, properties))
         out.name = s
         return out

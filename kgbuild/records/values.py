@@ -7,6 +7,8 @@ compare equal. A value that does not parse raises `BadValue` with what was wrong
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 import re
 from datetime import date, datetime
@@ -34,8 +36,6 @@ def text_of(value: Any) -> str:
     if isinstance(value, list):
         return "; ".join(t for t in (text_of(v) for v in value) if t)
     if isinstance(value, dict):
-        import json
-
         return json.dumps(value, ensure_ascii=False, sort_keys=True)
     return " ".join(str(value).split())
 
@@ -47,11 +47,15 @@ def split(value: Any, separators: Separators) -> list[str]:
     text = text_of(value)
     if not text:
         return []
-    seps = [separators] if isinstance(separators, str) else separators
-    if seps:
-        text = re.split("|".join(re.escape(s) for s in seps if s), text)  # type: ignore[assignment]
-    parts = text if isinstance(text, list) else [text]
+    pattern = _splitter(separators if isinstance(separators, str) else tuple(separators))
+    parts = pattern.split(text) if pattern is not None else [text]
     return list(dict.fromkeys(p.strip() for p in parts if p.strip()))
+
+
+@functools.lru_cache(maxsize=64)
+def _splitter(separators: str | tuple[str, ...]) -> re.Pattern[str] | None:
+    seps = [separators] if isinstance(separators, str) else [s for s in separators if s]
+    return re.compile("|".join(re.escape(s) for s in seps)) if seps else None
 
 
 def parse(value: Any, kind: str, separators: Separators) -> list[str]:
