@@ -20,6 +20,7 @@ from shared_data import shared_data_dir
 from kgbuild import explore
 from kgbuild.build import Builder
 from kgbuild.config import default_config_text, load_config
+from kgbuild.extract.validate import validate_extraction
 from kgbuild.ingest.readers.problems import ReadProblem
 from kgbuild.model import Concept, Document
 from kgbuild.record_mapping import FileMapping, RecordsConfig
@@ -233,6 +234,9 @@ def test_a_relation_to_a_record_no_file_holds_is_a_named_stub_or_dropped_and_cou
     if missing == "stub":
         expected.insert(1, ("甲状腺结节", "belongsToDepartment", "D9"))
     assert triples == expected
+    # What assembly keeps: both ends of every triple are in the record's extraction (not dangling).
+    kept = [validate_extraction(ex, _schema(), strict=False) for ex in extractions]
+    assert [(r.subject.name, r.predicate, r.object.name) for ex in kept for r in ex.relations] == expected
     drops = [d.detail for ex in extractions for d in ex.drops]
     assert drops == ([] if missing == "stub" else ["column 'departments': no HospitalDepartment record with id 'D9'"])
     assert "1 relation target(s) no mapped record holds" in extractor.notes()[0]
