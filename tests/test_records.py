@@ -174,7 +174,10 @@ def test_an_unknown_class_or_relation_predicate_in_the_mapping_skips_the_file(tm
     path = _csv(tmp_path, "x.csv", "name\nfoo\n")
     config = _records('[{"path": "x.csv", "class": "Spaceship", "name": "name"}]')
     assert _read(path, config) == ([], ["x.csv: records.files[0].class: class 'Spaceship' is not in schema "
-                                        "'medicine'; use one of its classes (`kgbuild schema show`) (file skipped)"])
+                                        "'medicine'; use one of its entity_types or concept_types (file skipped)"])
+    config = _records('[{"path": "x.csv", "class": "Diseas", "name": "name"}]')
+    assert _read(path, config)[1] == ["x.csv: records.files[0].class: class 'Diseas' is not in schema 'medicine'; "
+                                      "did you mean 'Disease'? (file skipped)"]
     config = _records('[{"path": "x.csv", "class": "Disease", "name": "name", '
                       '"relations": [{"column": "name", "predicate": "orbits", "target": "Disease"}]}]')
     _, problems = _read(path, config)

@@ -10,6 +10,7 @@ one is given (the build gives it; reading alone does not know the other files ye
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -61,8 +62,9 @@ class TargetIndex:
 def _resolve_class(schema: Schema, name: str, setting: str) -> str:
     cls = schema.resolve_class(name)
     if cls is None:
-        raise BadInput(f"{setting}: class {name!r} is not in schema '{schema.name}'; use one of its classes "
-                       "(`kgbuild schema show`) (file skipped)")
+        close = difflib.get_close_matches(name, [*schema.entity_types, *schema.concept_types], n=1)
+        hint = f"did you mean {close[0]!r}?" if close else "use one of its entity_types or concept_types"
+        raise BadInput(f"{setting}: class {name!r} is not in schema '{schema.name}'; {hint} (file skipped)")
     return cls
 
 
