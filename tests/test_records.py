@@ -343,3 +343,22 @@ def test_init_for_medicine_maps_the_four_files(tmp_path: Path) -> None:
     assert paths == ["Disease.csv", "HospitalDepartment.csv", "HumanBodyPart.csv", "SPO.csv"]
     assert load_config(_csv(tmp_path, "kgbuild.yaml", default_config_text("demo", "open_domain")),
                        env={}).records.files == []
+
+
+@needs_data
+def test_a_text_entity_named_by_a_records_alias_fuses_with_the_record() -> None:
+    from kgbuild.align.fusion import fuse_entities
+    from kgbuild.model import Entity
+
+    docs, _ = _read(MEDICINE / "Disease.csv", MEDICINE_MAPPING)
+    extractions, _ = _extract(docs, MEDICINE_MAPPING)
+    record = extractions[0].entities[0]  # 脂溢性皮炎, alias 脂溢性湿疹 (Disease.csv:2)
+    said = [Entity(id=Entity.make_id("脂溢性湿疹", cls), name="脂溢性湿疹", spg_class=cls, chunk_ids=[chunk])
+            for cls, chunk in (("Disease", "text#p00000#0"), ("Drug", "text#p00001#0"))]
+    fused = fuse_entities([record, *said], [], _schema())
+    by_class = {e.spg_class: e for e in fused.entities}
+    assert len(fused.entities) == 2  # the Drug of the same spelling is not the disease
+    disease = by_class["Disease"]
+    assert (disease.name, disease.aliases) == ("脂溢性皮炎", ["脂溢性湿疹"])  # the table's name wins
+    assert disease.chunk_ids == ["Disease#p00002#0", "text#p00000#0"]
+    assert [m.step for m in fused.merges] == ["alias"]
