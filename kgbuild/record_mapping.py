@@ -94,10 +94,11 @@ class FileMapping(_Setting):
         return fnmatch.fnmatchcase(source, self.path) or fnmatch.fnmatchcase(name, self.path)
 
     def columns(self) -> list[str]:
-        """Every column the mapping reads (each must be in the file's header)."""
+        """Every column the mapping needs (each must be in the file's header); an SPO file's
+        properties column is optional (`S,P,O[,properties]`)."""
         if self.spo is not None:
             s = self.spo
-            return [c for c in (s.subject, s.predicate, s.object, s.properties) if c]
+            return [s.subject, s.predicate, s.object]
         cols = [self.id, self.name, self.description, self.text, *self.aliases,
                 *(p.column for p in self.properties), *(r.column for r in self.relations),
                 self.hierarchy.column if self.hierarchy else None]

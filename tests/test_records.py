@@ -204,6 +204,14 @@ def test_bad_spo_rows_are_one_line_each_and_the_rest_is_imported(tmp_path: Path)
     assert triples == [("Fever", {"confidence": "0.9"}), ("Cough", {})]
 
 
+def test_an_spo_file_without_a_properties_column_imports(tmp_path: Path) -> None:
+    path = _csv(tmp_path, "SPO.csv", "S,P,O\nFlu,has_symptom,Fever\n")
+    docs, problems = _read(path, MEDICINE_MAPPING)
+    assert problems == []
+    extractions, _ = _extract(docs, MEDICINE_MAPPING)
+    assert [(r.subject.name, r.object.name, r.properties) for r in extractions[0].relations] == [("Flu", "Fever", {})]
+
+
 def test_a_bad_number_leaves_out_the_value_and_keeps_the_record(tmp_path: Path) -> None:
     path = _csv(tmp_path, "drugs.tsv", "name\tform\tstock\nAspirin\ttablet;powder\tmany\nIbuprofen\ttablet\t1,200\n")
     config = _records('[{"path": "drugs.tsv", "class": "Drug", "name": "name", "properties": ['

@@ -29,7 +29,6 @@ from kgbuild.records.rows import Row, file_format, read_rows
 from kgbuild.schema import Schema
 
 RECORDS_FORMAT = "records"
-MAPPING_KEY = "records.mapping"  # Document.metadata: the index of its mapping in `records.files`
 
 
 def is_records(doc: Document) -> bool:
@@ -87,7 +86,7 @@ class MappedFiles:
                 f"{p.section[0]}\x1f{p.text}" for p in paragraphs))
             yield Document(id=article, source=source, title=source.rsplit("/", 1)[-1], format=RECORDS_FORMAT,
                            paragraphs=paragraphs, content_hash=payload,
-                           metadata={MAPPING_KEY: str(index), "records.format": fmt})
+                           metadata={"records.format": fmt, "records.class": mapping.class_ or "spo"})
         except BadInput as err:
             yield ReadProblem(source, err.message)
         except OSError as err:
