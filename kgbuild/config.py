@@ -25,6 +25,7 @@ from kgbuild.query_settings import (
     SubgraphRAGSettings,
     template_lines,
 )
+from kgbuild.record_mapping import RecordsConfig, records_template
 from kgbuild.setting_values import (
     BOLT_SCHEMES,
     HTTP_SCHEMES,
@@ -304,6 +305,8 @@ class Config(Section):
     schema_: str = Field("open_domain", alias="schema", description="a shipped schema name or a path to a YAML schema")
     sources: list[str] = Field(default_factory=list, description="inputs built when `kgbuild build` gets no paths")
     read: ReadConfig = Field(default_factory=ReadConfig)
+    records: RecordsConfig = Field(default_factory=RecordsConfig,
+                                   description="structured files mapped onto the schema (docs/structured.md)")
     chunking: ChunkingConfig = Field(default_factory=ChunkingConfig)
     extract: ExtractConfig = Field(default_factory=ExtractConfig)
     align: AlignConfig = Field(default_factory=AlignConfig)
@@ -584,7 +587,7 @@ llm:
   base_url: null
   model: null
 
-{_query_section()}"""
+{records_template(schema)}{_query_section()}"""
 
 
 def _query_section() -> str:
