@@ -17,7 +17,9 @@ from kgbuild.cli.common import config_of, fail_cleanly, open_engine
 from kgbuild.display_width import wrap
 
 if TYPE_CHECKING:
+    from kgbuild.query.strategy import StrategySpec
     from kgbuild.query.types import Answer, StepResult
+    from kgbuild.workspace import Workspace
 
 __all__ = ["print_answer", "query"]
 
@@ -71,15 +73,30 @@ def strategies(ctx: click.Context) -> None:
     from kgbuild.engine import AUTO
     from kgbuild.query.registry import builtin_strategies
 
-    configured = config_of(ctx).llm.configured()
+    from kgbuild.workspace import Workspace
+
+    config = config_of(ctx)
+    configured = config.llm.configured()
+    workspace = Workspace(config.workspace_path())
     table = Table(title="strategies", title_justify="left")
-    for col in ("name", "model", "what it does"):
+    for col in ("name", "needs", "what it does"):
         table.add_column(col)
     table.add_row(AUTO, "", "solver when a model is configured, else hybrid")
     for spec in builtin_strategies().values():
-        need = ("needed" if configured else "needed, none configured") if spec.needs_model else "no"
-        table.add_row(spec.name, need, spec.description)
+        table.add_row(spec.name, strategy_needs(spec, configured, workspace), spec.description)
     Console(soft_wrap=False).print(table)
+
+
+def strategy_needs(spec: StrategySpec, model_configured: bool, workspace: Workspace) -> str:
+    """What a strategy needs before it answers: a model, a part trained on this project (and whether it is
+    there), or nothing. SubgraphRAG was listed as needing no model and then refused its first query."""
+    needs: list[str] = []
+    if spec.needs_model:
+        needs.append("a model" + ("" if model_configured else " (none configured)"))
+    if spec.training:
+        present = spec.trained is not None and workspace.exists() and spec.trained(workspace)
+        needs.append(f"{spec.training}: trained" if present else f"training first: {spec.training}")
+    return "; ".join(needs) or "nothing"
 
 
 def process_age() -> float | None:

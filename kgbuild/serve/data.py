@@ -494,7 +494,7 @@ class Explorer:
                 except ConfigError as exc:
                     reason = exc.problem
                 out.append(StrategyView(name=spec.name, description=spec.description, needs_model=spec.needs_model,
-                                        available=reason is None, reason=reason))
+                                        training=spec.training, available=reason is None, reason=reason))
         return out
 
     def query(self, question: str, strategy: str, k: int | None) -> QueryResult:

@@ -145,6 +145,7 @@ class StrategyView(BaseModel):
     name: str
     description: str
     needs_model: bool
+    training: str | None = Field(None, description="a part to train on this project first, and the command")
     available: bool
     reason: str | None = None
 
