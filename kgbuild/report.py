@@ -131,6 +131,12 @@ class LLMSection(Section):
     total: UsageTotals = Field(default_factory=UsageTotals)
     by_stage: dict[str, UsageTotals] = Field(default_factory=dict)
     by_doc: dict[str, UsageTotals] = Field(default_factory=dict)
+    # A build on Ray: requests paid by tasks whose results never came back (a worker died mid-task),
+    # from the coordinator's ledger; already counted in `total` and `by_stage`, not in `by_doc`.
+    lost_tasks: UsageTotals | None = None
+    # Requests that took an endpoint slot and were never reported (the worker died during the call):
+    # sent or not, paid or not, nobody knows; not in `total`.
+    unknown_calls: int = 0
 
 
 class BuildReport(BaseModel):

@@ -4,7 +4,10 @@ It runs as an async Ray actor on the driver's node (so it opens the driver's wor
 - the model response cache (the workspace's `cache/llm.sqlite`, the same file local builds use);
 - the endpoint's limits (`kgbuild.llm.limits`: requests in flight, requests and tokens per minute),
   handed out as leases so a worker that dies holding a slot cannot shrink the budget for good;
-- claims on cache keys in flight, so two workers never pay for the same request at once.
+- claims on cache keys in flight, so two workers never pay for the same request at once;
+- the ledger of paid requests: each worker's gateway reports a request the moment its reply is in,
+  before its task returns, so the calls of a worker that dies mid-task are still counted; a request
+  that took a slot and was never reported (its worker died during the call) is counted as unknown.
 
 Plain class, no Ray import: the runner wraps it with `ray.remote` when a build asks for Ray.
 """
@@ -35,6 +38,9 @@ class EndpointCoordinator:
         self._claims: dict[str, tuple[int, float]] = {}  # cache key -> (claim id, deadline)
         self._ids = itertools.count(1)
         self._changed = asyncio.Condition()
+        self._paid: dict[str, dict[str, float]] = {}  # stage -> counters of the requests reported
+        self._entered = 0  # slots handed out: one per request sent (its retries share it)
+        self._reported = 0  # requests reported into the ledger
 
     # ------------------------------------------------------------------ response cache
 
@@ -88,6 +94,7 @@ class EndpointCoordinator:
             if len(self._leases) < self._concurrency:
                 lease = next(self._ids)
                 self._leases[lease] = time.monotonic() + self._lease_s
+                self._entered += 1
                 return lease
             await self._wait_change()
 
@@ -121,6 +128,21 @@ class EndpointCoordinator:
 
     def settle(self, difference: int) -> None:
         self._limits.settle(Reservation(tokens=difference, waited_s=0.0), 0)
+
+    # ------------------------------------------------------------------ the ledger of paid requests
+
+    def tally(self, stage: str, amounts: dict[str, float]) -> None:
+        """One request a worker sent: its calls (attempts), retries, failures, tokens and cost."""
+        counters = self._paid.setdefault(stage, {})
+        for name, amount in amounts.items():
+            counters[name] = counters.get(name, 0) + amount
+        self._reported += 1
+
+    def ledger(self) -> dict[str, object]:
+        """{"by_stage": {stage: counters}, "unreported": requests that took a slot and were never reported}.
+        Read at the end of the build, when no request is in flight: an unreported one died with its worker."""
+        return {"by_stage": {k: dict(v) for k, v in self._paid.items()},
+                "unreported": max(0, self._entered - self._reported)}
 
     def in_flight(self) -> int:
         self._expire()

@@ -72,7 +72,6 @@ def strategies(ctx: click.Context) -> None:
     """List the query strategies `kgbuild query --strategy` and `kgbuild eval --strategy` accept."""
     from kgbuild.engine import AUTO
     from kgbuild.query.registry import builtin_strategies
-
     from kgbuild.workspace import Workspace
 
     config = config_of(ctx)
