@@ -395,3 +395,32 @@ def test_concept_chain_and_search_on_a_small_graph(tmp_path: Path) -> None:
     assert index.search("k", "concept", None, 0, 10)["total"] == 2
     assert index.search("", None, None, 0, 1)["items"][0].id == "hub"  # browse: the best connected first
     assert index.search("hub", None, "Person", 0, 10)["total"] == 0
+
+
+def test_engine_calls_are_served_in_arrival_order() -> None:
+    """The explorer's engine lock serves waiting queries first come, first served (a plain Lock promises
+    no order: under 32 clients a query could wait behind any number of later ones)."""
+    import threading
+    import time
+
+    from kgbuild.serve.data import FairLock
+
+    lock = FairLock()
+    assert lock.acquire()
+    order: list[int] = []
+    threads = []
+    for n in range(6):
+        thread = threading.Thread(target=lambda n=n: (lock.acquire(), order.append(n), lock.release()))
+        thread.start()
+        threads.append(thread)
+        deadline = time.monotonic() + 10
+        while lock.waiting() < n + 2:  # this one queued behind the holder and those before it
+            assert time.monotonic() < deadline
+            time.sleep(0.001)
+    assert not lock.acquire(blocking=False)  # taken, and others wait: no cutting in
+    lock.release()
+    for thread in threads:
+        thread.join(10)
+    assert order == list(range(6))
+    assert lock.acquire(blocking=False)  # free again
+    lock.release()

@@ -434,13 +434,46 @@ class GraphIndex:
                      query_model=query_model)
 
 
+class FairLock:
+    """A lock handed out in the order it was asked for. `threading.Lock` promises no order, so under many
+    clients (bench/serve_load.py) a query could wait behind any number of later ones; first come, first
+    served bounds its wait by the queries already queued ahead of it."""
+
+    def __init__(self) -> None:
+        self._turn = threading.Condition()
+        self._next_ticket = 0
+        self._serving = 0
+
+    def acquire(self, blocking: bool = True) -> bool:
+        """Wait for this caller's turn; without `blocking`, take the lock only if it is free and nobody waits."""
+        with self._turn:
+            if not blocking and self._next_ticket != self._serving:
+                return False
+            ticket = self._next_ticket
+            self._next_ticket += 1
+            while ticket != self._serving:
+                self._turn.wait()
+            return True
+
+    def release(self) -> None:
+        with self._turn:
+            self._serving += 1
+            self._turn.notify_all()
+
+    def waiting(self) -> int:
+        """Callers holding or waiting for the lock."""
+        with self._turn:
+            return self._next_ticket - self._serving
+
+
 class Explorer:
     """The explorer's view of an opened engine: the current graph index, merges, report, strategies, query."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         # One engine call at a time: strategies keep state and the projection may be swapped by a rebuild.
-        self._engine_lock = threading.Lock()
+        # In arrival order, so no query starves behind later ones.
+        self._engine_lock = FairLock()
         self._index_lock = threading.Lock()
         self._index: GraphIndex | None = None
 
