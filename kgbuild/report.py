@@ -134,8 +134,8 @@ class LLMSection(Section):
     # A build on Ray: requests paid by tasks whose results never came back (a worker died mid-task),
     # from the coordinator's ledger; already counted in `total` and `by_stage`, not in `by_doc`.
     lost_tasks: UsageTotals | None = None
-    # Requests that took an endpoint slot and were never reported (the worker died during the call):
-    # sent or not, paid or not, nobody knows; not in `total`.
+    # Requests that held an endpoint slot and were about to go out, or out, and were never reported (the
+    # worker died during the call): sent or not, paid or not, nobody knows; not in `total`.
     unknown_calls: int = 0
 
 

@@ -39,7 +39,9 @@ class EndpointCoordinator:
         self._ids = itertools.count(1)
         self._changed = asyncio.Condition()
         self._paid: dict[str, dict[str, float]] = {}  # stage -> counters of the requests reported
-        self._entered = 0  # slots handed out: one per request sent (its retries share it)
+        # Requests about to go out: counted at `reserve`, which the worker calls once it holds a slot. Not at
+        # `enter`: the queued `enter` calls of a worker that died still complete, for nobody.
+        self._started = 0
         self._reported = 0  # requests reported into the ledger
 
     # ------------------------------------------------------------------ response cache
@@ -94,7 +96,6 @@ class EndpointCoordinator:
             if len(self._leases) < self._concurrency:
                 lease = next(self._ids)
                 self._leases[lease] = time.monotonic() + self._lease_s
-                self._entered += 1
                 return lease
             await self._wait_change()
 
@@ -120,6 +121,7 @@ class EndpointCoordinator:
     # ------------------------------------------------------------------ per-minute budgets
 
     async def reserve(self, tokens: int) -> float:
+        self._started += 1
         reservation = await self._limits.reserve(tokens)
         return reservation.waited_s
 
@@ -139,10 +141,11 @@ class EndpointCoordinator:
         self._reported += 1
 
     def ledger(self) -> dict[str, object]:
-        """{"by_stage": {stage: counters}, "unreported": requests that took a slot and were never reported}.
+        """{"by_stage": {stage: counters}, "unreported": requests that were about to go out and were never
+        reported}.
         Read at the end of the build, when no request is in flight: an unreported one died with its worker."""
         return {"by_stage": {k: dict(v) for k, v in self._paid.items()},
-                "unreported": max(0, self._entered - self._reported)}
+                "unreported": max(0, self._started - self._reported)}
 
     def in_flight(self) -> int:
         self._expire()
