@@ -83,7 +83,8 @@ def dump(result: Any) -> dict[str, Any]:
                            "o": (h.object if on_subject else h.subject).name})
     return {
         "failure": result.failure.detail if result.failure else None,
-        "entities": [{"name": e.name, "class": e.spg_class, "type": e.semantic_type, "aliases": list(e.aliases)}
+        "entities": [{"name": e.name, "class": e.spg_class, "type": e.semantic_type, "aliases": list(e.aliases),
+                      "types": [t for t in e.properties.get("semantic_types", []) if t]}  # more than one type
                      for e in result.entities],
         "relations": [{"id": r.id, "s": r.subject.name, "p": r.predicate, "o": r.object.name}
                       for r in result.relations],
@@ -398,6 +399,11 @@ class Verdict:
     qualifiers: list[tuple[str, str, bool]]  # prep, value, recalled
 
 
+def entity_types(entity: dict[str, Any]) -> list[str]:
+    """The entity's semantic types: all of them when it has several (the `semantic_types` property)."""
+    return list(entity.get("types") or ([entity["type"]] if entity["type"] else []))
+
+
 def judge_fact(scorer: Scorer, fact: Fact, ex: dict[str, Any]) -> Verdict:
     passage, kind = fact.passage, fact.kind
     subject = fact.s
@@ -409,7 +415,7 @@ def judge_fact(scorer: Scorer, fact: Fact, ex: dict[str, Any]) -> Verdict:
         return value_match(passage, name, fact.o_names, kind == "date")
 
     if kind == "isa":
-        recalled = any(s_is(e["name"]) and e["type"] and scorer.type_match(e["type"], fact.o_names)
+        recalled = any(s_is(e["name"]) and any(scorer.type_match(t, fact.o_names) for t in entity_types(e))
                        for e in ex["entities"])
         recalled = recalled or any(
             s_is(r["s"]) and scorer.first_lemma(r["p"]) == "isa"

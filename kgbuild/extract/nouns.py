@@ -136,9 +136,11 @@ def _nationality(state: ChunkState, noun: Token) -> list[str]:
     return found
 
 
-def _type_from(state: ChunkState, subjects: list[Mention], noun: Token) -> None:
-    """semantic_type, nationality, description (and a class fix) from "X is a Hungarian-American film director"."""
+def _type_from(state: ChunkState, subjects: list[Mention], noun: Token, more: list[Token] | None = None) -> None:
+    """semantic_type, nationality, description (and a class fix) from "X is a Hungarian-American film director";
+    `more` are the nouns coordinated with it ("a film director, producer, and screenwriter"): further types."""
     semantic_type = noun_phrase(state, noun)
+    more_types = _more_types(state, more or [])
     nationality = _nationality(state, noun)
     sentence = state.sentence(noun)
     hint = class_hint(semantic_type)
@@ -148,8 +150,8 @@ def _type_from(state: ChunkState, subjects: list[Mention], noun: Token) -> None:
             continue
         if id(subject) in state.birthplaces:
             continue  # "X (born 1965 in Kingston), ... is a singer" parsed with Kingston as subject
-        subject.semantic_type = semantic_type
-        subject.description = sentence
+        for kind in (semantic_type, *more_types):
+            subject.add_type(kind, sentence)
         subject.nationality.extend(n for n in nationality if n not in subject.nationality)
         if hinted is not None and not subject.class_fixed:
             subject.spg_class = hinted
@@ -163,6 +165,44 @@ def _type_from(state: ChunkState, subjects: list[Mention], noun: Token) -> None:
                 for subject in subjects:
                     if subject.semantic_type == semantic_type:
                         state.triple(subject, "released in", year, [])
+
+
+# Nouns that say how one stands to something else, whatever the parse hangs on them ("and member of
+# the U.S. State Department"): never a further type.
+_RELATIONAL_NOUNS = frozenset({"member", "friend", "part", "partner", "colleague", "rival", "ally", "relative",
+                               "cousin", "nephew", "niece", "update", "version", "successor", "predecessor"})
+
+
+def _more_types(state: ChunkState, nouns: list[Token]) -> list[str]:
+    """The types coordinated nouns name. A noun the parser made a conjunct right before another
+    one is that one's modifier ("screenwriter and stage (conj) actor (conj)": a stage actor); a
+    relational noun ("and friend of Edmund Spenser", "member of the House of X") is a relation, not
+    a type, unless it is a known kind ("President of Yale College")."""
+    out: list[str] = []
+    prefix = ""
+    for k, noun in enumerate(nouns):
+        if k + 1 < len(nouns) and nouns[k + 1].i == noun.i + 1:
+            prefix += noun.lower_ + " "
+            continue
+        relational = any(c.dep_ == "prep" and c.lower_ == "of" for c in noun.children) or (
+            state.lemma(noun) in _RELATIONAL_NOUNS)
+        if not relational or class_hint(state.lemma(noun)) is not None:
+            out.append(prefix + noun_phrase(state, noun))
+        prefix = ""
+    return out
+
+
+def _type_nouns(state: ChunkState, noun: Token) -> list[Token]:
+    """The common nouns coordinated with a defining noun, it first: "a mathematician and writer"
+    (a named conjunct is not a type: "a Princess of Scotland and the Dauphine of France" is read
+    as relations)."""
+    return [t for t in conjuncts(noun) if (t.tag_ in NOUN_TAGS or _kind_conjunct(t)) and t.is_alpha
+            and state.tok2m[t.i] is None]
+
+
+def _kind_conjunct(tok: Token) -> bool:
+    """A known kind noun the tagger read as a verb at the end of a list ("producer, and screenwriter")."""
+    return tok.dep_ == "conj" and tok.tag_.startswith("VB") and class_hint(tok.lower_) is not None
 
 
 def _indefinite(noun: Token) -> bool:
@@ -205,13 +245,22 @@ def copula(state: ChunkState, children: list[Token], subjects: list[Mention], le
                 _type_from(state, subjects, kind)
             continue
         typed = lemma == "be" and _indefinite(attr)
+        kinds: list[Token] = []
         for noun in conjuncts(attr):
+            if noun is not attr and any(c.dep_ in ("det", "poss") and c.lower_ != "a" and c.lower_ != "an"
+                                        for c in noun.children):
+                break  # "an airport ... of Maputo, the largest city and capital": another thing's apposition
+            if noun is not attr and _kind_conjunct(noun):
+                kinds.append(noun)  # "producer, and screenwriter (VB)": the tagger's slip
+                continue
             if state.tok2m[noun.i] is not None or noun.tag_ not in NOUN_TAGS | PROPER_TAGS or not noun.is_alpha:
                 continue  # "Hugh was Guy": identity or a mislabel, not a relation
             if noun_relations(state, subjects, noun) and state.lemma(noun) in _CHILD_NOUNS:
                 _other_parent(state, subjects, noun, children)
             if typed and (noun.tag_ in NOUN_TAGS or noun.lower_ in TITLE_NOUNS):  # "an Earl of Northumbria"
-                _type_from(state, subjects, noun)
+                kinds.append(noun)
+        if kinds:  # "is a film director, producer, and screenwriter": every one is a type
+            _type_from(state, subjects, kinds[0], kinds[1:])
 
 
 def apposition(state: ChunkState, tok: Token) -> None:
@@ -223,7 +272,7 @@ def apposition(state: ChunkState, tok: Token) -> None:
         return
     related = noun_relations(state, [subject], tok)
     if not related and tok.tag_ in NOUN_TAGS and _indefinite(tok):
-        _type_from(state, [subject], tok)
+        _type_from(state, [subject], tok, _type_nouns(state, tok)[1:])  # "an English mathematician and writer"
 
 
 def possessed_work(state: ChunkState, noun: Token) -> None:
@@ -340,6 +389,75 @@ def role_prefixes(state: ChunkState) -> None:
             if member.semantic_type is None:
                 member.semantic_type = role
                 member.description = state.sentence(tok)
+
+
+# Kin and spouse nouns before a name say how someone is related, not what they are ("his wife Mary").
+_KIN_NOUNS = frozenset({"son", "daughter", "child", "wife", "husband", "mother", "father", "brother", "sister",
+                        "consort", "spouse", "heir", "mistress", "parent", "sibling"})
+# Places named "the <kind> of <name>" ("the town of Lima", "the unincorporated communities of Lima and
+# Tarrant"); "the capital of France" is a relation, so capitals and countries are not here.
+_OF_KINDS = frozenset({"village", "town", "city", "municipality", "commune", "community", "county", "province",
+                       "state", "region", "district", "island", "kingdom", "parish", "borough", "township",
+                       "hamlet", "settlement", "suburb", "neighbourhood", "neighborhood", "duchy", "principality"})
+# Titles of rulers a name opens with ("King James I of Scotland", "Queen Joan Beaufort"): what they were.
+_RULER_TITLES = frozenset({"king", "queen", "prince", "princess", "emperor", "empress", "duke", "duchess",
+                           "tsar", "czar", "sultan", "pope", "archduke", "archduchess"})
+
+
+def kind_prefixes(state: ChunkState) -> None:
+    """A kind noun the parser ties to the name right after it is what the named thing is: "the poet
+    Lord Byron", "King's short story Trucks", "the town Boulogne-sur-Mer" (plural kinds over the list
+    after them), "the unincorporated communities of Lima and Tarrant"; and a ruler's title opening a
+    person's name ("King James I of Scotland": a king). A kind that implies a schema class retypes a
+    name whose class was only the NER's guess ("the film Desert Flower", labelled PERSON).
+    `role_prefixes` types the people the NER labels as such; this rule covers every other name."""
+    doc = state.doc
+    for mention in [*state.mentions, *state.used.values()]:
+        if mention.start < 1 or mention.is_date or mention.label == CONCEPT:
+            continue
+        first = doc[mention.start]
+        if state.is_person(mention) and first.lower_ in _RULER_TITLES and mention.end - mention.start > 1:
+            mention.add_type(first.lower_, state.sentence(first))
+        before = mention.start - 1
+        if doc[before].is_quote and before > 0:
+            before -= 1  # King's short story "Trucks"
+        tok = doc[before]
+        of_form = False
+        if tok.lower_ == "of" and before >= 1 and state.lemma(doc[before - 1]) in _OF_KINDS:
+            of_form, tok = True, doc[before - 1]
+        if not tok.is_alpha or tok.tag_ not in NOUN_TAGS or state.tok2m[tok.i] is not None:
+            continue
+        word = state.lemma(tok).lower()
+        hint = class_hint(word)
+        if hint is None or word in _KIN_NOUNS or (hint == "Person" and mention.label == "PERSON"):
+            continue  # people the NER labelled: `role_prefixes`
+        span = range(mention.start, mention.end)
+        tied = (tok.head.i in span and tok.dep_ in ("compound", "nmod", "amod")) or any(
+            doc[k].head.i == tok.i and doc[k].dep_ == "appos" for k in span) or (of_form and any(
+                doc[k].dep_ == "pobj" and doc[k].head.i == tok.i + 1 and doc[k].head.head.i == tok.i for k in span))
+        if not tied or (of_form and (not any(c.dep_ == "det" and c.lower_ == "the" for c in tok.children)
+                                     or any(c.dep_ == "compound" for c in tok.children))):
+            # "the central business district of Watertown" is a part of it, not what it is
+            continue
+        kind = noun_phrase(state, tok)
+        members = [mention]
+        if tok.tag_ == "NNS":  # "the unincorporated communities of Lima and Tarrant"
+            root = next((doc[k] for k in span if doc[k].head.i not in span), doc[mention.end - 1])
+            members = unique_mentions(state, listed(root)) or members
+        hinted = state.classes.by_hint.get(hint)
+        for member in members:
+            member.add_type(kind, state.sentence(tok))
+            if hinted is not None and not member.class_fixed and not member.is_date:
+                member.guess_class(hinted)
+
+
+def unique_mentions(state: ChunkState, toks: list[Token]) -> list[Mention]:
+    out: list[Mention] = []
+    for t in toks:
+        m = state.tok2m[t.i]
+        if m is not None and not m.is_date and m not in out:
+            out.append(m)
+    return out
 
 
 def works_by(state: ChunkState) -> None:

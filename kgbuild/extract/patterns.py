@@ -24,6 +24,7 @@ from kgbuild.extract.entities import collect_mentions, link_surnames
 from kgbuild.extract.facts import CONCEPT, PROPN, Classes, Facts, Mention
 from kgbuild.extract.nouns import (
     apposition,
+    kind_prefixes,
     names_in_names,
     place_chains,
     possessed_work,
@@ -90,6 +91,7 @@ class Reader:
         place_chains(state)
         names_in_names(state)
         role_prefixes(state)
+        kind_prefixes(state)
         works_by(state)
         mentions = [*state.mentions, *state.used.values()]
         if state.aliased:
