@@ -383,3 +383,88 @@ def test_a_pronunciation_gap_does_not_hide_the_birth_date(extractor: OfflineExtr
     text = ("Christopher Edward Nolan ( ; born 30 July 1970) is an English-American film director, producer, and "
             "screenwriter.")
     assert ("Christopher Edward Nolan", "born on", "30 July 1970") in triples(run(extractor, text, "Christopher Nolan"))
+
+
+# ---------------------------------------------------------------------------- several types, amounts
+
+
+def all_types(result: ChunkExtraction) -> dict[str, list[str]]:
+    return {e.name: e.semantic_types() for e in result.entities}
+
+
+def properties(result: ChunkExtraction, name: str) -> dict[str, list[str]]:
+    return next(e.properties for e in result.entities if e.name == name)
+
+
+def test_every_noun_of_a_coordinated_definition_is_a_type(extractor: OfflineExtractor) -> None:
+    text = ("Louis Joseph Gasnier( September 15, 1875 – February 15, 1963) was an American film director, producer, "
+            "screenwriter and stage actor.")
+    found = all_types(run(extractor, text, "Louis J. Gasnier"))["Louis Joseph Gasnier"]
+    assert found == ["film director", "producer", "screenwriter", "stage actor"]  # "stage" is no type of its own
+    # The list of types ends at a noun with a determiner of its own: another thing's apposition.
+    airport = run(extractor, "Maputo International Airport (IATA: MPM, ICAO: FQMA) , also known as Lourenço Marques "
+                             "Airport or Mavalane International Airport, is an airport located 3 km northwest of the "
+                             "center of Maputo, the largest city and capital of Mozambique.",
+                  "Maputo International Airport")
+    assert all_types(airport)["Maputo International Airport"] == ["airport"]
+
+
+def test_a_relational_noun_in_a_list_of_types_is_no_type(extractor: OfflineExtractor) -> None:
+    text = ("William Smith( 15??–16 ??) was an English sonneteer, poet, and friend of Edmund Spenser. "
+            "Charles Babbage was an English mathematician, inventor and engineer.")
+    found = all_types(run(extractor, text))
+    assert found["William Smith"] == ["sonneteer", "poet"]
+    assert found["Charles Babbage"] == ["mathematician", "inventor", "engineer"]
+
+
+def test_a_kind_noun_tied_to_the_name_after_it_types_the_name(extractor: OfflineExtractor) -> None:
+    song = run(extractor, '"How Low" is a song by American rapper Ludacris. The track was produced by Canadian '
+                          "producer T-Minus.", "How Low")
+    assert all_types(song)["T-Minus"] == ["producer"]
+    assert next(e.spg_class for e in song.entities if e.name == "T-Minus") == "Person"
+    text = ("It was formed at the 2015 local government reform by the merger of the former municipalities Drenovë, "
+            "Korçë, Lekas, Mollaj, Qendër Bulgarec, Vithkuq, Voskop and Voskopojë, that became municipal units.")
+    found = all_types(run(extractor, text, "Korçë"))
+    assert found["Drenovë"] == found["Lekas"] == found["Voskopojë"] == ["municipality"]
+    village = run(extractor, "Gare de Montreuil- Bellay is the main railway station serving the village of "
+                             "Montreuil- Bellay, Maine- et- Loire, western France.", "Gare de Montreuil-Bellay")
+    assert all_types(village)["Montreuil-Bellay"] == ["village"]
+    # A kind with a modifier of its own is a part of the place: no type.
+    airport = run(extractor, "It is located five nautical miles (6 mi, 9 km) west of the central business district "
+                             "of Watertown.", "Watertown International Airport")
+    assert "district" not in " ".join(all_types(airport).get("Watertown", []))
+
+
+def test_a_rulers_title_opening_a_name_is_a_type(extractor: OfflineExtractor) -> None:
+    text = "He was the third son of King Frederick I of Denmark and his second wife, Sophie of Pomerania."
+    result = run(extractor, text, "Adolf, Duke of Holstein-Gottorp")
+    assert all_types(result)["King Frederick I of Denmark"] == ["king"]  # a ruler's number is part of the name
+    assert "I of Denmark" not in names(result)
+
+
+def test_a_counted_object_is_an_amount_of_the_subject(extractor: OfflineExtractor) -> None:
+    text = ('Their debut album "Spice" sold more than 31 million copies worldwide, becoming the best-selling album by a '
+            "female group in history. The Spice Girls have sold 85 million records worldwide.")
+    result = run(extractor, text, "Spice Girls")
+    assert properties(result, "Spice Girls")["sell"] == ["85 million records"]
+    assert all_types(result)["Spice"] == ["album"]
+    assert not any(e.name.endswith("records") for e in result.entities)  # no node named by an amount
+    # A distance says where, not what a thing has.
+    airport = run(extractor, "It is located five nautical miles (6 mi, 9 km) west of the central business district "
+                             "of Watertown.", "Watertown International Airport")
+    assert all(set(e.properties) <= {"nationality"} for e in airport.entities)
+
+
+def test_an_attribute_noun_with_a_number_is_a_property(extractor: OfflineExtractor) -> None:
+    text = ("Korçë is a city and municipality in southeastern Albania, and the seat of Korçë County. "
+            "The total population is 75,994 (2011 census), in a total area of 805.99 km2 .")
+    assert properties(run(extractor, text, "Korçë"), "Korçë")["population"] == ["75,994"]
+    text = ("Warton is a village, civil parish and electoral ward in the City of Lancaster in north Lancashire in the "
+            "north-west of England, close to the boundary with Cumbria, with a population of around 2,000, measured "
+            "at the 2011 Census to be 2,360.")
+    assert properties(run(extractor, text, "Warton, Lancaster"), "Warton")["population"] == ["around 2,000"]
+
+
+def test_an_age_at_death_is_a_property(extractor: OfflineExtractor) -> None:
+    text = "Joplin died of a heroin overdose in 1970 at the age of 27, after releasing three albums."
+    assert properties(run(extractor, text, "Janis Joplin"), "Janis Joplin")["die at age"] == ["27"]

@@ -11,6 +11,7 @@ from kgbuild.extract.names import date_preposition
 from kgbuild.extract.nouns import copula, noun_relations, possessed_copula
 from kgbuild.extract.subjects import verb_subjects
 from kgbuild.extract.typehints import is_person_role
+from kgbuild.extract.values import age_at, counted_objects
 from kgbuild.extract.vocab import (
     ALIAS_VERBS,
     COPULAS,
@@ -73,6 +74,7 @@ def clause(state: ChunkState, verb: Token) -> None:
     roles: list[Token] = []
     has_object = False
     concept_ok = phrasal not in LIGHT_VERBS
+    counted_nouns: list[Token] = []
     for child in children:
         dep = child.dep_
         if dep == "dobj" and lemma not in PREP_ONLY_VERBS:
@@ -82,6 +84,8 @@ def clause(state: ChunkState, verb: Token) -> None:
                 objects.extend([found] if found is not None and not found.is_date else [])
                 continue
             counted = any(c.dep_ == "nummod" for c in child.children)  # "released seven studio albums"
+            if counted:
+                counted_nouns.append(child)
             for tok in listed(child):
                 found = state.object(tok, concept_ok and not counted)
                 if found is not None and not found.is_date:
@@ -114,6 +118,10 @@ def clause(state: ChunkState, verb: Token) -> None:
             mention = state.tok2m[child.i]
             if mention is not None and mention.is_date:
                 args.append((date_preposition(mention.name), mention))
+
+    if counted_nouns and not objects and not passive:
+        counted_objects(state, subjects, phrasal, counted_nouns)  # an amount: a property, not a node
+    age_at(state, subjects, word, children)
 
     if not agents and verb.tag_ == "VBN" and not objects:
         # "written and directed by Stephen King": the first participle shares the agent of its conjunct.

@@ -199,7 +199,8 @@ def _repaired_spans(doc: Doc) -> list[Span]:
                 and ent[0].lower_ not in NAME_TITLES):
             ent = _relabel(doc[ent.start + 1 : ent.end], "PERSON")  # "Guitarist Dave Mustaine": a role, then the name
         if ent.label_ == "PERSON":
-            ent = _with_territory(doc, _with_given_names(doc, ent, spans[-1].end if spans else 0))
+            ent = _with_territory(doc, _with_regnal_number(doc, _with_given_names(doc, ent, spans[-1].end if spans
+                                                                                    else 0)))
         elif ent.label_ in _NUMBERED_LABELS:
             ent = _with_number(doc, ent)
         spans.append(ent)
@@ -285,6 +286,20 @@ def _with_given_names(doc: Doc, ent: Span, floor: int) -> Span:
             break  # "Duke", "Guitarist": a title or a role before the name, not a given name
         start -= 1
     return _relabel(doc[start : ent.end], "PERSON") if start < ent.start else ent
+
+
+def _with_regnal_number(doc: Doc, ent: Span) -> Span:
+    """ "King Frederick" + "I" (+ "of Denmark"), "Louis" + "XV": a ruler's number belongs to the name.
+    "I" is also the pronoun, so it joins only after a title or before "of" ("King Frederick I of Denmark")."""
+    i = ent.end
+    if i >= len(doc) or doc[i].ent_type_ or not doc[i - 1].whitespace_ or doc[i].is_sent_start:
+        return ent
+    tok = doc[i]
+    if tok.lower_ not in ROMAN_NUMERALS or not tok.is_upper or len(ent) > 3:
+        return ent
+    if tok.text == "I" and not (ent[0].lower_ in NAME_TITLES or (i + 1 < len(doc) and doc[i + 1].lower_ == "of")):
+        return ent
+    return _relabel(doc[ent.start : i + 1], "PERSON")
 
 
 def _with_territory(doc: Doc, ent: Span) -> Span:

@@ -40,6 +40,7 @@ class Mention:
     semantic_type: str | None = None
     description: str = ""
     more_types: list[str] = field(default_factory=list)  # "a director, producer and screenwriter"
+    values: list[tuple[str, str]] = field(default_factory=list)  # amounts: ("population", "716")
     nationality: list[str] = field(default_factory=list)
     aliases: list[str] = field(default_factory=list)
     class_fixed: bool = False  # set by a definition ("X is a film"): later guesses must not undo it
@@ -67,6 +68,13 @@ class Mention:
         if semantic_type == self.semantic_type or semantic_type in self.more_types:
             return False
         self.more_types.append(semantic_type)
+        return True
+
+    def add_value(self, key: str, value: str) -> bool:
+        """An amount the text states about this thing (see `values`); True when it was new."""
+        if (key, value) in self.values:
+            return False
+        self.values.append((key, value))
         return True
 
     def guess_class(self, spg_class: str) -> None:

@@ -17,6 +17,7 @@ from kgbuild.extract.vocab import (
     PLACE_NOUNS,
     PROPER_TAGS,
     REL_NOUN_PREPS,
+    ROMAN_NUMERALS,
     TITLE_NOUNS,
     WORK_NOUN_VERBS,
 )
@@ -245,22 +246,23 @@ def copula(state: ChunkState, children: list[Token], subjects: list[Mention], le
                 _type_from(state, subjects, kind)
             continue
         typed = lemma == "be" and _indefinite(attr)
-        kinds: list[Token] = []
+        type_nouns: list[Token] = []
+        more = True  # coordinated types go on until a noun with a determiner of its own
         for noun in conjuncts(attr):
-            if noun is not attr and any(c.dep_ in ("det", "poss") and c.lower_ != "a" and c.lower_ != "an"
+            if noun is not attr and any(c.dep_ in ("det", "poss") and c.lower_ not in ("a", "an")
                                         for c in noun.children):
-                break  # "an airport ... of Maputo, the largest city and capital": another thing's apposition
-            if noun is not attr and _kind_conjunct(noun):
-                kinds.append(noun)  # "producer, and screenwriter (VB)": the tagger's slip
+                more = False  # "an airport ... of Maputo, the largest city and capital": another thing's
+            if noun is not attr and _kind_conjunct(noun) and more:
+                type_nouns.append(noun)  # "producer, and screenwriter (VB)": the tagger's slip
                 continue
             if state.tok2m[noun.i] is not None or noun.tag_ not in NOUN_TAGS | PROPER_TAGS or not noun.is_alpha:
                 continue  # "Hugh was Guy": identity or a mislabel, not a relation
             if noun_relations(state, subjects, noun) and state.lemma(noun) in _CHILD_NOUNS:
                 _other_parent(state, subjects, noun, children)
-            if typed and (noun.tag_ in NOUN_TAGS or noun.lower_ in TITLE_NOUNS):  # "an Earl of Northumbria"
-                kinds.append(noun)
-        if kinds:  # "is a film director, producer, and screenwriter": every one is a type
-            _type_from(state, subjects, kinds[0], kinds[1:])
+            if typed and (noun.tag_ in NOUN_TAGS or noun.lower_ in TITLE_NOUNS) and (more or not type_nouns):
+                type_nouns.append(noun)  # "an Earl of Northumbria"
+        if type_nouns:  # "is a film director, producer, and screenwriter": every one is a type
+            _type_from(state, subjects, type_nouns[0], type_nouns[1:])
 
 
 def apposition(state: ChunkState, tok: Token) -> None:
@@ -416,7 +418,10 @@ def kind_prefixes(state: ChunkState) -> None:
         if mention.start < 1 or mention.is_date or mention.label == CONCEPT:
             continue
         first = doc[mention.start]
-        if state.is_person(mention) and first.lower_ in _RULER_TITLES and mention.end - mention.start > 1:
+        if state.is_person(mention) and first.lower_ in _RULER_TITLES and mention.semantic_type is None and (
+                mention.end - mention.start > 2 or any(w.lower() in ROMAN_NUMERALS | {"of"}
+                                                       for w in mention.name.split())):
+            # "King James I of Scotland", "Queen Joan Beaufort", but not the stage name "King Diamond"
             mention.add_type(first.lower_, state.sentence(first))
         before = mention.start - 1
         if doc[before].is_quote and before > 0:

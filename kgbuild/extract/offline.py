@@ -237,6 +237,10 @@ def _merge_entity(entities: dict[str, Entity], mention: Mention, chunk_ids: list
     for alias in mention.aliases:
         if alias not in entity.aliases and alias != entity.name:
             entity.aliases.append(alias)
+    for key, value in mention.values:  # amounts: "population": "716" (see extract.values)
+        values = entity.properties.setdefault(key, [])
+        if value not in values:
+            values.append(value)
     if mention.nationality:
         values = entity.properties.setdefault("nationality", [])
         values.extend(n for n in mention.nationality if n not in values)

@@ -32,6 +32,7 @@ from kgbuild.extract.nouns import (
     works_by,
 )
 from kgbuild.extract.parentheses import parenthesis
+from kgbuild.extract.values import attribute_values
 from kgbuild.extract.vocab import PROPER_TAGS, WORK_NOUN_VERBS
 
 if TYPE_CHECKING:
@@ -92,6 +93,7 @@ class Reader:
         names_in_names(state)
         role_prefixes(state)
         kind_prefixes(state)
+        attribute_values(state)
         works_by(state)
         mentions = [*state.mentions, *state.used.values()]
         if state.aliased:
