@@ -468,3 +468,49 @@ def test_an_attribute_noun_with_a_number_is_a_property(extractor: OfflineExtract
 def test_an_age_at_death_is_a_property(extractor: OfflineExtractor) -> None:
     text = "Joplin died of a heroin overdose in 1970 at the age of 27, after releasing three albums."
     assert properties(run(extractor, text, "Janis Joplin"), "Janis Joplin")["die at age"] == ["27"]
+
+
+# ---------------------------------------------------------------------------- places, agents, he and she
+
+
+def test_a_lowercase_direction_is_no_part_of_a_place_name(extractor: OfflineExtractor) -> None:
+    text = ("Flowers designed Colossus at the Post Office Research Station in Dollis Hill, in north-west London. "
+            "Korçë is a city and municipality in southeastern Albania.")
+    result = run(extractor, text, "Tommy Flowers")
+    assert {"London", "Albania"} <= names(result) and "north-west London" not in names(result)
+    assert {("Dollis Hill", "located in", "London"), ("Korçë", "located in", "Albania")} <= triples(result)
+    assert "Northern Ireland" in names(run(extractor, "Eddie Irvine is a racing driver from Northern Ireland."))
+
+
+def test_a_comma_run_of_places_that_ends_in_and_is_a_list(extractor: OfflineExtractor) -> None:
+    text = ("After those ten months students move on to universities abroad either to US, UK, Canada, China, Korea, "
+            "Japan or Australia to finish their 4-year bachelor's degree education under the CDPNE program.")
+    assert not any(p == "located in" for _, p, _ in triples(run(extractor, text, "College Preparatory Center")))
+    text = "Between 2003 and 2009, Glider played shows in San Francisco, Oakland, Berkeley and Sacramento."
+    assert ("San Francisco", "located in", "Oakland") not in triples(run(extractor, text, "Glider (band)"))
+
+
+def test_a_role_word_read_as_a_verb_goes_on_with_the_agents(extractor: OfflineExtractor) -> None:
+    text = ("The Dandy Warhols are an American alternative rock band, formed in Portland, Oregon in 1994 by "
+            "singer-guitarist Courtney Taylor-Taylor and guitarist Peter Holmström.")
+    found = triples(run(extractor, text, "The Dandy Warhols"))
+    assert {("Courtney Taylor-Taylor", "form", "Dandy Warhols"), ("Peter Holmström", "form", "Dandy Warhols")} <= found
+
+
+def test_he_and_she_skip_a_person_of_the_other_gender(extractor: OfflineExtractor) -> None:
+    text = ("A notable storyline for the character focused on her relationship with her estranged father Ian Conway "
+            "(Peter Maver). When she got in contact with Ian, he led her to believe that Susan's husband Karl (Alan "
+            "Fletcher) was actually her real father.")
+    intro = ('Eleanor Leanna Rose "Elly" Conway is a fictional character from the Australian soap opera "Neighbours", '
+             "played by Jodi Anasta. She was originally played by Kendell Nunn from her first appearance on 13 "
+             "December 2001, until her departure in May 2002. ")
+    found = triples(run(extractor, intro + text, "Elly Conway"))
+    assert ("Ian", "lead", 'Eleanor Leanna Rose "Elly" Conway') in found
+    assert not any(s == "Elly Conway" and p == "lead" for s, p, _ in found)
+    # Two "he"s against one "she" make Megingoz a man: "she" is the woman he married.
+    text = ("Megingoz( c. 920 – 998/1001)( nicknamed the Brown) was of unknown origin. At the end of the 10th "
+            "century, he played a part in the history of what later came to be known as the county of Guelders. "
+            "He married Gerberga of Lorraine. She was a daughter of Godfrey, Count Palatine of Lotharingia.")
+    found = triples(run(extractor, text, "Megingoz of Guelders"))
+    assert ("Gerberga of Lorraine", "daughter of", "Godfrey") in found
+    assert ("Megingoz", "daughter of", "Godfrey") not in found

@@ -99,6 +99,13 @@ def clause(state: ChunkState, verb: Token) -> None:
             for pobj in child.children:
                 if pobj.dep_ == "pobj":
                     agents.extend(_agent_names(state, pobj))
+            # "formed by vocalist King Diamond and guitarist (VB, conj of the verb) Hank Shermann":
+            # the list goes on through a role word the tagger read as a verb.
+            for role in children:
+                if role.dep_ == "conj" and role.i > child.i and role.tag_.startswith("VB") and is_person_role(
+                        role.lower_):
+                    agents.extend(m for t in role.children if t.dep_ in ("dobj", "nsubj", "attr")
+                                  for m in [state.named(t)] if m is not None and state.is_person(m))
         elif dep == "prep":
             prep = child.lower_
             title = state.tok2m[child.i]

@@ -311,20 +311,32 @@ def possessed_work(state: ChunkState, noun: Token) -> None:
         state.triple(maker, verb, work, [])
 
 
+# Administrative kinds written after a place's name ("Pas-de-Calais department") that PLACE_NOUNS lacks.
+_AREA_NOUNS = frozenset({"department", "state", "prefecture", "oblast", "voivodeship", "governorate", "canton"})
+
+
 def place_chains(state: ChunkState) -> None:
     """ "Wilmslow, Cheshire", "Lima, Pepin County, Wisconsin": each place of a comma chain lies
-    in the next. A chain that ends a list ("France, Germany and Italy") is a list, not a chain."""
+    in the next. A run that ends a list ("France, Germany, Italy and Spain") is a list, not a chain."""
     doc = state.doc
-    places = [m for m in state.mentions if m.is_place and m.start >= 0]
+    places = [m for m in state.mentions if (m.is_place or m.spg_class == state.classes.place) and m.start >= 0
+              and not m.is_date]  # "the town Boulogne-sur-Mer" (PERSON to the NER), retyped by `kind_prefixes`
     places.sort(key=lambda m: m.start)
+    starts = {m.start: m for m in places}
     for left, right in pairwise(places):
-        if right.start != left.end + 1 or doc[left.end].text != ",":
-            continue
-        after = doc[right.end] if right.end < len(doc) else None
+        comma = left.end
+        while comma < right.start and state.lemma(doc[comma]) in PLACE_NOUNS | _AREA_NOUNS:
+            comma += 1  # "Pas-de-Calais department, northern France"
+        gap = right.start - comma
+        if doc[comma].text != "," or not (gap == 1 or (gap == 2 and doc[comma + 1].lower_ == "in")):
+            continue  # "Dollis Hill, in north-west London" is a chain too
+        end = right.end
+        while end + 1 < len(doc) and doc[end].text == "," and (nxt := starts.get(end + 1)) is not None:
+            end = nxt.end  # "Drenovë, Korçë, Lekas, ... and Voskopojë": read to the end of the run
+        after = doc[end] if end < len(doc) else None
         if after is not None and after.lower_ in ("and", "or"):
             continue
-        if after is not None and after.text == "," and right.end + 1 < len(doc) and doc[right.end + 1].lower_ in (
-                "and", "or"):
+        if after is not None and after.text == "," and end + 1 < len(doc) and doc[end + 1].lower_ in ("and", "or"):
             continue
         if left.name != right.name:
             state.triple(left, "located in", right, [])

@@ -89,10 +89,10 @@ class Reader:
                 possessed_work(state, doc[i])
             else:
                 clause(state, doc[i])
+        kind_prefixes(state)  # before the chains: "the town Boulogne-sur-Mer, Pas-de-Calais" is a place
         place_chains(state)
         names_in_names(state)
         role_prefixes(state)
-        kind_prefixes(state)
         attribute_values(state)
         works_by(state)
         mentions = [*state.mentions, *state.used.values()]
