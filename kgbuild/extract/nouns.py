@@ -4,11 +4,13 @@ definitions after a copula or in an apposition ("X is a Hungarian-American film 
 
 from __future__ import annotations
 
+import re
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from kgbuild.extract.arguments import is_hyphen
 from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts, listed
+from kgbuild.extract.entities import STYLE_TITLES
 from kgbuild.extract.facts import CONCEPT, Mention
 from kgbuild.extract.typehints import class_hint, is_person_role
 from kgbuild.extract.vocab import (
@@ -418,6 +420,9 @@ _RULER_TITLES = frozenset({"king", "queen", "prince", "princess", "emperor", "em
                            "tsar", "czar", "sultan", "pope", "archduke", "archduchess"})
 
 
+_STYLE_RE = re.compile(r"^[^,]+, (?:\d+(?:st|nd|rd|th) )?([A-Z][a-z]+) of ")
+
+
 def kind_prefixes(state: ChunkState) -> None:
     """A kind noun the parser ties to the name right after it is what the named thing is: "the poet
     Lord Byron", "King's short story Trucks", "the town Boulogne-sur-Mer" (plural kinds over the list
@@ -435,6 +440,9 @@ def kind_prefixes(state: ChunkState) -> None:
                                                        for w in mention.name.split())):
             # "King James I of Scotland", "Queen Joan Beaufort", but not the stage name "King Diamond"
             mention.add_type(first.lower_, state.sentence(first))
+        if state.is_person(mention) and (style := _STYLE_RE.match(mention.name)) and (
+                style.group(1).lower() in STYLE_TITLES):
+            mention.add_type(style.group(1).lower(), state.sentence(first))  # "Louis, Dauphin of France"
         before = mention.start - 1
         if doc[before].is_quote and before > 0:
             before -= 1  # King's short story "Trucks"
