@@ -525,3 +525,9 @@ def test_a_noble_title_after_a_comma_is_part_of_the_name(extractor: OfflineExtra
     assert {"Algernon Percy, 10th Earl of Northumberland", "Arthur Capell, 1st Earl of Essex"} <= names(result)
     assert all_types(result)["Arthur Capell, 1st Earl of Essex"] == ["earl"]
     assert not {"Algernon Percy", "Arthur Capell"} & names(result)
+
+
+def test_a_preposition_coordinated_with_the_verbs_own_takes_its_objects(extractor: OfflineExtractor) -> None:
+    text = "The Baby led to the Manchester Mark 1 and to the Ferranti Mark 1, which went on sale in 1951."
+    found = triples(run(extractor, text, "Early computers"))
+    assert {("Baby", "lead to", "Manchester Mark 1"), ("Baby", "lead to", "Ferranti Mark 1")} <= found

@@ -113,7 +113,11 @@ def clause(state: ChunkState, verb: Token) -> None:
                 objects.append(title)  # 'wrote "On Computable Numbers"': the title opens with a preposition
                 has_object = True
                 continue
-            for pobj in child.children:
+            # "led to the Manchester Mark 1 and to the Ferranti Mark 1": a preposition coordinated with
+            # this one takes its objects to the same verb.
+            for pobj, prep in [(p, prep) for p in child.children] + [
+                    (p, other.lower_) for other in child.children if other.dep_ == "conj" and other.tag_ == "IN"
+                    for p in other.children]:
                 if pobj.dep_ == "pobj":
                     for tok in listed(pobj):
                         found = state.object(tok, False)

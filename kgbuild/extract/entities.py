@@ -205,8 +205,12 @@ def _repaired_spans(doc: Doc) -> list[Span]:
             ent = _with_style(doc, ent)
         elif ent.label_ in _NUMBERED_LABELS:
             ent = _with_number(doc, ent)
-        if ent.label_ in ("GPE", "LOC", "ORG", "NORP"):
-            ent = _with_style(doc, ent)  # "Louis" (GPE to the NER), "Dauphin of France": a person
+        if ent.label_ in ("GPE", "LOC", "ORG", "NORP") and not (
+                ent.start > 1 and doc[ent.start - 1].lower_ == "of" and doc[ent.start - 2].is_title
+                and doc[ent.start - 2].lower_ in STYLE_TITLES):
+            # "Louis" (GPE to the NER), "Dauphin of France": a person; but "John I, Lord of Polanen, Lord of
+            # De Lek": a place after "of" is a title's territory
+            ent = _with_style(doc, ent)
         spans.append(ent)
     return spans
 
