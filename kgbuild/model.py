@@ -76,6 +76,10 @@ class Ref(Record):
     name: str
 
 
+# Entity property listing every semantic type when a text gives more than one (the first is `semantic_type`).
+SEMANTIC_TYPES = "semantic_types"
+
+
 class Entity(Record):
     id: str
     name: str
@@ -93,6 +97,12 @@ class Entity(Record):
 
     def ref(self) -> Ref:
         return Ref(kind="entity", id=self.id, name=self.name)
+
+    def semantic_types(self) -> list[str]:
+        """Every semantic type: `semantic_type`, and the further ones a coordinated definition gave
+        ("a film director, producer and screenwriter"), kept in the SEMANTIC_TYPES property."""
+        listed = [t for t in self.properties.get(SEMANTIC_TYPES, []) if t]
+        return listed or ([self.semantic_type] if self.semantic_type else [])
 
 
 class Event(Record):
