@@ -83,7 +83,10 @@ def dump(result: Any) -> dict[str, Any]:
                            "o": (h.object if on_subject else h.subject).name})
     return {
         "failure": result.failure.detail if result.failure else None,
-        "entities": [{"name": e.name, "class": e.spg_class, "type": e.semantic_type, "aliases": list(e.aliases)}
+        "entities": [{"name": e.name, "class": e.spg_class, "type": e.semantic_type, "aliases": list(e.aliases),
+                      "types": [t for t in e.properties.get("semantic_types", []) if t],  # more than one type
+                      "properties": {k: list(v) for k, v in e.properties.items()
+                                     if k not in ("semantic_types", "nationality")}}  # amounts
                      for e in result.entities],
         "relations": [{"id": r.id, "s": r.subject.name, "p": r.predicate, "o": r.object.name}
                       for r in result.relations],
@@ -398,6 +401,11 @@ class Verdict:
     qualifiers: list[tuple[str, str, bool]]  # prep, value, recalled
 
 
+def entity_types(entity: dict[str, Any]) -> list[str]:
+    """The entity's semantic types: all of them when it has several (the `semantic_types` property)."""
+    return list(entity.get("types") or ([entity["type"]] if entity["type"] else []))
+
+
 def judge_fact(scorer: Scorer, fact: Fact, ex: dict[str, Any]) -> Verdict:
     passage, kind = fact.passage, fact.kind
     subject = fact.s
@@ -409,7 +417,7 @@ def judge_fact(scorer: Scorer, fact: Fact, ex: dict[str, Any]) -> Verdict:
         return value_match(passage, name, fact.o_names, kind == "date")
 
     if kind == "isa":
-        recalled = any(s_is(e["name"]) and e["type"] and scorer.type_match(e["type"], fact.o_names)
+        recalled = any(s_is(e["name"]) and any(scorer.type_match(t, fact.o_names) for t in entity_types(e))
                        for e in ex["entities"])
         recalled = recalled or any(
             s_is(r["s"]) and scorer.first_lemma(r["p"]) == "isa"
@@ -438,7 +446,12 @@ def judge_fact(scorer: Scorer, fact: Fact, ex: dict[str, Any]) -> Verdict:
             return any(i != j and s_is(a) and o_is(b) for i, a in enumerate(names) for j, b in enumerate(names))
 
         events = [e for e in ex["events"] if scorer.pred_match(e["trigger"], fact.p) and two_arguments(e)]
-    recalled = bool(relations or events)
+    # An amount may be a property of the subject's entity (key = predicate, value = amount): "population": "716".
+    held = kind == "value" and any(
+        s_is(e["name"]) and any(scorer.pred_match(key, fact.p) and any(o_is(v) for v in values)
+                                for key, values in (e.get("properties") or {}).items())
+        for e in ex["entities"])
+    recalled = bool(relations or events) or held
     ids = {r["id"] for r in relations}
     verdicts = []
     for prep, value in fact.qualifiers():

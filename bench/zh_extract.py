@@ -1,13 +1,28 @@
-"""Precision and recall of the offline Chinese extractor on a hand-labelled set (bench/data/zh_extract_gold.json;
-how it was made: docs/chinese.md), against what the offline build gave Chinese text before (the English spaCy rules).
+"""Precision and recall of the offline Chinese extractor on two hand-labelled sets, with the code of a
+baseline commit scored in the same run:
 
-Run from the repo root: `python bench/zh_extract.py`. Readable lines, then one JSON object.
+- medicine (bench/data/zh_extract_gold.json, medicine schema; how it was made: docs/chinese.md);
+- open domain (bench/data/zh_open_gold.json, open_domain schema): company-report, news and encyclopedia
+  paragraphs written for kgbuild, labelled before the open-domain rules were written (docs/chinese.md).
+
+For the open-domain set it also reports entities, relations, relations per entity, the share of predicted
+entities that are common words (words jieba's own dictionary lists as frequent ordinary words: nouns,
+verbs, adjectives...), value qualifiers (amounts, percentages, periods on a relation) and events.
+
+Run from the repo root: `python bench/zh_extract.py [--baseline REF]` (REF: a git commit whose kgbuild/ is
+scored too, default the commit before the open-domain rules; `--baseline none` skips it). Readable
+lines, then one JSON object.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
+import re
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -20,15 +35,34 @@ from kgbuild.ids import normalize_name
 from kgbuild.model import Chunk, ChunkExtraction
 from kgbuild.schema import resolve_schema
 
-GOLD = Path(__file__).resolve().parent / "data" / "zh_extract_gold.json"
+HERE = Path(__file__).resolve().parent
+GOLD = HERE / "data" / "zh_extract_gold.json"
+OPEN_GOLD = HERE / "data" / "zh_open_gold.json"
+BASELINE = "2e79b19"  # main before the open-domain Chinese rules (issue 25)
 # Schema relation names back to the rule names the gold uses.
-_PREDICATE = {"subtypeOf": "isA", "locatedInBodyPart": "locatedIn"}
+_PREDICATE = {"subtypeOf": "isA", "locatedInBodyPart": "locatedIn", "manufacturedBy": "createdBy",
+              "designBasedOn": "basedOn"}
+_VALUE = re.compile(r"^[\d.,]+(?!\d*年|\d*月|\d*日)")  # an amount or a percentage, not a date
+# jieba's tags of ordinary words: a frequent word with one of these is a common word, not a name.
+_COMMON_TAGS = frozenset({"n", "v", "vn", "a", "ad", "an", "d", "l", "i", "j", "vd", "b", "f", "s"})
+_COMMON_MIN_FREQ = 100
+
+
+Extract = Callable[[list[Chunk]], list[ChunkExtraction]]
 
 
 def chunk(i: int, text: str) -> Chunk:
     return Chunk(id=f"s{i}#0", doc_id=f"s{i}", text=text, order=0, paragraph_start=0, paragraph_end=0,
                  token_count=len(text), content_hash=str(i))
 
+
+def prf(tp: int, n_pred: int, n_gold: int) -> dict[str, float]:
+    p = tp / n_pred if n_pred else 0.0
+    r = tp / n_gold if n_gold else 0.0
+    return {"p": round(p, 3), "r": round(r, 3), "f1": round(2 * p * r / (p + r), 3) if p + r else 0.0}
+
+
+# ---------------------------------------------------------------- medicine set (as before)
 
 def predicted(ex: ChunkExtraction) -> tuple[dict[str, tuple[str, set[str]]], set[tuple[str, str, str]]]:
     entities = {normalize_name(e.name): (e.spg_class, {normalize_name(a) for a in e.aliases}) for e in ex.entities}
@@ -39,13 +73,7 @@ def predicted(ex: ChunkExtraction) -> tuple[dict[str, tuple[str, set[str]]], set
     return entities, triples
 
 
-def prf(tp: int, n_pred: int, n_gold: int) -> dict[str, float]:
-    p = tp / n_pred if n_pred else 0.0
-    r = tp / n_gold if n_gold else 0.0
-    return {"p": round(p, 3), "r": round(r, 3), "f1": round(2 * p * r / (p + r), 3) if p + r else 0.0}
-
-
-def score(sentences: Sequence[dict], extract: Callable[[list[Chunk]], list[ChunkExtraction]]) -> dict[str, object]:
+def score(sentences: Sequence[dict], extract: Extract) -> dict[str, object]:
     results = extract([chunk(i, s["text"]) for i, s in enumerate(sentences)])
     e_tp = e_pred = e_gold = typed = r_tp = r_pred = r_gold = 0
     misses: list[str] = []
@@ -71,30 +99,218 @@ def score(sentences: Sequence[dict], extract: Callable[[list[Chunk]], list[Chunk
                        "relations_gold": r_gold}, "sample_false_entities": misses[:8]}
 
 
-def main() -> None:
-    data = json.loads(GOLD.read_text(encoding="utf-8"))["sentences"]
+# ---------------------------------------------------------------- open-domain set
+
+def common_words() -> set[str]:
+    """Frequent ordinary words of jieba's own dictionary (the bench's yardstick, not the extractor's list)."""
+    import jieba
+
+    out: set[str] = set()
+    with open(Path(jieba.__file__).parent / "dict.txt", encoding="utf-8") as handle:
+        for line in handle:
+            parts = line.split()
+            if len(parts) == 3 and int(parts[1]) >= _COMMON_MIN_FREQ and parts[2] in _COMMON_TAGS and len(parts[0]) > 1:
+                out.add(parts[0])
+    return out
+
+
+def is_value(name: str, cls: str) -> bool:
+    return cls != "Date" and bool(_VALUE.match(name))
+
+
+def score_open(paragraphs: Sequence[dict], extract: Extract, common: set[str]) -> dict[str, object]:
+    results = extract([chunk(i, p["text"]) for i, p in enumerate(paragraphs)])
+    keys = ("e_tp e_pred e_gold typed r_tp r_pred r_gold q_tp q_pred q_gold v_tp v_pred v_gold ev_tp ev_pred ev_gold "
+            "common all_rel").split()
+    n: dict[str, int] = dict.fromkeys(keys, 0)
+    false_entities: list[str] = []
+    false_relations: list[str] = []
+    missed_relations: list[str] = []
+    for p, ex in zip(paragraphs, results, strict=True):
+        # every name (and alias) of an entity -> its name, so a fact written with a short name counts once
+        canon: dict[str, str] = {}
+        for e in ex.entities:
+            canon[normalize_name(e.name)] = normalize_name(e.name)
+            for a in e.aliases:
+                canon.setdefault(normalize_name(a), normalize_name(e.name))
+        names = {normalize_name(e.name): e for e in ex.entities if not is_value(e.name, e.spg_class)}
+        values = {normalize_name(e.name) for e in ex.entities if is_value(e.name, e.spg_class)}
+        gold = {normalize_name(a): c for a, c in p["entities"]}
+        found = {g for g in gold if canon.get(g) in names}
+        n["e_tp"] += len(found)
+        n["e_pred"] += len(names)
+        n["e_gold"] += len(gold)
+        n["typed"] += sum(1 for g in found if names[canon[g]].spg_class == gold[g])
+        n["common"] += sum(1 for k, e in names.items() if e.name in common)
+        gold_canon = {**{canon.get(g, g): g for g in gold}}
+        false_entities += [k for k in names if k not in gold_canon and k not in gold][:3]
+        gv = {normalize_name(v) for v in p["values"]}
+        n["v_tp"] += len(gv & values)
+        n["v_pred"] += len(values)
+        n["v_gold"] += len(gv)
+
+        def key(name: str, canon: dict[str, str] = canon, gold_canon: dict[str, str] = gold_canon) -> str:
+            c = canon.get(normalize_name(name), normalize_name(name))
+            return gold_canon.get(c, c)
+
+        triples = {(key(r.subject.name), _PREDICATE.get(r.predicate, r.predicate), key(r.object.name))
+                   for r in ex.relations}
+        triples |= {(key(e.name), "synonym", normalize_name(a)) for e in ex.entities for a in e.aliases}
+        gold_rel = {(normalize_name(a), q, normalize_name(b)) for a, q, b in p["relations"]}
+        n["r_tp"] += len(gold_rel & triples)
+        n["r_pred"] += len(triples)
+        n["r_gold"] += len(gold_rel)
+        n["all_rel"] += len(ex.relations)
+        false_relations += [f"{p['id']} {t}" for t in sorted(triples - gold_rel)][:3]
+        missed_relations += [f"{p['id']} {t}" for t in sorted(gold_rel - triples)][:3]
+        rel_by_id = {r.id: r for r in ex.relations}
+        quals = set()
+        for h in ex.hypernodes:
+            r = rel_by_id.get(h.subject.id)
+            if r is not None:
+                quals.add((key(r.subject.name), _PREDICATE.get(r.predicate, r.predicate), key(r.object.name),
+                           h.predicate, normalize_name(h.object.name)))
+        gold_q = {(normalize_name(a), b, normalize_name(c), d, normalize_name(e)) for a, b, c, d, e in p["qualifiers"]}
+        n["q_tp"] += len(gold_q & quals)
+        n["q_pred"] += len(quals)
+        n["q_gold"] += len(gold_q)
+        names_by_id = {e.id: e.name for e in ex.entities}
+        events = {(ev.type, normalize_name(names_by_id.get(ev.time.id, "")) if ev.time else "") for ev in ex.events}
+        gold_ev = {(t, normalize_name(w)) for t, w in p["events"]}
+        n["ev_tp"] += len(gold_ev & events)
+        n["ev_pred"] += len(events)
+        n["ev_gold"] += len(gold_ev)
+    return {"entities": prf(n["e_tp"], n["e_pred"], n["e_gold"]), "relations": prf(n["r_tp"], n["r_pred"], n["r_gold"]),
+            "typed_accuracy": round(n["typed"] / n["e_tp"], 3) if n["e_tp"] else 0.0,
+            "values": prf(n["v_tp"], n["v_pred"], n["v_gold"]), "qualifiers": prf(n["q_tp"], n["q_pred"], n["q_gold"]),
+            "events": prf(n["ev_tp"], n["ev_pred"], n["ev_gold"]),
+            "counts": {"entities_pred": n["e_pred"], "entities_gold": n["e_gold"], "relations_pred": n["all_rel"],
+                       "relations_gold": n["r_gold"], "values_pred": n["v_pred"], "events_pred": n["ev_pred"]},
+            "relations_per_entity": round(n["all_rel"] / n["e_pred"], 3) if n["e_pred"] else 0.0,
+            # the same ratio in the gold itself: what perfect extraction of this text would give
+            "gold_relations_per_entity": round(sum(len(p["relations"]) for p in paragraphs)
+                                               / max(1, sum(len(p["entities"]) for p in paragraphs)), 3),
+            "common_word_entity_share": round(n["common"] / n["e_pred"], 3) if n["e_pred"] else 0.0,
+            "sample_false_entities": false_entities[:12], "sample_false_relations": false_relations[:12],
+            "sample_missed_relations": missed_relations[:12]}
+
+
+# ---------------------------------------------------------------- runs
+
+def build_figures(paragraphs: Sequence[dict]) -> dict[str, object]:
+    """A real offline build of the paragraphs (one file each, open_domain schema, no stores): the graph a user
+    gets, after alignment merged what several paragraphs name."""
+    import asyncio
+
+    from kgbuild.build import Builder
+    from kgbuild.config import load_config
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        files = []
+        for p in paragraphs:
+            files.append(root / f"{p['id']}.txt")
+            files[-1].write_text(p["text"], encoding="utf-8")
+        settings = ("workspace: ws\ngraph_store:\n  backend: none\nvector_store:\n  backend: none\n"
+                    "build:\n  workers: 1\n")
+        (root / "kgbuild.yaml").write_text(settings, encoding="utf-8")
+        started = time.perf_counter()
+        report = asyncio.run(Builder(load_config(root / "kgbuild.yaml", env={})).arun(files))
+        g = report.graph
+        after = report.align.alignment.after if report.align is not None else None
+        return {"entities": g.entities, "relations": g.relations, "hypernodes": g.hypernodes, "events": g.events,
+                "relations_per_entity": round(g.relations / g.entities, 3) if g.entities else 0.0,
+                "components": after.components if after else None, "wall_s": round(time.perf_counter() - started, 2)}
+
+
+def figures() -> dict[str, dict[str, object]]:
+    """Every run of the code on the import path, as name -> figures."""
+    medicine = json.loads(GOLD.read_text(encoding="utf-8"))["sentences"]
+    open_set = json.loads(OPEN_GOLD.read_text(encoding="utf-8"))["paragraphs"]
     schema = resolve_schema("medicine")
     concepts = shared_data("medicine/Disease.csv") / "medicine"
-    splits = {"all": data, "dev (doc.txt + Disease.csv)": [s for s in data if not s["source"].startswith("held-out")],
-              "held-out": [s for s in data if s["source"].startswith("held-out")]}
-    runs: dict[str, Callable[[list[Chunk]], list[ChunkExtraction]]] = {
-        "before: spaCy English rules": OfflineExtractor(schema).extract,
-        "jieba-rules, schema only": ChineseExtractor(schema).extract,
-        "jieba-rules, schema + medicine concept files": ChineseExtractor(schema, concepts).extract,
+    med_splits = {"all": medicine,
+                  "dev (doc.txt + Disease.csv)": [s for s in medicine if not s["source"].startswith("held-out")],
+                  "held-out": [s for s in medicine if s["source"].startswith("held-out")]}
+    runs: dict[str, Extract] = {
+        "medicine: spaCy English rules": OfflineExtractor(schema).extract,
+        "medicine: jieba-rules, schema only": ChineseExtractor(schema).extract,
+        "medicine: jieba-rules, schema + concept files": ChineseExtractor(schema, concepts).extract,
     }
-    figures: dict[str, dict[str, object]] = {}
+    out: dict[str, dict[str, object]] = {}
     for name, run in runs.items():
         started = time.perf_counter()
-        for split, sentences in splits.items():
-            result = score(sentences, run)
-            figures[f"{name} | {split}"] = result
-            e, r = result["entities"], result["relations"]
-            print(f"{name:46} {split:28} entities P {e['p']:.2f} R {e['r']:.2f} F1 {e['f1']:.2f}  "  # type: ignore[index]
-                  f"relations P {r['p']:.2f} R {r['r']:.2f} F1 {r['f1']:.2f}  typed {result['typed_accuracy']}")  # type: ignore[index]
-        figures[f"{name} | seconds"] = {"wall_s": round(time.perf_counter() - started, 2)}
-    print(f"gold: {len(data)} sentences, {sum(len(s['entities']) for s in data)} entities, "
-          f"{sum(len(s['relations']) for s in data)} relations", file=sys.stderr)
-    print(json.dumps({"sentences": len(data), "results": figures}, ensure_ascii=False))
+        for split, sentences in med_splits.items():
+            out[f"{name} | {split}"] = score(sentences, run)
+        out[f"{name} | seconds"] = {"wall_s": round(time.perf_counter() - started, 2)}
+    common = common_words()
+    open_schema = resolve_schema("open_domain")
+    open_splits = {"all": open_set, "dev": [p for p in open_set if p["split"] == "dev"],
+                   "held-out": [p for p in open_set if p["split"] == "held-out"]}
+    started = time.perf_counter()
+    extractor = ChineseExtractor(open_schema)
+    for split, paragraphs in open_splits.items():
+        out[f"open domain: jieba-rules | {split}"] = score_open(paragraphs, extractor.extract, common)
+    out["open domain: jieba-rules | seconds"] = {"wall_s": round(time.perf_counter() - started, 2)}
+    out["open domain: offline build of all paragraphs"] = build_figures(open_set)
+    return out
+
+
+def baseline_figures(ref: str) -> dict[str, dict[str, object]] | None:
+    """The same figures for kgbuild/ as of `ref`: its tree unpacked into a temporary folder and this
+    script run there in a child process (the gold files and scoring code stay this run's)."""
+    repo = HERE.parent
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "-C", str(repo), "archive", ref, "kgbuild"], capture_output=True, check=False)
+        if archive.returncode != 0:
+            print(f"baseline {ref}: git archive failed ({archive.stderr.decode().strip()}); skipped", file=sys.stderr)
+            return None
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([tmp, str(HERE)])}
+        child = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--figures-only"], env=env, cwd=tmp,
+                               capture_output=True, text=True, check=False)
+        if child.returncode != 0:
+            print(f"baseline {ref} failed: {child.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
+            return None
+        return json.loads(child.stdout.strip().splitlines()[-1])
+
+
+def show(label: str, figs: dict[str, dict[str, object]]) -> None:
+    for name, result in figs.items():
+        if "components" in result:
+            print(f"{label:8} {name:62} {result['entities']} entities, {result['relations']} relations, "
+                  f"{result['hypernodes']} hypernodes, {result['events']} events, {result['relations_per_entity']} "
+                  f"relations per entity, {result['components']} components")
+            continue
+        if "entities" not in result:
+            continue
+        e, r = result["entities"], result["relations"]
+        extra = ""
+        if "relations_per_entity" in result:
+            c = result["counts"]
+            extra = (f"  | {c['entities_pred']} entities, {c['relations_pred']} relations, "  # type: ignore[index]
+                     f"{result['relations_per_entity']} rel/entity, common words {result['common_word_entity_share']}, "
+                     f"qualifiers P {result['qualifiers']['p']:.2f} R {result['qualifiers']['r']:.2f}, "  # type: ignore[index]
+                     f"events P {result['events']['p']:.2f} R {result['events']['r']:.2f}")  # type: ignore[index]
+        print(f"{label:8} {name:62} entities P {e['p']:.2f} R {e['r']:.2f}  "  # type: ignore[index]
+              f"relations P {r['p']:.2f} R {r['r']:.2f}  typed {result['typed_accuracy']}{extra}")  # type: ignore[index]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", default=BASELINE, help="git commit whose kgbuild/ is scored too ('none': skip)")
+    parser.add_argument("--figures-only", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.figures_only:
+        print(json.dumps(figures(), ensure_ascii=False))
+        return
+    now = figures()
+    before = baseline_figures(args.baseline) if args.baseline != "none" else None
+    if before is not None:
+        show("before", before)
+    show("now", now)
+    print(json.dumps({"baseline": args.baseline if before is not None else None, "now": now, "before": before},
+                     ensure_ascii=False))
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import annotated_types
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, ValidationInfo, field_validator
 
 from kgbuild.errors import ConfigError
 from kgbuild.query_settings import (
@@ -25,6 +25,7 @@ from kgbuild.query_settings import (
     SubgraphRAGSettings,
     template_lines,
 )
+from kgbuild.record_mapping import RecordsConfig, records_template
 from kgbuild.setting_values import (
     BOLT_SCHEMES,
     HTTP_SCHEMES,
@@ -86,6 +87,16 @@ class ChunkingConfig(Section):
                               description="sentences on each side compared at a candidate boundary")
     embedding_model: str | None = Field(
         None, description="sentence-transformers model for topic_split=embedding; default: bundled all-MiniLM-L6-v2")
+
+    @field_validator("min_tokens")
+    @classmethod
+    def _budget_order(cls, value: int, info: ValidationInfo) -> int:
+        # Checked on min_tokens itself (max_tokens is validated first): the error then names the key and
+        # its value, where a check on the whole section printed the whole `chunking` mapping back.
+        largest = info.data.get("max_tokens")
+        if isinstance(largest, int) and value > largest:
+            raise ValueError(f"must not exceed chunking.max_tokens ({largest}): lower it or raise max_tokens")
+        return value
 
 
 class CsvColumns(Section):
@@ -304,6 +315,8 @@ class Config(Section):
     schema_: str = Field("open_domain", alias="schema", description="a shipped schema name or a path to a YAML schema")
     sources: list[str] = Field(default_factory=list, description="inputs built when `kgbuild build` gets no paths")
     read: ReadConfig = Field(default_factory=ReadConfig)
+    records: RecordsConfig = Field(default_factory=RecordsConfig,
+                                   description="structured files mapped onto the schema (docs/structured.md)")
     chunking: ChunkingConfig = Field(default_factory=ChunkingConfig)
     extract: ExtractConfig = Field(default_factory=ExtractConfig)
     align: AlignConfig = Field(default_factory=AlignConfig)
@@ -341,13 +354,6 @@ class Config(Section):
     @classmethod
     def _workspace_path(cls, value: str) -> str:
         return check_path(value)
-
-    @field_validator("chunking")
-    @classmethod
-    def _budget_order(cls, value: ChunkingConfig) -> ChunkingConfig:
-        if value.min_tokens > value.max_tokens:
-            raise ValueError("chunking.min_tokens must not exceed chunking.max_tokens")
-        return value
 
     def workspace_path(self) -> Path:
         return (self.root / self.workspace).resolve()
@@ -584,7 +590,7 @@ llm:
   base_url: null
   model: null
 
-{_query_section()}"""
+{records_template(schema)}{_query_section()}"""
 
 
 def _query_section() -> str:

@@ -132,7 +132,9 @@ def events(ws: Workspace, *, type_: str | None = None, doc: str | None = None,
 
 def documents(ws: Workspace, *, limit: int | None = 50) -> list[dict[str, Any]]:
     _require(ws)
-    t = ws.read_table("documents", columns=["id", "title", "source", "format", "word_count", "chunk_ids"])
+    # metadata: a CSV row's other columns, a JSON record's other fields (docs/csv.md promises them here)
+    t = ws.read_table("documents", columns=["id", "title", "source", "format", "word_count", "metadata",
+                                            "chunk_ids"])
     return _apply(t, [], limit, "documents")
 
 

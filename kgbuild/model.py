@@ -37,6 +37,7 @@ class Document(Record):
     content_hash: str
     metadata: dict[str, str] = Field(default_factory=dict)
     chunk_ids: list[str] = Field(default_factory=list)  # document -> chunks, in reading order
+    markup_dropped: int = 0  # tags, image placeholders and page markers the reader left out (build report)
 
     @property
     def text(self) -> str:
@@ -75,6 +76,10 @@ class Ref(Record):
     name: str
 
 
+# Entity property listing every semantic type when a text gives more than one (the first is `semantic_type`).
+SEMANTIC_TYPES = "semantic_types"
+
+
 class Entity(Record):
     id: str
     name: str
@@ -92,6 +97,12 @@ class Entity(Record):
 
     def ref(self) -> Ref:
         return Ref(kind="entity", id=self.id, name=self.name)
+
+    def semantic_types(self) -> list[str]:
+        """Every semantic type: `semantic_type`, and the further ones a coordinated definition gave
+        ("a film director, producer and screenwriter"), kept in the SEMANTIC_TYPES property."""
+        listed = [t for t in self.properties.get(SEMANTIC_TYPES, []) if t]
+        return listed or ([self.semantic_type] if self.semantic_type else [])
 
 
 class Event(Record):

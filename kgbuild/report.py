@@ -47,6 +47,7 @@ class ReadSection(Section):
     documents_read: int = 0  # read successfully in this run
     documents_removed: int = 0  # taken out by --prune or `kgbuild remove`
     words: int = 0  # words in the documents read this run
+    markup_dropped: int = 0  # converter tags, image placeholders and page markers the readers left out
     skipped: list[SkippedSource] = Field(default_factory=list)
 
 
@@ -144,6 +145,12 @@ class LLMSection(Section):
     total: UsageTotals = Field(default_factory=UsageTotals)
     by_stage: dict[str, UsageTotals] = Field(default_factory=dict)
     by_doc: dict[str, UsageTotals] = Field(default_factory=dict)
+    # A build on Ray: requests paid by tasks whose results never came back (a worker died mid-task),
+    # from the coordinator's ledger; already counted in `total` and `by_stage`, not in `by_doc`.
+    lost_tasks: UsageTotals | None = None
+    # Requests that held an endpoint slot and were about to go out, or out, and were never reported (the
+    # worker died during the call): sent or not, paid or not, nobody knows; not in `total`.
+    unknown_calls: int = 0
 
 
 class BuildReport(BaseModel):

@@ -11,7 +11,7 @@ from kgbuild import explore
 from kgbuild.config import Config
 from kgbuild.report import BuildReport, ExtractSection, UsageTotals, load_report, project_usage
 from kgbuild.store.open import held_by_stores
-from kgbuild.workspace import Workspace
+from kgbuild.workspace import RunningBuild, Workspace
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,9 @@ class ProjectStatus:
     latest_unreadable: bool
     model_usage_total: UsageTotals | None
     model_usage_builds: int
+    # The build holding the workspace's lock now (from the lock file), if any; during a first build
+    # it is all there is: `counts` is then empty.
+    running: RunningBuild | None = None
 
     def as_json(self) -> dict[str, Any]:
         """The `status --json` object (its keys are part of the command line's contract)."""
@@ -35,19 +38,24 @@ class ProjectStatus:
             "stores": self.stores, "last_build": last_build(self.latest) if self.latest else {},
             "model_usage_builds": self.model_usage_builds,
             "model_usage_total": self.model_usage_total.model_dump() if self.model_usage_total else None,
+            "running_build": self.running.model_dump() if self.running is not None else None,
         }
 
 
 def project_status(config: Config) -> ProjectStatus:
     ws = Workspace(config.workspace_path())
+    running = ws.running_build()
+    # A first build has written no table yet: that is not "no build found" while it runs.
+    counts = {} if running is not None and not ws.has_table("documents") else explore.counts(ws)
     saved = ws.latest_report()
     latest = load_report(saved)
     usage = project_usage(ws.reports_dir)
     return ProjectStatus(
         config=str(config.file) if config.file else "(defaults)", workspace=str(ws.path), schema=config.schema_,
-        counts=explore.counts(ws), stores=held_by_stores(config), latest=latest,
+        counts=counts, stores=held_by_stores(config), latest=latest,
         latest_unreadable=saved is not None and latest is None,
-        model_usage_total=usage[0] if usage else None, model_usage_builds=usage[1] if usage else 0)
+        model_usage_total=usage[0] if usage else None, model_usage_builds=usage[1] if usage else 0,
+        running=running)
 
 
 def last_build(report: BuildReport) -> dict[str, Any]:

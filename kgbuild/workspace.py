@@ -170,6 +170,30 @@ class Workspace:
             fcntl.flock(fd, fcntl.LOCK_UN)
             os.close(fd)
 
+    def running_build(self) -> RunningBuild | None:
+        """The build holding the lock now, as it named itself in the lock file; None when none runs.
+
+        The kernel's lock decides, not the file's text: a build killed with -9 leaves its name in the
+        file but no lock. Asking takes a shared lock for the length of two system calls; a build that
+        tries to start within those microseconds is refused with the usual "another build is running".
+        """
+        path = self.path / "build.lock"
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            return None  # no lock file: no build ever ran here
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return RunningBuild.read(path)
+            except OSError:
+                return None  # no flock on this file system: the build could not have taken it either
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            return None
+        finally:
+            os.close(fd)
+
     # ---------------------------------------------------------------- tables
 
     def table_path(self, name: str) -> Path:
@@ -270,6 +294,29 @@ def _write_holder(fd: int) -> None:
     # Write, then cut what a killed holder left after it: the file is never empty in between.
     os.pwrite(fd, data, 0)
     os.ftruncate(fd, len(data))
+
+
+class RunningBuild(BaseModel):
+    """A build holding a workspace's lock: what it wrote into `build.lock` when it took it (the pid is
+    None for the moment between taking the lock and writing its name)."""
+
+    pid: int | None = None
+    command: str = ""
+    since: str = ""
+
+    @classmethod
+    def read(cls, path: Path) -> RunningBuild:
+        try:
+            holder = json.loads(path.read_text(encoding="utf-8"))
+            return cls(pid=int(holder["pid"]), command=str(holder.get("command", "")), since=str(holder["since"]))
+        except (OSError, ValueError, TypeError, KeyError):
+            return cls()
+
+    def line(self) -> str:
+        if self.pid is None:
+            return "a build is running (it has not written its pid yet)"
+        return f"a build is running: pid {self.pid}" + (f" `{self.command}`" if self.command else "") + \
+            f", since {self.since}"
 
 
 def _holder(path: Path) -> str:

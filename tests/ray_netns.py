@@ -179,9 +179,12 @@ class Agent:
             raise RuntimeError(f"{alive} node(s) alive, {dead} dead; wanted {nodes} alive, {self.killed} dead")
 
     def run(self, argv: list[str], cwd: str | None = None, env: dict[str, str] | None = None,
-            kill_worker_on: str | None = None, timeout: float = 300, sample_memory: bool = False) -> dict[str, Any]:
+            kill_worker_on: str | None = None, timeout: float = 300, sample_memory: bool = False,
+            after_calls: int = 0, kill_driver_after_calls: int | None = None) -> dict[str, Any]:
         """Run a command (a build); with `kill_worker_on`, SIGKILL the newest worker node's whole
-        process tree as soon as one of its processes shows that title (a Ray task in progress)."""
+        process tree as soon as one of its processes shows that title (a Ray task in progress) and the
+        scripted model has answered `after_calls` requests; with `kill_driver_after_calls`, SIGKILL the
+        command itself (the Ray driver) once the model has answered that many."""
         started = time.monotonic()
         proc = subprocess.Popen(argv, cwd=cwd, env={**os.environ, **(env or {})}, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
@@ -191,12 +194,20 @@ class Agent:
         for t in readers:
             t.start()
         killed = False
+        driver_killed = False
+        calls_at_kill = -1
         peaks = {"driver_mb": 0.0, "worker_mb": 0.0, "cluster_mb": 0.0}
         while proc.poll() is None:
             if time.monotonic() - started > timeout:
                 proc.kill()
                 break
-            if kill_worker_on and not killed and self.workers:
+            answered = len(self.llm.chat_log()) if self.llm is not None and (after_calls or kill_driver_after_calls) \
+                else 0
+            if kill_driver_after_calls is not None and not driver_killed and answered >= kill_driver_after_calls:
+                _kill(proc.pid)
+                driver_killed = True
+                calls_at_kill = answered
+            if kill_worker_on and not killed and self.workers and answered >= after_calls:
                 tree = _tree(self.workers[-1].pid)
                 if any(kill_worker_on in _cmdline(p) for p in tree):
                     for p in tree:
@@ -210,7 +221,7 @@ class Agent:
         for t in readers:
             t.join()
         return {"rc": proc.returncode, "stdout": out.get("stdout", ""), "stderr": out.get("stderr", ""),
-                "killed": killed, "seconds": time.monotonic() - started, **({"peaks": peaks} if sample_memory else {})}
+                "killed": killed, "driver_killed": driver_killed, "calls_at_kill": calls_at_kill, "seconds": time.monotonic() - started, **({"peaks": peaks} if sample_memory else {})}
 
     @staticmethod
     def _sample(driver: int, peaks: dict[str, float]) -> None:

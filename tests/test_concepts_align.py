@@ -10,7 +10,7 @@ from kgbuild.align.concepts import concept_key, link_concepts
 from kgbuild.align.semantic import BELONG_TO, IS_A, SEMANTIC_RELATIONS, semantic_relation
 from kgbuild.align.taxonomy import LLMHypernyms, acomplete_isa, complete_isa
 from kgbuild.extract.domain_concepts import DomainConcept, DomainConcepts, load_domain_concepts
-from kgbuild.model import Concept, Entity, Ref
+from kgbuild.model import SEMANTIC_TYPES, Concept, Entity, Ref
 from kgbuild.schema import Schema
 
 CHUNK = "doc#p00000#0"
@@ -104,6 +104,17 @@ def test_belong_to_and_dedup() -> None:
     # ids folded into another: "Film-Director", "Film directors", "Artists"
     assert res.merged_concepts == 3
     assert res.id_map[Concept.make_id("Film directors")] == fd.id
+
+
+def test_every_semantic_type_of_an_entity_is_linked() -> None:
+    # "Charles Babbage was an English mathematician, inventor and engineer": three types, three belongTo links.
+    babbage = ent("Charles Babbage", "Person", "mathematician",
+                  properties={SEMANTIC_TYPES: ["mathematician", "inventor", "engineer"]})
+    res = link_concepts([babbage], [])
+    assert {r.object.name for r in res.relations if r.subject.id == babbage.id} == {"mathematician", "inventor",
+                                                                                    "engineer"}
+    assert babbage.semantic_types() == ["mathematician", "inventor", "engineer"]
+    assert ent("Ada Lovelace", "Person", "writer").semantic_types() == ["writer"]
 
 
 def test_schema_descriptions_and_aliases(schema: Schema) -> None:

@@ -44,6 +44,13 @@ def test_private_fields_cannot_be_set_from_yaml(tmp_path: Path) -> None:
 def test_min_tokens_above_max_is_rejected(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="min_tokens"):
         load_config(write(tmp_path, "chunking:\n  max_tokens: 100\n  min_tokens: 200\n"), env={})
+    # the line names the key and both numbers, not the whole `chunking` mapping (issue 30)
+    text = "chunking:\n  max_tokens: 100\n  min_tokens: 200\n  encoding: cl100k_base\n  topic_window: 3\n"
+    with pytest.raises(ConfigError) as caught:
+        load_config(write(tmp_path, text), env={})
+    line = caught.value.line()
+    assert ": chunking.min_tokens: must not exceed chunking.max_tokens (100)" in line and "(got 200)" in line, line
+    assert "{" not in line and "encoding" not in line and "topic_window" not in line, line
 
 
 def test_invalid_yaml_points_at_the_line(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ file and line while the rest is read."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -97,6 +98,22 @@ def test_build_of_a_csv_reports_bad_rows_and_builds_the_rest(tmp_path: Path) -> 
     assert "skipped: " in result.stderr and "people.csv:3: row has 4 fields, the header has 2" in result.stderr
     docs = CliRunner().invoke(main, ["-c", str(tmp_path / "kgbuild.yaml"), "inspect", "documents", "--json"])
     assert "Ada Lovelace" in docs.output
+
+
+def test_inspect_documents_json_shows_the_other_columns(tmp_path: Path) -> None:
+    # docs/csv.md: every other column becomes a document property, shown by `inspect documents --json`
+    (tmp_path / "kgbuild.yaml").write_text(
+        "workspace: ws\ngraph_store:\n  backend: none\nvector_store:\n  backend: none\nbuild:\n  workers: 1\n",
+        encoding="utf-8")
+    (tmp_path / "people.csv").write_text(
+        "id,title,text,born,field\n1,Ada Lovelace,Ada Lovelace wrote the first program.,1815,mathematics\n"
+        "2,Alan Turing,Alan Turing broke Enigma.,1912,\n", encoding="utf-8")
+    built = CliRunner().invoke(main, ["-c", str(tmp_path / "kgbuild.yaml"), "build", "-q", str(tmp_path / "people.csv")])
+    assert built.exit_code == 0, built.output
+    docs = CliRunner().invoke(main, ["-c", str(tmp_path / "kgbuild.yaml"), "inspect", "documents", "--json"])
+    by_title = {d["title"]: d for d in json.loads(docs.output)}
+    assert by_title["Ada Lovelace"]["metadata"] == {"born": "1815", "field": "mathematics"}
+    assert by_title["Alan Turing"]["metadata"]["born"] == "1912"
 
 
 def test_rows_with_a_nul_byte_are_skipped_one_by_one_and_the_good_rows_read(tmp_path: Path) -> None:

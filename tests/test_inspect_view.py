@@ -7,12 +7,13 @@ import json
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
 
 from kgbuild.cli import main
-from kgbuild.cli.inspect_view import event_arguments, first_chunk, item_label, short_id, shorten_middle
+from kgbuild.cli.inspect_view import VIEWS, event_arguments, first_chunk, item_label, short_id, shorten_middle
 from kgbuild.workspace import Workspace
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "corpus"
@@ -194,6 +195,43 @@ def test_long_and_markup_like_values_stay_inside_80_columns_and_literal(built: P
     ws.write_table("relations", relations)
     out = kg(config, "inspect", "triples", "-n", "0").stdout
     assert widest(out) <= 80
-    assert "[bold]Hostile" in out and "[/bold]" in out and "<img src=x" in out  # shown as typed, not styled
+    # shown as typed, not styled (the word `[bold]Hostile[/bold]` is longer than its column: cut with "…")
+    assert "[bold]Hostil" in out and "<img" in out and "src=x" in out
     wide = kg(config, "inspect", "triples", "-n", "0", "--wide").stdout
     assert "[bold]Hostile[/bold]" in wide and 80 < widest(wide) <= 240  # wider than the terminal, up to a cap
+
+
+# headers, titles and the units cells add ("2 ids", "+1 more")
+VIEWS_WORDS = {w for view in VIEWS.values() for c in view.columns for w in [*c.header.split(), view.title]} | {
+    "ids", "more", "tokens"}
+
+
+def _broken_words(out: str, rows: list[dict[str, Any]]) -> list[str]:
+    """Tokens of the printed table that are a piece of a longer word of the rows with no "…" to say so
+    (`ArtificialObjec` / `t`): a word is wrapped whole or cut with a mark."""
+    marks = ",;:()[]"
+    words: set[str] = set(VIEWS_WORDS)
+    stack: list[Any] = list(rows)
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            words.update(w.strip(marks) for w in value.split())
+        elif isinstance(value, dict):
+            stack.extend([*value.keys(), *value.values()])
+        elif isinstance(value, list):
+            stack.extend(value)
+    broken = []
+    for token in (t.strip(marks) for t in out.split()):
+        if token in words or token.endswith("…") or not any(c.isalpha() for c in token):
+            continue
+        if any(len(w) > len(token) and (w.startswith(token) or w.endswith(token)) for w in words):
+            broken.append(token)
+    return broken
+
+
+@pytest.mark.parametrize("command", ["entities", "triples", "events", "merges"])
+def test_80_columns_wrap_at_word_boundaries_and_mark_a_cut(built: Path, command: str) -> None:
+    rows = json.loads(kg(built, "inspect", command, "-n", "0", "--json").stdout)
+    out = kg(built, "inspect", command, "-n", "0").stdout
+    assert widest(out) <= 80
+    assert _broken_words(out, rows) == [], out

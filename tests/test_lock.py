@@ -7,6 +7,7 @@ inside at once nor block every later build. The file's text only names the holde
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -155,3 +156,35 @@ def test_the_held_lock_message_names_the_file_the_holder_and_what_to_do(tmp_path
     assert line.startswith(f"{ws.path / 'build.lock'}: another build is running")
     assert f"pid {holder.pid}" in line and "since " in line
     assert "wait for it to finish" in line
+
+
+def test_status_names_the_running_build_and_forgets_a_killed_one(tmp_path: Path) -> None:
+    """`kgbuild status` during a first build said "nothing built yet"; the lock knows who is building."""
+    from click.testing import CliRunner
+
+    from kgbuild.cli import main
+
+    ws = _workspace(tmp_path)
+    config = tmp_path / "kgbuild.yaml"
+    config.write_text("workspace: ws\n", encoding="utf-8")
+    assert ws.running_build() is None  # no lock file yet
+    holder = _start_holder(ws)
+    try:
+        running = ws.running_build()
+        assert running is not None and running.pid == holder.pid and running.since
+        result = CliRunner().invoke(main, ["-c", str(config), "status"])
+        assert result.exit_code == 0, result.output
+        assert f"a build is running: pid {holder.pid}" in result.output and "first build" in result.output
+        as_json = CliRunner().invoke(main, ["-c", str(config), "status", "--json"])
+        assert json.loads(as_json.output)["running_build"]["pid"] == holder.pid
+        # status took nothing the build needs: the build still holds the lock
+        with pytest.raises(WorkspaceError, match="another build is running"), ws.lock():
+            pass
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait(10)
+    # killed: its name is still in the file, but no build runs
+    assert str(holder.pid) in (ws.path / "build.lock").read_text()
+    assert ws.running_build() is None
+    result = CliRunner().invoke(main, ["-c", str(config), "status"])
+    assert result.exit_code != 0 and "no build found" in result.output

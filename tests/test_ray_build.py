@@ -143,3 +143,63 @@ def test_c_worker_node_killed_mid_extraction_then_rerun_gives_identical_tables(
     assert report["extract"]["chunks_cached"] + report["extract"]["chunks_extracted"] == \
         report["extract"]["chunks_total"]
     assert tables(tmp_path / "ws") == local_tables  # same rows, none twice
+
+
+KEY = {"KGBUILD_LLM_API_KEY": "sk-test"}
+
+
+def llm_extraction(base_url: str) -> str:
+    # One chunk per call, two calls in flight for the whole cluster; a short timeout, so a claim or a slot
+    # held by a killed worker comes back within seconds (a lease lasts the longest a request may take).
+    return ("extract:\n  extractor: llm\n  max_reasks: 0\n  pack_tokens: 0\n"
+            f"llm:\n  base_url: {base_url}\n  model: m\n  concurrency: 2\n  max_retries: 0\n  timeout_s: 5\n")
+
+
+def test_d_a_worker_killed_mid_task_leaves_its_model_calls_in_the_report(cluster: RayNamespace,
+                                                                          tmp_path: Path) -> None:
+    cluster.call("worker", nodes=2)  # a node in place of the one test_c killed
+    base_url = cluster.call("llm_start")["base_url"]
+    config = project(tmp_path, llm_extraction(base_url))
+    first, report = ray_build(cluster, config, kill_worker_on="ray::kgbuild-extract", after_calls=6, env=KEY)
+    assert first["killed"], "the worker node was not caught running a task"
+    assert first["rc"] == 0 and report["extract"]["chunks_failed"] == 0, first["stderr"][-2000:]
+    sent = len(cluster.call("llm_log")["texts"])
+    llm = report["llm"]
+    # Every request the endpoint received is in the accounting, the dead worker's included (its task's
+    # own accounting never came back), or counted as unknown: in flight when the worker died.
+    assert llm["total"]["calls"] <= sent <= llm["total"]["calls"] + llm["unknown_calls"], (sent, llm["total"],
+                                                                                          llm["unknown_calls"])
+    lost = llm["lost_tasks"] or {"calls": 0}
+    assert llm["total"]["calls"] - lost["calls"] + llm["unknown_calls"] <= sent  # lost ones are not counted twice
+    assert llm["unknown_calls"] <= 2, llm["unknown_calls"]  # at most the requests in flight (llm.concurrency)
+
+
+def test_e_a_driver_killed_mid_extraction_then_restarted_pays_only_what_was_in_flight_again(
+        cluster: RayNamespace, tmp_path: Path) -> None:
+    base_url = cluster.call("llm_start")["base_url"]
+    config = project(tmp_path / "killed", llm_extraction(base_url))
+    killed = cluster.call("run", argv=build_argv(config, "--engine", "ray", "--ray-address", ADDRESS),
+                          cwd=str(config.parent), timeout=240, env=KEY, kill_driver_after_calls=10)
+    assert killed["driver_killed"] and killed["rc"] == -9, killed["stderr"][-2000:]
+    before = cluster.call("llm_log")["texts"]
+    # restarted: the lock died with the driver, the response cache kept every reply that came back
+    _, report = ray_build(cluster, config, env=KEY)
+    assert report["extract"]["chunks_failed"] == 0
+    chunks = report["extract"]["chunks_total"]
+    assert 10 <= len(before) < chunks, "the driver was not killed mid-extraction"
+    log = cluster.call("llm_log")["texts"]
+    asked = Counter(log)
+    assert len(asked) == chunks
+    # Paid twice: only what was in flight when the driver died, that is the requests already sent (at most
+    # llm.concurrency = 2) and those the job's workers sent before Ray stopped them (after the kill).
+    at_kill = killed["calls_at_kill"]
+    first_asked = {text: log.index(text) for text in asked}
+    paid_twice = [text for text, n in asked.items() if n > 1]
+    assert all(first_asked[text] >= at_kill - 2 for text in paid_twice), (at_kill, len(before),
+                                                                         sorted(first_asked[t] for t in paid_twice))
+    assert len(paid_twice) <= len(before) - at_kill + 2
+    assert report["llm"]["total"]["calls"] == len(log) - len(before)  # the restart's own accounting
+    # the same tables as a build nobody interrupted
+    whole = project(tmp_path / "whole", llm_extraction(base_url))
+    ray_build(cluster, whole, env=KEY)
+    assert tables(tmp_path / "killed" / "ws") == tables(tmp_path / "whole" / "ws")

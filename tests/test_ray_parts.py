@@ -42,6 +42,35 @@ def test_one_slot_for_the_whole_cluster_and_a_dead_holder_loses_it(tmp_path: Pat
     asyncio.run(scenario())
 
 
+def test_the_ledger_counts_the_requests_of_tasks_that_never_returned(tmp_path: Path) -> None:
+    """Three requests paid; the task of the third returned its accounting, the first two died with their
+    worker; a fourth took a slot and was never reported. The report adds the two and names the fourth."""
+    from kgbuild.build.ray_context import lost_usage
+    from kgbuild.llm.accounting import Accounting
+
+    async def scenario() -> dict[str, object]:
+        c = coordinator(tmp_path)
+        for _ in range(4):
+            lease = await c.enter()
+            await c.reserve(100)  # a request about to go out
+            await c.leave(lease)
+        await c.enter()  # a slot taken by a request that never went out: not counted
+        c.tally("extract", {"calls": 1, "retries": 0, "prompt_tokens": 100, "completion_tokens": 10})
+        c.tally("extract", {"calls": 2, "retries": 1, "prompt_tokens": 120, "completion_tokens": 12})
+        c.tally("extract", {"calls": 1, "retries": 0, "prompt_tokens": 90, "completion_tokens": 9})
+        return c.ledger()
+
+    ledger = asyncio.run(scenario())
+    assert ledger["unreported"] == 1
+    returned = Accounting()
+    returned.add("extract", "doc", requests=1, calls=1, prompt_tokens=90, completion_tokens=9)
+    assert lost_usage(returned, ledger) == {"extract": {"calls": 3, "retries": 1, "prompt_tokens": 220,
+                                                       "completion_tokens": 22}}
+    # everything came back: nothing is lost
+    returned.add("extract", "doc", requests=2, calls=3, retries=1, prompt_tokens=220, completion_tokens=22)
+    assert lost_usage(returned, ledger) == {}
+
+
 def test_a_request_in_flight_is_claimed_once(tmp_path: Path) -> None:
     async def scenario() -> None:
         c = coordinator(tmp_path)

@@ -239,6 +239,40 @@ def test_pages_docs_and_headers(client: httpx.Client) -> None:
     assert client.get("/api/stats", headers={"host": "localhost:1"}).status_code == 200
 
 
+def test_pages_answer_head(client: httpx.Client) -> None:
+    # `curl -I /` was 405: the pages take HEAD (headers, no body) as well as GET
+    for path in ("/", "/docs", "/static/app.js", "/openapi.json"):
+        head, got = client.head(path), client.get(path)
+        assert head.status_code == 200, (path, head.status_code)
+        assert head.content == b"" and head.headers["content-type"] == got.headers["content-type"], path
+        assert "content-security-policy" in head.headers
+    assert client.head("/api/nowhere").status_code == 404
+
+
+def test_search_hits_of_one_name_say_what_tells_them_apart(client: httpx.Client) -> None:
+    births = [h for h in get(client, "/api/search", q="born", kind="event")["items"] if h["name"] == "Birth: born"]
+    assert len(births) >= 5
+    contexts = [h["context"] for h in births]
+    assert len(set(contexts)) == len(contexts), contexts
+    assert "person Alan Turing · place Maida Vale · time 23 June 1912" in contexts, contexts
+    # an entity's context is the start of its description
+    alan = find(client, "Alan Turing")
+    assert alan["context"].startswith("Alan Turing was a British mathematician")
+
+
+def test_query_names_the_ids_of_its_trace(client: httpx.Client) -> None:
+    response = client.post("/api/query", json={"question": "Where was Alan Turing born?", "strategy": "frag"})
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    rank = next(step for step in answer["trace"] if step["question"] == "rank")
+    ids = rank["result"]["triples"]
+    labels = answer["labels"]
+    assert ids and all(i in labels for i in ids), [i for i in ids if i not in labels]
+    assert "Alan Turing —bornIn→ Maida Vale" in [labels[i] for i in ids]
+    mention = next(i for i in ids if ">" in i)  # a passage -> entity edge: "<chunk id>>ent_..."
+    assert re.fullmatch(r".+ §\d+ —mentions→ .+", labels[mention]), labels[mention]
+
+
 def test_a_token_guards_every_request(engine: Engine) -> None:
     token = "t0ken-for-tests"
     with BackgroundServer(create_app(engine, token=token, loopback_only=False)) as server:
@@ -361,3 +395,32 @@ def test_concept_chain_and_search_on_a_small_graph(tmp_path: Path) -> None:
     assert index.search("k", "concept", None, 0, 10)["total"] == 2
     assert index.search("", None, None, 0, 1)["items"][0].id == "hub"  # browse: the best connected first
     assert index.search("hub", None, "Person", 0, 10)["total"] == 0
+
+
+def test_engine_calls_are_served_in_arrival_order() -> None:
+    """The explorer's engine lock serves waiting queries first come, first served (a plain Lock promises
+    no order: under 32 clients a query could wait behind any number of later ones)."""
+    import threading
+    import time
+
+    from kgbuild.serve.data import FairLock
+
+    lock = FairLock()
+    assert lock.acquire()
+    order: list[int] = []
+    threads = []
+    for n in range(6):
+        thread = threading.Thread(target=lambda n=n: (lock.acquire(), order.append(n), lock.release()))
+        thread.start()
+        threads.append(thread)
+        deadline = time.monotonic() + 10
+        while lock.waiting() < n + 2:  # this one queued behind the holder and those before it
+            assert time.monotonic() < deadline
+            time.sleep(0.001)
+    assert not lock.acquire(blocking=False)  # taken, and others wait: no cutting in
+    lock.release()
+    for thread in threads:
+        thread.join(10)
+    assert order == list(range(6))
+    assert lock.acquire(blocking=False)  # free again
+    lock.release()

@@ -10,7 +10,7 @@ import numpy as np
 
 from kgbuild.align import blocking
 from kgbuild.align.clusters import Clusters
-from kgbuild.align.normalize import ACRONYM_STOPWORDS, CORPORATE_SUFFIXES, osa_distance, trigram_jaccard
+from kgbuild.align.normalize import ACRONYM_STOPWORDS, CORPORATE_SUFFIXES, name_parts, osa_distance, trigram_jaccard
 from kgbuild.embed.models import embed_matrix
 from kgbuild.embed.types import Embedder
 from kgbuild.model import Relation
@@ -26,6 +26,7 @@ class Cascade(Clusters):
     def run(self, relations: Sequence[Relation], embedder: Embedder | None, embed_threshold: float) -> None:
         self._adjacency(relations)
         self._exact()
+        self._aliases()
         # One unit per exact cluster, represented by its longest name ("J. K. Rowling", not "JK Rowling").
         units = [max(self.members[r], key=lambda m: (len(self.parts[m].tokens), len(self.parts[m].key), -m))
                  for r in range(len(self.ents)) if self.find(r) == r]
@@ -52,6 +53,20 @@ class Cascade(Clusters):
                 joined = any(self.union(r, i, "exact", f"same normalised name {self.parts[i].key!r}") for r in reps)
                 if not joined and len(reps) < MAX_EXACT_REPS:
                     reps.append(i)
+
+    def _aliases(self) -> None:
+        """A name another node lists as an alias is that node (a table's alias column, a text's "also
+        called"): the same guarded union as an exact name (classes, years, numbers must agree)."""
+        if not any(e.aliases for e in self.ents):
+            return
+        by_key: dict[str, list[int]] = {}
+        for i, p in enumerate(self.parts):
+            by_key.setdefault(p.key, []).append(i)
+        for i, e in enumerate(self.ents):
+            for alias in e.aliases:
+                for j in by_key.get(name_parts(alias, self.kind[i]).key, [])[:MAX_EXACT_REPS]:
+                    if self.find(i) != self.find(j):
+                        self.union(i, j, "alias", f"{e.name!r} is also called {alias!r}")
 
     def _variants(self, units: list[int]) -> None:
         parsed = [blocking.parse_person(self.parts[u].tokens) if self.kind[u] == "person" else None for u in units]

@@ -162,9 +162,10 @@ def link_concepts(entities: list[Entity], concepts: list[Concept], schema: Schem
     links: list[tuple[Entity, _Group]] = []
     for e in entities:
         targets: list[_Group] = []
-        if e.semantic_type and (g := linker.group_for(e.semantic_type)) is not None:
-            union_into(g.chunk_ids, e.chunk_ids)
-            targets.append(g)
+        for semantic_type in e.semantic_types():  # several when a definition coordinates them
+            if (g := linker.group_for(semantic_type)) is not None and g not in targets:
+                union_into(g.chunk_ids, e.chunk_ids)
+                targets.append(g)
         if domain is not None:
             for label in [e.name, *e.aliases]:
                 g = linker.by_key.get(concept_key(label))

@@ -8,6 +8,7 @@ from typing import Any
 
 from kgbuild.align import blocking
 from kgbuild.align.clusters import Clusters
+from kgbuild.align.normalize import name_parts
 from kgbuild.ids import normalize_name
 from kgbuild.lists import union_into
 from kgbuild.merge import absorb, merge, own
@@ -71,6 +72,8 @@ def _canonical(fuser: Clusters, members: list[int]) -> int:
     for m in members:
         key = fuser.parts[m].key
         freq[key] = freq.get(key, 0) + max(1, len(fuser.ents[m].chunk_ids))
+    # A name some member lists as an alias is not the name (a table's alias column says which is).
+    aliased = {name_parts(a, fuser.kind[m]).key for m in members for a in fuser.ents[m].aliases}
 
     def score(m: int) -> tuple[Any, ...]:
         e, p = fuser.ents[m], fuser.parts[m]
@@ -80,7 +83,7 @@ def _canonical(fuser: Clusters, members: list[int]) -> int:
             full = pn is None or (bool(pn.given) and len(pn.given[0]) > 1)
         # the most frequent full name (frequency = mentions of its key), then the longest;
         # among spellings of that key the plainest ("Alan Turing", not "Turing, Alan")
-        return (e.spg_class != fuser.fallback, full, freq[p.key], len(p.tokens), len(p.key),
+        return (e.spg_class != fuser.fallback, full, p.key not in aliased, freq[p.key], len(p.tokens), len(p.key),
                 "," not in e.name, not e.name.isupper(), e.name.istitle(), len(e.name))
 
     best = max(score(m) for m in members)

@@ -36,8 +36,10 @@ SOFT_GENERATIONS = frozenset({"jr", "sr"})  # often dropped in mentions: only a 
 # "St" is a title and is dropped instead.
 ABBREVIATIONS = {"mt": "mount", "st": "saint", "ft": "fort", "univ": "university", "intl": "international",
                  "natl": "national", "dept": "department", "assn": "association", "bros": "brothers"}
+# 冯 and 范 are how Chinese writes von and van inside a ·-joined foreign name (约翰·冯·诺依曼); a Chinese
+# name is one token (冯小刚), so the lone character only arises there.
 NAME_PARTICLES = frozenset({"van", "von", "de", "da", "di", "du", "der", "den", "del", "della", "le", "la", "al",
-                            "bin", "ibn", "ben", "mac", "st"})
+                            "bin", "ibn", "ben", "mac", "st", "冯", "范"})
 ACRONYM_STOPWORDS = frozenset({"of", "and", "the", "for", "in", "on", "at", "a", "an", "to", "de"})
 
 _PAREN = re.compile(r"[(\[]([^)\]]*)[)\]]")

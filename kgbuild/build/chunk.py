@@ -13,6 +13,7 @@ from kgbuild.ingest.chunking import Chunker, Span
 from kgbuild.ingest.similarity import make_scorer
 from kgbuild.model import Document
 from kgbuild.progress import Advance
+from kgbuild.records import is_records, record_chunks
 from kgbuild.report import ChunkSection, SkippedSource
 from kgbuild.tokens import TokenCounter
 
@@ -67,7 +68,8 @@ class ChunkStage:
 
         gateway = ctx.gateway("chunking.splitter")
         prompts = ctx.prompts()
-        jobs = [(doc, index, sentences) for doc in docs for index, sentences in chunker.long_paragraphs(doc)]
+        jobs = [(doc, index, sentences) for doc in docs if not is_records(doc)
+                for index, sentences in chunker.long_paragraphs(doc)]
         plans: Plans = {}
 
         async def plan(doc: Document, index: int, sentences: list[str], step: Advance) -> None:
@@ -116,8 +118,12 @@ class Chunking:
         section = self.section
         for doc in todo:
             advance(1)
-            result = self.chunker.chunk(doc, plans.get(doc.id))
-            if not result.chunks:
+            if is_records(doc):  # one chunk per record, never cut or merged: each is a `file:line` source
+                chunks, oversize = record_chunks(doc), 0
+            else:
+                result = self.chunker.chunk(doc, plans.get(doc.id))
+                chunks, oversize = result.chunks, result.oversize_sentences
+            if not chunks:
                 section.skipped.append(SkippedSource(
                     source=doc.source, reason="no text left after chunking; nothing to build"))
                 continue
@@ -125,10 +131,10 @@ class Chunking:
                 section.documents_changed += 1
             else:
                 section.documents_new += 1
-            section.oversize_sentences += result.oversize_sentences
-            corpus.docs[doc.id] = doc.model_copy(update={"chunk_ids": [c.id for c in result.chunks]})
+            section.oversize_sentences += oversize
+            corpus.docs[doc.id] = doc.model_copy(update={"chunk_ids": [c.id for c in chunks]})
             corpus.chunkers[doc.id] = self.fingerprint
-            corpus.chunks[doc.id] = result.chunks
+            corpus.chunks[doc.id] = chunks
 
     def finish(self, corpus: Corpus) -> ChunkSection:
         section = self.section

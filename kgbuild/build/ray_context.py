@@ -13,6 +13,7 @@ from kgbuild.build.context import BuildContext
 from kgbuild.config import Config
 from kgbuild.errors import ConfigError
 from kgbuild.llm.accounting import Accounting
+from kgbuild.llm.types import UsageTotals
 from kgbuild.progress import ProgressReporter
 from kgbuild.report import LLMSection
 from kgbuild.schema import Schema
@@ -47,8 +48,53 @@ class RayBuildContext(BuildContext):
 
     async def aclose(self) -> LLMSection | None:
         own = await super().aclose()
-        if own is None and self.remote_usage.total.requests == 0:
-            return None
         if own is not None:
             self.remote_usage.merge(own.model_dump())
-        return LLMSection.model_validate(self.remote_usage.snapshot())
+        ledger = await self._ledger()
+        lost = lost_usage(self.remote_usage, ledger)
+        unknown = int(ledger.get("unreported", 0)) if ledger else 0
+        if own is None and self.remote_usage.total.requests == 0 and not lost and not unknown:
+            return None
+        for stage, amounts in lost.items():
+            self.remote_usage.add(stage, None, **amounts)
+        section = LLMSection.model_validate(self.remote_usage.snapshot())
+        if lost:
+            section.lost_tasks = UsageTotals.model_validate(_summed(lost.values()))
+        section.unknown_calls = unknown
+        return section
+
+    async def _ledger(self) -> dict[str, Any] | None:
+        """The coordinator's ledger of every request paid (None without a coordinator, or if it is gone)."""
+        if self.coordinator is None:
+            return None
+        try:
+            ledger: dict[str, Any] = await self.coordinator.ledger.remote()
+        except Exception:  # noqa: BLE001 - the actor died with its node: the workers' accounting stands alone
+            return None
+        return ledger
+
+
+# Counters a request's report to the ledger carries (what the network call itself cost).
+PAID_COUNTERS = ("calls", "retries", "failures", "prompt_tokens", "completion_tokens", "cost_usd")
+
+
+def lost_usage(returned: Accounting, ledger: dict[str, Any] | None) -> dict[str, dict[str, float]]:
+    """Per stage, what the ledger holds beyond the accounting that came back with task results: the
+    requests paid by tasks that never returned (their worker died; Ray ran them again elsewhere)."""
+    out: dict[str, dict[str, float]] = {}
+    for stage, paid in ((ledger or {}).get("by_stage") or {}).items():
+        mine = returned.by_stage.get(stage)
+        extra = {name: paid.get(name, 0) - (getattr(mine, name) if mine is not None else 0) for name in PAID_COUNTERS}
+        extra = {name: (round(value, 9) if name == "cost_usd" else int(value)) for name, value in extra.items()
+                 if value > 0}
+        if extra.get("calls"):
+            out[stage] = extra
+    return out
+
+
+def _summed(parts: Any) -> dict[str, float]:
+    total: dict[str, float] = {}
+    for amounts in parts:
+        for name, value in amounts.items():
+            total[name] = total.get(name, 0) + value
+    return total

@@ -4,7 +4,10 @@ It runs as an async Ray actor on the driver's node (so it opens the driver's wor
 - the model response cache (the workspace's `cache/llm.sqlite`, the same file local builds use);
 - the endpoint's limits (`kgbuild.llm.limits`: requests in flight, requests and tokens per minute),
   handed out as leases so a worker that dies holding a slot cannot shrink the budget for good;
-- claims on cache keys in flight, so two workers never pay for the same request at once.
+- claims on cache keys in flight, so two workers never pay for the same request at once;
+- the ledger of paid requests: each worker's gateway reports a request the moment its reply is in,
+  before its task returns, so the calls of a worker that dies mid-task are still counted; a request
+  that took a slot and was never reported (its worker died during the call) is counted as unknown.
 
 Plain class, no Ray import: the runner wraps it with `ray.remote` when a build asks for Ray.
 """
@@ -35,6 +38,11 @@ class EndpointCoordinator:
         self._claims: dict[str, tuple[int, float]] = {}  # cache key -> (claim id, deadline)
         self._ids = itertools.count(1)
         self._changed = asyncio.Condition()
+        self._paid: dict[str, dict[str, float]] = {}  # stage -> counters of the requests reported
+        # Requests about to go out: counted at `reserve`, which the worker calls once it holds a slot. Not at
+        # `enter`: the queued `enter` calls of a worker that died still complete, for nobody.
+        self._started = 0
+        self._reported = 0  # requests reported into the ledger
 
     # ------------------------------------------------------------------ response cache
 
@@ -113,6 +121,7 @@ class EndpointCoordinator:
     # ------------------------------------------------------------------ per-minute budgets
 
     async def reserve(self, tokens: int) -> float:
+        self._started += 1
         reservation = await self._limits.reserve(tokens)
         return reservation.waited_s
 
@@ -121,6 +130,22 @@ class EndpointCoordinator:
 
     def settle(self, difference: int) -> None:
         self._limits.settle(Reservation(tokens=difference, waited_s=0.0), 0)
+
+    # ------------------------------------------------------------------ the ledger of paid requests
+
+    def tally(self, stage: str, amounts: dict[str, float]) -> None:
+        """One request a worker sent: its calls (attempts), retries, failures, tokens and cost."""
+        counters = self._paid.setdefault(stage, {})
+        for name, amount in amounts.items():
+            counters[name] = counters.get(name, 0) + amount
+        self._reported += 1
+
+    def ledger(self) -> dict[str, object]:
+        """{"by_stage": {stage: counters}, "unreported": requests that were about to go out and were never
+        reported}.
+        Read at the end of the build, when no request is in flight: an unreported one died with its worker."""
+        return {"by_stage": {k: dict(v) for k, v in self._paid.items()},
+                "unreported": max(0, self._started - self._reported)}
 
     def in_flight(self) -> int:
         self._expire()

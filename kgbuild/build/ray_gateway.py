@@ -12,7 +12,9 @@ accounting); only two parts are swapped for proxies to the build's `EndpointCoor
 
 Before a request goes out, the worker also claims its cache key at the actor: the same request on
 its way from another worker is waited for instead of paid twice (the local gateway does the same
-between the coroutines of one process). Accounting stays per worker and is summed by the driver.
+between the coroutines of one process). Accounting stays per worker and is summed by the driver;
+every request paid is also reported to the actor's ledger as it completes, so the driver can add the
+calls of tasks whose results never came back (a worker that died mid-task).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from kgbuild.config import LLMConfig
 from kgbuild.llm.cache import ResponseCache, cache_key
 from kgbuild.llm.gateway import LLMGateway
 from kgbuild.llm.limits import Limits, Reservation
-from kgbuild.llm.types import ChatRequest, ChatResult
+from kgbuild.llm.types import ChatRequest, ChatResult, LLMCallError
 
 
 def _get(ref: Any) -> Any:
@@ -108,6 +110,22 @@ class RayGateway(LLMGateway):
     @property
     def cache(self) -> ResponseCache | None:
         return self._remote_cache
+
+    async def _call(self, model: str, request: ChatRequest) -> ChatResult:
+        """The request, reported to the coordinator's ledger as soon as it is answered (or has failed):
+        the task's own accounting reaches the driver only with its result, which a dying worker never sends."""
+        if self._refused is not None:
+            return await super()._call(model, request)  # refused at once, no request sent
+        try:
+            result = await super()._call(model, request)
+        except LLMCallError:
+            await self._coordinator.tally.remote(request.stage, {"calls": 1, "failures": 1})
+            raise
+        cost = self._usage.cost(model, result.prompt_tokens, result.completion_tokens)
+        await self._coordinator.tally.remote(request.stage, {
+            "calls": 1 + result.retries, "retries": result.retries, "prompt_tokens": result.prompt_tokens,
+            "completion_tokens": result.completion_tokens, "cost_usd": cost})
+        return result
 
     async def chat(self, request: ChatRequest) -> ChatResult:
         if self._remote_cache is None:

@@ -15,9 +15,11 @@ from kgbuild.build.stage import StageResult
 from kgbuild.config import CsvColumns
 from kgbuild.corpus import Corpus, load_corpus, remove_documents
 from kgbuild.ingest.readers import ReadProblem, read_sources
+from kgbuild.ingest.readers.files import ClaimFile
 from kgbuild.ingest.readers.size import DEFAULT_MAX_DOCUMENT_CHARS
 from kgbuild.model import Document
 from kgbuild.progress import Advance
+from kgbuild.records import MappedFiles
 from kgbuild.report import ReadSection, SkippedSource
 
 
@@ -30,8 +32,10 @@ class ReadStage:
 
     def open(self, ctx: BuildContext, request: BuildRequest) -> Reading:
         """The reading of one build, for a runner that takes documents batch by batch."""
+        records = ctx.config.records
+        claim = MappedFiles(records, ctx.schema).read if records.files else None  # mapped structured files
         return Reading(request, load_corpus(ctx.workspace), csv_columns=ctx.config.read.csv,
-                       max_chars=ctx.config.read.max_document_chars)
+                       max_chars=ctx.config.read.max_document_chars, claim=claim)
 
     async def run(self, ctx: BuildContext, data: BuildRequest) -> StageResult[ReadOutput]:
         reading = self.open(ctx, data)
@@ -43,8 +47,9 @@ class ReadStage:
 
 class Reading:
     def __init__(self, request: BuildRequest, corpus: Corpus, *, csv_columns: CsvColumns | None = None,
-                 max_chars: int = DEFAULT_MAX_DOCUMENT_CHARS) -> None:
+                 max_chars: int = DEFAULT_MAX_DOCUMENT_CHARS, claim: ClaimFile | None = None) -> None:
         self.request = request
+        self.claim = claim
         self.csv_columns = csv_columns
         self.max_chars = max_chars
         self.corpus = corpus  # the workspace's documents and chunks; later stages update it in place
@@ -55,7 +60,7 @@ class Reading:
         """The documents read, `size` at a time (None: all in one batch); problems go to the report."""
         batch: list[Document] = []
         for item in read_sources(self.request.sources, csv_columns=self.csv_columns,
-                                 max_chars=self.max_chars):
+                                 max_chars=self.max_chars, claim=self.claim):
             advance(1)
             if isinstance(item, ReadProblem):
                 self.section.skipped.append(SkippedSource(source=item.source, reason=item.message))
@@ -65,6 +70,7 @@ class Reading:
                 continue
             self._seen[doc.id] = (doc.content_hash, doc.source)
             self.section.words += doc.word_count()
+            self.section.markup_dropped += doc.markup_dropped
             self.section.documents_read += 1
             batch.append(doc)
             if size is not None and len(batch) >= size:

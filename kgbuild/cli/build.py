@@ -211,6 +211,11 @@ def status(ctx: click.Context, as_json: bool) -> None:
     out = _out()
     out.print(f"[bold]workspace[/bold] {info.workspace}  [bold]config[/bold] {info.config}  "
               f"[bold]schema[/bold] {info.schema}")
+    if info.running is not None:
+        if not info.counts:  # a first build: nothing to count yet, but not "nothing built" either
+            out.print(f"{info.running.line()}; nothing written to the workspace yet (its first build)")
+            return
+        out.print(f"{info.running.line()} (the counts below are the last finished build's)")
     out.print("  ".join(f"{k}: {v}" for k, v in info.counts.items()))
     for name, held in info.stores.items():
         if held["backend"] != "none":

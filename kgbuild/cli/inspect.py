@@ -185,7 +185,7 @@ def inspect_support(ctx: click.Context, item_id: str, as_json: bool) -> None:
 
 @inspect.command("merges")
 @click.option("--name", help="canonical name contains, or its exact id")
-@click.option("--step", help="exact | variant | lsh | embedding | llm | rule")
+@click.option("--step", help="exact | alias | variant | lsh | embedding | llm | rule")
 @_LIMIT
 @_JSON
 @_WIDE

@@ -232,8 +232,9 @@ def _table(view: View, rows: list[dict[str, Any]], wide: bool) -> Table:
         if wide:
             table.add_column(c.header, overflow="fold")
         else:
-            table.add_column(c.header, overflow="ellipsis" if c.no_wrap else "fold", no_wrap=c.no_wrap,
-                             max_width=c.max_width)
+            # Wrapped at spaces; a word longer than its column is cut with "…", never folded into pieces
+            # that read as words ("ArtificialObjec" / "t").
+            table.add_column(c.header, overflow="ellipsis", no_wrap=c.no_wrap, max_width=c.max_width)
     for row in rows:
         cells = [c.wide(row) if wide or c.narrow is None else c.narrow(row) for c in shown]
         table.add_row(*[Text(v) for v in cells])  # document and model text is text, never markup

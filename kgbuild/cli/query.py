@@ -14,9 +14,12 @@ from rich.console import Console
 from rich.table import Table
 
 from kgbuild.cli.common import config_of, fail_cleanly, open_engine
+from kgbuild.display_width import wrap
 
 if TYPE_CHECKING:
+    from kgbuild.query.strategy import StrategySpec
     from kgbuild.query.types import Answer, StepResult
+    from kgbuild.workspace import Workspace
 
 __all__ = ["print_answer", "query"]
 
@@ -69,16 +72,30 @@ def strategies(ctx: click.Context) -> None:
     """List the query strategies `kgbuild query --strategy` and `kgbuild eval --strategy` accept."""
     from kgbuild.engine import AUTO
     from kgbuild.query.registry import builtin_strategies
+    from kgbuild.workspace import Workspace
 
-    configured = config_of(ctx).llm.configured()
+    config = config_of(ctx)
+    configured = config.llm.configured()
+    workspace = Workspace(config.workspace_path())
     table = Table(title="strategies", title_justify="left")
-    for col in ("name", "model", "what it does"):
+    for col in ("name", "needs", "what it does"):
         table.add_column(col)
     table.add_row(AUTO, "", "solver when a model is configured, else hybrid")
     for spec in builtin_strategies().values():
-        need = ("needed" if configured else "needed, none configured") if spec.needs_model else "no"
-        table.add_row(spec.name, need, spec.description)
+        table.add_row(spec.name, strategy_needs(spec, configured, workspace), spec.description)
     Console(soft_wrap=False).print(table)
+
+
+def strategy_needs(spec: StrategySpec, model_configured: bool, workspace: Workspace) -> str:
+    """What a strategy needs before it answers: a model, a part trained on this project (and whether it is
+    there), or nothing. SubgraphRAG was listed as needing no model and then refused its first query."""
+    needs: list[str] = []
+    if spec.needs_model:
+        needs.append("a model" + ("" if model_configured else " (none configured)"))
+    if spec.training:
+        present = spec.trained is not None and workspace.exists() and spec.trained(workspace)
+        needs.append(f"{spec.training}: trained" if present else f"training first: {spec.training}")
+    return "; ".join(needs) or "nothing"
 
 
 def process_age() -> float | None:
@@ -149,7 +166,7 @@ def print_answer(answer: Answer, out: Console) -> None:
     if answer.facts:
         out.print(f"\n[bold]facts[/bold] (the best {min(len(answer.facts), SHOWN)} of {len(answer.facts)})")
         for i, fact in enumerate(answer.facts[:SHOWN], 1):
-            out.print(f"  {i}. {_short(fact, 200)}", markup=False, highlight=False)
+            _print_wrapped(out, f"{i}. {_short(fact, 200)}", "  ", "     ")
     if answer.triples:
         title = "triples" if len(answer.triples) <= SHOWN else f"triples (the first {SHOWN} of {len(answer.triples)})"
         table = Table(title=title, title_justify="left")
@@ -160,16 +177,30 @@ def print_answer(answer: Answer, out: Console) -> None:
         out.print(table)
     if answer.chunks:
         table = Table(title="chunks", title_justify="left")
-        for col in ("#", "chunk", "score", "signals", "text"):
+        for col in ("#", "chunk", "score", "signals"):
             table.add_column(col)
-        for i, c in enumerate(answer.chunks, 1):
-            signals = " ".join(f"{name}={value:.2f}" for name, value in c.signals.items())
-            table.add_row(str(i), c.id, f"{c.score:.3f}", signals, _short(c.text, 100))
+        table.add_column("text", overflow="fold")
+        rows = [(str(i), c.id, f"{c.score:.3f}", " ".join(f"{name}={value:.2f}" for name, value in c.signals.items()),
+                 _short(c.text, 100)) for i, c in enumerate(answer.chunks, 1)]
+        # Chinese has no spaces for the table to wrap at: the text is wrapped here, by display width, to
+        # the room the other columns leave (borders and padding: 3 columns a cell, 1 at the end).
+        room = out.width - sum(max(len(h), *(len(r[k]) for r in rows)) for k, h in
+                               enumerate(("#", "chunk", "score", "signals"))) - 3 * 5 - 1
+        for row in rows:
+            text = "\n".join(wrap(row[4], room)) if room >= 16 else row[4]
+            table.add_row(*row[:4], text)
         out.print(table)
     if answer.citations:
         out.print("\n[bold]citations[/bold]")
         for cite in answer.citations:
-            out.print(f"  [{cite.chunk_id}] ({cite.doc_id}) {_short(cite.text, 200)}", markup=False, highlight=False)
+            _print_wrapped(out, f"[{cite.chunk_id}] ({cite.doc_id}) {_short(cite.text, 200)}", "  ", "    ")
+
+
+def _print_wrapped(out: Console, text: str, first_indent: str, indent: str) -> None:
+    """`text` wrapped by display width (a Chinese character is two columns and has no spaces around it),
+    so Chinese passages read as whole lines, not cut at the console's edge."""
+    lines = wrap(text, max(20, out.width), indent=indent, first_indent=first_indent)
+    out.print("\n".join(lines), markup=False, highlight=False, soft_wrap=True)
 
 
 def _result_text(result: StepResult) -> str:

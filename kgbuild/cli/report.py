@@ -78,6 +78,8 @@ def _summary_rows(report: BuildReport) -> list[tuple[str, str]]:
     ]
     if read.documents_removed:
         rows.append(("documents removed", str(read.documents_removed)))
+    if read.markup_dropped:  # Markdown from PDF converters: page markers, image placeholders, HTML tags
+        rows.append(("markup dropped", f"{read.markup_dropped} tags, placeholders and page markers (not content)"))
     if report.write is not None and report.write.stores is not None:
         rows.append(("stores", stores_line(report.write.stores)))
     rows += [

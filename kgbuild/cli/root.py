@@ -55,7 +55,8 @@ def main(ctx: click.Context, config_path: Path | None) -> None:
 @click.option("--force", is_flag=True, help="overwrite an existing kgbuild.yaml")
 @fail_cleanly
 def init(directory: Path, schema: str, force: bool) -> None:
-    """Create kgbuild.yaml (and the workspace) in DIRECTORY."""
+    """Write a commented kgbuild.yaml into DIRECTORY (made if missing); the first `kgbuild build` creates the
+    workspace it names."""
     from kgbuild.schema import resolve_schema
 
     is_name = "/" not in schema and not schema.endswith((".yaml", ".yml"))

@@ -32,6 +32,15 @@ _NOT_NAMES = frozenset({"i", "mr", "mrs", "ms", "dr", "st", "sir", "jr", "sr"})
 
 
 _PERSON_PRONOUNS = frozenset({"he", "she", "him", "her", "his", "hers", "himself", "herself"})
+_FEMALE_PRONOUNS = frozenset({"she", "her", "hers", "herself"})
+_OTHER = {"f": "m", "m": "f"}
+# Types that say whether a person is a woman or a man ("an American actress", "the king").
+_FEMALE_NOUNS = frozenset({"actress", "queen", "princess", "duchess", "countess", "empress", "baroness", "wife",
+                           "daughter", "mother", "sister", "nun", "abbess", "businesswoman", "noblewoman", "lady",
+                           "archduchess", "dauphine", "waitress", "heiress", "sportswoman"})
+_MALE_NOUNS = frozenset({"king", "prince", "duke", "count", "earl", "emperor", "baron", "husband", "son", "father",
+                         "brother", "monk", "abbot", "businessman", "nobleman", "lord", "archduke", "dauphin",
+                         "sportsman"})
 _THING_PRONOUNS = frozenset({"it", "its", "itself"})
 
 
@@ -71,6 +80,7 @@ class Arguments:
         self.tok2m = tok2m
         self.extra: dict[int, Mention] = {}  # PROPN / CONCEPT / bare-year mentions by head token
         self.person_subjects: list[tuple[int, Mention]] = []  # candidate antecedents of he/she
+        self.genders: dict[str, str] | None = None  # person's name -> "f" / "m" (`_vote_genders`, on first use)
         self.topic: Mention | None = None  # what the passage is about: its first subject
         self.title_person: Mention | None = None  # the person the document is about (patterns.Reader)
         self.document_thing: Mention | None = None  # or the thing it is about
@@ -284,18 +294,28 @@ class Arguments:
     def pronoun(self, tok: Token) -> Mention | None:
         """What a personal pronoun stands for, by one stated rule.
 
-        he/she/him/her/his: the latest person subject before it in the chunk, else the person the
-        document is about (its title). it/its: the latest thing (not a person, date or place)
+        he/she/him/her/his: the latest person subject before it in the chunk whose gender does not
+        contradict the pronoun's (a person's gender: the majority of the he/she pronouns the rule
+        without genders resolves to them, or a gendered type such as "actress"); when every person
+        subject contradicts it, the latest compatible person named in its sentence or the one before;
+        with no person subject at all, the person the document is about (its title).
+        it/its: the latest thing (not a person, date or place)
         that was a clause subject before it in the chunk, else the passage's topic when that is
         a defined thing, else the thing the document is about. Expletive "it" ("it is known
         that") is never resolved. Unresolved pronouns make no fact.
         """
         low = tok.lower_
         if low in _PERSON_PRONOUNS:
-            # "him"/"her" never stand for the subject of their own clause: look before the sentence.
-            found = self.antecedent(self.sentence_start(tok.i) if low in ("him", "her") and tok.dep_ != "poss"
-                                    else tok.i)
-            if found is None and self.title_person is not None:
+            gender = "f" if low in _FEMALE_PRONOUNS else "m"
+            before = self._pronoun_window(tok)
+            found = self.antecedent(before, gender)
+            if found is None and self.antecedent(before) is not None:
+                # "When she got in contact with Ian, he led her to believe ...": every person subject is
+                # of the other gender, so the latest person named in this sentence or the one before who
+                # is not is meant (not the document's person: that is whom the subjects stand for).
+                found = self._latest_person(tok, before, gender)
+            elif found is None and self.title_person is not None and (
+                    self.gender_of(self.title_person) != _OTHER[gender]):
                 found = self.title_person
             return found
         if low not in _THING_PRONOUNS or _expletive(tok):
@@ -345,11 +365,57 @@ class Arguments:
     def sentence_start(self, i: int) -> int:
         return self.doc[i].sent.start
 
-    def antecedent(self, i: int) -> Mention | None:
-        """The person a "he"/"she" at token i means: the latest person subject before it."""
+    def _pronoun_window(self, tok: Token) -> int:
+        """Where a person pronoun's antecedent must end: "him"/"her" never stand for the subject of
+        their own clause, so they look before the sentence."""
+        low = tok.lower_
+        return self.sentence_start(tok.i) if low in ("him", "her") and tok.dep_ != "poss" else tok.i
+
+    def _vote_genders(self) -> dict[str, str]:
+        """Each person's gender by the majority of the he/she pronouns that the gender-blind rule
+        resolves to them ("Hormann ... she ... She attended ..." is a woman); no majority, no gender.
+        One wrong "she" ("his wife's name is unknown; she was ...") is outvoted by the "he"s."""
+        votes: dict[str, list[int]] = {}  # by name: mentions of one name are one entity
+        for tok in self.doc:
+            low = tok.lower_
+            if low not in _PERSON_PRONOUNS or tok.tag_ not in ("PRP", "PRP$"):
+                continue
+            found = self.antecedent(self._pronoun_window(tok)) or self.title_person
+            if found is not None:
+                votes.setdefault(found.name, [0, 0])[low in _FEMALE_PRONOUNS] += 1
+        return {key: ("f" if female > male else "m") for key, (male, female) in votes.items() if male != female}
+
+    def gender_of(self, mention: Mention) -> str | None:
+        """ "f" or "m" when the pronouns resolved to the person or one of their types say so, else None."""
+        if self.genders is None:
+            self.genders = self._vote_genders()
+        known = self.genders.get(mention.name)
+        if known is None:
+            for kind in mention.types:
+                word = kind.split()[-1]
+                known = "f" if word in _FEMALE_NOUNS else "m" if word in _MALE_NOUNS else None
+                if known is not None:
+                    break
+        return known
+
+    def _latest_person(self, tok: Token, before: int, gender: str) -> Mention | None:
+        sentence = self.doc[tok.i].sent
+        start = self.doc[sentence.start - 1].sent.start if sentence.start > 0 else 0
+        best: Mention | None = None
+        for mention in self.mentions:
+            if start <= mention.start and mention.end <= before and self.is_person(mention) and (
+                    self.gender_of(mention) != _OTHER[gender]) and (best is None or mention.start > best.start):
+                best = mention
+        return best
+
+    def antecedent(self, i: int, gender: str | None = None) -> Mention | None:
+        """The person a "he"/"she" at token i means: the latest person subject before it (of that
+        gender, when given: not one a pronoun of the other gender or a gendered type already named)."""
         best: tuple[int, Mention] | None = None
         for j, mention in self.person_subjects:  # not sorted: parentheses add owners late
             if j >= i or (best is not None and j <= best[0]):
+                continue
+            if gender is not None and self.gender_of(mention) == _OTHER[gender]:
                 continue
             if mention.spg_class == self.classes.person or (mention.label == PROPN and not mention.class_fixed):
                 best = (j, mention)

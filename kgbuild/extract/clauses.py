@@ -11,6 +11,7 @@ from kgbuild.extract.names import date_preposition
 from kgbuild.extract.nouns import copula, noun_relations, possessed_copula
 from kgbuild.extract.subjects import verb_subjects
 from kgbuild.extract.typehints import is_person_role
+from kgbuild.extract.values import age_at, counted_objects
 from kgbuild.extract.vocab import (
     ALIAS_VERBS,
     COPULAS,
@@ -73,6 +74,7 @@ def clause(state: ChunkState, verb: Token) -> None:
     roles: list[Token] = []
     has_object = False
     concept_ok = phrasal not in LIGHT_VERBS
+    counted_nouns: list[Token] = []
     for child in children:
         dep = child.dep_
         if dep == "dobj" and lemma not in PREP_ONLY_VERBS:
@@ -82,6 +84,8 @@ def clause(state: ChunkState, verb: Token) -> None:
                 objects.extend([found] if found is not None and not found.is_date else [])
                 continue
             counted = any(c.dep_ == "nummod" for c in child.children)  # "released seven studio albums"
+            if counted:
+                counted_nouns.append(child)
             for tok in listed(child):
                 found = state.object(tok, concept_ok and not counted)
                 if found is not None and not found.is_date:
@@ -95,6 +99,13 @@ def clause(state: ChunkState, verb: Token) -> None:
             for pobj in child.children:
                 if pobj.dep_ == "pobj":
                     agents.extend(_agent_names(state, pobj))
+            # "formed by vocalist King Diamond and guitarist (VB, conj of the verb) Hank Shermann":
+            # the list goes on through a role word the tagger read as a verb.
+            for role in children:
+                if role.dep_ == "conj" and role.i > child.i and role.tag_.startswith("VB") and is_person_role(
+                        role.lower_):
+                    agents.extend(m for t in role.children if t.dep_ in ("dobj", "nsubj", "attr")
+                                  for m in [state.named(t)] if m is not None and state.is_person(m))
         elif dep == "prep":
             prep = child.lower_
             title = state.tok2m[child.i]
@@ -102,7 +113,11 @@ def clause(state: ChunkState, verb: Token) -> None:
                 objects.append(title)  # 'wrote "On Computable Numbers"': the title opens with a preposition
                 has_object = True
                 continue
-            for pobj in child.children:
+            # "led to the Manchester Mark 1 and to the Ferranti Mark 1": a preposition coordinated with
+            # this one takes its objects to the same verb.
+            for pobj, prep in [(p, prep) for p in child.children] + [
+                    (p, other.lower_) for other in child.children if other.dep_ == "conj" and other.tag_ == "IN"
+                    for p in other.children]:
                 if pobj.dep_ == "pobj":
                     for tok in listed(pobj):
                         found = state.object(tok, False)
@@ -114,6 +129,10 @@ def clause(state: ChunkState, verb: Token) -> None:
             mention = state.tok2m[child.i]
             if mention is not None and mention.is_date:
                 args.append((date_preposition(mention.name), mention))
+
+    if counted_nouns and not objects and not passive:
+        counted_objects(state, subjects, phrasal, counted_nouns)  # an amount: a property, not a node
+    age_at(state, subjects, word, children)
 
     if not agents and verb.tag_ == "VBN" and not objects:
         # "written and directed by Stephen King": the first participle shares the agent of its conjunct.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
@@ -199,9 +200,17 @@ def _repaired_spans(doc: Doc) -> list[Span]:
                 and ent[0].lower_ not in NAME_TITLES):
             ent = _relabel(doc[ent.start + 1 : ent.end], "PERSON")  # "Guitarist Dave Mustaine": a role, then the name
         if ent.label_ == "PERSON":
-            ent = _with_territory(doc, _with_given_names(doc, ent, spans[-1].end if spans else 0))
+            ent = _with_territory(doc, _with_regnal_number(doc, _with_given_names(doc, ent, spans[-1].end if spans
+                                                                                    else 0)))
+            ent = _with_style(doc, ent)
         elif ent.label_ in _NUMBERED_LABELS:
             ent = _with_number(doc, ent)
+        if ent.label_ in ("GPE", "LOC", "ORG", "NORP") and not (
+                ent.start > 1 and doc[ent.start - 1].lower_ == "of" and doc[ent.start - 2].is_title
+                and doc[ent.start - 2].lower_ in STYLE_TITLES):
+            # "Louis" (GPE to the NER), "Dauphin of France": a person; but "John I, Lord of Polanen, Lord of
+            # De Lek": a place after "of" is a title's territory
+            ent = _with_style(doc, ent)
         spans.append(ent)
     return spans
 
@@ -285,6 +294,49 @@ def _with_given_names(doc: Doc, ent: Span, floor: int) -> Span:
             break  # "Duke", "Guitarist": a title or a role before the name, not a given name
         start -= 1
     return _relabel(doc[start : ent.end], "PERSON") if start < ent.start else ent
+
+
+def _with_regnal_number(doc: Doc, ent: Span) -> Span:
+    """ "King Frederick" + "I" (+ "of Denmark"), "Louis" + "XV": a ruler's number belongs to the name.
+    "I" is also the pronoun, so it joins only after a title or before "of" ("King Frederick I of Denmark")."""
+    i = ent.end
+    if i >= len(doc) or doc[i].ent_type_ or not doc[i - 1].whitespace_ or doc[i].is_sent_start:
+        return ent
+    tok = doc[i]
+    if tok.lower_ not in ROMAN_NUMERALS or not tok.is_upper or len(ent) > 3:
+        return ent
+    if tok.text == "I" and not (ent[0].lower_ in NAME_TITLES or (i + 1 < len(doc) and doc[i + 1].lower_ == "of")):
+        return ent
+    return _relabel(doc[ent.start : i + 1], "PERSON")
+
+
+# Titles a person is styled by after a comma: "Louis, Dauphin of France", "John Wallop, 2nd Earl of Portsmouth".
+STYLE_TITLES = frozenset({
+    "duke", "duchess", "earl", "count", "countess", "baron", "baroness", "marquess", "marquis", "marchioness",
+    "viscount", "viscountess", "prince", "princess", "dauphin", "dauphine", "margrave", "margravine", "landgrave",
+    "elector", "electress", "archduke", "archduchess", "king", "queen", "lord", "lady", "grand duke",
+})
+_ORDINAL_RE = re.compile(r"^\d+(?:st|nd|rd|th)$")
+
+
+def _with_style(doc: Doc, ent: Span) -> Span:
+    """ "Louis" + ", Dauphin of France": a noble title with its territory after a comma is part of the
+    name the person is known by (2Wiki's own titles read "John Wallop, 2nd Earl of Portsmouth")."""
+    i = ent.end
+    if len(ent) > 3 or i + 3 >= len(doc) or doc[i].text != "," or ent[0].lower_ in STYLE_TITLES:
+        return ent  # "Duke of Richmond, Duke of Lennox": two titles, no name
+    j = i + 1
+    if _ORDINAL_RE.match(doc[j].text):
+        j += 1
+    if j + 2 >= len(doc) or not doc[j].is_title or doc[j].lower_ not in STYLE_TITLES or doc[j + 1].lower_ != "of":
+        return ent
+    end = j + 2
+    while end < len(doc) and end - j <= 7 and (
+            doc[end].tag_ in ("NNP", "NNPS") or (doc[end].tag_ == "HYPH" and not doc[end].whitespace_)):
+        end += 1
+    if end == j + 2:
+        return ent
+    return _relabel(doc[ent.start : end], "PERSON")
 
 
 def _with_territory(doc: Doc, ent: Span) -> Span:

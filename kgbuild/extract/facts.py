@@ -39,6 +39,8 @@ class Mention:
     end: int
     semantic_type: str | None = None
     description: str = ""
+    more_types: list[str] = field(default_factory=list)  # "a director, producer and screenwriter"
+    values: list[tuple[str, str]] = field(default_factory=list)  # amounts: ("population", "716")
     nationality: list[str] = field(default_factory=list)
     aliases: list[str] = field(default_factory=list)
     class_fixed: bool = False  # set by a definition ("X is a film"): later guesses must not undo it
@@ -50,6 +52,30 @@ class Mention:
     @property
     def is_place(self) -> bool:
         return self.label in PLACE_LABELS
+
+    @property
+    def types(self) -> list[str]:
+        """Every semantic type the text gave, the first (`semantic_type`) first."""
+        return [self.semantic_type, *self.more_types] if self.semantic_type else []
+
+    def add_type(self, semantic_type: str, description: str) -> bool:
+        """Another semantic type: the first becomes `semantic_type` (with the sentence that gave it
+        as description), later different ones are kept after it. True when it was new."""
+        if self.semantic_type is None:
+            self.semantic_type = semantic_type
+            self.description = description
+            return True
+        if semantic_type == self.semantic_type or semantic_type in self.more_types:
+            return False
+        self.more_types.append(semantic_type)
+        return True
+
+    def add_value(self, key: str, value: str) -> bool:
+        """An amount the text states about this thing (see `values`); True when it was new."""
+        if (key, value) in self.values:
+            return False
+        self.values.append((key, value))
+        return True
 
     def guess_class(self, spg_class: str) -> None:
         """Retype from context ("born", "he") unless a definition already decided."""

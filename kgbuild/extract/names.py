@@ -47,6 +47,10 @@ _EDGE_PUNCT = " \t\n,;:!?\"'“”‘’`*|/\\-–—"
 _LEADING_DETS = ("the ", "a ", "an ")
 # Function words NER sometimes leaves at the end of a span: "John of", "Smith and".
 _TRAILING_WORDS = frozenset({"of", "and", "or", "the", "for", "in", "at", "to", "by", "with", "a", "an"})
+# A lower-case direction before a place names a part of it, not another place ("in north-west London",
+# "northern France"); capitalised, it is part of the name ("North Carolina", "Northern Ireland").
+_COMPASS_RE = re.compile(r"^(?:(?:north|south)(?:-?(?:east|west))?(?:ern)?|(?:east|west)(?:ern)?|central|"
+                         r"mid|upper|lower|coastal|rural|metropolitan)\s+(?=[A-Z])")
 _MAX_NAME_WORDS = 12
 _MAX_NAME_CHARS = 120
 
@@ -133,6 +137,8 @@ def clean_name(span: Span, label: str) -> str | None:
             if lowered.startswith(det):
                 name = name[len(det) :]
                 break
+    if label in ("GPE", "LOC"):
+        name = _COMPASS_RE.sub("", name)  # "north-west London", "southeastern Albania": the place is London
     if not name or len(name) > _MAX_NAME_CHARS or len(name.split()) > _MAX_NAME_WORDS:
         return None
     if not any(ch.isalnum() for ch in name):

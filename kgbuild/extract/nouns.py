@@ -4,11 +4,13 @@ definitions after a copula or in an apposition ("X is a Hungarian-American film 
 
 from __future__ import annotations
 
+import re
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from kgbuild.extract.arguments import is_hyphen
 from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts, listed
+from kgbuild.extract.entities import STYLE_TITLES
 from kgbuild.extract.facts import CONCEPT, Mention
 from kgbuild.extract.typehints import class_hint, is_person_role
 from kgbuild.extract.vocab import (
@@ -17,6 +19,7 @@ from kgbuild.extract.vocab import (
     PLACE_NOUNS,
     PROPER_TAGS,
     REL_NOUN_PREPS,
+    ROMAN_NUMERALS,
     TITLE_NOUNS,
     WORK_NOUN_VERBS,
 )
@@ -136,9 +139,11 @@ def _nationality(state: ChunkState, noun: Token) -> list[str]:
     return found
 
 
-def _type_from(state: ChunkState, subjects: list[Mention], noun: Token) -> None:
-    """semantic_type, nationality, description (and a class fix) from "X is a Hungarian-American film director"."""
+def _type_from(state: ChunkState, subjects: list[Mention], noun: Token, more: list[Token] | None = None) -> None:
+    """semantic_type, nationality, description (and a class fix) from "X is a Hungarian-American film director";
+    `more` are the nouns coordinated with it ("a film director, producer, and screenwriter"): further types."""
     semantic_type = noun_phrase(state, noun)
+    more_types = _more_types(state, more or [])
     nationality = _nationality(state, noun)
     sentence = state.sentence(noun)
     hint = class_hint(semantic_type)
@@ -148,8 +153,8 @@ def _type_from(state: ChunkState, subjects: list[Mention], noun: Token) -> None:
             continue
         if id(subject) in state.birthplaces:
             continue  # "X (born 1965 in Kingston), ... is a singer" parsed with Kingston as subject
-        subject.semantic_type = semantic_type
-        subject.description = sentence
+        for kind in (semantic_type, *more_types):
+            subject.add_type(kind, sentence)
         subject.nationality.extend(n for n in nationality if n not in subject.nationality)
         if hinted is not None and not subject.class_fixed:
             subject.spg_class = hinted
@@ -163,6 +168,44 @@ def _type_from(state: ChunkState, subjects: list[Mention], noun: Token) -> None:
                 for subject in subjects:
                     if subject.semantic_type == semantic_type:
                         state.triple(subject, "released in", year, [])
+
+
+# Nouns that say how one stands to something else, whatever the parse hangs on them ("and member of
+# the U.S. State Department"): never a further type.
+_RELATIONAL_NOUNS = frozenset({"member", "friend", "part", "partner", "colleague", "rival", "ally", "relative",
+                               "cousin", "nephew", "niece", "update", "version", "successor", "predecessor"})
+
+
+def _more_types(state: ChunkState, nouns: list[Token]) -> list[str]:
+    """The types coordinated nouns name. A noun the parser made a conjunct right before another
+    one is that one's modifier ("screenwriter and stage (conj) actor (conj)": a stage actor); a
+    relational noun ("and friend of Edmund Spenser", "member of the House of X") is a relation, not
+    a type, unless it is a known kind ("President of Yale College")."""
+    out: list[str] = []
+    prefix = ""
+    for k, noun in enumerate(nouns):
+        if k + 1 < len(nouns) and nouns[k + 1].i == noun.i + 1:
+            prefix += noun.lower_ + " "
+            continue
+        relational = any(c.dep_ == "prep" and c.lower_ == "of" for c in noun.children) or (
+            state.lemma(noun) in _RELATIONAL_NOUNS)
+        if not relational or class_hint(state.lemma(noun)) is not None:
+            out.append(prefix + noun_phrase(state, noun))
+        prefix = ""
+    return out
+
+
+def _type_nouns(state: ChunkState, noun: Token) -> list[Token]:
+    """The common nouns coordinated with a defining noun, it first: "a mathematician and writer"
+    (a named conjunct is not a type: "a Princess of Scotland and the Dauphine of France" is read
+    as relations)."""
+    return [t for t in conjuncts(noun) if (t.tag_ in NOUN_TAGS or _kind_conjunct(t)) and t.is_alpha
+            and state.tok2m[t.i] is None]
+
+
+def _kind_conjunct(tok: Token) -> bool:
+    """A known kind noun the tagger read as a verb at the end of a list ("producer, and screenwriter")."""
+    return tok.dep_ == "conj" and tok.tag_.startswith("VB") and class_hint(tok.lower_) is not None
 
 
 def _indefinite(noun: Token) -> bool:
@@ -205,13 +248,23 @@ def copula(state: ChunkState, children: list[Token], subjects: list[Mention], le
                 _type_from(state, subjects, kind)
             continue
         typed = lemma == "be" and _indefinite(attr)
+        type_nouns: list[Token] = []
+        more = True  # coordinated types go on until a noun with a determiner of its own
         for noun in conjuncts(attr):
+            if noun is not attr and any(c.dep_ in ("det", "poss") and c.lower_ not in ("a", "an")
+                                        for c in noun.children):
+                more = False  # "an airport ... of Maputo, the largest city and capital": another thing's
+            if noun is not attr and _kind_conjunct(noun) and more:
+                type_nouns.append(noun)  # "producer, and screenwriter (VB)": the tagger's slip
+                continue
             if state.tok2m[noun.i] is not None or noun.tag_ not in NOUN_TAGS | PROPER_TAGS or not noun.is_alpha:
                 continue  # "Hugh was Guy": identity or a mislabel, not a relation
             if noun_relations(state, subjects, noun) and state.lemma(noun) in _CHILD_NOUNS:
                 _other_parent(state, subjects, noun, children)
-            if typed and (noun.tag_ in NOUN_TAGS or noun.lower_ in TITLE_NOUNS):  # "an Earl of Northumbria"
-                _type_from(state, subjects, noun)
+            if typed and (noun.tag_ in NOUN_TAGS or noun.lower_ in TITLE_NOUNS) and (more or not type_nouns):
+                type_nouns.append(noun)  # "an Earl of Northumbria"
+        if type_nouns:  # "is a film director, producer, and screenwriter": every one is a type
+            _type_from(state, subjects, type_nouns[0], type_nouns[1:])
 
 
 def apposition(state: ChunkState, tok: Token) -> None:
@@ -223,7 +276,7 @@ def apposition(state: ChunkState, tok: Token) -> None:
         return
     related = noun_relations(state, [subject], tok)
     if not related and tok.tag_ in NOUN_TAGS and _indefinite(tok):
-        _type_from(state, [subject], tok)
+        _type_from(state, [subject], tok, _type_nouns(state, tok)[1:])  # "an English mathematician and writer"
 
 
 def possessed_work(state: ChunkState, noun: Token) -> None:
@@ -260,20 +313,32 @@ def possessed_work(state: ChunkState, noun: Token) -> None:
         state.triple(maker, verb, work, [])
 
 
+# Administrative kinds written after a place's name ("Pas-de-Calais department") that PLACE_NOUNS lacks.
+_AREA_NOUNS = frozenset({"department", "state", "prefecture", "oblast", "voivodeship", "governorate", "canton"})
+
+
 def place_chains(state: ChunkState) -> None:
     """ "Wilmslow, Cheshire", "Lima, Pepin County, Wisconsin": each place of a comma chain lies
-    in the next. A chain that ends a list ("France, Germany and Italy") is a list, not a chain."""
+    in the next. A run that ends a list ("France, Germany, Italy and Spain") is a list, not a chain."""
     doc = state.doc
-    places = [m for m in state.mentions if m.is_place and m.start >= 0]
+    places = [m for m in state.mentions if (m.is_place or m.spg_class == state.classes.place) and m.start >= 0
+              and not m.is_date]  # "the town Boulogne-sur-Mer" (PERSON to the NER), retyped by `kind_prefixes`
     places.sort(key=lambda m: m.start)
+    starts = {m.start: m for m in places}
     for left, right in pairwise(places):
-        if right.start != left.end + 1 or doc[left.end].text != ",":
-            continue
-        after = doc[right.end] if right.end < len(doc) else None
+        comma = left.end
+        while comma < right.start and state.lemma(doc[comma]) in PLACE_NOUNS | _AREA_NOUNS:
+            comma += 1  # "Pas-de-Calais department, northern France"
+        gap = right.start - comma
+        if doc[comma].text != "," or not (gap == 1 or (gap == 2 and doc[comma + 1].lower_ == "in")):
+            continue  # "Dollis Hill, in north-west London" is a chain too
+        end = right.end
+        while end + 1 < len(doc) and doc[end].text == "," and (nxt := starts.get(end + 1)) is not None:
+            end = nxt.end  # "Drenovë, Korçë, Lekas, ... and Voskopojë": read to the end of the run
+        after = doc[end] if end < len(doc) else None
         if after is not None and after.lower_ in ("and", "or"):
             continue
-        if after is not None and after.text == "," and right.end + 1 < len(doc) and doc[right.end + 1].lower_ in (
-                "and", "or"):
+        if after is not None and after.text == "," and end + 1 < len(doc) and doc[end + 1].lower_ in ("and", "or"):
             continue
         if left.name != right.name:
             state.triple(left, "located in", right, [])
@@ -340,6 +405,84 @@ def role_prefixes(state: ChunkState) -> None:
             if member.semantic_type is None:
                 member.semantic_type = role
                 member.description = state.sentence(tok)
+
+
+# Kin and spouse nouns before a name say how someone is related, not what they are ("his wife Mary").
+_KIN_NOUNS = frozenset({"son", "daughter", "child", "wife", "husband", "mother", "father", "brother", "sister",
+                        "consort", "spouse", "heir", "mistress", "parent", "sibling"})
+# Places named "the <kind> of <name>" ("the town of Lima", "the unincorporated communities of Lima and
+# Tarrant"); "the capital of France" is a relation, so capitals and countries are not here.
+_OF_KINDS = frozenset({"village", "town", "city", "municipality", "commune", "community", "county", "province",
+                       "state", "region", "district", "island", "kingdom", "parish", "borough", "township",
+                       "hamlet", "settlement", "suburb", "neighbourhood", "neighborhood", "duchy", "principality"})
+# Titles of rulers a name opens with ("King James I of Scotland", "Queen Joan Beaufort"): what they were.
+_RULER_TITLES = frozenset({"king", "queen", "prince", "princess", "emperor", "empress", "duke", "duchess",
+                           "tsar", "czar", "sultan", "pope", "archduke", "archduchess"})
+
+
+_STYLE_RE = re.compile(r"^[^,]+, (?:\d+(?:st|nd|rd|th) )?([A-Z][a-z]+) of ")
+
+
+def kind_prefixes(state: ChunkState) -> None:
+    """A kind noun the parser ties to the name right after it is what the named thing is: "the poet
+    Lord Byron", "King's short story Trucks", "the town Boulogne-sur-Mer" (plural kinds over the list
+    after them), "the unincorporated communities of Lima and Tarrant"; and a ruler's title opening a
+    person's name ("King James I of Scotland": a king). A kind that implies a schema class retypes a
+    name whose class was only the NER's guess ("the film Desert Flower", labelled PERSON).
+    `role_prefixes` types the people the NER labels as such; this rule covers every other name."""
+    doc = state.doc
+    for mention in [*state.mentions, *state.used.values()]:
+        if mention.start < 1 or mention.is_date or mention.label == CONCEPT:
+            continue
+        first = doc[mention.start]
+        if state.is_person(mention) and first.lower_ in _RULER_TITLES and mention.semantic_type is None and (
+                mention.end - mention.start > 2 or any(w.lower() in ROMAN_NUMERALS | {"of"}
+                                                       for w in mention.name.split())):
+            # "King James I of Scotland", "Queen Joan Beaufort", but not the stage name "King Diamond"
+            mention.add_type(first.lower_, state.sentence(first))
+        if state.is_person(mention) and (style := _STYLE_RE.match(mention.name)) and (
+                style.group(1).lower() in STYLE_TITLES):
+            mention.add_type(style.group(1).lower(), state.sentence(first))  # "Louis, Dauphin of France"
+        before = mention.start - 1
+        if doc[before].is_quote and before > 0:
+            before -= 1  # King's short story "Trucks"
+        tok = doc[before]
+        of_form = False
+        if tok.lower_ == "of" and before >= 1 and state.lemma(doc[before - 1]) in _OF_KINDS:
+            of_form, tok = True, doc[before - 1]
+        if not tok.is_alpha or tok.tag_ not in NOUN_TAGS or state.tok2m[tok.i] is not None:
+            continue
+        word = state.lemma(tok).lower()
+        hint = class_hint(word)
+        if hint is None or word in _KIN_NOUNS or (hint == "Person" and mention.label == "PERSON"):
+            continue  # people the NER labelled: `role_prefixes`
+        span = range(mention.start, mention.end)
+        tied = (tok.head.i in span and tok.dep_ in ("compound", "nmod", "amod")) or any(
+            doc[k].head.i == tok.i and doc[k].dep_ == "appos" for k in span) or (of_form and any(
+                doc[k].dep_ == "pobj" and doc[k].head.i == tok.i + 1 and doc[k].head.head.i == tok.i for k in span))
+        if not tied or (of_form and (not any(c.dep_ == "det" and c.lower_ == "the" for c in tok.children)
+                                     or any(c.dep_ == "compound" for c in tok.children))):
+            # "the central business district of Watertown" is a part of it, not what it is
+            continue
+        kind = noun_phrase(state, tok)
+        members = [mention]
+        if tok.tag_ == "NNS":  # "the unincorporated communities of Lima and Tarrant"
+            root = next((doc[k] for k in span if doc[k].head.i not in span), doc[mention.end - 1])
+            members = unique_mentions(state, listed(root)) or members
+        hinted = state.classes.by_hint.get(hint)
+        for member in members:
+            member.add_type(kind, state.sentence(tok))
+            if hinted is not None and not member.class_fixed and not member.is_date:
+                member.guess_class(hinted)
+
+
+def unique_mentions(state: ChunkState, toks: list[Token]) -> list[Mention]:
+    out: list[Mention] = []
+    for t in toks:
+        m = state.tok2m[t.i]
+        if m is not None and not m.is_date and m not in out:
+            out.append(m)
+    return out
 
 
 def works_by(state: ChunkState) -> None:

@@ -19,6 +19,7 @@ from kgbuild.extract.patterns import read_chunk
 from kgbuild.extract.spacy_models import load_spacy, model_info
 from kgbuild.ids import content_hash
 from kgbuild.model import (
+    SEMANTIC_TYPES,
     Chunk,
     ChunkExtraction,
     ChunkFailure,
@@ -163,8 +164,8 @@ class OfflineExtractor:
 
         concepts: dict[str, Concept] = {}
         for entity in entities.values():
-            if entity.semantic_type:
-                _add_concept(concepts, entity.semantic_type, chunk_ids)
+            for semantic_type in entity.semantic_types():
+                _add_concept(concepts, semantic_type, chunk_ids)
 
         relations: dict[str, Relation] = {}
         hypernodes: dict[str, HyperNode] = {}
@@ -229,9 +230,17 @@ def _merge_entity(entities: dict[str, Entity], mention: Mention, chunk_ids: list
     if entity.semantic_type is None and mention.semantic_type:
         entity.semantic_type = mention.semantic_type
         entity.description = mention.description
+    if mention.more_types or (entity.semantic_type and mention.semantic_type not in (None, entity.semantic_type)):
+        # Coordinated definitions ("a film director, producer and screenwriter") give several types.
+        values = entity.properties.setdefault(SEMANTIC_TYPES, [entity.semantic_type or ""])
+        values.extend(t for t in mention.types if t not in values)
     for alias in mention.aliases:
         if alias not in entity.aliases and alias != entity.name:
             entity.aliases.append(alias)
+    for key, value in mention.values:  # amounts: "population": "716" (see extract.values)
+        values = entity.properties.setdefault(key, [])
+        if value not in values:
+            values.append(value)
     if mention.nationality:
         values = entity.properties.setdefault("nationality", [])
         values.extend(n for n in mention.nationality if n not in values)

@@ -24,6 +24,7 @@ from kgbuild.extract.entities import collect_mentions, link_surnames
 from kgbuild.extract.facts import CONCEPT, PROPN, Classes, Facts, Mention
 from kgbuild.extract.nouns import (
     apposition,
+    kind_prefixes,
     names_in_names,
     place_chains,
     possessed_work,
@@ -31,6 +32,7 @@ from kgbuild.extract.nouns import (
     works_by,
 )
 from kgbuild.extract.parentheses import parenthesis
+from kgbuild.extract.values import attribute_values
 from kgbuild.extract.vocab import PROPER_TAGS, WORK_NOUN_VERBS
 
 if TYPE_CHECKING:
@@ -87,9 +89,11 @@ class Reader:
                 possessed_work(state, doc[i])
             else:
                 clause(state, doc[i])
+        kind_prefixes(state)  # before the chains: "the town Boulogne-sur-Mer, Pas-de-Calais" is a place
         place_chains(state)
         names_in_names(state)
         role_prefixes(state)
+        attribute_values(state)
         works_by(state)
         mentions = [*state.mentions, *state.used.values()]
         if state.aliased:

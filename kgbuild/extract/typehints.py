@@ -16,7 +16,7 @@ _WORK = frozenset({
     "magazine", "newspaper", "comic", "manga", "anime", "game", "videogame", "show", "programme", "program",
     "drama", "comedy", "thriller", "western", "symphony", "concerto", "ballet", "short", "biography",
     "memoir", "novella", "essay", "journal", "sequel", "remake", "telenovela", "miniseries", "serial",
-    "composition", "hymn", "ballad", "track", "film series", "mixtape",
+    "composition", "hymn", "ballad", "track", "film series", "mixtape", "story", "short story",
 })
 _ORGANIZATION = frozenset({
     "company", "corporation", "firm", "band", "group", "club", "team", "university", "college", "school",

@@ -125,7 +125,8 @@ WORK_NOUN_VERBS: Mapping[str, str] = MappingProxyType({
     "book": "write", "novel": "write", "paper": "write", "report": "write", "essay": "write", "article": "write",
     "poem": "write", "memoir": "write", "autobiography": "write", "treatise": "write", "thesis": "write",
     "play": "write", "symphony": "compose", "opera": "compose", "painting": "paint", "film": "direct",
-    "album": "record", "song": "write", "invention": "invent", "design": "design",
+    "album": "record", "song": "write", "invention": "invent", "design": "design", "story": "write",
+    "collection": "write", "screenplay": "write", "single": "record",
 })
 PLACE_PREPS = frozenset({"in", "at", "near", "on"})
 # "X is a village in Y" reads better as (X, located in, Y).

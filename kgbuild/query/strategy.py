@@ -83,3 +83,8 @@ class StrategySpec:
     # Why the strategy cannot run on these resources (a trained model is missing or stale), or None.
     # Evaluations leave such a strategy out with this line; asking for it by name is the error.
     unavailable: Callable[[QueryResources], str | None] | None = None
+    # A part that must be trained on the project before the strategy runs at all: what it is and the
+    # command that trains it ("a trained retriever: `kgbuild train retriever QA_FILE`"); None: nothing.
+    training: str | None = None
+    # Whether that part is in the workspace (a file check, no graph loaded), for listings.
+    trained: Callable[[Workspace], bool] | None = None

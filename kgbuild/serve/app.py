@@ -20,7 +20,6 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from kgbuild.errors import ConfigError, KgbuildError
-from kgbuild.query.types import Answer
 from kgbuild.serve.data import MAX_EDGES, MAX_NODES, Explorer, NotFound
 from kgbuild.serve.errors import clip, validation_error
 from kgbuild.serve.records import (
@@ -32,6 +31,7 @@ from kgbuild.serve.records import (
     NodeKindName,
     Page,
     QueryRequest,
+    QueryResult,
     SearchHit,
     Stats,
     StrategyView,
@@ -80,11 +80,13 @@ def create_app(engine: Engine, *, token: str | None = None, loopback_only: bool 
 
     # ---------------------------------------------------------------- pages
 
-    @app.get("/", include_in_schema=False)
+    # HEAD as well as GET: `curl -I`, link checkers and uptime probes ask for the headers only (uvicorn
+    # sends no body to a HEAD). /static and /openapi.json are Starlette routes, which answer HEAD already.
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
-    @app.get("/docs", include_in_schema=False)
+    @app.api_route("/docs", methods=["GET", "HEAD"], include_in_schema=False)
     def docs() -> FileResponse:
         return FileResponse(STATIC / "docs.html", media_type="text/html")
 
@@ -159,9 +161,10 @@ def create_app(engine: Engine, *, token: str | None = None, loopback_only: bool 
         return explorer.strategies()
 
     @app.post("/api/query", tags=["query"])
-    def query(body: QueryRequest) -> Answer:
+    def query(body: QueryRequest) -> QueryResult:
         """Answer a question with a registered strategy (`auto`: the solver with a model, else hybrid).
-        Returns the Answer: answer, citations, chunks, triples, facts and the trace step by step."""
+        Returns the Answer: answer, citations, chunks, triples, facts and the trace step by step, and
+        `labels`: the node and edge ids in the trace, in words."""
         return explorer.query(body.question, body.strategy, body.k)
 
     app.include_router(curation_routes(engine, write=write))

@@ -32,6 +32,7 @@ from kgbuild.serve.records import (
     NodeDetail,
     NodeRef,
     QualifierView,
+    QueryResult,
     SearchHit,
     SpanView,
     Stats,
@@ -44,7 +45,7 @@ from kgbuild.text import search_fold
 
 if TYPE_CHECKING:
     from kgbuild.engine import Engine
-    from kgbuild.query.types import Answer, RetrievalMode, RetrievalResult
+    from kgbuild.query.types import RetrievalMode, RetrievalResult
     from kgbuild.workspace import Workspace
 
 SEARCHABLE = (ENTITY, CONCEPT, EVENT)
@@ -54,7 +55,11 @@ MAX_NODES = 200  # neighbourhood caps: the most one request may ask for
 MAX_EDGES = 400
 SUPPORT_SHOWN = 5  # supporting chunks per triple in a list; /api/triple gives up to SUPPORT_MAX
 SUPPORT_MAX = 50
-_SCAN_BUDGET = 20000  # incident edges looked at when closing a capped neighbourhood
+_SCAN_BUDGET = 20000
+CONTEXT_ROLES = 4  # event arguments shown beside a search hit
+CONTEXT_CHARS = 120
+MAX_LABELS = 2000  # ids named in one query's trace
+MAX_ID_CHARS = 1000  # incident edges looked at when closing a capped neighbourhood
 
 
 class NotFound(LookupError):
@@ -224,7 +229,48 @@ class GraphIndex:
     def _hit(self, i: int, matched: str) -> SearchHit:
         p = self.p
         return SearchHit(id=p.node_ids[i], name=p.node_names[i], kind=p.node_kind[i], node_class=p.node_class[i],
-                         matched=matched, degree=int(self.degree[i]))
+                         matched=matched, degree=int(self.degree[i]), context=self.context(i))
+
+    def context(self, i: int) -> str:
+        """What tells the node apart from others of its name: an event's arguments ("person Alan Turing ·
+        time 1912"), since every birth is named "Birth: born"; else the start of its description."""
+        p = self.p
+        if p.node_kind[i] == EVENT:
+            roles = sorted((p.predicate(e), p.node_names[int(p.edge_tail[e])]) for e in p.incident[i]
+                           if p.edge_kind[e] == ROLE and int(p.edge_head[e]) == i)
+            text = " · ".join(f"{role} {name}" for role, name in roles[:CONTEXT_ROLES])
+        else:
+            text = " ".join(self.descriptions.get(i, "").split())
+        return text if len(text) <= CONTEXT_CHARS else text[:CONTEXT_CHARS - 1] + "…"
+
+    def label(self, some_id: str) -> str | None:
+        """A node or edge id as words: a node's name, an edge as "head —predicate→ tail"; None for a string
+        that is not an id of this build (the query trace mixes ids with other text)."""
+        p = self.p
+        i = p.node_pos.get(some_id)
+        if i is not None:
+            return p.node_names[i]
+        e = self.edge_pos.get(some_id)
+        if e is None:
+            return None
+        return f"{p.node_names[int(p.edge_head[e])]} —{p.predicate(e)}→ {p.node_names[int(p.edge_tail[e])]}"
+
+    def labels(self, values: Iterable[Any]) -> dict[str, str]:
+        """Labels of the ids among `values` and inside their lists and mappings (at most MAX_LABELS)."""
+        out: dict[str, str] = {}
+        stack = list(values)
+        while stack and len(out) < MAX_LABELS:
+            value = stack.pop()
+            if isinstance(value, str):
+                if value not in out and len(value) <= MAX_ID_CHARS:
+                    found = self.label(value)
+                    if found is not None:
+                        out[value] = found
+            elif isinstance(value, dict):
+                stack.extend(value.values())
+            elif isinstance(value, (list, tuple)):
+                stack.extend(value)
+        return out
 
     def class_counts(self) -> list[ClassCount]:
         return [ClassCount(kind=kind, node_class=cls, count=n)
@@ -388,13 +434,46 @@ class GraphIndex:
                      query_model=query_model)
 
 
+class FairLock:
+    """A lock handed out in the order it was asked for. `threading.Lock` promises no order, so under many
+    clients (bench/serve_load.py) a query could wait behind any number of later ones; first come, first
+    served bounds its wait by the queries already queued ahead of it."""
+
+    def __init__(self) -> None:
+        self._turn = threading.Condition()
+        self._next_ticket = 0
+        self._serving = 0
+
+    def acquire(self, blocking: bool = True) -> bool:
+        """Wait for this caller's turn; without `blocking`, take the lock only if it is free and nobody waits."""
+        with self._turn:
+            if not blocking and self._next_ticket != self._serving:
+                return False
+            ticket = self._next_ticket
+            self._next_ticket += 1
+            while ticket != self._serving:
+                self._turn.wait()
+            return True
+
+    def release(self) -> None:
+        with self._turn:
+            self._serving += 1
+            self._turn.notify_all()
+
+    def waiting(self) -> int:
+        """Callers holding or waiting for the lock."""
+        with self._turn:
+            return self._next_ticket - self._serving
+
+
 class Explorer:
     """The explorer's view of an opened engine: the current graph index, merges, report, strategies, query."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         # One engine call at a time: strategies keep state and the projection may be swapped by a rebuild.
-        self._engine_lock = threading.Lock()
+        # In arrival order, so no query starves behind later ones.
+        self._engine_lock = FairLock()
         self._index_lock = threading.Lock()
         self._index: GraphIndex | None = None
 
@@ -448,12 +527,15 @@ class Explorer:
                 except ConfigError as exc:
                     reason = exc.problem
                 out.append(StrategyView(name=spec.name, description=spec.description, needs_model=spec.needs_model,
-                                        available=reason is None, reason=reason))
+                                        training=spec.training, available=reason is None, reason=reason))
         return out
 
-    def query(self, question: str, strategy: str, k: int | None) -> Answer:
+    def query(self, question: str, strategy: str, k: int | None) -> QueryResult:
+        """The answer, with the node and edge ids its trace names put into words (`labels`)."""
         with self._engine(wait=True):
-            return self.engine.query(question, strategy=strategy, k=k)
+            answer = self.engine.query(question, strategy=strategy, k=k)
+        labels = self.index().labels(step.result.model_dump() for step in answer.trace)
+        return QueryResult(**answer.model_dump(exclude={"verified"}), labels=labels)
 
     def retrieve(self, question: str, k: int | None, mode: RetrievalMode) -> RetrievalResult:
         """Context only (passages, triples, linked entities), no model: the MCP server's `retrieve`."""

@@ -10,6 +10,8 @@ from typing import Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from kgbuild.query.types import Answer
+
 T = TypeVar("T")
 
 NodeKindName = Literal["entity", "concept", "event", "chunk"]
@@ -39,6 +41,8 @@ class NodeRef(BaseModel):
 class SearchHit(NodeRef):
     matched: str = Field(description="the name or alias the query matched")
     degree: int = Field(description="relations and event roles touching the node")
+    context: str = Field("", description="what tells it from others of its name: an event's arguments "
+                                         "(role name · ...), else the start of its description")
 
 
 class ClassCount(BaseModel):
@@ -141,6 +145,7 @@ class StrategyView(BaseModel):
     name: str
     description: str
     needs_model: bool
+    training: str | None = Field(None, description="a part to train on this project first, and the command")
     available: bool
     reason: str | None = None
 
@@ -165,6 +170,14 @@ class QueryRequest(BaseModel):
         except UnicodeEncodeError:
             raise ValueError("must be valid Unicode text (it holds a lone surrogate)") from None
         return value
+
+
+class QueryResult(Answer):
+    """An answer as the explorer returns it: the engine's Answer, plus the ids named in its trace in words."""
+
+    labels: dict[str, str] = Field(default_factory=dict,
+                                   description="node id -> name, edge id -> 'head —predicate→ tail', for the "
+                                               "ids in the trace's results")
 
 
 class Stats(BaseModel):

@@ -1,20 +1,31 @@
-"""`ChineseExtractor`: Chinese chunks -> entities, relations and concept links, without a model."""
+"""`ChineseExtractor`: Chinese chunks -> entities, relations, qualifiers, events and concept links, without a model.
+
+Two sets of rules share the chunk's jieba tokens: the domain rules (the schema's concept trees and a domain
+concept file, typing by suffix: the medicine schema's diseases, symptoms, drugs...) and the open-domain
+rules (organisations, people, places, works, products, awards, dates and amounts: `open_mentions`,
+`open_relations`). Where both name the same text, a dictionary term wins, else the open-domain name; a
+name typed by jieba's proper-name tag alone is not kept (jieba tags 智能化 and 荣获 as person names).
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from kgbuild.extract.domain_concepts import DomainConcepts, load_domain_concepts
 from kgbuild.extract.labels import resolve_alternatives
 from kgbuild.extract.names import normalize_text
+from kgbuild.extract.zh.dictionary import JiebaDictionary
 from kgbuild.extract.zh.lexicon import build_lexicon, rules_for
 from kgbuild.extract.zh.mentions import Mention, find_mentions
+from kgbuild.extract.zh.open_mentions import OpenNameFinder
+from kgbuild.extract.zh.open_relations import OpenEvent, OpenFact, OpenRelationRules
 from kgbuild.extract.zh.relations import RelationRules, Triple, sentences
 from kgbuild.extract.zh.segment import Segmenter, jieba_version
+from kgbuild.extract.zh.word_lists import STOP_NAMES
 from kgbuild.ids import content_hash, normalize_name
-from kgbuild.model import Chunk, ChunkExtraction, ChunkFailure, Concept, Entity, Relation
+from kgbuild.model import Chunk, ChunkExtraction, ChunkFailure, Concept, Entity, Event, HyperNode, Ref, Relation
 from kgbuild.schema import Schema
 
 # Roles the relation rules type by context, as class alternatives (medicine schema first).
@@ -28,12 +39,16 @@ _PREDICATES = {
     "locatedIn": ("locatedInBodyPart", "locatedIn"), "hasSymptom": ("hasSymptom",),
     "hasComplication": ("hasComplication",), "causedBy": ("causedBy",), "treatedWith": ("treatedWith",),
     "belongsToDepartment": ("belongsToDepartment",),
+    # open-domain rules: a medicine is made, not authored (open_domain's createdBy takes works and artefacts)
+    "createdBy": ("createdBy", "manufacturedBy"),
+    # a machine designed from a report: open_domain's basedOn is for works, so an artefact's keeps its own name
+    "basedOn": ("basedOn", "designBasedOn"),
 }
 
 
 class ChineseExtractor:
     name = "jieba-rules"
-    version = "1"  # bump when rules change: it is part of the cache key
+    version = "4"  # bump when rules change: it is part of the cache key
 
     def __init__(self, schema: Schema, domain_concepts: str | Path | DomainConcepts | None = None) -> None:
         self.schema = schema
@@ -45,7 +60,15 @@ class ChineseExtractor:
         classes = {role: cls for role, value in _CONTEXT_CLASSES.items()
                    if (cls := resolve_alternatives(schema, value)) is not None}
         self.relations = RelationRules(classes)
+        self.dictionary = JiebaDictionary()
+        self.names = OpenNameFinder(lambda value: resolve_alternatives(schema, value), self.dictionary)
+        self.open_rules = OpenRelationRules(self._classes_under("Organization"),
+                                            self._classes_under("EducationalInstitution"), schema.fallback_class)
         self._segmenter: Segmenter | None = None
+
+    def _classes_under(self, name: str) -> set[str]:
+        root = self.schema.resolve_class(name)
+        return {c for c in self.schema.entity_types if root is not None and self.schema.is_a(c, root)}
 
     def fingerprint(self) -> str:
         payload = {"extractor": self.name, "version": self.version, "jieba": jieba_version(),
@@ -77,7 +100,10 @@ class ChineseExtractor:
 
     def extract_one(self, chunk: Chunk) -> ChunkExtraction:
         text = normalize_text(chunk.text)
-        mentions = find_mentions(self._segment().tokens(text), self.lexicon, self.rules, self.schema.fallback_class)
+        tokens = self._segment().tokens(text)
+        domain = find_mentions(tokens, self.lexicon, self.rules, self.schema.fallback_class)
+        opened = self.names.find(text, tokens)
+        mentions = _merge(domain, opened.mentions, self.names.classes())
         triples: list[Triple] = []
         aliases: list[tuple[Mention, str]] = []
         pieces: dict[int, Mention] = {}  # id(mention inside another name) -> the mention that name is of
@@ -103,10 +129,15 @@ class ChineseExtractor:
         triples = [Triple(pieces.get(id(t.subject), t.subject), t.predicate, pieces.get(id(t.object), t.object))
                    for t in triples]
         kept = [m for m in mentions if m.spg_class and id(m) not in pieces]
-        return self._records(chunk, kept, triples, aliases)
+        # The domain rules relate the domain's terms; names of the open-domain kinds are the open rules' to relate
+        # (the medicine rules' 位于 takes every name after it as a body part's place).
+        triples = [t for t in triples if not t.subject.kind and not t.object.kind]
+        open_facts, events = self.open_rules.chunk(text, [m for m in opened.mentions if m in kept], opened.values)
+        return self._records(chunk, kept, triples, aliases + opened.aliases, open_facts, events)
 
     def _records(self, chunk: Chunk, mentions: list[Mention], triples: list[Triple],
-                 aliases: list[tuple[Mention, str]]) -> ChunkExtraction:
+                 aliases: list[tuple[Mention, str]], facts: Sequence[OpenFact] = (),
+                 events: Sequence[OpenEvent] = ()) -> ChunkExtraction:
         chunk_ids = [chunk.id]
         # Another name of a mention (X，亦称Y) is the same entity: a mention written as that name
         # becomes a mention of X's entity.
@@ -132,6 +163,8 @@ class ChineseExtractor:
             if entity is None:
                 entity = entities[entity_id] = Entity(id=entity_id, name=m.name, spg_class=m.spg_class,
                                                       semantic_type=m.semantic_type, chunk_ids=list(chunk_ids))
+            elif entity.semantic_type is None and m.semantic_type:  # 是一家综合物流服务商, said of a later mention
+                entity.semantic_type = m.semantic_type
             for alias in m.aliases:
                 if normalize_name(alias) != normalize_name(entity.name) and alias not in entity.aliases:
                     entity.aliases.append(alias)
@@ -150,17 +183,79 @@ class ChineseExtractor:
             relation_id = Relation.make_id(subject.id, predicate, obj.id)
             relations.setdefault(relation_id, Relation(id=relation_id, subject=subject.ref(), predicate=predicate,
                                                        object=obj.ref(), chunk_ids=chunk_ids))
+        hypernodes: dict[str, HyperNode] = {}
+        for fact in facts:
+            subject, obj = node(fact.subject), node(fact.object)
+            if subject.id == obj.id:
+                continue
+            predicate = self._predicate(fact.predicate, subject.spg_class, obj.spg_class)
+            relation_id = Relation.make_id(subject.id, predicate, obj.id)
+            relation = relations.setdefault(relation_id, Relation(
+                id=relation_id, subject=subject.ref(), predicate=predicate, object=obj.ref(), chunk_ids=chunk_ids))
+            for qualifier, value in fact.qualifiers:  # ((X, 营业收入, 128.6亿元), 同比增长, 12.4%)
+                target = node(value)
+                hyper_id = HyperNode.make_id(relation.id, qualifier, target.id)
+                hypernodes.setdefault(hyper_id, HyperNode(id=hyper_id, subject=relation.ref(), predicate=qualifier,
+                                                          object=target.ref(), chunk_ids=chunk_ids))
+        records: dict[str, Event] = {}
+        for event in events:
+            if (record := self._event(event, node, chunk_ids)) is not None:
+                records.setdefault(record.id, record)
+        # A date nothing points at says nothing on its own (公司2023年将继续加大研发投入): it would only be
+        # one more unconnected node.
+        used = {r.subject.id for r in relations.values()} | {r.object.id for r in relations.values()}
+        used |= {h.object.id for h in hypernodes.values()}
+        used |= {ref.id for e in records.values() for refs in e.arguments.values() for ref in refs}
+        used |= {ref.id for e in records.values() for ref in (e.time, e.place) if ref is not None}
+        dates = {m.name for m in mentions if m.kind == "date"}
+        entities = {k: e for k, e in entities.items() if k in used or e.name not in dates}
         concepts: dict[str, Concept] = {}
         for entity in entities.values():
             if entity.semantic_type:
                 cid = Concept.make_id(entity.semantic_type)
                 concepts.setdefault(cid, Concept(id=cid, name=entity.semantic_type, chunk_ids=list(chunk_ids)))
         return ChunkExtraction(chunk_id=chunk.id, extractor=self.name, entities=list(entities.values()),
-                               relations=list(relations.values()), concepts=list(concepts.values()))
+                               relations=list(relations.values()), concepts=list(concepts.values()),
+                               hypernodes=list(hypernodes.values()), events=list(records.values()))
+
+    def _event(self, event: OpenEvent, node: Callable[[Mention], Entity], chunk_ids: list[str]) -> Event | None:
+        """An event the schema has a type for, with the roles it knows (others left out)."""
+        kind = self.schema.resolve_event_type(event.type)
+        if kind is None:
+            return None
+        arguments: dict[str, list[Ref]] = {}
+        for role, members in event.arguments.items():
+            name = self.schema.resolve_role(kind, role)
+            if name is not None:
+                arguments[name] = [node(m).ref() for m in members]
+        if not arguments:
+            return None
+        return Event(id=Event.make_id(kind, event.trigger, arguments), type=kind, trigger=event.trigger,
+                     arguments=arguments, time=node(event.time).ref() if event.time else None,
+                     place=node(event.place).ref() if event.place else None, chunk_ids=chunk_ids)
 
     def _predicate(self, rule: str, subject_class: str, object_class: str) -> str:
-        for name in _PREDICATES.get(rule, (rule,)):
+        """The schema's name for a rule's predicate where the schema allows it between these classes;
+        else the rule's own name (kept as an off-schema predicate, as the English rules' are)."""
+        names = _PREDICATES.get(rule, (rule,))
+        for name in names:
             resolved = self.schema.resolve_relation(name)
             if resolved is not None and self.schema.relation_allows(resolved, subject_class, object_class):
                 return resolved
-        return rule
+        # an alternative the schema does not declare is kept off-schema; else the rule's name (validation decides)
+        return next((n for n in names if self.schema.resolve_relation(n) is None), rule)
+
+
+def _merge(domain: list[Mention], opened: list[Mention], open_classes: set[str]) -> list[Mention]:
+    """The domain rules' mentions and the open-domain names as one list: a dictionary term wins where both
+    name the same text, else the open-domain name; a name typed by jieba's tag alone is dropped (the
+    open-domain rules decide names: jieba's dictionary tags 智能化 and 荣获 as person names). Nor is a suffix-typed
+    name of a class the open-domain rules find (`open_classes`: organisations, people, places, dates): those
+    rules tell a name from a kind (星河智能科技股份有限公司 from 公司, 子公司). Nor a word of the stop list (名片 is
+    not a -片 medicine)."""
+    lexical = [m for m in domain if m.from_lexicon]
+    kept_open = [o for o in opened if not any(o.start < m.end and m.start < o.end for m in lexical)]
+    rest = [m for m in domain if m.from_lexicon or (
+        not m.from_tag and m.spg_class not in open_classes and m.name not in STOP_NAMES
+        and not any(m.start < o.end and o.start < m.end for o in kept_open))]
+    return sorted(rest + kept_open, key=lambda m: m.start)

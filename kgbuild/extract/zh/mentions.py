@@ -36,6 +36,8 @@ class Mention:
     semantic_type: str | None = None
     aliases: list[str] = field(default_factory=list)
     from_lexicon: bool = False
+    from_tag: bool = False  # typed by jieba's proper-name tag alone (the open-domain rules replace these)
+    kind: str = ""  # what the open-domain rules found it as: org, person, place, date, title, quote, award, list
 
 
 def _term_mention(term: Term, tokens: list[Token], rules: ClassRules, fallback: str) -> Mention:
@@ -56,7 +58,7 @@ def _run_mentions(run: list[Token], lexicon: Lexicon, rules: ClassRules, fallbac
         return [_term_mention(term, run, rules, fallback)]
     if len(run) == 1 and run[0].pos in ("nr", "nrfg", "nrt", "ns", "nt"):
         cls = rules.by_suffix(text) or rules.by_pos(run[0].pos, text)
-        return [Mention(text, cls, run[0].start, run[-1].end, text)] if cls else []
+        return [Mention(text, cls, run[0].start, run[-1].end, text, from_tag=True)] if cls else []
     inner = [(i, t) for i, t in enumerate(run) if (len(t.word) > 1 or t.pos in ("n", "ng")) and lexicon.get(t.word)]
     if text in GENERIC_WORDS or len(text) < 2:
         return []

@@ -91,6 +91,7 @@ class Parsed:
     title: str | None
     paragraphs: list[Paragraph]
     metadata: dict[str, str] = field(default_factory=dict)
+    markup_dropped: int = 0  # converter tags, image placeholders and page markers left out (converter_markup)
 
 
 def paragraph(section: list[str], text: str, line_sep: str = " ") -> Paragraph | None:
@@ -112,6 +113,7 @@ def make_document(
     fmt: str,
     paragraphs: list[Paragraph],
     metadata: dict[str, str] | None = None,
+    markup_dropped: int = 0,
 ) -> Document:
     if not paragraphs:
         raise BadInput("no text found (only headings or markup?); nothing to build")
@@ -128,4 +130,5 @@ def make_document(
         paragraphs=paragraphs,
         content_hash=document_hash(title, paragraphs),
         metadata=dict(metadata or {}),
+        markup_dropped=markup_dropped,
     )

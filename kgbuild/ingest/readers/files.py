@@ -5,7 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -29,6 +29,10 @@ from kgbuild.model import Document
 
 if TYPE_CHECKING:
     from kgbuild.config import CsvColumns
+
+# A reader that takes over some files (mapped structured records): their documents, or None for a
+# file it does not claim. Called with the file, its display path and its raw id.
+ClaimFile = Callable[[Path, str, str], "Iterator[Document | ReadProblem] | None"]
 
 FORMATS: dict[str, str] = {
     ".txt": "txt",
@@ -152,7 +156,7 @@ def _read_file_uncapped(path: Path, source: str, raw_id: str, csv_columns: CsvCo
             check_text_bytes(data, max_chars)
             parsed = _TEXT_PARSERS[fmt](decode_text(data))
         title = parsed.title or path.stem
-        yield make_document(raw_id, source, title, fmt, parsed.paragraphs, parsed.metadata)
+        yield make_document(raw_id, source, title, fmt, parsed.paragraphs, parsed.metadata, parsed.markup_dropped)
     except BadInput as err:
         yield ReadProblem(source, err.message)
     except OSError as err:
@@ -160,14 +164,15 @@ def _read_file_uncapped(path: Path, source: str, raw_id: str, csv_columns: CsvCo
 
 
 def read_sources(paths: Sequence[str | Path], *, csv_columns: CsvColumns | None = None,
-                 max_chars: int = DEFAULT_MAX_DOCUMENT_CHARS) -> Iterator[Document | ReadProblem]:
+                 max_chars: int = DEFAULT_MAX_DOCUMENT_CHARS,
+                 claim: ClaimFile | None = None) -> Iterator[Document | ReadProblem]:
     """Stream Documents from files, directories (recursive, sorted, skipping hidden files and
     directories and OS clutter like '.DS_Store') and corpus files; yield a ReadProblem for
     anything unreadable and go on with the rest.
 
     Plain files get the id 'dir/name' (relative to a directory given, without extension) or
     'name' when given alone; corpus records (and .csv/.tsv rows, mapped by `csv_columns`) get
-    their own id or title.
+    their own id or title. `claim`: files it returns documents for are read by it instead.
     """
     if isinstance(paths, (str, os.PathLike)):  # one path passed bare: a str is a Sequence too
         paths = [paths]
@@ -180,7 +185,8 @@ def read_sources(paths: Sequence[str | Path], *, csv_columns: CsvColumns | None 
             yield ReadProblem(shown, os_error_message(err))
             continue
         if stat.S_ISREG(mode):
-            yield from _read_file(path, shown, path.stem, csv_columns, max_chars)
+            claimed = claim(path, shown, path.stem) if claim is not None else None
+            yield from claimed if claimed is not None else _read_file(path, shown, path.stem, csv_columns, max_chars)
             continue
         if not stat.S_ISDIR(mode):
             yield ReadProblem(shown, NOT_REGULAR)
@@ -190,5 +196,10 @@ def read_sources(paths: Sequence[str | Path], *, csv_columns: CsvColumns | None 
                 yield item
             else:
                 file_path, rel = item
+                raw_id = str(PurePosixPath(rel).with_suffix(""))
+                claimed = claim(file_path, rel, raw_id) if claim is not None else None
+                if claimed is not None:
+                    yield from claimed
+                    continue
                 yield from _read_file(file_path, rel, str(PurePosixPath(rel).with_suffix("")), csv_columns,
                                       max_chars)

@@ -11,6 +11,7 @@ from typing import Literal
 
 import yaml
 
+from kgbuild.ingest.readers.converter_markup import strip_converter_markup
 from kgbuild.ingest.readers.document import Outline, Parsed, clean_text, paragraph
 from kgbuild.model import Paragraph
 
@@ -97,7 +98,9 @@ def _block_text(kind: BlockKind, lines: list[str]) -> tuple[str, str]:
 
 
 def parse_markdown(text: str) -> Parsed:
-    text = _HTML_COMMENT.sub("", text)
+    text, comments = _HTML_COMMENT.subn("", text)
+    # Markdown from PDF converters carries page markers, image placeholders and HTML tables.
+    text, dropped = strip_converter_markup(text)
     lines = text.splitlines()
     start, front = _front_matter(lines)
     outline = Outline()
@@ -157,4 +160,4 @@ def parse_markdown(text: str) -> Parsed:
     else:
         flush()
     title = front.pop("title", None) or outline.title()
-    return Parsed(title=title, paragraphs=paragraphs, metadata=front)
+    return Parsed(title=title, paragraphs=paragraphs, metadata=front, markup_dropped=dropped + comments)

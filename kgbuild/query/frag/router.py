@@ -40,6 +40,7 @@ RETRAIN = "kgbuild train router QA_FILE"
 FORMAT = 1
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 _RELATIVE = frozenset(("who", "whom", "whose", "which", "that", "where", "when"))
 _DETERMINERS = frozenset(("the", "a", "an", "his", "her", "its", "their", "this", "that", "these", "those"))
 _OPENING = 3  # tokens of the opening wh-phrase ("In which city", "Who was the"): the question's own word
@@ -69,6 +70,8 @@ def chain_markers(question: str) -> int:
       nor "of the same ..." (a comparison of named entities);
     - a possessive on a lowercase noun ("the band's founder").
     """
+    if _CJK.search(question):
+        return _chain_markers_zh(question)
     words = [m.group(0) for m in _WORD.finditer(question)]
     count = 0
     for i, word in enumerate(words):
@@ -84,6 +87,13 @@ def chain_markers(question: str) -> int:
         elif low.endswith("'s") and word[:1].islower():
             count += 1
     return count
+
+
+def _chain_markers_zh(question: str) -> int:
+    """The same count for a Chinese question, where a modifier comes before its noun with 的: the first
+    的 attaches what is asked to the named entity (星河智能的董事长, as "the chairman of X": no hop), each
+    further 的 to something unnamed (EDSAC的设计者所依据的报告的作者: the designer, the report)."""
+    return max(0, question.count("的") - 1)
 
 
 def heuristic_route(question: str, n_linked: int) -> RouteDecision:

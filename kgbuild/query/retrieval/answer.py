@@ -39,8 +39,10 @@ from kgbuild.query.retrieval.text import (
 )
 from kgbuild.query.types import Answer, Citation, RetrievalMode, Retriever
 from kgbuild.text import fold, mention_key
+from kgbuild.text_language import has_cjk
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
+# Chinese sentences end in 。！？ with no space after them.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|(?<=[。！？；])\s*")
 _YES_NO = at.YES_NO
 _NEGATION = {"not", "no", "never", "neither", "nor", "n't"}
 _JOINERS = {"of", "the", "and", "de", "von", "van", "la", "le", "da", "del", "&"}
@@ -125,7 +127,9 @@ def _entity_spans(sentence: str, names: Sequence[tuple[str, str | None]]) -> lis
         key = name.casefold()
         while (at_ := low.find(key, start)) >= 0:
             end = at_ + len(key)
-            if (at_ == 0 or not low[at_ - 1].isalnum()) and (end == len(low) or not low[end].isalnum()):
+            # A Chinese name has no spaces around it: a CJK edge needs no word boundary.
+            if ((at_ == 0 or not low[at_ - 1].isalnum() or has_cjk(key[0]))
+                    and (end == len(low) or not low[end].isalnum() or has_cjk(key[-1]))):
                 out.append((sentence[at_:end], at_, end, cls))
                 break
             start = at_ + 1

@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from kgbuild.query.retrieval import answer_types_zh as zh
 from kgbuild.query.retrieval.text import STOPWORDS, spans, tokens
+from kgbuild.text_language import has_cjk
 
 YES_NO = frozenset({"is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had", "will",
                     "would"})
@@ -116,6 +118,10 @@ def choice_options(question: str) -> tuple[str, ...]:
 
 
 def expected(question: str) -> Expected:
+    if has_cjk(question):  # Chinese asks with its own question words (谁, 哪里, 多少, 哪一年...)
+        reading = zh.expected_zh(question)
+        return Expected(reading.kind, options=reading.options, order=reading.order,
+                        focus=frozenset(w for w in tokens(question) if w not in STOPWORDS))
     words = tokens(question)
     wordset = set(words)
     focus = frozenset(w for w in words if w not in STOPWORDS)
@@ -179,6 +185,9 @@ CENTURY_RE = re.compile(r"\b(?:(?:early|mid|late)[- ])?(?:\d{1,2}(?:st|nd|rd|th)
 def pattern_spans(sentence: str, kind: str) -> list[tuple[str, int, int]]:
     """(span, start, end) of the dates / years / numbers of `sentence` a `kind` question wants."""
     out: list[tuple[str, int, int]] = []
+    if has_cjk(sentence):  # 2022年3月1日, 128.6亿元, 8.3%: no spaces around them, so the patterns below miss them
+        out += zh.zh_spans(sentence, kind)
+    covered_zh = [(s, e) for _, s, e in out]
     if kind in (DATE, YEAR):
         if kind == DATE:
             out += [(m.group(0), m.start(), m.end()) for m in DATE_RE.finditer(sentence)]
@@ -188,5 +197,5 @@ def pattern_spans(sentence: str, kind: str) -> list[tuple[str, int, int]]:
                 if not any(s <= m.start() < e for s, e in covered)]
     elif kind == NUMBER:
         out += [(m.group(0), m.start(), m.end()) for m in NUMBER_RE.finditer(sentence)
-                if not YEAR_RE.fullmatch(m.group(0))]
+                if not YEAR_RE.fullmatch(m.group(0)) and not any(s <= m.start() < e for s, e in covered_zh)]
     return out

@@ -18,6 +18,7 @@ from kgbuild.query.retrieval.text import STOPWORDS, spans
 from kgbuild.query.types import LinkedEntity
 from kgbuild.store.types import VectorStore
 from kgbuild.text import fold, mention_key, same_type
+from kgbuild.text_language import has_cjk
 
 LinkHow = Literal["exact", "alias", "dense", "concept"]  # LinkedEntity.how
 EXACT_SCORE = 1.0
@@ -103,6 +104,8 @@ class EntityLinker:
         ("Name the mother of..."): lowercase single words ("film", "band") are concept hubs, not
         what the question is about. Multi-word names ("compilation album") are specific enough.
         """
+        if has_cjk(question):
+            return self._cjk_mentions(question), []
         raw = spans(question)
         folded = [fold(t) for t, _, _ in raw]
         names = self.index.names
@@ -147,6 +150,33 @@ class EntityLinker:
             i += 1
         close_run()
         return found, unmatched
+
+    def _cjk_mentions(self, question: str, longest: int = 24) -> list[Mention]:
+        """Chinese has no spaces or capitals to find names by: the longest dictionary name at each
+        character, left to right (EDSAC的设计者… -> EDSAC; 约翰·冯·诺依曼出生在… -> 约翰·冯·诺依曼), at most
+        `longest` characters, so a question costs O(characters x longest) probes. Positions are
+        character offsets."""
+        names = self.index.names
+        found: list[Mention] = []
+        i = 0
+        while i < len(question):
+            match = None
+            for length in range(min(longest, len(question) - i), 1, -1):
+                piece = question[i:i + length]
+                if not piece[0].isalnum() or not piece[-1].isalnum():
+                    continue
+                exact, alias = names.lookup(mention_key(piece))
+                if exact or alias:
+                    match = Mention(piece, i, i + length)
+                    match.nodes = [(n, EXACT_SCORE, "exact") for n in exact]
+                    match.nodes += [(n, ALIAS_SCORE, "alias") for n in alias]
+                    break
+            if match is not None:
+                found.append(match)
+                i = match.end
+            else:
+                i += 1
+        return found
 
     def specificity(self, node: int) -> float:
         """Weight of a seed: an entity in 1 chunk says more than one in 100 (1/log damping)."""

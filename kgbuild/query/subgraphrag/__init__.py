@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kgbuild.query.strategy import StrategySpec
+from kgbuild.query.subgraphrag.scorer import RETRAIN, model_path
 from kgbuild.query.subgraphrag.strategy import SubgraphRAGStrategy, unavailable
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ SPEC = StrategySpec(
     "subgraphrag",
     "SubgraphRAG: a trained MLP with directional distance encoding scores the triples around the question's "
     "entities (no model during retrieval); one answer call over the top triples, or the best-ranked node",
-    needs_model=False, factory=_factory, unavailable=unavailable)
+    needs_model=False, factory=_factory, unavailable=unavailable,
+    training=f"a retriever trained on this graph ({RETRAIN})", trained=lambda ws: model_path(ws).exists())
 
 __all__ = ["SPEC", "SubgraphRAGStrategy"]

@@ -9,6 +9,7 @@
 (function () {
   const main = document.getElementById("main");
   const PAGE = 25;
+  const SEARCH_MAX = 200; // the API's longest q (kgbuild/serve/app.py)
 
   // ------------------------------------------------------------------ DOM helpers (text only)
 
@@ -73,12 +74,31 @@
     const response = await fetch(url, init);
     const data = await response.json().catch(() => ({}));
     if (!response.ok) {
-      const detail = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail || response.statusText);
-      const error = new Error(detail);
+      const error = new Error(describe(data.detail) || response.statusText || "HTTP " + response.status);
       error.status = response.status;
       throw error;
     }
     return data;
+  }
+
+  // What the API's parameters are called on the page, for its 422s.
+  const FIELD_NAMES = { q: "search text", offset: "page offset", limit: "page size", id: "id", hops: "hops",
+    question: "question", strategy: "strategy", k: "k", kind: "kind", class: "class" };
+
+  // An error body's `detail` as one line: a 422 lists {loc, msg} problems ("search text: String should have
+  // at most 200 characters"), never shown as raw JSON.
+  function describe(detail) {
+    if (typeof detail === "string") return detail;
+    if (!Array.isArray(detail)) return "";
+    return detail.map((problem) => {
+      const where = (problem.loc || []).filter((part) => !["query", "body", "path"].includes(part)).join(".");
+      return (where ? (FIELD_NAMES[where] || where) + ": " : "") + (problem.msg || "invalid value");
+    }).join("; ");
+  }
+
+  // A page offset from the URL: a whole number, never negative (the API refuses one below 0).
+  function offsetParam(params) {
+    return Math.max(0, parseInt(params.get("offset") || "0", 10) || 0);
   }
 
   function showError(container, error) {
@@ -133,8 +153,10 @@
   async function searchPage(params) {
     const q = params.get("q") || "";
     const filter = params.get("class") ? "class:" + params.get("class") : params.get("kind") ? "kind:" + params.get("kind") : "";
-    const offset = parseInt(params.get("offset") || "0", 10) || 0;
-    const input = el("input", { id: "search-q", type: "search", placeholder: "name or alias", value: q, autofocus: true });
+    const offset = offsetParam(params);
+    // maxlength: the API's own limit on q, so the box cannot send a search the API refuses.
+    const input = el("input", { id: "search-q", type: "search", placeholder: "name or alias", value: q, autofocus: true,
+      maxlength: SEARCH_MAX });
     const select = el("select", { id: "search-class", "aria-label": "class filter" }, el("option", { value: "" }, "all kinds and classes"));
     const form = el("form", { class: "search", role: "search" }, input, select, el("button", { type: "submit", id: "search-go" }, "Search"));
     const results = el("div", { id: "results" });
@@ -166,6 +188,7 @@
           el("a", { href: nodeHref(hit.id), class: "hit-name" }, hit.name),
           " ", badge(hit.class || hit.kind, hit.kind),
           hit.matched !== hit.name ? el("span", { class: "muted" }, " alias: ", hit.matched) : null,
+          hit.context ? el("span", { class: "hit-context" }, " ", hit.context) : null,
           el("span", { class: "muted" }, ` · ${fmt(hit.degree)} links`)));
       }
       append(results, [list, pager(page, (o) => go("search", { q, kind: args.kind, class: args.class, offset: o }))]);
@@ -202,16 +225,70 @@
     return added.length;
   }
 
-  // Rings by distance from the page's node: deterministic, and the centre stays in the middle.
+  const LABEL_GAP = 4; // px kept free around each node and its label
+  const RING_STEP = 24; // px between the radii tried for a node
+  const FIRST_RING = 90; // px: the page's node keeps some room, so edges to it do not run over labels
+  const GOLDEN_ANGLE = Math.PI * (3 - Math.sqrt(5));
+
+  // The box a node and its label take, relative to the node's centre (measured by Cytoscape: real fonts).
+  function footprint(node) {
+    const at = node.position();
+    const box = node.boundingBox({ includeLabels: true, includeOverlays: false });
+    return { x1: box.x1 - at.x - LABEL_GAP, x2: box.x2 - at.x + LABEL_GAP, y1: box.y1 - at.y - LABEL_GAP, y2: box.y2 - at.y + LABEL_GAP };
+  }
+
+  // Rings by distance from the page's node, placed so that no two labels overlap: nodes go out hop by hop
+  // (best connected first), each to the first free spot on the smallest ring that has one, the spots tried
+  // a golden angle apart so a ring fills evenly. A fixed concentric layout drew 24 labels of Alan Turing's
+  // neighbours over each other on one ring. Deterministic: the same graph is drawn the same way.
   function layout(cy, centre) {
-    cy.layout({ name: "concentric", animate: false, fit: true, padding: 24, minNodeSpacing: 28, avoidOverlap: true,
-      nodeDimensionsIncludeLabels: false, concentric: (n) => 100 - n.data("hop"), levelWidth: () => 1 }).run();
+    const c = cy.getElementById(centre);
+    if (c.nonempty()) c.addClass("centre");
+    const nodes = cy.nodes().toArray().sort((a, b) => (a.id() === centre ? -1 : b.id() === centre ? 1 : 0)
+      || a.data("hop") - b.data("hop") || b.data("degree") - a.data("degree") || String(a.data("label")).localeCompare(String(b.data("label"))));
+    const taken = [];
+    const free = (x, y, f) => taken.every((t) => x + f.x2 <= t.x1 || x + f.x1 >= t.x2 || y + f.y2 <= t.y1 || y + f.y1 >= t.y2);
+    const positions = {};
+    let outer = 0; // the largest radius used so far
+    let hopStart = 0; // the smallest radius the current hop may use: outside the previous hop
+    let lastHop = null;
+    let turn = 0;
+    // Ellipses as wide as the panel: a wide panel holds more labels side by side than a circle would use.
+    const aspect = Math.min(2.2, Math.max(1, cy.width() / Math.max(1, cy.height())));
+    for (const node of nodes) {
+      const f = footprint(node);
+      if (node.data("hop") !== lastHop) {
+        hopStart = taken.length ? Math.max(outer + RING_STEP, FIRST_RING) : 0;
+        lastHop = node.data("hop");
+      }
+      for (let r = hopStart; ; r += RING_STEP) {
+        const spots = r === 0 ? 1 : Math.max(8, Math.ceil((2 * Math.PI * r) / 12));
+        let placed = false;
+        for (let k = 0; k < spots && !placed; k++) {
+          const angle = -Math.PI / 2 + turn + (2 * Math.PI * k) / spots;
+          const x = r * aspect * Math.cos(angle);
+          const y = r * Math.sin(angle);
+          if (!free(x, y, f)) continue;
+          positions[node.id()] = { x, y };
+          taken.push({ x1: x + f.x1, x2: x + f.x2, y1: y + f.y1, y2: y + f.y2 });
+          outer = Math.max(outer, r);
+          turn = angle + GOLDEN_ANGLE;
+          placed = true;
+        }
+        if (placed) break;
+      }
+    }
+    cy.layout({ name: "preset", positions: (n) => positions[n.id()], animate: false, fit: true, padding: 24 }).run();
     if (cy.zoom() > 1.3) {  // a handful of nodes: fitting them would blow the labels up
       cy.zoom(1.3);
       cy.center();
     }
-    const c = cy.getElementById(centre);
-    if (c.nonempty()) c.addClass("centre");
+  }
+
+  const LABELLED_EDGES = 15; // more edges than this: labels on pointing or selecting only
+
+  function quietEdges(cy) {
+    cy.edges().toggleClass("quiet", cy.edges().length > LABELLED_EDGES);
   }
 
   async function nodePage(id) {
@@ -223,20 +300,22 @@
     const inspector = el("div", { id: "inspector", class: "panel" }, el("p", { class: "muted" }, "Click a node to expand it; click an edge to see its qualifiers."));
     const triplesBox = el("section", { id: "triples" });
     const supportBox = el("section", { id: "support", class: "panel" });
-    append(main, [
-      head,
-      el("div", { class: "graph-tools" }, hops, el("label", {}, withChunks, " passages"), status),
-      el("div", { class: "graph-row" }, graphBox, inspector),
-      el("div", { class: "triple-row" }, triplesBox, supportBox),
-    ]);
+    append(main, [head]);
     let detail;
     try {
       detail = await api("/api/node", { id });
     } catch (error) {
+      // An id that names nothing: the error and a way back, not an empty graph and triples table under it.
       showError(head, error);
+      append(head, [el("p", {}, el("a", { href: "#/search" }, "Search the graph"))]);
       return;
     }
     renderDetail(head, detail);
+    append(main, [
+      el("div", { class: "graph-tools" }, hops, el("label", {}, withChunks, " passages"), status),
+      el("div", { class: "graph-row" }, graphBox, inspector),
+      el("div", { class: "triple-row" }, triplesBox, supportBox),
+    ]);
     if (window.kgbuildCurate) await window.kgbuildCurate.entityTools(head, detail, ui, route); // curate.js, --write
 
     async function draw() {
@@ -259,6 +338,10 @@
               "text-background-color": "#fff", "text-background-opacity": 0.8, "text-background-padding": 1 } },
             { selector: "edge[kind = 'role']", style: { "line-style": "dashed" } },
             { selector: "edge[kind = 'mention']", style: { "line-style": "dotted", "line-color": "#bbb", label: "" } },
+            // Many edges: their labels only for the node under the pointer or a selected edge (35 predicates
+            // written over each other near the centre read as nothing).
+            { selector: "edge.quiet", style: { label: "" } },
+            { selector: "edge.quiet.near, edge.quiet:selected", style: { label: "data(label)" } },
             { selector: ":selected", style: { "border-width": 3, "border-color": "#f90", "line-color": "#f90", "target-arrow-color": "#f90" } },
           ],
         });
@@ -268,6 +351,9 @@
         graph.getElementById(id).addClass("expanded");
         clear(status).appendChild(document.createTextNode(
           `${graph.nodes().length} nodes, ${graph.edges().length} edges` + (data.truncated ? " (capped: more exist)" : "")));
+        quietEdges(graph);
+        graph.on("mouseover", "node", (event) => event.target.connectedEdges().addClass("near"));
+        graph.on("mouseout", "node", (event) => event.target.connectedEdges().removeClass("near"));
         graph.on("tap", "node", (event) => expand(event.target));
         graph.on("tap", "edge", (event) => inspectEdge(event.target));
       } catch (error) {
@@ -283,7 +369,10 @@
         const data = await api("/api/neighbourhood", { id: node.id(), hops: 1, mentions: withChunks.checked ? "true" : "", max_nodes: 40, max_edges: 80 });
         node.addClass("expanded");
         const added = addNeighbourhood(graph, data, node.data("hop"));
-        if (added) layout(graph, id);
+        if (added) {
+          layout(graph, id);
+          quietEdges(graph);
+        }
         clear(status).appendChild(document.createTextNode(
           `${graph.nodes().length} nodes, ${graph.edges().length} edges` + (data.truncated ? " (last expansion capped)" : "")));
       } catch (error) {
@@ -360,10 +449,14 @@
         el("thead", {}, el("tr", {}, el("th", {}, "subject"), el("th", {}, "predicate"), el("th", {}, "object"), el("th", {}, "qualifiers"), el("th", {}, "sources"))));
       const body = el("tbody", {});
       for (const t of page.items) {
-        const row = el("tr", { class: "triple", tabindex: "0", "data-id": t.id },
-          el("td", {}, el("a", { href: nodeHref(t.subject.id) }, t.subject.name)),
+        // A click anywhere on the row opens its passages; only the small ↗ after a name leaves the page.
+        const end = (ref) => [el("span", { class: "end-name" }, ref.name), " ",
+          ref.id === id ? null : el("a", { href: nodeHref(ref.id), class: "node-link", title: "open the page of " + ref.name,
+            "aria-label": "open the page of " + ref.name }, "↗")];
+        const row = el("tr", { class: "triple", tabindex: "0", "data-id": t.id, title: "show the passages behind this triple" },
+          el("td", {}, end(t.subject)),
           el("td", {}, el("button", { type: "button", class: "linklike triple-open" }, t.predicate), t.kind === "role" ? el("span", { class: "muted" }, " (role)") : null),
-          el("td", {}, el("a", { href: nodeHref(t.object.id) }, t.object.name)),
+          el("td", {}, end(t.object)),
           el("td", {}, (t.qualifiers || []).map((q) => q.predicate + " " + q.value).join("; ")),
           el("td", {}, String(t.support_total)));
         const open = () => {
@@ -426,8 +519,9 @@
 
   async function mergesPage(params) {
     const q = params.get("q") || "";
-    const offset = parseInt(params.get("offset") || "0", 10) || 0;
-    const input = el("input", { id: "merges-q", type: "search", placeholder: "filter by name or reason", value: q });
+    const offset = offsetParam(params);
+    const input = el("input", { id: "merges-q", type: "search", placeholder: "filter by name or reason", value: q,
+      maxlength: SEARCH_MAX });
     const form = el("form", { class: "search" }, input, el("button", { type: "submit" }, "Filter"));
     const box = el("div", { id: "merges" });
     append(main, [el("h1", {}, "What fusion merged"), form, box]);
@@ -568,14 +662,16 @@
     });
   }
 
-  // A trace field as text: lists comma-separated (long ones cut), maps one "key: values" per entry.
-  function resultText(value) {
+  // A trace field as text: lists comma-separated (long ones cut), maps one "key: values" per entry; a node or
+  // edge id is shown by its name (`labels` from the API: "Alan Turing —bornIn→ Maida Vale", not "rel_78a3…").
+  function resultText(value, labels) {
+    const named = (v) => (typeof v !== "string" ? JSON.stringify(v) : Object.hasOwn(labels, v) ? labels[v] : v);
     const list = (items) => items.length > 20 ? items.slice(0, 20).join(", ") + ` … (${items.length - 20} more)` : items.join(", ");
-    if (Array.isArray(value)) return list(value.map((v) => (typeof v === "string" ? v : JSON.stringify(v))));
+    if (Array.isArray(value)) return list(value.map(named));
     if (value && typeof value === "object") {
-      return Object.entries(value).map(([k, v]) => k + ": " + (Array.isArray(v) ? list(v.map(String)) : typeof v === "string" ? v : JSON.stringify(v))).join("\n");
+      return Object.entries(value).map(([k, v]) => k + ": " + (Array.isArray(v) ? list(v.map(named)) : named(v))).join("\n");
     }
-    return String(value);
+    return typeof value === "string" ? named(value) : String(value);
   }
 
   function renderAnswer(out, a) {
@@ -594,7 +690,7 @@
       for (const step of a.trace) {
         const fields = el("dl", { class: "step-result" });
         for (const [key, value] of Object.entries(step.result || {})) {
-          append(fields, [el("dt", {}, key), el("dd", {}, resultText(value))]);
+          append(fields, [el("dt", {}, key), el("dd", {}, resultText(value, a.labels || {}))]);
         }
         steps.appendChild(el("li", { class: "trace-step" },
           el("p", {}, el("strong", {}, `step ${step.step}`), step.question ? " " + step.question : "",

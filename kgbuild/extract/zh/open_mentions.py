@@ -1,0 +1,537 @@
+"""Open-domain names in Chinese text, without a model: organisations, people, places, works, products,
+awards and dates, plus amounts (kept apart: they become qualifier values, not entities).
+
+Chinese writes no capitals and no spaces, and jieba's name tags are only a hint (its dictionary tags
+智能化 a person name), so each kind of name is found by what marks it in the text itself:
+- organisations by their ending (…股份有限公司, …集团, …银行, …大学, …研究院, …局), the name reaching back
+  over the noun-like words before the ending (深圳云帆软件有限公司), stopping at a verb, a preposition or a
+  descriptor (德国化工企业 | 莱茵特种材料公司), and never a bare kind (子公司, 上市公司);
+- people by a title before the name (董事长徐直军, 作家周慕白), by a verb of saying or a life event after it
+  (李明远表示, 雷军毕业于), or as the subject an encyclopedia entry opens with (钱学森，…); always a known
+  surname and two to four characters;
+- places by jieba's place tag confirmed by a list (countries, provinces), an ending (…省, …市, …区, …山)
+  or jieba's dictionary knowing the place well;
+- works in 《》, products in quotes after a noun that says what they are (平台“天枢”, 药物“蓝替尼”);
+- short names declared in brackets (以下简称“星河智能”) as aliases, and a name that stands before an
+  executive title (星河智能董事长) as an organisation.
+A name found once is a mention wherever else the chunk writes it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from kgbuild.extract.zh import word_lists as wl
+from kgbuild.extract.zh.dictionary import JiebaDictionary
+from kgbuild.extract.zh.mentions import Mention
+from kgbuild.extract.zh.segment import Token
+
+Resolve = Callable[[str], "str | None"]  # class alternatives ('Company|Organization') -> the schema's class
+
+DATE_RE = re.compile(
+    r"(?<![\d])(?:\d{4}年(?:\d{1,2}月(?:\d{1,2}[日号])?|第[一二三四1-4]季度|[上下]半年|前三季度|[一二三四1-4]季度|年[初末底])?"
+    r"|\d{1,2}月\d{1,2}[日号]|\d{4}-\d{1,2}-\d{1,2})")
+VALUE_RE = re.compile(
+    r"(?<![\d.,])\d[\d,]*(?:\.\d+)?(?:余|多)?(?:万亿|亿|万|千|百)?(?:余|多)?"
+    r"(?:个百分点|%|％|亿元人民币|元人民币|美元|欧元|港元|港币|日元|英镑|元|人民币|人|家|名|辆|台|吨|件|户|座|所|项|倍|"
+    r"平方公里|公里|平方米|万千瓦|千瓦|兆瓦)"
+    r"(?![\d年月日号])")
+_QUOTED = re.compile(r"[“\"「『]([^“”\"「」『』\n]{1,30})[”\"」』]")
+_TITLED = re.compile(r"《([^《》\n]{1,40})》")
+_ALIAS = re.compile(r"(?:以下简称|以下称|下称|简称|又称|亦称|俗称|英文简称|曾用名|原名)[为：:\s]*"
+                    r"(?:[“\"「『]([^“”\"「」『』\n]{1,30})[”\"」』]|([\u4e00-\u9fffA-Za-z0-9]{2,12}))")
+# Tags of tokens that may stand inside a name (nouns, proper names, abbreviations, Latin words, noun-verbs
+# such as 投资 and 监督管理, distinguishing words such as 特种).
+_NAMEY = frozenset({"n", "nr", "nrfg", "nrt", "ns", "nt", "nz", "j", "eng", "vn", "b", "an", "l", "ng", "nl", "ag"})
+_HAN = re.compile(r"^[\u4e00-\u9fff]+$")
+_INDEFINITE = re.compile(r"(?:一|这|那|每)[家所个座间种位名支款]\S{0,10}$")
+# What follows the name an encyclopedia entry opens with: 钱学森，中国著名科学家 / 李明远，1968年出生于.
+_ENTRY_LEAD = re.compile(r"[，,（(]\s*(?:\d|[男女]|中国|著名|原名|字|号|生于|出生)")
+_MODIFIERS = ("轮值", "执行", "联席")  # between an organisation and a title: 华为轮值董事长
+_ITEMS = r"((?:[\u4e00-\u9fffA-Za-z0-9]{2,12}[、和及与]){1,12}[\u4e00-\u9fffA-Za-z0-9]{2,12})等"
+# Words before a product's kind that are not part of it: 新一代工业视觉平台 -> 工业视觉平台.
+_PRODUCT_LEAD = re.compile(r"^.*?(?:新一代|全新|一款|一种|一个|最新|自主研发的|研发的|的)")
+# A transliterated foreign name: 约翰·冯·诺依曼, 艾伦·图灵 (the middle dot as Chinese texts write it).
+_FOREIGN_NAME = re.compile(r"[\u4e00-\u9fff]{1,8}(?:[·・•‧][\u4e00-\u9fff]{1,10})+")
+# Verbs a place follows: 出生于布达佩斯, 位于普林斯顿, 定居伦敦.
+_PLACE_VERBS = ("出生于", "生于", "出生在", "位于", "地处", "迁往", "迁居", "移居", "定居", "前往", "来到", "抵达",
+                "逝世于", "去世于", "死于", "卒于", "搬到", "迁至")
+# ENIAC是一台计算机: what a Latin name is, said right after it.
+_DEFINED = re.compile(r"\s*(?:是|为)(?:一[台种部款个家])?[^，。；]{0,12}?(?=[，。；]|$)")
+_BREAK = re.compile(r"[，。；：！？、,;:!?（）()\s]")
+
+# Priority when two names overlap (lower wins), then the longer name.
+_PRIORITY = {"title": 0, "quote": 0, "date": 1, "org": 2, "award": 2, "person": 3, "place": 4, "list": 5, "latin": 5}
+
+
+@dataclass
+class Found:
+    mention: Mention
+    how: str  # org, person, place, title, quote, award, date, list
+
+
+@dataclass
+class OpenMentions:
+    mentions: list[Mention] = field(default_factory=list)  # entities, dates included, in text order
+    values: list[Mention] = field(default_factory=list)  # amounts and percentages (qualifier values)
+    aliases: list[tuple[Mention, str]] = field(default_factory=list)  # (named entity, its declared short name)
+    quoted: list[tuple[int, int]] = field(default_factory=list)  # spans of quoted and titled names
+
+
+def _suffix_pattern(suffixes: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(re.escape(s) for s in sorted(suffixes, key=len, reverse=True)))
+
+
+class OpenNameFinder:
+    """The rules resolved against one schema (built once per extractor)."""
+
+    def __init__(self, resolve: Resolve, dictionary: JiebaDictionary) -> None:
+        self.resolve = resolve
+        self.dictionary = dictionary
+        self.org_classes = {s: c for s, v in wl.ORG_SUFFIXES if (c := resolve(v)) is not None}
+        self._org_re = _suffix_pattern(tuple(self.org_classes))
+        self._titles_re = _suffix_pattern(wl.EXECUTIVE_TITLES + wl.PERSON_TITLES)
+        self.person = resolve("Person")
+        self.date = resolve("Date")
+        self.country = resolve("Country|GeographicLocation")
+        self.region = resolve("AdministrativeRegion|GeographicLocation")
+        self.city = resolve("City|GeographicLocation")
+        self.award = resolve("Award")
+        self.place_classes = [(s, c) for s, v in wl.PLACE_SUFFIXES if (c := resolve(v)) is not None]
+        self.product_heads = [(h, c) for h, v in sorted(wl.PRODUCT_HEADS, key=lambda x: -len(x[0]))
+                              if (c := resolve(v)) is not None]
+        self.list_heads = [(h, c) for h, v in wl.LIST_HEADS if (c := resolve(v)) is not None]
+        self.company = resolve("Company|Organization")
+        self.government = resolve("GovernmentAgency|Organization")
+        self.work = resolve("Work")
+
+    def classes(self) -> set[str]:
+        """The schema classes these rules give names of organisations, people, places and dates."""
+        out = {*self.org_classes.values(), *(c for _, c in self.place_classes)}
+        return out | {c for c in (self.person, self.date, self.country, self.region, self.city, self.company,
+                                  self.government) if c is not None}
+
+    # ------------------------------------------------------------------ helpers
+
+    def _common(self, word: str) -> bool:
+        return word in wl.STOP_NAMES or self.dictionary.is_common(word)
+
+    @staticmethod
+    def _token_at(tokens: list[Token], pos: int) -> int | None:
+        for i, t in enumerate(tokens):
+            if t.start <= pos < t.end:
+                return i
+        return None
+
+    def _namey(self, token: Token) -> bool:
+        w = token.word
+        if token.pos not in _NAMEY and not (token.pos == "a" and len(w) == 1):
+            return False
+        if w in wl.STOP_NAMES or w.endswith(wl.DESCRIPTOR_ENDS) or w.startswith(wl.LEADING_NOISE):
+            return False
+        if w.endswith(("性", "型", "类", "式")) and len(w) > 1:  # 综合性, 研究型: what kind, not which one
+            return False
+        if len(w) > 1 and w.endswith(("于", "为", "在", "是", "的")):  # 归属于, 人为 (jieba's cut of 控制人为)
+            return False
+        return not any(w == t for t in wl.EXECUTIVE_TITLES + wl.PERSON_TITLES)
+
+    # ------------------------------------------------------------------ kinds of names
+
+    def _orgs(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
+        out: list[Found] = []
+        for m in self._org_re.finditer(text):
+            s, e = m.start(), m.end()
+            j = self._token_at(tokens, s)
+            if j is None or _inside(blocked, s, e):
+                continue
+            tok = tokens[j]
+            if len(m.group(0)) == 1 and (self.dictionary.is_common(tok.word) or tok.pos in ("v", "f", "vn", "d")):
+                continue  # 签署, 南部, 格局: the ending is the last character of an ordinary word
+            if tok.end > e:
+                tail = text[e:tok.end]
+                # 银行行长: a title glued to the name by jieba is fine; 公司员工 is a common noun
+                if not tail.startswith(tuple(wl.EXECUTIVE_TITLES)):
+                    continue
+            start = tok.start
+            k = j - 1
+            while k >= 0 and self._namey(tokens[k]) and tokens[k].end == start:
+                start = tokens[k].start
+                k -= 1
+            # 德国化工企业莱茵特种材料公司: the descriptor the walk stopped at says what kind of organisation it is
+            kind = tokens[k].word if k >= 0 and tokens[k].end == start and tokens[k].word.endswith(
+                wl.DESCRIPTOR_ENDS) and len(tokens[k].word) > 2 else None
+            name = text[start:e]
+            for noise in sorted(wl.LEADING_NOISE, key=len, reverse=True):
+                if name.startswith(noise) and len(name) - len(noise) > len(m.group(0)):
+                    name, start = name[len(noise):], start + len(noise)
+            first_word = next((wl_ for wl_ in wl.COUNTRIES if name.startswith(wl_)), None)
+            if first_word and first_word != "中国" and len(name) - len(first_word) >= 4 and self.country:
+                # 美国麻省理工学院: the country and the institution, two names
+                country = Mention(first_word, self.country, start, start + len(first_word), first_word)
+                out.append(Found(country, "place"))
+                name, start = name[len(first_word):], start + len(first_word)
+            suffix = m.group(0)
+            too_short = len(name) <= len(suffix) and len(suffix) < 3  # 公司 alone; 新华社 is a whole name
+            if name in wl.ORG_STOP or too_short or not re.search(r"[\u4e00-\u9fff]", name):
+                continue
+            if len(suffix) == 1 and len(name) - 1 < wl.SHORT_SUFFIX_MIN:
+                continue
+            if len(suffix) == 1 and self.dictionary.is_common(name):  # 格局, 内部: words, not bodies
+                continue
+            if self._common(name) or _INDEFINITE.search(text[max(0, start - 14):start]):
+                continue  # 一所位于成都的综合性研究型大学: a description, not a name
+            cls = self.org_classes[suffix]
+            if self.government and any(w in name for w in wl.GOVERNMENT_WORDS) and cls != self.company:
+                cls = self.government
+            out.append(Found(Mention(name, cls, start, e, name, semantic_type=kind), "org"))
+        return out
+
+    def _person_at(self, text: str, tokens: list[Token], pos: int) -> int | None:
+        """The end of a person's name starting at `pos` (a surname and one or two more characters,
+        as jieba's tokens allow), or None."""
+        if text[pos:pos + 2] in wl.COMPOUND_SURNAMES:
+            surname = 2
+        elif text[pos:pos + 1] in wl.SURNAMES:
+            surname = 1
+        else:
+            return None
+        j = self._token_at(tokens, pos)
+        if j is None or tokens[j].start != pos:
+            return None
+        tok = tokens[j]
+        if tok.pos in ("nr", "nrfg", "nrt") and surname < len(tok.word) <= surname + 2:
+            end = tok.end
+            if len(tok.word) == surname + 1 and j + 1 < len(tokens):  # 赵国 + 平
+                nxt = tokens[j + 1]
+                if len(nxt.word) == 1 and nxt.pos in ("n", "ng", "nr", "a", "ag", "b") and _HAN.match(nxt.word):
+                    end = nxt.end
+            return end
+        if len(tok.word) == surname and j + 1 < len(tokens):  # 李 + 明远
+            nxt = tokens[j + 1]
+            if 1 <= len(nxt.word) <= 2 and nxt.pos not in ("v", "p", "c", "u", "uj", "ul", "d", "r", "f", "x", "m", "q",
+                                                           "vn", "t") and _HAN.match(nxt.word):
+                return nxt.end
+        return None
+
+    def _valid_person(self, name: str) -> bool:
+        return 2 <= len(name) <= 4 and not self._common(name) and name not in wl.PLACE_STOP \
+            and name not in wl.COUNTRIES and name not in wl.PROVINCES
+
+    def _persons(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
+        if self.person is None:
+            return []
+        out: list[Found] = []
+        seen: set[int] = set()
+
+        def add(start: int, end: int | None, title: str | None = None) -> None:
+            if end is None or start in seen or _inside(blocked, start, end):
+                return
+            name = text[start:end]
+            if self._valid_person(name):
+                seen.add(start)
+                # the title is what the person is (董事长, 作家): a concept the align stage links them to
+                out.append(Found(Mention(name, self.person, start, end, name, semantic_type=title),  # type: ignore[arg-type]
+                                 "person"))
+
+        for m in self._titles_re.finditer(text):  # 董事长徐直军, 作家周慕白
+            add(m.end(), self._person_at(text, tokens, m.end()), m.group(0))
+        for m in _FOREIGN_NAME.finditer(text):  # 约翰·冯·诺依曼: Chinese writes foreign people's names so
+            if not _inside(blocked, m.start(), m.end()) and m.start() not in seen:
+                name = _trim_foreign(text, m.start(), m.end(), tokens, self.dictionary.is_common)
+                if name is not None:
+                    s, e = name
+                    seen.add(s)
+                    out.append(Found(Mention(text[s:e], self.person, s, e, text[s:e]), "person"))
+        for tok in tokens:
+            if tok.word[:1] not in wl.SURNAMES and tok.word[:2] not in wl.COMPOUND_SURNAMES:
+                continue
+            end = self._person_at(text, tokens, tok.start)
+            if end is None:
+                continue
+            after = text[end:end + 4]
+            lead = (tok.start == 0 or text[tok.start - 1] in "。！？\n") and text[end:end + 1] in "，,（("
+            opens_entry = lead and _ENTRY_LEAD.match(text[end:end + 8])
+            if after.startswith(wl.PERSON_VERBS) or opens_entry:
+                add(tok.start, end)
+        return out
+
+    def _place_class(self, word: str) -> str | None:
+        if word in wl.PLACE_STOP or word in wl.STOP_NAMES or len(word) < 2:
+            return None
+        if word in wl.COUNTRIES:
+            return self.country
+        if word in ("北京", "上海", "天津", "重庆", "香港", "澳门"):
+            return self.city
+        if word in wl.PROVINCES or (word.endswith("省") and word[:-1] in wl.PROVINCES):
+            return self.region
+        for suffix, cls in self.place_classes:
+            if word.endswith(suffix) and len(word) > len(suffix):
+                return cls
+        if 2 <= len(word) <= 4 and self.dictionary.known_place(word):
+            return self.city
+        return None
+
+    def _places(self, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
+        out = []
+        for i, tok in enumerate(tokens):
+            if _inside(blocked, tok.start, tok.end):
+                continue
+            if tok.pos != "ns":
+                # jieba tags many foreign cities as person names (布达佩斯 nr): after 出生于 / 位于 / 定居 the
+                # name is a place, unless it reads as a Chinese person's name
+                before = "".join(t.word for t in tokens[max(0, i - 2):i])
+                if (tok.pos in ("nr", "nrt", "nz") and before.endswith(_PLACE_VERBS) and len(tok.word) >= 3
+                        and not (tok.word[0] in wl.SURNAMES and len(tok.word) <= 3) and self.city
+                        and not self._common(tok.word)):
+                    out.append(Found(Mention(tok.word, self.city, tok.start, tok.end, tok.word), "place"))
+                continue
+            cls = self._place_class(tok.word)
+            if cls is None and len(tok.word) >= 4:  # 美国麻省 is not one place; 湖南长沙 is two
+                for cut in range(2, len(tok.word) - 1):
+                    a, b = tok.word[:cut], tok.word[cut:]
+                    ca, cb = self._place_class(a), self._place_class(b)
+                    if ca and cb:
+                        out.append(Found(Mention(a, ca, tok.start, tok.start + cut, a), "place"))
+                        out.append(Found(Mention(b, cb, tok.start + cut, tok.end, b), "place"))
+                        break
+                continue
+            if cls is not None:
+                out.append(Found(Mention(tok.word, cls, tok.start, tok.end, tok.word), "place"))
+        return out
+
+    def _awards(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
+        if self.award is None:
+            return []
+        out = []
+        for i, tok in enumerate(tokens):
+            if not tok.word.endswith(wl.AWARD_SUFFIXES) or _inside(blocked, tok.start, tok.end):
+                continue
+            start = tok.start
+            k = i - 1
+            while k >= 0 and self._namey(tokens[k]) and tokens[k].end == start:
+                start = tokens[k].start
+                k -= 1
+            name = text[start:tok.end]
+            if len(name) >= 3 and name not in wl.AWARD_STOP and not self._common(name):
+                out.append(Found(Mention(name, self.award, start, tok.end, name), "award"))
+        return out
+
+    def _head_before(self, text: str, pos: int) -> str | None:
+        for head, cls in self.product_heads:
+            if text[:pos].endswith(head):
+                return cls
+        return None
+
+    def _head_in_clause(self, text: str, start: int, end: int) -> str | None:
+        """The kind a work's own sentence gives it: 《长河落日》是…的长篇小说; 小说《湘江夜雨》."""
+        before = self._head_before(text, start)
+        if before:
+            return before
+        clause_end = _BREAK.search(text, end)
+        clause = text[end:clause_end.start() if clause_end else len(text)]
+        if clause.startswith("是"):
+            for head, cls in self.product_heads:
+                if clause.endswith(head) or re.search(rf"的{re.escape(head)}", clause):
+                    return cls
+        return None
+
+    def _quoted(self, text: str) -> tuple[list[Found], list[tuple[int, int]]]:
+        out: list[Found] = []
+        spans: list[tuple[int, int]] = []
+        for m in _TITLED.finditer(text):
+            cls = self._head_in_clause(text, m.start(), m.end()) or self.work
+            spans.append((m.start(), m.end()))
+            if cls:
+                out.append(Found(Mention(m.group(1), cls, m.start(1), m.end(1), m.group(1)), "title"))
+        for m in _QUOTED.finditer(text):
+            spans.append((m.start(), m.end()))
+            if re.search(r"(?:简称|称|名为|又名|俗称)[为：:\s]*$", text[:m.start()]):
+                continue  # a declared short name: an alias, not a thing of its own
+            cls = self._head_before(text, m.start())
+            if cls:
+                kind = re.search(r"[\u4e00-\u9fff]{2,12}$", text[max(0, m.start() - 12):m.start()])
+                phrase = _PRODUCT_LEAD.sub("", kind.group(0)) if kind else ""
+                out.append(Found(Mention(m.group(1), cls, m.start(1), m.end(1), m.group(1),
+                                         semantic_type=phrase if len(phrase) >= 2 else None), "quote"))
+        return out, spans
+
+    def _org_before_title(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
+        """星河智能董事长李明远: a name right before an executive title (with a person after it) is an organisation."""
+        if self.company is None:
+            return []
+        out = []
+        for m in _suffix_pattern(wl.EXECUTIVE_TITLES).finditer(text):
+            if self._person_at(text, tokens, m.end()) is None:
+                continue
+            j = next((i for i, t in enumerate(tokens) if t.end == m.start()), None)
+            if j is None:
+                continue
+            start = m.start()
+            k = j
+            while k >= 0 and self._namey(tokens[k]) and tokens[k].end == start and tokens[k].word not in _MODIFIERS:
+                start = tokens[k].start
+                k -= 1
+            name = text[start:m.start()]
+            if 2 <= len(name) <= 12 and not self._common(name) and not _inside(blocked, start, m.start()):
+                out.append(Found(Mention(name, self.company, start, m.start(), name), "org"))
+        return out
+
+    def _latin_names(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
+        """EDSAC（电子延迟存储自动计算器）, ENIAC是一台计算机: a Latin name in Chinese text, typed by the noun of its
+        gloss in brackets or of its 是一台/一种… definition; with neither, it is not kept."""
+        out = []
+        for tok in tokens:
+            if tok.pos != "eng" or len(tok.word) < 3 or not tok.word[:1].isupper():
+                continue
+            if _inside(blocked, tok.start, tok.end):
+                continue
+            gloss = re.match(r"\s*[（(]([^（）()]{2,30})[）)]", text[tok.end:tok.end + 34])
+            defined = _DEFINED.match(text[tok.end:tok.end + 20])
+            cls = None
+            for part in (gloss.group(1) if gloss else "", defined.group(0) if defined else ""):
+                cls = cls or next((c for h, c in self.product_heads if part.endswith(h)), None)
+            if cls is not None:
+                out.append(Found(Mention(tok.word, cls, tok.start, tok.end, tok.word), "latin"))
+        return out
+
+    def _list_items(self, text: str, known: list[Found]) -> list[Found]:
+        """旗下拥有远帆快运、远帆冷链等子公司: the items of a list whose head noun says what they are."""
+        out = []
+        for head, cls in self.list_heads:
+            for m in re.finditer(_ITEMS + re.escape(head), text):
+                pos = m.start(1)
+                for item in re.split(r"[、和及与]", m.group(1)):
+                    # the first item may carry the verb before it (拥有远帆快运): keep its last name-like part
+                    s = pos
+                    pos += len(item) + 1
+                    cut = re.search(r"(?:拥有|包括|包含|有|如|涵盖|设有|控股)(?=.)", item)
+                    if cut:
+                        s, item = s + cut.end(), item[cut.end():]
+                    if 2 <= len(item) <= 12 and not self._common(item) and not any(
+                            f.mention.start <= s < f.mention.end for f in known):
+                        out.append(Found(Mention(item, cls, s, s + len(item), item), "list"))
+        return out
+
+    # ------------------------------------------------------------------ all of them
+
+    def find(self, text: str, tokens: list[Token]) -> OpenMentions:
+        result = OpenMentions()
+        quoted, spans = self._quoted(text)
+        result.quoted = spans
+        found: list[Found] = list(quoted)
+        dates = [Found(Mention(m.group(0), self.date, m.start(), m.end(), m.group(0)), "date")
+                 for m in DATE_RE.finditer(text)] if self.date else []
+        found += dates
+        blocked = [(f.mention.start, f.mention.end) for f in found] + spans
+        found += self._orgs(text, tokens, blocked)
+        found += self._org_before_title(text, tokens, blocked)
+        found += self._awards(text, tokens, blocked)
+        found += self._persons(text, tokens, blocked)
+        found += self._places(tokens, blocked)
+        found += self._list_items(text, found)
+        found += self._latin_names(text, tokens, [(f.mention.start, f.mention.end) for f in found])
+        kept = _non_overlapping(found)
+        # Short names declared in brackets: 星河智能科技股份有限公司（以下简称“星河智能”）.
+        for m in _ALIAS.finditer(text):
+            alias = m.group(1) or m.group(2)
+            owner = next((f.mention for f in reversed(kept) if f.mention.end <= m.start()
+                          and m.start() - f.mention.end <= 3 and f.how != "date"), None)
+            if owner is not None and alias and alias != owner.name:
+                result.aliases.append((owner, alias))
+                if alias not in owner.aliases:
+                    owner.aliases.append(alias)
+        people = [f.mention for f in kept if f.how == "person" and "·" in f.mention.name]
+        for f in kept:  # 冯·诺依曼 after 约翰·冯·诺依曼: the same person
+            longer = next((p for p in people if p is not f.mention and p.name.endswith("·" + f.mention.name)), None)
+            if f.how == "person" and longer is not None:
+                f.mention.name, f.mention.aliases = longer.name, longer.aliases
+        declared = {alias: owner for owner, alias in result.aliases}
+        for f in kept:  # 华为轮值董事长: a name found on its own that the chunk declared a short name for
+            owner = declared.get(f.mention.name)
+            if owner is not None and owner is not f.mention:
+                f.mention.name, f.mention.spg_class, f.mention.aliases = owner.name, owner.spg_class, owner.aliases
+        kept = self._repeat(text, kept, result.aliases)
+        for f in kept:
+            if f.how != "repeat":
+                f.mention.kind = f.how
+            elif not f.mention.kind:  # a repeat is the kind of what it repeats
+                f.mention.kind = next((k.how for k in kept if k.mention.name == f.mention.name
+                                       and k.how != "repeat"), "")
+        result.mentions = [f.mention for f in sorted(kept, key=lambda f: f.mention.start)]
+        result.values = [Mention(m.group(0), "", m.start(), m.end(), m.group(0)) for m in VALUE_RE.finditer(text)
+                         if not _inside([(x.mention.start, x.mention.end) for x in kept], m.start(), m.end())]
+        return result
+
+    def _repeat(self, text: str, kept: list[Found], aliases: list[tuple[Mention, str]]) -> list[Found]:
+        """Every other place the chunk writes a found name (or a declared short name) is a mention of it."""
+        names: dict[str, Mention] = {}
+        for f in kept:
+            if f.how != "date" and len(f.mention.name) >= 2:
+                names.setdefault(f.mention.name, f.mention)
+        for owner, alias in aliases:
+            if len(alias) >= 2:
+                names.setdefault(alias, owner)
+        for f in kept:  # 冯·诺依曼 and 诺依曼 after 约翰·冯·诺依曼: the same person, by the end of the name
+            parts = re.split(r"[·・•‧]", f.mention.name)
+            if f.how == "person" and len(parts) > 1:
+                for i in range(1, len(parts)):
+                    tail = "·".join(parts[i:])
+                    if len(tail) >= 2:
+                        names.setdefault(tail, f.mention)
+        taken = [(f.mention.start, f.mention.end) for f in kept]
+        out = list(kept)
+        for form in sorted(names, key=len, reverse=True):
+            owner = names[form]
+            for m in re.finditer(re.escape(form), text):
+                if any(m.start() < e and s < m.end() for s, e in taken):
+                    continue
+                taken.append((m.start(), m.end()))
+                out.append(Found(Mention(owner.name, owner.spg_class, m.start(), m.end(), form,
+                                         aliases=owner.aliases), "repeat"))
+        return out
+
+
+def _inside(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    return any(start < e and s < end for s, e in spans)
+
+
+def _non_overlapping(found: list[Found]) -> list[Found]:
+    ranked = sorted(found, key=lambda f: (_PRIORITY.get(f.how, 9), -(f.mention.end - f.mention.start), f.mention.start))
+    kept: list[Found] = []
+    for f in ranked:
+        if not any(f.mention.start < k.mention.end and k.mention.start < f.mention.end for k in kept):
+            kept.append(f)
+    return kept
+
+
+_NOT_IN_NAME = frozenset({"v", "p", "c", "u", "uj", "ul", "ud", "uz", "d", "r", "f", "m", "x", "q", "y", "vn", "t"})
+
+
+def _trim_foreign(text: str, start: int, end: int, tokens: list[Token],
+                  common: Callable[[str], bool]) -> tuple[int, int] | None:
+    """The foreign name in a ·-joined run, by jieba's tokens: each part is the name-like tokens next to a dot,
+    so 由莫里斯·威尔克斯及其团队 gives 莫里斯·威尔克斯 and 冯·诺依曼撰写了 gives 冯·诺依曼."""
+    dots = [i for i in range(start, end) if text[i] in "·・•‧"]
+    inside = [t for t in tokens if start <= t.start and t.end <= end and t.word not in "·・•‧"]
+
+    def name_like(t: Token) -> bool:  # 冯·诺依曼结构: 结构 is a word, not part of the name
+        return t.pos not in _NOT_IN_NAME and t.word not in _NAME_LEAD and len(t.word) <= 4 and not common(t.word)
+
+    left = [t for t in inside if t.end <= dots[0]]
+    s = dots[0]
+    for t in reversed(left):
+        if not name_like(t) or dots[0] - t.start > 6:
+            break
+        s = t.start
+    right = [t for t in inside if t.start > dots[-1]]
+    e = dots[-1] + 1
+    for t in right:
+        if not name_like(t) or t.end - dots[-1] > 7:
+            break
+        e = t.end
+    return (s, e) if s < dots[0] and e > dots[-1] + 1 else None
+
+
+_NAME_LEAD = frozenset("由 与 和 及 被 的 将 向 对 在 把 给 为 是 据 同 跟 让 请 经 从 当 随 根据".split())

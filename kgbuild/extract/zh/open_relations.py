@@ -1,0 +1,474 @@
+"""Open-domain relations of Chinese sentences from clause patterns, with the amounts, percentages and
+periods a sentence gives them as qualifiers, and the events a sentence states with its time.
+
+Chinese drops a subject the sentence already named (2022年，星河智能实现营业收入…，同比增长…；净利润…) and
+refers to the company a report is about as 公司 / 本公司 / 集团, so each clause takes its subject from
+its own start (a name, or 公司 → the chunk's first organisation), else from the sentence, else from the
+chunk. The patterns (one verb or fixed phrase each, the object the name after it):
+成立于 DATE foundedOn · 创办 ORG / ORG创始人 P / 由 X 创办 foundedBy · 总部位于 P headquarteredIn ·
+位于 / 地处 P, 浙江省宁波市, 海淀区的中关村 locatedIn · 出生于 / 生于 bornIn, bornOn · 毕业于 / 赴…学习
+educatedAt · ORG董事长P / 担任 ORG 董事长 worksFor · 收购 / 对 X 的收购 acquire · 发布 / 推出 release ·
+由 ORG 出版 publishedBy · 著有 / …创作的 / 自主研发的 createdBy · 获得 / 荣获 AWARD awardReceived ·
+隶属于 / 旗下 / 成为…的子公司 partOf · 与 ORG…合作 cooperateWith · 前身为 predecessor · 列入 listedIn ·
+获得 ORG 批准 approvedBy · 营业收入 3,549 亿元 (the figure's own name as the predicate) with
+同比增长 / 同比下降 and the period (时间) as qualifiers; 以 12亿元 收购 金额, 60%的股权 比例, 在 P 发布 地点.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+from kgbuild.extract.zh import word_lists as wl
+from kgbuild.extract.zh.mentions import Mention
+from kgbuild.extract.zh.open_mentions import VALUE_RE
+
+_SENTENCE_END = re.compile(r"(?<=[。！？!?\n])")
+# A comma or colon between digits is part of a number (6,423亿元; 10:30).
+_CLAUSE_END = re.compile(r"[，；;：]|(?<!\d)[,:]|[,:](?!\d)")
+_REFERENCE = re.compile(r"^(?:本公司|该公司|公司|本集团|该集团|集团|学校|该校|本校|本行|该行|其)")
+# What may stand before a clause's own subject: a time, a frame, a conjunction.
+_LEAD_IN = re.compile(r"^(?:\s|于|在|截至|据|近日|目前|此外|同时|另外|其中|后|并|而|且|报告期内|本报告期|期内|"
+                      r"\d{4}年(?:\d{1,2}月(?:\d{1,2}[日号])?|第[一二三四]季度|[上下]半年)?|\d{1,2}月\d{1,2}[日号])*$")
+_CHANGE = re.compile(r"(?P<base>同比|比上年(?:末|同期)?|较上年(?:末|同期)?|较去年(?:同期|末)?|比去年(?:同期)?|"
+                     r"较年初|环比)?"
+                     r"(?P<way>增长|上升|提高|增加|上涨|提升|下降|减少|下滑|降低|下跌|回落)了?(?:约|达)?$")
+_METRIC_STRIP_LEAD = re.compile(r"^(?:实现|完成|录得|取得|达到|共有|现有|拥有|累计|全年|全球|合计|总计|其中|"
+                                r"集团|公司|本公司|"
+                                r"本集团|学校|本行|该行|报告期内|本期|当期|共|全年实现|累计实现|新增)+")
+_METRIC_STRIP_TAIL = re.compile(r"(?:达到|达|为|约为|约|共计|共|合计|总计|是|超过|逾|近|实现|突破)+$")
+_METRIC = re.compile(r"^[\u4e00-\u9fffA-Za-z]{2,10}$")
+
+
+@dataclass
+class OpenFact:
+    subject: Mention
+    predicate: str
+    object: Mention
+    qualifiers: list[tuple[str, Mention]] = field(default_factory=list)
+
+
+@dataclass
+class OpenEvent:
+    type: str  # rule names: Birth, Founding, Acquisition, Creation (the schema's where it has them)
+    trigger: str
+    arguments: dict[str, list[Mention]]
+    time: Mention | None = None
+    place: Mention | None = None
+
+
+@dataclass
+class _Clause:
+    start: int
+    end: int
+    text: str
+    mentions: list[Mention]
+    values: list[Mention]
+
+
+def _split(text: str, start: int, end: int, mentions: list[Mention], values: list[Mention]) -> list[_Clause]:
+    out: list[_Clause] = []
+    pos = start
+    for m in [*_CLAUSE_END.finditer(text, start, end), None]:
+        stop = m.start() if m else end
+        if stop > pos:
+            out.append(_Clause(pos, stop, text[pos:stop], [x for x in mentions if pos <= x.start and x.end <= stop],
+                               [v for v in values if pos <= v.start and v.end <= stop]))
+        pos = m.end() if m else end
+    return out
+
+
+class OpenRelationRules:
+    def __init__(self, is_org: set[str], is_edu: set[str], fallback: str) -> None:
+        """`is_org`: the schema's organisation classes; `is_edu`: its school classes; `fallback`: the class
+        amounts and percentages get as qualifier values."""
+        self.is_org = is_org
+        self.is_edu = is_edu
+        self.fallback = fallback
+
+    # ------------------------------------------------------------------ kinds
+
+    def _org(self, m: Mention | None) -> bool:
+        return m is not None and (m.kind in ("org", "list") or m.spg_class in self.is_org)
+
+    @staticmethod
+    def _person(m: Mention | None) -> bool:
+        return m is not None and m.kind == "person"
+
+    @staticmethod
+    def _place(m: Mention) -> bool:
+        return m.kind == "place"
+
+    @staticmethod
+    def _date(m: Mention) -> bool:
+        return m.kind == "date"
+
+    # ------------------------------------------------------------------ the chunk
+
+    def chunk(self, text: str, mentions: list[Mention],
+              values: list[Mention]) -> tuple[list[OpenFact], list[OpenEvent]]:
+        facts: list[OpenFact] = []
+        topic_org = next((m for m in mentions if self._org(m) and m.aliases), None) or next(
+            (m for m in mentions if self._org(m)), None)
+        topic = next((m for m in mentions if not self._date(m)), None)
+        pos = 0
+        for piece in _SENTENCE_END.split(text):
+            start, end = pos, pos + len(piece)
+            pos = end
+            if not piece.strip():
+                continue
+            inside = [m for m in mentions if start <= m.start and m.end <= end]
+            clauses = _split(text, start, end, inside, [v for v in values if start <= v.start and v.end <= end])
+            facts += self._sentence(text, start, end, clauses, inside, topic_org, topic)
+        return _unique(facts), self._events(facts)
+
+    def _own_subject(self, clause: _Clause, text: str) -> Mention | None:
+        for m in clause.mentions:
+            if self._date(m):
+                continue
+            return m if _LEAD_IN.match(text[clause.start:m.start]) else None
+        return None
+
+    def _sentence(self, text: str, start: int, end: int, clauses: list[_Clause], inside: list[Mention],
+                  topic_org: Mention | None, topic: Mention | None) -> list[OpenFact]:
+        out: list[OpenFact] = []
+        dates = [m for m in inside if self._date(m)]
+        lead_date = dates[0] if dates and _LEAD_IN.match(text[start:dates[0].start]) else None
+        sentence_subject: Mention | None = None
+        last_metric: OpenFact | None = None
+        for clause in clauses:
+            if re.match(r"\s*(?:据|根据|援引)", clause.text):
+                continue  # 据新华社报道: the source of the news, not what it is about
+            own = self._own_subject(clause, text)
+            if own is None and _REFERENCE.match(text[clause.start:clause.end].lstrip()) and topic_org is not None:
+                own = topic_org
+            subject = own or sentence_subject or topic
+            if sentence_subject is None and own is not None:
+                sentence_subject = own
+            if subject is None:
+                continue
+            # a period stated earlier in the sentence holds for its later clauses (2022年实现营收…，净利润…)
+            clause_date = next((m for m in clause.mentions if self._date(m)), None) or lead_date or next(
+                (m for m in reversed(dates) if m.end <= clause.start), None)
+            new = self._clause(text, clause, subject, clause_date, inside, topic_org, end)
+            out += new
+            # a figure belongs to the organisation the clause or sentence is about, or (公司, no name) the chunk's
+            if own is not None:
+                metric_subject = own if self._org(own) else None
+            elif sentence_subject is not None:
+                metric_subject = sentence_subject if self._org(sentence_subject) else None
+            else:
+                metric_subject = topic_org
+            last_metric = self._figures(text, clause, metric_subject, clause_date, out, last_metric)
+        out += self._places_in_a_row(text, inside, out)
+        return out
+
+    # ------------------------------------------------------------------ clause patterns
+
+    def _after(self, clause: _Clause, pos: int) -> list[Mention]:
+        return [m for m in clause.mentions if m.start >= pos]
+
+    def _clause(self, text: str, clause: _Clause, subject: Mention, when: Mention | None, sentence: list[Mention],
+                topic_org: Mention | None, sentence_end: int) -> list[OpenFact]:
+        c, cs = clause.text, clause.start
+        out: list[OpenFact] = []
+        timed = [("时间", when)] if when is not None else []
+        self._kind_of(text, clause, subject)
+
+        def add(s: Mention | None, p: str, o: Mention | None,
+                qualifiers: list[tuple[str, Mention]] | None = None) -> None:
+            if s is not None and o is not None and s.name != o.name:
+                out.append(OpenFact(s, p, o, list(qualifiers or [])))
+
+        def place_at(pos: int) -> Mention | None:
+            """The most specific place of the run of places starting at `pos` (浙江省宁波市 -> 宁波市)."""
+            run = [m for m in self._after(clause, pos) if self._place(m)]
+            if not run or run[0].start - pos > 1:
+                return None
+            last = run[0]
+            for m in run[1:]:
+                if m.start == last.end:
+                    last = m
+            return last
+
+        if (m := re.search(r"(?:成立|创立|创建|组建|建立|始建|设立|建校|创刊|注册成立)(?:于|在)", c)) is not None:
+            date = next((x for x in self._after(clause, cs + m.end()) if self._date(x)), None)
+            if date is not None and not self._person(subject):
+                add(subject, "foundedOn", date)
+        elif (m := re.search(r"于(\S{4,12}?)(?:正式)?(?:成立|创立|创建|设立)", c)) is not None:
+            date = next((x for x in clause.mentions if self._date(x) and x.start >= cs + m.start()), None)
+            if date is not None and not self._person(subject):
+                add(subject, "foundedOn", date)
+        if (m := re.search(r"(?:创办|创立|创建|创设|发起成立|组建)(?:了)?", c)) is not None and self._person(subject):
+            org = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
+            place = next((x for x in clause.mentions if self._place(x) and x.end <= cs + m.start()
+                          and text[x.start - 1:x.start] == "在"), None)
+            add(org, "foundedBy", subject, timed + ([("地点", place)] if place else []))
+        if (m := re.search(r"由(.{1,20}?)(?:创办|创立|创建|发起|组建)", c)) is not None:
+            founder = next((x for x in self._after(clause, cs + m.start()) if self._person(x) or self._org(x)), None)
+            add(subject, "foundedBy", founder, timed)
+        for m in re.finditer(r"(?:联合)?(?:创始人|创办人)", c):
+            before = [x for x in clause.mentions if x.end in (cs + m.start(), cs + m.start() - 1) and self._org(x)]
+            after = [x for x in clause.mentions if x.start == cs + m.end() and self._person(x)]
+            if after:
+                add(before[0] if before else subject if self._org(subject) else None, "foundedBy", after[0])
+        if (m := re.search(r"总部(?:位于|设在|设于|在|坐落于)", c)) is not None:
+            place = place_at(cs + m.end())
+            if place is not None:
+                nxt = next((x for x in clause.mentions if x.start == place.end + 1 and text[place.end] == "的"), None)
+                add(nxt if nxt is not None and self._org(nxt) else subject, "headquarteredIn", place)
+        elif (m := re.search(r"(?:位于|地处|坐落于|坐落在)", c)) is not None:
+            place = place_at(cs + m.end())
+            if place is not None:
+                nxt = next((x for x in clause.mentions if x.start == place.end + 1 and text[place.end] == "的"), None)
+                add(nxt if nxt is not None else subject, "locatedIn", place)
+        if (m := re.search(r"(?:出生于|生于|出生在|诞生于|出生)", c)) is not None and self._person(subject):
+            born = [x for x in clause.mentions if self._date(x) and x.end <= cs + m.start()]
+            if born:
+                add(subject, "bornOn", born[-1])
+            place = place_at(cs + m.end())
+            add(subject, "bornIn", place)
+        if self._person(subject):
+            if (m := re.search(r"(?:毕业于|就读于|肄业于|求学于|考入|考取|进入)", c)) is not None:
+                for org in self._after(clause, cs + m.end()):
+                    if org.spg_class in self.is_edu:
+                        add(subject, "educatedAt", org, timed if "毕业" in m.group(0) else [])
+            elif (m := re.search(r"赴(.{1,30}?)(?:学习|留学|深造|进修|访学|读书|攻读)", c)) is not None:
+                for org in self._after(clause, cs + m.start()):
+                    if org.spg_class in self.is_edu and org.end <= cs + m.end():
+                        add(subject, "educatedAt", org)
+            if (m := re.search(r"(?:担任|出任|现任|曾任|兼任|历任|任)", c)) is not None:
+                title_at = re.search("|".join(wl.EXECUTIVE_TITLES), c[m.end():])
+                if title_at is not None:
+                    orgs = [x for x in self._after(clause, cs + m.end()) if self._org(x)
+                            and x.end <= cs + m.end() + title_at.start() + 1]
+                    ref = re.match(r"(?:该公司|公司|本公司|该集团|集团|该行)", c[m.end():])
+                    employer = orgs[0] if orgs else (self._last_org(sentence, cs) if ref else None)
+                    add(subject, "worksFor", employer)
+        for m in re.finditer("|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True)), c):
+            ts, te = cs + m.start(), cs + m.end()
+            person = next((x for x in clause.mentions if x.start == te and self._person(x)), None)
+            if person is None:
+                continue
+            org = next((x for x in clause.mentions if x.end in (ts, ts - 1) and self._org(x)), None)
+            if org is None and re.search(r"(?:本公司|该公司|公司|集团|本行|该行)(?:轮值|执行|联席)?$", text[cs:ts]):
+                org = topic_org
+            if org is None:  # 星河智能轮值董事长: a modifier between the name and the title
+                org = next((x for x in clause.mentions if self._org(x) and 0 < ts - x.end <= 2), None)
+            add(person, "worksFor", org)
+        if (m := re.search(r"对(.{2,30}?)(?:的|进行)(?:收购|并购)", c)) is not None or \
+                (m := re.search(r"(?:收购|并购|兼并|购入|购买)(?:了)?", c)) is not None:
+            target = next((x for x in self._after(clause, cs + (m.start(1) if m.lastindex else m.end()))
+                           if self._org(x) or x.kind in ("quote", "title")), None)
+            if target is not None and target.name != subject.name:
+                quals = list(timed)
+                paid = re.search(r"以(?:约)?(\S{1,14}?)(?:的价格|的对价)?(?:现金)?收购", c)
+                amount = next((v for v in clause.values
+                               if paid and cs + paid.start(1) <= v.start < cs + paid.end(1)), None)
+                amount = amount or self._value_after(text, clause.start, sentence_end,
+                                                     r"(?:交易)?(?:金额|对价|价格)(?:约|约为|为|达|共计)*")
+                if amount is not None:
+                    quals.append(("金额", self._value(amount)))
+                share = re.search(r"(\d+(?:\.\d+)?%)的(?:股权|股份)", text[target.end:target.end + 14])
+                if share is not None:
+                    pos = target.end + share.start(1)
+                    quals.append(("比例", Mention(share.group(1), self.fallback, pos, pos + len(share.group(1)),
+                                                 share.group(1), kind="value")))
+                add(subject, "acquire", target, quals)
+        m = re.search(r"(?:发布|推出|上线|发行|首发)(?!会)", c)  # 发布会 is the event, not a release
+        if m is not None:
+            product = next((x for x in self._after(clause, cs + m.end())
+                            if x.kind in ("quote", "title") or (not self._org(x) and not self._person(x)
+                                                                and not self._place(x) and not self._date(x))), None)
+            place = next((x for x in clause.mentions if self._place(x) and x.end <= cs + m.start()
+                          and text[x.start - 1:x.start] == "在"), None)
+            if product is not None and not self._person(subject):
+                add(subject, "release", product, timed + ([("地点", place)] if place else []))
+        if (m := re.search(r"由(.{2,30}?)(?:建造|制造|研制|设计|开发|发明|建成|研发)", c)) is not None:
+            maker = next((x for x in self._after(clause, cs + m.start()) if self._person(x) or self._org(x)), None)
+            if not self._person(subject) and not self._org(subject):
+                add(subject, "createdBy", maker, timed)
+        if (m := re.search(r"(?:根据|依据|基于)(.{2,40}?)(?:设计|研制|建造|开发)(?:了|出)?", c)) is not None:
+            source = next((x for x in self._after(clause, cs + m.start()) if x.kind in ("title", "quote")
+                           and x.end <= cs + m.end(1)), None)
+            made = next((x for x in self._after(clause, cs + m.end()) if not self._date(x)), None)
+            if made is not None and source is not None:
+                add(made, "basedOn", source)
+                if self._person(subject):
+                    add(made, "createdBy", subject)
+        if (m := re.search(r"由(.{2,24}?)(?:出版|发行|出品)", c)) is not None:
+            publisher = next((x for x in self._after(clause, cs + m.start()) if self._org(x)), None)
+            add(subject, "publishedBy", publisher, timed)
+        if (m := re.search(r"(?:创作|撰写|所著|编著|编写|写作|执导|作曲|主演|著)的?", c)) is not None:
+            person = next((x for x in clause.mentions if self._person(x) and x.end <= cs + m.start()), None)
+            work = subject if subject.kind in ("title", "quote") else next(
+                (x for x in clause.mentions if x.kind in ("title", "quote")), None)
+            if person is not None and work is not None:
+                add(work, "createdBy", person)
+        m = re.search(r"(?:著有|创作了|写了|撰写了|出版了|代表作(?:有|为|是|包括)?)", c)
+        if m is not None and self._person(subject):
+            for work in self._after(clause, cs + m.end()):
+                if work.kind in ("title", "quote"):
+                    add(work, "createdBy", subject, timed)
+        if (m := re.search(r"(?:自主)?(?:研发|研制|开发|设计)的", c)) is not None and self._org(subject):
+            product = next((x for x in self._after(clause, cs + m.end()) if x.kind in ("quote", "title")), None)
+            add(product, "createdBy", subject)
+        if (m := re.search(r"(?:获得|荣获|获|斩获|摘得|赢得|被授予|获颁)(?:了)?", c)) is not None:
+            for award in self._after(clause, cs + m.end()):
+                if award.kind == "award":
+                    add(subject, "awardReceived", award, timed)
+        if (m := re.search(r"(?:获得|经|获)(.{2,24}?)(?:的)?(?:批准|核准|批复|许可|认证)", c)) is not None:
+            body = next((x for x in self._after(clause, cs + m.start()) if self._org(x)
+                         and x.end <= cs + m.end()), None)
+            approved = next((x for x in clause.mentions if x.kind in ("quote", "title") and x.end <= cs + m.start()),
+                            None) or subject
+            add(approved, "approvedBy", body)
+        if (m := re.search(r"(?:隶属于|隶属|归属于|从属于)", c)) is not None:
+            owner = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
+            add(subject, "partOf", owner)
+        if (m := re.search(r"旗下(?:拥有|有|包括|设有)?", c)) is not None:
+            owner = subject if self._org(subject) else topic_org
+            for x in self._after(clause, cs + m.end()):
+                if self._org(x):
+                    add(x, "partOf", owner)
+        if (m := re.search(r"(?:成为|是|为)(.{0,16}?)的(?:全资|控股|参股)?(?:子公司|下属企业|下属公司)", c)):
+            owner = next((x for x in self._after(clause, cs + m.start(1))
+                          if self._org(x) and x.end <= cs + m.end(1)), None)
+            if owner is None and re.search(r"(?:集团|公司|其|本公司|该公司)$", m.group(1)):
+                owner = self._last_org(sentence, cs, not_named=subject.name) or topic_org
+            add(subject, "partOf", owner)
+        if "合作" in c and (m := re.search(r"(?:与|和|同)", c)) is not None:
+            partner = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
+            if partner is not None and self._org(subject):
+                add(subject, "cooperateWith", partner, timed)
+        if (m := re.search(r"前身(?:为|是)", c)) is not None:
+            add(subject, "predecessor", next(iter(self._after(clause, cs + m.end())), None))
+        if (m := re.search(r"(?:列入|入选|纳入)", c)) is not None:
+            listed = next(iter(self._after(clause, cs + m.end())), None)
+            if listed is None:
+                named = re.match(r"([\u4e00-\u9fff]{2,16}(?:名录|名单|榜单|目录))", c[m.end():])
+                if named is not None:
+                    s = cs + m.end()
+                    listed = Mention(named.group(1), self.fallback, s, s + len(named.group(1)), named.group(1),
+                                     kind="list-name")
+            add(subject, "listedIn", listed, timed)
+        return out
+
+    def _kind_of(self, text: str, clause: _Clause, subject: Mention) -> None:
+        """X是一家综合物流服务商 / 是…的长篇小说 / 钱学森，中国著名科学家: what the subject is, as its semantic type
+        (a concept the align stage links it to with belongTo)."""
+        own = [m for m in clause.mentions if m is not subject and not self._date(m)]
+        head = re.search(r"(?:^|[\u4e00-\u9fff》”])是(?:一[家所个种座部本位名款支])?(?:[^，。；]*的)?"
+                         r"(?P<kind>[\u4e00-\u9fff]{2,10})$", clause.text)
+        if head is None and self._person(subject) and not [m for m in own if not self._place(m)]:
+            # an entry's apposition: 钱学森，中国著名科学家 / 王蒙山，…，作家、翻译家
+            head = re.fullmatch(r"\s*(?:中国|美国|英国|法国|德国|日本)?(?:著名|知名|杰出|当代|现代)?的?"
+                                r"(?P<kind>[\u4e00-\u9fff]{2,6}?(?:家|者|师|员|人|官|长|生))(?:、[\u4e00-\u9fff]{2,6})*",
+                                clause.text)
+        if head is None or subject.semantic_type:
+            return
+        kind = head.group("kind")
+        kind = re.sub(r"^(?:中国|全国|国内|世界|全球)?(?:著名|知名|领先|最大|重要)?的?", "", kind)
+        if len(kind) >= 2 and not any(m.start >= clause.start + head.start("kind") for m in own) \
+                and kind not in wl.STOP_NAMES:
+            subject.semantic_type = kind
+
+    @staticmethod
+    def _last_org(sentence: list[Mention], before: int, not_named: str = "") -> Mention | None:
+        orgs = [m for m in sentence if m.end <= before and m.kind in ("org", "list") and m.name != not_named]
+        return orgs[-1] if orgs else None
+
+    def _value(self, m: Mention) -> Mention:
+        return Mention(m.name, self.fallback, m.start, m.end, m.form, kind="value")
+
+    def _value_after(self, text: str, start: int, end: int, cue: str) -> Mention | None:
+        """The amount after `cue` between `start` and `end` (交易金额约为2.4亿欧元)."""
+        hit = re.search(cue + r"(" + VALUE_RE.pattern + r")", text[start:end])
+        if hit is None:
+            return None
+        s = start + hit.start(1)
+        return Mention(hit.group(1), self.fallback, s, s + len(hit.group(1)), hit.group(1), kind="value")
+
+    # ------------------------------------------------------------------ figures
+
+    def _figures(self, text: str, clause: _Clause, subject: Mention | None, when: Mention | None,
+                 out: list[OpenFact], last: OpenFact | None) -> OpenFact | None:
+        """营业收入128.6亿元 -> (subject, 营业收入, 128.6亿元) [时间: 2022年]; 同比增长12.4% -> a qualifier of the
+        figure before it. A figure needs an organisation to belong to."""
+        pos = clause.start
+        for value in clause.values:
+            before = text[pos:value.start]
+            pos = value.end
+            change = _CHANGE.search(before)
+            if change is not None:
+                if last is not None:
+                    way = "下降" if change.group("way") in ("下降", "减少", "下滑", "降低", "下跌", "回落") else "增长"
+                    base = "环比" if (change.group("base") or "").startswith("环比") else "同比"
+                    last.qualifiers.append((base + way, self._value(value)))
+                continue
+            if subject is None or "占" in before or before.endswith("的") or re.search(r"(?:以|约以)$", before):
+                continue
+            run = re.search(r"[\u4e00-\u9fffA-Za-z]*$", before)
+            name = run.group(0) if run else ""
+            # the figure's name starts after the last word that ends what comes before it
+            name = re.split(r"实现|完成|录得|取得|的|年|月|日|季度|期内|共有|现有|拥有|累计|其中|、", name)[-1]
+            for form in (subject.form, subject.name, *subject.aliases):
+                if form and name.startswith(form):
+                    name = name[len(form):]
+            name = _METRIC_STRIP_TAIL.sub("", _METRIC_STRIP_LEAD.sub("", name))
+            if re.search(r"(?:金额|对价|价格)$", name) or not _METRIC.match(name) or name in wl.STOP_NAMES - {
+                    "营业收入", "净利润", "营收", "利润", "收入", "资产", "负债"}:
+                continue
+            fact = OpenFact(subject, name, self._value(value), [("时间", when)] if when is not None else [])
+            out.append(fact)
+            last = fact
+        return last
+
+    # ------------------------------------------------------------------ places next to places
+
+    def _places_in_a_row(self, text: str, inside: list[Mention], stated: list[OpenFact]) -> list[OpenFact]:
+        """浙江省宁波市 -> (宁波市, locatedIn, 浙江省); 海淀区的中关村科技园区 -> (中关村科技园区, locatedIn, 海淀区);
+        德国化工企业莱茵特种材料公司 -> (莱茵特种材料公司, locatedIn, 德国)."""
+        out = []
+        for a, b in pairwise(inside):
+            if not self._place(a) or any(f.subject is b and f.object is a for f in stated):
+                continue  # 总部位于新加坡的星展银行: said already, as headquarteredIn
+            gap = text[a.end:b.start]
+            if (gap == "" and self._place(b)) or (gap == "的" and (self._place(b) or self._org(b))):
+                out.append(OpenFact(b, "locatedIn", a))
+            elif self._org(b) and re.fullmatch(r"[\u4e00-\u9fff]{0,6}(?:" + "|".join(wl.DESCRIPTOR_ENDS) + ")", gap):
+                out.append(OpenFact(b, "locatedIn", a))
+        return out
+
+    # ------------------------------------------------------------------ events
+
+    def _events(self, facts: list[OpenFact]) -> list[OpenEvent]:
+        out: list[OpenEvent] = []
+        for f in facts:
+            when = next((m for q, m in f.qualifiers if q == "时间"), None)
+            where = next((m for q, m in f.qualifiers if q == "地点"), None)
+            if f.predicate == "bornOn":
+                place = next((g.object for g in facts if g.predicate == "bornIn" and g.subject is f.subject), None)
+                out.append(OpenEvent("Birth", "出生", {"person": [f.subject]}, f.object, place))
+            elif f.predicate == "foundedBy" and when is not None:
+                roles = {"organization": [f.subject], "founder": [f.object]}
+                out.append(OpenEvent("Founding", "创办", roles, when, where))
+            elif f.predicate == "acquire" and when is not None:
+                out.append(OpenEvent("Acquisition", "收购", {"buyer": [f.subject], "acquired": [f.object]}, when))
+            elif f.predicate == "release" and when is not None:
+                out.append(OpenEvent("Creation", "发布", {"creator": [f.subject], "work": [f.object]}, when, where))
+        return out
+
+
+def _unique(facts: list[OpenFact]) -> list[OpenFact]:
+    seen: dict[tuple[str, str, str], OpenFact] = {}
+    for f in facts:
+        key = (f.subject.name, f.predicate, f.object.name)
+        if key in seen:
+            have = seen[key]
+            said = {(a, b.name) for a, b in have.qualifiers}
+            have.qualifiers += [q for q in f.qualifiers if (q[0], q[1].name) not in said]
+        else:
+            seen[key] = f
+    return list(seen.values())

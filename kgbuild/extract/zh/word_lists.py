@@ -1,0 +1,164 @@
+"""The closed word lists of the open-domain Chinese rules: name endings that say what a name is (…有限公司
+a company, …大学 a university, …市 a city), titles that stand next to a person's name (董事长, 行长),
+surnames, countries and provinces, the nouns that say what a quoted name is (平台 software, 药物 a
+medicine), and the stop list of words that are never an entity on their own.
+
+Each class is written as alternatives ('Company|Organization'): the first class the schema has wins,
+so the same lists serve the open-domain schema, the medicine one and a user's own.
+"""
+
+from __future__ import annotations
+
+# Endings of organisation names, longest first where one ends another (股份有限公司 before 公司).
+ORG_SUFFIXES: tuple[tuple[str, str], ...] = (
+    ("股份有限公司", "Company|Organization"), ("有限责任公司", "Company|Organization"),
+    ("集团有限公司", "Company|Organization"), ("有限公司", "Company|Organization"), ("控股集团",
+    "Company|Organization"),
+    ("集团", "Company|Organization"), ("公司", "Company|Organization"), ("银行", "Company|Organization"),
+    ("出版社", "Company|Organization"), ("交易所", "Organization"), ("事务所", "Company|Organization"),
+    ("电视台", "Organization"), ("报社", "Organization"), ("通讯社", "Organization"), ("新闻社", "Organization"),
+    ("大学", "EducationalInstitution|Organization"), ("学院", "EducationalInstitution|Organization"),
+    ("中学", "EducationalInstitution|Organization"), ("小学", "EducationalInstitution|Organization"),
+    ("学校", "EducationalInstitution|Organization"),
+    ("研究院", "Organization"), ("研究所", "Organization"), ("研究中心", "Organization"), ("实验室", "Organization"),
+    ("科学院", "Organization"), ("工程院", "Organization"),
+    ("协会", "Organization"), ("学会", "Organization"), ("基金会", "Organization"), ("联合会", "Organization"),
+    ("商会", "Organization"), ("委员会", "Organization"), ("组织", "Organization"), ("联盟", "Organization"),
+    ("博物院", "Organization"), ("博物馆", "Organization"), ("图书馆", "Organization"), ("俱乐部", "Organization"),
+    ("医院", "Hospital|Organization"),
+    ("管理局", "GovernmentAgency|Organization"), ("监督管理局", "GovernmentAgency|Organization"),
+    ("局", "GovernmentAgency|Organization"), ("厅", "GovernmentAgency|Organization"),
+    ("部", "GovernmentAgency|Organization"), ("署", "GovernmentAgency|Organization"),
+    ("人民政府", "GovernmentAgency|Organization"), ("政府", "GovernmentAgency|Organization"),
+    ("国务院", "GovernmentAgency|Organization"), ("法院", "GovernmentAgency|Organization"),
+    ("检察院", "GovernmentAgency|Organization"), ("新华社", "Organization"),
+)
+# A single-character ending (局, 部, 厅, 署) makes an organisation only after a name this long: 教育部,
+# 商务部 yes; 内部, 南部, 总部, 全部 are not organisations (see ORG_STOP).
+SHORT_SUFFIX_MIN = 2
+# Words in a name that make the whole a government body (河南省人民政府国有资产监督管理委员会).
+GOVERNMENT_WORDS = ("人民政府", "国务院", "国家", "省委", "市委", "监督管理", "人民代表大会")
+# Organisation-like words that name a kind, never one organisation.
+ORG_STOP = frozenset((
+    "公司 本公司 该公司 我公司 子公司 分公司 母公司 总公司 控股公司 全资子公司 控股子公司 上市公司 航空公司 "
+    "集团 本集团 该集团 银行 商业银行 大学 学院 学校 中学 小学 高校 政府 人民政府 地方政府 组织 部门 委员会 "
+    "研究院 研究所 实验室 协会 学会 医院 出版社 交易所 事务所 局 部 厅 署 总部 内部 外部 全部 南部 北部 东部 "
+    "西部 中部 局部 干部 俱乐部 头部 底部 顶部 尾部 本部 各部 当局 格局 布局 结局 大局 全局 平局 开局 政局 "
+    "开发部 管理部 业务部 财务部 销售部 市场部 技术部 人力资源部 董事会 监事会 股东大会 "
+    "证券交易所 会计师事务所 律师事务所 研究中心 博物馆 图书馆 联盟 商会 基金会 联合会 管理局 监督管理局 "
+    "科学院 工程院 电视台 通讯社 新闻社 报社 法院 检察院 研究院 新闻社"
+).split())
+# Descriptor nouns written between a name's place word and the name itself, or before a name in
+# apposition (德国化工企业莱茵特种材料公司): the name starts after them.
+DESCRIPTOR_ENDS = ("企业", "服务商", "供应商", "厂商", "制造商", "运营商", "巨头", "龙头", "品牌", "机构", "车企",
+                   "药企", "房企", "险企", "名企", "平台")
+# Words a name never starts with: they point at or qualify an organisation already named.
+LEADING_NOISE = ("本", "该", "其", "我", "各", "全资", "控股", "旗下", "下属", "原", "现", "前", "新设", "报告期内",
+                 "报告期", "期内")
+
+# Titles next to a person's name (董事长徐直军) or after an organisation (星河智能董事长); longest first.
+EXECUTIVE_TITLES: tuple[str, ...] = (
+    "轮值董事长", "执行董事长", "联席董事长", "副董事长", "董事长", "首席执行官", "首席技术官", "首席财务官",
+    "首席运营官",
+    "首席科学家", "首席经济学家", "执行总裁", "高级副总裁", "副总裁", "总裁", "常务副总经理", "副总经理", "总经理",
+    "执行董事", "独立董事", "董事", "监事会主席", "监事", "董事会秘书", "财务总监", "总监", "副行长", "行长", "副校长",
+    "校长", "副院长", "院长", "所长", "副主席", "主席", "理事长", "秘书长", "会长", "社长", "总编辑", "主编", "局长",
+    "副局长", "部长", "副部长", "厅长", "主任", "副主任", "党委书记", "书记", "创始人", "联合创始人", "合伙人",
+    "CEO", "CTO", "CFO", "COO", "总工程师", "负责人", "经理",
+)
+# Titles that say only what a person is (作家周慕白, 教授), no employer.
+PERSON_TITLES: tuple[str, ...] = (
+    "作家", "诗人", "翻译家", "科学家", "数学家", "物理学家", "化学家", "经济学家", "历史学家", "哲学家", "画家",
+    "音乐家", "作曲家", "歌手", "演员", "导演", "教授", "副教授", "研究员", "院士", "工程师", "记者", "律师", "医生",
+    "先生", "女士", "博士", "总统", "总理", "首相", "国王", "女王", "市长", "省长", "委员", "代表", "运动员", "教练",
+)
+# Words after a name that show it is a person's: 李明远表示, 王蒙山出生于...
+PERSON_VERBS = ("表示", "指出", "认为", "说", "称", "介绍", "强调", "透露", "出席", "出生", "生于", "毕业", "担任",
+                "出任",
+                "现任", "曾任", "创办", "创立", "著有", "去世", "逝世", "获得", "荣获")
+
+# Single-character surnames (the commonest, covering most of the population) and compound ones.
+SURNAMES = frozenset(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢"
+    "姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤常温康施"
+    "文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂成苗谷"
+    "盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷"
+    "晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝")
+COMPOUND_SURNAMES = frozenset("欧阳 司马 诸葛 上官 东方 皇甫 尉迟 公孙 慕容 长孙 宇文 司徒 夏侯 令狐 端木 轩辕".split())
+
+COUNTRIES = frozenset((
+    "中国 美国 英国 法国 德国 日本 韩国 朝鲜 俄罗斯 意大利 西班牙 葡萄牙 荷兰 比利时 瑞士 瑞典 挪威 丹麦 芬兰 冰岛 "
+    "奥地利 波兰 捷克 匈牙利 希腊 土耳其 乌克兰 爱尔兰 加拿大 墨西哥 巴西 阿根廷 智利 秘鲁 哥伦比亚 澳大利亚 新西兰 "
+    "印度 巴基斯坦 孟加拉国 新加坡 马来西亚 泰国 越南 印度尼西亚 印尼 菲律宾 缅甸 柬埔寨 老挝 蒙古 哈萨克斯坦 "
+    "伊朗 伊拉克 以色列 沙特阿拉伯 沙特 阿联酋 卡塔尔 埃及 南非 尼日利亚 肯尼亚 埃塞俄比亚 摩洛哥 阿尔及利亚"
+).split())
+PROVINCES = frozenset((
+    "北京 天津 上海 重庆 河北 山西 辽宁 吉林 黑龙江 江苏 浙江 安徽 福建 江西 山东 河南 湖北 湖南 广东 海南 四川 "
+    "贵州 云南 陕西 甘肃 青海 台湾 内蒙古 广西 西藏 宁夏 新疆 香港 澳门"
+).split())
+# Place-name endings -> class alternatives (longest first where one ends another).
+PLACE_SUFFIXES: tuple[tuple[str, str], ...] = (
+    ("特别行政区", "AdministrativeRegion|GeographicLocation"), ("自治区", "AdministrativeRegion|GeographicLocation"),
+    ("自治州", "AdministrativeRegion|GeographicLocation"), ("自治县", "AdministrativeRegion|GeographicLocation"),
+    ("开发区", "GeographicLocation"), ("园区", "GeographicLocation"), ("新区",
+    "AdministrativeRegion|GeographicLocation"),
+    ("省", "AdministrativeRegion|GeographicLocation"), ("市", "City|GeographicLocation"),
+    ("区", "AdministrativeRegion|GeographicLocation"), ("县", "AdministrativeRegion|GeographicLocation"),
+    ("州", "City|GeographicLocation"), ("镇", "AdministrativeRegion|GeographicLocation"),
+    ("乡", "AdministrativeRegion|GeographicLocation"), ("村", "AdministrativeRegion|GeographicLocation"),
+    ("山", "NaturalFeature|GeographicLocation"), ("湖", "NaturalFeature|GeographicLocation"),
+    ("江", "NaturalFeature|GeographicLocation"), ("河", "NaturalFeature|GeographicLocation"),
+    ("海", "NaturalFeature|GeographicLocation"), ("岛", "NaturalFeature|GeographicLocation"),
+    ("峰", "NaturalFeature|GeographicLocation"), ("湾", "NaturalFeature|GeographicLocation"),
+)
+# Place words that are ordinary words (上市 is tagged a place name in jieba's dictionary).
+PLACE_STOP = frozenset((
+    "上市 上云 中外 东西 南北 国内 国外 海外 境内 境外 全国 各地 本地 当地 外地 异地 中方 美方 外方 双方 全球 世界 "
+    "国际 地区 城市 省份 市场 市区 郊区 城区 社区 小区 景区 园区 区域 开发区 新区 内地 大陆 中华 华夏 中原 西南 东南 "
+    "西北 东北 江南 江北 长河 山河 江山 河山 湖海 天下 人间 四海 海内 沿海 上海市场 南方 北方 东方 西方"
+).split())
+
+# Nouns right before a quoted or titled name that say what it is: 工业视觉平台“天枢” is software.
+PRODUCT_HEADS: tuple[tuple[str, str], ...] = (
+    ("大语言模型", "Software|ArtificialObject"), ("大模型", "Software|ArtificialObject"),
+    ("模型", "Software|ArtificialObject"), ("平台", "Software|ArtificialObject"), ("系统", "Software|ArtificialObject"),
+    ("软件", "Software|ArtificialObject"), ("应用", "Software|ArtificialObject"), ("小程序",
+    "Software|ArtificialObject"),
+    ("操作系统", "Software|ArtificialObject"), ("App", "Software|ArtificialObject"), ("APP",
+    "Software|ArtificialObject"),
+    ("药物", "Medicine|Drug"), ("新药", "Medicine|Drug"), ("药品", "Medicine|Drug"), ("疫苗", "Medicine|Vaccine|Drug"),
+    ("创新药", "Medicine|Drug"), ("仿制药", "Medicine|Drug"), ("抗体", "Medicine|Drug"),
+    ("手机", "ArtificialObject"), ("汽车", "ArtificialObject|Transport"), ("车型", "ArtificialObject|Transport"),
+    ("芯片", "ArtificialObject"), ("处理器", "ArtificialObject"), ("产品", "ArtificialObject"),
+    ("设备", "ArtificialObject"), ("机器人", "ArtificialObject"), ("电池", "ArtificialObject"),
+    ("服务器", "ArtificialObject"), ("计算机", "ArtificialObject"), ("计算器", "ArtificialObject"),
+    ("电子计算机", "ArtificialObject"), ("机器", "ArtificialObject"), ("密码机", "ArtificialObject"),
+    ("卫星", "ArtificialObject"), ("飞机", "ArtificialObject|Transport"),
+    ("长篇小说", "Book|Work"), ("小说", "Book|Work"), ("著作", "Book|Work"), ("专著", "Book|Work"), ("诗集",
+    "Book|Work"),
+    ("散文集", "Book|Work"), ("书", "Book|Work"), ("电影", "Film|Work"), ("影片", "Film|Work"),
+    ("电视剧", "TelevisionSeries|Work"), ("纪录片", "Film|Work"), ("歌曲", "MusicalWork|Work"),
+    ("专辑", "MusicalWork|Work"), ("游戏", "Software|Work"), ("杂志", "Periodical|Work"), ("报纸", "Periodical|Work"),
+    ("期刊", "Periodical|Work"), ("报告", "Work"), ("白皮书", "Work"), ("论文", "Work"),
+)
+# Award endings: 茅盾文学奖, 国家科学技术进步奖, 五一劳动奖章.
+AWARD_SUFFIXES = ("奖章", "勋章", "奖", "荣誉称号")
+AWARD_STOP = frozenset("奖 大奖 金奖 银奖 铜奖 一等奖 二等奖 三等奖 特等奖 奖项 嘉奖 奖励 获奖 得奖 颁奖 "
+                       "年度奖".split())
+# Lists whose head noun types their items: 旗下拥有远帆快运、远帆冷链等子公司.
+LIST_HEADS: tuple[tuple[str, str], ...] = (
+    ("子公司", "Company|Organization"), ("公司", "Company|Organization"), ("企业", "Company|Organization"),
+    ("品牌", "Company|Organization"), ("银行", "Company|Organization"), ("高校", "EducationalInstitution|Organization"),
+    ("大学", "EducationalInstitution|Organization"), ("城市", "City|GeographicLocation"),
+    ("国家", "Country|GeographicLocation"), ("产品", "ArtificialObject"),
+)
+
+# Words never an entity on their own, whatever a rule or jieba's tag says: the common words of company
+# reports and news that the first open-domain trial typed as people, places and medicines.
+STOP_NAMES = frozenset((
+    "智能化 数字化 信息化 网络化 自动化 国际化 现代化 市场化 产业化 规模化 标准化 一体化 多元化 全球化 "
+    "荣获 获得 名片 上云 上市 创新 发展 转型 升级 服务 客户 用户 市场 产品 业务 技术 研发 管理 经营 战略 "
+    "公司 集团 本公司 报告期 报告期内 年度 本年度 同比 环比 营业收入 净利润 营收 利润 收入 资产 负债 股东 董事会 "
+    "华人 国人 人民 群众 大众 员工 职工 人员 团队 领导 专家 学者 "
+    "图片 照片 卡片 唱片 影片 名片 大片 短片 芯片 切片 刀片 "
+).split())

@@ -1,0 +1,130 @@
+"""Markup that PDF-to-Markdown converters leave in their output and that is not content.
+
+Converters (MinerU, marker, docling, nougat, commercial OCR services) write Markdown with HTML-like
+pieces in it: page markers (`<PAGE_DIV>`, `<span id="page-3-0"></span>`, `{12}-----`, `[MISSING_PAGE...]`),
+image placeholders (`![](images/p3_1.jpg)`, `<img src=...>`, `![image](...)`), tables as HTML
+(`<table><tr><td>...`) and inline HTML (`<sup>`, `<br>`). Left in, they reach chunks, the BM25 index
+and extractive answers as words (`PAGE_DIV` was given as an answer). `strip_converter_markup` drops the
+tags and placeholders, keeps the text between tags (a table cell's figures are content), and counts what
+it dropped so the build report can say so. Code blocks are left exactly as written: HTML in a fenced
+block is what the manual is about.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Tags whose name says they mark layout, never content: page markers by name, and any name written
+# in capitals with an underscore or digit (PAGE_DIV, PAGE_BREAK, IMG_1): HTML has no such element.
+_MARKER_NAME = re.compile(r"page|^[A-Z][A-Z0-9]*_[A-Z0-9_]*$", re.IGNORECASE)
+# HTML elements converters write inside Markdown: the tag goes, its text stays.
+_HTML_NAMES = frozenset((
+    "a abbr b big blockquote body br caption center cite code col colgroup dd del div dl dt em figcaption "
+    "figure font footer h1 h2 h3 h4 h5 h6 head header hr html i img ins kbd li mark math ol p pre s section "
+    "small span strike strong sub sup table tbody td tfoot th thead tr tt u ul page"
+).split())
+# Elements whose content goes with them.
+_DROP_WITH_CONTENT = re.compile(r"<(script|style|head)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+_TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9_:-]*)(?:\s+[^<>]*?)?\s*/?>")
+_CELL_END = re.compile(r"</t[dh]\s*>", re.IGNORECASE)
+_ROW_END = re.compile(r"</tr\s*>|<br\s*/?>", re.IGNORECASE)
+# Markdown images whose alt text is empty or a placeholder (a file name, 'image', '图片', 'Figure 3').
+_IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
+_PLACEHOLDER_ALT = re.compile(
+    r"^\s*(?:|image|img|picture|pic|photo|figure|fig|graph|chart|图片?|图像|插图|照片|表格?|"
+    r"[\w.-]+\.(?:png|jpe?g|gif|bmp|tiff?|webp|svg))\s*[\d_.-]*\s*$", re.IGNORECASE)
+# Whole lines that only mark a page: marker's `{12}------`, nougat's `[MISSING_PAGE_EMPTY:3]`,
+# '- 12 -', '第 3 页 共 120 页', 'Page 3 of 120'.
+_PAGE_LINE = re.compile(
+    r"^\s*(?:\{\d+\}-{3,}|\[MISSING_PAGE[^\]]*\]|-\s*\d{1,4}\s*-|第\s*\d{1,4}\s*页(?:\s*[/，,]?\s*共\s*\d{1,4}\s*页)?"
+    r"|page\s+\d{1,4}(?:\s+of\s+\d{1,4})?)\s*$", re.IGNORECASE)
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def _clean_prose(text: str) -> tuple[str, int]:
+    dropped = 0
+
+    def drop_image(m: re.Match[str]) -> str:
+        nonlocal dropped
+        if _PLACEHOLDER_ALT.match(m.group(1)):
+            dropped += 1
+            return ""
+        return m.group(0)  # a real description: the Markdown reader keeps it as text
+
+    def drop_tag(m: re.Match[str]) -> str:
+        nonlocal dropped
+        name = m.group(1)
+        if name.casefold() in _HTML_NAMES or _MARKER_NAME.search(name):
+            dropped += 1
+            return " "
+        return m.group(0)  # '<Foo>' in prose that names no HTML element nor marker: text
+
+    text, n = _DROP_WITH_CONTENT.subn(" ", text)
+    dropped += n
+    text = _IMAGE.sub(drop_image, text)
+    text = _CELL_END.sub(" | ", text)  # a table's cells stay apart once their tags are gone
+    text = _ROW_END.sub("\n", text)
+    before = dropped
+    text = _TAG.sub(drop_tag, text)
+    lines = text.split("\n")
+    kept = [line for line in lines if not _PAGE_LINE.match(line)]
+    if dropped > before:  # tags became spaces and cell bars: tidy those lines (others keep their indent)
+        kept = [_tidy(line) if ("  " in line or "|" in line or line[:1] == " ") else line for line in kept]
+    dropped += len(lines) - len(kept)
+    return "\n".join(kept), dropped
+
+
+def _tidy(line: str) -> str:
+    """A line whose tags were taken out: one space between words, no bar at either end; a line left
+    with only spaces and bars was markup, and becomes blank."""
+    return re.sub(r"[ \t]{2,}", " ", line).strip(" |\t")
+
+
+_CODE_SPAN = re.compile(r"(`+)[^`\n]+?\1")
+
+
+def _clean_outside_code_spans(text: str) -> tuple[str, int]:
+    """`_clean_prose` on the text between inline code spans (`<div>` in backticks is what a manual shows)."""
+    keep: list[str] = []
+
+    def hold(m: re.Match[str]) -> str:  # swapped for a placeholder no rule touches, put back after
+        keep.append(m.group(0))
+        return f"\x00{len(keep) - 1}\x00"
+
+    marked = _CODE_SPAN.sub(hold, text)
+    if not keep:
+        return _clean_prose(text)
+    cleaned, dropped = _clean_prose(marked)
+    return re.sub(r"\x00(\d+)\x00", lambda m: keep[int(m.group(1))], cleaned), dropped
+
+
+def strip_converter_markup(text: str) -> tuple[str, int]:
+    """`text` without converter tags, image placeholders and page-marker lines (fenced code untouched),
+    and how many were dropped."""
+    out: list[str] = []
+    prose: list[str] = []
+    dropped = 0
+    fence: str | None = None
+
+    def flush() -> None:
+        nonlocal dropped
+        if prose:
+            cleaned, n = _clean_outside_code_spans("\n".join(prose))
+            out.append(cleaned)
+            dropped += n
+            prose.clear()
+
+    for line in text.split("\n"):
+        m = _FENCE.match(line)
+        if fence is None and m:
+            flush()
+            fence = m.group(1)
+            out.append(line)
+        elif fence is not None:
+            out.append(line)
+            if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
+                fence = None
+        else:
+            prose.append(line)
+    flush()
+    return "\n".join(out), dropped

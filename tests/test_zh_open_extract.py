@@ -1,0 +1,160 @@
+"""Open-domain Chinese extraction without a model (issue 25, item 1): each rule on sentences written for
+these tests (not the bench's labelled paragraphs), and the stop list: common words never become entities.
+Before this issue the offline Chinese rules found none of these relations and typed 智能化 and 荣获 as
+people."""
+
+from __future__ import annotations
+
+import pytest
+
+from kgbuild.extract.zh.extractor import ChineseExtractor
+from kgbuild.model import Chunk, ChunkExtraction
+from kgbuild.schema import resolve_schema
+
+
+def chunk(text: str) -> Chunk:
+    return Chunk(id="t#0", doc_id="t", text=text, order=0, paragraph_start=0, paragraph_end=0, token_count=len(text),
+                 content_hash="0")
+
+
+@pytest.fixture(scope="module")
+def zh() -> ChineseExtractor:
+    return ChineseExtractor(resolve_schema("open_domain"))
+
+
+def extract(ex: ChineseExtractor, text: str) -> ChunkExtraction:
+    result = ex.extract([chunk(text)])[0]
+    assert result.failure is None
+    return result
+
+
+def entities(result: ChunkExtraction) -> dict[str, str]:
+    return {e.name: e.spg_class for e in result.entities}
+
+
+def triples(result: ChunkExtraction) -> set[tuple[str, str, str]]:
+    return {(r.subject.name, r.predicate, r.object.name) for r in result.relations}
+
+
+def qualifiers(result: ChunkExtraction) -> set[tuple[str, str, str, str, str]]:
+    by_id = {r.id: r for r in result.relations}
+    return {(by_id[h.subject.id].subject.name, by_id[h.subject.id].predicate, by_id[h.subject.id].object.name,
+             h.predicate, h.object.name) for h in result.hypernodes}
+
+
+REPORT = ("青云半导体股份有限公司（以下简称“青云半导体”）成立于2012年，总部位于苏州。2023年，青云半导体实现营业收入45.7亿元，"
+          "同比增长18.2%；净利润3.9亿元，同比下降6.5%。青云半导体总经理林海峰表示，公司将继续扩大产能。")
+
+
+def test_a_company_its_short_name_founding_date_and_seat(zh: ChineseExtractor) -> None:
+    result = extract(zh, REPORT)
+    company = next(e for e in result.entities if e.name == "青云半导体股份有限公司")
+    assert company.spg_class == "Company" and company.aliases == ["青云半导体"]
+    assert "青云半导体" not in entities(result)  # the short name is the same company
+    assert entities(result)["苏州"] == "City"
+    assert {("青云半导体股份有限公司", "foundedOn", "2012年"), ("青云半导体股份有限公司", "headquarteredIn", "苏州")} <= triples(result)
+
+
+def test_reported_figures_carry_their_change_and_period(zh: ChineseExtractor) -> None:
+    result = extract(zh, REPORT)
+    assert {("青云半导体股份有限公司", "营业收入", "45.7亿元"), ("青云半导体股份有限公司", "净利润", "3.9亿元")} <= triples(result)
+    assert {("青云半导体股份有限公司", "营业收入", "45.7亿元", "同比增长", "18.2%"),
+            ("青云半导体股份有限公司", "营业收入", "45.7亿元", "时间", "2023年"),
+            ("青云半导体股份有限公司", "净利润", "3.9亿元", "同比下降", "6.5%")} <= qualifiers(result)
+
+
+def test_a_title_between_an_organisation_and_a_person_is_employment(zh: ChineseExtractor) -> None:
+    result = extract(zh, REPORT)
+    assert entities(result)["林海峰"] == "Person"
+    assert ("林海峰", "worksFor", "青云半导体股份有限公司") in triples(result)
+    assert next(e for e in result.entities if e.name == "林海峰").semantic_type == "总经理"
+
+
+def test_an_acquisition_with_its_price_date_and_event(zh: ChineseExtractor) -> None:
+    result = extract(zh, "2021年，北辰控股集团以5.6亿元收购了南港造船有限公司。")
+    assert ("北辰控股集团", "acquire", "南港造船有限公司") in triples(result)
+    assert {("北辰控股集团", "acquire", "南港造船有限公司", "金额", "5.6亿元"),
+            ("北辰控股集团", "acquire", "南港造船有限公司", "时间", "2021年")} <= qualifiers(result)
+    assert [e.type for e in result.events] == ["Acquisition"]
+
+
+def test_a_product_in_quotes_is_released_and_typed_by_its_noun(zh: ChineseExtractor) -> None:
+    result = extract(zh, "2024年3月，北辰控股集团发布了新一代存储芯片“玄武”，并宣布与长江银行开展战略合作。")
+    assert entities(result)["玄武"] == "ArtificialObject"
+    assert next(e for e in result.entities if e.name == "玄武").semantic_type == "存储芯片"
+    assert {("北辰控股集团", "release", "玄武"), ("北辰控股集团", "cooperateWith", "长江银行")} <= triples(result)
+
+
+def test_an_encyclopedia_entry_birth_place_chain_and_founding(zh: ChineseExtractor) -> None:
+    result = extract(zh, "陈嘉庚，1874年出生于福建省厦门市，1913年创办集美学校。")
+    found = entities(result)
+    assert found["陈嘉庚"] == "Person" and found["集美学校"] == "EducationalInstitution"
+    assert found["福建省"] == "AdministrativeRegion" and found["厦门市"] == "City"
+    assert {("陈嘉庚", "bornOn", "1874年"), ("陈嘉庚", "bornIn", "厦门市"), ("厦门市", "locatedIn", "福建省"),
+            ("集美学校", "foundedBy", "陈嘉庚")} <= triples(result)
+    assert {e.type for e in result.events} == {"Birth", "Founding"}
+
+
+def test_education_and_a_work_with_its_author_and_award(zh: ChineseExtractor) -> None:
+    result = extract(zh, "林徽因，1904年生于杭州，1927年毕业于宾夕法尼亚大学。")
+    assert ("林徽因", "educatedAt", "宾夕法尼亚大学") in triples(result)
+    assert ("林徽因", "educatedAt", "宾夕法尼亚大学", "时间", "1927年") in qualifiers(result)
+    result = extract(zh, "《白鹿原》是作家陈忠实创作的长篇小说，1997年获得茅盾文学奖。")
+    assert entities(result)["白鹿原"] == "Book" and entities(result)["茅盾文学奖"] == "Award"
+    assert {("白鹿原", "createdBy", "陈忠实"), ("白鹿原", "awardReceived", "茅盾文学奖")} <= triples(result)
+
+
+def test_membership_and_places_inside_places(zh: ChineseExtractor) -> None:
+    result = extract(zh, "南港造船有限公司隶属于北辰控股集团。")
+    assert ("南港造船有限公司", "partOf", "北辰控股集团") in triples(result)
+    result = extract(zh, "千岛湖位于浙江省杭州市淳安县境内。")
+    assert entities(result)["千岛湖"] == "NaturalFeature"
+    assert {("千岛湖", "locatedIn", "淳安县"), ("杭州市", "locatedIn", "浙江省"),
+            ("淳安县", "locatedIn", "杭州市")} <= triples(result)
+
+
+def test_a_news_source_is_not_the_subject(zh: ChineseExtractor) -> None:
+    result = extract(zh, "据新华社报道，北辰控股集团与长江银行签署战略合作协议。")
+    assert triples(result) == {("北辰控股集团", "cooperateWith", "长江银行")}
+
+
+# The words the first trial on company reports typed as entities (智能化 Person, 荣获 Person, 名片 Medicine,
+# 上云 City...), and other common words of reports and news.
+COMMON = ("智能化 数字化 荣获 名片 上云 上市 发展 创新 客户 市场 产品 业务 技术 研发 管理 服务 转型 战略 公司 集团 子公司 "
+          "上市公司 总部 员工 报告期 同比 营业收入 净利润 全球 国际 国内 海外").split()
+
+
+@pytest.mark.parametrize("word", COMMON)
+def test_a_common_word_is_never_an_entity(zh: ChineseExtractor, word: str) -> None:
+    for text in (f"{word}是公司今年的重点工作。", f"公司持续推进{word}，取得良好成效。", f"董事长表示，{word}将带来新的机遇。"):
+        assert word not in entities(extract(zh, text)), text
+
+
+def test_common_words_of_a_report_paragraph_stay_out(zh: ChineseExtractor) -> None:
+    result = extract(zh, "报告期内，公司持续推进智能化、数字化转型，荣获多项荣誉，并将名片业务全面上云。英国市场增长迅速，"
+                         "华为手机销量大增。")
+    found = entities(result)
+    assert not {"智能化", "数字化", "荣获", "名片", "上云"} & found.keys()
+    assert found.get("英国") == "Country"
+    assert "Person" not in found.values()  # jieba tags 华为, 智能化 and 荣获 as person names: a tag alone is not enough
+
+
+def test_foreign_names_a_latin_name_with_its_gloss_and_a_city_jieba_calls_a_person(zh: ChineseExtractor) -> None:
+    # from samples/corpus_zh: names transliterated with ·, a short form later in the chunk, 布达佩斯 (jieba: nr)
+    result = extract(zh, "EDSAC（电子延迟存储自动计算器）由莫里斯·威尔克斯及其团队在剑桥大学数学实验室建造。"
+                         "威尔克斯根据约翰·冯·诺依曼的《关于EDVAC的报告书的第一份草案》设计了EDSAC。"
+                         "约翰·冯·诺依曼是匈牙利裔美国数学家，1903年12月28日出生于布达佩斯。"
+                         "1945年，冯·诺依曼撰写了《关于EDVAC的报告书的第一份草案》。")
+    found = entities(result)
+    assert found["EDSAC"] == "ArtificialObject" and found["莫里斯·威尔克斯"] == "Person"
+    assert found["约翰·冯·诺依曼"] == "Person" and found["布达佩斯"] == "City"
+    assert "冯·诺依曼" not in found and "威尔克斯" not in found  # short forms of names the chunk gave in full
+    report = "关于EDVAC的报告书的第一份草案"
+    assert {("EDSAC", "createdBy", "莫里斯·威尔克斯"), ("EDSAC", "designBasedOn", report),
+            (report, "createdBy", "约翰·冯·诺依曼"), ("约翰·冯·诺依曼", "bornIn", "布达佩斯")} <= triples(result)
+
+
+def test_a_medicine_is_manufactured_not_authored(zh: ChineseExtractor) -> None:
+    result = extract(zh, "蓝湾医药股份有限公司自主研发的抗肿瘤药物“蓝替尼”获得国家药品监督管理局批准上市。")
+    assert {("蓝替尼", "manufacturedBy", "蓝湾医药股份有限公司"),
+            ("蓝替尼", "approvedBy", "国家药品监督管理局")} <= triples(result)
