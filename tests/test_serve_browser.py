@@ -286,10 +286,10 @@ def test_hostile_names_show_literally_and_run_nothing(hostile_server: Background
         page.goto(hostile_server.url + "/#/merges")
         page.wait_for_selector("table.merges")
         assert XSS_SCRIPT in page.inner_text("table.merges") and XSS_IMG in page.inner_text("table.merges")
-        # nothing became markup: no image, iframe or svg element, only the app's two scripts
+        # nothing became markup: no image, iframe or svg element, only the app's own scripts
         assert page.evaluate("() => document.querySelectorAll('img, iframe, svg, b').length") == 0
         assert page.evaluate("() => [...document.scripts].map(s => s.getAttribute('src'))") == [
-            "/static/vendor/cytoscape.min.js", "/static/app.js"]
+            "/static/vendor/cytoscape.min.js", "/static/curate.js", "/static/app.js"]
         assert not watched.dialogs and not watched.errors, (watched.dialogs, watched.errors)
     finally:
         watched.close()
