@@ -27,8 +27,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from kgbuild.extract.facts import PROPN, Facts
+from kgbuild.extract.facts import PROPN, Facts, Mention
+from kgbuild.extract.terms import join_acronyms, term_head
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
 
 _FENCED_BLOCK = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]{0,3}\1[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
 _CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
@@ -49,6 +54,17 @@ _NUMBERED_HEADING = re.compile(r"^\s*(?:(?:chapter|part|appendix|section)\s+\w+|
 _HEADING_LABEL = re.compile(r"^\s*(?:class|event|method|property|function|module|interface|static method"
                             r"|constructor|type|enum|option|command)\s*:\s*", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+")
+# `Doc.user_data` key of the token indices that are inline code (set by the extractor after parsing).
+CODE_TOKENS = "kgbuild_code_tokens"
+# `Doc.user_data` key set when the chunk is technical (`is_technical`): the rules read "it" as a manual uses it.
+TECHNICAL_CHUNK = "kgbuild_technical"
+# Nouns for what a piece of code is: "the `node:net` module", "a `Worker` object" stand for the code.
+CODE_KINDS = frozenset({
+    "module", "class", "object", "event", "method", "function", "property", "option", "field", "argument",
+    "parameter", "variable", "constant", "instance", "interface", "type", "header", "flag", "command", "attribute",
+    "api", "package", "library", "callback", "hook", "key", "setting", "directive", "statement", "keyword",
+    "macro", "struct", "enum", "file", "directory", "program", "tool", "utility", "subcommand", "operator",
+})
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "its", "their", "each", "every"})
 
 
@@ -67,6 +83,7 @@ class TechClasses:
 
     code: str | None  # None: code identifiers are left out (`code_entities=False`)
     concept: str
+    software: str  # a named program or library ("... Library", "... Framework")
     named: frozenset[str]  # classes of people, organisations and places: never for code or terms
     person_org: frozenset[str]
 
@@ -162,9 +179,11 @@ class TechnicalPass:
             return True  # "Preface", "Python", "Google": a word of the language first
         return self.words.general_word(words[-1]) or f" {name.lower()}" in lowered_text
 
-    def run(self, facts: Facts, code_tokens: Iterable[tuple[int, int]], section: Sequence[str],
-            technical: bool, text: str) -> Facts:
+    def run(self, doc: Doc, facts: Facts, code_tokens: Iterable[tuple[int, int]], section: Sequence[str],
+            technical: bool) -> Facts:
         classes = self.classes
+        text = doc.text
+        join_acronyms(doc, facts.mentions)
         spans = list(code_tokens)
         headings = {plain_heading(h) for h in section} - {""}
         lowered = f" {text}"  # the case-sensitive text: a lower-case use is what `is_term` looks for
@@ -184,12 +203,16 @@ class TechnicalPass:
                     m.name = code_name(m.name)
                 code_names.add(m.name)
                 continue
-            if technical and m.label in ("PERSON", "ORG", PROPN) and m.spg_class in classes.named and (
+            head = term_head(m.name)
+            if head is not None and m.spg_class in classes.named:
+                # "Transmission Control Protocol", "WHATWG Encoding Standard": a kind of thing by its head.
+                retyped[m.name] = classes.software if head == "software" else classes.concept
+            elif technical and m.label in ("PERSON", "ORG", PROPN) and m.spg_class in classes.named and (
                     self.is_term(m.name, lowered)):
                 # "Socket Buffer" (PERSON), "Precedence Constraint" (ORG), "CPU" (ORG): terms.
                 retyped[m.name] = classes.concept
-            if m.name.lower() in headings and id(m) not in used:
-                dropped.add(id(m))  # a heading repeated in the text, nothing said about it
+            if m.name.lower() in headings and id(m) not in used and _alone(doc, m):
+                dropped.add(id(m))  # a heading repeated as a line of the text, nothing said about it
             elif technical and id(m) not in used and m.start >= 0 and m.end - m.start == 1 and (
                     m.label in ("PERSON", "ORG", PROPN) and self.words.known(m.name.lower())):
                 dropped.add(id(m))  # "Avoid", "Note", "Returns" capitalised at a sentence's start
@@ -202,7 +225,7 @@ class TechnicalPass:
                 else:
                     m.spg_class = classes.code
                     m.class_fixed = True
-            elif m.name in retyped and not m.class_fixed:
+            elif m.name in retyped and (not m.class_fixed or m.spg_class in classes.named):
                 m.spg_class = retyped[m.name]
         if not dropped:
             return facts
@@ -213,6 +236,14 @@ class TechnicalPass:
         kept |= {id(a) for e in events for ms in e.arguments.values() for a in ms}
         mentions = [m for m in facts.mentions if id(m) not in dropped or id(m) in kept]
         return Facts(mentions, triples, events, facts.drops)
+
+
+def _alone(doc: Doc, m: Mention) -> bool:
+    """The mention is all its sentence says (punctuation aside): a heading or caption line."""
+    if m.start < 0:
+        return True  # the title hint's mention, not in the text at all
+    sent = doc[m.start].sent
+    return all(m.start <= t.i < m.end or t.is_punct or t.is_space for t in sent)
 
 
 def _used(facts: Facts) -> set[int]:
@@ -254,5 +285,5 @@ class WordTables:
         return base is not None and (base != word or base in self.general)
 
 
-__all__ = ["Masked", "TechClasses", "TechnicalPass", "WordTables", "code_name", "is_technical",
-           "looks_like_code", "mask_code", "section_topic"]
+__all__ = ["CODE_KINDS", "CODE_TOKENS", "TECHNICAL_CHUNK", "Masked", "TechClasses", "TechnicalPass", "WordTables",
+           "code_name", "is_technical", "looks_like_code", "mask_code", "section_topic"]

@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from kgbuild.extract.code_text import (
+    CODE_TOKENS,
+    TECHNICAL_CHUNK,
     Masked,
     TechClasses,
     TechnicalPass,
@@ -93,6 +95,7 @@ class OfflineExtractor:
         self.tech_classes = TechClasses(
             code=(resolve_alternatives(schema, CODE_CLASSES) or self.classes.concept) if code_entities else None,
             concept=self.classes.concept,
+            software=resolve_alternatives(schema, "Software") or self.classes.concept,
             named=frozenset(named),
             person_org=frozenset(named - {self.classes.place}),
         )
@@ -139,15 +142,16 @@ class OfflineExtractor:
     def extract(self, chunks: Sequence[Chunk]) -> list[ChunkExtraction]:
         """One extraction per chunk, in order; a chunk that fails yields a Drop, never an exception."""
         nlp, lemma = self._pipeline()
+        if self._technical is None:  # a pipeline set from outside (tests) has no pass yet
+            self._technical = TechnicalPass(self.tech_classes, WordTables.from_index(_lemma_index(nlp)))
         technical_pass = self._technical
-        assert technical_pass is not None  # made with the pipeline
         results: list[ChunkExtraction] = []
         for offset in range(0, len(chunks), self.batch_size):
             batch = chunks[offset : offset + self.batch_size]
             masked = [mask_code(chunk.text, normalize_text) for chunk in batch]
             docs: list[Doc | BaseException]
             try:
-                docs = list(nlp.pipe([_code_tokens(nlp, m)[0] for m in masked], batch_size=self.batch_size))
+                docs = list(nlp.pipe([_code_tokens(nlp, m) for m in masked], batch_size=self.batch_size))
             except Exception:  # noqa: BLE001 - isolate the chunk that breaks the batch
                 docs = [self._parse_one(nlp, m) for m in masked]
             for chunk, doc, mask in zip(batch, docs, masked, strict=True):
@@ -157,6 +161,7 @@ class OfflineExtractor:
                 try:
                     code = _code_ranges(doc, mask)
                     technical = is_technical(mask, chunk.section)
+                    doc.user_data[TECHNICAL_CHUNK] = technical
                     repair_dates(doc)
                     if technical:
                         # A manual's headings are sections, not a person or thing the text is about;
@@ -166,7 +171,7 @@ class OfflineExtractor:
                         title, document = (title_hint(chunk.section, chunk.doc_id),
                                            document_title(chunk.section, chunk.doc_id))
                     facts = read_chunk(doc, self.classes, lemma, title, document)
-                    facts = technical_pass.run(facts, code, chunk.section, technical, mask.text)
+                    facts = technical_pass.run(doc, facts, code, chunk.section, technical)
                     results.append(self._records(chunk, facts))
                 except Exception as exc:  # noqa: BLE001 - one bad chunk must not stop a build
                     results.append(self._failed(chunk, exc))
@@ -175,7 +180,7 @@ class OfflineExtractor:
     @staticmethod
     def _parse_one(nlp: Language, masked: Masked) -> Doc | BaseException:
         try:
-            return nlp(_code_tokens(nlp, masked)[0])
+            return nlp(_code_tokens(nlp, masked))
         except Exception as exc:  # noqa: BLE001
             return exc
 
@@ -261,28 +266,29 @@ class OfflineExtractor:
 
 def _lemma_index(nlp: Language) -> Callable[[str], list[str]]:
     """The lemma index of the model's (disabled) lemmatizer, by part of speech; empty without one."""
-    lookups = getattr(nlp.get_pipe("lemmatizer"), "lookups", None) if "lemmatizer" in nlp.component_names else None
+    names = getattr(nlp, "component_names", ())
+    lookups = getattr(nlp.get_pipe("lemmatizer"), "lookups", None) if "lemmatizer" in names else None
     table = lookups.get_table("lemma_index", {}) if lookups is not None else {}
     return lambda pos: list(table.get(pos, ()))
 
 
-def _code_tokens(nlp: Language, masked: Masked) -> tuple[Doc, int]:
-    """The tokenized text with each inline code span merged into one token (before tagging and
-    parsing, so the parser sees `socket.setTimeout(timeout[, callback])` as one word); the number merged."""
+def _code_tokens(nlp: Language, masked: Masked) -> str | Doc:
+    """The text to parse: with inline code, the tokenized text with each code span merged into one
+    token (before tagging and parsing, so the parser sees `socket.setTimeout(timeout[, callback])` as
+    one word); without, the text itself."""
+    if not masked.spans:
+        return masked.text
     doc = nlp.make_doc(masked.text)
-    merged = 0
-    if masked.spans:
-        last_end = -1
-        with doc.retokenize() as retokenizer:
-            for start, end in masked.spans:
-                span = doc.char_span(start, end, alignment_mode="expand")
-                if span is None or span.start < last_end:
-                    continue
-                last_end = span.end
-                if len(span) > 1:
-                    retokenizer.merge(span)
-                    merged += 1
-    return doc, merged
+    last_end = -1
+    with doc.retokenize() as retokenizer:
+        for start, end in masked.spans:
+            span = doc.char_span(start, end, alignment_mode="expand")
+            if span is None or span.start < last_end:
+                continue
+            last_end = span.end
+            if len(span) > 1:
+                retokenizer.merge(span)
+    return doc
 
 
 def _code_ranges(doc: Doc, masked: Masked) -> list[tuple[int, int]]:
@@ -295,6 +301,7 @@ def _code_ranges(doc: Doc, masked: Masked) -> list[tuple[int, int]]:
             ranges.append((span.start, span.end))
             for tok in span:
                 tok.tag_ = "NNP"
+    doc.user_data[CODE_TOKENS] = frozenset(i for a, b in ranges for i in range(a, b))
     return ranges
 
 
