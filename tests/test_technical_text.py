@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from kgbuild.config import ChunkingConfig
-from kgbuild.extract.code_text import code_name, looks_like_code, mask_code, section_topic
 from kgbuild.extract.offline import OfflineExtractor
 from kgbuild.ingest.chunking import Chunker
 from kgbuild.ingest.readers import ReadProblem, read_sources
@@ -224,6 +223,8 @@ def test_the_encyclopedic_reading_is_unchanged(tmp_path: Path, extractor: Offlin
 
 
 def test_code_shapes_and_names() -> None:
+    from kgbuild.extract.code_text import code_name, looks_like_code, section_topic
+
     for code in ("net.Socket", "setIntercept", "nh_saddr", "--cert", "server.listen(port)", "__init__", "a::b"):
         assert looks_like_code(code, technical=False), code
     for name in ("Alan Turing", "McDonald", "YouTube", "Node.js v20", "IBM"):
@@ -236,8 +237,33 @@ def test_code_shapes_and_names() -> None:
 
 
 def test_mask_code_drops_blocks_and_unmarks_spans() -> None:
+    from kgbuild.extract.code_text import mask_code
+
     masked = mask_code("Use `a.b()` here.\n\n```js\nconst x = a.b();\n```\n\nThen  stop.", lambda t: " ".join(
         t.split(" ")))
     assert "const" not in masked.text
     assert [masked.text[s:e] for s, e in masked.spans] == ["a.b()"]
     assert masked.has_code
+
+
+def test_a_method_section_inside_a_class_section_is_part_of_the_class(
+        tmp_path: Path, extractor: OfflineExtractor) -> None:
+    _, results = build(tmp_path, extractor, """# Net
+
+## Class: `net.Server`
+
+### `server.close([callback])`
+
+Stops the server from accepting new connections and keeps existing connections.
+""")
+    relations = {(r.subject.name, r.predicate, r.object.name) for x in results for r in x.relations}
+    assert ("server.close()", "partOf", "net.Server") in relations
+
+
+def test_code_entities_can_be_left_out(tmp_path: Path, schema: Schema) -> None:
+    text = "# Events\n\nAll objects that emit events are instances of the `EventEmitter` class; call `emitter.on()`.\n"
+    doc = read_md(tmp_path, text)
+    chunks = Chunker(ChunkingConfig()).chunk(doc).chunks
+    [without] = OfflineExtractor(schema, code_entities=False).extract(chunks)
+    assert not [e for e in without.entities if e.spg_class == "CodeElement" or "EventEmitter" in e.name]
+    assert not [e for e in without.entities if e.name in ("Events", "emitter.on()")]

@@ -25,11 +25,11 @@ and "This method" in the section resolve to it instead of being dropped as unres
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kgbuild.extract.facts import PROPN, Facts, Mention
+from kgbuild.extract.facts import PROPN, Facts, Mention, Triple
 from kgbuild.extract.terms import join_acronyms, term_head
 
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ _WORD = re.compile(r"[A-Za-z]+")
 CODE_TOKENS = "kgbuild_code_tokens"
 # `Doc.user_data` key set when the chunk is technical (`is_technical`): the rules read "it" as a manual uses it.
 TECHNICAL_CHUNK = "kgbuild_technical"
+PART_OF = "partOf"  # the predicate of a structural fact: a method section inside its class's section
 # Nouns for what a piece of code is: "the `node:net` module", "a `Worker` object" stand for the code.
 CODE_KINDS = frozenset({
     "module", "class", "object", "event", "method", "function", "property", "option", "field", "argument",
@@ -83,7 +84,7 @@ class TechClasses:
 
     code: str | None  # None: code identifiers are left out (`code_entities=False`)
     concept: str
-    software: str  # a named program or library ("... Library", "... Framework")
+    heads: Mapping[str, str]  # term head noun -> class ("protocol" -> Protocol or Concept), see `terms`
     named: frozenset[str]  # classes of people, organisations and places: never for code or terms
     person_org: frozenset[str]
 
@@ -131,6 +132,17 @@ def looks_like_code(name: str, technical: bool) -> bool:
     if " " in name and not name.endswith(")"):
         return False
     return bool(_CODE_SHAPE.match(name) or (technical and _UPPER_CAMEL.match(name)))
+
+
+_LITERALS = frozenset({"true", "false", "null", "none", "undefined", "nan", "nil", "yes", "no", "on", "off"})
+_IDENTIFIER = re.compile(r"^[@$.]?[A-Za-z_][\w$@./:#+-]*(?:\(\))?$|^--?[A-Za-z][\w-]*$|^\.[\w.-]+$")
+
+
+def is_identifier(name: str) -> bool:
+    """Code that names something (a function, class, module, option, file, event), not a literal
+    value or an expression: `socket.end()`, `node:net`, `--cert`, `.netrc`, `close`; not `true`,
+    `0`, `{ stdio: 'ignore' }`, `a + b`."""
+    return len(name) <= 80 and name.lower() not in _LITERALS and bool(_IDENTIFIER.match(name))
 
 
 def section_topic(section: Sequence[str]) -> str | None:
@@ -197,8 +209,9 @@ class TechnicalPass:
             inside = [s for s in spans if s[0] < m.end and m.start < s[1]] if m.start >= 0 else []
             is_code = bool(inside) or looks_like_code(m.name, technical)
             if is_code:
-                if len(inside) == 1 and m.end - m.start <= inside[0][1] - inside[0][0] + 1:
-                    m.name = code_name(m.name)  # the code itself, without a determiner the NER took in
+                if len(inside) == 1 and m.end - m.start <= inside[0][1] - inside[0][0] + 2:
+                    # The code itself, without a word the NER took in ("ERR_SOCKET_CLOSED Error").
+                    m.name = code_name(doc[inside[0][0]:inside[0][1]].text)
                 elif m.start < 0 or looks_like_code(m.name, technical):
                     m.name = code_name(m.name)
                 code_names.add(m.name)
@@ -206,7 +219,7 @@ class TechnicalPass:
             head = term_head(m.name)
             if head is not None and m.spg_class in classes.named:
                 # "Transmission Control Protocol", "WHATWG Encoding Standard": a kind of thing by its head.
-                retyped[m.name] = classes.software if head == "software" else classes.concept
+                retyped[m.name] = classes.heads.get(head, classes.concept)
             elif technical and m.label in ("PERSON", "ORG", PROPN) and m.spg_class in classes.named and (
                     self.is_term(m.name, lowered)):
                 # "Socket Buffer" (PERSON), "Precedence Constraint" (ORG), "CPU" (ORG): terms.
@@ -216,6 +229,14 @@ class TechnicalPass:
             elif technical and id(m) not in used and m.start >= 0 and m.end - m.start == 1 and (
                     m.label in ("PERSON", "ORG", PROPN) and self.words.known(m.name.lower())):
                 dropped.add(id(m))  # "Avoid", "Note", "Returns" capitalised at a sentence's start
+        if classes.code is not None:
+            # Inline code in a sentence is discussed in prose: an entity, whether or not a rule used it.
+            covered = {i for m in facts.mentions if m.start >= 0 for i in range(m.start, m.end)}
+            for a, b in spans:
+                name = code_name(doc[a:b].text)
+                if not covered.intersection(range(a, b)) and is_identifier(name):
+                    facts.mentions.append(Mention(name, classes.code, PROPN, a, b, class_fixed=True))
+                    code_names.add(name)
         for m in facts.mentions:
             if m.is_date:
                 continue
@@ -227,6 +248,7 @@ class TechnicalPass:
                     m.class_fixed = True
             elif m.name in retyped and (not m.class_fixed or m.spg_class in classes.named):
                 m.spg_class = retyped[m.name]
+        self._member_of(facts, section)
         if not dropped:
             return facts
         triples = [t for t in facts.triples if id(t.subject) not in dropped and id(t.object) not in dropped
@@ -236,6 +258,22 @@ class TechnicalPass:
         kept |= {id(a) for e in events for ms in e.arguments.values() for a in ms}
         mentions = [m for m in facts.mentions if id(m) not in dropped or id(m) in kept]
         return Facts(mentions, triples, events, facts.drops)
+
+
+    def _member_of(self, facts: Facts, section: Sequence[str]) -> None:
+        """A heading that is code under a heading that is other code ("Class: `net.Server`" >
+        "`server.close([callback])`"): the structure says the one is part of the other."""
+        code = self.classes.code
+        topics = [section_topic([heading]) for heading in section]
+        child = topics[-1] if topics else None
+        parent = next((t for t in reversed(topics[:-1]) if t and t != child), None)
+        if code is None or child is None or parent is None:
+            return
+        found = {m.name: m for m in facts.mentions if m.spg_class == code}
+        subject = found.get(child) or Mention(child, code, PROPN, -1, -1, class_fixed=True)
+        obj = found.get(parent) or Mention(parent, code, PROPN, -1, -1, class_fixed=True)
+        facts.mentions.extend(m for m in (subject, obj) if m.name not in found)
+        facts.triples.append(Triple(subject, PART_OF, obj))
 
 
 def _alone(doc: Doc, m: Mention) -> bool:
@@ -286,4 +324,4 @@ class WordTables:
 
 
 __all__ = ["CODE_KINDS", "CODE_TOKENS", "TECHNICAL_CHUNK", "Masked", "TechClasses", "TechnicalPass", "WordTables",
-           "code_name", "is_technical", "looks_like_code", "mask_code", "section_topic"]
+           "code_name", "is_identifier", "is_technical", "looks_like_code", "mask_code", "section_topic"]

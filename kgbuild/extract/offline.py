@@ -28,6 +28,7 @@ from kgbuild.extract.lemmas import Lemmatizer
 from kgbuild.extract.names import document_title, normalize_text, repair_dates, title_hint
 from kgbuild.extract.patterns import read_chunk
 from kgbuild.extract.spacy_models import load_spacy, model_info
+from kgbuild.extract.terms import TERM_HEADS
 from kgbuild.ids import content_hash
 from kgbuild.model import (
     SEMANTIC_TYPES,
@@ -95,7 +96,8 @@ class OfflineExtractor:
         self.tech_classes = TechClasses(
             code=(resolve_alternatives(schema, CODE_CLASSES) or self.classes.concept) if code_entities else None,
             concept=self.classes.concept,
-            software=resolve_alternatives(schema, "Software") or self.classes.concept,
+            heads={head: resolve_alternatives(schema, value) or self.classes.concept
+                   for head, value in TERM_HEADS.items()},
             named=frozenset(named),
             person_org=frozenset(named - {self.classes.place}),
         )

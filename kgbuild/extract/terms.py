@@ -19,13 +19,17 @@ if TYPE_CHECKING:
 
 _ACRONYM = re.compile(r"^[A-Z][A-Za-z0-9]*[A-Z0-9][A-Za-z0-9]*s?$")
 _SMALL_WORDS = frozenset({"of", "and", "for", "the", "to", "in", "on", "a", "an", "&"})
-# Head nouns of technical terms -> "concept" or "software" (the class is the schema's own).
-TERM_HEADS = {
-    **dict.fromkeys(("protocol", "standard", "specification", "format", "algorithm", "encoding", "interface",
-                     "architecture", "notation", "syntax", "constraint", "pattern", "model", "schema",
-                     "principle", "principles", "method", "methodology", "mechanism", "transform"), "concept"),
-    **dict.fromkeys(("library", "framework", "api", "module", "toolkit", "sdk", "runtime", "compiler",
-                     "interpreter", "package", "engine", "database", "server", "editor", "shell"), "software"),
+# Head nouns of technical terms -> the classes they name, first one the schema knows (`OfflineExtractor`).
+TERM_HEADS: dict[str, str] = {
+    **dict.fromkeys(("protocol",), "Protocol|Concept"),
+    **dict.fromkeys(("standard", "specification", "recommendation", "rfc"), "Standard|Concept"),
+    **dict.fromkeys(("format", "encoding", "notation", "syntax"), "DataFormat|Concept"),
+    **dict.fromkeys(("language",), "ProgrammingLanguage|Language|Concept"),
+    **dict.fromkeys(("algorithm", "interface", "architecture", "constraint", "pattern", "model", "schema",
+                     "principle", "principles", "method", "methodology", "mechanism", "transform"), "Concept"),
+    **dict.fromkeys(("library", "framework", "api", "module", "toolkit", "sdk", "package"), "Library|Software"),
+    **dict.fromkeys(("runtime", "compiler", "interpreter", "engine", "database", "server", "editor", "shell"),
+                    "Software"),
 }
 
 
@@ -93,8 +97,8 @@ def join_acronyms(doc: Doc, mentions: list[Mention]) -> None:
 
 
 def term_head(name: str) -> str | None:
-    """"concept" or "software" when the name's last word is a term head ("Encoding Standard")."""
+    """The head noun when the name's last word is a term head ("WHATWG Encoding Standard" -> standard)."""
     words = name.split()
-    if len(words) < 2:
+    if len(words) < 2 or words[-1].lower() not in TERM_HEADS:
         return None
-    return TERM_HEADS.get(words[-1].lower())
+    return words[-1].lower()

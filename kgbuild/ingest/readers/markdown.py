@@ -261,9 +261,9 @@ def parse_markdown(text: str) -> Parsed:
             continue
         if (m := _SETEXT.match(line)) and buf and kind == "para":
             # The paragraph just read was the heading text (`===` level 1, `---` level 2).
-            title = " ".join(buf)
+            setext = " ".join(buf)
             buf.clear()
-            heading(1 if m.group(1)[0] == "=" else 2, title)
+            heading(1 if m.group(1)[0] == "=" else 2, setext)
             continue
         if not buf and (m := _BOLD_HEADING.match(line)) and not m.group(2).rstrip().endswith((".", ":", "!", "?")) and (
                 len(m.group(2).split()) <= 12 and (number + 1 >= len(lines) or not lines[number + 1].strip())):
