@@ -175,7 +175,7 @@ Dollis Hill&mdash;in 1943.<br>Second line.</p>
         (["Colossus", "Use"], "Cell one"),
         (["Colossus", "Use"], "Cell two"),
         (["Colossus", "Use", "Deep"], "Quoted."),
-        (["Colossus", "Use", "Deep"], "x = 1\ny = 2"),
+        (["Colossus", "Use", "Deep"], "```\nx = 1\ny = 2\n```"),
         (["Colossus", "Later"], "Term"),
         (["Colossus", "Later"], "Definition."),
     ]

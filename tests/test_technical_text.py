@@ -86,6 +86,12 @@ An indented block follows.
     assert texts[4] == "a list item continued, not code"
 
 
+def test_html_code_is_marked_the_same_way(tmp_path: Path) -> None:
+    doc = read_md(tmp_path, "<h1>Net</h1><p>Call <code>net.connect()</code> now.</p>"
+                            "<pre><code>if (a) {\n    go();\n}\n</code></pre>", name="net.html")
+    assert [p.text for p in doc.paragraphs] == ["Call `net.connect()` now.", "```\nif (a) {\n    go();\n}\n```"]
+
+
 def test_table_of_contents_index_and_page_furniture_are_left_out(tmp_path: Path) -> None:
     running = "Chapter 7 ■ Using Array Variables"
     pages = "\n\n".join(f"{running}\n\nArrays hold values of one type in order, page {n}.\n\n{160 + n}" for n in range(5))
