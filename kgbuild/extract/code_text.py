@@ -158,10 +158,36 @@ def section_topic(section: Sequence[str]) -> str | None:
     return code_name(heading) if looks_like_code(heading, technical=True) else None
 
 
+# Words of software documentation that encyclopedic prose about people, places and even old computers
+# rarely uses; a chunk with at least `_CUES_NEEDED` different ones is technical (a README's prose
+# without code in it, a converted book that lost its code font).
+_CUES = frozenset("""
+api apis sdk cli gui url urls http https json yaml xml csv html css sql regex utf-8 unicode
+install installed installing installation pip npm conda configure configuration config
+library libraries framework frameworks package packages module modules dependency dependencies plugin plugins
+function functions parameter parameters variable variables boolean integer callback callbacks
+async asynchronous synchronous socket sockets server servers client clients endpoint endpoints
+runtime compiler interpreter syntax database databases schema repository repositories github commit
+linux macos unix python javascript typescript golang node.js
+""".split())
+_CUE_WORD = re.compile(r"[A-Za-z][A-Za-z.+-]*[A-Za-z0-9]|[A-Za-z]")
+_CUES_NEEDED = 3
+
+
 def is_technical(masked: Masked, section: Sequence[str]) -> bool:
-    """A chunk of a manual: it holds code, or a heading above it is code or numbered like a book's."""
-    return masked.has_code or any("`" in h or _NUMBERED_HEADING.match(h) for h in section) or (
-        section_topic(section) is not None)
+    """A chunk of a manual: it holds code, a heading above it is code or numbered like a book's, or
+    its prose uses several words of software documentation."""
+    if masked.has_code or any("`" in h or _NUMBERED_HEADING.match(h) for h in section) or (
+            section_topic(section) is not None):
+        return True
+    found: set[str] = set()
+    for word in _CUE_WORD.findall(masked.text):
+        low = word.lower()
+        if low in _CUES:
+            found.add(low.rstrip("s"))
+            if len(found) >= _CUES_NEEDED:
+                return True
+    return False
 
 
 def plain_heading(heading: str) -> str:
