@@ -86,7 +86,6 @@ class TechClasses:
     concept: str
     heads: Mapping[str, str]  # term head noun -> class ("protocol" -> Protocol or Concept), see `terms`
     named: frozenset[str]  # classes of people, organisations and places: never for code or terms
-    person_org: frozenset[str]
 
 
 def mask_code(text: str, normalize: Callable[[str], str]) -> Masked:
@@ -204,7 +203,7 @@ class TechnicalPass:
         self.classes = classes
         self.words = words
 
-    def is_term(self, name: str, lowered_text: str) -> bool:
+    def is_term(self, name: str, prose: str) -> bool:
         """A capitalised term rather than a name: every word is English and either the last one is a
         word no name ends in ("Socket Buffer", "Running Slide Shows") or the chunk also writes it in
         lower case ("precedence constraint"); or it is a short acronym ("CPU", "MB")."""
@@ -215,7 +214,7 @@ class TechnicalPass:
             return False
         if len(words) == 1:
             return True  # "Preface", "Python", "Google": a word of the language first
-        return self.words.general_word(words[-1]) or f" {name.lower()}" in lowered_text
+        return self.words.general_word(words[-1]) or f" {name.lower()}" in prose
 
     def run(self, doc: Doc, facts: Facts, code_tokens: Iterable[tuple[int, int]], section: Sequence[str],
             technical: bool) -> Facts:
@@ -224,7 +223,7 @@ class TechnicalPass:
         join_acronyms(doc, facts.mentions)
         spans = list(code_tokens)
         headings = {plain_heading(h) for h in section} - {""}
-        lowered = f" {text}"  # the case-sensitive text: a lower-case use is what `is_term` looks for
+        prose = f" {text}"  # as written: a lower-case use of a capitalised phrase is what `is_term` looks for
         used = _used(facts)
         code_names: set[str] = set()
         retyped: dict[str, str] = {}
@@ -247,13 +246,14 @@ class TechnicalPass:
                 # "Transmission Control Protocol", "WHATWG Encoding Standard": a kind of thing by its head.
                 retyped[m.name] = classes.heads.get(head, classes.concept)
             elif technical and m.label in ("PERSON", "ORG", PROPN) and m.spg_class in classes.named and (
-                    self.is_term(m.name, lowered)):
+                    self.is_term(m.name, prose)):
                 # "Socket Buffer" (PERSON), "Precedence Constraint" (ORG), "CPU" (ORG): terms.
                 retyped[m.name] = classes.concept
             if m.name.lower() in headings and id(m) not in used and _alone(doc, m):
                 dropped.add(id(m))  # a heading repeated as a line of the text, nothing said about it
             elif technical and id(m) not in used and m.start >= 0 and m.end - m.start == 1 and (
-                    m.label in ("PERSON", "ORG", PROPN) and self.words.known(m.name.lower())):
+                    doc[m.start].is_sent_start and m.label in ("PERSON", "ORG", PROPN)
+                    and self.words.known(m.name.lower())):
                 dropped.add(id(m))  # "Avoid", "Note", "Returns" capitalised at a sentence's start
         if classes.code is not None:
             # Inline code in a sentence is discussed in prose: an entity, whether or not a rule used it.
@@ -284,7 +284,6 @@ class TechnicalPass:
         kept |= {id(a) for e in events for ms in e.arguments.values() for a in ms}
         mentions = [m for m in facts.mentions if id(m) not in dropped or id(m) in kept]
         return Facts(mentions, triples, events, facts.drops)
-
 
     def _member_of(self, facts: Facts, section: Sequence[str]) -> None:
         """A heading that is code under a heading that is other code ("Class: `net.Server`" >

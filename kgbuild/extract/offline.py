@@ -99,7 +99,6 @@ class OfflineExtractor:
             heads={head: resolve_alternatives(schema, value) or self.classes.concept
                    for head, value in TERM_HEADS.items()},
             named=frozenset(named),
-            person_org=frozenset(named - {self.classes.place}),
         )
         self._nlp: Language | None = None
         self._lemma: Lemmatizer | None = None
