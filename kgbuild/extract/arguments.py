@@ -101,6 +101,10 @@ class Arguments:
         if cached is not None:
             return cached if cached.label == PROPN else None
         doc = self.doc
+        if tok.i in doc.user_data.get(CODE_TOKENS, ()):
+            # Inline code (`socket.end()`, `node:net`): one token, a name whatever its case.
+            mention = self.extra[tok.i] = Mention(tok.text, self.classes.fallback, PROPN, tok.i, tok.i + 1)
+            return mention
         run = self.runs.get(tok.i)
         if run is not None:
             name = clean_name(doc[run[0] : run[1]], PROPN)
