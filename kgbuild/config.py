@@ -552,7 +552,7 @@ version: 1
 project: {project}
 # Stage outputs (tables, caches, reports), relative to this file.
 workspace: .kgbuild
-# A shipped schema (open_domain, medicine) or a path to your own YAML schema.
+# A shipped schema (open_domain, medicine, software) or a path to your own YAML schema.
 schema: {schema}
 # Inputs built by a plain `kgbuild build` (files, directories, corpus .json/.jsonl).
 sources: []

@@ -162,6 +162,7 @@ Chapter 9: Item-Level Events ........ 203
 Running Slide Shows
 
 The `ColorScheme` object sets the colours of a slide. Call `setIntercept` before the show starts.
+Indicates whether the show loops.
 The Socket Buffer holds the packets that `be32 nh_saddr` addresses.
 
 ```vb
@@ -175,7 +176,7 @@ End Sub
     names = {e.name for e in entities(results)}
     assert not named(schema, results), named(schema, results)
     assert "Running Slide Shows" not in names
-    assert not {"MsgBox", "Presentation", "RunShow", "Precedence Constraint", "Properties You Need"} & names
+    assert not {"MsgBox", "Presentation", "RunShow", "Precedence Constraint", "Properties You Need", "Indicates"} & names
     by_name = {e.name: e.spg_class for e in entities(results)}
     assert by_name.get("ColorScheme") == "CodeElement"
 

@@ -66,6 +66,8 @@ CODE_KINDS = frozenset({
     "api", "package", "library", "callback", "hook", "key", "setting", "directive", "statement", "keyword",
     "macro", "struct", "enum", "file", "directory", "program", "tool", "utility", "subcommand", "operator",
 })
+# Labels of names the NER is least sure of in a manual: people, bodies, places, unlabelled proper nouns.
+_NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", PROPN})
 _DETERMINERS = frozenset({"the", "a", "an", "this", "that", "its", "their", "each", "every"})
 
 
@@ -245,14 +247,14 @@ class TechnicalPass:
             if head is not None and m.spg_class in classes.named:
                 # "Transmission Control Protocol", "WHATWG Encoding Standard": a kind of thing by its head.
                 retyped[m.name] = classes.heads.get(head, classes.concept)
-            elif technical and m.label in ("PERSON", "ORG", PROPN) and m.spg_class in classes.named and (
+            elif technical and m.label in _NAME_LABELS and m.spg_class in classes.named and (
                     self.is_term(m.name, prose)):
                 # "Socket Buffer" (PERSON), "Precedence Constraint" (ORG), "CPU" (ORG): terms.
                 retyped[m.name] = classes.concept
             if m.name.lower() in headings and id(m) not in used and _alone(doc, m):
                 dropped.add(id(m))  # a heading repeated as a line of the text, nothing said about it
             elif technical and id(m) not in used and m.start >= 0 and m.end - m.start == 1 and (
-                    doc[m.start].is_sent_start and m.label in ("PERSON", "ORG", PROPN)
+                    doc[m.start].is_sent_start and m.label in _NAME_LABELS
                     and self.words.known(m.name.lower())):
                 dropped.add(id(m))  # "Avoid", "Note", "Returns" capitalised at a sentence's start
         if classes.code is not None:

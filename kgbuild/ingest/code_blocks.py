@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from kgbuild.ingest.tokens import TokenCounter
+from kgbuild.tokens import TokenCounter
 
 _FENCED = re.compile(r"\A(`{3,}|~{3,})([^\n]*)\n(.*)\n\1\s*\Z", re.DOTALL)
 
