@@ -1,6 +1,6 @@
 """Offline extraction on technical Markdown (manuals, API docs, READMEs): old code and new code in one run.
 
-Run from the repo root: `python bench/technical_text.py [--base 2e79b19 | --no-base] [--max-chunks 2000] [--per-doc 15]
+Run from the repo root: `python bench/technical_text.py [--base 5e6ecc8 | --no-base] [--max-chunks 2000] [--per-doc 15]
 [--gold bench/data/technical_gold.jsonl]`.
 
 The corpus is real technical Markdown already on this machine, nothing is downloaded: the Node.js API
@@ -10,7 +10,7 @@ METADATA` whose Description-Content-Type is text/markdown, the header block cut 
 are skipped with a line; files are taken in sorted order, the first `--per-doc` chunks of each, until
 `--max-chunks` chunks.
 
-1. `git worktree add --detach` of `--base` (default 2e79b19, main before issue 31) in a temp folder; this
+1. `git worktree add --detach` of `--base` (default 5e6ecc8, main before issue 31) in a temp folder; this
    script runs itself there in a subprocess with PYTHONPATH=<worktree>, then with PYTHONPATH=<repo root>
    (the working tree as it is). Each subprocess checks that it imported kgbuild from the root it was given.
 2. In each subprocess, the whole path a build takes: `read_sources` (that version's Markdown reader), the
@@ -53,7 +53,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 GOLD = REPO / "bench" / "data" / "technical_gold.jsonl"
-DEFAULT_BASE = "2e79b19"
+DEFAULT_BASE = "5e6ecc8"  # main before issue 31 (with issue 23's English rules)
 _CODE_SHAPE = re.compile(
     r"^(?:[\w$]+(?:\.[\w$]+)+(?:\(.*\))?|[\w.$]+\(.*\)|[a-z]+[A-Z]\w*|\w*_\w+|--?[a-z][\w-]*|[A-Z][a-z]+[A-Z]\w*)$")
 _INLINE_CODE = re.compile(r"`([^`\n]+)`")
