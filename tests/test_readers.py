@@ -134,9 +134,9 @@ Born in London.
     assert doc.title == "Turing: a life"
     assert doc.metadata == {"author": "Sample Writer"}
     assert sections(doc) == [
-        (["Alan Turing"], "Alan Turing was a British mathematician, see his paper and code."),
+        (["Alan Turing"], "Alan Turing was a British mathematician, see his paper and `code`."),
         (["Alan Turing", "Codebreaking"], "joined Bletchley Park in 1939\ndesigned the Bombe"),
-        (["Alan Turing", "Codebreaking"], 'def bombe():\nreturn "crib"'),
+        (["Alan Turing", "Codebreaking"], '```python\ndef bombe():\n    return  "crib"\n```'),
         (["Alan Turing", "Codebreaking", "Hut 8"], "Text under hut 8."),
         (["Alan Turing", "Early life"], "Born in London."),
         (["Another Top"], "A quoted line."),
@@ -175,7 +175,7 @@ Dollis Hill&mdash;in 1943.<br>Second line.</p>
         (["Colossus", "Use"], "Cell one"),
         (["Colossus", "Use"], "Cell two"),
         (["Colossus", "Use", "Deep"], "Quoted."),
-        (["Colossus", "Use", "Deep"], "x = 1\ny = 2"),
+        (["Colossus", "Use", "Deep"], "```\nx = 1\ny = 2\n```"),
         (["Colossus", "Later"], "Term"),
         (["Colossus", "Later"], "Definition."),
     ]

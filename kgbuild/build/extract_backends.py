@@ -47,9 +47,9 @@ class OfflineBackend:
         ex_cfg = ctx.config.extract
         concepts = str((ctx.config.root / ex_cfg.domain_concepts).resolve()) if ex_cfg.domain_concepts else None
         self.spec = ExtractorSpec(ctx.config.schema_location(), tuple(ex_cfg.spacy_models), ex_cfg.batch_size,
-                                  concepts, ex_cfg.prompt_language)
+                                  concepts, ex_cfg.prompt_language, ex_cfg.code_entities)
         self.extractor = LanguageRouter(ctx.schema, self.spec.spacy_models, self.spec.batch_size, concepts,
-                                        ex_cfg.prompt_language)  # cheap: models load on first use
+                                        ex_cfg.prompt_language, ex_cfg.code_entities)  # cheap: models load on first use
         self.label = "spacy-rules"
         self.notes: list[str] = []
         self.workers = ctx.workers

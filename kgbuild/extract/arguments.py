@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from kgbuild.extract.code_text import CODE_KINDS, CODE_TOKENS, TECHNICAL_CHUNK, looks_like_code
 from kgbuild.extract.facts import CONCEPT, PROPN, Classes, Mention
 from kgbuild.extract.name_runs import quote_pairs
 from kgbuild.extract.names import clean_name
@@ -51,6 +52,11 @@ def _expletive(tok: Token) -> bool:
         return False
     return any(c.dep_ in ("ccomp", "csubj") for c in head.children) or (
         head.lower_ in ("is", "was", "be") and any(c.dep_ == "xcomp" for c in head.children)
+    ) or (
+        # "It is possible to record ...", "it is therefore important to design ...": the clause hangs
+        # on the adjective.
+        head.lower_ in ("is", "was", "be", "'s") and any(
+            c.dep_ == "acomp" and any(g.dep_ in ("xcomp", "ccomp") for g in c.children) for c in head.children)
     )
 
 
@@ -95,6 +101,10 @@ class Arguments:
         if cached is not None:
             return cached if cached.label == PROPN else None
         doc = self.doc
+        if tok.i in doc.user_data.get(CODE_TOKENS, ()):
+            # Inline code (`socket.end()`, `node:net`): one token, a name whatever its case.
+            mention = self.extra[tok.i] = Mention(tok.text, self.classes.fallback, PROPN, tok.i, tok.i + 1)
+            return mention
         run = self.runs.get(tok.i)
         if run is not None:
             name = clean_name(doc[run[0] : run[1]], PROPN)
@@ -170,9 +180,11 @@ class Arguments:
     def named_kind(self, tok: Token) -> Mention | None:
         """A name before a word for the kind of artefact it is: "the Enigma machine", "the
         Colossus computers" stand for the name (not for other things named before them)."""
-        if self.lemma(tok) not in ARTEFACT_KINDS:
-            return None
         left = [c for c in tok.children if c.dep_ == "compound" and c.i == tok.i - 1]
+        if self.lemma(tok) not in ARTEFACT_KINDS and not (
+                # "the `node:net` module", "a `Worker` object", "the `'close'` event": the code named.
+                left and left[0].i in self.doc.user_data.get(CODE_TOKENS, ()) and self.lemma(tok) in CODE_KINDS):
+            return None
         mention = self.named(left[0]) if left else None
         return None if mention is None or self.is_person(mention) or mention.is_place else mention
 
@@ -331,7 +343,13 @@ class Arguments:
                         and not (m.is_date or m.is_place or m.label in ("PERSON", "NORP"))
                         and self.doc[m.end - 1].dep_ not in ("amod", "compound", "poss")  # "Welsh (ORG) singer"
                         for m in self.mentions)
-            return None if rival else best[1]
+            # Under a heading that is code ("Class: `net.Server`") the section is about that code: a
+            # name since ("It extends `EventEmitter`") does not make the next "it" ambiguous.
+            section_code = best[1] is self.document_thing and looks_like_code(best[1].name, True)
+            # A manual's "it" continues its subject ("The `node:net` module provides ... TCP or IPC
+            # servers. It can be accessed ..."): there a thing named since counts only as an object.
+            manual = bool(self.doc.user_data.get(TECHNICAL_CHUNK)) and tok.dep_ in ("nsubj", "nsubjpass")
+            return None if rival and not (section_code or manual) else best[1]
         topic = self.topic
         # "It was released in 1990" after "X is a 1990 film": "it" is the passage's topic,
         # as long as the topic is a defined thing and not a person.

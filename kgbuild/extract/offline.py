@@ -8,15 +8,27 @@ types, and the concepts named by "X is a <type>" definitions. See `patterns` for
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from kgbuild.extract.code_text import (
+    CODE_TOKENS,
+    TECHNICAL_CHUNK,
+    Masked,
+    TechClasses,
+    TechnicalPass,
+    WordTables,
+    is_technical,
+    mask_code,
+    section_topic,
+)
 from kgbuild.extract.facts import Classes, Facts, Mention
 from kgbuild.extract.labels import ClassResolver, merged_label_map, resolve_alternatives, resolve_label_classes
 from kgbuild.extract.lemmas import Lemmatizer
 from kgbuild.extract.names import document_title, normalize_text, repair_dates, title_hint
 from kgbuild.extract.patterns import read_chunk
 from kgbuild.extract.spacy_models import load_spacy, model_info
+from kgbuild.extract.terms import TERM_HEADS
 from kgbuild.ids import content_hash
 from kgbuild.model import (
     SEMANTIC_TYPES,
@@ -46,9 +58,13 @@ _HINT_ALTERNATIVES = {"Product": "Product|Artifact|ArtificialObject"}
 _HINT_CLASSES = ("Work", "Organization", "GeographicLocation", "Person", "Creature", "Product")
 
 
+# The schema's class for identifiers from code (first one the schema knows).
+CODE_CLASSES = "CodeElement|Function|API|Software"
+
+
 class OfflineExtractor:
     name = "spacy-rules"
-    version = "1"  # bump when rules change: it is part of the cache key
+    version = "2"  # bump when rules change: it is part of the cache key
 
     def __init__(
         self,
@@ -56,6 +72,7 @@ class OfflineExtractor:
         spacy_models: Sequence[str] = DEFAULT_SPACY_MODELS,
         label_map: Mapping[str, str] | None = None,
         batch_size: int = 64,
+        code_entities: bool = True,
     ) -> None:
         self.spacy_models = tuple(spacy_models)
         self.label_map = merged_label_map(label_map)
@@ -71,8 +88,21 @@ class OfflineExtractor:
             person=label_classes.get("PERSON") or resolve_alternatives(schema, "Person") or fallback,
             place=label_classes.get("GPE") or resolve_alternatives(schema, "GeographicLocation") or fallback,
         )
+        named = {label_classes[label] for label in ("PERSON", "ORG", "GPE", "LOC", "FAC") if label in label_classes}
+        named |= {self.classes.person, self.classes.place}
+        named |= {hinted[n] for n in ("Person", "Organization", "GeographicLocation") if hinted.get(n)}  # type: ignore[misc]
+        named.discard(fallback)
+        self.code_entities = code_entities
+        self.tech_classes = TechClasses(
+            code=(resolve_alternatives(schema, CODE_CLASSES) or self.classes.concept) if code_entities else None,
+            concept=self.classes.concept,
+            heads={head: resolve_alternatives(schema, value) or self.classes.concept
+                   for head, value in TERM_HEADS.items()},
+            named=frozenset(named),
+        )
         self._nlp: Language | None = None
         self._lemma: Lemmatizer | None = None
+        self._technical: TechnicalPass | None = None
 
     # ------------------------------------------------------------------ identity
 
@@ -91,6 +121,7 @@ class OfflineExtractor:
             "model": model,
             "spacy": spacy_info.spacy_version if spacy_info else "",
             "label_map": dict(sorted(self.label_map.items())),
+            "code_entities": self.code_entities,
         }
         return content_hash(json.dumps(payload, sort_keys=True))
 
@@ -105,38 +136,52 @@ class OfflineExtractor:
         if self._nlp is None or self._lemma is None:
             nlp = load_spacy(self.spacy_models, disable=_DISABLED_COMPONENTS)
             self._lemma = Lemmatizer(nlp)
+            self._technical = TechnicalPass(self.tech_classes, WordTables.from_index(_lemma_index(nlp)))
             self._nlp = nlp
         return self._nlp, self._lemma
 
     def extract(self, chunks: Sequence[Chunk]) -> list[ChunkExtraction]:
         """One extraction per chunk, in order; a chunk that fails yields a Drop, never an exception."""
         nlp, lemma = self._pipeline()
+        if self._technical is None:  # a pipeline set from outside (tests) has no pass yet
+            self._technical = TechnicalPass(self.tech_classes, WordTables.from_index(_lemma_index(nlp)))
+        technical_pass = self._technical
         results: list[ChunkExtraction] = []
         for offset in range(0, len(chunks), self.batch_size):
             batch = chunks[offset : offset + self.batch_size]
-            texts = [normalize_text(chunk.text) for chunk in batch]
+            masked = [mask_code(chunk.text, normalize_text) for chunk in batch]
             docs: list[Doc | BaseException]
             try:
-                docs = list(nlp.pipe(texts, batch_size=self.batch_size))
+                docs = list(nlp.pipe([_code_tokens(nlp, m) for m in masked], batch_size=self.batch_size))
             except Exception:  # noqa: BLE001 - isolate the chunk that breaks the batch
-                docs = [self._parse_one(nlp, text) for text in texts]
-            for chunk, doc in zip(batch, docs, strict=True):
+                docs = [self._parse_one(nlp, m) for m in masked]
+            for chunk, doc, mask in zip(batch, docs, masked, strict=True):
                 if isinstance(doc, BaseException):
                     results.append(self._failed(chunk, doc))
                     continue
                 try:
+                    code = _code_ranges(doc, mask)
+                    technical = is_technical(mask, chunk.section)
+                    doc.user_data[TECHNICAL_CHUNK] = technical
                     repair_dates(doc)
-                    facts = read_chunk(doc, self.classes, lemma, title_hint(chunk.section, chunk.doc_id),
-                                       document_title(chunk.section, chunk.doc_id))
+                    if technical:
+                        # A manual's headings are sections, not a person or thing the text is about;
+                        # a heading that is code is ("Class: `net.Server`"): "it" there is that code.
+                        title, document = None, section_topic(chunk.section)
+                    else:
+                        title, document = (title_hint(chunk.section, chunk.doc_id),
+                                           document_title(chunk.section, chunk.doc_id))
+                    facts = read_chunk(doc, self.classes, lemma, title, document)
+                    facts = technical_pass.run(doc, facts, code, chunk.section, technical)
                     results.append(self._records(chunk, facts))
                 except Exception as exc:  # noqa: BLE001 - one bad chunk must not stop a build
                     results.append(self._failed(chunk, exc))
         return results
 
     @staticmethod
-    def _parse_one(nlp: Language, text: str) -> Doc | BaseException:
+    def _parse_one(nlp: Language, masked: Masked) -> Doc | BaseException:
         try:
-            return nlp(text)
+            return nlp(_code_tokens(nlp, masked))
         except Exception as exc:  # noqa: BLE001
             return exc
 
@@ -218,6 +263,47 @@ class OfflineExtractor:
             concepts=list(concepts.values()),
             drops=drops,
         )
+
+
+def _lemma_index(nlp: Language) -> Callable[[str], list[str]]:
+    """The lemma index of the model's (disabled) lemmatizer, by part of speech; empty without one."""
+    names = getattr(nlp, "component_names", ())
+    lookups = getattr(nlp.get_pipe("lemmatizer"), "lookups", None) if "lemmatizer" in names else None
+    table = lookups.get_table("lemma_index", {}) if lookups is not None else {}
+    return lambda pos: list(table.get(pos, ()))
+
+
+def _code_tokens(nlp: Language, masked: Masked) -> str | Doc:
+    """The text to parse: with inline code, the tokenized text with each code span merged into one
+    token (before tagging and parsing, so the parser sees `socket.setTimeout(timeout[, callback])` as
+    one word); without, the text itself."""
+    if not masked.spans:
+        return masked.text
+    doc = nlp.make_doc(masked.text)
+    last_end = -1
+    with doc.retokenize() as retokenizer:
+        for start, end in masked.spans:
+            span = doc.char_span(start, end, alignment_mode="expand")
+            if span is None or span.start < last_end:
+                continue
+            last_end = span.end
+            if len(span) > 1:
+                retokenizer.merge(span)
+    return doc
+
+
+def _code_ranges(doc: Doc, masked: Masked) -> list[tuple[int, int]]:
+    """Token ranges of the inline code in a parsed chunk, each tagged a proper noun for the rules:
+    grammatically, code in a sentence is a name."""
+    ranges: list[tuple[int, int]] = []
+    for start, end in masked.spans:
+        span = doc.char_span(start, end, alignment_mode="expand")
+        if span is not None:
+            ranges.append((span.start, span.end))
+            for tok in span:
+                tok.tag_ = "NNP"
+    doc.user_data[CODE_TOKENS] = frozenset(i for a, b in ranges for i in range(a, b))
+    return ranges
 
 
 def _merge_entity(entities: dict[str, Entity], mention: Mention, chunk_ids: list[str]) -> Entity:

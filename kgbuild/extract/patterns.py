@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from kgbuild.extract.arguments import Lemma
 from kgbuild.extract.chunk_state import ChunkState
 from kgbuild.extract.clauses import clause
+from kgbuild.extract.code_text import looks_like_code
 from kgbuild.extract.entities import collect_mentions, link_surnames
 from kgbuild.extract.facts import CONCEPT, PROPN, Classes, Facts, Mention
 from kgbuild.extract.nouns import (
@@ -66,7 +67,7 @@ class Reader:
         self.state = state = ChunkState(doc, classes, lemma, mentions, tok2m, runs)
         if title_mention is not None and title_mention.label in ("PERSON", PROPN):
             state.title_person = title_mention  # "he" with no person named before it in the chunk
-        elif document is not None and title is None and not document.islower():
+        elif document is not None and title is None and (not document.islower() or looks_like_code(document, True)):
             # A document about a thing ("EDSAC", "Bletchley Park"): "it" with nothing before it.
             state.document_thing = next((m for m in mentions if m.name == document and not m.is_date), None) or (
                 Mention(document, classes.fallback, PROPN, -1, -1))

@@ -25,12 +25,13 @@ class LanguageRouter:
     name = "offline"
 
     def __init__(self, schema: Schema, spacy_models: Sequence[str], batch_size: int = 64,
-                 domain_concepts: str | None = None, prompt_language: str = "en") -> None:
+                 domain_concepts: str | None = None, prompt_language: str = "en", code_entities: bool = True) -> None:
         self.schema = schema
         self.spacy_models = tuple(spacy_models)
         self.batch_size = batch_size
         self.domain_concepts = domain_concepts
         self.prompt_language = prompt_language
+        self.code_entities = code_entities
         self._english: OfflineExtractor | None = None
         self._chinese: ChineseExtractor | None = None
 
@@ -38,7 +39,8 @@ class LanguageRouter:
         if self._english is None:
             from kgbuild.extract.offline import OfflineExtractor
 
-            self._english = OfflineExtractor(self.schema, self.spacy_models, batch_size=self.batch_size)
+            self._english = OfflineExtractor(self.schema, self.spacy_models, batch_size=self.batch_size,
+                                             code_entities=self.code_entities)
         return self._english
 
     def chinese(self) -> ChineseExtractor:

@@ -49,13 +49,15 @@ class ExtractorSpec:
     batch_size: int
     domain_concepts: str | None = None  # absolute path: the Chinese rules match its names and aliases
     prompt_language: str = "en"  # zh: every chunk goes to the Chinese rules
+    code_entities: bool = True  # identifiers in inline code become entities (extract.code_entities)
 
     def create(self) -> Extractor:
         from kgbuild.extract.routing import LanguageRouter
         from kgbuild.schema import resolve_schema
 
         return LanguageRouter(resolve_schema(self.schema_location), self.spacy_models, batch_size=self.batch_size,
-                              domain_concepts=self.domain_concepts, prompt_language=self.prompt_language)
+                              domain_concepts=self.domain_concepts, prompt_language=self.prompt_language,
+                              code_entities=self.code_entities)
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kgbuild.extract.arguments import _expletive as expletive
 from kgbuild.extract.chunk_state import ChunkState, conjuncts, unique
 from kgbuild.extract.facts import Mention
 from kgbuild.extract.parentheses import parenthesis_owner
@@ -85,7 +86,7 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
                 mention = state.subject(tok)
                 if mention is not None:
                     mentions.append(mention)
-                elif tok.tag_ == "PRP" and tok.lower_ in ("he", "she", "it"):
+                elif tok.tag_ == "PRP" and tok.lower_ in ("he", "she", "it") and not expletive(tok):
                     state.drops.append(("pronoun unresolved", "relation", f"{tok.text} {verb.text}"))
     elif derailed is not None:
         # Clausal subjects are parser slips here: '"Too Good to Last" is a song' (a quoted

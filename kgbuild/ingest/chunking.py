@@ -19,6 +19,7 @@ from itertools import pairwise
 
 from kgbuild.config import ChunkingConfig
 from kgbuild.ids import chunk_id, content_hash
+from kgbuild.ingest.code_blocks import fenced_body, split_code_block
 from kgbuild.ingest.sentences import SentenceSplitter
 from kgbuild.ingest.similarity import BoundaryScorer, LexicalScorer, WindowSimilarity
 from kgbuild.model import Chunk, Document
@@ -76,7 +77,7 @@ class Chunker:
         external planner of cuts (e.g. the LLM splitter and its model)."""
         c = self.config
         return content_hash(
-            f"chunker-1|{c.max_tokens}|{c.min_tokens}|{c.encoding}|{self.scorer.name}|{c.topic_window}|{planner}"
+            f"chunker-2|{c.max_tokens}|{c.min_tokens}|{c.encoding}|{self.scorer.name}|{c.topic_window}|{planner}"
         )
 
     def long_paragraphs(self, doc: Document) -> list[tuple[int, list[str]]]:
@@ -84,7 +85,9 @@ class Chunker:
         out = []
         for index, para in enumerate(doc.paragraphs):
             tokens = self.counter.count_within(para.text, self.config.max_tokens)
-            if (tokens is None or tokens > self.config.max_tokens) and para.text.strip():
+            # A code block is cut at line ends (`code_blocks`), never by a splitter of prose.
+            if (tokens is None or tokens > self.config.max_tokens) and para.text.strip() and (
+                    fenced_body(para.text) is None):
                 out.append((index, [para.text[s:e] for s, e in self.splitter.spans(para.text)]))
         return out
 
@@ -99,8 +102,11 @@ class Chunker:
             if tokens is not None and tokens <= self.config.max_tokens:
                 units.append(_Unit(index, para.section, para.text.strip(), tokens, 0, True))
                 continue
-            planned = self._follow_plan(para.text, plans.get(index)) if plans else None
-            if planned is not None:
+            code = split_code_block(para.text, self.counter, self.config.max_tokens)
+            planned = self._follow_plan(para.text, plans.get(index)) if plans and code is None else None
+            if code is not None:  # cut at line ends, each piece fenced: code never reads as prose
+                pieces, cut = [(text, n, was_cut, "") for text, n, was_cut in code], sum(c for *_, c in code)
+            elif planned is not None:
                 pieces, cut = planned, 0
             else:
                 pieces, cut = self._split_paragraph(para.text)

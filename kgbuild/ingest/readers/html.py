@@ -6,6 +6,7 @@ import re
 from html.parser import HTMLParser
 
 from kgbuild.ingest.readers.document import Outline, Parsed, clean_text, paragraph
+from kgbuild.ingest.readers.markdown import code_block
 from kgbuild.ingest.readers.problems import BadInput
 from kgbuild.model import Paragraph
 
@@ -55,6 +56,8 @@ class _Collector(HTMLParser):
             self.heading = (_HEADINGS[tag], [])
         elif tag == "br":
             self._text("\n")
+        elif tag == "code" and not self.pre_depth and self.heading is None:
+            self._text("`")  # inline code stays marked, as in Markdown: the extractor does not parse it
         elif tag in _BLOCKS:
             self._flush()
             if tag == "pre":
@@ -79,6 +82,15 @@ class _Collector(HTMLParser):
             level, parts = self.heading
             self.heading = None
             self.outline.enter(level, "".join(parts))
+        elif tag == "code" and not self.pre_depth and self.heading is None:
+            self._text("`")
+        elif tag == "pre" and self.pre_depth == 1:
+            # A code block: one paragraph, fenced and verbatim (docs/technical_text.md).
+            code = code_block("".join(self.buf).split("\n"))
+            if code:
+                self.paragraphs.append(Paragraph(section=list(self.outline.path), text=code))
+            self.buf = []
+            self.pre_depth = 0
         elif tag in _BLOCKS:
             self._flush()
             if tag == "pre":

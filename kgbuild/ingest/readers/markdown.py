@@ -2,15 +2,24 @@
 
 A line scanner rather than a full CommonMark parser: the builder needs the heading path
 and clean prose, and a scanner is fast and never fails on odd input.
+
+Code stays code: a fenced or indented code block becomes a paragraph of its own, written as a
+fenced block with its indentation, and inline code keeps its backticks, so the extractor can
+tell code from English (`kgbuild.extract.code_text`). Navigation is left out: tables of
+contents, back-of-book indexes, running page headers and footers (`book_furniture`); the
+document's metadata says how many lines went (`skipped`). A line that is wholly bold and
+short (`**Running Slide Shows**`) is a heading, as converters of books write them.
 """
 
 from __future__ import annotations
 
 import re
+import textwrap
 from typing import Literal
 
 import yaml
 
+from kgbuild.ingest.readers import book_furniture as furniture
 from kgbuild.ingest.readers.converter_markup import strip_converter_markup
 from kgbuild.ingest.readers.document import Outline, Parsed, clean_text, paragraph
 from kgbuild.model import Paragraph
@@ -25,6 +34,12 @@ _QUOTE_MARKS = re.compile(r"^\s*(?:>\s?)+")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:\s*\S+")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+_PLACEHOLDER = re.compile(r"\x00(\d+)\x00")
+_INDENTED = re.compile(r"^(?: {4}|\t)")
+# A line that is wholly bold and short, without a sentence's end: a converted book's heading.
+_BOLD_HEADING = re.compile(r"^ {0,3}(\*\*|__)(?=\S)([^*_]{1,100}?)(?<=\S)\1\s*$")
+_BOLD_HEADING_LEVEL = 6  # below every ATX heading, a sibling of the previous bold one
 
 # Inline markup that would otherwise reach the extractor as noise.
 _INLINE = [
@@ -32,7 +47,6 @@ _INLINE = [
     (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1"),  # link -> link text
     (re.compile(r"\[([^\]]+)\]\[[^\]]*\]"), r"\1"),  # reference link
     (re.compile(r"<(https?://[^>\s]+)>"), r"\1"),  # autolink
-    (re.compile(r"`([^`]+)`"), r"\1"),  # code span
     (re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1"), r"\2"),  # strong
     (re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])"), r"\1"),  # emphasis
     (re.compile(r"(?<!\w)_(?=\S)(.+?)(?<=\S)_(?!\w)"), r"\1"),
@@ -43,9 +57,30 @@ BlockKind = Literal["para", "list", "quote", "table"]
 
 
 def strip_inline(text: str) -> str:
+    """Text without emphasis and link markup; code spans are kept, backticks included, and nothing
+    inside them is touched (`__init__` is not bold, `a_b_c` not emphasis). Code is set aside first,
+    so a link whose text is code (`[`net.connect()`][]`) becomes that code."""
+    spans: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        spans.append(" ".join(m.group(2).split()))
+        return f"\x00{len(spans) - 1}\x00"
+
+    text = _CODE_SPAN.sub(keep, text.replace("\x00", ""))
     for pattern, repl in _INLINE:
         text = pattern.sub(repl, text)
-    return text
+    return _PLACEHOLDER.sub(lambda m: f"`{spans[int(m.group(1))]}`", text) if spans else text
+
+
+def heading_text(text: str) -> str:
+    """A heading as the section path shows it: markup and backticks removed."""
+    return _CODE_SPAN.sub(lambda m: m.group(2), strip_inline(text)).replace("`", "")
+
+
+def code_block(lines: list[str], info: str = "") -> str:
+    """A code block as a paragraph's text: fenced, its indentation kept, outer blank lines dropped."""
+    body = textwrap.dedent("\n".join(line.rstrip() for line in lines).expandtabs(4)).strip("\n")
+    return f"```{info.strip()}\n{body}\n```" if body.strip() else ""
 
 
 def _front_matter(lines: list[str]) -> tuple[int, dict[str, str]]:
@@ -97,6 +132,47 @@ def _block_text(kind: BlockKind, lines: list[str]) -> tuple[str, str]:
     return strip_inline(" ".join(lines)), " "
 
 
+def _prose_blocks(lines: list[str]) -> list[tuple[int, int]]:
+    """(start, end) line ranges of the plain paragraphs outside code: where running headers and
+    footers and bare page numbers of a converted book sit."""
+    blocks: list[tuple[int, int]] = []
+    start: int | None = None
+    fence: str | None = None
+    for i, line in enumerate([*lines, ""]):
+        stripped = line.strip()
+        if fence is not None:
+            if stripped.startswith(fence) and not stripped.strip(fence[0]):
+                fence = None
+            continue
+        if m := _FENCE.match(line):
+            fence = m.group(1)
+        if not stripped or fence is not None or _ATX.match(line) or _kind_of(line) != "para":
+            if start is not None:
+                blocks.append((start, i))
+                start = None
+            continue
+        if start is None:
+            start = i
+    return blocks
+
+
+def _furniture_lines(lines: list[str]) -> set[int]:
+    """Indices of running headers/footers and bare page numbers: the first or last line of a plain
+    paragraph that recurs (digits aside) or is only a page number."""
+    blocks = _prose_blocks(lines)
+    running = furniture.running_lines([lines[a:b] for a, b in blocks])
+    skip: set[int] = set()
+    pages: set[int] = set()
+    for a, b in blocks:
+        for i in {a, b - 1}:
+            line = lines[i].strip()
+            if furniture.is_page_number(line):
+                pages.add(i)
+            elif furniture.line_key(line) in running and not line.endswith((".", ":", ";", ",", "!", "?")):
+                skip.add(i)
+    return skip | pages if len(pages) >= furniture.PAGE_NUMBERS_MIN else skip
+
+
 def parse_markdown(text: str) -> Parsed:
     text, comments = _HTML_COMMENT.subn("", text)
     # Markdown from PDF converters carries page markers, image placeholders and HTML tables.
@@ -107,27 +183,65 @@ def parse_markdown(text: str) -> Parsed:
     paragraphs: list[Paragraph] = []
     buf: list[str] = []
     kind: BlockKind = "para"
+    last_kind: BlockKind | None = None  # kind of the block before a blank line: indented lines continue a list
     fence: str | None = None
+    fence_info = ""
+    indented = False
+    skipped = furniture.Skipped()
+    navigation: int | None = None  # level of an open "Contents"/"Index" section, whose blocks are left out
+    furniture_lines = _furniture_lines(lines)
 
     def add(text: str, sep: str) -> None:
         para = paragraph(outline.path, text, sep)
         if para:
             paragraphs.append(para)
 
+    def add_code(lines: list[str], info: str) -> None:
+        code = code_block(lines, info)
+        if code and navigation is None:
+            paragraphs.append(Paragraph(section=list(outline.path), text=code))
+
     def flush() -> None:
+        nonlocal last_kind
         if buf:
-            add(*_block_text(kind, buf))
+            if navigation is not None:
+                skipped.add("table of contents" if navigation > 0 else "index", len(buf))
+            elif (nav := furniture.block_kind(buf)) is not None:
+                skipped.add(nav, len(buf))
+            else:
+                add(*_block_text(kind, buf))
+            last_kind = kind
             buf.clear()
 
-    for line in lines[start:]:
+    def heading(level: int, title: str) -> None:
+        nonlocal navigation
+        if navigation is not None and abs(navigation) >= level:
+            navigation = None
+        if furniture.is_navigation_heading(title):
+            # Positive level: a table of contents; negative: an index (only the sign is read apart).
+            navigation = -level if "index" in title.lower() else level
+            return
+        outline.enter(level, heading_text(title))
+
+    for number, line in enumerate(lines[start:], start):
         if fence is not None:
-            # Code is kept verbatim apart from whitespace: no inline markup stripping.
+            # Code is kept verbatim: no inline markup stripping, indentation kept.
             if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
-                add("\n".join(buf), "\n")
+                add_code(buf, fence_info)
                 buf.clear()
                 fence = None
             else:
                 buf.append(line)
+            continue
+        if indented:
+            if not line.strip() or _INDENTED.match(line):
+                buf.append(line)
+                continue
+            add_code(buf, "")
+            buf.clear()
+            indented = False
+        if number in furniture_lines:
+            skipped.add("page header/footer")
             continue
         if not line.strip():
             flush()
@@ -135,15 +249,25 @@ def parse_markdown(text: str) -> Parsed:
         if m := _FENCE.match(line):
             flush()
             fence = m.group(1)
+            fence_info = line.strip()[len(fence):].strip().strip(fence[0])
+            continue
+        if not buf and _INDENTED.match(line) and last_kind != "list":
+            indented = True  # an indented code block: only after a blank line, never inside a list
+            buf.append(line)
             continue
         if m := _ATX.match(line):
             flush()
-            outline.enter(len(m.group(1)), strip_inline(m.group(2) or ""))
+            heading(len(m.group(1)), m.group(2) or "")
             continue
         if (m := _SETEXT.match(line)) and buf and kind == "para":
             # The paragraph just read was the heading text (`===` level 1, `---` level 2).
-            outline.enter(1 if m.group(1)[0] == "=" else 2, strip_inline(" ".join(buf)))
+            setext = " ".join(buf)
             buf.clear()
+            heading(1 if m.group(1)[0] == "=" else 2, setext)
+            continue
+        if not buf and (m := _BOLD_HEADING.match(line)) and not m.group(2).rstrip().endswith((".", ":", "!", "?")) and (
+                len(m.group(2).split()) <= 12 and (number + 1 >= len(lines) or not lines[number + 1].strip())):
+            heading(_BOLD_HEADING_LEVEL, m.group(2))
             continue
         if _THEMATIC_BREAK.match(line) or _LINK_DEFINITION.match(line):
             flush()
@@ -155,9 +279,11 @@ def parse_markdown(text: str) -> Parsed:
         if not buf:
             kind = line_kind
         buf.append(line)
-    if fence is not None:  # unclosed fence: keep what was read
-        add("\n".join(buf), "\n")
+    if fence is not None or indented:  # unclosed fence: keep what was read
+        add_code(buf, fence_info if fence is not None else "")
     else:
         flush()
     title = front.pop("title", None) or outline.title()
+    if skipped.counts:
+        front["skipped"] = skipped.summary()
     return Parsed(title=title, paragraphs=paragraphs, metadata=front, markup_dropped=dropped + comments)

@@ -1,0 +1,358 @@
+"""Offline extraction on technical Markdown (manuals, API docs, READMEs): old code and new code in one run.
+
+Run from the repo root: `python bench/technical_text.py [--base 5e6ecc8 | --no-base] [--max-chunks 2000] [--per-doc 15]
+[--gold bench/data/technical_gold.jsonl]`.
+
+The corpus is real technical Markdown already on this machine, nothing is downloaded: the Node.js API
+manual (`/usr/share/doc/nodejs/api/*.md`), pip's topic pages (`/usr/share/doc/python3-pip/html/**/*.md`)
+and the Markdown long descriptions of the packages in this interpreter's site-packages (`*.dist-info/
+METADATA` whose Description-Content-Type is text/markdown, the header block cut off). Missing sources
+are skipped with a line; files are taken in sorted order, the first `--per-doc` chunks of each, until
+`--max-chunks` chunks.
+
+1. `git worktree add --detach` of `--base` (default 5e6ecc8, main before issue 31) in a temp folder; this
+   script runs itself there in a subprocess with PYTHONPATH=<worktree>, then with PYTHONPATH=<repo root>
+   (the working tree as it is). Each subprocess checks that it imported kgbuild from the root it was given.
+2. In each subprocess, the whole path a build takes: `read_sources` (that version's Markdown reader), the
+   rules chunker with the default settings, `OfflineExtractor` with the default shipped schema
+   (open_domain). Figures over the corpus (ids are content-derived, so distinct ids approximate the
+   assembled graph): chunks; extraction chunks/s (one process, model loaded and warmed first); distinct
+   entities and relations, relations per entity; share of entities typed Person or Organization (or a
+   subclass); share of entities whose name is exactly a heading of the corpus; code-like names (inline
+   code of the source, or shaped like code: `a.b`, `f()`, camelCase, snake_case, `--option`) typed
+   Person, Organization or GeographicLocation; relations dropped as "pronoun unresolved" (and all drops
+   by reason).
+3. The labelled set (`bench/data/technical_gold.jsonl`, docs/technical_gold.md): each passage is written
+   as a Markdown file under its heading path and goes through the same reader -> chunker -> extractor.
+   Entity precision: extracted entities whose name matches a gold entity (case, quotes, backticks and a
+   call's arguments ignored, a plural `s` allowed); `--show-dev` prints the new code's output on the dev
+   half (even line index; the rules were tuned looking at it) and the figures are also given per half;
+   class right: of those, the share whose class is one the gold class allows
+   (`GOLD_CLASSES`); entity recall; relation precision/recall on (subject, object) pairs in either order
+   (the predicate is not scored: the gold gives none).
+
+Last line: one JSON object of figures, old and new (`old_*`, `new_*`, `speed_ratio_new_over_old`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+GOLD = REPO / "bench" / "data" / "technical_gold.jsonl"
+DEFAULT_BASE = "5e6ecc8"  # main before issue 31 (with issue 23's English rules)
+_CODE_SHAPE = re.compile(
+    r"^(?:[\w$]+(?:\.[\w$]+)+(?:\(.*\))?|[\w.$]+\(.*\)|[a-z]+[A-Z]\w*|\w*_\w+|--?[a-z][\w-]*|[A-Z][a-z]+[A-Z]\w*)$")
+_INLINE_CODE = re.compile(r"`([^`\n]+)`")
+# Gold class -> open_domain classes that count as right (the class or a subclass of one of them).
+GOLD_CLASSES = {
+    "code": ("CodeElement",),
+    "software": ("Software",),
+    "concept": ("Concept", "Thing"),
+    "protocol": ("Concept", "Software", "Thing"),
+    "organization": ("Organization",),
+    "person": ("Person",),
+    "place": ("GeographicLocation",),
+}
+
+
+# ---------------------------------------------------------------- corpus
+
+
+def corpus_files(workdir: Path) -> list[Path]:
+    """Node.js manual, pip docs, Markdown package descriptions (written out without their headers)."""
+    files = sorted(Path("/usr/share/doc/nodejs/api").glob("*.md"))
+    files += sorted(Path(p) for p in glob.glob("/usr/share/doc/python3-pip/html/**/*.md", recursive=True))
+    site = Path(sysconfig.get_paths()["purelib"])
+    readmes = workdir / "readmes"
+    readmes.mkdir(exist_ok=True)
+    for meta in sorted(site.glob("*.dist-info/METADATA")):
+        text = meta.read_text(encoding="utf-8", errors="replace")
+        head, _, body = text.partition("\n\n")
+        if "Description-Content-Type: text/markdown" not in head or len(body) < 2000:
+            continue
+        out = readmes / f"{meta.parent.name.split('-')[0]}.md"
+        out.write_text(body, encoding="utf-8")
+        files.append(out)
+    if not files:
+        sys.exit("no technical Markdown found (/usr/share/doc/nodejs, pip docs, site-packages METADATA)")
+    return files
+
+
+def gold_docs(workdir: Path, gold: list[dict[str, Any]]) -> list[Path]:
+    """One Markdown file per labelled passage: its heading path, then the passage as in its source."""
+    folder = workdir / "gold"
+    folder.mkdir(exist_ok=True)
+    paths = []
+    for record in gold:
+        lines = [f"{'#' * (depth + 1)} {heading}\n" for depth, heading in enumerate(record["section"])]
+        path = folder / f"{record['id']}.md"
+        path.write_text("\n".join([*lines, record["text"], ""]), encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+# ---------------------------------------------------------------- extraction (runs in the subprocess)
+
+
+def build_chunks(paths: list[Path], max_chunks: int, per_doc: int) -> tuple[list[Any], dict[str, Any]]:
+    """The first `per_doc` chunks of each document, until `max_chunks`: every kind of page is sampled."""
+    from kgbuild.config import ChunkingConfig
+    from kgbuild.ingest.chunking import Chunker
+    from kgbuild.ingest.readers import ReadProblem, read_sources
+
+    chunker = Chunker(ChunkingConfig())
+    chunks: list[Any] = []
+    docs: dict[str, Any] = {}
+    for item in read_sources(paths):
+        if isinstance(item, ReadProblem):
+            print(f"skipped {item}", file=sys.stderr)
+            continue
+        docs[item.id] = item
+        chunks.extend(chunker.chunk(item).chunks[:per_doc])
+        if len(chunks) >= max_chunks:
+            break
+    return chunks[:max_chunks], docs
+
+
+def extract_only(args: argparse.Namespace) -> None:
+    import kgbuild
+
+    root = Path(args.root).resolve()
+    where = Path(kgbuild.__file__).resolve()
+    if root not in where.parents:
+        sys.exit(f"[{args.label}] expected kgbuild under {root}, got {where}: check PYTHONPATH")
+    print(f"[{args.label}] kgbuild from {where}", file=sys.stderr)
+    from kgbuild.extract.offline import OfflineExtractor
+    from kgbuild.schema import resolve_schema
+
+    schema = resolve_schema("open_domain")
+    extractor = OfflineExtractor(schema)
+    extractor.load()
+    workdir = Path(args.workdir)
+    corpus, _ = build_chunks(corpus_files(workdir), args.max_chunks, args.per_doc)
+    extractor.extract(corpus[:20])  # warm-up
+    start = time.process_time()
+    results = extractor.extract(corpus)
+    seconds = time.process_time() - start
+
+    def is_a(cls: str, *names: str) -> bool:
+        return any(schema.is_a(cls, n) for n in names if schema.resolve_class(n))
+
+    headings = {h.lower() for c in corpus for h in c.section}
+    headings |= {_INLINE_CODE.sub(r"\1", h).lower() for c in corpus for h in c.section}
+    code_names = {m.lower() for c in corpus for m in _INLINE_CODE.findall(c.text)}
+    entities: dict[str, Any] = {}
+    relations: set[str] = set()
+    drops: Counter[str] = Counter()
+    for result in results:
+        for e in result.entities:
+            entities.setdefault(e.id, e)
+        relations.update(r.id for r in result.relations)
+        drops.update(d.reason.value for d in result.drops)
+    ents = list(entities.values())
+    person_org = [e for e in ents if is_a(e.spg_class, "Person", "Organization")]
+    heading_like = [e for e in ents if e.name.lower() in headings]
+    code_like = [e for e in ents if e.name.lower() in code_names or _CODE_SHAPE.match(e.name)]
+    code_bad = [e for e in code_like if is_a(e.spg_class, "Person", "Organization", "GeographicLocation")]
+    classes = Counter(e.spg_class for e in ents)
+    corpus_figures = {
+        "chunks": len(corpus),
+        "chunks_per_s": len(corpus) / seconds if seconds else None,
+        "entities": len(ents),
+        "relations": len(relations),
+        "relations_per_entity": len(relations) / len(ents) if ents else None,
+        "share_person_org": len(person_org) / len(ents) if ents else None,
+        "share_heading": len(heading_like) / len(ents) if ents else None,
+        "code_like_entities": len(code_like),
+        "code_like_person_org_place": len(code_bad),
+        "person_org_heading_or_code_share": (
+            sum(1 for e in person_org if e.name.lower() in headings or e in code_like) / len(person_org)
+            if person_org else None),
+        "pronoun_unresolved_drops": drops.get("pronoun unresolved", 0),
+        "drops": dict(drops.most_common()),
+        "classes": dict(classes.most_common(12)),
+        "sample_person_org": sorted(e.name for e in person_org)[:: max(1, len(person_org) // 15)][:15],
+        "sample_code_bad": sorted(e.name for e in code_bad)[:10],
+    }
+    gold = [json.loads(line) for line in Path(args.gold).read_text(encoding="utf-8").splitlines() if line.strip()]
+    chunks, docs = build_chunks(gold_docs(workdir, gold), 10**9, 10**9)
+    by_doc: dict[str, list[Any]] = {}
+    for chunk, result in zip(chunks, extractor.extract(chunks), strict=True):
+        by_doc.setdefault(chunk.doc_id, []).append(result)
+    passages = {}
+    for doc_id, doc_results in by_doc.items():
+        names = {e.id: e for r in doc_results for e in r.entities}
+        passages[Path(docs[doc_id].source).name] = {
+            "entities": [{"name": e.name, "class": e.spg_class,
+                          "ancestors": [e.spg_class, *schema.ancestors(e.spg_class)]} for e in names.values()],
+            "relations": [[r.subject.name, r.predicate, r.object.name] for x in doc_results for r in x.relations],
+        }
+    Path(args.out).write_text(json.dumps({"corpus": corpus_figures, "gold": passages}), encoding="utf-8")
+
+
+# ---------------------------------------------------------------- scoring (runs here)
+
+
+def norm(name: str) -> str:
+    """Case, quotes, backticks and a call's arguments ignored: `socket.connect(options)` is socket.connect."""
+    name = name.replace("`", "").strip(" \t'\".,:;").lower()
+    name = re.sub(r"\(.*\)$", "", name, flags=re.DOTALL)
+    return " ".join(name.split())
+
+
+def show_dev(gold: list[dict[str, Any]], extracted: dict[str, Any]) -> None:
+    """The new code's entities and relations on the dev half (even line index); the test half is never shown."""
+    for index, record in enumerate(gold):
+        if index % 2:
+            continue
+        ex = extracted.get(f"{record['id']}.md", {"entities": [], "relations": []})
+        gold_ents = {norm(e["name"]) for e in record["entities"]}
+        print(f"-- {record['id']}")
+        for e in ex["entities"]:
+            mark = "ok" if norm(e["name"]) in gold_ents or norm(e["name"]).rstrip("s") in gold_ents else "??"
+            print(f"   {mark} {e['name']} [{e['class']}]")
+        missed = gold_ents - {norm(e["name"]) for e in ex["entities"]}
+        print(f"   missed: {sorted(missed)}")
+        for r in ex["relations"]:
+            print(f"   rel {r}")
+
+
+def score(gold: list[dict[str, Any]], extracted: dict[str, Any], half: str | None = None) -> dict[str, float | None]:
+    """Figures over the labelled passages; `half` "dev" (even line index) or "test" (odd) only."""
+    t: Counter[str] = Counter()
+    for index, record in enumerate(gold):
+        if half is not None and (index % 2 == 0) != (half == "dev"):
+            continue
+        ex = extracted.get(f"{record['id']}.md", {"entities": [], "relations": []})
+        gold_ents = {norm(e["name"]): e["class"] for e in record["entities"]}
+        found = set()
+        for e in ex["entities"]:
+            if e["class"] == "Date":
+                continue  # dates are not labelled here
+            t["ent_extracted"] += 1
+            key = norm(e["name"])
+            if key in gold_ents or key.rstrip("s") in gold_ents:
+                gold_class = gold_ents.get(key, gold_ents.get(key.rstrip("s"), ""))
+                t["ent_right"] += 1
+                found.add(key if key in gold_ents else key.rstrip("s"))
+                if set(GOLD_CLASSES[gold_class]) & set(e["ancestors"]):
+                    t["ent_class_right"] += 1
+        t["ent_gold"] += len(gold_ents)
+        t["ent_found"] += len(found)
+        pairs = {frozenset((norm(r["s"]), norm(r["o"]))) for r in record["relations"]}
+        hit = set()
+        for s, _, o in ex["relations"]:
+            t["rel_extracted"] += 1
+            pair = frozenset((norm(s), norm(o)))
+            if pair in pairs:
+                t["rel_right"] += 1
+                hit.add(pair)
+        t["rel_gold"] += len(pairs)
+        t["rel_found"] += len(hit)
+
+    def ratio(a: str, b: str) -> float | None:
+        return round(t[a] / t[b], 3) if t[b] else None
+
+    return {"entity_precision": ratio("ent_right", "ent_extracted"),
+            "entity_class_right": ratio("ent_class_right", "ent_right"),
+            "entity_recall": ratio("ent_found", "ent_gold"),
+            "relation_precision": ratio("rel_right", "rel_extracted"),
+            "relation_recall": ratio("rel_found", "rel_gold"),
+            "entities_extracted": t["ent_extracted"], "relations_extracted": t["rel_extracted"]}
+
+
+def run_side(label: str, root: Path, args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
+    out = workdir / f"{label}.json"
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--extract-only", str(out), "--label", label,
+           "--root", str(root), "--workdir", str(workdir), "--gold", str(args.gold),
+           "--max-chunks", str(args.max_chunks), "--per-doc", str(args.per_doc)]
+    subprocess.run(cmd, check=True, env=env, cwd=str(root))
+    result: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", default=DEFAULT_BASE)
+    parser.add_argument("--no-base", action="store_true")
+    parser.add_argument("--max-chunks", type=int, default=2000)
+    parser.add_argument("--per-doc", type=int, default=15)
+    parser.add_argument("--gold", default=str(GOLD))
+    parser.add_argument("--extract-only")
+    parser.add_argument("--label", default="new")
+    parser.add_argument("--root", default=str(REPO))
+    parser.add_argument("--workdir")
+    parser.add_argument("--show-dev", action="store_true", help="print the new code's output on the dev half")
+    args = parser.parse_args()
+    if args.extract_only:
+        args.out = args.extract_only
+        extract_only(args)
+        return
+    gold = [json.loads(line) for line in Path(args.gold).read_text(encoding="utf-8").splitlines() if line.strip()]
+    workdir = Path(tempfile.mkdtemp(prefix="technical_text_"))
+    sides: dict[str, dict[str, Any]] = {}
+    base_tree = workdir / "base"
+    try:
+        if not args.no_base:
+            subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", str(base_tree), args.base],
+                           check=True, capture_output=True)
+            (workdir / "old").mkdir()
+            sides["old"] = run_side("old", base_tree, argparse.Namespace(**{**vars(args)}), workdir / "old")
+        (workdir / "new").mkdir()
+        sides["new"] = run_side("new", REPO, args, workdir / "new")
+    finally:
+        if base_tree.exists():
+            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(base_tree)], check=False)
+        shutil.rmtree(workdir, ignore_errors=True)
+    figures: dict[str, Any] = {}
+    keys = ("chunks", "chunks_per_s", "entities", "relations", "relations_per_entity", "share_person_org",
+            "share_heading", "code_like_entities", "code_like_person_org_place", "person_org_heading_or_code_share",
+            "pronoun_unresolved_drops")
+    print(f"{'corpus figure':34} " + " ".join(f"{side:>12}" for side in sides))
+    for key in keys:
+        row = [sides[s]["corpus"][key] for s in sides]
+        print(f"{key:34} " + " ".join(f"{v:>12.3f}" if isinstance(v, float) else f"{v!s:>12}" for v in row))
+        for side, value in zip(sides, row, strict=True):
+            figures[f"{side}_{key}"] = round(value, 4) if isinstance(value, float) else value
+    for side in sides:
+        print(f"[{side}] classes: {sides[side]['corpus']['classes']}")
+        print(f"[{side}] drops: {sides[side]['corpus']['drops']}")
+        print(f"[{side}] sample Person/Organization: {sides[side]['corpus']['sample_person_org']}")
+        print(f"[{side}] code-like typed Person/Organization/place: {sides[side]['corpus']['sample_code_bad']}")
+    print(f"\n{'labelled set (' + str(len(gold)) + ' passages)':34} " + " ".join(f"{s:>12}" for s in sides))
+    scored = {side: score(gold, sides[side]["gold"]) for side in sides}
+    for key in scored["new"]:
+        print(f"{key:34} " + " ".join(f"{scored[s][key]!s:>12}" for s in sides))
+        for side in sides:
+            figures[f"{side}_gold_{key}"] = scored[side][key]
+    for half in ("dev", "test"):
+        halves = {side: score(gold, sides[side]["gold"], half) for side in sides}
+        print(f"{half} half: " + "; ".join(f"{side} " + ", ".join(f"{k}={v}" for k, v in halves[side].items())
+                                           for side in sides))
+        for side in sides:
+            for key in ("entity_precision", "entity_class_right", "entity_recall"):
+                figures[f"{side}_{half}_{key}"] = halves[side][key]
+    if args.show_dev:
+        show_dev(gold, sides["new"]["gold"])
+    if "old" in sides and figures.get("old_chunks_per_s"):
+        figures["speed_ratio_new_over_old"] = round(figures["new_chunks_per_s"] / figures["old_chunks_per_s"], 3)
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,354 @@
+"""Code and structure in technical text, for the offline extractor: what is code is not English.
+
+Readers keep code marked (`kgbuild.ingest.readers.markdown`: fenced blocks, backticked spans). Before
+parsing, `mask_code` drops code blocks from the text the parser reads and unmarks inline code,
+remembering where it was; `parse_masked` makes each inline code span one token, so
+`socket.setTimeout(timeout[, callback])` is one word of the sentence and not eleven, and tags it a
+proper noun for the rules (a name, as far as grammar goes). After the rules, `technical_pass`
+retypes and prunes what they found:
+
+- a mention that is inline code, or shaped like code (`net.Socket`, `setIntercept`, `nh_saddr`,
+  `--cert`, `f()`), is of the schema's code class (or left out, with `code_entities=False`) and
+  never a person, organisation or place; a call is named without its arguments (`socket.end()`);
+- a mention that only repeats a heading of its chunk, used by no fact, is left out: a heading is
+  the document's structure (the chunk's section), not an entity by itself;
+- in a technical chunk (one holding code, or under a heading that is code or numbered), the NER's
+  person and organisation labels are trusted only for names that are not plain English words
+  ("Socket Buffer", "Precedence Constraint", "CPU", "Avoid" are terms or words, not bodies or
+  people): those become concepts, or are left out when nothing uses them.
+
+`section_topic` names what a technical section is about when its heading is code ("Class:
+`net.Server`" -> `net.Server`): the extractor passes it as the chunk's document topic, so "It"
+and "This method" in the section resolve to it instead of being dropped as unresolved.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kgbuild.extract.facts import PROPN, Facts, Mention, Triple
+from kgbuild.extract.terms import join_acronyms, term_head
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
+
+_FENCED_BLOCK = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]{0,3}\1[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
+_CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+# Shapes no English name has: a dotted path, a call, lowerCamel, snake_case, an option, a scope.
+_CODE_SHAPE = re.compile(
+    r"^(?:[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+(?:\(.*\))?"  # net.Socket, a::b, p->q
+    r"|[A-Za-z_$][\w.$]*\(.*\)"  # f(), setTimeout(ms)
+    r"|[a-z]+[a-z0-9]*[A-Z][A-Za-z0-9]*"  # setIntercept, eventEmitter
+    r"|_*[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+_*|__\w+__"  # nh_saddr, MAX_LEN, __init__
+    r"|--?[a-z][\w-]*"  # --cert, -v
+    r")$"
+)
+# UpperCamel with two humps (`ColorScheme`, `EventEmitter`) is code in a technical chunk; in prose at
+# large it is also a name (`McDonald`, `YouTube`), so it counts only there.
+_UPPER_CAMEL = re.compile(r"^(?!Mc|Mac|De|La|Le|Van|Von|Di|Du|O')[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+$")
+_CALL_ARGS = re.compile(r"\(.*\)$", re.DOTALL)
+_NUMBERED_HEADING = re.compile(r"^\s*(?:(?:chapter|part|appendix|section)\s+\w+|\d+(?:\.\d+)+)\b", re.IGNORECASE)
+_HEADING_LABEL = re.compile(r"^\s*(?:class|event|method|property|function|module|interface|static method"
+                            r"|constructor|type|enum|option|command)\s*:\s*", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z]+")
+# `Doc.user_data` key of the token indices that are inline code (set by the extractor after parsing).
+CODE_TOKENS = "kgbuild_code_tokens"
+# `Doc.user_data` key set when the chunk is technical (`is_technical`): the rules read "it" as a manual uses it.
+TECHNICAL_CHUNK = "kgbuild_technical"
+PART_OF = "partOf"  # the predicate of a structural fact: a method section inside its class's section
+# Nouns for what a piece of code is: "the `node:net` module", "a `Worker` object" stand for the code.
+CODE_KINDS = frozenset({
+    "module", "class", "object", "event", "method", "function", "property", "option", "field", "argument",
+    "parameter", "variable", "constant", "instance", "interface", "type", "header", "flag", "command", "attribute",
+    "api", "package", "library", "callback", "hook", "key", "setting", "directive", "statement", "keyword",
+    "macro", "struct", "enum", "file", "directory", "program", "tool", "utility", "subcommand", "operator",
+})
+# Labels of names the NER is least sure of in a manual: people, bodies, places, unlabelled proper nouns.
+_NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", PROPN})
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "its", "their", "each", "every"})
+
+
+@dataclass(frozen=True)
+class Masked:
+    """A chunk's text as the parser reads it: code blocks out, inline code unmarked at `spans`."""
+
+    text: str
+    spans: tuple[tuple[int, int], ...]  # character spans of inline code in `text`
+    has_code: bool  # the chunk held a code block or inline code
+
+
+@dataclass(frozen=True)
+class TechClasses:
+    """Schema classes the technical pass assigns, resolved once per extractor."""
+
+    code: str | None  # None: code identifiers are left out (`code_entities=False`)
+    concept: str
+    heads: Mapping[str, str]  # term head noun -> class ("protocol" -> Protocol or Concept), see `terms`
+    named: frozenset[str]  # classes of people, organisations and places: never for code or terms
+
+
+def mask_code(text: str, normalize: Callable[[str], str]) -> Masked:
+    """`text` without code blocks (each leaves a paragraph break) and with inline code unmarked;
+    `normalize` (the extractor's spacing repairs) is applied to the prose between code only."""
+    had_block = False
+
+    def drop(_: re.Match[str]) -> str:
+        nonlocal had_block
+        had_block = True
+        return "\n\n"
+
+    text = _FENCED_BLOCK.sub(drop, text)
+    pieces: list[str] = []
+    spans: list[tuple[int, int]] = []
+    size = 0
+    last = 0
+    for m in _CODE_SPAN.finditer(text):
+        prose = normalize(text[last:m.start()])
+        pieces.append(prose)
+        size += len(prose)
+        code = " ".join(m.group(2).split())
+        if code:
+            spans.append((size, size + len(code)))
+            pieces.append(code)
+            size += len(code)
+        last = m.end()
+    pieces.append(normalize(text[last:]))
+    return Masked("".join(pieces), tuple(spans), had_block or bool(spans))
+
+
+def code_name(text: str) -> str:
+    """The entity name of a piece of code: a call without its arguments (`socket.end()`), quotes kept
+    off an event or string name (`'close'` -> close)."""
+    text = " ".join(text.split())
+    if _CALL_ARGS.search(text) and not text.startswith("("):
+        text = _CALL_ARGS.sub("()", text)
+    return text.strip("'\"") or text
+
+
+def looks_like_code(name: str, technical: bool) -> bool:
+    name = name.strip()
+    if " " in name and not name.endswith(")"):
+        return False
+    return bool(_CODE_SHAPE.match(name) or (technical and _UPPER_CAMEL.match(name)))
+
+
+_LITERALS = frozenset({"true", "false", "null", "none", "undefined", "nan", "nil", "yes", "no", "on", "off"})
+_IDENTIFIER = re.compile(r"^[@$.]?[A-Za-z_][\w$@./:#+-]*(?:\(\))?$|^--?[A-Za-z][\w-]*$|^\.[\w.-]+$")
+
+
+def is_identifier(name: str) -> bool:
+    """Code that names something (a function, class, module, option, file, event), not a literal
+    value or an expression: `socket.end()`, `node:net`, `--cert`, `.netrc`, `close`; not `true`,
+    `0`, `{ stdio: 'ignore' }`, `a + b`."""
+    return len(name) <= 80 and name.lower() not in _LITERALS and bool(_IDENTIFIER.match(name))
+
+
+def section_topic(section: Sequence[str]) -> str | None:
+    """What the deepest heading names when that heading is code ("Class: `net.Server`", "`server.close(
+    [callback])`"): the code's name; else None."""
+    if not section:
+        return None
+    heading = _HEADING_LABEL.sub("", section[-1].strip())
+    spans = _CODE_SPAN.findall(heading)
+    if spans:
+        return code_name(spans[0][1])
+    heading = heading.strip()
+    return code_name(heading) if looks_like_code(heading, technical=True) else None
+
+
+# Words of software documentation that encyclopedic prose about people, places and even old computers
+# rarely uses; a chunk with at least `_CUES_NEEDED` different ones is technical (a README's prose
+# without code in it, a converted book that lost its code font).
+_CUES = frozenset("""
+api apis sdk cli gui url urls http https json yaml xml csv html css sql regex utf-8 unicode
+install installed installing installation pip npm conda configure configuration config
+library libraries framework frameworks package packages module modules dependency dependencies plugin plugins
+function functions parameter parameters variable variables boolean integer callback callbacks
+async asynchronous synchronous socket sockets server servers client clients endpoint endpoints
+runtime compiler interpreter syntax database databases schema repository repositories github commit
+linux macos unix python javascript typescript golang node.js
+""".split())
+_CUE_WORD = re.compile(r"[A-Za-z][A-Za-z.+-]*[A-Za-z0-9]|[A-Za-z]")
+_CUES_NEEDED = 3
+
+
+def is_technical(masked: Masked, section: Sequence[str]) -> bool:
+    """A chunk of a manual: it holds code, a heading above it is code or numbered like a book's, or
+    its prose uses several words of software documentation."""
+    if masked.has_code or any("`" in h or _NUMBERED_HEADING.match(h) for h in section) or (
+            section_topic(section) is not None):
+        return True
+    found: set[str] = set()
+    for word in _CUE_WORD.findall(masked.text):
+        low = word.lower()
+        if low in _CUES:
+            found.add(low.rstrip("s"))
+            if len(found) >= _CUES_NEEDED:
+                return True
+    return False
+
+
+def plain_heading(heading: str) -> str:
+    text = _CODE_SPAN.sub(lambda m: m.group(2), _HEADING_LABEL.sub("", heading)).replace("`", "")
+    text = re.sub(r"^\s*(?:(?:chapter|part|appendix|section)\s+\w+\s*[:.]?|\d+(?:\.\d+)*\.?)\s*", "", text,
+                  flags=re.IGNORECASE)
+    return " ".join(text.split()).strip(" :.").lower()
+
+
+class TechnicalPass:
+    """Retyping and pruning of one chunk's facts (see the module docstring)."""
+
+    def __init__(self, classes: TechClasses, words: WordTables) -> None:
+        self.classes = classes
+        self.words = words
+
+    def is_term(self, name: str, prose: str) -> bool:
+        """A capitalised term rather than a name: every word is English and either the last one is a
+        word no name ends in ("Socket Buffer", "Running Slide Shows") or the chunk also writes it in
+        lower case ("precedence constraint"); or it is a short acronym ("CPU", "MB")."""
+        if name.isupper() and len(name) <= 6:
+            return True
+        words = [w.lower() for w in _WORD.findall(name)]
+        if not words or not all(self.words.known(w) for w in words):
+            return False
+        if len(words) == 1:
+            return True  # "Preface", "Python", "Google": a word of the language first
+        return self.words.general_word(words[-1]) or f" {name.lower()}" in prose
+
+    def run(self, doc: Doc, facts: Facts, code_tokens: Iterable[tuple[int, int]], section: Sequence[str],
+            technical: bool) -> Facts:
+        classes = self.classes
+        text = doc.text
+        join_acronyms(doc, facts.mentions)
+        spans = list(code_tokens)
+        headings = {plain_heading(h) for h in section} - {""}
+        prose = f" {text}"  # as written: a lower-case use of a capitalised phrase is what `is_term` looks for
+        used = _used(facts)
+        code_names: set[str] = set()
+        retyped: dict[str, str] = {}
+        dropped: set[int] = set()
+        for m in facts.mentions:
+            if m.is_date:
+                continue
+            inside = [s for s in spans if s[0] < m.end and m.start < s[1]] if m.start >= 0 else []
+            is_code = bool(inside) or looks_like_code(m.name, technical)
+            if is_code:
+                if len(inside) == 1 and m.end - m.start <= inside[0][1] - inside[0][0] + 2:
+                    # The code itself, without a word the NER took in ("ERR_SOCKET_CLOSED Error").
+                    m.name = code_name(doc[inside[0][0]:inside[0][1]].text)
+                elif m.start < 0 or looks_like_code(m.name, technical):
+                    m.name = code_name(m.name)
+                code_names.add(m.name)
+                continue
+            head = term_head(m.name)
+            if head is not None and m.spg_class in classes.named:
+                # "Transmission Control Protocol", "WHATWG Encoding Standard": a kind of thing by its head.
+                retyped[m.name] = classes.heads.get(head, classes.concept)
+            elif technical and m.label in _NAME_LABELS and m.spg_class in classes.named and (
+                    self.is_term(m.name, prose)):
+                # "Socket Buffer" (PERSON), "Precedence Constraint" (ORG), "CPU" (ORG): terms.
+                retyped[m.name] = classes.concept
+            if m.name.lower() in headings and id(m) not in used and _alone(doc, m):
+                dropped.add(id(m))  # a heading repeated as a line of the text, nothing said about it
+            elif technical and id(m) not in used and m.start >= 0 and m.end - m.start == 1 and (
+                    doc[m.start].is_sent_start and m.label in _NAME_LABELS
+                    and self.words.known(m.name.lower())):
+                dropped.add(id(m))  # "Avoid", "Note", "Returns" capitalised at a sentence's start
+        if classes.code is not None:
+            # Inline code in a sentence is discussed in prose: an entity, whether or not a rule used it.
+            covered = {i for m in facts.mentions if m.start >= 0 for i in range(m.start, m.end)}
+            for a, b in spans:
+                name = code_name(doc[a:b].text)
+                if not covered.intersection(range(a, b)) and is_identifier(name):
+                    facts.mentions.append(Mention(name, classes.code, PROPN, a, b, class_fixed=True))
+                    code_names.add(name)
+        for m in facts.mentions:
+            if m.is_date:
+                continue
+            if m.name in code_names:
+                if classes.code is None:
+                    dropped.add(id(m))
+                else:
+                    m.spg_class = classes.code
+                    m.class_fixed = True
+            elif m.name in retyped and (not m.class_fixed or m.spg_class in classes.named):
+                m.spg_class = retyped[m.name]
+        self._member_of(facts, section)
+        if not dropped:
+            return facts
+        triples = [t for t in facts.triples if id(t.subject) not in dropped and id(t.object) not in dropped
+                   and all(id(q) not in dropped for _, q in t.qualifiers)]
+        events = [e for e in facts.events if all(id(a) not in dropped for ms in e.arguments.values() for a in ms)]
+        kept = {id(x) for t in triples for x in (t.subject, t.object, *(q for _, q in t.qualifiers))}
+        kept |= {id(a) for e in events for ms in e.arguments.values() for a in ms}
+        mentions = [m for m in facts.mentions if id(m) not in dropped or id(m) in kept]
+        return Facts(mentions, triples, events, facts.drops)
+
+    def _member_of(self, facts: Facts, section: Sequence[str]) -> None:
+        """A heading that is code under a heading that is other code ("Class: `net.Server`" >
+        "`server.close([callback])`"): the structure says the one is part of the other."""
+        code = self.classes.code
+        topics = [section_topic([heading]) for heading in section]
+        child = topics[-1] if topics else None
+        parent = next((t for t in reversed(topics[:-1]) if t and t != child), None)
+        if code is None or child is None or parent is None:
+            return
+        found = {m.name: m for m in facts.mentions if m.spg_class == code}
+        subject = found.get(child) or Mention(child, code, PROPN, -1, -1, class_fixed=True)
+        obj = found.get(parent) or Mention(parent, code, PROPN, -1, -1, class_fixed=True)
+        facts.mentions.extend(m for m in (subject, obj) if m.name not in found)
+        facts.triples.append(Triple(subject, PART_OF, obj))
+
+
+def _alone(doc: Doc, m: Mention) -> bool:
+    """The mention is all its sentence says (punctuation aside): a heading or caption line."""
+    if m.start < 0:
+        return True  # the title hint's mention, not in the text at all
+    sent = doc[m.start].sent
+    return all(m.start <= t.i < m.end or t.is_punct or t.is_space for t in sent)
+
+
+def _used(facts: Facts) -> set[int]:
+    used = {id(x) for t in facts.triples for x in (t.subject, t.object, *(q for _, q in t.qualifiers))}
+    used |= {id(a) for e in facts.events for ms in e.arguments.values() for a in ms}
+    return used
+
+
+@dataclass(frozen=True)
+class WordTables:
+    """English words of spaCy's lemma index: `nouns` (which also holds many names, "turing", "john")
+    and `general` (verbs, adjectives, adverbs: "buffer", "model", "show")."""
+
+    nouns: frozenset[str]
+    general: frozenset[str]
+
+    @classmethod
+    def from_index(cls, index: Callable[[str], Iterable[str]]) -> WordTables:
+        nouns = frozenset(w for w in index("noun") if w.isalpha())
+        general = frozenset(w for pos in ("verb", "adj", "adv") for w in index(pos) if w.isalpha())
+        return cls(nouns, general)
+
+    def _base(self, word: str) -> str | None:
+        """The word itself or its base form ("events" -> "event", "running" -> "run") when known."""
+        if word in self.nouns or word in self.general:
+            return word
+        for suffix, repl in (("ies", "y"), ("es", ""), ("s", ""), ("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e")):
+            if word.endswith(suffix) and (base := word[: -len(suffix)] + repl) and (
+                    base in self.nouns or base in self.general):
+                return base
+        return None
+
+    def known(self, word: str) -> bool:
+        return word in _DETERMINERS or self._base(word) is not None
+
+    def general_word(self, word: str) -> bool:
+        """A word no name is made of: a verb, adjective or adverb, or an inflected form ("shows")."""
+        base = self._base(word)
+        return base is not None and (base != word or base in self.general)
+
+
+__all__ = ["CODE_KINDS", "CODE_TOKENS", "TECHNICAL_CHUNK", "Masked", "TechClasses", "TechnicalPass", "WordTables",
+           "code_name", "is_identifier", "is_technical", "looks_like_code", "mask_code", "section_topic"]
