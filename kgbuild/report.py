@@ -130,6 +130,9 @@ class LLMSection(Section):
     total: UsageTotals = Field(default_factory=UsageTotals)
     by_stage: dict[str, UsageTotals] = Field(default_factory=dict)
     by_doc: dict[str, UsageTotals] = Field(default_factory=dict)
+    by_role: dict[str, UsageTotals] = Field(default_factory=dict)  # extract / align / solve (llm.roles)
+    # base_url -> "kind, form" and the structured-output fallbacks taken (kgbuild.llm.server)
+    servers: dict[str, str] = Field(default_factory=dict)
 
 
 class BuildReport(BaseModel):

@@ -134,5 +134,6 @@ class BuildContext:
         if gateway is None:
             return None
         usage = LLMSection.model_validate(gateway.usage.snapshot())
+        usage.servers = {url: profile.describe() for url, profile in gateway.servers().items()}
         await gateway.aclose()
         return usage
