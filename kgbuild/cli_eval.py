@@ -21,7 +21,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from kgbuild.cli_common import fail_cleanly, open_engine
+from kgbuild.cli_common import config_of, fail_cleanly, open_engine
 from kgbuild.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -58,7 +58,11 @@ def eval_command(ctx: click.Context, qa_file: Path, strategies: str | None, limi
     """Recall@k, EM, F1, model calls, tokens and latency of each strategy over the questions of QA_FILE."""
     from kgbuild.query.evaluate import read_qa
 
+    from kgbuild.llm.probe import check_endpoints, query_roles
+
     chosen = parse_strategies(strategies) if strategies is not None else None
+    config = config_of(ctx)
+    check_endpoints(config, query_roles(config, chosen))  # a dead or wrong model endpoint: one line, first
     qa = read_qa(qa_file, fmt, limit)
     for problem in qa.problems:
         click.echo(f"skipped: {problem}", err=True)

@@ -47,6 +47,10 @@ def query(ctx: click.Context, question: str, strategy: str | None, as_json: bool
     startup = process_age()
     if startup is not None:
         timings["startup_s"] = round(startup, 3)
+    from kgbuild.llm.probe import check_endpoints, query_roles
+
+    config = config_of(ctx)
+    check_endpoints(config, query_roles(config, [name]))  # a dead or wrong model endpoint: one line, nothing opened
     with open_engine(ctx) as engine:
         timings["open_s"] = round(time.perf_counter() - began, 3)
         asked = time.perf_counter()

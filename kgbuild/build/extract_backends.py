@@ -100,7 +100,7 @@ class LLMBackend:
     def __init__(self, ctx: BuildContext) -> None:
         from kgbuild.extract.llm import LLMExtractor
 
-        cfg, ex_cfg = ctx.config.llm, ctx.config.extract
+        cfg, ex_cfg = ctx.config.llm.for_role("extract"), ctx.config.extract  # llm.roles.extract over llm
         self.ctx = ctx
         self.extractor = LLMExtractor(
             ctx.gateway("extract.extractor"), ctx.schema, ctx.prompts(), mode=ex_cfg.mode,

@@ -38,9 +38,9 @@ from kgbuild.llm.accounting import Accounting
 from kgbuild.llm.ask import AskMixin
 from kgbuild.llm.cache import ResponseCache, cache_key
 from kgbuild.llm.client import ChatClient, EndpointError, Reply
+from kgbuild.llm.heartbeat import Heartbeat
 from kgbuild.llm.limits import Clock, Limits, Sleep
 from kgbuild.llm.retry import RetryPolicy, call_with_retries
-from kgbuild.llm.heartbeat import Heartbeat
 from kgbuild.llm.server import DEFAULT_FORM, ServerProfile, kind_from_listing
 from kgbuild.llm.server_memory import SERVERS_FILE, ServerMemory
 from kgbuild.llm.types import ChatRequest, ChatResult, EndpointRefused, LLMCallError
@@ -216,7 +216,7 @@ class LLMGateway(AskMixin):
 
     async def _decide_profile(self, route: _Route, client: ChatClient) -> ServerProfile:
         config = route.config
-        kind = config.server
+        kind: str = config.server
         remembered = self._servers.get(client.base_url) if kind == "auto" else None
         known = True
         if remembered is not None:
@@ -225,7 +225,7 @@ class LLMGateway(AskMixin):
             listing = await client.listing()
             known = listing is not None
             kind = kind_from_listing(client.base_url, listing) if known else "openai"
-        form = config.structured_output
+        form: str = config.structured_output
         adaptive = form == "auto"
         if adaptive:
             form = remembered.form if remembered is not None and remembered.kind == kind else DEFAULT_FORM[kind]
@@ -325,13 +325,13 @@ class LLMGateway(AskMixin):
                 try:
                     return await client.complete(model, sent, profile)
                 except EndpointError as exc:
-                    if exc.refused_form is None or not profile.adaptive or not profile.lower(exc.refused_form,
-                                                                                              exc.problem):
+                    refused = exc.refused_form
+                    if refused is None or not profile.adaptive or not profile.lower(refused, exc.problem):
                         raise
                 # The server refused the structured-output form: the same request in the next form.
                 self._usage.add(stage, doc, form_fallbacks=1)
                 log.warning("%s: the server refused response_format %s; using %s from now on",
-                            endpoint, exc.refused_form, profile.form)
+                            endpoint, refused, profile.form)
                 if route.config.server == "auto":
                     self._servers.put(client.base_url, profile)
 
@@ -374,6 +374,8 @@ class LLMGateway(AskMixin):
             completion_tokens = reply.completion_tokens
             if completion_tokens is None:
                 completion_tokens = self._tokens(reply.text) + reasoning_tokens
+            else:  # our estimate of the thoughts, within what the server says the whole reply took
+                reasoning_tokens = min(reasoning_tokens, completion_tokens)
             limits.settle(reservation, prompt_tokens + completion_tokens)
 
         self._usage.add_tokens(stage, doc, model, prompt_tokens, completion_tokens)
