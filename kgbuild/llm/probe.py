@@ -18,7 +18,7 @@ retries deal with it.
 from __future__ import annotations
 
 import ssl
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from kgbuild.config import Config, LLMConfig
@@ -143,15 +143,12 @@ def build_roles(config: Config) -> list[str]:
     return roles
 
 
-def query_roles(config: Config, strategies: Iterable[str] | None) -> list[str]:
-    """["solve"] when one of `strategies` ("auto": the solver when a model is configured) asks a model."""
+def query_roles(config: Config, strategies: Iterable[str] | None, needs_model: Callable[[str], bool]) -> list[str]:
+    """["solve"] when one of `strategies` ("auto": the solver when a model is configured) asks a model;
+    `needs_model` says which do (the query registry's specs: this layer does not import them)."""
     if not config.llm.configured() or strategies is None:
         return []
-    from kgbuild.query.registry import builtin_strategies
-
-    specs = builtin_strategies()
-    asks = any(name == "auto" or (name in specs and specs[name].needs_model) for name in strategies)
-    return ["solve"] if asks else []
+    return ["solve"] if any(name == "auto" or needs_model(name) for name in strategies) else []
 
 
 def check_endpoints(config: Config, roles: Iterable[str]) -> None:
