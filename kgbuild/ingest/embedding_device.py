@@ -19,7 +19,9 @@ from kgbuild.errors import ModelLoadError
 
 Device = Literal["cpu", "cuda"]
 DEVICES = ("auto", "cpu", "cuda")
-# Measured on an H100 with MiniLM-L6 (bench/gpu_embed.py): see docs/scale.md.
+# Measured on an H100 with MiniLM-L6 (bench/gpu_embed.py, docs/scale.md): fp16 embedded 2Wiki's
+# texts in 3.35-4.22 s against fp32's 4.16-4.61 s (two runs), the same top-10 passages for 0.999 of
+# HotpotQA questions' results; batches of 512 and 1024 were equally fast, 2048 slower.
 CUDA_BATCH = 512
 CUDA_DTYPE = "float16"
 DEFAULT_BATCH = 64  # embedding.batch_size's default: a configured other value is kept on every device

@@ -219,6 +219,8 @@ class SentenceEmbedder:
         self.backend = pool.backend(choice)
         # Vectors from another backend differ slightly (int8: cosine ~0.99), so caches keep them apart.
         self.name = choice.cache_name if self.backend == "torch" else f"{choice.cache_name}#{self.backend}"
+        if self.backend == "torch" and pool.device == "cuda" and CUDA_DTYPE == "float16":
+            self.name += "#fp16"  # half-precision vectors (cosine >= 0.9995 to fp32) are cached apart
         self.batch_size = batch_size
         self.truncated = 0  # texts this embedder cut at the model's window
         self.window = 0  # that window in tokens, once the model is loaded
