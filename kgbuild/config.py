@@ -651,6 +651,7 @@ align:
 
 build:
   workers: 0             # extraction processes; 0 = one per CPU core
+  overlap_vectors: true  # an LLM build embeds the vector store's texts while it waits on the model
 
 # Where the stages run: local (this machine) or ray (a Ray cluster: pip install 'kgbuild[ray]'),
 # e.g. engine: {{kind: ray, address: "head-node:6379"}}; see docs/scale.md.
@@ -663,6 +664,11 @@ engine:
 llm:
   base_url: null
   model: null
+  # server: auto            # openai | vllm | sglang | llamacpp | ollama: the JSON-schema form it takes
+  # thinking: auto          # off: ask reasoning models (Qwen3...) not to think
+  # max_output_tokens: 4096 # max_tokens cap of every request
+  # roles:                  # a model per role, each inheriting the rest from llm (docs/llm_servers.md)
+  #   solve: {{base_url: "http://big-gpu:8000/v1", model: big-model}}
 
 {_query_section()}"""
 
