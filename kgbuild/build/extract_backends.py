@@ -153,9 +153,10 @@ class LLMBackend:
 
         refused: list[EndpointRefused] = []
         # The vector stage's embedding, on a worker thread while the consumers wait on the model.
-        prefetch = open_prefetch(self.ctx)
+        texts = [c.text for c in chunks]
+        prefetch = open_prefetch(self.ctx, texts) if chunks else None
         if prefetch is not None:
-            prefetch.add(c.text for c in chunks)
+            prefetch.add(texts)
             delivered = on_result
 
             def on_result(result: ExtractedChunk) -> None:

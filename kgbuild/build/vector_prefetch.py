@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
@@ -85,10 +85,27 @@ class VectorPrefetch:
         self._embedder.close()
 
 
-def open_prefetch(ctx: BuildContext) -> VectorPrefetch | None:
-    """A prefetch for an LLM build that writes a vector store; None when there is nothing to overlap."""
-    if not ctx.prefetch_vectors or ctx.config.vector_store.backend == "none":
+def open_prefetch(ctx: BuildContext, texts: Sequence[str]) -> VectorPrefetch | None:
+    """A prefetch for an LLM build that writes a vector store; None when there is nothing to overlap,
+    or when the model the write stage will use cannot be told yet: `embedding.model: auto` decides
+    by the corpus's language from the chunks table, which this build has not written yet, so the
+    batch's own `texts` must lead to the same model (a Chinese batch in an empty workspace does not:
+    its vectors are left to the write stage)."""
+    config = ctx.config
+    if not ctx.prefetch_vectors or config.vector_store.backend == "none":
         return None
+    from kgbuild.ingest.embedding_choice import choose_embedding_model, decide_embedding
+    from kgbuild.ingest.multilingual import MULTILINGUAL, multilingual_installed
     from kgbuild.store.embeddings import open_embedder
+    from kgbuild.text_language import guess_language
 
-    return VectorPrefetch(open_embedder(ctx.config, ctx.config.workspace_path(), ctx.models))
+    decided = decide_embedding(config, config.workspace_path())
+    if config.embedding.model == "auto" and config.extract.prompt_language != "zh":
+        here = choose_embedding_model("auto", prompt_language=config.extract.prompt_language,
+                                      corpus=guess_language(list(texts)) if texts else None,
+                                      installed=multilingual_installed())
+        if here.model != decided.model:
+            return None
+    if decided.model == MULTILINGUAL or decided.missing:
+        return None  # its own embedder, and a notice the write stage gives once
+    return VectorPrefetch(open_embedder(config, config.workspace_path(), ctx.models))
