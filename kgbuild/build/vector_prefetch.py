@@ -15,6 +15,7 @@ model (whose tokenizer is not safe to share between threads) has one user at a t
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -39,7 +40,8 @@ class VectorPrefetch:
 
         self._entity_text = entity_text
         self._embedder = embedder
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgbuild-vectors")
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgbuild-vectors",
+                                        initializer=_lower_priority)
         self._pending: list[str] = []
         self._seen: set[str] = set()
         self._futures: list[Future[None]] = []
@@ -83,6 +85,21 @@ class VectorPrefetch:
     def close(self) -> None:
         self._pool.shutdown(wait=True)
         self._embedder.close()
+
+
+# How much nicer than the build the prefetch thread runs: the event loop that reads the model's
+# replies keeps its priority, the embedding takes what CPU is left (threads a library starts from
+# this thread, e.g. the tokenizer's pool on first use, inherit it).
+NICE = 10
+
+
+def _lower_priority() -> None:
+    """Run in the worker thread once, as it starts (Linux keeps a nice value per thread)."""
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + NICE))
+    except (AttributeError, OSError):  # not Linux (a thread's priority is the process's), or not allowed
+        pass
 
 
 def open_prefetch(ctx: BuildContext, texts: Sequence[str]) -> VectorPrefetch | None:
