@@ -208,6 +208,25 @@ def test_each_role_reaches_its_own_server_with_its_own_model_and_accounting() ->
         assert cfg.model_for("solve.answer") == "large" and cfg.model_for("extract") == "small"
 
 
+def test_roles_on_one_endpoint_share_its_limits_but_keep_their_own_model_and_cap() -> None:
+    with ScriptedLLM("m") as llm:
+        llm.reply("", '{"answer": "Acme"}')
+        cfg = config(llm.base_url, model="small", concurrency=1,
+                     roles={"solve": {"model": "large", "max_output_tokens": 300}})
+        gw = LLMGateway(cfg, cache_path=None)
+
+        async def main() -> None:
+            await asyncio.gather(gw.ask(request(stage="align", text="a"), Answer),
+                                 gw.ask(request(stage="solve.answer", text="b"), Answer))
+            await gw.aclose()
+
+        asyncio.run(main())
+        sent = {e["json"]["model"]: e["json"]["max_tokens"] for e in llm.chat_log()}
+        assert sent == {"small": 4096, "large": 300}
+        assert llm.max_in_flight == 1  # one endpoint, one concurrency limit
+        assert len(gw.servers()) == 1
+
+
 def test_a_role_key_comes_from_its_own_environment_variable() -> None:
     cfg = LLMConfig(base_url="http://a/v1", model="m", api_key="main-key",
                     roles={"extract": {"base_url": "http://b/v1", "api_key_env": "B_KEY"}})

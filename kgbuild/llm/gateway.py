@@ -121,6 +121,8 @@ class LLMGateway(AskMixin):
         self._base_key = self._endpoint_key(base)
         self._routes: dict[str, _Route] = {self._base_key: self._new_route(base, own_limits=False)}
         self._role_routes: dict[str, _Route] = {}
+        # Each role's own settings (model, max_tokens caps), whichever route it shares.
+        self._role_configs: dict[str, LLMConfig] = {}
 
     @staticmethod
     def _endpoint_key(config: LLMConfig) -> str:
@@ -138,13 +140,24 @@ class LLMGateway(AskMixin):
         role = LLMConfig.role_of(stage)
         route = self._role_routes.get(role)
         if route is None:
-            config = self._config.for_role(role)
+            config = self._role_config(stage)
             key = self._endpoint_key(config)
             route = self._routes.get(key)
             if route is None:
                 route = self._routes[key] = self._new_route(config, own_limits=True)
             self._role_routes[role] = route
         return route
+
+    def _role_config(self, stage: str) -> LLMConfig:
+        """The settings of `stage`'s role: `llm` with `llm.roles[role]` over it."""
+        role = LLMConfig.role_of(stage)
+        config = self._role_configs.get(role)
+        if config is None:
+            config = self._role_configs[role] = self._config.for_role(role)
+        return config
+
+    def _model(self, stage: str) -> str:
+        return self._role_config(stage).model_for(stage)
 
     def _route_limits(self, route: _Route) -> Limits:
         return route.limits if route.limits is not None else self._limits
@@ -161,7 +174,7 @@ class LLMGateway(AskMixin):
     def sized(self, request: ChatRequest) -> int:
         """The max_tokens sent with `request`: its own, else `passages` x llm.passage_output_tokens,
         else llm.max_output_tokens; never above llm.max_output_tokens (of the request's role)."""
-        config = self._route(request.stage).config
+        config = self._role_config(request.stage)
         cap = config.max_output_tokens
         if request.max_tokens is not None:
             return min(request.max_tokens, cap)
@@ -236,7 +249,7 @@ class LLMGateway(AskMixin):
         return route.profile
 
     async def chat(self, request: ChatRequest) -> ChatResult:
-        model = self._route(request.stage).config.model_for(request.stage)
+        model = self._model(request.stage)
         stage, doc = request.stage, request.accounted_to
         self._usage.add(stage, doc, requests=1)
         cache = self.cache
@@ -284,20 +297,19 @@ class LLMGateway(AskMixin):
         shape), so the next build must ask again instead of replaying the same bad answer."""
         cache = self.cache
         if cache is not None:
-            cache.delete(cache_key(self._route(request.stage).config.model_for(request.stage), request))
+            cache.delete(cache_key(self._model(request.stage), request))
 
     def peek(self, request: ChatRequest) -> bool:
         """Whether the cache holds a reply to `request` (nothing counted, no call)."""
         cache = self.cache
-        return cache is not None and cache.get(cache_key(self._route(request.stage).config.model_for(request.stage),
-                                                                   request)) is not None
+        return cache is not None and cache.get(cache_key(self._model(request.stage), request)) is not None
 
     def remember(self, request: ChatRequest, result: ChatResult) -> None:
         """Store `result` as the reply to `request` without calling: one chunk's part of a packed reply,
         under the request that chunk would make alone (see `kgbuild.extract.llm_pack`)."""
         cache = self.cache
         if cache is not None:
-            cache.put(cache_key(self._route(request.stage).config.model_for(request.stage), request), result)
+            cache.put(cache_key(self._model(request.stage), request), result)
 
     def _fail_fast(self, route: _Route, request: ChatRequest) -> None:
         """After a refusal of the key or model, fail at once without a request (counted as a failure)."""
