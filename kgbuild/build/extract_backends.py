@@ -113,7 +113,6 @@ class LLMBackend:
         self.concepts = ctx.domain_concepts(ex_cfg.domain_concepts) if ex_cfg.domain_concepts else None
         self.notes = [f"domain concepts: {w}" for w in self.concepts.concepts.warnings] if self.concepts else []
         self.consumers = cfg.concurrency * 2
-        self.prefetched = 0  # texts the vector prefetch embedded during extraction
 
     async def aclose(self) -> None:
         """Nothing of its own to release: the gateway belongs to the build context."""
@@ -183,6 +182,5 @@ class LLMBackend:
                 # Before alignment uses the sentence model: one user of it at a time.
                 await asyncio.to_thread(prefetch.join)
                 prefetch.close()
-                self.prefetched += prefetch.embedded
         if refused:
             raise refused[0]
