@@ -106,8 +106,8 @@ def main() -> None:
 
     path = "direct"
     try:  # kgbuild's own path: the loader, dtype and batch size embedding.device: cuda takes
-        from kgbuild.ingest.embedding_device import CUDA_BATCH, CUDA_DTYPE
-        from kgbuild.ingest.embedding_model import load_sentence_model
+        from kgbuild.embed.device import CUDA_BATCH, CUDA_DTYPE
+        from kgbuild.embed.models import load_sentence_model
 
         fp16_model = load_sentence_model(model_dir, "embedding.model", "cuda")
         path = f"kgbuild (load_sentence_model device=cuda, {CUDA_DTYPE}, batch {CUDA_BATCH})"

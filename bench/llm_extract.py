@@ -40,7 +40,7 @@ from shared_data import shared_data  # noqa: E402
 
 from kgbuild.build import Builder  # noqa: E402
 from kgbuild.config import parse_config  # noqa: E402
-from kgbuild.ingest.tokens import TokenCounter  # noqa: E402
+from kgbuild.tokens import TokenCounter  # noqa: E402
 from kgbuild.workspace import Workspace  # noqa: E402
 
 LATENCY_S = 0.2  # per reply, a fast hosted model's time to first and last token for a short JSON

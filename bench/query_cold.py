@@ -56,8 +56,8 @@ def forget_question_vectors(project: Path, questions: list[str]) -> int:
     """Delete the cached embeddings of `questions` (a project built earlier may have seen them), so
     every run embeds its question; the number of rows deleted."""
     from kgbuild.config import load_config
+    from kgbuild.embed.models import ModelChoice
     from kgbuild.ids import content_hash
-    from kgbuild.ingest.embedding_model import ModelChoice
 
     config = load_config(project / "kgbuild.yaml")
     path = config.workspace_path() / "cache" / "embeddings.sqlite"

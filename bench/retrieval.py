@@ -98,7 +98,7 @@ def main() -> None:
             store_name = (f"{sync.vector_store} (synced: {sync.vectors_written} vectors, "
                           f"{sync.embeddings_computed} embedded)")
         else:
-            from kgbuild.ingest.embedding_model import load_embedder
+            from kgbuild.embed.models import load_embedder
             from kgbuild.store.open import QueryIndex
 
             workspace = Workspace(config.workspace_path())

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
-from kgbuild.ingest.embedding_model import load_embedder
-from kgbuild.ingest.multilingual import MultilingualEmbedder, multilingual_installed
+from kgbuild.embed.models import load_embedder
+from kgbuild.embed.multilingual import MultilingualEmbedder, multilingual_installed
 from kgbuild.query.retrieval.memory import MemoryVectorStore
 from kgbuild.query.retrieval.text import content_tokens, full_text_terms
 from kgbuild.store.milvus import MilvusVectorStore

@@ -23,15 +23,16 @@ from kgbuild.query.registry import builtin_strategies
 from kgbuild.query.strategy import Budget, Strategy, StrategySpec
 
 if TYPE_CHECKING:
+    from kgbuild.embed.question import LightEncoder
+    from kgbuild.embed.types import Embedder
     from kgbuild.graph.projection import GraphProjection
     from kgbuild.graph.vectors import GraphVectors
     from kgbuild.query.evaluate import EvalReport, QAFile, QAFormat
     from kgbuild.query.graph_linking import QuestionLinker
     from kgbuild.query.retrieval import MutualIndex
-    from kgbuild.query.retrieval.question_encoder import LightEncoder
     from kgbuild.query.types import Answer, RetrievalMode, RetrievalResult, Retriever
     from kgbuild.store.open import QueryIndex
-    from kgbuild.store.types import Embedder, GraphStore
+    from kgbuild.store.types import GraphStore
     from kgbuild.workspace import Workspace
 
 AUTO = "auto"
@@ -67,7 +68,7 @@ class Engine:
         self._projection: GraphProjection | None = None
         self._vectors: GraphVectors | None = None
         self._linkers: dict[bool, QuestionLinker] = {}
-        self._made_on: tuple[tuple[str, int, int], ...] | None = None  # the tables the live strategies saw
+        self._made_on: tuple[tuple[str, int, int], ...] | None = None  # the tables what the engine holds saw
 
     @classmethod
     def open(cls, project: str | Path | Config = ".") -> Engine:
@@ -78,18 +79,20 @@ class Engine:
         from kgbuild.store.open import open_query_index
 
         config = project_config(project)
-        # Opening the vector store waits on the Milvus Lite process (half a second, idle); the mutual
-        # index and the question encoder load meanwhile on a second thread.
+        # Opening the vector store waits on the Milvus Lite process (half a second, idle); the graph
+        # (with the mutual index derived from it) and the question encoder load meanwhile on a second thread.
         with ThreadPoolExecutor(1, thread_name_prefix="kgbuild-warm") as pool:
             warm = pool.submit(_warm_up, config)
             index = open_query_index(config, open_graph=False)
             try:
-                mutual, light, light_seconds = warm.result()
+                graph, light, light_seconds = warm.result()
             except Exception:  # noqa: BLE001 - only a head start: the usual path loads them again and reports
-                mutual, light, light_seconds = None, None, 0.0
+                graph, light, light_seconds = None, None, 0.0
         _embed_questions_without_torch(index, light, light_seconds)
         engine = cls(config, index, graph_pending=config.graph_store.backend != "none")
-        engine._mutual = mutual
+        if graph is not None:
+            engine._projection, engine._mutual = graph
+            engine._made_on = graph[0].signature
         return engine
 
     # ---------------------------------------------------------------- what strategies may use
@@ -115,7 +118,7 @@ class Engine:
         """Seconds this engine spent loading the embedding model (on a second thread while the stores
         opened, so within open time) and embedding (for `query --json`); empty when the project's
         model has no numpy question pass (the full model is then timed as part of the answer)."""
-        from kgbuild.query.retrieval.question_encoder import QuestionEmbedder
+        from kgbuild.embed.question import QuestionEmbedder
 
         inner = getattr(self._index.embedder, "inner", None)
         if not isinstance(inner, QuestionEmbedder):
@@ -145,42 +148,48 @@ class Engine:
 
     def embedder(self, *, cached: bool = True) -> Embedder:
         """The project's embedding model behind its persistent cache; cached=False: the model itself."""
-        from kgbuild.store.embeddings import CachedEmbedder
+        from kgbuild.embed.cached import CachedEmbedder
 
         embedder = self._index.embedder
         return embedder.inner if not cached and isinstance(embedder, CachedEmbedder) else embedder
 
     def _mutual_index(self) -> MutualIndex:
+        """Hybrid retrieval's walk over nodes and chunks, derived from the one graph in memory."""
         if self._mutual is None:
             from kgbuild.query.retrieval import MutualIndex
 
-            self._mutual = MutualIndex.load(self._index.workspace)
+            self._mutual = MutualIndex.from_projection(self.projection())
         return self._mutual
 
     def projection(self) -> GraphProjection:
-        """The built graph in memory for the graph strategies: loaded on first use, and again when the
-        workspace tables changed on disk (a rebuild); what was derived from the old one is dropped."""
-        from kgbuild.graph.projection import GraphProjection, table_signature
+        """The built graph in memory for the graph strategies and the explorer, loaded on first use.
+        A rebuild is noticed by `refresh()`, before a question, never in the middle of one."""
+        if self._projection is None:
+            from kgbuild.graph.projection import GraphProjection
 
-        current = self._projection
-        if current is None or current.signature != table_signature(self._index.workspace):
-            current = self._projection = GraphProjection.load(self._index.workspace)
-            self._vectors = None
-            self._linkers.clear()
-        return current
+            self._projection = GraphProjection.load(self._index.workspace)
+            if self._made_on is None:
+                self._made_on = self._projection.signature
+        return self._projection
 
-    def _drop_what_a_rebuild_made_stale(self) -> None:
-        """Before a question: if the tables changed on disk since the live strategies were made, they
-        are closed and dropped with the retrievers and the mutual index built on the old tables (the
-        next use builds them anew). Checked between questions, never while a strategy runs."""
+    def refresh(self) -> bool:
+        """The one staleness check: if the tables changed on disk (a rebuild) since what the engine
+        holds was made, the live strategies are closed and dropped with the retrievers, the mutual
+        index, the projection and what was derived from it (the next use builds them anew). Called
+        before every question and by the explorer between requests; True when something was dropped."""
         from kgbuild.graph.projection import table_signature
 
         now = table_signature(self._index.workspace)
-        if self._made_on is not None and now != self._made_on:
+        stale = self._made_on is not None and now != self._made_on
+        if stale:
             self._close_strategies()
             self._mutual = None
             self._retrievers.clear()
+            self._projection = None
+            self._vectors = None
+            self._linkers.clear()
         self._made_on = now
+        return stale
 
     def graph_vectors(self) -> GraphVectors:
         from kgbuild.graph.vectors import GraphVectors
@@ -230,7 +239,7 @@ class Engine:
         """The live strategy for `name` and `budget`, created on first use and kept until close() or
         a rebuild of the project's tables."""
         name = self.resolve(name)
-        self._drop_what_a_rebuild_made_stale()
+        self.refresh()
         key = (name, budget)
         if key not in self._live:
             self._live[key] = self._registry[name].factory(self, budget)
@@ -241,6 +250,7 @@ class Engine:
     def retrieve(self, question: str, k: int | None = None, *, mode: RetrievalMode = "hybrid") -> RetrievalResult:
         """Chunks, triples and linked entities for a question; no model."""
         _check_question(question)
+        self.refresh()
         return self.retriever().retrieve(question, k or self._config.query.top_k, mode=mode)
 
     def query(self, question: str, *, strategy: str = AUTO, k: int | None = None, use_cache: bool = True) -> Answer:
@@ -337,20 +347,25 @@ class Engine:
         self.close()
 
 
-def _warm_up(config: Config) -> tuple[MutualIndex | None, LightEncoder | None, float]:
-    """What every query of the project reads, loaded while the stores open: the mutual index, and
+def _warm_up(config: Config) -> tuple[tuple[GraphProjection, MutualIndex] | None, LightEncoder | None, float]:
+    """What every query of the project reads, loaded while the stores open: the graph and the mutual
+    index derived from it, and
     the numpy question encoder of the project's model with the seconds its loading took (None for
     what is missing or unsupported; the usual path then loads it, or says what is wrong, later)."""
     import time
 
+    from kgbuild.embed.models import ModelChoice
+    from kgbuild.embed.question import LightEncoder
     from kgbuild.errors import KgbuildError
-    from kgbuild.ingest.embedding_model import ModelChoice
+    from kgbuild.graph.projection import GraphProjection
     from kgbuild.query.retrieval import MutualIndex
-    from kgbuild.query.retrieval.question_encoder import LightEncoder
     from kgbuild.workspace import Workspace
 
     workspace = Workspace(config.workspace_path())
-    mutual = MutualIndex.load(workspace) if workspace.has_table("chunks") else None
+    graph = None
+    if workspace.has_table("chunks"):
+        projection = GraphProjection.load(workspace)
+        graph = projection, MutualIndex.from_projection(projection)
     start = time.perf_counter()
     light = None
     if config.embedding.backend != "static":  # a static table's vectors are not the transformer's
@@ -358,17 +373,17 @@ def _warm_up(config: Config) -> tuple[MutualIndex | None, LightEncoder | None, f
             light = LightEncoder.load(ModelChoice(config.embedding.model, "embedding.model").resolve())
         except KgbuildError:
             light = None
-    return mutual, light, time.perf_counter() - start
+    return graph, light, time.perf_counter() - start
 
 
 def _embed_questions_without_torch(index: QueryIndex, light: LightEncoder | None, light_seconds: float) -> None:
     """Questions are embedded by the numpy pass of the project's model where it reproduces the model
-    (kgbuild/query/retrieval/question_encoder.py); the full model stays behind it for large calls.
+    (kgbuild/embed/question.py); the full model stays behind it for large calls.
     A cold query then never imports torch, which took most of its time."""
+    from kgbuild.embed.cached import CachedEmbedder
+    from kgbuild.embed.models import SentenceEmbedder
+    from kgbuild.embed.question import question_embedder
     from kgbuild.errors import ModelLoadError
-    from kgbuild.ingest.embedding_model import SentenceEmbedder
-    from kgbuild.query.retrieval.question_encoder import question_embedder
-    from kgbuild.store.embeddings import CachedEmbedder
 
     cached = index.embedder
     if not isinstance(cached, CachedEmbedder) or not isinstance(cached.inner, SentenceEmbedder):

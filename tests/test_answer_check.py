@@ -11,7 +11,7 @@ from __future__ import annotations
 from graph_fakes import HashEmbedder
 from rich.console import Console
 
-from kgbuild.cli_query import print_answer
+from kgbuild.cli.query import print_answer
 from kgbuild.query.retrieval import HybridRetriever, MemoryVectorStore, MutualIndex, answer_offline
 from kgbuild.query.retrieval.text import content_tokens
 from kgbuild.query.types import Answer

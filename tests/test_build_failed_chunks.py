@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from llm_server import ScriptedLLM
 
 from kgbuild.cli import main
-from kgbuild.cli_report import FAILED_CHUNK_LINES
+from kgbuild.cli.report import FAILED_CHUNK_LINES
 
 GOOD = "# Alan Turing\n\nAlan Turing was born in London in 1912.\n"
 EMPTY = json.dumps({"entities": [], "events": [], "relations": [], "hypernodes": []})

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from kgbuild.align.pipeline import AlignmentReport
 from kgbuild.cli import main
-from kgbuild.cli_report import print_report
+from kgbuild.cli.report import print_report
 from kgbuild.config import ExtractConfig, default_config_text, load_config
 from kgbuild.llm.types import UsageTotals
 from kgbuild.report import AlignSection, BuildReport, LLMSection, load_report

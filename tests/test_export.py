@@ -20,7 +20,7 @@ from rdflib import RDF, RDFS, Graph, Literal, Namespace, URIRef
 from rdflib.collection import Collection
 from rdflib.compare import isomorphic
 
-from kgbuild.cli_export import export
+from kgbuild.cli.export import export
 from kgbuild.config import load_config
 from kgbuild.errors import KgbuildError
 from kgbuild.export import default_base, export_graph, vocabulary_path
@@ -424,9 +424,9 @@ def test_turtle_streams_a_large_graph_in_linear_time() -> None:
     timings = {}
     for n in (20_000, 100_000):
         rows = graph(n)
-        started = time.perf_counter()
+        started = time.process_time()  # CPU time: load from other jobs does not stretch it
         triples = write_turtle(rows, io.StringIO(), BASE)
-        timings[n] = time.perf_counter() - started
+        timings[n] = time.process_time() - started
         assert triples == 5 * n + 100  # type, id, label, alias, relation per node; 50 predicates declared
     # 5x the rows may take at most ~10x the time (noise on a shared machine), never 25x.
     assert timings[100_000] < 10 * timings[20_000] + 1.0, timings

@@ -283,6 +283,8 @@ def test_the_engine_reloads_the_projection_after_a_rebuild(tmp_path: Path) -> No
     assert np.allclose(engine.graph_vectors().nodes[:, 0], 1.0)
     ws.write_table("relations", [{"id": "r", "subject_id": "a", "predicate": "knows", "object_id": "b",
                                   "chunk_ids": ["d#p0#0"]}])
+    assert engine.projection() is first  # one graph until the one staleness check runs
+    assert engine.refresh() and not engine.refresh()  # the rebuild is noticed once
     second = engine.projection()
     assert second is not first and second.fingerprint != first.fingerprint and "r" in second.edge_ids
     assert engine.graph_vectors().fingerprint == second.fingerprint
@@ -299,12 +301,12 @@ def test_the_engine_reloads_the_projection_after_a_rebuild(tmp_path: Path) -> No
 
         def answer(self, question: str, budget: Any) -> Any:
             ws.write_table("relations", [])
-            self.resources.projection()  # the new graph, for what the question still needs
-            return self.closed
+            # One question sees one graph: the one it started on.
+            return self.closed, self.resources.projection().fingerprint
 
     engine.register(StrategySpec("midway", "test", False, lambda resources, budget: Midway(resources)))
     running = engine.strategy("midway", Budget())
-    assert running.answer("q", Budget()) is False  # not closed under its own feet
+    assert running.answer("q", Budget()) == (False, second.fingerprint)  # not closed under its own feet
     assert engine.strategy("midway", Budget()) is not running and running.closed  # but before the next question
 
 

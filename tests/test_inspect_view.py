@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from kgbuild.cli import main
-from kgbuild.cli_inspect_view import event_arguments, first_chunk, item_label, short_id, shorten_middle
+from kgbuild.cli.inspect_view import event_arguments, first_chunk, item_label, short_id, shorten_middle
 from kgbuild.workspace import Workspace
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "corpus"

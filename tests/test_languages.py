@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 
 from kgbuild.config import parse_config
-from kgbuild.ingest import embedding_choice
-from kgbuild.ingest.embedding_choice import (
+from kgbuild.embed import choice as embedding_choice
+from kgbuild.embed.choice import (
     choose_embedding_model,
     choose_text_analyzer,
     corpus_language,
     decide_text_analyzer,
     dense_embedder,
 )
-from kgbuild.ingest.embedding_model import ModelPool, SentenceEmbedder
-from kgbuild.ingest.multilingual import MULTILINGUAL, MultilingualEmbedder, multilingual_installed
+from kgbuild.embed.models import ModelPool, SentenceEmbedder
+from kgbuild.embed.multilingual import MULTILINGUAL, MultilingualEmbedder, multilingual_installed
 from kgbuild.query.retrieval.memory import MemoryVectorStore
 from kgbuild.query.retrieval.text import full_text_terms
 from kgbuild.store.types import VectorRow

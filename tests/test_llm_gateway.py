@@ -17,13 +17,13 @@ from llm_server import ScriptedLLM
 
 from kgbuild.config import LLMConfig, LLMPrice
 from kgbuild.errors import ConfigError
-from kgbuild.ingest.tokens import TokenCounter
 from kgbuild.llm.cache import ResponseCache, cache_key
 from kgbuild.llm.client import parse_retry_after
 from kgbuild.llm.gateway import LLMGateway
 from kgbuild.llm.limits import Limits, TokenBucket
 from kgbuild.llm.retry import RetryPolicy
 from kgbuild.llm.types import ChatMessage, ChatRequest, ChatResult, LLMCallError
+from kgbuild.tokens import TokenCounter
 
 T = TypeVar("T")
 SECRET = "sk-test-SECRET-0123456789"

@@ -18,11 +18,11 @@ from llm_server import ScriptedLLM, extraction_passages
 
 from kgbuild.cli import main
 from kgbuild.extract.llm import LLMExtractor
-from kgbuild.ingest.tokens import TokenCounter
 from kgbuild.llm.accounting import Accounting
 from kgbuild.llm.prompts import PromptLibrary
 from kgbuild.model import Chunk
 from kgbuild.schema import resolve_schema
+from kgbuild.tokens import TokenCounter
 from kgbuild.workspace import Workspace
 
 DOCS = {

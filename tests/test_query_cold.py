@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kgbuild.query.retrieval.question_encoder import SMALL_CALL, LightEncoder, QuestionEmbedder, question_embedder
+from kgbuild.embed.question import SMALL_CALL, LightEncoder, QuestionEmbedder, question_embedder
 
 REPO = Path(__file__).resolve().parents[1]
 TEXTS = ["Who built the Colossus?", "x", "Turing–Welchman bombe: ünïcode 中文 test",
@@ -80,7 +80,7 @@ with contextlib.redirect_stdout(out):
     main(["query", sys.argv[1], "--json"], standalone_mode=False)
 print(json.dumps({"answer": json.loads(out.getvalue()),
                   "loaded": sorted(m for m in ("torch", "sentence_transformers", "jpype", "arcadedb_embedded",
-                                               "kgbuild.cli_build", "kgbuild.align.pipeline") if m in sys.modules)}))
+                                               "kgbuild.cli.build", "kgbuild.align.pipeline") if m in sys.modules)}))
 """
 
 

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 pytest.importorskip("milvus_lite")
 
-from kgbuild.cli_serve import serve
+from kgbuild.cli.serve import serve
 from kgbuild.config import ENV_OVERRIDES
 from kgbuild.engine import Engine
 from kgbuild.errors import ConfigError

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from kgbuild.build import PIPELINES, BuildContext, Builder, BuildRequest, Stage
+from kgbuild.build.stage import part_stages
 from kgbuild.cli import main
 from kgbuild.config import Config, load_config
 from kgbuild.errors import ConfigError, ModelLoadError
@@ -44,8 +45,8 @@ async def run_in_sequence(ctx: BuildContext, stages: list[Stage[Any, Any]],
         for stage in stages:
             result = await stage.run(ctx, data)
             data = result.output
-            if result.section is not None:
-                sections[stage.name] = result.section
+            for section in result.sections():
+                sections[section.key] = section
     finally:
         await ctx.aclose()
     return sections
@@ -61,7 +62,10 @@ def test_another_runner_over_the_same_stages_gives_the_same_tables(tmp_path: Pat
     other = project(tmp_path / "other")
     ctx = BuildContext.from_config(other)
     ctx.workspace.ensure()
-    sections = asyncio.run(run_in_sequence(ctx, list(PIPELINES["tables"]), BuildRequest(sources=sources)))
+    # Part by part, as the Ray runner does: the stream stage's read, chunk, extract and assemble whole.
+    stages = [part for stage in PIPELINES["tables"] for part in part_stages(stage)]
+    assert [stage.name for stage in stages] == ["read", "chunk", "extract", "assemble", "align", "persist"]
+    sections = asyncio.run(run_in_sequence(ctx, stages, BuildRequest(sources=sources)))
 
     assert all_tables(other) == all_tables(local)
     assert all_tables(local)["entities"], "the samples give a graph"
@@ -80,7 +84,9 @@ def test_the_report_is_typed_and_saved_with_one_section_per_stage(tmp_path: Path
     assert report.align is None and "align" not in report.stage_seconds  # switched off: nothing to report
     assert report.write is not None and report.write.stores is not None and not report.store_error
     assert report.graph == report.assemble.graph if report.assemble else False
-    assert set(report.fingerprints) == {stage.name for stage in PIPELINES["default"]}
+    assert set(report.fingerprints) == {part.name for stage in PIPELINES["default"] for part in part_stages(stage)}
+    assert [stage.name for stage in PIPELINES["default"]] == ["stream", "align", "persist", "write"]
+    assert {"read", "chunk", "extract", "assemble"} <= set(report.stage_seconds)
     saved = Workspace(config.workspace_path()).latest_report()
     assert saved is not None and saved["extract"]["chunks_total"] == report.extract.chunks_total  # type: ignore[union-attr]
     assert load_report(saved) == report

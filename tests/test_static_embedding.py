@@ -21,12 +21,12 @@ from click.testing import CliRunner
 
 from kgbuild.cli import main
 from kgbuild.config import ENV_OVERRIDES, load_config, parse_config
+from kgbuild.embed import static as static_embedding
+from kgbuild.embed.backend import resolve_backend
+from kgbuild.embed.models import ModelPool, SentenceEmbedder
+from kgbuild.embed.static import StaticEncoder
 from kgbuild.engine import Engine
 from kgbuild.errors import ConfigError, ModelLoadError
-from kgbuild.ingest import static_embedding
-from kgbuild.ingest.embedding_backend import resolve_backend
-from kgbuild.ingest.embedding_model import ModelPool, SentenceEmbedder
-from kgbuild.ingest.static_embedding import StaticEncoder
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -12,8 +12,8 @@ import pytest
 
 pytest.importorskip("milvus_lite")
 
+from kgbuild.embed.cached import CachedEmbedder
 from kgbuild.progress import QuietProgress
-from kgbuild.store.embeddings import CachedEmbedder
 from kgbuild.store.manifest import StoreManifest
 from kgbuild.store.milvus import MilvusVectorStore
 from kgbuild.store.types import SyncReport, VectorRow

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("milvus_lite")
 
 from kgbuild.config import parse_config
-from kgbuild.ingest.multilingual import multilingual_installed
+from kgbuild.embed.multilingual import multilingual_installed
 from kgbuild.store.milvus import CollectionMismatch, MilvusVectorStore
 from kgbuild.store.sync import sync_stores
 from kgbuild.store.types import VectorRow
@@ -94,7 +94,7 @@ def test_a_chinese_workspace_synced_with_the_defaults_answers_chinese_bm25(tmp_p
             assert top(store, collection, question) == f"{gold}#p00001#0", question
         if multilingual_installed():
             # Dense side: the multilingual model's vectors (checked through its name in the embedding cache).
-            from kgbuild.store.embeddings import open_embedder
+            from kgbuild.embed.cached import open_embedder
 
             embedder = open_embedder(config, config.workspace_path())
             try:

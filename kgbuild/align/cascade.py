@@ -11,9 +11,9 @@ import numpy as np
 from kgbuild.align import blocking
 from kgbuild.align.clusters import Clusters
 from kgbuild.align.normalize import ACRONYM_STOPWORDS, CORPORATE_SUFFIXES, osa_distance, trigram_jaccard
-from kgbuild.ingest.embedding_model import embed_matrix
+from kgbuild.embed.models import embed_matrix
+from kgbuild.embed.types import Embedder
 from kgbuild.model import Relation
-from kgbuild.store.types import Embedder
 
 LSH_MIN_JACCARD = 0.5
 EMBED_MIN_JACCARD = 0.35

@@ -41,9 +41,9 @@ from typing import Protocol
 from kgbuild.align.cascade import EMBED_MIN_JACCARD, LSH_MIN_JACCARD, MAX_EXACT_REPS, Cascade
 from kgbuild.align.fusion_result import STEPS, FusionResult, Merge, finish
 from kgbuild.align.judge import JudgeGroups, LLMJudge
+from kgbuild.embed.types import Embedder
 from kgbuild.model import Entity, Relation
 from kgbuild.schema import Schema
-from kgbuild.store.types import Embedder
 
 __all__ = [
     "EMBED_MIN_JACCARD", "LSH_MIN_JACCARD", "MAX_EXACT_REPS", "STEPS", "AmbiguityJudge", "FusionResult",

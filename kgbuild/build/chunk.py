@@ -11,10 +11,10 @@ from kgbuild.corpus import Corpus
 from kgbuild.errors import ConfigError
 from kgbuild.ingest.chunking import Chunker, Span
 from kgbuild.ingest.similarity import make_scorer
-from kgbuild.ingest.tokens import TokenCounter
 from kgbuild.model import Document
 from kgbuild.progress import Advance
 from kgbuild.report import ChunkSection, SkippedSource
+from kgbuild.tokens import TokenCounter
 
 Plans = dict[str, dict[int, list[Span]]]  # doc id -> paragraph index -> the model's cuts
 

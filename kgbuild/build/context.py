@@ -15,19 +15,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from kgbuild.config import Config
+from kgbuild.embed.models import ModelPool
 from kgbuild.errors import ConfigError
 from kgbuild.ids import content_hash
-from kgbuild.ingest.embedding_model import ModelPool
 from kgbuild.progress import ProgressReporter, QuietProgress
 from kgbuild.report import LLMSection
 from kgbuild.schema import Schema, resolve_schema
 from kgbuild.workspace import Workspace
 
 if TYPE_CHECKING:
+    from kgbuild.embed.types import Embedder
     from kgbuild.extract.domain_concepts import DomainConcepts
     from kgbuild.llm.gateway import LLMGateway
     from kgbuild.llm.prompts import PromptLibrary
-    from kgbuild.store.types import Embedder
 
 
 T = TypeVar("T")

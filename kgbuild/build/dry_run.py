@@ -20,15 +20,16 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from kgbuild.build.chunk import ChunkStage
 from kgbuild.build.context import BuildContext
 from kgbuild.build.extract import ExtractStage, cache_key, structures
-from kgbuild.build.read import ReadStage
 from kgbuild.build.records import BuildRequest
+from kgbuild.build.stream import Clock, StreamStage
 from kgbuild.config import Config, LLMConfig
+from kgbuild.corpus import Corpus
 from kgbuild.llm.types import ChatRequest
 from kgbuild.model import Chunk
-from kgbuild.report import ChunkSection, ReadSection, load_report
+from kgbuild.progress import stage_bars
+from kgbuild.report import load_report
 
 COMPLETION_BASIS = "the ratio of the prompt's own few-shot example, times the passage tokens sent"
 
@@ -83,15 +84,7 @@ async def estimate_build(config: Config, sources: Sequence[Path], *, use_cache: 
         out.notes.append("chunking.splitter llm: its calls are not estimated; chunks counted as the rules cut them")
     ctx = BuildContext.from_config(config, use_cache=use_cache, workers=1)
     try:
-        read = await ReadStage().run(ctx, BuildRequest(sources=list(sources)))
-        out.documents = len(read.output.fresh)
-        chunked = await ChunkStage().run(ctx, read.output)
-        for section in (read.section, chunked.section):
-            if isinstance(section, (ReadSection, ChunkSection)):
-                out.skipped += [f"{s.source}: {s.reason}" for s in section.skipped]
-        if isinstance(chunked.section, ChunkSection):
-            out.documents_unchanged = chunked.section.documents_unchanged
-        corpus = chunked.output
+        corpus = await _read_and_chunk(ctx, BuildRequest(sources=list(sources)), out)
         chunks = corpus.all_chunks()
         _, handled = structures(ctx.schema, corpus)
         pending = [c for c in chunks if c.id not in handled]
@@ -111,6 +104,22 @@ async def estimate_build(config: Config, sources: Sequence[Path], *, use_cache: 
     finally:
         await ctx.aclose()
     return out
+
+
+async def _read_and_chunk(ctx: BuildContext, request: BuildRequest, out: DryRunEstimate) -> Corpus:
+    """Read and chunk as the build's stream stage does, batch by batch, stopping before extraction."""
+    stream = StreamStage()
+    front = stream.open(ctx, request)
+    size = ctx.config.build.batch_documents
+    with stage_bars(ctx.progress, front.bar_names(extract=False)) as bars:
+        async for _ in stream.read_and_chunk(front, request, size if size > 0 else None, bars, Clock()):
+            pass
+    chunk_section = front.chunking.finish(front.corpus)
+    out.documents = front.reading.section.documents_read
+    for section in (front.reading.section, chunk_section):
+        out.skipped += [f"{s.source}: {s.reason}" for s in section.skipped]
+    out.documents_unchanged = chunk_section.documents_unchanged
+    return front.corpus
 
 
 def _estimate_llm(ctx: BuildContext, backend: object, todo: list[Chunk], out: DryRunEstimate, *,
@@ -135,7 +144,7 @@ def _estimate_llm(ctx: BuildContext, backend: object, todo: list[Chunk], out: Dr
     finally:
         if replies is not None:
             replies.close()
-    from kgbuild.ingest.tokens import TokenCounter
+    from kgbuild.tokens import TokenCounter
 
     counter = TokenCounter()
     out.tokenizer = f"tiktoken {counter.encoding_name}"

@@ -2,8 +2,9 @@
 
     kgbuild build SOURCES --engine ray [--ray-address HOST:PORT]      (engine: {kind: ray, address: ...})
 
-The pipeline is the local one (`runner.PIPELINES`), stage for stage; two stages get a Ray policy
-and the write stage gets a step before it, all around the same stage objects:
+The pipeline is the local one (`runner.PIPELINES`), stage for stage, its composite `stream` stage
+run part by part (read, chunk, extract, assemble, each once over the whole corpus); two stages get a
+Ray policy and the write stage gets a step before it, all around the same stage objects:
 
 - `chunk`: `ChunkStage.run` over batches of fresh documents, as Ray tasks; the driver merges the
   per-batch corpora in document order and sums the sections.
@@ -45,7 +46,7 @@ from kgbuild.build.ray_context import RayBuildContext
 from kgbuild.build.ray_local import LOOPBACK_ENV, LocalRay, cluster_env, start_local_ray
 from kgbuild.build.records import BuildRequest, ExtractedChunk, PersistedTables, ReadOutput
 from kgbuild.build.runner import PIPELINES, run_stages, save_report
-from kgbuild.build.stage import Stage, StageResult
+from kgbuild.build.stage import Stage, StageResult, part_stages
 from kgbuild.config import Config
 from kgbuild.corpus import Corpus
 from kgbuild.errors import ConfigError
@@ -315,7 +316,7 @@ class RayEmbedStage:
             return StageResult(data, None)
         import numpy as np
 
-        from kgbuild.store.embeddings import open_embedder
+        from kgbuild.embed.cached import open_embedder
         from kgbuild.store.vector_sync import vector_texts
 
         embedder = open_embedder(ctx.config, ctx.workspace.path, ctx.models)
@@ -340,7 +341,7 @@ class RayEmbedStage:
 def ray_pipeline(pipeline: str, cluster: RayCluster, spec: Any) -> list[Stage[Any, Any]]:
     """The named local pipeline with the Ray policy for the stages that spread over the cluster."""
     stages: list[Stage[Any, Any]] = []
-    for stage in PIPELINES[pipeline]:
+    for stage in (part for composite in PIPELINES[pipeline] for part in part_stages(composite)):
         if isinstance(stage, ChunkStage):
             stages.append(RayChunkStage(cluster, spec))
         elif isinstance(stage, ExtractStage):
@@ -381,8 +382,8 @@ class RayRunner:
             ctx = RayBuildContext(self.config, schema, cluster.coordinator, progress=self.progress,
                                   use_cache=self.use_cache, workers=cluster.cpus)
             spec = BuildSpec(uuid.uuid4().hex, self.config, schema, cluster.coordinator, self.use_cache)
-            # No local batching (batch_documents 0): the chunk and extract stages spread over the
-            # cluster themselves. The embed stage returns no section but its time is the cluster's work.
+            # No local batching (the stream stage's parts run whole): the chunk and extract stages
+            # spread over the cluster themselves. The embed stage returns no section but its time is the cluster's work.
             report, _ = await run_stages(ctx, ray_pipeline(pipeline, cluster, spec), request, pipeline,
                                          timed=(RayEmbedStage.name,))
             report.engine = cluster.summary()  # known only now: the tasks each node ran

@@ -111,7 +111,7 @@ def extract_batch(spec: BuildSpec, chunks: list[Chunk]) -> tuple[list[ExtractedR
 
 def embed_batch(spec: BuildSpec, texts: list[str]) -> bytes:
     """`embedding.model` over some texts: float32 rows, concatenated (compact to ship back)."""
-    from kgbuild.ingest.embedding_choice import dense_embedder
+    from kgbuild.embed.choice import dense_embedder
 
     state = _context(spec)
     # The model the driver's embedding cache is keyed by: `embedding.model: auto` resolves by the

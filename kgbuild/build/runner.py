@@ -17,42 +17,23 @@ from datetime import datetime, timezone
 from typing import Any
 
 from kgbuild.build.align import AlignStage
-from kgbuild.build.assemble import AssembleStage
-from kgbuild.build.batches import STREAMED, build_in_batches
-from kgbuild.build.chunk import ChunkStage
 from kgbuild.build.context import BuildContext
-from kgbuild.build.extract import ExtractStage
 from kgbuild.build.persist import PersistStage
-from kgbuild.build.read import ReadStage
 from kgbuild.build.records import BuildRequest
-from kgbuild.build.stage import Stage
+from kgbuild.build.stage import Stage, part_stages
+from kgbuild.build.stream import StreamStage
 from kgbuild.build.write import WriteStage
 from kgbuild.report import BuildReport
 
 Pipeline = Sequence[Stage[Any, Any]]
-# With `build.batch_documents` > 0 (the default) the local runner streams read, chunk, extract and
-# assemble batch by batch (see `batches`); the tables are the same as with one whole batch.
 
-_TABLES: tuple[Stage[Any, Any], ...] = (
-    ReadStage(), ChunkStage(), ExtractStage(), AssembleStage(), AlignStage(), PersistStage(),
-)
+# `stream` is read -> chunk -> extract -> assemble, batch by batch of `build.batch_documents`
+# documents (or whole with 0; see build/stream.py); the tables are the same either way.
+_TABLES: tuple[Stage[Any, Any], ...] = (StreamStage(), AlignStage(), PersistStage())
 PIPELINES: dict[str, Pipeline] = {
     "default": (*_TABLES, WriteStage()),  # sources -> workspace tables -> graph and vector stores
     "tables": _TABLES,  # sources -> workspace tables; the stores are written later by `kgbuild sync`
 }
-
-
-def _streamed_front(stages: Pipeline,
-                    batch_documents: int) -> tuple[ReadStage, ChunkStage, ExtractStage, AssembleStage] | None:
-    """The pipeline's first stages when they can run batch by batch (`build.batch_documents` > 0 and
-    the stock read, chunk, extract, assemble at its head); None: every stage runs once, whole."""
-    if batch_documents <= 0 or len(stages) < len(STREAMED):
-        return None
-    read, chunk, extract, assemble = stages[:len(STREAMED)]
-    if (isinstance(read, ReadStage) and isinstance(chunk, ChunkStage) and isinstance(extract, ExtractStage)
-            and isinstance(assemble, AssembleStage)):
-        return read, chunk, extract, assemble
-    return None
 
 
 def process_started() -> float | None:
@@ -85,14 +66,13 @@ def _now() -> str:
 
 
 async def run_stages(ctx: BuildContext, stages: Pipeline, request: BuildRequest, pipeline: str, *,
-                     batch_documents: int = 0, timed: Collection[str] = ()) -> tuple[BuildReport, float]:
+                     timed: Collection[str] = ()) -> tuple[BuildReport, float]:
     """Run `stages` over `request` under the workspace lock: the report (not saved yet, see
     `save_report`) and the seconds the stages' fingerprints took.
 
-    `batch_documents` > 0: the stock read, chunk, extract and assemble at the head run batch by
-    batch of that many documents (see `batches`). `timed`: the names of stages whose seconds are
-    reported even when they return no section (a section-less stage is otherwise one that had
-    nothing to do, e.g. alignment switched off)."""
+    `timed`: the names of stages whose seconds are reported even when they return no section (a
+    section-less stage is otherwise one that had nothing to do, e.g. alignment switched off). A
+    composite stage's parts are filed under their own names (fingerprints, sections, seconds)."""
     ctx.workspace.ensure()
     report = BuildReport(started_at=_now(), workspace=str(ctx.workspace.path), schema_name=ctx.schema.name,
                          pipeline=pipeline, workers=ctx.workers, sources=[str(s) for s in request.sources])
@@ -101,22 +81,16 @@ async def run_stages(ctx: BuildContext, stages: Pipeline, request: BuildRequest,
             # Every stage's fingerprint first: a setting that cannot work (e.g. an LLM stage
             # without an endpoint) stops the build before anything is read or written.
             t = time.perf_counter()
-            report.fingerprints = {stage.name: stage.fingerprint(ctx) for stage in stages}
+            report.fingerprints = {part.name: part.fingerprint(ctx) for stage in stages for part in part_stages(stage)}
             settings = time.perf_counter() - t
             data: Any = request
-            front = _streamed_front(stages, batch_documents)
-            if front is not None:
-                streamed = await build_in_batches(ctx, request, batch_documents, *front)
-                for section in streamed.sections:
-                    report.add(section)
-                report.stage_seconds.update(streamed.seconds)
-                data, stages = streamed.graph, stages[len(STREAMED):]
             for stage in stages:
                 t = time.perf_counter()
                 result = await stage.run(ctx, data)
                 data = result.output
-                if result.section is not None:
-                    report.add(result.section)
+                for section in result.sections():
+                    report.add(section)
+                report.stage_seconds.update(result.seconds)
                 if result.section is not None or stage.name in timed:
                     report.stage_seconds[stage.name] = round(time.perf_counter() - t, 3)
         finally:
@@ -148,8 +122,7 @@ class LocalRunner:
             stage.name == "write" for stage in PIPELINES[pipeline])
         t0 = time.perf_counter()
         startup = None if self.process_started is None else t0 - self.process_started
-        report, settings = await run_stages(ctx, PIPELINES[pipeline], request, pipeline,
-                                            batch_documents=ctx.config.build.batch_documents)
+        report, settings = await run_stages(ctx, PIPELINES[pipeline], request, pipeline)
         report.fixed_seconds = _fixed_costs(report, startup, settings, ctx)
         save_report(ctx, report, t0)
         return report

@@ -9,8 +9,9 @@ distributed engine can all drive the same list.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from kgbuild.report import Section
 
@@ -25,6 +26,13 @@ Out_co = TypeVar("Out_co", covariant=True)
 class StageResult(Generic[Out_co]):
     output: Out_co
     section: Section | None  # None: the stage had nothing to do (e.g. alignment switched off)
+    # A composite stage (build/stream.py: read, chunk, extract, assemble) reports its parts' sections
+    # and their seconds, which the runner files under the parts' names.
+    parts: tuple[Section, ...] = ()
+    seconds: Mapping[str, float] = field(default_factory=dict)
+
+    def sections(self) -> tuple[Section, ...]:
+        return (self.section, *self.parts) if self.section is not None else self.parts
 
 
 class Stage(Protocol[In, Out_co]):
@@ -36,3 +44,9 @@ class Stage(Protocol[In, Out_co]):
         ...
 
     async def run(self, ctx: BuildContext, data: In) -> StageResult[Out_co]: ...
+
+
+def part_stages(stage: Stage[Any, Any]) -> tuple[Stage[Any, Any], ...]:
+    """The stages a composite stage runs (its `parts`), or the stage itself."""
+    parts: tuple[Stage[Any, Any], ...] = getattr(stage, "parts", ())
+    return parts or (stage,)

@@ -26,7 +26,7 @@ from kgbuild.model import ChunkExtraction
 
 if TYPE_CHECKING:
     from kgbuild.build.context import BuildContext
-    from kgbuild.store.embeddings import CachedEmbedder
+    from kgbuild.embed.cached import CachedEmbedder
 
 log = logging.getLogger(__name__)
 
@@ -111,9 +111,9 @@ def open_prefetch(ctx: BuildContext, texts: Sequence[str]) -> VectorPrefetch | N
     config = ctx.config
     if not ctx.prefetch_vectors or config.vector_store.backend == "none":
         return None
-    from kgbuild.ingest.embedding_choice import choose_embedding_model, decide_embedding
-    from kgbuild.ingest.multilingual import MULTILINGUAL, multilingual_installed
-    from kgbuild.store.embeddings import open_embedder
+    from kgbuild.embed.cached import open_embedder
+    from kgbuild.embed.choice import choose_embedding_model, decide_embedding
+    from kgbuild.embed.multilingual import MULTILINGUAL, multilingual_installed
     from kgbuild.text_language import guess_language
 
     decided = decide_embedding(config, config.workspace_path())

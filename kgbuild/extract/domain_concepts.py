@@ -21,12 +21,12 @@ from pathlib import Path
 
 import numpy as np
 
+from kgbuild.embed.models import embed_matrix
+from kgbuild.embed.types import Embedder
 from kgbuild.errors import ConfigError
 from kgbuild.extract.concept_files import HINT, RawConcept, read_concept_files
 from kgbuild.ids import normalize_name
-from kgbuild.ingest.embedding_model import embed_matrix
 from kgbuild.model import Concept
-from kgbuild.store.types import Embedder
 from kgbuild.text import search_fold, singular
 
 

@@ -44,7 +44,7 @@ from kgbuild.model import Chunk, ChunkExtraction, ChunkFailure, FailureReason, R
 from kgbuild.schema import Schema
 
 if TYPE_CHECKING:
-    from kgbuild.ingest.tokens import TokenCounter
+    from kgbuild.tokens import TokenCounter
 
 # Bump when the conversion of replies to records changes: it is part of the fingerprint.
 # 2: repair notes and chunk failures are their own records, no longer drops (the reply cache
@@ -203,7 +203,7 @@ class LLMExtractor:
 
     def _count(self, text: str) -> int:
         if self._counter is None:
-            from kgbuild.ingest.tokens import TokenCounter  # loads tiktoken only when packing
+            from kgbuild.tokens import TokenCounter  # loads tiktoken only when packing
 
             self._counter = TokenCounter()
         return self._counter.count(text)

@@ -19,6 +19,9 @@ First Draft of a Report on the EDVAC"): an offline build extracts few relations 
 without them most questions' answers are unreachable from the entities they name. A strategy can
 leave them out (`EdgeKind`).
 
+It is the one graph an engine loads: hybrid retrieval's mutual index (query/retrieval/index.py) is
+derived from it, and the explorer (serve/data.py) indexes it for search.
+
 The graph steps over it are in kgbuild/graph/walks.py (scipy; bench/graph_library.py measured the
 choice against igraph and rustworkx); `graph` gives an igraph view for community detection. The
 projection is immutable once loaded; `signature` says when the tables changed on disk (the engine
@@ -58,7 +61,8 @@ MENTIONS = "mentions"  # the predicate of a mention edge
 # Nodes no passage-mention edge leads to: every passage naming "1986" would otherwise be two hops
 # from every other, and walks (and PageRank) would flow through the year. A date is still reached
 # through the facts that state it ("released in 1986", a hypernode qualifier) and keeps its
-# supporting chunks (`node_chunks`); hybrid retrieval's mutual index is not this projection.
+# supporting chunks (`node_chunks`); hybrid retrieval's mutual index, derived from this projection,
+# keeps its own node -- chunk matrix where dates stay joined to their chunks.
 UNWALKED_MENTIONS = frozenset({"date", "time"})
 
 # Tables the projection reads; a change to any of them (a rebuild) invalidates it.
@@ -100,6 +104,7 @@ class GraphProjection:
     chunk_doc: dict[int, str]  # chunk node -> document id
     chunk_text: dict[int, str]
     doc_titles: dict[str, str]
+    node_aliases: dict[int, tuple[str, ...]] = field(default_factory=dict)  # entity node -> its aliases
     fingerprint: str = ""
     signature: tuple[tuple[str, int, int], ...] = ()
     node_pos: dict[str, int] = field(init=False)
@@ -174,7 +179,7 @@ class GraphProjection:
         projection = cls.from_rows(
             chunks=rows("chunks", ["id", "doc_id", "text"]),
             documents=rows("documents", ["id", "title"]),
-            entities=rows("entities", ["id", "name", "spg_class", "description", "chunk_ids"]),
+            entities=rows("entities", ["id", "name", "spg_class", "description", "aliases", "chunk_ids"]),
             concepts=rows("concepts", ["id", "name", "chunk_ids"]),
             relations=rows("relations", ["id", "subject_id", "predicate", "object_id", "chunk_ids"]),
             events=rows("events", ["id", "type", "trigger", "arguments", "time_id", "place_id", "chunk_ids"]),
@@ -198,6 +203,7 @@ class GraphProjection:
         pos: dict[str, int] = {}
         chunk_doc: dict[int, str] = {}
         chunk_text: dict[int, str] = {}
+        aliases: dict[int, tuple[str, ...]] = {}
 
         def add(nid: str, name: str, kind: NodeKind, cls_: str | None, text: str = "") -> int:
             i = len(node_ids)
@@ -233,6 +239,8 @@ class GraphProjection:
             text = f"{e['name']}: {e['description']}" if e.get("description") else e["name"]
             i = add(e["id"], e["name"], ENTITY, e.get("spg_class"), text)
             supports[i] = chunk_nodes(e.get("chunk_ids"))
+            if e.get("aliases"):
+                aliases[i] = tuple(e["aliases"])
         for con in concepts:
             i = add(con["id"], con["name"], CONCEPT, "Concept")
             supports[i] = chunk_nodes(con.get("chunk_ids"))
@@ -302,7 +310,7 @@ class GraphProjection:
                    edge_head=np.asarray(heads, np.int32), edge_tail=np.asarray(tails, np.int32),
                    edge_pred=np.asarray(preds, np.int32), edge_kind=ekinds, edge_ids=eids, edge_chunks=echunks,
                    predicates=predicates, qualifiers=qualifiers, chunk_doc=chunk_doc, chunk_text=chunk_text,
-                   doc_titles=titles)
+                   doc_titles=titles, node_aliases=aliases)
 
 
 def content_fingerprint(node_ids: Iterable[str], edge_ids: Iterable[str]) -> str:

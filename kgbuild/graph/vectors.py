@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kgbuild.embed.types import Embedder
 from kgbuild.graph.projection import GraphProjection, predicate_text
-from kgbuild.store.types import Embedder
 
 
 @dataclass(frozen=True)

@@ -93,16 +93,27 @@ def personalized_pagerank(adj: sp.csr_matrix, seeds: Mapping[int, float], *, nod
     degree = np.asarray(sub.sum(axis=1)).ravel()
     inv = np.divide(1.0, degree, out=np.zeros_like(degree, dtype=np.float64), where=degree > 0)
     walk = sub.T.tocsr() @ sp.diags(inv)  # column j spreads node j's mass over its neighbours
-    p = restart.copy()
+    scores[index] = walk_with_restart(walk, restart, damping=damping, iterations=iterations, tol=tol)
+    return scores
+
+
+def walk_with_restart(transition: sp.csr_matrix, restart: np.ndarray, *, damping: float, iterations: int,
+                      tol: float) -> np.ndarray:
+    """The one Personalized PageRank iteration, for the graph strategies (above) and hybrid
+    retrieval's walk over nodes and chunks (query/retrieval/ppr.py): `transition[i, j]` = P(j -> i)
+    (columns of dangling nodes zero), `restart` the seed distribution (sums to 1); each step follows
+    an edge with probability `damping`, and the restart takes back what did not (and what dangling
+    nodes lost). Stops after `iterations` or when the L1 change falls below `tol`; the arithmetic
+    stays in the inputs' dtype."""
+    p: np.ndarray = restart.copy()
     for _ in range(iterations):
-        nxt = damping * (walk @ p)
-        nxt += (1.0 - nxt.sum()) * restart  # the restart, plus what dangling nodes would lose
+        nxt: np.ndarray = damping * (transition @ p)
+        nxt += (1.0 - nxt.sum()) * restart
         done = float(np.abs(nxt - p).sum()) < tol
         p = nxt
         if done:
             break
-    scores[index] = p
-    return scores
+    return p
 
 
 def top_nodes(scores: np.ndarray, n: int, *, keep: Iterable[int] = ()) -> np.ndarray:

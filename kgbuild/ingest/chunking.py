@@ -21,8 +21,8 @@ from kgbuild.config import ChunkingConfig
 from kgbuild.ids import chunk_id, content_hash
 from kgbuild.ingest.sentences import SentenceSplitter
 from kgbuild.ingest.similarity import BoundaryScorer, LexicalScorer, WindowSimilarity
-from kgbuild.ingest.tokens import TokenCounter
 from kgbuild.model import Chunk, Document
+from kgbuild.tokens import TokenCounter
 
 # Weight of size balance against topic similarity when picking a cut: small, so the topic
 # decides, but enough to avoid peeling one sentence at a time off a long paragraph.

@@ -13,8 +13,8 @@ from typing import Protocol
 
 import numpy as np
 
-from kgbuild.ingest.embedding_model import embed_matrix
-from kgbuild.store.types import Embedder
+from kgbuild.embed.models import embed_matrix
+from kgbuild.embed.types import Embedder
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 # Function words carry no topic; dropping them keeps the lexical signal on content words.

@@ -46,7 +46,7 @@ from kgbuild.llm.server_memory import SERVERS_FILE, ServerMemory
 from kgbuild.llm.types import ChatRequest, ChatResult, EndpointRefused, LLMCallError
 
 if TYPE_CHECKING:
-    from kgbuild.ingest.tokens import TokenCounter
+    from kgbuild.tokens import TokenCounter
 
 log = logging.getLogger(__name__)
 
@@ -199,7 +199,7 @@ class LLMGateway(AskMixin):
 
     def _tokens(self, text: str) -> int:
         if self._counter is None:
-            from kgbuild.ingest.tokens import TokenCounter  # loads tiktoken only when needed
+            from kgbuild.tokens import TokenCounter  # loads tiktoken only when needed
 
             self._counter = TokenCounter()
         return self._counter.count(text)

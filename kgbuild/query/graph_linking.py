@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from kgbuild.embed.types import Embedder
 from kgbuild.graph.projection import GraphProjection
 from kgbuild.graph.vectors import unit_rows
 from kgbuild.query.retrieval.index import TITLE, MutualIndex
 from kgbuild.query.retrieval.linking import EntityLinker
 from kgbuild.query.types import LinkedEntity
-from kgbuild.store.types import Embedder
 
 
 @dataclass

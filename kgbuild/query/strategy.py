@@ -17,11 +17,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 if TYPE_CHECKING:
     from kgbuild.config import Config
+    from kgbuild.embed.types import Embedder
     from kgbuild.graph.projection import GraphProjection
     from kgbuild.graph.vectors import GraphVectors
     from kgbuild.query.graph_linking import QuestionLinker
     from kgbuild.query.types import Answer, Retriever
-    from kgbuild.store.types import Embedder, GraphStore
+    from kgbuild.store.types import GraphStore
     from kgbuild.workspace import Workspace
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from kgbuild.cli_serve import serve
+from kgbuild.cli.serve import serve
 from kgbuild.config import Config
 
 

@@ -414,6 +414,7 @@ class Explorer:
             if not got:
                 assert self._index is not None
                 return self._index
+            self.engine.refresh()
             projection = self.engine.projection()
         with self._index_lock:
             if self._index is None or self._index.p is not projection:

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from kgbuild.config import Config
-from kgbuild.store.types import Embedder, GraphStore, VectorStore
+from kgbuild.embed.types import Embedder
+from kgbuild.store.types import GraphStore, VectorStore
 from kgbuild.workspace import Workspace
 
 
@@ -83,8 +84,8 @@ class QueryIndex:
 def open_query_index(config: Config, *, open_graph: bool = True) -> QueryIndex:
     """The stores a query reads. open_graph=False leaves `graph` None for the caller to open on
     first use (`open_graph_store`): a retrieval-only query never needs the graph store's JVM."""
+    from kgbuild.embed.cached import open_embedder
     from kgbuild.errors import WorkspaceError
-    from kgbuild.store.embeddings import open_embedder
     from kgbuild.store.manifest import StoreManifest
     from kgbuild.store.milvus import open_vector_store
 

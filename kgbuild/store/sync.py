@@ -11,8 +11,8 @@ from collections.abc import Callable
 from contextlib import ExitStack
 
 from kgbuild.config import Config
+from kgbuild.embed.models import ModelPool, SentenceEmbedder
 from kgbuild.errors import KgbuildError
-from kgbuild.ingest.embedding_model import ModelPool, SentenceEmbedder
 from kgbuild.progress import ProgressReporter, QuietProgress
 from kgbuild.schema import resolve_schema
 from kgbuild.store import cypher
@@ -97,9 +97,9 @@ def _sync_graph(config: Config, workspace: Workspace, report: SyncReport, progre
 
 def _sync_vectors(config: Config, workspace: Workspace, report: SyncReport, progress: ProgressReporter,
                   models: ModelPool | None) -> None:
-    from kgbuild.ingest.embedding_choice import decide_embedding, decide_text_analyzer
+    from kgbuild.embed.choice import decide_embedding, decide_text_analyzer
     opened = started = time.perf_counter()  # the Milvus client's import is part of opening the store
-    from kgbuild.store.embeddings import open_embedder
+    from kgbuild.embed.cached import open_embedder
     from kgbuild.store.milvus import open_vector_store
     from kgbuild.store.vector_sync import sync_vectors
 

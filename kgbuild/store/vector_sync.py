@@ -18,12 +18,13 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from kgbuild.embed.cached import CachedEmbedder
+from kgbuild.embed.types import Embedder
 from kgbuild.ids import content_hash
 from kgbuild.progress import Advance, ProgressReporter
-from kgbuild.store.embeddings import CachedEmbedder
 from kgbuild.store.manifest import Diff, StoreManifest, diff
 from kgbuild.store.milvus import CollectionMismatch
-from kgbuild.store.types import Embedder, SyncReport, VectorRow, VectorStore
+from kgbuild.store.types import SyncReport, VectorRow, VectorStore
 from kgbuild.workspace import Workspace
 
 

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kgbuild.embed.types import Embedder
 from kgbuild.graph.projection import CHUNK, GraphProjection
 from kgbuild.graph.vectors import GraphVectors, embed_texts
 from kgbuild.graph.walks import Path
 from kgbuild.query.graph_evidence import path_text, triple_text
-from kgbuild.store.types import Embedder
 
 LOOKUP_KINDS = ("entity", "concept", "event")
 PREDICATE_WEIGHT = 0.5  # of a hop's score; the rest is what the hop leads to

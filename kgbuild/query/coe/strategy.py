@@ -45,10 +45,10 @@ from kgbuild.query.types import Answer, Citation, StepResult
 from kgbuild.query_settings import CoESettings
 
 if TYPE_CHECKING:
+    from kgbuild.embed.types import Embedder
     from kgbuild.graph.vectors import GraphVectors
     from kgbuild.query.graph_linking import QuestionLinker
     from kgbuild.query.strategy import Budget, QueryResources
-    from kgbuild.store.types import Embedder
 
 NAME = "coe"
 STAGE = "query.coe"

@@ -24,6 +24,7 @@ import time
 
 import numpy as np
 
+from kgbuild.embed.types import Embedder
 from kgbuild.query.retrieval.fusion import fuse, normalise
 from kgbuild.query.retrieval.index import CONCEPT, TITLE, MutualIndex
 from kgbuild.query.retrieval.linking import EntityLinker, Mention
@@ -31,7 +32,7 @@ from kgbuild.query.retrieval.ppr import PageRank
 from kgbuild.query.types import LinkedEntity, RetrievalMode, RetrievalResult, ScoredChunk, Triple
 from kgbuild.query_settings import HybridSettings
 from kgbuild.store.milvus import FullTextUnavailable
-from kgbuild.store.types import Embedder, VectorHit, VectorStore
+from kgbuild.store.types import VectorHit, VectorStore
 
 
 class HybridRetriever:

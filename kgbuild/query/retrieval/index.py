@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -27,6 +27,9 @@ from kgbuild.ids import unescape_article_id
 from kgbuild.query.retrieval.text import STOPWORDS, tokens
 from kgbuild.text import mention_key
 from kgbuild.workspace import Workspace
+
+if TYPE_CHECKING:
+    from kgbuild.graph.projection import GraphProjection
 
 # Node kinds in `MutualIndex.node_kind`.
 ENTITY, CONCEPT, TITLE = "entity", "concept", "title"
@@ -119,6 +122,30 @@ class MutualIndex:
         concepts = workspace.read_table("concepts", ["id", "name", "chunk_ids"]).to_pylist()
         relations = workspace.read_table(
             "relations", ["id", "subject_id", "predicate", "object_id", "chunk_ids"]).to_pylist()
+        return cls.from_rows(chunks, entities, relations, concepts, documents, title_nodes=title_nodes)
+
+    @classmethod
+    def from_projection(cls, projection: GraphProjection, *, title_nodes: bool = True) -> MutualIndex:
+        """The mutual index of the engine's one graph in memory: the same rows, in the same order, as
+        `load` reads from the tables (chunks, entities with their aliases, concepts, relations between
+        them, document titles), taken from the projection instead of read again."""
+        p = projection
+        ids = p.node_ids
+        chunks = [{"id": ids[i], "doc_id": p.chunk_doc[i], "text": p.chunk_text[i]} for i in sorted(p.chunk_doc)]
+        entities: list[dict[str, Any]] = []
+        concepts: list[dict[str, Any]] = []
+        for i, kind in enumerate(p.node_kind):
+            if kind == "entity":
+                entities.append({"id": ids[i], "name": p.node_names[i], "spg_class": p.node_class[i],
+                                 "aliases": p.node_aliases.get(i, ()),
+                                 "chunk_ids": [ids[c] for c in p.node_chunks[i]]})
+            elif kind == "concept":
+                concepts.append({"id": ids[i], "name": p.node_names[i],
+                                 "chunk_ids": [ids[c] for c in p.node_chunks[i]]})
+        relations = [{"id": p.edge_ids[e], "subject_id": ids[int(p.edge_head[e])], "predicate": p.predicate(e),
+                      "object_id": ids[int(p.edge_tail[e])], "chunk_ids": [ids[c] for c in p.edge_chunks[e]]}
+                     for e in range(p.n_edges) if p.edge_kind[e] == "relation"]
+        documents = [{"id": doc, "title": title} for doc, title in p.doc_titles.items()]
         return cls.from_rows(chunks, entities, relations, concepts, documents, title_nodes=title_nodes)
 
     @classmethod

@@ -12,10 +12,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Literal
 
+from kgbuild.embed.types import Embedder
 from kgbuild.query.retrieval.index import CONCEPT, TITLE, MutualIndex
 from kgbuild.query.retrieval.text import STOPWORDS, spans
 from kgbuild.query.types import LinkedEntity
-from kgbuild.store.types import Embedder, VectorStore
+from kgbuild.store.types import VectorStore
 from kgbuild.text import fold, mention_key, same_type
 
 LinkHow = Literal["exact", "alias", "dense", "concept"]  # LinkedEntity.how

@@ -1,10 +1,12 @@
-"""Personalized PageRank over the mutual index (nodes + chunks in one sparse matrix)."""
+"""Personalized PageRank over the mutual index (nodes + chunks in one sparse matrix), with the graph
+strategies' iteration (graph/walks.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
 
+from kgbuild.graph.walks import walk_with_restart
 from kgbuild.query.retrieval.index import MutualIndex
 
 
@@ -37,12 +39,5 @@ class PageRank:
         for node, weight in seeds.items():
             s[node] += weight
         s /= s.sum()
-        p = s.copy()
-        for _ in range(iterations):
-            nxt = (1.0 - restart) * (self.transition @ p)
-            nxt += (1.0 - nxt.sum()) * s  # restart plus whatever fell into dead ends
-            done = float(np.abs(nxt - p).sum()) < tol
-            p = nxt
-            if done:
-                break
+        p = walk_with_restart(self.transition, s, damping=1.0 - restart, iterations=iterations, tol=tol)
         return p[: self.n_nodes], p[self.n_nodes:]

@@ -31,7 +31,7 @@ from kgbuild.errors import ModelLoadError
 
 Backend = Literal["torch", "onnx", "onnx-int8", "static"]
 BackendSetting = Literal["auto", "torch", "onnx", "onnx-int8", "static"]
-# static: a token table distilled from the model (kgbuild.ingest.static_embedding); opt-in only.
+# static: a token table distilled from the model (kgbuild.embed.static); opt-in only.
 BACKENDS: tuple[str, ...] = ("torch", "onnx", "onnx-int8", "static")
 
 # Bumped when the export itself changes, so graphs made by an older kgbuild are not reused.
@@ -52,7 +52,7 @@ def onnx_available() -> bool:
 
 
 def static_available() -> bool:
-    """Whether model2vec (embedding.backend: static, kgbuild.ingest.static_embedding) is installed."""
+    """Whether model2vec (embedding.backend: static, kgbuild.embed.static) is installed."""
     import importlib.util
 
     return importlib.util.find_spec("model2vec") is not None

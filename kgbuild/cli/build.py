@@ -9,22 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sys
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 import click
 from rich.console import Console
 
-from kgbuild.cli_common import config_of as _config
-from kgbuild.cli_common import fail_cleanly as _fail_cleanly
-from kgbuild.cli_report import failed_chunk_lines, print_report, stores_line, usage_line
+from kgbuild.cli.common import config_of as _config
+from kgbuild.cli.common import fail_cleanly as _fail_cleanly
+from kgbuild.cli.report import failed_chunk_lines, print_report, stores_line, usage_line
 from kgbuild.config import Config
 from kgbuild.errors import ConfigError, KgbuildError
 from kgbuild.model import ChunkFailure
-from kgbuild.report import BuildReport, ExtractSection, WriteSection, load_report, project_usage
+from kgbuild.report import BuildReport, ExtractSection
 
 
 def _out() -> Console:
@@ -91,7 +89,7 @@ def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quie
 
         check_stores(config)  # a server down or a password missing: one line, before any work
     if config.embedding.device == "cuda":
-        from kgbuild.ingest.embedding_device import resolve_device
+        from kgbuild.embed.device import resolve_device
 
         resolve_device("cuda", config.embedding.backend)  # no GPU here: one line, before any work
     from kgbuild.llm.probe import build_roles, check_endpoints
@@ -182,22 +180,10 @@ def remove(ctx: click.Context, doc_ids: tuple[str, ...], quiet: bool, as_json: b
 @_fail_cleanly
 def sync(ctx: click.Context, quiet: bool, as_json: bool) -> None:
     """Write the workspace into the graph and vector stores (only what they lack; a build does this itself)."""
+    from kgbuild.build.sync import sync_workspace
     from kgbuild.progress import QuietProgress, RichProgress
-    from kgbuild.store.sync import sync_stores
-    from kgbuild.workspace import Workspace
 
-    config = _config(ctx)
-    ws = Workspace(config.workspace_path())
-    if not ws.exists():
-        raise ConfigError("workspace", f"nothing built yet in {ws.path}", "run `kgbuild build SOURCES` first")
-    with ws.lock():
-        result = sync_stores(config, QuietProgress() if quiet or as_json else RichProgress())
-        latest = load_report(ws.latest_report())
-        if latest is not None:
-            # `status` reads the latest report: it must not keep saying the stores are behind.
-            latest.write = WriteSection(stores=result)
-            stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-            ws.save_report(latest.model_dump_json(indent=2), f"sync-{stamp}-{os.getpid()}")
+    result = sync_workspace(_config(ctx), QuietProgress() if quiet or as_json else RichProgress())
     if as_json:
         click.echo(result.model_dump_json(indent=2))
     else:
@@ -213,44 +199,24 @@ def sync(ctx: click.Context, quiet: bool, as_json: bool) -> None:
 @_fail_cleanly
 def status(ctx: click.Context, as_json: bool) -> None:
     """What the workspace holds and how the last build went."""
-    from kgbuild import explore
-    from kgbuild.workspace import Workspace
+    from kgbuild.status import project_status
 
-    config = _config(ctx)
-    ws = Workspace(config.workspace_path())
-    counts = explore.counts(ws)
-    saved = ws.latest_report()
-    latest = load_report(saved)
-    from kgbuild.store.open import held_by_stores
-
-    info: dict[str, Any] = {
-        "config": str(config.file) if config.file else "(defaults)",
-        "workspace": str(ws.path),
-        "schema": config.schema_,
-        "counts": counts,
-        # What the stores hold now (all builds so far), not what the last run changed.
-        "stores": held_by_stores(config),
-        "last_build": _last_build(latest) if latest else {},
-    }
-    usage = project_usage(ws.reports_dir)
-    info["model_usage_builds"] = usage[1] if usage else 0
-    info["model_usage_total"] = usage[0] if usage else None
+    info = project_status(_config(ctx))
     if as_json:
-        total = info["model_usage_total"]
-        click.echo(json.dumps({**info, "model_usage_total": total.model_dump() if total else None},
-                              indent=2, ensure_ascii=False))
+        click.echo(json.dumps(info.as_json(), indent=2, ensure_ascii=False))
         return
     out = _out()
-    out.print(f"[bold]workspace[/bold] {info['workspace']}  [bold]config[/bold] {info['config']}  "
-              f"[bold]schema[/bold] {info['schema']}")
-    out.print("  ".join(f"{k}: {v}" for k, v in counts.items()))
-    for name, held in info["stores"].items():
+    out.print(f"[bold]workspace[/bold] {info.workspace}  [bold]config[/bold] {info.config}  "
+              f"[bold]schema[/bold] {info.schema}")
+    out.print("  ".join(f"{k}: {v}" for k, v in info.counts.items()))
+    for name, held in info.stores.items():
         if held["backend"] != "none":
             rows = ", ".join(f"{n} {kind}" for kind, n in held["rows"].items()) or "nothing written yet"
             cut = "  (last write interrupted: run `kgbuild sync`)" if held["interrupted"] else ""
             out.print(f"{name} store ({held['backend']}) holds: {rows}{cut}")
-    if saved is not None and latest is None:
+    if info.latest_unreadable:
         out.print("last build report was written by an older kgbuild; the next build writes a new one")
+    latest = info.latest
     if latest is None:
         return
     extract = latest.extract or ExtractSection()
@@ -260,9 +226,9 @@ def status(ctx: click.Context, as_json: bool) -> None:
                   f"sources: {', '.join(latest.sources)}")
     if latest.llm is not None:
         out.print(f"model usage, last build: {usage_line(latest.llm.total)}")
-    if info["model_usage_total"] is not None:
-        out.print(f"model usage, all builds ({info['model_usage_builds']} with a model): "
-                  f"{usage_line(info['model_usage_total'])}")
+    if info.model_usage_total is not None:
+        out.print(f"model usage, all builds ({info.model_usage_builds} with a model): "
+                  f"{usage_line(info.model_usage_total)}")
     if latest.assemble is not None and latest.assemble.off_schema_line():
         out.print(latest.assemble.off_schema_line())
     if latest.write is not None and latest.write.stores is not None:
@@ -271,19 +237,3 @@ def status(ctx: click.Context, as_json: bool) -> None:
         out.print(f"stores NOT written: {latest.store_error} (run `kgbuild sync`)")
     for s in latest.skipped:
         out.print(f"  skipped {s.source}: {s.reason}")
-
-
-def _last_build(report: BuildReport) -> dict[str, Any]:
-    """What `status --json` shows of the latest report."""
-    extract = report.extract or ExtractSection()
-    return {
-        "finished_at": report.finished_at, "sources": report.sources, "wall_seconds": report.wall_seconds,
-        "chunks_extracted": extract.chunks_extracted, "chunks_cached": extract.chunks_cached,
-        "chunks_failed": extract.chunks_failed, "peak_rss_mb": report.peak_rss_mb,
-        "skipped": [s.model_dump() for s in report.skipped],
-        "llm": report.llm.model_dump() if report.llm else None,
-        "stores": report.write.stores.model_dump() if report.write and report.write.stores else None,
-        "store_error": report.store_error,
-        "off_schema": report.assemble.off_schema if report.assemble else {},
-        "strict_schema": report.assemble.strict_schema if report.assemble else False,
-    }

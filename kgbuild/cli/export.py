@@ -1,7 +1,7 @@
 """`kgbuild export FORMAT`: the built graph as Turtle, JSON-LD, GraphML or JSON lines.
 
-Registered on the main group in cli.py (`main.add_command(export)`); failures and the config go
-through kgbuild/cli_common.py, which does not import kgbuild.cli.
+Registered on the main group by kgbuild/cli/root.py (lazily); failures and the config go through
+kgbuild/cli/common.py.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from kgbuild.cli_common import config_of, fail_cleanly
+from kgbuild.cli.common import config_of, fail_cleanly
 from kgbuild.export import EXTENSIONS, FORMATS, RDF_FORMATS
 
 

@@ -7,7 +7,7 @@ entities to the answer's, and the triples on shortest paths between them. Each m
 the workspace with the fingerprint of the graph it was trained on; after a rebuild that changed the
 graph, the strategy refuses the stale model with a line naming the command to run again.
 
-Registered on the main group by kgbuild/cli.py.
+Registered on the main group by kgbuild/cli/root.py (lazily).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from kgbuild.cli_common import fail_cleanly, open_engine
+from kgbuild.cli.common import fail_cleanly, open_engine
 
 if TYPE_CHECKING:
     from kgbuild.query.evaluate import QAFile, QAFormat

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from kgbuild.ingest.multilingual import (
+from kgbuild.embed.multilingual import (
     MULTILINGUAL,
     MULTILINGUAL_EXTRA,
     MULTILINGUAL_NAME,
@@ -28,8 +28,8 @@ from kgbuild.text_language import SAMPLE_CHARS, LanguageGuess, guess_language
 
 if TYPE_CHECKING:
     from kgbuild.config import Config
-    from kgbuild.ingest.embedding_model import ModelPool
-    from kgbuild.store.types import Embedder
+    from kgbuild.embed.models import ModelPool
+    from kgbuild.embed.types import Embedder
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """`kgbuild serve`: the web explorer and JSON API over the project's query engine (kgbuild/serve, docs/serve.md).
 
-Registered on the main group by kgbuild/cli.py; the engine comes from kgbuild/cli_common.open_engine,
+Registered on the main group by kgbuild/cli/root.py; the engine comes from kgbuild/cli/common.open_engine,
 opened once for the life of the server.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from kgbuild.cli_common import fail_cleanly, open_engine
+from kgbuild.cli.common import fail_cleanly, open_engine
 from kgbuild.serve.security import TOKEN_ENV, check_bind, is_loopback
 
 __all__ = ["serve"]

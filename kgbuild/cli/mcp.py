@@ -1,6 +1,6 @@
 """`kgbuild mcp`: the project as a Model Context Protocol server for agents (kgbuild/mcp, docs/mcp.md).
 
-Registered on the main group by kgbuild/cli.py; the engine comes from kgbuild/cli_common.open_engine,
+Registered on the main group by kgbuild/cli/root.py; the engine comes from kgbuild/cli/common.open_engine,
 opened once before serving (a project that cannot open fails in one line, before any protocol) and
 again after each build that `--allow-build` permits.
 """
@@ -11,7 +11,7 @@ from contextlib import nullcontext
 
 import click
 
-from kgbuild.cli_common import config_of, fail_cleanly, open_engine
+from kgbuild.cli.common import config_of, fail_cleanly, open_engine
 from kgbuild.errors import ConfigError
 from kgbuild.serve.security import TOKEN_ENV
 

@@ -7,7 +7,7 @@ fasttog), so EM/F1, model calls, tokens per question and latency are measured on
 questions. Default: the strategies that need no model, and the solver too when a model is configured
 (coe and fasttog make many calls per question: name them with --strategy).
 
-Registered on the main group by kgbuild/cli.py (`main.add_command(eval_command)`).
+Registered on the main group by kgbuild/cli/root.py (lazily).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from kgbuild.cli_common import config_of, fail_cleanly, open_engine
+from kgbuild.cli.common import config_of, fail_cleanly, open_engine
 from kgbuild.errors import ConfigError
 
 if TYPE_CHECKING:

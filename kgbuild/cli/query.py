@@ -1,6 +1,6 @@
 """`kgbuild query "question"` over the query engine (kgbuild/engine.py), and `kgbuild strategies`.
 
-Registered on the main group by kgbuild/cli.py; the engine comes from kgbuild/cli_common.open_engine.
+Registered on the main group by kgbuild/cli/root.py; the engine comes from kgbuild/cli/common.open_engine.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from kgbuild.cli_common import config_of, fail_cleanly, open_engine
+from kgbuild.cli.common import config_of, fail_cleanly, open_engine
 
 if TYPE_CHECKING:
     from kgbuild.query.types import Answer, StepResult

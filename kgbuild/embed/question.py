@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from kgbuild.store.types import Embedder
+    from kgbuild.embed.types import Embedder
 
 # Above this many texts in one call the full model is asked: it pads and batches on all cores.
 SMALL_CALL = 16

@@ -1,5 +1,5 @@
 """embedding.backend: static -- a table of token vectors distilled locally from the configured
-sentence-transformers model (kgbuild.ingest.static_distil, in model2vec's file layout; model2vec
+sentence-transformers model (kgbuild.embed.static_distil, in model2vec's file layout; model2vec
 reads it), a text's vector being the mean of its tokens' vectors.
 
 No transformer runs at embed time, so 2Wiki's 45k vector texts embed in a few seconds on 2 cores
@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from kgbuild.embed.backend import Encoded, EncodeStats, cache_root, resolve_backend
 from kgbuild.errors import ModelLoadError
-from kgbuild.ingest.embedding_backend import Encoded, EncodeStats, cache_root, resolve_backend
 
 # Bumped when the distillation recipe changes, so tables made by an older kgbuild are not reused.
 _VERSION = "2"  # 2: kgbuild's own distillation (static_distil), not model2vec.distill
@@ -74,11 +74,11 @@ def _unwritable(folder: Path, setting: str, exc: OSError) -> ModelLoadError:
 
 
 def _distil(source: str, target: Path, setting: str) -> None:
-    """Run `python -m kgbuild.ingest.static_embedding SOURCE TARGET` with this kgbuild on the path."""
+    """Run `python -m kgbuild.embed.static SOURCE TARGET` with this kgbuild on the path."""
     root = str(Path(__file__).resolve().parents[2])  # the folder that holds kgbuild/
     env = {**os.environ, "HF_HUB_OFFLINE": "1",
            "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
-    done = subprocess.run([sys.executable, "-m", "kgbuild.ingest.static_embedding", source, str(target)],
+    done = subprocess.run([sys.executable, "-m", "kgbuild.embed.static", source, str(target)],
                           env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0 or not all((target / name).is_file() for name in _FILES):
         lines = [line for line in done.stderr.strip().splitlines() if line.strip()]
@@ -88,9 +88,9 @@ def _distil(source: str, target: Path, setting: str) -> None:
 
 
 def distil_into(source: str, target: Path) -> None:
-    """The child's work: distil `source` into the empty folder `target` (kgbuild.ingest.static_distil)."""
-    from kgbuild.ingest.embedding_model import load_sentence_model
-    from kgbuild.ingest.static_distil import distil
+    """The child's work: distil `source` into the empty folder `target` (kgbuild.embed.static_distil)."""
+    from kgbuild.embed.sentence_model import load_sentence_model
+    from kgbuild.embed.static_distil import distil
 
     distil(load_sentence_model(source, "embedding.model"), source, target)
 
@@ -132,5 +132,5 @@ class StaticEncoder:
 
 if __name__ == "__main__":  # the child process of _distil
     if len(sys.argv) != 3:
-        sys.exit("usage: python -m kgbuild.ingest.static_embedding SOURCE_MODEL TARGET_FOLDER")
+        sys.exit("usage: python -m kgbuild.embed.static SOURCE_MODEL TARGET_FOLDER")
     distil_into(sys.argv[1], Path(sys.argv[2]))

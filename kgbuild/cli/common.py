@@ -1,7 +1,8 @@
 """What the query-side commands (query, eval, export) share: clean failures, the config, the stores.
 
-This module imports nothing of kgbuild.cli, so cli.py can import the commands (and these helpers)
-in any order; before, each command module carried its own shim that looked cli.py up at call time.
+This module imports no other command module, so the root group (root.py) can load the commands (and
+these helpers) in any order; before, each command module carried its own shim that looked the root up
+at call time.
 """
 
 from __future__ import annotations

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from kgbuild.embed.models import ModelPool
 from kgbuild.ids import content_hash
-from kgbuild.ingest.embedding_model import ModelPool
 
 if TYPE_CHECKING:
     from kgbuild.config import Config
-    from kgbuild.store.types import Embedder
+    from kgbuild.embed.types import Embedder
 
 _LOOKUP_SLICE = 500  # SQLite allows 999 bound parameters per statement in older builds
 
@@ -120,7 +120,7 @@ def open_embedder(config: Config, workspace_path: Path, models: ModelPool | None
 
     `models` is the pool of the build or engine that asks, so the model is the one its other stages
     use; without one, the embedder gets a pool of its own."""
-    from kgbuild.ingest.embedding_choice import dense_embedder
+    from kgbuild.embed.choice import dense_embedder
 
     # `auto` resolves by the project's language (docs/languages.md).
     inner = dense_embedder(config, workspace_path,
