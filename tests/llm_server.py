@@ -85,9 +85,59 @@ class _Server(ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
+# How each server kind lists its models (GET /models) and which structured-output forms it takes;
+# a refused form is answered with the status and words that server uses.
+_LISTING: dict[str, dict[str, Any]] = {
+    "openai": {"owned_by": "system"},
+    "vllm": {"owned_by": "vllm", "max_model_len": 8192},
+    "sglang": {"owned_by": "sglang"},
+    "llamacpp": {"owned_by": "me"},  # llama-cpp-python
+    "ollama": {"owned_by": "library"},
+}
+_REFUSES: dict[str, dict[str, tuple[int, str]]] = {
+    "generic": {},
+    "openai": {"json_object_schema": (400, "Unrecognized request argument supplied: response_format.schema")},
+    "vllm": {},
+    "sglang": {},
+    # llama-cpp-python: its pydantic model has no json_schema type and the handler fails with a 500.
+    "llamacpp": {"json_schema": (500, "1 validation error for ResponseFormat: type: Input should be "
+                                      "'text' or 'json_object' (input: 'json_schema')")},
+    "ollama": {},
+}
+# Kinds whose chat template reads chat_template_kwargs.enable_thinking.
+_TEMPLATE_SWITCH = {"vllm", "sglang", "llamacpp"}
+
+
+def response_form(body: dict[str, Any]) -> str:
+    """The structured-output form a request used: json_schema, json_object_schema, json_object or none."""
+    fmt = body.get("response_format")
+    if not isinstance(fmt, dict):
+        return "none"
+    if fmt.get("type") == "json_schema":
+        return "json_schema"
+    return "json_object_schema" if "schema" in fmt else "json_object"
+
+
 class ScriptedLLM:
-    def __init__(self, model: str = "scripted-model") -> None:
+    """kind: "generic" (the default: takes every form, lists no models) or a server's emulation
+    ("openai", "vllm", "sglang", "llamacpp", "ollama"): its /models listing (with `serves`), the
+    response_format forms it refuses (plus `refuse`), and its thinking switch. `reasoning`:
+    "inline" puts `<think>...</think>` before each reply, "field" sends the thoughts as
+    `reasoning_content` with reasoning_tokens in the usage (both unless the request switched
+    thinking off in a way this kind takes). `enforce_max_tokens` cuts replies longer than the
+    request's max_tokens (in words) with finish_reason "length", as a server does."""
+
+    def __init__(self, model: str = "scripted-model", *, kind: str = "generic", serves: list[str] | None = None,
+                 refuse: dict[str, tuple[int, str]] | None = None, reasoning: str | None = None,
+                 thoughts: str = "Let me think about which entities the passage names.",
+                 enforce_max_tokens: bool = False) -> None:
         self.model = model
+        self.kind = kind
+        self.serves = list(serves) if serves is not None else ([model] if kind != "generic" else [])
+        self.refuses = {**_REFUSES[kind], **(refuse or {})}
+        self.reasoning = reasoning
+        self.thoughts = thoughts
+        self.enforce_max_tokens = enforce_max_tokens
         self.requests: list[dict[str, Any]] = []
         self.max_in_flight = 0
         self._in_flight = 0
@@ -157,8 +207,22 @@ class ScriptedLLM:
                 return fault, None
             return fault, next((r for r in reversed(self._replies) if r.take(text)), None)
 
+    def _thinking(self, body: dict[str, Any]) -> bool:
+        if self.reasoning is None:
+            return False
+        switch = body.get("chat_template_kwargs")
+        if self.kind in _TEMPLATE_SWITCH and isinstance(switch, dict) and switch.get("enable_thinking") is False:
+            return False
+        return not (self.kind == "ollama" and body.get("reasoning_effort") == "none")
+
     def _answer(self, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes, dict[str, int] | None]:
         text = _prompt_text(body)
+        refused = self.refuses.get(response_form(body))
+        if refused is not None:
+            status, message = refused
+            return self._error(_Rule("fail", "", 1, status=status), message)
+        if self.serves and self.kind not in ("llamacpp", "generic") and body.get("model") not in self.serves:
+            return self._error(_Rule("fail", "", 1, status=404), f"The model `{body.get('model')}` does not exist.")
         fault, rule = self._pick(text)
         if fault is not None and fault.kind == "stall":
             self._stopping.wait(fault.delay)  # then answer normally; the client may be gone by then
@@ -176,19 +240,32 @@ class ScriptedLLM:
 
     def _completion(self, body: dict[str, Any], content: str, finish_reason: str,
                     usage: bool) -> tuple[int, dict[str, str], bytes, dict[str, int] | None]:
+        limit = body.get("max_tokens")
+        if self.enforce_max_tokens and isinstance(limit, int) and _words(content) > limit:
+            # Cut at the limit, keeping the text's own spacing (the reply is a prefix of the full one).
+            cut = [m.end() for m in re.finditer(r"\S+", content)][limit - 1]
+            content, finish_reason = content[:cut], "length"
+        message: dict[str, Any] = {"role": "assistant", "content": content}
+        thinking = self._thinking(body)
+        if thinking and self.reasoning == "inline":
+            message["content"] = f"<think>\n{self.thoughts}\n</think>\n\n{content}"
+        elif thinking:
+            message["reasoning_content"] = self.thoughts
         reply: dict[str, Any] = {
             "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
             "object": "chat.completion",
             "created": int(time.time()),
             "model": body.get("model", self.model),
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
-                         "finish_reason": finish_reason, "logprobs": None}],
+            "choices": [{"index": 0, "message": message, "finish_reason": finish_reason, "logprobs": None}],
         }
         counted = None
         if usage:
-            prompt, completion = _words(_prompt_text(body)), _words(content)
+            thought = _words(self.thoughts) if thinking else 0
+            prompt, completion = _words(_prompt_text(body)), _words(content) + thought
             counted = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
-            reply["usage"] = counted
+            reply["usage"] = dict(counted)
+            if thinking and self.reasoning == "field":
+                reply["usage"]["completion_tokens_details"] = {"reasoning_tokens": thought}
         return 200, {}, json.dumps(reply).encode(), counted
 
     def _error(self, rule: _Rule, message: str | None = None) -> tuple[int, dict[str, str], bytes, None]:
@@ -240,8 +317,10 @@ class ScriptedLLM:
             def do_GET(self) -> None:  # http.server naming
                 entry = self._record(None)
                 if self.path.rstrip("/").endswith("/models"):
-                    payload = {"object": "list", "data": [{"id": llm.model, "object": "model",
-                                                            "created": 0, "owned_by": "scripted"}]}
+                    shown = llm.serves  # generic: none listed, so any model name passes the probe
+                    owner = _LISTING.get(llm.kind, {"owned_by": "scripted"})
+                    payload = {"object": "list", "data": [{"id": name, "object": "model", "created": 0, **owner}
+                                                          for name in shown]}
                     entry["status"] = 200
                     self._send(200, {}, json.dumps(payload).encode())
                 else:

@@ -163,3 +163,15 @@ def test_a_skipped_file_makes_the_dry_run_exit_1_and_bad_model_settings_exit_2(t
                       encoding="utf-8")
     from_file = run("--keep-going")
     assert from_file.exit_code == 2 and "llm.model: contains a line break" in from_file.stderr
+
+
+def test_dry_run_names_the_extract_roles_model_and_endpoint_and_the_max_tokens_cap(tmp_path: Path) -> None:
+    config = project(tmp_path, "http://127.0.0.1:9/v1")  # never asked: a dry run calls no model
+    config.write_text(config.read_text(encoding="utf-8") + "  passage_output_tokens: 500\n  roles:\n"
+                      "    extract: {base_url: 'http://127.0.0.1:9/small/v1', model: small-model}\n"
+                      "    solve: {model: big-model}\n", encoding="utf-8")
+    est = dry_run(config)
+    assert est["model"] == "small-model" and est["role"] == "extract"
+    assert est["endpoint"] == "http://127.0.0.1:9/small/v1"
+    # every request's max_tokens, summed: passages x 500 each
+    assert est["completion_tokens_cap"] == 500 * est["chunks_to_extract"]

@@ -226,14 +226,25 @@ def test_wrong_api_key_stops_after_one_request_names_the_setting_and_keeps_earli
     assert ("Alan Turing", "bornIn", "London") in relations(config)
 
 
-def test_endpoint_down_is_a_per_chunk_failure_naming_the_endpoint(tmp_path: Path, llm: ScriptedLLM) -> None:
+def tree_bytes(root: Path) -> dict[str, bytes]:
+    """Every file under `root` with its bytes (directories as empty entries)."""
+    return {str(p.relative_to(root)): (p.read_bytes() if p.is_file() else b"") for p in sorted(root.rglob("*"))}
+
+
+def test_endpoint_down_stops_the_build_before_anything_is_read_or_written(tmp_path: Path, llm: ScriptedLLM) -> None:
+    # Was: 252 calls over ~100 s, nothing on stderr, an empty graph written, exit 1 after 122 s.
     config = make_project(tmp_path, llm)
     text = config.read_text(encoding="utf-8").replace(llm.base_url, "http://127.0.0.1:9/v1")
     config.write_text(text, encoding="utf-8")
-    result, report = build(config)
-    assert result.exit_code == 1 and report["extract"]["chunks_failed"] == 3
-    drops = Workspace(config.parent / "ws").rows("drops")
-    assert any("127.0.0.1:9" in d["detail"] for d in drops if d["reason"] == "extractor error")
+    before = tree_bytes(tmp_path)
+    result = CliRunner().invoke(main, ["-c", str(config), "build", str(tmp_path / "src"), "--json"])
+    assert result.exit_code == 2 and result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: llm.base_url: cannot reach the model endpoint http://127.0.0.1:9/v1: "
+                               "connection refused"), lines[0]
+    assert tree_bytes(tmp_path) == before  # no workspace, no cache, no store: byte-identical
+    assert llm.chat_log() == []
 
 
 def split_reply(body: dict[str, Any]) -> str:

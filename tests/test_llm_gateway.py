@@ -100,7 +100,8 @@ def test_json_mode_off_sends_no_response_format_and_no_key_sends_a_placeholder(l
     llm.reply("", "plain text")
     ask(LLMGateway(config(llm.base_url), cache_path=None), request(json_mode=False))
     [entry] = llm.chat_log()
-    assert "response_format" not in entry["json"] and "max_tokens" not in entry["json"]
+    assert "response_format" not in entry["json"]
+    assert entry["json"]["max_tokens"] == LLMConfig().max_output_tokens  # a cap on every request
     assert entry["authorized"]  # local servers ignore it; the SDK needs some key
 
 
@@ -383,7 +384,7 @@ def test_merge_adds_snapshots(llm: ScriptedLLM) -> None:
     one.usage.merge(two.usage.snapshot())
     assert one.usage.total.calls == 3 and set(one.usage.by_doc) == {"a", "b"}
     one.usage.reset()
-    assert one.usage.snapshot() == {"total": one.usage.total.model_dump(), "by_stage": {}, "by_doc": {}}
+    assert one.usage.snapshot() == {"total": one.usage.total.model_dump(), "by_stage": {}, "by_doc": {}, "by_role": {}}
 
 
 # -- models per stage and limits ---------------------------------------------------------------

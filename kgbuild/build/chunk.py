@@ -41,7 +41,8 @@ class ChunkStage:
         if not ctx.config.llm.configured():
             raise ConfigError("chunking.splitter", "'llm' needs a model endpoint",
                               "set llm.base_url and llm.model, or use splitter: rules")
-        return f"llm|{ctx.config.llm.base_url}|{ctx.config.llm.model_for('split')}"
+        split = ctx.config.llm.for_role("extract")  # LLM chunking is the extract role's
+        return f"llm|{split.base_url}|{split.model_for('split')}"
 
     def fingerprint(self, ctx: BuildContext) -> str:
         return self.chunker(ctx).fingerprint(self._planner(ctx))

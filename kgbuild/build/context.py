@@ -55,8 +55,12 @@ class BuildContext:
         self.use_cache = use_cache  # False: re-extract every chunk and bypass the model response cache
         self.workers = workers or default_workers(config)
         self._gateway: LLMGateway | None = None
+        # The pipeline writes the stores: an LLM extraction then embeds their texts while it waits
+        # on the model (kgbuild.build.vector_prefetch). Set by the runner that knows the pipeline.
+        self.prefetch_vectors = False
         self._prompts: PromptLibrary | None = None
-        self.models = ModelPool(backend=config.embedding.backend)  # one load per model, whichever setting asks
+        # one load per model, whichever setting asks; on embedding.device
+        self.models = ModelPool(backend=config.embedding.backend, device=config.embedding.device)
         self._concepts: dict[Path, LoadedConcepts] = {}
         self._memo: dict[str, Any] = {}
 
@@ -134,5 +138,6 @@ class BuildContext:
         if gateway is None:
             return None
         usage = LLMSection.model_validate(gateway.usage.snapshot())
+        usage.servers = {url: profile.describe() for url, profile in gateway.servers().items()}
         await gateway.aclose()
         return usage

@@ -24,8 +24,9 @@ from kgbuild.build.context import BuildContext
 from kgbuild.build.extract import ExtractStage, cache_key, structures
 from kgbuild.build.records import BuildRequest
 from kgbuild.build.stream import Clock, StreamStage
-from kgbuild.config import Config
+from kgbuild.config import Config, LLMConfig
 from kgbuild.corpus import Corpus
+from kgbuild.llm.types import ChatRequest
 from kgbuild.model import Chunk
 from kgbuild.progress import stage_bars
 from kgbuild.report import load_report
@@ -44,6 +45,9 @@ class DryRunEstimate(BaseModel):
     chunks_to_extract: int = 0
     extractor: str = ""
     model: str | None = None
+    role: str = "extract"  # the llm.roles entry whose endpoint and model the extraction calls use
+    endpoint: str | None = None
+    completion_tokens_cap: int = 0  # the max_tokens the requests would carry, summed: the most they can cost
     chunks_reply_cached: int = 0  # answered by the model reply cache: no call
     model_calls: int = 0
     packed_calls: int = 0  # calls holding several chunks
@@ -123,12 +127,12 @@ def _estimate_llm(ctx: BuildContext, backend: object, todo: list[Chunk], out: Dr
     from kgbuild.build.extract_backends import LLMBackend
     from kgbuild.llm.cache import ResponseCache
     from kgbuild.llm.cache import cache_key as reply_key
-    from kgbuild.llm.types import ChatRequest
 
     assert isinstance(backend, LLMBackend)
-    cfg = ctx.config.llm
+    cfg = ctx.config.llm.for_role("extract")
     model = cfg.model_for("extract")
     out.model = model
+    out.endpoint = cfg.base_url or "https://api.openai.com/v1"
     extractor = backend.extractor
     path = ctx.workspace.cache_dir / "llm.sqlite"
     replies = ResponseCache(path, readonly=True) if use_cache and cfg.cache else None
@@ -156,6 +160,7 @@ def _estimate_llm(ctx: BuildContext, backend: object, todo: list[Chunk], out: Dr
     out.model_calls = len(requests)
     out.packed_calls = sum(1 for job in plan.jobs if job.packed)
     out.prompt_tokens = sum(counter.count(m.content) for r in requests for m in r.messages)
+    out.completion_tokens_cap = sum(_sized(cfg, r) for r in requests)
     sent = [item.chunk for job in plan.jobs for item in job.items]
     measured = _completion_per_chunk(ctx)
     if measured is not None:
@@ -173,6 +178,15 @@ def _estimate_llm(ctx: BuildContext, backend: object, todo: list[Chunk], out: Dr
     out.price = {"prompt_per_1m": price.prompt_per_1m, "completion_per_1m": price.completion_per_1m}
     out.cost_usd = (out.prompt_tokens * price.prompt_per_1m
                     + out.completion_tokens_estimate * price.completion_per_1m) / 1_000_000
+
+
+def _sized(cfg: LLMConfig, request: ChatRequest) -> int:
+    """The max_tokens the gateway sends with `request` (kgbuild.llm.gateway.LLMGateway.sized)."""
+    if request.max_tokens is not None:
+        return min(request.max_tokens, cfg.max_output_tokens)
+    if request.passages:
+        return min(cfg.max_output_tokens, request.passages * cfg.passage_output_tokens)
+    return cfg.max_output_tokens
 
 
 def _completion_per_chunk(ctx: BuildContext) -> float | None:
@@ -201,10 +215,11 @@ def render_estimate(est: DryRunEstimate) -> list[str]:
         lines.append("model calls: 0 (offline extractor)")
     else:
         lines += [
-            f"model calls: {est.model_calls} ({est.packed_calls} packed; {est.chunks_reply_cached} chunk(s) answered "
-            "by the model reply cache)",
+            f"model calls: {est.model_calls} to {est.model} at {est.endpoint} (role {est.role}; {est.packed_calls} "
+            f"packed; {est.chunks_reply_cached} chunk(s) answered by the model reply cache)",
             f"prompt tokens: {est.prompt_tokens:,} ({est.tokenizer}, the prompts the build would send)",
-            f"completion tokens: ~{est.completion_tokens_estimate:,} (estimated: {est.completion_basis})",
+            f"completion tokens: ~{est.completion_tokens_estimate:,} (estimated: {est.completion_basis}; at most "
+            f"{est.completion_tokens_cap:,} by max_tokens)",
         ]
         if est.cost_usd is not None and est.price is not None:
             lines.append(f"estimated cost: ${est.cost_usd:.4f} ({est.model}: ${est.price['prompt_per_1m']:g} prompt, "

@@ -11,6 +11,7 @@ from typing import Protocol
 
 from kgbuild.build.context import BuildContext
 from kgbuild.build.records import ExtractedChunk
+from kgbuild.build.vector_prefetch import open_prefetch
 from kgbuild.extract.language import tally_languages, unsupported_line
 from kgbuild.extract.llm_pack import Job
 from kgbuild.extract.routing import LanguageRouter
@@ -100,7 +101,7 @@ class LLMBackend:
     def __init__(self, ctx: BuildContext) -> None:
         from kgbuild.extract.llm import LLMExtractor
 
-        cfg, ex_cfg = ctx.config.llm, ctx.config.extract
+        cfg, ex_cfg = ctx.config.llm.for_role("extract"), ctx.config.extract  # llm.roles.extract over llm
         self.ctx = ctx
         self.extractor = LLMExtractor(
             ctx.gateway("extract.extractor"), ctx.schema, ctx.prompts(), mode=ex_cfg.mode,
@@ -111,7 +112,7 @@ class LLMBackend:
         self.label = f"{self.extractor.name} ({cfg.model_for('extract')}, {ex_cfg.mode})"
         self.concepts = ctx.domain_concepts(ex_cfg.domain_concepts) if ex_cfg.domain_concepts else None
         self.notes = [f"domain concepts: {w}" for w in self.concepts.concepts.warnings] if self.concepts else []
-        self.consumers = ctx.config.llm.concurrency * 2
+        self.consumers = cfg.concurrency * 2
 
     async def aclose(self) -> None:
         """Nothing of its own to release: the gateway belongs to the build context."""
@@ -150,6 +151,16 @@ class LLMBackend:
             queue.put_nowait(job)
 
         refused: list[EndpointRefused] = []
+        # The vector stage's embedding, on a worker thread while the consumers wait on the model.
+        texts = [c.text for c in chunks]
+        prefetch = open_prefetch(self.ctx, texts) if chunks else None
+        if prefetch is not None:
+            prefetch.add(texts)
+            delivered = on_result
+
+            def on_result(result: ExtractedChunk) -> None:
+                prefetch.add_extraction(result.extraction)
+                delivered(result)
 
         async def consume() -> None:
             while not queue.empty() and not refused:
@@ -164,6 +175,12 @@ class LLMBackend:
                 for chunk, extraction, failed in outcomes:
                     on_result(ExtractedChunk(chunk_id=chunk.id, extraction=extraction, failed=failed))
 
-        await asyncio.gather(*(consume() for _ in range(min(queue.qsize(), self.consumers) or 1)))
+        try:
+            await asyncio.gather(*(consume() for _ in range(min(queue.qsize(), self.consumers) or 1)))
+        finally:
+            if prefetch is not None:
+                # Before alignment uses the sentence model: one user of it at a time.
+                await asyncio.to_thread(prefetch.join)
+                prefetch.close()
         if refused:
             raise refused[0]

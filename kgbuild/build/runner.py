@@ -120,6 +120,8 @@ class LocalRunner:
     async def run(self, request: BuildRequest, pipeline: str = "default") -> BuildReport:
         """Run the named pipeline over `request`; the report is saved in the workspace and returned."""
         ctx = self.ctx
+        ctx.prefetch_vectors = ctx.config.build.overlap_vectors and any(
+            stage.name == "write" for stage in PIPELINES[pipeline])
         t0 = time.perf_counter()
         startup = None if self.process_started is None else t0 - self.process_started
         report, settings = await run_stages(ctx, PIPELINES[pipeline], request, pipeline)

@@ -88,6 +88,13 @@ def build(ctx: click.Context, paths: tuple[Path, ...], workers: int | None, quie
         from kgbuild.store.checks import check_stores
 
         check_stores(config)  # a server down or a password missing: one line, before any work
+    if config.embedding.device == "cuda":
+        from kgbuild.embed.device import resolve_device
+
+        resolve_device("cuda", config.embedding.backend)  # no GPU here: one line, before any work
+    from kgbuild.llm.probe import build_roles, check_endpoints
+
+    check_endpoints(config, build_roles(config))  # a dead or wrong model endpoint: one line, before any work
     _language_notice(config, sources)
     progress = QuietProgress() if quiet or as_json else RichProgress()
     builder = Builder(config, progress, use_cache=not no_cache, process_started=process_started())

@@ -21,7 +21,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from kgbuild.cli.common import fail_cleanly, open_engine
+from kgbuild.cli.common import config_of, fail_cleanly, open_engine
 from kgbuild.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -56,9 +56,13 @@ def parse_strategies(text: str) -> list[str]:
 def eval_command(ctx: click.Context, qa_file: Path, strategies: str | None, limit: int | None, fmt: QAFormat,
                  as_json: bool) -> None:
     """Recall@k, EM, F1, model calls, tokens and latency of each strategy over the questions of QA_FILE."""
+    from kgbuild.llm.probe import check_endpoints, query_roles
     from kgbuild.query.evaluate import read_qa
 
     chosen = parse_strategies(strategies) if strategies is not None else None
+    config = config_of(ctx)
+    # a dead or wrong model endpoint: one line, before the questions are read
+    check_endpoints(config, query_roles(config, chosen, _needs_model))
     qa = read_qa(qa_file, fmt, limit)
     for problem in qa.problems:
         click.echo(f"skipped: {problem}", err=True)
@@ -104,3 +108,11 @@ def print_report(report: EvalReport, out: Console) -> None:
     for m in report.modes:
         for note in m.notes:
             out.print(f"note ({m.mode}): {note}", markup=False, highlight=False)
+
+
+def _needs_model(strategy: str) -> bool:
+    """Whether a built-in strategy asks a model (an unknown name: the engine says so later)."""
+    from kgbuild.query.registry import builtin_strategies
+
+    spec = builtin_strategies().get(strategy)
+    return spec is not None and spec.needs_model

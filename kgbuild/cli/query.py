@@ -50,6 +50,10 @@ def query(ctx: click.Context, question: str, strategy: str | None, as_json: bool
     startup = process_age()
     if startup is not None:
         timings["startup_s"] = round(startup, 3)
+    from kgbuild.llm.probe import check_endpoints, query_roles
+
+    config = config_of(ctx)
+    check_endpoints(config, query_roles(config, [name], _needs_model))  # a dead or wrong endpoint: one line
     with open_engine(ctx) as engine:
         timings["open_s"] = round(time.perf_counter() - began, 3)
         asked = time.perf_counter()
@@ -211,3 +215,11 @@ def _result_text(result: StepResult) -> str:
         prefix = f"{result.how}: " if result.how else ""
         return prefix + "; ".join(f"{k}={', '.join(v)}" for k, v in shown.items())
     return ", ".join(f"{k}={v}" for k, v in result.model_dump().items() if v not in ("", []))
+
+
+def _needs_model(strategy: str) -> bool:
+    """Whether a built-in strategy asks a model (an unknown name: the engine says so later)."""
+    from kgbuild.query.registry import builtin_strategies
+
+    spec = builtin_strategies().get(strategy)
+    return spec is not None and spec.needs_model

@@ -59,8 +59,12 @@ def plural(n: int, noun: str) -> str:
 
 
 def usage_line(u: UsageTotals) -> str:
+    extra = [f"{u.reasoning_tokens} of them reasoning"] if u.reasoning_tokens else []
+    extra += [f"{u.cut_off} cut off at max_tokens"] if u.cut_off else []
+    extra += [f"{u.form_fallbacks} re-sent in a weaker response_format"] if u.form_fallbacks else []
     return (f"{u.calls} calls ({u.retries} retries, {u.cache_hits} cache hits, {u.failures} failed), "
-            f"{u.prompt_tokens} prompt + {u.completion_tokens} completion tokens, ~${u.cost_usd:.4f}")
+            f"{u.prompt_tokens} prompt + {u.completion_tokens} completion tokens"
+            + (f" ({'; '.join(extra)})" if extra else "") + f", ~${u.cost_usd:.4f}")
 
 
 def _summary_rows(report: BuildReport) -> list[tuple[str, str]]:
@@ -95,6 +99,7 @@ def _summary_rows(report: BuildReport) -> list[tuple[str, str]]:
     if report.llm is not None:
         rows.append(("model calls", usage_line(report.llm.total)))
         rows += [(f"  {stage}", usage_line(usage)) for stage, usage in report.llm.by_stage.items()]
+        rows += [(f"  endpoint {url}", line) for url, line in report.llm.servers.items()]
     return rows
 
 

@@ -123,6 +123,7 @@ def open_embedder(config: Config, workspace_path: Path, models: ModelPool | None
     from kgbuild.embed.choice import dense_embedder
 
     # `auto` resolves by the project's language (docs/languages.md).
-    inner = dense_embedder(config, workspace_path, models or ModelPool(backend=config.embedding.backend))
+    inner = dense_embedder(config, workspace_path,
+                           models or ModelPool(backend=config.embedding.backend, device=config.embedding.device))
     return CachedEmbedder(inner, workspace_path / "cache" / "embeddings.sqlite",
                           batch_size=max(config.embedding.batch_size, 256))

@@ -26,6 +26,7 @@ from kgbuild.embed.backend import (
     resolve_backend,
     supports_onnx,
 )
+from kgbuild.embed.device import CUDA_DTYPE, Device, batch_for, resolve_device
 from kgbuild.embed.sentence_model import SentenceModel, load_sentence_model
 from kgbuild.embed.static import StaticEncoder, static_model
 from kgbuild.embed.types import Embedder
@@ -88,9 +89,11 @@ class ModelPool:
     """
 
     def __init__(self, load: LoadModel = load_sentence_model, backend: str = "auto",
-                 threads: int | None = None) -> None:
+                 threads: int | None = None, device: str = "cpu") -> None:
         self._load = load
         self._backend = backend
+        self._device_setting = device  # embedding.device; resolved on first need (kgbuild.embed.device)
+        self._device: Device | None = None
         self._threads = threads
         self._models: dict[str, SentenceModel] = {}
         self._encoders: dict[str, Encoder] = {}
@@ -98,10 +101,22 @@ class ModelPool:
         self.loads = 0  # models actually loaded by this pool
         self.load_seconds = 0.0  # spent loading them (the build report's fixed costs)
 
+    @property
+    def device(self) -> Device:
+        """Where this pool's models run (`embedding.device` resolved on this machine)."""
+        if self._device is None:
+            self._device = resolve_device(self._device_setting, self._backend)
+        return self._device
+
+    def batch_size(self, configured: int) -> int:
+        return batch_for(self.device, configured)
+
     def backend(self, choice: ModelChoice) -> Backend:
         """How `choice` is run, decided without loading it (embedding caches are keyed by it)."""
         if self._backend == "auto" and self._load is not load_sentence_model:
             return "torch"
+        if self._backend != "static" and self.device == "cuda":
+            return "torch"  # on a GPU the model runs as loaded (kgbuild.embed.device)
         return resolve_backend(self._backend, bundled=choice.bundled)
 
     def encoder(self, choice: ModelChoice) -> Encoder:
@@ -151,14 +166,17 @@ class ModelPool:
     def embedder(self, value: str | None, *, setting: str, batch_size: int = 64) -> SentenceEmbedder:
         """An `Embedder` for the model `value` names (None or "bundled": the bundled MiniLM); nothing is
         loaded until it first embeds (or a non-bundled model is asked its `dim`)."""
-        return SentenceEmbedder(ModelChoice(value, setting), self, batch_size=batch_size)
+        return SentenceEmbedder(ModelChoice(value, setting), self, batch_size=self.batch_size(batch_size))
 
     def model(self, choice: ModelChoice) -> SentenceModel:
         key = choice.resolve()
         with self._lock:  # stages may ask from worker threads; a model is loaded once, not raced
             if key not in self._models:
                 t = time.perf_counter()
-                self._models[key] = self._load(key, choice.setting)
+                if self._load is load_sentence_model:
+                    self._models[key] = load_sentence_model(key, choice.setting, self.device)
+                else:
+                    self._models[key] = self._load(key, choice.setting)
                 self.load_seconds += time.perf_counter() - t
                 self.loads += 1
             return self._models[key]
@@ -172,6 +190,8 @@ class SentenceEmbedder:
         self.backend = pool.backend(choice)
         # Vectors from another backend differ slightly (int8: cosine ~0.99), so caches keep them apart.
         self.name = choice.cache_name if self.backend == "torch" else f"{choice.cache_name}#{self.backend}"
+        if self.backend == "torch" and pool.device == "cuda" and CUDA_DTYPE == "float16":
+            self.name += "#fp16"  # half-precision vectors (cosine >= 0.9995 to fp32) are cached apart
         self.batch_size = batch_size
         self.truncated = 0  # texts this embedder cut at the model's window
         self.window = 0  # that window in tokens, once the model is loaded

@@ -30,6 +30,7 @@ from kgbuild.extract.llm_pack import (
     PackPlan,
     doc_shares,
     packed_messages,
+    packed_schema,
     part_result,
     plan_jobs,
     read_packed,
@@ -178,14 +179,15 @@ class LLMExtractor:
         tpl = self.templates[name]
         return ChatRequest(stage="extract" if self.mode == "joint" else "extract.entities", template=tpl.key,
                            messages=tpl.render(**self._values(name, chunk, concepts)), json_mode=True,
-                           doc_id=chunk.doc_id)
+                           doc_id=chunk.doc_id, passages=1)
 
     def followup_request(self, chunk: Chunk) -> ChatRequest:
         """Multistep mode's second request as it would go with no entities from the first: for estimates."""
         tpl = self.templates["extract_facts"]
         values = {"text": chunk.text, "section": " > ".join(chunk.section),
                   "type_guidance": self._guidance["extract_facts"], "entities": _entity_lines([])}
-        return ChatRequest(stage="extract.facts", template=tpl.key, messages=tpl.render(**values), doc_id=chunk.doc_id)
+        return ChatRequest(stage="extract.facts", template=tpl.key, messages=tpl.render(**values), doc_id=chunk.doc_id,
+                           passages=1)
 
     def completion_ratio(self, counter: TokenCounter) -> float:
         """Reply tokens per passage token in the prompt's own few-shot example(s): the basis of the
@@ -229,7 +231,8 @@ class LLMExtractor:
         tpl = self.templates["extract_joint"]
         return ChatRequest(stage="extract", template=f"{tpl.key}+packed", json_mode=True,
                            messages=packed_messages(system, example, passages),
-                           doc_shares=doc_shares(items, sizes))
+                           doc_shares=doc_shares(items, sizes), passages=len(items),
+                           reply_schema=packed_schema([str(i) for i in range(1, len(items) + 1)]))
 
     def plan(self, chunks: Sequence[Chunk], concepts: Sequence[Sequence[str]] | None = None,
              is_cached: Callable[[ChatRequest], bool] | None = None) -> PackPlan:
@@ -301,7 +304,7 @@ class LLMExtractor:
                    model_cls: type[R], notes: list[RepairNote]) -> R:
         """A parsed reply to `tpl`; UnusableReply when none is usable after the re-asks."""
         request = ChatRequest(stage=stage, template=tpl.key, messages=tpl.render(**values), json_mode=True,
-                              doc_id=chunk.doc_id)
+                              doc_id=chunk.doc_id, passages=1)
         return await self._ask_request(chunk, stage, request, model_cls, notes)
 
     async def _ask_request(self, chunk: Chunk, stage: str, request: ChatRequest, model_cls: type[R],

@@ -29,6 +29,7 @@ from typing import Any
 from pydantic import RootModel, ValidationError
 
 from kgbuild.extract.llm_output import JointReply
+from kgbuild.llm.ask import reply_schema
 from kgbuild.llm.reply import parse_reply
 from kgbuild.llm.types import ChatMessage, ChatRequest, ChatResult
 from kgbuild.model import Chunk
@@ -132,6 +133,16 @@ def doc_shares(items: Sequence[Item], sizes: Sequence[int]) -> dict[str, float]:
         doc = item.chunk.doc_id
         shares[doc] = shares.get(doc, 0.0) + max(1, size)
     return shares
+
+
+def packed_schema(ids: Sequence[str]) -> dict[str, Any]:
+    """The JSON schema of a packed reply: one extraction object per passage id (sent to servers
+    that hold replies to a schema; `read_packed` still reads each part on its own)."""
+    one = reply_schema(JointReply)
+    defs = dict(one.get("$defs", {}))
+    defs["JointReply"] = {k: v for k, v in one.items() if k != "$defs"}
+    return {"type": "object", "properties": {i: {"$ref": "#/$defs/JointReply"} for i in ids},
+            "required": list(ids), "$defs": defs}
 
 
 def packed_messages(system: str, example: tuple[str, Any] | None, passages: Sequence[str]) -> list[ChatMessage]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kgbuild.config import LLMPrice
+from kgbuild.config import LLMConfig, LLMPrice
 from kgbuild.llm.types import UsageTotals
 
 _COUNTERS = tuple(UsageTotals.model_fields)
@@ -44,6 +44,7 @@ class Accounting:
         self.total = UsageTotals()
         self.by_stage: dict[str, UsageTotals] = {}
         self.by_doc: dict[str, UsageTotals] = {}
+        self.by_role: dict[str, UsageTotals] = {}  # extract / align / solve (llm.roles)
 
     def cost(self, model: str, prompt_tokens: int, completion_tokens: int) -> float:
         price = self._prices.get(model)
@@ -52,7 +53,8 @@ class Accounting:
         return (prompt_tokens * price.prompt_per_1m + completion_tokens * price.completion_per_1m) / 1_000_000
 
     def add(self, stage: str, doc_id: DocShares, **amounts: float) -> None:
-        for bucket in (self.total, self.by_stage.setdefault(stage, UsageTotals())):
+        for bucket in (self.total, self.by_stage.setdefault(stage, UsageTotals()),
+                       self.by_role.setdefault(LLMConfig.role_of(stage), UsageTotals())):
             for name, amount in amounts.items():
                 setattr(bucket, name, getattr(bucket, name) + amount)
         if doc_id is None:
@@ -71,11 +73,13 @@ class Accounting:
         return cost
 
     def snapshot(self) -> dict[str, Any]:
-        """JSON-able copy: {"total": {...}, "by_stage": {stage: {...}}, "by_doc": {doc: {...}}}."""
+        """JSON-able copy: {"total": {...}, "by_stage": {stage: {...}}, "by_doc": {doc: {...}},
+        "by_role": {role: {...}}}."""
         return {
             "total": self.total.model_dump(),
             "by_stage": {k: v.model_dump() for k, v in sorted(self.by_stage.items())},
             "by_doc": {k: v.model_dump() for k, v in sorted(self.by_doc.items())},
+            "by_role": {k: v.model_dump() for k, v in sorted(self.by_role.items())},
         }
 
     def merge(self, other: Accounting | Mapping[str, Any]) -> None:
@@ -86,11 +90,14 @@ class Accounting:
             _add_into(self.by_stage.setdefault(name, UsageTotals()), values)
         for name, values in snap.get("by_doc", {}).items():
             _add_into(self.by_doc.setdefault(name, UsageTotals()), values)
+        for name, values in snap.get("by_role", {}).items():
+            _add_into(self.by_role.setdefault(name, UsageTotals()), values)
 
     def reset(self) -> None:
         self.total = UsageTotals()
         self.by_stage.clear()
         self.by_doc.clear()
+        self.by_role.clear()
 
 
 def _add_into(bucket: UsageTotals, values: Mapping[str, Any]) -> None:

@@ -17,12 +17,22 @@ protocol, so the real gateway and the test fakes run exactly this loop.
 
 from __future__ import annotations
 
+import functools
 import logging
+from typing import Any
+
+from pydantic import BaseModel
 
 from kgbuild.llm.reply import parse_reply
 from kgbuild.llm.types import AskTrail, ChatMessage, ChatRequest, Check, Gateway, R, Reask, UnusableReply
 
 log = logging.getLogger(__name__)
+
+
+@functools.cache
+def reply_schema(reply_model: type[BaseModel]) -> dict[str, Any]:
+    """The JSON schema of a reply model, as structured-output forms send it (made once per model)."""
+    return reply_model.model_json_schema()
 
 
 def reask_request(original: ChatRequest, last: ChatRequest, reply_text: str, error: str, reask: Reask) -> ChatRequest:
@@ -43,6 +53,9 @@ async def ask_typed(gateway: Gateway, request: ChatRequest, reply_model: type[R]
     trail = trail if trail is not None else AskTrail()
     # re-asks and bad replies are counted against the step that needed them
     stage, doc = request.stage, request.accounted_to
+    if request.json_mode and request.reply_schema is None:
+        # The reply model's schema is what a structured-output server holds the reply to.
+        request = request.model_copy(update={"reply_schema": reply_schema(reply_model)})
     current = request
     error = ""
     for attempt in range(policy.max_reasks + 1):

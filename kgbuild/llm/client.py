@@ -12,16 +12,20 @@ messages from the server are scrubbed of it, and the 401 message ignores the ser
 from __future__ import annotations
 
 import email.utils
+import logging
 import math
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kgbuild.config import LLMConfig
+from kgbuild.llm.server import ServerProfile, is_form_refusal, strip_thinking
 from kgbuild.llm.types import ChatRequest, LLMCallError
 
 if TYPE_CHECKING:
     import openai
+
+log = logging.getLogger(__name__)
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 # OpenAI-compatible local servers (vLLM, Ollama, llama.cpp) accept any key; the SDK insists on one.
@@ -39,13 +43,17 @@ class Reply:
     finish_reason: str | None
     prompt_tokens: int | None
     completion_tokens: int | None
+    # A reasoning model's thoughts (reasoning_content, <think> blocks), kept out of `text`, and the
+    # tokens the server says they took (None: not reported, the gateway counts `reasoning`).
+    reasoning: str = ""
+    reasoning_tokens: int | None = None
 
 
 class EndpointError(Exception):
     """One failed attempt, classified for the retry layer."""
 
     def __init__(self, where: str, problem: str, hint: str = "", *, retryable: bool,
-                 status: int | None = None, retry_after: float | None = None) -> None:
+                 status: int | None = None, retry_after: float | None = None, refused_form: str | None = None) -> None:
         super().__init__(f"{where}: {problem}")
         self.where = where
         self.problem = problem
@@ -53,6 +61,8 @@ class EndpointError(Exception):
         self.retryable = retryable
         self.status = status
         self.retry_after = retry_after
+        # The structured-output form the server refused (kgbuild.llm.server): a weaker one may pass.
+        self.refused_form = refused_form
 
     def to_call_error(self) -> LLMCallError:
         return LLMCallError(self.where, self.problem, self.hint, status=self.status, retryable=self.retryable)
@@ -109,8 +119,12 @@ class ChatClient:
             )
         return self._sdk
 
-    async def complete(self, model: str, request: ChatRequest) -> Reply:
+    async def complete(self, model: str, request: ChatRequest, profile: ServerProfile | None = None) -> Reply:
+        """One completion; `profile` says which structured-output form and thinking switch to send
+        (None: plain JSON mode, as a server of unknown kind takes it)."""
         client = self._client()
+        profile = profile or ServerProfile(kind="openai", form="json_object")
+        form = profile.form
         kwargs: dict[str, Any] = {
             "model": model,
             "messages": [{"role": m.role, "content": m.content} for m in request.messages],
@@ -119,24 +133,48 @@ class ChatClient:
         if request.max_tokens is not None:
             # `max_tokens`, not `max_completion_tokens`: the name every compatible server understands.
             kwargs["max_tokens"] = request.max_tokens
-        if request.json_mode:
-            kwargs["response_format"] = {"type": "json_object"}
+        fields, extra = profile.request_fields(form, request.reply_schema, request.template.split("@")[0],
+                                               request.json_mode)
+        kwargs.update(fields)
+        if extra:
+            kwargs["extra_body"] = extra
         try:
             completion = await client.chat.completions.create(**kwargs)
         except Exception as exc:  # noqa: BLE001 - classified below; anything unknown is a non-retryable failure
-            raise self._classify(exc, model, request) from None
+            error = self._classify(exc, model, request)
+            if "response_format" in kwargs and is_form_refusal(error.status, error.problem):
+                error.refused_form, error.retryable = form, False
+            raise error from None
         if not completion.choices:
             raise EndpointError(f"llm.base_url {self.base_url}", f"model '{model}' returned no choices",
                                 retryable=False)
         choice = completion.choices[0]
         usage = completion.usage
+        # Reasoning servers put the thoughts in `reasoning_content` (vLLM, SGLang, llama.cpp) or
+        # `reasoning` (Ollama), or inline as <think>...</think> before the answer.
+        text, inline = strip_thinking(choice.message.content or "")
+        separate = getattr(choice.message, "reasoning_content", None) or getattr(choice.message, "reasoning", None)
+        reasoning = "\n".join(part for part in (str(separate or ""), inline) if part)
+        details = getattr(usage, "completion_tokens_details", None) if usage is not None else None
+        reported = getattr(details, "reasoning_tokens", None) if details is not None else None
         return Reply(
-            text=choice.message.content or "",
+            text=text,
             model=completion.model or model,
             finish_reason=choice.finish_reason,
             prompt_tokens=usage.prompt_tokens if usage is not None else None,
             completion_tokens=usage.completion_tokens if usage is not None else None,
+            reasoning=reasoning,
+            reasoning_tokens=reported if isinstance(reported, int) and reported > 0 else None,
         )
+
+    async def listing(self) -> object | None:
+        """The endpoint's GET /models body (what `llm.server: auto` reads), or None when it has none
+        or cannot be reached now (the request itself then says why)."""
+        try:
+            return await self._client().get("/models", cast_to=object)
+        except Exception as exc:  # noqa: BLE001 - any failure only means "unknown kind"
+            log.debug("GET %s/models: %s", self.base_url, self._scrub(str(exc)))
+            return None
 
     def _scrub(self, text: str) -> str:
         key = self._config.api_key

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -30,7 +30,14 @@ class ChatRequest(BaseModel):
     messages: list[ChatMessage]
     json_mode: bool = True
     temperature: float = 0.0
-    max_tokens: int | None = None
+    max_tokens: int | None = None  # None: llm.max_output_tokens (the gateway sends a cap on every request)
+    # The JSON schema of the record the reply must be (`ask` sets its reply model's), sent as the
+    # server's structured-output form (kgbuild.llm.server). Not part of the cache key: the template
+    # version already names the reply's shape.
+    reply_schema: dict[str, Any] | None = None
+    # Passages the reply covers (an extraction, a pack of them): max_tokens is then
+    # passages x llm.passage_output_tokens, capped by llm.max_output_tokens. Not in the cache key.
+    passages: int = Field(default=0, ge=0)
     doc_id: str | None = None  # accounting per document
     # A call made for several documents at once (a pack of short chunks): document -> weight, by
     # which its usage is split between them in the per-document accounting. Not part of the cache key.
@@ -49,6 +56,7 @@ class ChatResult(BaseModel):
     model: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    reasoning_tokens: int = 0  # of completion_tokens, spent thinking (reasoning_content, <think>)
     finish_reason: str | None = None  # "length" means the reply was cut off
     cached: bool = False
     retries: int = 0
@@ -175,5 +183,8 @@ class UsageTotals(BaseModel):
     unusable: int = 0  # replies that could not be read as the record asked for
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    reasoning_tokens: int = 0  # of completion_tokens, a reasoning model's thinking (never parsed as the reply)
+    cut_off: int = 0  # replies that stopped at max_tokens (finish_reason "length"): repaired or re-asked
+    form_fallbacks: int = 0  # requests sent again in a weaker structured-output form after a refusal
     cost_usd: float = 0.0
     seconds: float = Field(default=0.0, description="wall time spent waiting on the endpoint")

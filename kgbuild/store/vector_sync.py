@@ -50,12 +50,18 @@ def _chunk_rows(workspace: Workspace) -> dict[str, _Pending]:
     return out
 
 
+def entity_text(name: str, description: str) -> str:
+    """The text an entity's vector is made of (the LLM build's prefetch embeds the same)."""
+    description = description.strip()
+    return f"{name}: {description}" if description else name
+
+
 def _entity_rows(workspace: Workspace) -> dict[str, _Pending]:
     columns = ["id", "name", "description", "spg_class", "doc_ids"]
     out: dict[str, _Pending] = {}
     for r in workspace.read_table("entities", columns=columns).to_pylist():
-        name, description = r["name"] or "", (r["description"] or "").strip()
-        text = f"{name}: {description}" if description else name
+        name = r["name"] or ""
+        text = entity_text(name, r["description"] or "")
         doc_ids = r["doc_ids"] or []
         out[r["id"]] = _Pending(text, VectorRow(id=r["id"], vector=[], text=text, name=name,
                                                 type=r["spg_class"] or "", doc_id=doc_ids[0] if doc_ids else ""))

@@ -1,0 +1,135 @@
+"""An LLM build whose vector stage costs (almost) nothing: the default build against a stores-off one.
+
+Run from the repo root: `python bench/llm_overlap.py [N_PASSAGES] [LATENCY_S] [PACK_TOKENS]` (default
+300 HotpotQA passages, 1 s per reply, extract.pack_tokens as configured by default; 0 = one chunk
+per call, many more calls to wait on). The endpoint is the tests' scripted OpenAI-compatible server (real HTTP on
+127.0.0.1) answering after a fixed delay that stands in for model latency, with a reply valid for
+the prompt it got; llm.concurrency 8. Builds, in this one run, each in a fresh workspace:
+
+- nostores: `graph_store` and `vector_store` off: extraction, assembly, alignment, tables only;
+- default: the default stores (embedded ArcadeDB, Milvus Lite, the default embedding backend),
+  with the vector stage's embedding done while the extraction waits on the model
+  (kgbuild/build/vector_prefetch.py);
+- noprefetch: the default stores with `build.overlap_vectors: false`, the figure before the overlap
+  (the embedding then runs in the write stage, after extraction).
+
+Concurrency efficiency: the calls' pure latency divided by the concurrency (what a perfect client
+would take), over the extract stage's wall time in the stores-off build.
+
+Last line: one JSON object: `llm_build_wall_s` (default), `llm_build_nostores_wall_s`,
+`overlap_ratio` (default / nostores; the target is <= 1.15), `llm_build_noprefetch_wall_s`,
+`concurrency_efficiency` (target >= 0.8), the vectors the prefetch embedded, and the write stage's
+embeddings computed and found cached.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "bench"))
+
+from llm_server import ScriptedLLM, extraction_passages  # noqa: E402  (the tests' scripted endpoint)
+from shared_data import shared_data  # noqa: E402
+
+from kgbuild.build import Builder  # noqa: E402
+from kgbuild.config import parse_config  # noqa: E402
+
+CONCURRENCY = 8
+
+
+def one_extraction(text: str) -> dict[str, Any]:
+    names = list(dict.fromkeys(re.findall(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)+", text)))[:4]
+    entities = [{"name": n, "type": "Person", "description": f"{n}, named in the passage."} for n in names]
+    relations = [{"subject": names[0], "predicate": "relatedTo", "object": names[1]}] if len(names) > 1 else []
+    return {"entities": entities, "events": [], "relations": relations, "hypernodes": []}
+
+
+def reply(body: dict[str, Any]) -> str:
+    passages = extraction_passages(body)
+    if passages[0][0] is None:
+        return json.dumps(one_extraction(passages[0][1]))
+    return json.dumps({pid: one_extraction(text) for pid, text in passages})
+
+
+def build(base_url: str, src: Path, workspace: Path, *, stores: bool, prefetch: bool = True,
+          pack_tokens: int | None = None) -> tuple[float, dict]:
+    extract: dict[str, Any] = {"extractor": "llm"}
+    if pack_tokens is not None:
+        extract["pack_tokens"] = pack_tokens
+    raw: dict[str, Any] = {
+        "workspace": str(workspace),
+        "align": {"llm_judge": False, "llm_hypernyms": False},  # extraction calls only
+        "extract": extract,
+        "llm": {"base_url": base_url, "model": "bench-model", "concurrency": CONCURRENCY, "max_retries": 2},
+    }
+    if not stores:
+        raw.update({"graph_store": {"backend": "none"}, "vector_store": {"backend": "none"}})
+    if not prefetch:
+        raw["build"] = {"overlap_vectors": False}
+    config = parse_config(raw, file=None, env={})
+    start = time.perf_counter()
+    report = asyncio.run(Builder(config).arun([src], workers=1))
+    return time.perf_counter() - start, report.model_dump()
+
+
+def main() -> None:
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    latency = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
+    # extract.pack_tokens: the default packs short chunks (few, long calls); 0 = one chunk per call
+    pack = int(sys.argv[3]) if len(sys.argv) > 3 else None
+    corpus = json.loads((shared_data() / "hotpotqa" / "train_corpus.json").read_text(encoding="utf-8"))
+    subset = dict(list(corpus.items())[:n])
+    runs: dict[str, dict[str, Any]] = {}
+    with tempfile.TemporaryDirectory(prefix="kgbench-overlap-") as tmp, ScriptedLLM() as llm:
+        llm.reply("", reply, delay=latency, usage=False)
+        src = Path(tmp) / "subset.json"
+        src.write_text(json.dumps(subset), encoding="utf-8")
+        # A warm-up build (imports, the sentence model's first load) so no variant pays it alone.
+        warm = dict(list(subset.items())[:3])
+        (Path(tmp) / "warm.json").write_text(json.dumps(warm), encoding="utf-8")
+        build(llm.base_url, Path(tmp) / "warm.json", Path(tmp) / "warm", stores=True)
+        for name, stores, prefetch in (("nostores", False, True), ("default", True, True),
+                                       ("noprefetch", True, False)):
+            before = len(llm.chat_log())
+            wall, report = build(llm.base_url, src, Path(tmp) / name, stores=stores, prefetch=prefetch,
+                                 pack_tokens=pack)
+            runs[name] = {"wall": wall, "report": report, "calls": len(llm.chat_log()) - before}
+            stages = ", ".join(f"{k} {v:.1f} s" for k, v in report["stage_seconds"].items())
+            stores_report = (report.get("write") or {}).get("stores") or {}
+            print(f"{name:>10}: {wall:6.1f} s wall, {runs[name]['calls']} calls; {stages}; embeddings computed "
+                  f"in the write stage {stores_report.get('embeddings_computed', 0)}, found cached "
+                  f"{stores_report.get('embeddings_cached', 0)}; fixed costs {report.get('fixed_seconds')}")
+
+    base = runs["nostores"]
+    calls = base["calls"]
+    ideal = calls * latency / CONCURRENCY
+    extract_s = base["report"]["stage_seconds"].get("extract", base["wall"])
+    figures = {
+        "passages": len(subset),
+        "pack_tokens": "default" if pack is None else pack,
+        "latency_s": latency,
+        "concurrency": CONCURRENCY,
+        "calls": calls,
+        "llm_build_wall_s": round(runs["default"]["wall"], 2),
+        "llm_build_nostores_wall_s": round(base["wall"], 2),
+        "llm_build_noprefetch_wall_s": round(runs["noprefetch"]["wall"], 2),
+        "overlap_ratio": round(runs["default"]["wall"] / base["wall"], 3),
+        "noprefetch_ratio": round(runs["noprefetch"]["wall"] / base["wall"], 3),
+        "extract_stage_s": round(extract_s, 2),
+        "ideal_extract_s": round(ideal, 2),
+        "concurrency_efficiency": round(ideal / extract_s, 3) if extract_s else None,
+    }
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,141 @@
+"""The vector stage's embedding during an LLM extraction (kgbuild/build/vector_prefetch.py): what the
+write stage finds already embedded, and that switching it off or a Chinese batch leaves it alone.
+Counts, not timings: bench/llm_overlap.py measures the time."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from llm_server import ScriptedLLM, extraction_passages
+
+from kgbuild.build.vector_prefetch import BATCH, VectorPrefetch
+from kgbuild.cli import main
+from kgbuild.model import ChunkExtraction, Entity
+
+DOCS = {
+    "turing.txt": "Alan Turing was born in London. He worked at Bletchley Park during the war.",
+    "hopper.txt": "Grace Hopper was born in New York City. She developed early compilers for the Navy.",
+    "lovelace.txt": "Ada Lovelace was born in London. She wrote about the Analytical Engine of Charles Babbage.",
+}
+
+
+def one(text: str) -> dict[str, Any]:
+    name = " ".join(text.split()[:2])
+    return {"entities": [{"name": name, "type": "Person", "description": f"{name}, from the passage."},
+                         {"name": "London", "type": "GeographicLocation"}],
+            "events": [], "relations": [{"subject": name, "predicate": "bornIn", "object": "London"}],
+            "hypernodes": []}
+
+
+def reply(body: dict[str, Any]) -> str:
+    passages = extraction_passages(body)
+    if passages[0][0] is None:
+        return json.dumps(one(passages[0][1]))
+    return json.dumps({pid: one(text) for pid, text in passages})
+
+
+def build(tmp_path: Path, base_url: str, extra: str = "") -> dict[str, Any]:
+    src = tmp_path / "src"
+    src.mkdir(parents=True, exist_ok=True)
+    for name, text in DOCS.items():
+        (src / name).write_text(text, encoding="utf-8")
+    config = tmp_path / "kgbuild.yaml"
+    config.write_text(
+        "workspace: ws\ngraph_store:\n  backend: none\n"
+        "extract:\n  extractor: llm\nalign:\n  llm_judge: false\n  llm_hypernyms: false\n" + extra +
+        f"llm:\n  base_url: {base_url}\n  model: m\n  timeout_s: 5\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["-c", str(config), "build", str(src), "--json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    report: dict[str, Any] = json.loads(result.stdout)
+    return report
+
+
+@pytest.mark.slow
+def test_what_the_prefetch_embeds_the_write_stage_does_not_embed_again(tmp_path: Path) -> None:
+    with ScriptedLLM() as llm:
+        llm.reply("", reply)
+        on = build(tmp_path / "on", llm.base_url)
+        off = build(tmp_path / "off", llm.base_url, "build:\n  overlap_vectors: false\n")
+    stores_on, stores_off = on["write"]["stores"], off["write"]["stores"]
+    assert stores_on["vectors_written"] == stores_off["vectors_written"] > 0
+    assert stores_off["embeddings_cached"] == 0
+    # However much the extraction's waits left time for (the scripted server answers at once),
+    # each text is embedded once: by the prefetch (then found in the cache) or by the write stage.
+    assert stores_on["embeddings_cached"] + stores_on["embeddings_computed"] == stores_off["embeddings_computed"]
+
+
+class GatedEmbedder:
+    """A `CachedEmbedder` stand-in whose `embed` waits for a gate: the test decides when a batch ends."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.started = threading.Event()
+        self.embedded: list[str] = []
+        self.closed = False
+
+    def missing(self, texts: list[str]) -> list[str]:
+        return [t for t in texts if t not in self.embedded]
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        self.started.set()
+        assert self.gate.wait(30)
+        self.embedded += texts
+        return [[0.0] for _ in texts]
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_join_finishes_the_batch_in_progress_and_leaves_the_rest_to_the_write_stage() -> None:
+    embedder = GatedEmbedder()
+    prefetch = VectorPrefetch(embedder)  # type: ignore[arg-type]
+    texts = [f"text {i}" for i in range(BATCH * 3 + 5)]
+    prefetch.add(texts)  # three full batches submitted, five texts waiting for a fourth
+    assert embedder.started.wait(30)  # the first batch is being embedded
+    joined = threading.Thread(target=prefetch.join)
+    joined.start()
+    # join drops the batches not started (a condition, not a time: the first batch is held at the gate)
+    deadline = time.monotonic() + 30
+    while prefetch.dropped < BATCH * 2 + 5 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    embedder.gate.set()
+    joined.join(30)
+    prefetch.close()
+    assert embedder.embedded == texts[:BATCH] and prefetch.embedded == BATCH
+    assert prefetch.dropped == BATCH * 2 + 5 and embedder.closed
+
+
+def test_texts_are_embedded_once_and_extractions_add_their_entities() -> None:
+    embedder = GatedEmbedder()
+    embedder.gate.set()
+    prefetch = VectorPrefetch(embedder)  # type: ignore[arg-type]
+    entities = [Entity(id=Entity.make_id(f"Person {i}", "Person"), name=f"Person {i}", spg_class="Person",
+                       description="named" if i % 2 else "", chunk_ids=["c"]) for i in range(BATCH)]
+    extraction = ChunkExtraction(chunk_id="c", extractor="llm", entities=entities)
+    prefetch.add(["chunk one", "chunk one"])
+    prefetch.add_extraction(extraction)
+    prefetch.join()
+    prefetch.close()
+    # the chunk text once; each entity as the vector store writes it: "name: description" or the name
+    assert embedder.embedded[0] == "chunk one" and embedder.embedded.count("chunk one") == 1
+    assert "Person 1: named" in embedder.embedded and "Person 0" in embedder.embedded
+    assert prefetch.embedded + prefetch.dropped == BATCH + 1
+
+
+def test_a_chinese_batch_in_an_empty_workspace_is_left_to_the_write_stage(tmp_path: Path) -> None:
+    from kgbuild.build.context import BuildContext
+    from kgbuild.build.vector_prefetch import open_prefetch
+    from kgbuild.config import parse_config
+
+    config = parse_config({"workspace": str(tmp_path / "ws")}, file=None, env={})
+    ctx = BuildContext.from_config(config)
+    ctx.prefetch_vectors = True
+    assert open_prefetch(ctx, ["图灵出生于伦敦。他在布莱切利园工作。"] * 5) is None
+    ctx.prefetch_vectors = False
+    assert open_prefetch(ctx, ["Alan Turing was born in London."]) is None
