@@ -74,7 +74,7 @@ LEGACY = {
     "drops": [("stage", _S), ("reason", _S), ("kind", _S), ("detail", _S), ("chunk_id", _S)],
     "merges": [("canonical_id", _S), ("canonical_name", _S), ("merged_ids", _LS), ("step", _S), ("reason", _S)],
 }
-ADDED = {"events": {"time_kind", "place_kind"}, "drops": {"record"}}
+ADDED = {"events": {"time_kind", "place_kind"}, "drops": {"record"}, "documents": {"markup_dropped"}}
 
 C1, C2 = "doc#p00000#0", "other#p00002#1"
 ADA = Entity(id=Entity.make_id("Ada Lovelace", "Person"), name="Ada Lovelace", spg_class="Person",
