@@ -488,11 +488,17 @@ class Explorer:
 
     def index(self) -> GraphIndex:
         """The index of the engine's current projection. While a query runs (it may take a model's
-        seconds), reads use the index they have rather than wait for the engine."""
-        with self._engine(wait=self._index is None) as got:
+        seconds), reads use the index they have rather than wait for the engine, unless the tables
+        changed under it (a rebuild, a correction): then they wait for the reload. Before, a read
+        arriving while another request was reloading got the old graph after a correction."""
+        from kgbuild.graph.projection import table_signature
+
+        current = self._index
+        stale = current is None or current.p.signature != table_signature(self.engine.workspace)
+        with self._engine(wait=stale) as got:
             if not got:
-                assert self._index is not None
-                return self._index
+                assert current is not None
+                return current
             self.engine.refresh()
             projection = self.engine.projection()
         with self._index_lock:
