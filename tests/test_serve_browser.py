@@ -143,8 +143,9 @@ def test_search_entity_page_neighbourhood_and_source_sentence(server: Background
     before = len(labels)
     page.evaluate("""() => { const cy = window.kgbuildGraph;
         cy.nodes().filter(n => n.data('label') === 'Bletchley Park').emit('tap'); }""")
-    watched.wait_until(f"() => window.kgbuildGraph.nodes().length > {before}")
-    assert "country house" in watched.graph_labels()
+    # Wait for the concept itself, not for the first new node: the drawing grows in more than one step.
+    watched.wait_until("() => window.kgbuildGraph.nodes().some(n => n.data('label') === 'country house')")
+    assert len(watched.graph_labels()) > before
     assert page.inner_text("#inspector h3") == "Bletchley Park"
     # the triple's sources: the sentence stating it highlighted, its named end in bold
     page.locator("tr.triple", has_text="Maida Vale").first.locator("button.triple-open").click()
