@@ -487,18 +487,16 @@ class Explorer:
                 self._engine_lock.release()
 
     def index(self) -> GraphIndex:
-        """The index of the engine's current projection. While a query runs (it may take a model's
-        seconds), reads use the index they have rather than wait for the engine, unless the tables
-        changed under it (a rebuild, a correction): then they wait for the reload. Before, a read
-        arriving while another request was reloading got the old graph after a correction."""
+        """The index of the engine's current projection. While the tables are those it was built from,
+        reads use it without waiting for the engine (a query may hold it for a model's seconds); once
+        they changed (a rebuild, a correction), reads wait for the reload. Before, a read arriving
+        while another request was reloading got the old graph after a correction."""
         from kgbuild.graph.projection import table_signature
 
         current = self._index
-        stale = current is None or current.p.signature != table_signature(self.engine.workspace)
-        with self._engine(wait=stale) as got:
-            if not got:
-                assert current is not None
-                return current
+        if current is not None and current.p.signature == table_signature(self.engine.workspace):
+            return current  # the tables it was built from: nothing to reload, no engine to wait for
+        with self._engine(wait=True):
             self.engine.refresh()
             projection = self.engine.projection()
         with self._index_lock:

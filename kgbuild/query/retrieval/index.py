@@ -1,7 +1,8 @@
 """The mutual index in memory: graph nodes, the chunks that support them, and the edges between them.
 
-Loaded once from the workspace tables (the same rows the stores were synced from, keyed by the same
-ids). Personalized PageRank runs on one sparse matrix over nodes + chunks:
+Derived from the engine's one graph in memory (`from_projection`: the workspace tables' rows, the
+ones the stores were synced from, keyed by the same ids). Personalized PageRank runs on one sparse
+matrix over nodes + chunks:
 
     node -- chunk   an entity/concept is supported by the chunk (SUPPORTED_BY, the mutual index)
     node -- node    an extracted relation between two nodes (each direction, weight per relation)
@@ -26,7 +27,6 @@ import scipy.sparse as sp
 from kgbuild.ids import unescape_article_id
 from kgbuild.query.retrieval.text import STOPWORDS, tokens
 from kgbuild.text import mention_key
-from kgbuild.workspace import Workspace
 
 if TYPE_CHECKING:
     from kgbuild.graph.projection import GraphProjection
@@ -114,21 +114,10 @@ class MutualIndex:
     # ---------------------------------------------------------------- building
 
     @classmethod
-    def load(cls, workspace: Workspace, *, title_nodes: bool = True) -> MutualIndex:
-        """Read the tables a build wrote; only the columns retrieval needs."""
-        chunks = workspace.read_table("chunks", ["id", "doc_id", "text"]).to_pylist()
-        documents = workspace.read_table("documents", ["id", "title"]).to_pylist()
-        entities = workspace.read_table("entities", ["id", "name", "spg_class", "aliases", "chunk_ids"]).to_pylist()
-        concepts = workspace.read_table("concepts", ["id", "name", "chunk_ids"]).to_pylist()
-        relations = workspace.read_table(
-            "relations", ["id", "subject_id", "predicate", "object_id", "chunk_ids"]).to_pylist()
-        return cls.from_rows(chunks, entities, relations, concepts, documents, title_nodes=title_nodes)
-
-    @classmethod
     def from_projection(cls, projection: GraphProjection, *, title_nodes: bool = True) -> MutualIndex:
-        """The mutual index of the engine's one graph in memory: the same rows, in the same order, as
-        `load` reads from the tables (chunks, entities with their aliases, concepts, relations between
-        them, document titles), taken from the projection instead of read again."""
+        """The mutual index of the engine's one graph in memory: the tables' rows in table order (chunks,
+        entities with their aliases, concepts, relations between them, document titles), taken from
+        the projection rather than read from the tables a second time."""
         p = projection
         ids = p.node_ids
         chunks = [{"id": ids[i], "doc_id": p.chunk_doc[i], "text": p.chunk_text[i]} for i in sorted(p.chunk_doc)]
