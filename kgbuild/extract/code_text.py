@@ -49,6 +49,11 @@ _CODE_SHAPE = re.compile(
 # UpperCamel with two humps (`ColorScheme`, `EventEmitter`) is code in a technical chunk; in prose at
 # large it is also a name (`McDonald`, `YouTube`), so it counts only there.
 _UPPER_CAMEL = re.compile(r"^(?!Mc|Mac|De|La|Le|Van|Von|Di|Du|O')[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+$")
+# A single word with a capital after a small letter or digits after letters: "DuckDB", "MacOS",
+# "GraphQL", "urllib3", "flake8", "v2.14.3" (names of software and versions, not of people or places).
+_SOFTWARE_SHAPE = re.compile(r"^(?:[A-Za-z]*[a-z][A-Z][A-Za-z0-9.+-]*|[A-Za-z][A-Za-z.-]*\d[\w.-]*)$")
+_SOFTWARE_ANYWHERE = re.compile(r"^(?:[A-Z]?[a-z]{2,}[A-Z][A-Za-z0-9.+-]*|[A-Za-z]+[a-z]\d+|[A-Z]{2,}[a-z]+)$")
+_PERSON_PLACE_LABELS = frozenset({"PERSON", "GPE", "LOC", "FAC", "NORP"})
 _CALL_ARGS = re.compile(r"\(.*\)$", re.DOTALL)
 _NUMBERED_HEADING = re.compile(r"^\s*(?:(?:chapter|part|appendix|section)\s+\w+|\d+(?:\.\d+)+)\b", re.IGNORECASE)
 _HEADING_LABEL = re.compile(r"^\s*(?:class|event|method|property|function|module|interface|static method"
@@ -88,6 +93,7 @@ class TechClasses:
     concept: str
     heads: Mapping[str, str]  # term head noun -> class ("protocol" -> Protocol or Concept), see `terms`
     named: frozenset[str]  # classes of people, organisations and places: never for code or terms
+    software: str = ""  # programs and packages named in lower case ("python-dotenv"); "" -> concept
 
 
 def mask_code(text: str, normalize: Callable[[str], str]) -> Masked:
@@ -126,6 +132,15 @@ def code_name(text: str) -> str:
     if _CALL_ARGS.search(text) and not text.startswith("("):
         text = _CALL_ARGS.sub("()", text)
     return text.strip("'\"") or text
+
+
+def software_shaped(name: str, technical: bool) -> bool:
+    """Written as software is and no person or place is (`_SOFTWARE_SHAPE`); Mc/Mac/O' names excepted.
+    Outside a manual only the shapes no name of a person has ("DuckDB", "GraphQL", "urllib3", "MLflow";
+    not "DiCaprio", "LeBron")."""
+    if not _SOFTWARE_SHAPE.match(name) or re.match(r"^(?:Mc|Mac|O')[A-Z]", name):
+        return False
+    return technical or bool(_SOFTWARE_ANYWHERE.match(name))
 
 
 def looks_like_code(name: str, technical: bool) -> bool:
@@ -225,6 +240,8 @@ class TechnicalPass:
         join_acronyms(doc, facts.mentions)
         spans = list(code_tokens)
         headings = {plain_heading(h) for h in section} - {""}
+        # "Class: Blob", "Event: close": a heading that says what kind of code it names.
+        labelled = {_HEADING_LABEL.sub("", h).strip().strip("`'\"") for h in section if _HEADING_LABEL.match(h)}
         prose = f" {text}"  # as written: a lower-case use of a capitalised phrase is what `is_term` looks for
         used = _used(facts)
         code_names: set[str] = set()
@@ -234,7 +251,7 @@ class TechnicalPass:
             if m.is_date:
                 continue
             inside = [s for s in spans if s[0] < m.end and m.start < s[1]] if m.start >= 0 else []
-            is_code = bool(inside) or looks_like_code(m.name, technical)
+            is_code = bool(inside) or looks_like_code(m.name, technical) or m.name in labelled
             if is_code:
                 if len(inside) == 1 and m.end - m.start <= inside[0][1] - inside[0][0] + 2:
                     # The code itself, without a word the NER took in ("ERR_SOCKET_CLOSED Error").
@@ -251,6 +268,11 @@ class TechnicalPass:
                     self.is_term(m.name, prose)):
                 # "Socket Buffer" (PERSON), "Precedence Constraint" (ORG), "CPU" (ORG): terms.
                 retyped[m.name] = classes.concept
+            elif m.label in _PERSON_PLACE_LABELS and m.spg_class in classes.named and (
+                    software_shaped(m.name, technical)):
+                # "PyArrow" (PERSON), "GraphQL" (GPE), "urllib3" (PERSON): no person or place is written
+                # with a capital inside a word or digits after letters; in a manual that is software.
+                retyped[m.name] = classes.software or classes.concept
             if m.name.lower() in headings and id(m) not in used and _alone(doc, m):
                 dropped.add(id(m))  # a heading repeated as a line of the text, nothing said about it
             elif technical and id(m) not in used and m.start >= 0 and m.end - m.start == 1 and (
@@ -351,4 +373,5 @@ class WordTables:
 
 
 __all__ = ["CODE_KINDS", "CODE_TOKENS", "TECHNICAL_CHUNK", "Masked", "TechClasses", "TechnicalPass", "WordTables",
-           "code_name", "is_identifier", "is_technical", "looks_like_code", "mask_code", "section_topic"]
+           "code_name", "is_identifier", "is_technical", "looks_like_code", "mask_code", "section_topic",
+           "software_shaped"]

@@ -28,6 +28,7 @@ from kgbuild.extract.lemmas import Lemmatizer
 from kgbuild.extract.names import document_title, normalize_text, repair_dates, title_hint
 from kgbuild.extract.patterns import read_chunk
 from kgbuild.extract.spacy_models import load_spacy, model_info
+from kgbuild.extract.tech_relations import add_technical_relations
 from kgbuild.extract.terms import TERM_HEADS
 from kgbuild.ids import content_hash
 from kgbuild.model import (
@@ -99,6 +100,7 @@ class OfflineExtractor:
             heads={head: resolve_alternatives(schema, value) or self.classes.concept
                    for head, value in TERM_HEADS.items()},
             named=frozenset(named),
+            software=resolve_alternatives(schema, "Software|Product") or "",
         )
         self._nlp: Language | None = None
         self._lemma: Lemmatizer | None = None
@@ -172,6 +174,8 @@ class OfflineExtractor:
                         title, document = (title_hint(chunk.section, chunk.doc_id),
                                            document_title(chunk.section, chunk.doc_id))
                     facts = read_chunk(doc, self.classes, lemma, title, document)
+                    if technical:
+                        add_technical_relations(doc, facts, chunk.section, technical_pass, lemma)
                     facts = technical_pass.run(doc, facts, code, chunk.section, technical)
                     results.append(self._records(chunk, facts))
                 except Exception as exc:  # noqa: BLE001 - one bad chunk must not stop a build

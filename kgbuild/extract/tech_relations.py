@@ -1,0 +1,384 @@
+"""Relations in technical prose: what code, software and technical terms do to each other.
+
+The general clause rules (`clauses`) want a named subject and object, and they drop a clause with a
+modal as hedged. A manual states its facts differently: its subjects are code (`net.createServer()`),
+lower-case software (`python-dotenv`), "this object" (the class its section documents), "it" (the
+thing the paragraph is about) and terms ("a Unix domain socket"); its modals state what a thing does
+("`net.createServer()` may create a Unix domain socket", "the server can emit"). This pass reads every
+clause of a technical chunk once more with those arguments and maps the verbs of software to the
+`software` schema's predicates ("extends", "implements", "dependsOn", "definedIn", "replaces",
+"returns", "partOf", "instanceOf"); other verbs keep their lemma, as the general rules do.
+
+Precision over recall, as everywhere: a triple needs both ends to be code, a named thing, a software
+name or a term of at least two words; a negated clause says nothing; light verbs ("have", "see",
+"note") say nothing. A pair the general rules already related keeps their triple, named with this
+pass's predicate when it maps the verb to one of software's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from kgbuild.extract.arguments import _expletive as expletive
+from kgbuild.extract.arguments import is_hyphen
+from kgbuild.extract.code_text import CODE_KINDS, CODE_TOKENS, TechnicalPass, section_topic
+from kgbuild.extract.facts import CONCEPT, PROPN, Facts, Mention, Triple
+from kgbuild.extract.vocab import NOUN_TAGS, PROPER_TAGS, REL_PRONOUNS, STOP_ADJECTIVES, VAGUE_NOUNS
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+# Verbs of software (lemma, or "lemma preposition") -> the predicate (the `software` schema's names and
+# their aliases, so a software project's validation canonicalises them).
+VERB_PREDICATES: dict[str, str] = {
+    "implement": "implements", "support": "supports", "provide": "provides", "expose": "provides",
+    "depend on": "dependsOn", "rely on": "dependsOn", "require": "requires", "need": "requires", "use": "uses",
+    "extend": "extends", "inherit from": "extends", "subclass": "extends", "derive from": "extends",
+    "replace": "replaces", "supersede": "replaces", "deprecate": "deprecates", "obsolete": "replaces",
+    "return": "returns", "define in": "definedIn", "declare in": "definedIn", "specify in": "definedIn",
+    "document in": "documentedIn", "belong to": "partOf", "emit": "emits", "call": "calls", "invoke": "calls",
+    "create": "creates", "throw": "throws", "raise": "raises", "accept": "accepts", "wrap": "wraps",
+    "alias": "aliases", "manage": "manages", "run on": "runsOn", "write in": "writtenIn",
+    "implement in": "writtenIn", "develop by": "developedBy", "maintain by": "developedBy",
+}
+# Passive verbs whose "by"/"from" names the doer: "returned from `http.request()`" -> (http.request(),
+# returns, X); "replaced by Y" -> (Y, replaces, X).
+_DOER_PREPS = frozenset({"by", "from"})
+# Passive verb + preposition that keeps the subject as the subject: "X is defined in Y".
+_SUBJECT_KEEPING = frozenset({"define in", "declare in", "specify in", "document in", "write in", "implement in",
+                              "run on", "base on", "include in", "contain in", "store in", "list in"})
+# Verbs that say too little to relate two things on their own.
+_LIGHT = frozenset({"be", "have", "do", "get", "make", "see", "note", "let", "go", "come", "give", "take",
+                    "become", "seem", "say", "mean", "want", "try", "allow", "happen", "know", "show", "refer",
+                    "consider", "find", "keep", "work", "like", "apply"})
+# "X is an instance of Y", "X is part of Y": the noun after the copula names the relation.
+NOUN_PREDICATES: dict[str, str] = {
+    "instance": "instanceOf", "object": "instanceOf", "part": "partOf", "member": "partOf",
+    "subclass": "extends", "extension": "extends", "alias": "aliasOf", "wrapper": "wraps",
+    "implementation": "implements", "replacement": "replaces", "successor": "replaces",
+    "dependency": "dependencyOf", "component": "partOf", "method": "partOf", "property": "partOf",
+}
+# Prepositions of a direct object that name the thing a clause is about ("reads pairs from X").
+_OBJECT_NOUN_PREPS = frozenset({"from", "of", "for", "to", "in", "into", "on"})
+# "This ensures ..." after a sentence stands for what the sentence says, not for a thing: only "it".
+_THING_PRONOUNS = frozenset({"it", "its"})
+_OBJECT_PRONOUNS = frozenset({"it", "them"})
+_SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
+
+
+@dataclass
+class TechArgs:
+    """How one technical chunk's tokens resolve to arguments (built by `technical_relations`)."""
+
+    doc: Doc
+    lemma: Callable[[Token], str]
+    mentions: list[Mention]
+    code_tokens: frozenset[int]
+    code_class: str | None
+    concept_class: str
+    software_class: str
+    is_word: Callable[[str], bool]  # an English word (`code_text.WordTables.known`)
+    kinds: frozenset[str]  # nouns for what code is ("module", "object", "method")
+    topic: Mention | None  # the code the section's heading names ("Class: `net.Server`")
+    by_token: dict[int, Mention] = field(default_factory=dict)
+    added: list[Mention] = field(default_factory=list)
+    last_subject: Mention | None = None
+
+    def __post_init__(self) -> None:
+        for m in self.mentions:
+            if m.start >= 0 and not m.is_date:
+                for i in range(m.start, m.end):
+                    self.by_token.setdefault(i, m)
+
+    def _new(self, name: str, spg_class: str, label: str, start: int, end: int) -> Mention:
+        mention = Mention(name, spg_class, label, start, end, class_fixed=label != CONCEPT)
+        for i in range(start, end):
+            self.by_token[i] = mention
+        self.added.append(mention)
+        return mention
+
+    def resolve(self, tok: Token, role: str, subject: Mention | None = None) -> Mention | None:
+        """The argument `tok` stands for (None: nothing a triple may hold)."""
+        if tok.i in self.code_tokens:
+            found = self.by_token.get(tok.i)
+            if found is not None and found.label != CONCEPT:
+                return found
+            if self.code_class is None:
+                return None
+            return self._new(tok.text, self.code_class, PROPN, tok.i, tok.i + 1)
+        found = self.by_token.get(tok.i)
+        if found is not None and found.label != CONCEPT:
+            return found
+        low = tok.lower_
+        if tok.tag_ in ("PRP", "DT") and low in _THING_PRONOUNS | _OBJECT_PRONOUNS:
+            if tok.dep_ in _SUBJECT_DEPS:
+                return None if expletive(tok) else (self.last_subject or self.topic)
+            return self._latest_before(tok, subject)
+        if tok.tag_ not in NOUN_TAGS and tok.tag_ not in PROPER_TAGS:
+            return None
+        kind = self._code_kind(tok)
+        if kind is not None:
+            return kind
+        software = self._software(tok)
+        if software is not None:
+            return software
+        return self._term(tok)
+
+    def _code_kind(self, tok: Token) -> Mention | None:
+        """ "the `node:net` module" is the code; "this object", "the method" under a heading that is
+        code ("Class: `http.ClientRequest`") is that code."""
+        if self.lemma(tok) not in self.kinds:
+            return None
+        left = [c for c in tok.children if c.dep_ in ("compound", "amod", "nmod") and c.i == tok.i - 1]
+        if left:
+            return self.resolve(left[0], "object") if left[0].i in self.code_tokens else None
+        dets = [c.lower_ for c in tok.children if c.dep_ == "det"]
+        if dets in (["this"], ["the"]) and not any(c.dep_ in ("amod", "prep", "acl", "relcl") for c in tok.children):
+            return self.topic
+        return None
+
+    def _software(self, tok: Token) -> Mention | None:
+        """A lower-case name that is no English word, written without an article: "python-dotenv
+        reads ...", "certifi", "orjson" (a program or package as its users type it)."""
+        start, end = tok.i, tok.i + 1
+        doc = self.doc
+        while start > 0 and not doc[start - 1].whitespace_ and (is_hyphen(doc[start - 1]) or is_hyphen(doc[start])):
+            start -= 1
+        while end < len(doc) and not doc[end - 1].whitespace_ and (is_hyphen(doc[end]) or is_hyphen(doc[end - 1])):
+            end += 1
+        if any(t.i != tok.i and t.head.i not in range(start, end) for t in doc[start:end]):
+            return None  # the pieces of one hyphenated word hang on each other
+        words = [t.text for t in doc[start:end] if not is_hyphen(t)]
+        if not words or any(not w.isalnum() or not w.islower() for w in words) or any(
+                c.dep_ == "det" for c in tok.children):
+            return None
+        if all(self.is_word(w) for w in words) or len("".join(words)) < 3:
+            return None
+        name = doc[start:end].text
+        return self._new(name, self.software_class, PROPN, start, end)
+
+    def _term(self, tok: Token) -> Mention | None:
+        """A technical term of at least two words: "Unix domain socket", "connection persistence",
+        "CA certificate store" (compounds and adjectives before a noun, names among them)."""
+        head = self.lemma(tok)
+        if len(head) < 3 or not head.isalpha() or head in VAGUE_NOUNS or any(
+                c.dep_ == "poss" or (c.dep_ == "det" and c.lower_ not in ("a", "an", "the")) for c in tok.children):
+            return None  # "its pending write queue", "this TCP socket": relative to the context, not a term
+        doc = self.doc
+        start = tok.i
+        while start > 0:
+            left = doc[start - 1]
+            if left.head.i not in range(start, tok.i + 1) or left.i in self.code_tokens:
+                break
+            glued = not left.whitespace_ and is_hyphen(left)
+            if glued or (left.dep_ == "compound" and (left.tag_ in NOUN_TAGS or left.tag_ in PROPER_TAGS)) or (
+                    left.dep_ == "amod" and left.tag_ == "JJ" and left.lower_ not in STOP_ADJECTIVES):
+                start -= 1
+            elif is_hyphen(doc[start]) and not left.whitespace_:
+                start -= 1
+            else:
+                break
+        while start < tok.i and is_hyphen(doc[start]):
+            start += 1
+        if start == tok.i or any(self.by_token.get(i) is not None and self.by_token[i].label not in (CONCEPT,)
+                                 and not self.by_token[i].is_date and i not in range(start, tok.i + 1)
+                                 for i in range(start, tok.i)):
+            return None
+        # Words as written ("Unix", "CA" keep their case), the head in its singular: one term per chunk.
+        if head != tok.lower_ and tok.lower_.endswith("a"):
+            head = tok.lower_  # "data" stays data, not "datum"
+        name = "".join((t.text if t.tag_ in PROPER_TAGS or t.is_upper else t.lower_) + t.whitespace_
+                       for t in doc[start:tok.i]) + head
+        return self._new(name, self.concept_class, CONCEPT, start, tok.i + 1)
+
+    def _latest_before(self, tok: Token, subject: Mention | None) -> Mention | None:
+        """An object pronoun: the latest argument before it in its sentence or the one before that is
+        not its own clause's subject ("`net.createServer()` may create a Unix domain socket and
+        `server.close()` will unlink it": the socket)."""
+        sent = tok.sent
+        floor = self.doc[sent.start - 1].sent.start if sent.start > 0 else 0
+        best: Mention | None = None
+        for i in range(tok.i - 1, floor - 1, -1):
+            m = self.by_token.get(i)
+            if m is not None and m is not subject and not m.is_date and m.label not in ("PERSON", "NORP"):
+                best = m
+                break
+        return best
+
+
+def add_technical_relations(doc: Doc, facts: Facts, section: Sequence[str], technical: TechnicalPass,
+                            lemma: Callable[[Token], str]) -> None:
+    """The relations a technical chunk states between code, software and terms, added to `facts`."""
+    classes = technical.classes
+    topic_name = section_topic(section)
+    topic = None
+    if topic_name is not None and classes.code is not None:
+        topic = next((m for m in facts.mentions if m.name == topic_name), None) or Mention(
+            topic_name, classes.code, PROPN, -1, -1, class_fixed=True)
+    args = TechArgs(doc=doc, lemma=lemma, mentions=facts.mentions,
+                    code_tokens=frozenset(doc.user_data.get(CODE_TOKENS, ())), code_class=classes.code,
+                    concept_class=classes.concept, software_class=classes.software or classes.concept,
+                    is_word=technical.words.known, kinds=CODE_KINDS, topic=topic)
+    technical_relations(args, facts)
+    publishers(facts)
+    if topic is not None and topic not in facts.mentions and any(
+            topic is t.subject or topic is t.object for t in facts.triples):
+        facts.mentions.append(topic)
+
+
+_PUBLISHED = frozenset({"standard", "specification", "recommendation", "spec"})
+
+
+def publishers(facts: Facts) -> None:
+    """ "the WHATWG Encoding Standard" with "WHATWG" named in the chunk too: the body in a standard's
+    name published it."""
+    by_name = {m.name: m for m in facts.mentions if not m.is_date and m.label != CONCEPT}
+    related = {frozenset((t.subject.name, t.object.name)) for t in facts.triples}
+    for m in list(by_name.values()):
+        words = m.name.split()
+        if len(words) < 3 or words[-1].lower() not in _PUBLISHED:
+            continue
+        body = by_name.get(words[0])
+        if body is not None and body is not m and frozenset((m.name, body.name)) not in related:
+            facts.triples.append(Triple(m, "developedBy", body))
+
+
+_MAPPED = frozenset(VERB_PREDICATES.values()) | frozenset(NOUN_PREDICATES.values())
+
+
+def technical_relations(args: TechArgs, facts: Facts) -> None:
+    """Add the chunk's technical triples (and the mentions they need) to `facts`, in reading order.
+    Where the general rules related the same two things in the same direction, a software predicate
+    found here names their triple ("extend" -> extends, "alias for" -> aliasOf)."""
+    general = {(t.subject.name, t.object.name): t for t in facts.triples}
+    related = {frozenset(pair) for pair in general}
+    ours: list[Triple] = []
+    for sent in args.doc.sents:
+        for tok in sent:
+            if tok.tag_.startswith("VB") and tok.dep_ not in ("aux", "auxpass", "amod", "compound"):
+                _clause(args, ours, tok)
+    for triple in ours:
+        same = general.get((triple.subject.name, triple.object.name))
+        if same is not None and triple.predicate in _MAPPED:
+            same.predicate = triple.predicate
+        elif frozenset((triple.subject.name, triple.object.name)) not in related:
+            facts.triples.append(triple)
+    facts.mentions.extend(m for m in args.added if any(m is t.subject or m is t.object for t in facts.triples))
+
+
+def _subjects(args: TechArgs, verb: Token) -> tuple[list[Mention], bool]:
+    passive = any(c.dep_ == "auxpass" for c in verb.children)
+    for child in verb.children:
+        if child.dep_ in _SUBJECT_DEPS:
+            if verb.dep_ == "relcl" and child.lower_ in REL_PRONOUNS:
+                found = args.resolve(verb.head, "subject")
+            else:
+                found = args.resolve(child, "subject")
+            if found is None:
+                return [], passive
+            more = [args.resolve(c, "subject") for c in child.conjuncts]
+            return [found, *(m for m in more if m is not None)], passive or child.dep_ == "nsubjpass"
+    if verb.dep_ == "conj" and verb.head.tag_.startswith("VB"):
+        # "is created internally and returned from X": the second participle is passive too.
+        subjects, head_passive = _subjects(args, verb.head)
+        own_aux = any(c.dep_ in ("aux", "auxpass") for c in verb.children)
+        return subjects, passive or (head_passive and not own_aux and verb.tag_ in ("VBN", "VBD"))
+    if verb.dep_ == "acl" and verb.tag_ == "VBN":
+        found = args.resolve(verb.head, "subject")  # "the object returned by X"
+        return ([found] if found is not None else []), True
+    return [], passive
+
+
+def _in_parentheses(tok: Token) -> bool:
+    depth = 0
+    for t in tok.doc[tok.sent.start:tok.i]:
+        depth += (t.text == "(") - (t.text == ")")
+    return depth > 0
+
+
+def _objects(args: TechArgs, tok: Token, subject: Mention) -> list[Mention]:
+    found = [args.resolve(t, "object", subject) for t in (tok, *tok.conjuncts)]
+    return [m for m in found if m is not None and m is not subject]
+
+
+def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
+    children = list(verb.children)
+    if any(c.dep_ == "neg" for c in children):
+        return
+    subjects, passive = _subjects(args, verb)
+    # A term does things in a manual's prose mostly as an example ("a listener function can switch"):
+    # what a clause states is kept when its subject is code, software or a name.
+    subjects = [m for m in subjects if m.label != CONCEPT]
+    if not subjects:
+        return
+    if verb.dep_ not in ("relcl", "acl", "xcomp") and any(c.dep_ in _SUBJECT_DEPS for c in children) and (
+            not _in_parentheses(verb)):
+        args.last_subject = subjects[0]  # "it" in the next clause (not a parenthesis's aside)
+    lemma = args.lemma(verb)
+    found: list[tuple[Mention, str, Mention]] = []
+    if lemma == "be":
+        for attr in (c for c in children if c.dep_ == "attr" and c.tag_ in NOUN_TAGS):
+            predicate = NOUN_PREDICATES.get(args.lemma(attr))
+            if predicate is None:
+                continue
+            for prep in (c for c in attr.children if c.dep_ == "prep" and c.lower_ in ("of", "for", "to")):
+                for pobj in (p for p in prep.children if p.dep_ == "pobj"):
+                    found += [(s, predicate, o) for s in subjects for o in _objects(args, pobj, s)]
+        for acomp in (c for c in children if c.dep_ == "acomp"):  # "is responsible for managing X"
+            for prep in (c for c in acomp.children if c.dep_ == "prep"):
+                for pcomp in (p for p in prep.children if p.dep_ == "pcomp" and p.tag_ == "VBG"):
+                    _verb_objects(args, pcomp, subjects, False, found)
+    elif lemma not in _LIGHT:
+        _verb_objects(args, verb, subjects, passive, found)
+    for subject, predicate, obj in found:
+        pair = frozenset((subject.name, obj.name))
+        if subject is obj or subject.name == obj.name or obj.is_date or any(
+                {t.subject.name, t.object.name} == pair for t in ours):
+            continue
+        ours.append(Triple(subject, predicate, obj))
+
+
+def _verb_objects(args: TechArgs, verb: Token, subjects: Sequence[Mention], passive: bool,
+                  found: list[tuple[Mention, str, Mention]]) -> None:
+    lemma = args.lemma(verb)
+    particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), "")
+    base = f"{lemma} {particle}" if particle else lemma
+    direct: list[tuple[Mention, Mention]] = []
+    by_prep: list[tuple[str, Mention, Mention]] = []
+    for child in verb.children:
+        if child.dep_ in ("dobj", "oprd") and not passive:
+            direct += [(s, o) for s in subjects for o in _objects(args, child, s)]
+            # "reads key-value pairs from a `.env` file": the object's own preposition names a thing too.
+            by_prep += [(prep.lower_, s, o) for prep in child.children if prep.dep_ == "prep"
+                        and prep.lower_ in _OBJECT_NOUN_PREPS for pobj in prep.children if pobj.dep_ == "pobj"
+                        for s in subjects for o in _objects(args, pobj, s)]
+        elif child.dep_ in ("prep", "agent"):
+            for pobj in (p for p in child.children if p.dep_ == "pobj"):
+                by_prep += [(child.lower_, s, o) for s in subjects for o in _objects(args, pobj, s)]
+    if passive:
+        for prep, s, o in by_prep:
+            key = f"{base} {prep}"
+            if key in _SUBJECT_KEEPING or key in VERB_PREDICATES:
+                found.append((s, VERB_PREDICATES.get(key, key), o))
+            elif prep in _DOER_PREPS:
+                found.append((o, VERB_PREDICATES.get(base, base), s))  # the doer did it to the subject
+        return
+    strong = [(s, o) for s, o in direct if o.label != CONCEPT]
+    named_preps = [(p, s, o) for p, s, o in by_prep if o.label != CONCEPT]
+    if direct and not strong and named_preps:
+        # "reads key-value pairs from a `.env` file": the named thing is what the clause relates.
+        direct = []
+    if lemma in ("call", "invoke") and strong:
+        # "it will call `socket.destroy` with an `ERR_SOCKET_CLOSED` Error": what the callee gets.
+        found += [(o, "calledWith", w) for _, o in strong for p, _, w in named_preps if p == "with"]
+    predicate = VERB_PREDICATES.get(base, base)
+    found += [(s, predicate, o) for s, o in direct]
+    if not direct:
+        for prep, s, o in by_prep:
+            key = f"{base} {prep}"
+            found.append((s, VERB_PREDICATES.get(key, key), o))
+
+
+__all__ = ["NOUN_PREDICATES", "VERB_PREDICATES", "TechArgs", "add_technical_relations", "technical_relations"]
