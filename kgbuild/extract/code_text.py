@@ -54,6 +54,7 @@ _UPPER_CAMEL = re.compile(r"^(?!Mc|Mac|De|La|Le|Van|Von|Di|Du|O')[A-Z][a-z0-9]+(
 _SOFTWARE_SHAPE = re.compile(r"^(?:[A-Za-z]*[a-z][A-Z][A-Za-z0-9.+-]*|[A-Za-z][A-Za-z.-]*\d[\w.-]*)$")
 _SOFTWARE_ANYWHERE = re.compile(r"^(?:[A-Z]?[a-z]{2,}[A-Z][A-Za-z0-9.+-]*|[A-Za-z]+[a-z]\d+|[A-Z]{2,}[a-z]+)$")
 _PERSON_PLACE_LABELS = frozenset({"PERSON", "GPE", "LOC", "FAC", "NORP"})
+_ROLE = re.compile(r"(?<![\w}])\{[A-Za-z][\w:.+-]*\}(?=`)|(?<![\w`]):[A-Za-z][\w:.+-]*:(?=`)")
 _CALL_ARGS = re.compile(r"\(.*\)$", re.DOTALL)
 _NUMBERED_HEADING = re.compile(r"^\s*(?:(?:chapter|part|appendix|section)\s+\w+|\d+(?:\.\d+)+)\b", re.IGNORECASE)
 _HEADING_LABEL = re.compile(r"^\s*(?:class|event|method|property|function|module|interface|static method"
@@ -107,6 +108,7 @@ def mask_code(text: str, normalize: Callable[[str], str]) -> Masked:
         return "\n\n"
 
     text = _FENCED_BLOCK.sub(drop, text)
+    text = _ROLE.sub("", text)  # MyST and Sphinx roles: {pypi}`certifi` is the code `certifi`
     pieces: list[str] = []
     spans: list[tuple[int, int]] = []
     size = 0
@@ -141,6 +143,19 @@ def software_shaped(name: str, technical: bool) -> bool:
     if not _SOFTWARE_SHAPE.match(name) or re.match(r"^(?:Mc|Mac|O')[A-Z]", name):
         return False
     return technical or bool(_SOFTWARE_ANYWHERE.match(name))
+
+
+# Abbreviations every manual uses for kinds of things, never the name of one: left out unless a fact uses them.
+_GENERIC_ABBREVIATIONS = frozenset({"api", "apis", "cpu", "gpu", "os", "url", "urls", "uri", "id", "ids", "ui", "io",
+                                    "i/o", "ram", "kb", "mb", "gb", "tb", "ms", "cli", "gui", "faq", "etc", "e.g.",
+                                    "i.e.", "n/a", "tbd", "todo", "readme"})
+_POINTER = re.compile(r"^(?:section|chapter|figure|fig\.|table|page|appendix|example|step|listing|part)\s+"
+                      r"[\dA-Z][\d.]*$", re.IGNORECASE)
+
+
+def not_a_term(name: str) -> bool:
+    """A generic abbreviation ("API", "CPU") or a pointer into the document ("section 4.2.2.13")."""
+    return name.lower() in _GENERIC_ABBREVIATIONS or bool(_POINTER.match(name))
 
 
 def looks_like_code(name: str, technical: bool) -> bool:
@@ -279,6 +294,8 @@ class TechnicalPass:
                     doc[m.start].is_sent_start and m.label in _NAME_LABELS
                     and self.words.known(m.name.lower())):
                 dropped.add(id(m))  # "Avoid", "Note", "Returns" capitalised at a sentence's start
+            elif technical and id(m) not in used and not_a_term(m.name):
+                dropped.add(id(m))  # "API", "section 4.2.2.13": a word of every manual, a pointer into one
         if classes.code is not None:
             # Inline code in a sentence is discussed in prose: an entity, whether or not a rule used it.
             covered = {i for m in facts.mentions if m.start >= 0 for i in range(m.start, m.end)}
