@@ -10,7 +10,8 @@ METADATA` whose Description-Content-Type is text/markdown, the header block cut 
 are skipped with a line; files are taken in sorted order, the first `--per-doc` chunks of each, until
 `--max-chunks` chunks.
 
-1. `git worktree add --detach` of `--base` (default aa73fc0, main before the second issue-31 session) in a temp folder; this
+1. `git worktree add --detach` of `--base` (default aa73fc0, main before the second issue-31 session) in a
+   temp folder; this
    script runs itself there in a subprocess with PYTHONPATH=<worktree>, then with PYTHONPATH=<repo root>
    (the working tree as it is), old and new alternating `--rounds` times (each side's speed is its fastest
    round; the other figures do not change between rounds). Each subprocess checks that it imported kgbuild
@@ -281,7 +282,7 @@ def run_side(label: str, root: Path, args: argparse.Namespace, workdir: Path) ->
     out = workdir / f"{label}.json"
     env = {**os.environ, "PYTHONPATH": str(root)}
     cmd = [sys.executable, str(Path(__file__).resolve()), "--extract-only", str(out), "--label", label,
-           "--root", str(root), "--workdir", str(workdir), "--gold", str(args.gold),
+           "--root", str(root), "--workdir", str(workdir), "--gold", str(Path(args.gold).resolve()),
            "--max-chunks", str(args.max_chunks), "--per-doc", str(args.per_doc)]
     subprocess.run(cmd, check=True, env=env, cwd=str(root))
     result: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))

@@ -211,3 +211,22 @@ The `console.debug()` function is an alias for [`console.log()`][].
     assert ("square", "definedIn", "square.js") in found
     assert ("Buffer", "extends", "Uint8Array") in found
     assert ("console.debug()", "aliasOf", "console.log()") in found
+
+
+def test_a_reference_sentence_without_subject_is_about_its_heading(tmp_path: Path,
+                                                                    extractor: OfflineExtractor) -> None:
+    # buffer.md: API references open with the verb; a literal (`true`) is no object.
+    found = triples(extract(tmp_path, extractor, """# Buffer
+
+## Class: `Blob`
+
+### `blob.stream()`
+
+Returns a new `ReadableStream` that allows the content of the `Blob` to be read.
+
+### `Buffer.isBuffer(obj)`
+
+Returns `true` if `obj` is a `Buffer`, `false` otherwise.
+"""))
+    assert ("blob.stream()", "returns", "ReadableStream") in found
+    assert not any(o in ("true", "false") for _, _, o in found)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from kgbuild.extract.arguments import _expletive as expletive
 from kgbuild.extract.arguments import is_hyphen
-from kgbuild.extract.code_text import CODE_KINDS, CODE_TOKENS, TechnicalPass, section_topic
+from kgbuild.extract.code_text import CODE_KINDS, CODE_TOKENS, TechnicalPass, code_name, is_identifier, section_topic
 from kgbuild.extract.facts import CONCEPT, PROPN, Facts, Mention, Triple
 from kgbuild.extract.vocab import NOUN_TAGS, PROPER_TAGS, REL_PRONOUNS, STOP_ADJECTIVES, VAGUE_NOUNS
 
@@ -80,7 +80,7 @@ class TechArgs:
     concept_class: str
     software_class: str
     is_word: Callable[[str], bool]  # an English word (`code_text.WordTables.known`)
-    kinds: frozenset[str]  # nouns for what code is ("module", "object", "method")
+    kinds: frozenset[str]  # nouns for what code is ("module", "object", "method"), with `_MORE_KINDS`
     topic: Mention | None  # the code the section's heading names ("Class: `net.Server`")
     by_token: dict[int, Mention] = field(default_factory=dict)
     added: list[Mention] = field(default_factory=list)
@@ -105,9 +105,10 @@ class TechArgs:
             found = self.by_token.get(tok.i)
             if found is not None and found.label != CONCEPT:
                 return found
-            if self.code_class is None:
-                return None
-            return self._new(tok.text, self.code_class, PROPN, tok.i, tok.i + 1)
+            name = code_name(tok.text)
+            if self.code_class is None or not is_identifier(name):
+                return None  # a literal (`true`, `0`) is no thing a relation holds
+            return self._new(name, self.code_class, PROPN, tok.i, tok.i + 1)
         found = self.by_token.get(tok.i)
         if found is not None and found.label != CONCEPT:
             return found
@@ -220,7 +221,7 @@ def add_technical_relations(doc: Doc, facts: Facts, section: Sequence[str], tech
     args = TechArgs(doc=doc, lemma=lemma, mentions=facts.mentions,
                     code_tokens=frozenset(doc.user_data.get(CODE_TOKENS, ())), code_class=classes.code,
                     concept_class=classes.concept, software_class=classes.software or classes.concept,
-                    is_word=technical.words.known, kinds=CODE_KINDS, topic=topic)
+                    is_word=technical.words.known, kinds=CODE_KINDS | _MORE_KINDS, topic=topic)
     technical_relations(args, facts)
     publishers(facts)
     if topic is not None and topic not in facts.mentions and any(
@@ -228,6 +229,8 @@ def add_technical_relations(doc: Doc, facts: Facts, section: Sequence[str], tech
         facts.mentions.append(topic)
 
 
+# "the `getaddrinfo` call", "the `level` setting", "the `'close'` event": more nouns that stand for code.
+_MORE_KINDS = frozenset({"call", "syscall", "value", "error", "code", "signal", "symbol", "script", "binding"})
 _PUBLISHED = frozenset({"standard", "specification", "recommendation", "spec"})
 
 
@@ -288,6 +291,11 @@ def _subjects(args: TechArgs, verb: Token) -> tuple[list[Mention], bool]:
     if verb.dep_ == "acl" and verb.tag_ == "VBN":
         found = args.resolve(verb.head, "subject")  # "the object returned by X"
         return ([found] if found is not None else []), True
+    if verb.tag_ == "VBZ" and args.topic is not None and verb.dep_ == "ROOT" and all(
+            t.dep_ in ("advmod", "punct") for t in verb.doc[verb.sent.start:verb.i]):
+        # "Uses the DNS protocol to resolve ...", "Returns a new `Buffer`": an API reference describes the
+        # code its heading names with sentences that start at the verb.
+        return [args.topic], passive
     return [], passive
 
 
@@ -347,16 +355,19 @@ def _verb_objects(args: TechArgs, verb: Token, subjects: Sequence[Mention], pass
     base = f"{lemma} {particle}" if particle else lemma
     direct: list[tuple[Mention, Mention]] = []
     by_prep: list[tuple[str, Mention, Mention]] = []
+    of_object: list[tuple[str, Mention, Mention]] = []  # the direct object's own prepositions
     for child in verb.children:
         if child.dep_ in ("dobj", "oprd") and not passive:
             direct += [(s, o) for s in subjects for o in _objects(args, child, s)]
-            # "reads key-value pairs from a `.env` file": the object's own preposition names a thing too.
-            by_prep += [(prep.lower_, s, o) for prep in child.children if prep.dep_ == "prep"
-                        and prep.lower_ in _OBJECT_NOUN_PREPS for pobj in prep.children if pobj.dep_ == "pobj"
-                        for s in subjects for o in _objects(args, pobj, s)]
+            of_object += [(prep.lower_, s, o) for prep in child.children if prep.dep_ == "prep"
+                          and prep.lower_ in _OBJECT_NOUN_PREPS for pobj in prep.children if pobj.dep_ == "pobj"
+                          for s in subjects for o in _objects(args, pobj, s)]
         elif child.dep_ in ("prep", "agent"):
             for pobj in (p for p in child.children if p.dep_ == "pobj"):
                 by_prep += [(child.lower_, s, o) for s in subjects for o in _objects(args, pobj, s)]
+    if direct and all(o.label == CONCEPT for _, o in direct):
+        # "reads key-value pairs from a `.env` file": the object's named thing is what the clause relates.
+        by_prep += [(p, s, o) for p, s, o in of_object if o.label != CONCEPT]
     if passive:
         for prep, s, o in by_prep:
             key = f"{base} {prep}"
@@ -368,8 +379,7 @@ def _verb_objects(args: TechArgs, verb: Token, subjects: Sequence[Mention], pass
     strong = [(s, o) for s, o in direct if o.label != CONCEPT]
     named_preps = [(p, s, o) for p, s, o in by_prep if o.label != CONCEPT]
     if direct and not strong and named_preps:
-        # "reads key-value pairs from a `.env` file": the named thing is what the clause relates.
-        direct = []
+        direct = []  # the named thing of a preposition rather than a term: "reads pairs from `.env`"
     if lemma in ("call", "invoke") and strong:
         # "it will call `socket.destroy` with an `ERR_SOCKET_CLOSED` Error": what the callee gets.
         found += [(o, "calledWith", w) for _, o in strong for p, _, w in named_preps if p == "with"]
