@@ -230,3 +230,19 @@ Returns `true` if `obj` is a `Buffer`, `false` otherwise.
 """))
     assert ("blob.stream()", "returns", "ReadableStream") in found
     assert not any(o in ("true", "false") for _, _, o in found)
+
+
+def test_roles_generic_abbreviations_and_pointers(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # pip's https-certificates.md (a MyST role before the code) and http.md, net.md.
+    names = set(classes(extract(tmp_path, extractor, """# HTTPS Certificates
+
+By default, pip will perform SSL certificate verification for network
+connections it makes over HTTPS. This does not use the system certificate
+store but, instead, uses a bundled CA certificate store from {pypi}`certifi`.
+
+The header is still mutable using the [`setHeader(name, value)`][],
+[`getHeader(name)`][], [`removeHeader(name)`][] API. See [`'end'`][]
+event and [RFC 1122][half-closed] (section 4.2.2.13) for more information.
+""")))
+    assert "certifi" in names
+    assert not names & {"API", "section 4.2.2.13", "pypi}certifi", "{pypi}certifi"}
