@@ -246,3 +246,19 @@ event and [RFC 1122][half-closed] (section 4.2.2.13) for more information.
 """)))
     assert "certifi" in names
     assert not names & {"API", "section 4.2.2.13", "pypi}certifi", "{pypi}certifi"}
+
+
+def test_a_defined_term_is_an_entity_with_its_type(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # test.md, "Custom reporters": "A custom reporter is a module ..." (a term, not a name).
+    results = extract(tmp_path, extractor, """# Test runner
+
+### Custom reporters
+
+[`--test-reporter`][] can be used to specify a path to custom reporter.
+A custom reporter is a module that exports a value
+accepted by [stream.compose][]. The reporter should transform
+events emitted by a `TestsStream`.
+""")
+    found = {e.name: e for x in results for e in x.entities}
+    assert found["custom reporter"].semantic_type == "module"
+    assert found["custom reporter"].spg_class == "Concept"

@@ -163,10 +163,18 @@ class TechArgs:
     def _term(self, tok: Token) -> Mention | None:
         """A technical term of at least two words: "Unix domain socket", "connection persistence",
         "CA certificate store" (compounds and adjectives before a noun, names among them)."""
+        found = self.phrase(tok)
+        if found is None or found[0] == tok.i:
+            return None
+        return self._new(found[1], self.concept_class, CONCEPT, found[0], tok.i + 1)
+
+    def phrase(self, tok: Token) -> tuple[int, str] | None:
+        """Where the noun phrase of a common noun starts and its name (modifiers as written, the head in
+        its singular), or None for a vague or relative one ("its pending write queue", "this socket")."""
         head = self.lemma(tok)
         if len(head) < 3 or not head.isalpha() or head in VAGUE_NOUNS or any(
                 c.dep_ == "poss" or (c.dep_ == "det" and c.lower_ not in ("a", "an", "the")) for c in tok.children):
-            return None  # "its pending write queue", "this TCP socket": relative to the context, not a term
+            return None
         doc = self.doc
         start = tok.i
         while start > 0:
@@ -183,16 +191,12 @@ class TechArgs:
                 break
         while start < tok.i and is_hyphen(doc[start]):
             start += 1
-        if start == tok.i or any(self.by_token.get(i) is not None and self.by_token[i].label not in (CONCEPT,)
-                                 and not self.by_token[i].is_date and i not in range(start, tok.i + 1)
-                                 for i in range(start, tok.i)):
-            return None
         # Words as written ("Unix", "CA" keep their case), the head in its singular: one term per chunk.
         if head != tok.lower_ and tok.lower_.endswith("a"):
             head = tok.lower_  # "data" stays data, not "datum"
         name = "".join((t.text if t.tag_ in PROPER_TAGS or t.is_upper else t.lower_) + t.whitespace_
                        for t in doc[start:tok.i]) + head
-        return self._new(name, self.concept_class, CONCEPT, start, tok.i + 1)
+        return start, name
 
     def _latest_before(self, tok: Token, subject: Mention | None) -> Mention | None:
         """An object pronoun: the latest argument before it in its sentence or the one before that is
@@ -223,6 +227,7 @@ def add_technical_relations(doc: Doc, facts: Facts, section: Sequence[str], tech
                     concept_class=classes.concept, software_class=classes.software or classes.concept,
                     is_word=technical.words.known, kinds=CODE_KINDS | _MORE_KINDS, topic=topic)
     technical_relations(args, facts)
+    definitions(args, facts)
     publishers(facts)
     if topic is not None and topic not in facts.mentions and any(
             topic is t.subject or topic is t.object for t in facts.triples):
@@ -231,6 +236,33 @@ def add_technical_relations(doc: Doc, facts: Facts, section: Sequence[str], tech
 
 # "the `getaddrinfo` call", "the `level` setting", "the `'close'` event": more nouns that stand for code.
 _MORE_KINDS = frozenset({"call", "syscall", "value", "error", "code", "signal", "symbol", "script", "binding"})
+def definitions(args: TechArgs, facts: Facts) -> None:
+    """ "A socket buffer is a structure that holds ...": a term defined by "a/an X is a/an Y" is an
+    entity of its own with Y as its type (concept linking then makes it belongTo Y)."""
+    for sent in args.doc.sents:
+        verb = sent.root
+        if args.lemma(verb) != "be":
+            continue
+        subject = next((c for c in verb.children if c.dep_ == "nsubj" and c.tag_ == "NN"), None)
+        attr = next((c for c in verb.children if c.dep_ == "attr" and c.tag_ == "NN"), None)
+        if subject is None or attr is None or not (_indefinite(subject) and _indefinite(attr)):
+            continue
+        named = args.by_token.get(subject.i)
+        if any(c.dep_ == "neg" for c in verb.children) or (named is not None and named.label != CONCEPT):
+            continue  # a name's definition is the general rules' (`nouns.copula`)
+        term = args.resolve(subject, "subject")
+        kind = args.phrase(attr)
+        if term is None or term.label != CONCEPT or kind is None:
+            continue
+        term.add_type(kind[1], sent.text.strip())
+        if term not in facts.mentions:
+            facts.mentions.append(term)
+
+
+def _indefinite(tok: Token) -> bool:
+    return any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in tok.children)
+
+
 _PUBLISHED = frozenset({"standard", "specification", "recommendation", "spec"})
 
 
