@@ -22,13 +22,9 @@ from kgbuild.schema import Schema, resolve_schema
 
 
 @pytest.fixture(scope="module")
-def schema() -> Schema:
-    return resolve_schema("open_domain")
-
-
-@pytest.fixture(scope="module")
-def extractor(schema: Schema) -> Iterator[OfflineExtractor]:
-    yield OfflineExtractor(schema)
+def extractor() -> Iterator[OfflineExtractor]:
+    """The shipped open-domain schema: what a project gets without `--schema software`."""
+    yield OfflineExtractor(resolve_schema("open_domain"))
 
 
 def extract(tmp_path: Path, extractor: OfflineExtractor, text: str) -> list[ChunkExtraction]:
@@ -162,8 +158,8 @@ the `setImmediate()` or `process.nextTick()` methods:
     assert frozenset(("EventEmitter", "proper sequencing")) not in pairs(results)
 
 
-def test_software_names_are_never_people_or_places(tmp_path: Path, extractor: OfflineExtractor,
-                                                  schema: Schema) -> None:
+def test_software_names_are_never_people_or_places(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    schema: Schema = resolve_schema("open_domain")
     # narwhals' README lists talks; the NER calls DuckDB and GraphQL people and places.
     results = extract(tmp_path, extractor, """# Narwhals
 
