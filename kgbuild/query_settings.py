@@ -85,6 +85,11 @@ class FragSettings(StrategySettings):
     # The path passages fused with the hybrid retriever's ranking (graph_evidence.with_text_ranking);
     # off: the prompt sees path passages only (the bench's `frag_paths` row).
     text_fusion: bool = Field(True, description="fuse the path passages with the hybrid retriever's ranking")
+    # The text ranking's first passages stay whatever the walk ranks: on the HotpotQA offline build
+    # text retrieval put the better passages first (its first hop) and the walk's own passages
+    # helped in the remaining slots (its second hop); the walk's paths are shown as facts either way.
+    text_kept: int = Field(3, ge=0, le=100, strict=True,
+                           description="the text ranking's first passages always shown, whatever the paths rank")
     cross_encoder: str | None = Field(
         None, description="a sentence-transformers CrossEncoder (name or path) that reranks the top 2 x top_u paths")
 
@@ -112,6 +117,11 @@ class SubgraphRAGSettings(StrategySettings):
     # The passages behind the top triples fused with the hybrid retriever's ranking
     # (graph_evidence.with_text_ranking); off: triple passages only (the bench's `subgraphrag_triples`).
     text_fusion: bool = Field(True, description="fuse the triple passages with the hybrid retriever's ranking")
+    # The text ranking's first passages stay whatever the walk ranks: on the HotpotQA offline build
+    # text retrieval put the better passages first (its first hop) and the walk's own passages
+    # helped in the remaining slots (its second hop); the walk's triples are shown as facts either way.
+    text_kept: int = Field(3, ge=0, le=100, strict=True,
+                           description="the text ranking's first passages always shown, whatever the triples rank")
 
 
 class CoESettings(StrategySettings):

@@ -18,7 +18,7 @@ from kgbuild.graph.projection import CHUNK, GraphProjection
 from kgbuild.query.graph_evidence import fits_type
 from kgbuild.query.llm_ask import Text
 from kgbuild.query.retrieval.answer_check import check_type, settle
-from kgbuild.query.types import Answer, StepResult, TraceStep
+from kgbuild.query.types import Answer, ScoredChunk, StepResult, TraceStep
 
 if TYPE_CHECKING:
     from kgbuild.query.model_session import ModelSession
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 UNVERIFIED = "unverified: the answer is the best-ranked graph node of the expected type, not checked by a model"
 NO_LINK = "no entity of the question was found in the graph; nothing to walk from"
+TEXT_ONLY = "the passages are text retrieval's alone (no walk)"
 MAX_FACTS = 64  # facts shown to the model; ranked, so the tail matters least
 
 
@@ -106,3 +107,26 @@ def empty_answer(question: str, strategy: str) -> Answer:
     trace finishes it)."""
     return Answer(question=question, answer="", resolved=False, mode="retrieval", strategy=strategy,
                   notes=[NO_LINK])
+
+
+def unlinked_answer(trace: Trace, session: ModelSession | None, question: str, strategy: str,
+                    chunks: Sequence[ScoredChunk], since: Timer, stage: str) -> Answer:
+    """A question that links to nothing, with the text retriever's passages (`chunks`, when the
+    strategy fuses with text): what a walk would have added is missing, what text retrieval reads is
+    not. With a model, one answer call over those passages; without one, no answer (no node was
+    ranked, and a passage's sentence is the extractive strategies' business)."""
+    answer = empty_answer(question, strategy)
+    if not chunks:
+        return answer
+    answer.chunks = list(chunks)
+    answer.notes.append(TEXT_ONLY)
+    trace.add("passages", "text retrieval alone: nothing to walk from",
+              StepResult(how="text", chunks=[c.id for c in chunks]), since)
+    if session is not None:
+        t = trace.timer()
+        reply = ask_model(session, question, [], [(c.id, c.text) for c in chunks], stage)
+        answer.answer = reply.answer.strip() if reply.found else ""
+        answer.resolved = bool(reply.found and answer.answer)
+        answer.mode = "solver"
+        answer_step(trace, reply, answer.answer, t)
+    return answer

@@ -140,13 +140,16 @@ def closest_passages(candidates: Sequence[int], node_vectors: np.ndarray, questi
 PASSAGE_RRF_K = 60.0
 
 
-def with_text_ranking(graph: Sequence[ScoredChunk], text: Sequence[ScoredChunk], limit: int) -> list[ScoredChunk]:
+def with_text_ranking(graph: Sequence[ScoredChunk], text: Sequence[ScoredChunk], limit: int,
+                      text_kept: int = 0) -> list[ScoredChunk]:
     """The `limit` best passages of the graph's ranking (passages behind the walk's paths or
     triples) fused with the text retriever's ranking (BM25, dense, PPR over the whole corpus),
     equal weights. Why both: a walk reaches the second hop's passage that no question word names,
     text retrieval reads the passage that says the answer in other words than the graph holds; a
-    passage on the walk that text retrieval also ranked is the surest of all. Each passage keeps
-    its text; its score is the fused one and `signals` says which list ranked it where."""
+    passage on the walk that text retrieval also ranked is the surest of all. `text_kept`: the
+    text ranking's first passages are among the `limit` whatever the walk ranks (they keep their
+    fused order), so the walk's passages take the remaining slots. Each passage keeps its text;
+    its score is the fused one and `signals` says which list ranked it where."""
     by_id: dict[str, ScoredChunk] = {}
     ranks: dict[str, dict[str, float]] = {"graph": {}, "text": {}}
     for name, chunks in (("graph", graph), ("text", text)):
@@ -156,6 +159,10 @@ def with_text_ranking(graph: Sequence[ScoredChunk], text: Sequence[ScoredChunk],
     fused = fuse(ranks, {"graph": 1.0, "text": 1.0}, rrf_k=PASSAGE_RRF_K)
     # Ties (one list's first rank against the other's): the better of its two ranks, then the text's.
     order = sorted(fused, key=lambda cid: (-fused[cid], min(-r[cid] for r in ranks.values() if cid in r),
-                                           -ranks["text"].get(cid, -1e9), cid))[:max(limit, 0)]
+                                           -ranks["text"].get(cid, -1e9), cid))
+    kept = {c.id for c in text[:min(text_kept, limit)]}
+    rest = [cid for cid in order if cid not in kept][:max(limit - len(kept), 0)]
+    chosen = set(rest) | kept
+    order = [cid for cid in order if cid in chosen]
     return [by_id[cid].model_copy(update={"score": fused[cid], "signals": {
         f"{name}_rank": -ranks[name][cid] for name in ("graph", "text") if cid in ranks[name]}}) for cid in order]

@@ -17,7 +17,7 @@ from kgbuild.query.frag.paths import retrieve_paths
 from kgbuild.query.frag.preprocess import preprocess
 from kgbuild.query.frag.rank import RankedPath, Rerank, rank_paths, rank_trees, rerank_paths
 from kgbuild.query.frag.router import SIMPLE, RouteDecision, RouterModel, heuristic_route, load_router
-from kgbuild.query.graph_answer import answer_step, ask_model, empty_answer, model_free
+from kgbuild.query.graph_answer import answer_step, ask_model, model_free, unlinked_answer
 from kgbuild.query.graph_evidence import (
     closest_passages,
     evidence_chunks,
@@ -114,7 +114,11 @@ class FragStrategy:
                                                                 answers=[e.name for e in linked.entities]),
                   trace.start, seconds=linked.seconds)
         if not linked.seeds:
-            return trace.finish(empty_answer(question, NAME))
+            t = trace.timer()
+            passages = (self.resources.retriever(cached_embeddings=self.use_cache).retrieve(question, budget.k).chunks
+                    if self.settings.text_fusion else [])
+            return trace.finish(unlinked_answer(trace, session, question, NAME, passages[:min(budget.k, MAX_PASSAGES)],
+                                                t, f"{NAME}.answer"))
 
         t = trace.timer()
         decision = self.route(graph, question, linked)
@@ -156,7 +160,7 @@ class FragStrategy:
         if s.text_fusion:
             t = trace.timer()
             text = self.resources.retriever(cached_embeddings=self.use_cache).retrieve(question, budget.k)
-            chunks = with_text_ranking(chunks, text.chunks, limit)
+            chunks = with_text_ranking(chunks, text.chunks, limit, s.text_kept)
             trace.add("passages", "path passages fused with hybrid text retrieval (reciprocal rank)",
                       StepResult(how="graph+text", chunks=[c.id for c in chunks]), t)
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from kgbuild.errors import ConfigError
-from kgbuild.query.graph_answer import answer_step, ask_model, empty_answer, model_free
+from kgbuild.query.graph_answer import answer_step, ask_model, model_free, unlinked_answer
 from kgbuild.query.graph_evidence import (
     closest_passages,
     evidence_chunks,
@@ -102,7 +102,10 @@ class SubgraphRAGStrategy:
                   StepResult(how="graph" if seeds else "nothing", bound={"topic": [p.node_names[n] for n in seeds]}),
                   trace.start, seconds=linked.seconds)
         if not seeds:
-            return trace.finish(empty_answer(question, NAME))
+            t = trace.timer()
+            passages = self.retriever.retrieve(question, budget.k).chunks if self.retriever is not None else []
+            return trace.finish(unlinked_answer(trace, self.session, question, NAME, passages[:MAX_PASSAGES], t,
+                                                "query.subgraphrag"))
 
         t = trace.timer()
         sub = subgraph(self.index, seeds, self.settings)
@@ -130,7 +133,7 @@ class SubgraphRAGStrategy:
         if self.retriever is not None:
             t = trace.timer()
             ranked_text = self.retriever.retrieve(question, budget.k)
-            chunks = with_text_ranking(chunks, ranked_text.chunks, MAX_PASSAGES)
+            chunks = with_text_ranking(chunks, ranked_text.chunks, MAX_PASSAGES, self.settings.text_kept)
             trace.add("passages", "triple passages fused with hybrid text retrieval (reciprocal rank)",
                       StepResult(how="graph+text", chunks=[c.id for c in chunks]), t)
         retrieval = f"retrieval {trace.seconds() * 1000:.1f} ms, 0 model calls"
