@@ -42,7 +42,7 @@ from kgbuild.query.frag.router import (
 )
 from kgbuild.query.frag.strategy import NO_ROUTER, FragStrategy, retrieval_seconds
 from kgbuild.query.frag.train import train_and_save
-from kgbuild.query.graph_answer import NO_LINK, UNVERIFIED
+from kgbuild.query.graph_answer import NO_LINK, TEXT_ONLY, UNVERIFIED
 from kgbuild.query.graph_evidence import closest_passages
 from kgbuild.query.retrieval.index import MutualIndex
 from kgbuild.query.retrieval.text import content_tokens
@@ -452,8 +452,14 @@ def test_stale_router_is_a_one_line_error(resources: Resources) -> None:
 
 def test_question_linking_to_nothing_is_an_explained_empty_answer(resources: Resources) -> None:
     answer = FragStrategy(resources, Budget()).answer("what is the meaning of life?", Budget())
-    assert answer.answer == "" and answer.notes == [NO_LINK] and answer.llm_calls == 0
-    assert not answer.chunks and not answer.triples and answer.trace[0].result.how == "nothing"
+    assert answer.answer == "" and answer.notes == [NO_LINK, TEXT_ONLY] and answer.llm_calls == 0
+    assert not answer.triples and answer.trace[0].result.how == "nothing"
+    # nothing to walk from, but the passages text retrieval reads are shown, as hybrid shows them
+    text = resources.retriever().retrieve("what is the meaning of life?", Budget().k).chunks
+    assert answer.chunks and [c.id for c in answer.chunks] == [c.id for c in text[:5]]
+    assert answer.trace[-1].result.how == "text"
+    walkless = FragStrategy(resources, Budget(), settings=FragSettings(text_fusion=False))
+    assert not walkless.answer("what is the meaning of life?", Budget()).chunks
 
 
 def test_frag_with_a_model_makes_one_answer_call(tmp_path: Path) -> None:

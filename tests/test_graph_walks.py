@@ -242,3 +242,20 @@ def test_walk_passages_and_text_retrieval_fuse_by_reciprocal_rank() -> None:
     assert all(a.score >= b.score for a, b in itertools.pairwise(fused))
     assert [c.id for c in evidence.with_text_ranking([], chunks("DE"), 5)] == ["D", "E"]
     assert evidence.with_text_ranking(chunks("A"), [], 0) == []
+
+
+def test_the_text_rankings_first_passages_stay_whatever_the_walk_ranks() -> None:
+    from kgbuild.query.types import ScoredChunk
+
+    def chunks(ids: str) -> list[ScoredChunk]:
+        return [ScoredChunk(id=i, doc_id=i, text=f"text {i}", score=0.0) for i in ids]
+
+    walk, text = chunks("WXYZ"), chunks("ABCDE")
+    # Equal-weight fusion interleaves: of four slots the walk's W and X take two, text keeps A and B.
+    assert [c.id for c in evidence.with_text_ranking(walk, text, 4)] == ["A", "W", "B", "X"]
+    # text_kept=3: A, B, C stay; the walk's best fills the rest, all in fused order.
+    assert [c.id for c in evidence.with_text_ranking(walk, text, 4, text_kept=3)] == ["A", "W", "B", "C"]
+    assert [c.id for c in evidence.with_text_ranking(walk, text, 2, text_kept=3)] == ["A", "B"]
+    # A walk passage text also ranked still rises above a kept one.
+    both = evidence.with_text_ranking(chunks("D"), text, 4, text_kept=3)
+    assert [c.id for c in both] == ["D", "A", "B", "C"]

@@ -19,7 +19,7 @@ from kgbuild.graph.projection import MENTION, RELATION, GraphProjection
 from kgbuild.graph.vectors import GraphVectors
 from kgbuild.graph.walks import adjacency
 from kgbuild.query.evaluate import QAItem
-from kgbuild.query.graph_answer import NO_LINK, UNVERIFIED
+from kgbuild.query.graph_answer import NO_LINK, TEXT_ONLY, UNVERIFIED
 from kgbuild.query.graph_linking import QuestionLinker
 from kgbuild.query.retrieval.index import MutualIndex
 from kgbuild.query.retrieval.linking import EntityLinker
@@ -331,8 +331,10 @@ def test_question_linking_to_nothing_is_an_explained_empty_answer(tmp_path: Path
     strategy = SubgraphRAGStrategy(resources, Budget(), model=trained, settings=Settings(top_k=3))
     answer = strategy.answer("What is the capital of France?", Budget())
     strategy.close()
-    assert answer.answer == "" and not answer.resolved and answer.triples == [] and answer.chunks == []
-    assert answer.notes == [NO_LINK] and answer.trace[0].result.how == "nothing"
+    assert answer.answer == "" and not answer.resolved and answer.triples == []
+    assert answer.notes == [NO_LINK, TEXT_ONLY] and answer.trace[0].result.how == "nothing"
+    text = resources.retriever().retrieve("What is the capital of France?", Budget().k).chunks
+    assert answer.chunks and [c.id for c in answer.chunks] == [c.id for c in text[:5]]
 
 
 def test_missing_or_stale_model_is_one_line(tmp_path: Path, trained: ScorerModel) -> None:
