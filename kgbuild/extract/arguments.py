@@ -60,6 +60,15 @@ def _expletive(tok: Token) -> bool:
     )
 
 
+# Prepositions whose object says when: a name there ("during the Second World War") is a time, not a thing
+# that "it" could stand for.
+_TIME_PREPS = frozenset({"during", "after", "before", "since", "until", "throughout"})
+
+
+def _when(tok: Token) -> bool:
+    return tok.dep_ == "pobj" and tok.head.lower_ in _TIME_PREPS
+
+
 def _looks_proper(tok: Token) -> bool:
     """A common-noun tag on an acronym or a capitalised word mid-sentence ("built the UNIVAC I",
     "designed the Bombe"): the tagger's slip, the word is a name."""
@@ -291,12 +300,19 @@ class Arguments:
             return topic
         if tok.tag_ != "NN" or len(noun) < 3 or noun in VAGUE_NOUNS:
             return None
+        # "the Ferranti machine": a capitalised modifier says which one, so the name must have it too
+        # (not the latest "Machine" named before: "the Small-Scale Experimental Machine").
+        marks = {c.lower_ for c in tok.children if c.dep_ == "compound" and c.tag_ in PROPER_TAGS and c.i < tok.i}
         best: Mention | None = None
-        for mention in self.mentions:
-            if mention.start >= tok.i or mention.is_date or mention.label in ("PERSON", "NORP"):
+        seen = [m for m in self.extra.values() if m.label == PROPN] if marks else []  # names read so far
+        for mention in [*self.mentions, *seen]:
+            if mention.start >= tok.left_edge.i or mention.is_date or mention.label in ("PERSON", "NORP"):
                 continue
             words = mention.name.lower().split()
-            if (noun in words or same_kind(noun, words[-1])) and (best is None or mention.start > best.start):
+            if marks and not marks <= set(words):
+                continue
+            if (noun in words or same_kind(noun, words[-1]) or marks) and (
+                    best is None or mention.start > best.start):
                 best = mention  # "the company" after "Eckert-Mauchly Computer Corporation"
         if best is None and topic is not None and topic.semantic_type and topic.spg_class != self.classes.person and (
                 class_hint(noun) == "Organization" and class_hint(topic.semantic_type) in ("Organization", None)):
@@ -342,6 +358,7 @@ class Arguments:
             rival = any(best[0] < m.start < tok.i and m is not best[1] and m.name != best[1].name
                         and not (m.is_date or m.is_place or m.label in ("PERSON", "NORP"))
                         and self.doc[m.end - 1].dep_ not in ("amod", "compound", "poss")  # "Welsh (ORG) singer"
+                        and not _when(self.doc[m.end - 1])  # "During the Second World War it was ..."
                         for m in self.mentions)
             # Under a heading that is code ("Class: `net.Server`") the section is about that code: a
             # name since ("It extends `EventEmitter`") does not make the next "it" ambiguous.

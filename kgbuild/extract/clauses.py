@@ -50,6 +50,8 @@ def clause(state: ChunkState, verb: Token) -> None:
     state.thing_subjects.extend((verb.i, m) for m in subjects if not m.is_date and not state.is_person(m))
     children = list(verb.children)
     lemma = state.lemma(verb)
+    if lemma == "bear":
+        children = _birth_name(state, subjects, children)
     if any(c.dep_ == "neg" for c in children):
         state.drops.append(("negated", "relation", f"{subjects[0].name} not {lemma}"))
         return
@@ -57,9 +59,14 @@ def clause(state: ChunkState, verb: Token) -> None:
         state.drops.append(("hedged", "relation", f"{subjects[0].name} {lemma}"))
         return
     if lemma in COPULAS and any(c.dep_ == "attr" for c in children):
-        copula(state, children, subjects, lemma)
+        copula(state, children, subjects, lemma, _copula_qualifiers(state, verb, children))
         return
+    # Qualifiers written before a coordination apply to all its verbs ("In 931, Hugh disowned and removed
+    # Lambert"), and to the verbs those take as complements ("In 1944 he learned about ENIAC and began to
+    # visit the Moore School").
+    inherited = state.front_qualifiers.get(verb.head.i, []) if verb.dep_ in ("conj", "xcomp") else []
     if lemma in SKIP_VERBS and not (verb.dep_ == "xcomp" and state.lemma(verb.head) == "use"):
+        state.front_qualifiers[verb.i] = inherited
         return  # but "used it to plan EDSAC" states what was done
     particle = next((c.lower_ for c in children if c.dep_ == "prt"), "")
     phrasal = f"{lemma} {particle}" if particle else lemma
@@ -112,6 +119,13 @@ def clause(state: ChunkState, verb: Token) -> None:
             if title is not None and title.label == "WORK_OF_ART" and title.start == child.i:
                 objects.append(title)  # 'wrote "On Computable Numbers"': the title opens with a preposition
                 has_object = True
+                continue
+            if child.i < verb.i and not any(p.dep_ == "pobj" for p in child.children):
+                # "During the Second World War von Neumann worked": the parser took the object of a
+                # fronted preposition into the subject; the name right after the preposition is its object.
+                front = _fronted_object(state, child)
+                if front is not None and qualifies(prep, front):
+                    args.append((prep, front))
                 continue
             # "led to the Manchester Mark 1 and to the Ferranti Mark 1": a preposition coordinated with
             # this one takes its objects to the same verb.
@@ -169,9 +183,6 @@ def clause(state: ChunkState, verb: Token) -> None:
         state.aliased.update(id(m) for m in names)
         args = [(prep, m) for prep, m in args if prep != "as"]
 
-    # Qualifiers written before a coordination apply to all its verbs:
-    # "In 931, Hugh disowned and removed Lambert".
-    inherited = state.front_qualifiers.get(verb.head.i, []) if verb.dep_ == "conj" else []
     state.front_qualifiers[verb.i] = [(p, m) for p, m in args if qualifies(p, m) and m.start < verb.i] + inherited
 
     if roles and not objects and not agents:
@@ -244,6 +255,39 @@ def clause(state: ChunkState, verb: Token) -> None:
         for target in targets:
             state.triple(subject, predicate, target, qualifiers)
     _event(state, phrasal, lemma, passive, word, doers, targets, used_prep, qualifiers)
+
+
+def _copula_qualifiers(state: ChunkState, verb: Token, children: list[Token]) -> list[Qualifier]:
+    """When and where a copula's statement holds: "During the Second World War it was the main site of X"."""
+    found = [(c.lower_, m) for c in children if c.dep_ == "prep" for pobj in c.children if pobj.dep_ == "pobj"
+             for m in [state.object(pobj, False)] if m is not None and qualifies(c.lower_, m)]
+    inherited = state.front_qualifiers.get(verb.head.i, []) if verb.dep_ == "conj" else []
+    return found + [q for q in inherited if q not in found]
+
+
+def _fronted_object(state: ChunkState, prep: Token) -> Mention | None:
+    """The name that starts right after a fronted preposition the parser left without an object."""
+    j = prep.i + 1
+    if j < len(state.doc) and state.doc[j].lower_ == "the":
+        j += 1
+    if j >= len(state.doc):
+        return None
+    mention = state.tok2m[j]
+    return mention if mention is not None and mention.start >= prep.i + 1 else None
+
+
+def _birth_name(state: ChunkState, subjects: list[Mention], children: list[Token]) -> list[Token]:
+    """ "She was born Augusta Ada Byron in London": the name after "born" is the subject's birth name
+    (a fact of its own, not an alias: fusion would fold the two into one node), and the parser hangs the place on that name, though it is where the birth was."""
+    out = list(children)
+    for child in children:
+        if child.dep_ != "oprd" or (name := state.named(child)) is None or name.is_place:
+            continue
+        name.guess_class(state.classes.person)
+        for subject in subjects:
+            state.triple(subject, "birth name", name, [])
+        out.extend(c for c in child.children if c.dep_ == "prep")
+    return out
 
 
 def _agent_names(state: ChunkState, pobj: Token) -> list[Mention]:

@@ -241,7 +241,10 @@ def _one_of(attr: Token) -> list[Token]:
             for p in prep.children if p.dep_ == "pobj" and p.tag_ == "NNS"]
 
 
-def copula(state: ChunkState, children: list[Token], subjects: list[Mention], lemma: str) -> None:
+def copula(
+    state: ChunkState, children: list[Token], subjects: list[Mention], lemma: str,
+    qualifiers: list[Qualifier] | None = None,
+) -> None:
     for attr in (c for c in children if c.dep_ == "attr"):
         if lemma == "be" and (kinds := _one_of(attr)):
             for kind in kinds:  # one of a kind is of that kind: "is one of the leading directors"
@@ -259,7 +262,7 @@ def copula(state: ChunkState, children: list[Token], subjects: list[Mention], le
                 continue
             if state.tok2m[noun.i] is not None or noun.tag_ not in NOUN_TAGS | PROPER_TAGS or not noun.is_alpha:
                 continue  # "Hugh was Guy": identity or a mislabel, not a relation
-            if noun_relations(state, subjects, noun) and state.lemma(noun) in _CHILD_NOUNS:
+            if noun_relations(state, subjects, noun, qualifiers) and state.lemma(noun) in _CHILD_NOUNS:
                 _other_parent(state, subjects, noun, children)
             if typed and (noun.tag_ in NOUN_TAGS or noun.lower_ in TITLE_NOUNS) and (more or not type_nouns):
                 type_nouns.append(noun)  # "an Earl of Northumbria"
@@ -274,9 +277,13 @@ def apposition(state: ChunkState, tok: Token) -> None:
     subject = state.named(tok.head)
     if subject is None:
         return
-    related = noun_relations(state, [subject], tok)
+    subjects = [subject]
+    if tok.tag_ == "NNS":
+        # "John Mauchly and Presper Eckert, the designers of ENIAC": a plural says it of every name.
+        subjects.extend(m for m in (state.named(t) for t in tok.head.conjuncts) if m is not None and m not in subjects)
+    related = noun_relations(state, subjects, tok)
     if not related and tok.tag_ in NOUN_TAGS and _indefinite(tok):
-        _type_from(state, [subject], tok, _type_nouns(state, tok)[1:])  # "an English mathematician and writer"
+        _type_from(state, subjects, tok, _type_nouns(state, tok)[1:])  # "an English mathematician and writer"
 
 
 def possessed_work(state: ChunkState, noun: Token) -> None:
