@@ -65,6 +65,8 @@ def clause(state: ChunkState, verb: Token) -> None:
     # Lambert"), and to the verbs those take as complements ("In 1944 he learned about ENIAC and began to
     # visit the Moore School").
     inherited = state.front_qualifiers.get(verb.head.i, []) if verb.dep_ in ("conj", "xcomp") else []
+    if lemma == "be" and any(c.dep_ == "acomp" and c.lower_ == "married" for c in children):
+        _married_to(state, verb, subjects, _copula_qualifiers(state, verb, children))
     if lemma in SKIP_VERBS and not (verb.dep_ == "xcomp" and state.lemma(verb.head) == "use"):
         state.front_qualifiers[verb.i] = inherited
         return  # but "used it to plan EDSAC" states what was done
@@ -135,6 +137,8 @@ def clause(state: ChunkState, verb: Token) -> None:
                 if pobj.dep_ == "pobj":
                     for tok in listed(pobj):
                         found = state.object(tok, False)
+                        if found is None and lemma == "die" and prep in ("of", "from"):
+                            found = _cause(state, tok)  # "died of lung cancer": what of
                         if found is not None:
                             args.append((prep, found))
                         elif prep == "as":  # "served as Vice-President of the EPO": a role of X
@@ -263,6 +267,39 @@ def _copula_qualifiers(state: ChunkState, verb: Token, children: list[Token]) ->
              for m in [state.object(pobj, False)] if m is not None and qualifies(c.lower_, m)]
     inherited = state.front_qualifiers.get(verb.head.i, []) if verb.dep_ == "conj" else []
     return found + [q for q in inherited if q not in found]
+
+
+def _married_to(state: ChunkState, verb: Token, subjects: list[Mention], qualifiers: list[Qualifier]) -> None:
+    """ "She was married to film director Dominik Graf": the tagger reads "married" as an adjective and
+    the parse after it varies, so the people named after "married to" in the clause are the spouses."""
+    doc = state.doc
+    acomp = next(c for c in verb.children if c.dep_ == "acomp" and c.lower_ == "married")
+    if acomp.i + 1 >= len(doc) or doc[acomp.i + 1].lower_ != "to":
+        return
+    end = state.sent_bounds[state.sent_index[verb.i]][1]
+    spouses: list[Mention] = []
+    for i in range(acomp.i + 2, end):
+        tok = doc[i]
+        if tok.text in (";", ".") or (tok.tag_.startswith("VB") and tok.dep_ != "amod"):
+            break  # the clause ends
+        mention = state.tok2m[i]
+        if mention is not None and mention.label == "PERSON" and mention not in spouses:
+            spouses.append(mention)
+    for subject in subjects:
+        for spouse in spouses:
+            state.triple(subject, "marry", spouse, qualifiers)
+
+
+def _cause(state: ChunkState, tok: Token) -> Mention | None:
+    """A cause of death as a concept: "died of lung cancer", "died of pneumonia" (a bare disease noun is
+    specific enough here, where a bare object elsewhere is not), never "died of his wounds"."""
+    if tok.tag_ != "NN" or not tok.is_alpha or any(
+            c.dep_ == "poss" or (c.dep_ == "det" and c.lower_ not in ("a", "an")) for c in tok.children):
+        return None
+    found = state.concept(tok)
+    if found is None and state.lemma(tok) not in VAGUE_NOUNS and len(tok.text) > 3:
+        found = Mention(state.lemma(tok), state.classes.concept, CONCEPT, tok.i, tok.i + 1)
+    return found
 
 
 def _fronted_object(state: ChunkState, prep: Token) -> Mention | None:

@@ -332,6 +332,7 @@ def place_chains(state: ChunkState) -> None:
               and not m.is_date]  # "the town Boulogne-sur-Mer" (PERSON to the NER), retyped by `kind_prefixes`
     places.sort(key=lambda m: m.start)
     starts = {m.start: m for m in places}
+    chain: dict[int, Mention] = {}  # place -> the place after it in a bare comma chain
     for left, right in pairwise(places):
         comma = left.end
         while comma < right.start and state.lemma(doc[comma]) in PLACE_NOUNS | _AREA_NOUNS:
@@ -349,6 +350,23 @@ def place_chains(state: ChunkState) -> None:
             continue
         if left.name != right.name:
             state.triple(left, "located in", right, [])
+            if gap == 1 and comma == left.end:
+                chain[id(left)] = right
+    _through_chains(state, chain)
+
+
+def _through_chains(state: ChunkState, chain: dict[int, Mention]) -> None:
+    """ "a country house in Buckinghamshire, England": what lies in a place of a comma chain lies in the
+    places after it too (England), as the text writes them. Only bare comma chains: "in Dollis Hill, in
+    north-west London" names where the hill is, not the station."""
+    for triple in list(state.triples):
+        if triple.predicate != "located in" or id(triple.object) not in chain or id(triple.subject) in chain:
+            continue
+        place, seen = triple.object, {id(triple.subject)}
+        while id(place) in chain and id(place) not in seen:
+            seen.add(id(place))
+            place = chain[id(place)]
+            state.triple(triple.subject, "located in", place, [])
 
 
 # The head word of a body that belongs to a larger one: "the Moore School of ... of the University".

@@ -53,6 +53,23 @@ def _name_before(state: ChunkState, verb: Token) -> Mention | None:
     return mention if mention is not None and not mention.is_date else None
 
 
+# What happens to a work, never to a person.
+_WORK_EVENTS = frozenset({"release", "publish", "premiere", "screen", "broadcast", "air", "reissue"})
+
+
+def _work_before(state: ChunkState, verb: Token) -> Mention | None:
+    """The latest name before the participle in its sentence, when it is a work (not a person, place or date)."""
+    start = state.sent_bounds[state.sent_index[verb.i]][0]
+    best: Mention | None = None
+    for mention in state.mentions:
+        if start <= mention.start < verb.i and (best is None or mention.start > best.start) and (
+                state.paren_of[mention.start] < 0):
+            best = mention
+    if best is None or best.is_date or best.is_place or state.is_person(best):
+        return None
+    return best if best.label == "WORK_OF_ART" or best.spg_class == state.classes.by_hint.get("Work") else None
+
+
 def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
     """Subjects of a verb (coordinations expanded, inherited through conj/xcomp/acl) and passivity."""
     cached = state.subject_cache.get(verb.i)
@@ -126,6 +143,13 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
             mentions = verb_subjects(state, head.head.head)[0]
         else:
             mentions = _noun_head(state, head)
+            if verb.tag_ == "VBN" and state.lemma(verb) in _WORK_EVENTS and mentions and all(
+                    state.is_person(m) for m in mentions):
+                # "a film director, best known for his film "Little Vera" (...), released in 1988": the
+                # parser hung the participle on the person; a person is not released, the work just
+                # named before it was.
+                work = _work_before(state, verb)
+                mentions = [work] if work is not None else []
         passive = verb.tag_ == "VBN"
     result = (unique(mentions), passive)
     state.subject_cache[verb.i] = result
