@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kgbuild.extract.chunk_state import ChunkState, Qualifier, listed, qualifies, unique
+from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts, listed, qualifies, unique
 from kgbuild.extract.facts import CONCEPT, EventFact, Mention
 from kgbuild.extract.names import date_preposition
 from kgbuild.extract.nouns import copula, noun_relations, possessed_copula
@@ -280,11 +280,14 @@ def _married_to(state: ChunkState, verb: Token, subjects: list[Mention], qualifi
     spouses: list[Mention] = []
     for i in range(acomp.i + 2, end):
         tok = doc[i]
-        if tok.text in (";", ".") or (tok.tag_.startswith("VB") and tok.dep_ != "amod"):
+        if tok.text == ";" or any(c.dep_ in ("nsubj", "nsubjpass") for c in tok.children):
             break  # the clause ends
         mention = state.tok2m[i]
-        if mention is not None and mention.label == "PERSON" and mention not in spouses:
-            spouses.append(mention)
+        if mention is not None and mention.label == "PERSON":
+            # the first person named ("to the food writer and TV cook Nigella Lawson") and those listed with it
+            spouses = unique([mention, *(m for t in conjuncts(doc[mention.end - 1])
+                                         for m in [state.tok2m[t.i]] if m is not None and m.label == "PERSON")])
+            break
     for subject in subjects:
         for spouse in spouses:
             state.triple(subject, "marry", spouse, qualifiers)

@@ -202,7 +202,7 @@ def _repaired_spans(doc: Doc) -> list[Span]:
         if ent.label_ == "PERSON":
             ent = _with_territory(doc, _with_regnal_number(doc, _with_given_names(doc, ent, spans[-1].end if spans
                                                                                     else 0)))
-            ent = _with_style(doc, ent)
+            ent = _with_style(doc, _with_suffix(doc, ent))
         elif ent.label_ in _NUMBERED_LABELS:
             ent = _with_number(doc, ent)
         if ent.label_ in ("GPE", "LOC", "ORG", "NORP") and not (
@@ -280,6 +280,21 @@ def _split_title_surname(doc: Doc, spans: list[Span], title: str) -> list[Span]:
         else:
             out.append(span)
     return out
+
+
+_SUFFIXES = frozenset({"jr", "sr", "jnr", "snr"})
+
+
+def _with_suffix(doc: Doc, ent: Span) -> Span:
+    """ "Hank Williams, Jr.", "Martin Luther King Jr.": the generational suffix is part of the name (the
+    NER ends the name before it and may take "Sr." for a place)."""
+    i = ent.end + (1 if ent.end < len(doc) and doc[ent.end].text == "," else 0)
+    if i >= len(doc) or doc[i].text.rstrip(".").lower() not in _SUFFIXES or not doc[i].text[0].isupper():
+        return ent
+    end = i + 1
+    if not doc[i].text.endswith(".") and end < len(doc) and doc[end].text == "." and not doc[i].whitespace_:
+        end += 1
+    return _relabel(doc[ent.start : end], "PERSON")
 
 
 def _with_given_names(doc: Doc, ent: Span, floor: int) -> Span:

@@ -12,6 +12,7 @@ from kgbuild.extract.arguments import is_hyphen
 from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts, listed
 from kgbuild.extract.entities import STYLE_TITLES
 from kgbuild.extract.facts import CONCEPT, Mention
+from kgbuild.extract.subjects import verb_subjects
 from kgbuild.extract.typehints import class_hint, is_person_role
 from kgbuild.extract.vocab import (
     AGENT_NOUN_VERBS,
@@ -278,12 +279,27 @@ def apposition(state: ChunkState, tok: Token) -> None:
     if subject is None:
         return
     subjects = [subject]
+    outer = tok.head.head.head if tok.head.dep_ == "pobj" and tok.head.head.lower_ == "of" else None
+    if outer is not None and _kin(state.lemma(tok)) and _kin(state.lemma(outer)):
+        # "She is the granddaughter of A, the daughter of B and half-sister of C": the parser hangs the
+        # second kin noun on A, but it goes on the list of what she is.
+        if outer.dep_ != "attr" or not outer.head.tag_.startswith("VB"):
+            return
+        subjects = verb_subjects(state, outer.head)[0]
+        for noun in conjuncts(tok):
+            noun_relations(state, subjects, noun)
+        return
     if tok.tag_ == "NNS":
         # "John Mauchly and Presper Eckert, the designers of ENIAC": a plural says it of every name.
         subjects.extend(m for m in (state.named(t) for t in tok.head.conjuncts) if m is not None and m not in subjects)
     related = noun_relations(state, subjects, tok)
     if not related and tok.tag_ in NOUN_TAGS and _indefinite(tok):
         _type_from(state, subjects, tok, _type_nouns(state, tok)[1:])  # "an English mathematician and writer"
+
+
+def _kin(noun: str) -> bool:
+    """A kin noun, with its prefixes: "granddaughter", "half-sister", "stepson"."""
+    return any(noun == k or noun.endswith(("-" + k, "grand" + k, "step" + k)) for k in _KIN_NOUNS)
 
 
 def possessed_work(state: ChunkState, noun: Token) -> None:
