@@ -531,3 +531,102 @@ def test_a_preposition_coordinated_with_the_verbs_own_takes_its_objects(extracto
     text = "The Baby led to the Manchester Mark 1 and to the Ferranti Mark 1, which went on sale in 1951."
     found = triples(run(extractor, text, "Early computers"))
     assert {("Baby", "lead to", "Manchester Mark 1"), ("Baby", "lead to", "Ferranti Mark 1")} <= found
+
+
+# ---------------------------------------------------------------------------- fourth session (issue 23)
+
+
+def qualified(result: ChunkExtraction) -> set[tuple[str, str, str, str, str]]:
+    """(subject, predicate, object, qualifier preposition, qualifier) for every hypernode on a relation."""
+    by_id = {r.id: r for r in result.relations}
+    return {(r.subject.name, r.predicate, r.object.name, h.predicate, h.object.name)
+            for h in result.hypernodes for r in [by_id.get(h.subject.id)] if r is not None}
+
+
+def test_a_description_with_a_capitalised_modifier_needs_that_word_in_the_name(
+        extractor: OfflineExtractor) -> None:
+    result = run(extractor, "The Manchester Baby, formally the Small-Scale Experimental Machine, was built at the "
+                            "University of Manchester. The Baby led to the Manchester Mark 1 and to the Ferranti Mark "
+                            "1, which went on sale in 1951. Alan Turing wrote a programming manual for the Ferranti "
+                            "machine after he moved to Manchester.", "Manchester Baby")
+    assert ("Alan Turing", "write manual for", "Ferranti Mark 1") in triples(result)
+    assert not any(o == "Small-Scale Experimental Machine" for s, _, o in triples(result) if s == "Alan Turing")
+
+
+def test_a_plural_apposition_is_said_of_every_coordinated_name(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "The company had been founded by John Mauchly and Presper Eckert, the designers of "
+                            "ENIAC.", "Grace Hopper")
+    assert {("John Mauchly", "design", "ENIAC"), ("Presper Eckert", "design", "ENIAC")} <= triples(result)
+
+
+def test_born_with_a_birth_name_keeps_the_place(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "Ada Lovelace, an English mathematician and writer, is known for her work on the "
+                            "Analytical Engine of Charles Babbage. She was born Augusta Ada Byron in London on 10 "
+                            "December 1815.", "Ada Lovelace")
+    assert ("Ada Lovelace", "born in", "London", "on", "10 December 1815") in qualified(result)
+
+
+def test_it_after_a_time_phrase_and_the_copulas_qualifier(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "Bletchley Park is a Victorian country house and estate in Buckinghamshire, England. "
+                            "During the Second World War it was the main site of the Government Code and Cypher "
+                            "School, the British codebreaking organisation.", "Bletchley Park")
+    assert ("Bletchley Park", "site of", "Government Code and Cypher School", "during",
+            "Second World War") in qualified(result)
+
+
+def test_what_lies_in_a_place_of_a_comma_chain_lies_in_the_next(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "Bletchley Park is a Victorian country house and estate in Buckinghamshire, England.",
+                 "Bletchley Park")
+    assert {("Bletchley Park", "located in", "Buckinghamshire"), ("Bletchley Park", "located in", "England"),
+            ("Buckinghamshire", "located in", "England")} <= triples(result)
+
+
+def test_a_fronted_date_reaches_the_complement_of_a_coordinated_verb(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "In 1944 he learned about ENIAC and began to visit the Moore School of Electrical "
+                            "Engineering in Philadelphia.", "John von Neumann")
+    assert ("John von Neumann", "visit", "Moore School of Electrical Engineering", "in", "1944") in qualified(result)
+
+
+def test_a_fronted_preposition_the_parser_left_empty_still_qualifies(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "During the Second World War von Neumann worked as a consultant to the Manhattan "
+                            "Project at Los Alamos.", "John von Neumann")
+    assert ("John von Neumann", "consultant to", "Manhattan Project", "during", "Second World War") in qualified(
+        result)
+
+
+def test_a_cause_of_death_is_a_concept_object(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "Vasili Vladimirovich Pichul( 15 June 1961 – 26 July 2015) was a Soviet and Russian "
+                            "film director. He died of lung cancer.", "Vasili Pichul")
+    assert ("Vasili Vladimirovich Pichul", "die of", "lung cancer") in triples(result)
+
+
+def test_a_release_participle_hung_on_the_maker_is_about_the_work(extractor: OfflineExtractor) -> None:
+    result = run(extractor, 'Vasili Vladimirovich Pichul( 15 June 1961 – 26 July 2015) was a Soviet and Russian '
+                            'film director, best known for his film" Little Vera"( Маленькая Вера," Malenkaya Vera" '
+                            'in Russian), released in 1988.', "Vasili Pichul")
+    assert ("Little Vera", "released in", "1988") in triples(result)
+    assert ("Vasili Vladimirovich Pichul", "released in", "1988") not in triples(result)
+
+
+def test_was_married_to_names_the_spouse(extractor: OfflineExtractor) -> None:
+    # HotpotQA, "John Diamond (journalist)": "married" tagged an adjective, "cook" a verb
+    result = run(extractor, "John Diamond (10 May 1953 – 2 March 2001), was a British journalist and broadcaster. "
+                            "He was married to the food writer and TV cook Nigella Lawson from 1992 until his death "
+                            "from cancer in 2001.", "John Diamond (journalist)")
+    assert ("John Diamond", "marry", "Nigella Lawson") in triples(result)
+
+
+def test_a_role_before_a_spouses_name_types_them(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "In October 2011, she married cinematographer Michael Ballhaus; he died in April 2017.",
+                 "Sherry Hormann")
+    assert types(result).get("Michael Ballhaus") == "cinematographer"
+
+
+def test_generational_suffixes_and_kin_nouns_after_a_kin_nouns_object(extractor: OfflineExtractor) -> None:
+    # HotpotQA, "Holly Williams"
+    result = run(extractor, "Holly Audrey Williams (born March 12, 1981) is an American singer-songwriter and "
+                            "musician. She is the granddaughter of Hank Williams, Sr., the daughter of Hank Williams, "
+                            "Jr. and half-sister of Hank Williams III.", "Holly Williams")
+    assert {"Hank Williams, Sr", "Hank Williams, Jr."} <= names(result)
+    assert ("Holly Audrey Williams", "daughter of", "Hank Williams, Jr.") in triples(result)
+    assert not any(s.startswith("Hank Williams") and p == "daughter of" for s, p, _ in triples(result))

@@ -24,6 +24,7 @@ from kgbuild.extract.vocab import (
     PERSON_OBJECT_VERBS,
     PLACE_PREPS,
     PREP_ONLY_VERBS,
+    PROPER_TAGS,
     REL_PRONOUNS,
     SKIP_VERBS,
     VAGUE_NOUNS,
@@ -51,7 +52,7 @@ def clause(state: ChunkState, verb: Token) -> None:
     children = list(verb.children)
     lemma = state.lemma(verb)
     if lemma == "bear":
-        children = _birth_name(state, subjects, children)
+        children = _birth_name(children)
     if any(c.dep_ == "neg" for c in children):
         state.drops.append(("negated", "relation", f"{subjects[0].name} not {lemma}"))
         return
@@ -316,17 +317,14 @@ def _fronted_object(state: ChunkState, prep: Token) -> Mention | None:
     return mention if mention is not None and mention.start >= prep.i + 1 else None
 
 
-def _birth_name(state: ChunkState, subjects: list[Mention], children: list[Token]) -> list[Token]:
-    """ "She was born Augusta Ada Byron in London": the name after "born" is the subject's birth name
-    (a fact of its own, not an alias: fusion would fold the two into one node), and the parser hangs the place on that name, though it is where the birth was."""
+def _birth_name(children: list[Token]) -> list[Token]:
+    """ "She was born Augusta Ada Byron in London": the parser hangs the place on the birth name after
+    "born", though it is where the birth was. (The birth name itself makes no node: as a person, entity
+    fusion joins it with a relative who shares the surname, "Lord Byron".)"""
     out = list(children)
     for child in children:
-        if child.dep_ != "oprd" or (name := state.named(child)) is None or name.is_place:
-            continue
-        name.guess_class(state.classes.person)
-        for subject in subjects:
-            state.triple(subject, "birth name", name, [])
-        out.extend(c for c in child.children if c.dep_ == "prep")
+        if child.dep_ == "oprd" and child.tag_ in PROPER_TAGS:
+            out.extend(c for c in child.children if c.dep_ == "prep")
     return out
 
 

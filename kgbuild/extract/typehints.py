@@ -68,7 +68,7 @@ _PERSON = frozenset({
     "gymnast", "fencer", "rower", "skater", "figure skater", "hurdler", "batsman", "bowler", "quarterback",
     "umpire", "referee", "playmaker", "winger", "captain", "lieutenant", "sergeant",
     "general manager", "executive", "chairman", "chairwoman", "founder", "co-founder", "owner", "investor",
-    "economist", "sociologist", "scientist", "physician", "psychiatrist", "neurologist", "poetess",
+    "psychiatrist", "neurologist", "poetess",
 })
 # Made things (the schema's Product / Artifact / ArtificialObject): "ENIAC was one of the first
 # electronic computers" is a machine, whatever the NER labelled it (ORG).
