@@ -60,6 +60,9 @@ def _expletive(tok: Token) -> bool:
     )
 
 
+# Honours and degrees written after a person's name.
+_POST_NOMINALS = frozenset({"MBE", "OBE", "CBE", "KBE", "GBE", "DBE", "KCMG", "GCMG", "KCB", "GCB", "FRS", "FRSE",
+                            "VC", "DSO", "QC", "KC", "PhD", "FBA", "FRSL", "RA"})
 # Prepositions whose object says when: a name there ("during the Second World War") is a time, not a thing
 # that "it" could stand for.
 _TIME_PREPS = frozenset({"during", "after", "before", "since", "until", "throughout"})
@@ -110,6 +113,13 @@ class Arguments:
         if cached is not None:
             return cached if cached.label == PROPN else None
         doc = self.doc
+        if tok.text.replace(".", "") in _POST_NOMINALS and tok.i > 0:
+            # 'James Allan "Jim" Mollison MBE (...) was a Scottish pioneer aviator': the parser makes the
+            # honour the head of the name; the person before it is meant.
+            before = self.tok2m[tok.i - 1]
+            if before is None and doc[tok.i - 1].text == "," and tok.i > 1:
+                before = self.tok2m[tok.i - 2]
+            return before if before is not None and before.label == "PERSON" else None
         if tok.i in doc.user_data.get(CODE_TOKENS, ()):
             # Inline code (`socket.end()`, `node:net`): one token, a name whatever its case.
             mention = self.extra[tok.i] = Mention(tok.text, self.classes.fallback, PROPN, tok.i, tok.i + 1)
@@ -162,6 +172,8 @@ class Arguments:
         for child in tok.children:
             if child.dep_ == "poss" or (child.dep_ in ("det", "predet") and child.lower_ in BAD_DETERMINERS):
                 return None  # "his book", "this game": relative to context, not a concept
+            if child.dep_ == "compound" and child.tag_ in PROPER_TAGS and not child.is_sent_start:
+                return None  # "the Marcos car company": one named thing, not the concept "car company"
         doc = self.doc
         kept: list[int] = []
         j = tok.i - 1
@@ -296,13 +308,15 @@ class Arguments:
             return None
         noun = self.lemma(tok)
         topic = self.topic
-        if topic is not None and topic.semantic_type and same_kind(noun, topic.semantic_type):
+        # "the Ferranti machine": a capitalised modifier says which one, so the name must have it too
+        # (not the latest "Machine" named before: "the Small-Scale Experimental Machine"; not the topic
+        # company for "the Marcos car company").
+        marks = {c.lower_ for c in tok.children if c.dep_ == "compound" and c.tag_ in PROPER_TAGS and c.i < tok.i}
+        if topic is not None and topic.semantic_type and same_kind(noun, topic.semantic_type) and (
+                marks <= set(topic.name.lower().split())):
             return topic
         if tok.tag_ != "NN" or len(noun) < 3 or noun in VAGUE_NOUNS:
             return None
-        # "the Ferranti machine": a capitalised modifier says which one, so the name must have it too
-        # (not the latest "Machine" named before: "the Small-Scale Experimental Machine").
-        marks = {c.lower_ for c in tok.children if c.dep_ == "compound" and c.tag_ in PROPER_TAGS and c.i < tok.i}
         best: Mention | None = None
         seen = [m for m in self.extra.values() if m.label == PROPN] if marks else []  # names read so far
         for mention in [*self.mentions, *seen]:
@@ -314,7 +328,8 @@ class Arguments:
             if (noun in words or same_kind(noun, words[-1]) or marks) and (
                     best is None or mention.start > best.start):
                 best = mention  # "the company" after "Eckert-Mauchly Computer Corporation"
-        if best is None and topic is not None and topic.semantic_type and topic.spg_class != self.classes.person and (
+        if best is None and not marks and topic is not None and topic.semantic_type and (
+                topic.spg_class != self.classes.person) and (
                 class_hint(noun) == "Organization" and class_hint(topic.semantic_type) in ("Organization", None)):
             best = topic  # "the company" after "X is a publishing house"
         return best

@@ -202,7 +202,7 @@ def _repaired_spans(doc: Doc) -> list[Span]:
         if ent.label_ == "PERSON":
             ent = _with_territory(doc, _with_regnal_number(doc, _with_given_names(doc, ent, spans[-1].end if spans
                                                                                     else 0)))
-            ent = _with_style(doc, _with_suffix(doc, ent))
+            ent = _with_style(doc, _with_suffix(doc, _with_nickname(doc, ent)))
         elif ent.label_ in _NUMBERED_LABELS:
             ent = _with_number(doc, ent)
         if ent.label_ in ("GPE", "LOC", "ORG", "NORP") and not (
@@ -280,6 +280,24 @@ def _split_title_surname(doc: Doc, spans: list[Span], title: str) -> list[Span]:
         else:
             out.append(span)
     return out
+
+
+_QUOTES = frozenset({'"', "``", "''", "\u201c", "\u201d"})
+
+
+def _with_nickname(doc: Doc, ent: Span) -> Span:
+    """ 'James Allan "Jim" Mollison', 'Wesley Dean "Wes" Carr': a quoted nickname between given names and
+    surname is inside the name; the NER ends the name at the quote."""
+    i = ent.end
+    if i + 3 >= len(doc) or doc[i].text not in _QUOTES:
+        return ent
+    close = next((j for j in range(i + 1, min(i + 5, len(doc))) if doc[j].text in _QUOTES), None)
+    if close is None or close == i + 1 or not all(t.is_title or t.is_upper for t in doc[i + 1 : close]):
+        return ent
+    end = close + 1
+    while end < len(doc) and doc[end].tag_ in ("NNP", "NNPS") and doc[end].is_title and not doc[end].is_upper:
+        end += 1  # the surname, not a post-nominal ("MBE")
+    return _relabel(doc[ent.start : end], "PERSON") if end > close + 1 else ent
 
 
 _SUFFIXES = frozenset({"jr", "sr", "jnr", "snr"})
