@@ -630,3 +630,66 @@ def test_generational_suffixes_and_kin_nouns_after_a_kin_nouns_object(extractor:
     assert {"Hank Williams, Sr", "Hank Williams, Jr."} <= names(result)
     assert ("Holly Audrey Williams", "daughter of", "Hank Williams, Jr.") in triples(result)
     assert not any(s.startswith("Hank Williams") and p == "daughter of" for s, p, _ in triples(result))
+
+
+def test_a_quoted_nickname_and_a_post_nominal_stay_with_the_person(extractor: OfflineExtractor) -> None:
+    # HotpotQA, "Jim Mollison"
+    result = run(extractor, 'James Allan "Jim" Mollison MBE (19 April 1905 – 30 October 1959) was a Scottish '
+                            "pioneer aviator.", "Jim Mollison")
+    assert ('James Allan "Jim" Mollison', "born on", "19 April 1905") in triples(result)
+    assert types(result).get('James Allan "Jim" Mollison') == "pioneer aviator"
+    assert not {"James Allan", "MBE"} & names(result)
+
+
+def test_a_description_with_a_name_of_its_own_is_not_the_topic(extractor: OfflineExtractor) -> None:
+    # HotpotQA, "Almac (automobile)": the Marcos car company is not Almac, nor the concept "car company"
+    result = run(extractor, "Almac is a New Zealand based kit car company founded in 1984 and located in Upper Hutt. "
+                            "Jem Marsh founded the Marcos car company.", "Almac (automobile)")
+    assert not any(s == "Jem Marsh" for s, _, _ in triples(result))
+
+
+def test_a_list_of_roles_shares_the_last_ones_of(extractor: OfflineExtractor) -> None:
+    # HotpotQA, "Ed Roland"
+    result = run(extractor, "Edgar Eugene Roland, Jr. (born August 3, 1963) is an American musician, "
+                            "singer-songwriter and record producer. He is best known as the lead vocalist and primary "
+                            "songwriter of the rock band Collective Soul.", "Ed Roland")
+    assert {("Edgar Eugene Roland, Jr.", "lead vocalist of", "Collective Soul"),
+            ("Edgar Eugene Roland, Jr.", "songwriter of", "Collective Soul")} <= triples(result)
+
+
+def test_the_pronoun_subject_wins_over_a_fronted_description(extractor: OfflineExtractor) -> None:
+    # HotpotQA, "Steven Wilson": two subjects, "a solo artist" and "he"
+    result = run(extractor, "Steven John Wilson (born 3 November 1967) is an English musician and record producer. "
+                            "Currently a solo artist, he became known as the founder, lead guitarist, singer, and "
+                            "songwriter of the band Porcupine Tree, as well as being a member of several other bands.",
+                 "Steven Wilson")
+    assert ("Steven John Wilson", "found", "Porcupine Tree") in triples(result)
+
+
+def test_a_gerund_after_a_preposition_is_about_the_verbs_subject(extractor: OfflineExtractor) -> None:
+    # HotpotQA, "Audrey Williams"
+    result = run(extractor, "Audrey Mae Sheppard Williams (February 28, 1923 – November 4, 1975), was an American "
+                            "musician known for being the first wife of country music icon Hank Williams, Sr. and the "
+                            "mother of Hank Williams, Jr.", "Audrey Williams")
+    assert {("Audrey Mae Sheppard Williams", "wife of", "Hank Williams, Sr"),
+            ("Audrey Mae Sheppard Williams", "mother of", "Hank Williams, Jr")} <= triples(result)
+
+
+def test_a_hedged_phrase_and_a_role_description_make_no_fact(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "Margaret of Scotland( 25 December 1424 – 16 August 1445) was a Princess of Scotland and "
+                            "the Dauphine of France. She was the firstborn child of King James I of Scotland and Queen "
+                            "Joan Beaufort. She married the eldest son of the king of France, Louis, Dauphin of France, "
+                            "at eleven years old. Their marriage was unhappy, and she died childless at age 20, "
+                            "apparently of a fever.", "Margaret Stewart, Dauphine of France")
+    found = triples(result)
+    assert ("Margaret of Scotland", "die of", "fever") not in found  # "apparently"
+    assert not any(o == "King James I of Scotland" and p != "child of" for _, p, o in found)  # "the king of France"
+    assert types(result).get("King James I of Scotland") == "king"
+
+
+def test_an_apposition_across_a_verb_is_not_the_subjects_name(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "Maximum Overdrive is a 1986 American science fiction horror comedy film written and "
+                            'directed by Stephen King. The screenplay was inspired by and loosely based on King\'s short '
+                            'story "Trucks", which was included in King\'s first collection of short stories, "Night '
+                            'Shift".', "Maximum Overdrive")
+    assert ("Night Shift", "based on", "Trucks") not in triples(result)

@@ -261,7 +261,9 @@ class Arguments:
     def named_apposition(self, tok: Token) -> Mention | None:
         """ "his elder brother, Guy": the named apposition stands for the common noun."""
         for child in tok.children:
-            if child.dep_ == "appos":
+            if child.dep_ == "appos" and not any(t.tag_.startswith("VB") for t in self.doc[tok.i + 1 : child.left_edge.i]):
+                # (an apposition the parser hung across a verb is another noun's: "The screenplay was based
+                # on King's short story "Trucks", which was included in ..., "Night Shift".")
                 mention = self.tok2m[child.i]
                 if mention is None and child.tag_ in PROPER_TAGS:
                     mention = self.proper(child)
@@ -306,6 +308,9 @@ class Arguments:
         """
         if not any(c.dep_ == "det" and c.lower_ in ("the", "this") for c in tok.children):
             return None
+        if any(c.dep_ == "prep" and c.lower_ == "of" and any(p.dep_ == "pobj" and (p.tag_ in PROPER_TAGS or
+               self.tok2m[p.i] is not None) for p in c.children) for c in tok.children):
+            return None  # "the king of France": a role of its own, not a word of a name named before
         noun = self.lemma(tok)
         topic = self.topic
         # "the Ferranti machine": a capitalised modifier says which one, so the name must have it too

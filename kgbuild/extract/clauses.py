@@ -118,6 +118,9 @@ def clause(state: ChunkState, verb: Token) -> None:
                                   for m in [state.named(t)] if m is not None and state.is_person(m))
         elif dep == "prep":
             prep = child.lower_
+            if _hedged(child):
+                state.drops.append(("hedged", "relation", f"{subjects[0].name} {lemma} {prep}"))
+                continue  # "she died childless at age 20, apparently of a fever"
             title = state.tok2m[child.i]
             if title is not None and title.label == "WORK_OF_ART" and title.start == child.i:
                 objects.append(title)  # 'wrote "On Computable Numbers"': the title opens with a preposition
@@ -292,6 +295,17 @@ def _married_to(state: ChunkState, verb: Token, subjects: list[Mention], qualifi
     for subject in subjects:
         for spouse in spouses:
             state.triple(subject, "marry", spouse, qualifiers)
+
+
+# Adverbs that say a phrase is not known for certain.
+_HEDGE_ADVERBS = frozenset({"apparently", "reportedly", "allegedly", "possibly", "probably", "presumably",
+                            "supposedly", "perhaps", "maybe", "purportedly", "rumoredly", "rumouredly"})
+
+
+def _hedged(prep: Token) -> bool:
+    before = prep.doc[prep.i - 1] if prep.i > 0 else None
+    return (before is not None and before.lower_ in _HEDGE_ADVERBS) or any(
+        c.dep_ == "advmod" and c.lower_ in _HEDGE_ADVERBS for c in prep.children)
 
 
 def _cause(state: ChunkState, tok: Token) -> Mention | None:

@@ -37,7 +37,7 @@ def noun_relations(
         return False
     found = False
     phrase: str | None = None
-    for child in noun.children:
+    for child in _shared_preps(state, noun):
         dep = child.dep_
         made = WORK_NOUN_VERBS.get(state.lemma(noun)) if dep == "prep" and child.lower_ == "by" else None
         if made is not None:
@@ -82,6 +82,19 @@ def noun_relations(
                 state.triple(subject, predicate, target, qualifiers or [])
                 found = True
     return found
+
+
+def _shared_preps(state: ChunkState, noun: Token) -> list[Token]:
+    """The noun's children, and for a role in a list of roles without a preposition of its own, the "of"
+    of the last role: "the founder, lead guitarist, singer, and songwriter of the band Porcupine Tree",
+    "the lead vocalist and primary songwriter of the rock band Collective Soul"."""
+    children = list(noun.children)
+    if any(c.dep_ in ("prep", "poss") for c in children) or not is_person_role(state.lemma(noun)):
+        return children
+    later = [c for c in noun.conjuncts if c.i > noun.i]
+    if not later or not all(is_person_role(state.lemma(c)) for c in later):
+        return children
+    return children + [p for p in later[-1].children if p.dep_ == "prep" and p.lower_ == "of"]
 
 
 def noun_phrase(state: ChunkState, noun: Token, hyphen_adjectives: bool = False) -> str:
@@ -476,6 +489,9 @@ def kind_prefixes(state: ChunkState) -> None:
         if mention.start < 1 or mention.is_date or mention.label == CONCEPT:
             continue
         first = doc[mention.start]
+        if (first.lower_ in _RULER_TITLES and mention.label not in ("ORG", "FAC") and not mention.is_date
+                and any(w.rstrip(".").lower() in ROMAN_NUMERALS and w.isupper() for w in mention.name.split()[1:])):
+            mention.guess_class(state.classes.person)  # "King James I of Scotland" (a name to the NER, no person)
         if state.is_person(mention) and first.lower_ in _RULER_TITLES and mention.semantic_type is None and (
                 mention.end - mention.start > 2 or any(w.lower() in ROMAN_NUMERALS | {"of"}
                                                        for w in mention.name.split())):

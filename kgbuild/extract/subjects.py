@@ -53,6 +53,8 @@ def _name_before(state: ChunkState, verb: Token) -> Mention | None:
     return mention if mention is not None and not mention.is_date else None
 
 
+# Prepositions before a gerund that say it did not happen ("without joining", "instead of signing").
+_NOT_DONE = frozenset({"without", "instead", "despite", "against"})
 # What happens to a work, never to a person.
 _WORK_EVENTS = frozenset({"release", "publish", "premiere", "screen", "broadcast", "air", "reissue"})
 
@@ -83,7 +85,10 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
         dep = child.dep_
         if dep == "auxpass":
             passive = True
-        elif subject is None and dep in ("nsubj", "nsubjpass"):
+        elif dep in ("nsubj", "nsubjpass") and (subject is None or (
+                subject.tag_ in ("NN", "NNS") and child.tag_ in ("PRP", "NNP", "NNPS"))):
+            # Two subjects are a parser slip: "Currently a solo artist, he became known as ...": the
+            # pronoun or name is the subject, the common noun describes it.
             subject = child
             passive = passive or dep == "nsubjpass"
         elif dep == "csubj":
@@ -136,6 +141,12 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
         # magazine" is about the magazine, a dangling modifier no rule here reads safely.
         mentions = verb_subjects(state, verb.head)[0]
         passive = verb.tag_ == "VBN"
+    elif dep == "pcomp" and verb.head.dep_ == "prep" and verb.head.lower_ not in _NOT_DONE and (
+            verb.head.head.tag_.startswith("VB")):
+        # "known for being the first wife of ...", "after joining the Post Office": a gerund after a
+        # preposition is about the subject of the verb the preposition belongs to.
+        mentions = verb_subjects(state, verb.head.head)[0]
+        passive = any(c.dep_ == "auxpass" for c in verb.children)
     elif dep == "acl":
         head = verb.head
         if state.lemma(verb) in CREDIT_VERBS and head.dep_ == "pobj" and head.head.dep_ == "agent":
@@ -149,7 +160,7 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
                 # parser hung the participle on the person; a person is not released, the work just
                 # named before it was.
                 work = _work_before(state, verb)
-                mentions = [work] if work is not None else []
+                mentions = [work] if work is not None else mentions
         passive = verb.tag_ == "VBN"
     result = (unique(mentions), passive)
     state.subject_cache[verb.i] = result
