@@ -261,7 +261,8 @@ class Arguments:
     def named_apposition(self, tok: Token) -> Mention | None:
         """ "his elder brother, Guy": the named apposition stands for the common noun."""
         for child in tok.children:
-            if child.dep_ == "appos" and not any(t.tag_.startswith("VB") for t in self.doc[tok.i + 1 : child.left_edge.i]):
+            between = self.doc[tok.i + 1 : child.left_edge.i]
+            if child.dep_ == "appos" and not any(t.tag_.startswith("VB") for t in between):
                 # (an apposition the parser hung across a verb is another noun's: "The screenplay was based
                 # on King's short story "Trucks", which was included in ..., "Night Shift".")
                 mention = self.tok2m[child.i]
