@@ -693,3 +693,11 @@ def test_an_apposition_across_a_verb_is_not_the_subjects_name(extractor: Offline
                             'story "Trucks", which was included in King\'s first collection of short stories, "Night '
                             'Shift".', "Maximum Overdrive")
     assert ("Night Shift", "based on", "Trucks") not in triples(result)
+
+
+def test_a_main_clause_it_continues_the_topic_past_names_in_objects(extractor: OfflineExtractor) -> None:
+    # HotpotQA, "Not If You Were the Last Junkie on Earth"
+    result = run(extractor, '"Not If You Were the Last Junkie on Earth" is a song by American rock band The Dandy '
+                            "Warhols. It was released in 1997 as the second single from their second studio album, "
+                            '"...The Dandy Warhols Come Down".', "Not If You Were the Last Junkie on Earth")
+    assert ("Not If You Were the Last Junkie on Earth", "released in", "1997") in triples(result)

@@ -387,7 +387,12 @@ class Arguments:
             # A manual's "it" continues its subject ("The `node:net` module provides ... TCP or IPC
             # servers. It can be accessed ..."): there a thing named since counts only as an object.
             manual = bool(self.doc.user_data.get(TECHNICAL_CHUNK)) and tok.dep_ in ("nsubj", "nsubjpass")
-            return None if rival and not (section_code or manual) else best[1]
+            # The subject of a sentence's main clause continues the passage's topic when that was the subject
+            # before it: '"Not If You Were the Last Junkie on Earth" is a song by American rock band The Dandy
+            # Warhols. It was released in 1997' (names since then were objects, which a subject "it" skips).
+            continued = (tok.dep_ in ("nsubj", "nsubjpass") and tok.head.dep_ == "ROOT"
+                         and best[1] in (self.topic, self.document_thing))
+            return None if rival and not (section_code or manual or continued) else best[1]
         topic = self.topic
         # "It was released in 1990" after "X is a 1990 film": "it" is the passage's topic,
         # as long as the topic is a defined thing and not a person.
