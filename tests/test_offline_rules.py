@@ -701,3 +701,11 @@ def test_a_main_clause_it_continues_the_topic_past_names_in_objects(extractor: O
                             "Warhols. It was released in 1997 as the second single from their second studio album, "
                             '"...The Dandy Warhols Come Down".', "Not If You Were the Last Junkie on Earth")
     assert ("Not If You Were the Last Junkie on Earth", "released in", "1997") in triples(result)
+
+
+def test_washington_dc_is_one_place(extractor: OfflineExtractor) -> None:
+    # HotpotQA, "Berman and Company"
+    result = run(extractor, "Berman and Company is a Washington, D.C. based public affairs and non-profit management "
+                            "firm founded by lawyer and former lobbyist Rick Berman.", "Berman and Company")
+    assert "Washington, D.C." in names(result)
+    assert ("Washington", "located in", "D.C.") not in triples(result)

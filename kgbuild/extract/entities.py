@@ -186,6 +186,11 @@ def _repaired_spans(doc: Doc) -> list[Span]:
             if ent.label_ in _LINK_LABELS:  # a "<name> of <place>" extension ran into it
                 spans[-1] = _relabel(doc[prev.start : ent.end], prev.label_)
             continue
+        if (prev is not None and prev.label_ == "GPE" and ent.start == prev.end + 1 and doc[prev.end].text == ","
+                and ent.text.replace(".", "") == "DC"):
+            # "Washington, D.C.": one place, not a place in another
+            spans[-1] = _relabel(doc[prev.start : ent.end], "GPE")
+            continue
         if prev is not None and prev.end == ent.start and ent.label_ in _VOTED_LABELS:
             joint = doc[prev.end - 1]
             if joint.tag_ == "POS":
