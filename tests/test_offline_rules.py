@@ -709,3 +709,9 @@ def test_washington_dc_is_one_place(extractor: OfflineExtractor) -> None:
                             "firm founded by lawyer and former lobbyist Rick Berman.", "Berman and Company")
     assert "Washington, D.C." in names(result)
     assert ("Washington", "located in", "D.C.") not in triples(result)
+
+
+def test_a_definite_apposition_without_a_relation_is_a_type(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "Turing joined Bletchley Park in 1939. He led Hut 8, the section that attacked the Enigma "
+                            "messages of the German navy.", "Alan Turing")
+    assert types(result).get("Hut 8") == "section"

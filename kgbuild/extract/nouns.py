@@ -306,8 +306,17 @@ def apposition(state: ChunkState, tok: Token) -> None:
         # "John Mauchly and Presper Eckert, the designers of ENIAC": a plural says it of every name.
         subjects.extend(m for m in (state.named(t) for t in tok.head.conjuncts) if m is not None and m not in subjects)
     related = noun_relations(state, subjects, tok)
-    if not related and tok.tag_ in NOUN_TAGS and _indefinite(tok):
+    if not related and tok.tag_ in NOUN_TAGS and (_indefinite(tok) or _definite_kind(state, tok)):
         _type_from(state, subjects, tok, _type_nouns(state, tok)[1:])  # "an English mathematician and writer"
+
+
+def _definite_kind(state: ChunkState, noun: Token) -> bool:
+    """ "Hut 8, the section that attacked ...", "the Government Code and Cypher School, the British codebreaking
+    organisation": a definite apposition with no relation in it says what the name is, as "a" would (not a
+    kin noun, "his brother", nor "the head of ..." with an object no name stands for)."""
+    return (any(c.dep_ == "det" and c.lower_ == "the" for c in noun.children)
+            and not any(c.dep_ in ("poss", "prep") for c in noun.children)
+            and not _kin(state.lemma(noun)) and noun.lower_ not in TITLE_NOUNS)
 
 
 def _kin(noun: str) -> bool:
