@@ -531,3 +531,187 @@ def test_a_preposition_coordinated_with_the_verbs_own_takes_its_objects(extracto
     text = "The Baby led to the Manchester Mark 1 and to the Ferranti Mark 1, which went on sale in 1951."
     found = triples(run(extractor, text, "Early computers"))
     assert {("Baby", "lead to", "Manchester Mark 1"), ("Baby", "lead to", "Ferranti Mark 1")} <= found
+
+
+# ---------------------------------------------------------------------------- fourth session (issue 23)
+
+
+def qualified(result: ChunkExtraction) -> set[tuple[str, str, str, str, str]]:
+    """(subject, predicate, object, qualifier preposition, qualifier) for every hypernode on a relation."""
+    by_id = {r.id: r for r in result.relations}
+    return {(r.subject.name, r.predicate, r.object.name, h.predicate, h.object.name)
+            for h in result.hypernodes for r in [by_id.get(h.subject.id)] if r is not None}
+
+
+def test_a_description_with_a_capitalised_modifier_needs_that_word_in_the_name(
+        extractor: OfflineExtractor) -> None:
+    result = run(extractor, "The Manchester Baby, formally the Small-Scale Experimental Machine, was built at the "
+                            "University of Manchester. The Baby led to the Manchester Mark 1 and to the Ferranti Mark "
+                            "1, which went on sale in 1951. Alan Turing wrote a programming manual for the Ferranti "
+                            "machine after he moved to Manchester.", "Manchester Baby")
+    assert ("Alan Turing", "write manual for", "Ferranti Mark 1") in triples(result)
+    assert not any(o == "Small-Scale Experimental Machine" for s, _, o in triples(result) if s == "Alan Turing")
+
+
+def test_a_plural_apposition_is_said_of_every_coordinated_name(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "The company had been founded by John Mauchly and Presper Eckert, the designers of "
+                            "ENIAC.", "Grace Hopper")
+    assert {("John Mauchly", "design", "ENIAC"), ("Presper Eckert", "design", "ENIAC")} <= triples(result)
+
+
+def test_born_with_a_birth_name_keeps_the_place(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "Ada Lovelace, an English mathematician and writer, is known for her work on the "
+                            "Analytical Engine of Charles Babbage. She was born Augusta Ada Byron in London on 10 "
+                            "December 1815.", "Ada Lovelace")
+    assert ("Ada Lovelace", "born in", "London", "on", "10 December 1815") in qualified(result)
+
+
+def test_it_after_a_time_phrase_and_the_copulas_qualifier(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "Bletchley Park is a Victorian country house and estate in Buckinghamshire, England. "
+                            "During the Second World War it was the main site of the Government Code and Cypher "
+                            "School, the British codebreaking organisation.", "Bletchley Park")
+    assert ("Bletchley Park", "site of", "Government Code and Cypher School", "during",
+            "Second World War") in qualified(result)
+
+
+def test_what_lies_in_a_place_of_a_comma_chain_lies_in_the_next(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "Bletchley Park is a Victorian country house and estate in Buckinghamshire, England.",
+                 "Bletchley Park")
+    assert {("Bletchley Park", "located in", "Buckinghamshire"), ("Bletchley Park", "located in", "England"),
+            ("Buckinghamshire", "located in", "England")} <= triples(result)
+
+
+def test_a_fronted_date_reaches_the_complement_of_a_coordinated_verb(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "In 1944 he learned about ENIAC and began to visit the Moore School of Electrical "
+                            "Engineering in Philadelphia.", "John von Neumann")
+    assert ("John von Neumann", "visit", "Moore School of Electrical Engineering", "in", "1944") in qualified(result)
+
+
+def test_a_fronted_preposition_the_parser_left_empty_still_qualifies(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "During the Second World War von Neumann worked as a consultant to the Manhattan "
+                            "Project at Los Alamos.", "John von Neumann")
+    assert ("John von Neumann", "consultant to", "Manhattan Project", "during", "Second World War") in qualified(
+        result)
+
+
+def test_a_cause_of_death_is_a_concept_object(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "Vasili Vladimirovich Pichul( 15 June 1961 – 26 July 2015) was a Soviet and Russian "
+                            "film director. He died of lung cancer.", "Vasili Pichul")
+    assert ("Vasili Vladimirovich Pichul", "die of", "lung cancer") in triples(result)
+
+
+def test_a_release_participle_hung_on_the_maker_is_about_the_work(extractor: OfflineExtractor) -> None:
+    result = run(extractor, 'Vasili Vladimirovich Pichul( 15 June 1961 – 26 July 2015) was a Soviet and Russian '
+                            'film director, best known for his film" Little Vera"( Маленькая Вера," Malenkaya Vera" '
+                            'in Russian), released in 1988.', "Vasili Pichul")
+    assert ("Little Vera", "released in", "1988") in triples(result)
+    assert ("Vasili Vladimirovich Pichul", "released in", "1988") not in triples(result)
+
+
+def test_was_married_to_names_the_spouse(extractor: OfflineExtractor) -> None:
+    # HotpotQA, "John Diamond (journalist)": "married" tagged an adjective, "cook" a verb
+    result = run(extractor, "John Diamond (10 May 1953 – 2 March 2001), was a British journalist and broadcaster. "
+                            "He was married to the food writer and TV cook Nigella Lawson from 1992 until his death "
+                            "from cancer in 2001.", "John Diamond (journalist)")
+    assert ("John Diamond", "marry", "Nigella Lawson") in triples(result)
+
+
+def test_a_role_before_a_spouses_name_types_them(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "In October 2011, she married cinematographer Michael Ballhaus; he died in April 2017.",
+                 "Sherry Hormann")
+    assert types(result).get("Michael Ballhaus") == "cinematographer"
+
+
+def test_generational_suffixes_and_kin_nouns_after_a_kin_nouns_object(extractor: OfflineExtractor) -> None:
+    # HotpotQA, "Holly Williams"
+    result = run(extractor, "Holly Audrey Williams (born March 12, 1981) is an American singer-songwriter and "
+                            "musician. She is the granddaughter of Hank Williams, Sr., the daughter of Hank Williams, "
+                            "Jr. and half-sister of Hank Williams III.", "Holly Williams")
+    assert {"Hank Williams, Sr", "Hank Williams, Jr."} <= names(result)
+    assert ("Holly Audrey Williams", "daughter of", "Hank Williams, Jr.") in triples(result)
+    assert not any(s.startswith("Hank Williams") and p == "daughter of" for s, p, _ in triples(result))
+
+
+def test_a_quoted_nickname_and_a_post_nominal_stay_with_the_person(extractor: OfflineExtractor) -> None:
+    # HotpotQA, "Jim Mollison"
+    result = run(extractor, 'James Allan "Jim" Mollison MBE (19 April 1905 – 30 October 1959) was a Scottish '
+                            "pioneer aviator.", "Jim Mollison")
+    assert ('James Allan "Jim" Mollison', "born on", "19 April 1905") in triples(result)
+    assert types(result).get('James Allan "Jim" Mollison') == "pioneer aviator"
+    assert not {"James Allan", "MBE"} & names(result)
+
+
+def test_a_description_with_a_name_of_its_own_is_not_the_topic(extractor: OfflineExtractor) -> None:
+    # HotpotQA, "Almac (automobile)": the Marcos car company is not Almac, nor the concept "car company"
+    result = run(extractor, "Almac is a New Zealand based kit car company founded in 1984 and located in Upper Hutt. "
+                            "Jem Marsh founded the Marcos car company.", "Almac (automobile)")
+    assert not any(s == "Jem Marsh" for s, _, _ in triples(result))
+
+
+def test_a_list_of_roles_shares_the_last_ones_of(extractor: OfflineExtractor) -> None:
+    # HotpotQA, "Ed Roland"
+    result = run(extractor, "Edgar Eugene Roland, Jr. (born August 3, 1963) is an American musician, "
+                            "singer-songwriter and record producer. He is best known as the lead vocalist and primary "
+                            "songwriter of the rock band Collective Soul.", "Ed Roland")
+    assert {("Edgar Eugene Roland, Jr.", "lead vocalist of", "Collective Soul"),
+            ("Edgar Eugene Roland, Jr.", "songwriter of", "Collective Soul")} <= triples(result)
+
+
+def test_the_pronoun_subject_wins_over_a_fronted_description(extractor: OfflineExtractor) -> None:
+    # HotpotQA, "Steven Wilson": two subjects, "a solo artist" and "he"
+    result = run(extractor, "Steven John Wilson (born 3 November 1967) is an English musician and record producer. "
+                            "Currently a solo artist, he became known as the founder, lead guitarist, singer, and "
+                            "songwriter of the band Porcupine Tree, as well as being a member of several other bands.",
+                 "Steven Wilson")
+    assert ("Steven John Wilson", "found", "Porcupine Tree") in triples(result)
+
+
+def test_a_gerund_after_a_preposition_is_about_the_verbs_subject(extractor: OfflineExtractor) -> None:
+    # HotpotQA, "Audrey Williams"
+    result = run(extractor, "Audrey Mae Sheppard Williams (February 28, 1923 – November 4, 1975), was an American "
+                            "musician known for being the first wife of country music icon Hank Williams, Sr. and the "
+                            "mother of Hank Williams, Jr.", "Audrey Williams")
+    assert {("Audrey Mae Sheppard Williams", "wife of", "Hank Williams, Sr"),
+            ("Audrey Mae Sheppard Williams", "mother of", "Hank Williams, Jr")} <= triples(result)
+
+
+def test_a_hedged_phrase_and_a_role_description_make_no_fact(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "Margaret of Scotland( 25 December 1424 – 16 August 1445) was a Princess of Scotland and "
+                            "the Dauphine of France. She was the firstborn child of King James I of Scotland and Queen "
+                            "Joan Beaufort. She married the eldest son of the king of France, Louis, Dauphin of France, "
+                            "at eleven years old. Their marriage was unhappy, and she died childless at age 20, "
+                            "apparently of a fever.", "Margaret Stewart, Dauphine of France")
+    found = triples(result)
+    assert ("Margaret of Scotland", "die of", "fever") not in found  # "apparently"
+    assert not any(o == "King James I of Scotland" and p != "child of" for _, p, o in found)  # "the king of France"
+    assert types(result).get("King James I of Scotland") == "king"
+
+
+def test_an_apposition_across_a_verb_is_not_the_subjects_name(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "Maximum Overdrive is a 1986 American science fiction horror comedy film written and "
+                            'directed by Stephen King. The screenplay was inspired by and loosely based on King\'s short '
+                            'story "Trucks", which was included in King\'s first collection of short stories, "Night '
+                            'Shift".', "Maximum Overdrive")
+    assert ("Night Shift", "based on", "Trucks") not in triples(result)
+
+
+def test_a_main_clause_it_continues_the_topic_past_names_in_objects(extractor: OfflineExtractor) -> None:
+    # HotpotQA, "Not If You Were the Last Junkie on Earth"
+    result = run(extractor, '"Not If You Were the Last Junkie on Earth" is a song by American rock band The Dandy '
+                            "Warhols. It was released in 1997 as the second single from their second studio album, "
+                            '"...The Dandy Warhols Come Down".', "Not If You Were the Last Junkie on Earth")
+    assert ("Not If You Were the Last Junkie on Earth", "released in", "1997") in triples(result)
+
+
+def test_washington_dc_is_one_place(extractor: OfflineExtractor) -> None:
+    # HotpotQA, "Berman and Company"
+    result = run(extractor, "Berman and Company is a Washington, D.C. based public affairs and non-profit management "
+                            "firm founded by lawyer and former lobbyist Rick Berman.", "Berman and Company")
+    assert "Washington, D.C." in names(result)
+    assert ("Washington", "located in", "D.C.") not in triples(result)
+
+
+def test_a_definite_apposition_without_a_relation_is_a_type(extractor: OfflineExtractor) -> None:
+    result = run(extractor, "Turing joined Bletchley Park in 1939. He led Hut 8, the section that attacked the Enigma "
+                            "messages of the German navy.", "Alan Turing")
+    assert types(result).get("Hut 8") == "section"

@@ -60,6 +60,18 @@ def _expletive(tok: Token) -> bool:
     )
 
 
+# Honours and degrees written after a person's name.
+_POST_NOMINALS = frozenset({"MBE", "OBE", "CBE", "KBE", "GBE", "DBE", "KCMG", "GCMG", "KCB", "GCB", "FRS", "FRSE",
+                            "VC", "DSO", "QC", "KC", "PhD", "FBA", "FRSL", "RA"})
+# Prepositions whose object says when: a name there ("during the Second World War") is a time, not a thing
+# that "it" could stand for.
+_TIME_PREPS = frozenset({"during", "after", "before", "since", "until", "throughout"})
+
+
+def _when(tok: Token) -> bool:
+    return tok.dep_ == "pobj" and tok.head.lower_ in _TIME_PREPS
+
+
 def _looks_proper(tok: Token) -> bool:
     """A common-noun tag on an acronym or a capitalised word mid-sentence ("built the UNIVAC I",
     "designed the Bombe"): the tagger's slip, the word is a name."""
@@ -101,6 +113,13 @@ class Arguments:
         if cached is not None:
             return cached if cached.label == PROPN else None
         doc = self.doc
+        if tok.text.replace(".", "") in _POST_NOMINALS and tok.i > 0:
+            # 'James Allan "Jim" Mollison MBE (...) was a Scottish pioneer aviator': the parser makes the
+            # honour the head of the name; the person before it is meant.
+            before = self.tok2m[tok.i - 1]
+            if before is None and doc[tok.i - 1].text == "," and tok.i > 1:
+                before = self.tok2m[tok.i - 2]
+            return before if before is not None and before.label == "PERSON" else None
         if tok.i in doc.user_data.get(CODE_TOKENS, ()):
             # Inline code (`socket.end()`, `node:net`): one token, a name whatever its case.
             mention = self.extra[tok.i] = Mention(tok.text, self.classes.fallback, PROPN, tok.i, tok.i + 1)
@@ -153,6 +172,8 @@ class Arguments:
         for child in tok.children:
             if child.dep_ == "poss" or (child.dep_ in ("det", "predet") and child.lower_ in BAD_DETERMINERS):
                 return None  # "his book", "this game": relative to context, not a concept
+            if child.dep_ == "compound" and child.tag_ in PROPER_TAGS and not child.is_sent_start:
+                return None  # "the Marcos car company": one named thing, not the concept "car company"
         doc = self.doc
         kept: list[int] = []
         j = tok.i - 1
@@ -240,7 +261,10 @@ class Arguments:
     def named_apposition(self, tok: Token) -> Mention | None:
         """ "his elder brother, Guy": the named apposition stands for the common noun."""
         for child in tok.children:
-            if child.dep_ == "appos":
+            between = self.doc[tok.i + 1 : child.left_edge.i]
+            if child.dep_ == "appos" and not any(t.tag_.startswith("VB") for t in between):
+                # (an apposition the parser hung across a verb is another noun's: "The screenplay was based
+                # on King's short story "Trucks", which was included in ..., "Night Shift".")
                 mention = self.tok2m[child.i]
                 if mention is None and child.tag_ in PROPER_TAGS:
                     mention = self.proper(child)
@@ -285,20 +309,33 @@ class Arguments:
         """
         if not any(c.dep_ == "det" and c.lower_ in ("the", "this") for c in tok.children):
             return None
+        if any(c.dep_ == "prep" and c.lower_ == "of" and any(p.dep_ == "pobj" and (p.tag_ in PROPER_TAGS or
+               self.tok2m[p.i] is not None) for p in c.children) for c in tok.children):
+            return None  # "the king of France": a role of its own, not a word of a name named before
         noun = self.lemma(tok)
         topic = self.topic
-        if topic is not None and topic.semantic_type and same_kind(noun, topic.semantic_type):
+        # "the Ferranti machine": a capitalised modifier says which one, so the name must have it too
+        # (not the latest "Machine" named before: "the Small-Scale Experimental Machine"; not the topic
+        # company for "the Marcos car company").
+        marks = {c.lower_ for c in tok.children if c.dep_ == "compound" and c.tag_ in PROPER_TAGS and c.i < tok.i}
+        if topic is not None and topic.semantic_type and same_kind(noun, topic.semantic_type) and (
+                marks <= set(topic.name.lower().split())):
             return topic
         if tok.tag_ != "NN" or len(noun) < 3 or noun in VAGUE_NOUNS:
             return None
         best: Mention | None = None
-        for mention in self.mentions:
-            if mention.start >= tok.i or mention.is_date or mention.label in ("PERSON", "NORP"):
+        seen = [m for m in self.extra.values() if m.label == PROPN] if marks else []  # names read so far
+        for mention in [*self.mentions, *seen]:
+            if mention.start >= tok.left_edge.i or mention.is_date or mention.label in ("PERSON", "NORP"):
                 continue
             words = mention.name.lower().split()
-            if (noun in words or same_kind(noun, words[-1])) and (best is None or mention.start > best.start):
+            if marks and not marks <= set(words):
+                continue
+            if (noun in words or same_kind(noun, words[-1]) or marks) and (
+                    best is None or mention.start > best.start):
                 best = mention  # "the company" after "Eckert-Mauchly Computer Corporation"
-        if best is None and topic is not None and topic.semantic_type and topic.spg_class != self.classes.person and (
+        if best is None and not marks and topic is not None and topic.semantic_type and (
+                topic.spg_class != self.classes.person) and (
                 class_hint(noun) == "Organization" and class_hint(topic.semantic_type) in ("Organization", None)):
             best = topic  # "the company" after "X is a publishing house"
         return best
@@ -342,6 +379,7 @@ class Arguments:
             rival = any(best[0] < m.start < tok.i and m is not best[1] and m.name != best[1].name
                         and not (m.is_date or m.is_place or m.label in ("PERSON", "NORP"))
                         and self.doc[m.end - 1].dep_ not in ("amod", "compound", "poss")  # "Welsh (ORG) singer"
+                        and not _when(self.doc[m.end - 1])  # "During the Second World War it was ..."
                         for m in self.mentions)
             # Under a heading that is code ("Class: `net.Server`") the section is about that code: a
             # name since ("It extends `EventEmitter`") does not make the next "it" ambiguous.
@@ -349,7 +387,12 @@ class Arguments:
             # A manual's "it" continues its subject ("The `node:net` module provides ... TCP or IPC
             # servers. It can be accessed ..."): there a thing named since counts only as an object.
             manual = bool(self.doc.user_data.get(TECHNICAL_CHUNK)) and tok.dep_ in ("nsubj", "nsubjpass")
-            return None if rival and not (section_code or manual) else best[1]
+            # The subject of a sentence's main clause continues the passage's topic when that was the subject
+            # before it: '"Not If You Were the Last Junkie on Earth" is a song by American rock band The Dandy
+            # Warhols. It was released in 1997' (names since then were objects, which a subject "it" skips).
+            continued = (tok.dep_ in ("nsubj", "nsubjpass") and tok.head.dep_ == "ROOT"
+                         and best[1] in (self.topic, self.document_thing))
+            return None if rival and not (section_code or manual or continued) else best[1]
         topic = self.topic
         # "It was released in 1990" after "X is a 1990 film": "it" is the passage's topic,
         # as long as the topic is a defined thing and not a person.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kgbuild.extract.chunk_state import ChunkState, Qualifier, listed, qualifies, unique
+from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts, listed, qualifies, unique
 from kgbuild.extract.facts import CONCEPT, EventFact, Mention
 from kgbuild.extract.names import date_preposition
 from kgbuild.extract.nouns import copula, noun_relations, possessed_copula
@@ -24,6 +24,7 @@ from kgbuild.extract.vocab import (
     PERSON_OBJECT_VERBS,
     PLACE_PREPS,
     PREP_ONLY_VERBS,
+    PROPER_TAGS,
     REL_PRONOUNS,
     SKIP_VERBS,
     VAGUE_NOUNS,
@@ -50,6 +51,8 @@ def clause(state: ChunkState, verb: Token) -> None:
     state.thing_subjects.extend((verb.i, m) for m in subjects if not m.is_date and not state.is_person(m))
     children = list(verb.children)
     lemma = state.lemma(verb)
+    if lemma == "bear":
+        children = _birth_name(children)
     if any(c.dep_ == "neg" for c in children):
         state.drops.append(("negated", "relation", f"{subjects[0].name} not {lemma}"))
         return
@@ -57,9 +60,16 @@ def clause(state: ChunkState, verb: Token) -> None:
         state.drops.append(("hedged", "relation", f"{subjects[0].name} {lemma}"))
         return
     if lemma in COPULAS and any(c.dep_ == "attr" for c in children):
-        copula(state, children, subjects, lemma)
+        copula(state, children, subjects, lemma, _copula_qualifiers(state, verb, children))
         return
+    # Qualifiers written before a coordination apply to all its verbs ("In 931, Hugh disowned and removed
+    # Lambert"), and to the verbs those take as complements ("In 1944 he learned about ENIAC and began to
+    # visit the Moore School").
+    inherited = state.front_qualifiers.get(verb.head.i, []) if verb.dep_ in ("conj", "xcomp") else []
+    if lemma == "be" and any(c.dep_ == "acomp" and c.lower_ == "married" for c in children):
+        _married_to(state, verb, subjects, _copula_qualifiers(state, verb, children))
     if lemma in SKIP_VERBS and not (verb.dep_ == "xcomp" and state.lemma(verb.head) == "use"):
+        state.front_qualifiers[verb.i] = inherited
         return  # but "used it to plan EDSAC" states what was done
     particle = next((c.lower_ for c in children if c.dep_ == "prt"), "")
     phrasal = f"{lemma} {particle}" if particle else lemma
@@ -108,10 +118,20 @@ def clause(state: ChunkState, verb: Token) -> None:
                                   for m in [state.named(t)] if m is not None and state.is_person(m))
         elif dep == "prep":
             prep = child.lower_
+            if _hedged(child):
+                state.drops.append(("hedged", "relation", f"{subjects[0].name} {lemma} {prep}"))
+                continue  # "she died childless at age 20, apparently of a fever"
             title = state.tok2m[child.i]
             if title is not None and title.label == "WORK_OF_ART" and title.start == child.i:
                 objects.append(title)  # 'wrote "On Computable Numbers"': the title opens with a preposition
                 has_object = True
+                continue
+            if child.i < verb.i and not any(p.dep_ == "pobj" for p in child.children):
+                # "During the Second World War von Neumann worked": the parser took the object of a
+                # fronted preposition into the subject; the name right after the preposition is its object.
+                front = _fronted_object(state, child)
+                if front is not None and qualifies(prep, front):
+                    args.append((prep, front))
                 continue
             # "led to the Manchester Mark 1 and to the Ferranti Mark 1": a preposition coordinated with
             # this one takes its objects to the same verb.
@@ -121,6 +141,8 @@ def clause(state: ChunkState, verb: Token) -> None:
                 if pobj.dep_ == "pobj":
                     for tok in listed(pobj):
                         found = state.object(tok, False)
+                        if found is None and lemma == "die" and prep in ("of", "from"):
+                            found = _cause(state, tok)  # "died of lung cancer": what of
                         if found is not None:
                             args.append((prep, found))
                         elif prep == "as":  # "served as Vice-President of the EPO": a role of X
@@ -169,9 +191,6 @@ def clause(state: ChunkState, verb: Token) -> None:
         state.aliased.update(id(m) for m in names)
         args = [(prep, m) for prep, m in args if prep != "as"]
 
-    # Qualifiers written before a coordination apply to all its verbs:
-    # "In 931, Hugh disowned and removed Lambert".
-    inherited = state.front_qualifiers.get(verb.head.i, []) if verb.dep_ == "conj" else []
     state.front_qualifiers[verb.i] = [(p, m) for p, m in args if qualifies(p, m) and m.start < verb.i] + inherited
 
     if roles and not objects and not agents:
@@ -244,6 +263,83 @@ def clause(state: ChunkState, verb: Token) -> None:
         for target in targets:
             state.triple(subject, predicate, target, qualifiers)
     _event(state, phrasal, lemma, passive, word, doers, targets, used_prep, qualifiers)
+
+
+def _copula_qualifiers(state: ChunkState, verb: Token, children: list[Token]) -> list[Qualifier]:
+    """When and where a copula's statement holds: "During the Second World War it was the main site of X"."""
+    found = [(c.lower_, m) for c in children if c.dep_ == "prep" for pobj in c.children if pobj.dep_ == "pobj"
+             for m in [state.object(pobj, False)] if m is not None and qualifies(c.lower_, m)]
+    inherited = state.front_qualifiers.get(verb.head.i, []) if verb.dep_ == "conj" else []
+    return found + [q for q in inherited if q not in found]
+
+
+def _married_to(state: ChunkState, verb: Token, subjects: list[Mention], qualifiers: list[Qualifier]) -> None:
+    """ "She was married to film director Dominik Graf": the tagger reads "married" as an adjective and
+    the parse after it varies, so the people named after "married to" in the clause are the spouses."""
+    doc = state.doc
+    acomp = next(c for c in verb.children if c.dep_ == "acomp" and c.lower_ == "married")
+    if acomp.i + 1 >= len(doc) or doc[acomp.i + 1].lower_ != "to":
+        return
+    end = state.sent_bounds[state.sent_index[verb.i]][1]
+    spouses: list[Mention] = []
+    for i in range(acomp.i + 2, end):
+        tok = doc[i]
+        if tok.text == ";" or any(c.dep_ in ("nsubj", "nsubjpass") for c in tok.children):
+            break  # the clause ends
+        mention = state.tok2m[i]
+        if mention is not None and mention.label == "PERSON":
+            # the first person named ("to the food writer and TV cook Nigella Lawson") and those listed with it
+            spouses = unique([mention, *(m for t in conjuncts(doc[mention.end - 1])
+                                         for m in [state.tok2m[t.i]] if m is not None and m.label == "PERSON")])
+            break
+    for subject in subjects:
+        for spouse in spouses:
+            state.triple(subject, "marry", spouse, qualifiers)
+
+
+# Adverbs that say a phrase is not known for certain.
+_HEDGE_ADVERBS = frozenset({"apparently", "reportedly", "allegedly", "possibly", "probably", "presumably",
+                            "supposedly", "perhaps", "maybe", "purportedly", "rumoredly", "rumouredly"})
+
+
+def _hedged(prep: Token) -> bool:
+    before = prep.doc[prep.i - 1] if prep.i > 0 else None
+    return (before is not None and before.lower_ in _HEDGE_ADVERBS) or any(
+        c.dep_ == "advmod" and c.lower_ in _HEDGE_ADVERBS for c in prep.children)
+
+
+def _cause(state: ChunkState, tok: Token) -> Mention | None:
+    """A cause of death as a concept: "died of lung cancer", "died of pneumonia" (a bare disease noun is
+    specific enough here, where a bare object elsewhere is not), never "died of his wounds"."""
+    if tok.tag_ != "NN" or not tok.is_alpha or any(
+            c.dep_ == "poss" or (c.dep_ == "det" and c.lower_ not in ("a", "an")) for c in tok.children):
+        return None
+    found = state.concept(tok)
+    if found is None and state.lemma(tok) not in VAGUE_NOUNS and len(tok.text) > 3:
+        found = Mention(state.lemma(tok), state.classes.concept, CONCEPT, tok.i, tok.i + 1)
+    return found
+
+
+def _fronted_object(state: ChunkState, prep: Token) -> Mention | None:
+    """The name that starts right after a fronted preposition the parser left without an object."""
+    j = prep.i + 1
+    if j < len(state.doc) and state.doc[j].lower_ == "the":
+        j += 1
+    if j >= len(state.doc):
+        return None
+    mention = state.tok2m[j]
+    return mention if mention is not None and mention.start >= prep.i + 1 else None
+
+
+def _birth_name(children: list[Token]) -> list[Token]:
+    """ "She was born Augusta Ada Byron in London": the parser hangs the place on the birth name after
+    "born", though it is where the birth was. (The birth name itself makes no node: as a person, entity
+    fusion joins it with a relative who shares the surname, "Lord Byron".)"""
+    out = list(children)
+    for child in children:
+        if child.dep_ == "oprd" and child.tag_ in PROPER_TAGS:
+            out.extend(c for c in child.children if c.dep_ == "prep")
+    return out
 
 
 def _agent_names(state: ChunkState, pobj: Token) -> list[Mention]:

@@ -186,6 +186,11 @@ def _repaired_spans(doc: Doc) -> list[Span]:
             if ent.label_ in _LINK_LABELS:  # a "<name> of <place>" extension ran into it
                 spans[-1] = _relabel(doc[prev.start : ent.end], prev.label_)
             continue
+        if (prev is not None and prev.label_ == "GPE" and ent.start == prev.end + 1 and doc[prev.end].text == ","
+                and ent.text.replace(".", "") == "DC"):
+            # "Washington, D.C.": one place, not a place in another
+            spans[-1] = _relabel(doc[prev.start : ent.end], "GPE")
+            continue
         if prev is not None and prev.end == ent.start and ent.label_ in _VOTED_LABELS:
             joint = doc[prev.end - 1]
             if joint.tag_ == "POS":
@@ -202,7 +207,7 @@ def _repaired_spans(doc: Doc) -> list[Span]:
         if ent.label_ == "PERSON":
             ent = _with_territory(doc, _with_regnal_number(doc, _with_given_names(doc, ent, spans[-1].end if spans
                                                                                     else 0)))
-            ent = _with_style(doc, ent)
+            ent = _with_style(doc, _with_suffix(doc, _with_nickname(doc, ent)))
         elif ent.label_ in _NUMBERED_LABELS:
             ent = _with_number(doc, ent)
         if ent.label_ in ("GPE", "LOC", "ORG", "NORP") and not (
@@ -280,6 +285,39 @@ def _split_title_surname(doc: Doc, spans: list[Span], title: str) -> list[Span]:
         else:
             out.append(span)
     return out
+
+
+_QUOTES = frozenset({'"', "``", "''", "\u201c", "\u201d"})
+
+
+def _with_nickname(doc: Doc, ent: Span) -> Span:
+    """ 'James Allan "Jim" Mollison', 'Wesley Dean "Wes" Carr': a quoted nickname between given names and
+    surname is inside the name; the NER ends the name at the quote."""
+    i = ent.end
+    if i + 3 >= len(doc) or doc[i].text not in _QUOTES:
+        return ent
+    close = next((j for j in range(i + 1, min(i + 5, len(doc))) if doc[j].text in _QUOTES), None)
+    if close is None or close == i + 1 or not all(t.is_title or t.is_upper for t in doc[i + 1 : close]):
+        return ent
+    end = close + 1
+    while end < len(doc) and doc[end].tag_ in ("NNP", "NNPS") and doc[end].is_title and not doc[end].is_upper:
+        end += 1  # the surname, not a post-nominal ("MBE")
+    return _relabel(doc[ent.start : end], "PERSON") if end > close + 1 else ent
+
+
+_SUFFIXES = frozenset({"jr", "sr", "jnr", "snr"})
+
+
+def _with_suffix(doc: Doc, ent: Span) -> Span:
+    """ "Hank Williams, Jr.", "Martin Luther King Jr.": the generational suffix is part of the name (the
+    NER ends the name before it and may take "Sr." for a place)."""
+    i = ent.end + (1 if ent.end < len(doc) and doc[ent.end].text == "," else 0)
+    if i >= len(doc) or doc[i].text.rstrip(".").lower() not in _SUFFIXES or not doc[i].text[0].isupper():
+        return ent
+    end = i + 1
+    if not doc[i].text.endswith(".") and end < len(doc) and doc[end].text == "." and not doc[i].whitespace_:
+        end += 1
+    return _relabel(doc[ent.start : end], "PERSON")
 
 
 def _with_given_names(doc: Doc, ent: Span, floor: int) -> Span:

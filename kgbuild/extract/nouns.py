@@ -12,6 +12,7 @@ from kgbuild.extract.arguments import is_hyphen
 from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts, listed
 from kgbuild.extract.entities import STYLE_TITLES
 from kgbuild.extract.facts import CONCEPT, Mention
+from kgbuild.extract.subjects import verb_subjects
 from kgbuild.extract.typehints import class_hint, is_person_role
 from kgbuild.extract.vocab import (
     AGENT_NOUN_VERBS,
@@ -36,7 +37,7 @@ def noun_relations(
         return False
     found = False
     phrase: str | None = None
-    for child in noun.children:
+    for child in _shared_preps(state, noun):
         dep = child.dep_
         made = WORK_NOUN_VERBS.get(state.lemma(noun)) if dep == "prep" and child.lower_ == "by" else None
         if made is not None:
@@ -81,6 +82,19 @@ def noun_relations(
                 state.triple(subject, predicate, target, qualifiers or [])
                 found = True
     return found
+
+
+def _shared_preps(state: ChunkState, noun: Token) -> list[Token]:
+    """The noun's children, and for a role in a list of roles without a preposition of its own, the "of"
+    of the last role: "the founder, lead guitarist, singer, and songwriter of the band Porcupine Tree",
+    "the lead vocalist and primary songwriter of the rock band Collective Soul"."""
+    children = list(noun.children)
+    if any(c.dep_ in ("prep", "poss") for c in children) or not is_person_role(state.lemma(noun)):
+        return children
+    later = [c for c in noun.conjuncts if c.i > noun.i]
+    if not later or not all(is_person_role(state.lemma(c)) for c in later):
+        return children
+    return children + [p for p in later[-1].children if p.dep_ == "prep" and p.lower_ == "of"]
 
 
 def noun_phrase(state: ChunkState, noun: Token, hyphen_adjectives: bool = False) -> str:
@@ -241,7 +255,10 @@ def _one_of(attr: Token) -> list[Token]:
             for p in prep.children if p.dep_ == "pobj" and p.tag_ == "NNS"]
 
 
-def copula(state: ChunkState, children: list[Token], subjects: list[Mention], lemma: str) -> None:
+def copula(
+    state: ChunkState, children: list[Token], subjects: list[Mention], lemma: str,
+    qualifiers: list[Qualifier] | None = None,
+) -> None:
     for attr in (c for c in children if c.dep_ == "attr"):
         if lemma == "be" and (kinds := _one_of(attr)):
             for kind in kinds:  # one of a kind is of that kind: "is one of the leading directors"
@@ -259,7 +276,7 @@ def copula(state: ChunkState, children: list[Token], subjects: list[Mention], le
                 continue
             if state.tok2m[noun.i] is not None or noun.tag_ not in NOUN_TAGS | PROPER_TAGS or not noun.is_alpha:
                 continue  # "Hugh was Guy": identity or a mislabel, not a relation
-            if noun_relations(state, subjects, noun) and state.lemma(noun) in _CHILD_NOUNS:
+            if noun_relations(state, subjects, noun, qualifiers) and state.lemma(noun) in _CHILD_NOUNS:
                 _other_parent(state, subjects, noun, children)
             if typed and (noun.tag_ in NOUN_TAGS or noun.lower_ in TITLE_NOUNS) and (more or not type_nouns):
                 type_nouns.append(noun)  # "an Earl of Northumbria"
@@ -274,9 +291,37 @@ def apposition(state: ChunkState, tok: Token) -> None:
     subject = state.named(tok.head)
     if subject is None:
         return
-    related = noun_relations(state, [subject], tok)
-    if not related and tok.tag_ in NOUN_TAGS and _indefinite(tok):
-        _type_from(state, [subject], tok, _type_nouns(state, tok)[1:])  # "an English mathematician and writer"
+    subjects = [subject]
+    outer = tok.head.head.head if tok.head.dep_ == "pobj" and tok.head.head.lower_ == "of" else None
+    if outer is not None and _kin(state.lemma(tok)) and _kin(state.lemma(outer)):
+        # "She is the granddaughter of A, the daughter of B and half-sister of C": the parser hangs the
+        # second kin noun on A, but it goes on the list of what she is.
+        if outer.dep_ != "attr" or not outer.head.tag_.startswith("VB"):
+            return
+        subjects = verb_subjects(state, outer.head)[0]
+        for noun in conjuncts(tok):
+            noun_relations(state, subjects, noun)
+        return
+    if tok.tag_ == "NNS":
+        # "John Mauchly and Presper Eckert, the designers of ENIAC": a plural says it of every name.
+        subjects.extend(m for m in (state.named(t) for t in tok.head.conjuncts) if m is not None and m not in subjects)
+    related = noun_relations(state, subjects, tok)
+    if not related and tok.tag_ in NOUN_TAGS and (_indefinite(tok) or _definite_kind(state, tok)):
+        _type_from(state, subjects, tok, _type_nouns(state, tok)[1:])  # "an English mathematician and writer"
+
+
+def _definite_kind(state: ChunkState, noun: Token) -> bool:
+    """ "Hut 8, the section that attacked ...", "the Government Code and Cypher School, the British codebreaking
+    organisation": a definite apposition with no relation in it says what the name is, as "a" would (not a
+    kin noun, "his brother", nor "the head of ..." with an object no name stands for)."""
+    return (any(c.dep_ == "det" and c.lower_ == "the" for c in noun.children)
+            and not any(c.dep_ in ("poss", "prep") for c in noun.children)
+            and not _kin(state.lemma(noun)) and noun.lower_ not in TITLE_NOUNS)
+
+
+def _kin(noun: str) -> bool:
+    """A kin noun, with its prefixes: "granddaughter", "half-sister", "stepson"."""
+    return any(noun == k or noun.endswith(("-" + k, "grand" + k, "step" + k)) for k in _KIN_NOUNS)
 
 
 def possessed_work(state: ChunkState, noun: Token) -> None:
@@ -325,6 +370,7 @@ def place_chains(state: ChunkState) -> None:
               and not m.is_date]  # "the town Boulogne-sur-Mer" (PERSON to the NER), retyped by `kind_prefixes`
     places.sort(key=lambda m: m.start)
     starts = {m.start: m for m in places}
+    chain: dict[int, Mention] = {}  # place -> the place after it in a bare comma chain
     for left, right in pairwise(places):
         comma = left.end
         while comma < right.start and state.lemma(doc[comma]) in PLACE_NOUNS | _AREA_NOUNS:
@@ -342,6 +388,23 @@ def place_chains(state: ChunkState) -> None:
             continue
         if left.name != right.name:
             state.triple(left, "located in", right, [])
+            if gap == 1 and comma == left.end:
+                chain[id(left)] = right
+    _through_chains(state, chain)
+
+
+def _through_chains(state: ChunkState, chain: dict[int, Mention]) -> None:
+    """ "a country house in Buckinghamshire, England": what lies in a place of a comma chain lies in the
+    places after it too (England), as the text writes them. Only bare comma chains: "in Dollis Hill, in
+    north-west London" names where the hill is, not the station."""
+    for triple in list(state.triples):
+        if triple.predicate != "located in" or id(triple.object) not in chain or id(triple.subject) in chain:
+            continue
+        place, seen = triple.object, {id(triple.subject)}
+        while id(place) in chain and id(place) not in seen:
+            seen.add(id(place))
+            place = chain[id(place)]
+            state.triple(triple.subject, "located in", place, [])
 
 
 # The head word of a body that belongs to a larger one: "the Moore School of ... of the University".
@@ -435,6 +498,9 @@ def kind_prefixes(state: ChunkState) -> None:
         if mention.start < 1 or mention.is_date or mention.label == CONCEPT:
             continue
         first = doc[mention.start]
+        if (first.lower_ in _RULER_TITLES and mention.label not in ("ORG", "FAC") and not mention.is_date
+                and any(w.rstrip(".").lower() in ROMAN_NUMERALS and w.isupper() for w in mention.name.split()[1:])):
+            mention.guess_class(state.classes.person)  # "King James I of Scotland" (a name to the NER, no person)
         if state.is_person(mention) and first.lower_ in _RULER_TITLES and mention.semantic_type is None and (
                 mention.end - mention.start > 2 or any(w.lower() in ROMAN_NUMERALS | {"of"}
                                                        for w in mention.name.split())):

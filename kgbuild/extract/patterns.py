@@ -167,7 +167,7 @@ def _scan(state: ChunkState) -> list[tuple[str, int]]:
             if mention is not None and (mention.label == "PERSON"
                                         or (mention.label == PROPN and tok.i < first_end)):
                 state.person_subjects.append((tok.i, mention))
-        elif dep in ("acl", "relcl", "conj", "xcomp", "advcl") and tok.tag_.startswith("VB"):
+        elif dep in ("acl", "relcl", "conj", "xcomp", "advcl", "pcomp") and tok.tag_.startswith("VB"):
             heads.add(tok.i)
         elif dep == "appos":
             items.append(("appos", tok.i))

@@ -53,6 +53,25 @@ def _name_before(state: ChunkState, verb: Token) -> Mention | None:
     return mention if mention is not None and not mention.is_date else None
 
 
+# Prepositions before a gerund that say it did not happen ("without joining", "instead of signing").
+_NOT_DONE = frozenset({"without", "instead", "despite", "against"})
+# What happens to a work, never to a person.
+_WORK_EVENTS = frozenset({"release", "publish", "premiere", "screen", "broadcast", "air", "reissue"})
+
+
+def _work_before(state: ChunkState, verb: Token) -> Mention | None:
+    """The latest name before the participle in its sentence, when it is a work (not a person, place or date)."""
+    start = state.sent_bounds[state.sent_index[verb.i]][0]
+    best: Mention | None = None
+    for mention in state.mentions:
+        if start <= mention.start < verb.i and (best is None or mention.start > best.start) and (
+                state.paren_of[mention.start] < 0):
+            best = mention
+    if best is None or best.is_date or best.is_place or state.is_person(best):
+        return None
+    return best if best.label == "WORK_OF_ART" or best.spg_class == state.classes.by_hint.get("Work") else None
+
+
 def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
     """Subjects of a verb (coordinations expanded, inherited through conj/xcomp/acl) and passivity."""
     cached = state.subject_cache.get(verb.i)
@@ -66,7 +85,10 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
         dep = child.dep_
         if dep == "auxpass":
             passive = True
-        elif subject is None and dep in ("nsubj", "nsubjpass"):
+        elif dep in ("nsubj", "nsubjpass") and (subject is None or (
+                subject.tag_ in ("NN", "NNS") and child.tag_ in ("PRP", "NNP", "NNPS"))):
+            # Two subjects are a parser slip: "Currently a solo artist, he became known as ...": the
+            # pronoun or name is the subject, the common noun describes it.
             subject = child
             passive = passive or dep == "nsubjpass"
         elif dep == "csubj":
@@ -119,6 +141,12 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
         # magazine" is about the magazine, a dangling modifier no rule here reads safely.
         mentions = verb_subjects(state, verb.head)[0]
         passive = verb.tag_ == "VBN"
+    elif dep == "pcomp" and verb.head.dep_ == "prep" and verb.head.lower_ not in _NOT_DONE and (
+            verb.head.head.tag_.startswith("VB")):
+        # "known for being the first wife of ...", "after joining the Post Office": a gerund after a
+        # preposition is about the subject of the verb the preposition belongs to.
+        mentions = verb_subjects(state, verb.head.head)[0]
+        passive = any(c.dep_ == "auxpass" for c in verb.children)
     elif dep == "acl":
         head = verb.head
         if state.lemma(verb) in CREDIT_VERBS and head.dep_ == "pobj" and head.head.dep_ == "agent":
@@ -126,6 +154,13 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
             mentions = verb_subjects(state, head.head.head)[0]
         else:
             mentions = _noun_head(state, head)
+            if verb.tag_ == "VBN" and state.lemma(verb) in _WORK_EVENTS and mentions and all(
+                    state.is_person(m) for m in mentions):
+                # "a film director, best known for his film "Little Vera" (...), released in 1988": the
+                # parser hung the participle on the person; a person is not released, the work just
+                # named before it was.
+                work = _work_before(state, verb)
+                mentions = [work] if work is not None else mentions
         passive = verb.tag_ == "VBN"
     result = (unique(mentions), passive)
     state.subject_cache[verb.i] = result

@@ -61,6 +61,14 @@ _PERSON = frozenset({
     "sociologist", "anthropologist", "linguist", "librarian", "accountant", "banker", "merchant", "trader",
     "farmer", "industrialist", "philanthropist", "patron", "spy", "criminal", "murderer", "outlaw", "pirate",
     "vlogger", "youtuber", "blogger", "influencer", "voice actor", "character actor", "stuntman", "choreographer",
+    "cinematographer", "playwright", "dramatist", "essayist", "columnist", "reporter", "correspondent",
+    "commentator", "announcer", "narrator", "newscaster", "publisher", "saxophonist", "trumpeter", "keyboardist",
+    "percussionist", "bandleader", "frontman", "multi-instrumentalist", "animator", "programmer", "statistician",
+    "logician", "cryptographer", "cryptanalyst", "codebreaker", "researcher", "analyst", "consultant", "chef",
+    "gymnast", "fencer", "rower", "skater", "figure skater", "hurdler", "batsman", "bowler", "quarterback",
+    "umpire", "referee", "playmaker", "winger", "captain", "lieutenant", "sergeant",
+    "general manager", "executive", "chairman", "chairwoman", "founder", "co-founder", "owner", "investor",
+    "psychiatrist", "neurologist", "poetess",
 })
 # Made things (the schema's Product / Artifact / ArtificialObject): "ENIAC was one of the first
 # electronic computers" is a machine, whatever the NER labelled it (ORG).
