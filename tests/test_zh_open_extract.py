@@ -158,3 +158,17 @@ def test_a_medicine_is_manufactured_not_authored(zh: ChineseExtractor) -> None:
     result = extract(zh, "蓝湾医药股份有限公司自主研发的抗肿瘤药物“蓝替尼”获得国家药品监督管理局批准上市。")
     assert {("蓝替尼", "manufacturedBy", "蓝湾医药股份有限公司"),
             ("蓝替尼", "approvedBy", "国家药品监督管理局")} <= triples(result)
+
+
+def test_a_relation_keeps_the_words_the_text_stated_it_with(zh: ChineseExtractor) -> None:
+    """The clause's own verb is the relation's "said" property; the graph embeds it beside the English
+    predicate name, so a Chinese question's 出生 / 作者 / 依据 meet the facts (tests/test_frag_said_words.py)."""
+    result = extract(zh, "EDSAC（电子延迟存储自动计算器）由莫里斯·威尔克斯在剑桥大学数学实验室建造。"
+                         "威尔克斯根据约翰·冯·诺依曼的《关于EDVAC的报告书的第一份草案》设计了EDSAC。"
+                         "约翰·冯·诺依曼是匈牙利裔美国数学家，1903年12月28日出生于布达佩斯。"
+                         "1945年，冯·诺依曼撰写了《关于EDVAC的报告书的第一份草案》。")
+    said = {(r.subject.name, r.predicate, r.object.name): r.properties.get("said") for r in result.relations}
+    report = "关于EDVAC的报告书的第一份草案"
+    assert said[("约翰·冯·诺依曼", "bornIn", "布达佩斯")] == "出生于"
+    assert said[(report, "createdBy", "约翰·冯·诺依曼")] == "撰写"
+    assert said[("EDSAC", "designBasedOn", report)] == "根据"

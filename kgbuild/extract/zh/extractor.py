@@ -192,6 +192,8 @@ class ChineseExtractor:
             relation_id = Relation.make_id(subject.id, predicate, obj.id)
             relation = relations.setdefault(relation_id, Relation(
                 id=relation_id, subject=subject.ref(), predicate=predicate, object=obj.ref(), chunk_ids=chunk_ids))
+            if fact.said and "said" not in relation.properties:
+                relation.properties["said"] = fact.said  # the text's own words for the predicate (graph/vectors.py)
             for qualifier, value in fact.qualifiers:  # ((X, 营业收入, 128.6亿元), 同比增长, 12.4%)
                 target = node(value)
                 hyper_id = HyperNode.make_id(relation.id, qualifier, target.id)

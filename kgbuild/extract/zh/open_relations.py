@@ -47,6 +47,24 @@ class OpenFact:
     predicate: str
     object: Mention
     qualifiers: list[tuple[str, Mention]] = field(default_factory=list)
+    said: str = ""  # the words of the clause the fact was read from (出生于, 撰写, 根据…设计)
+
+
+# The words a clause states each predicate with, to record which of them it used (`OpenFact.said`):
+# the graph's predicate vectors embed them beside the English name, so a Chinese question's relation
+# words (出生, 作者, 依据) meet the path that states them.
+_SAID = {
+    "foundedOn": r"成立|创立|创建|组建|建立|始建|设立|建校|创刊",
+    "foundedBy": r"创办|创立|创建|创设|创始人|创办人|组建",
+    "headquarteredIn": r"总部(?:位于|设在|设于|在|坐落于)", "locatedIn": r"位于|地处|坐落于|坐落在|注册地",
+    "bornIn": r"出生于|生于|出生在|诞生于|出生", "bornOn": r"出生于|生于|出生在|诞生于|出生",
+    "educatedAt": r"毕业于|就读于|肄业于|求学于|考入|考取|学习|留学|深造", "worksFor": r"担任|出任|现任|曾任|兼任|任",
+    "acquire": r"收购|并购|兼并|购入|购买", "release": r"发布|推出|上线|发行|首发",
+    "createdBy": r"撰写|创作|所著|编著|编写|写作|著有|建造|制造|研制|研发|开发|发明|设计",
+    "basedOn": r"(?:根据|依据|基于)", "publishedBy": r"出版|发行|出品", "awardReceived": r"荣获|获得|获颁|被授予|获",
+    "approvedBy": r"批准|核准|批复|许可|认证", "partOf": r"隶属于|隶属|旗下|子公司|下属",
+    "cooperateWith": r"合作", "predecessor": r"前身", "listedIn": r"列入|入选|纳入|上市",
+}
 
 
 @dataclass
@@ -179,7 +197,8 @@ class OpenRelationRules:
         def add(s: Mention | None, p: str, o: Mention | None,
                 qualifiers: list[tuple[str, Mention]] | None = None) -> None:
             if s is not None and o is not None and s.name != o.name:
-                out.append(OpenFact(s, p, o, list(qualifiers or [])))
+                words = re.search(_SAID[p], c) if p in _SAID else None
+                out.append(OpenFact(s, p, o, list(qualifiers or []), words.group(0) if words else ""))
 
         def place_at(pos: int) -> Mention | None:
             """The most specific place of the run of places starting at `pos` (浙江省宁波市 -> 宁波市)."""
