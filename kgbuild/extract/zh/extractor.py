@@ -63,7 +63,9 @@ class ChineseExtractor:
         self.dictionary = JiebaDictionary()
         self.names = OpenNameFinder(lambda value: resolve_alternatives(schema, value), self.dictionary)
         self.open_rules = OpenRelationRules(self._classes_under("Organization"),
-                                            self._classes_under("EducationalInstitution"), schema.fallback_class)
+                                            self._classes_under("EducationalInstitution"), schema.fallback_class,
+                                            is_award=self._classes_under("Award"),
+                                            is_country=self._classes_under("Country"))
         self._segmenter: Segmenter | None = None
 
     def _classes_under(self, name: str) -> set[str]:

@@ -50,6 +50,13 @@ _INDEFINITE = re.compile(r"(?:一|这|那|每)[家所个座间种位名支款]\S
 # What follows the name an encyclopedia entry opens with: 钱学森，中国著名科学家 / 李明远，1968年出生于.
 _ENTRY_LEAD = re.compile(r"[，,（(]\s*(?:\d|[男女]|中国|著名|原名|字|号|生于|出生)")
 _MODIFIERS = ("轮值", "执行", "联席")  # between an organisation and a title: 华为轮值董事长
+_PERSON_CUE = re.compile("|".join(wl.PERSON_CUES))
+# A place in brackets inside an organisation's name, before its ending: 海川环境（香港）有限公司.
+_BRACKETED_PLACE = re.compile(r"[（(][\u4e00-\u9fff]{2,4}[）)]$")
+# A clause's opening: the start of the text or a clause break, then a time or frame (2023年，/ 截至报告期末，).
+_CLAUSE_OPEN = re.compile(r"(?:^|(?<=[，。；：！？\n]))\s*")
+_SUBJECT_CUE = re.compile(wl.SUBJECT_CUES)
+_SUBJECT_LEAD = re.compile(r"(?:报告期内|截至报告期末|报告期末|同月|同年|此外|同时|另外)?")
 _ITEMS = r"((?:[\u4e00-\u9fffA-Za-z0-9]{2,12}[、和及与]){1,12}[\u4e00-\u9fffA-Za-z0-9]{2,12})等"
 # Words before a product's kind that are not part of it: 新一代工业视觉平台 -> 工业视觉平台.
 _PRODUCT_LEAD = re.compile(r"^.*?(?:新一代|全新|一款|一种|一个|最新|自主研发的|研发的|的)")
@@ -156,7 +163,14 @@ class OpenNameFinder:
                     continue
             start = tok.start
             k = j - 1
-            while k >= 0 and self._namey(tokens[k]) and tokens[k].end == start:
+            while k >= 0 and tokens[k].end == start:
+                bracket = _BRACKETED_PLACE.search(text, 0, start)  # 海川环境（香港）有限公司
+                if bracket is not None and bracket.end() == start and k >= 2:
+                    k = next((i for i in range(k, -1, -1) if tokens[i].end <= bracket.start()), -1)
+                    start = bracket.start()
+                    continue
+                if not (self._namey(tokens[k]) or tokens[k].word in wl.ORG_NAME_WORDS):
+                    break
                 start = tokens[k].start
                 k -= 1
             # 德国化工企业莱茵特种材料公司: the descriptor the walk stopped at says what kind of organisation it is
@@ -237,6 +251,13 @@ class OpenNameFinder:
 
         for m in self._titles_re.finditer(text):  # 董事长徐直军, 作家周慕白
             add(m.end(), self._person_at(text, tokens, m.end()), m.group(0))
+        for m in _PERSON_CUE.finditer(text):  # 实际控制人为孙建国、孙晓梅夫妇; 聘任李卫东为公司总经理
+            pos = m.end()
+            while (end := self._person_at(text, tokens, pos)) is not None:
+                add(pos, end)
+                if text[end:end + 1] not in "、和及":
+                    break
+                pos = end + 1
         for m in _FOREIGN_NAME.finditer(text):  # 约翰·冯·诺依曼: Chinese writes foreign people's names so
             if not _inside(blocked, m.start(), m.end()) and m.start() not in seen:
                 name = _trim_foreign(text, m.start(), m.end(), tokens, self.dictionary.is_common)
@@ -324,6 +345,21 @@ class OpenNameFinder:
                 return cls
         return None
 
+    def _head_after(self, text: str, pos: int) -> tuple[str, str] | None:
+        """“北辰X5”数控机床, “云储”系列储能电站, “全国优秀企业家”称号: the class the noun right after the quotes
+        gives, and that noun (up to its head: 数控机床 of 数控机床获得); None when none follows."""
+        after = re.match(r"(?:系列|牌)?([\u4e00-\u9fffA-Za-z]{1,8})", text[pos:pos + 12])
+        if after is None:
+            return None
+        word = after.group(1)
+        if word.startswith(("称号", "荣誉称号", "荣誉")):
+            return (self.award, "") if self.award else None
+        for i in range(1, len(word) + 1):
+            cls = next((c for h, c in self.product_heads if word[:i].endswith(h)), None)
+            if cls is not None:
+                return cls, word[:i]
+        return None
+
     def _head_in_clause(self, text: str, start: int, end: int) -> str | None:
         """The kind a work's own sentence gives it: 《长河落日》是…的长篇小说; 小说《湘江夜雨》."""
         before = self._head_before(text, start)
@@ -353,6 +389,9 @@ class OpenNameFinder:
             if cls:
                 kind = re.search(r"[\u4e00-\u9fff]{2,12}$", text[max(0, m.start() - 12):m.start()])
                 phrase = _PRODUCT_LEAD.sub("", kind.group(0)) if kind else ""
+            elif (after := self._head_after(text, m.end())) is not None:  # “北辰X5”数控机床: the noun after
+                cls, phrase = after
+            if cls:
                 out.append(Found(Mention(m.group(1), cls, m.start(1), m.end(1), m.group(1),
                                          semantic_type=phrase if len(phrase) >= 2 else None), "quote"))
         return out, spans
@@ -376,6 +415,36 @@ class OpenNameFinder:
             name = text[start:m.start()]
             if 2 <= len(name) <= 12 and not self._common(name) and not _inside(blocked, start, m.start()):
                 out.append(Found(Mention(name, self.company, start, m.start(), name), "org"))
+        return out
+
+    def _org_as_subject(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
+        """2023年，海川环境实现营业收入…; 北辰精密与德国西门子公司签署…: a report writes a company by the short
+        name it declared once, often in another chunk. A run of four to eight name-like characters that
+        opens a clause (after a time or frame) and is followed by what reports say of companies is one."""
+        if self.company is None:
+            return []
+        out = []
+        for opening in _CLAUSE_OPEN.finditer(text):
+            lead = _SUBJECT_LEAD.match(text, opening.end())
+            start = lead.end() if lead else opening.end()
+            j = self._token_at(tokens, start)
+            if j is None or tokens[j].start != start:
+                continue
+            end, k = start, j
+            # 北辰精密: jieba calls 精密 an adjective; inside a name it is part of it
+            while k < len(tokens) and end - start < 8 and _HAN.match(tokens[k].word) and (
+                    self._namey(tokens[k]) or (k > j and tokens[k].pos in ("a", "vn", "nz"))):
+                end = tokens[k].end
+                k += 1
+                if end - start >= 4 and _SUBJECT_CUE.match(text, end):
+                    break
+            name = text[start:end]
+            if not (4 <= len(name) <= 8) or not _SUBJECT_CUE.match(text, end) or _inside(blocked, start, end):
+                continue
+            if name.startswith(wl.SUBJECT_STOP) or self._common(name) or name in wl.ORG_STOP \
+                    or self._person_at(text, tokens, start) == end:
+                continue
+            out.append(Found(Mention(name, self.company, start, end, name), "org"))
         return out
 
     def _latin_names(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
@@ -427,6 +496,7 @@ class OpenNameFinder:
         blocked = [(f.mention.start, f.mention.end) for f in found] + spans
         found += self._orgs(text, tokens, blocked)
         found += self._org_before_title(text, tokens, blocked)
+        found += self._org_as_subject(text, tokens, blocked + [(f.mention.start, f.mention.end) for f in found])
         found += self._awards(text, tokens, blocked)
         found += self._persons(text, tokens, blocked)
         found += self._places(tokens, blocked)
