@@ -177,6 +177,9 @@ class OpenNameFinder:
             kind = tokens[k].word if k >= 0 and tokens[k].end == start and tokens[k].word.endswith(
                 wl.DESCRIPTOR_ENDS) and len(tokens[k].word) > 2 else None
             name = text[start:e]
+            crossed = [*re.finditer(r"(?:公司|集团|银行|大学|学院)[和与及、]", name[:-len(m.group(0))])]
+            if crossed:  # 合肥华宇变压器制造有限公司和华宇电气（香港）有限公司: two names
+                name, start = name[crossed[-1].end():], start + crossed[-1].end()
             for noise in sorted(wl.LEADING_NOISE, key=len, reverse=True):
                 if name.startswith(noise) and len(name) - len(noise) > len(m.group(0)):
                     name, start = name[len(noise):], start + len(noise)
@@ -229,6 +232,22 @@ class OpenNameFinder:
                 return nxt.end
         return None
 
+    def _cued_person(self, text: str, tokens: list[Token], pos: int) -> int | None:
+        """The end of a person's name after a cue of reports (聘任, 实际控制人为): jieba's cut is the first
+        guess, but after such a cue a surname and one or two characters before 为 / 、 / 夫妇 are a name
+        whatever jieba made of them (聘任周立新为: 立新 an adverb; 聘任许丽为: 许丽为 one name)."""
+        if text[pos:pos + 2] in wl.COMPOUND_SURNAMES:
+            surname = 2
+        elif text[pos:pos + 1] in wl.SURNAMES:
+            surname = 1
+        else:
+            return None
+        bounded = re.match(r"[\u4e00-\u9fff]{1,2}?(?=为|担任|、|和|及|夫妇|夫妻|先生|女士|[，。；）)]|$)",
+                           text[pos + surname:pos + surname + 6])
+        if bounded is not None:
+            return pos + surname + bounded.end()
+        return self._person_at(text, tokens, pos)
+
     def _valid_person(self, name: str) -> bool:
         return 2 <= len(name) <= 4 and not self._common(name) and name not in wl.PLACE_STOP \
             and name not in wl.COUNTRIES and name not in wl.PROVINCES
@@ -253,7 +272,7 @@ class OpenNameFinder:
             add(m.end(), self._person_at(text, tokens, m.end()), m.group(0))
         for m in _PERSON_CUE.finditer(text):  # 实际控制人为孙建国、孙晓梅夫妇; 聘任李卫东为公司总经理
             pos = m.end()
-            while (end := self._person_at(text, tokens, pos)) is not None:
+            while (end := self._cued_person(text, tokens, pos)) is not None:
                 add(pos, end)
                 if text[end:end + 1] not in "、和及":
                     break

@@ -423,7 +423,12 @@ class OpenRelationRules:
         if (hit := re.search(listing, c)) is not None:
             market = next((x for x in self._after(clause, cs + hit.start(1)) if self._org(x)
                            and x.end <= cs + hit.end(1)), None)
-            add(org_subject, "listedIn", market, timed)
+            listed = org_subject
+            if market is not None and (listed is None or listed.name == market.name):
+                # 2012年在深圳证券交易所上市: the clause's lead-in makes the exchange its subject; the company is
+                # the one the sentence named before
+                listed = self._last_org(sentence, cs, not_named=market.name) or topic_org
+            add(listed, "listedIn", market, timed)
         if (hit := re.search(r"在(.{2,16}?)(?:注册成立|注册设立|注册|登记成立)", c)) is not None:
             places = [x for x in self._after(clause, cs + hit.start(1)) if self._place(x) and x.end <= cs + hit.end(1)]
             add(org_subject, "locatedIn", places[-1] if places else None)
