@@ -177,6 +177,9 @@ class OpenNameFinder:
             kind = tokens[k].word if k >= 0 and tokens[k].end == start and tokens[k].word.endswith(
                 wl.DESCRIPTOR_ENDS) and len(tokens[k].word) > 2 else None
             name = text[start:e]
+            kind_first = re.match(r"(?:全资|控股|参股)?子公司|(?:下属|旗下)(?:企业|公司)", name)
+            if kind_first and len(name) - kind_first.end() > len(m.group(0)):  # 新设全资子公司云岭储能欧洲有限公司
+                name, start = name[kind_first.end():], start + kind_first.end()
             crossed = [*re.finditer(r"(?:公司|集团|银行|大学|学院)[和与及、]", name[:-len(m.group(0))])]
             if crossed:  # 合肥华宇变压器制造有限公司和华宇电气（香港）有限公司: two names
                 name, start = name[crossed[-1].end():], start + crossed[-1].end()
@@ -410,6 +413,8 @@ class OpenNameFinder:
                 phrase = _PRODUCT_LEAD.sub("", kind.group(0)) if kind else ""
             elif (after := self._head_after(text, m.end())) is not None:  # “北辰X5”数控机床: the noun after
                 cls, phrase = after
+            elif self.award and re.search(r"(?:荣获|获评|获授|被授予|授予|获颁|荣膺)$", text[:m.start()]):
+                cls, phrase = self.award, ""  # 获评“云南省优秀企业家”: what is conferred is an award
             if cls:
                 out.append(Found(Mention(m.group(1), cls, m.start(1), m.end(1), m.group(1),
                                          semantic_type=phrase if len(phrase) >= 2 else None), "quote"))
@@ -450,9 +455,10 @@ class OpenNameFinder:
             if j is None or tokens[j].start != start:
                 continue
             end, k = start, j
-            # 北辰精密: jieba calls 精密 an adjective; inside a name it is part of it
+            # 北辰精密, 云岭新能: jieba calls 精密 an adjective and cuts 新 | 能; inside a name they are part of it
             while k < len(tokens) and end - start < 8 and _HAN.match(tokens[k].word) and (
-                    self._namey(tokens[k]) or (k > j and tokens[k].pos in ("a", "vn", "nz"))):
+                    self._namey(tokens[k]) or (k > j and (tokens[k].pos in ("a", "vn", "nz")
+                                                          or len(tokens[k].word) == 1))):
                 end = tokens[k].end
                 k += 1
                 if end - start >= 4 and _SUBJECT_CUE.match(text, end):
