@@ -238,3 +238,18 @@ def test_a_quoted_product_typed_by_the_noun_after_it_holds_its_award(zh: Chinese
 def test_a_country_right_before_a_company_is_where_it_is(zh: ChineseExtractor) -> None:
     result = extract(zh, "2023年3月，星光电子与日本索尼公司签署战略合作协议。")
     assert {("索尼公司", "locatedIn", "日本"), ("星光电子", "cooperateWith", "索尼公司")} <= triples(result)
+
+
+def test_a_short_name_jieba_cuts_apart_and_a_subsidiary_after_its_kind(zh: ChineseExtractor) -> None:
+    """Short names jieba cuts into a place and single characters (黄河 | 新 | 能) still open a clause as the
+    company, also before 在 PLACE 发布; 全资子公司 before a name is what it is, not part of it; a quoted
+    name conferred (获评“…”) is an award."""
+    result = extract(zh, "2023年，黄河新能实现营业收入20.1亿元。5月20日，天目科技在杭州发布新一代智能手机“天目G2”。")
+    found = entities(result)
+    assert found.get("黄河新能") == "Company" and found.get("天目科技") == "Company"
+    assert {("黄河新能", "营业收入", "20.1亿元"), ("天目科技", "release", "天目G2")} <= triples(result)
+    sub = extract(zh, "报告期内，公司新设全资子公司宁波天目电子有限公司。董事长郑明获评“浙江省劳动模范”。")
+    found = entities(sub)
+    assert found.get("宁波天目电子有限公司") == "Company" and not any(n.startswith("全资") or n.startswith("子公司")
+                                                                     for n in found)
+    assert found.get("浙江省劳动模范") == "Award" and ("郑明", "awardReceived", "浙江省劳动模范") in triples(sub)
