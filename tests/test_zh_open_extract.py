@@ -253,3 +253,18 @@ def test_a_short_name_jieba_cuts_apart_and_a_subsidiary_after_its_kind(zh: Chine
     assert found.get("宁波天目电子有限公司") == "Company" and not any(n.startswith("全资") or n.startswith("子公司")
                                                                      for n in found)
     assert found.get("浙江省劳动模范") == "Award" and ("郑明", "awardReceived", "浙江省劳动模范") in triples(sub)
+
+
+def test_names_jieba_cuts_at_a_direction_word_and_a_bank_inside_a_product(zh: ChineseExtractor) -> None:
+    """西部 | 启航 stops the walk back from …有限公司: the declared short name shows where the name starts,
+    also for another company named with it; 董事长为 P names a person; 核心银行系统 is no bank and
+    销售子公司 no company's name; 经营 is part of a company's name."""
+    result = extract(zh, "西部启航软件股份有限公司（以下简称“西部启航”）的控股股东为西部启航控股有限公司。"
+                         "公司董事长为钟浩然。西部启航推出新一代核心银行系统“启航云”，并设立销售子公司。")
+    found = entities(result)
+    assert found.get("西部启航软件股份有限公司") == "Company" and found.get("西部启航控股有限公司") == "Company"
+    assert found.get("钟浩然") == "Person" and not {"核心银行", "销售子公司"} & found.keys()
+    assert {("西部启航软件股份有限公司", "ownedBy", "西部启航控股有限公司"),
+            ("钟浩然", "worksFor", "西部启航软件股份有限公司")} <= triples(result)
+    state = extract(zh, "公司控股股东为常州市国有资产投资经营有限公司。")
+    assert entities(state).get("常州市国有资产投资经营有限公司") in ("Company", "GovernmentAgency")

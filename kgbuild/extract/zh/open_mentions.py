@@ -193,6 +193,11 @@ class OpenNameFinder:
                 out.append(Found(country, "place"))
                 name, start = name[len(first_word):], start + len(first_word)
             suffix = m.group(0)
+            if re.match(r"(?:系统|平台|软件|业务|产品|账户|服务|卡)", text[e:e + 2]):
+                continue  # 分布式核心银行系统: the ending is inside a product's noun
+            kind_end = next((k for k in ("子公司", "分公司") if name.endswith(k)), None)
+            if kind_end and len(name) > len(kind_end) and self._common(name[:-len(kind_end)]):
+                continue  # 销售子公司, 海外子公司: a kind of subsidiary, not its name
             too_short = len(name) <= len(suffix) and len(suffix) < 3  # 公司 alone; 新华社 is a whole name
             if name in wl.ORG_STOP or too_short or not re.search(r"[\u4e00-\u9fff]", name):
                 continue
@@ -271,8 +276,10 @@ class OpenNameFinder:
                 out.append(Found(Mention(name, self.person, start, end, name, semantic_type=title),  # type: ignore[arg-type]
                                  "person"))
 
-        for m in self._titles_re.finditer(text):  # 董事长徐直军, 作家周慕白
+        for m in self._titles_re.finditer(text):  # 董事长徐直军, 作家周慕白; 董事长为钱志远
             add(m.end(), self._person_at(text, tokens, m.end()), m.group(0))
+            if text[m.end():m.end() + 1] == "为":
+                add(m.end() + 1, self._cued_person(text, tokens, m.end() + 1), m.group(0))
         for m in _PERSON_CUE.finditer(text):  # 实际控制人为孙建国、孙晓梅夫妇; 聘任李卫东为公司总经理
             pos = m.end()
             while (end := self._cued_person(text, tokens, pos)) is not None:
@@ -455,10 +462,15 @@ class OpenNameFinder:
             if j is None or tokens[j].start != start:
                 continue
             end, k = start, j
+            # 东方 | 启明: a two-character first word jieba calls a direction or a verb may start a short name
+            first = tokens[j]
+            first_ok = self._namey(first) or (len(first.word) == 2 and (first.pos == "s" or (
+                first.pos in ("v", "a", "nz") and not self.dictionary.is_common(first.word)
+                and first.word not in wl.PERSON_CUES)))
             # 北辰精密, 云岭新能: jieba calls 精密 an adjective and cuts 新 | 能; inside a name they are part of it
             while k < len(tokens) and end - start < 8 and _HAN.match(tokens[k].word) and (
-                    self._namey(tokens[k]) or (k > j and (tokens[k].pos in ("a", "vn", "nz")
-                                                          or len(tokens[k].word) == 1))):
+                    (k == j and first_ok) or self._namey(tokens[k])
+                    or (k > j and (tokens[k].pos in ("a", "vn", "nz", "v") or len(tokens[k].word) == 1))):
                 end = tokens[k].end
                 k += 1
                 if end - start >= 4 and _SUBJECT_CUE.match(text, end):
@@ -534,7 +546,21 @@ class OpenNameFinder:
             owner = next((f.mention for f in reversed(kept) if f.mention.end <= m.start()
                           and m.start() - f.mention.end <= 3 and f.how != "date"), None)
             if owner is not None and alias and alias != owner.name:
+                # 东方启明信息技术股份有限公司（以下简称“东方启明”）: jieba's 东方 | 启明 stopped the walk back at
+                # 信息技术…; the short name shows where the name starts
+                for back in range(1, len(alias) + 1):
+                    if owner.start >= back and (text[owner.start - back:owner.start] + owner.name).startswith(alias) \
+                            and not alias.startswith(owner.name):
+                        owner.start -= back
+                        owner.name = owner.form = text[owner.start:owner.end]
+                        break
                 result.aliases.append((owner, alias))
+                for f in kept:  # 东方启明控股有限公司: another company's name that starts with the short name
+                    other = f.mention
+                    if f.how == "org" and other is not owner and other.start >= len(alias) \
+                            and text[other.start - len(alias):other.start] == alias:
+                        other.start -= len(alias)
+                        other.name = other.form = text[other.start:other.end]
                 if alias not in owner.aliases:
                     owner.aliases.append(alias)
         people = [f.mention for f in kept if f.how == "person" and "·" in f.mention.name]

@@ -273,7 +273,8 @@ class OpenRelationRules:
                     add(subject, "worksFor", employer)
         for m in re.finditer("|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True)), c):
             ts, te = cs + m.start(), cs + m.end()
-            person = next((x for x in clause.mentions if x.start == te and self._person(x)), None)
+            person = next((x for x in clause.mentions if x.start in (te, te + 1) and self._person(x)
+                           and text[te:x.start] in ("", "为")), None)  # 董事长为钱志远
             if person is None:
                 continue
             org = next((x for x in clause.mentions if x.end in (ts, ts - 1) and self._org(x)), None)
