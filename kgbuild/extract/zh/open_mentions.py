@@ -216,11 +216,8 @@ class OpenNameFinder:
     def _person_at(self, text: str, tokens: list[Token], pos: int) -> int | None:
         """The end of a person's name starting at `pos` (a surname and one or two more characters,
         as jieba's tokens allow), or None."""
-        if text[pos:pos + 2] in wl.COMPOUND_SURNAMES:
-            surname = 2
-        elif text[pos:pos + 1] in wl.SURNAMES:
-            surname = 1
-        else:
+        surname = _surname_at(text, pos)
+        if not surname:
             return None
         j = self._token_at(tokens, pos)
         if j is None or tokens[j].start != pos:
@@ -244,11 +241,8 @@ class OpenNameFinder:
         """The end of a person's name after a cue of reports (聘任, 实际控制人为): jieba's cut is the first
         guess, but after such a cue a surname and one or two characters before 为 / 、 / 夫妇 are a name
         whatever jieba made of them (聘任周立新为: 立新 an adverb; 聘任许丽为: 许丽为 one name)."""
-        if text[pos:pos + 2] in wl.COMPOUND_SURNAMES:
-            surname = 2
-        elif text[pos:pos + 1] in wl.SURNAMES:
-            surname = 1
-        else:
+        surname = _surname_at(text, pos)
+        if not surname:
             return None
         bounded = re.match(r"[\u4e00-\u9fff]{1,2}?(?=为|担任|、|和|及|夫妇|夫妻|先生|女士|[，。；）)]|$)",
                            text[pos + surname:pos + surname + 6])
@@ -612,6 +606,13 @@ class OpenNameFinder:
                 out.append(Found(Mention(owner.name, owner.spg_class, m.start(), m.end(), form,
                                          aliases=owner.aliases), "repeat"))
         return out
+
+
+def _surname_at(text: str, pos: int) -> int:
+    """The length of the surname starting at `pos` (2 for a compound one), 0 when none does."""
+    if text[pos:pos + 2] in wl.COMPOUND_SURNAMES:
+        return 2
+    return 1 if text[pos:pos + 1] in wl.SURNAMES else 0
 
 
 def _inside(spans: list[tuple[int, int]], start: int, end: int) -> bool:
