@@ -158,3 +158,113 @@ def test_a_medicine_is_manufactured_not_authored(zh: ChineseExtractor) -> None:
     result = extract(zh, "蓝湾医药股份有限公司自主研发的抗肿瘤药物“蓝替尼”获得国家药品监督管理局批准上市。")
     assert {("蓝替尼", "manufacturedBy", "蓝湾医药股份有限公司"),
             ("蓝替尼", "approvedBy", "国家药品监督管理局")} <= triples(result)
+
+
+def test_a_relation_keeps_the_words_the_text_stated_it_with(zh: ChineseExtractor) -> None:
+    """The clause's own verb is the relation's "said" property; the graph embeds it beside the English
+    predicate name, so a Chinese question's 出生 / 作者 / 依据 meet the facts (tests/test_frag_said_words.py)."""
+    result = extract(zh, "EDSAC（电子延迟存储自动计算器）由莫里斯·威尔克斯在剑桥大学数学实验室建造。"
+                         "威尔克斯根据约翰·冯·诺依曼的《关于EDVAC的报告书的第一份草案》设计了EDSAC。"
+                         "约翰·冯·诺依曼是匈牙利裔美国数学家，1903年12月28日出生于布达佩斯。"
+                         "1945年，冯·诺依曼撰写了《关于EDVAC的报告书的第一份草案》。")
+    said = {(r.subject.name, r.predicate, r.object.name): r.properties.get("said") for r in result.relations}
+    report = "关于EDVAC的报告书的第一份草案"
+    assert said[("约翰·冯·诺依曼", "bornIn", "布达佩斯")] == "出生于"
+    assert said[(report, "createdBy", "约翰·冯·诺依曼")] == "撰写"
+    assert said[("EDSAC", "designBasedOn", report)] == "根据"
+
+
+# ---------------------------------------------------------------- company reports (issue 25, second session)
+# Sentences written for these tests in the style of annual-report sections; the bench's report paragraphs
+# (bench/data/zh_report_gold.json) are not used here.
+
+
+def test_a_short_name_opening_a_clause_is_the_company(zh: ChineseExtractor) -> None:
+    """A report declares a short name once, often in another chunk, then writes only it."""
+    result = extract(zh, "2023年，青松医疗实现营业收入12.4亿元，同比增长5.1%。截至报告期末，青松医疗共有在职员工1,860人。")
+    assert entities(result).get("青松医疗") == "Company"
+    assert {("青松医疗", "营业收入", "12.4亿元"), ("青松医疗", "在职员工", "1,860人")} <= triples(result)
+    assert ("青松医疗", "营业收入", "12.4亿元", "同比增长", "5.1%") in qualifiers(result)
+    # what opens report clauses without naming a company is no name
+    plain = extract(zh, "2023年，公司实现营业收入12.4亿元。全年实现净利润1.1亿元，上半年营业收入下降。")
+    assert not {"公司", "全年", "上半年", "营业收入"} & entities(plain).keys()
+
+
+def test_shareholders_and_the_share_they_hold(zh: ChineseExtractor) -> None:
+    result = extract(zh, "截至2022年末，蓝海物流的控股股东为华东交通投资集团有限公司，持股比例为38.6%，实际控制人为王志强。")
+    assert entities(result).get("王志强") == "Person"
+    assert {("蓝海物流", "ownedBy", "华东交通投资集团有限公司"), ("蓝海物流", "ownedBy", "王志强")} <= triples(result)
+    assert ("蓝海物流", "ownedBy", "华东交通投资集团有限公司", "比例", "38.6%") in qualifiers(result)
+    # the shareholder named first is not itself owned by the controller named next
+    said_of_us = extract(zh, "本公司控股股东为东方能源集团，实际控制人为国务院国有资产监督管理委员会。")
+    assert not {t for t in triples(said_of_us) if t[1] == "ownedBy"}
+
+
+def test_a_couple_in_control_are_spouses(zh: ChineseExtractor) -> None:
+    result = extract(zh, "公司实际控制人为林国栋、林美华夫妇。")
+    assert {"林国栋", "林美华"} <= {n for n, c in entities(result).items() if c == "Person"}
+    assert ("林国栋", "spouse", "林美华") in triples(result)
+
+
+def test_appointments_and_the_legal_representative_work_for_the_company(zh: ChineseExtractor) -> None:
+    result = extract(zh, "2022年5月，远景新材董事会聘任周立新为公司总经理，聘任许丽为财务总监。")
+    assert {("周立新", "worksFor", "远景新材"), ("许丽", "worksFor", "远景新材")} <= triples(result)
+    assert ("周立新", "worksFor", "远景新材", "时间", "2022年5月") in qualifiers(result)
+    seat = extract(zh, "华宇电气股份有限公司于2005年在安徽省合肥市注册成立，2012年在深圳证券交易所中小板上市，"
+                       "法定代表人为吴海涛。")
+    assert {("华宇电气股份有限公司", "foundedOn", "2005年"), ("华宇电气股份有限公司", "locatedIn", "合肥市"),
+            ("华宇电气股份有限公司", "listedIn", "深圳证券交易所"),
+            ("吴海涛", "worksFor", "华宇电气股份有限公司")} <= triples(seat)
+    assert ("华宇电气股份有限公司", "listedIn", "深圳证券交易所", "时间", "2012年") in qualifiers(seat)
+
+
+def test_listed_subsidiaries_with_verbs_and_a_bracketed_place_in_their_names(zh: ChineseExtractor) -> None:
+    result = extract(zh, "华宇电气的主要子公司包括合肥华宇变压器制造有限公司和华宇电气（香港）有限公司。")
+    found = entities(result)
+    assert found.get("合肥华宇变压器制造有限公司") == "Company" and found.get("华宇电气（香港）有限公司") == "Company"
+    assert "主要子公司" not in found
+    assert {("合肥华宇变压器制造有限公司", "partOf", "华宇电气"),
+            ("华宇电气（香港）有限公司", "partOf", "华宇电气")} <= triples(result)
+
+
+def test_a_quoted_product_typed_by_the_noun_after_it_holds_its_award(zh: ChineseExtractor) -> None:
+    result = extract(zh, "公司“天工T3”工业机器人荣获中国工业大奖，董事长郑明荣获“全国劳动模范”称号。")
+    found = entities(result)
+    assert found.get("天工T3") == "ArtificialObject" and found.get("全国劳动模范") == "Award"
+    assert {("天工T3", "awardReceived", "中国工业大奖"), ("郑明", "awardReceived", "全国劳动模范")} <= triples(result)
+    assert all(t[0] != "郑明" or t[2] != "中国工业大奖" for t in triples(result))
+
+
+def test_a_country_right_before_a_company_is_where_it_is(zh: ChineseExtractor) -> None:
+    result = extract(zh, "2023年3月，星光电子与日本索尼公司签署战略合作协议。")
+    assert {("索尼公司", "locatedIn", "日本"), ("星光电子", "cooperateWith", "索尼公司")} <= triples(result)
+
+
+def test_a_short_name_jieba_cuts_apart_and_a_subsidiary_after_its_kind(zh: ChineseExtractor) -> None:
+    """Short names jieba cuts into a place and single characters (黄河 | 新 | 能) still open a clause as the
+    company, also before 在 PLACE 发布; 全资子公司 before a name is what it is, not part of it; a quoted
+    name conferred (获评“…”) is an award."""
+    result = extract(zh, "2023年，黄河新能实现营业收入20.1亿元。5月20日，天目科技在杭州发布新一代智能手机“天目G2”。")
+    found = entities(result)
+    assert found.get("黄河新能") == "Company" and found.get("天目科技") == "Company"
+    assert {("黄河新能", "营业收入", "20.1亿元"), ("天目科技", "release", "天目G2")} <= triples(result)
+    sub = extract(zh, "报告期内，公司新设全资子公司宁波天目电子有限公司。董事长郑明获评“浙江省劳动模范”。")
+    found = entities(sub)
+    assert found.get("宁波天目电子有限公司") == "Company" and not any(n.startswith("全资") or n.startswith("子公司")
+                                                                     for n in found)
+    assert found.get("浙江省劳动模范") == "Award" and ("郑明", "awardReceived", "浙江省劳动模范") in triples(sub)
+
+
+def test_names_jieba_cuts_at_a_direction_word_and_a_bank_inside_a_product(zh: ChineseExtractor) -> None:
+    """西部 | 启航 stops the walk back from …有限公司: the declared short name shows where the name starts,
+    also for another company named with it; 董事长为 P names a person; 核心银行系统 is no bank and
+    销售子公司 no company's name; 经营 is part of a company's name."""
+    result = extract(zh, "西部启航软件股份有限公司（以下简称“西部启航”）的控股股东为西部启航控股有限公司。"
+                         "公司董事长为钟浩然。西部启航推出新一代核心银行系统“启航云”，并设立销售子公司。")
+    found = entities(result)
+    assert found.get("西部启航软件股份有限公司") == "Company" and found.get("西部启航控股有限公司") == "Company"
+    assert found.get("钟浩然") == "Person" and not {"核心银行", "销售子公司"} & found.keys()
+    assert {("西部启航软件股份有限公司", "ownedBy", "西部启航控股有限公司"),
+            ("钟浩然", "worksFor", "西部启航软件股份有限公司")} <= triples(result)
+    state = extract(zh, "公司控股股东为常州市国有资产投资经营有限公司。")
+    assert entities(state).get("常州市国有资产投资经营有限公司") in ("Company", "GovernmentAgency")

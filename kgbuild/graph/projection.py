@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -67,6 +68,21 @@ UNWALKED_MENTIONS = frozenset({"date", "time"})
 
 # Tables the projection reads; a change to any of them (a rebuild) invalidates it.
 TABLES = ("chunks", "documents", "entities", "concepts", "relations", "events", "hypernodes")
+
+
+MAX_PREDICATE_WORDS = 4  # the text's words kept per predicate: enough for its common forms
+
+
+def said_words(properties: object) -> str:
+    """A relation's "said" property (the text's words for its predicate), from the dict or the JSON
+    string the relations table stores; "" when it has none."""
+    if isinstance(properties, str):
+        try:
+            properties = json.loads(properties) if properties else {}
+        except ValueError:
+            return ""
+    said = properties.get("said") if isinstance(properties, dict) else None
+    return said if isinstance(said, str) else ""
 
 
 def predicate_text(predicate: str) -> str:
@@ -105,6 +121,9 @@ class GraphProjection:
     chunk_text: dict[int, str]
     doc_titles: dict[str, str]
     node_aliases: dict[int, tuple[str, ...]] = field(default_factory=dict)  # entity node -> its aliases
+    # predicate index -> the words the text used for it, most frequent first (a relation's "said" property:
+    # the Chinese rules record 出生于 for bornIn), embedded beside the name (graph/vectors.py)
+    predicate_words: dict[int, tuple[str, ...]] = field(default_factory=dict)
     fingerprint: str = ""
     signature: tuple[tuple[str, int, int], ...] = ()
     node_pos: dict[str, int] = field(init=False)
@@ -181,7 +200,7 @@ class GraphProjection:
             documents=rows("documents", ["id", "title"]),
             entities=rows("entities", ["id", "name", "spg_class", "description", "aliases", "chunk_ids"]),
             concepts=rows("concepts", ["id", "name", "chunk_ids"]),
-            relations=rows("relations", ["id", "subject_id", "predicate", "object_id", "chunk_ids"]),
+            relations=rows("relations", ["id", "subject_id", "predicate", "object_id", "chunk_ids", "properties"]),
             events=rows("events", ["id", "type", "trigger", "arguments", "time_id", "place_id", "chunk_ids"]),
             hypernodes=rows("hypernodes", ["id", "subject_id", "subject_kind", "predicate", "object_id",
                                            "object_name", "subject_name", "object_kind"]),
@@ -269,12 +288,15 @@ class GraphProjection:
             echunks.append(sup)
 
         edge_of: dict[str, int] = {}
+        said: dict[int, Counter[str]] = {}
         for r in relations:
             h, t = pos.get(r["subject_id"]), pos.get(r["object_id"])
             if h is None or t is None or h == t:
                 continue  # an end outside the tables, or a self loop: nothing to walk
             edge_of[r["id"]] = len(eids)
             edge(r["id"], h, r["predicate"], t, RELATION, chunk_nodes(r.get("chunk_ids")))
+            if words := said_words(r.get("properties")):
+                said.setdefault(preds[-1], Counter())[words] += 1
         for ev in events:
             h = pos[ev["id"]]
             sup = supports[h]
@@ -310,7 +332,9 @@ class GraphProjection:
                    edge_head=np.asarray(heads, np.int32), edge_tail=np.asarray(tails, np.int32),
                    edge_pred=np.asarray(preds, np.int32), edge_kind=ekinds, edge_ids=eids, edge_chunks=echunks,
                    predicates=predicates, qualifiers=qualifiers, chunk_doc=chunk_doc, chunk_text=chunk_text,
-                   doc_titles=titles, node_aliases=aliases)
+                   doc_titles=titles, node_aliases=aliases,
+                   predicate_words={p: tuple(w for w, _ in c.most_common(MAX_PREDICATE_WORDS))
+                                    for p, c in said.items()})
 
 
 def content_fingerprint(node_ids: Iterable[str], edge_ids: Iterable[str]) -> str:

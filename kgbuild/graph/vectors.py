@@ -30,8 +30,17 @@ class GraphVectors:
     @classmethod
     def compute(cls, projection: GraphProjection, embedder: Embedder, *, batch: int = 512) -> GraphVectors:
         return cls(nodes=embed_texts(embedder, projection.node_text, batch),
-                   predicates=embed_texts(embedder, [predicate_text(p) for p in projection.predicates], batch),
+                   predicates=embed_texts(embedder, predicate_texts(projection), batch),
                    fingerprint=projection.fingerprint, embedder=embedder.name)
+
+
+def predicate_texts(projection: GraphProjection) -> list[str]:
+    """What each predicate is embedded as: its name as words, then the words the text used for it where
+    the extraction recorded them ("born in 出生于 生于"). A Chinese question's relation words meet
+    nothing in an English name (multilingual-e5: "born in" scored below "mentions" against
+    ...作者出生在哪个城市), so without them a path's passage, not its facts, matched the question."""
+    words = projection.predicate_words
+    return [" ".join([predicate_text(p), *words.get(i, ())]) for i, p in enumerate(projection.predicates)]
 
 
 def unit_rows(matrix: np.ndarray) -> np.ndarray:

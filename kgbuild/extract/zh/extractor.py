@@ -48,7 +48,7 @@ _PREDICATES = {
 
 class ChineseExtractor:
     name = "jieba-rules"
-    version = "4"  # bump when rules change: it is part of the cache key
+    version = "5"  # bump when rules change: it is part of the cache key
 
     def __init__(self, schema: Schema, domain_concepts: str | Path | DomainConcepts | None = None) -> None:
         self.schema = schema
@@ -63,7 +63,9 @@ class ChineseExtractor:
         self.dictionary = JiebaDictionary()
         self.names = OpenNameFinder(lambda value: resolve_alternatives(schema, value), self.dictionary)
         self.open_rules = OpenRelationRules(self._classes_under("Organization"),
-                                            self._classes_under("EducationalInstitution"), schema.fallback_class)
+                                            self._classes_under("EducationalInstitution"), schema.fallback_class,
+                                            is_award=self._classes_under("Award"),
+                                            is_country=self._classes_under("Country"))
         self._segmenter: Segmenter | None = None
 
     def _classes_under(self, name: str) -> set[str]:
@@ -192,6 +194,8 @@ class ChineseExtractor:
             relation_id = Relation.make_id(subject.id, predicate, obj.id)
             relation = relations.setdefault(relation_id, Relation(
                 id=relation_id, subject=subject.ref(), predicate=predicate, object=obj.ref(), chunk_ids=chunk_ids))
+            if fact.said and "said" not in relation.properties:
+                relation.properties["said"] = fact.said  # the text's own words for the predicate (graph/vectors.py)
             for qualifier, value in fact.qualifiers:  # ((X, 营业收入, 128.6亿元), 同比增长, 12.4%)
                 target = node(value)
                 hyper_id = HyperNode.make_id(relation.id, qualifier, target.id)

@@ -50,6 +50,13 @@ _INDEFINITE = re.compile(r"(?:一|这|那|每)[家所个座间种位名支款]\S
 # What follows the name an encyclopedia entry opens with: 钱学森，中国著名科学家 / 李明远，1968年出生于.
 _ENTRY_LEAD = re.compile(r"[，,（(]\s*(?:\d|[男女]|中国|著名|原名|字|号|生于|出生)")
 _MODIFIERS = ("轮值", "执行", "联席")  # between an organisation and a title: 华为轮值董事长
+_PERSON_CUE = re.compile("|".join(wl.PERSON_CUES))
+# A place in brackets inside an organisation's name, before its ending: 海川环境（香港）有限公司.
+_BRACKETED_PLACE = re.compile(r"[（(][\u4e00-\u9fff]{2,4}[）)]$")
+# A clause's opening: the start of the text or a clause break, then a time or frame (2023年，/ 截至报告期末，).
+_CLAUSE_OPEN = re.compile(r"(?:^|(?<=[，。；：！？\n]))\s*")
+_SUBJECT_CUE = re.compile(wl.SUBJECT_CUES)
+_SUBJECT_LEAD = re.compile(r"(?:报告期内|截至报告期末|报告期末|同月|同年|此外|同时|另外)?")
 _ITEMS = r"((?:[\u4e00-\u9fffA-Za-z0-9]{2,12}[、和及与]){1,12}[\u4e00-\u9fffA-Za-z0-9]{2,12})等"
 # Words before a product's kind that are not part of it: 新一代工业视觉平台 -> 工业视觉平台.
 _PRODUCT_LEAD = re.compile(r"^.*?(?:新一代|全新|一款|一种|一个|最新|自主研发的|研发的|的)")
@@ -156,13 +163,26 @@ class OpenNameFinder:
                     continue
             start = tok.start
             k = j - 1
-            while k >= 0 and self._namey(tokens[k]) and tokens[k].end == start:
+            while k >= 0 and tokens[k].end == start:
+                bracket = _BRACKETED_PLACE.search(text, 0, start)  # 海川环境（香港）有限公司
+                if bracket is not None and bracket.end() == start and k >= 2:
+                    k = next((i for i in range(k, -1, -1) if tokens[i].end <= bracket.start()), -1)
+                    start = bracket.start()
+                    continue
+                if not (self._namey(tokens[k]) or tokens[k].word in wl.ORG_NAME_WORDS):
+                    break
                 start = tokens[k].start
                 k -= 1
             # 德国化工企业莱茵特种材料公司: the descriptor the walk stopped at says what kind of organisation it is
             kind = tokens[k].word if k >= 0 and tokens[k].end == start and tokens[k].word.endswith(
                 wl.DESCRIPTOR_ENDS) and len(tokens[k].word) > 2 else None
             name = text[start:e]
+            kind_first = re.match(r"(?:全资|控股|参股)?子公司|(?:下属|旗下)(?:企业|公司)", name)
+            if kind_first and len(name) - kind_first.end() > len(m.group(0)):  # 新设全资子公司云岭储能欧洲有限公司
+                name, start = name[kind_first.end():], start + kind_first.end()
+            crossed = [*re.finditer(r"(?:公司|集团|银行|大学|学院)[和与及、]", name[:-len(m.group(0))])]
+            if crossed:  # 合肥华宇变压器制造有限公司和华宇电气（香港）有限公司: two names
+                name, start = name[crossed[-1].end():], start + crossed[-1].end()
             for noise in sorted(wl.LEADING_NOISE, key=len, reverse=True):
                 if name.startswith(noise) and len(name) - len(noise) > len(m.group(0)):
                     name, start = name[len(noise):], start + len(noise)
@@ -173,6 +193,11 @@ class OpenNameFinder:
                 out.append(Found(country, "place"))
                 name, start = name[len(first_word):], start + len(first_word)
             suffix = m.group(0)
+            if re.match(r"(?:系统|平台|软件|业务|产品|账户|服务|卡)", text[e:e + 2]):
+                continue  # 分布式核心银行系统: the ending is inside a product's noun
+            kind_end = next((k for k in ("子公司", "分公司") if name.endswith(k)), None)
+            if kind_end and len(name) > len(kind_end) and self._common(name[:-len(kind_end)]):
+                continue  # 销售子公司, 海外子公司: a kind of subsidiary, not its name
             too_short = len(name) <= len(suffix) and len(suffix) < 3  # 公司 alone; 新华社 is a whole name
             if name in wl.ORG_STOP or too_short or not re.search(r"[\u4e00-\u9fff]", name):
                 continue
@@ -191,11 +216,8 @@ class OpenNameFinder:
     def _person_at(self, text: str, tokens: list[Token], pos: int) -> int | None:
         """The end of a person's name starting at `pos` (a surname and one or two more characters,
         as jieba's tokens allow), or None."""
-        if text[pos:pos + 2] in wl.COMPOUND_SURNAMES:
-            surname = 2
-        elif text[pos:pos + 1] in wl.SURNAMES:
-            surname = 1
-        else:
+        surname = _surname_at(text, pos)
+        if not surname:
             return None
         j = self._token_at(tokens, pos)
         if j is None or tokens[j].start != pos:
@@ -214,6 +236,19 @@ class OpenNameFinder:
                                                            "vn", "t") and _HAN.match(nxt.word):
                 return nxt.end
         return None
+
+    def _cued_person(self, text: str, tokens: list[Token], pos: int) -> int | None:
+        """The end of a person's name after a cue of reports (聘任, 实际控制人为): jieba's cut is the first
+        guess, but after such a cue a surname and one or two characters before 为 / 、 / 夫妇 are a name
+        whatever jieba made of them (聘任周立新为: 立新 an adverb; 聘任许丽为: 许丽为 one name)."""
+        surname = _surname_at(text, pos)
+        if not surname:
+            return None
+        bounded = re.match(r"[\u4e00-\u9fff]{1,2}?(?=为|担任|、|和|及|夫妇|夫妻|先生|女士|[，。；）)]|$)",
+                           text[pos + surname:pos + surname + 6])
+        if bounded is not None:
+            return pos + surname + bounded.end()
+        return self._person_at(text, tokens, pos)
 
     def _valid_person(self, name: str) -> bool:
         return 2 <= len(name) <= 4 and not self._common(name) and name not in wl.PLACE_STOP \
@@ -235,8 +270,17 @@ class OpenNameFinder:
                 out.append(Found(Mention(name, self.person, start, end, name, semantic_type=title),  # type: ignore[arg-type]
                                  "person"))
 
-        for m in self._titles_re.finditer(text):  # 董事长徐直军, 作家周慕白
+        for m in self._titles_re.finditer(text):  # 董事长徐直军, 作家周慕白; 董事长为钱志远
             add(m.end(), self._person_at(text, tokens, m.end()), m.group(0))
+            if text[m.end():m.end() + 1] == "为":
+                add(m.end() + 1, self._cued_person(text, tokens, m.end() + 1), m.group(0))
+        for m in _PERSON_CUE.finditer(text):  # 实际控制人为孙建国、孙晓梅夫妇; 聘任李卫东为公司总经理
+            pos = m.end()
+            while (end := self._cued_person(text, tokens, pos)) is not None:
+                add(pos, end)
+                if text[end:end + 1] not in "、和及":
+                    break
+                pos = end + 1
         for m in _FOREIGN_NAME.finditer(text):  # 约翰·冯·诺依曼: Chinese writes foreign people's names so
             if not _inside(blocked, m.start(), m.end()) and m.start() not in seen:
                 name = _trim_foreign(text, m.start(), m.end(), tokens, self.dictionary.is_common)
@@ -324,6 +368,21 @@ class OpenNameFinder:
                 return cls
         return None
 
+    def _head_after(self, text: str, pos: int) -> tuple[str, str] | None:
+        """“北辰X5”数控机床, “云储”系列储能电站, “全国优秀企业家”称号: the class the noun right after the quotes
+        gives, and that noun (up to its head: 数控机床 of 数控机床获得); None when none follows."""
+        after = re.match(r"(?:系列|牌)?([\u4e00-\u9fffA-Za-z]{1,8})", text[pos:pos + 12])
+        if after is None:
+            return None
+        word = after.group(1)
+        if word.startswith(("称号", "荣誉称号", "荣誉")):
+            return (self.award, "") if self.award else None
+        for i in range(1, len(word) + 1):
+            cls = next((c for h, c in self.product_heads if word[:i].endswith(h)), None)
+            if cls is not None:
+                return cls, word[:i]
+        return None
+
     def _head_in_clause(self, text: str, start: int, end: int) -> str | None:
         """The kind a work's own sentence gives it: 《长河落日》是…的长篇小说; 小说《湘江夜雨》."""
         before = self._head_before(text, start)
@@ -353,6 +412,11 @@ class OpenNameFinder:
             if cls:
                 kind = re.search(r"[\u4e00-\u9fff]{2,12}$", text[max(0, m.start() - 12):m.start()])
                 phrase = _PRODUCT_LEAD.sub("", kind.group(0)) if kind else ""
+            elif (after := self._head_after(text, m.end())) is not None:  # “北辰X5”数控机床: the noun after
+                cls, phrase = after
+            elif self.award and re.search(r"(?:荣获|获评|获授|被授予|授予|获颁|荣膺)$", text[:m.start()]):
+                cls, phrase = self.award, ""  # 获评“云南省优秀企业家”: what is conferred is an award
+            if cls:
                 out.append(Found(Mention(m.group(1), cls, m.start(1), m.end(1), m.group(1),
                                          semantic_type=phrase if len(phrase) >= 2 else None), "quote"))
         return out, spans
@@ -376,6 +440,42 @@ class OpenNameFinder:
             name = text[start:m.start()]
             if 2 <= len(name) <= 12 and not self._common(name) and not _inside(blocked, start, m.start()):
                 out.append(Found(Mention(name, self.company, start, m.start(), name), "org"))
+        return out
+
+    def _org_as_subject(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
+        """2023年，海川环境实现营业收入…; 北辰精密与德国西门子公司签署…: a report writes a company by the short
+        name it declared once, often in another chunk. A run of four to eight name-like characters that
+        opens a clause (after a time or frame) and is followed by what reports say of companies is one."""
+        if self.company is None:
+            return []
+        out = []
+        for opening in _CLAUSE_OPEN.finditer(text):
+            lead = _SUBJECT_LEAD.match(text, opening.end())
+            start = lead.end() if lead else opening.end()
+            j = self._token_at(tokens, start)
+            if j is None or tokens[j].start != start:
+                continue
+            end, k = start, j
+            # 东方 | 启明: a two-character first word jieba calls a direction or a verb may start a short name
+            first = tokens[j]
+            first_ok = self._namey(first) or (len(first.word) == 2 and (first.pos == "s" or (
+                first.pos in ("v", "a", "nz") and not self.dictionary.is_common(first.word)
+                and first.word not in wl.PERSON_CUES)))
+            # 北辰精密, 云岭新能: jieba calls 精密 an adjective and cuts 新 | 能; inside a name they are part of it
+            while k < len(tokens) and end - start < 8 and _HAN.match(tokens[k].word) and (
+                    (k == j and first_ok) or self._namey(tokens[k])
+                    or (k > j and (tokens[k].pos in ("a", "vn", "nz", "v") or len(tokens[k].word) == 1))):
+                end = tokens[k].end
+                k += 1
+                if end - start >= 4 and _SUBJECT_CUE.match(text, end):
+                    break
+            name = text[start:end]
+            if not (4 <= len(name) <= 8) or not _SUBJECT_CUE.match(text, end) or _inside(blocked, start, end):
+                continue
+            if name.startswith(wl.SUBJECT_STOP) or self._common(name) or name in wl.ORG_STOP \
+                    or self._person_at(text, tokens, start) == end:
+                continue
+            out.append(Found(Mention(name, self.company, start, end, name), "org"))
         return out
 
     def _latin_names(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
@@ -427,6 +527,7 @@ class OpenNameFinder:
         blocked = [(f.mention.start, f.mention.end) for f in found] + spans
         found += self._orgs(text, tokens, blocked)
         found += self._org_before_title(text, tokens, blocked)
+        found += self._org_as_subject(text, tokens, blocked + [(f.mention.start, f.mention.end) for f in found])
         found += self._awards(text, tokens, blocked)
         found += self._persons(text, tokens, blocked)
         found += self._places(tokens, blocked)
@@ -439,7 +540,21 @@ class OpenNameFinder:
             owner = next((f.mention for f in reversed(kept) if f.mention.end <= m.start()
                           and m.start() - f.mention.end <= 3 and f.how != "date"), None)
             if owner is not None and alias and alias != owner.name:
+                # 东方启明信息技术股份有限公司（以下简称“东方启明”）: jieba's 东方 | 启明 stopped the walk back at
+                # 信息技术…; the short name shows where the name starts
+                for back in range(1, len(alias) + 1):
+                    if owner.start >= back and (text[owner.start - back:owner.start] + owner.name).startswith(alias) \
+                            and not alias.startswith(owner.name):
+                        owner.start -= back
+                        owner.name = owner.form = text[owner.start:owner.end]
+                        break
                 result.aliases.append((owner, alias))
+                for f in kept:  # 东方启明控股有限公司: another company's name that starts with the short name
+                    other = f.mention
+                    if f.how == "org" and other is not owner and other.start >= len(alias) \
+                            and text[other.start - len(alias):other.start] == alias:
+                        other.start -= len(alias)
+                        other.name = other.form = text[other.start:other.end]
                 if alias not in owner.aliases:
                     owner.aliases.append(alias)
         people = [f.mention for f in kept if f.how == "person" and "·" in f.mention.name]
@@ -491,6 +606,13 @@ class OpenNameFinder:
                 out.append(Found(Mention(owner.name, owner.spg_class, m.start(), m.end(), form,
                                          aliases=owner.aliases), "repeat"))
         return out
+
+
+def _surname_at(text: str, pos: int) -> int:
+    """The length of the surname starting at `pos` (2 for a compound one), 0 when none does."""
+    if text[pos:pos + 2] in wl.COMPOUND_SURNAMES:
+        return 2
+    return 1 if text[pos:pos + 1] in wl.SURNAMES else 0
 
 
 def _inside(spans: list[tuple[int, int]], start: int, end: int) -> bool:

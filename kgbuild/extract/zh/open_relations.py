@@ -17,6 +17,7 @@ educatedAt · ORG董事长P / 担任 ORG 董事长 worksFor · 收购 / 对 X �
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -34,7 +35,7 @@ _LEAD_IN = re.compile(r"^(?:\s|于|在|截至|据|近日|目前|此外|同时|�
 _CHANGE = re.compile(r"(?P<base>同比|比上年(?:末|同期)?|较上年(?:末|同期)?|较去年(?:同期|末)?|比去年(?:同期)?|"
                      r"较年初|环比)?"
                      r"(?P<way>增长|上升|提高|增加|上涨|提升|下降|减少|下滑|降低|下跌|回落)了?(?:约|达)?$")
-_METRIC_STRIP_LEAD = re.compile(r"^(?:实现|完成|录得|取得|达到|共有|现有|拥有|累计|全年|全球|合计|总计|其中|"
+_METRIC_STRIP_LEAD = re.compile(r"^(?:实现|完成|录得|取得|达到|共有|现有|拥有|累计|全年|全球|合计|总计|其中|单季|当季|"
                                 r"集团|公司|本公司|"
                                 r"本集团|学校|本行|该行|报告期内|本期|当期|共|全年实现|累计实现|新增)+")
 _METRIC_STRIP_TAIL = re.compile(r"(?:达到|达|为|约为|约|共计|共|合计|总计|是|超过|逾|近|实现|突破)+$")
@@ -47,6 +48,25 @@ class OpenFact:
     predicate: str
     object: Mention
     qualifiers: list[tuple[str, Mention]] = field(default_factory=list)
+    said: str = ""  # the words of the clause the fact was read from (出生于, 撰写, 根据…设计)
+
+
+# The words a clause states each predicate with, to record which of them it used (`OpenFact.said`):
+# the graph's predicate vectors embed them beside the English name, so a Chinese question's relation
+# words (出生, 作者, 依据) meet the path that states them.
+_SAID = {
+    "foundedOn": r"成立|创立|创建|组建|建立|始建|设立|建校|创刊",
+    "foundedBy": r"创办|创立|创建|创设|创始人|创办人|组建",
+    "headquarteredIn": r"总部(?:位于|设在|设于|在|坐落于)", "locatedIn": r"位于|地处|坐落于|坐落在|注册地",
+    "bornIn": r"出生于|生于|出生在|诞生于|出生", "bornOn": r"出生于|生于|出生在|诞生于|出生",
+    "educatedAt": r"毕业于|就读于|肄业于|求学于|考入|考取|学习|留学|深造", "worksFor": r"担任|出任|现任|曾任|兼任|任",
+    "acquire": r"收购|并购|兼并|购入|购买", "release": r"发布|推出|上线|发行|首发",
+    "createdBy": r"撰写|创作|所著|编著|编写|写作|著有|建造|制造|研制|研发|开发|发明|设计",
+    "basedOn": r"(?:根据|依据|基于)", "publishedBy": r"出版|发行|出品", "awardReceived": r"荣获|获得|获颁|被授予|获",
+    "approvedBy": r"批准|核准|批复|许可|认证", "partOf": r"隶属于|隶属|旗下|子公司|下属",
+    "cooperateWith": r"合作", "predecessor": r"前身", "listedIn": r"列入|入选|纳入|上市",
+    "ownedBy": r"控股股东|实际控制人|第一大股东", "spouse": r"夫妇|夫妻",
+}
 
 
 @dataclass
@@ -80,12 +100,16 @@ def _split(text: str, start: int, end: int, mentions: list[Mention], values: lis
 
 
 class OpenRelationRules:
-    def __init__(self, is_org: set[str], is_edu: set[str], fallback: str) -> None:
+    def __init__(self, is_org: set[str], is_edu: set[str], fallback: str, *, is_award: set[str] | None = None,
+                 is_country: set[str] | None = None) -> None:
         """`is_org`: the schema's organisation classes; `is_edu`: its school classes; `fallback`: the class
-        amounts and percentages get as qualifier values."""
+        amounts and percentages get as qualifier values; `is_award`, `is_country`: its award and country
+        classes (a quoted “…”称号 is an award; 德国西门子公司 is in that country)."""
         self.is_org = is_org
         self.is_edu = is_edu
         self.fallback = fallback
+        self.is_award = is_award or set()
+        self.is_country = is_country or set()
 
     # ------------------------------------------------------------------ kinds
 
@@ -179,7 +203,8 @@ class OpenRelationRules:
         def add(s: Mention | None, p: str, o: Mention | None,
                 qualifiers: list[tuple[str, Mention]] | None = None) -> None:
             if s is not None and o is not None and s.name != o.name:
-                out.append(OpenFact(s, p, o, list(qualifiers or [])))
+                words = re.search(_SAID[p], c) if p in _SAID else None
+                out.append(OpenFact(s, p, o, list(qualifiers or []), words.group(0) if words else ""))
 
         def place_at(pos: int) -> Mention | None:
             """The most specific place of the run of places starting at `pos` (浙江省宁波市 -> 宁波市)."""
@@ -196,7 +221,7 @@ class OpenRelationRules:
             date = next((x for x in self._after(clause, cs + m.end()) if self._date(x)), None)
             if date is not None and not self._person(subject):
                 add(subject, "foundedOn", date)
-        elif (m := re.search(r"于(\S{4,12}?)(?:正式)?(?:成立|创立|创建|设立)", c)) is not None:
+        elif (m := re.search(r"于(\S{4,20}?)(?:正式)?(?:注册)?(?:成立|创立|创建|设立)", c)) is not None:
             date = next((x for x in clause.mentions if self._date(x) and x.start >= cs + m.start()), None)
             if date is not None and not self._person(subject):
                 add(subject, "foundedOn", date)
@@ -248,7 +273,8 @@ class OpenRelationRules:
                     add(subject, "worksFor", employer)
         for m in re.finditer("|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True)), c):
             ts, te = cs + m.start(), cs + m.end()
-            person = next((x for x in clause.mentions if x.start == te and self._person(x)), None)
+            person = next((x for x in clause.mentions if x.start in (te, te + 1) and self._person(x)
+                           and text[te:x.start] in ("", "为")), None)  # 董事长为钱志远
             if person is None:
                 continue
             org = next((x for x in clause.mentions if x.end in (ts, ts - 1) and self._org(x)), None)
@@ -314,10 +340,12 @@ class OpenRelationRules:
         if (m := re.search(r"(?:自主)?(?:研发|研制|开发|设计)的", c)) is not None and self._org(subject):
             product = next((x for x in self._after(clause, cs + m.end()) if x.kind in ("quote", "title")), None)
             add(product, "createdBy", subject)
-        if (m := re.search(r"(?:获得|荣获|获|斩获|摘得|赢得|被授予|获颁)(?:了)?", c)) is not None:
+        if (m := re.search(r"(?:获得|荣获|获评|获|斩获|摘得|赢得|被授予|获颁)(?:了)?", c)) is not None:
+            holder = next((x for x in reversed(clause.mentions) if x.end <= cs + m.start()
+                           and x.kind in ("quote", "title", "person")), None) or subject
             for award in self._after(clause, cs + m.end()):
-                if award.kind == "award":
-                    add(subject, "awardReceived", award, timed)
+                if award.kind == "award" or award.spg_class in self.is_award:
+                    add(holder, "awardReceived", award, timed)
         if (m := re.search(r"(?:获得|经|获)(.{2,24}?)(?:的)?(?:批准|核准|批复|许可|认证)", c)) is not None:
             body = next((x for x in self._after(clause, cs + m.start()) if self._org(x)
                          and x.end <= cs + m.end()), None)
@@ -342,6 +370,7 @@ class OpenRelationRules:
             partner = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
             if partner is not None and self._org(subject):
                 add(subject, "cooperateWith", partner, timed)
+        self._report_facts(text, clause, subject, timed, sentence, topic_org, sentence_end, add)
         if (m := re.search(r"前身(?:为|是)", c)) is not None:
             add(subject, "predecessor", next(iter(self._after(clause, cs + m.end())), None))
         if (m := re.search(r"(?:列入|入选|纳入)", c)) is not None:
@@ -353,6 +382,78 @@ class OpenRelationRules:
                     listed = Mention(named.group(1), self.fallback, s, s + len(named.group(1)), named.group(1),
                                      kind="list-name")
             add(subject, "listedIn", listed, timed)
+        return out
+
+    def _report_facts(self, text: str, clause: _Clause, subject: Mention, timed: list[tuple[str, Mention]],
+                      sentence: list[Mention], topic_org: Mention | None, sentence_end: int,
+                      add: Callable[..., None]) -> None:
+        """What company reports state in their own phrases: shareholders (控股股东为 / 实际控制人为 → ownedBy,
+        持股比例 its 比例), appointments (聘任 P 为 TITLE, 法定代表人为 P → worksFor), the listing (在 X 上市 →
+        listedIn), the registered seat (在 P 注册成立 → locatedIn) and subsidiaries listed after 子公司包括."""
+        c, cs = clause.text, clause.start
+        org_subject = subject if self._org(subject) else topic_org
+        # the sentence's shareholders: a company named as one is not the one owned (本公司控股股东为X，实际控制人为Y)
+        owners = {x.name for x in sentence if re.search(r"(?:控股股东|实际控制人|第一大股东)(?:为|是)[^，。；]{0,40}$",
+                                                         text[max(0, x.start - 48):x.start])}
+        for m in re.finditer(r"(?:控股股东|实际控制人|第一大股东)(?:为|是)", c):
+            named = [x for x in clause.mentions if self._org(x) and x.end in (cs + m.start() - 1, cs + m.start())]
+            owned = named[0] if named else org_subject
+            if owned is None or owned.name in owners:
+                continue
+            share = re.search(r"(?:持股比例|持有[^，。；]{0,16}?)(?:为|约为|达)?(" + VALUE_RE.pattern + r")",
+                              text[cs + m.end():sentence_end])
+            for i, owner in enumerate(self._listed(clause, cs + m.end(), lambda x: self._org(x) or self._person(x))):
+                quals = list(timed)
+                if share is not None and i == 0 and share.group(1).endswith("%"):
+                    pos = cs + m.end() + share.start(1)
+                    quals.append(("比例", Mention(share.group(1), self.fallback, pos, pos + len(share.group(1)),
+                                                 share.group(1), kind="value")))
+                add(owned, "ownedBy", owner, quals)
+        if (hit := re.search(r"(?:聘任|聘请|任命|选举|同意聘任)", c)) is not None:
+            for person in self._listed(clause, cs + hit.end(), self._person):
+                title = re.match(r"(?:为|担任)(.{0,16}?)(" + "|".join(wl.EXECUTIVE_TITLES) + ")", text[person.end:])
+                if title is None:
+                    continue
+                employer = next((x for x in clause.mentions if self._org(x) and person.end < x.start
+                                 and x.end <= person.end + title.end()), None)
+                add(person, "worksFor", employer or org_subject, timed)
+        if (hit := re.search(r"法定代表人(?:为|是)?", c)) is not None:
+            representative = next((x for x in self._after(clause, cs + hit.end()) if self._person(x)), None)
+            add(representative, "worksFor", org_subject)
+        listing = r"在(.{2,20}?)(?:主板|创业板|科创板|中小板|中小企业板|北交所)?(?:挂牌)?上市"
+        if (hit := re.search(listing, c)) is not None:
+            market = next((x for x in self._after(clause, cs + hit.start(1)) if self._org(x)
+                           and x.end <= cs + hit.end(1)), None)
+            listed = org_subject
+            if market is not None and (listed is None or listed.name == market.name):
+                # 2012年在深圳证券交易所上市: the clause's lead-in makes the exchange its subject; the company is
+                # the one the sentence named before
+                listed = self._last_org(sentence, cs, not_named=market.name) or topic_org
+            add(listed, "listedIn", market, timed)
+        if (hit := re.search(r"在(.{2,16}?)(?:注册成立|注册设立|注册|登记成立)", c)) is not None:
+            places = [x for x in self._after(clause, cs + hit.start(1)) if self._place(x) and x.end <= cs + hit.end(1)]
+            add(org_subject, "locatedIn", places[-1] if places else None)
+        for hit in re.finditer(r"(?:夫妇|夫妻)", c):  # 孙建国、孙晓梅夫妇
+            pair = [x for x in clause.mentions if self._person(x) and x.end <= cs + hit.start()][-2:]
+            joined = text[pair[0].end:pair[1].start] in ("、", "和", "与") if len(pair) == 2 else False
+            if joined and pair[1].end == cs + hit.start():
+                add(pair[0], "spouse", pair[1])
+        if (hit := re.search(r"子公司(?:包括|有|为|是|：|:)", c)) is not None:
+            parents = [x for x in clause.mentions if self._org(x) and x.end <= cs + hit.start()]
+            parent = parents[-1] if parents else org_subject
+            for sub in self._listed(clause, cs + hit.end(), self._org):
+                add(sub, "partOf", parent)
+
+    def _listed(self, clause: _Clause, pos: int, kind: Callable[[Mention], bool]) -> list[Mention]:
+        """The names of the kind listed from `pos` on (A、B和C), stopping at the first thing that is not one."""
+        out: list[Mention] = []
+        for x in self._after(clause, pos):
+            if not kind(x):
+                break
+            gap = clause.text[out[-1].end - clause.start:x.start - clause.start] if out else ""
+            if out and not re.fullmatch(r"[、和及与以及]{1,2}", gap):
+                break
+            out.append(x)
         return out
 
     def _kind_of(self, text: str, clause: _Clause, subject: Mention) -> None:
@@ -417,7 +518,7 @@ class OpenRelationRules:
                 if form and name.startswith(form):
                     name = name[len(form):]
             name = _METRIC_STRIP_TAIL.sub("", _METRIC_STRIP_LEAD.sub("", name))
-            if re.search(r"(?:金额|对价|价格)$", name) or not _METRIC.match(name) or name in wl.STOP_NAMES - {
+            if re.search(r"(?:金额|对价|价格|持股比例)$", name) or not _METRIC.match(name) or name in wl.STOP_NAMES - {
                     "营业收入", "净利润", "营收", "利润", "收入", "资产", "负债"}:
                 continue
             fact = OpenFact(subject, name, self._value(value), [("时间", when)] if when is not None else [])
@@ -435,7 +536,9 @@ class OpenRelationRules:
             if not self._place(a) or any(f.subject is b and f.object is a for f in stated):
                 continue  # 总部位于新加坡的星展银行: said already, as headquarteredIn
             gap = text[a.end:b.start]
-            if (gap == "" and self._place(b)) or (gap == "的" and (self._place(b) or self._org(b))):
+            country = a.spg_class in self.is_country
+            if (gap == "" and (self._place(b) or (country and self._org(b)))) \
+                    or (gap == "的" and (self._place(b) or self._org(b))):
                 out.append(OpenFact(b, "locatedIn", a))
             elif self._org(b) and re.fullmatch(r"[\u4e00-\u9fff]{0,6}(?:" + "|".join(wl.DESCRIPTOR_ENDS) + ")", gap):
                 out.append(OpenFact(b, "locatedIn", a))

@@ -40,6 +40,7 @@ SHORT_SUFFIX_MIN = 2
 GOVERNMENT_WORDS = ("人民政府", "国务院", "国家", "省委", "市委", "监督管理", "人民代表大会")
 # Organisation-like words that name a kind, never one organisation.
 ORG_STOP = frozenset((
+    "主要子公司 重要子公司 其他子公司 境外子公司 境内子公司 下属子公司 参股公司 联营公司 合营公司 "
     "公司 本公司 该公司 我公司 子公司 分公司 母公司 总公司 控股公司 全资子公司 控股子公司 上市公司 航空公司 "
     "集团 本集团 该集团 银行 商业银行 大学 学院 学校 中学 小学 高校 政府 人民政府 地方政府 组织 部门 委员会 "
     "研究院 研究所 实验室 协会 学会 医院 出版社 交易所 事务所 局 部 厅 署 总部 内部 外部 全部 南部 北部 东部 "
@@ -66,6 +67,24 @@ EXECUTIVE_TITLES: tuple[str, ...] = (
     "副局长", "部长", "副部长", "厅长", "主任", "副主任", "党委书记", "书记", "创始人", "联合创始人", "合伙人",
     "CEO", "CTO", "CFO", "COO", "总工程师", "负责人", "经理",
 )
+# Words jieba tags as verbs that company names are made of (无锡海川控股有限公司, 海川水处理设备有限公司).
+ORG_NAME_WORDS = frozenset("控股 投资 发展 建设 处理 管理 服务 开发 咨询 贸易 制造 运营 租赁 检测 营销 传媒 保险 "
+                           "置业 实业 工程 物流 储能 环保 能源 制药 经营 资产 科技 技术 信息 电子 网络 建筑 设计 "
+                           "生产".split())
+# Phrases of company reports after which a name is a person's (实际控制人为孙建国、孙晓梅夫妇; 聘任李卫东为总经理).
+PERSON_CUES: tuple[str, ...] = ("实际控制人为", "实际控制人是", "法定代表人为", "法定代表人是", "法定代表人",
+                                "聘任", "聘请", "任命", "选举", "提名", "同意")
+# What follows a company's short name where it opens a clause of a report (2023年，海川环境实现营业收入…;
+# 北辰精密与德国西门子公司签署…): the clause's subject is then the company (open_mentions._org_as_subject).
+SUBJECT_CUES = (r"实现营业|实现归属|实现净利|实现销售|以[\d约]|与[^，。；]{2,24}?(?:签署|签订|达成|合作)|"
+                r"发布|推出|荣获|收购|新设|设立|共有|拥有在职|研发投入|董事会|董事长|总经理|总裁|的控股股东|"
+                r"的实际控制人|的主要子公司|的全资子公司|的控股子公司|总部位于|总部设在|主要从事|主营业务|成立于|"
+                r"在职员工|员工总数|营业收入|净利润|在[^，。；]{1,10}?(?:发布|推出|设立|举办|召开|上市|开设)|"
+                r"第一大股东|控股股东为|完成对|完成了对")
+# Words a clause-opening run must not be (they open report clauses without naming a company).
+SUBJECT_STOP = ("公司", "本公司", "该公司", "集团", "本集团", "双方", "我们", "其中", "同时", "此外", "全年",
+                "报告期", "本期", "上半年", "下半年", "前三季度", "第三季度", "单季", "今年", "去年", "上年", "同期",
+                "营业", "主营", "归属", "子公司", "董事会", "股东", "员工", "研发", "合计", "累计", "其他")
 # Titles that say only what a person is (作家周慕白, 教授), no employer.
 PERSON_TITLES: tuple[str, ...] = (
     "作家", "诗人", "翻译家", "科学家", "数学家", "物理学家", "化学家", "经济学家", "历史学家", "哲学家", "画家",
@@ -131,6 +150,9 @@ PRODUCT_HEADS: tuple[tuple[str, str], ...] = (
     ("手机", "ArtificialObject"), ("汽车", "ArtificialObject|Transport"), ("车型", "ArtificialObject|Transport"),
     ("芯片", "ArtificialObject"), ("处理器", "ArtificialObject"), ("产品", "ArtificialObject"),
     ("设备", "ArtificialObject"), ("机器人", "ArtificialObject"), ("电池", "ArtificialObject"),
+    ("机床", "ArtificialObject"), ("电站", "ArtificialObject"), ("装备", "ArtificialObject"),
+    ("仪器", "ArtificialObject"),
+    ("发动机", "ArtificialObject"), ("机组", "ArtificialObject"),
     ("服务器", "ArtificialObject"), ("计算机", "ArtificialObject"), ("计算器", "ArtificialObject"),
     ("电子计算机", "ArtificialObject"), ("机器", "ArtificialObject"), ("密码机", "ArtificialObject"),
     ("卫星", "ArtificialObject"), ("飞机", "ArtificialObject|Transport"),
