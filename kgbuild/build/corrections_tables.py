@@ -24,6 +24,7 @@ from kgbuild.curate.file import Entry
 from kgbuild.ids import normalize_name
 from kgbuild.model import Concept, Entity, Event, HyperNode, Relation
 from kgbuild.schema import Schema
+from kgbuild.store.changed_rows import note_changed, tables_state
 from kgbuild.tables import SCHEMAS, MergeRow, TableCodec, entity_row, event_row, hypernode_row, merge_row, relation_row
 from kgbuild.workspace import Workspace
 
@@ -46,8 +47,12 @@ def _in(table: pa.Table, column: str, values: Iterable[str]) -> pa.Array:
 
 
 def apply_to_tables(ws: Workspace, entries: Sequence[Entry], schema: Schema | None) -> Applied:
-    """`entries` applied to the workspace's tables, which are rewritten; what they applied and what was stale."""
-    entities = ws.read_table("entities")
+    """`entries` applied to the workspace's tables, which are rewritten; what they applied and what was
+    stale. The rows replaced and written are noted for the next store sync (`store.changed_rows`)."""
+    before = tables_state(ws)
+    # The columns the targets are found by; the whole table only when entity rows change (a
+    # reject leaves it alone, and it is the widest table: descriptions, summaries, properties).
+    entities = ws.read_table("entities", ["id", "name", "aliases", "spg_class"])
     merges = [Merge(m.canonical_id, tuple(m.merged_ids), m.step, m.reason) for m in ws.records("merges", MergeRow)]
     folded = {mid: m.canonical_id for m in merges for mid in m.merged_ids if mid != m.canonical_id}
     wanted_names = {normalize_name(c.target[f]) for e in entries for f in _NAMING if f in (c := e.correction).target}
@@ -83,6 +88,8 @@ def apply_to_tables(ws: Workspace, entries: Sequence[Entry], schema: Schema | No
         sub_relations = relations.filter(rel_mask)
     sub_hyps = hypernodes.filter(hyp_mask)
     concepts = ws.read_table("concepts", ["id", "name"]).to_pylist()
+    if picked:
+        entities = ws.read_table("entities")
     graph = Graph(entities=_records(entities.filter(_in(entities, "id", picked)), "entities"),
                   relations=_records(sub_relations, "relations"), events=_records(sub_events, "events"),
                   hypernodes=_records(sub_hyps, "hypernodes"),
@@ -94,6 +101,8 @@ def apply_to_tables(ws: Workspace, entries: Sequence[Entry], schema: Schema | No
     classes.update(zip(events.column("id").to_pylist(), events.column("type").to_pylist(), strict=True))
     classes.update({c["id"]: "Concept" for c in concepts})
     classes.update(out.node_classes())
+    if out.entities and not picked:  # an `add` that made a new entity
+        entities = ws.read_table("entities")
     _replace(ws, "entities", entities, {e.id for e in graph.entities}, [entity_row(e) for e in out.entities])
     _replace(ws, "relations", relations, {r.id for r in graph.relations},
              [relation_row(r, classes) for r in out.relations])
@@ -103,6 +112,11 @@ def apply_to_tables(ws: Workspace, entries: Sequence[Entry], schema: Schema | No
         names = dict(zip(ids, names, strict=True))
         names.update({e.id: e.name for e in out.entities})
         ws.write_table("merges", [merge_row(m, names) for m in done.merges])
+    note_changed(ws, before, {
+        "entities": {e.id for e in graph.entities} | {e.id for e in out.entities},
+        "relations": {r.id for r in graph.relations} | {r.id for r in out.relations},
+        "events": {e.id for e in graph.events} | {e.id for e in out.events},
+        "hypernodes": {h.id for h in graph.hypernodes} | {h.id for h in out.hypernodes}})
     return done
 
 
