@@ -110,11 +110,15 @@ def one(config: Config, correction: Correction | None) -> dict[str, float]:
         stores = sync_stores(config, QuietProgress())
     seconds = time.perf_counter() - t
     out = {"total_s": seconds, "apply_s": apply_wall, "apply_cpu_s": apply_cpu, "store_s": seconds - apply_wall,
-           "store_open_s": stores.seconds.get("graph_open", 0.0)}
+           "store_open_s": stores.seconds.get("graph_open", 0.0), "cpu_s": time.process_time() - cpu,
+           "rows_of": -1 if stores.graph_rows_of is None else stores.graph_rows_of}
+    compared = "every row compared" if stores.graph_rows_of is None else \
+        f"the rows of {stores.graph_rows_of} table rows compared"
     print(f"  {correction.describe() if correction else 'nothing'}: {done.how}, tables {apply_wall:.3f} s "
           f"(cpu {apply_cpu:.3f} s); store {out['store_s']:.3f} s (opening it {out['store_open_s']:.3f} s): "
           f"{stores.nodes_written} nodes / {stores.edges_written} edges written, "
-          f"{stores.nodes_deleted + stores.edges_deleted} deleted; {seconds:.3f} s in all")
+          f"{stores.nodes_deleted + stores.edges_deleted} deleted ({compared}); {seconds:.3f} s in all "
+          f"(cpu {out['cpu_s']:.3f} s)")
     return out
 
 
@@ -182,8 +186,11 @@ def main() -> None:
         "one_correction_tables_cpu_s": round(reject_s["apply_cpu_s"], 3),
         "one_correction_store_s": round(reject_s["store_s"], 3),
         "one_correction_store_open_s": round(reject_s["store_open_s"], 3),
+        "one_correction_cpu_s": round(reject_s["cpu_s"], 3),
+        "one_correction_table_rows_compared": reject_s["rows_of"],
         "one_rename_sync_s": round(rename_s["total_s"], 3),
         "one_rename_tables_cpu_s": round(rename_s["apply_cpu_s"], 3),
+        "one_rename_cpu_s": round(rename_s["cpu_s"], 3),
         "load_average_1min": round(os.getloadavg()[0], 1),
     }
     print(json.dumps(figures))
