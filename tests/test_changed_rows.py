@@ -101,3 +101,20 @@ def test_an_older_manifest_gains_the_owners_of_its_rows(tmp_path: Path) -> None:
         assert manifest.synced() is None
     finally:
         manifest.close()
+
+
+def test_the_rows_naming_a_changed_node_are_compared_with_it(graph, tmp_path: Path) -> None:  # noqa: F811
+    """A writer that notes only the node it changed: what points at the node is added (a relabelled
+    node is written again in the store, and every relationship at it with it)."""
+    g, e = graph
+    ws = Workspace(tmp_path / "ws")
+    ws.ensure()
+    write_tables(ws, g)
+    owners = with_referrers(ws, {"entities": {e["hut"].id}})
+    leader = next(r.id for r in g.relations if r.predicate == "leaderOf")
+    assert owners["relations"] == {leader}  # a relation a hypernode qualifies does not point at Hut 8
+    assert owners["hypernodes"] == {h.id for h in g.hypernodes}  # both name Hut 8 as their object
+    assert owners["events"] == set()
+    by_argument = with_referrers(ws, {"entities": {e["bletchley"].id}})
+    assert by_argument["events"] == {ev.id for ev in g.events}  # named in the JSON of its roles
+    assert with_referrers(ws, {"relations": {leader}})["hypernodes"] == set()
