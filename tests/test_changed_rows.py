@@ -26,11 +26,16 @@ def rows_of(rows: GraphRows, owners: set[str]) -> tuple[set[tuple[str, str]], se
     return nodes, edges
 
 
-def test_the_rows_of_a_few_owners_are_the_full_reads_rows_of_them(graph, tmp_path: Path) -> None:  # noqa: F811
-    g, e = graph
+def written(g, tmp_path: Path) -> Workspace:
     ws = Workspace(tmp_path / "ws")
     ws.ensure()
     write_tables(ws, g)
+    return ws
+
+
+def test_the_rows_of_a_few_owners_are_the_full_reads_rows_of_them(graph, tmp_path: Path) -> None:  # noqa: F811
+    g, e = graph
+    ws = written(g, tmp_path)
     synced = tables_state(ws)
     apply_to_tables(ws, entries(
         make("merge", {"a": "Alan Turing", "b": "A. Turing"}),
@@ -54,9 +59,7 @@ def test_the_rows_of_a_few_owners_are_the_full_reads_rows_of_them(graph, tmp_pat
 
 def test_the_changed_rows_are_known_only_along_an_unbroken_chain(graph, tmp_path: Path) -> None:  # noqa: F811
     g, e = graph
-    ws = Workspace(tmp_path / "ws")
-    ws.ensure()
-    write_tables(ws, g)
+    ws = written(g, tmp_path)
     s0 = tables_state(ws)
     assert changed_since(ws, s0) == {"entities": set(), "events": set(), "hypernodes": set(), "relations": set()}
     assert changed_since(ws, None) is None
@@ -107,9 +110,7 @@ def test_the_rows_naming_a_changed_node_are_compared_with_it(graph, tmp_path: Pa
     """A writer that notes only the node it changed: what points at the node is added (a relabelled
     node is written again in the store, and every relationship at it with it)."""
     g, e = graph
-    ws = Workspace(tmp_path / "ws")
-    ws.ensure()
-    write_tables(ws, g)
+    ws = written(g, tmp_path)
     owners = with_referrers(ws, {"entities": {e["hut"].id}})
     leader = next(r.id for r in g.relations if r.predicate == "leaderOf")
     assert owners["relations"] == {leader}  # a relation a hypernode qualifies does not point at Hut 8
