@@ -13,7 +13,10 @@ Run from the repo root: `python bench/curation.py [CORPUS]` (default: the 2Wiki 
 3. One correction (reject a triple by id, then rename an entity) applied and the graph store synced,
    as `kgbuild sync` does: `one_correction_sync_s` (the reject), `one_rename_sync_s`, each split
    into the tables part (wall and CPU) and the store part, whose opening of the embedded store is
-   its own figure; baseline in the same run: a sync with nothing to apply (`noop_sync_s`).
+   its own figure; baseline in the same run: a sync with nothing to apply (`noop_sync_s`). Each
+   line says whether the sync compared every graph row with the manifest or only those of the
+   table rows the correction changed (`one_correction_table_rows_compared`, -1: every row), and
+   the CPU seconds of the whole (`one_correction_cpu_s`, the embedded store's JVM threads included).
    The machine's load average is in the figures: on a shared machine, read the CPU seconds.
 Last line: one JSON object with the figures.
 """
