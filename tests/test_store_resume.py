@@ -28,11 +28,11 @@ CHILD = textwrap.dedent("""
         # The narrowest window: a batch committed to the store, the manifest not yet told.
         from kgbuild.store import manifest as m
         original, calls = m.StoreManifest.record, [0]
-        def record(self, kind, items):
+        def record(self, kind, items, **kwargs):
             calls[0] += 1
             if calls[0] >= after:
                 os.kill(os.getpid(), signal.SIGKILL)
-            return original(self, kind, items)
+            return original(self, kind, items, **kwargs)
         m.StoreManifest.record = record
 
     class Killer:

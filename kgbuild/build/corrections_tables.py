@@ -24,7 +24,8 @@ from kgbuild.curate.file import Entry
 from kgbuild.ids import normalize_name
 from kgbuild.model import Concept, Entity, Event, HyperNode, Relation
 from kgbuild.schema import Schema
-from kgbuild.tables import SCHEMAS, MergeRow, TableCodec, entity_row, event_row, hypernode_row, merge_row, relation_row
+from kgbuild.store.changed_rows import note_changed, tables_state
+from kgbuild.tables import SCHEMAS, TableCodec, entity_row, event_row, hypernode_row, merge_row, relation_row
 from kgbuild.workspace import Workspace
 
 # The fields of a correction that name an entity or a concept (`reject` by id names a triple).
@@ -46,9 +47,15 @@ def _in(table: pa.Table, column: str, values: Iterable[str]) -> pa.Array:
 
 
 def apply_to_tables(ws: Workspace, entries: Sequence[Entry], schema: Schema | None) -> Applied:
-    """`entries` applied to the workspace's tables, which are rewritten; what they applied and what was stale."""
-    entities = ws.read_table("entities")
-    merges = [Merge(m.canonical_id, tuple(m.merged_ids), m.step, m.reason) for m in ws.records("merges", MergeRow)]
+    """`entries` applied to the workspace's tables, which are rewritten; what they applied and what was
+    stale. The rows replaced and written are noted for the next store sync (`store.changed_rows`)."""
+    before = tables_state(ws)
+    # The columns the targets are found by; the whole table only when entity rows change (a
+    # reject leaves it alone, and it is the widest table: descriptions, summaries, properties).
+    entities = ws.read_table("entities", ["id", "name", "aliases", "spg_class"])
+    # Columns, not records: a corpus has thousands of merges, and a record each cost more than the rest.
+    merges = [Merge(m["canonical_id"], tuple(m["merged_ids"] or ()), m["step"], m["reason"])
+              for m in ws.read_table("merges", ["canonical_id", "merged_ids", "step", "reason"]).to_pylist()]
     folded = {mid: m.canonical_id for m in merges for mid in m.merged_ids if mid != m.canonical_id}
     wanted_names = {normalize_name(c.target[f]) for e in entries for f in _NAMING if f in (c := e.correction).target}
     wanted_ids = {c.target[f] for e in entries for f in _NAMING if f in (c := e.correction).target}
@@ -62,7 +69,10 @@ def apply_to_tables(ws: Workspace, entries: Sequence[Entry], schema: Schema | No
     ids, names = entities.column("id").to_pylist(), entities.column("name").to_pylist()
     picked = {i for i in ids if i in wanted_ids} | _named(entities, wanted_names)
     # Triples named by id.
-    relations, hypernodes, events = (ws.read_table(t) for t in ("relations", "hypernodes", "events"))
+    # Hypernodes and events too are read whole only when a row of theirs changes.
+    relations = ws.read_table("relations")
+    hypernodes = ws.read_table("hypernodes", ["id", "subject_id", "object_id"])
+    events = ws.read_table("events", ["id", "type", "time_id", "place_id", "arguments"])
     rel_ids = {e.correction.target["id"] for e in entries if "id" in e.correction.target}
     # What points at the picked entities (and at the relations that do, for qualifiers).
     rel_mask = pc.or_(pc.or_(_in(relations, "subject_id", picked), _in(relations, "object_id", picked)),
@@ -82,7 +92,15 @@ def apply_to_tables(ws: Workspace, entries: Sequence[Entry], schema: Schema | No
         rel_mask = pc.or_(rel_mask, more)
         sub_relations = relations.filter(rel_mask)
     sub_hyps = hypernodes.filter(hyp_mask)
+    if sub_hyps.num_rows:
+        hypernodes = ws.read_table("hypernodes")
+        sub_hyps = hypernodes.filter(_in(hypernodes, "id", sub_hyps.column("id").to_pylist()))
+    if sub_events.num_rows:
+        events = ws.read_table("events")
+        sub_events = events.filter(_in(events, "id", event_ids))
     concepts = ws.read_table("concepts", ["id", "name"]).to_pylist()
+    if picked:
+        entities = ws.read_table("entities")
     graph = Graph(entities=_records(entities.filter(_in(entities, "id", picked)), "entities"),
                   relations=_records(sub_relations, "relations"), events=_records(sub_events, "events"),
                   hypernodes=_records(sub_hyps, "hypernodes"),
@@ -94,15 +112,26 @@ def apply_to_tables(ws: Workspace, entries: Sequence[Entry], schema: Schema | No
     classes.update(zip(events.column("id").to_pylist(), events.column("type").to_pylist(), strict=True))
     classes.update({c["id"]: "Concept" for c in concepts})
     classes.update(out.node_classes())
+    if out.entities and not picked:  # an `add` that made a new entity
+        entities = ws.read_table("entities")
     _replace(ws, "entities", entities, {e.id for e in graph.entities}, [entity_row(e) for e in out.entities])
     _replace(ws, "relations", relations, {r.id for r in graph.relations},
              [relation_row(r, classes) for r in out.relations])
+    if out.events and not graph.events:
+        events = ws.read_table("events")
     _replace(ws, "events", events, {e.id for e in graph.events}, [event_row(e) for e in out.events])
+    if out.hypernodes and not graph.hypernodes:
+        hypernodes = ws.read_table("hypernodes")
     _replace(ws, "hypernodes", hypernodes, {h.id for h in graph.hypernodes}, [hypernode_row(h) for h in out.hypernodes])
     if done.merges != merges:
         names = dict(zip(ids, names, strict=True))
         names.update({e.id: e.name for e in out.entities})
         ws.write_table("merges", [merge_row(m, names) for m in done.merges])
+    note_changed(ws, before, {
+        "entities": {e.id for e in graph.entities} | {e.id for e in out.entities},
+        "relations": {r.id for r in graph.relations} | {r.id for r in out.relations},
+        "events": {e.id for e in graph.events} | {e.id for e in out.events},
+        "hypernodes": {h.id for h in graph.hypernodes} | {h.id for h in out.hypernodes}})
     return done
 
 

@@ -16,7 +16,9 @@ from kgbuild.store.types import SyncReport
 
 def stores_line(s: SyncReport) -> str:
     return (f"graph ({s.graph_store or 'off'}): {s.nodes_written} nodes and {s.edges_written} "
-            f"relationships written, {s.nodes_deleted} + {s.edges_deleted} deleted; "
+            f"relationships written, {s.nodes_deleted} + {s.edges_deleted} deleted"
+            + (f" (the rows of {s.graph_rows_of} changed table rows compared)" if s.graph_rows_of is not None else "")
+            + "; "
             f"vectors ({s.vector_store or 'off'}): {s.vectors_written} written, "
             f"{s.vectors_deleted} deleted, {s.embeddings_computed} embedded "
             f"({s.embeddings_cached} from cache{'; ' + s.embedding if s.embedding else ''}{_embedding_note(s)}); "

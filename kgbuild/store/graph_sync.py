@@ -22,11 +22,12 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from typing import TypeVar
 
 from kgbuild.progress import ProgressReporter
 from kgbuild.store import cypher
-from kgbuild.store.graph_rows import EdgeRow, GraphRows, NodeRow
+from kgbuild.store.graph_rows import EdgeRow, GraphRows, NodeRow, row_owner
 from kgbuild.store.labels import BASE_LABELS
 from kgbuild.store.manifest import StoreManifest, diff
 from kgbuild.store.types import GraphStore, SyncReport
@@ -81,7 +82,7 @@ class _Packer:
             self.store.execute_many(self._writes)
         for record, forget, counts in self._done:
             if record is not None:
-                self.manifest.record(*record)
+                self.manifest.record(*record, owner=partial(row_owner, record[0]))
             if forget is not None:
                 self.manifest.forget(*forget)
             for name, n in counts.items():
@@ -114,8 +115,8 @@ def _recover(store: GraphStore, manifest: StoreManifest) -> None:
                 continue
             edges[EdgeRow(row["type"], label, row["src"], dst_label, row["dst"], row["id"]).key] = "?"
     manifest.clear_rows()  # the dirty flag stays until this sync finishes
-    manifest.record("node", nodes)
-    manifest.record("edge", edges)
+    manifest.record("node", nodes, owner=partial(row_owner, "node"))
+    manifest.record("edge", edges, owner=partial(row_owner, "edge"))
 
 
 def _node_writes(label: str, extra: str | None, batch: Sequence[NodeRow], old: dict[str, str],
@@ -136,14 +137,39 @@ def node_digest(node: NodeRow) -> str:
 
 def sync_graph(rows: GraphRows, store: GraphStore, manifest: StoreManifest, report: SyncReport, *,
                batch_size: int, progress: ProgressReporter, trusted: bool) -> None:
+    """Every row of the graph compared with the manifest."""
     t = time.perf_counter()
     for statement in cypher.constraints():
         store.execute(statement)
-    nodes = {n.key: n for n in rows.nodes}
-    edges = {e.key: e for e in rows.edges}
     if not trusted:
         _recover(store, manifest)
-    old_nodes, old_edges = manifest.hashes("node"), manifest.hashes("edge")
+    for kind in ("node", "edge"):  # rows recorded by a kgbuild that kept no owners
+        manifest.fill_owners(kind, partial(row_owner, kind))
+    _write_changes(rows, manifest.hashes("node"), manifest.hashes("edge"), store, manifest, report,
+                   batch_size=batch_size, progress=progress)
+    report.seconds["graph"] = round(time.perf_counter() - t, 3)
+
+
+def sync_owned(rows: GraphRows, owners: set[str], store: GraphStore, manifest: StoreManifest, report: SyncReport, *,
+               batch_size: int, progress: ProgressReporter) -> None:
+    """Only the rows of the table rows `owners` (ids of any table) compared with the manifest's
+    rows of the same owners: `rows` are all the graph rows they make (`owned_rows.owned_rows`),
+    and every other row of the store is the one the manifest records. Needs a manifest that a
+    finished sync left, with every row's owner recorded."""
+    t = time.perf_counter()
+    held = manifest.count("node") + manifest.count("edge")
+    old_nodes, old_edges = manifest.owned("node", owners), manifest.owned("edge", owners)
+    report.unchanged += held - len(old_nodes) - len(old_edges)
+    _write_changes(rows, old_nodes, old_edges, store, manifest, report, batch_size=batch_size, progress=progress)
+    report.seconds["graph"] = round(time.perf_counter() - t, 3)
+
+
+def _write_changes(rows: GraphRows, old_nodes: dict[str, str], old_edges: dict[str, str], store: GraphStore,
+                   manifest: StoreManifest, report: SyncReport, *, batch_size: int,
+                   progress: ProgressReporter) -> None:
+    """The store brought from what the manifest says of `old_nodes`/`old_edges` to `rows`."""
+    nodes = {n.key: n for n in rows.nodes}
+    edges = {e.key: e for e in rows.edges}
     node_diff = diff(old_nodes, {k: node_digest(n) for k, n in nodes.items()})
     edge_diff = diff(old_edges, {k: e.digest() for k, e in edges.items()})
     relabelled = {k for k in node_diff.upsert
@@ -194,4 +220,3 @@ def sync_graph(rows: GraphRows, store: GraphStore, manifest: StoreManifest, repo
                 tx.add(writes, record=("edge", {e.key: e.digest() for e in batch}), edges_written=len(batch))
         tx.flush()
         report.seconds["graph_edges"] = round(time.perf_counter() - t_edges, 3)
-    report.seconds["graph"] = round(time.perf_counter() - t, 3)

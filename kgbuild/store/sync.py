@@ -13,14 +13,17 @@ from contextlib import ExitStack
 from kgbuild.config import Config
 from kgbuild.embed.models import ModelPool, SentenceEmbedder
 from kgbuild.errors import KgbuildError
+from kgbuild.ids import content_hash
 from kgbuild.progress import ProgressReporter, QuietProgress
-from kgbuild.schema import resolve_schema
+from kgbuild.schema import resolve_schema, schema_path
 from kgbuild.store import cypher
-from kgbuild.store.graph_rows import read_graph_rows
-from kgbuild.store.graph_sync import sync_graph
+from kgbuild.store.changed_rows import changed_since, tables_state
+from kgbuild.store.graph_rows import read_graph_rows, rows_code
+from kgbuild.store.graph_sync import sync_graph, sync_owned
 from kgbuild.store.labels import predicate_type, schema_typer
 from kgbuild.store.manifest import StoreManifest
 from kgbuild.store.open import graph_target, manifest_path, open_graph_store, vector_target
+from kgbuild.store.owned_rows import owned_rows, with_referrers
 from kgbuild.store.types import SyncReport
 from kgbuild.workspace import Workspace
 
@@ -58,21 +61,38 @@ def sync_stores(config: Config, progress: ProgressReporter | None = None,
 def _merged(graph: SyncReport, vectors: SyncReport) -> SyncReport:
     """One report from the graph's and the vectors' (each fills only its own fields)."""
     fields = {name: getattr(graph, name) for name in ("graph_store", "nodes_written", "nodes_deleted",
-                                                      "edges_written", "edges_deleted")}
+                                                      "edges_written", "edges_deleted", "graph_rows_of")}
     counted = {"unchanged": graph.unchanged + vectors.unchanged, "resumed": graph.resumed or vectors.resumed,
                "seconds": {**graph.seconds, **vectors.seconds}}
     return vectors.model_copy(update={**fields, **counted})
 
 
 def relationship_typer(config: Config) -> Callable[[str], str]:
-    """How predicates become relationship types, per `graph_store.relationship_types`."""
+    """How predicates become relationship types, per `graph_store.relationship_types`. The schema
+    is read at the first relation typed: a sync after a correction may type none."""
     if config.graph_store.relationship_types == "predicate":
         return predicate_type
-    return schema_typer(resolve_schema(config.schema_location()))
+    typer: list[Callable[[str], str]] = []
+
+    def type_of(predicate: str) -> str:
+        if not typer:
+            typer.append(schema_typer(resolve_schema(config.schema_location())))
+        return typer[0](predicate)
+
+    return type_of
+
+
+def rows_setting(config: Config) -> str:
+    """What the graph rows depend on besides the tables: the relationship types' setting, the
+    schema's text when they follow it, and the code that makes the rows."""
+    setting: str = config.graph_store.relationship_types
+    if setting != "predicate":
+        setting += ":" + content_hash(schema_path(config.schema_location()).read_text(encoding="utf-8"))
+    return f"{setting}:{rows_code()}"
 
 
 def _sync_graph(config: Config, workspace: Workspace, report: SyncReport, progress: ProgressReporter) -> None:
-    rows = read_graph_rows(workspace, relationship_typer(config))
+    typer = relationship_typer(config)
     with ExitStack() as stack:
         manifest = StoreManifest(manifest_path(config), graph_target(config))
         stack.callback(manifest.close)
@@ -88,10 +108,25 @@ def _sync_graph(config: Config, workspace: Workspace, report: SyncReport, progre
         # Untrusted: the last sync was interrupted, or the store holds data this manifest never
         # recorded (e.g. the workspace was recreated next to an existing database).
         untracked = manifest.is_empty() and in_store > 0
+        # The rows changed since the last finished sync, when only corrections changed them.
+        setting, tables = rows_setting(config), tables_state(workspace)
+        synced = manifest.synced()
+        changed = None
+        if synced is not None and synced.get("rows") == setting and not untracked and not manifest.is_empty() \
+                and manifest.all_owned("node") and manifest.all_owned("edge"):
+            changed = changed_since(workspace, synced.get("tables"))  # type: ignore[arg-type]
         resumed = manifest.begin()
         report.resumed = resumed or report.resumed
-        sync_graph(rows, store, manifest, report, batch_size=config.graph_store.batch_size, progress=progress,
-                   trusted=not (resumed or untracked))
+        if changed is not None:
+            owners = with_referrers(workspace, changed)
+            sync_owned(owned_rows(workspace, owners, typer), set().union(*owners.values()), store, manifest, report,
+                       batch_size=config.graph_store.batch_size, progress=progress)
+            report.graph_rows_of = sum(len(ids) for ids in owners.values())
+        else:
+            sync_graph(read_graph_rows(workspace, typer), store, manifest, report,
+                       batch_size=config.graph_store.batch_size, progress=progress,
+                       trusted=not (resumed or untracked))
+        manifest.set_synced({"rows": setting, "tables": tables})
         manifest.finish()
 
 

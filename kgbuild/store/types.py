@@ -96,5 +96,8 @@ class SyncReport(BaseModel):
     embeddings_truncated: int = 0  # texts longer than the model's window, embedded from their start
     embedding_window: int = 0  # that window, in tokens (0: the model was not loaded)
     unchanged: int = 0
+    # None: every graph row was compared with the manifest; a number: only the graph rows of that
+    # many table rows, the ones corrections changed since the last sync (store.changed_rows).
+    graph_rows_of: int | None = None
     resumed: bool = False  # the previous sync was interrupted; this one re-checked everything
     seconds: dict[str, float] = Field(default_factory=dict)
