@@ -98,6 +98,7 @@ class ModelPool:
         self._models: dict[str, SentenceModel] = {}
         self._encoders: dict[str, Encoder] = {}
         self._lock = threading.Lock()
+        self._in_use: dict[str, threading.Lock] = {}  # one encode at a time per model (see `using`)
         self.loads = 0  # models actually loaded by this pool
         self.load_seconds = 0.0  # spent loading them (the build report's fixed costs)
 
@@ -139,6 +140,15 @@ class ModelPool:
                     graph = onnx_graph(model, f"{Path(key).name}-{_model_fingerprint(key)}", backend, choice.setting)
                     self._encoders[key] = OnnxEncoder(model, graph, backend, self._threads)
             return self._encoders[key]
+
+    def using(self, choice: ModelChoice) -> threading.Lock:
+        """Held while `choice`'s model encodes: an LLM build embeds on a worker thread
+        (kgbuild.build.vector_prefetch) while another stage may embed with the same model, whose
+        tokenizer is not safe to share between threads; and two encodes at once on the same cores
+        gain nothing over one after the other."""
+        key = choice.resolve()
+        with self._lock:
+            return self._in_use.setdefault(key, threading.Lock())
 
     def _static(self, choice: ModelChoice) -> StaticEncoder:
         key = choice.resolve()
@@ -212,7 +222,8 @@ class SentenceEmbedder:
         if not texts:
             return []
         encoder = self._pool.encoder(self.choice)
-        encoded = encoder.encode(list(texts), self.batch_size)
+        with self._pool.using(self.choice):
+            encoded = encoder.encode(list(texts), self.batch_size)
         self.truncated += encoded.truncated
         self.window = encoder.max_tokens
         rows: list[list[float]] = unit_rows(np.asarray(encoded.vectors, dtype=np.float32)).tolist()
