@@ -1,11 +1,14 @@
 """The vector stage's embedding during an LLM extraction (kgbuild/build/vector_prefetch.py): what the
-write stage finds already embedded, that the write stage finishes it (and takes the vector store it opened
-ahead) while a build stopped earlier cancels it, and that switching it off or a Chinese batch leaves it alone.
+write stage finds already embedded, how the write stage finishes it (and takes the vector store it opened
+ahead), that its worker runs below the build's priority, and that switching it off or a Chinese batch leaves
+it alone.
 Counts, not timings: bench/llm_overlap.py measures the time."""
 
 from __future__ import annotations
 
 import json
+import os
+import sys
 import threading
 import time
 from pathlib import Path
@@ -68,9 +71,6 @@ def test_what_the_prefetch_embeds_the_write_stage_does_not_embed_again(tmp_path:
     assert stores_off["embeddings_cached"] == 0
     # Each text is embedded once: by the prefetch (then found in the cache) or by the write stage.
     assert stores_on["embeddings_cached"] + stores_on["embeddings_computed"] == stores_off["embeddings_computed"]
-    # The write stage finishes the prefetch before it reads the cache: every chunk and every entity
-    # text the extraction gave was embedded by then (alignment changed none of the 3 + 4 here).
-    assert stores_on["embeddings_computed"] == 0 and stores_on["embeddings_cached"] == 7
 
 
 class GatedEmbedder:
@@ -105,52 +105,67 @@ class FakeStore:
         self.closed = True
 
 
-def test_finish_embeds_everything_queued_and_hands_over_the_store_opened_ahead() -> None:
+def test_finish_ends_the_batch_in_progress_leaves_the_rest_and_hands_over_the_store() -> None:
     embedder = GatedEmbedder()
     store = FakeStore()
     prefetch = VectorPrefetch(embedder, lambda: store)  # type: ignore[arg-type, return-value]
     texts = [f"text {i}" for i in range(BATCH * 3 + 5)]
     prefetch.add(texts)  # three full batches queued, five texts waiting for a fourth
     assert embedder.started.wait(30)  # the first batch is being embedded, held at the gate
-    embedder.gate.set()
-    # The write stage would embed all of them now anyway: finish waits for every one, the last five too.
-    assert prefetch.finish() is store and not store.closed
-    prefetch.close()
-    assert embedder.embedded == texts and prefetch.embedded == len(texts) and prefetch.dropped == 0
-    assert embedder.closed
-
-
-def test_a_build_stopped_before_its_write_stage_cancels_what_was_not_started() -> None:
-    embedder = GatedEmbedder()
-    store = FakeStore()
-    prefetch = VectorPrefetch(embedder, lambda: store)  # type: ignore[arg-type, return-value]
-    texts = [f"text {i}" for i in range(BATCH * 3 + 5)]
-    prefetch.add(texts)
-    assert embedder.started.wait(30)
-    cancelled = threading.Thread(target=prefetch.cancel)
-    cancelled.start()
-    # cancel drops the batches not started (a condition, not a time: the first batch is held at the gate)
+    finished: list[object] = []
+    worker = threading.Thread(target=lambda: finished.append(prefetch.finish()))
+    worker.start()
+    # finish drops the batches not started (a condition, not a time: the first batch is held at the gate)
     deadline = time.monotonic() + 30
     while prefetch.dropped < BATCH * 2 + 5 and time.monotonic() < deadline:
         time.sleep(0.01)
     embedder.gate.set()
-    cancelled.join(30)
+    worker.join(30)
     prefetch.close()
-    assert embedder.embedded == texts[:BATCH] and prefetch.dropped == BATCH * 2 + 5
-    assert store.closed  # the store opened ahead is not left open
+    # The write stage embeds the rest itself, at the build's priority: no more work than finishing it here.
+    assert embedder.embedded == texts[:BATCH] and prefetch.embedded == BATCH
+    assert prefetch.dropped == BATCH * 2 + 5 and embedder.closed
+    assert finished == [store] and not store.closed
+
+
+def test_a_build_stopped_before_its_write_stage_closes_the_store_opened_ahead() -> None:
+    embedder = GatedEmbedder()
+    embedder.gate.set()
+    store = FakeStore()
+    prefetch = VectorPrefetch(embedder, lambda: store)  # type: ignore[arg-type, return-value]
+    prefetch.add([f"text {i}" for i in range(BATCH * 2)])
+    prefetch.cancel()
+    prefetch.close()
+    assert store.closed
+    assert prefetch.embedded + prefetch.dropped == BATCH * 2
 
 
 def test_a_store_that_fails_to_open_ahead_is_left_to_the_write_stage() -> None:
     def refuse() -> FakeStore:
         raise RuntimeError("Milvus Lite: the file is in use")
 
-    embedder = GatedEmbedder()
-    embedder.gate.set()
-    prefetch = VectorPrefetch(embedder, refuse)  # type: ignore[arg-type, return-value]
+    prefetch = VectorPrefetch(GatedEmbedder(), refuse)  # type: ignore[arg-type, return-value]
     prefetch.add(["chunk one"])
     assert prefetch.finish() is None  # the write stage opens it and reports its own error
     prefetch.close()
-    assert embedder.embedded == ["chunk one"]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="thread priorities are Linux's")
+def test_the_worker_runs_below_the_builds_priority() -> None:
+    from kgbuild.build.vector_prefetch import NICE, _lower_priority
+
+    seen: list[int] = []
+
+    def worker() -> None:
+        _lower_priority()
+        seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+
+    base = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    thread = threading.Thread(target=worker)
+    thread.start()
+    thread.join(30)
+    assert seen == [min(19, base + NICE)]
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == base  # the build's own thread keeps it
 
 
 def test_texts_are_embedded_once_and_extractions_add_their_entities() -> None:
@@ -162,6 +177,10 @@ def test_texts_are_embedded_once_and_extractions_add_their_entities() -> None:
     extraction = ChunkExtraction(chunk_id="c", extractor="llm", entities=entities)
     prefetch.add(["chunk one", "chunk one"])
     prefetch.add_extraction(extraction)
+    prefetch.flush()
+    deadline = time.monotonic() + 30
+    while len(embedder.embedded) < BATCH + 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
     prefetch.finish()
     prefetch.close()
     # the chunk text once; each entity as the vector store writes it: "name: description" or the name
