@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("milvus_lite")
 pytest.importorskip("mcp")
 
-from mcp_session import REPO, SyncClient, free_port, stdio_params
+from mcp_session import REPO, SyncClient, allow_build_client, free_port
 
 from kgbuild.build import Builder
 from kgbuild.config import load_config
@@ -47,11 +47,8 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def mcp(project: Path) -> Iterator[SyncClient]:
-    client = SyncClient(stdio_params(project / "kgbuild.yaml", "--allow-build"))
-    try:
+    with allow_build_client(project / "kgbuild.yaml") as client:
         yield client
-    finally:
-        client.close()
 
 
 def test_build_and_remove_fail_with_the_probes_line_and_change_nothing(mcp: SyncClient, project: Path) -> None:
