@@ -16,19 +16,29 @@ the prompt it got; llm.concurrency 8. Builds, in this one run, each in a fresh w
 Concurrency efficiency: the calls' pure latency divided by the concurrency (what a perfect client
 would take), over the extract stage's wall time in the stores-off build.
 
+After the last reply: the seconds each build ran after the scripted server sent its last reply (what
+no overlap with the waiting can hide), and the process's CPU seconds per build (user + system, this
+process only: the figure a loaded machine stretches least). The warm-up build reads the three
+longest passages, with the stores and without, so the sentence splitter a long paragraph needs is
+loaded before the first measured build (it was not, and the stores-off build, run first, paid 1-6 s
+for it under load).
+
 Last line: one JSON object: `llm_build_wall_s` (default), `llm_build_nostores_wall_s`,
 `overlap_ratio` (default / nostores; the target is <= 1.15), `llm_build_noprefetch_wall_s`,
-`concurrency_efficiency` (target >= 0.8), the vectors the prefetch embedded, and the write stage's
-embeddings computed and found cached.
+`concurrency_efficiency` (target >= 0.8), `*_after_last_reply_s`, `*_cpu_s`, the write stage's
+embeddings computed and found cached, and the load average over the run.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
+import resource
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -53,11 +63,22 @@ def one_extraction(text: str) -> dict[str, Any]:
     return {"entities": entities, "events": [], "relations": relations, "hypernodes": []}
 
 
+REPLIES: list[float] = []  # time.perf_counter() of each reply (the server computes it after the delay)
+_REPLIES_LOCK = threading.Lock()
+
+
 def reply(body: dict[str, Any]) -> str:
+    with _REPLIES_LOCK:
+        REPLIES.append(time.perf_counter())
     passages = extraction_passages(body)
     if passages[0][0] is None:
         return json.dumps(one_extraction(passages[0][1]))
     return json.dumps({pid: one_extraction(text) for pid, text in passages})
+
+
+def cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def build(base_url: str, src: Path, workspace: Path, *, stores: bool, prefetch: bool = True,
@@ -93,21 +114,33 @@ def main() -> None:
         llm.reply("", reply, delay=latency, usage=False)
         src = Path(tmp) / "subset.json"
         src.write_text(json.dumps(subset), encoding="utf-8")
-        # A warm-up build (imports, the sentence model's first load) so no variant pays it alone.
-        warm = dict(list(subset.items())[:3])
+        # A warm-up build (imports, the sentence model's first load, the sentence splitter that long
+        # paragraphs need) so no variant pays it alone.
+        warm = dict(sorted(subset.items(), key=lambda kv: -len("".join(kv[1]) if isinstance(kv[1], list)
+                                                                 else str(kv[1])))[:3])
         (Path(tmp) / "warm.json").write_text(json.dumps(warm), encoding="utf-8")
         build(llm.base_url, Path(tmp) / "warm.json", Path(tmp) / "warm", stores=True)
+        # and a stores-off one: what a build imports once the embedded graph store's JVM is up costs
+        # more (its import hook), and the stores-off build, measured first, must not pay that alone.
+        build(llm.base_url, Path(tmp) / "warm.json", Path(tmp) / "warm-nostores", stores=False)
         for name, stores, prefetch in (("nostores", False, True), ("default", True, True),
                                        ("noprefetch", True, False)):
             before = len(llm.chat_log())
+            REPLIES.clear()
+            cpu = cpu_seconds()
             wall, report = build(llm.base_url, src, Path(tmp) / name, stores=stores, prefetch=prefetch,
                                  pack_tokens=pack)
-            runs[name] = {"wall": wall, "report": report, "calls": len(llm.chat_log()) - before}
+            end = time.perf_counter()
+            after = end - max(REPLIES) if REPLIES else None
+            runs[name] = {"wall": wall, "report": report, "calls": len(llm.chat_log()) - before,
+                          "after": after, "cpu": cpu_seconds() - cpu}
             stages = ", ".join(f"{k} {v:.1f} s" for k, v in report["stage_seconds"].items())
             stores_report = (report.get("write") or {}).get("stores") or {}
-            print(f"{name:>10}: {wall:6.1f} s wall, {runs[name]['calls']} calls; {stages}; embeddings computed "
-                  f"in the write stage {stores_report.get('embeddings_computed', 0)}, found cached "
-                  f"{stores_report.get('embeddings_cached', 0)}; fixed costs {report.get('fixed_seconds')}")
+            print(f"{name:>10}: {wall:6.1f} s wall, {runs[name]['cpu']:.1f} s CPU, {runs[name]['calls']} calls, "
+                  f"{after or 0:.1f} s after the last reply; {stages}; stores {stores_report.get('seconds')}; "
+                  f"embeddings computed in the write stage {stores_report.get('embeddings_computed', 0)}, found "
+                  f"cached {stores_report.get('embeddings_cached', 0)}; fixed costs {report.get('fixed_seconds')}; "
+                  f"load {os.getloadavg()[0]:.1f}", flush=True)
 
     base = runs["nostores"]
     calls = base["calls"]
@@ -127,6 +160,15 @@ def main() -> None:
         "extract_stage_s": round(extract_s, 2),
         "ideal_extract_s": round(ideal, 2),
         "concurrency_efficiency": round(ideal / extract_s, 3) if extract_s else None,
+        **{f"{key}_after_last_reply_s": round(runs[name]["after"] or 0.0, 2)
+           for key, name in (("llm_build", "default"), ("llm_build_nostores", "nostores"),
+                             ("llm_build_noprefetch", "noprefetch"))},
+        **{f"{key}_cpu_s": round(runs[name]["cpu"], 2)
+           for key, name in (("llm_build", "default"), ("llm_build_nostores", "nostores"),
+                             ("llm_build_noprefetch", "noprefetch"))},
+        **{f"{name}_write_embeddings_computed": ((runs[name]["report"].get("write") or {}).get("stores") or {})
+           .get("embeddings_computed", 0) for name in ("default", "noprefetch")},
+        "load_average_1min": round(os.getloadavg()[0], 1),
     }
     print(json.dumps(figures))
 

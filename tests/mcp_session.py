@@ -12,8 +12,9 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import Future
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -93,6 +94,16 @@ class SyncClient:
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(timeout=10)
             self._loop.close()
+
+
+@contextmanager
+def allow_build_client(config: Path) -> Iterator[SyncClient]:
+    """`kgbuild -c CONFIG mcp --allow-build` over stdio, held for a module's tests, then closed."""
+    client = SyncClient(stdio_params(config, "--allow-build"))
+    try:
+        yield client
+    finally:
+        client.close()
 
 
 def free_port() -> int:

@@ -101,6 +101,17 @@ def test_a_second_pool_reuses_the_exported_graph(cache_dir: Path, monkeypatch: p
     assert len(_embedder("onnx-int8")[1].embed(["again"])) == 1
 
 
+@pytest.mark.slow
+def test_a_background_session_gives_the_shared_sessions_vectors(cache_dir: Path) -> None:
+    # An LLM build's vector prefetch embeds into the cache the write stage reads, on a session of its
+    # own (kgbuild.build.vector_prefetch): its vectors must be the ones the shared session gives.
+    pool, shared = _embedder("onnx-int8")
+    background = SentenceEmbedder(shared.choice, pool)
+    background.background = True
+    assert np.allclose(np.asarray(background.embed(TEXTS)), np.asarray(shared.embed(TEXTS)), atol=1e-5)
+    assert background._own is not None and background._own is not pool.encoder(shared.choice)
+
+
 def test_vectors_of_each_backend_are_cached_apart() -> None:
     names = {b: _embedder(b)[1].name for b in ("torch", "onnx", "onnx-int8")}
     assert names["torch"] == "st:all-MiniLM-L6-v2"

@@ -247,6 +247,25 @@ def test_endpoint_down_stops_the_build_before_anything_is_read_or_written(tmp_pa
     assert llm.chat_log() == []
 
 
+def test_endpoint_down_stops_a_removal_before_anything_changes(tmp_path: Path, llm: ScriptedLLM) -> None:
+    # A removal aligns what is left again, with the model's judge: it used to retry every request
+    # against a dead endpoint while the document was already taken out of the tables.
+    config = make_project(tmp_path, llm)
+    result, _ = build(config)
+    assert result.exit_code == 0, result.output
+    doc_id = Workspace(tmp_path / "ws").rows("documents")[0]["id"]
+    config.write_text(config.read_text(encoding="utf-8").replace(llm.base_url, "http://127.0.0.1:9/v1"),
+                      encoding="utf-8")
+    before = tree_bytes(tmp_path)
+    result = CliRunner().invoke(main, ["-c", str(config), "remove", doc_id, "--json"])
+    assert result.exit_code == 2 and result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: llm.base_url: cannot reach the model endpoint http://127.0.0.1:9/v1: "
+                               "connection refused"), lines[0]
+    assert tree_bytes(tmp_path) == before
+
+
 def split_reply(body: dict[str, Any]) -> str:
     """Cut the numbered sentences of the last user message in two halves, each with a summary."""
     user = [m["content"] for m in body["messages"] if m["role"] == "user"][-1]

@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("milvus_lite")
 pytest.importorskip("mcp")
 
-from mcp_session import REPO, SyncClient, stdio_params
+from mcp_session import REPO, SyncClient, allow_build_client
 
 from kgbuild.build import Builder
 from kgbuild.config import load_config
@@ -54,11 +54,8 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def mcp(project: Path) -> Iterator[SyncClient]:
-    client = SyncClient(stdio_params(project / "kgbuild.yaml", "--allow-build"))
-    try:
+    with allow_build_client(project / "kgbuild.yaml") as client:
         yield client
-    finally:
-        client.close()
 
 
 def test_build_and_remove_are_listed_only_with_the_flag(mcp: SyncClient) -> None:

@@ -1,10 +1,14 @@
 """The vector stage's embedding during an LLM extraction (kgbuild/build/vector_prefetch.py): what the
-write stage finds already embedded, and that switching it off or a Chinese batch leaves it alone.
+write stage finds already embedded, how the write stage finishes it (and takes the vector store it opened
+ahead), that its worker runs below the build's priority, and that switching it off or a Chinese batch leaves
+it alone.
 Counts, not timings: bench/llm_overlap.py measures the time."""
 
 from __future__ import annotations
 
 import json
+import os
+import sys
 import threading
 import time
 from pathlib import Path
@@ -65,8 +69,7 @@ def test_what_the_prefetch_embeds_the_write_stage_does_not_embed_again(tmp_path:
     stores_on, stores_off = on["write"]["stores"], off["write"]["stores"]
     assert stores_on["vectors_written"] == stores_off["vectors_written"] > 0
     assert stores_off["embeddings_cached"] == 0
-    # However much the extraction's waits left time for (the scripted server answers at once),
-    # each text is embedded once: by the prefetch (then found in the cache) or by the write stage.
+    # Each text is embedded once: by the prefetch (then found in the cache) or by the write stage.
     assert stores_on["embeddings_cached"] + stores_on["embeddings_computed"] == stores_off["embeddings_computed"]
 
 
@@ -92,23 +95,77 @@ class GatedEmbedder:
         self.closed = True
 
 
-def test_join_finishes_the_batch_in_progress_and_leaves_the_rest_to_the_write_stage() -> None:
+class FakeStore:
+    """What the prefetch opens ahead of the write stage: only whether it was closed matters here."""
+
+    def __init__(self) -> None:
+        self.closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_finish_ends_the_batch_in_progress_leaves_the_rest_and_hands_over_the_store() -> None:
     embedder = GatedEmbedder()
-    prefetch = VectorPrefetch(embedder)  # type: ignore[arg-type]
+    store = FakeStore()
+    prefetch = VectorPrefetch(embedder, lambda: store)  # type: ignore[arg-type, return-value]
     texts = [f"text {i}" for i in range(BATCH * 3 + 5)]
-    prefetch.add(texts)  # three full batches submitted, five texts waiting for a fourth
-    assert embedder.started.wait(30)  # the first batch is being embedded
-    joined = threading.Thread(target=prefetch.join)
-    joined.start()
-    # join drops the batches not started (a condition, not a time: the first batch is held at the gate)
+    prefetch.add(texts)  # three full batches queued, five texts waiting for a fourth
+    assert embedder.started.wait(30)  # the first batch is being embedded, held at the gate
+    finished: list[object] = []
+    worker = threading.Thread(target=lambda: finished.append(prefetch.finish()))
+    worker.start()
+    # finish drops the batches not started (a condition, not a time: the first batch is held at the gate)
     deadline = time.monotonic() + 30
     while prefetch.dropped < BATCH * 2 + 5 and time.monotonic() < deadline:
         time.sleep(0.01)
     embedder.gate.set()
-    joined.join(30)
+    worker.join(30)
     prefetch.close()
+    # The write stage embeds the rest itself, at the build's priority: no more work than finishing it here.
     assert embedder.embedded == texts[:BATCH] and prefetch.embedded == BATCH
     assert prefetch.dropped == BATCH * 2 + 5 and embedder.closed
+    assert finished == [store] and not store.closed
+
+
+def test_a_build_stopped_before_its_write_stage_closes_the_store_opened_ahead() -> None:
+    embedder = GatedEmbedder()
+    embedder.gate.set()
+    store = FakeStore()
+    prefetch = VectorPrefetch(embedder, lambda: store)  # type: ignore[arg-type, return-value]
+    prefetch.add([f"text {i}" for i in range(BATCH * 2)])
+    prefetch.cancel()
+    prefetch.close()
+    assert store.closed
+    assert prefetch.embedded + prefetch.dropped == BATCH * 2
+
+
+def test_a_store_that_fails_to_open_ahead_is_left_to_the_write_stage() -> None:
+    def refuse() -> FakeStore:
+        raise RuntimeError("Milvus Lite: the file is in use")
+
+    prefetch = VectorPrefetch(GatedEmbedder(), refuse)  # type: ignore[arg-type, return-value]
+    prefetch.add(["chunk one"])
+    assert prefetch.finish() is None  # the write stage opens it and reports its own error
+    prefetch.close()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="thread priorities are Linux's")
+def test_the_worker_runs_below_the_builds_priority() -> None:
+    from kgbuild.build.vector_prefetch import NICE, _lower_priority
+
+    seen: list[int] = []
+
+    def worker() -> None:
+        _lower_priority()
+        seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+
+    base = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    thread = threading.Thread(target=worker)
+    thread.start()
+    thread.join(30)
+    assert seen == [min(19, base + NICE)]
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == base  # the build's own thread keeps it
 
 
 def test_texts_are_embedded_once_and_extractions_add_their_entities() -> None:
@@ -120,22 +177,24 @@ def test_texts_are_embedded_once_and_extractions_add_their_entities() -> None:
     extraction = ChunkExtraction(chunk_id="c", extractor="llm", entities=entities)
     prefetch.add(["chunk one", "chunk one"])
     prefetch.add_extraction(extraction)
-    prefetch.join()
+    prefetch.flush()
+    deadline = time.monotonic() + 30
+    while len(embedder.embedded) < BATCH + 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    prefetch.finish()
     prefetch.close()
     # the chunk text once; each entity as the vector store writes it: "name: description" or the name
     assert embedder.embedded[0] == "chunk one" and embedder.embedded.count("chunk one") == 1
     assert "Person 1: named" in embedder.embedded and "Person 0" in embedder.embedded
-    assert prefetch.embedded + prefetch.dropped == BATCH + 1
+    assert prefetch.embedded == BATCH + 1
 
 
 def test_a_chinese_batch_in_an_empty_workspace_is_left_to_the_write_stage(tmp_path: Path) -> None:
-    from kgbuild.build.context import BuildContext
     from kgbuild.build.vector_prefetch import open_prefetch
     from kgbuild.config import parse_config
+    from kgbuild.embed.models import ModelPool
 
     config = parse_config({"workspace": str(tmp_path / "ws")}, file=None, env={})
-    ctx = BuildContext.from_config(config)
-    ctx.prefetch_vectors = True
-    assert open_prefetch(ctx, ["图灵出生于伦敦。他在布莱切利园工作。"] * 5) is None
-    ctx.prefetch_vectors = False
-    assert open_prefetch(ctx, ["Alan Turing was born in London."]) is None
+    assert open_prefetch(config, ModelPool(), ["图灵出生于伦敦。他在布莱切利园工作。"] * 5) is None
+    off = parse_config({"workspace": str(tmp_path / "ws"), "vector_store": {"backend": "none"}}, file=None, env={})
+    assert open_prefetch(off, ModelPool(), ["Alan Turing was born in London."]) is None

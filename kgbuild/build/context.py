@@ -8,6 +8,7 @@ opens a gateway. The runner that created the context closes it (`aclose`).
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from kgbuild.schema import Schema, resolve_schema
 from kgbuild.workspace import Workspace
 
 if TYPE_CHECKING:
+    from kgbuild.build.vector_prefetch import VectorPrefetch
     from kgbuild.embed.types import Embedder
     from kgbuild.extract.domain_concepts import DomainConcepts
     from kgbuild.llm.gateway import LLMGateway
@@ -58,6 +60,8 @@ class BuildContext:
         # The pipeline writes the stores: an LLM extraction then embeds their texts while it waits
         # on the model (kgbuild.build.vector_prefetch). Set by the runner that knows the pipeline.
         self.prefetch_vectors = False
+        # The build's one prefetch, opened by the first extraction batch, finished by the write stage.
+        self.vector_prefetch: VectorPrefetch | None = None
         self._prompts: PromptLibrary | None = None
         # one load per model, whichever setting asks; on embedding.device
         self.models = ModelPool(backend=config.embedding.backend, device=config.embedding.device)
@@ -134,6 +138,10 @@ class BuildContext:
 
     async def aclose(self) -> LLMSection | None:
         """Release what the stages opened; returns the model accounting if a model was asked."""
+        prefetch, self.vector_prefetch = self.vector_prefetch, None
+        if prefetch is not None:  # the build stopped before its write stage took it
+            await asyncio.to_thread(prefetch.cancel)
+            prefetch.close()
         gateway, self._gateway = self._gateway, None
         if gateway is None:
             return None

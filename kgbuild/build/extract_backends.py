@@ -151,9 +151,12 @@ class LLMBackend:
             queue.put_nowait(job)
 
         refused: list[EndpointRefused] = []
-        # The vector stage's embedding, on a worker thread while the consumers wait on the model.
+        # The vector stage's embedding, on a worker thread while the consumers wait on the model;
+        # one prefetch for the whole build, finished by the write stage (kgbuild.build.vector_prefetch).
         texts = [c.text for c in chunks]
-        prefetch = open_prefetch(self.ctx, texts) if chunks else None
+        prefetch = self.ctx.vector_prefetch
+        if prefetch is None and chunks and self.ctx.prefetch_vectors:
+            prefetch = self.ctx.vector_prefetch = open_prefetch(self.ctx.config, self.ctx.models, texts)
         if prefetch is not None:
             prefetch.add(texts)
             delivered = on_result
@@ -179,8 +182,6 @@ class LLMBackend:
             await asyncio.gather(*(consume() for _ in range(min(queue.qsize(), self.consumers) or 1)))
         finally:
             if prefetch is not None:
-                # Before alignment uses the sentence model: one user of it at a time.
-                await asyncio.to_thread(prefetch.join)
-                prefetch.close()
+                prefetch.flush()  # this batch's last texts; nothing waits for them before the write stage
         if refused:
             raise refused[0]

@@ -1,69 +1,98 @@
-"""The vector stage's embedding, done while an LLM extraction waits on the model.
+"""The vector stage's work, done while an LLM extraction waits on the model.
 
 In an LLM build the CPU is mostly idle: the consumers of `LLMBackend` wait on HTTP. The texts the
 vector store will embed are known long before the tables are final: every chunk's text as soon as
 it is chunked, and each entity's `name: description` as its extraction lands. `VectorPrefetch`
-embeds them on one worker thread into the workspace's embedding cache (the same
-`CachedEmbedder` file the write stage reads, keyed by model and text), so the write stage finds
-them computed and only embeds what alignment changed (a merged description, concept names).
+embeds them on one worker thread into the workspace's embedding cache (the same `CachedEmbedder`
+file the write stage reads, keyed by model and text), so the write stage finds them computed and
+only embeds what alignment changed (a merged description, concept names).
 
-Nothing is written to a store here: the vectors wait in the cache until the tables are final.
-When the extraction of a batch ends, the batch being embedded is finished and the rest dropped
-(the write stage embeds it, as it would have without the prefetch): the overlap only ever uses the
-time the build spends waiting on the model, and alignment, which may use the same sentence model
-(whose tokenizer is not safe to share between threads), starts with the model to itself.
+One prefetch serves the whole build (`BuildContext.vector_prefetch`): it is opened by the first
+extraction batch, fed by every batch, and keeps embedding through assembly, alignment and persist;
+the write stage `finish`es it (the batch in progress is finished, the rest dropped: the write stage
+embeds it as it would have without the prefetch) before it reads the cache. The worker runs at a
+lower priority with an ONNX session of its own, so it only takes time the build does not use: the
+extraction never waits for it, on the cores or at its end.
+
+The vector store is opened on a second thread as soon as the prefetch starts, and the collections
+the sync writes are created then: Milvus Lite starts a server process and polls each new index
+(about 2.5 s of a first build, mostly sleeping) while the build waits on the model anyway. The
+opened store is handed to the write stage. Nothing is written into a collection here: the rows
+wait for the final tables.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import sys
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
+from kgbuild.embed.models import SentenceEmbedder
 from kgbuild.model import ChunkExtraction
 
 if TYPE_CHECKING:
-    from kgbuild.build.context import BuildContext
+    from kgbuild.config import Config
     from kgbuild.embed.cached import CachedEmbedder
+    from kgbuild.embed.models import ModelPool
+    from kgbuild.store.types import VectorStore
 
 log = logging.getLogger(__name__)
 
 # Texts per embedding call: enough for the model's batching, few enough that the batch in progress
-# when the extraction ends is a short wait.
-BATCH = 64
+# when the write stage starts is a short wait (at the worker's lower priority).
+BATCH = 32
+NICE = 10  # the worker's priority below the build's
+
+StoreOpener = Callable[[], "VectorStore"]
 
 
 class VectorPrefetch:
-    """Queue texts with `add`; they are embedded into the cache on one thread; `join` waits."""
+    """Queue texts with `add`; they are embedded into the cache on one thread; `finish` waits for them."""
 
-    def __init__(self, embedder: CachedEmbedder) -> None:
+    def __init__(self, embedder: CachedEmbedder, open_store: StoreOpener | None = None) -> None:
         from kgbuild.store.vector_sync import entity_text  # imported by LLM builds that write vectors only
 
         self._entity_text = entity_text
         self._embedder = embedder
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgbuild-vectors")
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgbuild-vectors",
+                                        initializer=_lower_priority)
+        inner = getattr(embedder, "inner", None)
+        if isinstance(inner, SentenceEmbedder):
+            inner.background = True  # its own ONNX session, made on the worker: its threads share the lower priority
         self._pending: list[str] = []
         self._seen: set[str] = set()
         self._futures: list[tuple[Future[None], int]] = []  # each batch's future and its size
         self._lock = threading.Lock()
+        self._opener = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgbuild-store-open")
+        self._store: Future[VectorStore] | None = self._opener.submit(open_store) if open_store else None
         self.embedded = 0  # texts sent to the model by the prefetch (cache misses)
-        self.dropped = 0  # texts left to the write stage when the extraction ended
+        self.dropped = 0  # texts left to the write stage: not started when it began
         self.failed: str | None = None  # the first error; the write stage embeds what is missing
 
     def add(self, texts: Iterable[str], *, flush: bool = False) -> None:
         with self._lock:
+            new = []
             for text in texts:
                 if text and text not in self._seen:
                     self._seen.add(text)
-                    self._pending.append(text)
+                    new.append(text)
+            # Like lengths to one call: a call pads to its longest text, and a batch's chunks range from
+            # a line to the model's window (the write stage sorts all its texts the same way).
+            self._pending.extend(sorted(new, key=len))
             while len(self._pending) >= BATCH or (flush and self._pending):
                 batch, self._pending = self._pending[:BATCH], self._pending[BATCH:]
                 self._futures.append((self._pool.submit(self._embed, batch), len(batch)))
 
     def add_extraction(self, extraction: ChunkExtraction) -> None:
         self.add(self._entity_text(e.name, e.description) for e in extraction.entities)
+
+    def flush(self) -> None:
+        """Queue the texts waiting for a full batch (an extraction batch ended)."""
+        self.add((), flush=True)
 
     def _embed(self, texts: list[str]) -> None:
         if self.failed is not None:
@@ -77,11 +106,11 @@ class VectorPrefetch:
             self.failed = f"{type(exc).__name__}: {exc}"
             log.warning("vector prefetch stopped (the write stage embeds the rest): %s", self.failed)
 
-    def join(self) -> None:
-        """The extraction is over: wait for the batch being embedded, drop the rest (call from a
-        worker thread, not the event loop). What was not embedded while the model was awaited is
-        the write stage's, as without the prefetch, so the extraction never waits for a backlog
-        (measured on a loaded machine: waiting for all of it made the extract stage 10 s -> 150 s)."""
+    def finish(self) -> VectorStore | None:
+        """The tables are final: the batch in progress is finished, the batches not started are
+        dropped (the write stage embeds them at the build's own priority, which is no more work than
+        finishing them here), and the vector store opened ahead is handed over (None: not opened here,
+        or opening failed; the write stage opens it and reports why). Call from a worker thread."""
         with self._lock:
             futures, self._futures = self._futures, []
             self.dropped += len(self._pending)
@@ -96,33 +125,89 @@ class VectorPrefetch:
                 running.append(future)
         for future in running:
             future.result()
+        return self._take_store()
+
+    def _take_store(self) -> VectorStore | None:
+        opened, self._store = self._store, None
+        if opened is None:
+            return None
+        try:
+            return opened.result()
+        except Exception as exc:  # noqa: BLE001 - the write stage opens it again and reports the error itself
+            log.info("vector store not opened ahead of the write stage: %s", exc)
+            return None
+
+    def cancel(self) -> None:
+        """The build stops before its write stage: as `finish`, and the store opened ahead is closed."""
+        store = self.finish()
+        if store is not None:
+            store.close()
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
+        self._opener.shutdown(wait=True)
         self._embedder.close()
 
 
-def open_prefetch(ctx: BuildContext, texts: Sequence[str]) -> VectorPrefetch | None:
-    """A prefetch for an LLM build that writes a vector store; None when there is nothing to overlap,
+def _lower_priority() -> None:
+    """The worker's scheduling priority lowered (nice +10, Linux threads only): it fills the time the
+    build waits on the model and must not take the cores from the event loop that parses the replies
+    (on 2 loaded cores it made the extract stage 3x longer); threads it starts inherit it."""
+    if sys.platform != "linux":
+        return
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + NICE))
+    except OSError:
+        pass  # not allowed here: the prefetch runs at the build's priority
+
+
+def open_prefetch(config: Config, models: ModelPool, texts: Sequence[str]) -> VectorPrefetch | None:
+    """A prefetch for an LLM build that writes a vector store (the caller knows its pipeline does;
+    `models`: the build's pool, whose model the write stage uses); None when there is nothing to overlap,
     or when the model the write stage will use cannot be told yet: `embedding.model: auto` decides
     by the corpus's language from the chunks table, which this build has not written yet, so the
     batch's own `texts` must lead to the same model (a Chinese batch in an empty workspace does not:
-    its vectors are left to the write stage)."""
-    config = ctx.config
-    if not ctx.prefetch_vectors or config.vector_store.backend == "none":
+    its vectors are left to the write stage). The store is opened ahead only when the full-text
+    analyzer (`vector_store.text_analyzer: auto`, decided the same way) is certain too."""
+    if config.vector_store.backend == "none":
         return None
     from kgbuild.embed.cached import open_embedder
-    from kgbuild.embed.choice import choose_embedding_model, decide_embedding
+    from kgbuild.embed.choice import (
+        choose_embedding_model,
+        choose_text_analyzer,
+        decide_embedding,
+        decide_text_analyzer,
+    )
     from kgbuild.embed.multilingual import MULTILINGUAL, multilingual_installed
     from kgbuild.text_language import guess_language
 
-    decided = decide_embedding(config, config.workspace_path())
+    workspace = config.workspace_path()
+    decided = decide_embedding(config, workspace)
+    corpus = guess_language(list(texts)) if texts else None
     if config.embedding.model == "auto" and config.extract.prompt_language != "zh":
-        here = choose_embedding_model("auto", prompt_language=config.extract.prompt_language,
-                                      corpus=guess_language(list(texts)) if texts else None,
+        here = choose_embedding_model("auto", prompt_language=config.extract.prompt_language, corpus=corpus,
                                       installed=multilingual_installed())
         if here.model != decided.model:
             return None
     if decided.model == MULTILINGUAL or decided.missing:
         return None  # its own embedder, and a notice the write stage gives once
-    return VectorPrefetch(open_embedder(config, config.workspace_path(), ctx.models))
+    embedder = open_embedder(config, workspace, models)
+    analyzer = decide_text_analyzer(config, workspace)
+    certain = (config.vector_store.text_analyzer != "auto" or config.extract.prompt_language == "zh"
+               or choose_text_analyzer("auto", prompt_language=config.extract.prompt_language,
+                                       corpus=corpus) == analyzer)
+
+    def open_store() -> VectorStore:
+        from kgbuild.store.milvus import open_vector_store
+        from kgbuild.store.vector_sync import prepare_collections
+
+        store = open_vector_store(config, analyzer)
+        try:
+            prepare_collections(store, config.vector_store.collection_prefix, embedder.dim)
+        except Exception:
+            store.close()
+            raise
+        return store
+
+    return VectorPrefetch(embedder, open_store if certain else None)

@@ -22,7 +22,19 @@ class WriteStage:
         return content_hash(f"write|{graph_target(ctx.config)}|{vector_target(ctx.config)}")
 
     async def run(self, ctx: BuildContext, data: PersistedTables) -> StageResult[WrittenStores]:
+        import asyncio
+
         from kgbuild.store.sync import sync_stores
+
+        # An LLM build's vectors embedded while it waited on the model: what is still queued is what
+        # this stage would embed first, so it is finished here, with the vector store it opened.
+        prefetch, ctx.vector_prefetch = ctx.vector_prefetch, None
+        opened = None
+        if prefetch is not None:
+            try:
+                opened = await asyncio.to_thread(prefetch.finish)
+            finally:
+                prefetch.close()
 
         # What the earlier stages left on the heap (millions of objects) is moved out of the cyclic
         # collector's sight while the stores are written: the writes allocate rows by the hundred
@@ -31,7 +43,7 @@ class WriteStage:
         gc.collect()
         gc.freeze()
         try:
-            stores = sync_stores(ctx.config, ctx.progress, ctx.models)
+            stores = sync_stores(ctx.config, ctx.progress, ctx.models, opened)
         except KgbuildError as exc:
             # The tables are persisted: nothing is lost, and the next build or `kgbuild sync` resumes.
             return StageResult(WrittenStores(), WriteSection(error=exc.line()))

@@ -165,9 +165,11 @@ def remove(ctx: click.Context, doc_ids: tuple[str, ...], quiet: bool, as_json: b
     """Remove documents (by id, see `kgbuild inspect documents`): their chunks, and every entity,
     relation and vector that loses all support, from the workspace and the stores."""
     from kgbuild.build import Builder
+    from kgbuild.llm.probe import check_endpoints, remove_roles
     from kgbuild.progress import QuietProgress, RichProgress
 
     config = _config(ctx)
+    check_endpoints(config, remove_roles(config))  # a dead or wrong model endpoint: one line, before any work
     progress = QuietProgress() if quiet or as_json else RichProgress()
     report = asyncio.run(Builder(config, progress).arun([], remove=list(doc_ids)))
     _finish_build(report, as_json, keep_going=False)

@@ -140,7 +140,10 @@ class OnnxEncoder:
     (the first tokens and the closing [SEP]); `stats.truncated` counts the texts that were cut.
     """
 
-    def __init__(self, model: Any, graph: Path, backend: Backend, threads: int | None = None) -> None:
+    def __init__(self, model: Any, graph: Path, backend: Backend, threads: int | None = None, *,
+                 background: bool = False) -> None:
+        """`background`: a session for work that only fills idle time (an LLM build's vector prefetch):
+        its threads do not spin while they wait for work, leaving the cores to the threads that matter."""
         import onnxruntime as ort
 
         self.model = model
@@ -154,6 +157,8 @@ class OnnxEncoder:
         options.intra_op_num_threads = threads or default_threads()
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
+        if background:
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         # The arena keeps the largest batch's activations for the life of the session (bounded by
         # _BATCH_SQUARES), and that is what makes it fast: without it every run maps and zeroes
         # fresh pages for each activation, which cost 1.4-1.8x the time on 2Wiki chunks.

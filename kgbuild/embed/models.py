@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,6 +99,7 @@ class ModelPool:
         self._models: dict[str, SentenceModel] = {}
         self._encoders: dict[str, Encoder] = {}
         self._lock = threading.Lock()
+        self._in_use: dict[str, threading.Lock] = {}  # one encode at a time per model (see `using`)
         self.loads = 0  # models actually loaded by this pool
         self.load_seconds = 0.0  # spent loading them (the build report's fixed costs)
 
@@ -139,6 +141,30 @@ class ModelPool:
                     graph = onnx_graph(model, f"{Path(key).name}-{_model_fingerprint(key)}", backend, choice.setting)
                     self._encoders[key] = OnnxEncoder(model, graph, backend, self._threads)
             return self._encoders[key]
+
+    def background_encoder(self, choice: ModelChoice) -> OnnxEncoder | None:
+        """An ONNX session of its own for `choice`'s model, made in the calling thread (ONNX Runtime's
+        threads take that thread's scheduling priority; kgbuild.build.vector_prefetch lowers it), for
+        one thread's use; None for the other backends (the caller uses the shared encoder)."""
+        backend = self.backend(choice)
+        if backend not in ("onnx", "onnx-int8"):
+            return None
+        model = self.model(choice)
+        if supports_onnx(model):
+            return None  # the shared encoder says why, in one line
+        key = choice.resolve()
+        # Not through `encoder`: the shared session must not be made here, on a low-priority thread.
+        graph = onnx_graph(model, f"{Path(key).name}-{_model_fingerprint(key)}", backend, choice.setting)
+        return OnnxEncoder(model, graph, backend, self._threads, background=True)
+
+    def using(self, choice: ModelChoice) -> threading.Lock:
+        """Held while `choice`'s model encodes: an LLM build embeds on a worker thread
+        (kgbuild.build.vector_prefetch) while another stage may embed with the same model, whose
+        tokenizer is not safe to share between threads; and two encodes at once on the same cores
+        gain nothing over one after the other."""
+        key = choice.resolve()
+        with self._lock:
+            return self._in_use.setdefault(key, threading.Lock())
 
     def _static(self, choice: ModelChoice) -> StaticEncoder:
         key = choice.resolve()
@@ -196,6 +222,9 @@ class SentenceEmbedder:
         self.truncated = 0  # texts this embedder cut at the model's window
         self.window = 0  # that window in tokens, once the model is loaded
         self._pool = pool
+        self.background = False  # its own low-priority session, made on first use (ModelPool.background_encoder)
+        self._own: OnnxEncoder | None = None
+        self._own_tried = False
         # A static table keeps the model's width too (kgbuild.embed.static), but its width is
         # read from the table itself rather than assumed.
         self._dim: int | None = BUNDLED_DIM if choice.bundled and self.backend != "static" else None
@@ -211,8 +240,13 @@ class SentenceEmbedder:
         wants a matrix takes `np.asarray`, which costs little next to the model)."""
         if not texts:
             return []
-        encoder = self._pool.encoder(self.choice)
-        encoded = encoder.encode(list(texts), self.batch_size)
+        if self.background and not self._own_tried:
+            self._own_tried = True
+            self._own = self._pool.background_encoder(self.choice)
+        encoder: Encoder = self._own or self._pool.encoder(self.choice)
+        # A session of its own needs no turn; the shared encoder serves one caller at a time.
+        with nullcontext() if self._own is not None else self._pool.using(self.choice):
+            encoded = encoder.encode(list(texts), self.batch_size)
         self.truncated += encoded.truncated
         self.window = encoder.max_tokens
         rows: list[list[float]] = unit_rows(np.asarray(encoded.vectors, dtype=np.float32)).tolist()

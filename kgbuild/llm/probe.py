@@ -143,6 +143,11 @@ def build_roles(config: Config) -> list[str]:
     return roles
 
 
+def remove_roles(config: Config) -> list[str]:
+    """The roles a removal asks a model for: alignment runs again over what is left; nothing is extracted."""
+    return [role for role in build_roles(config) if role != "extract"]
+
+
 def query_roles(config: Config, strategies: Iterable[str] | None, needs_model: Callable[[str], bool]) -> list[str]:
     """["solve"] when one of `strategies` ("auto": the solver when a model is configured) asks a model;
     `needs_model` says which do (the query registry's specs: this layer does not import them)."""

@@ -8,6 +8,10 @@ The child takes the project's build lock like any `kgbuild build`, so a second b
 this server or from another process, is refused in one line. The engine is closed while a child runs
 (kgbuild/mcp/project.py): the embedded stores admit one process at a time.
 
+The model endpoints the command would ask are probed here first (kgbuild/llm/probe.py, as the CLI
+does): a dead endpoint, a refused key or an unknown model is the tool error in the CLI's one line,
+before the engine is closed or a child started, and nothing in the project changes.
+
 A build reads any path this process can read into the graph: that is why these tools exist only when
 the server was started with `--allow-build`.
 """
@@ -24,6 +28,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field, ValidationError
 
+from kgbuild.llm.probe import EndpointUnusable, build_roles, check_endpoints, remove_roles
 from kgbuild.mcp.project import Project
 from kgbuild.report import BuildReport
 
@@ -45,6 +50,7 @@ def build_tools(project: Project) -> list[tuple[Callable[..., Any], ToolAnnotati
         what was written. Reads wait until it finishes."""
         root = project.config.root
         sources = [str(Path(p) if Path(p).is_absolute() else root / p) for p in paths]
+        _check_endpoints(project, build_roles(project.config))
         return _run_command(project, ["build", "--json", "--quiet", "--", *sources])
 
     def remove(
@@ -53,9 +59,17 @@ def build_tools(project: Project) -> list[tuple[Callable[..., Any], ToolAnnotati
     ) -> BuildReport:
         """Remove a document: its chunks, and every entity, relation and vector left without support, from
         the workspace and the stores. Returns the build report."""
+        _check_endpoints(project, remove_roles(project.config))
         return _run_command(project, ["remove", "--json", "--quiet", "--", document])
 
     return [(build, BUILD), (remove, REMOVE)]
+
+
+def _check_endpoints(project: Project, roles: list[str]) -> None:
+    try:
+        check_endpoints(project.config, roles)
+    except EndpointUnusable as exc:
+        raise ToolError(exc.line()) from None
 
 
 def _run_command(project: Project, arguments: list[str]) -> BuildReport:

@@ -24,13 +24,15 @@ from kgbuild.store.labels import predicate_type, schema_typer
 from kgbuild.store.manifest import StoreManifest
 from kgbuild.store.open import graph_target, manifest_path, open_graph_store, vector_target
 from kgbuild.store.owned_rows import owned_rows, with_referrers
-from kgbuild.store.types import SyncReport
+from kgbuild.store.types import SyncReport, VectorStore
 from kgbuild.workspace import Workspace
 
 
 def sync_stores(config: Config, progress: ProgressReporter | None = None,
-                models: ModelPool | None = None) -> SyncReport:
+                models: ModelPool | None = None, vector_store: VectorStore | None = None) -> SyncReport:
     """`models`: the build's model pool, so the vectors come from the model its other stages loaded.
+    `vector_store`: the vector store already opened (an LLM build opens it while it waits on the
+    model, kgbuild.build.vector_prefetch); it is closed here like one opened here.
 
     The graph store first, then the vector store, each from its own reading of the workspace into
     its own manifest target and its own report. A graph store that fails does not cost the vector
@@ -49,8 +51,14 @@ def sync_stores(config: Config, progress: ProgressReporter | None = None,
             _sync_graph(config, Workspace(config.workspace_path()), graph, progress)
         except KgbuildError as exc:
             graph_error = exc
+        except BaseException:
+            if vector_store is not None:
+                vector_store.close()
+            raise
     if config.vector_store.backend != "none":
-        _sync_vectors(config, Workspace(config.workspace_path()), vectors, progress, models)
+        _sync_vectors(config, Workspace(config.workspace_path()), vectors, progress, models, vector_store)
+    elif vector_store is not None:
+        vector_store.close()
     if graph_error is not None:
         raise graph_error
     report = _merged(graph, vectors)
@@ -131,7 +139,7 @@ def _sync_graph(config: Config, workspace: Workspace, report: SyncReport, progre
 
 
 def _sync_vectors(config: Config, workspace: Workspace, report: SyncReport, progress: ProgressReporter,
-                  models: ModelPool | None) -> None:
+                  models: ModelPool | None, opened_store: VectorStore | None = None) -> None:
     from kgbuild.embed.choice import decide_embedding, decide_text_analyzer
     opened = started = time.perf_counter()  # the Milvus client's import is part of opening the store
     from kgbuild.embed.cached import open_embedder
@@ -141,7 +149,7 @@ def _sync_vectors(config: Config, workspace: Workspace, report: SyncReport, prog
     with ExitStack() as stack:
         manifest = StoreManifest(manifest_path(config), vector_target(config))
         stack.callback(manifest.close)
-        store = open_vector_store(config, decide_text_analyzer(config, config.workspace_path()))
+        store = opened_store or open_vector_store(config, decide_text_analyzer(config, config.workspace_path()))
         stack.callback(store.close)
         report.seconds["vector_open"] = round(time.perf_counter() - opened, 3)  # a fixed cost of every build
         embedder = open_embedder(config, config.workspace_path(), models)

@@ -85,6 +85,17 @@ _KINDS: tuple[tuple[str, Callable[[Workspace], dict[str, _Pending]], bool], ...]
 )
 
 
+def prepare_collections(store: VectorStore, prefix: str, dim: int) -> None:
+    """Create the collections a sync writes that do not exist yet (an LLM build does it while it waits
+    on the model: a new Milvus Lite index is polled for about half a second). One that exists with
+    another width or analyzer is left to the sync, which drops it and forgets its manifest rows."""
+    for suffix, _, full_text in _KINDS:
+        try:
+            store.ensure_collection(f"{prefix}_{suffix}", dim, full_text=full_text)
+        except CollectionMismatch:
+            continue
+
+
 def vector_texts(workspace: Workspace) -> list[str]:
     """Every text the three collections embed, as `sync_vectors` will ask the embedder for them."""
     return [p.embed_text for _, build_rows, _ in _KINDS for p in build_rows(workspace).values()]
