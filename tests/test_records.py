@@ -370,3 +370,55 @@ def test_a_text_entity_named_by_a_records_alias_fuses_with_the_record() -> None:
     assert (disease.name, disease.aliases) == ("脂溢性皮炎", ["脂溢性湿疹"])  # the table's name wins
     assert disease.chunk_ids == ["Disease#p00002#0", "text#p00000#0"]
     assert [m.step for m in fused.merges] == ["alias"]
+
+
+def test_an_unchanged_reimport_parses_nothing_and_keeps_the_tables(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28: a records file whose bytes, mapping and schema are unchanged is not parsed again,
+    and a build that changed nothing keeps the last build's assembly, alignment and tables; its
+    bad rows are still reported. A changed row is read and built again."""
+    import kgbuild.records.documents as documents
+    from kgbuild.build.unchanged import NOTE
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "drugs.csv").write_text("id,name,stock\n1,aspirin,12\n2,ibuprofen,many\n", encoding="utf-8")
+    mapping = """records:
+  files:
+    - path: drugs.csv
+      class: Drug
+      id: id
+      name: name
+      properties:
+        - {column: stock, parse: number}
+"""
+    text = default_config_text("records-demo", "medicine")
+    text = text.split("records:")[0] + mapping + "\nquery:" + text.split("\nquery:", 1)[1]
+    (tmp_path / "kgbuild.yaml").write_text(text, encoding="utf-8")
+    config_file = tmp_path / "kgbuild.yaml"
+    parsed: list[str] = []
+    real = documents.read_rows
+
+    def counting(path: Path, *args: Any, **kw: Any) -> Any:
+        parsed.append(path.name)
+        return real(path, *args, **kw)
+
+    monkeypatch.setattr(documents, "read_rows", counting)
+    first = _build(config_file, data)
+    assert parsed == ["drugs.csv"] and "assemble" in first.stage_seconds
+    ws = Workspace(load_config(config_file, env={}).workspace_path())
+    tables = {name: ws.rows(name) for name in ("entities", "relations", "chunks", "documents")}
+    again = _build(config_file, data)
+    assert parsed == ["drugs.csv"]  # not parsed a second time
+    assert NOTE in again.notes
+    assert not {"assemble", "align", "persist"} & set(again.stage_seconds)
+    assert [s.reason for s in again.read.skipped] == [s.reason for s in first.read.skipped]
+    assert any("'many' is not a number" in s.reason for s in again.read.skipped)
+    assert again.graph == first.graph and again.persist == first.persist
+    assert {name: ws.rows(name) for name in tables} == tables
+    (data / "drugs.csv").write_text("id,name,stock\n1,aspirin,13\n2,ibuprofen,many\n", encoding="utf-8")
+    changed = _build(config_file, data)
+    assert parsed == ["drugs.csv", "drugs.csv"] and changed.chunk.documents_changed == 1
+    assert "assemble" in changed.stage_seconds and NOTE not in changed.notes
+    (aspirin,) = [e for e in explore.entities(ws, name="aspirin", limit=None)]
+    assert aspirin["properties"] == {"stock": ["13"]}
