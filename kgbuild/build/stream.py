@@ -144,7 +144,8 @@ class StreamStage:
             if request.prune:
                 reading.remove([], prune=True)
 
-    async def _streamed(self, ctx: BuildContext, request: BuildRequest, size: int) -> StageResult[BuiltGraph | KeptTables]:
+    async def _streamed(self, ctx: BuildContext, request: BuildRequest,
+                        size: int) -> StageResult[BuiltGraph | KeptTables]:
         clock = Clock()
         with clock("read"):
             front = self.open(ctx, request)
