@@ -422,3 +422,30 @@ def test_an_unchanged_reimport_parses_nothing_and_keeps_the_tables(tmp_path: Pat
     assert "assemble" in changed.stage_seconds and NOTE not in changed.notes
     (aspirin,) = [e for e in explore.entities(ws, name="aspirin", limit=None)]
     assert aspirin["properties"] == {"stock": ["13"]}
+
+
+@pytest.mark.slow  # builds the medicine tables and text, syncs Milvus Lite, asks FRAG
+@needs_data
+def test_a_question_joining_a_text_fact_and_a_table_fact_is_answered_without_a_model(tmp_path: Path) -> None:
+    """Issue 28, written from the data before running it: Disease.csv's text for 甲状腺结节 (line 6)
+    says patients register at 普外科, 甲状腺外科, 内分泌科 or 头颈外科; HospitalDepartment.csv says
+    内科-内分泌科 (line 3), 外科-甲状腺外科 (line 73) and 耳鼻咽喉头颈外科-头颈外科 (line 93). So the
+    内科 department for 甲状腺结节 is 内分泌科, the 外科 one 甲状腺外科: only the text knows the
+    disease's departments, only the table knows which is part of which."""
+    pytest.importorskip("milvus_lite")
+    import kgbuild
+
+    config_file, data = _project(tmp_path, ["Disease.csv", "HospitalDepartment.csv"])
+    report = asyncio.run(Builder(load_config(config_file, env={})).arun([data]))
+    assert not report.store_error, report.store_error
+    with kgbuild.open(config_file) as engine:
+        for question, gold, other in (("甲状腺结节患者可以去哪个内科科室挂号？", "内分泌科", "甲状腺外科"),
+                                      ("甲状腺结节可以挂外科的哪个科？", "甲状腺外科", "内分泌科")):
+            answer = engine.query(question, strategy="frag")
+            assert answer.answer == gold, (question, answer.answer, answer.notes)
+            facts = {(t.subject, t.predicate, t.object): t.chunk_ids for t in answer.triples}
+            text_fact = facts[("甲状腺结节", "belongsToDepartment", gold)]
+            assert any(c.startswith("Disease/2#") for c in text_fact)  # the text of Disease.csv line 6
+            table_fact = next(chunks for (s, p, _), chunks in facts.items() if s == gold and p == "subDepartmentOf")
+            assert all(c.startswith("HospitalDepartment#") for c in table_fact)  # a row of the table
+            assert other != answer.answer

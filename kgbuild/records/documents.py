@@ -147,7 +147,7 @@ class MappedFiles:
     def _row(self, row: Row, source: str, article: str, mapper: RecordMapper,
              mapping: FileMapping, fmt: str) -> tuple[Paragraph | None, list[ReadProblem], Document | None]:
         where = f"{source}:{row.line}"
-        mapped = mapper.map(row.values, chunk_id(article, row.line, 0))
+        mapped = mapper.check(row.values)  # the build maps it, with the target index
         problems = [ReadProblem(where, message) for message in mapped.problems]
         if mapped.skipped:
             return None, problems, None
