@@ -8,7 +8,7 @@ is configured, else the tail of the best path whose class fits the question, mar
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -204,7 +204,7 @@ class FragStrategy:
             self._session = None
 
 
-def joining_paths(ranked: Sequence[RankedPath], seeds: Sequence[int]) -> list[RankedPath]:
+def joining_paths(ranked: Sequence[RankedPath], seeds: Iterable[int]) -> list[RankedPath]:
     """The paths, in rank order, that join two different entities of the question: a node between
     them meets both of its conditions ("the department of the disease that is part of 内科"), so
     the model-free pick takes those nodes before the ends of paths from one entity."""
