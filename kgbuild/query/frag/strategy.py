@@ -181,13 +181,14 @@ class FragStrategy:
             joins = joining_paths(pool, linked.seeds)
             ranked = [*(n for r in joins for n in r.path.nodes[1:-1]), *(r.path.end for r in pool)]
             answer = model_free(answer, p, question, ranked, set(linked.seeds))
-            reached = next((r.path for r in joins if answer.answer in {p.node_names[n] for n in r.path.nodes[1:-1]}),
-                           None) or next((r.path for r in pool
-                                          if answer.answer and p.node_names[r.path.end] == answer.answer), None)
-            if reached is not None and all(r.path is not reached for r in top):  # the evidence shows the join
-                answer.facts.append(path_text(p, reached))
+            joined = next((r.path for r in joins if answer.answer in {p.node_names[n] for n in r.path.nodes[1:-1]}),
+                          None)
+            reached = joined or next((r.path for r in pool
+                                      if answer.answer and p.node_names[r.path.end] == answer.answer), None)
+            if joined is not None and all(r.path is not joined for r in top):  # the evidence shows the join
+                answer.facts.append(path_text(p, joined))
                 known = {tr.id for tr in answer.triples}
-                answer.triples += [tr for tr in to_triples(p, list(reached.edges)) if tr.id not in known]
+                answer.triples += [tr for tr in to_triples(p, list(joined.edges)) if tr.id not in known]
             answer_step(trace, None, answer.answer, t, path_text(p, reached) if reached is not None else "")
         return trace.finish(answer)
 
