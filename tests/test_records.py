@@ -449,3 +449,26 @@ def test_a_question_joining_a_text_fact_and_a_table_fact_is_answered_without_a_m
             table_fact = next(chunks for (s, p, _), chunks in facts.items() if s == gold and p == "subDepartmentOf")
             assert all(c.startswith("HospitalDepartment#") for c in table_fact)  # a row of the table
             assert other != answer.answer
+
+
+def test_records_are_never_paired_by_a_similarity_step_but_text_still_fuses_with_them() -> None:
+    """Two rows of a table whose names differ by one letter are two records; a text entity spelled
+    that way is still the record (fusion's typo step), and an equal name still fuses records."""
+    from kgbuild.align.fusion import fuse_entities
+    from kgbuild.model import Entity
+
+    def disease(name: str, chunk: str) -> Entity:
+        return Entity(id=Entity.make_id(name, "Disease"), name=name, spg_class="Disease", chunk_ids=[chunk])
+
+    rows = [disease("Seborrheic dermatitis", "Disease#p00002#0"), disease("Seborrheic dermatitus", "Disease#p00003#0")]
+    text = disease("Seborrheic dermatitus", "notes#p00001#0")
+    settled = {e.id for e in rows}
+    apart = fuse_entities(rows, [], _schema(), settled=settled)
+    assert len(apart.entities) == 2 and apart.merges == []
+    before = fuse_entities(rows, [], _schema())  # without the records known, the typo step joins them
+    assert len(before.entities) == 1
+    other = disease("Atopic dermatitis", "notes#p00002#0")
+    typo = disease("Atopic dermatitus", "Disease#p00004#0")  # a record, and the text's spelling one letter off
+    fused = fuse_entities([typo, other], [], _schema(), settled={typo.id})
+    assert len(fused.entities) == 1 and [m.step for m in fused.merges] == ["lsh"]
+    assert text.id == rows[1].id  # the same name and class is the same node before fusion
