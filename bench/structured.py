@@ -165,6 +165,25 @@ def child(code: str, root: Path, tree: str | None = None) -> dict[str, object]:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def build_twice(root: Path, size: int, prefix: str, tree: str | None = None) -> dict[str, object]:
+    """A whole build of `size` generated rows, then the same build on the unchanged files; `tree`:
+    a checkout of other code to build with (the baseline)."""
+    generate(root, size)
+    first = child(_BUILD, root, tree)
+    again = child(_BUILD, root, tree)
+    print(f"{prefix} {size} rows{f' ({tree})' if tree else ''}: {first['s']:.1f} s ({first['cpu_s']:.1f} s CPU; "
+          f"{first['stages']}), {first['entities']} entities, {first['relations']} relations, "
+          f"peak {first['peak_rss_mb']:.0f} MB; unchanged re-import {again['s']:.1f} s "
+          f"({again['cpu_s']:.1f} s CPU, {again['chunks_unchanged']} files unchanged)")
+    return {
+        f"{prefix}_{size}_rows_per_s": round(size / float(first["s"])),
+        f"{prefix}_{size}_cpu_rows_per_s": round(size / float(first["cpu_s"])),
+        f"{prefix}_{size}_peak_rss_mb": round(float(first["peak_rss_mb"])),
+        f"{prefix}_{size}_reimport_s": round(float(again["s"]), 1),
+        f"{prefix}_{size}_reimport_cpu_s": round(float(again["cpu_s"]), 1),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000, help="rows for the baseline and the mapping")
@@ -195,38 +214,10 @@ def main() -> None:
         })
         sizes = [int(s) for s in args.build_rows.split(",") if s]
         if args.baseline_tree and sizes:
-            size = min(sizes)
-            oroot = Path(tmp) / f"old{size}"
-            generate(oroot, size)
-            first = child(_BUILD, oroot, args.baseline_tree)
-            again = child(_BUILD, oroot, args.baseline_tree)
-            print(f"baseline code ({args.baseline_tree}), build {size} rows: {first['s']:.1f} s "
-                  f"({first['cpu_s']:.1f} s CPU; {first['stages']}), peak {first['peak_rss_mb']:.0f} MB; "
-                  f"unchanged re-import {again['s']:.1f} s ({again['cpu_s']:.1f} s CPU)")
-            figures.update({
-                f"old_build_{size}_rows_per_s": round(size / float(first["s"])),
-                f"old_build_{size}_cpu_rows_per_s": round(size / float(first["cpu_s"])),
-                f"old_build_{size}_peak_rss_mb": round(float(first["peak_rss_mb"])),
-                f"old_build_{size}_reimport_s": round(float(again["s"]), 1),
-                f"old_build_{size}_reimport_cpu_s": round(float(again["cpu_s"]), 1),
-            })
+            figures.update(build_twice(Path(tmp) / f"old{min(sizes)}", min(sizes), "old_build",
+                                       args.baseline_tree))
         for size in sizes:
-            broot = Path(tmp) / f"b{size}"
-            generate(broot, size)
-            first = child(_BUILD, broot)
-            again = child(_BUILD, broot)
-            print(f"build {size} rows: {first['s']:.1f} s ({first['cpu_s']:.1f} s CPU; {first['stages']}), "
-                  f"{first['entities']} entities, {first['relations']} relations, "
-                  f"peak {first['peak_rss_mb']:.0f} MB; "
-                  f"unchanged re-import {again['s']:.1f} s ({again['cpu_s']:.1f} s CPU, "
-                  f"{again['chunks_unchanged']} files unchanged)")
-            figures.update({
-                f"build_{size}_rows_per_s": round(size / float(first["s"])),
-                f"build_{size}_cpu_rows_per_s": round(size / float(first["cpu_s"])),
-                f"build_{size}_peak_rss_mb": round(float(first["peak_rss_mb"])),
-                f"build_{size}_reimport_s": round(float(again["s"]), 1),
-                f"build_{size}_reimport_cpu_s": round(float(again["cpu_s"]), 1),
-            })
+            figures.update(build_twice(Path(tmp) / f"b{size}", size, "build"))
             # The headline keys are the largest whole build's: the import path a user runs.
             figures["rows_per_s"] = figures[f"build_{size}_rows_per_s"]
             figures["peak_rss_mb"] = figures[f"build_{size}_peak_rss_mb"]
