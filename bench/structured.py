@@ -158,8 +158,10 @@ def child(code: str, root: Path, tree: str | None = None) -> dict[str, object]:
     env = dict(os.environ)
     if tree is not None:
         env["PYTHONPATH"] = tree
+    # Run from `root`: `python -c` puts the working directory first on sys.path, so a child started
+    # from a checkout would import that checkout's kgbuild whatever PYTHONPATH says.
     out = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, text=True, check=False,
-                         env=env)
+                         env=env, cwd=root)
     if out.returncode != 0:
         raise SystemExit(f"child failed:\n{out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
