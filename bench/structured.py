@@ -156,8 +156,9 @@ def generate(root: Path, rows: int, seed: int = 7) -> None:
 def child(code: str, root: Path, tree: str | None = None) -> dict[str, object]:
     """`code` in a child process over `root`; `tree`: a checkout whose kgbuild it imports (the baseline)."""
     env = dict(os.environ)
-    if tree is not None:
-        env["PYTHONPATH"] = tree
+    # This checkout's kgbuild, or the baseline's: first on the path either way.
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (tree or str(Path(__file__).resolve().parents[1]),
+                                                    env.get("PYTHONPATH", "") if tree is None else "") if p)
     # Run from `root`: `python -c` puts the working directory first on sys.path, so a child started
     # from a checkout would import that checkout's kgbuild whatever PYTHONPATH says.
     out = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, text=True, check=False,
