@@ -12,7 +12,10 @@ so wall time and peak RSS (getrusage of the child) belong to it alone:
   counted and dropped: streamed, nothing held), at `--rows`;
 - build: `kgbuild build --no-sync` of the same mapping (read, one chunk per record, records as
   extractions, assembly, alignment, the workspace tables), stores off, at each `--build-rows`,
-  then the same build again on unchanged files (`reimport_s`).
+  then the same build again on unchanged files (`reimport_s`: the files are hashed, not parsed,
+  and the last build's tables are kept);
+- with `--baseline-tree DIR`: the smallest build, and its re-import, by the code checked out in
+  DIR (e.g. `git worktree add --detach /tmp/base main`), in the same run (`old_build_*` keys).
 
 The last line is one JSON object.
 """
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import subprocess
 import sys
@@ -149,17 +153,47 @@ def generate(root: Path, rows: int, seed: int = 7) -> None:
         f"{MAPPING}", encoding="utf-8")
 
 
-def child(code: str, root: Path) -> dict[str, object]:
-    out = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, text=True, check=False)
+def child(code: str, root: Path, tree: str | None = None) -> dict[str, object]:
+    """`code` in a child process over `root`; `tree`: a checkout whose kgbuild it imports (the baseline)."""
+    env = dict(os.environ)
+    # This checkout's kgbuild, or the baseline's: first on the path either way.
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (tree or str(Path(__file__).resolve().parents[1]),
+                                                    env.get("PYTHONPATH", "") if tree is None else "") if p)
+    # Run from `root`: `python -c` puts the working directory first on sys.path, so a child started
+    # from a checkout would import that checkout's kgbuild whatever PYTHONPATH says.
+    out = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, text=True, check=False,
+                         env=env, cwd=root)
     if out.returncode != 0:
         raise SystemExit(f"child failed:\n{out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def build_twice(root: Path, size: int, prefix: str, tree: str | None = None) -> dict[str, object]:
+    """A whole build of `size` generated rows, then the same build on the unchanged files; `tree`:
+    a checkout of other code to build with (the baseline)."""
+    generate(root, size)
+    first = child(_BUILD, root, tree)
+    again = child(_BUILD, root, tree)
+    print(f"{prefix} {size} rows{f' ({tree})' if tree else ''}: {first['s']:.1f} s ({first['cpu_s']:.1f} s CPU; "
+          f"{first['stages']}), {first['entities']} entities, {first['relations']} relations, "
+          f"peak {first['peak_rss_mb']:.0f} MB; unchanged re-import {again['s']:.1f} s "
+          f"({again['cpu_s']:.1f} s CPU, {again['chunks_unchanged']} files unchanged)")
+    return {
+        f"{prefix}_{size}_rows_per_s": round(size / float(first["s"])),
+        f"{prefix}_{size}_cpu_rows_per_s": round(size / float(first["cpu_s"])),
+        f"{prefix}_{size}_peak_rss_mb": round(float(first["peak_rss_mb"])),
+        f"{prefix}_{size}_reimport_s": round(float(again["s"]), 1),
+        f"{prefix}_{size}_reimport_cpu_s": round(float(again["cpu_s"]), 1),
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000, help="rows for the baseline and the mapping")
     parser.add_argument("--build-rows", default="20000,100000", help="comma-separated sizes of whole builds")
+    parser.add_argument("--baseline-tree", default=None,
+                        help="a checkout of earlier code (e.g. a `git worktree` of main): its whole builds run "
+                             "at the smallest --build-rows size beside this code's, in the same run")
     args = parser.parse_args()
     figures: dict[str, object] = {"rows": args.rows}
     with tempfile.TemporaryDirectory(prefix="kgbuild-structured-") as tmp:
@@ -181,23 +215,12 @@ def main() -> None:
             "map_peak_rss_mb": round(float(mapped["peak_rss_mb"])),
             "map_vs_baseline_cpu_x": round(float(mapped["cpu_s"]) / float(base["cpu_s"]), 1),
         })
-        for size in [int(s) for s in args.build_rows.split(",") if s]:
-            broot = Path(tmp) / f"b{size}"
-            generate(broot, size)
-            first = child(_BUILD, broot)
-            again = child(_BUILD, broot)
-            print(f"build {size} rows: {first['s']:.1f} s ({first['cpu_s']:.1f} s CPU; {first['stages']}), "
-                  f"{first['entities']} entities, {first['relations']} relations, "
-                  f"peak {first['peak_rss_mb']:.0f} MB; "
-                  f"unchanged re-import {again['s']:.1f} s ({again['cpu_s']:.1f} s CPU, "
-                  f"{again['chunks_unchanged']} files unchanged)")
-            figures.update({
-                f"build_{size}_rows_per_s": round(size / float(first["s"])),
-                f"build_{size}_cpu_rows_per_s": round(size / float(first["cpu_s"])),
-                f"build_{size}_peak_rss_mb": round(float(first["peak_rss_mb"])),
-                f"build_{size}_reimport_s": round(float(again["s"]), 1),
-                f"build_{size}_reimport_cpu_s": round(float(again["cpu_s"]), 1),
-            })
+        sizes = [int(s) for s in args.build_rows.split(",") if s]
+        if args.baseline_tree and sizes:
+            figures.update(build_twice(Path(tmp) / f"old{min(sizes)}", min(sizes), "old_build",
+                                       args.baseline_tree))
+        for size in sizes:
+            figures.update(build_twice(Path(tmp) / f"b{size}", size, "build"))
             # The headline keys are the largest whole build's: the import path a user runs.
             figures["rows_per_s"] = figures[f"build_{size}_rows_per_s"]
             figures["peak_rss_mb"] = figures[f"build_{size}_peak_rss_mb"]

@@ -56,9 +56,10 @@ def merge(a: T, b: T) -> T:
     return merged
 
 
-def absorb(into: T, other: T) -> None:
-    """Merge `other` into `into` in place; `into` must be a record the caller owns (see `own`)."""
-    union_into(into.chunk_ids, other.chunk_ids)
+def absorb(into: T, other: T, chunks_seen: set[str] | None = None) -> None:
+    """Merge `other` into `into` in place; `into` must be a record the caller owns (see `own`).
+    `chunks_seen`: `into.chunk_ids` as a set, for a caller that absorbs into one record many times."""
+    union_into(into.chunk_ids, other.chunk_ids, chunks_seen)
     _ABSORB[type(into)](into, other)
 
 
@@ -124,13 +125,20 @@ class MergeTable(Generic[T]):
 
     def __init__(self) -> None:
         self._items: dict[str, T] = {}
+        # The chunk ids of a record met more than once, as a set: a node cited by many chunks (a
+        # department every row of a large table names) would otherwise cost the length of its
+        # provenance at every mention, the square of its mentions in all.
+        self._chunks: dict[str, set[str]] = {}
 
     def add(self, item: T) -> None:
         kept = self._items.get(item.id)
         if kept is None:
             self._items[item.id] = own(item)
-        else:
-            absorb(kept, item)
+            return
+        seen = self._chunks.get(item.id)
+        if seen is None:
+            seen = self._chunks[item.id] = set(kept.chunk_ids)
+        absorb(kept, item, seen)
 
     def __contains__(self, item_id: object) -> bool:
         return item_id in self._items

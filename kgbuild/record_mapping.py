@@ -134,12 +134,12 @@ records:
       name: title
       aliases: [alias]
       text: text                 # also read as a document and extracted like any text
-    - path: HospitalDepartment.csv   # 内科-内分泌科: belongTo the last part, each part isA the one before
-      class: HospitalDepartment
-      hierarchy: {column: id, separator: "-"}
+    - path: HospitalDepartment.csv   # 内科-内分泌科: belongTo the last part, each part isA the one before,
+      class: HospitalDepartment      # and the record subDepartmentOf its parent's record
+      hierarchy: {column: id, separator: "-", relation: subDepartmentOf}
     - path: HumanBodyPart.csv
       class: HumanBodyPart
-      hierarchy: {column: id, separator: "-"}
+      hierarchy: {column: id, separator: "-", relation: partOfBodyPart}
     - path: SPO.csv              # S,P,O,properties (a JSON object); predicates checked against the schema
       spo: {subject: S, predicate: P, object: O, properties: properties}
 """,

@@ -370,3 +370,105 @@ def test_a_text_entity_named_by_a_records_alias_fuses_with_the_record() -> None:
     assert (disease.name, disease.aliases) == ("脂溢性皮炎", ["脂溢性湿疹"])  # the table's name wins
     assert disease.chunk_ids == ["Disease#p00002#0", "text#p00000#0"]
     assert [m.step for m in fused.merges] == ["alias"]
+
+
+def test_an_unchanged_reimport_parses_nothing_and_keeps_the_tables(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28: a records file whose bytes, mapping and schema are unchanged is not parsed again,
+    and a build that changed nothing keeps the last build's assembly, alignment and tables; its
+    bad rows are still reported. A changed row is read and built again."""
+    import kgbuild.records.documents as documents
+    from kgbuild.build.unchanged import NOTE
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "drugs.csv").write_text("id,name,stock\n1,aspirin,12\n2,ibuprofen,many\n", encoding="utf-8")
+    mapping = """records:
+  files:
+    - path: drugs.csv
+      class: Drug
+      id: id
+      name: name
+      properties:
+        - {column: stock, parse: number}
+"""
+    text = default_config_text("records-demo", "medicine")
+    text = text.split("records:")[0] + mapping + "\nquery:" + text.split("\nquery:", 1)[1]
+    (tmp_path / "kgbuild.yaml").write_text(text, encoding="utf-8")
+    config_file = tmp_path / "kgbuild.yaml"
+    parsed: list[str] = []
+    real = documents.read_rows
+
+    def counting(path: Path, *args: Any, **kw: Any) -> Any:
+        parsed.append(path.name)
+        return real(path, *args, **kw)
+
+    monkeypatch.setattr(documents, "read_rows", counting)
+    first = _build(config_file, data)
+    assert parsed == ["drugs.csv"] and "assemble" in first.stage_seconds
+    ws = Workspace(load_config(config_file, env={}).workspace_path())
+    tables = {name: ws.rows(name) for name in ("entities", "relations", "chunks", "documents")}
+    again = _build(config_file, data)
+    assert parsed == ["drugs.csv"]  # not parsed a second time
+    assert NOTE in again.notes
+    assert not {"assemble", "align", "persist"} & set(again.stage_seconds)
+    assert [s.reason for s in again.read.skipped] == [s.reason for s in first.read.skipped]
+    assert any("'many' is not a number" in s.reason for s in again.read.skipped)
+    assert again.graph == first.graph and again.persist == first.persist
+    assert {name: ws.rows(name) for name in tables} == tables
+    (data / "drugs.csv").write_text("id,name,stock\n1,aspirin,13\n2,ibuprofen,many\n", encoding="utf-8")
+    changed = _build(config_file, data)
+    assert parsed == ["drugs.csv", "drugs.csv"] and changed.chunk.documents_changed == 1
+    assert "assemble" in changed.stage_seconds and NOTE not in changed.notes
+    (aspirin,) = [e for e in explore.entities(ws, name="aspirin", limit=None)]
+    assert aspirin["properties"] == {"stock": ["13"]}
+
+
+@pytest.mark.slow  # builds the medicine tables and text, syncs Milvus Lite, asks FRAG
+@needs_data
+def test_a_question_joining_a_text_fact_and_a_table_fact_is_answered_without_a_model(tmp_path: Path) -> None:
+    """Issue 28, written from the data before running it: Disease.csv's text for 甲状腺结节 (line 6)
+    says patients register at 普外科, 甲状腺外科, 内分泌科 or 头颈外科; HospitalDepartment.csv says
+    内科-内分泌科 (line 3), 外科-甲状腺外科 (line 73) and 耳鼻咽喉头颈外科-头颈外科 (line 93). So the
+    内科 department for 甲状腺结节 is 内分泌科, the 外科 one 甲状腺外科: only the text knows the
+    disease's departments, only the table knows which is part of which."""
+    pytest.importorskip("milvus_lite")
+    import kgbuild
+
+    config_file, data = _project(tmp_path, ["Disease.csv", "HospitalDepartment.csv"])
+    report = asyncio.run(Builder(load_config(config_file, env={})).arun([data]))
+    assert not report.store_error, report.store_error
+    with kgbuild.open(config_file) as engine:
+        for question, gold, other in (("甲状腺结节患者可以去哪个内科科室挂号？", "内分泌科", "甲状腺外科"),
+                                      ("甲状腺结节可以挂外科的哪个科？", "甲状腺外科", "内分泌科")):
+            answer = engine.query(question, strategy="frag")
+            assert answer.answer == gold, (question, answer.answer, answer.notes)
+            facts = {(t.subject, t.predicate, t.object): t.chunk_ids for t in answer.triples}
+            text_fact = facts[("甲状腺结节", "belongsToDepartment", gold)]
+            assert any(c.startswith("Disease/2#") for c in text_fact)  # the text of Disease.csv line 6
+            table_fact = next(chunks for (s, p, _), chunks in facts.items() if s == gold and p == "subDepartmentOf")
+            assert all(c.startswith("HospitalDepartment#") for c in table_fact)  # a row of the table
+            assert other != answer.answer
+
+
+def test_records_are_never_paired_by_a_similarity_step_but_text_still_fuses_with_them() -> None:
+    """Two rows of a table whose names differ by one letter are two records; a text entity spelled
+    that way is still the record (fusion's typo step), and an equal name still fuses records."""
+    from kgbuild.align.fusion import fuse_entities
+    from kgbuild.model import Entity
+
+    def disease(name: str, chunk: str) -> Entity:
+        return Entity(id=Entity.make_id(name, "Disease"), name=name, spg_class="Disease", chunk_ids=[chunk])
+
+    rows = [disease("Seborrheic dermatitis", "Disease#p00002#0"), disease("Seborrheic dermatitus", "Disease#p00003#0")]
+    text = disease("Seborrheic dermatitus", "notes#p00001#0")
+    settled = {e.id for e in rows}
+    apart = fuse_entities(rows, [], _schema(), settled=settled)
+    assert len(apart.entities) == 2 and apart.merges == []
+    before = fuse_entities(rows, [], _schema())  # without the records known, the typo step joins them
+    assert len(before.entities) == 1
+    other = disease("Atopic dermatitis", "notes#p00002#0")
+    typo = disease("Atopic dermatitus", "Disease#p00004#0")  # a record, and the text's spelling one letter off
+    fused = fuse_entities([typo, other], [], _schema(), settled={typo.id})
+    assert len(fused.entities) == 1 and [m.step for m in fused.merges] == ["lsh"]
+    assert text.id == rows[1].id  # the same name and class is the same node before fusion

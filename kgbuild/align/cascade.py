@@ -4,16 +4,17 @@ and the guarded union-find of `Clusters` accepts or rejects them (see `kgbuild.a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import numpy as np
 
 from kgbuild.align import blocking
-from kgbuild.align.clusters import Clusters
+from kgbuild.align.clusters import ApartPair, Clusters
 from kgbuild.align.normalize import ACRONYM_STOPWORDS, CORPORATE_SUFFIXES, name_parts, osa_distance, trigram_jaccard
 from kgbuild.embed.models import embed_matrix
 from kgbuild.embed.types import Embedder
-from kgbuild.model import Relation
+from kgbuild.model import Entity, Relation
+from kgbuild.schema import Schema
 
 LSH_MIN_JACCARD = 0.5
 EMBED_MIN_JACCARD = 0.35
@@ -21,7 +22,27 @@ MAX_EXACT_REPS = 16  # distinct incompatible clusters kept per exact key before 
 
 
 class Cascade(Clusters):
-    """The clusters, grown by the cascade's steps; ambiguous short forms wait in `pending` for the judge."""
+    """The clusters, grown by the cascade's steps; ambiguous short forms wait in `pending` for the judge.
+
+    `settled`: ids of entities whose identity is given, not read (the records of mapped files, each
+    cited only by records): two of them are one node by an equal name or an alias, as any two
+    entities are, but never by a similarity step (typo, embedding) between them: the rows of a
+    table are distinct records ("disease 12" is not a typo of "disease 13"), and proposing those
+    pairs is what made fusion grow with the square of a large table. A text entity is still
+    matched to a record by every step."""
+
+    def __init__(self, entities: list[Entity], schema: Schema | None, apart: Sequence[ApartPair] = (),
+                 settled: Collection[str] = ()) -> None:
+        super().__init__(entities, schema, apart)
+        given = set(settled)
+        self.settled = np.array([e.id in given for e in self.ents], dtype=bool)
+
+    def _unsettled(self, pairs: np.ndarray, units: list[int]) -> np.ndarray:
+        """The candidate pairs (indexes into `units`) that do not join two settled entities."""
+        if not len(pairs) or not self.settled.any():
+            return pairs
+        flags = self.settled[np.asarray(units, dtype=np.int64)]
+        return pairs[~(flags[pairs[:, 0]] & flags[pairs[:, 1]])]
 
     def run(self, relations: Sequence[Relation], embedder: Embedder | None, embed_threshold: float) -> None:
         self._adjacency(relations)
@@ -182,6 +203,7 @@ class Cascade(Clusters):
         pairs = blocking.lsh_pairs(keys, min_estimate=LSH_MIN_JACCARD - 0.1)  # estimate noise ~ +-0.06
         ntok = np.array([len(self.parts[u].tokens) for u in units])
         pairs = pairs[ntok[pairs[:, 0]] == ntok[pairs[:, 1]]]  # a typo variant has the same word count
+        pairs = self._unsettled(pairs, units)
         for x, y in pairs.tolist():
             u, v = units[x], units[y]
             if self.find(u) == self.find(v):
@@ -225,7 +247,7 @@ class Cascade(Clusters):
         texts = [f"{self.ents[u].name}: {self.ents[u].description}".strip(": ") for u in units]
         vectors = embed_matrix(embedder, texts)
         norms = np.maximum(np.linalg.norm(vectors, axis=1), 1e-12)
-        for x, y in blocking.embedding_pairs(vectors, threshold).tolist():
+        for x, y in self._unsettled(blocking.embedding_pairs(vectors, threshold), units).tolist():
             u, v = units[x], units[y]
             if self.find(u) == self.find(v):
                 continue

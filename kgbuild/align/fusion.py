@@ -34,7 +34,7 @@ relations); this module is the entry point and re-exports those public names.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Protocol
 
@@ -60,23 +60,26 @@ class AmbiguityJudge(Protocol):
 
 def fuse_entities(entities: list[Entity], relations: list[Relation], schema: Schema | None = None, *,
                   embedder: Embedder | None = None, judge: AmbiguityJudge | None = None,
-                  embed_threshold: float = 0.85, apart: Sequence[ApartPair] = ()) -> FusionResult:
+                  embed_threshold: float = 0.85, apart: Sequence[ApartPair] = (),
+                  settled: Collection[str] = ()) -> FusionResult:
     """Offline fusion; a judge is asynchronous, so with one use `afuse_entities`. `apart`: sets of
-    ids that must end in different clusters (never_merge corrections)."""
+    ids that must end in different clusters (never_merge corrections); `settled`: ids of records
+    no similarity step pairs with each other (`Cascade`)."""
     if judge is not None:
         raise TypeError("fuse_entities cannot await a judge: use `await afuse_entities(..., judge=judge)`")
     with _gc_paused():
-        fuser = Cascade(entities, schema, apart)
+        fuser = Cascade(entities, schema, apart, settled)
         fuser.run(relations, embedder, embed_threshold)
         return finish(fuser, relations)
 
 
 async def afuse_entities(entities: list[Entity], relations: list[Relation], schema: Schema | None = None, *,
                          embedder: Embedder | None = None, judge: AmbiguityJudge | None = None,
-                         embed_threshold: float = 0.85, apart: Sequence[ApartPair] = ()) -> FusionResult:
+                         embed_threshold: float = 0.85, apart: Sequence[ApartPair] = (),
+                         settled: Collection[str] = ()) -> FusionResult:
     """`fuse_entities`, then one judge call per ambiguous cluster."""
     with _gc_paused():
-        fuser = Cascade(entities, schema, apart)
+        fuser = Cascade(entities, schema, apart, settled)
         fuser.run(relations, embedder, embed_threshold)
     if judge is not None:
         for cluster in fuser.take_ambiguous():

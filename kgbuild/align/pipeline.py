@@ -6,7 +6,7 @@ what refers to merged nodes (events, hypernodes), and measures connectivity befo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -126,12 +126,13 @@ def _repoint_concepts(r: Relation, concept_map: dict[str, str]) -> Relation:
 
 async def align_graph(graph: Graph, schema: Schema, *, domain: Any = None, judge: Any = None,
                       hypernym: Any = None, embedder: Any = None, embed_threshold: float = 0.85,
-                      apart: Sequence[ApartPair] = ()) -> AlignResult:
-    """`apart`: entity ids fusion must keep in different clusters (the never_merge corrections)."""
+                      apart: Sequence[ApartPair] = (), settled: Collection[str] = ()) -> AlignResult:
+    """`apart`: entity ids fusion must keep in different clusters (the never_merge corrections);
+    `settled`: ids of records no similarity step pairs with each other (`align.cascade.Cascade`)."""
     report = AlignmentReport(before=_measure(graph))
 
     fused = await afuse_entities(graph.entities, graph.relations, schema, embedder=embedder, judge=judge,
-                                 embed_threshold=embed_threshold, apart=apart)
+                                 embed_threshold=embed_threshold, apart=apart, settled=settled)
     for m in fused.merges:
         report.merges_by_step[m.step] = report.merges_by_step.get(m.step, 0) + 1
     report.entities_merged = len(graph.entities) - len(fused.entities)

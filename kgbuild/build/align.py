@@ -13,7 +13,17 @@ from kgbuild.build.context import BuildContext
 from kgbuild.build.records import BuiltGraph
 from kgbuild.build.stage import StageResult
 from kgbuild.ids import content_hash
+from kgbuild.records import is_records
 from kgbuild.report import AlignSection
+
+
+def record_entities(data: BuiltGraph) -> set[str]:
+    """Ids of the entities only records of mapped files cite: their identity is given by the table."""
+    records = {doc_id for doc_id, doc in data.corpus.docs.items() if is_records(doc)}
+    if not records:
+        return set()
+    return {e.id for e in data.graph.entities
+            if e.chunk_ids and all(c.split("#", 1)[0] in records for c in e.chunk_ids)}
 
 
 class AlignStage:
@@ -60,7 +70,8 @@ class AlignStage:
                         if cfg.llm_hypernyms else None)
         with ctx.progress.stage("align", total=None) as advance:
             result = await align_graph(data.graph, ctx.schema, domain=domain, judge=judge, hypernym=hypernym,
-                                       embedder=embedder, embed_threshold=cfg.embed_threshold, apart=apart)
+                                       embedder=embedder, embed_threshold=cfg.embed_threshold, apart=apart,
+                                       settled=record_entities(data))
             advance(1)
         section = AlignSection(graph=graph_counts(result.graph), alignment=result.report)
         return StageResult(BuiltGraph(corpus=data.corpus, graph=result.graph, merges=result.merges), section)

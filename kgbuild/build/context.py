@@ -67,6 +67,9 @@ class BuildContext:
         self.models = ModelPool(backend=config.embedding.backend, device=config.embedding.device)
         self._concepts: dict[Path, LoadedConcepts] = {}
         self._memo: dict[str, Any] = {}
+        # The last build's report when its tables could stand for this build's (same fingerprints up
+        # to persist): set by the runner, read by the stream stage (kgbuild.build.unchanged).
+        self.last_build: dict[str, Any] | None = None
 
     @classmethod
     def from_config(cls, config: Config, *, progress: ProgressReporter | None = None, use_cache: bool = True,

@@ -33,8 +33,10 @@ class ReadStage:
     def open(self, ctx: BuildContext, request: BuildRequest) -> Reading:
         """The reading of one build, for a runner that takes documents batch by batch."""
         records = ctx.config.records
-        claim = MappedFiles(records, ctx.schema).read if records.files else None  # mapped structured files
-        return Reading(request, load_corpus(ctx.workspace), csv_columns=ctx.config.read.csv,
+        corpus = load_corpus(ctx.workspace)
+        # Mapped structured files; one the workspace holds unchanged is not parsed again.
+        claim = MappedFiles(records, ctx.schema, known=corpus.docs.get).read if records.files else None
+        return Reading(request, corpus, csv_columns=ctx.config.read.csv,
                        max_chars=ctx.config.read.max_document_chars, claim=claim)
 
     async def run(self, ctx: BuildContext, data: BuildRequest) -> StageResult[ReadOutput]:

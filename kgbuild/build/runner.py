@@ -23,6 +23,7 @@ from kgbuild.build.persist import PersistStage
 from kgbuild.build.records import BuildRequest
 from kgbuild.build.stage import Stage, part_stages
 from kgbuild.build.stream import StreamStage
+from kgbuild.build.unchanged import KEPT_STAGES, KeptTables, last_build
 from kgbuild.build.write import WriteStage
 from kgbuild.report import BuildReport
 
@@ -85,13 +86,21 @@ async def run_stages(ctx: BuildContext, stages: Pipeline, request: BuildRequest,
             t = time.perf_counter()
             report.fingerprints = {part.name: part.fingerprint(ctx) for stage in stages for part in part_stages(stage)}
             settings = time.perf_counter() - t
+            ctx.last_build = last_build(ctx.workspace.latest_report(), report.fingerprints)
             data: Any = request
             for stage in stages:
+                if isinstance(data, KeptTables):  # nothing changed: the last build's tables stand
+                    if stage.name in KEPT_STAGES:
+                        continue
+                    data = data.persisted()
                 t = time.perf_counter()
                 result = await stage.run(ctx, data)
                 data = result.output
                 for section in result.sections():
                     report.add(section)
+                if isinstance(data, KeptTables):
+                    for section in data.kept_sections():
+                        report.add(section)
                 report.stage_seconds.update(result.seconds)
                 if result.section is not None or stage.name in timed:
                     report.stage_seconds[stage.name] = round(time.perf_counter() - t, 3)

@@ -26,10 +26,11 @@ from kgbuild.build.extract import ExtractionRun, ExtractStage
 from kgbuild.build.read import Reading, ReadStage
 from kgbuild.build.records import BuildRequest, BuiltGraph
 from kgbuild.build.stage import Stage, StageResult
+from kgbuild.build.unchanged import NOTE, KeptTables, kept, nothing_changed
 from kgbuild.corpus import Corpus
 from kgbuild.ids import content_hash
 from kgbuild.progress import StageBars, stage_bars
-from kgbuild.report import Section
+from kgbuild.report import ChunkSection, ExtractSection, ReadSection, Section
 
 
 class Clock:
@@ -84,13 +85,13 @@ class StreamStage:
     def fingerprint(self, ctx: BuildContext) -> str:
         return content_hash("|".join(part.fingerprint(ctx) for part in self.parts))
 
-    async def run(self, ctx: BuildContext, data: BuildRequest) -> StageResult[BuiltGraph]:
+    async def run(self, ctx: BuildContext, data: BuildRequest) -> StageResult[BuiltGraph | KeptTables]:
         size = ctx.config.build.batch_documents
         if size <= 0:
             return await self._whole(ctx, data)
         return await self._streamed(ctx, data, size)
 
-    async def _whole(self, ctx: BuildContext, request: BuildRequest) -> StageResult[BuiltGraph]:
+    async def _whole(self, ctx: BuildContext, request: BuildRequest) -> StageResult[BuiltGraph | KeptTables]:
         """Each part once, over the whole corpus."""
         sections: list[Section] = []
         seconds: dict[str, float] = {}
@@ -102,6 +103,13 @@ class StreamStage:
             if result.section is not None:
                 sections.append(result.section)
                 seconds[part.name] = round(time.perf_counter() - t, 3)
+            if part is self.extract and ctx.last_build is not None:
+                read, chunked, extracted = sections
+                assert isinstance(read, ReadSection) and isinstance(chunked, ChunkSection)
+                assert isinstance(extracted, ExtractSection)
+                if nothing_changed(read, chunked, extracted):
+                    read.notes.append(NOTE)
+                    return StageResult(kept(ctx.last_build), None, parts=tuple(sections), seconds=seconds)
         return StageResult(out, None, parts=tuple(sections), seconds=seconds)
 
     def open(self, ctx: BuildContext, request: BuildRequest) -> Front:
@@ -136,7 +144,8 @@ class StreamStage:
             if request.prune:
                 reading.remove([], prune=True)
 
-    async def _streamed(self, ctx: BuildContext, request: BuildRequest, size: int) -> StageResult[BuiltGraph]:
+    async def _streamed(self, ctx: BuildContext, request: BuildRequest,
+                        size: int) -> StageResult[BuiltGraph | KeptTables]:
         clock = Clock()
         with clock("read"):
             front = self.open(ctx, request)
@@ -158,6 +167,11 @@ class StreamStage:
                 await extraction.aclose()
         chunk_section = front.chunking.finish(corpus)
         extract_section = extraction.finish()
+        if ctx.last_build is not None and nothing_changed(front.reading.section, chunk_section, extract_section):
+            front.reading.section.notes.append(NOTE)
+            return StageResult(kept(ctx.last_build), None,
+                               parts=(front.reading.section, chunk_section, extract_section),
+                               seconds={k: round(v, 3) for k, v in clock.seconds.items()})
         with clock("assemble"):
             assembled = self.assemble.assemble_from(ctx, corpus, extraction.results(corpus),
                                                     extract_section.chunks_total)

@@ -13,9 +13,10 @@ assembly and fusion (same name and class: one node citing both).
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -46,13 +47,35 @@ def record_line(chunk: Chunk) -> str:
     return chunk.section[0] if chunk.section else chunk.id
 
 
+# Document metadata keys of a records document: the `file:line` problems its records had (said
+# again when an unchanged file is not parsed), and the ids of its text column's documents.
+PROBLEMS_KEY = "records.problems"
+TEXT_DOCS_KEY = "records.text_documents"
+
+
+def file_digest(path: Path) -> str:
+    """The digest of a file's bytes, read in blocks (a records file may be large)."""
+    digest = hashlib.blake2b(digest_size=16)
+    with path.open("rb") as fh:
+        while block := fh.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 class MappedFiles:
     """The build's claim on mapped files: `read(path, source, raw_id)` gives a mapped file's
-    documents, or None for a file no mapping names (read as usual)."""
+    documents, or None for a file no mapping names (read as usual).
 
-    def __init__(self, config: RecordsConfig, schema: Schema) -> None:
+    `known(doc_id)`: the document the workspace holds under that id. A mapped file whose bytes,
+    mapping and schema are those of the records document it holds is not parsed again: the held
+    document comes back (with its text column's documents and its problems), as an unchanged
+    text file does, so an unchanged re-import costs one pass over the bytes."""
+
+    def __init__(self, config: RecordsConfig, schema: Schema,
+                 known: Callable[[str], Document | None] | None = None) -> None:
         self.config = config
         self.schema = schema
+        self.known = known
 
     def read(self, path: Path, source: str, raw_id: str) -> Iterator[Document | ReadProblem] | None:
         found = self.config.mapping_for(source)
@@ -68,34 +91,63 @@ class MappedFiles:
             fmt = file_format(path, mapping.format)
             mapper = RecordMapper(checked, self.schema)
             article = escape_article_id(raw_id)
+            # What the records document is a function of: the file's bytes, its mapping and the
+            # schema the mapping was checked against (its problems depend on it).
+            payload = content_hash(f"{mapping.model_dump_json()}|{self.schema.fingerprint()}|{file_digest(path)}")
+            held = self._held(article, payload)
+            if held is not None:
+                yield from held
+                return
             paragraphs: list[Paragraph] = []
+            problems: list[ReadProblem] = []
+            text_docs: list[str] = []
             for item in read_rows(path, source, fmt, delimiter=mapping.delimiter,
                                   columns=mapping.columns() if fmt in ("csv", "tsv") else None):
                 if isinstance(item, ReadProblem):
+                    problems.append(item)
                     yield item
                     continue
                 kept = self._row(item, source, article, mapper, mapping, fmt)
+                problems += kept[1]
                 yield from kept[1]
                 if kept[0] is not None:
                     paragraphs.append(kept[0])
                 if kept[2] is not None:
+                    text_docs.append(kept[2].id)
                     yield kept[2]
             if not paragraphs:
                 raise BadInput("no records to import (only a header, or every record was skipped)")
-            payload = content_hash(mapping.model_dump_json() + "\x1e".join(
-                f"{p.section[0]}\x1f{p.text}" for p in paragraphs))
             yield Document(id=article, source=source, title=source.rsplit("/", 1)[-1], format=RECORDS_FORMAT,
                            paragraphs=paragraphs, content_hash=payload,
-                           metadata={"records.format": fmt, "records.class": mapping.class_ or "spo"})
+                           metadata={"records.format": fmt, "records.class": mapping.class_ or "spo",
+                                     PROBLEMS_KEY: json.dumps([[p.source, p.message] for p in problems],
+                                                              ensure_ascii=False),
+                                     TEXT_DOCS_KEY: json.dumps(text_docs, ensure_ascii=False)})
         except BadInput as err:
             yield ReadProblem(source, err.message)
         except OSError as err:
             yield ReadProblem(source, f"cannot read: {err.strerror or err}")
 
+    def _held(self, article: str, payload: str) -> list[Document | ReadProblem] | None:
+        """The held records document of an unchanged file, its problems and its text documents;
+        None when anything of it changed or is missing (the file is then read)."""
+        doc = self.known(article) if self.known is not None else None
+        if doc is None or not is_records(doc) or doc.content_hash != payload or TEXT_DOCS_KEY not in doc.metadata:
+            return None
+        out: list[Document | ReadProblem] = [
+            ReadProblem(where, message) for where, message in json.loads(doc.metadata.get(PROBLEMS_KEY, "[]"))]
+        for text_id in json.loads(doc.metadata[TEXT_DOCS_KEY]):
+            text_doc = self.known(text_id) if self.known is not None else None
+            if text_doc is None:
+                return None  # a text document was removed since: read the file again
+            out.append(text_doc)
+        out.append(doc)
+        return out
+
     def _row(self, row: Row, source: str, article: str, mapper: RecordMapper,
              mapping: FileMapping, fmt: str) -> tuple[Paragraph | None, list[ReadProblem], Document | None]:
         where = f"{source}:{row.line}"
-        mapped = mapper.map(row.values, chunk_id(article, row.line, 0))
+        mapped = mapper.check(row.values)  # the build maps it, with the target index
         problems = [ReadProblem(where, message) for message in mapped.problems]
         if mapped.skipped:
             return None, problems, None

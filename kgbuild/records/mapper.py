@@ -179,7 +179,15 @@ class RecordMapper:
             return self._spo(values, chunk_id)
         return self._record(values, chunk_id)
 
-    def _record(self, values: dict[str, Any], chunk_id: str) -> MappedRecord:
+    def check(self, values: dict[str, Any]) -> MappedRecord:
+        """What reading needs of a record: its problems, whether it is skipped, its name and text
+        column; the nodes and triples are not made (the build maps the record again, with the
+        target index reading does not have)."""
+        if self.mapping.spo is not None:
+            return self._spo(values, "", build=False)
+        return self._record(values, "", build=False)
+
+    def _record(self, values: dict[str, Any], chunk_id: str, *, build: bool = True) -> MappedRecord:
         m, cls, out = self.mapping, self.checked.cls, MappedRecord()
         name_col = m.name or (m.hierarchy.column if m.hierarchy else m.id)
         if name_col not in values:
@@ -204,6 +212,11 @@ class RecordMapper:
                 continue
             if parsed:
                 properties.setdefault(key, []).extend(v for v in parsed if v not in properties.get(key, []))
+        if m.text:
+            raw = values.get(m.text)
+            out.text = raw if isinstance(raw, str) else text_of(raw)  # line breaks kept: they end paragraphs
+        if not build:
+            return out
         description = text_of(values.get(m.description)) if m.description else ""
         entity = _entity(name, cls, chunk_id, aliases=aliases, description=description, properties=properties)
         out.entities.append(entity)
@@ -219,9 +232,6 @@ class RecordMapper:
                     out.entities.append(target)
         if m.hierarchy is not None:
             self._hierarchy(values, entity, chunk_id, out)
-        if m.text:
-            raw = values.get(m.text)
-            out.text = raw if isinstance(raw, str) else text_of(raw)  # line breaks kept: they end paragraphs
         return out
 
     def _hierarchy(self, values: dict[str, Any], entity: Entity, chunk_id: str, out: MappedRecord) -> None:
@@ -266,7 +276,7 @@ class RecordMapper:
                 return resolved
         return self.schema.fallback_class
 
-    def _spo(self, values: dict[str, Any], chunk_id: str) -> MappedRecord:
+    def _spo(self, values: dict[str, Any], chunk_id: str, *, build: bool = True) -> MappedRecord:
         spo, out = self.mapping.spo, MappedRecord()
         assert spo is not None
         missing = [c for c in (spo.subject, spo.predicate, spo.object) if c not in values]
@@ -301,10 +311,12 @@ class RecordMapper:
                                     "properties")
             elif parsed is not None:
                 properties = {str(k): text_of(v) for k, v in parsed.items() if text_of(v)}
+        out.name = s
+        if not build:
+            return out
         domain, range_ = predicate_ends(self.schema, predicate)
         subject = _entity(s, self._class_of(spo.subject_class, domain), chunk_id)
         obj = _entity(o, self._class_of(spo.object_class, range_), chunk_id)
         out.entities += [subject, obj] if obj.id != subject.id else [subject]
         out.relations.append(_relation(subject, predicate, obj, chunk_id, properties))
-        out.name = s
         return out

@@ -8,7 +8,7 @@ is configured, else the tail of the best path whose class fits the question, mar
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -178,8 +178,17 @@ class FragStrategy:
                 answer.notes.append("the model found no answer in the paths and passages")
             answer_step(trace, reply, answer.answer, t)
         else:
-            answer = model_free(answer, p, question, [r.path.end for r in pool], set(linked.seeds))
-            reached = next((r.path for r in pool if answer.answer and p.node_names[r.path.end] == answer.answer), None)
+            joins = joining_paths(pool, linked.seeds)
+            ranked = [*(n for r in joins for n in r.path.nodes[1:-1]), *(r.path.end for r in pool)]
+            answer = model_free(answer, p, question, ranked, set(linked.seeds))
+            joined = next((r.path for r in joins if answer.answer in {p.node_names[n] for n in r.path.nodes[1:-1]}),
+                          None)
+            reached = joined or next((r.path for r in pool
+                                      if answer.answer and p.node_names[r.path.end] == answer.answer), None)
+            if joined is not None and all(r.path is not joined for r in top):  # the evidence shows the join
+                answer.facts.append(path_text(p, joined))
+                known = {tr.id for tr in answer.triples}
+                answer.triples += [tr for tr in to_triples(p, list(joined.edges)) if tr.id not in known]
             answer_step(trace, None, answer.answer, t, path_text(p, reached) if reached is not None else "")
         return trace.finish(answer)
 
@@ -194,6 +203,14 @@ class FragStrategy:
         if self._session is not None:
             self._session.close()
             self._session = None
+
+
+def joining_paths(ranked: Sequence[RankedPath], seeds: Iterable[int]) -> list[RankedPath]:
+    """The paths, in rank order, that join two different entities of the question: a node between
+    them meets both of its conditions ("the department of the disease that is part of 内科"), so
+    the model-free pick takes those nodes before the ends of paths from one entity."""
+    linked = set(seeds)
+    return [r for r in ranked if len(r.path.nodes) > 2 and r.path.end in linked and r.path.end != r.path.start]
 
 
 def distinct_paths(ranked: Sequence[RankedPath]) -> list[RankedPath]:
