@@ -23,9 +23,9 @@ Ablations, not defaults: `frag_paths` and `subgraphrag_triples` show only the pa
 paths or triples (the default fuses them with the hybrid retriever's ranking, see
 kgbuild/query/graph_evidence.py: what the graph itself brings, without text retrieval's help);
 `frag_heuristic` is FRAG routed by its wording rule instead of the
-trained router (what a user gets before `kgbuild train router`); `subgraphrag_h3` is SubgraphRAG with
-candidates within 3 hops instead of 2 (a passage is a hop in kgbuild's graph: entity -> passage ->
-entity is 2). And `subgraphrag_gen` is SubgraphRAG whose scorer never saw a question of the QA
+trained router (what a user gets before `kgbuild train router`); `subgraphrag_h2` is SubgraphRAG with
+candidates within 2 hops instead of the default 3 (a passage is a hop in kgbuild's graph: entity ->
+passage -> entity is 2). And `subgraphrag_gen` is SubgraphRAG whose scorer never saw a question of the QA
 file: it is trained once, on `--generated N` (default 400) questions read off the graph's own facts
 (kgbuild/query/graph_questions.py, self-supervised), and every question of every fold is held out;
 `subgraphrag_mix`, only when named (`--strategies hybrid,subgraphrag_mix`: it trains a scorer per fold
@@ -99,7 +99,7 @@ def paths_only(settings: Any) -> Any:
 
 
 def train_fold(engine: Any, train_items: Sequence[Any], seed: int) -> tuple[Any, dict[int, Any], str]:
-    """FRAG's router and SubgraphRAG's scorers (the default 2 hops, and 3 as an ablation), trained on
+    """FRAG's router and SubgraphRAG's scorers (the default 3 hops, and 2 as an ablation), trained on
     `train_items` only."""
     from kgbuild.query.frag.train import route_outcomes, train_router
     from kgbuild.query.subgraphrag.train import train_retriever
@@ -157,9 +157,9 @@ def run_corpus(engine: Any, items: Sequence[Any], folds: int, label: str,
                                "frag_heuristic": FragStrategy(engine, budget, heuristic=True),
                                "frag_paths": FragStrategy(engine, budget, router=router,
                                                           settings=paths_only(engine.config.query.frag)),
-                               "subgraphrag": SubgraphRAGStrategy(engine, budget, model=scorers[2]),
-                               "subgraphrag_h3": SubgraphRAGStrategy(engine, budget, model=scorers[3]),
-                               "subgraphrag_triples": SubgraphRAGStrategy(engine, budget, model=scorers[2],
+                               "subgraphrag": SubgraphRAGStrategy(engine, budget, model=scorers[3]),
+                               "subgraphrag_h2": SubgraphRAGStrategy(engine, budget, model=scorers[2]),
+                               "subgraphrag_triples": SubgraphRAGStrategy(engine, budget, model=scorers[3],
                                                                           settings=paths_only(
                                                                               engine.config.query.subgraphrag))})
             if self_taught is not None:
