@@ -482,6 +482,26 @@ def test_frag_with_a_model_makes_one_answer_call(tmp_path: Path) -> None:
     assert "Drew Fuller <- mentions <- Drew Fuller" in prompt and cid("drew") in prompt
 
 
+def test_an_unlinked_question_with_a_model_is_answered_over_text_passages(tmp_path: Path) -> None:
+    from tests.llm_server import ScriptedLLM
+
+    question = "what is the meaning of life?"
+    with ScriptedLLM() as llm:
+        llm.reply("meaning of life", json.dumps({"found": True, "answer": "forty-two", "facts": []}))
+        config = Config(llm=LLMConfig(base_url=llm.base_url, model="m", max_retries=0))
+        res = Resources(Workspace(tmp_path / ".kgbuild"), config)
+        strategy = FragStrategy(res, Budget(use_cache=False))
+        try:
+            answer = strategy.answer(question, Budget(use_cache=False))
+        finally:
+            strategy.close()
+        assert llm.calls() == 1
+        prompt = json.dumps(llm.chat_log()[0])
+    assert answer.answer == "forty-two" and answer.resolved and answer.mode == "solver" and answer.llm_calls == 1
+    assert answer.notes == [NO_LINK, TEXT_ONLY] and answer.chunks and not answer.facts
+    # the prompt shows the text passages and no facts
+    assert all(c.id in prompt for c in answer.chunks) and "(none)" in prompt
+
 def test_the_same_walk_from_either_end_is_one_fact() -> None:
     from kgbuild.query.frag.strategy import distinct_paths
 

@@ -115,10 +115,11 @@ class FragStrategy:
                   trace.start, seconds=linked.seconds)
         if not linked.seeds:
             t = trace.timer()
-            passages = (self.resources.retriever(cached_embeddings=self.use_cache).retrieve(question, budget.k).chunks
-                    if self.settings.text_fusion else [])
-            return trace.finish(unlinked_answer(trace, session, question, NAME, passages[:min(budget.k, MAX_PASSAGES)],
-                                                t, f"{NAME}.answer"))
+            passages = []
+            if self.settings.text_fusion:  # what text retrieval reads is still worth showing
+                retriever = self.resources.retriever(cached_embeddings=self.use_cache)
+                passages = retriever.retrieve(question, budget.k).chunks[:min(budget.k, MAX_PASSAGES)]
+            return trace.finish(unlinked_answer(trace, session, question, NAME, passages, t, f"{NAME}.answer"))
 
         t = trace.timer()
         decision = self.route(graph, question, linked)
