@@ -104,8 +104,8 @@ class SubgraphRAGSettings(StrategySettings):
     trains with; a trained scorer records its own and the strategy uses those."""
 
     # 3: a passage is a node between the entities it mentions, so 2 hops reach one fact through its
-    # passage and a bridge question needs one more (HotpotQA 5-fold, bench/strategies.py: answer in
-    # context 0.79 with 3 against 0.76 with 2; the trained scorer reads about 7x as many candidates).
+    # passage and a bridge question needs one more (HotpotQA 5-fold, bench/strategies.py, two builds:
+    # answer in context 0.79-0.80 with 3 against 0.76-0.77 with 2; training reads ~7x the candidates).
     hops: int = Field(3, ge=1, le=4, strict=True,
                       description="training: candidates have an end within hops - 1 hops of the question's "
                       "entities (a trained scorer keeps its own)")
