@@ -5,19 +5,16 @@ own Origin, which the server checks."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from test_graph_store import SAMPLES, build, project
+from test_curate_serve import built_samples, write_server
 from test_serve_browser import CHROMIUM, Watched, browser, no_model_from_the_environment  # noqa: F401
 
 from kgbuild.config import Config
-from kgbuild.engine import Engine
-from kgbuild.serve.app import create_app
 from kgbuild.serve.server import BackgroundServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
@@ -27,16 +24,12 @@ TOKEN = "browser-curate-token"
 
 @pytest.fixture(scope="module")
 def config(tmp_path_factory: pytest.TempPathFactory) -> Config:
-    root = tmp_path_factory.mktemp("curate_browser")
-    shutil.copytree(SAMPLES, root / "corpus")
-    cfg = project(root / "proj")
-    build(cfg, [root / "corpus"])
-    return cfg
+    return built_samples(tmp_path_factory.mktemp("curate_browser"))
 
 
 @pytest.fixture(scope="module")
 def server(config: Config) -> Iterator[BackgroundServer]:
-    with Engine.open(config) as engine, BackgroundServer(create_app(engine, token=TOKEN, write=True)) as running:
+    with write_server(config, TOKEN) as running:
         yield running
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -32,18 +34,29 @@ def no_model_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
-@pytest.fixture(scope="module")
-def config(tmp_path_factory: pytest.TempPathFactory) -> Config:
-    root = tmp_path_factory.mktemp("curate_serve")
+def built_samples(root: Path) -> Config:
+    """The samples corpus copied under `root` and built there (the curation tests' project)."""
     shutil.copytree(SAMPLES, root / "corpus")
     cfg = project(root / "proj")
     build(cfg, [root / "corpus"])
     return cfg
 
 
+@contextmanager
+def write_server(config: Config, token: str) -> Iterator[BackgroundServer]:
+    """The explorer in write mode over the project, behind `token`."""
+    with Engine.open(config) as engine, BackgroundServer(create_app(engine, token=token, write=True)) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def config(tmp_path_factory: pytest.TempPathFactory) -> Config:
+    return built_samples(tmp_path_factory.mktemp("curate_serve"))
+
+
 @pytest.fixture(scope="module")
 def server(config: Config) -> Iterator[BackgroundServer]:
-    with Engine.open(config) as engine, BackgroundServer(create_app(engine, token=TOKEN, write=True)) as running:
+    with write_server(config, TOKEN) as running:
         yield running
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -24,6 +25,11 @@ _REASON = click.option("--reason", "-m", default="", help="why (kept in the file
 _AUTHOR = click.option("--author", default="", help="who (default: $KGBUILD_AUTHOR, else the login name)")
 _SYNC = click.option("--sync", "sync_now", is_flag=True,
                      help="apply it now: update the workspace tables and write the changed rows to the stores")
+
+
+def _correction_command(f: Callable[..., None]) -> Callable[..., None]:
+    """What every command that writes one correction takes: --reason, --author, --sync, the context."""
+    return _REASON(_AUTHOR(_SYNC(click.pass_context(fail_cleanly(f)))))
 
 
 @click.group("curate")
@@ -92,11 +98,7 @@ def _unknown_targets(config: Config, correction: Correction) -> list[str]:
 @curate.command("merge")
 @click.argument("keep")
 @click.argument("fold")
-@_REASON
-@_AUTHOR
-@_SYNC
-@click.pass_context
-@fail_cleanly
+@_correction_command
 def merge_cmd(ctx: click.Context, keep: str, fold: str, reason: str, author: str, sync_now: bool) -> None:
     """Fold entity FOLD into KEEP (each an id, a name or an alias); KEEP's id and name stay."""
     _write(ctx, "merge", {"a": keep, "b": fold}, reason, author, sync_now)
@@ -105,11 +107,7 @@ def merge_cmd(ctx: click.Context, keep: str, fold: str, reason: str, author: str
 @curate.command("never-merge")
 @click.argument("first")
 @click.argument("second")
-@_REASON
-@_AUTHOR
-@_SYNC
-@click.pass_context
-@fail_cleanly
+@_correction_command
 def never_merge_cmd(ctx: click.Context, first: str, second: str, reason: str, author: str, sync_now: bool) -> None:
     """Keep FIRST and SECOND apart in fusion (splits a merge fusion made of them)."""
     _write(ctx, "never_merge", {"a": first, "b": second}, reason, author, sync_now)
@@ -117,11 +115,7 @@ def never_merge_cmd(ctx: click.Context, first: str, second: str, reason: str, au
 
 @curate.command("reject")
 @click.argument("triple", nargs=-1, required=True)
-@_REASON
-@_AUTHOR
-@_SYNC
-@click.pass_context
-@fail_cleanly
+@_correction_command
 def reject_cmd(ctx: click.Context, triple: tuple[str, ...], reason: str, author: str, sync_now: bool) -> None:
     """Remove a triple: its id (rel_..., see `kgbuild inspect triples`), or SUBJECT PREDICATE OBJECT."""
     if len(triple) == 1:
@@ -136,11 +130,7 @@ def reject_cmd(ctx: click.Context, triple: tuple[str, ...], reason: str, author:
 @curate.command("retype")
 @click.argument("entity")
 @click.argument("spg_class", metavar="CLASS")
-@_REASON
-@_AUTHOR
-@_SYNC
-@click.pass_context
-@fail_cleanly
+@_correction_command
 def retype_cmd(ctx: click.Context, entity: str, spg_class: str, reason: str, author: str, sync_now: bool) -> None:
     """Give ENTITY another class of the schema (its id stays)."""
     _write(ctx, "retype", {"entity": entity, "class": spg_class}, reason, author, sync_now)
@@ -149,11 +139,7 @@ def retype_cmd(ctx: click.Context, entity: str, spg_class: str, reason: str, aut
 @curate.command("rename")
 @click.argument("entity")
 @click.argument("name")
-@_REASON
-@_AUTHOR
-@_SYNC
-@click.pass_context
-@fail_cleanly
+@_correction_command
 def rename_cmd(ctx: click.Context, entity: str, name: str, reason: str, author: str, sync_now: bool) -> None:
     """Give ENTITY another name (the old one becomes an alias; its id stays)."""
     _write(ctx, "rename", {"entity": entity, "name": name}, reason, author, sync_now)
@@ -166,11 +152,7 @@ def rename_cmd(ctx: click.Context, entity: str, name: str, reason: str, author: 
 @click.option("--note", default="", help="where the fact comes from (kept on the triple)")
 @click.option("--subject-class", default="", help="create SUBJECT with this class if the graph lacks it")
 @click.option("--object-class", default="", help="create OBJECT with this class if the graph lacks it")
-@_REASON
-@_AUTHOR
-@_SYNC
-@click.pass_context
-@fail_cleanly
+@_correction_command
 def add_cmd(ctx: click.Context, subject: str, predicate: str, obj: str, note: str, subject_class: str,
             object_class: str, reason: str, author: str, sync_now: bool) -> None:
     """Add the triple SUBJECT PREDICATE OBJECT; its provenance is the correction, not a chunk."""
