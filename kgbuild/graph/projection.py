@@ -77,8 +77,12 @@ def said_words(properties: object) -> str:
     """A relation's "said" property (the text's words for its predicate), from the dict or the JSON
     string the relations table stores; "" when it has none."""
     if isinstance(properties, str):
+        # Read at every graph load, for every relation: most have no "said" (all English ones), so
+        # the key is looked for in the text before any JSON is parsed (the table writes keys as is).
+        if '"said"' not in properties:
+            return ""
         try:
-            properties = json.loads(properties) if properties else {}
+            properties = json.loads(properties)
         except ValueError:
             return ""
     said = properties.get("said") if isinstance(properties, dict) else None
