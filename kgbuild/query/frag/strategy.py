@@ -101,7 +101,7 @@ class FragStrategy:
 
     def route(self, graph: _Graph, question: str, linked: LinkedQuestion) -> RouteDecision:
         if graph.router is not None:
-            return graph.router.route(linked.vector)
+            return graph.router.route(linked.vector, question, len(linked.seeds))
         return heuristic_route(question, len(linked.seeds))
 
     def answer(self, question: str, budget: Budget) -> Answer:
