@@ -67,6 +67,14 @@ def test_2wiki_shape_reads_like_hotpot(tmp_path: Path) -> None:
     assert qa.items == [QAItem(id="w1", question="Who is the father of X?", answer="Y", supporting=["X", "Z"])]
 
 
+def test_hotpot_shape_reads_other_forms_of_the_answer(tmp_path: Path) -> None:
+    record = {"_id": "w2h-1", "question": "When did the director of Majhli Didi die?", "answer": "27 August 2006",
+              "aliases": ["August 27, 2006"], "supporting_facts": [["Majhli Didi", 0], ["Hrishikesh Mukherjee", 0]]}
+    qa = read_qa(write(tmp_path / "held.json", [record, {**record, "_id": "w2h-2", "aliases": "August 27, 2006"}]))
+    assert [(i.id, i.aliases) for i in qa.items] == [("w2h-1", ["August 27, 2006"])]
+    assert len(qa.problems) == 1 and "record 1 (w2h-2): 'aliases' must be a list of strings" in qa.problems[0]
+
+
 def test_musique_jsonl_with_a_broken_line(tmp_path: Path) -> None:
     good = {"id": "2hop_1", "question": "Q?", "answer": "Paris", "answer_aliases": ["City of Light"],
             "paragraphs": [{"idx": 0, "title": "T1", "paragraph_text": "...", "is_supporting": True},

@@ -80,7 +80,13 @@ def _hotpot_item(record: Any, number: int) -> QAItem:
         raise _Bad("'supporting_facts' must be a list of [title, sentence index] pairs")
     titles = list(dict.fromkeys(f[0] for f in facts))
     rid = record.get("_id", record.get("id", number))
-    return QAItem(id=str(rid), question=_text(record, "question"), answer=_text(record, "answer"), supporting=titles)
+    # Not in HotpotQA's own files: a set written in its shape may name other forms of the answer
+    # ("United States" / "American"), as MuSiQue's answer_aliases do.
+    aliases = record.get("aliases") or []
+    if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+        raise _Bad("'aliases' must be a list of strings")
+    return QAItem(id=str(rid), question=_text(record, "question"), answer=_text(record, "answer"),
+                  aliases=list(aliases), supporting=titles)
 
 
 def _musique_item(record: Any, number: int) -> QAItem:
