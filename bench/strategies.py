@@ -23,7 +23,8 @@ Ablations, not defaults: `frag_paths` and `subgraphrag_triples` show only the pa
 paths or triples (the default fuses them with the hybrid retriever's ranking, see
 kgbuild/query/graph_evidence.py: what the graph itself brings, without text retrieval's help);
 `frag_heuristic` is FRAG routed by its wording rule instead of the
-trained router (what a user gets before `kgbuild train router`); `subgraphrag_h2` is SubgraphRAG with
+trained router (what a user gets before `kgbuild train router`; the trained router is the fitted
+model or that rule or a constant route, whichever reached the most of the fold's training answers); `subgraphrag_h2` is SubgraphRAG with
 candidates within 2 hops instead of the default 3 (a passage is a hop in kgbuild's graph: entity ->
 passage -> entity is 2). And `subgraphrag_gen` is SubgraphRAG whose scorer never saw a question of the QA
 file: it is trained once, on `--generated N` (default 400) questions read off the graph's own facts
@@ -106,7 +107,8 @@ def train_fold(engine: Any, train_items: Sequence[Any], seed: int) -> tuple[Any,
 
     projection, linker = engine.projection(), engine.question_linker()
     router, router_report = train_router(projection, linker, train_items, outcomes=route_outcomes(engine, train_items))
-    scorers, lines = {}, [f"router: {str(router_report).splitlines()[0]}"]
+    chose = [line for line in str(router_report).splitlines() if line.startswith("chose ")]
+    scorers, lines = {}, [f"router: {str(router_report).splitlines()[0]}", *chose]
     for hops in (2, 3):
         settings = engine.config.query.subgraphrag.model_copy(update={"hops": hops})
         scorers[hops], report = train_retriever(projection, engine.graph_vectors(), linker, train_items, seed=seed,
