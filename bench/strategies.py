@@ -1,6 +1,9 @@
 """The query strategies side by side on one offline build: hybrid, FRAG, SubgraphRAG (and CoE, FastToG).
 
-Run from the repo root: `python bench/strategies.py [--corpus C --qa Q] [--project DIR] [--folds 5]`.
+Run from the repo root: `python bench/strategies.py [--corpus C --qa Q [--corpus-slice N]] [--project DIR]
+[--folds 5]` (`--corpus-slice N`: build the QA file's supporting passages plus N others drawn at random,
+for a corpus of thousands of passages; e.g. `--corpus ../shared/data/2wiki/corpus.json --qa
+bench/data/2wiki_heldout_qa.json --corpus-slice 900`).
 
 1. builds the corpus offline (spaCy extraction, no LLM) into a temp project with the default stores
    (Milvus Lite; the graph store is off: the strategies read the workspace projection), or opens
@@ -22,9 +25,9 @@ Run from the repo root: `python bench/strategies.py [--corpus C --qa Q] [--proje
 Ablations, not defaults: `frag_paths` and `subgraphrag_triples` show only the passages behind the
 paths or triples (the default fuses them with the hybrid retriever's ranking, see
 kgbuild/query/graph_evidence.py: what the graph itself brings, without text retrieval's help);
-`frag_heuristic` is FRAG routed by its wording rule instead of the
-trained router (what a user gets before `kgbuild train router`; the trained router is the fitted
-model or that rule or a constant route, whichever reached the most of the fold's training answers); `subgraphrag_h2` is SubgraphRAG with
+`frag_heuristic` is FRAG routed by its wording rule instead of the trained router (what a user gets
+before `kgbuild train router`; the trained router is the fitted model, that rule or a constant route,
+whichever reached the most of the fold's training answers); `subgraphrag_h2` is SubgraphRAG with
 candidates within 2 hops instead of the default 3 (a passage is a hop in kgbuild's graph: entity ->
 passage -> entity is 2). And `subgraphrag_gen` is SubgraphRAG whose scorer never saw a question of the QA
 file: it is trained once, on `--generated N` (default 400) questions read off the graph's own facts
@@ -284,6 +287,29 @@ def evaluate(project: Path, qa_path: Path, folds: int, label: str, prefix: str, 
     return figures
 
 
+def corpus_slice(corpus: Path, qa_path: Path, others: int, out: Path) -> Path:
+    """The QA file's supporting passages plus `others` more drawn at random (seed 0) from `corpus`, written
+    to `out` in the corpus's own shape (a list of {title, text} or a {title: sentences} object): a
+    corpus of thousands of passages builds in a fraction of the time, and the drawn passages keep
+    retrieval from being trivial. Every strategy reads the same slice."""
+    import random
+
+    from kgbuild.query.evaluate import read_qa
+
+    data = json.loads(corpus.read_text(encoding="utf-8"))
+    keys = list(data) if isinstance(data, dict) else [str(r.get("title", i)) for i, r in enumerate(data)]
+    wanted = {t for item in read_qa(qa_path).items for t in item.supporting}
+    keep = {i for i, key in enumerate(keys) if key in wanted}
+    rest = [i for i in range(len(keys)) if i not in keep]
+    keep |= set(random.Random(0).sample(rest, min(others, len(rest))))
+    print(f"corpus slice: {len(keep)} of {len(keys)} passages ({len(wanted & set(keys))} of {len(wanted)} "
+          f"supporting titles found, {len(keep) - len(wanted & set(keys))} others at random)")
+    picked = ({keys[i]: data[keys[i]] for i in sorted(keep)} if isinstance(data, dict)
+              else [data[i] for i in sorted(keep)])
+    out.write_text(json.dumps(picked, ensure_ascii=False), encoding="utf-8")
+    return out
+
+
 def main() -> None:
     data = shared_data()
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -296,6 +322,8 @@ def main() -> None:
     parser.add_argument("--strategies", help="comma-separated subset (hybrid always runs: the baseline)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--torch-threads", type=int, default=1)
+    parser.add_argument("--corpus-slice", type=int, metavar="N",
+                        help="build only the QA file's supporting passages plus N others drawn at random (seed 0)")
     parser.add_argument("--generated", type=int, default=400,
                         help="questions generated from the graph for subgraphrag_gen (0: leave it out)")
     args = parser.parse_args()
@@ -311,7 +339,10 @@ def main() -> None:
 
     figures: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="kgbench-strategies-") as tmp:
-        project = args.project or build(args.corpus, Path(tmp) / "corpus", args.workers)
+        corpus = args.corpus
+        if args.corpus_slice is not None and args.project is None:
+            corpus = corpus_slice(corpus, args.qa, args.corpus_slice, Path(tmp) / f"slice_{corpus.name}")
+        project = args.project or build(corpus, Path(tmp) / "corpus", args.workers)
         only = {n.strip() for n in args.strategies.split(",")} if args.strategies else None
         figures.update(evaluate(project, args.qa, args.folds, args.qa.name, "", not args.no_model, only,
                                 args.generated))
