@@ -153,6 +153,15 @@ _POINTER = re.compile(r"^(?:section|chapter|figure|fig\.|table|page|appendix|exa
                       r"[\dA-Z][\d.]*$", re.IGNORECASE)
 
 
+def _modifying_acronym(doc: Doc, m: Mention) -> bool:
+    """A short acronym written only as the first word of a longer noun phrase ("an RST packet", "the JS
+    object", "a CA certificate store"): the phrase names the thing, the acronym alone names nothing here."""
+    if m.start < 0 or m.end - m.start != 1 or not re.fullmatch(r"[A-Z]{2,5}", m.name):
+        return False
+    tok = doc[m.start]
+    return tok.dep_ == "compound" and tok.head.i > tok.i and tok.head.tag_.startswith("NN")
+
+
 def not_a_term(name: str) -> bool:
     """A generic abbreviation ("API", "CPU") or a pointer into the document ("section 4.2.2.13")."""
     return name.lower() in _GENERIC_ABBREVIATIONS or bool(_POINTER.match(name))
@@ -173,7 +182,8 @@ def is_identifier(name: str) -> bool:
     """Code that names something (a function, class, module, option, file, event), not a literal
     value or an expression: `socket.end()`, `node:net`, `--cert`, `.netrc`, `close`; not `true`,
     `0`, `{ stdio: 'ignore' }`, `a + b`."""
-    return len(name) <= 80 and name.lower() not in _LITERALS and bool(_IDENTIFIER.match(name))
+    return len(name) <= 80 and name.lower() not in _LITERALS and bool(_IDENTIFIER.match(name)) and any(
+        c.isalnum() for c in name)  # `..`, `...`: a path segment or an ellipsis, no name
 
 
 def section_topic(section: Sequence[str]) -> str | None:
@@ -267,6 +277,9 @@ class TechnicalPass:
                 continue
             inside = [s for s in spans if s[0] < m.end and m.start < s[1]] if m.start >= 0 else []
             is_code = bool(inside) or looks_like_code(m.name, technical) or m.name in labelled
+            if is_code and not any(c.isalnum() for c in m.name):
+                dropped.add(id(m))  # `=`, `..` with a bracket the NER took in: punctuation names nothing
+                continue
             if is_code:
                 if len(inside) == 1 and m.end - m.start <= inside[0][1] - inside[0][0] + 2:
                     # The code itself, without a word the NER took in ("ERR_SOCKET_CLOSED Error").
@@ -296,6 +309,8 @@ class TechnicalPass:
                 dropped.add(id(m))  # "Avoid", "Note", "Returns" capitalised at a sentence's start
             elif technical and id(m) not in used and not_a_term(m.name):
                 dropped.add(id(m))  # "API", "section 4.2.2.13": a word of every manual, a pointer into one
+            elif technical and id(m) not in used and _modifying_acronym(doc, m):
+                dropped.add(id(m))  # "an RST packet", "a CA certificate store": the term is the thing named
         if classes.code is not None:
             # Inline code in a sentence is discussed in prose: an entity, whether or not a rule used it.
             covered = {i for m in facts.mentions if m.start >= 0 for i in range(m.start, m.end)}

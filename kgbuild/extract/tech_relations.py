@@ -43,6 +43,8 @@ VERB_PREDICATES: dict[str, str] = {
     "alias": "aliases", "manage": "manages", "run on": "runsOn", "write in": "writtenIn",
     "implement in": "writtenIn", "develop by": "developedBy", "maintain by": "developedBy",
 }
+# Lemmas the lemmatizer gets wrong for software's verbs ("aliases" -> "aliase").
+_LEMMA_FIXES = {"aliase": "alias"}
 # Passive verbs whose "by"/"from" names the doer: "returned from `http.request()`" -> (http.request(),
 # returns, X); "replaced by Y" -> (Y, replaces, X).
 _DOER_PREPS = frozenset({"by", "from"})
@@ -60,12 +62,31 @@ NOUN_PREDICATES: dict[str, str] = {
     "implementation": "implements", "replacement": "replaces", "successor": "replaces",
     "dependency": "dependencyOf", "component": "partOf", "method": "partOf", "property": "partOf",
 }
+# Adjectives that make a phrase a description, not a term: "the available space", "a single slash",
+# "equivalent functionality", "its original behavior" (with vocab's STOP_ADJECTIVES: "same", "other").
+_VAGUE_ADJECTIVES = STOP_ADJECTIVES | frozenset(
+    {"available", "special", "original", "equivalent", "single", "similar", "regular", "specific", "additional",
+     "possible", "actual", "given", "appropriate", "simple", "common", "general", "particular", "necessary",
+     "useful", "important", "good", "better", "best", "correct", "proper", "normal", "usual", "typical", "little",
+     "small", "large", "big", "long", "short", "high", "low", "real", "whole", "full", "exact", "respective",
+     "corresponding", "related", "relevant", "separate", "individual", "extra", "optional", "explicit"})
+# Nouns for a part or form of a thing: "implements a subset of the `EventEmitter` API" implements it.
+_PARTITIVE = frozenset({"subset", "superset", "part", "portion", "version", "variant", "flavor", "flavour",
+                        "dialect", "extension"})
+# Heads of phrases that say how, not what: "in a synchronous manner", "in a similar fashion".
+_VAGUE_HEADS = frozenset({"manner", "fashion", "way", "sense", "respect", "regard", "extent", "degree"})
+# Prepositions that compare or exclude rather than relate: "Unlike Unix domain sockets, Windows will
+# close ...", "benchmarks as the fastest library" (a role, not a second thing).
+_NOT_RELATING_PREPS = frozenset({"unlike", "like", "despite", "except", "besides", "without", "than", "as",
+                                 "including", "regardless", "unless", "instead"})
 # Prepositions of a direct object that name the thing a clause is about ("reads pairs from X").
 _OBJECT_NOUN_PREPS = frozenset({"from", "of", "for", "to", "in", "into", "on"})
 # "This ensures ..." after a sentence stands for what the sentence says, not for a thing: only "it".
 _THING_PRONOUNS = frozenset({"it", "its"})
 _OBJECT_PRONOUNS = frozenset({"it", "them"})
 _SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
+# Clauses inside a sentence whose "it" is the thing just named ("..., as it allows", "so that it fits").
+_SUBORDINATE = frozenset({"advcl", "ccomp", "relcl", "acl"})
 
 
 @dataclass
@@ -115,8 +136,15 @@ class TechArgs:
         low = tok.lower_
         if tok.tag_ in ("PRP", "DT") and low in _THING_PRONOUNS | _OBJECT_PRONOUNS:
             if tok.dep_ in _SUBJECT_DEPS:
-                return None if expletive(tok) else (self.last_subject or self.topic)
-            return self._latest_before(tok, subject)
+                if expletive(tok):
+                    return None
+                if tok.head.dep_ in _SUBORDINATE and any(
+                        t.tag_ in NOUN_TAGS or t.tag_ in PROPER_TAGS for t in self.doc[tok.sent.start:tok.i]):
+                    # "the `querystring` module is more general, as it allows ...": a subordinate clause's
+                    # "it" is the thing just named, not the paragraph's subject.
+                    return self._nearest_noun(tok, subject)
+                return self.last_subject or self.topic
+            return self._nearest_noun(tok, subject)
         if tok.tag_ not in NOUN_TAGS and tok.tag_ not in PROPER_TAGS:
             return None
         kind = self._code_kind(tok)
@@ -134,7 +162,12 @@ class TechArgs:
             return None
         left = [c for c in tok.children if c.dep_ in ("compound", "amod", "nmod") and c.i == tok.i - 1]
         if left:
-            return self.resolve(left[0], "object") if left[0].i in self.code_tokens else None
+            if left[0].i in self.code_tokens:
+                return self.resolve(left[0], "object")
+            named = self.by_token.get(left[0].i)
+            # "The Console object", "the Agent class": the name before a code kind is that code.
+            return named if named is not None and named.label not in (CONCEPT, "PERSON", "NORP") and (
+                named.end == tok.i) else None
         dets = [c.lower_ for c in tok.children if c.dep_ == "det"]
         if dets in (["this"], ["the"]) and not any(c.dep_ in ("amod", "prep", "acl", "relcl") for c in tok.children):
             return self.topic
@@ -166,6 +199,10 @@ class TechArgs:
         found = self.phrase(tok)
         if found is None or found[0] == tok.i:
             return None
+        if self.lemma(tok) in _VAGUE_HEADS or any(
+                c.dep_ == "amod" and c.lower_ in _VAGUE_ADJECTIVES for c in tok.children) or any(
+                t.lower_ in _VAGUE_ADJECTIVES for t in self.doc[found[0]:tok.i]):
+            return None  # "a single slash", "the available space": a description, not a term
         return self._new(found[1], self.concept_class, CONCEPT, found[0], tok.i + 1)
 
     def phrase(self, tok: Token) -> tuple[int, str] | None:
@@ -198,19 +235,32 @@ class TechArgs:
                        for t in doc[start:tok.i]) + head
         return start, name
 
-    def _latest_before(self, tok: Token, subject: Mention | None) -> Mention | None:
-        """An object pronoun: the latest argument before it in its sentence or the one before that is
-        not its own clause's subject ("`net.createServer()` may create a Unix domain socket and
-        `server.close()` will unlink it": the socket)."""
+    def _nearest_noun(self, tok: Token, subject: Mention | None) -> Mention | None:
+        """A pronoun: the nearest noun or code before it, in its sentence or the one before, that is not its
+        own clause's subject, when that noun is an argument ("`net.createServer()` may create a Unix domain
+        socket and `server.close()` will unlink it": the socket). When the nearest noun is nothing a triple
+        may hold ("If you log a collection (a dict or a list) Rich will pretty print it"), the pronoun is
+        nothing either: an argument further back is not what "it" stands for."""
         sent = tok.sent
         floor = self.doc[sent.start - 1].sent.start if sent.start > 0 else 0
-        best: Mention | None = None
+        plural = tok.lower_ == "them"
         for i in range(tok.i - 1, floor - 1, -1):
-            m = self.by_token.get(i)
-            if m is not None and m is not subject and not m.is_date and m.label not in ("PERSON", "NORP"):
-                best = m
-                break
-        return best
+            near = self.doc[i]
+            if subject is not None and self.by_token.get(i) is subject:
+                continue
+            if i not in self.code_tokens and not (near.tag_ in NOUN_TAGS or near.tag_ in PROPER_TAGS):
+                continue
+            if i not in self.code_tokens and (near.tag_ in ("NNS", "NNPS")) != plural:
+                return None
+            if near.dep_ == "compound" or near.dep_ == "poss":
+                continue  # a modifier: its head noun, further on, was the candidate
+            found = self.by_token.get(i)
+            if found is None or found.label == CONCEPT:
+                found = self.resolve(near, "object", subject)
+            if found is None or found is subject or found.is_date or found.label in ("PERSON", "NORP"):
+                return None
+            return found
+        return None
 
 
 def add_technical_relations(doc: Doc, facts: Facts, section: Sequence[str], technical: TechnicalPass,
@@ -294,13 +344,42 @@ def technical_relations(args: TechArgs, facts: Facts) -> None:
         for tok in sent:
             if tok.tag_.startswith("VB") and tok.dep_ not in ("aux", "auxpass", "amod", "compound"):
                 _clause(args, ours, tok)
+            elif tok.tag_ in NOUN_TAGS and args.lemma(tok) in _MEMBER_KINDS:
+                _member_of(args, ours, tok)
     for triple in ours:
         same = general.get((triple.subject.name, triple.object.name))
         if same is not None and triple.predicate in _MAPPED:
             same.predicate = triple.predicate
         elif frozenset((triple.subject.name, triple.object.name)) not in related:
             facts.triples.append(triple)
+    ours_pairs = {frozenset((t.subject.name, t.object.name)) for t in ours}
+    left_out = [t for t in general.values() if not _general_kept(args, t, ours_pairs)]
+    if left_out:
+        facts.triples[:] = [t for t in facts.triples if not any(t is x for x in left_out)]
+        # A phrase the general rules took as an object ("the original behavior") was an entity only for that
+        # triple; names stay (the technical pass types them).
+        used = {id(m) for t in facts.triples for m in (t.subject, t.object, *(q for _, q in t.qualifiers))}
+        used |= {id(a) for e in facts.events for ms in e.arguments.values() for a in ms}
+        ends = {id(m) for t in left_out for m in (t.subject, t.object)}
+        facts.mentions[:] = [m for m in facts.mentions if not (
+            id(m) in ends and id(m) not in used and m.label == CONCEPT and not m.types)]
     facts.mentions.extend(m for m in args.added if any(m is t.subject or m is t.object for t in facts.triples))
+
+
+# NER labels of the names a general rule may relate in a manual without this pass agreeing.
+_NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE"})
+
+
+def _general_kept(args: TechArgs, triple: Triple, ours: set[frozenset[str]]) -> bool:
+    """A triple of the general clause rules in a technical chunk: kept when this pass relates the same
+    two things, when its object is a date, or when both ends are names of people, organisations, places or
+    works (a manual's history: "Python was created by Guido van Rossum"). Between code, software and terms
+    the general rules read a manual's prose as an encyclopedia's (measured on the technical sets: none of
+    their triples there was right, "(Rich, print, log())" from "Rich will pretty print it")."""
+    if frozenset((triple.subject.name, triple.object.name)) in ours or triple.object.is_date:
+        return True
+    return all(m.label in _NAME_LABELS and not any(i in args.code_tokens for i in range(m.start, m.end))
+               for m in (triple.subject, triple.object))
 
 
 def _subjects(args: TechArgs, verb: Token) -> tuple[list[Mention], bool]:
@@ -370,6 +449,11 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
             for prep in (c for c in acomp.children if c.dep_ == "prep"):
                 for pcomp in (p for p in prep.children if p.dep_ == "pcomp" and p.tag_ == "VBG"):
                     _verb_objects(args, pcomp, subjects, False, found)
+    elif lemma == "have" and not passive:
+        found += [(member, "partOf", s) for s in subjects for member in _members(args, verb)]
+    elif lemma in ("take", "accept") and not passive and _members(args, verb):
+        # "All `listen()` methods can take a `backlog` parameter": what the code accepts.
+        found += [(s, "accepts", member) for s in subjects for member in _members(args, verb)]
     elif lemma not in _LIGHT:
         _verb_objects(args, verb, subjects, passive, found)
     for subject, predicate, obj in found:
@@ -380,9 +464,37 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
         ours.append(Triple(subject, predicate, obj))
 
 
+# "has a `log()` method", "has an `options` property": what a thing has that is part of it.
+_MEMBER_KINDS = frozenset({"method", "property", "attribute", "field", "option", "event", "member", "function",
+                           "parameter", "argument", "flag", "setting", "key", "subcommand", "command"})
+
+
+def _members(args: TechArgs, verb: Token) -> list[Mention]:
+    """ "The Console object has a `log()` method": the code before a member noun, object of "have"."""
+    out: list[Mention] = []
+    for dobj in (c for c in verb.children if c.dep_ == "dobj" and args.lemma(c) in _MEMBER_KINDS):
+        for noun in (dobj, *dobj.conjuncts):
+            code = [c for c in noun.children if c.dep_ in ("compound", "amod", "nmod") and c.i in args.code_tokens]
+            found = [args.resolve(c, "object") for c in code]
+            out += [m for m in found if m is not None]
+    return out
+
+
+def _member_of(args: TechArgs, ours: list[Triple], noun: Token) -> None:
+    """ "the `autoSelectFamily` option of `socket.connect(options)`": the one is part of the other."""
+    code = [c for c in noun.children if c.dep_ in ("compound", "amod", "nmod") and c.i in args.code_tokens]
+    owners = [p for prep in noun.children if prep.dep_ == "prep" and prep.lower_ == "of"
+              for p in prep.children if p.dep_ == "pobj" and p.i in args.code_tokens]
+    for member in (args.resolve(c, "object") for c in code):
+        for owner in (args.resolve(p, "object") for p in owners):
+            if member is not None and owner is not None and member.name != owner.name and not any(
+                    {t.subject.name, t.object.name} == {member.name, owner.name} for t in ours):
+                ours.append(Triple(member, "partOf", owner))
+
+
 def _verb_objects(args: TechArgs, verb: Token, subjects: Sequence[Mention], passive: bool,
                   found: list[tuple[Mention, str, Mention]]) -> None:
-    lemma = args.lemma(verb)
+    lemma = _LEMMA_FIXES.get(args.lemma(verb), args.lemma(verb))
     particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), "")
     base = f"{lemma} {particle}" if particle else lemma
     direct: list[tuple[Mention, Mention]] = []
@@ -394,12 +506,18 @@ def _verb_objects(args: TechArgs, verb: Token, subjects: Sequence[Mention], pass
             of_object += [(prep.lower_, s, o) for prep in child.children if prep.dep_ == "prep"
                           and prep.lower_ in _OBJECT_NOUN_PREPS for pobj in prep.children if pobj.dep_ == "pobj"
                           for s in subjects for o in _objects(args, pobj, s)]
-        elif child.dep_ in ("prep", "agent"):
+        elif child.dep_ in ("prep", "agent") and child.lower_ not in _NOT_RELATING_PREPS:
             for pobj in (p for p in child.children if p.dep_ == "pobj"):
                 by_prep += [(child.lower_, s, o) for s in subjects for o in _objects(args, pobj, s)]
     if direct and all(o.label == CONCEPT for _, o in direct):
         # "reads key-value pairs from a `.env` file": the object's named thing is what the clause relates.
         by_prep += [(p, s, o) for p, s, o in of_object if o.label != CONCEPT]
+    elif not direct and not passive:
+        # "implements a modified subset of the `EventEmitter` API": a part of a named thing is that thing.
+        direct += [(s, o) for child in verb.children if child.dep_ == "dobj" and args.lemma(child) in _PARTITIVE
+                   for prep in child.children if prep.dep_ == "prep" and prep.lower_ == "of"
+                   for pobj in prep.children if pobj.dep_ == "pobj"
+                   for s in subjects for o in _objects(args, pobj, s) if o.label != CONCEPT]
     if passive:
         for prep, s, o in by_prep:
             key = f"{base} {prep}"
@@ -412,6 +530,8 @@ def _verb_objects(args: TechArgs, verb: Token, subjects: Sequence[Mention], pass
     named_preps = [(p, s, o) for p, s, o in by_prep if o.label != CONCEPT]
     if direct and not strong and named_preps:
         direct = []  # the named thing of a preposition rather than a term: "reads pairs from `.env`"
+    if lemma in ("replace", "substitute") and any(p == "with" for p, _, _ in by_prep):
+        return  # "replaces two slashes with a single slash": a substitution in data, not one thing superseding another
     if lemma in ("call", "invoke") and strong:
         # "it will call `socket.destroy` with an `ERR_SOCKET_CLOSED` Error": what the callee gets.
         found += [(o, "calledWith", w) for _, o in strong for p, _, w in named_preps if p == "with"]
