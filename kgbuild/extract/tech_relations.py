@@ -69,7 +69,8 @@ _VAGUE_ADJECTIVES = STOP_ADJECTIVES | frozenset(
      "possible", "actual", "given", "appropriate", "simple", "common", "general", "particular", "necessary",
      "useful", "important", "good", "better", "best", "correct", "proper", "normal", "usual", "typical", "little",
      "small", "large", "big", "long", "short", "high", "low", "real", "whole", "full", "exact", "respective",
-     "corresponding", "related", "relevant", "separate", "individual", "extra", "optional", "explicit"})
+     "corresponding", "related", "relevant", "separate", "individual", "extra", "optional", "explicit",
+     "maximum", "minimum", "default", "initial"})
 # Nouns for a part or form of a thing: "implements a subset of the `EventEmitter` API" implements it.
 _PARTITIVE = frozenset({"subset", "superset", "part", "portion", "version", "variant", "flavor", "flavour",
                         "dialect", "extension"})
@@ -85,6 +86,8 @@ _OBJECT_NOUN_PREPS = frozenset({"from", "of", "for", "to", "in", "into", "on"})
 _THING_PRONOUNS = frozenset({"it", "its"})
 _OBJECT_PRONOUNS = frozenset({"it", "them"})
 _SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
+# Who a manual tells to do things: "allows users to specify ..." is the users' doing, not the code's.
+_PEOPLE = frozenset({"users", "user", "you", "them", "us", "callers", "caller", "applications", "developers"})
 # Clauses inside a sentence whose "it" is the thing just named ("..., as it allows", "so that it fits").
 _SUBORDINATE = frozenset({"advcl", "ccomp", "relcl", "acl"})
 
@@ -399,6 +402,13 @@ def _subjects(args: TechArgs, verb: Token) -> tuple[list[Mention], bool]:
         subjects, head_passive = _subjects(args, verb.head)
         own_aux = any(c.dep_ in ("aux", "auxpass") for c in verb.children)
         return subjects, passive or (head_passive and not own_aux and verb.tag_ in ("VBN", "VBD"))
+    if verb.dep_ in ("xcomp", "advcl") and verb.tag_ == "VB" and verb.head.tag_.startswith("VB") and any(
+            c.dep_ == "aux" and c.lower_ == "to" for c in verb.children) and not any(
+            c.dep_ in ("dobj", "dative") and c.i < verb.i and c.lower_ in _PEOPLE for c in verb.head.children):
+        # "Uses the DNS protocol to resolve pointer records": the doer of the purpose is the doer of the
+        # verb ("allow users to specify ..." is the users', and they are nothing a triple holds).
+        subjects, _ = _subjects(args, verb.head)
+        return subjects, any(c.dep_ == "auxpass" for c in verb.children)
     if verb.dep_ == "acl" and verb.tag_ == "VBN":
         found = args.resolve(verb.head, "subject")  # "the object returned by X"
         return ([found] if found is not None else []), True
@@ -432,7 +442,8 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
     subjects = [m for m in subjects if m.label != CONCEPT]
     if not subjects:
         return
-    if verb.dep_ not in ("relcl", "acl", "xcomp") and any(c.dep_ in _SUBJECT_DEPS for c in children) and (
+    if (verb.dep_ == "ROOT" or (verb.dep_ == "conj" and verb.head.dep_ == "ROOT")) and any(
+            c.dep_ in _SUBJECT_DEPS for c in children) and (
             not _in_parentheses(verb)):
         args.last_subject = subjects[0]  # "it" in the next clause (not a parenthesis's aside)
     lemma = args.lemma(verb)
