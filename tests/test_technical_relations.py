@@ -404,3 +404,21 @@ be an array of strings containing the reply records.
 """))
     assert ("dns.resolvePtr()", "uses", "DNS protocol") in found
     assert any(s == "dns.resolvePtr()" and p.startswith("resolve") and o == "hostname" for s, p, o in found), found
+
+
+def test_a_labelled_heading_names_code_for_the_structure(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # worker_threads.md: "Class: `MessagePort`" > "Event: `'messageerror'`" reads (after the reader drops the
+    # backticks) "Class: MessagePort" > "Event: 'messageerror'": the event is part of the class.
+    found = triples(extract(tmp_path, extractor, """# Worker threads
+
+## Class: `MessagePort`
+
+### Event: `'messageerror'`
+
+Currently, this event is emitted when there is an error occurring while
+instantiating the posted JS object on the receiving end. Such situations
+are rare, but can happen, for instance, when certain Node.js API objects
+are received in a `vm.Context` (where Node.js APIs are currently
+unavailable).
+"""))
+    assert ("messageerror", "partOf", "MessagePort") in found, found

@@ -191,11 +191,14 @@ def section_topic(section: Sequence[str]) -> str | None:
     [callback])`"): the code's name; else None."""
     if not section:
         return None
+    labelled = _HEADING_LABEL.match(section[-1])
     heading = _HEADING_LABEL.sub("", section[-1].strip())
     spans = _CODE_SPAN.findall(heading)
     if spans:
         return code_name(spans[0][1])
     heading = heading.strip()
+    if labelled and is_identifier(code_name(heading)):
+        return code_name(heading)  # "Class: URL", "Event: 'messageerror'": the label says it is code
     return code_name(heading) if looks_like_code(heading, technical=True) else None
 
 

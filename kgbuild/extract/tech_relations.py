@@ -86,6 +86,10 @@ _OBJECT_NOUN_PREPS = frozenset({"from", "of", "for", "to", "in", "into", "on"})
 _THING_PRONOUNS = frozenset({"it", "its"})
 _OBJECT_PRONOUNS = frozenset({"it", "them"})
 _SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
+# Kinds of code structure a name can stand before ("the Console object"): not "program", "library", "file".
+_STRUCTURE_KINDS = frozenset({"object", "class", "module", "method", "function", "property", "event", "interface",
+                              "type", "struct", "enum", "attribute", "field", "option", "constant", "variable",
+                              "parameter", "argument", "callback", "hook", "header", "flag", "instance"})
 # Who a manual tells to do things: "allows users to specify ..." is the users' doing, not the code's.
 _PEOPLE = frozenset({"users", "user", "you", "them", "us", "callers", "caller", "applications", "developers"})
 # Clauses inside a sentence whose "it" is the thing just named ("..., as it allows", "so that it fits").
@@ -168,8 +172,10 @@ class TechArgs:
             if left[0].i in self.code_tokens:
                 return self.resolve(left[0], "object")
             named = self.by_token.get(left[0].i)
-            # "The Console object", "the Agent class": the name before a code kind is that code.
-            return named if named is not None and named.label not in (CONCEPT, "PERSON", "NORP") and (
+            # "The Console object", "the Agent class": a name before a kind of code structure is that code
+            # ("a Python program", "the Rust library" name a language, not the program or library).
+            return named if named is not None and self.lemma(tok) in _STRUCTURE_KINDS and (
+                named.label not in (CONCEPT, "PERSON", "NORP", "GPE", "LOC", "LANGUAGE")) and (
                 named.end == tok.i) else None
         dets = [c.lower_ for c in tok.children if c.dep_ == "det"]
         if dets in (["this"], ["the"]) and not any(c.dep_ in ("amod", "prep", "acl", "relcl") for c in tok.children):
