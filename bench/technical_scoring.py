@@ -136,7 +136,9 @@ class GoldRelation:
         self.s = self._ends(raw["s"], raw.get("alt_s", []), aliases)
         self.o = self._ends(raw["o"], raw.get("alt_o", []), aliases)
         self.p: list[str] = [raw["p"], *raw.get("alt_p", [])] if raw.get("p") else []
-        self.inv_p: list[str] = list(raw.get("inv_p", []))
+        # A passive "by" entry ("developedBy") is met by the "by" rule; by its lemma it would also accept the
+        # active verb the wrong way round ("Jansson maintains Microsoft"), so it is left out here.
+        self.inv_p: list[str] = [p for p in raw.get("inv_p", []) if not by_shaped(p)]
 
     @staticmethod
     def _ends(name: str, alts: Sequence[str], aliases: dict[str, frozenset[str]]) -> frozenset[str]:

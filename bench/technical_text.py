@@ -1,7 +1,8 @@
 """Offline extraction on technical Markdown (manuals, API docs, READMEs): old code and new code in one run.
 
-Run from the repo root: `python bench/technical_text.py [--base aa73fc0 | --no-base] [--max-chunks 2000] [--per-doc 15]
-[--gold bench/data/technical_gold.jsonl] [--rounds 2]`.
+Run from the repo root: `python bench/technical_text.py [--base 1909190 | --no-base] [--max-chunks 2000]
+[--per-doc 15] [--gold bench/data/technical_gold.jsonl bench/data/technical_heldout.jsonl ...] [--rounds 2]
+[--show-dev | --show]`.
 
 The corpus is real technical Markdown already on this machine, nothing is downloaded: the Node.js API
 manual (`/usr/share/doc/nodejs/api/*.md`), pip's topic pages (`/usr/share/doc/python3-pip/html/**/*.md`)
@@ -10,7 +11,7 @@ METADATA` whose Description-Content-Type is text/markdown, the header block cut 
 are skipped with a line; files are taken in sorted order, the first `--per-doc` chunks of each, until
 `--max-chunks` chunks.
 
-1. `git worktree add --detach` of `--base` (default aa73fc0, main before the second issue-31 session) in a
+1. `git worktree add --detach` of `--base` (default 1909190, main before the third issue-31 session) in a
    temp folder; this
    script runs itself there in a subprocess with PYTHONPATH=<worktree>, then with PYTHONPATH=<repo root>
    (the working tree as it is), old and new alternating `--rounds` times (each side's speed is its fastest
@@ -25,14 +26,15 @@ are skipped with a line; files are taken in sorted order, the first `--per-doc` 
    code of the source, or shaped like code: `a.b`, `f()`, camelCase, snake_case, `--option`) typed
    Person, Organization or GeographicLocation; relations dropped as "pronoun unresolved" (and all drops
    by reason).
-3. The labelled set (`bench/data/technical_gold.jsonl`, docs/technical_gold.md): each passage is written
+3. The labelled sets (`--gold`, each scored on its own; docs/technical_gold.md): each passage is written
    as a Markdown file under its heading path and goes through the same reader -> chunker -> extractor.
-   Entity precision: extracted entities whose name matches a gold entity (case, quotes, backticks and a
-   call's arguments ignored, a plural `s` allowed); `--show-dev` prints the new code's output on the dev
-   half (even line index; the rules were tuned looking at it) and the figures are also given per half;
-   class right: of those, the share whose class is one the gold class allows
-   (`GOLD_CLASSES`); entity recall; relation precision/recall on (subject, object) pairs in either order
-   (the predicate is not scored: the gold gives none).
+   The scoring rules are `bench/technical_scoring.py` (written out in docs/technical_gold.md, "Scoring"):
+   entity precision, class right, recall; relation precision/recall three ways: `pair` (unordered
+   subject-object pair, the earlier rule), `directed`, and `strict` (direction and a predicate-equivalence
+   rule, for sets whose relations have predicates); `*_in_text` figures count only what the passage's text
+   writes. The first set is also scored per half (dev: even line index, the rules were tuned looking at
+   it; test: odd). `--show-dev` prints the new code's output on the dev half, `--show` on every set given
+   except those in NEVER_SHOWN (the second held-out set, scored once with the rules frozen).
 
 Last line: one JSON object of figures, old and new (`old_*`, `new_*`, `speed_ratio_new_over_old`).
 """
@@ -61,7 +63,7 @@ GOLD = REPO / "bench" / "data" / "technical_gold.jsonl"
 HELDOUT = REPO / "bench" / "data" / "technical_heldout.jsonl"
 # A set scored once with the rules frozen: its extracted output is never printed (docs/technical_gold.md).
 NEVER_SHOWN = frozenset({"technical_heldout2"})
-DEFAULT_BASE = "aa73fc0"  # main before the second issue-31 session (tech relations)
+DEFAULT_BASE = "1909190"  # main before the third issue-31 session (precision, honest scoring)
 _CODE_SHAPE = re.compile(
     r"^(?:[\w$]+(?:\.[\w$]+)+(?:\(.*\))?|[\w.$]+\(.*\)|[a-z]+[A-Z]\w*|\w*_\w+|--?[a-z][\w-]*|[A-Z][a-z]+[A-Z]\w*)$")
 _INLINE_CODE = re.compile(r"`([^`\n]+)`")
