@@ -314,17 +314,22 @@ def as_list(value: Any) -> list[str]:
 
 
 class Scorer:
+    # The predicate tables (bench/technical_scoring.py's scorer gives its own).
+    isa: frozenset[str] = _ISA
+    not_content: frozenset[str] = _NOT_CONTENT
+    groups: dict[str, int] = _GROUP
+
     def __init__(self) -> None:
         self.lemma = WordLemma()
 
     @cache  # noqa: B019 - one scorer per run
     def first_lemma(self, predicate: str) -> str:
         """The first content lemma of a predicate ("isa" for isA/belongTo)."""
-        if re.sub(r"[\s_-]", "", predicate.lower()) in _ISA:
+        if re.sub(r"[\s_-]", "", predicate.lower()) in self.isa:
             return "isa"
         spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", predicate).lower()
         for word in re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", spaced):
-            if word not in _NOT_CONTENT:
+            if word not in self.not_content:
                 return self.lemma(word)
         return ""
 
@@ -335,8 +340,8 @@ class Scorer:
         wanted = {self.first_lemma(g) for g in gold} - {""}
         if lemma in wanted:
             return True
-        group = _GROUP.get(lemma)
-        return group is not None and any(_GROUP.get(g) == group for g in wanted)
+        group = self.groups.get(lemma)
+        return group is not None and any(self.groups.get(g) == group for g in wanted)
 
     def type_key(self, phrase: str) -> tuple[str, ...]:
         return tuple(self.lemma(w, noun_only=True) for w in tokens(phrase))

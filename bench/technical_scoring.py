@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
-from functools import cache
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from extract_quality import WordLemma  # bench/ is on the path: these scripts run as `python bench/NAME.py`
+from extract_quality import Scorer  # bench/ is on the path: these scripts run as `python bench/NAME.py`
 
 # Gold class -> open_domain classes that count as right (the class or a subclass of one of them).
 GOLD_CLASSES = {
@@ -97,30 +96,18 @@ def gold_classes(value: str | Sequence[str]) -> set[str]:
     return {cls for name in names for cls in GOLD_CLASSES[name]}
 
 
-class Predicates:
+class Predicates(Scorer):
     """A predicate reduced to its first content lemma (camelCase split, lower case, `_NOT_CONTENT` skipped,
     the word lemmatised as bench/extract_quality.py does; isA, belongTo, instanceOf -> "isa"); two predicates
-    match when their lemmas are equal or in one group of `PREDICATE_GROUPS`."""
+    match when their lemmas are equal or in one group of `PREDICATE_GROUPS` (extract_quality's `Scorer`
+    with this file's tables)."""
 
-    def __init__(self) -> None:
-        self.lemma = WordLemma()
+    isa = _ISA
+    not_content = _NOT_CONTENT
+    groups = _GROUP
 
-    @cache  # noqa: B019 - one scorer per run
-    def first_lemma(self, predicate: str) -> str:
-        if re.sub(r"[\s_-]", "", predicate.lower()) in _ISA:
-            return "isa"
-        spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", predicate).lower()
-        for word in re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", spaced):
-            if word not in _NOT_CONTENT:
-                return self.lemma(word)
-        return ""
-
-    def match(self, extracted: str, gold: Iterable[str]) -> bool:
-        lemma = self.first_lemma(extracted)
-        if not lemma:
-            return False
-        wanted = {self.first_lemma(g) for g in gold} - {""}
-        return lemma in wanted or (lemma in _GROUP and any(_GROUP.get(w) == _GROUP[lemma] for w in wanted))
+    def match(self, extracted: str, gold: Sequence[str]) -> bool:
+        return self.pred_match(extracted, gold)
 
 
 def by_shaped(predicate: str) -> bool:
