@@ -268,3 +268,73 @@ def test_names_jieba_cuts_at_a_direction_word_and_a_bank_inside_a_product(zh: Ch
             ("钟浩然", "worksFor", "西部启航软件股份有限公司")} <= triples(result)
     state = extract(zh, "公司控股股东为常州市国有资产投资经营有限公司。")
     assert entities(state).get("常州市国有资产投资经营有限公司") in ("Company", "GovernmentAgency")
+
+
+def test_a_short_name_found_once_wins_over_the_place_jieba_cuts_from_it_later(zh: ChineseExtractor) -> None:
+    """The second 云岭新能 of a chunk is cut 云岭 (a place) | 新能: the company's name found at the clause start
+    wins there too, so 该公司成为…的控股子公司 holds between the two companies (该公司: the one bought)."""
+    result = extract(zh, "2024年3月，云岭新能以2.6亿元收购贵州黔丰锂业有限公司70%的股权，收购完成后该公司成为云岭新能的"
+                         "控股子公司。")
+    assert "云岭" not in entities(result)
+    assert {("云岭新能", "acquire", "贵州黔丰锂业有限公司"), ("贵州黔丰锂业有限公司", "partOf", "云岭新能")} <= triples(result)
+
+
+def test_the_employer_between_an_appointment_and_its_title(zh: ChineseExtractor) -> None:
+    """聘任 P 为 X 总经理: X is the employer, whatever jieba cut it into; a department before a title is none."""
+    result = extract(zh, "2024年1月，公司董事会审议通过，聘任韩志勇为云岭新能副总经理，聘任赵婷为财务部经理。")
+    found = entities(result)
+    assert found.get("云岭新能") == "Company" and "财务部" not in found and "云岭" not in found
+    assert ("韩志勇", "worksFor", "云岭新能") in triples(result)
+
+
+def test_titles_that_open_a_clause_or_are_joined_by_jian(zh: ChineseExtractor) -> None:
+    """公司董事长兼总经理为 P; a clause that opens with a title (…，总经理为 P / 董事长 P 获评…) speaks of the
+    organisation the sentence is about; a former holder (原总经理) is not said to work there."""
+    joined = extract(zh, "江海化工总部位于江苏省南通市。公司董事长兼总经理为罗振宇。")
+    assert ("罗振宇", "worksFor", "江海化工") in triples(joined)
+    opened = extract(zh, "报告期内，北辰精密荣获“国家级专精特新小巨人企业”称号，董事长陆文杰获评“江苏省优秀企业家”。")
+    assert {("陆文杰", "worksFor", "北辰精密"), ("陆文杰", "awardReceived", "江苏省优秀企业家")} <= triples(opened)
+    former = extract(zh, "2023年5月，江海化工董事会聘任孟凡军为总经理。原总经理吴德胜因退休辞去职务。")
+    assert ("孟凡军", "worksFor", "江海化工") in triples(former)
+    assert ("吴德胜", "worksFor", "江海化工") not in triples(former)
+
+
+def test_products_listed_new_subsidiaries_and_their_registered_seat(zh: ChineseExtractor) -> None:
+    """主要产品包括“A”…和“B”…: the company's products; 新设全资子公司 X，注册地为 COUNTRY CITY: X is part of
+    the company and seated in the city (jieba tags 汉堡 a common word, 慕尼黑 a person's name)."""
+    products = extract(zh, "海川环境主要从事水处理设备的研发和制造，主要产品包括“清流”系列膜过滤设备和“净源”系列污水处理设备。")
+    assert {("清流", "createdBy", "海川环境"), ("净源", "createdBy", "海川环境")} <= triples(products)
+    seat = extract(zh, "报告期内，北辰精密新设全资子公司北辰精密欧洲有限公司，注册地为德国慕尼黑；控股子公司常州北辰传动"
+                       "有限公司完成增资。")
+    found = triples(seat)
+    assert {("北辰精密欧洲有限公司", "partOf", "北辰精密"), ("北辰精密欧洲有限公司", "headquarteredIn", "慕尼黑"),
+            ("慕尼黑", "locatedIn", "德国"), ("常州北辰传动有限公司", "partOf", "北辰精密")} <= found
+
+
+def test_a_kind_before_a_quoted_name_and_the_approval_of_the_work_it_names(zh: ChineseExtractor) -> None:
+    """抗肿瘤新药“X”: the phrase before the quote says what X is and names nothing; 该药…获得 AGENCY 批准: the
+    drug was approved, not the company that released it."""
+    result = extract(zh, "6月18日，蓝湾医药在北京发布自主研发的降血糖新药“蓝格列汀”，该药已于2024年5月获得国家药品监督管理局"
+                         "批准上市。")
+    found = entities(result)
+    assert "降血糖新药" not in found and found.get("蓝格列汀") == "Medicine"
+    assert ("蓝格列汀", "approvedBy", "国家药品监督管理局") in triples(result)
+    assert ("蓝湾医药", "approvedBy", "国家药品监督管理局") not in triples(result)
+
+
+def test_a_founder_named_after_a_company_acts_in_the_clauses_after(zh: ChineseExtractor) -> None:
+    """蔚来创始人李斌毕业于北京大学，…创办易车网: the person before 毕业于 is the one educated and, in a clause
+    without a subject of its own, the founder; a founder is not thereby said to work there."""
+    result = extract(zh, "星火教育集团创始人沈立群毕业于复旦大学，2003年在上海创办星火培训学校。")
+    found = triples(result)
+    assert {("星火教育集团", "foundedBy", "沈立群"), ("沈立群", "educatedAt", "复旦大学"),
+            ("星火培训学校", "foundedBy", "沈立群")} <= found
+    assert ("沈立群", "worksFor", "星火教育集团") not in found
+
+
+def test_a_name_jieba_cuts_oddly_between_a_title_and_a_verb(zh: ChineseExtractor) -> None:
+    """首席技术官周靖人出席: jieba cuts 周靖 | 人; between a title and what people do the surname and one or two
+    characters are the name."""
+    result = extract(zh, "9月3日，华云智能集团发布了新一代云计算平台“华云天工”，华云智能集团首席技术官周靖人出席发布会。")
+    assert entities(result).get("周靖人") == "Person"
+    assert ("周靖人", "worksFor", "华云智能集团") in triples(result)

@@ -48,7 +48,7 @@ _PREDICATES = {
 
 class ChineseExtractor:
     name = "jieba-rules"
-    version = "5"  # bump when rules change: it is part of the cache key
+    version = "6"  # bump when rules change: it is part of the cache key
 
     def __init__(self, schema: Schema, domain_concepts: str | Path | DomainConcepts | None = None) -> None:
         self.schema = schema
@@ -259,7 +259,9 @@ def _merge(domain: list[Mention], opened: list[Mention], open_classes: set[str])
     not a -片 medicine)."""
     lexical = [m for m in domain if m.from_lexicon]
     kept_open = [o for o in opened if not any(o.start < m.end and m.start < o.end for m in lexical)]
+    # 抗肿瘤新药“华替尼”: a suffix-typed phrase right before a quoted name says what the name is, it names nothing
+    kinds = {o.start - 1 for o in kept_open if o.kind in ("quote", "title")}
     rest = [m for m in domain if m.from_lexicon or (
-        not m.from_tag and m.spg_class not in open_classes and m.name not in STOP_NAMES
+        not m.from_tag and m.spg_class not in open_classes and m.name not in STOP_NAMES and m.end not in kinds
         and not any(m.start < o.end and o.start < m.end for o in kept_open))]
     return sorted(rest + kept_open, key=lambda m: m.start)

@@ -64,9 +64,11 @@ _PRODUCT_LEAD = re.compile(r"^.*?(?:新一代|全新|一款|一种|一个|最新
 _FOREIGN_NAME = re.compile(r"[\u4e00-\u9fff]{1,8}(?:[·・•‧][\u4e00-\u9fff]{1,10})+")
 # Verbs a place follows: 出生于布达佩斯, 位于普林斯顿, 定居伦敦.
 _PLACE_VERBS = ("出生于", "生于", "出生在", "位于", "地处", "迁往", "迁居", "移居", "定居", "前往", "来到", "抵达",
-                "逝世于", "去世于", "死于", "卒于", "搬到", "迁至")
+                "逝世于", "去世于", "死于", "卒于", "搬到", "迁至", "注册地为", "注册地位于", "注册于")
 # ENIAC是一台计算机: what a Latin name is, said right after it.
 _DEFINED = re.compile(r"\s*(?:是|为)(?:一[台种部款个家])?[^，。；]{0,12}?(?=[，。；]|$)")
+# What stands before a title in an appointment without being an employer's name: a department or a body.
+_NOT_EMPLOYER = ("部", "处", "室", "中心", "委员会", "董事会", "监事会", "办公室", "财务", "事业部", "分公司", "本部")
 _BREAK = re.compile(r"[，。；：！？、,;:!?（）()\s]")
 
 # Priority when two names overlap (lower wins), then the longer name.
@@ -271,7 +273,14 @@ class OpenNameFinder:
                                  "person"))
 
         for m in self._titles_re.finditer(text):  # 董事长徐直军, 作家周慕白; 董事长为钱志远
-            add(m.end(), self._person_at(text, tokens, m.end()), m.group(0))
+            end = self._person_at(text, tokens, m.end())
+            if end is None and (surname := _surname_at(text, m.end())):
+                # 首席技术官周靖人出席: jieba cuts 周靖 | 人; between a title and what people do, a surname and
+                # one or two characters are the name
+                said = re.match(r"[\u4e00-\u9fff]{1,2}?(?=" + "|".join(wl.PERSON_VERBS) + ")",
+                                text[m.end() + surname:m.end() + surname + 6])
+                end = m.end() + surname + said.end() if said is not None else None
+            add(m.end(), end, m.group(0))
             if text[m.end():m.end() + 1] == "为":
                 add(m.end() + 1, self._cued_person(text, tokens, m.end() + 1), m.group(0))
         for m in _PERSON_CUE.finditer(text):  # 实际控制人为孙建国、孙晓梅夫妇; 聘任李卫东为公司总经理
@@ -325,7 +334,9 @@ class OpenNameFinder:
             if tok.pos != "ns":
                 # jieba tags many foreign cities as person names (布达佩斯 nr): after 出生于 / 位于 / 定居 the
                 # name is a place, unless it reads as a Chinese person's name
-                before = "".join(t.word for t in tokens[max(0, i - 2):i])
+                # 注册地为德国慕尼黑: a country between the verb and the city
+                k = i - 1 if i > 0 and tokens[i - 1].word in wl.COUNTRIES else i
+                before = "".join(t.word for t in tokens[max(0, k - 2):k])
                 if (tok.pos in ("nr", "nrt", "nz") and before.endswith(_PLACE_VERBS) and len(tok.word) >= 3
                         and not (tok.word[0] in wl.SURNAMES and len(tok.word) <= 3) and self.city
                         and not self._common(tok.word)):
@@ -442,6 +453,23 @@ class OpenNameFinder:
                 out.append(Found(Mention(name, self.company, start, m.start(), name), "org"))
         return out
 
+    def _org_in_appointment(self, text: str, blocked: list[tuple[int, int]]) -> list[Found]:
+        """聘任刘海波为云岭新能总经理: between 为 and the title of an appointment stands the employer, whatever
+        jieba made of it (云岭 | 新 | 能); a department (财务部, 董事会) or 公司 is not one."""
+        if self.company is None:
+            return []
+        out = []
+        titles = "|".join(re.escape(t) for t in sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True))
+        pattern = (r"(?:聘任|聘请|任命|同意聘任|选举)[\u4e00-\u9fff·]{2,5}?为([\u4e00-\u9fff]{3,8}?)"
+                   r"(?:常务|执行|轮值|联席)?(?:" + titles + r")")
+        for m in re.finditer(pattern, text):
+            name, start, end = m.group(1), m.start(1), m.end(1)
+            if name.startswith(wl.SUBJECT_STOP) or name.endswith(_NOT_EMPLOYER) or self._common(name) \
+                    or name in wl.ORG_STOP or _inside(blocked, start, end):
+                continue
+            out.append(Found(Mention(name, self.company, start, end, name), "org"))
+        return out
+
     def _org_as_subject(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
         """2023年，海川环境实现营业收入…; 北辰精密与德国西门子公司签署…: a report writes a company by the short
         name it declared once, often in another chunk. A run of four to eight name-like characters that
@@ -527,6 +555,7 @@ class OpenNameFinder:
         blocked = [(f.mention.start, f.mention.end) for f in found] + spans
         found += self._orgs(text, tokens, blocked)
         found += self._org_before_title(text, tokens, blocked)
+        found += self._org_in_appointment(text, blocked + [(f.mention.start, f.mention.end) for f in found])
         found += self._org_as_subject(text, tokens, blocked + [(f.mention.start, f.mention.end) for f in found])
         found += self._awards(text, tokens, blocked)
         found += self._persons(text, tokens, blocked)
@@ -568,6 +597,7 @@ class OpenNameFinder:
             if owner is not None and owner is not f.mention:
                 f.mention.name, f.mention.spg_class, f.mention.aliases = owner.name, owner.spg_class, owner.aliases
         kept = self._repeat(text, kept, result.aliases)
+        kept = self._joined_to_a_short_name(text, kept)
         for f in kept:
             if f.how != "repeat":
                 f.mention.kind = f.how
@@ -578,6 +608,24 @@ class OpenNameFinder:
         result.values = [Mention(m.group(0), "", m.start(), m.end(), m.group(0)) for m in VALUE_RE.finditer(text)
                          if not _inside([(x.mention.start, x.mention.end) for x in kept], m.start(), m.end())]
         return result
+
+    def _joined_to_a_short_name(self, text: str, kept: list[Found]) -> list[Found]:
+        """北辰精密新设全资子公司北辰精密欧洲有限公司: the walk back from 有限公司 stops at 精密 (an adjective to
+        jieba), leaving 欧洲有限公司; a short name the chunk found right before it is the start of the name."""
+        out = list(kept)
+        for f in kept:
+            m = f.mention
+            if f.how != "org" or not self._org_re.search(m.name) or f not in out:
+                continue
+            head = next((g for g in out if g is not f and g.mention.end == m.start and g.how in ("org", "repeat")
+                         and g.mention.spg_class == self.company and not self._org_re.search(g.mention.form)
+                         and 2 <= len(g.mention.form) <= 8), None)
+            if head is None:
+                continue
+            out.remove(head)
+            m.start = head.mention.start
+            m.name = m.form = text[m.start:m.end]
+        return out
 
     def _repeat(self, text: str, kept: list[Found], aliases: list[tuple[Mention, str]]) -> list[Found]:
         """Every other place the chunk writes a found name (or a declared short name) is a mention of it."""
@@ -595,11 +643,21 @@ class OpenNameFinder:
                     tail = "·".join(parts[i:])
                     if len(tail) >= 2:
                         names.setdefault(tail, f.mention)
+        # 2023年11月，云岭新能收购…，该公司成为云岭新能的控股子公司: jieba cuts the second 云岭新能 as 云岭 (a
+        # place) | 新能; an organisation's name the chunk found once wins over shorter names found inside it
+        orgs = {id(f.mention) for f in kept if f.how == "org"} | {id(owner) for owner, _ in aliases}
         taken = [(f.mention.start, f.mention.end) for f in kept]
         out = list(kept)
         for form in sorted(names, key=len, reverse=True):
             owner = names[form]
             for m in re.finditer(re.escape(form), text):
+                inner = [f for f in out if m.start() < f.mention.end and f.mention.start < m.end()]
+                if id(owner) in orgs and inner and all(
+                        f.how in ("place", "person") and m.start() <= f.mention.start and f.mention.end <= m.end()
+                        and f.mention.end - f.mention.start < len(form) for f in inner):
+                    out = [f for f in out if f not in inner]
+                    taken = [(s, e) for s, e in taken if not any((s, e) == (f.mention.start, f.mention.end)
+                                                                 for f in inner)]
                 if any(m.start() < e and s < m.end() for s, e in taken):
                     continue
                 taken.append((m.start(), m.end()))

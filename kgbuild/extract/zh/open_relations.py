@@ -225,11 +225,19 @@ class OpenRelationRules:
             date = next((x for x in clause.mentions if self._date(x) and x.start >= cs + m.start()), None)
             if date is not None and not self._person(subject):
                 add(subject, "foundedOn", date)
-        if (m := re.search(r"(?:创办|创立|创建|创设|发起成立|组建)(?:了)?", c)) is not None and self._person(subject):
+        m = re.search(r"(?:创办|创立|创建|创设|发起成立|组建)(?:了)?", c)
+        founder = subject if self._person(subject) else None
+        if m is not None and founder is None and not _REFERENCE.match(c.lstrip()) and not any(
+                x.end <= cs + m.start() and not self._date(x) and not self._place(x) for x in clause.mentions):
+            # 小米集团创始人雷军毕业于武汉大学，2010年4月在北京创办小米公司: a clause without a subject of its own
+            # goes on with the person an earlier clause had act (雷军毕业于), not the first name of the sentence
+            founder = next((x for x in reversed(sentence) if x.end <= cs and self._person(x)
+                            and text.startswith(wl.PERSON_VERBS, x.end)), None)
+        if m is not None and founder is not None:
             org = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
             place = next((x for x in clause.mentions if self._place(x) and x.end <= cs + m.start()
                           and text[x.start - 1:x.start] == "在"), None)
-            add(org, "foundedBy", subject, timed + ([("地点", place)] if place else []))
+            add(org, "foundedBy", founder, timed + ([("地点", place)] if place else []))
         if (m := re.search(r"由(.{1,20}?)(?:创办|创立|创建|发起|组建)", c)) is not None:
             founder = next((x for x in self._after(clause, cs + m.start()) if self._person(x) or self._org(x)), None)
             add(subject, "foundedBy", founder, timed)
@@ -254,12 +262,17 @@ class OpenRelationRules:
                 add(subject, "bornOn", born[-1])
             place = place_at(cs + m.end())
             add(subject, "bornIn", place)
+        school = re.search(r"(?:毕业于|就读于|肄业于|求学于|考入|考取|进入)", c)
+        student = subject if self._person(subject) else next(
+            (x for x in clause.mentions if school is not None and x.end == cs + school.start() and self._person(x)),
+            None)  # 小米集团创始人雷军毕业于武汉大学: the person right before the verb, not the clause's first name
+        if student is not None and school is not None:
+            for org in self._after(clause, cs + school.end()):
+                if org.spg_class in self.is_edu:
+                    add(student, "educatedAt", org, timed if "毕业" in school.group(0) else [])
         if self._person(subject):
-            if (m := re.search(r"(?:毕业于|就读于|肄业于|求学于|考入|考取|进入)", c)) is not None:
-                for org in self._after(clause, cs + m.end()):
-                    if org.spg_class in self.is_edu:
-                        add(subject, "educatedAt", org, timed if "毕业" in m.group(0) else [])
-            elif (m := re.search(r"赴(.{1,30}?)(?:学习|留学|深造|进修|访学|读书|攻读)", c)) is not None:
+            abroad = re.search(r"赴(.{1,30}?)(?:学习|留学|深造|进修|访学|读书|攻读)", c)
+            if school is None and (m := abroad) is not None:
                 for org in self._after(clause, cs + m.start()):
                     if org.spg_class in self.is_edu and org.end <= cs + m.end():
                         add(subject, "educatedAt", org)
@@ -271,17 +284,25 @@ class OpenRelationRules:
                     ref = re.match(r"(?:该公司|公司|本公司|该集团|集团|该行)", c[m.end():])
                     employer = orgs[0] if orgs else (self._last_org(sentence, cs) if ref else None)
                     add(subject, "worksFor", employer)
-        for m in re.finditer("|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True)), c):
+        titles = "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True))
+        for m in re.finditer(titles, c):
             ts, te = cs + m.start(), cs + m.end()
             person = next((x for x in clause.mentions if x.start in (te, te + 1) and self._person(x)
                            and text[te:x.start] in ("", "为")), None)  # 董事长为钱志远
-            if person is None:
-                continue
+            if person is None or m.group(0) in ("创始人", "联合创始人"):
+                continue  # 小米集团创始人雷军: founding it (foundedBy, below) says nothing of working there now
             org = next((x for x in clause.mentions if x.end in (ts, ts - 1) and self._org(x)), None)
-            if org is None and re.search(r"(?:本公司|该公司|公司|集团|本行|该行)(?:轮值|执行|联席)?$", text[cs:ts]):
+            # 公司董事长兼总经理为周明华: titles joined by 兼 after 公司 are all the company's
+            if org is None and re.search(r"(?:本公司|该公司|公司|集团|本行|该行)(?:轮值|执行|联席)?(?:(?:" + titles
+                                         + r")兼)*$", text[cs:ts]):
                 org = topic_org
             if org is None:  # 星河智能轮值董事长: a modifier between the name and the title
                 org = next((x for x in clause.mentions if self._org(x) and 0 < ts - x.end <= 2), None)
+            if org is None and self._org(subject) and _LEAD_IN.match(text[cs:ts]) and not any(
+                    x.end <= ts and not self._date(x) for x in clause.mentions):
+                # a clause that opens with the title (…荣获…称号，董事长陈思远获评…; 公司董事长为钱志远，总经理为
+                # 何建平) speaks of the organisation the sentence is about; 原总经理 (a former one) does not open so
+                org = subject
             add(person, "worksFor", org)
         if (m := re.search(r"对(.{2,30}?)(?:的|进行)(?:收购|并购)", c)) is not None or \
                 (m := re.search(r"(?:收购|并购|兼并|购入|购买)(?:了)?", c)) is not None:
@@ -350,7 +371,13 @@ class OpenRelationRules:
             body = next((x for x in self._after(clause, cs + m.start()) if self._org(x)
                          and x.end <= cs + m.end()), None)
             approved = next((x for x in clause.mentions if x.kind in ("quote", "title") and x.end <= cs + m.start()),
-                            None) or subject
+                            None)
+            if approved is None and re.match(r"\s*该(?:药|药品|新药|产品|疫苗|器械|车型|系统|软件|平台|书|作品)", c):
+                # 华辰医药发布…新药“华替尼”，该药已于…获得国家药品监督管理局批准: the work named before, not the company
+                approved = next((x for x in reversed(sentence) if x.kind in ("quote", "title") and x.end <= cs), None)
+                if approved is None:
+                    body = None  # what 该药 refers to is not named: say nothing rather than credit the company
+            approved = approved or subject
             add(approved, "approvedBy", body)
         if (m := re.search(r"(?:隶属于|隶属|归属于|从属于)", c)) is not None:
             owner = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
@@ -365,7 +392,12 @@ class OpenRelationRules:
                           if self._org(x) and x.end <= cs + m.end(1)), None)
             if owner is None and re.search(r"(?:集团|公司|其|本公司|该公司)$", m.group(1)):
                 owner = self._last_org(sentence, cs, not_named=subject.name) or topic_org
-            add(subject, "partOf", owner)
+            held = subject
+            if owner is not None and (held.name == owner.name or re.search(r"该(?:公司|企业)", c[:m.start()])):
+                # 云岭新能收购江西恒源…，收购完成后该公司成为云岭新能的控股子公司: 该公司 is the company named last
+                # before, not the clause's subject
+                held = self._last_org(sentence, cs, not_named=owner.name) or held
+            add(held, "partOf", owner)
         if "合作" in c and (m := re.search(r"(?:与|和|同)", c)) is not None:
             partner = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
             if partner is not None and self._org(subject):
@@ -438,20 +470,45 @@ class OpenRelationRules:
             joined = text[pair[0].end:pair[1].start] in ("、", "和", "与") if len(pair) == 2 else False
             if joined and pair[1].end == cs + hit.start():
                 add(pair[0], "spouse", pair[1])
+        if (hit := re.search(r"(?:主要|核心|主营)?产品(?:主要)?(?:包括|有|为|是|涵盖)", c)) is not None \
+                and org_subject is not None:
+            # 云岭新能…，主要产品包括“云储”系列储能电站和“岭峰”户用储能设备: the company's own products, the quoted
+            # names listed after the phrase (a list of things, not of brands, names none)
+            for product in self._listed(clause, cs + hit.end(), lambda x: x.kind in ("quote", "title"), loose=True):
+                add(product, "createdBy", org_subject)
+        if (hit := re.search(r"(?:新设|设立|新设立|成立)(?:了)?(?:全资|控股)?子公司", c)) is not None \
+                or (hit := re.match(r"\s*(?:其)?(?:全资|控股)子公司", c)) is not None:
+            # 云岭新能新设全资子公司云岭储能欧洲有限公司; …；控股子公司曲靖云岭电池有限公司投资建设…
+            sub = next((x for x in clause.mentions if x.start == cs + hit.end() and self._org(x)), None)
+            if sub is not None and org_subject is not None and sub.name != org_subject.name:
+                add(sub, "partOf", org_subject, timed)
+                seat = re.match(r"[，,]\s*注册地(?:址)?(?:为|位于|在)", text[clause.end:clause.end + 12])
+                if seat is not None:
+                    places = [x for x in sentence if self._place(x) and x.start >= clause.end + seat.end()]
+                    run = places[:1]
+                    for x in places[1:]:
+                        if x.start == run[-1].end:
+                            run.append(x)
+                    if run and run[0].start == clause.end + seat.end():
+                        add(sub, "headquarteredIn", run[-1])
         if (hit := re.search(r"子公司(?:包括|有|为|是|：|:)", c)) is not None:
             parents = [x for x in clause.mentions if self._org(x) and x.end <= cs + hit.start()]
             parent = parents[-1] if parents else org_subject
             for sub in self._listed(clause, cs + hit.end(), self._org):
                 add(sub, "partOf", parent)
 
-    def _listed(self, clause: _Clause, pos: int, kind: Callable[[Mention], bool]) -> list[Mention]:
-        """The names of the kind listed from `pos` on (A、B和C), stopping at the first thing that is not one."""
+    def _listed(self, clause: _Clause, pos: int, kind: Callable[[Mention], bool], *,
+                loose: bool = False) -> list[Mention]:
+        """The names of the kind listed from `pos` on (A、B和C), stopping at the first thing that is not one.
+        `loose`: quoted names with their kinds after them (“云储”系列储能电站和“岭峰”户用储能设备)."""
         out: list[Mention] = []
         for x in self._after(clause, pos):
             if not kind(x):
                 break
             gap = clause.text[out[-1].end - clause.start:x.start - clause.start] if out else ""
-            if out and not re.fullmatch(r"[、和及与以及]{1,2}", gap):
+            joint = r"[”」』》\"]?[\u4e00-\u9fffA-Za-z0-9]{0,10}?[、和及与以及]{1,2}[“「『《\"]?" if loose \
+                else r"[、和及与以及]{1,2}"
+            if out and not re.fullmatch(joint, gap):
                 break
             out.append(x)
         return out
