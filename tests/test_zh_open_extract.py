@@ -285,6 +285,8 @@ def test_the_employer_between_an_appointment_and_its_title(zh: ChineseExtractor)
     found = entities(result)
     assert found.get("云岭新能") == "Company" and "财务部" not in found and "云岭" not in found
     assert ("韩志勇", "worksFor", "云岭新能") in triples(result)
+    units = extract(zh, "董事会同意任命赵立为华东区域总经理，任命钱多多为电商业务负责人。")
+    assert not {"华东区域", "电商业务"} & entities(units).keys()  # a region, a line of business: no employers
 
 
 def test_titles_that_open_a_clause_or_are_joined_by_jian(zh: ChineseExtractor) -> None:

@@ -68,7 +68,10 @@ _PLACE_VERBS = ("出生于", "生于", "出生在", "位于", "地处", "迁往"
 # ENIAC是一台计算机: what a Latin name is, said right after it.
 _DEFINED = re.compile(r"\s*(?:是|为)(?:一[台种部款个家])?[^，。；]{0,12}?(?=[，。；]|$)")
 # What stands before a title in an appointment without being an employer's name: a department or a body.
-_NOT_EMPLOYER = ("部", "处", "室", "中心", "委员会", "董事会", "监事会", "办公室", "财务", "事业部", "分公司", "本部")
+_NOT_EMPLOYER = ("部", "处", "室", "中心", "委员会", "董事会", "监事会", "办公室", "财务", "事业部", "分公司", "本部",
+                 "业务", "区域", "区", "板块", "条线", "事业群", "团队", "项目", "基地", "工厂", "门店", "分行", "支行",
+                 "实验室", "研究院", "线")
+_NOT_EMPLOYER_LEAD = ("华东", "华南", "华北", "华中", "西南", "西北", "东北", "海外", "国内", "国际", "第")
 _BREAK = re.compile(r"[，。；：！？、,;:!?（）()\s]")
 
 # Priority when two names overlap (lower wins), then the longer name.
@@ -453,9 +456,10 @@ class OpenNameFinder:
                 out.append(Found(Mention(name, self.company, start, m.start(), name), "org"))
         return out
 
-    def _org_in_appointment(self, text: str, blocked: list[tuple[int, int]]) -> list[Found]:
+    def _org_in_appointment(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
         """聘任刘海波为云岭新能总经理: between 为 and the title of an appointment stands the employer, whatever
-        jieba made of it (云岭 | 新 | 能); a department (财务部, 董事会) or 公司 is not one."""
+        jieba made of it (云岭 | 新 | 能); a department (财务部, 董事会), a region or a line of business (华东区域,
+        电商业务: only ordinary words) or 公司 is not one."""
         if self.company is None:
             return []
         out = []
@@ -465,7 +469,10 @@ class OpenNameFinder:
         for m in re.finditer(pattern, text):
             name, start, end = m.group(1), m.start(1), m.end(1)
             if name.startswith(wl.SUBJECT_STOP) or name.endswith(_NOT_EMPLOYER) or self._common(name) \
-                    or name in wl.ORG_STOP or _inside(blocked, start, end):
+                    or name.startswith(_NOT_EMPLOYER_LEAD) or name in wl.ORG_STOP or _inside(blocked, start, end):
+                continue
+            words = [t.word for t in tokens if start <= t.start and t.end <= end]
+            if all(self._common(w) or len(w) == 1 for w in words):
                 continue
             out.append(Found(Mention(name, self.company, start, end, name), "org"))
         return out
@@ -555,7 +562,7 @@ class OpenNameFinder:
         blocked = [(f.mention.start, f.mention.end) for f in found] + spans
         found += self._orgs(text, tokens, blocked)
         found += self._org_before_title(text, tokens, blocked)
-        found += self._org_in_appointment(text, blocked + [(f.mention.start, f.mention.end) for f in found])
+        found += self._org_in_appointment(text, tokens, blocked + [(f.mention.start, f.mention.end) for f in found])
         found += self._org_as_subject(text, tokens, blocked + [(f.mention.start, f.mention.end) for f in found])
         found += self._awards(text, tokens, blocked)
         found += self._persons(text, tokens, blocked)
