@@ -340,3 +340,43 @@ def test_a_name_jieba_cuts_oddly_between_a_title_and_a_verb(zh: ChineseExtractor
     result = extract(zh, "9月3日，华云智能集团发布了新一代云计算平台“华云天工”，华云智能集团首席技术官周靖人出席发布会。")
     assert entities(result).get("周靖人") == "Person"
     assert ("周靖人", "worksFor", "华云智能集团") in triples(result)
+
+
+def test_names_of_ministries_groups_and_schools_jieba_cuts_short_or_long(zh: ChineseExtractor) -> None:
+    """国家发展和改革委员会 / 工业和信息化部 join two fields with 和; 吉利控股集团有限公司 ends at its legal form,
+    not at 集团; 清华大学电子工程系 (one token to jieba) is the university and a department; 香港联合交易所
+    keeps 联合 after the place (固态电池联合实验室 stays no name)."""
+    bodies = extract(zh, "国家发展和改革委员会日前批复了该项目，工业和信息化部同时发布了配套政策。")
+    found = entities(bodies)
+    assert found.get("国家发展和改革委员会") == "GovernmentAgency" and found.get("工业和信息化部") == "GovernmentAgency"
+    deal = extract(zh, "浙江吉利控股集团有限公司于2010年以18亿美元收购瑞典沃尔沃轿车公司100%的股权。")
+    assert ("浙江吉利控股集团有限公司", "acquire", "沃尔沃轿车公司") in triples(deal)
+    school = extract(zh, "周明毕业于清华大学电子工程系，现任华宇电子董事长。")
+    assert ("周明", "educatedAt", "清华大学") in triples(school)
+    listed = extract(zh, "腾讯控股有限公司于2004年在香港联合交易所上市。双方将共建固态电池联合实验室。")
+    assert ("腾讯控股有限公司", "listedIn", "香港联合交易所") in triples(listed)
+    assert "固态电池联合实验室" not in entities(listed)
+
+
+def test_the_person_of_a_clause_is_the_one_before_its_verb_or_carried_on(zh: ChineseExtractor) -> None:
+    """美团创始人王兴毕业于…，后赴美国特拉华大学攻读…: a clause without a subject goes on with the person the
+    sentence had act; 创始人马化腾现任腾讯董事会主席: the person right before 现任 holds the post."""
+    abroad = extract(zh, "美团创始人王兴毕业于清华大学，后赴美国特拉华大学攻读博士学位。")
+    assert {("王兴", "educatedAt", "清华大学"), ("王兴", "educatedAt", "特拉华大学")} <= triples(abroad)
+    post = extract(zh, "腾讯控股有限公司（以下简称“腾讯”）成立于1998年，创始人马化腾现任腾讯董事会主席。")
+    assert ("马化腾", "worksFor", "腾讯控股有限公司") in triples(post)
+    term = extract(zh, "公司聘任李明为副总经理，任期自本次董事会审议通过之日起计算。")
+    assert not triples(term)  # no company named: nobody's employer
+
+
+def test_report_verbs_and_things_are_no_places_or_medicines(zh: ChineseExtractor) -> None:
+    """新建 is a verb of reports though jieba lists it as a place (新建县); 集成电路芯片 is no -片 medicine; a writer
+    before 创作 is a person; the companies listed before 等合资企业 are part of the owner (旗下拥有…)."""
+    built = extract(zh, "苹果公司计划于明年在印度新建两座工厂。中芯国际是中国大陆规模最大的集成电路芯片制造企业。")
+    found = entities(built)
+    assert "新建" not in found and not any(n.endswith("芯片") for n in found)
+    novel = extract(zh, "《三体》是刘慈欣创作的长篇科幻小说。")
+    assert ("三体", "createdBy", "刘慈欣") in triples(novel)
+    group = extract(zh, "上海汽车集团股份有限公司旗下拥有上汽大众、上汽通用等合资企业。")
+    assert {("上汽大众", "partOf", "上海汽车集团股份有限公司"),
+            ("上汽通用", "partOf", "上海汽车集团股份有限公司")} <= triples(group)

@@ -23,7 +23,7 @@ from kgbuild.extract.zh.open_mentions import OpenNameFinder
 from kgbuild.extract.zh.open_relations import OpenEvent, OpenFact, OpenRelationRules
 from kgbuild.extract.zh.relations import RelationRules, Triple, sentences
 from kgbuild.extract.zh.segment import Segmenter, jieba_version
-from kgbuild.extract.zh.word_lists import STOP_NAMES
+from kgbuild.extract.zh.word_lists import KIND_ENDINGS, STOP_NAMES
 from kgbuild.ids import content_hash, normalize_name
 from kgbuild.model import Chunk, ChunkExtraction, ChunkFailure, Concept, Entity, Event, HyperNode, Ref, Relation
 from kgbuild.schema import Schema
@@ -263,5 +263,6 @@ def _merge(domain: list[Mention], opened: list[Mention], open_classes: set[str])
     kinds = {o.start - 1 for o in kept_open if o.kind in ("quote", "title")}
     rest = [m for m in domain if m.from_lexicon or (
         not m.from_tag and m.spg_class not in open_classes and m.name not in STOP_NAMES and m.end not in kinds
+        and not m.name.endswith(KIND_ENDINGS)
         and not any(m.start < o.end and o.start < m.end for o in kept_open))]
     return sorted(rest + kept_open, key=lambda m: m.start)

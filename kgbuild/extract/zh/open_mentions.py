@@ -68,6 +68,11 @@ _PLACE_VERBS = ("出生于", "生于", "出生在", "位于", "地处", "迁往"
 # ENIAC是一台计算机: what a Latin name is, said right after it.
 _DEFINED = re.compile(r"\s*(?:是|为)(?:一[台种部款个家])?[^，。；]{0,12}?(?=[，。；]|$)")
 # What stands before a title in an appointment without being an employer's name: a department or a body.
+# The legal form after a group's name (吉利控股集团有限公司), and a department after a school's (清华大学电子工程系).
+_COMPANY_FORM = re.compile(r"(?:股份有限公司|有限责任公司|有限公司)")
+_DEPARTMENT = re.compile(r"[\u4e00-\u9fff]{1,8}(?:系|专业|学院|研究院|研究所)")
+# A field a ministry or commission is named for, two joined by 和 (工业和信息化部): two to four characters.
+_FIELD = re.compile(r"[\u4e00-\u9fff]{2,4}")
 _NOT_EMPLOYER = ("部", "处", "室", "中心", "委员会", "董事会", "监事会", "办公室", "财务", "事业部", "分公司", "本部",
                  "业务", "区域", "区", "板块", "条线", "事业群", "团队", "项目", "基地", "工厂", "门店", "分行", "支行",
                  "实验室", "研究院", "线")
@@ -159,22 +164,36 @@ class OpenNameFinder:
             if j is None or _inside(blocked, s, e):
                 continue
             tok = tokens[j]
-            if len(m.group(0)) == 1 and (self.dictionary.is_common(tok.word) or tok.pos in ("v", "f", "vn", "d")):
+            k = j - 1
+            # 国家发展和改革委员会, 工业和信息化部: a ministry's name joins two fields with 和
+            joined = m.group(0) in ("部", "委员会", "局", "署") and k >= 2 and tokens[k - 1].word == "和" \
+                and tokens[k].end == s and all(_FIELD.fullmatch(tokens[i].word)
+                                               and tokens[i].pos in ("n", "vn", "nz", "v") for i in (k, k - 2))
+            if len(m.group(0)) == 1 and not joined and (
+                    self.dictionary.is_common(tok.word) or tok.pos in ("v", "f", "vn", "d")):
                 continue  # 签署, 南部, 格局: the ending is the last character of an ordinary word
+            if (whole := _COMPANY_FORM.match(text, e)) is not None and m.group(0) in ("集团", "控股集团"):
+                e = whole.end()  # 浙江吉利控股集团有限公司: the legal form after 集团 is the end of the name
             if tok.end > e:
                 tail = text[e:tok.end]
-                # 银行行长: a title glued to the name by jieba is fine; 公司员工 is a common noun
-                if not tail.startswith(tuple(wl.EXECUTIVE_TITLES)):
+                # 银行行长: a title glued to the name by jieba is fine; 公司员工 is a common noun; 清华大学电子工程系
+                # (one token to jieba) is the university and its department
+                if not tail.startswith(tuple(wl.EXECUTIVE_TITLES)) and not _DEPARTMENT.fullmatch(tail):
                     continue
             start = tok.start
-            k = j - 1
+            if joined:
+                start, k = tokens[k - 2].start, k - 3
+                if k >= 0 and tokens[k].word == "国家":
+                    start, k = tokens[k].start, k - 1
             while k >= 0 and tokens[k].end == start:
                 bracket = _BRACKETED_PLACE.search(text, 0, start)  # 海川环境（香港）有限公司
                 if bracket is not None and bracket.end() == start and k >= 2:
                     k = next((i for i in range(k, -1, -1) if tokens[i].end <= bracket.start()), -1)
                     start = bracket.start()
                     continue
-                if not (self._namey(tokens[k]) or tokens[k].word in wl.ORG_NAME_WORDS):
+                # 香港联合交易所: 联合 after a place is part of the name (固态电池联合实验室 names no one lab)
+                joint = tokens[k].word == "联合" and k > 0 and tokens[k - 1].pos == "ns"
+                if not (self._namey(tokens[k]) or tokens[k].word in wl.ORG_NAME_WORDS or joint):
                     break
                 start = tokens[k].start
                 k -= 1
@@ -350,7 +369,7 @@ class OpenNameFinder:
                 for cut in range(2, len(tok.word) - 1):
                     a, b = tok.word[:cut], tok.word[cut:]
                     ca, cb = self._place_class(a), self._place_class(b)
-                    if ca and cb:
+                    if ca and cb and not self._common(b):  # 印度新建 (两座工厂): 新建 is a verb, not 新建县
                         out.append(Found(Mention(a, ca, tok.start, tok.start + cut, a), "place"))
                         out.append(Found(Mention(b, cb, tok.start + cut, tok.end, b), "place"))
                         break
@@ -541,8 +560,10 @@ class OpenNameFinder:
                     # the first item may carry the verb before it (拥有远帆快运): keep its last name-like part
                     s = pos
                     pos += len(item) + 1
-                    cut = re.search(r"(?:拥有|包括|包含|有|如|涵盖|设有|控股)(?=.)", item)
-                    if cut:
+                    # the last verb: 有限公司旗下拥有上汽大众 (the item run may start inside the owner's name)
+                    cuts = [*re.finditer(r"(?:拥有|包括|包含|有|如|涵盖|设有|控股)(?=.)", item)]
+                    if cuts:
+                        cut = cuts[-1]
                         s, item = s + cut.end(), item[cut.end():]
                     if 2 <= len(item) <= 12 and not self._common(item) and not any(
                             f.mention.start <= s < f.mention.end for f in known):

@@ -39,6 +39,8 @@ _METRIC_STRIP_LEAD = re.compile(r"^(?:实现|完成|录得|取得|达到|共有|
                                 r"集团|公司|本公司|"
                                 r"本集团|学校|本行|该行|报告期内|本期|当期|共|全年实现|累计实现|新增)+")
 _METRIC_STRIP_TAIL = re.compile(r"(?:达到|达|为|约为|约|共计|共|合计|总计|是|超过|逾|近|实现|突破)+$")
+# 担任 / 现任…: holding a post (任 alone, but not inside 主任, 聘任, 责任, 任务, 任期…)
+_HOLDS_POST = re.compile(r"(?:担任|出任|现任|曾任|兼任|历任|(?<![主聘责信就继前委])任(?![务期何意命职]))")
 _METRIC = re.compile(r"^[\u4e00-\u9fffA-Za-z]{2,10}$")
 
 
@@ -226,13 +228,7 @@ class OpenRelationRules:
             if date is not None and not self._person(subject):
                 add(subject, "foundedOn", date)
         m = re.search(r"(?:创办|创立|创建|创设|发起成立|组建)(?:了)?", c)
-        founder = subject if self._person(subject) else None
-        if m is not None and founder is None and not _REFERENCE.match(c.lstrip()) and not any(
-                x.end <= cs + m.start() and not self._date(x) and not self._place(x) for x in clause.mentions):
-            # 小米集团创始人雷军毕业于武汉大学，2010年4月在北京创办小米公司: a clause without a subject of its own
-            # goes on with the person an earlier clause had act (雷军毕业于), not the first name of the sentence
-            founder = next((x for x in reversed(sentence) if x.end <= cs and self._person(x)
-                            and text.startswith(wl.PERSON_VERBS, x.end)), None)
+        founder = self._actor(text, clause, subject, sentence, cs + m.start()) if m is not None else None
         if m is not None and founder is not None:
             org = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
             place = next((x for x in clause.mentions if self._place(x) and x.end <= cs + m.start()
@@ -262,28 +258,25 @@ class OpenRelationRules:
                 add(subject, "bornOn", born[-1])
             place = place_at(cs + m.end())
             add(subject, "bornIn", place)
-        school = re.search(r"(?:毕业于|就读于|肄业于|求学于|考入|考取|进入)", c)
-        student = subject if self._person(subject) else next(
-            (x for x in clause.mentions if school is not None and x.end == cs + school.start() and self._person(x)),
-            None)  # 小米集团创始人雷军毕业于武汉大学: the person right before the verb, not the clause's first name
-        if student is not None and school is not None:
+        if (school := re.search(r"(?:毕业于|就读于|肄业于|求学于|考入|考取|进入)", c)) is not None:
+            student = self._actor(text, clause, subject, sentence, cs + school.start())
             for org in self._after(clause, cs + school.end()):
                 if org.spg_class in self.is_edu:
                     add(student, "educatedAt", org, timed if "毕业" in school.group(0) else [])
-        if self._person(subject):
-            abroad = re.search(r"赴(.{1,30}?)(?:学习|留学|深造|进修|访学|读书|攻读)", c)
-            if school is None and (m := abroad) is not None:
-                for org in self._after(clause, cs + m.start()):
-                    if org.spg_class in self.is_edu and org.end <= cs + m.end():
-                        add(subject, "educatedAt", org)
-            if (m := re.search(r"(?:担任|出任|现任|曾任|兼任|历任|任)", c)) is not None:
-                title_at = re.search("|".join(wl.EXECUTIVE_TITLES), c[m.end():])
-                if title_at is not None:
-                    orgs = [x for x in self._after(clause, cs + m.end()) if self._org(x)
-                            and x.end <= cs + m.end() + title_at.start() + 1]
-                    ref = re.match(r"(?:该公司|公司|本公司|该集团|集团|该行)", c[m.end():])
-                    employer = orgs[0] if orgs else (self._last_org(sentence, cs) if ref else None)
-                    add(subject, "worksFor", employer)
+        elif (m := re.search(r"赴(.{1,30}?)(?:学习|留学|深造|进修|访学|读书|攻读)", c)) is not None:
+            student = self._actor(text, clause, subject, sentence, cs + m.start())
+            for org in self._after(clause, cs + m.start()):
+                if org.spg_class in self.is_edu and org.end <= cs + m.end():
+                    add(student, "educatedAt", org)
+        if (m := _HOLDS_POST.search(c)) is not None:
+            title_at = re.search("|".join(wl.EXECUTIVE_TITLES), c[m.end():])
+            holder = self._actor(text, clause, subject, sentence, cs + m.start())
+            if title_at is not None and holder is not None:
+                orgs = [x for x in self._after(clause, cs + m.end()) if self._org(x)
+                        and x.end <= cs + m.end() + title_at.start() + 1]
+                ref = re.match(r"(?:该公司|公司|本公司|该集团|集团|该行)", c[m.end():])
+                employer = orgs[0] if orgs else (self._last_org(sentence, cs) if ref else None)
+                add(holder, "worksFor", employer)
         titles = "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True))
         for m in re.finditer(titles, c):
             ts, te = cs + m.start(), cs + m.end()
@@ -531,6 +524,23 @@ class OpenRelationRules:
         if len(kind) >= 2 and not any(m.start >= clause.start + head.start("kind") for m in own) \
                 and kind not in wl.STOP_NAMES:
             subject.semantic_type = kind
+
+    def _actor(self, text: str, clause: _Clause, subject: Mention, sentence: list[Mention],
+               verb: int) -> Mention | None:
+        """Who does what a person does at `verb` (毕业于, 创办, 现任): the clause's subject if a person; else the
+        person right before the verb (小米集团创始人雷军毕业于…: not the clause's first name); else, in a clause
+        with no subject of its own (…，2010年在北京创办小米公司), the person an earlier clause of the sentence
+        had act (雷军毕业于). Nobody else: a company does not graduate."""
+        if self._person(subject):
+            return subject
+        right = next((x for x in clause.mentions if x.end == verb and self._person(x)), None)
+        if right is not None:
+            return right
+        if _REFERENCE.match(clause.text.lstrip()) or any(
+                x.end <= verb and not self._date(x) and not self._place(x) for x in clause.mentions):
+            return None
+        return next((x for x in reversed(sentence) if x.end <= clause.start and self._person(x)
+                     and text.startswith(wl.PERSON_VERBS, x.end)), None)
 
     @staticmethod
     def _last_org(sentence: list[Mention], before: int, not_named: str = "") -> Mention | None:

@@ -94,7 +94,8 @@ PERSON_TITLES: tuple[str, ...] = (
 # Words after a name that show it is a person's: 李明远表示, 王蒙山出生于...
 PERSON_VERBS = ("表示", "指出", "认为", "说", "称", "介绍", "强调", "透露", "出席", "出生", "生于", "毕业", "担任",
                 "出任",
-                "现任", "曾任", "创办", "创立", "著有", "去世", "逝世", "获得", "荣获")
+                "现任", "曾任", "创办", "创立", "著有", "去世", "逝世", "获得", "荣获", "创作", "撰写", "执导", "主演",
+                "编著")
 
 # Single-character surnames (the commonest, covering most of the population) and compound ones.
 SURNAMES = frozenset(
@@ -134,8 +135,12 @@ PLACE_SUFFIXES: tuple[tuple[str, str], ...] = (
 PLACE_STOP = frozenset((
     "上市 上云 中外 东西 南北 国内 国外 海外 境内 境外 全国 各地 本地 当地 外地 异地 中方 美方 外方 双方 全球 世界 "
     "国际 地区 城市 省份 市场 市区 郊区 城区 社区 小区 景区 园区 区域 开发区 新区 内地 大陆 中华 华夏 中原 西南 东南 "
-    "西北 东北 江南 江北 长河 山河 江山 河山 湖海 天下 人间 四海 海内 沿海 上海市场 南方 北方 东方 西方"
+    "西北 东北 江南 江北 长河 山河 江山 河山 湖海 天下 人间 四海 海内 沿海 上海市场 南方 北方 东方 西方 "
+    "新建 新设 新增"  # verbs of reports that jieba's dictionary also lists as places (新建县): 在印度新建两座工厂
 ).split())
+# Endings that make a suffix-typed word an ordinary thing (集成电路芯片 is no -片 medicine).
+KIND_ENDINGS = ("芯片", "图片", "照片", "卡片", "唱片", "影片", "名片", "大片", "短片", "切片", "刀片", "晶片", "碎片",
+                "硅片", "基片")
 
 # Nouns right before a quoted or titled name that say what it is: 工业视觉平台“天枢” is software.
 PRODUCT_HEADS: tuple[tuple[str, str], ...] = (
@@ -173,6 +178,9 @@ LIST_HEADS: tuple[tuple[str, str], ...] = (
     ("品牌", "Company|Organization"), ("银行", "Company|Organization"), ("高校", "EducationalInstitution|Organization"),
     ("大学", "EducationalInstitution|Organization"), ("城市", "City|GeographicLocation"),
     ("国家", "Country|GeographicLocation"), ("产品", "ArtificialObject"),
+    # 上汽大众、上汽通用等合资企业; …等全资子公司
+    ("合资企业", "Company|Organization"), ("合资公司", "Company|Organization"), ("全资子公司", "Company|Organization"),
+    ("控股子公司", "Company|Organization"), ("成员企业", "Company|Organization"),
 )
 
 # Words never an entity on their own, whatever a rule or jieba's tag says: the common words of company
