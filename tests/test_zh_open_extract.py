@@ -380,3 +380,14 @@ def test_report_verbs_and_things_are_no_places_or_medicines(zh: ChineseExtractor
     group = extract(zh, "上海汽车集团股份有限公司旗下拥有上汽大众、上汽通用等合资企业。")
     assert {("上汽大众", "partOf", "上海汽车集团股份有限公司"),
             ("上汽通用", "partOf", "上海汽车集团股份有限公司")} <= triples(group)
+
+
+def test_a_fragment_of_a_company_name_is_none_and_an_announcing_company_opens_its_clause(zh: ChineseExtractor) -> None:
+    """深圳市大疆创新科技有限公司: 创新 is a word of company names, and a walk cut short (科技有限公司) is a
+    fragment, never a name; 理想汽车宣布任命 P 为公司总裁: the announcing company is the employer."""
+    made = extract(zh, "深圳市大疆创新科技有限公司成立于2006年，总部位于深圳。")
+    found = entities(made)
+    assert found.get("深圳市大疆创新科技有限公司") == "Company" and "科技有限公司" not in found
+    assert ("深圳市大疆创新科技有限公司", "foundedOn", "2006年") in triples(made)
+    named = extract(zh, "2024年2月，理想汽车宣布任命马东辉为公司总裁。")
+    assert ("马东辉", "worksFor", "理想汽车") in triples(named)

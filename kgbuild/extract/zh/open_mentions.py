@@ -223,6 +223,7 @@ class OpenNameFinder:
             if kind_end and len(name) > len(kind_end) and self._common(name[:-len(kind_end)]):
                 continue  # 销售子公司, 海外子公司: a kind of subsidiary, not its name
             too_short = len(name) <= len(suffix) and len(suffix) < 3  # 公司 alone; 新华社 is a whole name
+
             if name in wl.ORG_STOP or too_short or not re.search(r"[\u4e00-\u9fff]", name):
                 continue
             if len(suffix) == 1 and len(name) - 1 < wl.SHORT_SUFFIX_MIN:
@@ -626,6 +627,9 @@ class OpenNameFinder:
                 f.mention.name, f.mention.spg_class, f.mention.aliases = owner.name, owner.spg_class, owner.aliases
         kept = self._repeat(text, kept, result.aliases)
         kept = self._joined_to_a_short_name(text, kept)
+        # 深圳市大疆创新科技有限公司 cut short (or 东方启明信息技术… before its short name showed where it starts):
+        # what is left of a name made only of the words of company names (科技有限公司) is a fragment, never a name
+        kept = [f for f in kept if not (f.how in ("org", "repeat") and _fragment(f.mention.name, self._org_re))]
         for f in kept:
             if f.how != "repeat":
                 f.mention.kind = f.how
@@ -692,6 +696,14 @@ class OpenNameFinder:
                 out.append(Found(Mention(owner.name, owner.spg_class, m.start(), m.end(), form,
                                          aliases=owner.aliases), "repeat"))
         return out
+
+
+def _fragment(name: str, endings: re.Pattern[str]) -> bool:
+    """科技有限公司, 信息技术股份有限公司: an ending after nothing but words of company names."""
+    hit = endings.search(name)
+    body = name[:hit.start()] if hit is not None else ""
+    return bool(body) and bool(re.fullmatch("(?:" + "|".join(sorted(wl.ORG_NAME_WORDS, key=len, reverse=True)) + ")+",
+                                            body))
 
 
 def _surname_at(text: str, pos: int) -> int:

@@ -70,14 +70,14 @@ EXECUTIVE_TITLES: tuple[str, ...] = (
 # Words jieba tags as verbs that company names are made of (无锡海川控股有限公司, 海川水处理设备有限公司).
 ORG_NAME_WORDS = frozenset("控股 投资 发展 建设 处理 管理 服务 开发 咨询 贸易 制造 运营 租赁 检测 营销 传媒 保险 "
                            "置业 实业 工程 物流 储能 环保 能源 制药 经营 资产 科技 技术 信息 电子 网络 建筑 设计 "
-                           "生产".split())
+                           "生产 创新".split())
 # Phrases of company reports after which a name is a person's (实际控制人为孙建国、孙晓梅夫妇; 聘任李卫东为总经理).
 PERSON_CUES: tuple[str, ...] = ("实际控制人为", "实际控制人是", "法定代表人为", "法定代表人是", "法定代表人",
                                 "聘任", "聘请", "任命", "选举", "提名", "同意")
 # What follows a company's short name where it opens a clause of a report (2023年，海川环境实现营业收入…;
 # 北辰精密与德国西门子公司签署…): the clause's subject is then the company (open_mentions._org_as_subject).
 SUBJECT_CUES = (r"实现营业|实现归属|实现净利|实现销售|以[\d约]|与[^，。；]{2,24}?(?:签署|签订|达成|合作)|"
-                r"发布|推出|荣获|收购|新设|设立|共有|拥有在职|研发投入|董事会|董事长|总经理|总裁|的控股股东|"
+                r"发布|推出|荣获|收购|新设|设立|共有|拥有在职|研发投入|董事会|董事长|总经理|总裁|的控股股东|宣布|"
                 r"的实际控制人|的主要子公司|的全资子公司|的控股子公司|总部位于|总部设在|主要从事|主营业务|成立于|"
                 r"在职员工|员工总数|营业收入|净利润|在[^，。；]{1,10}?(?:发布|推出|设立|举办|召开|上市|开设)|"
                 r"第一大股东|控股股东为|完成对|完成了对")
