@@ -8,7 +8,10 @@ baseline commit scored in the same run:
   companies, labelled before any code ran on them (dev, held-out scored once and then looked at, held-out-2
   written after that; the file's "about" says how each was used); scored per paragraph and built as one
   Markdown report (the way a converted report arrives), whose graph gives relations per entity counted
-  three ways (below).
+  four ways (below);
+- held-out-3 (bench/data/zh_heldout3_gold.json): 26 business-report and news paragraphs about other companies,
+  people, places and products, labelled and committed before the third session changed any rule, scored only
+  with the rules frozen (docs/chinese.md); scored per paragraph and built one file per paragraph.
 
 For the open-domain set it also reports entities, relations, relations per entity, the share of predicted
 entities that are common words (words jieba's own dictionary lists as frequent ordinary words: nouns,
@@ -44,6 +47,7 @@ HERE = Path(__file__).resolve().parent
 GOLD = HERE / "data" / "zh_extract_gold.json"
 OPEN_GOLD = HERE / "data" / "zh_open_gold.json"
 REPORT_GOLD = HERE / "data" / "zh_report_gold.json"  # trial-like report sections, all held out (issue 25, 2nd session)
+HELDOUT3_GOLD = HERE / "data" / "zh_heldout3_gold.json"  # news and reports, held out from the 3rd session's rules
 BASELINE = "2e79b19"  # main before the open-domain Chinese rules (issue 25)
 # Schema relation names back to the rule names the gold uses.
 _PREDICATE = {"subtypeOf": "isA", "locatedInBodyPart": "locatedIn", "manufacturedBy": "createdBy",
@@ -208,10 +212,14 @@ def build_figures(paragraphs: Sequence[dict], *, as_report: bool = False) -> dic
     alignment merged what several paragraphs name. One file per paragraph, or with `as_report` one Markdown
     report whose sections are the paragraphs (a page marker between them, as PDF converters write).
 
-    Relations per entity, three ways: `relations_per_entity` is the build's own count (every relation row
+    Relations per entity, four ways: `relations_per_entity` is the build's own count (every relation row
     over every entity row, alignment's belongTo links to concepts included, amount nodes counted as
     entities); `facts_per_entity` leaves out belongTo / isA (what alignment adds, not what the text states);
-    `facts_per_named_entity` counts those facts over the entities that are not amounts or percentages."""
+    `facts_per_named_entity` counts those facts over the entities that are not amounts or percentages;
+    `stated_per_entity` counts the facts and the qualifier edges (hypernodes: a relation's period, change,
+    amount, place; the only edges of most date and percentage nodes) over every entity, belongTo / isA left
+    out. `unrelated_named` counts the named entities (not dates, amounts or percentages) that no fact or
+    qualifier touches."""
     import asyncio
 
     from kgbuild.build import Builder
@@ -240,11 +248,17 @@ def build_figures(paragraphs: Sequence[dict], *, as_report: bool = False) -> dic
         entities = ws.rows("entities")
         facts = [r for r in ws.rows("relations") if r["predicate"] not in ("belongTo", "isA")]
         named = [e for e in entities if not is_value(e["name"], e["spg_class"] or "")]
+        hypers = ws.rows("hypernodes")
+        touched = {r["subject_id"] for r in facts} | {r["object_id"] for r in facts} | {
+            h.get("object_id") for h in hypers}
+        unrelated = [e for e in named if e["spg_class"] != "Date" and e["id"] not in touched]
         return {"entities": g.entities, "relations": g.relations, "hypernodes": g.hypernodes, "events": g.events,
                 "relations_per_entity": round(g.relations / g.entities, 3) if g.entities else 0.0,
                 "facts": len(facts), "named_entities": len(named),
                 "facts_per_entity": round(len(facts) / len(entities), 3) if entities else 0.0,
                 "facts_per_named_entity": round(len(facts) / len(named), 3) if named else 0.0,
+                "stated_per_entity": round((len(facts) + len(hypers)) / len(entities), 3) if entities else 0.0,
+                "unrelated_named": len(unrelated),
                 "components": after.components if after else None, "wall_s": round(time.perf_counter() - started, 2)}
 
 
@@ -287,6 +301,11 @@ def figures() -> dict[str, dict[str, object]]:
     for split in ("dev", "held-out", "held-out-2"):
         out[f"trial-like reports: offline build of the {split} report"] = build_figures(
             [p for p in reports if p["split"] == split], as_report=True)
+    heldout3 = json.loads(HELDOUT3_GOLD.read_text(encoding="utf-8"))["paragraphs"]
+    started = time.perf_counter()
+    out["news and reports: jieba-rules | held-out-3"] = score_open(heldout3, extractor.extract, common)
+    out["news and reports: jieba-rules | seconds"] = {"wall_s": round(time.perf_counter() - started, 2)}
+    out["news and reports: offline build of held-out-3 (one file each)"] = build_figures(heldout3)
     return out
 
 
@@ -316,7 +335,10 @@ def show(label: str, figs: dict[str, dict[str, object]]) -> None:
                   f"{result['hypernodes']} hypernodes, {result['events']} events, {result['relations_per_entity']} "
                   f"relations per entity, {result['components']} components"
                   + (f"; without belongTo/isA {result['facts']} facts: {result['facts_per_entity']} per entity, "
-                     f"{result['facts_per_named_entity']} per entity other than amounts" if "facts" in result else ""))
+                     f"{result['facts_per_named_entity']} per entity other than amounts" if "facts" in result else "")
+                  + (f"; facts and qualifier edges {result['stated_per_entity']} per entity, "
+                     f"{result['unrelated_named']} named entities with neither"
+                     if "stated_per_entity" in result else ""))
             continue
         if "entities" not in result:
             continue
