@@ -391,3 +391,53 @@ def test_a_fragment_of_a_company_name_is_none_and_an_announcing_company_opens_it
     assert ("深圳市大疆创新科技有限公司", "foundedOn", "2006年") in triples(made)
     named = extract(zh, "2024年2月，理想汽车宣布任命马东辉为公司总裁。")
     assert ("马东辉", "worksFor", "理想汽车") in triples(named)
+
+
+# Rules written after held-out-3 (bench/data/zh_heldout3_gold.json) was scored once with the rules frozen: its
+# misses showed these general defects; the sentences here are written for the tests, not taken from that set.
+
+def test_short_names_of_three_characters_and_names_jieba_stops_short(zh: ChineseExtractor) -> None:
+    """A three-character short name opens a report clause (蓝鲸 | 湾实现营业收入); a company name whose walk back
+    stopped at an ordinary word (新锐, 市场) runs back to the verb or the clause start before it; an ordinary
+    word before a word of company names (宏达电子) starts a short name; 总局 ends a government body's name."""
+    three = extract(zh, "2024年，蓝鲸湾实现营业收入12.3亿元，同比增长5.1%。")
+    assert ("蓝鲸湾", "营业收入", "12.3亿元") in triples(three)
+    founded = extract(zh, "1998年在苏州创办新锐电子有限公司，现任该公司董事长。")
+    assert entities(founded).get("新锐电子有限公司") == "Company"
+    listed = extract(zh, "3月2日，上海新锐微电子股份有限公司在上海证券交易所上市。")
+    assert ("上海新锐微电子股份有限公司", "listedIn", "上海证券交易所") in triples(listed)
+    owned = extract(zh, "截至2023年末，宏达电子的控股股东为张强，持股比例为35.2%。")
+    assert ("宏达电子", "ownedBy", "张强") in triples(owned)
+    body = extract(zh, "国家市场监督管理总局近日发布了新版标准。")
+    assert entities(body).get("国家市场监督管理总局") == "GovernmentAgency"
+
+
+def test_who_acts_a_place_a_work_and_a_post_taken_over(zh: ChineseExtractor) -> None:
+    """在苏州创办: the place is where, not who; a country before a company buys nothing (the company does);
+    作家 P 的长篇小说《W》…出版: W is what the sentence is about, and P's; an agency 批准了 a quoted drug, and
+    该药由 X 研发 speaks of the drug; 原副总经理 P 接任集团总经理: P now works there."""
+    founded = extract(zh, "刘长河，1960年出生于江苏省无锡市，1995年在苏州创办长河精工有限公司。")
+    assert ("长河精工有限公司", "foundedBy", "刘长河") in triples(founded)
+    bought = extract(zh, "当地时间5月8日，法国能源企业博越集团宣布，将以8亿欧元收购美国德州的光伏企业阳光谷公司。")
+    assert ("博越集团", "acquire", "阳光谷公司") in triples(bought)
+    assert not any(p == "acquire" and s == "法国" for s, p, _ in triples(bought))
+    novel = extract(zh, "作家苏青禾的长篇小说《远山》于2022年由作家出版社出版。")
+    assert {("远山", "createdBy", "苏青禾"), ("远山", "publishedBy", "作家出版社")} <= triples(novel)
+    drug = extract(zh, "国家药品监督管理局日前批准了华康制药的创新药“康瑞宁”上市，该药由华康制药股份有限公司自主研发。")
+    found = {(s, "createdBy" if p == "manufacturedBy" else p, o) for s, p, o in triples(drug)}
+    assert {("康瑞宁", "approvedBy", "国家药品监督管理局"), ("康瑞宁", "createdBy", "华康制药股份有限公司")} <= found
+    post = extract(zh, "4月2日，东海港务集团宣布，原副总经理孙立民接任集团总经理。")
+    assert ("孙立民", "worksFor", "东海港务集团") in triples(post)
+
+
+def test_figures_of_regions_staff_and_patents_and_a_car_in_quotes(zh: ChineseExtractor) -> None:
+    """广东省地区生产总值…: a region's own figure right after its name (not 北京市海淀区的…园区 新增…); 在职员工总数
+    is 员工总数; 累计获得发明专利 is 发明专利; “星驰S7” after 纯电动轿车 is a car."""
+    region = extract(zh, "2023年，江苏省地区生产总值达到12.8万亿元，同比增长5.8%。")
+    assert ("江苏省", "地区生产总值", "12.8万亿元") in triples(region)
+    park = extract(zh, "北京市海淀区的中关村科技园区2023年新增高新技术企业2,300家。")
+    assert not any(s == "北京市" for s, _, _ in triples(park))
+    staff = extract(zh, "截至2023年末，蓝海精工在职员工总数为3,210人。2023年，蓝海精工研发投入2.1亿元，累计获得发明专利120项。")
+    assert {("蓝海精工", "员工总数", "3,210人"), ("蓝海精工", "发明专利", "120项")} <= triples(staff)
+    car = extract(zh, "9月5日，星驰汽车在上海发布了首款纯电动轿车“星驰S7”。")
+    assert ("星驰汽车", "release", "星驰S7") in triples(car)

@@ -73,6 +73,10 @@ _COMPANY_FORM = re.compile(r"(?:股份有限公司|有限责任公司|有限公�
 _DEPARTMENT = re.compile(r"[\u4e00-\u9fff]{1,8}(?:系|专业|学院|研究院|研究所)")
 # A field a ministry or commission is named for, two joined by 和 (工业和信息化部): two to four characters.
 _FIELD = re.compile(r"[\u4e00-\u9fff]{2,4}")
+# Tags of words that never start or stand inside a company's name, and words a name starts after.
+_FUNCTION_TAGS = frozenset("p c u uj ul uz ug uv r m f x d q t y e".split())
+_NAME_BOUNDARY = frozenset("创办 创立 创建 收购 并购 设立 成立 新设 注销 投资 控股 在 与 和 及 对 为 由 了 是 向 "
+                           "把 被 将 从 子公司 公司 旗下 拥有 包括 以及 其中 同时".split())
 _NOT_EMPLOYER = ("部", "处", "室", "中心", "委员会", "董事会", "监事会", "办公室", "财务", "事业部", "分公司", "本部",
                  "业务", "区域", "区", "板块", "条线", "事业群", "团队", "项目", "基地", "工厂", "门店", "分行", "支行",
                  "实验室", "研究院", "线")
@@ -197,6 +201,19 @@ class OpenNameFinder:
                     break
                 start = tokens[k].start
                 k -= 1
+            if s - start >= 2 and self._bare(text[start:s], tokens, start):
+                # 在深圳创办宏远电子有限公司, ，深圳新锐半导体股份有限公司: the walk stopped at an ordinary word (宏远,
+                # 新锐) leaving only words of company names; a name runs back to where the clause or the verb
+                # before it ends, over at most two more words
+                back, i = start, k
+                while i >= 0 and tokens[i].end == back and start - tokens[i].start <= 6 and k - i < 2 \
+                        and _HAN.match(tokens[i].word) and tokens[i].pos not in _FUNCTION_TAGS | {"v"} \
+                        and not tokens[i].word.endswith(("于", "为", "在")) \
+                        and tokens[i].word not in _NAME_BOUNDARY:
+                    back = tokens[i].start
+                    i -= 1
+                if back < start and (i < 0 or tokens[i].word in _NAME_BOUNDARY or not _HAN.match(tokens[i].word)):
+                    start, k = back, i
             # 德国化工企业莱茵特种材料公司: the descriptor the walk stopped at says what kind of organisation it is
             kind = tokens[k].word if k >= 0 and tokens[k].end == start and tokens[k].word.endswith(
                 wl.DESCRIPTOR_ENDS) and len(tokens[k].word) > 2 else None
@@ -300,7 +317,7 @@ class OpenNameFinder:
             if end is None and (surname := _surname_at(text, m.end())):
                 # 首席技术官周靖人出席: jieba cuts 周靖 | 人; between a title and what people do, a surname and
                 # one or two characters are the name
-                said = re.match(r"[\u4e00-\u9fff]{1,2}?(?=" + "|".join(wl.PERSON_VERBS) + ")",
+                said = re.match(r"[\u4e00-\u9fff]{1,2}?(?=" + "|".join(wl.PERSON_VERBS) + "|的)",
                                 text[m.end() + surname:m.end() + surname + 6])
                 end = m.end() + surname + said.end() if said is not None else None
             add(m.end(), end, m.group(0))
@@ -491,9 +508,6 @@ class OpenNameFinder:
             if name.startswith(wl.SUBJECT_STOP) or name.endswith(_NOT_EMPLOYER) or self._common(name) \
                     or name.startswith(_NOT_EMPLOYER_LEAD) or name in wl.ORG_STOP or _inside(blocked, start, end):
                 continue
-            words = [t.word for t in tokens if start <= t.start and t.end <= end]
-            if all(self._common(w) or len(w) == 1 for w in words):
-                continue
             out.append(Found(Mention(name, self.company, start, end, name), "org"))
         return out
 
@@ -516,17 +530,23 @@ class OpenNameFinder:
             first_ok = self._namey(first) or (len(first.word) == 2 and (first.pos == "s" or (
                 first.pos in ("v", "a", "nz") and not self.dictionary.is_common(first.word)
                 and first.word not in wl.PERSON_CUES)))
+            # 宏远电子的控股股东: an ordinary word before a word of company names (电子, 科技) starts a short name
+            first_ok = first_ok or (len(first.word) == 2 and _HAN.match(first.word) is not None
+                                    and j + 1 < len(tokens) and tokens[j + 1].word in wl.ORG_NAME_WORDS
+                                    and first.word not in wl.STOP_NAMES and first.word not in wl.SUBJECT_STOP)
             # 北辰精密, 云岭新能: jieba calls 精密 an adjective and cuts 新 | 能; inside a name they are part of it
             while k < len(tokens) and end - start < 8 and _HAN.match(tokens[k].word) and (
                     (k == j and first_ok) or self._namey(tokens[k])
                     or (k > j and (tokens[k].pos in ("a", "vn", "nz", "v") or len(tokens[k].word) == 1))):
                 end = tokens[k].end
                 k += 1
-                if end - start >= 4 and _SUBJECT_CUE.match(text, end):
+                if end - start >= 3 and _SUBJECT_CUE.match(text, end):
                     break
             name = text[start:end]
-            if not (4 <= len(name) <= 8) or not _SUBJECT_CUE.match(text, end) or _inside(blocked, start, end):
+            if not (3 <= len(name) <= 8) or not _SUBJECT_CUE.match(text, end) or _inside(blocked, start, end):
                 continue
+            if len(name) == 3 and (len(tokens[j].word) == 3 and tokens[j].pos not in ("nz", "nt", "nrt", "j")):
+                continue  # 海澜湾 (海 | 澜湾) yes; a three-character word jieba knows (董事会, 研究院) is no short name
             if name.startswith(wl.SUBJECT_STOP) or self._common(name) or name in wl.ORG_STOP \
                     or self._person_at(text, tokens, start) == end:
                 continue
@@ -640,6 +660,12 @@ class OpenNameFinder:
         result.values = [Mention(m.group(0), "", m.start(), m.end(), m.group(0)) for m in VALUE_RE.finditer(text)
                          if not _inside([(x.mention.start, x.mention.end) for x in kept], m.start(), m.end())]
         return result
+
+    def _bare(self, body: str, tokens: list[Token], start: int) -> bool:
+        """电子, 半导体: what the walk kept before the ending is only words of company names or ordinary words."""
+        words = [t.word for t in tokens if start <= t.start < start + len(body)]
+        return bool(words) and all(w in wl.ORG_NAME_WORDS or w in wl.GOVERNMENT_WORDS or self._common(w)
+                                   for w in words)
 
     def _joined_to_a_short_name(self, text: str, kept: list[Found]) -> list[Found]:
         """北辰精密新设全资子公司北辰精密欧洲有限公司: the walk back from 有限公司 stops at 精密 (an adjective to

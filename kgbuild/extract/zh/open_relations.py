@@ -37,10 +37,15 @@ _CHANGE = re.compile(r"(?P<base>同比|比上年(?:末|同期)?|较上年(?:末|
                      r"(?P<way>增长|上升|提高|增加|上涨|提升|下降|减少|下滑|降低|下跌|回落)了?(?:约|达)?$")
 _METRIC_STRIP_LEAD = re.compile(r"^(?:实现|完成|录得|取得|达到|共有|现有|拥有|累计|全年|全球|合计|总计|其中|单季|当季|"
                                 r"集团|公司|本公司|"
-                                r"本集团|学校|本行|该行|报告期内|本期|当期|共|全年实现|累计实现|新增)+")
+                                r"本集团|学校|本行|该行|报告期内|本期|当期|共|全年实现|累计实现|新增|获得|获|新获)+")
 _METRIC_STRIP_TAIL = re.compile(r"(?:达到|达|为|约为|约|共计|共|合计|总计|是|超过|逾|近|实现|突破)+$")
+# Between a maker and its work: 的长篇小说《…》, 的创新药“…” (the kind of work, then the quote mark).
+_WORK_OF = re.compile(r"的(?:长篇|短篇|中篇|最新|首款|新款)?(?:小说|新书|著作|作品|诗集|专著|散文集|新作|代表作|"
+                      r"创新药|新药|药物|产品|新品|车型|游戏|电影|影片|歌曲|专辑)")
+# 该药 / 该产品…: a clause about the work (a drug, a product, a book) the sentence named before.
+_WORK_REFERENCE = re.compile(r"\s*该(?:药|药品|新药|产品|疫苗|器械|车型|系统|软件|平台|书|作品|小说)")
 # 担任 / 现任…: holding a post (任 alone, but not inside 主任, 聘任, 责任, 任务, 任期…)
-_HOLDS_POST = re.compile(r"(?:担任|出任|现任|曾任|兼任|历任|(?<![主聘责信就继前委])任(?![务期何意命职]))")
+_HOLDS_POST = re.compile(r"(?:担任|出任|现任|曾任|兼任|历任|接任|继任|(?<![主聘责信就继前委])任(?![务期何意命职]))")
 _METRIC = re.compile(r"^[\u4e00-\u9fffA-Za-z]{2,10}$")
 
 
@@ -126,6 +131,9 @@ class OpenRelationRules:
     def _place(m: Mention) -> bool:
         return m.kind == "place"
 
+    def _region(self, m: Mention) -> bool:
+        return self._place(m) and m.spg_class not in self.is_country and m.start > 0
+
     @staticmethod
     def _date(m: Mention) -> bool:
         return m.kind == "date"
@@ -151,8 +159,8 @@ class OpenRelationRules:
 
     def _own_subject(self, clause: _Clause, text: str) -> Mention | None:
         for m in clause.mentions:
-            if self._date(m):
-                continue
+            if self._date(m) or (self._place(m) and text[m.start - 1:m.start] == "在"):
+                continue  # 1993年在深圳创办…: where it happened, not who did it
             return m if _LEAD_IN.match(text[clause.start:m.start]) else None
         return None
 
@@ -169,6 +177,16 @@ class OpenRelationRules:
             own = self._own_subject(clause, text)
             if own is None and _REFERENCE.match(text[clause.start:clause.end].lstrip()) and topic_org is not None:
                 own = topic_org
+            lead = own or (topic if sentence_subject is None else None)
+            if lead is not None and self._person(lead) and lead in clause.mentions:
+                # 作家林晚秋的长篇小说《雾港》于2023年…出版，…获得…: the work the person's 的 leads to is what the
+                # sentence is about
+                own = next((x for x in clause.mentions if x.kind in ("quote", "title") and x.start > lead.end
+                            and _WORK_OF.fullmatch(text[lead.end:x.start - 1])), None) or own
+            if own is None and _WORK_REFERENCE.match(clause.text):
+                # 恒瑞医药的创新药“瑞维鲁胺”…，该药由…自主研发: the work named before is the clause's subject
+                own = next((x for x in reversed(inside) if x.kind in ("quote", "title") and x.end <= clause.start),
+                           None)
             subject = own or sentence_subject or topic
             if sentence_subject is None and own is not None:
                 sentence_subject = own
@@ -180,8 +198,11 @@ class OpenRelationRules:
             new = self._clause(text, clause, subject, clause_date, inside, topic_org, end)
             out += new
             # a figure belongs to the organisation the clause or sentence is about, or (公司, no name) the chunk's
+            # 2023年广东省地区生产总值达到13.57万亿元: a region's or a city's figures are stated the same way
             if own is not None:
-                metric_subject = own if self._org(own) else None
+                # a region's own figure follows its name (广东省地区生产总值), no other name between
+                right_after = not any(own.end <= x.start and not self._date(x) for x in clause.mentions)
+                metric_subject = own if self._org(own) or (self._region(own) and right_after) else None
             elif sentence_subject is not None:
                 metric_subject = sentence_subject if self._org(sentence_subject) else None
             else:
@@ -301,7 +322,12 @@ class OpenRelationRules:
                 (m := re.search(r"(?:收购|并购|兼并|购入|购买)(?:了)?", c)) is not None:
             target = next((x for x in self._after(clause, cs + (m.start(1) if m.lastindex else m.end()))
                            if self._org(x) or x.kind in ("quote", "title")), None)
-            if target is not None and target.name != subject.name:
+            buyer: Mention | None = subject
+            if not (self._org(subject) or self._person(subject)):
+                # 德国汽车零部件供应商博世集团宣布，将以…收购…: a country or a place buys nothing; the organisation
+                # the sentence named before does
+                buyer = self._last_org(sentence, cs)
+            if target is not None and buyer is not None and target.name != buyer.name:
                 quals = list(timed)
                 paid = re.search(r"以(?:约)?(\S{1,14}?)(?:的价格|的对价)?(?:现金)?收购", c)
                 amount = next((v for v in clause.values
@@ -315,7 +341,7 @@ class OpenRelationRules:
                     pos = target.end + share.start(1)
                     quals.append(("比例", Mention(share.group(1), self.fallback, pos, pos + len(share.group(1)),
                                                  share.group(1), kind="value")))
-                add(subject, "acquire", target, quals)
+                add(buyer, "acquire", target, quals)
         m = re.search(r"(?:发布|推出|上线|发行|首发)(?!会)", c)  # 发布会 is the event, not a release
         if m is not None:
             product = next((x for x in self._after(clause, cs + m.end())
@@ -360,6 +386,16 @@ class OpenRelationRules:
             for award in self._after(clause, cs + m.end()):
                 if award.kind == "award" or award.spg_class in self.is_award:
                     add(holder, "awardReceived", award, timed)
+        for x in clause.mentions:  # 作家林晚秋的长篇小说《雾港》, 恒瑞医药的创新药“瑞维鲁胺”: whose work it is
+            work = next((w for w in clause.mentions if w.kind in ("quote", "title") and w.start > x.end
+                         and _WORK_OF.fullmatch(text[x.end:w.start - 1])), None)
+            if work is not None and (self._person(x) or self._org(x)):
+                add(work, "createdBy", x)
+        if self._org(subject) and (m := re.search(r"(?:批准|核准)了?", c)) is not None and "获" not in c[:m.start()] \
+                and subject.end <= cs + m.start():
+            # 国家药品监督管理局近日批准了…“瑞维鲁胺”上市: the body approves the work named after the verb
+            work = next((x for x in self._after(clause, cs + m.end()) if x.kind in ("quote", "title")), None)
+            add(work, "approvedBy", subject)
         if (m := re.search(r"(?:获得|经|获)(.{2,24}?)(?:的)?(?:批准|核准|批复|许可|认证)", c)) is not None:
             body = next((x for x in self._after(clause, cs + m.start()) if self._org(x)
                          and x.end <= cs + m.end()), None)
@@ -585,6 +621,7 @@ class OpenRelationRules:
                 if form and name.startswith(form):
                     name = name[len(form):]
             name = _METRIC_STRIP_TAIL.sub("", _METRIC_STRIP_LEAD.sub("", name))
+            name = re.sub(r"^在职(?=员工总数)", "", name)  # 在职员工总数 is the staff count, 员工总数
             if re.search(r"(?:金额|对价|价格|持股比例)$", name) or not _METRIC.match(name) or name in wl.STOP_NAMES - {
                     "营业收入", "净利润", "营收", "利润", "收入", "资产", "负债"}:
                 continue

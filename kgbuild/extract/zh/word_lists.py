@@ -27,6 +27,7 @@ ORG_SUFFIXES: tuple[tuple[str, str], ...] = (
     ("博物院", "Organization"), ("博物馆", "Organization"), ("图书馆", "Organization"), ("俱乐部", "Organization"),
     ("医院", "Hospital|Organization"),
     ("管理局", "GovernmentAgency|Organization"), ("监督管理局", "GovernmentAgency|Organization"),
+    ("管理总局", "GovernmentAgency|Organization"), ("总局", "GovernmentAgency|Organization"),
     ("局", "GovernmentAgency|Organization"), ("厅", "GovernmentAgency|Organization"),
     ("部", "GovernmentAgency|Organization"), ("署", "GovernmentAgency|Organization"),
     ("人民政府", "GovernmentAgency|Organization"), ("政府", "GovernmentAgency|Organization"),
@@ -73,6 +74,7 @@ ORG_NAME_WORDS = frozenset("控股 投资 发展 建设 处理 管理 服务 开
                            "生产 创新".split())
 # Phrases of company reports after which a name is a person's (实际控制人为孙建国、孙晓梅夫妇; 聘任李卫东为总经理).
 PERSON_CUES: tuple[str, ...] = ("实际控制人为", "实际控制人是", "法定代表人为", "法定代表人是", "法定代表人",
+                                "控股股东为",
                                 "聘任", "聘请", "任命", "选举", "提名", "同意")
 # What follows a company's short name where it opens a clause of a report (2023年，海川环境实现营业收入…;
 # 北辰精密与德国西门子公司签署…): the clause's subject is then the company (open_mentions._org_as_subject).
@@ -95,7 +97,7 @@ PERSON_TITLES: tuple[str, ...] = (
 PERSON_VERBS = ("表示", "指出", "认为", "说", "称", "介绍", "强调", "透露", "出席", "出生", "生于", "毕业", "担任",
                 "出任",
                 "现任", "曾任", "创办", "创立", "著有", "去世", "逝世", "获得", "荣获", "创作", "撰写", "执导", "主演",
-                "编著")
+                "编著", "接任", "继任", "当选", "加入", "辞去", "辞任")
 
 # Single-character surnames (the commonest, covering most of the population) and compound ones.
 SURNAMES = frozenset(
@@ -153,6 +155,8 @@ PRODUCT_HEADS: tuple[tuple[str, str], ...] = (
     ("药物", "Medicine|Drug"), ("新药", "Medicine|Drug"), ("药品", "Medicine|Drug"), ("疫苗", "Medicine|Vaccine|Drug"),
     ("创新药", "Medicine|Drug"), ("仿制药", "Medicine|Drug"), ("抗体", "Medicine|Drug"),
     ("手机", "ArtificialObject"), ("汽车", "ArtificialObject|Transport"), ("车型", "ArtificialObject|Transport"),
+    ("轿车", "Transport|ArtificialObject"), ("越野车", "Transport|ArtificialObject"),
+    ("客车", "Transport|ArtificialObject"), ("卡车", "Transport|ArtificialObject"), ("模块", "ArtificialObject"),
     ("芯片", "ArtificialObject"), ("处理器", "ArtificialObject"), ("产品", "ArtificialObject"),
     ("设备", "ArtificialObject"), ("机器人", "ArtificialObject"), ("电池", "ArtificialObject"),
     ("机床", "ArtificialObject"), ("电站", "ArtificialObject"), ("装备", "ArtificialObject"),
