@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts, listed, qualifies, unique
 from kgbuild.extract.facts import CONCEPT, EventFact, Mention
+from kgbuild.extract.name_lists import continue_list
 from kgbuild.extract.names import date_preposition
 from kgbuild.extract.nouns import copula, noun_relations, possessed_copula
 from kgbuild.extract.subjects import verb_subjects
@@ -46,6 +47,9 @@ def clause(state: ChunkState, verb: Token) -> None:
     if not subjects:
         possessed_copula(state, verb)
         return
+    subject_tok = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < verb.i), None)
+    if subject_tok is not None:
+        subjects = continue_list(state, subjects, subject_tok, verb)  # "A and bassists B, C, and D are ..."
     if state.topic is None and state.sent_index[verb.i] == 0:
         state.topic = subjects[0]
     state.thing_subjects.extend((verb.i, m) for m in subjects if not m.is_date and not state.is_person(m))
@@ -96,10 +100,9 @@ def clause(state: ChunkState, verb: Token) -> None:
             counted = any(c.dep_ == "nummod" for c in child.children)  # "released seven studio albums"
             if counted:
                 counted_nouns.append(child)
-            for tok in listed(child):
-                found = state.object(tok, concept_ok and not counted)
-                if found is not None and not found.is_date:
-                    objects.append(found)
+            listed_objects = [m for tok in listed(child) for m in [state.object(tok, concept_ok and not counted)]
+                              if m is not None and not m.is_date]
+            objects.extend(continue_list(state, listed_objects, child))  # "her movies A (2004), B (2009) and C"
             for inner in child.children:  # "sold a commercial model of the Enigma": see below
                 if inner.dep_ == "prep" and inner.lower_ in ("of", "for", "about", "on"):
                     noun_args.extend((inner.lower_, m) for pobj in inner.children if pobj.dep_ == "pobj"
@@ -108,7 +111,7 @@ def clause(state: ChunkState, verb: Token) -> None:
         elif dep == "agent":
             for pobj in child.children:
                 if pobj.dep_ == "pobj":
-                    agents.extend(_agent_names(state, pobj))
+                    agents.extend(continue_list(state, _agent_names(state, pobj), pobj))
             # "formed by vocalist King Diamond and guitarist (VB, conj of the verb) Hank Shermann":
             # the list goes on through a role word the tagger read as a verb.
             for role in children:
@@ -139,14 +142,16 @@ def clause(state: ChunkState, verb: Token) -> None:
                     (p, other.lower_) for other in child.children if other.dep_ == "conj" and other.tag_ == "IN"
                     for p in other.children]:
                 if pobj.dep_ == "pobj":
+                    named: list[Mention] = []
                     for tok in listed(pobj):
                         found = state.object(tok, False)
                         if found is None and lemma == "die" and prep in ("of", "from"):
                             found = _cause(state, tok)  # "died of lung cancer": what of
                         if found is not None:
-                            args.append((prep, found))
+                            named.append(found)
                         elif prep == "as":  # "served as Vice-President of the EPO": a role of X
                             roles.append(tok)
+                    args.extend((prep, m) for m in continue_list(state, named, pobj))
         elif dep == "npadvmod":
             mention = state.tok2m[child.i]
             if mention is not None and mention.is_date:

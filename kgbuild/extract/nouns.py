@@ -12,6 +12,7 @@ from kgbuild.extract.arguments import is_hyphen
 from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts, listed
 from kgbuild.extract.entities import STYLE_TITLES
 from kgbuild.extract.facts import CONCEPT, Mention
+from kgbuild.extract.name_lists import continue_list
 from kgbuild.extract.subjects import verb_subjects
 from kgbuild.extract.typehints import class_hint, is_person_role
 from kgbuild.extract.vocab import (
@@ -260,6 +261,10 @@ def copula(
     qualifiers: list[Qualifier] | None = None,
 ) -> None:
     for attr in (c for c in children if c.dep_ == "attr"):
+        if (owner := _stray_apposition_owner(state, attr, children)) is not None:
+            if _indefinite(attr) or _definite_kind(state, attr):
+                _type_from(state, [owner], attr, _type_nouns(state, attr)[1:])
+            continue
         if lemma == "be" and (kinds := _one_of(attr)):
             for kind in kinds:  # one of a kind is of that kind: "is one of the leading directors"
                 _type_from(state, subjects, kind)
@@ -282,6 +287,20 @@ def copula(
                 type_nouns.append(noun)  # "an Earl of Northumbria"
         if type_nouns:  # "is a film director, producer, and screenwriter": every one is a type
             _type_from(state, subjects, type_nouns[0], type_nouns[1:])
+
+
+def _stray_apposition_owner(state: ChunkState, attr: Token, children: list[Token]) -> Mention | None:
+    """The name a second attribute of a copula stands beside: "During the war it was the main site of the
+    Government Code and Cypher School, the British codebreaking organisation" (the parser hangs the
+    apposition on "was"). It follows a comma right after a name inside the first attribute's phrase."""
+    first = next((c for c in children if c.dep_ == "attr"), None)
+    comma = attr.left_edge.i - 1
+    if first is None or first.i >= attr.i or comma < 1 or state.doc[comma].text != ",":
+        return None
+    owner = state.tok2m[comma - 1]
+    if owner is None or owner.is_date or owner.end != comma or owner.start <= first.i:
+        return None
+    return owner
 
 
 def apposition(state: ChunkState, tok: Token) -> None:
@@ -535,6 +554,7 @@ def kind_prefixes(state: ChunkState) -> None:
         if tok.tag_ == "NNS":  # "the unincorporated communities of Lima and Tarrant"
             root = next((doc[k] for k in span if doc[k].head.i not in span), doc[mention.end - 1])
             members = unique_mentions(state, listed(root)) or members
+            members = continue_list(state, members, tok)  # the list the parse lost: "her movies A (2004), B"
         hinted = state.classes.by_hint.get(hint)
         for member in members:
             member.add_type(kind, state.sentence(tok))

@@ -1,12 +1,16 @@
 """Life dates in a parenthesis after a name: "(born 1950)", "(died after 938)",
-"(1204 – 12 April 1237)", "(née Ralston, born 1929)": birth and death facts and birth names."""
+"(1204 – 12 April 1237)", "(née Ralston, born 1929)": birth and death facts and birth names; and a
+work's year: "Batman Begins (2005)"."""
 
 from __future__ import annotations
+
+import re
 
 from kgbuild.extract.arguments import is_hyphen
 from kgbuild.extract.chunk_state import ChunkState
 from kgbuild.extract.facts import PROPN, EventFact, Mention
 from kgbuild.extract.names import date_preposition
+from kgbuild.extract.typehints import class_hint
 from kgbuild.extract.vocab import DASHES, NAME_TITLES, PROPER_TAGS
 
 
@@ -164,3 +168,30 @@ def _life_fact(
         if mention is not None:
             state.use(mention)
     state.events.append(EventFact("Birth" if verb == "born" else "Death", verb, {"person": [owner]}, date, place))
+
+
+def work_years(state: ChunkState) -> None:
+    """A year alone in brackets after a work's title is when it came out: "Batman Begins (2005)",
+    "her movies Guys and Balls (2004), Desert Flower (2009)", '"The Lutheran Hymnal" (1941)'.
+    Run after the kinds are known ("the film Desert Flower" is a work whatever the NER said); a
+    person's bracketed years are life dates (`parenthesis`), and other names' may be anything."""
+    doc = state.doc
+    work_class = state.classes.by_hint.get("Work")
+    for mention in [*state.mentions, *state.used.values()]:
+        if mention.start < 0 or mention.is_date or not _is_work(mention, work_class):
+            continue
+        i = mention.end
+        if i < len(doc) and doc[i].is_quote:
+            i += 1  # '"The Lutheran Hymnal" (1941)'
+        if i + 2 >= len(doc) or doc[i].text != "(" or doc[i + 2].text != ")":
+            continue
+        year = state.tok2m[i + 1] or state.year(doc[i + 1])
+        if year is None or not year.is_date or not re.fullmatch(r"1\d{3}|20\d{2}", year.name):
+            continue
+        state.triple(mention, "released in", year, [])
+
+
+def _is_work(mention: Mention, work_class: str | None) -> bool:
+    if mention.label == "WORK_OF_ART" or (work_class is not None and mention.spg_class == work_class):
+        return True
+    return any(class_hint(kind) == "Work" for kind in mention.types)

@@ -32,7 +32,7 @@ from kgbuild.extract.nouns import (
     role_prefixes,
     works_by,
 )
-from kgbuild.extract.parentheses import parenthesis
+from kgbuild.extract.parentheses import parenthesis, work_years
 from kgbuild.extract.values import attribute_values
 from kgbuild.extract.vocab import PROPER_TAGS, WORK_NOUN_VERBS
 
@@ -91,6 +91,7 @@ class Reader:
             else:
                 clause(state, doc[i])
         kind_prefixes(state)  # before the chains: "the town Boulogne-sur-Mer, Pas-de-Calais" is a place
+        work_years(state)  # after the kinds: "the film Desert Flower (2009)"
         place_chains(state)
         names_in_names(state)
         role_prefixes(state)

@@ -1,0 +1,123 @@
+"""Lists of names read from the text where the parse lost them.
+
+The small English parser often breaks a long list of names: "her movies Guys and Balls (2004),
+Desert Flower (2009) and ..." hangs the second film on the verb; "Guitarist Dave Mustaine and
+bassists Ron McGovney, Cliff Burton, and Jason Newsted are ..." makes "bassists" a verb; "stars
+Hugh Jackman as Robert Angier, Christian Bale as Alfred Borden, and David Bowie as Nikola Tesla"
+ends the list at the first role. A list is still plain to see in the words: names separated by
+commas and closed by "and"/"or", each perhaps with a parenthesis, an "as <role>" or a role word
+("bassist", "longtime lead guitarist") beside it. `continue_list` adds the names such a list
+goes on with after the members a rule already found; a run of commas that "and" never closes is
+no list ("Columbus, Ohio", "Lars Ulrich, the drummer").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kgbuild.extract.chunk_state import ChunkState
+from kgbuild.extract.facts import PROPN, Mention
+from kgbuild.extract.typehints import is_person_role
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+# Labels of names that make lists of one kind; the NER's label of an unfamiliar name varies
+# ("Desert Flower" PERSON among films), so a list of three or more takes any of them.
+_MEMBER_LABELS = frozenset({"PERSON", "ORG", "WORK_OF_ART", "PRODUCT", "EVENT", PROPN})
+_ROLE_WORDS_MAX = 4  # "longtime lead guitarist Kirk Hammett"
+_ASIDE_MAX = 15  # tokens of a parenthesis a list member may carry ("(who went on to form Megadeth)")
+
+
+def continue_list(
+    state: ChunkState, members: list[Mention], anchor: Token, verb: Token | None = None
+) -> list[Mention]:
+    """`members` and the names the text's list goes on with after the first of them.
+
+    `anchor`: the token the members were read from; only a member written at it or after it in its
+    sentence starts a list (not a name a pronoun there stands for).
+    `verb`: for a list of subjects, the clause's verb; the list must end where the clause's verb
+    (or a word of it: "are also") starts. For objects, the list must not end on a clause of its
+    own ("..., and Mary left").
+    """
+    sentence = state.sent_index[anchor.i]
+    written = [m for m in members if m.start >= anchor.left_edge.i and state.sent_index[m.start] == sentence]
+    if not written:
+        return members
+    first = min(written, key=lambda m: m.start)
+    if first.label not in _MEMBER_LABELS or first.is_date or first.is_place:
+        return members  # places: "Columbus, Ohio" is a place and where it lies
+    doc = state.doc
+    sent_end = state.sent_bounds[state.sent_index[first.start]][1]
+    found: list[Mention] = []
+    i = first.end  # from the first member: the parse may have lost names between the ones it found
+    closed = False  # the last member came after "and"/"or"
+    unnamed = 0  # a last member that is no name
+    while True:
+        aside = j = _after_aside(state, i, sent_end)
+        if j < sent_end and doc[j].text == ",":
+            j += 1
+        conjunction = j < sent_end and doc[j].lower_ in ("and", "or")
+        if conjunction:
+            j += 1
+        if j == aside or j >= sent_end:
+            break
+        k = _after_roles(state, j, sent_end)
+        mention = state.tok2m[k] if k < sent_end else None
+        if mention is None or mention.start != k or mention.label not in _MEMBER_LABELS:
+            if conjunction and found and doc[k].tag_ in ("NNP", "NNPS", "CD"):
+                closed = True  # "A (2004), B (2009) and 3096 (2013)": a title the NER read as a number ends it
+                unnamed, i = 1, sent_end
+            break
+        found.append(mention)
+        i = mention.end
+        closed = conjunction
+    if not closed or not found:
+        return members
+    labels = {m.label for m in [first, *found]}
+    if len(labels) > 1 and len({id(m) for m in [*members, *found]}) + unnamed < 3:
+        return members  # "A and B" of two kinds is no sure list
+    end = _after_aside(state, i, sent_end)
+    if end < sent_end and not _list_ends(doc[end], verb):
+        return members
+    return [*members, *(m for m in found if m not in members)]
+
+
+def _after_aside(state: ChunkState, i: int, sent_end: int) -> int:
+    """The token after a member's parenthesis ("(2004)") or cast role ("as Robert Angier"), or `i`."""
+    doc = state.doc
+    if i < sent_end and doc[i].text == "(":
+        close = next((k for k in range(i + 1, min(sent_end, i + _ASIDE_MAX)) if doc[k].text == ")"), None)
+        return close + 1 if close is not None else i
+    if i + 1 < sent_end and doc[i].lower_ == "as":
+        role = state.tok2m[i + 1]
+        if role is not None and role.start == i + 1 and not role.is_date:
+            return role.end
+    return i
+
+
+def _after_roles(state: ChunkState, i: int, sent_end: int) -> int:
+    """The first token after role words before a name ("bassist", "longtime lead guitarist"), or `i`
+    when the words before the next name are not a person's role."""
+    doc = state.doc
+    j = i
+    while j < sent_end and j - i < _ROLE_WORDS_MAX and state.tok2m[j] is None and doc[j].is_alpha and (
+            doc[j].is_lower or doc[j].is_sent_start):
+        j += 1
+    if j == i:
+        return i
+    word = doc[j - 1].lower_
+    if is_person_role(word) or (word.endswith("s") and is_person_role(word[:-1])):
+        return j
+    return i
+
+
+def _list_ends(tok: Token, verb: Token | None) -> bool:
+    """Whether the list may end before `tok`: at punctuation, a preposition, or (for subjects) the
+    clause's verb; not at a verb of another clause."""
+    if verb is not None and (tok.i == verb.i or tok.head.i == verb.i):
+        return True
+    if tok.tag_.startswith("VB") or tok.tag_ == "MD" or tok.dep_ in ("nsubj", "nsubjpass"):
+        return False
+    return True
+
