@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from kgbuild.extract.arguments import is_hyphen
 from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts, listed
 from kgbuild.extract.entities import STYLE_TITLES
-from kgbuild.extract.facts import CONCEPT, Mention
+from kgbuild.extract.facts import CONCEPT, PROPN, Mention
 from kgbuild.extract.name_lists import continue_list
 from kgbuild.extract.subjects import verb_subjects
 from kgbuild.extract.typehints import class_hint, is_person_role
@@ -375,6 +375,45 @@ def possessed_work(state: ChunkState, noun: Token) -> None:
         return
     for maker in makers:
         state.triple(maker, verb, work, [])
+
+
+def possessed_title(state: ChunkState, noun: Token) -> None:
+    """ 'Farley Mowat's 1963 autobiography "Never Cry Wolf"', "Isabelle Holland's 1972 novel of the same
+    name": the owner made the work whose title follows the noun (or, "of the same name", the work the
+    passage is about), in the year before the noun. The NER often takes an author for a place or a
+    company ("Holland" GPE, "Farley Mowat" ORG); a written work's owner is a person."""
+    verb = WORK_NOUN_VERBS.get(state.lemma(noun))
+    if verb is None:
+        return
+    owners = [m for m in (state.subject(c) for c in noun.children if c.dep_ == "poss") if m is not None]
+    owners = [m for m in owners if not m.is_date and (state.is_person(m) or (
+        verb in ("write", "record") and m.label in ("ORG", "GPE", PROPN) and not m.class_fixed
+        and len(m.name.split()) > 1))]
+    if not owners:
+        return
+    doc = state.doc
+    j = noun.i + 1
+    if j < len(doc) and doc[j].is_quote:
+        j += 1
+    title = state.tok2m[j] if j < len(doc) else None
+    same_name = False
+    if title is not None and (state.tok2m[j - 1] is title or title.is_date or title.is_place or (
+            title.spg_class == state.classes.person and not doc[j - 1].is_quote)):  # a quoted title is no person
+        title = None
+    if title is None and doc[noun.i + 1 : noun.i + 5].text.lower() == "of the same name":
+        about = state.topic or state.document_thing
+        if about is not None and about.spg_class != state.classes.person:
+            title, same_name = about, True
+    if title is None:
+        return
+    year = next((m for c in noun.children if c.dep_ == "nummod" and c.i < noun.i
+                 for m in [state.tok2m[c.i]] if m is not None and m.is_date), None)
+    if not same_name:  # the film "of the same name" is not the novel: no type for it
+        title.add_type(noun_phrase(state, noun), state.sentence(noun))
+    for owner in owners:
+        if verb == "write" and not state.is_person(owner):
+            owner.guess_class(state.classes.person)
+        state.triple(owner, verb, title, [("in", year)] if year is not None else [])
 
 
 # Administrative kinds written after a place's name ("Pas-de-Calais department") that PLACE_NOUNS lacks.

@@ -28,6 +28,7 @@ from kgbuild.extract.nouns import (
     kind_prefixes,
     names_in_names,
     place_chains,
+    possessed_title,
     possessed_work,
     role_prefixes,
     works_by,
@@ -88,6 +89,7 @@ class Reader:
                 apposition(state, doc[i])
             elif kind == "work":
                 possessed_work(state, doc[i])
+                possessed_title(state, doc[i])
             else:
                 clause(state, doc[i])
         kind_prefixes(state)  # before the chains: "the town Boulogne-sur-Mer, Pas-de-Calais" is a place
