@@ -159,6 +159,8 @@ EVENTS: Mapping[str, EventRule] = MappingProxyType({
         verb: EventRule("Creation", "creator", "work")
         for verb in ("build", "design", "invent", "create", "develop", "write", "compose", "direct", "paint", "compile")
     },
+    # "formed in 1981 by King Diamond": the passive only ("formed a partnership" founds nothing)
+    "form": EventRule("Founding", "founder", "organization", passive_only=True),
     "join": EventRule("Employment", "employee", "employer"),
     "work": EventRule("Employment", "employee", "employer", frozenset({"at", "for"})),
     "win": EventRule("Award", "recipient", "award"),
