@@ -117,7 +117,5 @@ def _list_ends(tok: Token, verb: Token | None) -> bool:
     clause's verb; not at a verb of another clause."""
     if verb is not None and (tok.i == verb.i or tok.head.i == verb.i):
         return True
-    if tok.tag_.startswith("VB") or tok.tag_ == "MD" or tok.dep_ in ("nsubj", "nsubjpass"):
-        return False
-    return True
+    return not (tok.tag_.startswith("VB") or tok.tag_ == "MD" or tok.dep_ in ("nsubj", "nsubjpass"))
 
