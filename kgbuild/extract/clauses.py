@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts, listed, qualifies, unique
 from kgbuild.extract.facts import CONCEPT, EventFact, Mention
-from kgbuild.extract.name_lists import continue_list
+from kgbuild.extract.name_lists import continue_list, included
 from kgbuild.extract.names import date_preposition
 from kgbuild.extract.nouns import copula, noun_relations, possessed_copula
 from kgbuild.extract.subjects import verb_subjects
@@ -103,6 +103,8 @@ def clause(state: ChunkState, verb: Token) -> None:
             listed_objects = [m for tok in listed(child) for m in [state.object(tok, concept_ok and not counted)]
                               if m is not None and not m.is_date]
             objects.extend(continue_list(state, listed_objects, child))  # "her movies A (2004), B (2009) and C"
+            if not listed_objects:
+                objects.extend(included(state, child))  # "many artists, including A, B and C"
             for inner in child.children:  # "sold a commercial model of the Enigma": see below
                 if inner.dep_ == "prep" and inner.lower_ in ("of", "for", "about", "on"):
                     noun_args.extend((inner.lower_, m) for pobj in inner.children if pobj.dep_ == "pobj"
@@ -111,7 +113,7 @@ def clause(state: ChunkState, verb: Token) -> None:
         elif dep == "agent":
             for pobj in child.children:
                 if pobj.dep_ == "pobj":
-                    agents.extend(continue_list(state, _agent_names(state, pobj), pobj))
+                    agents.extend(continue_list(state, _agent_names(state, pobj), pobj) or included(state, pobj))
             # "formed by vocalist King Diamond and guitarist (VB, conj of the verb) Hank Shermann":
             # the list goes on through a role word the tagger read as a verb.
             for role in children:
@@ -151,7 +153,7 @@ def clause(state: ChunkState, verb: Token) -> None:
                             named.append(found)
                         elif prep == "as":  # "served as Vice-President of the EPO": a role of X
                             roles.append(tok)
-                    args.extend((prep, m) for m in continue_list(state, named, pobj))
+                    args.extend((prep, m) for m in continue_list(state, named, pobj) or included(state, pobj))
         elif dep == "npadvmod":
             mention = state.tok2m[child.i]
             if mention is not None and mention.is_date:

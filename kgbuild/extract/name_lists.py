@@ -119,3 +119,32 @@ def _list_ends(tok: Token, verb: Token | None) -> bool:
         return True
     return not (tok.tag_.startswith("VB") or tok.tag_ == "MD" or tok.dep_ in ("nsubj", "nsubjpass"))
 
+
+
+def included(state: ChunkState, noun: Token) -> list[Mention]:
+    """The names a plural common noun is given by: "covered by a number of artists, including Boy George,
+    Hermine Demoriane and Porcupine Tree", "worked with many musicians such as Eric Clapton and Phil
+    Collins". A verb's argument that is such a noun stands for those names."""
+    if noun.tag_ not in ("NN", "NNS"):
+        return []
+    heads = [noun, *(p for prep in noun.children if prep.dep_ == "prep" and prep.lower_ == "of"
+                     for p in prep.children if p.dep_ == "pobj" and p.tag_ == "NNS")]
+    if noun.tag_ != "NNS" and len(heads) == 1:
+        return []  # "a number of artists", "many artists"; not "the company, including ..."
+    doc = state.doc
+    for head in heads:
+        for prep in head.children:
+            if prep.dep_ != "prep" or not (prep.lower_ == "including" or (
+                    prep.lower_ == "as" and prep.i > 0 and doc[prep.i - 1].lower_ == "such")):
+                continue
+            pobjs = [p for p in prep.children if p.dep_ == "pobj"]
+            if not pobjs:
+                continue
+            names: list[Mention] = []
+            for tok in [*pobjs[0].conjuncts, pobjs[0]]:
+                mention = state.named(tok)
+                if mention is not None and mention not in names:
+                    names.append(mention)
+            names.sort(key=lambda m: m.start)
+            return continue_list(state, names, pobjs[0])
+    return []
