@@ -35,6 +35,8 @@ def _noun_head(state: ChunkState, tok: Token) -> list[Mention]:
         return verb_subjects(state, tok.head)[0]
     if tok.dep_ == "appos":
         mention = state.subject(tok.head)
+        if mention is None and tok.head.dep_ == "attr" and tok.head.tag_ in ("NN", "NNS"):
+            return _noun_head(state, tok.head)  # "X is a pop ballad, song performed by Y": the song is X
         return [mention] if mention is not None else []
     return []
 
