@@ -86,16 +86,21 @@ def noun_relations(
 
 
 def _shared_preps(state: ChunkState, noun: Token) -> list[Token]:
-    """The noun's children, and for a role in a list of roles without a preposition of its own, the "of"
-    of the last role: "the founder, lead guitarist, singer, and songwriter of the band Porcupine Tree",
+    """The noun's children, and for a role (or kin noun) in a list of them without a preposition of its own,
+    the "of" of the last one: "the founder, lead guitarist, singer, and songwriter of the band Porcupine Tree",
     "the lead vocalist and primary songwriter of the rock band Collective Soul"."""
     children = list(noun.children)
-    if any(c.dep_ in ("prep", "poss") for c in children) or not is_person_role(state.lemma(noun)):
+    if any(c.dep_ in ("prep", "poss") for c in children) or not _role_or_kin(state, noun):
         return children
     later = [c for c in noun.conjuncts if c.i > noun.i]
-    if not later or not all(is_person_role(state.lemma(c)) for c in later):
+    if not later or not all(_role_or_kin(state, c) for c in later):
         return children
     return children + [p for p in later[-1].children if p.dep_ == "prep" and p.lower_ == "of"]
+
+
+def _role_or_kin(state: ChunkState, noun: Token) -> bool:
+    """A person's role or a kin noun: "the fifth child and second daughter of Constantine I" shares the "of"."""
+    return is_person_role(state.lemma(noun)) or _kin(state.lemma(noun))
 
 
 def noun_phrase(state: ChunkState, noun: Token, hyphen_adjectives: bool = False) -> str:
