@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from spacy.tokens import Token
 
 
+# Prepositions whose object is no further relation of an intransitive verb ("known as", "more than").
+_NOT_OBJECT_PREPS = frozenset({"as", "by", "than", "like", "despite", "without", "except", "during", "including"})
 # Prepositions that link a verb-and-noun predicate to its object ("earned a doctorate from Y").
 _OBJECT_NOUN_PREPS = frozenset({"from", "at", "in", "under", "with", "for", "to", "on", "against", "into", "of"})
 
@@ -205,6 +207,7 @@ def clause(state: ChunkState, verb: Token) -> None:
         if any([noun_relations(state, subjects, role, qualifiers) for role in roles]):  # a list: every role
             return  # the dates and places qualify the role: "served as X of Y from 1994"
     used_prep = ""
+    more_preps: list[Qualifier] = []
     if objects and all(m.label == CONCEPT for m in objects) and (
         noun_args or any(p in _OBJECT_NOUN_PREPS and not m.is_date for p, m in args)
     ):
@@ -246,6 +249,10 @@ def clause(state: ChunkState, verb: Token) -> None:
         doers = subjects
         targets = [m for p, m in chosen if p == used_prep]
         predicate = f"{word} {used_prep}"
+        # "came out in Hungary one week later through Nail Records": each preposition's named object is
+        # a relation of the verb (the first one's place or date qualifies the others).
+        more_preps = [(p, m) for p, m in chosen if p != used_prep and p not in _NOT_OBJECT_PREPS
+                      and not qualifies(p, m) and m not in targets]
     qualifiers = [(p, m) for p, m in args if qualifies(p, m) and m not in targets]
     qualifiers += [q for q in inherited if q[1] not in targets and q not in qualifiers]
     # Some verbs take people only: whoever directs, marries or dies is a person, whatever
@@ -269,6 +276,11 @@ def clause(state: ChunkState, verb: Token) -> None:
     for subject in doers:
         for target in targets:
             state.triple(subject, predicate, target, qualifiers)
+    if more_preps:
+        where = [(used_prep, t) for t in targets if qualifies(used_prep, t)] + qualifiers
+        for subject in doers:
+            for prep, target in more_preps:
+                state.triple(subject, f"{word} {prep}", target, [q for q in where if q[1] is not target])
     _event(state, phrasal, lemma, passive, word, doers, targets, used_prep, qualifiers)
 
 
