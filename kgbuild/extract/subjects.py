@@ -74,6 +74,13 @@ def _work_before(state: ChunkState, verb: Token) -> Mention | None:
     return best if best.label == "WORK_OF_ART" or best.spg_class == state.classes.by_hint.get("Work") else None
 
 
+def _went_on_to(state: ChunkState, verb: Token) -> bool:
+    """ "went on to form Megadeth", "continued to write": an infinitive the parser hangs on "go on" (or
+    another verb of going on) as an adverbial clause has that verb's subject."""
+    return verb.tag_ == "VB" and any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children) and (
+        state.lemma(verb.head) in XCOMP_HEADS and verb.head.tag_.startswith("VB"))
+
+
 def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
     """Subjects of a verb (coordinations expanded, inherited through conj/xcomp/acl) and passivity."""
     cached = state.subject_cache.get(verb.i)
@@ -130,6 +137,8 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
             # "starring and directed by X": a participle with its own agent is passive whatever its head is.
             own_agent = any(c.dep_ == "agent" for c in verb.children)
             passive = passive or (verb.tag_ == "VBN" and (head_passive or own_agent))
+    elif dep == "advcl" and _went_on_to(state, verb):
+        mentions = verb_subjects(state, verb.head)[0]  # "Dave Mustaine (who went on to form Megadeth)"
     elif verb.tag_ in ("VBD", "VBZ", "VBP") and _name_before(state, verb) is not None:
         # "Turing designed the Bombe": the name, tagged as a gerund, became the root and the
         # verb an adverbial clause; the name that opens the sentence is the subject.
