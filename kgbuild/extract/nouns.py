@@ -27,7 +27,7 @@ from kgbuild.extract.vocab import (
 )
 
 if TYPE_CHECKING:
-    from spacy.tokens import Token
+    from spacy.tokens import Doc, Token
 
 
 def noun_relations(
@@ -623,9 +623,10 @@ def works_by(state: ChunkState) -> None:
     for mention in [*state.mentions, *state.used.values()]:
         if mention.start < 0 or mention.end + 1 >= len(doc) or mention.label in ("PERSON", "DATE", "TIME"):
             continue
-        if doc[mention.end].lower_ != "by":
+        by = _after_closing_quote(doc, mention.end)  # 'the novel "A Christmas Carol" by Charles Dickens'
+        if by + 1 >= len(doc) or doc[by].lower_ != "by":
             continue
-        person = state.tok2m[mention.end + 1]
+        person = state.tok2m[by + 1]
         if person is None or person.label != "PERSON":
             continue
         words = [w.lower() for w in mention.name.split()]
@@ -634,6 +635,11 @@ def works_by(state: ChunkState) -> None:
         verb = next((WORK_NOUN_VERBS[w] for w in words if w in WORK_NOUN_VERBS), None)
         if verb is not None:
             state.triple(person, verb, mention, [])
+
+
+def _after_closing_quote(doc: Doc, i: int) -> int:
+    """`i`, or the token after it when `i` closes a quotation."""
+    return i + 1 if i < len(doc) and doc[i].is_quote and doc[i].tag_ == "''" else i
 
 
 def possessed_copula(state: ChunkState, verb: Token) -> None:
