@@ -45,6 +45,9 @@ def clause(state: ChunkState, verb: Token) -> None:
     """The facts of one clause head: triples from its subject, objects and prepositions, and the event it may be."""
     if not verb.tag_.startswith("VB") or is_person_role(verb.lower_):
         return  # "and guitarist Hank Shermann" tagged as a verb is a role, not a clause
+    title = state.tok2m[verb.i]
+    if title is not None and title.label == "WORK_OF_ART" and title.start < verb.i:
+        return  # a verb inside a title: '"I Hate Luv Storys"', '"Your Mother Wouldn't Like It"'
     subjects, passive = verb_subjects(state, verb)
     if not subjects:
         possessed_copula(state, verb)

@@ -20,7 +20,7 @@ from kgbuild.extract.facts import PROPN, Mention
 from kgbuild.extract.typehints import is_person_role
 
 if TYPE_CHECKING:
-    from spacy.tokens import Token
+    from spacy.tokens import Doc, Token
 
 # Labels of names that make lists of one kind; the NER's label of an unfamiliar name varies
 # ("Desert Flower" PERSON among films), so a list of three or more takes any of them.
@@ -54,7 +54,7 @@ def continue_list(
     closed = False  # the last member came after "and"/"or"
     unnamed = 0  # a last member that is no name
     while True:
-        aside = j = _after_aside(state, i, sent_end)
+        aside = j = _after_aside(state, _past_quotes(doc, i, sent_end), sent_end)  # '"A", "B" and "C"'
         if j < sent_end and doc[j].text == ",":
             j += 1
         conjunction = j < sent_end and doc[j].lower_ in ("and", "or")
@@ -62,6 +62,7 @@ def continue_list(
             j += 1
         if j == aside or j >= sent_end:
             break
+        j = _past_quotes(doc, j, sent_end)
         k = _after_roles(state, j, sent_end)
         mention = state.tok2m[k] if k < sent_end else None
         if mention is None or mention.start != k or mention.label not in _MEMBER_LABELS:
@@ -77,10 +78,17 @@ def continue_list(
     labels = {m.label for m in [first, *found]}
     if len(labels) > 1 and len({id(m) for m in [*members, *found]}) + unnamed < 3:
         return members  # "A and B" of two kinds is no sure list
-    end = _after_aside(state, i, sent_end)
+    end = _after_aside(state, _past_quotes(doc, i, sent_end), sent_end)
     if end < sent_end and not _list_ends(doc[end], verb):
         return members
     return [*members, *(m for m in found if m not in members)]
+
+
+def _past_quotes(doc: Doc, i: int, sent_end: int) -> int:
+    """The first token from `i` on that is no quotation mark."""
+    while i < sent_end and doc[i].is_quote:
+        i += 1
+    return i
 
 
 def _after_aside(state: ChunkState, i: int, sent_end: int) -> int:
