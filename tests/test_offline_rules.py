@@ -789,3 +789,70 @@ def test_formed_by_is_a_founding(extractor: OfflineExtractor) -> None:
     [event] = [e for e in result.events if e.type == "Founding"]
     assert [a.name for a in event.arguments["organization"]] == ["Mercyful Fate"]
     assert event.time is not None and event.time.name == "1981"
+
+
+def test_a_plural_argument_given_by_including_stands_for_the_names(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Death of Samantha (song)".
+    result = run(extractor, '"Death of Samantha" is a song written by Yoko Ono and first released on her 1973 album '
+                            '"Approximately Infinite Universe". It has also been covered by a number of artists, '
+                            "including Boy George, Hermine Demoriane and Porcupine Tree.", "Death of Samantha (song)")
+    found = triples(result)
+    for artist in ("Boy George", "Hermine Demoriane", "Porcupine Tree"):
+        assert (artist, "cover", "Death of Samantha") in found
+
+
+def test_a_participle_on_an_apposition_of_the_attribute_is_about_the_subject(extractor: OfflineExtractor) -> None:
+    # HotpotQA "True Devotion".
+    result = run(extractor, '"True Devotion" is a pop ballad, song performed by British singer Samantha Fox and '
+                            "written by Lol Mason and Mark Shreeve.", "True Devotion")
+    found = triples(result)
+    assert ("Samantha Fox", "perform", "True Devotion") in found
+    assert ("Mark Shreeve", "write", "True Devotion") in found
+
+
+def test_kin_nouns_in_a_list_share_the_last_ones_of(extractor: OfflineExtractor) -> None:
+    # 2Wiki "Archduchess Maria Anna of Austria (1835–1840)".
+    result = run(extractor, "Archduchess Maria Anna of Austria( 27 October 1835 – 5 February 1840), was by birth an "
+                            "Archduchess of Austria. She was the fourth child and only daughter of Archduke Franz "
+                            "Karl of Austria and his wife, Princess Sophie of Bavaria.",
+                 "Archduchess Maria Anna of Austria (1835–1840)")
+    found = triples(result)
+    assert ("Archduchess Maria Anna of Austria", "child of", "Archduke Franz Karl of Austria") in found
+    assert ("Archduchess Maria Anna of Austria", "daughter of", "Archduke Franz Karl of Austria") in found
+
+
+def test_each_preposition_of_an_intransitive_verb_names_a_relation(extractor: OfflineExtractor) -> None:
+    # 2Wiki "Marching for Liberty" (a dev passage of the gold set): the place qualifies the label.
+    result = run(extractor, "Marching for Liberty is the third studio album by Hungarian heavy metal band Wisdom, "
+                            "released on September 27, 2013, through Noise Art Records. The album came out in "
+                            "Hungary one week later through Nail Records.", "Marching for Liberty")
+    found = triples(result)
+    assert ("Marching for Liberty", "come out through", "Nail Records") in found
+    assert ("Marching for Liberty", "come out in", "Hungary") in found
+    [through] = [r for r in result.relations if r.predicate == "come out through"]
+    assert ("in", "Hungary") in {(h.predicate, h.object.name) for h in result.hypernodes
+                                  if h.subject.id == through.id}
+
+
+def test_went_on_to_has_the_subject_of_went(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Metallica".
+    result = run(extractor, "Metallica is an American heavy metal band based in San Rafael, California. Guitarist "
+                            "Dave Mustaine (who went on to form Megadeth) and bassists Ron McGovney, Cliff Burton, and "
+                            "Jason Newsted are also former members of the band.", "Metallica")
+    assert ("Dave Mustaine", "form", "Megadeth") in triples(result)
+
+
+def test_a_quoted_works_by_after_the_closing_quote_names_its_maker(extractor: OfflineExtractor) -> None:
+    # HotpotQA "A Flintstones Christmas Carol".
+    result = run(extractor, "A Flintstones Christmas Carol is a 1994 animated television film featuring characters "
+                            'from "The Flintstones" franchise, and based on the novel "A Christmas Carol" by Charles '
+                            "Dickens.", "A Flintstones Christmas Carol")
+    assert ("Charles Dickens", "write", "A Christmas Carol") in triples(result)
+
+
+def test_a_verb_inside_a_quoted_title_heads_no_clause(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Kavin Dave": "I Hate" inside a film's title made three films hate another.
+    result = run(extractor, 'Kavin Dave (born 12 November 1984) is an Indian film and television actor. This was '
+                            'followed by further successful films including "My Name Is Khan", "I Hate Luv Storys", '
+                            '"Crook", "Shirin Farhad Ki Toh Nikal Padi" and "Kick".', "Kavin Dave")
+    assert not [r for r in result.relations if r.predicate == "hate"]
