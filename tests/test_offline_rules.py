@@ -856,3 +856,21 @@ def test_a_verb_inside_a_quoted_title_heads_no_clause(extractor: OfflineExtracto
                             'followed by further successful films including "My Name Is Khan", "I Hate Luv Storys", '
                             '"Crook", "Shirin Farhad Ki Toh Nikal Padi" and "Kick".', "Kavin Dave")
     assert not [r for r in result.relations if r.predicate == "hate"]
+
+
+def test_they_in_a_passage_about_a_group_is_the_group(extractor: OfflineExtractor) -> None:
+    # HotpotQA "The Dandy Warhols".
+    result = run(extractor, "The Dandy Warhols are an American alternative rock band, formed in Portland, Oregon in "
+                            "1994 by singer-guitarist Courtney Taylor-Taylor and guitarist Peter Holmström. They were "
+                            "joined by keyboardist Zia McCabe and drummer Eric Hedford.", "The Dandy Warhols")
+    found = triples(result)
+    assert ("Zia McCabe", "join", "Dandy Warhols") in found
+    assert ("Eric Hedford", "join", "Dandy Warhols") in found
+
+
+def test_a_list_is_not_read_from_its_middle(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Alphaville (band)": the parser made the second single the verb's object.
+    result = run(extractor, "Alphaville is a German synthpop/new wave band which gained popularity in the 1980s. They "
+                            'achieved chart success with the singles "Big in Japan", "Sounds Like a Melody", "Jet '
+                            'Set", "Dance With Me", "Jerusalem", "Romeos" and "Forever Young".', "Alphaville (band)")
+    assert not {o for s, p, o in triples(result) if p == "achieve"} & {"Jet Set", "Romeos", "Forever Young"}

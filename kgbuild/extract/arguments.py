@@ -43,6 +43,7 @@ _MALE_NOUNS = frozenset({"king", "prince", "duke", "count", "earl", "emperor", "
                          "brother", "monk", "abbot", "businessman", "nobleman", "lord", "archduke", "dauphin",
                          "sportsman"})
 _THING_PRONOUNS = frozenset({"it", "its", "itself"})
+_GROUP_PRONOUNS = frozenset({"they", "their", "them", "themselves"})
 
 
 def _expletive(tok: Token) -> bool:
@@ -367,6 +368,8 @@ class Arguments:
                     self.gender_of(self.title_person) != _OTHER[gender]):
                 found = self.title_person
             return found
+        if low in _GROUP_PRONOUNS:
+            return self.group_pronoun(tok)
         if low not in _THING_PRONOUNS or _expletive(tok):
             return None
         best: tuple[int, Mention] | None = None
@@ -399,6 +402,24 @@ class Arguments:
         if topic is not None and topic.semantic_type and topic.spg_class != self.classes.person:
             return topic
         return self.document_thing
+
+    def group_pronoun(self, tok: Token) -> Mention | None:
+        """ "they"/"their" in a passage about a group: "Alphaville is a German synthpop band ... They achieved
+        chart success", "Two Dollar Radio is a publishing house ... In 2013 they launched their film division".
+        The passage's topic, when it is a defined organisation (a band, company or group speaks as "they"),
+        unless a coordinated subject ("Eric and Eliza ...") or a plural noun subject stands in the same or the
+        previous sentence: then "they" may be those, and no fact is better than a wrong one."""
+        topic = self.topic
+        organisation = self.classes.by_hint.get("Organization")
+        if topic is None or not topic.semantic_type or organisation is None or topic.spg_class != organisation:
+            return None
+        sentence = self.doc[tok.i].sent
+        start = self.doc[sentence.start - 1].sent.start if sentence.start > 0 else sentence.start
+        for other in self.doc[start : tok.i]:
+            if other.dep_ in ("nsubj", "nsubjpass") and (other.tag_ in ("NNS", "NNPS") or any(
+                    c.dep_ == "conj" for c in other.children)):
+                return None
+        return topic
 
     def object(self, tok: Token, concept_ok: bool) -> Mention | None:
         mention = self.tok2m[tok.i]

@@ -48,6 +48,11 @@ def continue_list(
     if first.label not in _MEMBER_LABELS or first.is_date or first.is_place:
         return members  # places: "Columbus, Ohio" is a place and where it lies
     doc = state.doc
+    before = first.start - 1
+    while before >= 0 and doc[before].is_quote:
+        before -= 1
+    if before >= 0 and doc[before].text == ",":
+        return members  # the parse took a list's middle for the argument: '"Big in Japan", "Sounds Like ..."'
     sent_end = state.sent_bounds[state.sent_index[first.start]][1]
     found: list[Mention] = []
     i = first.end  # from the first member: the parse may have lost names between the ones it found
