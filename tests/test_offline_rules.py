@@ -719,12 +719,14 @@ def test_a_definite_apposition_without_a_relation_is_a_type(extractor: OfflineEx
 
 # ---------------------------------------------------------------------------- fifth session (lists, works, appositions)
 
+# HotpotQA "Metallica": the parser makes "bassists" a verb, hangs Cliff Burton on McGovney and "form" on "went".
+METALLICA = ("Metallica is an American heavy metal band based in San Rafael, California. Guitarist Dave Mustaine "
+             "(who went on to form Megadeth) and bassists Ron McGovney, Cliff Burton, and Jason Newsted are also "
+             "former members of the band.")
+
 
 def test_a_list_the_parse_lost_goes_on_past_role_words(extractor: OfflineExtractor) -> None:
-    # HotpotQA "Metallica": the parser makes "bassists" a verb and hangs Cliff Burton on McGovney.
-    result = run(extractor, "Metallica is an American heavy metal band based in San Rafael, California. Guitarist "
-                            "Dave Mustaine (who went on to form Megadeth) and bassists Ron McGovney, Cliff Burton, and "
-                            "Jason Newsted are also former members of the band.", "Metallica")
+    result = run(extractor, METALLICA, "Metallica")
     found = triples(result)
     for member in ("Dave Mustaine", "Ron McGovney", "Cliff Burton", "Jason Newsted"):
         assert (member, "member of", "Metallica") in found
@@ -835,10 +837,7 @@ def test_each_preposition_of_an_intransitive_verb_names_a_relation(extractor: Of
 
 
 def test_went_on_to_has_the_subject_of_went(extractor: OfflineExtractor) -> None:
-    # HotpotQA "Metallica".
-    result = run(extractor, "Metallica is an American heavy metal band based in San Rafael, California. Guitarist "
-                            "Dave Mustaine (who went on to form Megadeth) and bassists Ron McGovney, Cliff Burton, and "
-                            "Jason Newsted are also former members of the band.", "Metallica")
+    result = run(extractor, METALLICA, "Metallica")
     assert ("Dave Mustaine", "form", "Megadeth") in triples(result)
 
 
