@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -143,3 +147,45 @@ def test_the_build_report_names_the_backend_and_the_cut_texts() -> None:
     line = stores_line(SyncReport(vector_store="milvus-lite:v.db", vectors_written=5, embeddings_computed=5,
                                   embedding_backend="onnx-int8", embeddings_truncated=2, embedding_window=256))
     assert "backend onnx-int8" in line and "2 text(s) cut at the model's 256-token window" in line
+
+
+@pytest.mark.slow
+def test_an_exported_graph_runs_without_loading_the_model(cache_dir: Path) -> None:
+    # The graph's tokenizer and numbers are saved beside it: a later pool never loads the model
+    # (sentence-transformers and torch cost a fresh process ~8 CPU-seconds to import).
+    _, loaded = _embedder("onnx-int8")
+    expected = np.asarray(loaded.embed(TEXTS))  # exports (or finds) the graph and saves its inputs
+
+    def refuse(path: str, setting: str) -> None:
+        raise AssertionError(f"{setting}: the model was loaded")
+
+    pool = ModelPool(load=refuse, backend="onnx-int8")
+    embedder = pool.embedder("bundled", setting="embedding.model")
+    assert np.array_equal(np.asarray(embedder.embed(TEXTS)), expected)
+    assert embedder.truncated == 1 and embedder.window == 256 and pool.dim(embedder.choice) == 384
+    assert pool.loads == 1  # reading the graph's inputs is the pool's one load of the model
+
+
+@pytest.mark.slow
+def test_inputs_that_cannot_be_read_are_made_again_from_the_model(cache_dir: Path) -> None:
+    _embedder("onnx-int8")[1].embed(["warm"])
+    (folder,) = {p.parent for p in cache_dir.rglob("model-int8.onnx")}
+    (folder / "inputs.json").write_text("{not json", encoding="utf-8")  # a graph of an older kgbuild, or a torn file
+    pool, embedder = _embedder("onnx-int8")
+    assert len(embedder.embed(["again"])) == 1 and pool.loads == 1  # the model was loaded, as before
+    assert json.loads((folder / "inputs.json").read_text(encoding="utf-8"))["max_seq_length"] == 256
+
+
+@pytest.mark.slow
+def test_a_fresh_process_embeds_with_an_exported_graph_without_torch(cache_dir: Path) -> None:
+    _embedder("onnx-int8")[1].embed(["warm"])
+    script = ("import sys; from kgbuild.embed.models import ModelPool; "
+              "e = ModelPool(backend='onnx-int8').embedder('bundled', setting='embedding.model'); "
+              "assert len(e.embed(['Alan Turing was born in London.'])[0]) == 384; "
+              "print(sorted(m for m in ('torch', 'sentence_transformers', 'transformers') if m in sys.modules))")
+    env = {**os.environ, "KGBUILD_CACHE_DIR": str(cache_dir),
+           "PYTHONPATH": os.pathsep.join([str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300,
+                          check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "[]"

@@ -16,6 +16,7 @@ Runtime's offline BERT fusions (fused Attention, quantised or not) were slower t
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 import threading
@@ -122,7 +123,7 @@ class TorchEncoder:
         self.backend: Backend = "torch"
         self.max_tokens = int(getattr(model, "max_seq_length", 0) or 0)
         self.stats = EncodeStats()
-        self._lengths = _Lengths(model)
+        self._lengths = _Lengths.of_model(model)
 
     def encode(self, texts: Sequence[str], batch_size: int) -> Encoded:
         truncated = self._lengths.over(texts, self.max_tokens)
@@ -140,18 +141,17 @@ class OnnxEncoder:
     (the first tokens and the closing [SEP]); `stats.truncated` counts the texts that were cut.
     """
 
-    def __init__(self, model: Any, graph: Path, backend: Backend, threads: int | None = None, *,
+    def __init__(self, inputs: GraphInputs, graph: Path, backend: Backend, threads: int | None = None, *,
                  background: bool = False) -> None:
         """`background`: a session for work that only fills idle time (an LLM build's vector prefetch):
         its threads do not spin while they wait for work, leaving the cores to the threads that matter."""
         import onnxruntime as ort
 
-        self.model = model
         self.backend = backend
         self.graph = graph
-        self.max_tokens = int(model.max_seq_length or 0)
+        self.max_tokens = inputs.max_tokens
         self.stats = EncodeStats()
-        self._lengths = _Lengths(model)
+        self._lengths = inputs.lengths
         options = ort.SessionOptions()
         # Intra-op threads = the cores we have; one inter-op thread (the graph is a chain).
         options.intra_op_num_threads = threads or default_threads()
@@ -165,7 +165,7 @@ class OnnxEncoder:
         options.enable_cpu_mem_arena = True
         self._session = ort.InferenceSession(str(graph), options, providers=["CPUExecutionProvider"])
         self._inputs = {i.name for i in self._session.get_inputs()}
-        self._pad = int(getattr(model.tokenizer, "pad_token_id", 0) or 0)
+        self._pad = inputs.pad
 
     def encode(self, texts: Sequence[str], batch_size: int) -> Encoded:
         ids = self._lengths.ids(texts)
@@ -205,9 +205,15 @@ class OnnxEncoder:
 
 
 class _Lengths:
-    """Token ids of texts from the model's own tokenizer, untruncated (to count and cut ourselves)."""
+    """Token ids of texts from the model's own tokenizer, untruncated (to count and cut ourselves):
+    its fast (`tokenizers`) form where it has one, else the slow tokenizer."""
 
-    def __init__(self, model: Any) -> None:
+    def __init__(self, fast: Any, slow: Any = None) -> None:
+        self._fast = fast
+        self._slow = slow if slow is not None else fast
+
+    @classmethod
+    def of_model(cls, model: Any) -> _Lengths:
         tokenizer = getattr(model, "tokenizer", None)
         fast = getattr(tokenizer, "backend_tokenizer", None)
         if fast is not None:
@@ -217,8 +223,12 @@ class _Lengths:
             fast = Tokenizer.from_str(fast.to_str())
             fast.no_truncation()
             fast.no_padding()
-        self._fast = fast
-        self._slow = tokenizer
+        return cls(fast, tokenizer)
+
+    @property
+    def fast(self) -> Any:
+        """The `tokenizers.Tokenizer` (None: the model has only a slow tokenizer)."""
+        return self._fast
 
     def ids(self, texts: Sequence[str]) -> list[list[int]]:
         if self._fast is not None:
@@ -235,29 +245,95 @@ class _Lengths:
         return sum(len(x) > limit for x in self.ids(texts))
 
 
-def onnx_graph(model: Any, key: str, backend: Backend, setting: str) -> Path:
-    """The exported (and for onnx-int8 quantised) graph of `model`, made on first use under
-    `cache_root()/onnx/<key>/`; `key` names the model's files, so a changed model is re-exported."""
+@dataclass(frozen=True)
+class GraphInputs:
+    """What running an exported graph takes besides the graph: the model's tokenizer, its window in
+    tokens (0: none), its padding id and the width of its vectors.
+
+    Saved beside the graph when it is exported (`tokenizer.json`, the model's own fast tokenizer as it
+    tokenises, untruncated and unpadded; `inputs.json`, the numbers), so a later process runs the graph
+    without loading the model: importing sentence-transformers, transformers and torch took ~8
+    CPU-seconds of a fresh process on 2 cores, reading these files and making the session ~0.5 s."""
+
+    lengths: _Lengths
+    max_tokens: int
+    pad: int
+    dim: int
+
+    @classmethod
+    def of_model(cls, model: Any) -> GraphInputs:
+        # sentence-transformers 5 renamed the width's method (the old name warns)
+        width = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+        return cls(_Lengths.of_model(model), int(getattr(model, "max_seq_length", 0) or 0),
+                   int(getattr(model.tokenizer, "pad_token_id", 0) or 0), int(width()))
+
+    def save(self, folder: Path) -> None:
+        """Written beside the graph unless readable ones are there; nothing for a model with no fast
+        tokenizer (its graph then needs the model loaded each time, as before)."""
+        if self.lengths.fast is None or GraphInputs.read(folder) is not None:
+            return
+        text = self.lengths.fast.to_str()
+        _atomic(folder / _TOKENIZER, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+        numbers = json.dumps({"max_seq_length": self.max_tokens, "pad_token_id": self.pad, "dim": self.dim})
+        _atomic(folder / _INPUTS, lambda tmp: tmp.write_text(numbers, encoding="utf-8"))  # last: the mark
+
+    @classmethod
+    def read(cls, folder: Path) -> GraphInputs | None:
+        """The inputs saved beside a graph; None when there are none (a graph exported before they were
+        saved) or they cannot be read: the caller loads the model, which saves them."""
+        try:
+            numbers = json.loads((folder / _INPUTS).read_text(encoding="utf-8"))
+            from tokenizers import Tokenizer
+
+            fast = Tokenizer.from_str((folder / _TOKENIZER).read_text(encoding="utf-8"))
+            return cls(_Lengths(fast), int(numbers["max_seq_length"]), int(numbers["pad_token_id"]),
+                       int(numbers["dim"]))
+        except Exception:  # noqa: BLE001 - a missing, partial or foreign file: the model is loaded instead
+            return None
+
+
+_INPUTS = "inputs.json"
+_TOKENIZER = "tokenizer.json"
+
+
+def _graph_file(key: str, backend: Backend) -> Path:
     if backend not in ("onnx", "onnx-int8"):
         raise ValueError(backend)
     folder = cache_root() / "onnx" / f"{key}-v{_EXPORT_VERSION}"
-    fp32 = folder / "model.onnx"
-    target = fp32 if backend == "onnx" else folder / "model-int8.onnx"
-    if target.exists():
-        return target
+    return folder / ("model.onnx" if backend == "onnx" else "model-int8.onnx")
+
+
+def exported_graph(key: str, backend: Backend) -> tuple[Path, GraphInputs] | None:
+    """The graph an earlier run exported for the model `key` names, with its inputs, read without
+    loading the model; None when either is missing (`onnx_graph` then makes them from the model)."""
+    target = _graph_file(key, backend)
+    if not target.exists():
+        return None
+    inputs = GraphInputs.read(target.parent)
+    return None if inputs is None else (target, inputs)
+
+
+def onnx_graph(model: Any, key: str, backend: Backend, setting: str) -> tuple[Path, GraphInputs]:
+    """The exported (and for onnx-int8 quantised) graph of `model` and its inputs, made on first use
+    under `cache_root()/onnx/<key>/`; `key` names the model's files, so a changed model is re-exported."""
+    target = _graph_file(key, backend)
+    folder, fp32 = target.parent, target.parent / "model.onnx"
+    inputs = GraphInputs.of_model(model)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        if not fp32.exists():
-            _atomic(fp32, lambda tmp: _export(model, tmp))
-        if backend == "onnx-int8":
-            _atomic(target, lambda tmp: _quantise(fp32, tmp))
+        if not target.exists():
+            if not fp32.exists():
+                _atomic(fp32, lambda tmp: _export(model, tmp))
+            if backend == "onnx-int8":
+                _atomic(target, lambda tmp: _quantise(fp32, tmp))
+        inputs.save(folder)
     except OSError as exc:
         raise ModelLoadError(f"config {setting}", f"cannot write the ONNX graph under {folder}: {exc.strerror}",
                              "set KGBUILD_CACHE_DIR to a writable directory, or embedding.backend: torch") from None
     except Exception as exc:  # noqa: BLE001 - the exporter raises many kinds for models it cannot trace
         raise ModelLoadError(f"config {setting}", f"cannot export the model to ONNX: {exc}".splitlines()[0],
                              "set embedding.backend: torch") from None
-    return target
+    return target, inputs
 
 
 def supports_onnx(model: Any) -> str:
@@ -330,8 +406,8 @@ def _quantise(source: Path, path: Path) -> None:
 
 
 def _atomic(target: Path, make: Any) -> None:
-    """`make(tmp)` then rename: two processes exporting at once never read a half-written graph."""
-    fd, tmp = tempfile.mkstemp(prefix=target.stem + ".", suffix=".tmp.onnx", dir=target.parent)
+    """`make(tmp)` then rename: two processes exporting at once never read a half-written file."""
+    fd, tmp = tempfile.mkstemp(prefix=target.stem + ".", suffix=".tmp" + target.suffix, dir=target.parent)
     os.close(fd)
     try:
         make(Path(tmp))

@@ -21,8 +21,10 @@ import numpy as np
 
 from kgbuild.embed.backend import (
     Backend,
+    GraphInputs,
     OnnxEncoder,
     TorchEncoder,
+    exported_graph,
     onnx_graph,
     resolve_backend,
     supports_onnx,
@@ -100,7 +102,9 @@ class ModelPool:
         self._encoders: dict[str, Encoder] = {}
         self._lock = threading.Lock()
         self._in_use: dict[str, threading.Lock] = {}  # one encode at a time per model (see `using`)
-        self.loads = 0  # models actually loaded by this pool
+        self._export_lock = threading.Lock()
+        self._graphs: dict[tuple[str, Backend], tuple[Path, GraphInputs]] = {}  # (model, backend) -> ONNX graph
+        self.loads = 0  # models actually loaded by this pool (an exported graph read without its model counts)
         self.load_seconds = 0.0  # spent loading them (the build report's fixed costs)
 
     @property
@@ -124,23 +128,49 @@ class ModelPool:
     def encoder(self, choice: ModelChoice) -> Encoder:
         """The model of `choice` behind its backend; the ONNX graph is exported, or the static table
         distilled, on first use."""
-        if self.backend(choice) == "static":
+        backend = self.backend(choice)
+        if backend == "static":
             return self._static(choice)
-        model = self.model(choice)
         key = choice.resolve()
         with self._lock:
+            made = self._encoders.get(key)
+        if made is not None:
+            return made
+        if backend == "torch":
+            model = self.model(choice)
+            with self._lock:
+                return self._encoders.setdefault(key, TorchEncoder(model))
+        graph, inputs = self._onnx(choice, backend)
+        with self._lock:
             if key not in self._encoders:
-                backend = self.backend(choice)
-                if backend == "torch":
-                    self._encoders[key] = TorchEncoder(model)
-                else:
-                    why = supports_onnx(model)
-                    if why:
-                        raise ModelLoadError(f"config {choice.setting}", f"cannot run on ONNX: {why}",
-                                             "set embedding.backend: torch")
-                    graph = onnx_graph(model, f"{Path(key).name}-{_model_fingerprint(key)}", backend, choice.setting)
-                    self._encoders[key] = OnnxEncoder(model, graph, backend, self._threads)
+                self._encoders[key] = OnnxEncoder(inputs, graph, backend, self._threads)
             return self._encoders[key]
+
+    def _onnx(self, choice: ModelChoice, backend: Backend) -> tuple[Path, GraphInputs]:
+        """`choice`'s exported graph and its inputs, once per pool. A graph an earlier run exported is
+        run without loading the model (its tokenizer and numbers are saved beside it): a fresh
+        process then never imports sentence-transformers or torch for it."""
+        key = choice.resolve()
+        with self._export_lock:  # one export (or reading) per model, whichever thread asks first
+            found = self._graphs.get((key, backend))
+            if found is not None:
+                return found
+            name = f"{Path(key).name}-{_model_fingerprint(key)}"
+            t = time.perf_counter()
+            found = exported_graph(name, backend)
+            if found is not None:
+                with self._lock:
+                    self.load_seconds += time.perf_counter() - t
+                    self.loads += 1
+            else:
+                model = self.model(choice)
+                why = supports_onnx(model)
+                if why:
+                    raise ModelLoadError(f"config {choice.setting}", f"cannot run on ONNX: {why}",
+                                         "set embedding.backend: torch")
+                found = onnx_graph(model, name, backend, choice.setting)
+            self._graphs[(key, backend)] = found
+            return found
 
     def background_encoder(self, choice: ModelChoice) -> OnnxEncoder | None:
         """An ONNX session of its own for `choice`'s model, made in the calling thread (ONNX Runtime's
@@ -149,13 +179,12 @@ class ModelPool:
         backend = self.backend(choice)
         if backend not in ("onnx", "onnx-int8"):
             return None
-        model = self.model(choice)
-        if supports_onnx(model):
+        try:
+            graph, inputs = self._onnx(choice, backend)
+        except ModelLoadError:
             return None  # the shared encoder says why, in one line
-        key = choice.resolve()
         # Not through `encoder`: the shared session must not be made here, on a low-priority thread.
-        graph = onnx_graph(model, f"{Path(key).name}-{_model_fingerprint(key)}", backend, choice.setting)
-        return OnnxEncoder(model, graph, backend, self._threads, background=True)
+        return OnnxEncoder(inputs, graph, backend, self._threads, background=True)
 
     def using(self, choice: ModelChoice) -> threading.Lock:
         """Held while `choice`'s model encodes: an LLM build embeds on a worker thread
@@ -180,8 +209,11 @@ class ModelPool:
 
     def dim(self, choice: ModelChoice) -> int:
         """Width of the vectors `choice` gives on this pool's backend."""
-        if self.backend(choice) == "static":
+        backend = self.backend(choice)
+        if backend == "static":
             return self._static(choice).dim
+        if backend in ("onnx", "onnx-int8"):
+            return self._onnx(choice, backend)[1].dim  # read beside the graph: no model loaded for it
         return int(self.model(choice).get_sentence_embedding_dimension())
 
     def encoders(self) -> list[Encoder]:
