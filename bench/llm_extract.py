@@ -16,7 +16,8 @@ checks the accounting equals it. Builds, all in this one run:
   answer every chunk (zero calls).
 
 Last line: one JSON object with the figures (`tokens_per_char`, `calls_per_chunk` are the packed
-build's; `baseline_*` the version-1 prompt's).
+build's; `baseline_*` the version-1 prompt's; `concurrency_efficiency`: the calls' pure latency over
+the concurrency, against the extract stage of the one-chunk-per-call build at concurrency 16).
 """
 
 from __future__ import annotations
@@ -139,6 +140,9 @@ def main() -> None:
         "c1_wall_s": round(runs["baseline_c1"]["wall"], 2),
         "c16_wall_s": round(base["wall"], 2),
         "speedup_x": round(runs["baseline_c1"]["wall"] / base["wall"], 1),
+        # the calls' pure latency over the concurrency (a perfect client), against the extract stage of
+        # the one-chunk-per-call build at concurrency 16 (target >= 0.8, issue 29)
+        "concurrency_efficiency": round(base["calls"] * LATENCY_S / 16 / base["report"]["stage_seconds"]["extract"], 3),
         "accounting_equals_server_log": True,  # asserted above for every build
         "rerun_wall_s": round(rerun_wall, 2),
         "rerun_http_calls": rerun_calls,

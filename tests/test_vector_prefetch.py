@@ -44,14 +44,14 @@ def reply(body: dict[str, Any]) -> str:
     return json.dumps({pid: one(text) for pid, text in passages})
 
 
-def build(tmp_path: Path, base_url: str, extra: str = "") -> dict[str, Any]:
+def build(tmp_path: Path, base_url: str, extra: str = "", *, graph: bool = False) -> dict[str, Any]:
     src = tmp_path / "src"
     src.mkdir(parents=True, exist_ok=True)
     for name, text in DOCS.items():
         (src / name).write_text(text, encoding="utf-8")
     config = tmp_path / "kgbuild.yaml"
     config.write_text(
-        "workspace: ws\ngraph_store:\n  backend: none\n"
+        "workspace: ws\n" + ("" if graph else "graph_store:\n  backend: none\n") +
         "extract:\n  extractor: llm\nalign:\n  llm_judge: false\n  llm_hypernyms: false\n" + extra +
         f"llm:\n  base_url: {base_url}\n  model: m\n  timeout_s: 5\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["-c", str(config), "build", str(src), "--json"], catch_exceptions=False)
@@ -74,21 +74,26 @@ def test_what_the_prefetch_embeds_the_write_stage_does_not_embed_again(tmp_path:
 
 
 class GatedEmbedder:
-    """A `CachedEmbedder` stand-in whose `embed` waits for a gate: the test decides when a batch ends."""
+    """A `CachedEmbedder` stand-in whose `embed` waits for a gate: the test decides when a batch ends.
+    `cache`: the texts already embedded, shared by the stand-ins of one build (one cache file)."""
 
-    def __init__(self) -> None:
+    def __init__(self, cache: list[str] | None = None) -> None:
         self.gate = threading.Event()
         self.started = threading.Event()
         self.embedded: list[str] = []
+        self.cache = cache if cache is not None else []
+        self.priorities: list[int] = []  # the scheduling priority of the thread of each call
         self.closed = False
 
     def missing(self, texts: list[str]) -> list[str]:
-        return [t for t in texts if t not in self.embedded]
+        return [t for t in dict.fromkeys(texts) if t not in self.cache]
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         self.started.set()
+        self.priorities.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
         assert self.gate.wait(30)
         self.embedded += texts
+        self.cache += texts
         return [[0.0] for _ in texts]
 
     def close(self) -> None:
@@ -198,3 +203,84 @@ def test_a_chinese_batch_in_an_empty_workspace_is_left_to_the_write_stage(tmp_pa
     assert open_prefetch(config, ModelPool(), ["图灵出生于伦敦。他在布莱切利园工作。"] * 5) is None
     off = parse_config({"workspace": str(tmp_path / "ws"), "vector_store": {"backend": "none"}}, file=None, env={})
     assert open_prefetch(off, ModelPool(), ["Alan Turing was born in London."]) is None
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="thread priorities are Linux's")
+def test_complete_embeds_what_the_cache_lacks_at_the_builds_priority_while_the_caller_goes_on() -> None:
+    cache: list[str] = []
+    background, foreground = GatedEmbedder(cache), GatedEmbedder(cache)
+    foreground.gate.set()
+    store = FakeStore()
+    prefetch = VectorPrefetch(background, lambda: store, foreground)  # type: ignore[arg-type, return-value]
+    chunks = [f"chunk {i}" for i in range(BATCH * 3)]
+    prefetch.add(chunks)
+    assert background.started.wait(30)  # the first batch held at the gate, two more queued
+    final = [*chunks, "Alan Turing: a merged description", "Computer scientist"]  # what alignment made
+    prefetch.complete(final)
+    # the queued batches are dropped; everything the cache lacks is embedded alongside, sorted by length
+    deadline = time.monotonic() + 30
+    while prefetch.completed < len(final) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert sorted(foreground.embedded) == sorted(final) and prefetch.dropped == BATCH * 2
+    assert foreground.embedded == sorted(final, key=len)
+    build_priority = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    assert foreground.priorities and set(foreground.priorities) == {build_priority}  # not the worker's, lowered
+    assert background.priorities == [min(19, build_priority + 10)]
+    background.gate.set()
+    assert prefetch.finish() is store  # waits for the batch in progress and for what complete started
+    prefetch.close()
+    assert prefetch.completed == len(final) and foreground.closed and background.closed
+
+
+def test_complete_that_fails_says_so_in_one_line_and_leaves_the_texts_to_the_sync(
+        caplog: pytest.LogCaptureFixture) -> None:
+    class Failing(GatedEmbedder):
+        def embed(self, texts: list[str]) -> list[list[float]]:
+            raise RuntimeError("database is locked")
+
+    background, foreground = GatedEmbedder(), Failing()
+    background.gate.set()
+    store = FakeStore()
+    prefetch = VectorPrefetch(background, lambda: store, foreground)  # type: ignore[arg-type, return-value]
+    with caplog.at_level("WARNING", logger="kgbuild.build.vector_prefetch"):
+        prefetch.complete(["chunk one", "chunk two"])
+        assert prefetch.finish() is store  # the store opened ahead still reaches the vector sync
+    prefetch.close()
+    assert prefetch.completed == 0 and prefetch.failed == "RuntimeError: database is locked"
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == 1 and "the vector sync embeds them" in lines[0] and "database is locked" in lines[0]
+
+
+@pytest.mark.slow
+def test_with_the_graph_store_every_text_is_embedded_once_and_written(tmp_path: Path) -> None:
+    # The write stage embeds what the prefetch had not reached while the graph store is written; the
+    # vector sync then finds every vector in the cache.
+    with ScriptedLLM() as llm:
+        llm.reply("", reply)
+        on = build(tmp_path / "on", llm.base_url, graph=True)
+        off = build(tmp_path / "off", llm.base_url, "build:\n  overlap_vectors: false\n", graph=True)
+    stores_on, stores_off = on["write"]["stores"], off["write"]["stores"]
+    assert stores_on["vectors_written"] == stores_off["vectors_written"] > 0
+    assert stores_on["nodes_written"] == stores_off["nodes_written"] > 0
+    assert stores_on["embeddings_computed"] == 0  # nothing left for the vector sync to embed
+    assert stores_on["embeddings_cached"] == stores_off["embeddings_computed"]
+
+
+@pytest.mark.slow
+def test_a_prefetch_whose_embedding_fails_loses_no_vector(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capfd: pytest.CaptureFixture[str]) -> None:
+    from kgbuild.embed.cached import CachedEmbedder
+
+    def broken(self: CachedEmbedder, texts: list[str]) -> list[str]:
+        raise RuntimeError("embedding cache unreadable")
+
+    # Only the prefetch asks the cache what it lacks; the vector sync looks its texts up itself.
+    monkeypatch.setattr(CachedEmbedder, "missing", broken)
+    with ScriptedLLM() as llm:
+        llm.reply("", reply)
+        failed = build(tmp_path / "failed", llm.base_url, graph=True)
+        off = build(tmp_path / "off", llm.base_url, "build:\n  overlap_vectors: false\n", graph=True)
+    assert failed["write"]["stores"]["vectors_written"] == off["write"]["stores"]["vectors_written"] > 0
+    assert failed["write"]["stores"]["embeddings_computed"] == off["write"]["stores"]["embeddings_computed"]
+    said = [line for line in capfd.readouterr().err.splitlines() if "embedding cache unreadable" in line]
+    assert len(said) == 1 and "vector prefetch stopped" in said[0], said

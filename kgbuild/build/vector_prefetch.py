@@ -8,17 +8,19 @@ file the write stage reads, keyed by model and text), so the write stage finds t
 only embeds what alignment changed (a merged description, concept names).
 
 One prefetch serves the whole build (`BuildContext.vector_prefetch`): it is opened by the first
-extraction batch, fed by every batch, and keeps embedding through assembly, alignment and persist;
-the write stage `finish`es it (the batch in progress is finished, the rest dropped: the write stage
-embeds it as it would have without the prefetch) before it reads the cache. The worker runs at a
-lower priority with an ONNX session of its own, so it only takes time the build does not use: the
+extraction batch, fed by every batch, and keeps embedding through assembly, alignment and persist.
+The write stage then `complete`s it: the batches not started are dropped, and every text of the final
+tables the cache still lacks (what the prefetch had not reached, merged descriptions, concept names)
+is embedded at the build's own priority, on the build's own ONNX session, while the graph store is
+written; the vector sync `finish`es it (waits for that) before it reads the cache. The worker runs at
+a lower priority with an ONNX session of its own, so it only takes time the build does not use: the
 extraction never waits for it, on the cores or at its end.
 
-The vector store is opened on a second thread as soon as the prefetch starts, and the collections
-the sync writes are created then: Milvus Lite starts a server process and polls each new index
-(about 2.5 s of a first build, mostly sleeping) while the build waits on the model anyway. The
-opened store is handed to the write stage. Nothing is written into a collection here: the rows
-wait for the final tables.
+The vector store is opened on a second thread (at the build's priority) as soon as the prefetch
+starts, and the collections the sync writes are created then: Milvus Lite starts a server process
+and polls each new index (about 2.5 s of a first build, mostly sleeping) while the build waits on
+the model anyway; the write stage's ONNX session is made there next. The opened store is handed to
+the write stage. Nothing is written into a collection here: the rows wait for the final tables.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ log = logging.getLogger(__name__)
 # when the write stage starts is a short wait (at the worker's lower priority).
 BATCH = 32
 NICE = 10  # the worker's priority below the build's
+FINAL_SLICE = 256  # texts per call of `complete` (its vectors go to the cache, not into memory)
 
 StoreOpener = Callable[[], "VectorStore"]
 
@@ -53,11 +56,18 @@ StoreOpener = Callable[[], "VectorStore"]
 class VectorPrefetch:
     """Queue texts with `add`; they are embedded into the cache on one thread; `finish` waits for them."""
 
-    def __init__(self, embedder: CachedEmbedder, open_store: StoreOpener | None = None) -> None:
+    def __init__(self, embedder: CachedEmbedder, open_store: StoreOpener | None = None,
+                 foreground: CachedEmbedder | None = None) -> None:
+        """`embedder`: the write stage's model behind the workspace's embedding cache, run here on a
+        session of its own below the build's priority; `foreground`: the same model and cache on the
+        build's own session, for what `complete` embeds at the build's priority (its session is made
+        on the store-opening thread while the model is awaited, so the write stage does not pay it);
+        without one, `complete` leaves everything to the write stage."""
         from kgbuild.store.vector_sync import entity_text  # imported by LLM builds that write vectors only
 
         self._entity_text = entity_text
         self._embedder = embedder
+        self._foreground = foreground
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgbuild-vectors",
                                         initializer=_lower_priority)
         inner = getattr(embedder, "inner", None)
@@ -69,8 +79,12 @@ class VectorPrefetch:
         self._lock = threading.Lock()
         self._opener = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgbuild-store-open")
         self._store: Future[VectorStore] | None = self._opener.submit(open_store) if open_store else None
+        if foreground is not None:
+            self._opener.submit(_make_session, foreground)
+        self._final: Future[None] | None = None  # what `complete` embeds at the build's priority
         self.embedded = 0  # texts sent to the model by the prefetch (cache misses)
-        self.dropped = 0  # texts left to the write stage: not started when it began
+        self.dropped = 0  # texts not embedded here before the write stage began (`complete` takes them over)
+        self.completed = 0  # texts embedded by `complete`, at the build's priority, while the graph store was written
         self.failed: str | None = None  # the first error; the write stage embeds what is missing
 
     def add(self, texts: Iterable[str], *, flush: bool = False) -> None:
@@ -106,11 +120,46 @@ class VectorPrefetch:
             self.failed = f"{type(exc).__name__}: {exc}"
             log.warning("vector prefetch stopped (the write stage embeds the rest): %s", self.failed)
 
+    def complete(self, texts: Sequence[str]) -> None:
+        """The tables are final and `texts` are every text the vector store will embed: the batches not
+        started here are dropped, and whatever of `texts` the cache still lacks is embedded on a thread
+        at the build's own priority while the caller writes the graph store (the embedding runs in ONNX
+        Runtime without the GIL; the graph writes are the JVM's and the interpreter's). `finish` waits
+        for it. Without a foreground embedder, as `finish`: the write stage embeds the rest."""
+        self._drop_unstarted()
+        if self._foreground is None or self.failed is not None:
+            return
+        self._final = self._opener.submit(self._embed_final, list(texts))
+
+    def _embed_final(self, texts: list[str]) -> None:
+        embedder = self._foreground
+        assert embedder is not None
+        try:
+            missing = sorted(embedder.missing(texts), key=len)  # like lengths to one call, as the sync does
+            for start in range(0, len(missing), FINAL_SLICE):
+                embedder.embed(missing[start : start + FINAL_SLICE])  # into the cache; the sync reads them
+                self.completed += len(missing[start : start + FINAL_SLICE])
+        except Exception as exc:  # noqa: BLE001 - an optimisation only: the vector sync embeds what is missing
+            self.failed = f"{type(exc).__name__}: {exc}"
+            log.warning("vectors not embedded alongside the graph writes (the vector sync embeds them): %s",
+                        self.failed)
+
     def finish(self) -> VectorStore | None:
         """The tables are final: the batch in progress is finished, the batches not started are
         dropped (the write stage embeds them at the build's own priority, which is no more work than
-        finishing them here), and the vector store opened ahead is handed over (None: not opened here,
-        or opening failed; the write stage opens it and reports why). Call from a worker thread."""
+        finishing them here), what `complete` started is waited for, and the vector store opened ahead
+        is handed over (None: not opened here, or opening failed; the write stage opens it and reports
+        why). Call from a worker thread, or where the caller has nothing else to do."""
+        running = self._drop_unstarted()
+        for future in running:
+            future.result()
+        final, self._final = self._final, None
+        if final is not None:
+            final.result()  # never raises: _embed_final records its error
+        return self._take_store()
+
+    def _drop_unstarted(self) -> list[Future[None]]:
+        """The batches not started are cancelled (the running one is left to finish); returns what runs."""
         with self._lock:
             futures, self._futures = self._futures, []
             self.dropped += len(self._pending)
@@ -123,9 +172,7 @@ class VectorPrefetch:
                 self.dropped += size
             else:
                 running.append(future)
-        for future in running:
-            future.result()
-        return self._take_store()
+        return running
 
     def _take_store(self) -> VectorStore | None:
         opened, self._store = self._store, None
@@ -138,7 +185,8 @@ class VectorPrefetch:
             return None
 
     def cancel(self) -> None:
-        """The build stops before its write stage: as `finish`, and the store opened ahead is closed."""
+        """The build stops before its write stage, or the write stage ends without having taken the
+        store: as `finish`, and the store opened ahead is closed."""
         store = self.finish()
         if store is not None:
             store.close()
@@ -147,6 +195,19 @@ class VectorPrefetch:
         self._pool.shutdown(wait=True)
         self._opener.shutdown(wait=True)
         self._embedder.close()
+        if self._foreground is not None:
+            self._foreground.close()
+
+
+def _make_session(embedder: CachedEmbedder) -> None:
+    """The write stage's ONNX session made ahead, on a thread at the build's priority (its threads
+    take the priority of the thread that makes them) while the build waits on the model."""
+    inner = embedder.inner
+    if isinstance(inner, SentenceEmbedder):
+        try:
+            inner.warm()
+        except Exception as exc:  # noqa: BLE001 - the write stage makes it again and reports its own error
+            log.info("embedding session not made ahead of the write stage: %s", exc)
 
 
 def _lower_priority() -> None:
@@ -193,6 +254,7 @@ def open_prefetch(config: Config, models: ModelPool, texts: Sequence[str]) -> Ve
     if decided.model == MULTILINGUAL or decided.missing:
         return None  # its own embedder, and a notice the write stage gives once
     embedder = open_embedder(config, workspace, models)
+    foreground = open_embedder(config, workspace, models)  # the same model and cache, on the build's session
     analyzer = decide_text_analyzer(config, workspace)
     certain = (config.vector_store.text_analyzer != "auto" or config.extract.prompt_language == "zh"
                or choose_text_analyzer("auto", prompt_language=config.extract.prompt_language,
@@ -210,4 +272,4 @@ def open_prefetch(config: Config, models: ModelPool, texts: Sequence[str]) -> Ve
             raise
         return store
 
-    return VectorPrefetch(embedder, open_store if certain else None)
+    return VectorPrefetch(embedder, open_store if certain else None, foreground)

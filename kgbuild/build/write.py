@@ -22,19 +22,19 @@ class WriteStage:
         return content_hash(f"write|{graph_target(ctx.config)}|{vector_target(ctx.config)}")
 
     async def run(self, ctx: BuildContext, data: PersistedTables) -> StageResult[WrittenStores]:
-        import asyncio
-
         from kgbuild.store.sync import sync_stores
 
-        # An LLM build's vectors embedded while it waited on the model: what is still queued is what
-        # this stage would embed first, so it is finished here, with the vector store it opened.
+        # An LLM build's vectors embedded while it waited on the model: now that the tables are final,
+        # what is still missing is embedded at the build's priority while the graph store is written,
+        # and the vector sync takes the vector store the prefetch opened (kgbuild.build.vector_prefetch).
         prefetch, ctx.vector_prefetch = ctx.vector_prefetch, None
-        opened = None
+        ahead = None
         if prefetch is not None:
-            try:
-                opened = await asyncio.to_thread(prefetch.finish)
-            finally:
-                prefetch.close()
+            if ctx.config.graph_store.backend != "none":
+                from kgbuild.store.vector_sync import vector_texts
+
+                prefetch.complete(vector_texts(ctx.workspace))
+            ahead = prefetch.finish
 
         # What the earlier stages left on the heap (millions of objects) is moved out of the cyclic
         # collector's sight while the stores are written: the writes allocate rows by the hundred
@@ -43,10 +43,13 @@ class WriteStage:
         gc.collect()
         gc.freeze()
         try:
-            stores = sync_stores(ctx.config, ctx.progress, ctx.models, opened)
+            stores = sync_stores(ctx.config, ctx.progress, ctx.models, ahead)
         except KgbuildError as exc:
             # The tables are persisted: nothing is lost, and the next build or `kgbuild sync` resumes.
             return StageResult(WrittenStores(), WriteSection(error=exc.line()))
         finally:
             gc.unfreeze()  # collectable again once the stores are written
+            if prefetch is not None:
+                prefetch.cancel()  # nothing if the sync took the store; the work alongside ended either way
+                prefetch.close()
         return StageResult(WrittenStores(stores=stores), WriteSection(stores=stores))

@@ -284,6 +284,13 @@ class SentenceEmbedder:
         rows: list[list[float]] = unit_rows(np.asarray(encoded.vectors, dtype=np.float32)).tolist()
         return rows
 
+    def warm(self) -> None:
+        """The pool's ONNX session for this model made now rather than at the first `embed` (an LLM build
+        makes it while it waits on the model, kgbuild.build.vector_prefetch); nothing for the other
+        backends, whose model a first `embed` loads as before."""
+        if self.backend in ("onnx", "onnx-int8"):
+            self._pool.encoder(self.choice)
+
     def close(self) -> None:
         """Nothing to release: the pool owns the model."""
 

@@ -27,12 +27,18 @@ from kgbuild.store.owned_rows import owned_rows, with_referrers
 from kgbuild.store.types import SyncReport, VectorStore
 from kgbuild.workspace import Workspace
 
+# What an LLM build did for the vector store while it waited (kgbuild.build.vector_prefetch): waits for
+# it, and gives the vector store it opened, if any.
+VectorsAhead = Callable[[], VectorStore | None]
+
 
 def sync_stores(config: Config, progress: ProgressReporter | None = None,
-                models: ModelPool | None = None, vector_store: VectorStore | None = None) -> SyncReport:
+                models: ModelPool | None = None, ahead: VectorsAhead | None = None) -> SyncReport:
     """`models`: the build's model pool, so the vectors come from the model its other stages loaded.
-    `vector_store`: the vector store already opened (an LLM build opens it while it waits on the
-    model, kgbuild.build.vector_prefetch); it is closed here like one opened here.
+    `ahead`: an LLM build's vector work done alongside (kgbuild.build.vector_prefetch: the vector store
+    opened while it waited on the model, the vectors of the final tables embedded while the graph
+    store is written); called once the graph store is written, it waits for that work and returns
+    the store it opened (None: opened here), which is closed here like one opened here.
 
     The graph store first, then the vector store, each from its own reading of the workspace into
     its own manifest target and its own report. A graph store that fails does not cost the vector
@@ -52,9 +58,15 @@ def sync_stores(config: Config, progress: ProgressReporter | None = None,
         except KgbuildError as exc:
             graph_error = exc
         except BaseException:
-            if vector_store is not None:
-                vector_store.close()
+            opened = ahead() if ahead is not None else None
+            if opened is not None:
+                opened.close()
             raise
+    vector_store = None
+    if ahead is not None:
+        waited = time.perf_counter()
+        vector_store = ahead()
+        vectors.seconds["vectors_ahead_wait"] = round(time.perf_counter() - waited, 3)
     if config.vector_store.backend != "none":
         _sync_vectors(config, Workspace(config.workspace_path()), vectors, progress, models, vector_store)
     elif vector_store is not None:
