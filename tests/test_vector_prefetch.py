@@ -268,7 +268,7 @@ def test_with_the_graph_store_every_text_is_embedded_once_and_written(tmp_path: 
 
 @pytest.mark.slow
 def test_a_prefetch_whose_embedding_fails_loses_no_vector(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                          capfd: pytest.CaptureFixture[str]) -> None:
+                                                          caplog: pytest.LogCaptureFixture) -> None:
     from kgbuild.embed.cached import CachedEmbedder
 
     def broken(self: CachedEmbedder, texts: list[str]) -> list[str]:
@@ -276,11 +276,12 @@ def test_a_prefetch_whose_embedding_fails_loses_no_vector(tmp_path: Path, monkey
 
     # Only the prefetch asks the cache what it lacks; the vector sync looks its texts up itself.
     monkeypatch.setattr(CachedEmbedder, "missing", broken)
-    with ScriptedLLM() as llm:
+    with ScriptedLLM() as llm, caplog.at_level("WARNING"):
         llm.reply("", reply)
         failed = build(tmp_path / "failed", llm.base_url, graph=True)
         off = build(tmp_path / "off", llm.base_url, "build:\n  overlap_vectors: false\n", graph=True)
     assert failed["write"]["stores"]["vectors_written"] == off["write"]["stores"]["vectors_written"] > 0
     assert failed["write"]["stores"]["embeddings_computed"] == off["write"]["stores"]["embeddings_computed"]
-    said = [line for line in capfd.readouterr().err.splitlines() if "embedding cache unreadable" in line]
+    # one line (on stderr outside pytest: no handler is configured, so logging's last resort prints it)
+    said = [r.getMessage() for r in caplog.records if "embedding cache unreadable" in r.getMessage()]
     assert len(said) == 1 and "vector prefetch stopped" in said[0], said
