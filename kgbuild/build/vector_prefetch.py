@@ -76,6 +76,7 @@ class VectorPrefetch:
         self._pending: list[str] = []
         self._seen: set[str] = set()
         self._futures: list[tuple[Future[None], int]] = []  # each batch's future and its size
+        self._in_progress: set[str] = set()  # the batch the worker embeds now (`complete` leaves it to it)
         self._lock = threading.Lock()
         self._opener = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgbuild-store-open")
         self._store: Future[VectorStore] | None = self._opener.submit(open_store) if open_store else None
@@ -111,6 +112,8 @@ class VectorPrefetch:
     def _embed(self, texts: list[str]) -> None:
         if self.failed is not None:
             return
+        with self._lock:
+            self._in_progress = set(texts)
         try:
             missing = self._embedder.missing(texts)
             if missing:
@@ -119,6 +122,9 @@ class VectorPrefetch:
         except Exception as exc:  # noqa: BLE001 - an optimisation only: the write stage embeds them again
             self.failed = f"{type(exc).__name__}: {exc}"
             log.warning("vector prefetch stopped (the write stage embeds the rest): %s", self.failed)
+        finally:
+            with self._lock:
+                self._in_progress = set()
 
     def complete(self, texts: Sequence[str]) -> None:
         """The tables are final and `texts` are every text the vector store will embed: the batches not
@@ -134,8 +140,11 @@ class VectorPrefetch:
     def _embed_final(self, texts: list[str]) -> None:
         embedder = self._foreground
         assert embedder is not None
+        with self._lock:
+            theirs = set(self._in_progress)  # the worker's batch in progress: `finish` waits for it
         try:
-            missing = sorted(embedder.missing(texts), key=len)  # like lengths to one call, as the sync does
+            # like lengths to one call, as the sync does
+            missing = sorted((t for t in embedder.missing(texts) if t not in theirs), key=len)
             for start in range(0, len(missing), FINAL_SLICE):
                 embedder.embed(missing[start : start + FINAL_SLICE])  # into the cache; the sync reads them
                 self.completed += len(missing[start : start + FINAL_SLICE])
