@@ -58,6 +58,7 @@ sys.path.insert(0, str(REPO / "bench"))
 from llm_server import ScriptedLLM, extraction_passages  # noqa: E402  (the tests' scripted endpoint)
 from shared_data import shared_data  # noqa: E402
 
+import kgbuild  # noqa: E402
 from kgbuild.build import Builder  # noqa: E402
 from kgbuild.config import parse_config  # noqa: E402
 
@@ -101,7 +102,9 @@ def cli_build(base_url: str, src: Path, project: Path, *, stores: bool) -> tuple
     what it started: Milvus Lite), and its report. Imports, model and store start-up are paid here."""
     project.mkdir(parents=True)
     (project / "kgbuild.yaml").write_text(config_text(base_url, stores=stores), encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    # the kgbuild this bench imported (PYTHONPATH may point at another tree: a baseline's)
+    tree = Path(kgbuild.__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree), os.environ.get("PYTHONPATH", "")])}
     cpu = cpu_seconds(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "kgbuild", "-c", str(project / "kgbuild.yaml"), "build", str(src),
