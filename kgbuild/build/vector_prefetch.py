@@ -11,15 +11,15 @@ One prefetch serves the whole build (`BuildContext.vector_prefetch`): it is open
 extraction batch, fed by every batch, and keeps embedding through assembly, alignment and persist.
 The write stage then `complete`s it: the batches not started are dropped, and every text of the final
 tables the cache still lacks (what the prefetch had not reached, merged descriptions, concept names)
-is embedded at the build's own priority, on the build's own ONNX session, while the graph store is
-written; the vector sync `finish`es it (waits for that) before it reads the cache. The worker runs at
+is embedded at the build's own priority, on an ONNX session made for it ahead, while the graph store
+is written; the vector sync `finish`es it (waits for that) before it reads the cache. The worker runs at
 a lower priority with an ONNX session of its own, so it only takes time the build does not use: the
 extraction never waits for it, on the cores or at its end.
 
 The vector store is opened on a second thread (at the build's priority) as soon as the prefetch
 starts, and the collections the sync writes are created then: Milvus Lite starts a server process
 and polls each new index (about 2.5 s of a first build, mostly sleeping) while the build waits on
-the model anyway; the write stage's ONNX session is made there next. The opened store is handed to
+the model anyway; the session `complete` uses is made there next. The opened store is handed to
 the write stage. Nothing is written into a collection here: the rows wait for the final tables.
 """
 
@@ -59,10 +59,10 @@ class VectorPrefetch:
     def __init__(self, embedder: CachedEmbedder, open_store: StoreOpener | None = None,
                  foreground: CachedEmbedder | None = None) -> None:
         """`embedder`: the write stage's model behind the workspace's embedding cache, run here on a
-        session of its own below the build's priority; `foreground`: the same model and cache on the
-        build's own session, for what `complete` embeds at the build's priority (its session is made
-        on the store-opening thread while the model is awaited, so the write stage does not pay it);
-        without one, `complete` leaves everything to the write stage."""
+        session of its own below the build's priority; `foreground`: the same model and cache for what
+        `complete` embeds at the build's priority (its session is made on the store-opening thread while
+        the model is awaited, so the write stage does not pay it); without one, `complete` leaves
+        everything to the write stage."""
         from kgbuild.store.vector_sync import entity_text  # imported by LLM builds that write vectors only
 
         self._entity_text = entity_text
@@ -209,8 +209,8 @@ class VectorPrefetch:
 
 
 def _make_session(embedder: CachedEmbedder) -> None:
-    """The write stage's ONNX session made ahead, on a thread at the build's priority (its threads
-    take the priority of the thread that makes them) while the build waits on the model."""
+    """`complete`'s ONNX session made ahead, on a thread at the build's priority (its threads take the
+    priority of the thread that makes them) while the build waits on the model."""
     inner = embedder.inner
     if isinstance(inner, SentenceEmbedder):
         try:
@@ -263,7 +263,12 @@ def open_prefetch(config: Config, models: ModelPool, texts: Sequence[str]) -> Ve
     if decided.model == MULTILINGUAL or decided.missing:
         return None  # its own embedder, and a notice the write stage gives once
     embedder = open_embedder(config, workspace, models)
-    foreground = open_embedder(config, workspace, models)  # the same model and cache, on the build's session
+    # The same model and cache on a session of its own, made on the store-opening thread (the build's
+    # priority), whose threads do not spin: it runs beside the graph writes on the same cores, where
+    # threads spinning between runs only take CPU from them.
+    foreground = open_embedder(config, workspace, models)
+    if isinstance(foreground.inner, SentenceEmbedder):
+        foreground.inner.background = True
     analyzer = decide_text_analyzer(config, workspace)
     certain = (config.vector_store.text_analyzer != "auto" or config.extract.prompt_language == "zh"
                or choose_text_analyzer("auto", prompt_language=config.extract.prompt_language,

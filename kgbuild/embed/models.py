@@ -254,7 +254,9 @@ class SentenceEmbedder:
         self.truncated = 0  # texts this embedder cut at the model's window
         self.window = 0  # that window in tokens, once the model is loaded
         self._pool = pool
-        self.background = False  # its own low-priority session, made on first use (ModelPool.background_encoder)
+        # An ONNX session of its own whose threads do not spin, made on first use in the thread that
+        # first embeds (its threads take that thread's priority; ModelPool.background_encoder).
+        self.background = False
         self._own: OnnxEncoder | None = None
         self._own_tried = False
         # A static table keeps the model's width too (kgbuild.embed.static), but its width is
@@ -285,11 +287,17 @@ class SentenceEmbedder:
         return rows
 
     def warm(self) -> None:
-        """The pool's ONNX session for this model made now rather than at the first `embed` (an LLM build
-        makes it while it waits on the model, kgbuild.build.vector_prefetch); nothing for the other
-        backends, whose model a first `embed` loads as before."""
-        if self.backend in ("onnx", "onnx-int8"):
-            self._pool.encoder(self.choice)
+        """The ONNX session this embedder will use made now rather than at the first `embed` (an LLM
+        build makes it while it waits on the model, kgbuild.build.vector_prefetch), in the calling
+        thread; nothing for the other backends, whose model a first `embed` loads as before."""
+        if self.backend not in ("onnx", "onnx-int8"):
+            return
+        if self.background:
+            if not self._own_tried:
+                self._own_tried = True
+                self._own = self._pool.background_encoder(self.choice)
+            return
+        self._pool.encoder(self.choice)
 
     def close(self) -> None:
         """Nothing to release: the pool owns the model."""
