@@ -216,7 +216,7 @@ def test_complete_embeds_what_the_cache_lacks_at_the_builds_priority_while_the_c
     prefetch.add(chunks)
     assert background.started.wait(30)  # the first batch held at the gate, two more queued
     final = [*chunks, "Alan Turing: a merged description", "Computer scientist"]  # what alignment made
-    prefetch.complete(final)
+    prefetch.complete(lambda: final)
     # the queued batches are dropped; what the cache lacks is embedded alongside, sorted by length, but
     # for the batch the worker holds (finish waits for it)
     left = final[BATCH:]
@@ -245,7 +245,7 @@ def test_complete_that_fails_says_so_in_one_line_and_leaves_the_texts_to_the_syn
     store = FakeStore()
     prefetch = VectorPrefetch(background, lambda: store, foreground)  # type: ignore[arg-type, return-value]
     with caplog.at_level("WARNING", logger="kgbuild.build.vector_prefetch"):
-        prefetch.complete(["chunk one", "chunk two"])
+        prefetch.complete(lambda: ["chunk one", "chunk two"])
         assert prefetch.finish() is store  # the store opened ahead still reaches the vector sync
     prefetch.close()
     assert prefetch.completed == 0 and prefetch.failed == "RuntimeError: database is locked"

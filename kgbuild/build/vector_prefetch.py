@@ -126,25 +126,32 @@ class VectorPrefetch:
             with self._lock:
                 self._in_progress = set()
 
-    def complete(self, texts: Sequence[str]) -> None:
-        """The tables are final and `texts` are every text the vector store will embed: the batches not
-        started here are dropped, and whatever of `texts` the cache still lacks is embedded on a thread
-        at the build's own priority while the caller writes the graph store (the embedding runs in ONNX
-        Runtime without the GIL; the graph writes are the JVM's and the interpreter's). `finish` waits
-        for it. Without a foreground embedder, as `finish`: the write stage embeds the rest."""
+    @property
+    def name(self) -> str:
+        """The embedder's name (the model and backend the vectors are cached under)."""
+        return self._embedder.name
+
+    def complete(self, texts: Callable[[], Sequence[str]]) -> None:
+        """The tables are final: the batches not started here are dropped, and on a thread at the
+        build's own priority `texts()` (the texts the vector sync will embed, read there) are
+        embedded where the cache still lacks them, while the caller writes the graph store (the
+        embedding runs in ONNX Runtime without the GIL; the graph writes are the JVM's and the
+        interpreter's). `finish` waits for it. Without a foreground embedder, as `finish`: the write
+        stage embeds the rest."""
         self._drop_unstarted()
         if self._foreground is None or self.failed is not None:
             return
-        self._final = self._opener.submit(self._embed_final, list(texts))
+        self._final = self._opener.submit(self._embed_final, texts)
 
-    def _embed_final(self, texts: list[str]) -> None:
+    def _embed_final(self, texts: Callable[[], Sequence[str]]) -> None:
         embedder = self._foreground
         assert embedder is not None
-        with self._lock:
-            theirs = set(self._in_progress)  # the worker's batch in progress: `finish` waits for it
         try:
+            wanted = texts()
+            with self._lock:
+                theirs = set(self._in_progress)  # the worker's batch in progress: `finish` waits for it
             # like lengths to one call, as the sync does
-            missing = sorted((t for t in embedder.missing(texts) if t not in theirs), key=len)
+            missing = sorted((t for t in embedder.missing(wanted) if t not in theirs), key=len)
             for start in range(0, len(missing), FINAL_SLICE):
                 embedder.embed(missing[start : start + FINAL_SLICE])  # into the cache; the sync reads them
                 self.completed += len(missing[start : start + FINAL_SLICE])

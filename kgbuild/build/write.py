@@ -31,9 +31,7 @@ class WriteStage:
         ahead = None
         if prefetch is not None:
             if ctx.config.graph_store.backend != "none":
-                from kgbuild.store.vector_sync import vector_texts
-
-                prefetch.complete(vector_texts(ctx.workspace))
+                prefetch.complete(lambda: _unwritten_texts(ctx, prefetch.name))
             ahead = prefetch.finish
 
         # What the earlier stages left on the heap (millions of objects) is moved out of the cyclic
@@ -53,3 +51,16 @@ class WriteStage:
                 prefetch.cancel()  # nothing if the sync took the store; the work alongside ended either way
                 prefetch.close()
         return StageResult(WrittenStores(stores=stores), WriteSection(stores=stores))
+
+
+def _unwritten_texts(ctx: BuildContext, embedder_name: str) -> list[str]:
+    """The texts the vector sync will embed: the rows it will write (read on the prefetch's thread)."""
+    from kgbuild.store.manifest import StoreManifest
+    from kgbuild.store.open import manifest_path, vector_target
+    from kgbuild.store.vector_sync import unwritten_texts
+
+    manifest = StoreManifest(manifest_path(ctx.config), vector_target(ctx.config))
+    try:
+        return unwritten_texts(ctx.workspace, manifest, ctx.config.vector_store.collection_prefix, embedder_name)
+    finally:
+        manifest.close()

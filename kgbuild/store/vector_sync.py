@@ -101,6 +101,18 @@ def vector_texts(workspace: Workspace) -> list[str]:
     return [p.embed_text for _, build_rows, _ in _KINDS for p in build_rows(workspace).values()]
 
 
+def unwritten_texts(workspace: Workspace, manifest: StoreManifest, prefix: str, embedder_name: str) -> list[str]:
+    """The texts of the rows the next `sync_vectors` will write (new, or changed since the manifest
+    recorded them), as it will ask the embedder `embedder_name` for them: what an LLM build embeds
+    ahead of the sync (kgbuild.build.vector_prefetch), without looking up an unchanged workspace's
+    every text. The sync's own reconciliation with the store (after an interrupted sync) may add rows."""
+    out: list[str] = []
+    for suffix, build_rows, _ in _KINDS:
+        old = manifest.hashes(f"{prefix}_{suffix}")
+        out += [p.embed_text for i, p in build_rows(workspace).items() if old.get(i) != _row_hash(p, embedder_name)]
+    return out
+
+
 @dataclass
 class _Plan:
     collection: str
