@@ -9,12 +9,12 @@ only embeds what alignment changed (a merged description, concept names).
 
 One prefetch serves the whole build (`BuildContext.vector_prefetch`): it is opened by the first
 extraction batch, fed by every batch, and keeps embedding through assembly, alignment and persist.
-The write stage then `complete`s it: the batches not started are dropped, and every text of the final
-tables the cache still lacks (what the prefetch had not reached, merged descriptions, concept names)
-is embedded at the build's own priority, on an ONNX session made for it ahead, while the graph store
-is written; the vector sync `finish`es it (waits for that) before it reads the cache. The worker runs at
-a lower priority with an ONNX session of its own, so it only takes time the build does not use: the
-extraction never waits for it, on the cores or at its end.
+The write stage then `complete`s it: the batches not started are dropped, and the texts of the rows
+the vector sync will write that the cache still lacks (what the prefetch had not reached, merged
+descriptions, concept names) are embedded at the build's own priority, on an ONNX session made for
+it ahead, while the graph store is written; the vector sync `finish`es it (waits for that) before it
+reads the cache. The worker runs at a lower priority with an ONNX session of its own, so it only
+takes time the build does not use: the extraction never waits for it, on the cores or at its end.
 
 The vector store is opened on a second thread (at the build's priority) as soon as the prefetch
 starts, and the collections the sync writes are created then: Milvus Lite starts a server process
