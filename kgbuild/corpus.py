@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Collection, Sequence
+from typing import Any
 
+import pyarrow as pa
+import pyarrow.compute as pc
 from pydantic import BaseModel, Field
 
 from kgbuild.errors import WorkspaceError
 from kgbuild.model import Chunk, Document
+from kgbuild.records import RECORDS_FORMAT
 from kgbuild.tables import chunk_from_row, document_from_row
 from kgbuild.workspace import Workspace
 
@@ -19,9 +23,20 @@ class Corpus(BaseModel):
     docs: dict[str, Document] = Field(default_factory=dict)
     chunkers: dict[str, str] = Field(default_factory=dict)  # doc id -> chunker fingerprint used
     chunks: dict[str, list[Chunk]] = Field(default_factory=dict)  # doc id -> chunks in reading order
+    # Records documents (mapped structured files, docs/structured.md) keep their chunks as Arrow
+    # tables of `chunks` rows, one per record, never as `Chunk` records (a million would not fit):
+    # doc id -> pyarrow.Table. `record_maps`: the records read this build, as columns
+    # (`records.columns.MappedTables`), by doc id; a held file's are mapped again from its chunks.
+    record_chunks: dict[str, Any] = Field(default_factory=dict)
+    record_maps: dict[str, Any] = Field(default_factory=dict)
 
     def all_chunks(self) -> list[Chunk]:
+        """The chunks held as records (every document's but the records documents')."""
         return [c for doc_id in sorted(self.chunks) for c in self.chunks[doc_id]]
+
+    def chunk_count(self, doc_id: str) -> int:
+        table = self.record_chunks.get(doc_id)
+        return table.num_rows if table is not None else len(self.chunks.get(doc_id, []))
 
 
 def load_corpus(workspace: Workspace) -> Corpus:
@@ -31,7 +46,15 @@ def load_corpus(workspace: Workspace) -> Corpus:
         doc = document_from_row(row)
         corpus.docs[doc.id] = doc
         corpus.chunkers[doc.id] = row["chunker"]
-    for row in workspace.rows("chunks"):
+    table = workspace.read_table("chunks")
+    records = [d for d, doc in corpus.docs.items() if doc.format == RECORDS_FORMAT]
+    if records:
+        # A records document's chunks stay an Arrow table (filtered, never decoded row by row).
+        held = pc.is_in(table["doc_id"], value_set=pa.array(records, pa.string()))
+        for doc_id in records:
+            corpus.record_chunks[doc_id] = table.filter(pc.equal(table["doc_id"], doc_id))
+        table = table.filter(pc.invert(held))
+    for row in table.to_pylist():
         corpus.chunks.setdefault(row["doc_id"], []).append(chunk_from_row(row))
     for chunks in corpus.chunks.values():
         chunks.sort(key=lambda c: c.order)
@@ -66,4 +89,6 @@ def remove_documents(corpus: Corpus, remove: Sequence[str], *, keep: list[Docume
         corpus.docs.pop(doc_id, None)
         corpus.chunkers.pop(doc_id, None)
         corpus.chunks.pop(doc_id, None)
+        corpus.record_chunks.pop(doc_id, None)
+        corpus.record_maps.pop(doc_id, None)
     return len(doomed)

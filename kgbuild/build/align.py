@@ -8,12 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from kgbuild.align.fusion import Merge
+from kgbuild.assemble import Graph
 from kgbuild.build.assemble import graph_counts
 from kgbuild.build.context import BuildContext
 from kgbuild.build.records import BuiltGraph
 from kgbuild.build.stage import StageResult
 from kgbuild.ids import content_hash
-from kgbuild.records import is_records
+from kgbuild.merge import MergeTable
+from kgbuild.model import Relation
+from kgbuild.records import RecordsGraph, is_records
 from kgbuild.report import AlignSection
 
 
@@ -24,6 +28,20 @@ def record_entities(data: BuiltGraph) -> set[str]:
         return set()
     return {e.id for e in data.graph.entities
             if e.chunk_ids and all(c.split("#", 1)[0] in records for c in e.chunk_ids)}
+
+
+def follow_fusion(graph: Graph, merges: list[Merge], records: RecordsGraph) -> Graph:
+    """The records' relation rows after fusion: those whose end was merged into another node, or
+    whose triple the graph holds too, become records of the graph (re-pointed, merged by id)."""
+    merged = {old: m.canonical_id for m in merges for old in m.merged_ids if old != m.canonical_id}
+    names = {e.id: e.name for e in graph.entities}
+    moved = records.repoint(merged, names, {r.id for r in graph.relations})
+    if not moved:
+        return graph
+    relations: MergeTable[Relation] = MergeTable()
+    for r in (*graph.relations, *moved):
+        relations.add(r)
+    return graph.model_copy(update={"relations": relations.values()})
 
 
 class AlignStage:
@@ -73,5 +91,9 @@ class AlignStage:
                                        embedder=embedder, embed_threshold=cfg.embed_threshold, apart=apart,
                                        settled=record_entities(data))
             advance(1)
-        section = AlignSection(graph=graph_counts(result.graph), alignment=result.report)
-        return StageResult(BuiltGraph(corpus=data.corpus, graph=result.graph, merges=result.merges), section)
+        graph = result.graph
+        if data.records is not None:
+            graph = follow_fusion(graph, result.merges, data.records)
+        section = AlignSection(graph=graph_counts(graph, data.records), alignment=result.report)
+        return StageResult(BuiltGraph(corpus=data.corpus, graph=graph, merges=result.merges, records=data.records),
+                           section)

@@ -12,14 +12,34 @@ from kgbuild.build.stage import StageResult
 from kgbuild.corpus import Corpus
 from kgbuild.extract.validate import validate_extraction
 from kgbuild.ids import content_hash
-from kgbuild.model import ChunkExtraction, DropReason, RetypeReason
+from kgbuild.merge import MergeTable
+from kgbuild.model import ChunkExtraction, Concept, DropReason, Entity, RetypeReason
+from kgbuild.records import RecordsGraph, build_records_graph
 from kgbuild.report import AssembleSection, GraphCounts
 from kgbuild.schema import Schema
 
 
-def graph_counts(graph: Graph) -> GraphCounts:
-    return GraphCounts(entities=len(graph.entities), relations=len(graph.relations), events=len(graph.events),
-                       hypernodes=len(graph.hypernodes), concepts=len(graph.concepts))
+def graph_counts(graph: Graph, records: RecordsGraph | None = None) -> GraphCounts:
+    """`records`: the rows of mapped records kept columnar beside `graph`, counted with it."""
+    return GraphCounts(entities=len(graph.entities) + (records.entity_count if records else 0),
+                       relations=len(graph.relations) + (records.relation_count if records else 0),
+                       events=len(graph.events), hypernodes=len(graph.hypernodes), concepts=len(graph.concepts))
+
+
+def join_records(graph: Graph, records: RecordsGraph) -> Graph:
+    """`graph` with what the records bring to alignment: the record entities it has work for
+    (`RecordsGraph.bring_in`: a name or alias shared with another node, or a semantic type),
+    the hierarchies' concepts, and the records' validation notes. The record's own fields come
+    first when a text entity has its id (the table's name stays the node's name)."""
+    entities: MergeTable[Entity] = MergeTable()
+    for e in (*records.bring_in(graph.entities), *graph.entities):
+        entities.add(e)
+    concepts: MergeTable[Concept] = MergeTable()
+    for c in (*records.concepts, *graph.concepts):
+        concepts.add(c)
+    return graph.model_copy(update={"entities": entities.values(), "concepts": concepts.values(),
+                                    "drops": [*graph.drops, *records.drops],
+                                    "retypes": [*graph.retypes, *records.retypes]})
 
 
 # Drop reasons of strict mode, by the words the report uses for them.
@@ -71,7 +91,16 @@ class AssembleStage:
                     yield validate_extraction(ex, ctx.schema, strict=strict)
 
             graph = assemble(validated())
-        section = AssembleSection(graph=graph_counts(graph), strict_schema=strict)
+            records = None
+            if corpus.record_chunks:
+                # Mapped records: their rows built with Arrow, never a record per row (records/graph.py).
+                records = build_records_graph(ctx.config.records, ctx.schema, corpus.docs, corpus.record_chunks,
+                                              corpus.record_maps, strict=strict)
+                corpus.record_maps.clear()  # their columns are rows of the graph now
+                graph = join_records(graph, records)
+        section = AssembleSection(graph=graph_counts(graph, records), strict_schema=strict)
         section.count_drops(graph.notes())
         section.off_schema = off_schema_counts(graph, ctx.schema, strict)
-        return StageResult(BuiltGraph(corpus=corpus, graph=graph), section)
+        if records is not None:
+            section.notes.extend(records.notes)
+        return StageResult(BuiltGraph(corpus=corpus, graph=graph, records=records), section)

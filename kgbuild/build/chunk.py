@@ -13,7 +13,7 @@ from kgbuild.ingest.chunking import Chunker, Span
 from kgbuild.ingest.similarity import make_scorer
 from kgbuild.model import Document
 from kgbuild.progress import Advance
-from kgbuild.records import is_records, record_chunks
+from kgbuild.records import chunk_table, is_records
 from kgbuild.report import ChunkSection, SkippedSource
 from kgbuild.tokens import TokenCounter
 
@@ -119,11 +119,11 @@ class Chunking:
         section = self.section
         for doc in todo:
             advance(1)
-            if is_records(doc):  # one chunk per record, never cut or merged: each is a `file:line` source
-                chunks, oversize = record_chunks(doc), 0
-            else:
-                result = self.chunker.chunk(doc, plans.get(doc.id))
-                chunks, oversize = result.chunks, result.oversize_sentences
+            if is_records(doc):
+                self._records(doc, corpus)
+                continue
+            result = self.chunker.chunk(doc, plans.get(doc.id))
+            chunks, oversize = result.chunks, result.oversize_sentences
             if not chunks:
                 section.skipped.append(SkippedSource(
                     source=doc.source, reason="no text left after chunking; nothing to build"))
@@ -136,6 +136,24 @@ class Chunking:
             corpus.docs[doc.id] = doc.model_copy(update={"chunk_ids": [c.id for c in chunks]})
             corpus.chunkers[doc.id] = self.fingerprint
             corpus.chunks[doc.id] = chunks
+
+    def _records(self, doc: Document, corpus: Corpus) -> None:
+        """One chunk per record, never cut or merged (each is a `file:line` source), as an Arrow
+        table; a held records document not parsed again keeps the chunks it has."""
+        mapped = corpus.record_maps.get(doc.id)
+        if mapped is None and doc.id not in corpus.record_chunks:
+            self.section.skipped.append(SkippedSource(
+                source=doc.source, reason="its records are not in the workspace; build it again from its file"))
+            return
+        if doc.id in corpus.docs:
+            self.section.documents_changed += 1
+        else:
+            self.section.documents_new += 1
+        if mapped is not None:
+            corpus.record_chunks[doc.id] = chunk_table(doc, mapped.rows)
+        corpus.chunks.pop(doc.id, None)
+        corpus.docs[doc.id] = doc
+        corpus.chunkers[doc.id] = self.fingerprint
 
     def finish(self, corpus: Corpus) -> ChunkSection:
         section = self.section

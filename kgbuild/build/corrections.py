@@ -23,6 +23,9 @@ from kgbuild.build.stage import StageResult
 from kgbuild.curate.apply import Stale, apply_corrections
 from kgbuild.curate.file import CorrectionsFile, corrections_path, read_corrections
 from kgbuild.ids import content_hash
+from kgbuild.merge import MergeTable
+from kgbuild.model import Entity, Relation
+from kgbuild.records import RecordsGraph
 from kgbuild.report import CorrectionsSection
 from kgbuild.workspace import Workspace
 
@@ -38,6 +41,17 @@ def section_of(file: CorrectionsFile, applied: dict[str, int], stale: Sequence[S
                               problems=list(file.problems), graph=graph_counts(graph) if graph is not None else None)
 
 
+def merged_in(graph: Graph, records: RecordsGraph) -> Graph:
+    """`graph` holding every row of `records` as records (merged by id), `records` left empty."""
+    entities: MergeTable[Entity] = MergeTable()
+    for e in (*graph.entities, *records.bring_in([], everything=True)):
+        entities.add(e)
+    relations: MergeTable[Relation] = MergeTable()
+    for r in (*graph.relations, *records.take_all_relations()):
+        relations.add(r)
+    return graph.model_copy(update={"entities": entities.values(), "relations": relations.values()})
+
+
 class CorrectionsStage:
     name = "corrections"
     config_section = "corrections.yaml"
@@ -51,10 +65,16 @@ class CorrectionsStage:
         if not file.entries and not file.problems:
             record_applied(ctx.workspace, [])
             return StageResult(data, None)
-        done = apply_corrections(data.graph, data.merges, file.entries, ctx.schema)
+        graph = data.graph
+        if data.records is not None:
+            # A correction may name any node or triple: the records' rows become records of the graph
+            # (the columnar path is for the bulk import; a curated graph of that size pays for it).
+            graph = merged_in(graph, data.records)
+        done = apply_corrections(graph, data.merges, file.entries, ctx.schema)
         record_applied(ctx.workspace, [e.correction.id for e in file.entries])
         section = section_of(file, done.applied, done.stale, done.graph)
-        return StageResult(BuiltGraph(corpus=data.corpus, graph=done.graph, merges=done.merges), section)
+        return StageResult(BuiltGraph(corpus=data.corpus, graph=done.graph, merges=done.merges,
+                                      records=None if data.records is None else data.records.emptied()), section)
 
 
 # ---------------------------------------------------------------- which corrections the tables hold

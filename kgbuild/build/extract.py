@@ -24,7 +24,6 @@ from kgbuild.ids import content_hash
 from kgbuild.llm.types import EndpointRefused
 from kgbuild.model import Chunk, ChunkExtraction
 from kgbuild.progress import Advance
-from kgbuild.records import RecordExtractor, is_records, record_chunk_ids
 from kgbuild.report import ExtractSection
 from kgbuild.schema import Schema
 from kgbuild.workspace import ExtractionCache
@@ -70,11 +69,12 @@ class ExtractionRun:
         """The chunks of `doc_ids` that need an extractor call; counts the others in the report."""
         chunks = [c for d in sorted(doc_ids) for c in corpus.chunks.get(d, [])]
         _, handled = structures(self.ctx.schema, corpus, [d for d in doc_ids if d in corpus.chunks])
-        handled |= record_chunk_ids(corpus.docs, corpus.chunks, doc_ids)  # mapped records: no extractor call
         pending = [c for c in chunks if c.id not in handled]
         todo = pending if not self.ctx.use_cache else [c for c in pending if cache_key(c) not in self.cache]
-        self.section.chunks_total += len(chunks)
-        self.section.chunks_structured += len(handled)
+        # Mapped records need no extractor call: assembly builds their rows (`records.graph`).
+        records = sum(corpus.record_chunks[d].num_rows for d in doc_ids if d in corpus.record_chunks)
+        self.section.chunks_total += len(chunks) + records
+        self.section.chunks_structured += len(handled) + records
         self.section.chunks_cached += len(pending) - len(todo)
         return todo
 
@@ -105,11 +105,7 @@ class ExtractionRun:
     def results(self, corpus: Corpus) -> Iterator[ChunkExtraction]:
         """One extraction per chunk that has one, in corpus order, decoded one at a time."""
         schema = self.ctx.schema
-        records = RecordExtractor.for_corpus(self.ctx.config.records, schema, corpus.docs, corpus.chunks)
         for doc_id in sorted(corpus.chunks):
-            if is_records(corpus.docs[doc_id]):
-                yield from records.extract(corpus.docs[doc_id], corpus.chunks[doc_id])
-                continue
             structured, handled = structures(schema, corpus, [doc_id])
             for chunk in corpus.chunks[doc_id]:
                 if chunk.id in handled:
@@ -123,7 +119,6 @@ class ExtractionRun:
                     extraction = combine(extraction, structured[chunk.id])
                 if extraction is not None:
                     yield extraction
-        self.section.notes.extend(records.notes())
 
     def finish(self) -> ExtractSection:
         # The offline backend names its extractors and languages once it has seen the chunks.
@@ -166,7 +161,7 @@ class ExtractStage:
     async def run(self, ctx: BuildContext, data: Corpus) -> StageResult[ExtractedCorpus]:
         extraction = self.open(ctx)
         try:
-            todo = extraction.plan(data, list(data.chunks))
+            todo = extraction.plan(data, [*data.chunks, *data.record_chunks])
             with ctx.progress.stage("extract", total=len(todo)) as advance:
                 await extraction.extract(todo, advance)
         finally:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pyarrow as pa
+
 from kgbuild.build.context import BuildContext
 from kgbuild.build.records import BuiltGraph, PersistedTables
 from kgbuild.build.stage import StageResult
 from kgbuild.report import PersistSection
 from kgbuild.tables import (
     GRAPH_TABLES,
+    SCHEMAS,
     chunk_row,
     concept_row,
     document_row,
@@ -43,6 +46,24 @@ def table_rows(data: BuiltGraph) -> dict[str, list[dict[str, Any]]]:
     }
 
 
+def table_arrows(data: BuiltGraph) -> dict[str, pa.Table]:
+    """The tables as Arrow: the graph's rows, with the mapped records' chunks and graph rows
+    (kept columnar, never records) appended; chunks in corpus order, graph rows by id."""
+    tables = {name: pa.Table.from_pylist(rows, schema=SCHEMAS[name]) for name, rows in table_rows(data).items()}
+    record_chunks = data.corpus.record_chunks
+    extra: dict[str, list[pa.Table]] = {"chunks": [record_chunks[d] for d in sorted(record_chunks)]}
+    if data.records is not None:
+        extra["entities"] = [data.records.entities]
+        extra["relations"] = [data.records.relations]
+    for name, more in extra.items():
+        if more:
+            tables[name] = pa.concat_tables([tables[name], *(t.select(SCHEMAS[name].names).cast(SCHEMAS[name])
+                                                            for t in more)])
+            keys = [("doc_id", "ascending"), ("order", "ascending")] if name == "chunks" else [("id", "ascending")]
+            tables[name] = tables[name].sort_by(keys)
+    return tables
+
+
 class PersistStage:
     name = "persist"
     config_section = "workspace"
@@ -51,10 +72,10 @@ class PersistStage:
         return ""  # tables are rewritten every build; the store manifest decides what reaches the stores
 
     async def run(self, ctx: BuildContext, data: BuiltGraph) -> StageResult[PersistedTables]:
-        tables = table_rows(data)
+        tables = table_arrows(data)
         with ctx.progress.stage("persist", total=len(tables)) as advance:
             for name in WRITE_ORDER:
-                ctx.workspace.write_table(name, tables[name])
+                ctx.workspace.write_arrow(name, tables[name])
                 advance(1)
-        rows = {name: len(tables[name]) for name in WRITE_ORDER}
+        rows = {name: tables[name].num_rows for name in WRITE_ORDER}
         return StageResult(PersistedTables(rows=rows), PersistSection(rows=rows))

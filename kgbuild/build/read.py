@@ -19,7 +19,7 @@ from kgbuild.ingest.readers.files import ClaimFile
 from kgbuild.ingest.readers.size import DEFAULT_MAX_DOCUMENT_CHARS
 from kgbuild.model import Document
 from kgbuild.progress import Advance
-from kgbuild.records import MappedFiles
+from kgbuild.records import MappedFiles, is_records
 from kgbuild.report import ReadSection, SkippedSource
 
 
@@ -35,9 +35,9 @@ class ReadStage:
         records = ctx.config.records
         corpus = load_corpus(ctx.workspace)
         # Mapped structured files; one the workspace holds unchanged is not parsed again.
-        claim = MappedFiles(records, ctx.schema, known=corpus.docs.get).read if records.files else None
+        files = MappedFiles(records, ctx.schema, known=corpus.docs.get) if records.files else None
         return Reading(request, corpus, csv_columns=ctx.config.read.csv,
-                       max_chars=ctx.config.read.max_document_chars, claim=claim)
+                       max_chars=ctx.config.read.max_document_chars, records=files)
 
     async def run(self, ctx: BuildContext, data: BuildRequest) -> StageResult[ReadOutput]:
         reading = self.open(ctx, data)
@@ -49,9 +49,10 @@ class ReadStage:
 
 class Reading:
     def __init__(self, request: BuildRequest, corpus: Corpus, *, csv_columns: CsvColumns | None = None,
-                 max_chars: int = DEFAULT_MAX_DOCUMENT_CHARS, claim: ClaimFile | None = None) -> None:
+                 max_chars: int = DEFAULT_MAX_DOCUMENT_CHARS, records: MappedFiles | None = None) -> None:
         self.request = request
-        self.claim = claim
+        self.records = records
+        self.claim: ClaimFile | None = records.read if records is not None else None
         self.csv_columns = csv_columns
         self.max_chars = max_chars
         self.corpus = corpus  # the workspace's documents and chunks; later stages update it in place
@@ -67,9 +68,12 @@ class Reading:
             if isinstance(item, ReadProblem):
                 self.section.skipped.append(SkippedSource(source=item.source, reason=item.message))
                 continue
+            mapped = self.records.take(item) if self.records is not None and is_records(item) else None
             doc = self._unique(item)
             if doc is None:
                 continue
+            if mapped is not None:  # the records read, as columns: chunked and built from the corpus
+                self.corpus.record_maps[doc.id] = mapped
             self._seen[doc.id] = (doc.content_hash, doc.source)
             self.section.words += doc.word_count()
             self.section.markup_dropped += doc.markup_dropped

@@ -8,6 +8,7 @@ only has to pass one value along, in this process or between the workers of a cl
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -40,6 +41,9 @@ class BuiltGraph(BaseModel):
     corpus: Corpus
     graph: Graph
     merges: list[Merge] = Field(default_factory=list)  # alignment's decisions (empty before alignment)
+    # The rows of mapped records that stay columnar beside `graph` (`records.RecordsGraph`: Arrow
+    # tables, appended to the tables at persist); None without mapped files.
+    records: Any = None
 
 
 class PersistedTables(BaseModel):

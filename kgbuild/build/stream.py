@@ -137,7 +137,7 @@ class StreamStage:
                     bars.grow("split", sum(len(chunking.chunker.long_paragraphs(d)) for d in todo))
                 plans = await chunking.plan(todo, bars.advancer("split") if chunking.planner else None)
                 chunking.chunk(todo, corpus, bars.advancer("chunk"), plans)
-            ids = [d.id for d in batch if d.id in corpus.chunks]
+            ids = [d.id for d in batch if d.id in corpus.chunks or d.id in corpus.record_chunks]
             front.covered.update(ids)
             yield ids
         with clock("read"):

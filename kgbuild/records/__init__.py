@@ -3,14 +3,20 @@
 `kgbuild.yaml`'s `records:` section (`kgbuild.record_mapping`) says which class each file's records
 are, which columns are names, aliases, typed properties, relations and hierarchies. The build
 reads a mapped file as one `records` document whose chunks are its records (`documents`), maps
-each record onto the schema without a model (`mapper`, `extraction`), and the nodes and triples
-join the text-extracted ones in assembly and fusion. docs/structured.md tells the whole story.
+each record onto the schema without a model (`mapper`) into columns (`columns`), and builds their
+graph rows with Arrow joins (`graph`); the records alignment has work for join the text-extracted
+nodes in fusion, the rest is appended to the tables. `extraction` is the view of records as
+per-record extractions (a few records at a time: tests, explaining one record).
+docs/structured.md tells the whole story.
 """
 
-from kgbuild.records.documents import RECORDS_FORMAT, MappedFiles, is_records, record_chunks
-from kgbuild.records.extraction import RecordExtractor, record_chunk_ids
+from kgbuild.records.columns import MappedTables
+from kgbuild.records.documents import RECORDS_FORMAT, MappedFiles, chunk_table, is_records, record_chunks
+from kgbuild.records.extraction import RecordExtractor
+from kgbuild.records.graph import RecordsGraph, build_records_graph
 from kgbuild.records.mapper import MappedRecord, RecordMapper, TargetIndex, check_mapping
 from kgbuild.records.rows import Row, read_rows
 
-__all__ = ["RECORDS_FORMAT", "MappedFiles", "MappedRecord", "RecordExtractor", "RecordMapper", "Row",
-           "TargetIndex", "check_mapping", "is_records", "read_rows", "record_chunk_ids", "record_chunks"]
+__all__ = ["RECORDS_FORMAT", "MappedFiles", "MappedRecord", "MappedTables", "RecordExtractor", "RecordMapper",
+           "RecordsGraph", "Row", "TargetIndex", "build_records_graph", "check_mapping", "chunk_table", "is_records",
+           "read_rows", "record_chunks"]

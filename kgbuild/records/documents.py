@@ -1,10 +1,13 @@
 """A mapped file in the corpus: one `records` document whose chunks are its records.
 
-Each record is one paragraph and one chunk, `{file id}#p{LINE}#0`, whose text is the record as a
-JSON object (the text column left out) and whose section is `file:line`: a record is a source
-like any passage, so `inspect support`, the explorer and answers cite it, hybrid retrieval finds
-it, and the workspace's document machinery makes it incremental (an unchanged file is not
-re-chunked; a removed or pruned file takes what only it supported with it).
+Each record is one chunk, `{file id}#p{LINE}#0`, whose text is the record as a JSON object (the
+text column left out) and whose section is `file:line`: a record is a source like any passage, so
+`inspect support`, the explorer and answers cite it, hybrid retrieval finds it, and the
+workspace's document machinery makes it incremental (an unchanged file is not re-chunked; a
+removed or pruned file takes what only it supported with it). The records are not paragraphs of
+the `Document` (a million of them would not fit in memory as records): reading keeps them as
+columns (`MappedTables`, handed over by `MappedFiles.take`), and the chunks are an Arrow table
+of the `chunks` table's rows (`chunk_table`).
 
 A text column becomes a document of its own (`{file id}/{record id}`, source `file:line`),
 chunked and extracted like any text; what is extracted from it meets the record's own node in
@@ -14,20 +17,24 @@ assembly and fusion (same name and class: one node citing both).
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from kgbuild.ids import chunk_id, content_hash, escape_article_id
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from kgbuild.ids import content_hash, escape_article_id
 from kgbuild.ingest.readers.document import make_document, paragraph, split_paragraphs
 from kgbuild.ingest.readers.problems import BadInput, ReadProblem
-from kgbuild.model import Chunk, Document, Paragraph
+from kgbuild.model import Chunk, Document
 from kgbuild.record_mapping import FileMapping, RecordsConfig
-from kgbuild.records.mapper import RecordMapper, check_mapping
+from kgbuild.records.columns import ColumnsBuilder, MappedTables
+from kgbuild.records.mapper import RecordMapper, RowOut, check_mapping
 from kgbuild.records.rows import Row, file_format, read_rows
 from kgbuild.schema import Schema
+from kgbuild.tables import SCHEMAS, chunk_from_row
 
 RECORDS_FORMAT = "records"
 
@@ -51,6 +58,7 @@ def record_line(chunk: Chunk) -> str:
 # again when an unchanged file is not parsed), and the ids of its text column's documents.
 PROBLEMS_KEY = "records.problems"
 TEXT_DOCS_KEY = "records.text_documents"
+COUNT_KEY = "records.count"  # how many records (chunks) the file holds
 
 
 def file_digest(path: Path) -> str:
@@ -76,6 +84,12 @@ class MappedFiles:
         self.config = config
         self.schema = schema
         self.known = known
+        self._mapped: dict[str, MappedTables] = {}  # content hash of a records document read -> its records
+
+    def take(self, doc: Document) -> MappedTables | None:
+        """The records of a records document this reader parsed (once: they are handed over);
+        None for one it did not parse (held unchanged: its chunks are in the workspace)."""
+        return self._mapped.pop(doc.content_hash, None)
 
     def read(self, path: Path, source: str, raw_id: str) -> Iterator[Document | ReadProblem] | None:
         found = self.config.mapping_for(source)
@@ -98,7 +112,7 @@ class MappedFiles:
             if held is not None:
                 yield from held
                 return
-            paragraphs: list[Paragraph] = []
+            columns = ColumnsBuilder()
             problems: list[ReadProblem] = []
             text_docs: list[str] = []
             for item in read_rows(path, source, fmt, delimiter=mapping.delimiter,
@@ -107,19 +121,21 @@ class MappedFiles:
                     problems.append(item)
                     yield item
                     continue
-                kept = self._row(item, source, article, mapper, mapping, fmt)
-                problems += kept[1]
-                yield from kept[1]
-                if kept[0] is not None:
-                    paragraphs.append(kept[0])
-                if kept[2] is not None:
-                    text_docs.append(kept[2].id)
-                    yield kept[2]
-            if not paragraphs:
+                mapped, found, text_doc = self._row(item, source, article, mapper, mapping, fmt)
+                problems += found
+                yield from found
+                if mapped is not None:
+                    columns.add(item.line, record_json(item.values, mapping), mapped)
+                if text_doc is not None:
+                    text_docs.append(text_doc.id)
+                    yield text_doc
+            if not columns.count:
                 raise BadInput("no records to import (only a header, or every record was skipped)")
+            self._mapped[payload] = columns.finish()
             yield Document(id=article, source=source, title=source.rsplit("/", 1)[-1], format=RECORDS_FORMAT,
-                           paragraphs=paragraphs, content_hash=payload,
+                           paragraphs=[], content_hash=payload,
                            metadata={"records.format": fmt, "records.class": mapping.class_ or "spo",
+                                     COUNT_KEY: str(columns.count),
                                      PROBLEMS_KEY: json.dumps([[p.source, p.message] for p in problems],
                                                               ensure_ascii=False),
                                      TEXT_DOCS_KEY: json.dumps(text_docs, ensure_ascii=False)})
@@ -145,35 +161,60 @@ class MappedFiles:
         return out
 
     def _row(self, row: Row, source: str, article: str, mapper: RecordMapper,
-             mapping: FileMapping, fmt: str) -> tuple[Paragraph | None, list[ReadProblem], Document | None]:
+             mapping: FileMapping, fmt: str) -> tuple[RowOut | None, list[ReadProblem], Document | None]:
         where = f"{source}:{row.line}"
-        mapped = mapper.check(row.values)  # the build maps it, with the target index
+        mapped = mapper.row(row.values)
         problems = [ReadProblem(where, message) for message in mapped.problems]
         if mapped.skipped:
             return None, problems, None
-        para = Paragraph(section=[where], text=record_json(row.values, mapping))
         text_doc = None
         if mapped.text.strip():
-            ident = mapper.identity(row.values) if mapping.spo is None else None
-            record_id = (ident[0] if ident and ident[0] else f"L{row.line}")
+            record_id = mapped.record_id if mapping.spo is None and mapped.record_id else f"L{row.line}"
             paras = [p for p in (paragraph([], part, "\n") for part in split_paragraphs(mapped.text)) if p]
             try:
                 text_doc = make_document(f"{article}/{record_id}", where, mapped.name, fmt,
                                          paras, {"record": where})
             except BadInput as err:
                 problems.append(ReadProblem(where, f"text column {mapping.text!r}: {err.message}"))
-        return para, problems, text_doc
+        return mapped, problems, text_doc
 
 
-def record_chunks(doc: Document) -> list[Chunk]:
-    """One chunk per record, its id carrying the record's line (`Disease#p00002#0`)."""
-    chunks: list[Chunk] = []
-    for order, para in enumerate(doc.paragraphs):
-        line = int(para.section[0].rsplit(":", 1)[1])
-        chunks.append(Chunk(id=chunk_id(doc.id, line, 0), doc_id=doc.id, text=para.text, section=list(para.section),
-                            order=order, paragraph_start=order, paragraph_end=order,
-                            token_count=max(1, len(para.text) // 4),  # a record is never cut: the count is a size hint
-                            content_hash=content_hash(para.text)))
-    for prev, nxt in itertools.pairwise(chunks):
-        prev.next_id, nxt.prev_id = nxt.id, prev.id
-    return chunks
+def _padded(lines: pa.Array) -> pa.Array:
+    """Line numbers as paragraph codes (`ids.para_code`: at least five digits)."""
+    return pc.utf8_lpad(pc.cast(lines, pa.string()), width=5, padding="0")
+
+
+def record_chunk_ids(doc_id: str, lines: pa.Array) -> pa.Array:
+    """`{doc id}#p{LINE}#0` for each record line: the ids `ids.chunk_id` gives."""
+    return pc.binary_join_element_wise(doc_id + "#p", _padded(lines), "#0", "")
+
+
+def chunk_table(doc: Document, rows: pa.Table) -> pa.Table:
+    """One chunk per record (rows of the `chunks` table), its id carrying the record's line
+    (`Disease#p00002#0`), its section `file:line`, linked to the records before and after it."""
+    n = rows.num_rows
+    rows = rows.combine_chunks()
+    lines = rows["line"].chunk(0) if rows["line"].num_chunks else pa.array([], pa.int64())
+    texts = rows["text"].chunk(0) if rows["text"].num_chunks else pa.array([], pa.string())
+    ids_list = record_chunk_ids(doc.id, lines)
+    where = pc.binary_join_element_wise(doc.source + ":", pc.cast(lines, pa.string()), "")
+    offsets = pa.array(range(n + 1), pa.int32())
+    hashes = pa.array([content_hash(t) for t in texts.to_pylist()], pa.string())
+    order = pa.array(range(n), pa.int64())
+    # A record is never cut: its token count is a size hint.
+    tokens = pc.max_element_wise(pc.divide(pc.utf8_length(texts).cast(pa.int64()), 4), 1)
+    prev_ids = pa.concat_arrays([pa.nulls(1, pa.string()), ids_list.slice(0, n - 1)]) if n else ids_list
+    next_ids = pa.concat_arrays([ids_list.slice(1), pa.nulls(1, pa.string())]) if n else ids_list
+    columns = {
+        "id": ids_list, "doc_id": pa.array([doc.id] * n, pa.string()), "text": texts,
+        "section": pa.ListArray.from_arrays(offsets, where), "order": order,
+        "paragraph_start": order, "paragraph_end": order, "token_count": tokens,
+        "content_hash": hashes, "prev_id": prev_ids, "next_id": next_ids,
+        "summary": pa.nulls(n, pa.string()), "oversize_split": pa.array([False] * n, pa.bool_()),
+    }
+    return pa.table(columns, schema=SCHEMAS["chunks"])
+
+
+def record_chunks(table: pa.Table) -> list[Chunk]:
+    """A chunk table's rows as `Chunk` records (for a few records: a view, never a whole build)."""
+    return [chunk_from_row(row) for row in table.to_pylist()]

@@ -1,45 +1,25 @@
-"""The records of the corpus as extractions: one `ChunkExtraction` per record chunk, no model.
+"""Records as extractions: one `ChunkExtraction` per record chunk, no model: the view of a few records.
 
-Deterministic and cheap, so recomputed every build (like document structures) rather than
-cached: the graph is re-assembled every build anyway, and what reaches the stores is decided by
-the store manifest, so a changed record changes only the nodes and triples it maps to. Relation
-targets are looked up in an index of every mapped record of the corpus, built first.
+A build does not go through here (it maps its records into columns and builds their graph rows
+with Arrow, `records.graph`); this is the same mapping shown one record at a time, as nodes and
+triples citing the record's chunk, with relation targets looked up in an index of every record
+given. Tests read the mapping's rules through it.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
 
 from kgbuild.ingest.readers.problems import BadInput
 from kgbuild.model import Chunk, ChunkExtraction, Document
 from kgbuild.record_mapping import RecordsConfig
 from kgbuild.records.documents import is_records
+from kgbuild.records.graph import RecordCounts
 from kgbuild.records.mapper import RecordMapper, TargetIndex, check_mapping
 from kgbuild.schema import Schema
 
 EXTRACTOR = "records"
-
-
-@dataclass
-class RecordCounts:
-    files: int = 0
-    records: int = 0
-    entities: int = 0  # entity mentions (before assembly merges equal ones)
-    relations: int = 0
-    concepts: int = 0
-    stubs: int = 0
-    dropped_targets: int = 0
-    unmapped_files: list[str] = field(default_factory=list)
-
-    def line(self, missing: str) -> str:
-        text = (f"records: {self.records} from {self.files} mapped file(s) -> {self.entities} entity, "
-                f"{self.relations} relation and {self.concepts} concept mention(s)")
-        if self.stubs or self.dropped_targets:
-            text += (f"; {self.stubs + self.dropped_targets} relation target(s) no mapped record holds "
-                     f"({'kept as named stubs' if missing == 'stub' else 'dropped'}, records.missing_targets)")
-        return text
 
 
 def _values(chunk: Chunk) -> dict[str, object]:
@@ -111,14 +91,4 @@ class RecordExtractor:
                                   relations=mapped.relations, concepts=mapped.concepts, drops=mapped.drops)
 
     def notes(self) -> list[str]:
-        out = [self.counts.line(self.config.missing_targets)] if self.counts.files else []
-        out += [f"{source}: no `records:` mapping in kgbuild.yaml matches it any more; its records were left out "
-                "(map it again, or remove it with `kgbuild build --prune`)" for source in self.counts.unmapped_files]
-        return out
-
-
-def record_chunk_ids(docs: Mapping[str, Document], chunks: Mapping[str, list[Chunk]],
-                     doc_ids: Sequence[str]) -> set[str]:
-    """The chunks of records documents among `doc_ids`: they need no extractor call."""
-    return {c.id for d in doc_ids if (doc := docs.get(d)) is not None and is_records(doc)
-            for c in chunks.get(d, [])}
+        return self.counts.notes(self.config.missing_targets)

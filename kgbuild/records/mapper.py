@@ -26,6 +26,28 @@ from kgbuild.schema import Schema
 STAGE = "records"
 
 
+@dataclass(slots=True)
+class RowOut:
+    """One record mapped without the other files: plain values, no records (the build keeps a
+    million of these as columns, `records.columns`). `links` are its relation cells still to be
+    looked up among every mapped record: (predicate, target class, by, value) with `by` one of
+    `name`, `id` or `given` (a hierarchy's parent: the named record itself)."""
+
+    problems: list[str] = field(default_factory=list)  # one line each, without the `file:line` prefix
+    skipped: bool = False  # nothing of the record is kept
+    text: str = ""  # the text column, read as a document of its own
+    name: str = ""
+    record_id: str = ""
+    aliases: list[str] = field(default_factory=list)
+    description: str = ""
+    properties: dict[str, list[str]] = field(default_factory=dict)
+    semantic_type: str | None = None
+    links: list[tuple[str, str, str, str, str]] = field(default_factory=list)  # + the column, for drop notes
+    path: list[str] = field(default_factory=list)  # a hierarchy's parts: each a concept, each isA the one before
+    # An SPO row: subject, its class, predicate, object, its class, the triple's properties.
+    spo: tuple[str, str, str, str, str, dict[str, str]] | None = None
+
+
 @dataclass
 class MappedRecord:
     entities: list[Entity] = field(default_factory=list)
@@ -174,21 +196,23 @@ class RecordMapper:
 
     # ------------------------------------------------ mapping
 
+    def row(self, values: dict[str, Any]) -> RowOut:
+        """The record mapped on its own (relation targets not looked up yet): what reading keeps
+        of it, its problems, and whether it is skipped."""
+        if self.mapping.spo is not None:
+            return self._spo_row(values)
+        return self._record_row(values)
+
+    def check(self, values: dict[str, Any]) -> RowOut:
+        return self.row(values)
+
     def map(self, values: dict[str, Any], chunk_id: str) -> MappedRecord:
-        if self.mapping.spo is not None:
-            return self._spo(values, chunk_id)
-        return self._record(values, chunk_id)
+        """One record as nodes and triples citing `chunk_id`, its targets looked up in the index:
+        the view of one record (`RecordExtractor`); a build maps its records as columns."""
+        return self.objects(self.row(values), chunk_id)
 
-    def check(self, values: dict[str, Any]) -> MappedRecord:
-        """What reading needs of a record: its problems, whether it is skipped, its name and text
-        column; the nodes and triples are not made (the build maps the record again, with the
-        target index reading does not have)."""
-        if self.mapping.spo is not None:
-            return self._spo(values, "", build=False)
-        return self._record(values, "", build=False)
-
-    def _record(self, values: dict[str, Any], chunk_id: str, *, build: bool = True) -> MappedRecord:
-        m, cls, out = self.mapping, self.checked.cls, MappedRecord()
+    def _record_row(self, values: dict[str, Any]) -> RowOut:
+        m, out = self.mapping, RowOut()
         name_col = m.name or (m.hierarchy.column if m.hierarchy else m.id)
         if name_col not in values:
             out.problems.append(f"no {name_col!r} in the record (record skipped)")
@@ -199,10 +223,11 @@ class RecordMapper:
             out.problems.append(f"empty name in column {name_col!r} (record skipped)")
             out.skipped = True
             return out
-        _, name, aliases = ident
-        out.name = name
-        properties: dict[str, list[str]] = {}
-        for prop, key in zip(m.properties, self.checked.property_keys, strict=True):
+        out.record_id, out.name, aliases = ident
+        key = normalize_name(out.name)
+        out.aliases = [a for a in aliases if normalize_name(a) != key]  # a case variant says nothing new
+        properties = out.properties
+        for prop, prop_key in zip(m.properties, self.checked.property_keys, strict=True):
             if prop.column not in values:
                 continue
             try:
@@ -211,45 +236,59 @@ class RecordMapper:
                 out.problems.append(f"column {prop.column!r}: {err} (value left out)")
                 continue
             if parsed:
-                properties.setdefault(key, []).extend(v for v in parsed if v not in properties.get(key, []))
+                properties.setdefault(prop_key, []).extend(v for v in parsed if v not in properties.get(prop_key, []))
         if m.text:
             raw = values.get(m.text)
             out.text = raw if isinstance(raw, str) else text_of(raw)  # line breaks kept: they end paragraphs
-        if not build:
-            return out
-        description = text_of(values.get(m.description)) if m.description else ""
-        entity = _entity(name, cls, chunk_id, aliases=aliases, description=description, properties=properties)
-        out.entities.append(entity)
-        seen = {entity.id}
+        out.description = text_of(values.get(m.description)) if m.description else ""
         for rel, predicate, target_cls in self.checked.relations:
             for value in split(values.get(rel.column), rel.separator):
-                target = self._target(target_cls, value, rel.by, chunk_id, out, f"column {rel.column!r}")
-                if target is None:
-                    continue
-                out.relations.append(_relation(entity, predicate, target, chunk_id))
-                if target.id not in seen:  # the record mentions its target: both ends are in its extraction
-                    seen.add(target.id)
-                    out.entities.append(target)
+                out.links.append((predicate, target_cls, rel.by, value, rel.column))
         if m.hierarchy is not None:
-            self._hierarchy(values, entity, chunk_id, out)
+            parts = self._path(values)
+            if parts:
+                out.path = parts
+                # The record belongTo the concept of its last part (alignment links it by semantic type).
+                out.semantic_type = parts[-1]
+                if self.checked.hierarchy_relation and len(parts) > 1:
+                    out.links.append((self.checked.hierarchy_relation, self.checked.cls, "given", parts[-2], ""))
         return out
 
-    def _hierarchy(self, values: dict[str, Any], entity: Entity, chunk_id: str, out: MappedRecord) -> None:
-        parts = self._path(values)
-        if not parts:
-            return
-        ids = [Concept.make_id(p) for p in parts]
-        for i, part in enumerate(parts):
+    def objects(self, row: RowOut, chunk_id: str) -> MappedRecord:
+        """`row` as records citing `chunk_id`, relation targets looked up in the index."""
+        out = MappedRecord(problems=list(row.problems), skipped=row.skipped, text=row.text, name=row.name)
+        if row.skipped:
+            return out
+        if row.spo is not None:
+            s, s_cls, predicate, o, o_cls, properties = row.spo
+            subject, obj = _entity(s, s_cls, chunk_id), _entity(o, o_cls, chunk_id)
+            out.entities += [subject, obj] if obj.id != subject.id else [subject]
+            out.relations.append(_relation(subject, predicate, obj, chunk_id, properties))
+            return out
+        cls = self.checked.cls
+        entity = _entity(row.name, cls, chunk_id, aliases=list(row.aliases), description=row.description,
+                         properties={k: list(v) for k, v in row.properties.items()},
+                         semantic_type=row.semantic_type)
+        out.entities.append(entity)
+        seen = {entity.id}
+        for predicate, target_cls, by, value, column in row.links:
+            if by == "given":
+                target: Entity | None = _entity(value, target_cls, chunk_id)
+            else:
+                target = self._target(target_cls, value, by, chunk_id, out, f"column {column!r}")
+            if target is None:
+                continue
+            out.relations.append(_relation(entity, predicate, target, chunk_id))
+            if target.id not in seen:  # the record mentions its target: both ends are in its extraction
+                seen.add(target.id)
+                out.entities.append(target)
+        ids = [Concept.make_id(p) for p in row.path]
+        for i, part in enumerate(row.path):
             # Only the last part cites this record: its ancestors are there so the chain holds when
             # they have no record of their own, and cite the records that are about them.
             out.concepts.append(Concept(id=ids[i], name=part, parents=[ids[i - 1]] if i else [],
-                                        chunk_ids=[chunk_id] if i == len(parts) - 1 else []))
-        # The record belongTo the concept of its last part (alignment links it by semantic type).
-        entity.semantic_type = parts[-1]
-        if self.checked.hierarchy_relation and len(parts) > 1:
-            parent = _entity(parts[-2], self.checked.cls, chunk_id)
-            out.entities.append(parent)
-            out.relations.append(_relation(entity, self.checked.hierarchy_relation, parent, chunk_id))
+                                        chunk_ids=[chunk_id] if i == len(row.path) - 1 else []))
+        return out
 
     def _target(self, cls: str, value: str, by: str, chunk_id: str, out: MappedRecord, what: str) -> Entity | None:
         """The entity a relation points at: the mapped record it names, else a stub or nothing."""
@@ -258,8 +297,7 @@ class RecordMapper:
             return None  # reading only: the target is looked up by the build
         if name is None:
             if self.missing_targets == "drop":
-                out.drops.append(Drop(stage=STAGE, reason=DropReason.DANGLING_OBJECT, kind="relation",
-                                      detail=f"{what}: no {cls} record with {by} {value!r}", chunk_id=chunk_id))
+                out.drops.append(dangling_drop(what, cls, by, value, chunk_id))
                 return None
             out.stubs += 1
             name = value
@@ -276,8 +314,8 @@ class RecordMapper:
                 return resolved
         return self.schema.fallback_class
 
-    def _spo(self, values: dict[str, Any], chunk_id: str, *, build: bool = True) -> MappedRecord:
-        spo, out = self.mapping.spo, MappedRecord()
+    def _spo_row(self, values: dict[str, Any]) -> RowOut:
+        spo, out = self.mapping.spo, RowOut()
         assert spo is not None
         missing = [c for c in (spo.subject, spo.predicate, spo.object) if c not in values]
         if missing:
@@ -312,11 +350,13 @@ class RecordMapper:
             elif parsed is not None:
                 properties = {str(k): text_of(v) for k, v in parsed.items() if text_of(v)}
         out.name = s
-        if not build:
-            return out
         domain, range_ = predicate_ends(self.schema, predicate)
-        subject = _entity(s, self._class_of(spo.subject_class, domain), chunk_id)
-        obj = _entity(o, self._class_of(spo.object_class, range_), chunk_id)
-        out.entities += [subject, obj] if obj.id != subject.id else [subject]
-        out.relations.append(_relation(subject, predicate, obj, chunk_id, properties))
+        out.spo = (s, self._class_of(spo.subject_class, domain), predicate, o,
+                   self._class_of(spo.object_class, range_), properties)
         return out
+
+
+def dangling_drop(what: str, cls: str, by: str, value: str, chunk_id: str) -> Drop:
+    """The note of a relation to a record no mapped file holds (`records.missing_targets: drop`)."""
+    return Drop(stage=STAGE, reason=DropReason.DANGLING_OBJECT, kind="relation",
+                detail=f"{what}: no {cls} record with {by} {value!r}", chunk_id=chunk_id)

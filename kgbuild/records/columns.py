@@ -1,0 +1,130 @@
+"""A mapped file's records as Arrow columns: what the build keeps of a million rows.
+
+Reading maps each record once (`RecordMapper.row`, plain values, no records) and appends it here;
+every `BATCH` rows the Python lists become Arrow arrays, so a file's records cost tens of bytes
+a row in memory instead of the kilobytes of typed records a row (a chunk, its entities and
+relations) the build used to hold. Relation targets are not looked up here: that is a join over
+every mapped file at assembly (`records.graph`).
+
+- `rows`: one per kept record: `line`, `text` (the record as a JSON object: its chunk's text);
+- `records`: class records: name, its normalised key, id, aliases (and their keys), description,
+  typed properties (JSON), semantic type (a hierarchy's last part);
+- `links`: relation cells still to be looked up: predicate, target class, by (name, id, given), value;
+- `spo`: SPO rows: subject and object with their classes, predicate, properties (JSON);
+- `concepts`: a hierarchy's parts: name, parent (the part before it).
+
+Every table carries `row`, the record's position among the kept ones (its chunk's `order`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+
+from kgbuild.ids import normalize_name
+from kgbuild.records.mapper import RowOut
+
+BATCH = 65_536
+
+_STR = pa.string()
+_LIST = pa.list_(pa.string())
+SCHEMAS: dict[str, pa.Schema] = {
+    "rows": pa.schema([("row", pa.int64()), ("line", pa.int64()), ("text", _STR)]),
+    "records": pa.schema([("row", pa.int64()), ("name", _STR), ("name_key", _STR), ("record_id", _STR),
+                          ("aliases", _LIST), ("alias_keys", _LIST), ("description", _STR),
+                          ("properties", _STR), ("semantic_type", _STR)]),
+    "links": pa.schema([("row", pa.int64()), ("pos", pa.int64()), ("predicate", _STR), ("target_class", _STR),
+                        ("by", _STR), ("value", _STR), ("column", _STR)]),
+    "spo": pa.schema([("row", pa.int64()), ("subject", _STR), ("subject_class", _STR), ("predicate", _STR),
+                      ("object", _STR), ("object_class", _STR), ("properties", _STR)]),
+    "concepts": pa.schema([("row", pa.int64()), ("name", _STR), ("parent", _STR)]),
+}
+
+
+@dataclass
+class MappedTables:
+    """One mapped file's records as columns (see the module docstring)."""
+
+    rows: pa.Table
+    records: pa.Table
+    links: pa.Table
+    spo: pa.Table
+    concepts: pa.Table
+
+    @classmethod
+    def empty(cls) -> MappedTables:
+        return cls(*(SCHEMAS[name].empty_table() for name in ("rows", "records", "links", "spo", "concepts")))
+
+    def nbytes(self) -> int:
+        return sum(t.nbytes for t in (self.rows, self.records, self.links, self.spo, self.concepts))
+
+
+def _json(value: dict[str, Any]) -> str | None:
+    """A map as the tables write it (`tables._json`), None when empty."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True) if value else None
+
+
+class ColumnsBuilder:
+    """Appends mapped records (`add`) and hands back the file's `MappedTables` (`finish`)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._lists: dict[str, dict[str, list[Any]]] = {
+            name: {f.name: [] for f in schema} for name, schema in SCHEMAS.items()}
+        self._batches: dict[str, list[pa.RecordBatch]] = {name: [] for name in SCHEMAS}
+
+    def add(self, line: int, text: str, mapped: RowOut) -> None:
+        """A kept record: its line, its chunk text, and what it maps to."""
+        row = self.count
+        self.count += 1
+        cols = self._lists
+        rows = cols["rows"]
+        rows["row"].append(row)
+        rows["line"].append(line)
+        rows["text"].append(text)
+        if mapped.spo is not None:
+            s, s_cls, predicate, o, o_cls, properties = mapped.spo
+            spo = cols["spo"]
+            for key, value in (("row", row), ("subject", s), ("subject_class", s_cls), ("predicate", predicate),
+                               ("object", o), ("object_class", o_cls), ("properties", _json(properties))):
+                spo[key].append(value)
+        else:
+            rec = cols["records"]
+            rec["row"].append(row)
+            rec["name"].append(mapped.name)
+            rec["name_key"].append(normalize_name(mapped.name))
+            rec["record_id"].append(mapped.record_id)
+            rec["aliases"].append(mapped.aliases)
+            rec["alias_keys"].append([normalize_name(a) for a in mapped.aliases])
+            rec["description"].append(mapped.description)
+            rec["properties"].append(_json(mapped.properties))
+            rec["semantic_type"].append(mapped.semantic_type)
+            links = cols["links"]
+            for pos, (predicate, target_cls, by, value, column) in enumerate(mapped.links, start=1):
+                for key, item in (("row", row), ("pos", pos), ("predicate", predicate), ("target_class", target_cls),
+                                  ("by", by), ("value", value), ("column", column)):
+                    links[key].append(item)
+            concepts = cols["concepts"]
+            for i, part in enumerate(mapped.path):
+                concepts["row"].append(row)
+                concepts["name"].append(part)
+                concepts["parent"].append(mapped.path[i - 1] if i else None)
+        if self.count % BATCH == 0:
+            self._flush()
+
+    def _flush(self) -> None:
+        for name, columns in self._lists.items():
+            if columns["row"]:
+                self._batches[name].append(pa.RecordBatch.from_pydict(columns, schema=SCHEMAS[name]))
+                for values in columns.values():
+                    values.clear()
+
+    def finish(self) -> MappedTables:
+        self._flush()
+        tables = {name: pa.Table.from_batches(batches, schema=SCHEMAS[name]).combine_chunks()
+                  for name, batches in self._batches.items()}
+        self._batches = {name: [] for name in SCHEMAS}
+        return MappedTables(**tables)
