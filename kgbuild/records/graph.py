@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -83,22 +84,29 @@ def _array(values: pa.Array | pa.ChunkedArray) -> pa.Array:
     return values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
 
 
+def _joined(*columns: Any) -> pa.Array:
+    """Columns joined by a unit separator into one key per row."""
+    return _array(pc.binary_join_element_wise(*columns, "\x1f"))
+
+
+def _encoded(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
+    """(codes per row, distinct values): a string column dictionary-encoded."""
+    encoded = _array(values).dictionary_encode()
+    return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64), encoded.dictionary
+
+
 def _per_distinct(values: pa.Array | pa.ChunkedArray, fn: Callable[[str], Any], kind: pa.DataType) -> pa.Array:
-    """`fn` over the distinct values of a string column, taken back to every row (ids and keys
-    are computed once per name, not once per mention)."""
+    """`fn` over the distinct values of a string column, taken back to every row (keys, ids and
+    checks are computed once per name or triple, not once per mention)."""
     encoded = _array(values).dictionary_encode()
     computed = pa.array([fn(v) for v in encoded.dictionary.to_pylist()], kind)
     return computed.take(encoded.indices)
 
 
 def _entity_id(joined: str) -> str:
-    cls, name = joined.split("\x1f", 1)
-    return stable_id("ent", cls, normalize_name(name))
-
-
-def _relation_id(joined: str) -> str:
-    subject, predicate, obj = joined.split("\x1f", 2)
-    return Relation.make_id(subject, predicate, obj)
+    """`Entity.make_id` of a `class\x1fnormalised name` key."""
+    cls, key = joined.split("\x1f", 1)
+    return stable_id("ent", cls, key)
 
 
 def _name_problem(name: str) -> DropReason | None:
@@ -111,23 +119,44 @@ def _name_problem(name: str) -> DropReason | None:
     return None
 
 
-def _aligned(ids: pa.Array | pa.ChunkedArray, table: pa.Table) -> pa.Table:
-    """`table`'s rows (unique `id`s) in the order of `ids`, null where an id has none: a join
-    that keeps list columns (Arrow's hash join does not carry them)."""
-    return table.drop_columns(["id"]).take(pc.index_in(ids, value_set=table["id"]))
+def _changes(values: pa.Array) -> np.ndarray:
+    """Per row, whether it differs from the row before (the first row does)."""
+    n = len(values)
+    out = np.ones(n, dtype=bool)
+    if n > 1:
+        out[1:] = pc.not_equal(values.slice(1), values.slice(0, n - 1)).to_numpy(zero_copy_only=False)
+    return out
 
 
-def _first_unique(table: pa.Table, keys: list[str], value: str) -> pa.Table:
-    """The first row's `value` per distinct `keys`, in the table's order (`setdefault` semantics)."""
-    grouped = table.group_by(keys, use_threads=False).aggregate([(value, "first")])
-    return grouped.rename_columns([value if c == f"{value}_first" else c for c in grouped.column_names])
+@dataclass
+class _Groups:
+    """Rows sorted by (group code, order key): where each group starts, and its rows' columns."""
 
+    rows: pa.Table  # sorted
+    new: np.ndarray  # per row: the first of its group
+    starts: np.ndarray  # row index of each group's first row
+    codes: np.ndarray  # each group's code
 
-def _lists_by_id(table: pa.Table, value: str) -> pa.Table:
-    """Per `id`, its distinct `value`s in order of first mention (`table` sorted by `ord`)."""
-    firsts = table.group_by(["id", value], use_threads=False).aggregate([("ord", "min")])
-    firsts = firsts.sort_by([("ord_min", "ascending")])
-    return firsts.group_by("id", use_threads=False).aggregate([(value, "list")])
+    @classmethod
+    def of(cls, table: pa.Table, codes: np.ndarray) -> _Groups:
+        order = np.lexsort((table["ord"].to_numpy(), codes))
+        sorted_codes = codes[order]
+        new = np.ones(len(order), dtype=bool)
+        new[1:] = sorted_codes[1:] != sorted_codes[:-1]
+        starts = np.flatnonzero(new)
+        return cls(table.take(pa.array(order)), new, starts, sorted_codes[starts])
+
+    def first(self, column: str) -> pa.Array:
+        return _array(self.rows[column]).take(pa.array(self.starts))
+
+    def distinct_lists(self, column: str) -> pa.Array:
+        """Per group, the distinct values of `column` in order; a value's rows are adjacent in a
+        group (a record's mentions share its order key's high bits, a document's too)."""
+        values = _array(self.rows[column])
+        keep = self.new | _changes(values)
+        kept = values.filter(pa.array(keep))
+        offsets = np.append(np.flatnonzero(self.new[keep]), len(kept)).astype(np.int32)
+        return pa.ListArray.from_arrays(pa.array(offsets), kept)
 
 
 @dataclass
@@ -163,6 +192,8 @@ class RecordsGraph:
     retypes: list[Retype]
     counts: RecordCounts
     notes: list[str]
+    # (normalised name or alias, entity id) of every entity row: where `bring_in` finds shared names.
+    keys: pa.Table | None = None
 
     @property
     def entity_count(self) -> int:
@@ -181,30 +212,25 @@ class RecordsGraph:
         table = self.entities
         if table.num_rows == 0:
             return []
-        if everything:
-            mask = pa.array([True] * table.num_rows)
+        if everything or self.keys is None:
+            mask = pa.array(np.ones(table.num_rows, dtype=bool))
         else:
-            keys = {normalize_name(label) for e in others for label in (e.name, *e.aliases)}
-            names = _per_distinct(table["name"], normalize_name, pa.string())
-            aliases = table["aliases"]
-            flat = _array(pc.list_flatten(aliases))
-            parents = _array(pc.list_parent_indices(aliases))
-            alias_keys = _per_distinct(flat, normalize_name, pa.string()) if len(flat) else pa.array([], pa.string())
-            every = pa.table({"key": pa.concat_arrays([names, alias_keys]),
-                              "id": pa.concat_arrays([_array(table["id"]), _array(table["id"]).take(parents)])})
-            counts = every.group_by("key").aggregate([("id", "count_distinct")])
-            shared = counts.filter(pc.greater(counts["id_count_distinct"], 1))["key"]
-            wanted = pa.concat_arrays([_array(shared), pa.array(sorted(keys), pa.string())])
-            hit = every.filter(pc.is_in(every["key"], value_set=wanted))["id"]
-            mask = pc.or_(pc.is_in(table["id"], value_set=_array(hit).unique()), pc.is_valid(table["semantic_type"]))
+            keys = self.keys
+            text = pa.array(sorted({normalize_name(label) for e in others for label in (e.name, *e.aliases)}), _S)
+            codes, _ = _encoded(keys["key"])
+            owners, _ = _encoded(keys["id"])
+            pairs = np.unique(np.stack([codes, owners], axis=1), axis=0) if len(codes) else np.empty((0, 2), int)
+            per_key = np.bincount(pairs[:, 0], minlength=int(codes.max(initial=-1)) + 1)
+            shared = per_key[codes] > 1  # a name or alias two record entities answer to
+            hit = pc.or_(pa.array(shared), pc.is_in(keys["key"], value_set=text))
+            wanted = pc.unique(_array(keys["id"]).filter(hit))
+            mask = pc.or_(pc.is_in(table["id"], value_set=wanted), pc.is_valid(table["semantic_type"]))
+        self.keys = None  # asked once, by assembly
         chosen = table.filter(mask)
         self.entities = table.filter(pc.invert(mask))
         codec = CODECS["entities"]
-        out = []
-        for row in chosen.to_pylist():
-            record = codec.from_row(row)
-            out.append(Entity.model_validate(record.model_dump(exclude={"doc_ids"})))
-        return out
+        return [Entity.model_validate(codec.from_row(row).model_dump(exclude={"doc_ids"}))
+                for row in chosen.to_pylist()]
 
     def repoint(self, merged: Mapping[str, str], names: Mapping[str, str], taken: set[str]) -> list[Relation]:
         """Follow fusion: rows whose end was merged into another entity (`merged`: old id ->
@@ -293,11 +319,37 @@ def _const(value: Any, n: int, kind: pa.DataType | None = None) -> pa.Array:
     return pa.array([value] * n, kind) if n else pa.array([], kind)
 
 
-_MENTION = pa.schema([("cls", pa.string()), ("name", pa.string()), ("ord", pa.int64()),
-                      ("chunk_id", pa.string()), ("doc_id", pa.string())])
-_REL = pa.schema([("subject_class", pa.string()), ("subject_name", pa.string()), ("predicate", pa.string()),
-                  ("object_class", pa.string()), ("object_name", pa.string()), ("properties", pa.string()),
-                  ("ord", pa.int64()), ("chunk_id", pa.string()), ("doc_id", pa.string())])
+_S = pa.string()
+_MENTION = pa.schema([("cls", _S), ("name", _S), ("key", _S), ("ord", pa.int64()), ("chunk_id", _S),
+                      ("doc_id", _S), ("own", pa.int64())])
+_REL = pa.schema([("subject_class", _S), ("subject_name", _S), ("subject_key", _S), ("predicate", _S),
+                  ("object_class", _S), ("object_name", _S), ("object_key", _S), ("properties", _S),
+                  ("ord", pa.int64()), ("chunk_id", _S), ("doc_id", _S)])
+_OWN_FIELDS = ("name", "aliases", "description", "properties", "semantic_type")
+_OWN = pa.schema([("cls", _S), ("name", _S), ("key", _S), ("ord", pa.int64()), ("chunk_id", _S), ("doc_id", _S),
+                  ("record_id", _S), ("aliases", pa.list_(_S)), ("alias_keys", pa.list_(_S)),
+                  ("description", _S), ("properties", _S), ("semantic_type", _S)])
+
+
+@dataclass
+class _Index:
+    """(class, key) -> the record's name and key, first record wins (a `TargetIndex` as columns)."""
+
+    keys: pa.Array  # distinct `class\x1fkey`
+    names: pa.Array
+    name_keys: pa.Array
+
+    @classmethod
+    def of(cls, joined: pa.Array, ords: np.ndarray, names: pa.Array, name_keys: pa.Array) -> _Index:
+        order = np.argsort(ords, kind="stable")
+        codes, distinct = _encoded(joined.take(pa.array(order)))
+        _, first = np.unique(codes, return_index=True)  # codes are 0..len(distinct)-1, in dictionary order
+        rows = pa.array(order[first])
+        return cls(distinct, names.take(rows), name_keys.take(rows))
+
+    def lookup(self, joined: pa.Array) -> tuple[pa.Array, pa.Array]:
+        at = pc.index_in(joined, value_set=self.keys)
+        return self.names.take(at), self.name_keys.take(at)
 
 
 class _Builder:
@@ -319,20 +371,18 @@ class _Builder:
         for part in parts:
             self._links(part, names, ids, mentions, relations)
             self._spo(part, mentions, relations)
-        mention = pa.concat_tables(mentions).sort_by([("ord", "ascending")])
+        mention = pa.concat_tables([t.select(_MENTION.names).cast(_MENTION) for t in mentions])
         relation = pa.concat_tables([t.cast(_REL) for t in relations]) if relations else _REL.empty_table()
         mention, relation = self._classes(mention, relation)
         self.counts.entities = mention.num_rows
         self.counts.relations = relation.num_rows
-        mention = mention.append_column("id", _per_distinct(
-            pc.binary_join_element_wise(mention["cls"], mention["name"], "\x1f"), _entity_id, pa.string()))
-        mention, relation = self._names(mention, relation)
-        entities = self._entities(mention, own)
+        mention, relation = self._validated(mention, relation)
+        entities, keys = self._entities(mention, own)
         relations_table = self._relations(relation)
         concepts = self._concepts(parts)
         self.counts.concepts = sum(p.tables.concepts.num_rows for p in parts)
         return RecordsGraph(entities, relations_table, concepts, self.drops, self.retypes, self.counts,
-                            self.counts.notes(self.missing))
+                            self.counts.notes(self.missing), keys)
 
     def _own_records(self, parts: list[_Doc]) -> pa.Table:
         tables = []
@@ -341,22 +391,14 @@ class _Builder:
             n = rec.num_rows
             rows = rec["row"]
             tables.append(pa.table({
-                "cls": _const(part.mapper.checked.cls, n), "name": rec["name"],
+                "cls": _const(part.mapper.checked.cls, n), "name": rec["name"], "key": rec["name_key"],
                 "ord": pc.add(pc.multiply(rows, _ROW_SHIFT), part.base),
                 "chunk_id": part.chunk_ids.take(rows), "doc_id": _const(part.doc.id, n),
-                "name_key": rec["name_key"], "record_id": rec["record_id"], "aliases": rec["aliases"],
-                "alias_keys": rec["alias_keys"], "description": rec["description"],
-                "properties": self._properties(part, rec["properties"]), "semantic_type": rec["semantic_type"]}))
-        if not tables:
-            return pa.table({"cls": pa.array([], pa.string()), "name": pa.array([], pa.string()),
-                             "ord": pa.array([], pa.int64()), "chunk_id": pa.array([], pa.string()),
-                             "doc_id": pa.array([], pa.string()), "name_key": pa.array([], pa.string()),
-                             "record_id": pa.array([], pa.string()),
-                             "aliases": pa.array([], pa.list_(pa.string())),
-                             "alias_keys": pa.array([], pa.list_(pa.string())),
-                             "description": pa.array([], pa.string()), "properties": pa.array([], pa.string()),
-                             "semantic_type": pa.array([], pa.string())})
-        return pa.concat_tables(tables)
+                "record_id": rec["record_id"], "aliases": rec["aliases"], "alias_keys": rec["alias_keys"],
+                "description": rec["description"], "properties": self._properties(part, rec["properties"]),
+                "semantic_type": rec["semantic_type"]}).cast(_OWN))
+        table = pa.concat_tables(tables) if tables else _OWN.empty_table()
+        return table.append_column("own", pa.array(np.arange(table.num_rows, dtype=np.int64)))
 
     def _properties(self, part: _Doc, values: pa.ChunkedArray) -> pa.ChunkedArray | pa.Array:
         """Strict schemas drop undeclared properties, one note each (as validation does)."""
@@ -365,8 +407,9 @@ class _Builder:
         if not (self.strict and undeclared):
             return values
         names = part.tables.records["name"].to_pylist()
+        rows = part.tables.records["row"].to_pylist()
         out: list[str | None] = []
-        for row, (name, raw) in enumerate(zip(names, values.to_pylist(), strict=True)):
+        for row, name, raw in zip(rows, names, values.to_pylist(), strict=True):
             if raw is None:
                 out.append(None)
                 continue
@@ -375,72 +418,67 @@ class _Builder:
                 del props[key]
                 self.drops.append(Drop(stage=VALIDATE, reason=DropReason.UNDECLARED_PROPERTY, kind="entity",
                                        detail=f"'{name}' ({cls}).{key}", chunk_id=part.chunk_ids[row].as_py()))
-            out.append(json.dumps(props, ensure_ascii=False) if props else None)
+            out.append(json.dumps(props, ensure_ascii=False, sort_keys=True) if props else None)
         return pa.array(out, pa.string())
 
-    def _index(self, own: pa.Table) -> tuple[pa.Table, pa.Table]:
-        """(cls, key) -> name over names and aliases, and (cls, record id) -> name: first wins."""
-        flat = pc.list_flatten(own["alias_keys"])
-        parents = pc.list_parent_indices(own["alias_keys"])
-        by_name = pa.concat_tables([
-            pa.table({"cls": own["cls"], "key": own["name_key"], "target": own["name"], "ord": own["ord"]}),
-            pa.table({"cls": _array(own["cls"]).take(_array(parents)), "key": flat,
-                      "target": _array(own["name"]).take(_array(parents)),
-                      "ord": pc.add(_array(own["ord"]).take(_array(parents)), 1)}),
-        ]).sort_by([("ord", "ascending")])
-        names = _first_unique(by_name.select(["cls", "key", "target"]), ["cls", "key"], "target")
+    def _index(self, own: pa.Table) -> tuple[_Index, _Index]:
+        """Relation targets by (class, name or alias) and by (class, record id); first record wins."""
+        flat = _array(pc.list_flatten(own["alias_keys"]))
+        parents = pa.array(_array(pc.list_parent_indices(own["alias_keys"])).to_numpy().astype(np.int64))
+        cls, name, key, ords = (_array(own[c]) for c in ("cls", "name", "key", "ord"))
+        ord_np = ords.to_numpy()
+        names = _Index.of(
+            pa.concat_arrays([_joined(cls, key), _joined(cls.take(parents), flat)]),
+            np.concatenate([ord_np, ord_np[parents.to_numpy()] + 1]),  # a record's name, then its aliases
+            pa.concat_arrays([name, name.take(parents)]), pa.concat_arrays([key, key.take(parents)]))
         with_id = own.filter(pc.not_equal(own["record_id"], ""))
-        ids = _first_unique(pa.table({"cls": with_id["cls"], "key": with_id["record_id"],
-                                      "target": with_id["name"]}), ["cls", "key"], "target")
+        ids = _Index.of(_joined(with_id["cls"], with_id["record_id"]), _array(with_id["ord"]).to_numpy(),
+                        _array(with_id["name"]), _array(with_id["key"]))
         return names, ids
 
-    def _links(self, part: _Doc, names: pa.Table, ids: pa.Table, mentions: list[pa.Table],
+    def _links(self, part: _Doc, names: _Index, ids: _Index, mentions: list[pa.Table],
                relations: list[pa.Table]) -> None:
         links = part.tables.links
         if links.num_rows == 0:
             return
+        n = links.num_rows
         rec = part.tables.records
         # records[row] for each link: the records table has one row per kept class record, in row order.
         position = pc.index_in(links["row"], value_set=rec["row"])
-        subject = _array(rec["name"]).take(position)
+        subject, subject_key = _array(rec["name"]).take(position), _array(rec["name_key"]).take(position)
         ords = pc.add(pc.add(pc.multiply(links["row"], _ROW_SHIFT), part.base), links["pos"])
-        keys = _per_distinct(links["value"], normalize_name, pa.string())
-        table = pa.table({"n": pa.array(range(links.num_rows), pa.int64()), "cls": links["target_class"],
-                          "by": links["by"], "value": links["value"], "key": keys})
-        by_name = table.filter(pc.equal(table["by"], "name")).join(names, ["cls", "key"], join_type="left outer")
-        by_id = table.filter(pc.equal(table["by"], "id")).join(
-            ids, ["cls", "value"], right_keys=["cls", "key"], join_type="left outer")
-        given = table.filter(pc.equal(table["by"], "given"))
-        given = given.append_column("target", given["value"])
-        cols = ["n", "target"]
-        found = pa.concat_tables([by_name.select(cols), by_id.select(cols), given.select(cols)]).sort_by("n")
-        target = _array(found["target"])
+        value, by, target_cls = _array(links["value"]), _array(links["by"]), _array(links["target_class"])
+        value_key = _per_distinct(value, normalize_name, pa.string())
+        by_name = names.lookup(_joined(target_cls, value_key))
+        by_id = ids.lookup(_joined(target_cls, value))
+        is_name, is_id = pc.equal(by, "name"), pc.equal(by, "id")
+        target = pc.if_else(is_name, by_name[0], pc.if_else(is_id, by_id[0], value))
+        target_key = pc.if_else(is_name, by_name[1], pc.if_else(is_id, by_id[1], value_key))
         missing = pc.is_null(target)
         n_missing = pc.sum(missing).as_py() or 0
         keep = pc.invert(missing)
         if n_missing:
             if self.missing == "drop":
                 self.counts.dropped_targets += n_missing
-                lost = pc.indices_nonzero(missing)
-                for i in lost.to_pylist():
-                    self.drops.append(dangling_drop(f"column {links['column'][i].as_py()!r}",
-                                                    links["target_class"][i].as_py(), links["by"][i].as_py(),
-                                                    links["value"][i].as_py(),
+                for i in pc.indices_nonzero(missing).to_pylist():
+                    self.drops.append(dangling_drop(f"column {links['column'][i].as_py()!r}", target_cls[i].as_py(),
+                                                    by[i].as_py(), value[i].as_py(),
                                                     part.chunk_ids[links["row"][i].as_py()].as_py()))
             else:
-                self.counts.stubs += n_missing
-                target = pc.if_else(missing, links["value"], target)
-                keep = pa.array([True] * links.num_rows)
-        n = links.num_rows
+                self.counts.stubs += n_missing  # a named stub: the value as written
+                target = pc.if_else(missing, value, target)
+                target_key = pc.if_else(missing, value_key, target_key)
+                keep = pa.array(np.ones(n, dtype=bool))
         chunk_ids = part.chunk_ids.take(links["row"])
-        cls = part.mapper.checked.cls
-        kept = pa.table({"cls": links["target_class"], "name": target, "ord": ords, "chunk_id": chunk_ids,
-                         "doc_id": _const(part.doc.id, n)}).filter(keep)
-        mentions.append(kept)
+        doc = _const(part.doc.id, n)
+        mentions.append(pa.table({"cls": target_cls, "name": target, "key": target_key, "ord": ords,
+                                  "chunk_id": chunk_ids, "doc_id": doc,
+                                  "own": pa.array(np.full(n, -1, dtype=np.int64))}).filter(keep))
         relations.append(pa.table({
-            "subject_class": _const(cls, n), "subject_name": subject, "predicate": links["predicate"],
-            "object_class": links["target_class"], "object_name": target, "properties": pa.nulls(n, pa.string()),
-            "ord": ords, "chunk_id": chunk_ids, "doc_id": _const(part.doc.id, n)}).filter(keep))
+            "subject_class": _const(part.mapper.checked.cls, n), "subject_name": subject, "subject_key": subject_key,
+            "predicate": links["predicate"], "object_class": target_cls, "object_name": target,
+            "object_key": target_key, "properties": pa.nulls(n, pa.string()), "ord": ords, "chunk_id": chunk_ids,
+            "doc_id": doc}).filter(keep))
 
     def _spo(self, part: _Doc, mentions: list[pa.Table], relations: list[pa.Table]) -> None:
         spo = part.tables.spo
@@ -450,13 +488,16 @@ class _Builder:
         base = pc.add(pc.multiply(spo["row"], _ROW_SHIFT), part.base)
         chunk_ids = part.chunk_ids.take(spo["row"])
         doc = _const(part.doc.id, n)
+        keys = {end: _per_distinct(spo[end], normalize_name, pa.string()) for end in ("subject", "object")}
         for end, offset in (("subject", 1), ("object", 2)):
-            mentions.append(pa.table({"cls": spo[f"{end}_class"], "name": spo[end], "ord": pc.add(base, offset),
-                                      "chunk_id": chunk_ids, "doc_id": doc}))
+            mentions.append(pa.table({"cls": spo[f"{end}_class"], "name": spo[end], "key": keys[end],
+                                      "ord": pc.add(base, offset), "chunk_id": chunk_ids, "doc_id": doc,
+                                      "own": pa.array(np.full(n, -1, dtype=np.int64))}))
         relations.append(pa.table({
-            "subject_class": spo["subject_class"], "subject_name": spo["subject"], "predicate": spo["predicate"],
-            "object_class": spo["object_class"], "object_name": spo["object"], "properties": spo["properties"],
-            "ord": pc.add(base, 3), "chunk_id": chunk_ids, "doc_id": doc}))
+            "subject_class": spo["subject_class"], "subject_name": spo["subject"], "subject_key": keys["subject"],
+            "predicate": spo["predicate"], "object_class": spo["object_class"], "object_name": spo["object"],
+            "object_key": keys["object"], "properties": spo["properties"], "ord": pc.add(base, 3),
+            "chunk_id": chunk_ids, "doc_id": doc}))
 
     # ------------------------------------------------ validation, per distinct case
 
@@ -467,10 +508,8 @@ class _Builder:
         if not unknown:
             return mention, relation
         fixed = {c: self.schema.resolve_class(c) for c in unknown}
-        bad = pa.array(unknown, pa.string())
-        for row in mention.filter(pc.is_in(mention["cls"], value_set=bad)).to_pylist():
-            cls = fixed[row["cls"]]
-            if cls is not None:
+        for row in mention.filter(pc.is_in(mention["cls"], value_set=pa.array(unknown, pa.string()))).to_pylist():
+            if fixed[row["cls"]] is not None:
                 continue
             if self.strict:
                 self.drops.append(Drop(stage=VALIDATE, reason=DropReason.UNKNOWN_CLASS, kind="entity",
@@ -491,35 +530,37 @@ class _Builder:
                                            _per_distinct(relation[end], resolved, pa.string()))
         return mention, relation
 
-    def _names(self, mention: pa.Table, relation: pa.Table) -> tuple[pa.Table, pa.Table]:
-        """Mentions of a name the schema's rules refuse, or of a class dropped above, leave with
-        the relations that need them; the relations' ends get their entity ids."""
+    def _validated(self, mention: pa.Table, relation: pa.Table) -> tuple[pa.Table, pa.Table]:
+        """Mentions of a name the schema's rules refuse (or of a class dropped above) leave, with
+        the relations that need them; then self-loops and domain/range, once per distinct case.
+        Every mention gets its entity id (`id`), every relation its ends' ids."""
         problems = {name: p for name in pc.unique(mention["name"]).to_pylist() if (p := _name_problem(name))}
-        bad_mention = pc.equal(mention["cls"], "")
+        bad = pc.equal(mention["cls"], "")
         if problems:
-            bad_mention = pc.or_(bad_mention, pc.is_in(mention["name"], value_set=pa.array(list(problems))))
-            for row in mention.filter(pc.is_in(mention["name"], value_set=pa.array(list(problems)))).to_pylist():
+            named = pc.is_in(mention["name"], value_set=pa.array(list(problems), pa.string()))
+            bad = pc.or_(bad, named)
+            for row in mention.filter(named).to_pylist():
                 self.drops.append(Drop(stage=VALIDATE, reason=problems[row["name"]], kind="entity",
                                        detail=f"'{row['name'][:80]}' ({row['cls']})", chunk_id=row["chunk_id"]))
-        mention = mention.filter(pc.invert(bad_mention))
-        n = relation.num_rows
-        if n == 0:
-            return mention, relation.append_column("subject_id", pa.array([], pa.string())).append_column(
-                "object_id", pa.array([], pa.string()))
-        s_id = _per_distinct(pc.binary_join_element_wise(relation["subject_class"], relation["subject_name"], "\x1f"),
-                             _entity_id, pa.string())
-        o_id = _per_distinct(pc.binary_join_element_wise(relation["object_class"], relation["object_name"], "\x1f"),
-                             _entity_id, pa.string())
-        relation = relation.append_column("subject_id", s_id).append_column("object_id", o_id)
-        valid_ids = pc.unique(mention["id"])
-        dangling_s = pc.invert(pc.is_in(relation["subject_id"], value_set=valid_ids))
-        dangling_o = pc.invert(pc.is_in(relation["object_id"], value_set=valid_ids))
-        loop = pc.equal(relation["subject_id"], relation["object_id"])
+        mention = mention.filter(pc.invert(bad))
+        joined = _joined(mention["cls"], mention["key"])
+        mention = mention.append_column("id", _per_distinct(joined, _entity_id, pa.string()))
+        if relation.num_rows == 0:
+            return mention, relation.append_column("subject_id", pa.array([], _S)).append_column(
+                "object_id", pa.array([], _S))
+        entity_ids = _array(mention["id"])
+        ends = {}
+        for end in ("subject", "object"):
+            at = pc.index_in(_joined(relation[f"{end}_class"], relation[f"{end}_key"]), value_set=joined)
+            ends[end] = entity_ids.take(at)  # null: the end's mention left
+        relation = relation.append_column("subject_id", ends["subject"]).append_column("object_id", ends["object"])
+        dangling_s, dangling_o = pc.is_null(ends["subject"]), pc.is_null(ends["object"])
+        loop = pc.fill_null(pc.equal(ends["subject"], ends["object"]), False)
         refused = self._refused(relation)
-        bad = pc.or_(pc.or_(dangling_s, dangling_o), pc.or_(loop, refused))
-        if pc.any(bad).as_py():
-            flags = pa.table({"s": dangling_s, "o": dangling_o, "loop": loop, "refused": refused})
-            for row, flag in zip(relation.filter(bad).to_pylist(), flags.filter(bad).to_pylist(), strict=True):
+        flags = pc.or_(pc.or_(dangling_s, dangling_o), pc.or_(loop, refused))
+        if pc.any(flags).as_py():
+            why = pa.table({"s": dangling_s, "o": dangling_o, "loop": loop}).filter(flags).to_pylist()
+            for row, flag in zip(relation.filter(flags).to_pylist(), why, strict=True):
                 triple = f"({row['subject_name']}, {row['predicate']}, {row['object_name']})"
                 if flag["s"]:
                     reason, detail = DropReason.DANGLING_SUBJECT, triple
@@ -533,7 +574,7 @@ class _Builder:
                               f"{row['object_class']}: {triple}")
                 self.drops.append(Drop(stage=VALIDATE, reason=reason, kind="relation", detail=detail,
                                        chunk_id=row["chunk_id"]))
-            relation = relation.filter(pc.invert(bad))
+            relation = relation.filter(pc.invert(flags))
         return mention, relation
 
     def _refused(self, relation: pa.Table) -> pa.Array:
@@ -546,45 +587,53 @@ class _Builder:
                 return False  # the fallback class means "type unknown": no check
             return not self.schema.relation_allows(predicate, sc, oc)
 
-        joined = pc.binary_join_element_wise(relation["predicate"], relation["subject_class"],
-                                             relation["object_class"], "\x1f")
+        joined = _joined(relation["predicate"], relation["subject_class"], relation["object_class"])
         return _per_distinct(joined, refuses, pa.bool_())
 
     # ------------------------------------------------ rows
 
-    def _entities(self, mention: pa.Table, own: pa.Table) -> pa.Table:
-        """One row per entity id: the record's own fields (merged when several records share
-        the id), the first mention's name otherwise; every mentioning record as provenance."""
-        chunks = _lists_by_id(mention.select(["id", "chunk_id", "ord"]), "chunk_id")
-        docs = _lists_by_id(mention.select(["id", "doc_id", "ord"]), "doc_id")
-        first = mention.group_by("id", use_threads=False).aggregate([("name", "first"), ("cls", "first")])
-        own_ids = pc.binary_join_element_wise(own["cls"], own["name"], "\x1f")
-        own = own.append_column("id", _per_distinct(own_ids, _entity_id, pa.string()))
-        own = own.filter(pc.is_in(own["id"], value_set=pc.unique(mention["id"])))
-        counted = own.group_by("id").aggregate([("id", "count")])
-        shared = counted.filter(pc.greater(counted["id_count"], 1))["id"]
-        single = own.filter(pc.invert(pc.is_in(own["id"], value_set=shared)))
-        fields = single.select(["id", "name", "aliases", "description", "properties", "semantic_type"])
-        if len(shared):
-            fields = pa.concat_tables([fields, self._merged_own(own.filter(pc.is_in(own["id"], value_set=shared)))])
-        first = first.sort_by([("id", "ascending")])
-        table = first
-        for more in (fields, chunks, docs):
-            aligned = _aligned(first["id"], more)
-            for column in aligned.column_names:
-                table = table.append_column(column, aligned[column])
-        n = table.num_rows
-        name = pc.coalesce(table["name"], table["name_first"])
+    def _entities(self, mention: pa.Table, own: pa.Table) -> tuple[pa.Table, pa.Table]:
+        """One row per entity id: the record's own fields (merged when several records share the
+        id), the first mention's name otherwise; every mentioning record as provenance. Also the
+        (normalised name or alias, entity id) pairs `bring_in` looks for shared names in."""
+        codes, _ = _encoded(mention["id"])
+        groups = _Groups.of(mention.select(["id", "name", "key", "cls", "ord", "chunk_id", "doc_id", "own"]), codes)
+        owner = groups.rows["own"].to_numpy()
+        counts = np.add.reduceat((owner >= 0).astype(np.int64), groups.starts)
+        chosen = np.maximum.reduceat(owner, groups.starts)  # the one record of a group that has one
+        fields = own.select(list(_OWN_FIELDS))
+        shared = np.flatnonzero(counts > 1)
+        if len(shared):  # several records of one id (equal names once normalised): merged by the rules
+            group_of = np.cumsum(groups.new) - 1
+            members = np.isin(group_of, shared) & (owner >= 0)
+            merged = self._merged_own(own.take(pa.array(owner[members])))
+            at = pc.index_in(groups.first("id").take(pa.array(shared)), value_set=merged["id"]).to_numpy()
+            chosen[shared] = own.num_rows + at
+            fields = pa.concat_tables([fields, merged.select(list(_OWN_FIELDS)).cast(fields.schema)])
+        chosen = pa.array(chosen, mask=counts == 0)
+        own_fields = fields.take(chosen)
+        n = len(groups.starts)
         empty_list = pa.array([[]] * n, pa.list_(pa.string())) if n else pa.array([], pa.list_(pa.string()))
+        ids = groups.first("id")
         columns = {
-            "id": table["id"], "name": name, "spg_class": table["cls_first"],
-            "semantic_type": table["semantic_type"], "description": pc.coalesce(table["description"], ""),
-            "summary": _const("", n), "aliases": pc.coalesce(table["aliases"], empty_list),
-            "properties": pc.coalesce(table["properties"], "{}"),
-            "chunk_ids": table["chunk_id_list"], "doc_ids": table["doc_id_list"],
+            "id": ids, "name": pc.coalesce(own_fields["name"], groups.first("name")), "spg_class": groups.first("cls"),
+            "semantic_type": own_fields["semantic_type"], "description": pc.coalesce(own_fields["description"], ""),
+            "summary": _const("", n), "aliases": pc.coalesce(own_fields["aliases"], empty_list),
+            "properties": pc.coalesce(own_fields["properties"], "{}"),
+            "chunk_ids": groups.distinct_lists("chunk_id"), "doc_ids": groups.distinct_lists("doc_id"),
         }
-        return pa.table({f.name: _array(columns[f.name]).cast(f.type) for f in SCHEMAS["entities"]},
-                        schema=SCHEMAS["entities"])
+        table = pa.table({f.name: _array(columns[f.name]).cast(f.type) for f in SCHEMAS["entities"]},
+                         schema=SCHEMAS["entities"])
+        return table, self._keys(own, ids, groups.first("key"))
+
+    @staticmethod
+    def _keys(own: pa.Table, ids: pa.Array, keys: pa.Array) -> pa.Table:
+        """(normalised name or alias, entity id) of every entity row."""
+        own_ids = _per_distinct(_joined(own["cls"], own["key"]), _entity_id, pa.string())
+        flat = _array(pc.list_flatten(own["alias_keys"]))
+        parents = _array(pc.list_parent_indices(own["alias_keys"]))
+        return pa.table({"key": pa.concat_arrays([_array(keys), flat]),
+                         "id": pa.concat_arrays([_array(ids), own_ids.take(parents)])})
 
     @staticmethod
     def _merged_own(rows: pa.Table) -> pa.Table:
@@ -592,65 +641,67 @@ class _Builder:
         rules of `kgbuild.merge`, in corpus order."""
         merged: MergeTable[Entity] = MergeTable()
         for row in rows.sort_by([("ord", "ascending")]).to_pylist():
-            merged.add(Entity(id=row["id"], name=row["name"], spg_class=row["cls"], aliases=row["aliases"],
-                              description=row["description"] or "", semantic_type=row["semantic_type"],
+            merged.add(Entity(id=_entity_id(f"{row['cls']}\x1f{row['key']}"), name=row["name"], spg_class=row["cls"],
+                              aliases=row["aliases"], description=row["description"] or "",
+                              semantic_type=row["semantic_type"],
                               properties=json.loads(row["properties"]) if row["properties"] else {}))
         out = merged.values()
         return pa.table({
-            "id": pa.array([e.id for e in out], pa.string()), "name": pa.array([e.name for e in out], pa.string()),
-            "aliases": pa.array([e.aliases for e in out], pa.list_(pa.string())),
-            "description": pa.array([e.description for e in out], pa.string()),
-            "properties": pa.array([json.dumps(e.properties, ensure_ascii=False) if e.properties else None
-                                    for e in out], pa.string()),
-            "semantic_type": pa.array([e.semantic_type for e in out], pa.string())})
+            "id": pa.array([e.id for e in out], _S), "name": pa.array([e.name for e in out], _S),
+            "aliases": pa.array([e.aliases for e in out], pa.list_(_S)),
+            "description": pa.array([e.description for e in out], _S),
+            "properties": pa.array([json.dumps(e.properties, ensure_ascii=False, sort_keys=True) if e.properties
+                                    else None for e in out], _S),
+            "semantic_type": pa.array([e.semantic_type for e in out], _S)})
 
     def _relations(self, relation: pa.Table) -> pa.Table:
-        n = relation.num_rows
-        if n == 0:
+        if relation.num_rows == 0:
             return SCHEMAS["relations"].empty_table()
-        joined = pc.binary_join_element_wise(relation["subject_id"], relation["predicate"], relation["object_id"],
-                                             "\x1f")
-        relation = relation.append_column("id", _per_distinct(joined, _relation_id, pa.string()))
-        relation = relation.sort_by([("ord", "ascending")])
-        chunks = _lists_by_id(relation.select(["id", "chunk_id", "ord"]), "chunk_id")
-        docs = _lists_by_id(relation.select(["id", "doc_id", "ord"]), "doc_id")
-        firsts = relation.group_by("id", use_threads=False).aggregate(
-            [(c, "first") for c in ("subject_id", "subject_name", "subject_class", "predicate", "object_id",
-                                    "object_name", "object_class")])
-        firsts = firsts.rename_columns([c.removesuffix("_first") for c in firsts.column_names])
-        props = self._merged_properties(relation.filter(pc.is_valid(relation["properties"])))
-        table = firsts.sort_by([("id", "ascending")])
-        for more in (chunks, docs, props):
-            aligned = _aligned(table["id"], more)
-            for column in aligned.column_names:
-                table = table.append_column(column, aligned[column])
-        m = table.num_rows
-        columns = {
-            "id": table["id"], "subject_id": table["subject_id"], "subject_name": table["subject_name"],
-            "subject_kind": _const("entity", m), "predicate": table["predicate"], "object_id": table["object_id"],
-            "object_name": table["object_name"], "object_kind": _const("entity", m),
-            "properties": pc.coalesce(table["properties"], "{}"), "chunk_ids": table["chunk_id_list"],
-            "subject_class": table["subject_class"], "object_class": table["object_class"],
-            "doc_ids": table["doc_id_list"],
-        }
-        return pa.table({f.name: _array(columns[f.name]).cast(f.type) for f in SCHEMAS["relations"]},
-                        schema=SCHEMAS["relations"])
+        predicates = {p: normalize_name(p) for p in pc.unique(relation["predicate"]).to_pylist()}
+
+        def relation_id(joined: str) -> str:
+            subject, predicate, obj = joined.split("\x1f", 2)
+            return stable_id("rel", subject, predicates[predicate], obj)
+
+        joined = _joined(relation["subject_id"], relation["predicate"], relation["object_id"])
+        codes, distinct = _encoded(joined)
+        ids = pa.array([relation_id(j) for j in distinct.to_pylist()], _S)
+        relation = relation.append_column("id", ids.take(pa.array(codes)))
+        groups = _Groups.of(relation, codes)
+        m = len(groups.starts)
+        columns: dict[str, Any] = {c: groups.first(c) for c in (
+            "id", "subject_id", "subject_name", "subject_class", "predicate", "object_id", "object_name",
+            "object_class")}
+        columns.update({"subject_kind": _const("entity", m), "object_kind": _const("entity", m),
+                        "chunk_ids": groups.distinct_lists("chunk_id"), "doc_ids": groups.distinct_lists("doc_id"),
+                        "properties": self._merged_properties(groups)})
+        table = pa.table({f.name: _array(columns[f.name]).cast(f.type) for f in SCHEMAS["relations"]},
+                         schema=SCHEMAS["relations"])
+        return table
 
     @staticmethod
-    def _merged_properties(rows: pa.Table) -> pa.Table:
-        """A triple's properties, merged key-wise over the rows that say it (first non-empty wins),
-        as the `properties` column's sorted JSON."""
-        merged: dict[str, dict[str, str]] = {}
-        for rid, raw in zip(rows["id"].to_pylist(), rows["properties"].to_pylist(), strict=True):
-            into = merged.setdefault(rid, {})
-            for key, value in json.loads(raw).items():
+    def _merged_properties(groups: _Groups) -> pa.Array:
+        """Per triple, the properties of the rows that say it, merged key-wise (first non-empty
+        value wins), as the `properties` column's sorted JSON."""
+        rows = groups.rows
+        said = pc.is_valid(rows["properties"]).to_numpy(zero_copy_only=False)
+        m = len(groups.starts)
+        if not said.any():
+            return _const("{}", m)
+        group_of = np.cumsum(groups.new) - 1
+        merged: dict[int, dict[str, str]] = {}
+        raw = _array(rows["properties"]).filter(pa.array(said)).to_pylist()
+        for group, text in zip(group_of[said].tolist(), raw, strict=True):
+            into = merged.setdefault(group, {})
+            for key, value in json.loads(text).items():
                 if value and not into.get(key):
                     into[key] = value
                 else:
                     into.setdefault(key, value)
-        return pa.table({"id": pa.array(list(merged), pa.string()),
-                         "properties": pa.array([json.dumps(p, ensure_ascii=False, sort_keys=True)
-                                                 for p in merged.values()], pa.string())})
+        out: list[str] = ["{}"] * m
+        for group, props in merged.items():
+            out[group] = json.dumps(props, ensure_ascii=False, sort_keys=True)
+        return pa.array(out, _S)
 
     def _concepts(self, parts: list[_Doc]) -> list[Concept]:
         """A hierarchy's parts as concepts: each isA the one before it; the last part cites the record."""

@@ -37,8 +37,10 @@ class RowOut:
     skipped: bool = False  # nothing of the record is kept
     text: str = ""  # the text column, read as a document of its own
     name: str = ""
+    name_key: str = ""  # `ids.normalize_name` of the name, and of each alias below
     record_id: str = ""
     aliases: list[str] = field(default_factory=list)
+    alias_keys: list[str] = field(default_factory=list)
     description: str = ""
     properties: dict[str, list[str]] = field(default_factory=dict)
     semantic_type: str | None = None
@@ -224,8 +226,12 @@ class RecordMapper:
             out.skipped = True
             return out
         out.record_id, out.name, aliases = ident
-        key = normalize_name(out.name)
-        out.aliases = [a for a in aliases if normalize_name(a) != key]  # a case variant says nothing new
+        out.name_key = key = normalize_name(out.name)
+        for alias in aliases:
+            alias_key = normalize_name(alias)
+            if alias_key != key:  # a case variant says nothing new
+                out.aliases.append(alias)
+                out.alias_keys.append(alias_key)
         properties = out.properties
         for prop, prop_key in zip(m.properties, self.checked.property_keys, strict=True):
             if prop.column not in values:
@@ -235,8 +241,13 @@ class RecordMapper:
             except BadValue as err:
                 out.problems.append(f"column {prop.column!r}: {err} (value left out)")
                 continue
-            if parsed:
-                properties.setdefault(prop_key, []).extend(v for v in parsed if v not in properties.get(prop_key, []))
+            if not parsed:
+                continue
+            held = properties.get(prop_key)
+            if held is None:
+                properties[prop_key] = parsed
+            else:
+                held.extend(v for v in parsed if v not in held)
         if m.text:
             raw = values.get(m.text)
             out.text = raw if isinstance(raw, str) else text_of(raw)  # line breaks kept: they end paragraphs

@@ -29,6 +29,8 @@ _FALSE = {"false", "no", "n", "0", "否", "无", "f"}
 
 def text_of(value: Any) -> str:
     """A JSON value as one text: strings stripped, numbers as written, lists joined by '; '."""
+    if isinstance(value, str):  # every cell of a table
+        return " ".join(value.split())
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -44,11 +46,13 @@ def split(value: Any, separators: Separators) -> list[str]:
     """The non-empty parts of a cell (a JSON list is already split)."""
     if isinstance(value, list):
         return [t for t in (text_of(v) for v in value) if t]
-    text = text_of(value)
+    text = " ".join(value.split()) if isinstance(value, str) else text_of(value)
     if not text:
         return []
     pattern = _splitter(separators if isinstance(separators, str) else tuple(separators))
     parts = pattern.split(text) if pattern is not None else [text]
+    if len(parts) == 1:
+        return [text]  # one value (most cells): already stripped
     return list(dict.fromkeys(p.strip() for p in parts if p.strip()))
 
 
