@@ -22,7 +22,7 @@ import fcntl
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from datetime import datetime, timezone
 from pathlib import Path
@@ -211,6 +211,22 @@ class Workspace:
         tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
         pq.write_table(table, tmp, compression="zstd")
         os.replace(tmp, target)
+
+    def write_parts(self, name: str, parts: Iterable[pa.Table], *, rows_per_group: int = 65_536) -> int:
+        """Table `name` replaced atomically by `parts` one after another, each cast to the table's
+        schema a row group at a time (a part may hold its strings dictionary-encoded: nothing the
+        size of the whole table is made). Returns the rows written."""
+        target = self.table_path(name)
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        schema = SCHEMAS[name]
+        rows = 0
+        with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
+            for part in parts:
+                for batch in part.select(schema.names).to_batches(max_chunksize=rows_per_group):
+                    writer.write_batch(batch.cast(schema))
+                    rows += batch.num_rows
+        os.replace(tmp, target)
+        return rows
 
     def read_table(self, name: str, columns: list[str] | None = None) -> pa.Table:
         path = self.table_path(name)

@@ -46,22 +46,16 @@ def table_rows(data: BuiltGraph) -> dict[str, list[dict[str, Any]]]:
     }
 
 
-def table_arrows(data: BuiltGraph) -> dict[str, pa.Table]:
-    """The tables as Arrow: the graph's rows, with the mapped records' chunks and graph rows
-    (kept columnar, never records) appended; chunks in corpus order, graph rows by id."""
-    tables = {name: pa.Table.from_pylist(rows, schema=SCHEMAS[name]) for name, rows in table_rows(data).items()}
+def table_parts(data: BuiltGraph) -> dict[str, list[pa.Table]]:
+    """Each table as the parts it is written from: the graph's rows, then the mapped records'
+    chunks and graph rows (kept columnar, never records, never concatenated into one copy)."""
+    parts = {name: [pa.Table.from_pylist(rows, schema=SCHEMAS[name])] for name, rows in table_rows(data).items()}
     record_chunks = data.corpus.record_chunks
-    extra: dict[str, list[pa.Table]] = {"chunks": [record_chunks[d] for d in sorted(record_chunks)]}
+    parts["chunks"] += [record_chunks[d] for d in sorted(record_chunks)]
     if data.records is not None:
-        extra["entities"] = [data.records.entities]
-        extra["relations"] = [data.records.relations]
-    for name, more in extra.items():
-        if more:
-            tables[name] = pa.concat_tables([tables[name], *(t.select(SCHEMAS[name].names).cast(SCHEMAS[name])
-                                                            for t in more)])
-            keys = [("doc_id", "ascending"), ("order", "ascending")] if name == "chunks" else [("id", "ascending")]
-            tables[name] = tables[name].sort_by(keys)
-    return tables
+        parts["entities"].append(data.records.entities)
+        parts["relations"].append(data.records.relations)
+    return parts
 
 
 class PersistStage:
@@ -72,10 +66,10 @@ class PersistStage:
         return ""  # tables are rewritten every build; the store manifest decides what reaches the stores
 
     async def run(self, ctx: BuildContext, data: BuiltGraph) -> StageResult[PersistedTables]:
-        tables = table_arrows(data)
+        tables = table_parts(data)
+        rows = {}
         with ctx.progress.stage("persist", total=len(tables)) as advance:
             for name in WRITE_ORDER:
-                ctx.workspace.write_arrow(name, tables[name])
+                rows[name] = ctx.workspace.write_parts(name, tables[name])
                 advance(1)
-        rows = {name: tables[name].num_rows for name in WRITE_ORDER}
         return StageResult(PersistedTables(rows=rows), PersistSection(rows=rows))

@@ -9,7 +9,8 @@ every mapped file at assembly (`records.graph`).
 - `rows`: one per kept record: `line`, `text` (the record as a JSON object: its chunk's text);
 - `records`: class records: name, its normalised key, id, aliases (and their keys), description,
   typed properties (JSON), semantic type (a hierarchy's last part);
-- `links`: relation cells still to be looked up: predicate, target class, by (name, id, given), value;
+- `links`: relation cells still to be looked up: the value, and its `slot` in `MappedTables.slots`
+  (predicate, target class, by (name, id, given), column: the same for every row of a column);
 - `spo`: SPO rows: subject and object with their classes, predicate, properties (JSON);
 - `concepts`: a hierarchy's parts: name, parent (the part before it).
 
@@ -27,7 +28,7 @@ import pyarrow as pa
 
 from kgbuild.records.mapper import RowOut
 
-BATCH = 65_536
+BATCH = 8_192  # rows of Python lists at a time: their memory is what the allocator keeps afterwards
 
 _STR = pa.string()
 _LIST = pa.list_(pa.string())
@@ -36,8 +37,7 @@ SCHEMAS: dict[str, pa.Schema] = {
     "records": pa.schema([("row", pa.int64()), ("name", _STR), ("name_key", _STR), ("record_id", _STR),
                           ("aliases", _LIST), ("alias_keys", _LIST), ("description", _STR),
                           ("properties", _STR), ("semantic_type", _STR)]),
-    "links": pa.schema([("row", pa.int64()), ("pos", pa.int64()), ("predicate", _STR), ("target_class", _STR),
-                        ("by", _STR), ("value", _STR), ("column", _STR)]),
+    "links": pa.schema([("row", pa.int64()), ("pos", pa.int64()), ("slot", pa.int32()), ("value", _STR)]),
     "spo": pa.schema([("row", pa.int64()), ("subject", _STR), ("subject_class", _STR), ("predicate", _STR),
                       ("object", _STR), ("object_class", _STR), ("properties", _STR)]),
     "concepts": pa.schema([("row", pa.int64()), ("name", _STR), ("parent", _STR)]),
@@ -53,10 +53,14 @@ class MappedTables:
     links: pa.Table
     spo: pa.Table
     concepts: pa.Table
+    slots: list[tuple[str, str, str, str]]  # a link's (predicate, target class, by, column), by `slot`
 
-    @classmethod
-    def empty(cls) -> MappedTables:
-        return cls(*(SCHEMAS[name].empty_table() for name in ("rows", "records", "links", "spo", "concepts")))
+    def consumed(self) -> None:
+        """What the build no longer needs once the records are chunks and mentions of the graph:
+        the texts (the chunks hold them), the records and their links."""
+        self.rows = self.rows.select(["row", "line"])
+        self.records = self.records.slice(0, 0)
+        self.links = self.links.slice(0, 0)
 
     def nbytes(self) -> int:
         return sum(t.nbytes for t in (self.rows, self.records, self.links, self.spo, self.concepts))
@@ -88,6 +92,7 @@ class ColumnsBuilder:
         self._lists: dict[str, dict[str, list[Any]]] = {
             name: {f.name: [] for f in schema} for name, schema in SCHEMAS.items()}
         self._batches: dict[str, list[pa.RecordBatch]] = {name: [] for name in SCHEMAS}
+        self._slots: dict[tuple[str, str, str, str], int] = {}
 
     def add(self, line: int, text: str, mapped: RowOut) -> None:
         """A kept record: its line, its chunk text, and what it maps to."""
@@ -121,14 +126,16 @@ class ColumnsBuilder:
             rec["semantic_type"].append(mapped.semantic_type)
             if mapped.links:
                 links = cols["links"]
+                slots = self._slots
                 for pos, (predicate, target_cls, by, value, column) in enumerate(mapped.links, start=1):
+                    shape = (predicate, target_cls, by, column)
+                    slot = slots.get(shape)
+                    if slot is None:
+                        slot = slots[shape] = len(slots)
                     links["row"].append(row)
                     links["pos"].append(pos)
-                    links["predicate"].append(predicate)
-                    links["target_class"].append(target_cls)
-                    links["by"].append(by)
+                    links["slot"].append(slot)
                     links["value"].append(value)
-                    links["column"].append(column)
             if mapped.path:
                 concepts = cols["concepts"]
                 for i, part in enumerate(mapped.path):
@@ -150,4 +157,4 @@ class ColumnsBuilder:
         tables = {name: pa.Table.from_batches(batches, schema=SCHEMAS[name]).combine_chunks()
                   for name, batches in self._batches.items()}
         self._batches = {name: [] for name in SCHEMAS}
-        return MappedTables(**tables)
+        return MappedTables(**tables, slots=list(self._slots))

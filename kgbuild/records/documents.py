@@ -33,9 +33,10 @@ from kgbuild.model import Chunk, Document
 from kgbuild.record_mapping import FileMapping, RecordsConfig
 from kgbuild.records.columns import ColumnsBuilder, MappedTables
 from kgbuild.records.mapper import RecordMapper, RowOut, check_mapping
+from kgbuild.records.memory import release
 from kgbuild.records.rows import Row, file_format, read_rows
 from kgbuild.schema import Schema
-from kgbuild.tables import SCHEMAS, chunk_from_row
+from kgbuild.tables import chunk_from_row
 
 RECORDS_FORMAT = "records"
 
@@ -144,6 +145,7 @@ class MappedFiles:
             if not columns.count:
                 raise BadInput("no records to import (only a header, or every record was skipped)")
             self._mapped[payload] = columns.finish()
+            release()  # the lists the rows went through
             yield Document(id=article, source=source, title=source.rsplit("/", 1)[-1], format=RECORDS_FORMAT,
                            paragraphs=[], content_hash=payload,
                            metadata={"records.format": fmt, "records.class": mapping.class_ or "spo",
@@ -203,28 +205,32 @@ def record_chunk_ids(doc_id: str, lines: pa.Array) -> pa.Array:
 
 def chunk_table(doc: Document, rows: pa.Table) -> pa.Table:
     """One chunk per record (rows of the `chunks` table), its id carrying the record's line
-    (`Disease#p00002#0`), its section `file:line`, linked to the records before and after it."""
+    (`Disease#p00002#0`), its section `file:line`, linked to the records before and after it.
+
+    Held until persist, so built lean: the document id is dictionary-encoded, the neighbours'
+    ids are slices of the ids and the three positions one array (`Workspace.write_parts` casts a
+    row group at a time to the table's schema)."""
     n = rows.num_rows
     rows = rows.combine_chunks()
     lines = rows["line"].chunk(0) if rows["line"].num_chunks else pa.array([], pa.int64())
     texts = rows["text"].chunk(0) if rows["text"].num_chunks else pa.array([], pa.string())
-    ids_list = record_chunk_ids(doc.id, lines)
+    ids = record_chunk_ids(doc.id, lines)
     where = pc.binary_join_element_wise(doc.source + ":", pc.cast(lines, pa.string()), "")
     offsets = pa.array(range(n + 1), pa.int32())
     hashes = pa.array([content_hash(t) for t in texts.to_pylist()], pa.string())
     order = pa.array(range(n), pa.int64())
     # A record is never cut: its token count is a size hint.
     tokens = pc.max_element_wise(pc.divide(pc.utf8_length(texts).cast(pa.int64()), 4), 1)
-    prev_ids = pa.concat_arrays([pa.nulls(1, pa.string()), ids_list.slice(0, n - 1)]) if n else ids_list
-    next_ids = pa.concat_arrays([ids_list.slice(1), pa.nulls(1, pa.string())]) if n else ids_list
+    none = pa.nulls(min(n, 1), pa.string())
     columns = {
-        "id": ids_list, "doc_id": pa.array([doc.id] * n, pa.string()), "text": texts,
-        "section": pa.ListArray.from_arrays(offsets, where), "order": order,
-        "paragraph_start": order, "paragraph_end": order, "token_count": tokens,
-        "content_hash": hashes, "prev_id": prev_ids, "next_id": next_ids,
+        "id": ids, "doc_id": pa.DictionaryArray.from_arrays(pa.array([0] * n, pa.int32()), pa.array([doc.id])),
+        "text": texts, "section": pa.ListArray.from_arrays(offsets, where), "order": order,
+        "paragraph_start": order, "paragraph_end": order, "token_count": tokens, "content_hash": hashes,
+        "prev_id": pa.chunked_array([none, ids.slice(0, max(n - 1, 0))], pa.string()),
+        "next_id": pa.chunked_array([ids.slice(1), none], pa.string()),
         "summary": pa.nulls(n, pa.string()), "oversize_split": pa.array([False] * n, pa.bool_()),
     }
-    return pa.table(columns, schema=SCHEMAS["chunks"])
+    return pa.table(columns)
 
 
 def record_chunks(table: pa.Table) -> list[Chunk]:

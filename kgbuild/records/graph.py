@@ -44,6 +44,7 @@ from kgbuild.record_mapping import RecordsConfig
 from kgbuild.records.columns import ColumnsBuilder, MappedTables
 from kgbuild.records.documents import is_records, record_chunk_ids
 from kgbuild.records.mapper import RecordMapper, check_mapping, dangling_drop
+from kgbuild.records.memory import release as _release
 from kgbuild.schema import Schema
 from kgbuild.tables import CODECS, SCHEMAS
 
@@ -166,6 +167,7 @@ class _Doc:
     tables: MappedTables
     chunk_ids: pa.Array  # per record row
     base: int  # order key of the document
+    first: int = 0  # the global number of its first record (records of all files numbered in corpus order)
 
 
 def remap(doc: Document, chunks: pa.Table, mapper: RecordMapper) -> MappedTables:
@@ -298,7 +300,7 @@ def build_records_graph(config: RecordsConfig, schema: Schema, docs: Mapping[str
         counts.files += 1
         counts.records += tables.rows.num_rows
         parts.append(_Doc(doc, mapper, tables, _array(record_chunk_ids(doc_id, tables.rows["line"])),
-                          index * _DOC_SHIFT))
+                          index * _DOC_SHIFT, counts.records - tables.rows.num_rows))
     return _Builder(schema, config.missing_targets, strict, counts).build(parts)
 
 
@@ -320,36 +322,125 @@ def _const(value: Any, n: int, kind: pa.DataType | None = None) -> pa.Array:
 
 
 _S = pa.string()
-_MENTION = pa.schema([("cls", _S), ("name", _S), ("key", _S), ("ord", pa.int64()), ("chunk_id", _S),
-                      ("doc_id", _S), ("own", pa.int64())])
-_REL = pa.schema([("subject_class", _S), ("subject_name", _S), ("subject_key", _S), ("predicate", _S),
-                  ("object_class", _S), ("object_name", _S), ("object_key", _S), ("properties", _S),
-                  ("ord", pa.int64()), ("chunk_id", _S), ("doc_id", _S)])
 _OWN_FIELDS = ("name", "aliases", "description", "properties", "semantic_type")
-_OWN = pa.schema([("cls", _S), ("name", _S), ("key", _S), ("ord", pa.int64()), ("chunk_id", _S), ("doc_id", _S),
-                  ("record_id", _S), ("aliases", pa.list_(_S)), ("alias_keys", pa.list_(_S)),
-                  ("description", _S), ("properties", _S), ("semantic_type", _S)])
+
+
+def _ints(values: Any) -> np.ndarray:
+    return _array(values).to_numpy(zero_copy_only=False).astype(np.int64) if len(values) else np.empty(0, np.int64)
 
 
 @dataclass
 class _Index:
-    """(class, key) -> the record's name and key, first record wins (a `TargetIndex` as columns)."""
+    """(class, key) -> the record holding it (its number among the own records), first record wins:
+    a `TargetIndex` as columns."""
 
     keys: pa.Array  # distinct `class\x1fkey`
-    names: pa.Array
-    name_keys: pa.Array
+    owners: np.ndarray  # per distinct key, the own record
 
     @classmethod
-    def of(cls, joined: pa.Array, ords: np.ndarray, names: pa.Array, name_keys: pa.Array) -> _Index:
+    def of(cls, joined: pa.Array, ords: np.ndarray, owners: np.ndarray) -> _Index:
         order = np.argsort(ords, kind="stable")
         codes, distinct = _encoded(joined.take(pa.array(order)))
-        _, first = np.unique(codes, return_index=True)  # codes are 0..len(distinct)-1, in dictionary order
-        rows = pa.array(order[first])
-        return cls(distinct, names.take(rows), name_keys.take(rows))
+        _, first = np.unique(codes, return_index=True)  # codes are 0..len(distinct)-1
+        return cls(distinct, owners[order[first]])
 
-    def lookup(self, joined: pa.Array) -> tuple[pa.Array, pa.Array]:
+    def lookup(self, joined: pa.Array) -> np.ndarray:
+        """The own record each key names; -1 where none does."""
         at = pc.index_in(joined, value_set=self.keys)
-        return self.names.take(at), self.name_keys.take(at)
+        found = _ints(pc.fill_null(at, -1))
+        return np.where(found >= 0, self.owners[np.maximum(found, 0)] if len(self.owners) else -1, -1)
+
+
+@dataclass
+class _Mentions:
+    """Every entity mention (a record itself, a relation's target, an SPO end), as columns: the
+    name and key as Arrow strings, the rest numbers (a class by its code, the record by its global
+    number, `own` the own record it is, else -1)."""
+
+    names: list[pa.Array] = field(default_factory=list)
+    keys: list[pa.Array] = field(default_factory=list)
+    cls: list[np.ndarray] = field(default_factory=list)
+    ords: list[np.ndarray] = field(default_factory=list)
+    records: list[np.ndarray] = field(default_factory=list)
+    owns: list[np.ndarray] = field(default_factory=list)
+    size: int = 0
+
+    def add(self, names: Any, keys: Any, cls: np.ndarray, ords: np.ndarray, records: np.ndarray,
+            owns: np.ndarray) -> np.ndarray:
+        """Append mentions; returns their numbers."""
+        n = len(ords)
+        self.names.append(_array(names))
+        self.keys.append(_array(keys))
+        self.cls.append(cls)
+        self.ords.append(ords)
+        self.records.append(records)
+        self.owns.append(owns)
+        self.size += n
+        return np.arange(self.size - n, self.size, dtype=np.int64)
+
+
+@dataclass
+class _Relations:
+    """Every relation mention: its subject and object mentions, predicate code, properties."""
+
+    subjects: list[np.ndarray] = field(default_factory=list)
+    objects: list[np.ndarray] = field(default_factory=list)
+    predicates: list[np.ndarray] = field(default_factory=list)
+    ords: list[np.ndarray] = field(default_factory=list)
+    records: list[np.ndarray] = field(default_factory=list)
+    properties: list[pa.Array] = field(default_factory=list)
+
+    def add(self, subjects: np.ndarray, objects: np.ndarray, predicates: np.ndarray, ords: np.ndarray,
+            records: np.ndarray, properties: pa.Array) -> None:
+        self.subjects.append(subjects)
+        self.objects.append(objects)
+        self.predicates.append(predicates)
+        self.ords.append(ords)
+        self.records.append(records)
+        self.properties.append(properties)
+
+
+def _sliced(make: Callable[[int, int], list[str]], n: int, step: int = 100_000) -> pa.Array:
+    """Strings made in Python (ids: a hash each), a slice of rows at a time, into one Arrow array:
+    never a list of all of them."""
+    out = [pa.array(make(start, min(n, start + step)), _S) for start in range(0, n, step)]
+    return pa.concat_arrays(out) if out else pa.array([], _S)
+
+
+def _dict(indices: np.ndarray, labels: pa.Array | list[str]) -> pa.DictionaryArray:
+    """`labels[indices]` without copying a string per row (written as plain strings, `write_parts`)."""
+    values = labels if isinstance(labels, pa.Array) else pa.array(labels, _S)
+    return pa.DictionaryArray.from_arrays(pa.array(indices, pa.int32()), values)
+
+
+def _cat(parts: list[np.ndarray]) -> np.ndarray:
+    return np.concatenate(parts) if parts else np.empty(0, np.int64)
+
+
+def _cat_arrow(parts: list[pa.Array]) -> pa.Array:
+    return pa.concat_arrays([p.cast(_S) for p in parts]) if parts else pa.array([], _S)
+
+
+def _group(codes: np.ndarray, ords: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(order, new, starts): rows sorted by (code, order key); whether each sorted row starts its
+    group; the sorted index of each group's first row."""
+    order = np.lexsort((ords, codes))
+    sorted_codes = codes[order]
+    new = np.ones(len(order), dtype=bool)
+    new[1:] = sorted_codes[1:] != sorted_codes[:-1]
+    return order, new, np.flatnonzero(new)
+
+
+def _distinct_lists(values: np.ndarray, new: np.ndarray, labels: pa.Array) -> pa.Array:
+    """Per group (rows sorted, `new` marking group starts), the distinct `values` in order, as
+    `labels` (a value's rows are adjacent within a group: a record's mentions share the high bits
+    of their order key, a document's too)."""
+    keep = new.copy()
+    if len(values) > 1:
+        keep[1:] |= values[1:] != values[:-1]
+    kept = values[keep]
+    offsets = np.append(np.flatnonzero(new[keep]), len(kept)).astype(np.int32)
+    return pa.ListArray.from_arrays(pa.array(offsets), _dict(kept, labels))
 
 
 class _Builder:
@@ -360,45 +451,78 @@ class _Builder:
         self.counts = counts
         self.drops: list[Drop] = []
         self.retypes: list[Retype] = []
+        self.classes: dict[str, int] = {}
+        self.predicates: dict[str, int] = {}
+
+    def _code(self, table: dict[str, int], values: Any) -> np.ndarray:
+        """Small-integer codes of a string column (classes, predicates)."""
+        codes, distinct = _encoded(values)
+        mapping = np.array([table.setdefault(v, len(table)) for v in distinct.to_pylist()], dtype=np.int64)
+        return mapping[codes] if len(codes) else np.empty(0, np.int64)
+
+    def _const_code(self, table: dict[str, int], value: str, n: int) -> np.ndarray:
+        return np.full(n, table.setdefault(value, len(table)), dtype=np.int64)
 
     # ------------------------------------------------ the pieces of every file
 
     def build(self, parts: list[_Doc]) -> RecordsGraph:
-        own = self._own_records(parts)
+        mentions, relations = _Mentions(), _Relations()
+        chunk_ids = pa.concat_arrays([p.chunk_ids for p in parts]) if parts else pa.array([], _S)
+        doc_ids = pa.array([p.doc.id for p in parts], _S)
+        own = self._own_records(parts, mentions)  # the own records are the first mentions, in order
         names, ids = self._index(own)
-        mentions: list[pa.Table] = [own.select(_MENTION.names)]
-        relations: list[pa.Table] = []
-        for part in parts:
-            self._links(part, names, ids, mentions, relations)
+        for part, first in zip(parts, own["first"], strict=True):
+            self._links(part, first, own, names, ids, mentions, relations)
             self._spo(part, mentions, relations)
-        mention = pa.concat_tables([t.select(_MENTION.names).cast(_MENTION) for t in mentions])
-        relation = pa.concat_tables([t.cast(_REL) for t in relations]) if relations else _REL.empty_table()
-        mention, relation = self._classes(mention, relation)
-        self.counts.entities = mention.num_rows
-        self.counts.relations = relation.num_rows
-        mention, relation = self._validated(mention, relation)
-        entities, keys = self._entities(mention, own)
-        relations_table = self._relations(relation)
+            part.tables.consumed()
+        del names, ids
+        _release()
+        self.counts.entities = mentions.size
+        self.counts.relations = sum(len(x) for x in relations.subjects)
+        m = self._mention_arrays(mentions)
+        del mentions
+        entity_of, ent_cls, ent_keys = self._entity_codes(m, chunk_ids)
+        entities, ent_ids = self._entities(m, entity_of, ent_cls, ent_keys, own, chunk_ids, doc_ids)
+        _release()
+        relations_table = self._relations(m, entity_of, ent_ids, relations, chunk_ids, doc_ids)
+        _release()
+        keys = self._keys(own, entity_of, ent_keys, entities["id"])
         concepts = self._concepts(parts)
         self.counts.concepts = sum(p.tables.concepts.num_rows for p in parts)
         return RecordsGraph(entities, relations_table, concepts, self.drops, self.retypes, self.counts,
                             self.counts.notes(self.missing), keys)
 
-    def _own_records(self, parts: list[_Doc]) -> pa.Table:
-        tables = []
+    def _own_records(self, parts: list[_Doc], mentions: _Mentions) -> dict[str, Any]:
+        """The records themselves: one mention each, and what the index and their rows need."""
+        out: dict[str, list[Any]] = {k: [] for k in ("first", "key", "alias_keys", "record_id", "fields",
+                                                      "mention", "cls")}
+        count = 0
         for part in parts:
             rec = part.tables.records
             n = rec.num_rows
-            rows = rec["row"]
-            tables.append(pa.table({
-                "cls": _const(part.mapper.checked.cls, n), "name": rec["name"], "key": rec["name_key"],
-                "ord": pc.add(pc.multiply(rows, _ROW_SHIFT), part.base),
-                "chunk_id": part.chunk_ids.take(rows), "doc_id": _const(part.doc.id, n),
-                "record_id": rec["record_id"], "aliases": rec["aliases"], "alias_keys": rec["alias_keys"],
-                "description": rec["description"], "properties": self._properties(part, rec["properties"]),
-                "semantic_type": rec["semantic_type"]}).cast(_OWN))
-        table = pa.concat_tables(tables) if tables else _OWN.empty_table()
-        return table.append_column("own", pa.array(np.arange(table.num_rows, dtype=np.int64)))
+            rows = _ints(rec["row"])
+            cls = self._const_code(self.classes, part.mapper.checked.cls, n)
+            numbers = mentions.add(rec["name"], rec["name_key"], cls, rows * _ROW_SHIFT + part.base,
+                                   rows + part.first, np.arange(count, count + n, dtype=np.int64))
+            out["first"].append(count)
+            count += n
+            out["mention"].append(numbers)
+            out["cls"].append(cls)
+            out["key"].append(_array(rec["name_key"]))
+            out["alias_keys"].append(_array(rec["alias_keys"]))
+            out["record_id"].append(_array(rec["record_id"]))
+            fields = rec.select(list(_OWN_FIELDS))
+            fields = fields.set_column(3, "properties", self._properties(part, rec["properties"]))
+            out["fields"].append(fields)
+        list_type = pa.list_(_S)
+        return {
+            "first": out["first"], "count": count, "mention": _cat(out["mention"]), "cls": _cat(out["cls"]),
+            "key": _cat_arrow(out["key"]), "record_id": _cat_arrow(out["record_id"]),
+            "name": _cat_arrow(mentions.names[:len(parts)]),
+            "alias_keys": pa.concat_arrays([a.cast(list_type) for a in out["alias_keys"]]) if out["alias_keys"]
+            else pa.array([], list_type),
+            "fields": pa.concat_tables(out["fields"]).combine_chunks() if out["fields"] else None,
+        }
 
     def _properties(self, part: _Doc, values: pa.ChunkedArray) -> pa.ChunkedArray | pa.Array:
         """Strict schemas drop undeclared properties, one note each (as validation does)."""
@@ -421,276 +545,304 @@ class _Builder:
             out.append(json.dumps(props, ensure_ascii=False, sort_keys=True) if props else None)
         return pa.array(out, pa.string())
 
-    def _index(self, own: pa.Table) -> tuple[_Index, _Index]:
+    def _class_names(self) -> pa.Array:
+        return pa.array(sorted(self.classes, key=self.classes.__getitem__), _S)
+
+    def _index(self, own: dict[str, Any]) -> tuple[_Index, _Index]:
         """Relation targets by (class, name or alias) and by (class, record id); first record wins."""
+        cls = self._class_names().take(pa.array(own["cls"]))
+        ords = np.arange(own["count"], dtype=np.int64) * 2  # own records are in corpus order
         flat = _array(pc.list_flatten(own["alias_keys"]))
-        parents = pa.array(_array(pc.list_parent_indices(own["alias_keys"])).to_numpy().astype(np.int64))
-        cls, name, key, ords = (_array(own[c]) for c in ("cls", "name", "key", "ord"))
-        ord_np = ords.to_numpy()
+        parents = _ints(pc.list_parent_indices(own["alias_keys"]))
+        owners = np.arange(own["count"], dtype=np.int64)
         names = _Index.of(
-            pa.concat_arrays([_joined(cls, key), _joined(cls.take(parents), flat)]),
-            np.concatenate([ord_np, ord_np[parents.to_numpy()] + 1]),  # a record's name, then its aliases
-            pa.concat_arrays([name, name.take(parents)]), pa.concat_arrays([key, key.take(parents)]))
-        with_id = own.filter(pc.not_equal(own["record_id"], ""))
-        ids = _Index.of(_joined(with_id["cls"], with_id["record_id"]), _array(with_id["ord"]).to_numpy(),
-                        _array(with_id["name"]), _array(with_id["key"]))
+            pa.concat_arrays([_joined(cls, own["key"]), _joined(cls.take(pa.array(parents)), flat)]),
+            np.concatenate([ords, ords[parents] + 1]),  # a record's name, then its aliases
+            np.concatenate([owners, parents]))
+        has_id = _ints(pc.not_equal(own["record_id"], "")).astype(bool) if own["count"] else np.empty(0, bool)
+        with_id = pa.array(np.flatnonzero(has_id))
+        ids = _Index.of(_joined(cls.take(with_id), own["record_id"].take(with_id)), ords[has_id], owners[has_id])
         return names, ids
 
-    def _links(self, part: _Doc, names: _Index, ids: _Index, mentions: list[pa.Table],
-               relations: list[pa.Table]) -> None:
+    def _links(self, part: _Doc, first: int, own: dict[str, Any], names: _Index, ids: _Index,
+               mentions: _Mentions, relations: _Relations) -> None:
         links = part.tables.links
         if links.num_rows == 0:
             return
         n = links.num_rows
-        rec = part.tables.records
-        # records[row] for each link: the records table has one row per kept class record, in row order.
-        position = pc.index_in(links["row"], value_set=rec["row"])
-        subject, subject_key = _array(rec["name"]).take(position), _array(rec["name_key"]).take(position)
-        ords = pc.add(pc.add(pc.multiply(links["row"], _ROW_SHIFT), part.base), links["pos"])
-        value, by, target_cls = _array(links["value"]), _array(links["by"]), _array(links["target_class"])
-        value_key = _per_distinct(value, normalize_name, pa.string())
-        by_name = names.lookup(_joined(target_cls, value_key))
-        by_id = ids.lookup(_joined(target_cls, value))
-        is_name, is_id = pc.equal(by, "name"), pc.equal(by, "id")
-        target = pc.if_else(is_name, by_name[0], pc.if_else(is_id, by_id[0], value))
-        target_key = pc.if_else(is_name, by_name[1], pc.if_else(is_id, by_id[1], value_key))
-        missing = pc.is_null(target)
-        n_missing = pc.sum(missing).as_py() or 0
-        keep = pc.invert(missing)
-        if n_missing:
+        # The record of each link: its number among the own records (records[row], in row order),
+        # which is also the number of its own mention.
+        subject = first + _ints(pc.index_in(links["row"], value_set=part.tables.records["row"]))
+        rows = _ints(links["row"])
+        ords = rows * _ROW_SHIFT + part.base + _ints(links["pos"])
+        slot = _ints(links["slot"])
+        predicate, target_cls, by, column = (np.array(v, dtype=object) for v in zip(*part.tables.slots, strict=True))
+        value = _array(links["value"])
+        value_key = _per_distinct(value, normalize_name, _S)
+        cls_names = pa.array(target_cls[slot].tolist(), _S)
+        by_slot = by[slot]
+        owner = np.full(n, -1, dtype=np.int64)
+        is_name, is_id = by_slot == "name", by_slot == "id"
+        if is_name.any():
+            owner[is_name] = names.lookup(_joined(cls_names, value_key).filter(pa.array(is_name)))
+        if is_id.any():
+            owner[is_id] = ids.lookup(_joined(cls_names, value).filter(pa.array(is_id)))
+        lookup = is_name | is_id
+        missing = lookup & (owner < 0)
+        keep = ~missing
+        if missing.any():
             if self.missing == "drop":
-                self.counts.dropped_targets += n_missing
-                for i in pc.indices_nonzero(missing).to_pylist():
-                    self.drops.append(dangling_drop(f"column {links['column'][i].as_py()!r}", target_cls[i].as_py(),
-                                                    by[i].as_py(), value[i].as_py(),
-                                                    part.chunk_ids[links["row"][i].as_py()].as_py()))
+                self.counts.dropped_targets += int(missing.sum())
+                for i in np.flatnonzero(missing).tolist():
+                    self.drops.append(dangling_drop(f"column {column[slot[i]]!r}", target_cls[slot[i]],
+                                                    by_slot[i], value[i].as_py(), part.chunk_ids[rows[i]].as_py()))
             else:
-                self.counts.stubs += n_missing  # a named stub: the value as written
-                target = pc.if_else(missing, value, target)
-                target_key = pc.if_else(missing, value_key, target_key)
-                keep = pa.array(np.ones(n, dtype=bool))
-        chunk_ids = part.chunk_ids.take(links["row"])
-        doc = _const(part.doc.id, n)
-        mentions.append(pa.table({"cls": target_cls, "name": target, "key": target_key, "ord": ords,
-                                  "chunk_id": chunk_ids, "doc_id": doc,
-                                  "own": pa.array(np.full(n, -1, dtype=np.int64))}).filter(keep))
-        relations.append(pa.table({
-            "subject_class": _const(part.mapper.checked.cls, n), "subject_name": subject, "subject_key": subject_key,
-            "predicate": links["predicate"], "object_class": target_cls, "object_name": target,
-            "object_key": target_key, "properties": pa.nulls(n, pa.string()), "ord": ords, "chunk_id": chunk_ids,
-            "doc_id": doc}).filter(keep))
+                self.counts.stubs += int(missing.sum())  # a named stub: the value as written
+                keep = np.ones(n, dtype=bool)
+        # The target: the record the index names (its name and key), else the value as written.
+        found = pa.array(lookup & (owner >= 0))
+        at = pa.array(np.maximum(owner, 0))
+        kept = np.flatnonzero(keep)
+        keep_at = pa.array(kept)
+        target_names = pc.if_else(found, own["name"].take(at), value).take(keep_at)
+        target_keys = pc.if_else(found, own["key"].take(at), value_key).take(keep_at)
+        objects = mentions.add(target_names, target_keys, self._code(self.classes, cls_names.take(keep_at)),
+                               ords[kept], rows[kept] + part.first, np.full(len(kept), -1, dtype=np.int64))
+        pred_codes = np.array([self.predicates.setdefault(p, len(self.predicates)) for p in predicate],
+                              dtype=np.int64)[slot]
+        relations.add(subject[kept], objects, pred_codes[kept], ords[kept], rows[kept] + part.first,
+                      pa.nulls(len(kept), _S))
 
-    def _spo(self, part: _Doc, mentions: list[pa.Table], relations: list[pa.Table]) -> None:
+    def _spo(self, part: _Doc, mentions: _Mentions, relations: _Relations) -> None:
         spo = part.tables.spo
         if spo.num_rows == 0:
             return
         n = spo.num_rows
-        base = pc.add(pc.multiply(spo["row"], _ROW_SHIFT), part.base)
-        chunk_ids = part.chunk_ids.take(spo["row"])
-        doc = _const(part.doc.id, n)
-        keys = {end: _per_distinct(spo[end], normalize_name, pa.string()) for end in ("subject", "object")}
-        for end, offset in (("subject", 1), ("object", 2)):
-            mentions.append(pa.table({"cls": spo[f"{end}_class"], "name": spo[end], "key": keys[end],
-                                      "ord": pc.add(base, offset), "chunk_id": chunk_ids, "doc_id": doc,
-                                      "own": pa.array(np.full(n, -1, dtype=np.int64))}))
-        relations.append(pa.table({
-            "subject_class": spo["subject_class"], "subject_name": spo["subject"], "subject_key": keys["subject"],
-            "predicate": spo["predicate"], "object_class": spo["object_class"], "object_name": spo["object"],
-            "object_key": keys["object"], "properties": spo["properties"], "ord": pc.add(base, 3),
-            "chunk_id": chunk_ids, "doc_id": doc}))
-
-    # ------------------------------------------------ validation, per distinct case
-
-    def _classes(self, mention: pa.Table, relation: pa.Table) -> tuple[pa.Table, pa.Table]:
-        """Classes the schema lacks (an SPO file's `subject_class` spelled freely): the fallback
-        class, noted as a retype; dropped when strict."""
-        unknown = [c for c in pc.unique(mention["cls"]).to_pylist() if self.schema.resolve_class(c) != c]
-        if not unknown:
-            return mention, relation
-        fixed = {c: self.schema.resolve_class(c) for c in unknown}
-        for row in mention.filter(pc.is_in(mention["cls"], value_set=pa.array(unknown, pa.string()))).to_pylist():
-            if fixed[row["cls"]] is not None:
-                continue
-            if self.strict:
-                self.drops.append(Drop(stage=VALIDATE, reason=DropReason.UNKNOWN_CLASS, kind="entity",
-                                       detail=f"'{row['name']}': {row['cls']!r}", chunk_id=row["chunk_id"]))
-            else:
-                self.retypes.append(Retype(stage=VALIDATE, reason=RetypeReason.UNKNOWN_CLASS_TO_FALLBACK,
-                                           kind="entity", detail=f"'{row['name']}': {row['cls']!r} -> "
-                                           f"{self.schema.fallback_class}", chunk_id=row["chunk_id"]))
-
-        def resolved(cls: str) -> str:
-            if cls not in fixed:
-                return cls
-            return fixed[cls] or ("" if self.strict else self.schema.fallback_class)
-
-        mention = mention.set_column(0, "cls", _per_distinct(mention["cls"], resolved, pa.string()))
-        for end in ("subject_class", "object_class"):
-            relation = relation.set_column(relation.schema.get_field_index(end), end,
-                                           _per_distinct(relation[end], resolved, pa.string()))
-        return mention, relation
-
-    def _validated(self, mention: pa.Table, relation: pa.Table) -> tuple[pa.Table, pa.Table]:
-        """Mentions of a name the schema's rules refuse (or of a class dropped above) leave, with
-        the relations that need them; then self-loops and domain/range, once per distinct case.
-        Every mention gets its entity id (`id`), every relation its ends' ids."""
-        problems = {name: p for name in pc.unique(mention["name"]).to_pylist() if (p := _name_problem(name))}
-        bad = pc.equal(mention["cls"], "")
-        if problems:
-            named = pc.is_in(mention["name"], value_set=pa.array(list(problems), pa.string()))
-            bad = pc.or_(bad, named)
-            for row in mention.filter(named).to_pylist():
-                self.drops.append(Drop(stage=VALIDATE, reason=problems[row["name"]], kind="entity",
-                                       detail=f"'{row['name'][:80]}' ({row['cls']})", chunk_id=row["chunk_id"]))
-        mention = mention.filter(pc.invert(bad))
-        joined = _joined(mention["cls"], mention["key"])
-        mention = mention.append_column("id", _per_distinct(joined, _entity_id, pa.string()))
-        if relation.num_rows == 0:
-            return mention, relation.append_column("subject_id", pa.array([], _S)).append_column(
-                "object_id", pa.array([], _S))
-        entity_ids = _array(mention["id"])
+        rows = _ints(spo["row"])
+        base = rows * _ROW_SHIFT + part.base
+        records = rows + part.first
+        none = np.full(n, -1, dtype=np.int64)
         ends = {}
-        for end in ("subject", "object"):
-            at = pc.index_in(_joined(relation[f"{end}_class"], relation[f"{end}_key"]), value_set=joined)
-            ends[end] = entity_ids.take(at)  # null: the end's mention left
-        relation = relation.append_column("subject_id", ends["subject"]).append_column("object_id", ends["object"])
-        dangling_s, dangling_o = pc.is_null(ends["subject"]), pc.is_null(ends["object"])
-        loop = pc.fill_null(pc.equal(ends["subject"], ends["object"]), False)
-        refused = self._refused(relation)
-        flags = pc.or_(pc.or_(dangling_s, dangling_o), pc.or_(loop, refused))
-        if pc.any(flags).as_py():
-            why = pa.table({"s": dangling_s, "o": dangling_o, "loop": loop}).filter(flags).to_pylist()
-            for row, flag in zip(relation.filter(flags).to_pylist(), why, strict=True):
-                triple = f"({row['subject_name']}, {row['predicate']}, {row['object_name']})"
-                if flag["s"]:
-                    reason, detail = DropReason.DANGLING_SUBJECT, triple
-                elif flag["o"]:
-                    reason, detail = DropReason.DANGLING_OBJECT, triple
-                elif flag["loop"]:
-                    reason, detail = DropReason.SELF_LOOP, triple
+        for end, offset in (("subject", 1), ("object", 2)):
+            keys = _per_distinct(spo[end], normalize_name, _S)
+            ends[end] = mentions.add(spo[end], keys, self._code(self.classes, spo[f"{end}_class"]), base + offset,
+                                     records, none)
+        relations.add(ends["subject"], ends["object"], self._code(self.predicates, spo["predicate"]), base + 3,
+                      records, _array(spo["properties"]))
+
+    # ------------------------------------------------ validation and entity codes
+
+    def _mention_arrays(self, mentions: _Mentions) -> dict[str, Any]:
+        return {"name": _cat_arrow(mentions.names), "key": _cat_arrow(mentions.keys), "cls": _cat(mentions.cls),
+                "ord": _cat(mentions.ords), "record": _cat(mentions.records), "own": _cat(mentions.owns)}
+
+    def _entity_codes(self, m: dict[str, Any], chunk_ids: pa.Array) -> tuple[np.ndarray, np.ndarray, pa.Array]:
+        """Per mention, its entity (-1: the mention was dropped); per entity, its class code and key.
+        Classes the schema lacks (an SPO file's classes, spelled freely) become the fallback class
+        (a retype note each), or are dropped when strict; names the schema's rules refuse are
+        dropped (a note each), as validation does."""
+        cls = m["cls"]
+        names = self._class_names().to_pylist()
+        bad = np.zeros(len(cls), dtype=bool)
+        for code, name in enumerate(names):
+            resolved = self.schema.resolve_class(name)
+            if resolved == name:
+                continue
+            here = np.flatnonzero(cls == code)
+            target = resolved or (None if self.strict else self.schema.fallback_class)
+            for i in here.tolist():
+                if resolved is not None:
+                    break
+                mention, chunk_id = m["name"][i].as_py(), chunk_ids[m["record"][i]].as_py()
+                if target is None:
+                    self.drops.append(Drop(stage=VALIDATE, reason=DropReason.UNKNOWN_CLASS, kind="entity",
+                                           detail=f"'{mention}': {name!r}", chunk_id=chunk_id))
                 else:
-                    reason = DropReason.DOMAIN_RANGE_VIOLATION
-                    detail = (f"{row['predicate']} does not accept {row['subject_class']} -> "
-                              f"{row['object_class']}: {triple}")
-                self.drops.append(Drop(stage=VALIDATE, reason=reason, kind="relation", detail=detail,
-                                       chunk_id=row["chunk_id"]))
-            relation = relation.filter(pc.invert(flags))
-        return mention, relation
-
-    def _refused(self, relation: pa.Table) -> pa.Array:
-        """Domain and range, checked once per (predicate, subject class, object class)."""
-        fallback = self.schema.fallback_class
-
-        def refuses(joined: str) -> bool:
-            predicate, sc, oc = joined.split("\x1f")
-            if not self.strict and fallback in (sc, oc):
-                return False  # the fallback class means "type unknown": no check
-            return not self.schema.relation_allows(predicate, sc, oc)
-
-        joined = _joined(relation["predicate"], relation["subject_class"], relation["object_class"])
-        return _per_distinct(joined, refuses, pa.bool_())
+                    self.retypes.append(Retype(stage=VALIDATE, reason=RetypeReason.UNKNOWN_CLASS_TO_FALLBACK,
+                                               kind="entity", detail=f"'{mention}': {name!r} -> {target}",
+                                               chunk_id=chunk_id))
+            if target is None:
+                bad[here] = True
+            else:
+                cls[here] = self.classes.setdefault(target, len(self.classes))
+        name_codes, distinct_names = _encoded(m["name"])
+        problems = [_name_problem(n) for n in distinct_names.to_pylist()]
+        refused = np.array([p is not None for p in problems], dtype=bool)
+        if refused.any():
+            for i in np.flatnonzero(refused[name_codes] & ~bad).tolist():
+                self.drops.append(Drop(stage=VALIDATE, reason=problems[name_codes[i]], kind="entity",
+                                       detail=f"'{m['name'][i].as_py()[:80]}' ({names[cls[i]]})",
+                                       chunk_id=chunk_ids[m["record"][i]].as_py()))
+            bad |= refused[name_codes]
+        key_codes, distinct_keys = _encoded(m["key"])
+        combined = key_codes * max(len(self.classes), 1) + cls
+        combined[bad] = -1
+        uniq, inverse = np.unique(combined, return_inverse=True)
+        entity_of = inverse.astype(np.int64)
+        if len(uniq) and uniq[0] == -1:
+            entity_of -= 1  # the dropped mentions' group is -1
+            uniq = uniq[1:]
+        entity_of[bad] = -1
+        ent_cls = uniq % max(len(self.classes), 1)
+        ent_keys = distinct_keys.take(pa.array(uniq // max(len(self.classes), 1)))
+        return entity_of, ent_cls, ent_keys
 
     # ------------------------------------------------ rows
 
-    def _entities(self, mention: pa.Table, own: pa.Table) -> tuple[pa.Table, pa.Table]:
-        """One row per entity id: the record's own fields (merged when several records share the
-        id), the first mention's name otherwise; every mentioning record as provenance. Also the
-        (normalised name or alias, entity id) pairs `bring_in` looks for shared names in."""
-        codes, _ = _encoded(mention["id"])
-        groups = _Groups.of(mention.select(["id", "name", "key", "cls", "ord", "chunk_id", "doc_id", "own"]), codes)
-        owner = groups.rows["own"].to_numpy()
-        counts = np.add.reduceat((owner >= 0).astype(np.int64), groups.starts)
-        chosen = np.maximum.reduceat(owner, groups.starts)  # the one record of a group that has one
-        fields = own.select(list(_OWN_FIELDS))
+    def _entities(self, m: dict[str, Any], entity_of: np.ndarray, ent_cls: np.ndarray, ent_keys: pa.Array,
+                  own: dict[str, Any], chunk_ids: pa.Array, doc_ids: pa.Array) -> tuple[pa.Table, pa.Array]:
+        """One row per entity: the record's own fields (merged when several records share the id),
+        the first mention's name otherwise; every mentioning record as provenance."""
+        class_names = self._class_names().to_pylist()
+        ent_ids = _sliced(lambda start, end: [stable_id("ent", class_names[c], k) for c, k in zip(
+            ent_cls[start:end].tolist(), ent_keys.slice(start, end - start).to_pylist(), strict=True)], len(ent_cls))
+        valid = np.flatnonzero(entity_of >= 0)
+        order, new, starts = _group(entity_of[valid], m["ord"][valid])
+        rows = valid[order]  # mention numbers, sorted by (entity, order)
+        owner = m["own"][rows]
+        counts = np.add.reduceat((owner >= 0).astype(np.int64), starts) if len(starts) else np.empty(0, np.int64)
+        chosen = np.maximum.reduceat(owner, starts) if len(starts) else np.empty(0, np.int64)
+        fields = own["fields"] if own["fields"] is not None else pa.table(
+            {"name": pa.array([], _S), "aliases": pa.array([], pa.list_(_S)), "description": pa.array([], _S),
+             "properties": pa.array([], _S), "semantic_type": pa.array([], _S)})
         shared = np.flatnonzero(counts > 1)
-        if len(shared):  # several records of one id (equal names once normalised): merged by the rules
-            group_of = np.cumsum(groups.new) - 1
-            members = np.isin(group_of, shared) & (owner >= 0)
-            merged = self._merged_own(own.take(pa.array(owner[members])))
-            at = pc.index_in(groups.first("id").take(pa.array(shared)), value_set=merged["id"]).to_numpy()
-            chosen[shared] = own.num_rows + at
-            fields = pa.concat_tables([fields, merged.select(list(_OWN_FIELDS)).cast(fields.schema)])
-        chosen = pa.array(chosen, mask=counts == 0)
-        own_fields = fields.take(chosen)
-        n = len(groups.starts)
-        empty_list = pa.array([[]] * n, pa.list_(pa.string())) if n else pa.array([], pa.list_(pa.string()))
-        ids = groups.first("id")
+        if len(shared):  # several records of one id (names equal once normalised): merged by the rules
+            group_of = np.cumsum(new) - 1
+            members = owner[np.isin(group_of, shared) & (owner >= 0)]
+            merged = self._merged_own(fields.take(pa.array(members)),
+                                      ent_ids.take(pa.array(entity_of[own["mention"][members]])).to_pylist())
+            groups = entity_of[rows[starts[shared]]]
+            at = pc.index_in(ent_ids.take(pa.array(groups)), value_set=merged[0]).to_numpy()
+            chosen[shared] = fields.num_rows + at
+            fields = pa.concat_tables([fields, merged[1].cast(fields.schema)])
+        own_fields = fields.take(pa.array(chosen, mask=counts == 0))
+        n = len(starts)
+        group_entities = entity_of[rows[starts]]
+        first_names = m["name"].take(pa.array(rows[starts]))
+        empty_list = pa.array([[]] * n, pa.list_(_S)) if n else pa.array([], pa.list_(_S))
+        zeros = np.zeros(n, dtype=np.int32)
         columns = {
-            "id": ids, "name": pc.coalesce(own_fields["name"], groups.first("name")), "spg_class": groups.first("cls"),
+            "id": ent_ids.take(pa.array(group_entities)),
+            "name": pc.coalesce(own_fields["name"], first_names),
+            "spg_class": _dict(ent_cls[group_entities], self._class_names()),
             "semantic_type": own_fields["semantic_type"], "description": pc.coalesce(own_fields["description"], ""),
-            "summary": _const("", n), "aliases": pc.coalesce(own_fields["aliases"], empty_list),
+            "summary": _dict(zeros, [""]), "aliases": pc.coalesce(own_fields["aliases"], empty_list),
             "properties": pc.coalesce(own_fields["properties"], "{}"),
-            "chunk_ids": groups.distinct_lists("chunk_id"), "doc_ids": groups.distinct_lists("doc_id"),
+            "chunk_ids": _distinct_lists(m["record"][rows], new, chunk_ids),
+            "doc_ids": _distinct_lists(m["ord"][rows] // _DOC_SHIFT, new, doc_ids),
         }
-        table = pa.table({f.name: _array(columns[f.name]).cast(f.type) for f in SCHEMAS["entities"]},
-                         schema=SCHEMAS["entities"])
-        return table, self._keys(own, ids, groups.first("key"))
+        # Columns of repeated values stay dictionary-encoded until written (`Workspace.write_parts`).
+        table = pa.table({name: columns[name] for name in SCHEMAS["entities"].names})
+        return table, ent_ids
 
     @staticmethod
-    def _keys(own: pa.Table, ids: pa.Array, keys: pa.Array) -> pa.Table:
-        """(normalised name or alias, entity id) of every entity row."""
-        own_ids = _per_distinct(_joined(own["cls"], own["key"]), _entity_id, pa.string())
-        flat = _array(pc.list_flatten(own["alias_keys"]))
-        parents = _array(pc.list_parent_indices(own["alias_keys"]))
-        return pa.table({"key": pa.concat_arrays([_array(keys), flat]),
-                         "id": pa.concat_arrays([_array(ids), own_ids.take(parents)])})
-
-    @staticmethod
-    def _merged_own(rows: pa.Table) -> pa.Table:
+    def _merged_own(rows: pa.Table, ids: list[str]) -> tuple[pa.Array, pa.Table]:
         """Records sharing an entity id (same class, names equal once normalised) merged by the
-        rules of `kgbuild.merge`, in corpus order."""
+        rules of `kgbuild.merge`, in corpus order: (ids, their fields)."""
         merged: MergeTable[Entity] = MergeTable()
-        for row in rows.sort_by([("ord", "ascending")]).to_pylist():
-            merged.add(Entity(id=_entity_id(f"{row['cls']}\x1f{row['key']}"), name=row["name"], spg_class=row["cls"],
-                              aliases=row["aliases"], description=row["description"] or "",
-                              semantic_type=row["semantic_type"],
+        for entity_id, row in zip(ids, rows.to_pylist(), strict=True):
+            merged.add(Entity(id=entity_id, name=row["name"], spg_class="", aliases=row["aliases"],
+                              description=row["description"] or "", semantic_type=row["semantic_type"],
                               properties=json.loads(row["properties"]) if row["properties"] else {}))
         out = merged.values()
-        return pa.table({
-            "id": pa.array([e.id for e in out], _S), "name": pa.array([e.name for e in out], _S),
-            "aliases": pa.array([e.aliases for e in out], pa.list_(_S)),
+        return pa.array([e.id for e in out], _S), pa.table({
+            "name": pa.array([e.name for e in out], _S), "aliases": pa.array([e.aliases for e in out], pa.list_(_S)),
             "description": pa.array([e.description for e in out], _S),
             "properties": pa.array([json.dumps(e.properties, ensure_ascii=False, sort_keys=True) if e.properties
                                     else None for e in out], _S),
             "semantic_type": pa.array([e.semantic_type for e in out], _S)})
 
-    def _relations(self, relation: pa.Table) -> pa.Table:
-        if relation.num_rows == 0:
+    def _relations(self, m: dict[str, Any], entity_of: np.ndarray, ent_ids: pa.Array, relations: _Relations,
+                   chunk_ids: pa.Array, doc_ids: pa.Array) -> pa.Table:
+        subjects, objects = _cat(relations.subjects), _cat(relations.objects)
+        if len(subjects) == 0:
             return SCHEMAS["relations"].empty_table()
-        predicates = {p: normalize_name(p) for p in pc.unique(relation["predicate"]).to_pylist()}
+        predicates, ords, records = _cat(relations.predicates), _cat(relations.ords), _cat(relations.records)
+        properties = _cat_arrow(relations.properties)
+        s_ent, o_ent = entity_of[subjects], entity_of[objects]
+        class_of = np.full(len(ent_ids), -1, dtype=np.int64)
+        valid = entity_of >= 0
+        class_of[entity_of[valid]] = m["cls"][valid]
+        predicate_names = sorted(self.predicates, key=self.predicates.__getitem__)
+        class_names = self._class_names().to_pylist()
+        fallback = self.schema.fallback_class
+        checked: dict[tuple[int, int, int], bool] = {}
 
-        def relation_id(joined: str) -> str:
-            subject, predicate, obj = joined.split("\x1f", 2)
-            return stable_id("rel", subject, predicates[predicate], obj)
+        def refuses(p: int, sc: int, oc: int) -> bool:
+            if (p, sc, oc) not in checked:
+                s_name, o_name = class_names[sc], class_names[oc]
+                checked[(p, sc, oc)] = (self.strict or fallback not in (s_name, o_name)) and \
+                    not self.schema.relation_allows(predicate_names[p], s_name, o_name)
+            return checked[(p, sc, oc)]
 
-        joined = _joined(relation["subject_id"], relation["predicate"], relation["object_id"])
-        codes, distinct = _encoded(joined)
-        ids = pa.array([relation_id(j) for j in distinct.to_pylist()], _S)
-        relation = relation.append_column("id", ids.take(pa.array(codes)))
-        groups = _Groups.of(relation, codes)
-        m = len(groups.starts)
-        columns: dict[str, Any] = {c: groups.first(c) for c in (
-            "id", "subject_id", "subject_name", "subject_class", "predicate", "object_id", "object_name",
-            "object_class")}
-        columns.update({"subject_kind": _const("entity", m), "object_kind": _const("entity", m),
-                        "chunk_ids": groups.distinct_lists("chunk_id"), "doc_ids": groups.distinct_lists("doc_id"),
-                        "properties": self._merged_properties(groups)})
-        table = pa.table({f.name: _array(columns[f.name]).cast(f.type) for f in SCHEMAS["relations"]},
-                         schema=SCHEMAS["relations"])
-        return table
+        dangling_s, dangling_o = s_ent < 0, o_ent < 0
+        loop = (s_ent == o_ent) & ~dangling_s
+        ok = ~(dangling_s | dangling_o | loop)
+        triples = np.stack([predicates, class_of[np.maximum(s_ent, 0)], class_of[np.maximum(o_ent, 0)]], axis=1)
+        combos, inverse = np.unique(triples[ok], axis=0, return_inverse=True)
+        refused_combo = np.array([refuses(*map(int, c)) for c in combos], dtype=bool)
+        refused = np.zeros(len(subjects), dtype=bool)
+        refused[ok] = refused_combo[inverse.ravel()] if len(combos) else False
+        flags = dangling_s | dangling_o | loop | refused
+        for i in np.flatnonzero(flags).tolist():
+            triple = (f"({m['name'][subjects[i]].as_py()}, {predicate_names[predicates[i]]}, "
+                      f"{m['name'][objects[i]].as_py()})")
+            if dangling_s[i]:
+                reason, detail = DropReason.DANGLING_SUBJECT, triple
+            elif dangling_o[i]:
+                reason, detail = DropReason.DANGLING_OBJECT, triple
+            elif loop[i]:
+                reason, detail = DropReason.SELF_LOOP, triple
+            else:
+                reason = DropReason.DOMAIN_RANGE_VIOLATION
+                detail = (f"{predicate_names[predicates[i]]} does not accept {class_names[class_of[s_ent[i]]]} -> "
+                          f"{class_names[class_of[o_ent[i]]]}: {triple}")
+            self.drops.append(Drop(stage=VALIDATE, reason=reason, kind="relation", detail=detail,
+                                   chunk_id=chunk_ids[records[i]].as_py()))
+        kept = np.flatnonzero(~flags)
+        n_pred, n_ent = max(len(predicate_names), 1), max(len(ent_ids), 1)
+        combined = (s_ent[kept] * n_pred + predicates[kept]) * n_ent + o_ent[kept]
+        _, codes = np.unique(combined, return_inverse=True)
+        order, new, starts = _group(codes.ravel(), ords[kept])
+        rows = kept[order]
+        firsts = rows[starts]
+        g = len(starts)
+        zeros = np.zeros(g, dtype=np.int32)
+        subject_ids, object_ids = _dict(s_ent[firsts], ent_ids), _dict(o_ent[firsts], ent_ids)
+        classes = self._class_names()
+        columns = {
+            "id": self._relation_ids(subject_ids, predicates[firsts], object_ids, predicate_names),
+            "subject_id": subject_ids, "subject_name": _dict(subjects[firsts], m["name"]),
+            "subject_kind": _dict(zeros, ["entity"]), "predicate": _dict(predicates[firsts], predicate_names),
+            "object_id": object_ids, "object_name": _dict(objects[firsts], m["name"]),
+            "object_kind": _dict(zeros, ["entity"]),
+            "properties": self._merged_properties(properties, rows, new, g),
+            "chunk_ids": _distinct_lists(records[rows], new, chunk_ids),
+            "subject_class": _dict(class_of[s_ent[firsts]], classes),
+            "object_class": _dict(class_of[o_ent[firsts]], classes),
+            "doc_ids": _distinct_lists(ords[rows] // _DOC_SHIFT, new, doc_ids),
+        }
+        # Columns of repeated values stay dictionary-encoded until written (`Workspace.write_parts`).
+        return pa.table({name: columns[name] for name in SCHEMAS["relations"].names})
 
     @staticmethod
-    def _merged_properties(groups: _Groups) -> pa.Array:
+    def _relation_ids(subjects: pa.Array, predicates: np.ndarray, objects: pa.Array, names: list[str]) -> pa.Array:
+        """`Relation.make_id` of each triple."""
+        normalised = [normalize_name(p) for p in names]
+        return _sliced(lambda start, end: [stable_id("rel", s, normalised[p], o) for s, p, o in zip(
+            subjects.slice(start, end - start).to_pylist(), predicates[start:end].tolist(),
+            objects.slice(start, end - start).to_pylist(), strict=True)], len(predicates))
+
+    @staticmethod
+    def _merged_properties(properties: pa.Array, rows: np.ndarray, new: np.ndarray, groups: int) -> pa.Array:
         """Per triple, the properties of the rows that say it, merged key-wise (first non-empty
         value wins), as the `properties` column's sorted JSON."""
-        rows = groups.rows
-        said = pc.is_valid(rows["properties"]).to_numpy(zero_copy_only=False)
-        m = len(groups.starts)
+        said = pc.is_valid(properties).to_numpy(zero_copy_only=False)[rows]
         if not said.any():
-            return _const("{}", m)
-        group_of = np.cumsum(groups.new) - 1
+            return _dict(np.zeros(groups, dtype=np.int32), ["{}"])
+        group_of = np.cumsum(new) - 1
         merged: dict[int, dict[str, str]] = {}
-        raw = _array(rows["properties"]).filter(pa.array(said)).to_pylist()
+        raw = properties.take(pa.array(rows[said])).to_pylist()
         for group, text in zip(group_of[said].tolist(), raw, strict=True):
             into = merged.setdefault(group, {})
             for key, value in json.loads(text).items():
@@ -698,10 +850,21 @@ class _Builder:
                     into[key] = value
                 else:
                     into.setdefault(key, value)
-        out: list[str] = ["{}"] * m
+        out: list[str] = ["{}"] * groups
         for group, props in merged.items():
             out[group] = json.dumps(props, ensure_ascii=False, sort_keys=True)
         return pa.array(out, _S)
+
+    @staticmethod
+    def _keys(own: dict[str, Any], entity_of: np.ndarray, ent_keys: pa.Array, ids: pa.ChunkedArray) -> pa.Table:
+        """(normalised name or alias, entity id) of every entity row (row k is entity k), for `bring_in`."""
+        ids = _array(ids)
+        own_entity = entity_of[own["mention"]]
+        flat = _array(pc.list_flatten(own["alias_keys"]))
+        alias_entity = own_entity[_ints(pc.list_parent_indices(own["alias_keys"]))]
+        ok = alias_entity >= 0
+        return pa.table({"key": pa.concat_arrays([ent_keys, flat.filter(pa.array(ok))]),
+                         "id": pa.concat_arrays([ids, ids.take(pa.array(alias_entity[ok]))])})
 
     def _concepts(self, parts: list[_Doc]) -> list[Concept]:
         """A hierarchy's parts as concepts: each isA the one before it; the last part cites the record."""
