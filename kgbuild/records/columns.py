@@ -154,7 +154,7 @@ class ColumnsBuilder:
 
     def finish(self) -> MappedTables:
         self._flush()
-        tables = {name: pa.Table.from_batches(batches, schema=SCHEMAS[name]).combine_chunks()
-                  for name, batches in self._batches.items()}
+        # Left in batches: combining them would copy every column once more at the end of the file.
+        tables = {name: pa.Table.from_batches(batches, schema=SCHEMAS[name]) for name, batches in self._batches.items()}
         self._batches = {name: [] for name in SCHEMAS}
         return MappedTables(**tables, slots=list(self._slots))

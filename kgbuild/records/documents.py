@@ -198,6 +198,10 @@ def _padded(lines: pa.Array) -> pa.Array:
     return pc.utf8_lpad(pc.cast(lines, pa.string()), width=5, padding="0")
 
 
+def _flat(values: pa.Array | pa.ChunkedArray) -> pa.Array:
+    return values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+
+
 def record_chunk_ids(doc_id: str, lines: pa.Array) -> pa.Array:
     """`{doc id}#p{LINE}#0` for each record line: the ids `ids.chunk_id` gives."""
     return pc.binary_join_element_wise(doc_id + "#p", _padded(lines), "#0", "")
@@ -211,23 +215,22 @@ def chunk_table(doc: Document, rows: pa.Table) -> pa.Table:
     ids are slices of the ids and the three positions one array (`Workspace.write_parts` casts a
     row group at a time to the table's schema)."""
     n = rows.num_rows
-    rows = rows.combine_chunks()
-    lines = rows["line"].chunk(0) if rows["line"].num_chunks else pa.array([], pa.int64())
-    texts = rows["text"].chunk(0) if rows["text"].num_chunks else pa.array([], pa.string())
+    lines, texts = rows["line"], rows["text"]  # chunked as read: never copied into one
     ids = record_chunk_ids(doc.id, lines)
-    where = pc.binary_join_element_wise(doc.source + ":", pc.cast(lines, pa.string()), "")
+    where = _flat(pc.binary_join_element_wise(doc.source + ":", pc.cast(lines, pa.string()), ""))
     offsets = pa.array(range(n + 1), pa.int32())
     hashes = pa.array([content_hash(t) for t in texts.to_pylist()], pa.string())
     order = pa.array(range(n), pa.int64())
     # A record is never cut: its token count is a size hint.
     tokens = pc.max_element_wise(pc.divide(pc.utf8_length(texts).cast(pa.int64()), 4), 1)
-    none = pa.nulls(min(n, 1), pa.string())
+    none = [pa.nulls(1, pa.string())] if n else []
+    ids = ids if isinstance(ids, pa.ChunkedArray) else pa.chunked_array([ids], pa.string())
     columns = {
         "id": ids, "doc_id": pa.DictionaryArray.from_arrays(pa.array([0] * n, pa.int32()), pa.array([doc.id])),
         "text": texts, "section": pa.ListArray.from_arrays(offsets, where), "order": order,
         "paragraph_start": order, "paragraph_end": order, "token_count": tokens, "content_hash": hashes,
-        "prev_id": pa.chunked_array([none, ids.slice(0, max(n - 1, 0))], pa.string()),
-        "next_id": pa.chunked_array([ids.slice(1), none], pa.string()),
+        "prev_id": pa.chunked_array([*none, *ids.slice(0, max(n - 1, 0)).chunks], pa.string()),
+        "next_id": pa.chunked_array([*ids.slice(1).chunks, *none], pa.string()),
         "summary": pa.nulls(n, pa.string()), "oversize_split": pa.array([False] * n, pa.bool_()),
     }
     return pa.table(columns)

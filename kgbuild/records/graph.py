@@ -572,7 +572,7 @@ class _Builder:
         n = links.num_rows
         # The record of each link: its number among the own records (records[row], in row order),
         # which is also the number of its own mention.
-        subject = first + _ints(pc.index_in(links["row"], value_set=part.tables.records["row"]))
+        subject = first + _ints(pc.index_in(links["row"], value_set=_array(part.tables.records["row"])))
         rows = _ints(links["row"])
         ords = rows * _ROW_SHIFT + part.base + _ints(links["pos"])
         slot = _ints(links["slot"])
@@ -665,15 +665,21 @@ class _Builder:
                 bad[here] = True
             else:
                 cls[here] = self.classes.setdefault(target, len(self.classes))
-        name_codes, distinct_names = _encoded(m["name"])
-        problems = [_name_problem(n) for n in distinct_names.to_pylist()]
-        refused = np.array([p is not None for p in problems], dtype=bool)
-        if refused.any():
-            for i in np.flatnonzero(refused[name_codes] & ~bad).tolist():
-                self.drops.append(Drop(stage=VALIDATE, reason=problems[name_codes[i]], kind="entity",
-                                       detail=f"'{m['name'][i].as_py()[:80]}' ({names[cls[i]]})",
-                                       chunk_id=chunk_ids[m["record"][i]].as_py()))
-            bad |= refused[name_codes]
+        # Names the rules may refuse: empty, too long, or without a letter or digit. RE2's \pL and
+        # \pN are what str.isalpha and str.isnumeric accept, so a name it finds one in is kept;
+        # the others are judged by `_name_problem` itself.
+        length = pc.utf8_length(m["name"])
+        doubtful = pc.or_(pc.or_(pc.equal(length, 0), pc.greater(length, MAX_NAME_CHARS)),
+                          pc.invert(pc.match_substring_regex(m["name"], r"[\pL\pN]")))
+        for i in np.flatnonzero(_ints(doubtful).astype(bool) & ~bad).tolist():
+            name = m["name"][i].as_py()
+            problem = _name_problem(name)
+            if problem is None:
+                continue
+            bad[i] = True
+            self.drops.append(Drop(stage=VALIDATE, reason=problem, kind="entity",
+                                   detail=f"'{name[:80]}' ({names[cls[i]]})",
+                                   chunk_id=chunk_ids[m["record"][i]].as_py()))
         key_codes, distinct_keys = _encoded(m["key"])
         combined = key_codes * max(len(self.classes), 1) + cls
         combined[bad] = -1
@@ -778,11 +784,14 @@ class _Builder:
         dangling_s, dangling_o = s_ent < 0, o_ent < 0
         loop = (s_ent == o_ent) & ~dangling_s
         ok = ~(dangling_s | dangling_o | loop)
-        triples = np.stack([predicates, class_of[np.maximum(s_ent, 0)], class_of[np.maximum(o_ent, 0)]], axis=1)
-        combos, inverse = np.unique(triples[ok], axis=0, return_inverse=True)
-        refused_combo = np.array([refuses(*map(int, c)) for c in combos], dtype=bool)
+        n_cls = max(len(class_names), 1)
+        triple = (predicates * n_cls + class_of[np.maximum(s_ent, 0)]) * n_cls + class_of[np.maximum(o_ent, 0)]
+        combos, inverse = np.unique(triple[ok], return_inverse=True)
+        refused_combo = np.array([refuses(int(c) // (n_cls * n_cls), int(c) // n_cls % n_cls, int(c) % n_cls)
+                                  for c in combos], dtype=bool)
         refused = np.zeros(len(subjects), dtype=bool)
         refused[ok] = refused_combo[inverse.ravel()] if len(combos) else False
+        del triple, combos, inverse
         flags = dangling_s | dangling_o | loop | refused
         for i in np.flatnonzero(flags).tolist():
             triple = (f"({m['name'][subjects[i]].as_py()}, {predicate_names[predicates[i]]}, "
