@@ -353,12 +353,15 @@ class _Index:
 
 @dataclass
 class _Mentions:
-    """Every entity mention (a record itself, a relation's target, an SPO end), as columns: the
-    name and key as Arrow strings, the rest numbers (a class by its code, the record by its global
-    number, `own` the own record it is, else -1)."""
+    """Every entity mention (a record itself, a relation's target, an SPO end), as numbers: its
+    name and key by their place in a pool of names (a target found among the records shares the
+    record's: the pool holds each record's once, not once per mention), its class by its code,
+    its record by its global number, `own` the own record it is (else -1)."""
 
-    names: list[pa.Array] = field(default_factory=list)
+    names: list[pa.Array] = field(default_factory=list)  # the pool
     keys: list[pa.Array] = field(default_factory=list)
+    pool: int = 0
+    name_at: list[np.ndarray] = field(default_factory=list)
     cls: list[np.ndarray] = field(default_factory=list)
     ords: list[np.ndarray] = field(default_factory=list)
     records: list[np.ndarray] = field(default_factory=list)
@@ -367,10 +370,17 @@ class _Mentions:
 
     def add(self, names: Any, keys: Any, cls: np.ndarray, ords: np.ndarray, records: np.ndarray,
             owns: np.ndarray) -> np.ndarray:
-        """Append mentions; returns their numbers."""
-        n = len(ords)
+        """Append mentions of new names; returns their numbers."""
         self.names.append(_array(names))
         self.keys.append(_array(keys))
+        self.pool += len(ords)
+        return self.add_shared(np.arange(self.pool - len(ords), self.pool, dtype=np.int64), cls, ords, records, owns)
+
+    def add_shared(self, name_at: np.ndarray, cls: np.ndarray, ords: np.ndarray, records: np.ndarray,
+                   owns: np.ndarray) -> np.ndarray:
+        """Append mentions of names already in the pool; returns their numbers."""
+        n = len(ords)
+        self.name_at.append(name_at)
         self.cls.append(cls)
         self.ords.append(ords)
         self.records.append(records)
@@ -599,15 +609,18 @@ class _Builder:
             else:
                 self.counts.stubs += int(missing.sum())  # a named stub: the value as written
                 keep = np.ones(n, dtype=bool)
-        # The target: the record the index names (its name and key), else the value as written.
-        found = pa.array(lookup & (owner >= 0))
-        at = pa.array(np.maximum(owner, 0))
+        # The target: the record the index names (its name and key: own record `owner` is the
+        # pool's name `owner`), else the value as written.
+        found = lookup & (owner >= 0)
         kept = np.flatnonzero(keep)
-        keep_at = pa.array(kept)
-        target_names = pc.if_else(found, own["name"].take(at), value).take(keep_at)
-        target_keys = pc.if_else(found, own["key"].take(at), value_key).take(keep_at)
-        objects = mentions.add(target_names, target_keys, self._code(self.classes, cls_names.take(keep_at)),
-                               ords[kept], rows[kept] + part.first, np.full(len(kept), -1, dtype=np.int64))
+        cls_codes = self._code(self.classes, cls_names)
+        objects = np.empty(n, dtype=np.int64)
+        shared, free = np.flatnonzero(keep & found), np.flatnonzero(keep & ~found)
+        objects[shared] = mentions.add_shared(owner[shared], cls_codes[shared], ords[shared],
+                                              rows[shared] + part.first, np.full(len(shared), -1, dtype=np.int64))
+        objects[free] = mentions.add(value.take(pa.array(free)), value_key.take(pa.array(free)), cls_codes[free],
+                                     ords[free], rows[free] + part.first, np.full(len(free), -1, dtype=np.int64))
+        objects = objects[kept]
         pred_codes = np.array([self.predicates.setdefault(p, len(self.predicates)) for p in predicate],
                               dtype=np.int64)[slot]
         relations.add(subject[kept], objects, pred_codes[kept], ords[kept], rows[kept] + part.first,
@@ -633,8 +646,9 @@ class _Builder:
     # ------------------------------------------------ validation and entity codes
 
     def _mention_arrays(self, mentions: _Mentions) -> dict[str, Any]:
-        return {"name": _cat_arrow(mentions.names), "key": _cat_arrow(mentions.keys), "cls": _cat(mentions.cls),
-                "ord": _cat(mentions.ords), "record": _cat(mentions.records), "own": _cat(mentions.owns)}
+        return {"name": _cat_arrow(mentions.names), "key": _cat_arrow(mentions.keys),
+                "name_at": _cat(mentions.name_at), "cls": _cat(mentions.cls), "ord": _cat(mentions.ords),
+                "record": _cat(mentions.records), "own": _cat(mentions.owns)}
 
     def _entity_codes(self, m: dict[str, Any], chunk_ids: pa.Array) -> tuple[np.ndarray, np.ndarray, pa.Array]:
         """Per mention, its entity (-1: the mention was dropped); per entity, its class code and key.
@@ -653,7 +667,7 @@ class _Builder:
             for i in here.tolist():
                 if resolved is not None:
                     break
-                mention, chunk_id = m["name"][i].as_py(), chunk_ids[m["record"][i]].as_py()
+                mention, chunk_id = m["name"][m["name_at"][i]].as_py(), chunk_ids[m["record"][i]].as_py()
                 if target is None:
                     self.drops.append(Drop(stage=VALIDATE, reason=DropReason.UNKNOWN_CLASS, kind="entity",
                                            detail=f"'{mention}': {name!r}", chunk_id=chunk_id))
@@ -669,10 +683,10 @@ class _Builder:
         # \pN are what str.isalpha and str.isnumeric accept, so a name it finds one in is kept;
         # the others are judged by `_name_problem` itself.
         length = pc.utf8_length(m["name"])
-        doubtful = pc.or_(pc.or_(pc.equal(length, 0), pc.greater(length, MAX_NAME_CHARS)),
-                          pc.invert(pc.match_substring_regex(m["name"], r"[\pL\pN]")))
-        for i in np.flatnonzero(_ints(doubtful).astype(bool) & ~bad).tolist():
-            name = m["name"][i].as_py()
+        doubtful = _ints(pc.or_(pc.or_(pc.equal(length, 0), pc.greater(length, MAX_NAME_CHARS)),
+                                pc.invert(pc.match_substring_regex(m["name"], r"[\pL\pN]")))).astype(bool)
+        for i in np.flatnonzero(doubtful[m["name_at"]] & ~bad).tolist():
+            name = m["name"][m["name_at"][i]].as_py()
             problem = _name_problem(name)
             if problem is None:
                 continue
@@ -680,8 +694,8 @@ class _Builder:
             self.drops.append(Drop(stage=VALIDATE, reason=problem, kind="entity",
                                    detail=f"'{name[:80]}' ({names[cls[i]]})",
                                    chunk_id=chunk_ids[m["record"][i]].as_py()))
-        key_codes, distinct_keys = _encoded(m["key"])
-        combined = key_codes * max(len(self.classes), 1) + cls
+        key_codes, distinct_keys = _encoded(m["key"])  # the pool's: each name once
+        combined = key_codes[m["name_at"]] * max(len(self.classes), 1) + cls
         combined[bad] = -1
         uniq, inverse = np.unique(combined, return_inverse=True)
         entity_of = inverse.astype(np.int64)
@@ -724,7 +738,7 @@ class _Builder:
         own_fields = fields.take(pa.array(chosen, mask=counts == 0))
         n = len(starts)
         group_entities = entity_of[rows[starts]]
-        first_names = m["name"].take(pa.array(rows[starts]))
+        first_names = m["name"].take(pa.array(m["name_at"][rows[starts]]))
         empty_list = pa.array([[]] * n, pa.list_(_S)) if n else pa.array([], pa.list_(_S))
         zeros = np.zeros(n, dtype=np.int32)
         columns = {
@@ -794,8 +808,8 @@ class _Builder:
         del triple, combos, inverse
         flags = dangling_s | dangling_o | loop | refused
         for i in np.flatnonzero(flags).tolist():
-            triple = (f"({m['name'][subjects[i]].as_py()}, {predicate_names[predicates[i]]}, "
-                      f"{m['name'][objects[i]].as_py()})")
+            triple = (f"({m['name'][m['name_at'][subjects[i]]].as_py()}, {predicate_names[predicates[i]]}, "
+                      f"{m['name'][m['name_at'][objects[i]]].as_py()})")
             if dangling_s[i]:
                 reason, detail = DropReason.DANGLING_SUBJECT, triple
             elif dangling_o[i]:
@@ -821,9 +835,9 @@ class _Builder:
         classes = self._class_names()
         columns = {
             "id": self._relation_ids(subject_ids, predicates[firsts], object_ids, predicate_names),
-            "subject_id": subject_ids, "subject_name": _dict(subjects[firsts], m["name"]),
+            "subject_id": subject_ids, "subject_name": _dict(m["name_at"][subjects[firsts]], m["name"]),
             "subject_kind": _dict(zeros, ["entity"]), "predicate": _dict(predicates[firsts], predicate_names),
-            "object_id": object_ids, "object_name": _dict(objects[firsts], m["name"]),
+            "object_id": object_ids, "object_name": _dict(m["name_at"][objects[firsts]], m["name"]),
             "object_kind": _dict(zeros, ["entity"]),
             "properties": self._merged_properties(properties, rows, new, g),
             "chunk_ids": _distinct_lists(records[rows], new, chunk_ids),
