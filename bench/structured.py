@@ -188,7 +188,7 @@ def main() -> None:
                         help="a checkout of earlier code (e.g. a `git worktree` of main): its whole builds run "
                              "at the smallest --build-rows size beside this code's, in the same run")
     args = parser.parse_args()
-    figures: dict[str, object] = {"rows": args.rows}
+    figures: dict[str, object] = {"rows": args.rows, "load_avg_1m_start": round(os.getloadavg()[0], 2)}
     with tempfile.TemporaryDirectory(prefix="kgbuild-structured-") as tmp:
         root = Path(tmp) / f"r{args.rows}"
         generate(root, args.rows)

@@ -423,6 +423,10 @@ def _dict(indices: np.ndarray, labels: pa.Array | list[str]) -> pa.DictionaryArr
     return pa.DictionaryArray.from_arrays(pa.array(indices, pa.int32()), values)
 
 
+def _cat32(parts: list[np.ndarray]) -> np.ndarray:
+    return np.concatenate(parts).astype(np.int32) if parts else np.empty(0, np.int32)
+
+
 def _cat(parts: list[np.ndarray]) -> np.ndarray:
     return np.concatenate(parts) if parts else np.empty(0, np.int64)
 
@@ -646,9 +650,14 @@ class _Builder:
     # ------------------------------------------------ validation and entity codes
 
     def _mention_arrays(self, mentions: _Mentions) -> dict[str, Any]:
-        return {"name": _cat_arrow(mentions.names), "key": _cat_arrow(mentions.keys),
-                "name_at": _cat(mentions.name_at), "cls": _cat(mentions.cls), "ord": _cat(mentions.ords),
-                "record": _cat(mentions.records), "own": _cat(mentions.owns)}
+        # Numbers below 2**31 as int32 (a mention costs 24 bytes here, not 40); the order keys need 64 bits.
+        out = {"name": _cat_arrow(mentions.names), "key": _cat_arrow(mentions.keys),
+               "name_at": _cat32(mentions.name_at), "cls": _cat32(mentions.cls), "ord": _cat(mentions.ords),
+               "record": _cat32(mentions.records), "own": _cat32(mentions.owns)}
+        for column in (mentions.names, mentions.keys, mentions.name_at, mentions.cls, mentions.ords,
+                       mentions.records, mentions.owns):
+            column.clear()
+        return out
 
     def _entity_codes(self, m: dict[str, Any], chunk_ids: pa.Array) -> tuple[np.ndarray, np.ndarray, pa.Array]:
         """Per mention, its entity (-1: the mention was dropped); per entity, its class code and key.
@@ -698,7 +707,7 @@ class _Builder:
         combined = key_codes[m["name_at"]] * max(len(self.classes), 1) + cls
         combined[bad] = -1
         uniq, inverse = np.unique(combined, return_inverse=True)
-        entity_of = inverse.astype(np.int64)
+        entity_of = inverse.astype(np.int32)
         if len(uniq) and uniq[0] == -1:
             entity_of -= 1  # the dropped mentions' group is -1
             uniq = uniq[1:]
@@ -774,11 +783,14 @@ class _Builder:
 
     def _relations(self, m: dict[str, Any], entity_of: np.ndarray, ent_ids: pa.Array, relations: _Relations,
                    chunk_ids: pa.Array, doc_ids: pa.Array) -> pa.Table:
-        subjects, objects = _cat(relations.subjects), _cat(relations.objects)
+        subjects, objects = _cat32(relations.subjects), _cat32(relations.objects)
         if len(subjects) == 0:
             return SCHEMAS["relations"].empty_table()
-        predicates, ords, records = _cat(relations.predicates), _cat(relations.ords), _cat(relations.records)
+        predicates, ords, records = _cat32(relations.predicates), _cat(relations.ords), _cat32(relations.records)
         properties = _cat_arrow(relations.properties)
+        for column in (relations.subjects, relations.objects, relations.predicates, relations.ords,
+                       relations.records, relations.properties):
+            column.clear()
         s_ent, o_ent = entity_of[subjects], entity_of[objects]
         class_of = np.full(len(ent_ids), -1, dtype=np.int64)
         valid = entity_of >= 0
@@ -799,7 +811,8 @@ class _Builder:
         loop = (s_ent == o_ent) & ~dangling_s
         ok = ~(dangling_s | dangling_o | loop)
         n_cls = max(len(class_names), 1)
-        triple = (predicates * n_cls + class_of[np.maximum(s_ent, 0)]) * n_cls + class_of[np.maximum(o_ent, 0)]
+        triple = (predicates.astype(np.int64) * n_cls + class_of[np.maximum(s_ent, 0)]) * n_cls + \
+            class_of[np.maximum(o_ent, 0)]
         combos, inverse = np.unique(triple[ok], return_inverse=True)
         refused_combo = np.array([refuses(int(c) // (n_cls * n_cls), int(c) // n_cls % n_cls, int(c) % n_cls)
                                   for c in combos], dtype=bool)
@@ -824,7 +837,7 @@ class _Builder:
                                    chunk_id=chunk_ids[records[i]].as_py()))
         kept = np.flatnonzero(~flags)
         n_pred, n_ent = max(len(predicate_names), 1), max(len(ent_ids), 1)
-        combined = (s_ent[kept] * n_pred + predicates[kept]) * n_ent + o_ent[kept]
+        combined = (s_ent[kept].astype(np.int64) * n_pred + predicates[kept]) * n_ent + o_ent[kept]
         _, codes = np.unique(combined, return_inverse=True)
         order, new, starts = _group(codes.ravel(), ords[kept])
         rows = kept[order]
