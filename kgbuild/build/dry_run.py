@@ -94,7 +94,8 @@ async def estimate_build(config: Config, sources: Sequence[Path], *, use_cache: 
         cache_file = ctx.workspace.cache_dir / "extract" / f"{stage.fingerprint(ctx)}.jsonl"
         cached = _extraction_cache_keys(cache_file) if use_cache else set()
         todo = [c for c in pending if cache_key(c) not in cached]
-        out.chunks, out.chunks_structured = len(chunks), len(handled)
+        records = sum(t.num_rows for t in corpus.record_chunks.values())  # mapped records: no extractor call
+        out.chunks, out.chunks_structured = len(chunks) + records, len(handled) + records
         out.chunks_cached, out.chunks_to_extract = len(pending) - len(todo), len(todo)
         if ctx.extractor_kind() == "llm":
             _estimate_llm(ctx, backend, todo, out, use_cache=use_cache)

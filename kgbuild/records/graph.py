@@ -485,17 +485,20 @@ class _Builder:
         doc_ids = pa.array([p.doc.id for p in parts], _S)
         own = self._own_records(parts, mentions)  # the own records are the first mentions, in order
         names, ids = self._index(own)
+        _release()
         for part, first in zip(parts, own["first"], strict=True):
             self._links(part, first, own, names, ids, mentions, relations)
             self._spo(part, mentions, relations)
             part.tables.consumed()
+            _release()
         del names, ids
-        _release()
         self.counts.entities = mentions.size
         self.counts.relations = sum(len(x) for x in relations.subjects)
         m = self._mention_arrays(mentions)
         del mentions
+        _release()
         entity_of, ent_cls, ent_keys = self._entity_codes(m, chunk_ids)
+        _release()
         entities, ent_ids = self._entities(m, entity_of, ent_cls, ent_keys, own, chunk_ids, doc_ids)
         _release()
         relations_table = self._relations(m, entity_of, ent_ids, relations, chunk_ids, doc_ids)
