@@ -565,24 +565,27 @@ class _Builder:
     def _class_names(self) -> pa.Array:
         return pa.array(sorted(self.classes, key=self.classes.__getitem__), _S)
 
-    def _index(self, own: dict[str, Any]) -> tuple[_Index, _Index]:
-        """Relation targets by (class, name or alias) and by (class, record id); first record wins."""
-        cls = self._class_names().take(pa.array(own["cls"]))
+    def _index(self, own: dict[str, Any]) -> tuple[dict[int, _Index], dict[int, _Index]]:
+        """Relation targets by name or alias and by record id, one index per class (a lookup
+        hashes only that class's keys); first record wins."""
         ords = np.arange(own["count"], dtype=np.int64) * 2  # own records are in corpus order
         flat = _array(pc.list_flatten(own["alias_keys"]))
         parents = _ints(pc.list_parent_indices(own["alias_keys"]))
-        owners = np.arange(own["count"], dtype=np.int64)
-        names = _Index.of(
-            pa.concat_arrays([_joined(cls, own["key"]), _joined(cls.take(pa.array(parents)), flat)]),
-            np.concatenate([ords, ords[parents] + 1]),  # a record's name, then its aliases
-            np.concatenate([owners, parents]))
         has_id = _ints(pc.not_equal(own["record_id"], "")).astype(bool) if own["count"] else np.empty(0, bool)
-        with_id = pa.array(np.flatnonzero(has_id))
-        ids = _Index.of(_joined(cls.take(with_id), own["record_id"].take(with_id)), ords[has_id], owners[has_id])
+        names, ids = {}, {}
+        for code in np.unique(own["cls"]).tolist():
+            mine = np.flatnonzero(own["cls"] == code)
+            aliases = np.flatnonzero(own["cls"][parents] == code) if len(parents) else np.empty(0, np.int64)
+            names[code] = _Index.of(
+                pa.concat_arrays([own["key"].take(pa.array(mine)), flat.take(pa.array(aliases))]),
+                np.concatenate([ords[mine], ords[parents[aliases]] + 1]),  # a record's name, then its aliases
+                np.concatenate([mine, parents[aliases]]))
+            with_id = mine[has_id[mine]]
+            ids[code] = _Index.of(own["record_id"].take(pa.array(with_id)), ords[with_id], with_id)
         return names, ids
 
-    def _links(self, part: _Doc, first: int, own: dict[str, Any], names: _Index, ids: _Index,
-               mentions: _Mentions, relations: _Relations) -> None:
+    def _links(self, part: _Doc, first: int, own: dict[str, Any], names: dict[int, _Index],
+               ids: dict[int, _Index], mentions: _Mentions, relations: _Relations) -> None:
         links = part.tables.links
         if links.num_rows == 0:
             return
@@ -593,17 +596,19 @@ class _Builder:
         rows = _ints(links["row"])
         ords = rows * _ROW_SHIFT + part.base + _ints(links["pos"])
         slot = _ints(links["slot"])
-        predicate, target_cls, by, column = (np.array(v, dtype=object) for v in zip(*part.tables.slots, strict=True))
+        predicate, target_cls, by, column = (list(v) for v in zip(*part.tables.slots, strict=True))
         value = _array(links["value"])
         value_key = _per_distinct(value, normalize_name, _S)
-        cls_names = pa.array(target_cls[slot].tolist(), _S)
-        by_slot = by[slot]
+        slot_cls = np.array([self.classes.setdefault(c, len(self.classes)) for c in target_cls], dtype=np.int64)
+        cls_codes = slot_cls[slot]
+        by_slot = np.array(by, dtype=object)[slot]
         owner = np.full(n, -1, dtype=np.int64)
         is_name, is_id = by_slot == "name", by_slot == "id"
-        if is_name.any():
-            owner[is_name] = names.lookup(_joined(cls_names, value_key).filter(pa.array(is_name)))
-        if is_id.any():
-            owner[is_id] = ids.lookup(_joined(cls_names, value).filter(pa.array(is_id)))
+        for k, (cls_code, how) in enumerate(zip(slot_cls.tolist(), by, strict=True)):
+            here = np.flatnonzero(slot == k)
+            index = (names if how == "name" else ids if how == "id" else {}).get(cls_code)
+            if index is not None and len(here):
+                owner[here] = index.lookup((value_key if how == "name" else value).take(pa.array(here)))
         lookup = is_name | is_id
         missing = lookup & (owner < 0)
         keep = ~missing
@@ -620,7 +625,6 @@ class _Builder:
         # pool's name `owner`), else the value as written.
         found = lookup & (owner >= 0)
         kept = np.flatnonzero(keep)
-        cls_codes = self._code(self.classes, cls_names)
         objects = np.empty(n, dtype=np.int64)
         shared, free = np.flatnonzero(keep & found), np.flatnonzero(keep & ~found)
         objects[shared] = mentions.add_shared(owner[shared], cls_codes[shared], ords[shared],
