@@ -112,3 +112,25 @@ def test_the_columnar_records_graph_is_what_assembly_makes_of_the_records(tmp_pa
     assert {"self loop", "domain/range violation", "name has no letter or digit"} <= reasons, reasons
     # Nowhere drug and D9 are no record of any file; Flu is a Disease, not a Drug.
     assert graph.counts.stubs + graph.counts.dropped_targets == 3
+
+
+def test_only_the_records_fusion_has_work_for_enter_it(tmp_path: Path) -> None:
+    """A record whose name or alias the text also names, records of two classes answering to one
+    name, and hierarchy records (their semantic type links them to a concept) are handed to
+    alignment as records; every other row stays in the table."""
+    from kgbuild.model import Entity
+
+    config = _config("stub")
+    docs, chunks, mapped = _read(tmp_path, config)
+    graph = build_records_graph(config, resolve_schema("medicine"), docs, chunks, mapped)
+    before = graph.entities.num_rows
+    text = [Entity(id=Entity.make_id("Influenza", "Disease"), name="Influenza", spg_class="Disease",
+                   chunk_ids=["notes#p00000#0"])]
+    brought = {(e.name, e.spg_class) for e in graph.bring_in(text)}
+    # Flu by its alias influenza; Flu the Disease and the stub Drug "Flu" (diseases.csv:3) share a
+    # name, as do Fever the Disease record and Fever the Symptom of spo.csv; the departments have
+    # semantic types. Cold and Aspirin stay in the table.
+    assert brought == {("Flu", "Disease"), ("Flu", "Drug"), ("Fever", "Disease"), ("Fever", "Symptom"),
+                       ("内科", "HospitalDepartment"), ("呼吸内科", "HospitalDepartment")}
+    left = {r["name"] for r in graph.entities.to_pylist()}
+    assert graph.entities.num_rows == before - len(brought) and {"Cold", "Aspirin"} <= left

@@ -9,6 +9,7 @@ import pyarrow as pa
 from kgbuild.build.context import BuildContext
 from kgbuild.build.records import BuiltGraph, PersistedTables
 from kgbuild.build.stage import StageResult
+from kgbuild.records.memory import release
 from kgbuild.report import PersistSection
 from kgbuild.tables import (
     GRAPH_TABLES,
@@ -71,5 +72,7 @@ class PersistStage:
         with ctx.progress.stage("persist", total=len(tables)) as advance:
             for name in WRITE_ORDER:
                 rows[name] = ctx.workspace.write_parts(name, tables[name])
+                del tables[name]  # written: its rows (a records import's millions) can go
+                release()
                 advance(1)
         return StageResult(PersistedTables(rows=rows), PersistSection(rows=rows))

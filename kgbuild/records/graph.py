@@ -220,14 +220,15 @@ class RecordsGraph:
             keys = self.keys
             text = pa.array(sorted({normalize_name(label) for e in others for label in (e.name, *e.aliases)}), _S)
             codes, _ = _encoded(keys["key"])
-            owners, _ = _encoded(keys["id"])
-            pairs = np.unique(np.stack([codes, owners], axis=1), axis=0) if len(codes) else np.empty((0, 2), int)
-            per_key = np.bincount(pairs[:, 0], minlength=int(codes.max(initial=-1)) + 1)
+            owners, distinct_owners = _encoded(keys["id"])
+            pairs = np.unique(codes * max(len(distinct_owners), 1) + owners)  # each (key, entity) once
+            per_key = np.bincount(pairs // max(len(distinct_owners), 1), minlength=int(codes.max(initial=-1)) + 1)
             shared = per_key[codes] > 1  # a name or alias two record entities answer to
             hit = pc.or_(pa.array(shared), pc.is_in(keys["key"], value_set=text))
             wanted = pc.unique(_array(keys["id"]).filter(hit))
             mask = pc.or_(pc.is_in(table["id"], value_set=wanted), pc.is_valid(table["semantic_type"]))
         self.keys = None  # asked once, by assembly
+        _release()
         chosen = table.filter(mask)
         self.entities = table.filter(pc.invert(mask))
         codec = CODECS["entities"]
