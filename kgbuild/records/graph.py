@@ -485,7 +485,7 @@ class _Builder:
         chunk_ids = pa.concat_arrays([p.chunk_ids for p in parts]) if parts else pa.array([], _S)
         doc_ids = pa.array([p.doc.id for p in parts], _S)
         own = self._own_records(parts, mentions)  # the own records are the first mentions, in order
-        names, ids = self._index(own)
+        names, ids = self._index(own, self._wanted(parts))
         _release()
         for part, first in zip(parts, own["first"], strict=True):
             self._links(part, first, own, names, ids, mentions, relations)
@@ -566,23 +566,48 @@ class _Builder:
     def _class_names(self) -> pa.Array:
         return pa.array(sorted(self.classes, key=self.classes.__getitem__), _S)
 
-    def _index(self, own: dict[str, Any]) -> tuple[dict[int, _Index], dict[int, _Index]]:
-        """Relation targets by name or alias and by record id, one index per class (a lookup
-        hashes only that class's keys); first record wins."""
+    def _wanted(self, parts: list[_Doc]) -> dict[tuple[int, str], pa.Array]:
+        """The keys relation cells look up, by (target class, name or id): distinct, normalised for names."""
+        wanted: dict[tuple[int, str], list[pa.Array]] = {}
+        for part in parts:
+            links = part.tables.links
+            if links.num_rows == 0:
+                continue
+            slot = _ints(links["slot"])
+            for k, (_, target_cls, by, _) in enumerate(part.tables.slots):
+                if by not in ("name", "id"):
+                    continue
+                values = pc.unique(_array(links["value"]).filter(pa.array(slot == k)))
+                if by == "name":
+                    values = _per_distinct(values, normalize_name, _S)
+                code = self.classes.setdefault(target_cls, len(self.classes))
+                wanted.setdefault((code, by), []).append(values)
+        return {key: pc.unique(pa.concat_arrays(arrays)) for key, arrays in wanted.items()}
+
+    def _index(self, own: dict[str, Any], wanted: dict[tuple[int, str], pa.Array]
+               ) -> tuple[dict[int, _Index], dict[int, _Index]]:
+        """Relation targets by name or alias and by record id, one index per class, holding only
+        the keys some relation cell looks up (an index costs what is asked of it, not the size of
+        the table); first record wins."""
         ords = np.arange(own["count"], dtype=np.int64) * 2  # own records are in corpus order
         flat = _array(pc.list_flatten(own["alias_keys"]))
         parents = _ints(pc.list_parent_indices(own["alias_keys"]))
         has_id = _ints(pc.not_equal(own["record_id"], "")).astype(bool) if own["count"] else np.empty(0, bool)
-        names, ids = {}, {}
-        for code in np.unique(own["cls"]).tolist():
+        names: dict[int, _Index] = {}
+        ids: dict[int, _Index] = {}
+        for (code, by), asked in wanted.items():
             mine = np.flatnonzero(own["cls"] == code)
-            aliases = np.flatnonzero(own["cls"][parents] == code) if len(parents) else np.empty(0, np.int64)
-            names[code] = _Index.of(
-                pa.concat_arrays([own["key"].take(pa.array(mine)), flat.take(pa.array(aliases))]),
-                np.concatenate([ords[mine], ords[parents[aliases]] + 1]),  # a record's name, then its aliases
-                np.concatenate([mine, parents[aliases]]))
-            with_id = mine[has_id[mine]]
-            ids[code] = _Index.of(own["record_id"].take(pa.array(with_id)), ords[with_id], with_id)
+            if by == "name":
+                aliases = np.flatnonzero(own["cls"][parents] == code) if len(parents) else np.empty(0, np.int64)
+                keys = pa.concat_arrays([own["key"].take(pa.array(mine)), flat.take(pa.array(aliases))])
+                key_ords = np.concatenate([ords[mine], ords[parents[aliases]] + 1])  # a name, then its aliases
+                owners = np.concatenate([mine, parents[aliases]])
+            else:
+                owners = mine[has_id[mine]]
+                keys, key_ords = own["record_id"].take(pa.array(owners)), ords[owners]
+            hit = pc.is_in(keys, value_set=asked).to_numpy(zero_copy_only=False)
+            index = _Index.of(keys.filter(pa.array(hit)), key_ords[hit], owners[hit])
+            (names if by == "name" else ids)[code] = index
         return names, ids
 
     def _links(self, part: _Doc, first: int, own: dict[str, Any], names: dict[int, _Index],
