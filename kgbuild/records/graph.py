@@ -871,8 +871,8 @@ class _Builder:
         kept = np.flatnonzero(~flags)
         n_pred, n_ent = max(len(predicate_names), 1), max(len(ent_ids), 1)
         combined = (s_ent[kept].astype(np.int64) * n_pred + predicates[kept]) * n_ent + o_ent[kept]
-        _, codes = np.unique(combined, return_inverse=True)
-        order, new, starts = _group(codes.ravel(), ords[kept])
+        order, new, starts = _group(combined, ords[kept])  # one sort: the triple's key, then the order key
+        del combined
         rows = kept[order]
         firsts = rows[starts]
         g = len(starts)
