@@ -194,7 +194,7 @@ class RecordsGraph:
     retypes: list[Retype]
     counts: RecordCounts
     notes: list[str]
-    # (normalised name or alias, entity id) of every entity row: where `bring_in` finds shared names.
+    # (normalised name or alias, entity row) of every entity row: where `bring_in` finds shared names.
     keys: pa.Table | None = None
 
     @property
@@ -219,14 +219,21 @@ class RecordsGraph:
         else:
             keys = self.keys
             text = pa.array(sorted({normalize_name(label) for e in others for label in (e.name, *e.aliases)}), _S)
-            codes, _ = _encoded(keys["key"])
-            owners, distinct_owners = _encoded(keys["id"])
-            pairs = np.unique(codes * max(len(distinct_owners), 1) + owners)  # each (key, entity) once
-            per_key = np.bincount(pairs // max(len(distinct_owners), 1), minlength=int(codes.max(initial=-1)) + 1)
-            shared = per_key[codes] > 1  # a name or alias two record entities answer to
-            hit = pc.or_(pa.array(shared), pc.is_in(keys["key"], value_set=text))
-            wanted = pc.unique(_array(keys["id"]).filter(hit))
-            mask = pc.or_(pc.is_in(table["id"], value_set=wanted), pc.is_valid(table["semantic_type"]))
+            rows = _ints(keys["row"])
+            # Keys shared by two entities, found by sorting (no hash table the size of the table):
+            # equal keys are adjacent, and so are equal entities within a key once sorted by entity.
+            order = _ints(pc.sort_indices(keys["key"]))
+            group = np.cumsum(_changes(_array(keys["key"]).take(pa.array(order)))) - 1
+            owners = rows[order]
+            by_owner = np.lexsort((owners, group))
+            g, o = group[by_owner], owners[by_owner]
+            first = np.ones(len(g), dtype=bool)
+            first[1:] = (g[1:] != g[:-1]) | (o[1:] != o[:-1])
+            per_key = np.bincount(g[first], minlength=int(group.max(initial=-1)) + 1)
+            chosen_rows = np.zeros(table.num_rows, dtype=bool)
+            chosen_rows[owners[per_key[group] > 1]] = True  # a name or alias two record entities answer to
+            chosen_rows[rows[pc.is_in(keys["key"], value_set=text).to_numpy(zero_copy_only=False)]] = True
+            mask = pc.or_(pa.array(chosen_rows), pc.is_valid(table["semantic_type"]))
         self.keys = None  # asked once, by assembly
         _release()
         chosen = table.filter(mask)
@@ -926,14 +933,15 @@ class _Builder:
 
     @staticmethod
     def _keys(own: dict[str, Any], entity_of: np.ndarray, ent_keys: pa.Array, ids: pa.ChunkedArray) -> pa.Table:
-        """(normalised name or alias, entity id) of every entity row (row k is entity k), for `bring_in`."""
+        """(normalised name or alias, entity row) of every entity row (row k is entity k), for `bring_in`."""
         ids = _array(ids)
         own_entity = entity_of[own["mention"]]
         flat = _array(pc.list_flatten(own["alias_keys"]))
         alias_entity = own_entity[_ints(pc.list_parent_indices(own["alias_keys"]))]
         ok = alias_entity >= 0
+        entity_rows = np.arange(len(ids), dtype=np.int32)
         return pa.table({"key": pa.concat_arrays([ent_keys, flat.filter(pa.array(ok))]),
-                         "id": pa.concat_arrays([ids, ids.take(pa.array(alias_entity[ok]))])})
+                         "row": pa.array(np.concatenate([entity_rows, alias_entity[ok].astype(np.int32)]))})
 
     def _concepts(self, parts: list[_Doc]) -> list[Concept]:
         """A hierarchy's parts as concepts: each isA the one before it; the last part cites the record."""
