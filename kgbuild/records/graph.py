@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import orjson
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -175,7 +174,7 @@ def remap(doc: Document, chunks: pa.Table, mapper: RecordMapper) -> MappedTables
     parsed this build: unchanged, or not among the sources)."""
     columns = ColumnsBuilder()
     for cid, text in zip(chunks["id"].to_pylist(), chunks["text"].to_pylist(), strict=True):
-        value = orjson.loads(text)
+        value = json.loads(text)
         mapped = mapper.row(value if isinstance(value, dict) else {})
         if not mapped.skipped:
             columns.add(int(cid.split("#")[1][1:]), text, mapped)
