@@ -11,12 +11,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 
-from kgbuild.ingest.readers.problems import BadInput
 from kgbuild.model import Chunk, ChunkExtraction, Document
 from kgbuild.record_mapping import RecordsConfig
 from kgbuild.records.documents import is_records
 from kgbuild.records.graph import RecordCounts
-from kgbuild.records.mapper import RecordMapper, TargetIndex, check_mapping
+from kgbuild.records.mapper import RecordMapper, TargetIndex, mapper_for
 from kgbuild.schema import Schema
 
 EXTRACTOR = "records"
@@ -46,7 +45,7 @@ class RecordExtractor:
             doc = docs.get(doc_id)
             if doc is None or not is_records(doc):
                 continue
-            mapper = cls._mapper(config, schema, doc, index)
+            mapper = mapper_for(config, schema, doc.source, index=index)
             mappers[doc_id] = mapper
             if mapper is None or mapper.mapping.spo is not None:
                 continue
@@ -55,18 +54,6 @@ class RecordExtractor:
                 if ident is not None:
                     index.add(mapper.checked.cls, *ident)
         return cls(config, schema, mappers)
-
-    @staticmethod
-    def _mapper(config: RecordsConfig, schema: Schema, doc: Document, index: TargetIndex) -> RecordMapper | None:
-        found = config.mapping_for(doc.source)
-        if found is None:
-            return None
-        position, mapping = found
-        try:
-            checked = check_mapping(mapping, schema, f"records.files[{position}]")
-        except BadInput:
-            return None
-        return RecordMapper(checked, schema, index=index, missing_targets=config.missing_targets)
 
     def handles(self, doc: Document) -> bool:
         return is_records(doc)

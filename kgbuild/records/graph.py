@@ -35,20 +35,20 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from kgbuild.extract.validate import MAX_NAME_CHARS
+from kgbuild.extract.validate import _name_problem as name_problem  # the one rule for names
 from kgbuild.ids import normalize_name, stable_id
-from kgbuild.ingest.readers.problems import BadInput
 from kgbuild.merge import MergeTable
 from kgbuild.model import Concept, Document, Drop, DropReason, Entity, Relation, Retype, RetypeReason
 from kgbuild.record_mapping import RecordsConfig
 from kgbuild.records.columns import ColumnsBuilder, MappedTables
 from kgbuild.records.documents import is_records, record_chunk_ids
-from kgbuild.records.mapper import RecordMapper, check_mapping, dangling_drop
+from kgbuild.records.mapper import RecordMapper, dangling_drop, mapper_for
 from kgbuild.records.memory import release as _release
 from kgbuild.schema import Schema
 from kgbuild.tables import CODECS, SCHEMAS
 
 VALIDATE = "validate"  # the stage named in drop notes, as for extracted items
-MAX_NAME_CHARS = 200
 
 _DOC_SHIFT = 1 << 44  # order key: document, then record, then the position of a mention in it
 _ROW_SHIFT = 1 << 16
@@ -107,16 +107,6 @@ def _entity_id(joined: str) -> str:
     """`Entity.make_id` of a `class\x1fnormalised name` key."""
     cls, key = joined.split("\x1f", 1)
     return stable_id("ent", cls, key)
-
-
-def _name_problem(name: str) -> DropReason | None:
-    if not name:
-        return DropReason.EMPTY_NAME
-    if len(name) > MAX_NAME_CHARS:
-        return DropReason.NAME_TOO_LONG
-    if not any(ch.isalnum() for ch in name):
-        return DropReason.NAME_WITHOUT_LETTERS
-    return None
 
 
 def _changes(values: pa.Array) -> np.ndarray:
@@ -297,7 +287,7 @@ def build_records_graph(config: RecordsConfig, schema: Schema, docs: Mapping[str
         doc = docs.get(doc_id)
         if doc is None or not is_records(doc):
             continue
-        mapper = _mapper(config, schema, doc)
+        mapper = mapper_for(config, schema, doc.source)
         if mapper is None:
             counts.unmapped_files.append(doc.source)
             continue
@@ -309,18 +299,6 @@ def build_records_graph(config: RecordsConfig, schema: Schema, docs: Mapping[str
         parts.append(_Doc(doc, mapper, tables, _array(record_chunk_ids(doc_id, tables.rows["line"])),
                           index * _DOC_SHIFT, counts.records - tables.rows.num_rows))
     return _Builder(schema, config.missing_targets, strict, counts).build(parts)
-
-
-def _mapper(config: RecordsConfig, schema: Schema, doc: Document) -> RecordMapper | None:
-    found = config.mapping_for(doc.source)
-    if found is None:
-        return None
-    position, mapping = found
-    try:
-        checked = check_mapping(mapping, schema, f"records.files[{position}]")
-    except BadInput:
-        return None
-    return RecordMapper(checked, schema, missing_targets=config.missing_targets)
 
 
 def _const(value: Any, n: int, kind: pa.DataType | None = None) -> pa.Array:
@@ -735,7 +713,7 @@ class _Builder:
                                 pc.invert(pc.match_substring_regex(m["name"], r"[\pL\pN]")))).astype(bool)
         for i in np.flatnonzero(doubtful[m["name_at"]] & ~bad).tolist():
             name = m["name"][m["name_at"][i]].as_py()
-            problem = _name_problem(name)
+            problem = name_problem(name)
             if problem is None:
                 continue
             bad[i] = True

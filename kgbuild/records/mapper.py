@@ -19,7 +19,7 @@ from typing import Any
 from kgbuild.ids import normalize_name
 from kgbuild.ingest.readers.problems import BadInput
 from kgbuild.model import Concept, Drop, DropReason, Entity, Ref, Relation
-from kgbuild.record_mapping import FileMapping, RelationColumn
+from kgbuild.record_mapping import FileMapping, RecordsConfig, RelationColumn
 from kgbuild.records.values import BadValue, parse, split, text_of
 from kgbuild.schema import Schema
 
@@ -371,3 +371,18 @@ def dangling_drop(what: str, cls: str, by: str, value: str, chunk_id: str) -> Dr
     """The note of a relation to a record no mapped file holds (`records.missing_targets: drop`)."""
     return Drop(stage=STAGE, reason=DropReason.DANGLING_OBJECT, kind="relation",
                 detail=f"{what}: no {cls} record with {by} {value!r}", chunk_id=chunk_id)
+
+
+def mapper_for(config: RecordsConfig, schema: Schema, source: str, *,
+               index: TargetIndex | None = None) -> RecordMapper | None:
+    """The mapper of the file at `source` under `config`; None when no mapping names it any more or
+    its mapping no longer fits the schema (reading said why when it read the file)."""
+    found = config.mapping_for(source)
+    if found is None:
+        return None
+    position, mapping = found
+    try:
+        checked = check_mapping(mapping, schema, f"records.files[{position}]")
+    except BadInput:
+        return None
+    return RecordMapper(checked, schema, index=index, missing_targets=config.missing_targets)
