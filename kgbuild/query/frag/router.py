@@ -232,8 +232,8 @@ class RouterReport:
                  f"like the answer, {self.unreachable} cannot reach it"]
         if self.chosen:
             scores = ", ".join(f"{CANDIDATES[name]} {n}" for name, n in self.reached.items())
-            lines.append(f"chose {CANDIDATES[self.chosen]}: answers reached of {self.walked} walked ({scores}; "
-                         f"the fitted model by {INNER_FOLDS}-fold cross-validation)")
+            lines.append(f"chose {CANDIDATES[self.chosen]}; answers reached of the {self.walked} questions walked: "
+                         f"{scores} (the fitted model by {INNER_FOLDS}-fold cross-validation)")
         return "\n".join([*lines, *self.notes])
 
 
