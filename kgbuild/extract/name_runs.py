@@ -30,6 +30,15 @@ School", "Association" + "Computing Machinery" (PERSON), "Computing Machinery" (
 4. **A year before an event's name** belongs to it: "the 1990 Cannes Film Festival", "the 1999
    World Drivers' Championship" name one event each (the NER tagged the year as a date apart).
 5. A MONEY span in title case is a name: "Two Dollar Radio Headquarters".
+6. **A title-case subject of a definition** is one name: an encyclopedia passage opens with its
+   subject's full name, "Whistling in Dixie is a 1942 crime comedy film", "Elisabeth of the
+   Palatinate (26 December 1618 - 11 February 1680) was ...". The stretch from a sentence's start to
+   a singular "is"/"was" (a parenthesis between them skipped) is one name when its words are
+   capitalised but for function words inside (of, and, the, in, on, to, ...), it has two content
+   words or more, and nothing in it reads as a sentence opener: no PERSON, place or date standing
+   next to another capitalised word with no function word between ("Later Turing was", "In Britain
+   Turing was") and no relational title before "of" ("Premier of South Australia is": read by `nouns`).
+   "are"/"were" after an "and" is a list of things ("Eckert and Mauchly were"), not one name.
 """
 
 from __future__ import annotations
@@ -94,6 +103,7 @@ def whole_names(
         for i in range(start, end):
             runs[i] = (start, end)
     spans = _override(spans, joined)
+    spans = _override(spans, definition_subjects(doc, spans))
     # After the joins: a joined run may be the event's name ("the 2006 | European | Aquatics Championships").
     return _override(spans, _dated_events(doc, spans)), runs
 
@@ -310,3 +320,93 @@ def _joined_runs(doc: Doc, spans: list[Span]) -> tuple[list[Span], list[tuple[in
             span.label_ = PROPN  # the head is unlabelled: a name of unknown class
         joined.append(span)
     return joined, unlabelled
+
+
+# Lower-case words inside a title-case name: "Whistling in Dixie", "Battle for the Planet of the Apes".
+_INNER_WORDS = frozenset({"of", "and", "for", "the", "a", "an", "in", "on", "at", "to", "from", "with", "by", "without",
+                          "or", "de", "du", "des", "del", "della", "di", "da", "von", "van", "upon", "into", "&"})
+_INNER_MARKS = frozenset({"-", ":", "'s", "’s", "&", "'", "’"})
+_SINGULAR_BE = frozenset({"is", "was"})
+_PLURAL_BE = frozenset({"are", "were"})
+_STANDALONE = frozenset({"PERSON", "GPE", "LOC", "DATE", "TIME", "CARDINAL", "ORDINAL"})
+_MAX_SUBJECT_TOKENS = 12
+
+
+def definition_subjects(doc: Doc, spans: list[Span]) -> list[Span]:
+    """Rule 6: the title-case subject of "<Name> is/was ..." opening a sentence, as one span."""
+    label_at = {i: s for s in spans for i in range(s.start, s.end)}
+    out: list[Span] = []
+    for sent in doc.sents:
+        end = _subject_end(doc, sent.start, sent.end)
+        if end is None:
+            continue
+        start = sent.start
+        if not 2 <= end - start <= _MAX_SUBJECT_TOKENS:
+            continue
+        span = _title_case_subject(doc, start, end, label_at)
+        if span is not None:
+            out.append(span)
+    return out
+
+
+def _subject_end(doc: Doc, start: int, stop: int) -> int | None:
+    """Where the words before a sentence's first 'is'/'was' end ('(' before it skipped), or None."""
+    i = start
+    while i < stop:
+        tok = doc[i]
+        if tok.text == "(":
+            close = next((k for k in range(i + 1, stop) if doc[k].text == ")"), None)
+            if close is None:
+                return None
+            after = close + 1
+            if after < stop and doc[after].text == ",":
+                after += 1
+            return i if after < stop and doc[after].lower_ in _SINGULAR_BE | _PLURAL_BE and (
+                doc[after].lower_ in _SINGULAR_BE or not _has_and(doc, start, i)) else None
+        if tok.lower_ in _SINGULAR_BE | _PLURAL_BE and tok.tag_.startswith("VB"):
+            return i if tok.lower_ in _SINGULAR_BE or not _has_and(doc, start, i) else None
+        if not (_capitalised(tok) or tok.lower_ in _INNER_WORDS or tok.text in _INNER_MARKS or tok.tag_ == "POS"):
+            return None  # a lower-case word or a comma: not a name up to here
+        i += 1
+    return None
+
+
+def _has_and(doc: Doc, start: int, end: int) -> bool:
+    return any(doc[k].lower_ in _AND for k in range(start, end))
+
+
+def _capitalised(tok: Token) -> bool:
+    return tok.is_title or tok.is_upper or tok.text[:1].isdigit() or (tok.text[:1].isupper() and tok.is_alpha)
+
+
+def _title_case_subject(doc: Doc, start: int, end: int, label_at: dict[int, Span]) -> Span | None:
+    words = doc[start:end]
+    if not (_capitalised(words[0]) and _capitalised(words[-1])):
+        return None
+    content = [t for t in words if t.is_alpha and t.lower_ not in _INNER_WORDS]
+    if len(content) < 2:
+        return None  # "The Exies": the NER's span or the title's, not a definition's
+    covering = {id(label_at[i]) for i in range(start, end) if i in label_at}
+    if len(covering) == 1 and all(i in label_at for i in range(start, end) if words[i - start].lower_ not in
+                                  _ARTICLES):
+        return None  # one NER span already: nothing to join
+    for k in range(start, end - 1):
+        left, right = label_at.get(k), label_at.get(k + 1)
+        if left is right or not (_capitalised(doc[k]) and _capitalised(doc[k + 1])):
+            continue
+        if doc[k].lower_ in _INNER_WORDS or doc[k + 1].lower_ in _INNER_WORDS:
+            continue
+        if (left is not None and left.label_ in _STANDALONE) or (right is not None and right.label_ in _STANDALONE):
+            return None  # "Later Turing was", "In Britain Turing was": an opener before the subject
+    if any(doc[k + 1].lower_ == "of" and doc[k].lower_ in TITLE_NOUNS for k in range(start, end - 1)):
+        return None  # "Premier of South Australia": a relational title
+    span = doc[start:end]
+    first = label_at.get(next((i for i in range(start, end) if words[i - start].lower_ not in _ARTICLES), start))
+    joints = [t.lower_ for t in words if not _capitalised(t) and t.lower_ in _INNER_WORDS]
+    if doc[end - 1].lower_ in INSTITUTION_HEADS:
+        span.label_ = "ORG"
+    elif first is not None and first.label_ == "PERSON" and joints and set(joints) <= {"of", "the"}:
+        span.label_ = "PERSON"  # "Elisabeth of the Palatinate": a ruler's or noble's name
+    else:
+        span.label_ = PROPN  # a work, a band, a game: the definition's noun gives the class
+    return span
