@@ -56,10 +56,7 @@ def clean_title(title: str) -> str:
 
 
 def eligible(title: str, text: str) -> bool:
-    words = title.split()
-    if len(words) < 2 or "," in title or title not in text:
-        return False
-    return words[0] in ("The", "A", "An") or any(w in _INNER_WORDS for w in words[1:-1])
+    return name_shaped(title) and title in text
 
 
 def load_corpus(name: str, path: Path) -> list[tuple[str, str]]:
@@ -70,15 +67,32 @@ def load_corpus(name: str, path: Path) -> list[tuple[str, str]]:
     return [(row["title"], row["text"]) for row in data]
 
 
-def sample(name: str, path: Path, n: int, seed: int) -> list[dict[str, str]]:
-    pairs = []
-    for raw, text in load_corpus(name, path):
-        title = clean_title(raw)
-        if eligible(title, text):
-            pairs.append({"corpus": name, "title": title, "text": text})
-    # Distinct titles only: 2Wiki repeats some articles.
-    pairs = list({p["title"]: p for p in pairs}.values())
-    return random.Random(seed).sample(pairs, min(n, len(pairs)))
+def name_shaped(title: str) -> bool:
+    """A title worth checking: two words or more, no comma, a function word inside or a leading article."""
+    words = title.split()
+    if len(words) < 2 or "," in title:
+        return False
+    return words[0] in ("The", "A", "An") or any(w in _INNER_WORDS for w in words[1:-1])
+
+
+def sample(name: str, path: Path, n: int, seed: int) -> list[dict[str, Any]]:
+    """Passages whose own title opens them ("opening"), and passages naming another article's title after
+    their start ("inside": running text, "... directed by Stewart Raffill, following Conquest of the
+    Planet of the Apes"), each kind sampled with `seed`."""
+    pairs = [(clean_title(raw), text) for raw, text in load_corpus(name, path)]
+    opening = {title: {"corpus": name, "kind": "opening", "names": [title], "text": text}
+               for title, text in pairs if eligible(title, text)}  # distinct titles: 2Wiki repeats some
+    others = {t for t, _ in pairs if name_shaped(t) and sum(w.lower() not in _INNER_WORDS for w in t.split()) >= 2}
+    patterns = {t: re.compile(rf"(?<!\w){re.escape(t)}(?!\w)") for t in others}
+    inside = []
+    for title, text in pairs:
+        found = [t for t, pattern in patterns.items()
+                 if t != title and t in text and any(m.start() > 0 for m in pattern.finditer(text))]
+        if found:
+            inside.append({"corpus": name, "kind": "inside", "names": sorted(found), "text": text})
+    rng = random.Random(seed)
+    chosen = rng.sample(list(opening.values()), min(n, len(opening)))
+    return chosen + rng.sample(inside, min(n, len(inside)))
 
 
 def norm(name: str) -> str:
@@ -181,33 +195,35 @@ def main() -> None:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
-    verdicts = {side: [verdict(item["title"], ents) for item, ents in zip(items, run["entities"], strict=True)]
-                for side, run in runs.items()}
+    checks = [(i, name) for i, item in enumerate(items) for name in item["names"]]
+    verdicts = {side: [verdict(name, run["entities"][i]) for i, name in checks] for side, run in runs.items()}
     figures: dict[str, Any] = {}
     base = git("rev-parse", "--short", args.base) if not args.no_base else None
-    print(f"\n{len(items)} passages, seed {args.seed}; " + (f"old = {args.base} ({base}), " if base else "")
-          + f"new = working tree at {git('rev-parse', '--short', 'HEAD')}")
-    print(f"{'corpus':10} {'side':4} {'n':>4} {'whole':>6} {'split':>6} {'missed':>7} {'split rate':>11} {'s':>7}")
+    print(f"\n{len(items)} passages, {len(checks)} names, seed {args.seed}; "
+          + (f"old = {args.base} ({base}), " if base else "") + f"new = working tree at {git('rev-parse', '--short', 'HEAD')}")
+    print(f"{'corpus':9} {'kind':8} {'side':4} {'names':>5} {'whole':>6} {'split':>6} {'missed':>7} {'split rate':>11}")
     for corpus in [*corpora, "all"]:
-        idx = [i for i, item in enumerate(items) if corpus in ("all", item["corpus"])]
-        if not idx:
-            continue
-        for side, vs in verdicts.items():
-            counts = {k: sum(1 for i in idx if vs[i] == k) for k in ("whole", "split", "missed")}
-            rate = round(counts["split"] / len(idx), 4)
-            seconds = runs[side]["seconds"] if corpus == "all" else ""
-            print(f"{corpus:10} {side:4} {len(idx):4} {counts['whole']:6} {counts['split']:6} {counts['missed']:7} "
-                  f"{rate:11.3f} {seconds!s:>7}")
-            figures[f"{side}_{corpus}_split_rate"] = rate
-            figures[f"{side}_{corpus}_whole_rate"] = round(counts["whole"] / len(idx), 4)
-            figures[f"{side}_{corpus}_passages"] = len(idx)
-        figures.setdefault("extract_seconds", {}).update({side: runs[side]["seconds"] for side in runs})
+        for kind in ("opening", "inside", "all"):
+            idx = [k for k, (i, _) in enumerate(checks)
+                   if corpus in ("all", items[i]["corpus"]) and kind in ("all", items[i]["kind"])]
+            if not idx:
+                continue
+            for side, vs in verdicts.items():
+                counts = {v: sum(1 for k in idx if vs[k] == v) for v in ("whole", "split", "missed")}
+                rate = round(counts["split"] / len(idx), 4)
+                print(f"{corpus:9} {kind:8} {side:4} {len(idx):5} {counts['whole']:6} {counts['split']:6} "
+                      f"{counts['missed']:7} {rate:11.3f}")
+                figures[f"{side}_{corpus}_{kind}_split_rate"] = rate
+                figures[f"{side}_{corpus}_{kind}_whole_rate"] = round(counts["whole"] / len(idx), 4)
+                figures[f"{side}_{corpus}_{kind}_names"] = len(idx)
+    figures["extract_seconds"] = {side: run["seconds"] for side, run in runs.items()}
+    print("extraction seconds: " + ", ".join(f"{side} {run['seconds']}" for side, run in runs.items()))
     if "old" in verdicts:
         for label, a, b in (("now whole, split before", "split", "whole"), ("now split, whole before", "whole", "split")):
-            changed = [items[i]["title"] for i in range(len(items))
-                       if verdicts["old"][i] == a and verdicts["new"][i] == b]
+            changed = [f"{name} ({items[i]['kind']})" for k, (i, name) in enumerate(checks)
+                       if verdicts["old"][k] == a and verdicts["new"][k] == b]
             print(f"{label} ({len(changed)}): {'; '.join(changed) or 'none'}")
-    still = [items[i]["title"] for i, v in enumerate(verdicts["new"]) if v == "split"]
+    still = [f"{name} ({items[i]['kind']})" for k, (i, name) in enumerate(checks) if verdicts["new"][k] == "split"]
     print(f"split by the new code ({len(still)}): {'; '.join(still) or 'none'}")
     figures["versions"] = {side: run["version"] for side, run in runs.items()}
     print(json.dumps(figures))

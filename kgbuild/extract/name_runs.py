@@ -36,8 +36,10 @@ School", "Association" + "Computing Machinery" (PERSON), "Computing Machinery" (
    a singular "is"/"was" (a parenthesis between them skipped) is one name when its words are
    capitalised but for function words inside (of, and, the, in, on, to, ...), it has two content
    words or more, and nothing in it reads as a sentence opener: no PERSON, place or date standing
-   next to another capitalised word with no function word between ("Later Turing was", "In Britain
-   Turing was") and no relational title before "of" ("Premier of South Australia is": read by `nouns`).
+   next to another capitalised word with no function word between ("In Britain Turing was"), no
+   preposition or adverb before a capitalised word at the start ("After Lugaid was overthrown", so
+   "In Love and War" is left to the NER too) and no relational title before "of" ("Premier of South
+   Australia is": read by `nouns`).
    "are"/"were" after an "and" is a list of things ("Eckert and Mauchly were"), not one name.
 """
 
@@ -330,6 +332,9 @@ _SINGULAR_BE = frozenset({"is", "was"})
 _PLURAL_BE = frozenset({"are", "were"})
 _STANDALONE = frozenset({"PERSON", "GPE", "LOC", "DATE", "TIME", "CARDINAL", "ORDINAL"})
 _MAX_SUBJECT_TOKENS = 12
+# A first word of these tags before a capitalised word opens a clause, not a name ("After Lugaid was
+# overthrown"); before a function word it may start a title ("Behind the Rainbow", "Somewhere in the ...").
+_OPENER_TAGS = frozenset({"IN", "RB", "RBR", "RBS", "WRB"})
 
 
 def definition_subjects(doc: Doc, spans: list[Span]) -> list[Span]:
@@ -383,6 +388,8 @@ def _title_case_subject(doc: Doc, start: int, end: int, label_at: dict[int, Span
     words = doc[start:end]
     if not (_capitalised(words[0]) and _capitalised(words[-1])):
         return None
+    if words[0].tag_ in _OPENER_TAGS and not (words[1].lower_ in _INNER_WORDS or words[1].is_punct):
+        return None  # "After Euphemia was caught", "Later Turing was": a clause or an adverb opens the sentence
     content = [t for t in words if t.is_alpha and t.lower_ not in _INNER_WORDS]
     if len(content) < 2:
         return None  # "The Exies": the NER's span or the title's, not a definition's
