@@ -200,7 +200,8 @@ def main() -> None:
     figures: dict[str, Any] = {}
     base = git("rev-parse", "--short", args.base) if not args.no_base else None
     print(f"\n{len(items)} passages, {len(checks)} names, seed {args.seed}; "
-          + (f"old = {args.base} ({base}), " if base else "") + f"new = working tree at {git('rev-parse', '--short', 'HEAD')}")
+          + (f"old = {args.base} ({base}), " if base else "")
+          + f"new = working tree at {git('rev-parse', '--short', 'HEAD')}")
     print(f"{'corpus':9} {'kind':8} {'side':4} {'names':>5} {'whole':>6} {'split':>6} {'missed':>7} {'split rate':>11}")
     for corpus in [*corpora, "all"]:
         for kind in ("opening", "inside", "all"):
@@ -219,7 +220,8 @@ def main() -> None:
     figures["extract_seconds"] = {side: run["seconds"] for side, run in runs.items()}
     print("extraction seconds: " + ", ".join(f"{side} {run['seconds']}" for side, run in runs.items()))
     if "old" in verdicts:
-        for label, a, b in (("now whole, split before", "split", "whole"), ("now split, whole before", "whole", "split")):
+        for label, a, b in (("now whole, split before", "split", "whole"),
+                            ("now split, whole before", "whole", "split")):
             changed = [f"{name} ({items[i]['kind']})" for k, (i, name) in enumerate(checks)
                        if verdicts["old"][k] == a and verdicts["new"][k] == b]
             print(f"{label} ({len(changed)}): {'; '.join(changed) or 'none'}")

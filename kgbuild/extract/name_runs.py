@@ -40,12 +40,17 @@ School", "Association" + "Computing Machinery" (PERSON), "Computing Machinery" (
    preposition or adverb before a capitalised word at the start ("After Lugaid was overthrown", so
    "In Love and War" is left to the NER too) and no relational title before "of" ("Premier of South
    Australia is": read by `nouns`).
+7. **Epithets**: "Louis the Pious", "Edward the Confessor", "Jan I the Scholastic" are one person's name
+   (see `epithet_names`); a Roman numeral after a name is part of it ("Constantine I of Greece", where
+   the tagger reads "I" as a pronoun), and "X I of Place" is a person.
+8. Quote marks at a NER span's edges are dropped first, so that a quoted title can replace the span.
    "are"/"were" after an "and" is a list of things ("Eckert and Mauchly were"), not one name.
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -73,6 +78,8 @@ _AND = frozenset({"and", "&"})
 _NO_LEFT = frozenset({"PERSON", "DATE", "TIME", "NORP", "CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY"})
 _PLACE_OR_PERSON = frozenset({"GPE", "LOC", "PERSON", "NORP"})
 _NAME_TAGS = frozenset({"NNP", "NNPS"})
+_ROMAN = re.compile(r"(?:X{0,3})(?:IX|IV|V?I{0,3})")
+_ROMAN_ONLY = re.compile(r"[IVX]+")
 _ADJACENT_LABELS = frozenset({"ORG", "PRODUCT", "FAC", "WORK_OF_ART", "EVENT"})
 _NUMBER_LABELS = frozenset({"ORDINAL", "CARDINAL", "MONEY"})  # all-capitalised: words of a name
 _PLACES = frozenset({"GPE", "LOC"})
@@ -96,7 +103,7 @@ def whole_names(
 ) -> tuple[list[Span], dict[int, tuple[int, int]]]:
     """The NER spans with the document's title (`titles`), quoted titles and joined runs put
     together, and the unlabelled runs (token index -> (start, end)) for `Arguments.proper`."""
-    spans = [_whole_words(doc, s) for s in spans]
+    spans = [_whole_words(doc, s) for s in (_unquoted(s) for s in spans) if s is not None]
     spans = _override(spans, titles or [])
     spans = _override(spans, quoted_titles(doc))
     joined, unlabelled = _joined_runs(doc, spans)
@@ -105,6 +112,7 @@ def whole_names(
         for i in range(start, end):
             runs[i] = (start, end)
     spans = _override(spans, joined)
+    spans = _override(spans, epithet_names(doc, spans))
     spans = _override(spans, definition_subjects(doc, spans))
     # After the joins: a joined run may be the event's name ("the 2006 | European | Aquatics Championships").
     return _override(spans, _dated_events(doc, spans)), runs
@@ -148,6 +156,23 @@ def _override(spans: list[Span], new: list[Span]) -> list[Span]:
     return sorted([*kept, *kept_new], key=lambda s: s.start)
 
 
+def _unquoted(span: Span) -> Span | None:
+    """The span without quote marks at its edges: the NER's '" Secret Service of' (ORG) took the opening
+    quote, and a span crossing the quoted title's edge would keep the title from replacing it."""
+    start, end = span.start, span.end
+    while start < end and span.doc[start].text in QUOTES:
+        start += 1
+    while end > start and span.doc[end - 1].text in QUOTES:
+        end -= 1
+    if start == end:
+        return None
+    if (start, end) == (span.start, span.end):
+        return span
+    inner = span.doc[start:end]
+    inner.label_ = span.label_
+    return inner
+
+
 def _glued_hyphen(doc: Doc, i: int) -> bool:
     """doc[i] is a hyphen inside one word: no space on either side, letters on both."""
     return (0 < i < len(doc) - 1 and doc[i].text in ("-", "‐", "‑") and not doc[i - 1].whitespace_
@@ -182,7 +207,21 @@ def _dated_events(doc: Doc, spans: list[Span]) -> list[Span]:
     return out
 
 
+def _regnal(tok: Token) -> bool:
+    """A Roman numeral after a capitalised name: "Constantine I of Greece", "Frederick IV" ("I" is tagged a
+    pronoun there); "John I think" (a verb after "I") is the pronoun."""
+    if not _ROMAN.fullmatch(tok.text) or tok.i == 0:
+        return False
+    prev = tok.doc[tok.i - 1]
+    if not (prev.tag_ in _NAME_TAGS and prev.is_title and prev.is_alpha):
+        return False
+    after = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
+    return not (tok.text == "I" and after is not None and after.tag_ in ("VBP", "MD", "VB"))
+
+
 def _is_name_token(tok: Token) -> bool:
+    if _regnal(tok):
+        return True
     if tok.tag_ == "CD":
         return tok.is_alpha and tok.is_title  # "Formula One"
     return tok.tag_ in _NAME_TAGS and (tok.is_title or tok.is_upper or not tok.is_alpha) and tok.text not in QUOTES
@@ -198,7 +237,8 @@ def _parts(doc: Doc, label_at: dict[int, str]) -> list[_Part]:
             continue
         start = i
         label = label_at.get(i, "")
-        while i < len(doc) and _is_name_token(doc[i]) and label_at.get(i, "") == label:
+        while i < len(doc) and _is_name_token(doc[i]) and (label_at.get(i, "") == label or (
+                _regnal(doc[i]) and not label_at.get(i))):  # "King Constantine (PERSON) I": the numeral is his
             i += 1
         if (i < len(doc) and doc[i].tag_ == "CD" and doc[i].is_digit and not label_at.get(i)
                 and (i + 1 == len(doc) or not _is_name_token(doc[i + 1]))):
@@ -308,6 +348,9 @@ def _joined_runs(doc: Doc, spans: list[Span]) -> tuple[list[Span], list[tuple[in
             span.label_ = "WORK_OF_ART"
         elif head.label in ("GPE", "LOC") and not run[-1].label and len(run) == 2 and run[1].start == head.end:
             span.label_ = PROPN  # "Scuderia Ferrari": a place word opened a name, the name is no place
+        elif _ROMAN_ONLY.fullmatch(doc[head.end - 1].text) and _regnal(doc[head.end - 1]) and all(
+                p.label in _PLACES | {""} for p in run[1:]):
+            span.label_ = "PERSON"  # "Constantine I of Greece": a regnal number names a ruler
         elif head.label == "PERSON" and all(p.label in _PLACES for p in run[1:]):
             span.label_ = "PERSON"  # "Frederika Louisa of Hesse-Darmstadt"
         elif head.label == "PERSON" and all(t.tag_ == "CD" for t in doc[run[1].start : end]):
@@ -417,3 +460,40 @@ def _title_case_subject(doc: Doc, start: int, end: int, label_at: dict[int, Span
     else:
         span.label_ = PROPN  # a work, a band, a game: the definition's noun gives the class
     return span
+
+
+_NOT_EPITHET = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY"})
+_MAX_GIVEN_TOKENS = 3
+
+
+def epithet_names(doc: Doc, spans: list[Span]) -> list[Span]:
+    """Rule 7: a given name, a lower-case "the" and one capitalised word ending the name is one person's
+    name: "Louis the Pious", "Edward the Confessor", "Jan I the Scholastic" (the NER took "Louis" for a
+    place and "Confessor" for an organisation). Not when a longer name follows ("gave Smith the Nobel Prize")."""
+    label_at = {i: s for s in spans for i in range(s.start, s.end)}
+    out: list[Span] = []
+    for the in doc:
+        i = the.i
+        if the.text != "the" or i == 0 or i + 1 >= len(doc):
+            continue
+        right = doc[i + 1]
+        after = doc[i + 2] if i + 2 < len(doc) else None
+        if not (right.is_title and right.is_alpha and right.tag_ in ("NNP", "NN", "JJ", "NNPS")):
+            continue
+        if after is not None and (_is_name_token(after) or after.lower_ == "of" or after.text in ("-", "'s")):
+            continue
+        start = i
+        while (start > 0 and i - start < _MAX_GIVEN_TOKENS and _is_name_token(doc[start - 1])
+               and doc[start - 1].is_alpha):
+            start -= 1
+        if start == i or (doc[start].lower_ in TITLE_NOUNS and start + 1 == i):
+            continue
+        spans_in = {id(label_at[k]): label_at[k] for k in range(start, i + 2) if k in label_at}
+        if any(s.label_ in _NOT_EPITHET or s.start < start or s.end > i + 2 for s in spans_in.values()):
+            continue  # a date, or a name running on past the epithet
+        if start > 0 and _is_name_token(doc[start - 1]):
+            continue  # more given names than this rule reads
+        span = doc[start : i + 2]
+        span.label_ = "PERSON"
+        out.append(span)
+    return out
