@@ -106,6 +106,13 @@ def test_a_regnal_number_belongs_to_the_rulers_name(extractor: OfflineExtractor)
     assert {e.name: e.spg_class for e in result.entities}["King Constantine I of Greece"] == "Person"
 
 
+def test_a_capitalised_the_inside_a_sentence_opens_a_whole_name(extractor: OfflineExtractor) -> None:
+    # 2Wiki "Theodore Salisbury Woolsey": the NER found nothing in "The Skull and Bones Society".
+    result = run(extractor, "In 1872 he was an initiate into The Skull and Bones Society.", "Theodore Salisbury Woolsey")
+    assert "Skull and Bones Society" in names(result)
+    assert not {"Skull", "Bones Society"} & names(result)
+
+
 def test_a_quoted_title_replaces_an_ner_span_that_took_its_opening_quote(extractor: OfflineExtractor) -> None:
     # 2Wiki "Code of the Secret Service" (its spacing kept): the NER's ORG '" Secret Service of' held the quote.
     result = run(extractor, 'The film is the third in the Secret Service Agent Brass Bancroft series, having been '

@@ -43,7 +43,11 @@ School", "Association" + "Computing Machinery" (PERSON), "Computing Machinery" (
 7. **Epithets**: "Louis the Pious", "Edward the Confessor", "Jan I the Scholastic" are one person's name
    (see `epithet_names`); a Roman numeral after a name is part of it ("Constantine I of Greece", where
    the tagger reads "I" as a pronoun), and "X I of Place" is a person.
-8. Quote marks at a NER span's edges are dropped first, so that a quoted title can replace the span.
+8. **A capitalised "The" inside a sentence** opens a title-case name that runs through function words:
+   "starred in The Man in the Funny Suit", "sequel to The Guns and the Fury" (see `article_titles`),
+   stopping before an "and" that a person, place or organisation follows ("The Beatles and Elvis Presley")
+   and before another preposition that one follows ("The National Museum of Computing at Bletchley Park").
+9. Quote marks at a NER span's edges are dropped first, so that a quoted title can replace the span.
    "are"/"were" after an "and" is a list of things ("Eckert and Mauchly were"), not one name.
 """
 
@@ -112,6 +116,7 @@ def whole_names(
         for i in range(start, end):
             runs[i] = (start, end)
     spans = _override(spans, joined)
+    spans = _override(spans, article_titles(doc, spans))
     spans = _override(spans, epithet_names(doc, spans))
     spans = _override(spans, definition_subjects(doc, spans))
     # After the joins: a joined run may be the event's name ("the 2006 | European | Aquatics Championships").
@@ -497,3 +502,82 @@ def epithet_names(doc: Doc, spans: list[Span]) -> list[Span]:
         span.label_ = "PERSON"
         out.append(span)
     return out
+
+
+_LEADING_ARTICLES = frozenset({"The", "A", "An"})
+_LISTED = frozenset({"PERSON", "GPE", "LOC", "FAC", "ORG", "NORP", "DATE", "TIME", "CARDINAL"})
+# In running text these say where a named thing is, who made it, where it comes from: not words of its name.
+_RELATING = frozenset({"at", "by", "from"})
+
+
+def article_titles(doc: Doc, spans: list[Span]) -> list[Span]:
+    """Rule 8: "The" capitalised after a sentence's start, with the title-case words that follow it."""
+    label_at = {i: s for s in spans for i in range(s.start, s.end)}
+    out: list[Span] = []
+    i = 0
+    while i < len(doc):
+        tok = doc[i]
+        if tok.text not in _LEADING_ARTICLES or tok.is_sent_start or i == 0 or doc[i - 1].text in QUOTES | {":"}:
+            i += 1
+            continue
+        end = _title_run_end(doc, i + 1, label_at)
+        if end - i >= 3 and end - i <= _MAX_SUBJECT_TOKENS:
+            span = _article_title(doc, i, end, label_at)
+            if span is not None:
+                out.append(span)
+        i = max(end, i + 1)
+    return out
+
+
+def _title_run_end(doc: Doc, start: int, label_at: dict[int, Span]) -> int:
+    """Where the capitalised words (and the function words between them) from `start` end."""
+    end = start
+    k = start
+    sent_end = doc[start].sent.end if start < len(doc) else start
+    while k < sent_end:
+        tok = doc[k]
+        if _capitalised(tok) and tok.text not in QUOTES and not tok.is_punct:
+            k += 1
+            end = k
+            continue
+        if tok.lower_ in _INNER_WORDS or tok.text in _INNER_MARKS or tok.tag_ == "POS":
+            nxt = k + 1
+            while nxt < sent_end and doc[nxt].lower_ in _ARTICLES:
+                nxt += 1
+            if tok.lower_ in _AND and (right_label(label_at, nxt) in _LISTED or (
+                    nxt < sent_end and doc[nxt].text in _LEADING_ARTICLES)):
+                break  # "The Beatles and Elvis Presley", "The Who and The Kinks": a list
+            if tok.lower_ in _RELATING or (
+                    tok.lower_ not in _JOINERS | _AND and right_label(label_at, nxt) in _LISTED):
+                break  # "The National Museum of Computing at Bletchley Park": a place, said of the name
+            if tok.lower_ in _INNER_WORDS and tok.is_title:
+                break  # "The Band In" ... a capitalised function word here starts something else
+            k += 1
+            continue
+        break
+    return end
+
+
+def right_label(label_at: dict[int, Span], i: int) -> str:
+    span = label_at.get(i)
+    return span.label_ if span is not None else ""
+
+
+def _article_title(doc: Doc, start: int, end: int, label_at: dict[int, Span]) -> Span | None:
+    inside = {id(label_at[k]): label_at[k] for k in range(start, end) if k in label_at}
+    if any(s.start < start or s.end > end for s in inside.values()):
+        return None  # a name running on past the title's edge
+    if len(inside) == 1 and all(k in label_at for k in range(start + 1, end) if doc[k].lower_ not in _INNER_WORDS):
+        return None  # the NER's one span already
+    content = [t for t in doc[start + 1 : end] if t.is_alpha and t.lower_ not in _INNER_WORDS]
+    if len(content) < 2:
+        return None
+    span = doc[start:end]
+    labels = [s.label_ for s in inside.values()]
+    if "WORK_OF_ART" in labels:
+        span.label_ = "WORK_OF_ART"
+    elif doc[end - 1].lower_ in INSTITUTION_HEADS:
+        span.label_ = "ORG"
+    else:
+        span.label_ = PROPN
+    return span
