@@ -372,9 +372,10 @@ def _joined_runs(doc: Doc, spans: list[Span]) -> tuple[list[Span], list[tuple[in
     return joined, unlabelled
 
 
-# Lower-case words inside a title-case name: "Whistling in Dixie", "Battle for the Planet of the Apes".
+# Lower-case words inside a title-case name: "Whistling in Dixie", "Battle for the Planet of the Apes"
+# (not "or": "Rudolph or Rudolf (890 - 936) was" gives a second name, not one name).
 _INNER_WORDS = frozenset({"of", "and", "for", "the", "a", "an", "in", "on", "at", "to", "from", "with", "by", "without",
-                          "or", "de", "du", "des", "del", "della", "di", "da", "von", "van", "upon", "into", "&"})
+                          "de", "du", "des", "del", "della", "di", "da", "von", "van", "upon", "into", "&"})
 _INNER_MARKS = frozenset({"-", ":", "'s", "’s", "&", "'", "’"})
 _SINGULAR_BE = frozenset({"is", "was"})
 _PLURAL_BE = frozenset({"are", "were"})
