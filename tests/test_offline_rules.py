@@ -86,6 +86,10 @@ def test_a_definition_subject_is_no_relational_title_nor_a_clause_opener(extract
     result = run(extractor, "After Lugaid was overthrown and killed by Sírlám, Eochu was driven into exile overseas, "
                             "but he returned after twelve years, killed Sírlám with an arrow, and took the throne.")
     assert "Lugaid" in names(result) and "After Lugaid" not in names(result)
+    # 2Wiki "Rudolph of France": two spellings of one name, not a name with "or" inside.
+    result = run(extractor, "Rudolph or Rudolf (c. 890 – 14/15 January 936) was the elected King of France from 923 "
+                            "until his death in 936.", "Rudolph of France")
+    assert "Rudolph or Rudolf" not in names(result)
 
 
 def test_a_name_with_an_epithet_is_one_person(extractor: OfflineExtractor) -> None:
