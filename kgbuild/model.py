@@ -93,7 +93,13 @@ class Entity(Record):
 
     @staticmethod
     def make_id(name: str, spg_class: str) -> str:
-        return stable_id("ent", spg_class, normalize_name(name))
+        return Entity.id_of_key(spg_class, normalize_name(name))
+
+    @staticmethod
+    def id_of_key(spg_class: str, key: str) -> str:
+        """`make_id` of a name already normalised (`normalize_name`): the columnar records path
+        computes each key once."""
+        return stable_id("ent", spg_class, key)
 
     def ref(self) -> Ref:
         return Ref(kind="entity", id=self.id, name=self.name)
@@ -133,7 +139,12 @@ class Relation(Record):
 
     @staticmethod
     def make_id(subject_id: str, predicate: str, object_id: str) -> str:
-        return stable_id("rel", subject_id, normalize_name(predicate), object_id)
+        return Relation.id_of_key(subject_id, normalize_name(predicate), object_id)
+
+    @staticmethod
+    def id_of_key(subject_id: str, predicate_key: str, object_id: str) -> str:
+        """`make_id` of a predicate already normalised (`normalize_name`)."""
+        return stable_id("rel", subject_id, predicate_key, object_id)
 
     def ref(self) -> Ref:
         return Ref(kind="relation", id=self.id, name=f"({self.subject.name}, {self.predicate}, {self.object.name})")

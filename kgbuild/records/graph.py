@@ -37,7 +37,7 @@ import pyarrow.compute as pc
 
 from kgbuild.extract.validate import MAX_NAME_CHARS
 from kgbuild.extract.validate import _name_problem as name_problem  # the one rule for names
-from kgbuild.ids import normalize_name, stable_id
+from kgbuild.ids import normalize_name
 from kgbuild.merge import MergeTable
 from kgbuild.model import Concept, Document, Drop, DropReason, Entity, Relation, Retype, RetypeReason
 from kgbuild.record_mapping import RecordsConfig
@@ -101,12 +101,6 @@ def _per_distinct(values: pa.Array | pa.ChunkedArray, fn: Callable[[str], Any], 
     encoded = _array(values).dictionary_encode()
     computed = pa.array([fn(v) for v in encoded.dictionary.to_pylist()], kind)
     return computed.take(encoded.indices)
-
-
-def _entity_id(joined: str) -> str:
-    """`Entity.make_id` of a `class\x1fnormalised name` key."""
-    cls, key = joined.split("\x1f", 1)
-    return stable_id("ent", cls, key)
 
 
 def _changes(values: pa.Array) -> np.ndarray:
@@ -740,7 +734,7 @@ class _Builder:
         """One row per entity: the record's own fields (merged when several records share the id),
         the first mention's name otherwise; every mentioning record as provenance."""
         class_names = self._class_names().to_pylist()
-        ent_ids = _sliced(lambda start, end: [stable_id("ent", class_names[c], k) for c, k in zip(
+        ent_ids = _sliced(lambda start, end: [Entity.id_of_key(class_names[c], k) for c, k in zip(
             ent_cls[start:end].tolist(), ent_keys.slice(start, end - start).to_pylist(), strict=True)], len(ent_cls))
         valid = np.flatnonzero(entity_of >= 0)
         order, new, starts = _group(entity_of[valid], m["ord"][valid])
@@ -882,7 +876,7 @@ class _Builder:
     def _relation_ids(subjects: pa.Array, predicates: np.ndarray, objects: pa.Array, names: list[str]) -> pa.Array:
         """`Relation.make_id` of each triple."""
         normalised = [normalize_name(p) for p in names]
-        return _sliced(lambda start, end: [stable_id("rel", s, normalised[p], o) for s, p, o in zip(
+        return _sliced(lambda start, end: [Relation.id_of_key(s, normalised[p], o) for s, p, o in zip(
             subjects.slice(start, end - start).to_pylist(), predicates[start:end].tolist(),
             objects.slice(start, end - start).to_pylist(), strict=True)], len(predicates))
 
