@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import json
 import random
 import socket
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -263,6 +264,28 @@ def test_cache_makes_the_second_identical_request_free_and_a_new_template_versio
     assert stats["by_doc"]["d1"]["cache_hits"] == 1
     # a hit bills nothing: only the miss's tokens are counted
     assert stats["total"]["prompt_tokens"] == other_version.prompt_tokens
+
+
+def test_a_reply_is_in_the_cache_before_its_slot_is_given_back(llm: ScriptedLLM, tmp_path: Path) -> None:
+    # Found by the Ray build killed mid-extraction: the reply was written to the cache after the slot
+    # was free, so more than llm.concurrency requests could be paid for and not kept when the build died.
+    llm.reply("", '{"n": 1}')
+    path = tmp_path / "cache" / "llm.sqlite"
+    gw = LLMGateway(config(llm.base_url, concurrency=1), cache_path=path)
+    asked = request(doc_id="d1")
+    key = cache_key("big-model", asked)
+    kept_when_freed: list[bool] = []
+
+    class Watching(Limits):
+        @contextlib.asynccontextmanager
+        async def slot(self) -> AsyncIterator[None]:
+            async with super().slot():
+                yield
+                kept_when_freed.append(ResponseCache(path).get(key) is not None)
+
+    gw._limits = Watching(1, clock=time.monotonic, sleep=asyncio.sleep)
+    ask(gw, asked)
+    assert kept_when_freed == [True]
 
 
 def test_use_cache_false_and_config_cache_false_bypass(llm: ScriptedLLM, tmp_path: Path) -> None:

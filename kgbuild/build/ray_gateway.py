@@ -20,7 +20,7 @@ calls of tasks whose results never came back (a worker that died mid-task).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -111,13 +111,14 @@ class RayGateway(LLMGateway):
     def cache(self) -> ResponseCache | None:
         return self._remote_cache
 
-    async def _call(self, model: str, request: ChatRequest) -> ChatResult:
+    async def _call(self, model: str, request: ChatRequest,
+                    keep: Callable[[ChatResult], None] | None = None) -> ChatResult:
         """The request, reported to the coordinator's ledger as soon as it is answered (or has failed):
         the task's own accounting reaches the driver only with its result, which a dying worker never sends."""
         if self._refused is not None:
-            return await super()._call(model, request)  # refused at once, no request sent
+            return await super()._call(model, request, keep)  # refused at once, no request sent
         try:
-            result = await super()._call(model, request)
+            result = await super()._call(model, request, keep)
         except LLMCallError:
             await self._coordinator.tally.remote(request.stage, {"calls": 1, "failures": 1})
             raise

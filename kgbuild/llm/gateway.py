@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -280,8 +281,7 @@ class LLMGateway(AskMixin):
         self._pending[key] = (loop, shared)
         outcome: Outcome = None
         try:
-            outcome = await self._call(model, request)
-            cache.put(key, outcome)
+            outcome = await self._call(model, request, keep=lambda result: cache.put(key, result))
             return outcome
         except LLMCallError as exc:
             outcome = exc
@@ -318,8 +318,13 @@ class LLMGateway(AskMixin):
             refused = route.refused
             raise EndpointRefused(refused.where, refused.problem, refused.hint, status=refused.status)
 
-    async def _call(self, model: str, request: ChatRequest) -> ChatResult:
-        """Limits, retries, the endpoint and the accounting of one request the cache did not answer."""
+    async def _call(self, model: str, request: ChatRequest,
+                    keep: Callable[[ChatResult], None] | None = None) -> ChatResult:
+        """Limits, retries, the endpoint and the accounting of one request the cache did not answer.
+
+        `keep` (the response cache's write) runs before the request's slot is given back: only the
+        requests holding a slot (llm.concurrency) can then be paid for and not kept, so a build killed
+        at any moment pays again for at most those."""
         route = self._route(request.stage)
         self._fail_fast(route, request)
         stage, doc = request.stage, request.accounted_to
@@ -390,17 +395,20 @@ class LLMGateway(AskMixin):
                 reasoning_tokens = min(reasoning_tokens, completion_tokens)
             limits.settle(reservation, prompt_tokens + completion_tokens)
 
-        self._usage.add_tokens(stage, doc, model, prompt_tokens, completion_tokens)
-        extra: dict[str, float] = {}
-        if reasoning_tokens:
-            extra["reasoning_tokens"] = reasoning_tokens
-        if reply.finish_reason == "length":
-            extra["cut_off"] = 1
-        if extra:
-            self._usage.add(stage, doc, **extra)
-        return ChatResult(text=reply.text, model=model, prompt_tokens=prompt_tokens,
-                          completion_tokens=completion_tokens, reasoning_tokens=reasoning_tokens,
-                          finish_reason=reply.finish_reason, retries=retries)
+            self._usage.add_tokens(stage, doc, model, prompt_tokens, completion_tokens)
+            extra: dict[str, float] = {}
+            if reasoning_tokens:
+                extra["reasoning_tokens"] = reasoning_tokens
+            if reply.finish_reason == "length":
+                extra["cut_off"] = 1
+            if extra:
+                self._usage.add(stage, doc, **extra)
+            result = ChatResult(text=reply.text, model=model, prompt_tokens=prompt_tokens,
+                                completion_tokens=completion_tokens, reasoning_tokens=reasoning_tokens,
+                                finish_reason=reply.finish_reason, retries=retries)
+            if keep is not None:
+                keep(result)
+        return result
 
     async def aclose(self) -> None:
         # Sockets of a client made in an earlier (now closed) event loop cannot be closed from
