@@ -1,12 +1,14 @@
 """LLM extraction through the model gateway, against a local scripted endpoint: what it costs per
 character of input, and what the gateway's concurrency buys.
 
-Run from the repo root: `python bench/llm_extract.py [N_PASSAGES]` (default 200 HotpotQA passages).
-The endpoint (the tests' OpenAI-compatible scripted server, real HTTP on 127.0.0.1) answers after a
-fixed delay that stands in for model latency, with a reply valid for the prompt it got (one chunk, or
-a pack keyed by passage id). It reports no token usage, so the gateway counts the prompts it sent with
-the real tokenizer (tiktoken cl100k_base); the bench recounts the server's request log the same way and
-checks the accounting equals it. Builds, all in this one run:
+Run from the repo root: `python bench/llm_extract.py [N_PASSAGES] [--in-process]` (default 200
+HotpotQA passages). The endpoint (the tests' OpenAI-compatible scripted server, real HTTP on
+127.0.0.1) runs in a process of its own, as a model server does, and answers after a fixed delay that
+stands in for model latency (`--in-process` serves it from a thread of the bench's own interpreter, as
+this bench did before: the client then shares one interpreter with the server it measures), with a
+reply valid for the prompt it got (one chunk, or a pack keyed by passage id). It reports no token
+usage, so the gateway counts the prompts it sent with the real tokenizer (tiktoken cl100k_base); the
+bench recounts the server's request log the same way and checks the accounting equals it. Builds, all in this one run:
 
 - baseline: the version-1 prompt (bench/fixtures/prompts_v1), one chunk per call, at concurrency 1
   and 16 (what the gateway's concurrency buys);
@@ -26,6 +28,7 @@ import asyncio
 import json
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -62,6 +65,54 @@ def reply(body: dict[str, Any]) -> str:
     return json.dumps({pid: one_extraction(text) for pid, text in passages})
 
 
+class EndpointProcess:
+    """The scripted endpoint in a child process (`--serve`): its URL comes on the first line of its
+    stdout; "log" on its stdin asks for its request log (one JSON line back); closing stdin stops it."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, __file__, "--serve"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None and self.proc.stdin is not None
+        self._in, self._out = self.proc.stdin, self.proc.stdout
+        self.base_url = self._out.readline().strip()
+        if not self.base_url:
+            raise RuntimeError(f"the scripted endpoint did not start (exit {self.proc.wait()})")
+
+    def chat_log(self) -> list[dict[str, Any]]:
+        self._in.write("log\n")
+        self._in.flush()
+        return list(json.loads(self._out.readline()))
+
+    def __enter__(self) -> EndpointProcess:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._in.close()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()  # its own child, by PID
+            self.proc.wait()
+
+
+def serve() -> None:
+    """The child's side of `EndpointProcess`."""
+    with ScriptedLLM() as llm:
+        llm.reply("", reply, delay=LATENCY_S, usage=False)
+        print(llm.base_url, flush=True)
+        for line in sys.stdin:
+            if line.strip() == "log":
+                print(json.dumps(llm.chat_log()), flush=True)
+
+
+def endpoint(in_process: bool) -> Any:
+    if not in_process:
+        return EndpointProcess()
+    llm = ScriptedLLM()
+    llm.reply("", reply, delay=LATENCY_S, usage=False)
+    return llm
+
+
 def build(base_url: str, src: Path, workspace: Path, concurrency: int, extract: dict[str, Any]) -> tuple[float, dict]:
     config = parse_config({
         "workspace": str(workspace),
@@ -77,7 +128,9 @@ def build(base_url: str, src: Path, workspace: Path, concurrency: int, extract: 
 
 
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    in_process = "--in-process" in sys.argv[1:]
+    n = int(args[0]) if args else 200
     corpus = json.loads((shared_data() / "hotpotqa" / "train_corpus.json").read_text(encoding="utf-8"))
     subset = dict(list(corpus.items())[:n])
     counter = TokenCounter()
@@ -88,8 +141,8 @@ def main() -> None:
         "trimmed": (16, {"pack_tokens": 0}),
         "packed": (16, {}),
     }
-    with tempfile.TemporaryDirectory(prefix="kgbench-llm-") as tmp, ScriptedLLM() as llm:
-        llm.reply("", reply, delay=LATENCY_S, usage=False)
+    print(f"endpoint: {'a thread of this process' if in_process else 'a process of its own'}")
+    with tempfile.TemporaryDirectory(prefix="kgbench-llm-") as tmp, endpoint(in_process) as llm:
         src = Path(tmp) / "subset.json"
         src.write_text(json.dumps(subset), encoding="utf-8")
         for name, (concurrency, extract) in variants.items():
@@ -128,6 +181,7 @@ def main() -> None:
         "chunks": chunks,
         "input_chars": packed["chars"],
         "latency_s": LATENCY_S,
+        "endpoint_in_process": in_process,
         "tokens_per_char": round(packed["tokens_per_char"], 3),
         "calls_per_chunk": round(packed["calls_per_chunk"], 3),
         "trimmed_tokens_per_char": round(runs["trimmed"]["tokens_per_char"], 3),
@@ -151,4 +205,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["--serve"]:
+        serve()
+    else:
+        main()

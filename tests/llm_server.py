@@ -286,6 +286,10 @@ class ScriptedLLM:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"  # keep-alive, as the openai client expects
+            # Headers and body go out as two writes; with Nagle's algorithm on, the body waits for the
+            # client's delayed ACK of the headers (about 40 ms a reply on Linux), which model servers
+            # (uvicorn, llama.cpp's) do not add.
+            disable_nagle_algorithm = True
 
             def log_message(self, format: str, *args: Any) -> None:  # quiet test output
                 pass
