@@ -165,6 +165,7 @@ class FirstChoiceModel:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # headers and body are two writes: no delayed-ACK wait between
 
             def log_message(self, format: str, *args: Any) -> None:  # http.server naming
                 pass
