@@ -536,6 +536,45 @@ def test_a_walk_brings_the_passages_of_the_node_it_reached() -> None:
     assert set(own_first) == set(first_reached)
 
 
+def test_a_reached_node_brings_its_own_article_not_every_passage_naming_it() -> None:
+    """2Wiki "Who is the father of the director of On Body and Soul?": the walk reaches Ildikó Enyedi,
+    whose own article names her father; a walk that ends at the concept "film" reached no article,
+    and every film passage it is named in would crowd hers out."""
+    from kgbuild.query.graph_evidence import evidence_chunks
+
+    texts = {"soul": "On Body and Soul is a film directed by Ildikó Enyedi.",
+             "enyedi": "Ildikó Enyedi is a film director. Her father was György Enyedi.",
+             "soul27": "Body and Soul is a 1927 film.", "other": "Another film by Ildikó Enyedi."}
+    titles = {"soul": "On Body and Soul", "enyedi": "Ildikó Enyedi", "soul27": "Body and Soul (1927 film)",
+              "other": "Another"}
+    projection = GraphProjection.from_rows(
+        chunks=[{"id": f"{d}#p00000#0", "doc_id": d, "text": t} for d, t in texts.items()],
+        documents=[{"id": d, "title": t} for d, t in titles.items()],
+        entities=[{"id": "s", "name": "On Body and Soul", "chunk_ids": ["soul#p00000#0"]},
+                  {"id": "e", "name": "Ildiko Enyedi", "aliases": ["Ildikó Enyedi"],
+                   "chunk_ids": ["soul#p00000#0", "other#p00000#0", "enyedi#p00000#0"]},
+                  {"id": "b", "name": "Body and Soul", "chunk_ids": ["soul27#p00000#0"]},
+                  {"id": "f", "name": "film", "spg_class": "Concept",
+                   "chunk_ids": ["soul#p00000#0", "soul27#p00000#0", "other#p00000#0"]}],
+        relations=[{"id": "r1", "subject_id": "s", "predicate": "directedBy", "object_id": "e",
+                    "chunk_ids": ["soul#p00000#0"]},
+                   {"id": "r2", "subject_id": "s", "predicate": "belongTo", "object_id": "f",
+                    "chunk_ids": ["soul#p00000#0"]}],
+        events=[], hypernodes=[])
+    pos = projection.node_pos
+    names = lambda nodes: [projection.node_ids[n] for n in nodes]  # noqa: E731
+    assert names(projection.home_chunks(pos["e"])) == ["enyedi#p00000#0"]  # by an alias
+    assert names(projection.home_chunks(pos["b"])) == ["soul27#p00000#0"]  # the title's "(1927 film)" aside
+    assert projection.home_chunks(pos["f"]) == ()
+    directed = ([projection.edge_ids.index("r1")], [pos["s"], pos["e"]])
+    genre = ([projection.edge_ids.index("r2")], [pos["s"], pos["f"]])
+    everything = names(evidence_chunks(projection, [genre, directed], reached=True))
+    assert "soul27#p00000#0" in everything and everything.index("other#p00000#0") < everything.index(
+        "enyedi#p00000#0")
+    assert names(evidence_chunks(projection, [genre, directed], reached=True, home=True)) == [
+        "soul#p00000#0", "enyedi#p00000#0"]
+
+
 def test_shortest_paths_take_stated_facts_over_co_mentions() -> None:
     """A -> r1 -> B -> r2 -> C and A <- mentions <- [X] -> mentions -> C are both two hops; the tree
     takes the stated facts (breadth-first order took the passage, the lower node index)."""

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -43,7 +44,7 @@ import numpy as np
 
 from kgbuild.ids import unescape_article_id
 from kgbuild.query_settings import EdgeKind  # defined with the settings that name edge kinds
-from kgbuild.text import CAMEL_SEAM
+from kgbuild.text import CAMEL_SEAM, mention_key
 
 if TYPE_CHECKING:
     import igraph
@@ -89,6 +90,16 @@ def said_words(properties: object) -> str:
     return said if isinstance(said, str) else ""
 
 
+# "Body and Soul (1927 film)": the brackets tell two articles apart; they are not part of the name.
+_DISAMBIGUATION = re.compile(r"\s*\([^()]*\)\s*$")
+
+
+def title_key(title: str) -> str:
+    """A document title as the name of what the document is about, keyed as names are (`mention_key`):
+    "Body and Soul (1927 film)" -> "body and soul"."""
+    return mention_key(_DISAMBIGUATION.sub("", title))
+
+
 def predicate_text(predicate: str) -> str:
     """A predicate as words, for embedding and prompts: "bornIn" -> "born in", "based_in" -> "based in"."""
     return " ".join(CAMEL_SEAM.sub(" ", predicate).replace("_", " ").split()).lower()
@@ -132,14 +143,27 @@ class GraphProjection:
     signature: tuple[tuple[str, int, int], ...] = ()
     node_pos: dict[str, int] = field(init=False)
     pred_pos: dict[str, int] = field(init=False)
+    title_docs: dict[str, frozenset[str]] = field(init=False)  # `title_key` of a document title -> those documents
 
     def __post_init__(self) -> None:
         self.node_pos = {nid: i for i, nid in enumerate(self.node_ids)}
         self.pred_pos = {p: i for i, p in enumerate(self.predicates)}
+        titled: dict[str, set[str]] = {}
+        for doc, title in self.doc_titles.items():
+            titled.setdefault(title_key(title), set()).add(doc)
+        self.title_docs = {key: frozenset(docs) for key, docs in titled.items() if key}
         if not self.fingerprint:
             self.fingerprint = content_fingerprint(self.node_ids, self.edge_ids)
 
     # ---------------------------------------------------------------- sizes and lookups
+
+    def home_chunks(self, node: int) -> tuple[int, ...]:
+        """The node's own article: those of its supporting chunks whose document's title names it (its
+        name or an alias, as `title_key` reads a title); none for a node no document is about."""
+        docs: set[str] = set()
+        for name in (self.node_names[node], *self.node_aliases.get(node, ())):
+            docs |= self.title_docs.get(mention_key(name), frozenset())
+        return tuple(c for c in self.node_chunks[node] if self.chunk_doc.get(c) in docs) if docs else ()
 
     @property
     def n_nodes(self) -> int:

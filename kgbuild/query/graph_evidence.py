@@ -56,24 +56,28 @@ def supporting_chunks(projection: GraphProjection, edges: Iterable[int], nodes: 
 
 
 def evidence_chunks(projection: GraphProjection, units: Iterable[tuple[Iterable[int], Iterable[int]]],
-                    limit: int = 5, *, reached: bool = False, reached_last: bool = False) -> list[int]:
+                    limit: int = 5, *, reached: bool = False, reached_last: bool = False,
+                    home: bool = False) -> list[int]:
     """At most `limit` distinct chunk nodes, taken in rank order from ranked (edges, nodes) units.
 
     `reached`: a unit also brings the passages behind the node it reached (its last node), after its
     own: a walk that ends at "Sulli" reached Sulli's own article through the mutual index, which
     may say what the passages on the way did not. `reached_last`: those come after every unit's own
     passages (for many short units, such as SubgraphRAG's 100 triples, whose own passages state
-    them; a reached hub such as a country would otherwise fill the list with its mentions)."""
+    them; a reached hub such as a country would otherwise fill the list with its mentions).
+    `home`: the reached node brings only its own article (`GraphProjection.home_chunks`), not every
+    passage that names it: a walk ending at "Film" would otherwise fill the list with film articles."""
     out: dict[int, None] = {}
     later: list[int] = []
     for edges, nodes in units:
         nodes = list(nodes)
         found = supporting_chunks(projection, edges, nodes)
         if reached and nodes and projection.node_kind[nodes[-1]] != CHUNK:
+            own = projection.home_chunks(nodes[-1]) if home else projection.node_chunks[nodes[-1]]
             if reached_last:
-                later.extend(projection.node_chunks[nodes[-1]])
+                later.extend(own)
             else:
-                found = [*found, *projection.node_chunks[nodes[-1]]]
+                found = [*found, *own]
         for c in found:
             out.setdefault(c)
             if len(out) >= limit:

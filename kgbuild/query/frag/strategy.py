@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kgbuild.graph.projection import MENTION
 from kgbuild.graph.walks import adjacency
 from kgbuild.query.frag.paths import retrieve_paths
 from kgbuild.query.frag.preprocess import preprocess
@@ -150,8 +151,12 @@ class FragStrategy:
             how = f"cross-encoder {s.cross_encoder} over the top {2 * s.top_u} by cosine"
         facts = [path_text(p, r.path) for r in top]
         limit = min(budget.k, MAX_PASSAGES)
-        behind = evidence_chunks(p, ((r.path.edges, r.path.nodes) for r in top), limit=s.passage_pool * limit,
-                                 reached=True)
+        # The passages behind the walk come from the paths that state a relation at every step (a hop
+        # through a passage that merely names two things says nothing of how they relate): each one's
+        # own passages, then the article of the node it reached.
+        stated = [r for r in top if all(p.edge_kind[e] != MENTION for e in r.path.edges)]
+        behind = evidence_chunks(p, ((r.path.edges, r.path.nodes) for r in stated), limit=s.passage_pool * limit,
+                                 reached=True, home=True)
         chunk_nodes = closest_passages(behind, graph.vectors.nodes, linked.vector,
                                        len(behind) if s.text_fusion else limit)
         chunks = to_chunks(p, chunk_nodes)
