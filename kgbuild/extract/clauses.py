@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING
 
 from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts, listed, qualifies, unique
 from kgbuild.extract.facts import CONCEPT, EventFact, Mention
+from kgbuild.extract.member_lists import listed_members
 from kgbuild.extract.name_lists import continue_list, included
 from kgbuild.extract.names import date_preposition
 from kgbuild.extract.nouns import copula, noun_relations, possessed_copula
+from kgbuild.extract.roles_played import ROLE_VERBS, played_role
 from kgbuild.extract.subjects import verb_subjects
 from kgbuild.extract.typehints import is_person_role
 from kgbuild.extract.values import age_at, counted_objects
@@ -51,6 +53,7 @@ def clause(state: ChunkState, verb: Token) -> None:
     subjects, passive = verb_subjects(state, verb)
     if not subjects:
         possessed_copula(state, verb)
+        listed_members(state, verb)  # "Guest stars in the episode included A, B and C"
         return
     subject_tok = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < verb.i), None)
     if subject_tok is not None:
@@ -230,6 +233,10 @@ def clause(state: ChunkState, verb: Token) -> None:
         # relation's object and the common noun joins the predicate: (X, earn doctorate from, Y).
         # With no named object, a date is the object: "EDSAC ran its first program on 6 May 1949".
         noun = next((c for c in children if c.dep_ == "dobj"), None)
+        if noun is not None and lemma in ROLE_VERBS and played_role(
+                state, subjects, noun, [(p, m) for p, m in args if qualifies(p, m)] + inherited,
+                [c for c in children if c.dep_ == "prep"]):
+            return  # "played the role of X on the TV series Y": see roles_played
         named_noun = noun is not None and any(c.dep_ == "compound" for c in noun.children)  # "the A-0 system"
         chosen = [(p, m) for p, m in args if not m.is_date] or noun_args or (
             [] if named_noun else [(p, m) for p, m in args if m.is_date])

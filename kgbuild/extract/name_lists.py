@@ -147,7 +147,7 @@ def included(state: ChunkState, noun: Token) -> list[Mention]:
     doc = state.doc
     for head in heads:
         for prep in head.children:
-            if prep.dep_ != "prep" or not (prep.lower_ == "including" or (
+            if prep.dep_ != "prep" or not (prep.lower_ in ("including", "like") or (
                     prep.lower_ == "as" and prep.i > 0 and doc[prep.i - 1].lower_ == "such")):
                 continue
             pobjs = [p for p in prep.children if p.dep_ == "pobj"]

@@ -34,6 +34,7 @@ from kgbuild.extract.nouns import (
     works_by,
 )
 from kgbuild.extract.parentheses import parenthesis, work_years
+from kgbuild.extract.roles_played import ROLE_NOUNS, possessed_role
 from kgbuild.extract.values import attribute_values
 from kgbuild.extract.vocab import PROPER_TAGS, WORK_NOUN_VERBS
 
@@ -87,6 +88,8 @@ class Reader:
                 parenthesis(state, i)
             elif kind == "appos":
                 apposition(state, doc[i])
+            elif kind == "role":
+                possessed_role(state, doc[i])  # "his portrayal of X on "Y""
             elif kind == "work":
                 possessed_work(state, doc[i])
                 possessed_title(state, doc[i])
@@ -176,6 +179,8 @@ def _scan(state: ChunkState) -> list[tuple[str, int]]:
             items.append(("appos", tok.i))
         if dep == "poss" and tok.head.tag_ == "NN" and tok.head.lower_ in WORK_NOUN_VERBS:
             items.append(("work", tok.head.i))
+        elif dep == "poss" and tok.head.tag_ == "NN" and tok.head.lower_ in ROLE_NOUNS:
+            items.append(("role", tok.head.i))
     items.extend(("clause", i) for i in heads if i not in life)
     items.sort(key=lambda item: item[1])
     return items

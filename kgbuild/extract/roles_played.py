@@ -1,0 +1,90 @@
+"""Characters an actor plays and the work they play them in.
+
+"He played the role of Constable Renfield Turnbull on the TV series "Due South"", "known for his
+portrayal of the Cylon Leoben Conoy on "Battlestar Galactica"", "his role as record producer Lew Ashby
+on the Showtime series "Californication"": the character is the verb's (or the noun's) "of"/"as" object,
+so the clause rules, which skip "role" as a vague object, find nothing. Each gives (actor, play,
+character) and, for the work named after "on"/"in" (on the character or on the role), (actor, appear
+in, work).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kgbuild.extract.chunk_state import ChunkState, Qualifier, listed
+from kgbuild.extract.facts import Mention
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+# Nouns that stand for a part played: "the role of X", "his portrayal of X", "her part as X".
+ROLE_NOUNS = frozenset({"role", "portrayal", "part"})
+# Verbs that take such a noun: "played the role of", "took the part of", "reprised her role as".
+ROLE_VERBS = frozenset({"play", "take", "reprise", "land", "portray", "perform"})
+_CHARACTER_PREPS = ("of", "as")
+_WORK_PREPS = ("on", "in")
+
+
+def played_role(state: ChunkState, actors: list[Mention], noun: Token, qualifiers: list[Qualifier],
+                more: list[Token] | None = None) -> bool:
+    """Facts of `actors` playing the part `noun` ("role", "portrayal", "part") names; `more`: further
+    preposition tokens of the verb ("played the role of X in Y"). Whether a character was found."""
+    if state.lemma(noun) not in ROLE_NOUNS or not actors:
+        return False
+    characters: list[Mention] = []
+    works: list[Mention] = []
+    for prep in (c for c in noun.children if c.dep_ == "prep"):
+        if prep.lower_ not in _CHARACTER_PREPS:
+            if prep.lower_ in _WORK_PREPS:
+                works.extend(_works(state, prep))
+            continue
+        for pobj in (p for p in prep.children if p.dep_ == "pobj"):
+            for tok in listed(pobj):
+                character = state.named(tok) or state.named_apposition(tok)
+                if character is not None and not character.is_place:
+                    characters.append(character)
+                    # "the role of X on the TV series "Y"": the work hangs on the character's name
+                    end = state.doc[character.end - 1] if character.end > 0 else tok
+                    for inner in {*tok.children, *end.children}:
+                        if inner.dep_ == "prep" and inner.lower_ in _WORK_PREPS:
+                            works.extend(_works(state, inner))
+    for prep in more or []:
+        if prep.lower_ in _WORK_PREPS:
+            works.extend(_works(state, prep))
+    if not characters:
+        return False
+    for actor in actors:
+        for character in characters:
+            if state.is_person(actor) and character is not actor:
+                character_quals = [q for q in qualifiers if q[1] is not character]
+                state.triple(actor, "play", character, character_quals)
+        for work in works:
+            if state.is_person(actor) and work not in characters:
+                state.triple(actor, "appear in", work, qualifiers)
+    return True
+
+
+def _works(state: ChunkState, prep: Token) -> list[Mention]:
+    """The works named after "on"/"in": the object, a title in apposition to it ("the TV series "Due
+    South"", which the parser may hang on the character instead), or a quoted title."""
+    found: list[Mention] = []
+    for pobj in (p for p in prep.children if p.dep_ == "pobj"):
+        candidates = [state.object(tok, False) for tok in listed(pobj)]
+        if not any(candidates):  # the kind noun, then its title: 'on the TV series "Due South"'
+            j = pobj.i + 1 + (pobj.i + 1 < len(state.doc) and state.doc[pobj.i + 1].is_quote)
+            candidates = [state.tok2m[j]] if j < len(state.doc) else []
+        found.extend(m for m in candidates if m is not None and _is_work(state, m))
+    return found
+
+
+def _is_work(state: ChunkState, mention: Mention) -> bool:
+    return not (mention.is_date or mention.is_place) and (
+        mention.label == "WORK_OF_ART" or mention.spg_class == state.classes.by_hint.get("Work"))
+
+
+def possessed_role(state: ChunkState, noun: Token) -> None:
+    """ "his portrayal of the Cylon Leoben Conoy on "Battlestar Galactica"", "Callum's role as Lew Ashby":
+    the possessor played the character."""
+    owners = [m for c in noun.children if c.dep_ == "poss" for m in [state.subject(c)] if m is not None]
+    played_role(state, owners, noun, [])
