@@ -220,6 +220,11 @@ def clause(state: ChunkState, verb: Token) -> None:
         # "wrote a programming manual for the Ferranti Mark 1": the named thing is the object
         # and the common noun joins the predicate (below), rather than a triple to a concept.
         objects = []
+    if agents and not passive and not has_object and not objects and verb.tag_ in ("VBD", "VBN"):
+        # "a recurring character, Karen McCluskey played by Kathryn Joosten": the tagger took the
+        # participle of a reduced passive for a past tense, so its "by" names who did it.
+        passive = True
+        word = verb.lower_ if not particle else f"{verb.lower_} {particle}"
     if passive and agents:
         # "founded by X and Y, with Z": Z did it too.
         helpers = [m for p, m in args if p == "with" and m.label == "PERSON" and m not in agents]

@@ -23,6 +23,7 @@ from kgbuild.extract.clauses import clause
 from kgbuild.extract.code_text import looks_like_code
 from kgbuild.extract.entities import collect_mentions, link_surnames
 from kgbuild.extract.facts import CONCEPT, PROPN, Classes, Facts, Mention
+from kgbuild.extract.member_lists import GROUP_NOUNS, group_of_names
 from kgbuild.extract.nouns import (
     apposition,
     kind_prefixes,
@@ -88,6 +89,8 @@ class Reader:
                 parenthesis(state, i)
             elif kind == "appos":
                 apposition(state, doc[i])
+            elif kind == "group":
+                group_of_names(state, doc[i])  # "the starring cast of A, B and C"
             elif kind == "role":
                 possessed_role(state, doc[i])  # "his portrayal of X on "Y""
             elif kind == "work":
@@ -181,6 +184,9 @@ def _scan(state: ChunkState) -> list[tuple[str, int]]:
             items.append(("work", tok.head.i))
         elif dep == "poss" and tok.head.tag_ == "NN" and tok.head.lower_ in ROLE_NOUNS:
             items.append(("role", tok.head.i))
+        if tok.tag_ == "NN" and tok.lower_ in GROUP_NOUNS and any(
+                c.dep_ == "prep" and c.lower_ == "of" for c in tok.children):
+            items.append(("group", tok.i))
     items.extend(("clause", i) for i in heads if i not in life)
     items.sort(key=lambda item: item[1])
     return items

@@ -19,9 +19,10 @@ if TYPE_CHECKING:
     from spacy.tokens import Token
 
 # Nouns that stand for a part played: "the role of X", "his portrayal of X", "her part as X".
-ROLE_NOUNS = frozenset({"role", "portrayal", "part"})
+ROLE_NOUNS = frozenset({"role", "portrayal", "part", "voice"})
 # Verbs that take such a noun: "played the role of", "took the part of", "reprised her role as".
-ROLE_VERBS = frozenset({"play", "take", "reprise", "land", "portray", "perform"})
+# "provided the voices of A, B and C"
+ROLE_VERBS = frozenset({"play", "take", "reprise", "land", "portray", "perform", "provide", "lend"})
 _CHARACTER_PREPS = ("of", "as")
 _WORK_PREPS = ("on", "in")
 
@@ -58,7 +59,8 @@ def played_role(state: ChunkState, actors: list[Mention], noun: Token, qualifier
         for character in characters:
             if state.is_person(actor) and character is not actor:
                 character_quals = [q for q in qualifiers if q[1] is not character]
-                state.triple(actor, "play", character, character_quals)
+                state.triple(actor, "voice" if state.lemma(noun) == "voice" else "play", character,
+                             character_quals)
         for work in works:
             if state.is_person(actor) and work not in characters:
                 state.triple(actor, "appear in", work, qualifiers)
