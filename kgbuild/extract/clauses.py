@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kgbuild.extract.adjective_relations import adjective_relations
 from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts, listed, qualifies, unique
 from kgbuild.extract.facts import CONCEPT, EventFact, Mention
 from kgbuild.extract.member_lists import listed_members
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
 
 # Prepositions whose object is no further relation of an intransitive verb ("known as", "more than").
 _NOT_OBJECT_PREPS = frozenset({"as", "by", "than", "like", "despite", "without", "except", "during", "including"})
+# Spans of time a counted object gives ("played ten seasons in", "spent three years at").
+_TIME_SPANS = frozenset({"season", "year", "month", "week", "day", "decade", "term", "game", "match"})
 # Prepositions that link a verb-and-noun predicate to its object ("earned a doctorate from Y").
 _OBJECT_NOUN_PREPS = frozenset({"from", "at", "in", "under", "with", "for", "to", "on", "against", "into", "of"})
 
@@ -80,6 +83,8 @@ def clause(state: ChunkState, verb: Token) -> None:
     inherited = state.front_qualifiers.get(verb.head.i, []) if verb.dep_ in ("conj", "xcomp") else []
     if lemma == "be" and any(c.dep_ == "acomp" and c.lower_ == "married" for c in children):
         _married_to(state, verb, subjects, _copula_qualifiers(state, verb, children))
+    if lemma in ("be", "become", "remain"):  # "was active in Antwerp and Paris"
+        adjective_relations(state, verb, subjects, _copula_qualifiers(state, verb, children) + inherited)
     if lemma in SKIP_VERBS and not (verb.dep_ == "xcomp" and state.lemma(verb.head) == "use"):
         state.front_qualifiers[verb.i] = inherited
         return  # but "used it to plan EDSAC" states what was done
@@ -249,11 +254,15 @@ def clause(state: ChunkState, verb: Token) -> None:
             return  # light verbs included: "earned a doctorate from", "took part in", "won a medal at"
         used_prep = chosen[0][0]
         noun_word = state.lemma(noun)
-        if used_prep not in _OBJECT_NOUN_PREPS or noun_word in VAGUE_NOUNS or not noun_word.isalpha():
+        # "played ten seasons in the National Hockey League": a counted span of time says how long, so the
+        # relation is the verb's with the named place or body: (X, play in, National Hockey League).
+        span = noun_word in _TIME_SPANS and any(c.dep_ == "nummod" for c in noun.children) and (
+            used_prep in _OBJECT_NOUN_PREPS)
+        if not span and (used_prep not in _OBJECT_NOUN_PREPS or noun_word in VAGUE_NOUNS or not noun_word.isalpha()):
             return  # "discussed similar ideas before him": time, not a relation
         doers = subjects
         targets = [m for p, m in chosen if p == used_prep]
-        predicate = f"{word} {noun_word} {used_prep}"
+        predicate = f"{word} {used_prep}" if span else f"{word} {noun_word} {used_prep}"
     else:
         chosen = [(p, m) for p, m in args if not m.is_date and p != "during"]  # "during the war" says when
         if not chosen and lemma in DATE_VERBS:
@@ -384,6 +393,10 @@ def _agent_names(state: ChunkState, pobj: Token) -> list[Mention]:
         mention = state.named(tok)
         if mention is not None:
             found.append(mention)
+            # "written by Iannucci with Andy Riley and Kevin Cecil": the people "with" the agent did it too
+            found.extend(m for w in tok.children if w.dep_ == "prep" and w.lower_ == "with"
+                         for p in w.children if p.dep_ == "pobj" for t in listed(p)
+                         for m in [state.named(t)] if m is not None and m.label == "PERSON")
         elif tok.tag_ in ("NN", "NNS"):
             for child in tok.children:
                 if child.dep_ == "appos":
