@@ -1,5 +1,6 @@
-"""The offline extractor's rules for what cast lists, rosters and parts played state (issue 23, seventh
-session), one test per rule, each on a real HotpotQA passage outside bench/data/en_extract_gold.jsonl.
+"""The offline extractor's rules for what cast lists, rosters, parts played, adjectives and spans of time
+state (issue 23, seventh session), one test per rule, each on a real HotpotQA passage outside
+bench/data/en_extract_gold.jsonl.
 
 Each positive assertion failed on main before these rules (main a93c61c); the guards pass on both.
 """
@@ -180,3 +181,46 @@ def test_a_role_with_no_character_named_states_no_part(extractor: OfflineExtract
     result = run(extractor, "Roopa Ganguly (born 25 November 1966) is an Indian actress. She played a key role in the "
                             "founding of the West Bengal Motion Picture Artistes' Forum.", "Roopa Ganguly")
     assert not [t for t in triples(result) if t[1] in ("play", "appear in")]
+
+
+# ---------------------------------------------------------------------------- adjectives, spans, co-agents
+
+
+def test_a_copulas_adjective_relates_its_named_objects(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Joannes van der Brugghen": the relative clause's copula with an adjective complement.
+    result = run(extractor, "Joannes van der Brugghen, known in France as Jean vander Bruggen, (1639 – c. 1740) was a "
+                            "Flemish painter, engraver, art dealer and publisher who was active in Antwerp and Paris.",
+                 "Joannes van der Brugghen")
+    found = triples(result)
+    assert {("Joannes van der Brugghen", "active in", "Antwerp"),
+            ("Joannes van der Brugghen", "active in", "Paris")} <= found
+    # one place is no qualifier of the other's relation
+    assert not [h for h in result.hypernodes if h.object.name in ("Antwerp", "Paris")]
+
+
+def test_a_negated_adjective_states_nothing(extractor: OfflineExtractor) -> None:
+    # Guard: the same sentence negated.
+    result = run(extractor, "Joannes van der Brugghen (1639 – c. 1740) was a Flemish painter who was not active in "
+                            "Antwerp.", "Joannes van der Brugghen")
+    assert not [t for t in triples(result) if t[1] == "active in"]
+
+
+def test_a_counted_span_of_time_leaves_the_verbs_relation(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Colin Patterson (ice hockey)".
+    result = run(extractor, "Colin Alexander Patterson (born May 11, 1960) is a Canadian former professional ice "
+                            "hockey player who played ten seasons in the National Hockey League (NHL). An undrafted "
+                            "player, he signed as a free agent with the Calgary Flames in 1983 after three seasons of "
+                            "college hockey with the Clarkson Golden Knights. A defensive specialist, Patterson played "
+                            "eight years with the Flames.", "Colin Patterson (ice hockey)")
+    found = triples(result)
+    assert ("Colin Alexander Patterson", "play in", "National Hockey League") in found
+    assert ("Patterson", "play with", "Flames") in found
+
+
+def test_people_with_a_passives_agent_did_it_too(extractor: OfflineExtractor) -> None:
+    # HotpotQA "The Armando Iannucci Shows".
+    result = run(extractor, "The Armando Iannucci Shows is a series of eight programmes directed by Armando Iannucci "
+                            "and written by Iannucci with Andy Riley and Kevin Cecil.", "The Armando Iannucci Shows")
+    found = triples(result)
+    assert {("Andy Riley", "write", "Armando Iannucci Shows"),
+            ("Kevin Cecil", "write", "Armando Iannucci Shows")} <= found
