@@ -1,5 +1,5 @@
 """The offline extractor's rules for what cast lists, rosters, parts played, adjectives and spans of time
-state (issue 23, seventh session), one test per rule, each on a real HotpotQA passage outside
+state (issue 23, seventh session), one test per rule, each on a real HotpotQA or 2Wiki passage outside
 bench/data/en_extract_gold.jsonl.
 
 Each positive assertion failed on main before these rules (main a93c61c); the guards pass on both.
@@ -224,3 +224,31 @@ def test_people_with_a_passives_agent_did_it_too(extractor: OfflineExtractor) ->
     found = triples(result)
     assert {("Andy Riley", "write", "Armando Iannucci Shows"),
             ("Kevin Cecil", "write", "Armando Iannucci Shows")} <= found
+
+
+def test_the_maker_of_a_part_of_the_topic_work_made_it_for_the_work(extractor: OfflineExtractor) -> None:
+    # 2Wiki "Coney Island Baby (film)" and HotpotQA "Complicity (film)".
+    result = run(extractor, "Coney Island Baby is a 2003 comedy- drama in which film producer Amy Hobby made her "
+                            "directorial debut. Karl Geary wrote the film and Tanya Ryno was the film's producer. The "
+                            "music was composed by Ryan Shore.", "Coney Island Baby (film)")
+    assert ("Ryan Shore", "compose music for", "Coney Island Baby") in triples(result)
+    result = run(extractor, 'Complicity (or Retribution in the US market) is a 2000 film based on the novel "Complicity" '
+                            "by Iain Banks. The screenplay was written by Bryan Elsley. It was directed by Gavin Millar.",
+                 "Complicity (film)")
+    assert ("Bryan Elsley", "write screenplay for", "Complicity") in triples(result)
+
+
+def test_a_part_of_a_person_is_no_work(extractor: OfflineExtractor) -> None:
+    # Guard: in a passage about a person "the music" is no work of hers (HotpotQA "Roopa Ganguly", shortened).
+    result = run(extractor, "Roopa Ganguly (born 25 November 1966) is an Indian actress. The music was composed by "
+                            "Rituparno Ghosh.", "Roopa Ganguly")
+    assert not [t for t in triples(result) if t[1].endswith(" for")]
+
+
+def test_a_part_played_in_a_film_is_read_in_2wiki_text_too(extractor: OfflineExtractor) -> None:
+    # 2Wiki "Wilfrid Caithness": the work after "in" on the verb.
+    result = run(extractor, "Wilfrid Caithness or Wilfred Caithness( 1883–1954) was a British stage and film actor. He "
+                            'played the role of Sebastian Moran in the 1935 film" The Triumph of Sherlock Holmes".',
+                 "Wilfrid Caithness")
+    assert {("Wilfrid Caithness", "play", "Sebastian Moran"),
+            ("Wilfrid Caithness", "appear in", "The Triumph of Sherlock Holmes")} <= triples(result)

@@ -33,6 +33,7 @@ from kgbuild.extract.vocab import (
     SKIP_VERBS,
     VAGUE_NOUNS,
 )
+from kgbuild.extract.work_credits import work_part_makers
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -57,6 +58,7 @@ def clause(state: ChunkState, verb: Token) -> None:
     if not subjects:
         possessed_copula(state, verb)
         listed_members(state, verb)  # "Guest stars in the episode included A, B and C"
+        work_part_makers(state, verb)  # "The film's music is composed by X"
         return
     subject_tok = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < verb.i), None)
     if subject_tok is not None:
