@@ -252,3 +252,30 @@ def test_a_part_played_in_a_film_is_read_in_2wiki_text_too(extractor: OfflineExt
                  "Wilfrid Caithness")
     assert {("Wilfrid Caithness", "play", "Sebastian Moran"),
             ("Wilfrid Caithness", "appear in", "The Triumph of Sherlock Holmes")} <= triples(result)
+
+
+# ---------------------------------------------------------------------------- possessed nouns before names
+
+
+def test_a_possessed_noun_before_a_name_relates_it_to_the_owner(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Hank Williams on Stage", "Toote Khilone" and "Korn's Groovy Pirate Ghost Mystery".
+    result = run(extractor, "Hank Williams on Stage is the title of a posthumous live album of Hank Williams released "
+                            "by his record label, MGM in 1962 (see 1962 in country music). The performance is "
+                            "officially credited to Hank Williams and his Drifting Cowboys with Hank's first wife "
+                            "Audrey Williams, who sings back-up vocals.", "Hank Williams on Stage")
+    assert ("Audrey Williams", "wife of", "Hank") in triples(result)
+    result = run(extractor, "The film is directed by Ketan Anand. The film stars Ketan's cousin Shekhar Kapur, Shabana "
+                            "Azmi and Utpal Dutt.", "Toote Khilone")
+    assert ("Shekhar Kapur", "cousin of", "Ketan") in triples(result)
+    result = run(extractor, '"Korn\'s Groovy Pirate Ghost Mystery" is the tenth episode of the third season and the '
+                            "41st overall episode of Comedy Central's animated series \"South Park\".",
+                 "Korn's Groovy Pirate Ghost Mystery")
+    assert ("South Park", "series of", "Comedy Central") in triples(result)
+
+
+def test_a_persons_possessed_work_stays_authorship(extractor: OfflineExtractor) -> None:
+    # Guard, HotpotQA "Cross Damon": "Richard Wright's 1953 novel "The Outsider"" is his writing
+    # (nouns.possessed_title), not a "novel of" relation.
+    result = run(extractor, 'Cross Damon was a fictional character from Richard Wright\'s 1953 novel "The Outsider".',
+                 "Cross Damon")
+    assert not [t for t in triples(result) if t[1] == "novel of"]

@@ -35,6 +35,7 @@ from kgbuild.extract.nouns import (
     works_by,
 )
 from kgbuild.extract.parentheses import parenthesis, work_years
+from kgbuild.extract.possessed_names import possessed_name
 from kgbuild.extract.roles_played import ROLE_NOUNS, possessed_role
 from kgbuild.extract.values import attribute_values
 from kgbuild.extract.vocab import PROPER_TAGS, WORK_NOUN_VERBS
@@ -91,6 +92,8 @@ class Reader:
                 apposition(state, doc[i])
             elif kind == "group":
                 group_of_names(state, doc[i])  # "the starring cast of A, B and C"
+            elif kind == "owned":
+                possessed_name(state, doc[i])
             elif kind == "role":
                 possessed_role(state, doc[i])  # "his portrayal of X on "Y""
             elif kind == "work":
@@ -184,6 +187,8 @@ def _scan(state: ChunkState) -> list[tuple[str, int]]:
             items.append(("work", tok.head.i))
         elif dep == "poss" and tok.head.tag_ == "NN" and tok.head.lower_ in ROLE_NOUNS:
             items.append(("role", tok.head.i))
+        elif dep == "poss" and tok.head.tag_ == "NN":
+            items.append(("owned", tok.head.i))  # "Ketan's cousin Shekhar Kapur"
         if tok.tag_ == "NN" and tok.lower_ in GROUP_NOUNS and any(
                 c.dep_ == "prep" and c.lower_ == "of" for c in tok.children):
             items.append(("group", tok.i))

@@ -30,9 +30,8 @@ _PART_VERBS = {"music": "compose", "score": "compose", "soundtrack": "compose", 
 
 def work_part_makers(state: ChunkState, verb: Token) -> None:
     """(maker, "<verb> <part> for", work) for a clause whose subject is a part of a work."""
-    if verb.dep_ == "acl":
-        part = verb.head  # "music composed by S. P. Balasubrahmanyam"
-    else:
+    part: Token | None = verb.head  # "music composed by S. P. Balasubrahmanyam" (acl)
+    if verb.dep_ != "acl":
         part = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < verb.i), None)
     if part is None or part.tag_ not in ("NN", "NNS") or state.tok2m[part.i] is not None:
         return

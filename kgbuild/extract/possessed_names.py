@@ -1,0 +1,50 @@
+"""A possessed noun right before a name says how the name is the owner's: "Ketan's cousin Shekhar Kapur",
+"his first wife Audrey Williams", "Comedy Central's animated series "South Park"".
+
+The name is in apposition to (or compounded with) the noun, and the noun is the possessor's: (Shekhar
+Kapur, cousin of, Ketan), (Audrey Williams, wife of, Hank Williams), (South Park, series of, Comedy
+Central). A work noun of a person ("Farley Mowat's 1963 autobiography "Never Cry Wolf"") is authorship,
+read by `nouns.possessed_title`; vague nouns ("his time", "its part") name no relation.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kgbuild.extract.chunk_state import ChunkState
+from kgbuild.extract.nouns import noun_phrase
+from kgbuild.extract.vocab import VAGUE_NOUNS, WORK_NOUN_VERBS
+
+if TYPE_CHECKING:
+    from spacy.tokens import Token
+
+# Vague alone ("a series of ..."), but a kind when a name follows: "Comedy Central's series "South Park"".
+_NAMED_KINDS = frozenset({"series", "member"})
+
+
+def possessed_name(state: ChunkState, noun: Token) -> None:
+    """(name, "<noun> of", owner) for "<owner>'s <noun> <name>"."""
+    if noun.tag_ != "NN" or not noun.is_alpha:
+        return
+    word = state.lemma(noun)
+    if word in VAGUE_NOUNS and word not in _NAMED_KINDS:
+        return
+    doc = state.doc
+    j = noun.i + 1
+    if j < len(doc) and doc[j].is_quote:
+        j += 1
+    name = state.tok2m[j] if j < len(doc) else None
+    if name is None or name.start != j or name.is_date or (j > noun.i + 1 and name.end >= len(doc)):
+        return
+    # tied by the parse: the noun is a compound of the name's head, or the name an apposition of the noun
+    span = range(name.start, name.end)
+    if not ((noun.dep_ in ("compound", "nmod") and noun.head.i in span) or any(
+            doc[k].dep_ == "appos" and doc[k].head.i == noun.i for k in span)):
+        return
+    owners = [m for c in noun.children if c.dep_ == "poss" for m in [state.subject(c)] if m is not None]
+    for owner in owners:
+        if owner is name or owner.is_date:
+            continue
+        if word in WORK_NOUN_VERBS and state.is_person(owner):
+            continue  # "Farley Mowat's autobiography "Never Cry Wolf"": nouns.possessed_title
+        state.triple(name, f"{noun_phrase(state, noun)} of", owner, [])
