@@ -167,6 +167,17 @@ def test_provided_the_voice_of_names_the_character(extractor: OfflineExtractor) 
     assert ("Jean Vander Pyl", "voice", "Pebbles Flintstone") in triples(result)
 
 
+def test_guest_appearances_from_names_appear_in_the_work(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Boomiverse".
+    result = run(extractor, "Boomiverse is the third studio album by American rapper and Outkast member Big Boi, "
+                            "released on June 16, 2017, through Epic Records. It serves as a follow-up to the rapper's "
+                            'sophomore studio album, "Vicious Lies and Dangerous Rumors" (2012). The album features '
+                            "guest appearances from Adam Levine, Jeezy, Killer Mike, Gucci Mane, and Curren$y.",
+                 "Boomiverse")
+    found = {s for s, p, o in triples(result) if p == "appear in" and o == "Boomiverse"}
+    assert {"Adam Levine", "Jeezy", "Killer Mike", "Gucci Mane"} <= found
+
+
 def test_a_participle_the_tagger_read_as_a_past_tense_takes_its_agent(extractor: OfflineExtractor) -> None:
     # HotpotQA "Love Is in the Air (Desperate Housewives)": "Karen McCluskey played (VBD) by Kathryn Joosten".
     result = run(extractor, '"Love is in the Air" is the 14th episode of the ABC television series, "Desperate '

@@ -12,7 +12,7 @@ from kgbuild.extract.member_lists import listed_members
 from kgbuild.extract.name_lists import continue_list, included
 from kgbuild.extract.names import date_preposition
 from kgbuild.extract.nouns import copula, noun_relations, possessed_copula
-from kgbuild.extract.roles_played import ROLE_VERBS, played_role
+from kgbuild.extract.roles_played import ROLE_VERBS, appearances, played_role
 from kgbuild.extract.subjects import verb_subjects
 from kgbuild.extract.typehints import is_person_role
 from kgbuild.extract.values import age_at, counted_objects
@@ -87,6 +87,8 @@ def clause(state: ChunkState, verb: Token) -> None:
         _married_to(state, verb, subjects, _copula_qualifiers(state, verb, children))
     if lemma in ("be", "become", "remain"):  # "was active in Antwerp and Paris"
         adjective_relations(state, verb, subjects, _copula_qualifiers(state, verb, children) + inherited)
+    if appearances(state, subjects, verb):  # "The album features guest appearances from A, B and C"
+        return
     if lemma in SKIP_VERBS and not (verb.dep_ == "xcomp" and state.lemma(verb.head) == "use"):
         state.front_qualifiers[verb.i] = inherited
         return  # but "used it to plan EDSAC" states what was done

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from kgbuild.extract.chunk_state import ChunkState, Qualifier, listed
 from kgbuild.extract.facts import Mention
+from kgbuild.extract.name_lists import continue_list
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -90,3 +91,26 @@ def possessed_role(state: ChunkState, noun: Token) -> None:
     the possessor played the character."""
     owners = [m for c in noun.children if c.dep_ == "poss" for m in [state.subject(c)] if m is not None]
     played_role(state, owners, noun, [])
+
+
+# Nouns for turns someone makes in a work: "guest appearances from A, B", "vocals by C", "cameos by D".
+APPEARANCE_NOUNS = frozenset({"appearance", "cameo", "vocal", "contribution"})
+_APPEARANCE_VERBS = frozenset({"feature", "include", "contain", "have"})
+
+
+def appearances(state: ChunkState, works: list[Mention], verb: Token) -> bool:
+    """ "The album features guest appearances from Adam Levine, Jeezy, Killer Mike, ...": (name, appear in,
+    work) for each name after "from"/"by"/"of" on the verb's object. Whether any was found."""
+    if state.lemma(verb) not in _APPEARANCE_VERBS or not works:
+        return False
+    found = False
+    for obj in (c for c in verb.children if c.dep_ == "dobj" and state.lemma(c) in APPEARANCE_NOUNS):
+        for prep in (c for c in obj.children if c.dep_ == "prep" and c.lower_ in ("from", "by", "of")):
+            for pobj in (p for p in prep.children if p.dep_ == "pobj"):
+                names = [m for t in listed(pobj) for m in [state.named(t)] if m is not None]
+                for name in continue_list(state, names, pobj):
+                    for work in works:
+                        if work is not name and not state.is_person(work) and not work.is_place:
+                            state.triple(name, "appear in", work, [])
+                            found = True
+    return found
