@@ -158,6 +158,16 @@ def test_a_possessed_portrayal_names_the_character_and_the_work(extractor: Offli
     assert ('Andrew Alan "Drew" Fuller', "appear in", "Charmed") in found
 
 
+def test_a_possessive_pronoun_with_a_rival_person_before_it_plays_no_part(extractor: OfflineExtractor) -> None:
+    # Guard, HotpotQA "The Dark Knight Rises": "his" is Bruce Wayne's, but the pronoun rule (subjects first)
+    # would say Bane's, so no part is read (a build on main's successor gave (Bane, play, Batman)).
+    result = run(extractor, 'The film introduces Selina Kyle (Anne Hathaway), and Bane (Tom Hardy). Eight years after '
+                            'the events of "The Dark Knight", merciless revolutionary Bane forces an older Bruce Wayne '
+                            "to resume his role as Batman and save Gotham City from nuclear destruction.",
+                 "The Dark Knight Rises")
+    assert not [t for t in triples(result) if t[1] == "play" and t[2] == "Batman" and "Bane" in t[0]]
+
+
 def test_provided_the_voice_of_names_the_character(extractor: OfflineExtractor) -> None:
     # HotpotQA "Jean Vander Pyl".
     result = run(extractor, "Jean Vander Pyl (October 11, 1919 – April 10, 1999) was an American actress on radio, "

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kgbuild.extract.chunk_state import ChunkState
+from kgbuild.extract.facts import Mention
 from kgbuild.extract.nouns import noun_phrase
 from kgbuild.extract.vocab import VAGUE_NOUNS, WORK_NOUN_VERBS
 
@@ -41,10 +42,22 @@ def possessed_name(state: ChunkState, noun: Token) -> None:
     if not ((noun.dep_ in ("compound", "nmod") and noun.head.i in span) or any(
             doc[k].dep_ == "appos" and doc[k].head.i == noun.i for k in span)):
         return
-    owners = [m for c in noun.children if c.dep_ == "poss" for m in [state.subject(c)] if m is not None]
+    owners = [m for c in noun.children if c.dep_ == "poss" for m in [possessor(state, c)] if m is not None]
     for owner in owners:
         if owner is name or owner.is_date:
             continue
         if word in WORK_NOUN_VERBS and state.is_person(owner):
             continue  # "Farley Mowat's autobiography "Never Cry Wolf"": nouns.possessed_title
         state.triple(name, f"{noun_phrase(state, noun)} of", owner, [])
+
+
+def possessor(state: ChunkState, poss: Token) -> Mention | None:
+    """What a possessive stands for; a possessive pronoun only when no other person is named before it in its
+    sentence ("Bane forces an older Bruce Wayne to resume his role as Batman": "his" may be either man, and
+    the pronoun rule, which prefers subjects, would say Bane)."""
+    owner = state.subject(poss)
+    if owner is None or poss.tag_ != "PRP$" or not state.is_person(owner):
+        return owner
+    start = state.sent_bounds[state.sent_index[poss.i]][0]
+    rival = any(start <= m.start < poss.i and m.name != owner.name and state.is_person(m) for m in state.mentions)
+    return None if rival else owner

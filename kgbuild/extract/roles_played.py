@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from kgbuild.extract.chunk_state import ChunkState, Qualifier, listed
 from kgbuild.extract.facts import Mention
 from kgbuild.extract.name_lists import continue_list
+from kgbuild.extract.possessed_names import possessor
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -89,7 +90,7 @@ def _is_work(state: ChunkState, mention: Mention) -> bool:
 def possessed_role(state: ChunkState, noun: Token) -> None:
     """ "his portrayal of the Cylon Leoben Conoy on "Battlestar Galactica"", "Callum's role as Lew Ashby":
     the possessor played the character."""
-    owners = [m for c in noun.children if c.dep_ == "poss" for m in [state.subject(c)] if m is not None]
+    owners = [m for c in noun.children if c.dep_ == "poss" for m in [possessor(state, c)] if m is not None]
     played_role(state, owners, noun, [])
 
 
