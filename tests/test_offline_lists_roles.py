@@ -11,27 +11,15 @@ from collections.abc import Iterator
 
 import pytest
 from test_offline_extractor import FakeSchema
+from test_offline_rules import run, triples
 
 from kgbuild.extract.offline import OfflineExtractor
-from kgbuild.model import Chunk, ChunkExtraction
+from kgbuild.model import ChunkExtraction
 
 
 @pytest.fixture(scope="module")
 def extractor() -> Iterator[OfflineExtractor]:
     yield OfflineExtractor(FakeSchema())
-
-
-def run(extractor: OfflineExtractor, text: str, title: str) -> ChunkExtraction:
-    chunk = Chunk(
-        id="doc#p00000#0", doc_id="doc/file", text=text, order=0, paragraph_start=0, paragraph_end=0,
-        token_count=len(text.split()), content_hash="x", section=[title],
-    )
-    [result] = extractor.extract([chunk])
-    return result
-
-
-def triples(result: ChunkExtraction) -> set[tuple[str, str, str]]:
-    return {(r.subject.name, r.predicate, r.object.name) for r in result.relations}
 
 
 def classes(result: ChunkExtraction) -> dict[str, str]:

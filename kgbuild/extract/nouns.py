@@ -382,6 +382,15 @@ def possessed_work(state: ChunkState, noun: Token) -> None:
         state.triple(maker, verb, work, [])
 
 
+def name_after(state: ChunkState, noun: Token) -> tuple[int, Mention | None]:
+    """The token right after `noun` (past an opening quote) and the name covering it, if any."""
+    doc = state.doc
+    j = noun.i + 1
+    if j < len(doc) and doc[j].is_quote:
+        j += 1
+    return j, state.tok2m[j] if j < len(doc) else None
+
+
 def possessed_title(state: ChunkState, noun: Token) -> None:
     """ 'Farley Mowat's 1963 autobiography "Never Cry Wolf"', "Isabelle Holland's 1972 novel of the same
     name": the owner made the work whose title follows the noun (or, "of the same name", the work the
@@ -397,10 +406,7 @@ def possessed_title(state: ChunkState, noun: Token) -> None:
     if not owners:
         return
     doc = state.doc
-    j = noun.i + 1
-    if j < len(doc) and doc[j].is_quote:
-        j += 1
-    title = state.tok2m[j] if j < len(doc) else None
+    j, title = name_after(state, noun)
     same_name = False
     if title is not None and (state.tok2m[j - 1] is title or title.is_date or title.is_place or (
             title.spg_class == state.classes.person and not doc[j - 1].is_quote)):  # a quoted title is no person

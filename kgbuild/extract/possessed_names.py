@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from kgbuild.extract.chunk_state import ChunkState
 from kgbuild.extract.facts import Mention
-from kgbuild.extract.nouns import noun_phrase
+from kgbuild.extract.nouns import name_after, noun_phrase
 from kgbuild.extract.vocab import VAGUE_NOUNS, WORK_NOUN_VERBS
 
 if TYPE_CHECKING:
@@ -31,10 +31,7 @@ def possessed_name(state: ChunkState, noun: Token) -> None:
     if word in VAGUE_NOUNS and word not in _NAMED_KINDS:
         return
     doc = state.doc
-    j = noun.i + 1
-    if j < len(doc) and doc[j].is_quote:
-        j += 1
-    name = state.tok2m[j] if j < len(doc) else None
+    j, name = name_after(state, noun)
     if name is None or name.start != j or name.is_date or (j > noun.i + 1 and name.end >= len(doc)):
         return
     # tied by the parse: the noun is a compound of the name's head, or the name an apposition of the noun
