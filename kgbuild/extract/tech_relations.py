@@ -179,7 +179,21 @@ class TechArgs:
                 named.end == tok.i) else None
         dets = [c.lower_ for c in tok.children if c.dep_ == "det"]
         if dets in (["this"], ["the"]) and not any(c.dep_ in ("amod", "prep", "acl", "relcl") for c in tok.children):
-            return self.topic
+            return self._named_kind(tok) or self.topic
+        return None
+
+    def _named_kind(self, tok: Token) -> Mention | None:
+        """ "an `on_reconnecting` callback was supplied. The callback controls retry": "the callback" is the
+        latest code the chunk wrote before the same kind noun (before the heading's code, which "the method"
+        stands for only where the text named no method of its own)."""
+        kind = self.lemma(tok)
+        for near in reversed(self.doc[:tok.i]):
+            if near.i == tok.i or near.tag_ not in NOUN_TAGS or self.lemma(near) != kind:
+                continue
+            code = [c for c in near.children if c.dep_ in ("compound", "amod", "nmod") and c.i == near.i - 1
+                    and c.i in self.code_tokens]
+            if code:
+                return self.resolve(code[0], "object")
         return None
 
     def _software(self, tok: Token) -> Mention | None:
@@ -355,6 +369,10 @@ def technical_relations(args: TechArgs, facts: Facts) -> None:
                 _clause(args, ours, tok)
             elif tok.tag_ in NOUN_TAGS and args.lemma(tok) in _MEMBER_KINDS:
                 _member_of(args, ours, tok)
+            elif tok.i in args.code_tokens:
+                _possessor(args, ours, tok)
+    _command_options(args, ours)
+    _instructions(args, ours)
     for triple in ours:
         same = general.get((triple.subject.name, triple.object.name))
         if same is not None and triple.predicate in _MAPPED:
@@ -479,6 +497,77 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
                 {t.subject.name, t.object.name} == pair for t in ours):
             continue
         ours.append(Triple(subject, predicate, obj))
+
+
+def _possessor(args: TechArgs, ours: list[Triple], code: Token) -> None:
+    """ "scikit-learn's `classification_report`": code owned by a named program or code is part of it (a
+    pronoun's "its `event`" is left to the clause rules)."""
+    for poss in (c for c in code.children if c.dep_ == "poss" and c.tag_ not in ("PRP$", "WP$")):
+        owner = args.resolve(poss, "object")
+        member = args.resolve(code, "object")
+        if owner is None or member is None or owner.label == CONCEPT or owner.name == member.name or any(
+                {t.subject.name, t.object.name} == {owner.name, member.name} for t in ours):
+            continue
+        ours.append(Triple(member, "partOf", owner))
+
+
+def _command_options(args: TechArgs, ours: list[Triple]) -> None:
+    """ "use the option `--with-libyaml`: `python setup.py --with-libyaml install`": a command line in
+    inline code shows whose option an option is, the nearest program or script before it in the command
+    that the chunk names as code of its own."""
+    named: dict[str, Mention] = {}
+    commands: list[list[str]] = []
+    for i in sorted(args.code_tokens):
+        words = args.doc[i].text.split()
+        if len(words) > 1:
+            commands.append(words)
+            continue
+        found = args.resolve(args.doc[i], "object")
+        if found is not None:
+            named.setdefault(found.name, found)
+    for words in commands:
+        for n, word in enumerate(words):
+            option = named.get(word)
+            if option is None or not word.startswith("-"):
+                continue
+            owner = next((named[w] for w in reversed(words[:n]) if w in named and not w.startswith("-")), None)
+            if owner is not None and not any({t.subject.name, t.object.name} == {option.name, owner.name}
+                                             for t in ours):
+                ours.append(Triple(option, "partOf", owner))
+
+
+def _instructions(args: TechArgs, ours: list[Triple]) -> None:
+    """ "To skip the check and force installation of LibYAML bindings, use the option `--with-libyaml`":
+    what an instruction's purpose says is what the code it tells to use does ((--with-libyaml, force,
+    LibYAML bindings)). Only "use" with code as what to use; the purpose's verbs keep their lemmas."""
+    for sent in args.doc.sents:
+        verb = sent.root
+        if args.lemma(verb) != "use" or any(c.dep_ in _SUBJECT_DEPS for c in verb.children):
+            continue
+        purpose = next((c for c in verb.children if c.dep_ == "advcl" and c.i < verb.i and any(
+            a.dep_ == "aux" and a.lower_ == "to" for a in c.children)), None)
+        code = next((i for i in range(verb.i + 1, sent.end) if i in args.code_tokens), None)
+        if purpose is None or code is None or any(c.dep_ == "neg" for c in purpose.children):
+            continue
+        tool = args.resolve(args.doc[code], "subject")
+        if tool is None:
+            continue
+        for step in (purpose, *purpose.conjuncts):
+            doer = step
+            if step.tag_ == "VBG" and step.dep_ == "conj" and any(
+                    c.dep_ == "dobj" and c.lower_.endswith("ing") for c in step.head.children):
+                doer = step.head  # "skip building and installing X": the skipping is done to X
+            for obj in (c for c in step.children if c.dep_ == "dobj"):
+                # "force installation of X": a nominalised step's "of" names what it is done to.
+                found = args.resolve(obj, "object", tool) or next((
+                    m for prep in obj.children if prep.dep_ == "prep" and prep.lower_ == "of"
+                    for p in prep.children if p.dep_ == "pobj"
+                    for m in (args.resolve(p, "object", tool),) if m is not None), None)
+                if found is not None:
+                    if found is not tool and not any(
+                            {t.subject.name, t.object.name} == {tool.name, found.name} for t in ours):
+                        lemma = args.lemma(doer)
+                        ours.append(Triple(tool, VERB_PREDICATES.get(lemma, lemma), found))
 
 
 # "has a `log()` method", "has an `options` property": what a thing has that is part of it.
