@@ -51,6 +51,8 @@ _DOER_PREPS = frozenset({"by", "from"})
 # Passive verb + preposition that keeps the subject as the subject: "X is defined in Y".
 _SUBJECT_KEEPING = frozenset({"define in", "declare in", "specify in", "document in", "write in", "implement in",
                               "run on", "base on", "include in", "contain in", "store in", "list in"})
+# Prepositions of a passive that say where or what for, the subject staying the subject.
+_PLACE_PREPS = frozenset({"in", "into", "to", "at", "for", "on", "under", "via", "within"})
 # Verbs that say too little to relate two things on their own.
 _LIGHT = frozenset({"be", "have", "do", "get", "make", "see", "note", "let", "go", "come", "give", "take",
                     "become", "seem", "say", "mean", "want", "try", "allow", "happen", "know", "show", "refer",
@@ -139,6 +141,10 @@ class TechArgs:
             return self._new(name, self.code_class, PROPN, tok.i, tok.i + 1)
         found = self.by_token.get(tok.i)
         if found is not None and found.label != CONCEPT:
+            if found.start == tok.i and found.end == tok.i + 1 and self.lemma(tok) in self.kinds and [
+                    c.lower_ for c in tok.children if c.dep_ == "det"] == ["this"]:
+                # "this API is designed for ...": the code the chunk is about, not the generic word `API`.
+                return self._code_kind(tok) or found
             return found
         low = tok.lower_
         if tok.tag_ in ("PRP", "DT") and low in _THING_PRONOUNS | _OBJECT_PRONOUNS:
@@ -152,8 +158,10 @@ class TechArgs:
                     return self._nearest_noun(tok, subject)
                 return self.last_subject or self.topic
             return self._nearest_noun(tok, subject)
-        if tok.tag_ not in NOUN_TAGS and tok.tag_ not in PROPER_TAGS:
-            return None
+        if tok.tag_ not in NOUN_TAGS and tok.tag_ not in PROPER_TAGS and not (
+                tok.tag_ == "VBZ" and tok.dep_ in ("conj", "nsubj", "dobj", "pobj") and any(
+                    c.dep_ == "compound" and c.i in self.code_tokens for c in tok.children)):
+            return None  # (a verb's form after code is a noun: "`recv()` and `recv_bytes()` calls report ...")
         kind = self._code_kind(tok)
         if kind is not None:
             return kind
@@ -308,7 +316,8 @@ def add_technical_relations(doc: Doc, facts: Facts, section: Sequence[str], tech
 
 
 # "the `getaddrinfo` call", "the `level` setting", "the `'close'` event": more nouns that stand for code.
-_MORE_KINDS = frozenset({"call", "syscall", "value", "error", "code", "signal", "symbol", "script", "binding"})
+_MORE_KINDS = frozenset({"call", "syscall", "value", "error", "code", "signal", "symbol", "script", "binding",
+                         "implementation"})
 def definitions(args: TechArgs, facts: Facts) -> None:
     """ "A socket buffer is a structure that holds ...": a term defined by "a/an X is a/an Y" is an
     entity of its own with Y as its type (concept linking then makes it belongTo Y)."""
@@ -369,8 +378,11 @@ def technical_relations(args: TechArgs, facts: Facts) -> None:
                 _clause(args, ours, tok)
             elif tok.tag_ in NOUN_TAGS and args.lemma(tok) in _MEMBER_KINDS:
                 _member_of(args, ours, tok)
+            elif tok.tag_ == "NNS" and tok.dep_ == "conj":
+                _mistagged_verb(args, ours, tok)
             elif tok.i in args.code_tokens:
                 _possessor(args, ours, tok)
+                _returned(args, ours, tok)
     _command_options(args, ours)
     _instructions(args, ours)
     for triple in ours:
@@ -511,6 +523,44 @@ def _possessor(args: TechArgs, ours: list[Triple], code: Token) -> None:
         ours.append(Triple(member, "partOf", owner))
 
 
+# Verbs of software whose third person the tagger reads as a plural noun after code ("`MessagePort` is an
+# object ... and inherits from its global `Object` class").
+_SOFTWARE_VERBS = frozenset(key.split()[0] for key in VERB_PREDICATES)
+
+
+def _mistagged_verb(args: TechArgs, ours: list[Triple], tok: Token) -> None:
+    """ "The returned `MessagePort` is an object in the target context and inherits from its global `Object`
+    class": a software verb tagged a plural noun, joined to the complement of a clause and governing a
+    preposition with no article of its own, is that clause's second verb."""
+    lemma = args.lemma(tok)
+    head = tok.head
+    if not tok.lower_.endswith("s") or lemma not in _SOFTWARE_VERBS or head.dep_ not in ("attr", "dobj") or any(
+            c.dep_ in ("det", "amod", "compound", "poss", "nummod") for c in tok.children) or not any(
+            c.dep_ == "prep" or c.dep_ == "dobj" for c in tok.children) or not head.head.tag_.startswith("VB"):
+        return
+    subjects, passive = _subjects(args, head.head)
+    subjects = [m for m in subjects if m.label != CONCEPT]
+    if passive or not subjects:
+        return
+    found: list[tuple[Mention, str, Mention]] = []
+    _verb_objects(args, tok, subjects, False, found)
+    for subject, predicate, obj in found:
+        if subject.name != obj.name and not obj.is_date and not any(
+                {t.subject.name, t.object.name} == {subject.name, obj.name} for t in ours):
+            ours.append(Triple(subject, predicate, obj))
+
+
+def _returned(args: TechArgs, ours: list[Triple], code: Token) -> None:
+    """ "The returned `MessagePort` is ..." under the heading of a function: the function returns it."""
+    if args.topic is None or not any(c.dep_ == "amod" and c.lower_ == "returned" for c in code.children) or not any(
+            c.dep_ == "det" and c.lower_ == "the" for c in code.children):
+        return
+    found = args.resolve(code, "object")
+    if found is not None and found.name != args.topic.name and not any(
+            {t.subject.name, t.object.name} == {found.name, args.topic.name} for t in ours):
+        ours.append(Triple(args.topic, "returns", found))
+
+
 def _command_options(args: TechArgs, ours: list[Triple]) -> None:
     """ "use the option `--with-libyaml`: `python setup.py --with-libyaml install`": a command line in
     inline code shows whose option an option is, the nearest program or script before it in the command
@@ -631,6 +681,10 @@ def _verb_objects(args: TechArgs, verb: Token, subjects: Sequence[Mention], pass
                 found.append((s, VERB_PREDICATES.get(key, key), o))
             elif prep in _DOER_PREPS:
                 found.append((o, VERB_PREDICATES.get(base, base), s))  # the doer did it to the subject
+            elif prep in _PLACE_PREPS:
+                # "this API is designed for URL query strings", "`windowBits` is set for raw deflate streams":
+                # where or what for the subject is done keeps it the subject (a verb of no software predicate).
+                found.append((s, key, o))
         return
     strong = [(s, o) for s, o in direct if o.label != CONCEPT]
     named_preps = [(p, s, o) for p, s, o in by_prep if o.label != CONCEPT]
