@@ -112,6 +112,7 @@ class TechArgs:
     is_word: Callable[[str], bool]  # an English word (`code_text.WordTables.known`)
     kinds: frozenset[str]  # nouns for what code is ("module", "object", "method"), with `_MORE_KINDS`
     topic: Mention | None  # the code the section's heading names ("Class: `net.Server`")
+    programs: frozenset[str] = frozenset()  # English words the chunk writes as programs (`software_words`)
     by_token: dict[int, Mention] = field(default_factory=dict)
     added: list[Mention] = field(default_factory=list)
     last_subject: Mention | None = None
@@ -219,7 +220,7 @@ class TechArgs:
         if not words or any(not w.isalnum() or not w.islower() for w in words) or any(
                 c.dep_ == "det" for c in tok.children):
             return None
-        if all(self.is_word(w) for w in words) or len("".join(words)) < 3:
+        if (all(self.is_word(w) for w in words) and "".join(words) not in self.programs) or len("".join(words)) < 3:
             return None
         name = doc[start:end].text
         return self._new(name, self.software_class, PROPN, start, end)
@@ -303,16 +304,34 @@ def add_technical_relations(doc: Doc, facts: Facts, section: Sequence[str], tech
     if topic_name is not None and classes.code is not None:
         topic = next((m for m in facts.mentions if m.name == topic_name), None) or Mention(
             topic_name, classes.code, PROPN, -1, -1, class_fixed=True)
-    args = TechArgs(doc=doc, lemma=lemma, mentions=facts.mentions,
-                    code_tokens=frozenset(doc.user_data.get(CODE_TOKENS, ())), code_class=classes.code,
+    code_tokens = frozenset(doc.user_data.get(CODE_TOKENS, ()))
+    args = TechArgs(doc=doc, lemma=lemma, mentions=facts.mentions, code_tokens=code_tokens, code_class=classes.code,
                     concept_class=classes.concept, software_class=classes.software or classes.concept,
-                    is_word=technical.words.known, kinds=CODE_KINDS | _MORE_KINDS, topic=topic)
+                    is_word=technical.words.known, kinds=CODE_KINDS | _MORE_KINDS, topic=topic,
+                    programs=software_words(doc, code_tokens))
     technical_relations(args, facts)
     definitions(args, facts)
     publishers(facts)
     if topic is not None and topic not in facts.mentions and any(
             topic is t.subject or topic is t.object for t in facts.triples):
         facts.mentions.append(topic)
+
+
+def software_words(doc: Doc, code_tokens: frozenset[int]) -> frozenset[str]:
+    """English words a chunk shows to be programs: the first word of a command line in inline code (`git help
+    tutorial`, `pip install rich`), and a lower-case word opening a sentence ("pip supports loading
+    credentials ..."), which only a name written in lower case does. So "git", "pip" are software there."""
+    out: set[str] = set()
+    for i in code_tokens:
+        words = doc[i].text.split()
+        if len(words) > 1 and words[0].isalpha() and words[0].islower():
+            out.add(words[0])
+    for sent in doc.sents:
+        first = next((t for t in sent if not (t.is_punct or t.is_space)), None)
+        if first is not None and first.i not in code_tokens and first.text.isalpha() and first.text.islower() and (
+                first.dep_ in _SUBJECT_DEPS):
+            out.add(first.text)
+    return frozenset(out)
 
 
 # "the `getaddrinfo` call", "the `level` setting", "the `'close'` event": more nouns that stand for code.
@@ -421,7 +440,13 @@ def _general_kept(args: TechArgs, triple: Triple, ours: set[frozenset[str]]) -> 
                for m in (triple.subject, triple.object))
 
 
+# Verbs whose gerund complement their subject does ("supports loading", "starts listening"); not "avoids
+# loading", "stops using".
+_DOING_TOO = frozenset({"support", "enable", "start", "begin", "continue", "keep", "allow"})
+
+
 def _subjects(args: TechArgs, verb: Token) -> tuple[list[Mention], bool]:
+    lemma_of = args.lemma
     passive = any(c.dep_ == "auxpass" for c in verb.children)
     for child in verb.children:
         if child.dep_ in _SUBJECT_DEPS:
@@ -445,6 +470,11 @@ def _subjects(args: TechArgs, verb: Token) -> tuple[list[Mention], bool]:
         # verb ("allow users to specify ..." is the users', and they are nothing a triple holds).
         subjects, _ = _subjects(args, verb.head)
         return subjects, any(c.dep_ == "auxpass" for c in verb.children)
+    if verb.dep_ == "xcomp" and verb.tag_ == "VBG" and verb.head.tag_.startswith("VB") and (
+            lemma_of(verb.head) in _DOING_TOO):
+        # "pip supports loading credentials from a `.netrc` file": what the subject supports, it does.
+        subjects, _ = _subjects(args, verb.head)
+        return subjects, False
     if verb.dep_ == "acl" and verb.tag_ == "VBN":
         found = args.resolve(verb.head, "subject")  # "the object returned by X"
         return ([found] if found is not None else []), True
