@@ -181,6 +181,11 @@ _LITERALS = frozenset({"true", "false", "null", "none", "undefined", "nan", "nil
 _IDENTIFIER = re.compile(r"^[@$.]?[A-Za-z_][\w$@./:#+-]*(?:\(\))?$|^--?[A-Za-z][\w-]*$|^\.[\w.-]+$")
 
 
+def is_value(name: str) -> bool:
+    """A literal value written as a word or number: `true`, `null`, `None`, `0`, `'utf8'`."""
+    return name.strip("'\"`").lower() in _LITERALS or bool(re.fullmatch(r"[-+]?[\d.]+", name))
+
+
 def is_identifier(name: str) -> bool:
     """Code that names something (a function, class, module, option, file, event), not a literal
     value or an expression: `socket.end()`, `node:net`, `--cert`, `.netrc`, `close`; not `true`,
@@ -411,5 +416,5 @@ class WordTables:
 
 
 __all__ = ["CODE_KINDS", "CODE_TOKENS", "TECHNICAL_CHUNK", "Masked", "TechClasses", "TechnicalPass", "WordTables",
-           "code_name", "is_identifier", "is_technical", "looks_like_code", "mask_code", "section_topic",
+           "code_name", "is_identifier", "is_technical", "is_value", "looks_like_code", "mask_code", "section_topic",
            "software_shaped"]

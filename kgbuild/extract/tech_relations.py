@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING
 
 from kgbuild.extract.arguments import _expletive as expletive
 from kgbuild.extract.arguments import is_hyphen
-from kgbuild.extract.code_text import CODE_KINDS, CODE_TOKENS, TechnicalPass, code_name, is_identifier, section_topic
+from kgbuild.extract.code_text import (CODE_KINDS, CODE_TOKENS, TechnicalPass, code_name, is_identifier, is_value,
+                                       section_topic)
 from kgbuild.extract.facts import CONCEPT, PROPN, Facts, Mention, Triple
 from kgbuild.extract.vocab import NOUN_TAGS, PROPER_TAGS, REL_PRONOUNS, STOP_ADJECTIVES, VAGUE_NOUNS
 
@@ -44,7 +45,7 @@ VERB_PREDICATES: dict[str, str] = {
     "implement in": "writtenIn", "develop by": "developedBy", "maintain by": "developedBy",
 }
 # Lemmas the lemmatizer gets wrong for software's verbs ("aliases" -> "aliase").
-_LEMMA_FIXES = {"aliase": "alias"}
+_LEMMA_FIXES = {"aliase": "alias", "instal": "install"}
 # Passive verbs whose "by"/"from" names the doer: "returned from `http.request()`" -> (http.request(),
 # returns, X); "replaced by Y" -> (Y, replaces, X).
 _DOER_PREPS = frozenset({"by", "from"})
@@ -53,6 +54,8 @@ _SUBJECT_KEEPING = frozenset({"define in", "declare in", "specify in", "document
                               "run on", "base on", "include in", "contain in", "store in", "list in"})
 # Prepositions of a passive that say where or what for, the subject staying the subject.
 _PLACE_PREPS = frozenset({"in", "into", "to", "at", "for", "on", "under", "via", "within"})
+# Verbs whose "to"/"on" names a value given to the subject.
+_ASSIGNING = frozenset({"set", "change", "default", "initialize", "initialise", "assign", "reset", "move"})
 # Verbs that say too little to relate two things on their own.
 _LIGHT = frozenset({"be", "have", "do", "get", "make", "see", "note", "let", "go", "come", "give", "take",
                     "become", "seem", "say", "mean", "want", "try", "allow", "happen", "know", "show", "refer",
@@ -122,6 +125,11 @@ class TechArgs:
             if m.start >= 0 and not m.is_date:
                 for i in range(m.start, m.end):
                     self.by_token.setdefault(i, m)
+
+    def is_code(self, mention: Mention) -> bool:
+        """Inline code, or the code the section's heading names."""
+        return mention is self.topic or (mention.start >= 0 and any(
+            i in self.code_tokens for i in range(mention.start, mention.end)))
 
     def _new(self, name: str, spg_class: str, label: str, start: int, end: int) -> Mention:
         mention = Mention(name, spg_class, label, start, end, class_fixed=label != CONCEPT)
@@ -327,8 +335,8 @@ def software_words(doc: Doc, code_tokens: frozenset[int]) -> frozenset[str]:
         if len(words) > 1 and words[0].isalpha() and words[0].islower():
             out.add(words[0])
     for sent in doc.sents:
-        first = next((t for t in sent if not (t.is_punct or t.is_space)), None)
-        if first is not None and first.i not in code_tokens and first.text.isalpha() and first.text.islower() and (
+        first = sent[0]  # the very first token: "{string} Gets ..." opens with a type, not a name
+        if first.i not in code_tokens and first.text.isalpha() and first.text.islower() and (
                 first.dep_ in _SUBJECT_DEPS):
             out.add(first.text)
     return frozenset(out)
@@ -467,7 +475,10 @@ def _subjects(args: TechArgs, verb: Token) -> tuple[list[Mention], bool]:
             c.dep_ == "aux" and c.lower_ == "to" for c in verb.children) and not any(
             c.dep_ in ("dobj", "dative") and c.i < verb.i and c.lower_ in _PEOPLE for c in verb.head.children):
         # "Uses the DNS protocol to resolve pointer records": the doer of the purpose is the doer of the
-        # verb ("allow users to specify ..." is the users', and they are nothing a triple holds).
+        # verb ("allow users to specify ..." is the users', and they are nothing a triple holds; "it will
+        # not be necessary to use this module" says nothing is done).
+        if any(c.dep_ == "neg" for c in verb.head.children):
+            return [], False
         subjects, _ = _subjects(args, verb.head)
         return subjects, any(c.dep_ == "auxpass" for c in verb.children)
     if verb.dep_ == "xcomp" and verb.tag_ == "VBG" and verb.head.tag_.startswith("VB") and (
@@ -550,7 +561,8 @@ def _possessor(args: TechArgs, ours: list[Triple], code: Token) -> None:
         if owner is None or member is None or owner.label == CONCEPT or owner.name == member.name or any(
                 {t.subject.name, t.object.name} == {owner.name, member.name} for t in ours):
             continue
-        ours.append(Triple(member, "partOf", owner))
+        # A body's code is its work ("OpenAI's `tiktoken`"); a program's or module's is part of it.
+        ours.append(Triple(member, "developedBy", owner) if owner.label == "ORG" else Triple(member, "partOf", owner))
 
 
 # Verbs of software whose third person the tagger reads as a plural noun after code ("`MessagePort` is an
@@ -711,9 +723,12 @@ def _verb_objects(args: TechArgs, verb: Token, subjects: Sequence[Mention], pass
                 found.append((s, VERB_PREDICATES.get(key, key), o))
             elif prep in _DOER_PREPS:
                 found.append((o, VERB_PREDICATES.get(base, base), s))  # the doer did it to the subject
-            elif prep in _PLACE_PREPS:
+            elif prep in _PLACE_PREPS and args.is_code(s) and not is_value(o.name) and not (
+                    prep in ("to", "on") and lemma in _ASSIGNING):
                 # "this API is designed for URL query strings", "`windowBits` is set for raw deflate streams":
-                # where or what for the subject is done keeps it the subject (a verb of no software predicate).
+                # where or what for code is done keeps it the subject (a verb of no software predicate). Only
+                # code: "Support is enabled at top level", "numpy is installed in the above example" relate
+                # nothing; "`keepAlive` is set to `true`" gives a value, not a thing.
                 found.append((s, key, o))
         return
     strong = [(s, o) for s, o in direct if o.label != CONCEPT]
