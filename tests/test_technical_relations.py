@@ -422,3 +422,148 @@ are received in a `vm.Context` (where Node.js APIs are currently
 unavailable).
 """))
     assert ("messageerror", "partOf", "MessagePort") in found, found
+
+
+# Fourth session: the shapes README-style prose and API references state relations in (issue 31, relation
+# recall). Each passage is real text of an installed file; none of these triples was made before.
+
+
+def test_the_kind_noun_is_the_code_named_with_it(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # openai's Live WebSocket README: "an `on_reconnecting` callback ... The callback ... can update ... query
+    # parameters"; "`recv()` and `recv_bytes()` calls report" (the tagger reads "calls" as a verb).
+    found = triples(extract(tmp_path, extractor, """# Live WebSocket lifecycle
+
+Direct `recv()` and `recv_bytes()` calls report transport errors to their
+caller. Iterator reconnection is available only when an `on_reconnecting`
+callback was explicitly supplied. The callback controls retry and can update
+credentials or query parameters.
+"""))
+    assert ("on_reconnecting", "update", "query parameter") in found, found
+    assert ("recv_bytes()", "report", "transport error") in found, found
+
+
+def test_a_command_line_and_an_instruction(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # PyYAML's README: the option is the script's (its command line shows it); "To skip ... and force
+    # installation of X, use the option `--with-libyaml`" says what the option does.
+    found = triples(extract(tmp_path, extractor, """# PyYAML
+
+## Installation
+
+By default, the `setup.py` script checks whether LibYAML is installed and if
+so, builds and installs LibYAML bindings.
+To skip the check and force installation of LibYAML bindings, use the option
+`--with-libyaml`: `python setup.py --with-libyaml install`.
+To disable the check and skip building and installing LibYAML bindings, use
+`--without-libyaml`: `python setup.py --without-libyaml install`.
+"""))
+    assert ("--with-libyaml", "partOf", "setup.py") in found, found
+    assert ("--without-libyaml", "partOf", "setup.py") in found, found
+    assert ("--with-libyaml", "force", "libyaml binding") in found, found
+    assert ("--without-libyaml", "skip", "libyaml binding") in found, found
+    assert not any(p == "install" for _, p, _ in found), found  # the skipping is what is done to the bindings
+
+
+def test_possessive_code_is_part_of_its_owner(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # model2vec's inference README; a body's code is its work (tiktoken's README).
+    found = triples(extract(tmp_path, extractor, """# Usage
+
+The report has the same format as the dictionary returned by scikit-learn's `classification_report`, but does
+not need scikit-learn.
+"""))
+    assert ("classification_report", "partOf", "scikit-learn") in found, found
+
+
+def test_passive_with_a_place_and_this_api(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # url.md: "this API" is the class of the section (not the word `API`), "designed for" keeps it the subject.
+    found = triples(extract(tmp_path, extractor, """# URL
+
+## The WHATWG URL API
+
+### Class: `URLSearchParams`
+
+The WHATWG `URLSearchParams` interface and the [`querystring`][] module have
+similar purpose, but the purpose of the [`querystring`][] module is more
+general, as it allows the customization of delimiter characters (`&` and `=`).
+On the other hand, this API is designed purely for URL query strings.
+"""))
+    assert ("URLSearchParams", "design for", "URL query string") in found, found
+
+
+def test_a_value_is_no_place(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # util.md: "set to `true`" gives the property a value; repl.md: "Support ... is enabled at the top level"
+    # has no code as its subject.
+    found = triples(extract(tmp_path, extractor, """# Util
+
+## `util.deprecate(fn, msg[, code])`
+
+If either the `--no-deprecation` or `--no-warnings` command-line flags are
+used, or if the `process.noDeprecation` property is set to `true` _prior_ to
+the first deprecation warning, the `util.deprecate()` method does nothing.
+
+Support for the `await` keyword is enabled at the top level.
+"""))
+    assert not any(p.endswith(" to") or p.endswith(" at") for _, p, _ in found), found
+
+
+def test_the_returned_code_and_a_verb_read_as_a_noun(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # worker_threads.md: under the function's heading, "The returned `MessagePort`" is what it returns; "and
+    # inherits from" is tagged a plural noun after "an object".
+    found = triples(extract(tmp_path, extractor, """# Worker threads
+
+## `worker.moveMessagePortToContext(port, contextifiedSandbox)`
+
+The returned `MessagePort` is an object in the target context and
+inherits from its global `Object` class. Objects passed to the
+[`port.onmessage()`][] listener are also created in the target context
+and inherit from its global `Object` class.
+"""))
+    assert ("worker.moveMessagePortToContext()", "returns", "MessagePort") in found, found
+    assert ("MessagePort", "extends", "Object") in found, found
+
+
+def test_the_implementation_is_the_section_code(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    found = triples(extract(tmp_path, extractor, """# DNS
+
+## `dns.lookup(hostname[, options], callback)`
+
+`dns.lookup()` does not necessarily have anything to do with the DNS protocol.
+The implementation uses an operating system facility that can associate names
+with addresses and vice versa.
+"""))
+    assert ("dns.lookup()", "uses", "operating system facility") in found, found
+
+
+def test_a_program_named_with_an_english_word(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # pip's authentication topic: "pip" opens its sentence in lower case, which only a name does.
+    results = extract(tmp_path, extractor, """# Authentication
+
+## netrc support
+
+pip supports loading credentials from a user's `.netrc` file. If no credentials
+are part of the URL, pip will attempt to get authentication credentials for the
+URL's hostname from the user's `.netrc` file.
+""")
+    assert ("pip", "load from", ".netrc") in triples(results), triples(results)
+
+
+def test_no_subject_for_a_negated_clause_purpose(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # tty.md: "it will not be necessary or possible to use this module directly" relates nothing.
+    found = triples(extract(tmp_path, extractor, """# TTY
+
+Stability: 2 - Stable
+
+The `node:tty` module provides the `tty.ReadStream` and `tty.WriteStream` classes. In most cases, it will not
+be necessary or possible to use this module directly. However, it can be accessed using:
+"""))
+    assert not any(p == "uses" for _, p, _ in found), found
+
+
+def test_a_rest_link_is_prose(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # Jansson's README (reStructuredText): `text <url>`_ is a link, not code.
+    names = classes(extract(tmp_path, extractor, """# Compilation and Installation
+
+The Jansson port in vcpkg is kept up to date by Microsoft team members and community contributors. If the
+version is out of date, please `create an issue or pull request <https://github.com/Microsoft/vcpkg/>`_ on the
+vcpkg repository.
+"""))
+    assert not any("create an issue" in n or "https://" in n for n in names), names
