@@ -56,7 +56,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from technical_scoring import GoldRelation, Predicates, entity_aliases, forms, same, score
+from technical_scoring import GoldRelation, Predicates, entity_aliases, forms, same, score, union
 
 REPO = Path(__file__).resolve().parents[1]
 GOLD = REPO / "bench" / "data" / "technical_gold.jsonl"
@@ -311,6 +311,7 @@ def main() -> None:
         print(f"[{side}] sample Person/Organization: {sides[side]['corpus']['sample_person_org']}")
         print(f"[{side}] code-like typed Person/Organization/place: {sides[side]['corpus']['sample_code_bad']}")
     predicates = Predicates()
+    whole: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
     for gold_file in args.gold:
         gold = load_gold(gold_file)
         name = Path(gold_file).stem
@@ -326,6 +327,17 @@ def main() -> None:
                     figures[f"{side}_{name}{'' if half is None else '_' + half}_{key}"] = scored[side][key]
         if (args.show_dev and name == GOLD.stem) or (args.show and name not in NEVER_SHOWN):
             show(gold, sides["new"]["gold"][gold_file], predicates, dev_only=not args.show)
+        for side in sides:
+            whole[side].append(score(gold, sides[side]["gold"][gold_file], predicates))
+    if len(args.gold) > 1:
+        # All the sets together: relations by the strictest way each set supports, and by unordered pairs.
+        for way, label in ((None, "strictest"), ("pair", "pair")):
+            added = {side: union(whole[side], way) for side in sides}
+            print(f"\n{'all ' + str(len(args.gold)) + ' sets, ' + label:48} " + " ".join(f"{s:>10}" for s in sides))
+            for key in added["new"]:
+                print(f"{key:48} " + " ".join(f"{added[s][key]!s:>10}" for s in sides))
+                for side in sides:
+                    figures[f"{side}_all_{label}_{key}"] = added[side][key]
     if "old" in sides and figures.get("old_chunks_per_s"):
         figures["speed_ratio_new_over_old"] = round(figures["new_chunks_per_s"] / figures["old_chunks_per_s"], 3)
     print(json.dumps(figures))
