@@ -567,3 +567,19 @@ version is out of date, please `create an issue or pull request <https://github.
 vcpkg repository.
 """))
     assert not any("create an issue" in n or "https://" in n for n in names), names
+
+
+def test_what_kind_of_thing_code_or_software_is(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # git's README: "a `po` file is a Portable Object file" (the repeated kind noun left out); n-api.md.
+    found = triples(extract(tmp_path, extractor, """# Git - fast, scalable, distributed revision control system
+
+Those wishing to help with error message, usage and informational message
+string translations (localization l10) should see [po/README.md][]
+(a `po` file is a Portable Object file that holds the translations).
+
+Node-API is a C API that ensures ABI stability across Node.js versions and different compiler levels.
+If the given `path` is a zero-length string, `false` will be returned.
+"""))
+    assert ("po", "isA", "Portable Object") in found, found
+    assert ("Node-API", "isA", "C API") in found, found
+    assert not any(s == "path" for s, _, _ in found), found  # a condition states no kind

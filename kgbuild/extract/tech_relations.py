@@ -529,6 +529,7 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
         for attr in (c for c in children if c.dep_ == "attr" and c.tag_ in NOUN_TAGS):
             predicate = NOUN_PREDICATES.get(args.lemma(attr))
             if predicate is None:
+                found += [(s, "isA", kind) for s in subjects for kind in _kind_of(args, attr, s)]
                 continue
             for prep in (c for c in attr.children if c.dep_ == "prep" and c.lower_ in ("of", "for", "to")):
                 for pobj in (p for p in prep.children if p.dep_ == "pobj"):
@@ -660,6 +661,42 @@ def _instructions(args: TechArgs, ours: list[Triple]) -> None:
                             {t.subject.name, t.object.name} == {tool.name, found.name} for t in ours):
                         lemma = args.lemma(doer)
                         ours.append(Triple(tool, VERB_PREDICATES.get(lemma, lemma), found))
+
+
+def _kind_of(args: TechArgs, attr: Token, subject: Mention) -> list[Mention]:
+    """ "a `po` file is a Portable Object file", "orjson is a fast, correct JSON library": what kind of thing
+    the subject is, named by the nouns before the attribute's head (its adjectives are a description: "fast",
+    "regular"), the head left out when it repeats the subject's own kind noun ("file"). One noun alone
+    ("is a library") says too little."""
+    verb = attr.head
+    if not _indefinite(attr) or any(c.dep_ == "amod" and c.lower_ in _VAGUE_ADJECTIVES for c in attr.children) or any(
+            c.dep_ == "mark" for c in verb.children):
+        return []  # "can be a good distinguishing factor", "If the given `path` is a zero-length string"
+    start = attr.i
+    while start > 0:
+        left = args.doc[start - 1]
+        if left.head.i not in range(start, attr.i + 1) or left.i in args.code_tokens:
+            break
+        if left.dep_ == "compound" and (left.tag_ in NOUN_TAGS or left.tag_ in PROPER_TAGS):
+            start -= 1
+        elif left.dep_ == "amod" and left.text[:1].isupper() and not left.is_sent_start:
+            start -= 1  # a capitalised word inside a sentence is part of a name ("a Portable Object file")
+        else:
+            break
+    while start < attr.i and start > 0 and is_hyphen(args.doc[start - 1]) and not args.doc[start - 1].whitespace_:
+        start += 1  # "a zero-dependencies library": a piece of a hyphenated modifier is no part of the kind
+    end = attr.i + 1
+    own_kind = subject.end if 0 <= subject.end < len(args.doc) else -1
+    if own_kind >= 0 and args.lemma(args.doc[own_kind]) == args.lemma(attr) and own_kind != attr.i:
+        end = attr.i  # "a `po` file is a Portable Object file": a Portable Object
+    words = args.doc[start:end]
+    if len(words) < (1 if end == attr.i else 2) or (end == attr.i and not any(t.text[:1].isupper() for t in words)):
+        return []  # without its head noun, the kind must be a name ("Portable Object", not "text")
+    if args.lemma(attr) in VAGUE_NOUNS or args.lemma(attr) in _VAGUE_HEADS:
+        return []
+    name = "".join((t.text if t.text[:1].isupper() or t.i != attr.i else args.lemma(t)) + t.whitespace_
+                   for t in words).strip()
+    return [args._new(name, args.concept_class, CONCEPT, start, end)]
 
 
 # "has a `log()` method", "has an `options` property": what a thing has that is part of it.
