@@ -583,3 +583,18 @@ If the given `path` is a zero-length string, `false` will be returned.
     assert ("po", "isA", "Portable Object") in found, found
     assert ("Node-API", "isA", "C API") in found, found
     assert not any(s == "path" for s, _, _ in found), found  # a condition states no kind
+
+
+def test_code_opening_a_sentence_the_parser_misread(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # openai's Responses WebSocket README: the parser reads `get_final_response()` as an adverb and hangs
+    # "returns" on the first verb's object; msgpack's README: "`max_buffer_size` (default: ...) limits".
+    found = triples(extract(tmp_path, extractor, """# Responses WebSocket sessions
+
+`get_final_response()`
+consumes remaining events and returns the terminal `Response`, including `failed`
+and `incomplete` results.
+
+`max_buffer_size` (default: `100*1024*1024`) limits the internal buffer size.
+"""))
+    assert ("get_final_response()", "returns", "Response") in found, found
+    assert ("max_buffer_size", "limit", "internal buffer size") in found, found

@@ -466,6 +466,17 @@ def _subjects(args: TechArgs, verb: Token) -> tuple[list[Mention], bool]:
                 return [], passive
             more = [args.resolve(c, "subject") for c in child.conjuncts]
             return [found, *(m for m in more if m is not None)], passive or child.dep_ == "nsubjpass"
+    if verb.dep_ == "conj" and verb.head.dep_ in ("dobj", "attr") and verb.tag_ == "VBZ" and (
+            verb.head.head.tag_.startswith("VB")) and any(c.dep_ in ("dobj", "prep") for c in verb.children):
+        # "`get_final_response()` consumes remaining events and returns the terminal `Response`": the parser
+        # hung the second verb on the first one's object.
+        return _subjects(args, verb.head.head)
+    if verb.dep_ == "ROOT" and verb.tag_ == "VBZ":
+        opener = next((c for c in verb.children if c.i < verb.i and c.i == verb.sent.start), None)
+        if opener is not None and opener.i in args.code_tokens and opener.dep_ in ("npadvmod", "nmod", "dep"):
+            # The same sentence: code opening it and read as an adverb is its subject.
+            found = args.resolve(opener, "subject")
+            return ([found] if found is not None else []), passive
     if verb.dep_ == "conj" and verb.head.tag_.startswith("VB"):
         # "is created internally and returned from X": the second participle is passive too.
         subjects, head_passive = _subjects(args, verb.head)
