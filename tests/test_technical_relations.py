@@ -598,3 +598,16 @@ and `incomplete` results.
 """))
     assert ("get_final_response()", "returns", "Response") in found, found
     assert ("max_buffer_size", "limit", "internal buffer size") in found, found
+
+
+def test_a_term_that_acts_on_code(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # hypothesis-graphql's README: a term's own active software verb with code as its object states a fact;
+    # cymem's "can be safely called from multiple threads" (passive, a term as the doer) does not.
+    found = triples(extract(tmp_path, extractor, """# Negative mode
+
+If no argument in the schema allows any of these violations, negative mode raises `InvalidArgument`.
+All operations on the Pool, including `alloc()`, `free()`, and `realloc()`, can be safely called from
+multiple threads concurrently.
+"""))
+    assert ("negative mode", "raises", "InvalidArgument") in found, found
+    assert not any(s == "multiple thread" for s, _, _ in found), found
