@@ -23,8 +23,15 @@ from typing import TYPE_CHECKING
 
 from kgbuild.extract.arguments import _expletive as expletive
 from kgbuild.extract.arguments import is_hyphen
-from kgbuild.extract.code_text import (CODE_KINDS, CODE_TOKENS, TechnicalPass, code_name, is_identifier, is_value,
-                                       section_topic)
+from kgbuild.extract.code_text import (
+    CODE_KINDS,
+    CODE_TOKENS,
+    TechnicalPass,
+    code_name,
+    is_identifier,
+    is_value,
+    section_topic,
+)
 from kgbuild.extract.facts import CONCEPT, PROPN, Facts, Mention, Triple
 from kgbuild.extract.vocab import NOUN_TAGS, PROPER_TAGS, REL_PRONOUNS, STOP_ADJECTIVES, VAGUE_NOUNS
 
@@ -677,11 +684,10 @@ def _instructions(args: TechArgs, ours: list[Triple]) -> None:
                     m for prep in obj.children if prep.dep_ == "prep" and prep.lower_ == "of"
                     for p in prep.children if p.dep_ == "pobj"
                     for m in (args.resolve(p, "object", tool),) if m is not None), None)
-                if found is not None:
-                    if found is not tool and not any(
-                            {t.subject.name, t.object.name} == {tool.name, found.name} for t in ours):
-                        lemma = args.lemma(doer)
-                        ours.append(Triple(tool, VERB_PREDICATES.get(lemma, lemma), found))
+                if found is not None and found is not tool and not any(
+                        {t.subject.name, t.object.name} == {tool.name, found.name} for t in ours):
+                    lemma = args.lemma(doer)
+                    ours.append(Triple(tool, VERB_PREDICATES.get(lemma, lemma), found))
 
 
 def _kind_of(args: TechArgs, attr: Token, subject: Mention) -> list[Mention]:
