@@ -611,3 +611,20 @@ multiple threads concurrently.
 """))
     assert ("negative mode", "raises", "InvalidArgument") in found, found
     assert not any(s == "multiple thread" for s, _, _ in found), found
+
+
+def test_a_verb_read_as_a_noun_heads_its_sentence(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # stream.md: "`writable.cork()` buffers all the chunks ..." (the tagger: a plural noun, with a subject and an
+    # object), and "which will pass them all to `writable._writev()`" continues its subject.
+    found = triples(extract(tmp_path, extractor, """# Stream
+
+## Class: `stream.Writable`
+
+### `writable.cork()`
+
+Instead of
+immediately forwarding them to the underlying destination, `writable.cork()`
+buffers all the chunks until `writable.uncork()` is called, which will pass them
+all to `writable._writev()`, if present.
+"""))
+    assert ("writable.cork()", "pass to", "writable._writev()") in found, found

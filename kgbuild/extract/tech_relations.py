@@ -408,7 +408,8 @@ def technical_relations(args: TechArgs, facts: Facts) -> None:
     ours: list[Triple] = []
     for sent in args.doc.sents:
         for tok in sent:
-            if tok.tag_.startswith("VB") and tok.dep_ not in ("aux", "auxpass", "amod", "compound"):
+            if (tok.tag_.startswith("VB") and tok.dep_ not in ("aux", "auxpass", "amod", "compound")) or (
+                    _verb_read_as_noun(tok)):
                 _clause(args, ours, tok)
             elif tok.tag_ in NOUN_TAGS and args.lemma(tok) in _MEMBER_KINDS:
                 _member_of(args, ours, tok)
@@ -460,12 +461,26 @@ def _general_kept(args: TechArgs, triple: Triple, ours: set[frozenset[str]]) -> 
 _DOING_TOO = frozenset({"support", "enable", "start", "begin", "continue", "keep", "allow"})
 
 
+def _verb_read_as_noun(tok: Token) -> bool:
+    """ "`writable.cork()` buffers all the chunks until ...": a third-person verb after code that the tagger
+    read as a plural noun, yet the parser gave a subject and an object, heading its sentence."""
+    return tok.tag_ == "NNS" and tok.dep_ == "ROOT" and tok.lower_.endswith("s") and any(
+        c.dep_ == "nsubj" and c.i < tok.i for c in tok.children) and any(
+        c.dep_ == "dobj" and c.i > tok.i for c in tok.children)
+
+
 def _subjects(args: TechArgs, verb: Token) -> tuple[list[Mention], bool]:
     lemma_of = args.lemma
     passive = any(c.dep_ == "auxpass" for c in verb.children)
     for child in verb.children:
         if child.dep_ in _SUBJECT_DEPS:
-            if verb.dep_ == "relcl" and child.lower_ in REL_PRONOUNS:
+            if verb.dep_ == "relcl" and child.lower_ in REL_PRONOUNS and (
+                    verb.head.tag_.startswith("VB") or _verb_read_as_noun(verb.head)):
+                # "until `writable.uncork()` is called, which will pass them all to `writable._writev()`": a
+                # clause on a verb continues that verb's subject.
+                heads, _ = _subjects(args, verb.head)
+                found = heads[0] if heads else None
+            elif verb.dep_ == "relcl" and child.lower_ in REL_PRONOUNS:
                 found = args.resolve(verb.head, "subject")
             else:
                 found = args.resolve(child, "subject")
