@@ -299,6 +299,8 @@ class TechArgs:
                 continue
             if i not in self.code_tokens and (near.tag_ in ("NNS", "NNPS")) != plural:
                 return None
+            if i in self.code_tokens and plural and near.dep_ not in ("compound", "nmod", "amod"):
+                continue  # "them" is no one piece of code ("until `writable.uncork()` is called, which will pass them")
             if near.dep_ == "compound" or near.dep_ == "poss":
                 continue  # a modifier: its head noun, further on, was the candidate
             found = self.by_token.get(i)
