@@ -628,3 +628,14 @@ buffers all the chunks until `writable.uncork()` is called, which will pass them
 all to `writable._writev()`, if present.
 """))
     assert ("writable.cork()", "pass to", "writable._writev()") in found, found
+
+
+def test_a_participle_read_as_the_verb(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # openai's Responses WebSocket README: the tagger takes "typed" for the verb of "`lane.recv()` preserves
+    # typed events and unknown fields".
+    found = triples(extract(tmp_path, extractor, """# Responses WebSocket sessions
+
+`lane.recv()` preserves typed events and unknown fields.
+"""))
+    assert ("lane.recv()", "preserve", "typed event") in found, found
+    assert ("lane.recv()", "preserve", "unknown field") in found, found

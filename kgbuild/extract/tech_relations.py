@@ -36,7 +36,7 @@ from kgbuild.extract.facts import CONCEPT, PROPN, Facts, Mention, Triple
 from kgbuild.extract.vocab import NOUN_TAGS, PROPER_TAGS, REL_PRONOUNS, STOP_ADJECTIVES, VAGUE_NOUNS
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc, Token
+    from spacy.tokens import Doc, Span, Token
 
 # Verbs of software (lemma, or "lemma preposition") -> the predicate (the `software` schema's names and
 # their aliases, so a software project's validation canonicalises them).
@@ -421,6 +421,8 @@ def technical_relations(args: TechArgs, facts: Facts) -> None:
                 _possessor(args, ours, tok)
                 _returned(args, ours, tok)
     _command_options(args, ours)
+    for sent in args.doc.sents:
+        _participle_misread(args, ours, sent)
     _instructions(args, ours)
     for triple in ours:
         same = general.get((triple.subject.name, triple.object.name))
@@ -461,6 +463,32 @@ def _general_kept(args: TechArgs, triple: Triple, ours: set[frozenset[str]]) -> 
 # Verbs whose gerund complement their subject does ("supports loading", "starts listening"); not "avoids
 # loading", "stops using".
 _DOING_TOO = frozenset({"support", "enable", "start", "begin", "continue", "keep", "allow"})
+
+
+def _participle_misread(args: TechArgs, ours: list[Triple], sent: Span) -> None:
+    """ "`lane.recv()` preserves typed events and unknown fields": the tagger reads the verb as a plural noun
+    and the participle after it ("typed") as the verb. Code opening the sentence, a word in -s that is its
+    head or the participle's subject, then a participle heading the sentence with an object: code, verb,
+    and the participle's objects with the participle as their first word."""
+    if len(sent) < 4 or sent[0].i not in args.code_tokens:
+        return
+    code, word, participle = sent[0], sent[1], sent[2]
+    if not (word.tag_ in ("NNS", "VBZ") and word.lower_.endswith("s") and word.dep_ == "nsubj" and word.head.i == participle.i
+            and participle.tag_ in ("VBD", "VBN") and participle.dep_ == "ROOT" and code.head.i == word.i):
+        return
+    subject = args.resolve(code, "subject")
+    if subject is None:
+        return
+    verb = args.lemma(word)
+    for obj in (c for c in participle.children if c.dep_ == "dobj"):
+        for noun in (obj, *obj.conjuncts):
+            found = args.resolve(noun, "object", subject)
+            if found is None and noun.i == obj.i == participle.i + 1:
+                # The phrase starts at the participle: "typed events".
+                found = args._new(f"{participle.lower_} {args.lemma(noun)}", args.concept_class, CONCEPT,
+                                  participle.i, noun.i + 1)
+            if found is not None and found.name != subject.name:
+                ours.append(Triple(subject, VERB_PREDICATES.get(verb, verb), found))
 
 
 def _verb_read_as_noun(tok: Token) -> bool:
