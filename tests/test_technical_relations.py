@@ -639,3 +639,22 @@ def test_a_participle_read_as_the_verb(tmp_path: Path, extractor: OfflineExtract
 """))
     assert ("lane.recv()", "preserve", "typed event") in found, found
     assert ("lane.recv()", "preserve", "unknown field") in found, found
+
+
+def test_a_bare_lower_case_subject_the_tagger_calls_proper(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # pip's HTTPS certificates topic: "pip" mid-sentence, a bare subject tagged a proper noun, is the program;
+    # url.md's "{string}" (a type in a signature line) is not.
+    found = triples(extract(tmp_path, extractor, """# HTTPS Certificates
+
+By default, pip will perform SSL certificate verification for network
+connections it makes over HTTPS. This does not use the system certificate
+store but, instead, uses a bundled CA certificate store from {pypi}`certifi`.
+
+## `url.hash`
+
+{string}
+
+Gets and sets the fragment portion of the URL.
+"""))
+    assert ("pip", "perform", "SSL certificate verification") in found, found
+    assert not any(s == "string" for s, _, _ in found), found

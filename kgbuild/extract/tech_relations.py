@@ -348,6 +348,12 @@ def software_words(doc: Doc, code_tokens: frozenset[int]) -> frozenset[str]:
         if first.i not in code_tokens and first.text.isalpha() and first.text.islower() and (
                 first.dep_ in _SUBJECT_DEPS):
             out.add(first.text)
+    for tok in doc:
+        # "By default, pip will perform ...": a bare lower-case subject the tagger takes for a proper noun.
+        if tok.tag_ == "NNP" and tok.dep_ in _SUBJECT_DEPS and tok.i not in code_tokens and tok.text.isalpha() and (
+                tok.text.islower()) and not any(c.dep_ in ("det", "poss", "compound", "amod") for c in tok.children) and (
+                tok.i == 0 or doc[tok.i - 1].text != "{"):  # "{string}": a type in a manual's signature line
+            out.add(tok.text)
     return frozenset(out)
 
 
