@@ -350,8 +350,9 @@ def software_words(doc: Doc, code_tokens: frozenset[int]) -> frozenset[str]:
             out.add(first.text)
     for tok in doc:
         # "By default, pip will perform ...": a bare lower-case subject the tagger takes for a proper noun.
+        bare = not any(c.dep_ in ("det", "poss", "compound", "amod") for c in tok.children)
         if tok.tag_ == "NNP" and tok.dep_ in _SUBJECT_DEPS and tok.i not in code_tokens and tok.text.isalpha() and (
-                tok.text.islower()) and not any(c.dep_ in ("det", "poss", "compound", "amod") for c in tok.children) and (
+                tok.text.islower()) and bare and (
                 tok.i == 0 or doc[tok.i - 1].text != "{"):  # "{string}": a type in a manual's signature line
             out.add(tok.text)
     return frozenset(out)
@@ -479,8 +480,9 @@ def _participle_misread(args: TechArgs, ours: list[Triple], sent: Span) -> None:
     if len(sent) < 4 or sent[0].i not in args.code_tokens:
         return
     code, word, participle = sent[0], sent[1], sent[2]
-    if not (word.tag_ in ("NNS", "VBZ") and word.lower_.endswith("s") and word.dep_ == "nsubj" and word.head.i == participle.i
-            and participle.tag_ in ("VBD", "VBN") and participle.dep_ == "ROOT" and code.head.i == word.i):
+    if not (word.tag_ in ("NNS", "VBZ") and word.lower_.endswith("s") and word.dep_ == "nsubj"
+            and word.head.i == participle.i and participle.tag_ in ("VBD", "VBN") and participle.dep_ == "ROOT"
+            and code.head.i == word.i):
         return
     subject = args.resolve(code, "subject")
     if subject is None:
@@ -623,6 +625,11 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
         ours.append(Triple(subject, predicate, obj))
 
 
+def _related(ours: Sequence[Triple], a: Mention, b: Mention) -> bool:
+    """Whether this pass already relates the two names, either way round."""
+    return any({t.subject.name, t.object.name} == {a.name, b.name} for t in ours)
+
+
 def _term_fact(args: TechArgs, verb: Token, passive: bool, predicate: str, obj: Mention) -> bool:
     """A term's clause that states a fact: its own active verb, a verb of software, code as its object ("A
     nested protocol error raises `ResponsesWebSocketError`"). Measured on the corpus, a term as the subject of
@@ -638,8 +645,8 @@ def _possessor(args: TechArgs, ours: list[Triple], code: Token) -> None:
     for poss in (c for c in code.children if c.dep_ == "poss" and c.tag_ not in ("PRP$", "WP$")):
         owner = args.resolve(poss, "object")
         member = args.resolve(code, "object")
-        if owner is None or member is None or owner.label == CONCEPT or owner.name == member.name or any(
-                {t.subject.name, t.object.name} == {owner.name, member.name} for t in ours):
+        if owner is None or member is None or owner.label == CONCEPT or owner.name == member.name or _related(
+                ours, owner, member):
             continue
         # A body's code is its work ("OpenAI's `tiktoken`"); a program's or module's is part of it.
         ours.append(Triple(member, "developedBy", owner) if owner.label == "ORG" else Triple(member, "partOf", owner))
@@ -667,8 +674,7 @@ def _mistagged_verb(args: TechArgs, ours: list[Triple], tok: Token) -> None:
     found: list[tuple[Mention, str, Mention]] = []
     _verb_objects(args, tok, subjects, False, found)
     for subject, predicate, obj in found:
-        if subject.name != obj.name and not obj.is_date and not any(
-                {t.subject.name, t.object.name} == {subject.name, obj.name} for t in ours):
+        if subject.name != obj.name and not obj.is_date and not _related(ours, subject, obj):
             ours.append(Triple(subject, predicate, obj))
 
 
@@ -678,8 +684,7 @@ def _returned(args: TechArgs, ours: list[Triple], code: Token) -> None:
             c.dep_ == "det" and c.lower_ == "the" for c in code.children):
         return
     found = args.resolve(code, "object")
-    if found is not None and found.name != args.topic.name and not any(
-            {t.subject.name, t.object.name} == {found.name, args.topic.name} for t in ours):
+    if found is not None and found.name != args.topic.name and not _related(ours, found, args.topic):
         ours.append(Triple(args.topic, "returns", found))
 
 
@@ -703,8 +708,7 @@ def _command_options(args: TechArgs, ours: list[Triple]) -> None:
             if option is None or not word.startswith("-"):
                 continue
             owner = next((named[w] for w in reversed(words[:n]) if w in named and not w.startswith("-")), None)
-            if owner is not None and not any({t.subject.name, t.object.name} == {option.name, owner.name}
-                                             for t in ours):
+            if owner is not None and not _related(ours, option, owner):
                 ours.append(Triple(option, "partOf", owner))
 
 
@@ -735,8 +739,7 @@ def _instructions(args: TechArgs, ours: list[Triple]) -> None:
                     m for prep in obj.children if prep.dep_ == "prep" and prep.lower_ == "of"
                     for p in prep.children if p.dep_ == "pobj"
                     for m in (args.resolve(p, "object", tool),) if m is not None), None)
-                if found is not None and found is not tool and not any(
-                        {t.subject.name, t.object.name} == {tool.name, found.name} for t in ours):
+                if found is not None and found is not tool and not _related(ours, tool, found):
                     lemma = args.lemma(doer)
                     ours.append(Triple(tool, VERB_PREDICATES.get(lemma, lemma), found))
 
@@ -800,8 +803,8 @@ def _member_of(args: TechArgs, ours: list[Triple], noun: Token) -> None:
               for p in prep.children if p.dep_ == "pobj" and p.i in args.code_tokens]
     for member in (args.resolve(c, "object") for c in code):
         for owner in (args.resolve(p, "object") for p in owners):
-            if member is not None and owner is not None and member.name != owner.name and not any(
-                    {t.subject.name, t.object.name} == {member.name, owner.name} for t in ours):
+            if member is not None and owner is not None and member.name != owner.name and not _related(
+                    ours, member, owner):
                 ours.append(Triple(member, "partOf", owner))
 
 
