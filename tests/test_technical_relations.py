@@ -464,7 +464,7 @@ To disable the check and skip building and installing LibYAML bindings, use
 
 
 def test_possessive_code_is_part_of_its_owner(tmp_path: Path, extractor: OfflineExtractor) -> None:
-    # model2vec's inference README; a body's code is its work (tiktoken's README).
+    # model2vec's inference README.
     found = triples(extract(tmp_path, extractor, """# Usage
 
 The report has the same format as the dictionary returned by scikit-learn's `classification_report`, but does
@@ -658,3 +658,13 @@ Gets and sets the fragment portion of the URL.
 """))
     assert ("pip", "perform", "SSL certificate verification") in found, found
     assert not any(s == "string" for s, _, _ in found), found
+
+
+def test_an_apposition_says_what_kind(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # pandas' README: "(a quantitative hedge fund)" says what AQR is, as "is a" would.
+    found = triples(extract(tmp_path, extractor, """# History of development
+
+Work on ``pandas`` started at [AQR](https://www.aqr.com/) (a quantitative hedge fund) in 2008 and
+has been under active development since then.
+"""))
+    assert ("AQR", "isA", "hedge fund") in found, found

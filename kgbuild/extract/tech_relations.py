@@ -427,6 +427,8 @@ def technical_relations(args: TechArgs, facts: Facts) -> None:
             elif tok.i in args.code_tokens:
                 _possessor(args, ours, tok)
                 _returned(args, ours, tok)
+            if any(c.dep_ == "appos" for c in tok.children) and tok.tag_ in PROPER_TAGS:
+                _apposition(args, ours, tok)
     _command_options(args, ours)
     for sent in args.doc.sents:
         _participle_misread(args, ours, sent)
@@ -623,6 +625,18 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
                 subject.label == CONCEPT and not _term_fact(args, verb, passive, predicate, obj)):
             continue
         ours.append(Triple(subject, predicate, obj))
+
+
+def _apposition(args: TechArgs, ours: list[Triple], tok: Token) -> None:
+    """ "`httpcore`, a minimal low-level HTTP client, ...": an indefinite apposition says what kind of thing
+    code, software or a name is, as "is a" does."""
+    subject = args.resolve(tok, "subject")
+    if subject is None or subject.label == CONCEPT:
+        return
+    for appos in (c for c in tok.children if c.dep_ == "appos" and c.tag_ in NOUN_TAGS):
+        for kind in _kind_of(args, appos, subject):
+            if kind.name != subject.name and not _related(ours, subject, kind):
+                ours.append(Triple(subject, "isA", kind))
 
 
 def _related(ours: Sequence[Triple], a: Mention, b: Mention) -> bool:
