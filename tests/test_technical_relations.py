@@ -668,3 +668,17 @@ Work on ``pandas`` started at [AQR](https://www.aqr.com/) (a quantitative hedge 
 has been under active development since then.
 """))
     assert ("AQR", "isA", "hedge fund") in found, found
+
+
+def test_a_port_of(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # graphql-core's README: "is a Python 3.10+ port of GraphQL.js" names the relation by its noun.
+    found = triples(extract(tmp_path, extractor, """# GraphQL-core 3
+
+GraphQL-core 3 is a Python 3.10+ port of GraphQL.js, the JavaScript reference implementation for GraphQL, a
+query language for APIs created by Facebook.
+
+```python
+from graphql import graphql_sync
+```
+"""))
+    assert ("GraphQL-core", "portOf", "GraphQL.js") in found, found

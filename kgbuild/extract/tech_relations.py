@@ -73,6 +73,7 @@ NOUN_PREDICATES: dict[str, str] = {
     "subclass": "extends", "extension": "extends", "alias": "aliasOf", "wrapper": "wraps",
     "implementation": "implements", "replacement": "replaces", "successor": "replaces",
     "dependency": "dependencyOf", "component": "partOf", "method": "partOf", "property": "partOf",
+    "port": "portOf", "fork": "forkOf", "reimplementation": "implements", "binding": "bindsTo",
 }
 # Adjectives that make a phrase a description, not a term: "the available space", "a single slash",
 # "equivalent functionality", "its original behavior" (with vocab's STOP_ADJECTIVES: "same", "other").
@@ -604,7 +605,7 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
             if predicate is None:
                 found += [(s, "isA", kind) for s in subjects for kind in _kind_of(args, attr, s)]
                 continue
-            for prep in (c for c in attr.children if c.dep_ == "prep" and c.lower_ in ("of", "for", "to")):
+            for prep in (c for c in attr.children if c.dep_ == "prep" and c.lower_ in ("of", "for", "to", "around")):
                 for pobj in (p for p in prep.children if p.dep_ == "pobj"):
                     found += [(s, predicate, o) for s in subjects for o in _objects(args, pobj, s)]
         for acomp in (c for c in children if c.dep_ == "acomp"):  # "is responsible for managing X"
