@@ -243,4 +243,28 @@ def score(gold: list[dict[str, Any]], extracted: dict[str, Any], predicates: Pre
     figures["entities_extracted"] = t["ent_extracted"]
     figures["relations_extracted"] = t["rel_extracted"]
     figures["relations_gold"] = t["rel_gold"]
+    figures["relations_extracted_in_text"] = t["rel_extracted_in_text"]
+    for way in ("strict", "directed", "pair") if strict_set else ("directed", "pair"):
+        # Counts behind the ratios, so sets can be added up (bench/technical_text.py's "all sets" lines).
+        figures[f"relations_right_{way}"] = t[f"rel_right_{way}"]
+        figures[f"relations_right_{way}_in_text"] = t[f"rel_right_{way}_in_text"]
+        figures[f"relations_found_{way}"] = t[f"rel_found_{way}"]
     return figures
+
+
+def union(per_set: list[dict[str, float | int | None]], way: str | None = None) -> dict[str, float | None]:
+    """Relation precision and recall over several scored sets together: each set by `way`, or (None) by the
+    strictest way it supports (`strict` where its relations carry predicates, else `directed`)."""
+    right = found = extracted = gold = right_in_text = extracted_in_text = 0
+    for figures in per_set:
+        use = way or ("strict" if "relations_right_strict" in figures else "directed")
+        right += int(figures[f"relations_right_{use}"] or 0)
+        right_in_text += int(figures[f"relations_right_{use}_in_text"] or 0)
+        found += int(figures[f"relations_found_{use}"] or 0)
+        extracted += int(figures["relations_extracted"] or 0)
+        extracted_in_text += int(figures["relations_extracted_in_text"] or 0)
+        gold += int(figures["relations_gold"] or 0)
+    return {"relation_precision": round(right / extracted, 3) if extracted else None,
+            "relation_recall": round(found / gold, 3) if gold else None,
+            "relation_precision_in_text": round(right_in_text / extracted_in_text, 3) if extracted_in_text else None,
+            "relations_extracted": extracted, "relations_gold": gold}

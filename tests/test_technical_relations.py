@@ -422,3 +422,263 @@ are received in a `vm.Context` (where Node.js APIs are currently
 unavailable).
 """))
     assert ("messageerror", "partOf", "MessagePort") in found, found
+
+
+# Fourth session: the shapes README-style prose and API references state relations in (issue 31, relation
+# recall). Each passage is real text of an installed file; none of these triples was made before.
+
+
+def test_the_kind_noun_is_the_code_named_with_it(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # openai's Live WebSocket README: "an `on_reconnecting` callback ... The callback ... can update ... query
+    # parameters"; "`recv()` and `recv_bytes()` calls report" (the tagger reads "calls" as a verb).
+    found = triples(extract(tmp_path, extractor, """# Live WebSocket lifecycle
+
+Direct `recv()` and `recv_bytes()` calls report transport errors to their
+caller. Iterator reconnection is available only when an `on_reconnecting`
+callback was explicitly supplied. The callback controls retry and can update
+credentials or query parameters.
+"""))
+    assert ("on_reconnecting", "update", "query parameter") in found, found
+    assert ("recv_bytes()", "report", "transport error") in found, found
+
+
+def test_a_command_line_and_an_instruction(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # PyYAML's README: the option is the script's (its command line shows it); "To skip ... and force
+    # installation of X, use the option `--with-libyaml`" says what the option does.
+    found = triples(extract(tmp_path, extractor, """# PyYAML
+
+## Installation
+
+By default, the `setup.py` script checks whether LibYAML is installed and if
+so, builds and installs LibYAML bindings.
+To skip the check and force installation of LibYAML bindings, use the option
+`--with-libyaml`: `python setup.py --with-libyaml install`.
+To disable the check and skip building and installing LibYAML bindings, use
+`--without-libyaml`: `python setup.py --without-libyaml install`.
+"""))
+    assert ("--with-libyaml", "partOf", "setup.py") in found, found
+    assert ("--without-libyaml", "partOf", "setup.py") in found, found
+    assert ("--with-libyaml", "force", "libyaml binding") in found, found
+    assert ("--without-libyaml", "skip", "libyaml binding") in found, found
+    assert not any(p == "install" for _, p, _ in found), found  # the skipping is what is done to the bindings
+
+
+def test_possessive_code_is_part_of_its_owner(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # model2vec's inference README.
+    found = triples(extract(tmp_path, extractor, """# Usage
+
+The report has the same format as the dictionary returned by scikit-learn's `classification_report`, but does
+not need scikit-learn.
+"""))
+    assert ("classification_report", "partOf", "scikit-learn") in found, found
+
+
+def test_passive_with_a_place_and_this_api(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # url.md: "this API" is the class of the section (not the word `API`), "designed for" keeps it the subject.
+    found = triples(extract(tmp_path, extractor, """# URL
+
+## The WHATWG URL API
+
+### Class: `URLSearchParams`
+
+The WHATWG `URLSearchParams` interface and the [`querystring`][] module have
+similar purpose, but the purpose of the [`querystring`][] module is more
+general, as it allows the customization of delimiter characters (`&` and `=`).
+On the other hand, this API is designed purely for URL query strings.
+"""))
+    assert ("URLSearchParams", "design for", "URL query string") in found, found
+
+
+def test_a_value_is_no_place(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # util.md: "set to `true`" gives the property a value; repl.md: "Support ... is enabled at the top level"
+    # has no code as its subject.
+    found = triples(extract(tmp_path, extractor, """# Util
+
+## `util.deprecate(fn, msg[, code])`
+
+If either the `--no-deprecation` or `--no-warnings` command-line flags are
+used, or if the `process.noDeprecation` property is set to `true` _prior_ to
+the first deprecation warning, the `util.deprecate()` method does nothing.
+
+Support for the `await` keyword is enabled at the top level.
+"""))
+    assert not any(p.endswith(" to") or p.endswith(" at") for _, p, _ in found), found
+
+
+def test_the_returned_code_and_a_verb_read_as_a_noun(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # worker_threads.md: under the function's heading, "The returned `MessagePort`" is what it returns; "and
+    # inherits from" is tagged a plural noun after "an object".
+    found = triples(extract(tmp_path, extractor, """# Worker threads
+
+## `worker.moveMessagePortToContext(port, contextifiedSandbox)`
+
+The returned `MessagePort` is an object in the target context and
+inherits from its global `Object` class. Objects passed to the
+[`port.onmessage()`][] listener are also created in the target context
+and inherit from its global `Object` class.
+"""))
+    assert ("worker.moveMessagePortToContext()", "returns", "MessagePort") in found, found
+    assert ("MessagePort", "extends", "Object") in found, found
+
+
+def test_the_implementation_is_the_section_code(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    found = triples(extract(tmp_path, extractor, """# DNS
+
+## `dns.lookup(hostname[, options], callback)`
+
+`dns.lookup()` does not necessarily have anything to do with the DNS protocol.
+The implementation uses an operating system facility that can associate names
+with addresses and vice versa.
+"""))
+    assert ("dns.lookup()", "uses", "operating system facility") in found, found
+
+
+def test_a_program_named_with_an_english_word(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # pip's authentication topic: "pip" opens its sentence in lower case, which only a name does.
+    results = extract(tmp_path, extractor, """# Authentication
+
+## netrc support
+
+pip supports loading credentials from a user's `.netrc` file. If no credentials
+are part of the URL, pip will attempt to get authentication credentials for the
+URL's hostname from the user's `.netrc` file.
+""")
+    assert ("pip", "load from", ".netrc") in triples(results), triples(results)
+
+
+def test_no_subject_for_a_negated_clause_purpose(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # tty.md: "it will not be necessary or possible to use this module directly" relates nothing.
+    found = triples(extract(tmp_path, extractor, """# TTY
+
+Stability: 2 - Stable
+
+The `node:tty` module provides the `tty.ReadStream` and `tty.WriteStream` classes. In most cases, it will not
+be necessary or possible to use this module directly. However, it can be accessed using:
+"""))
+    assert not any(p == "uses" for _, p, _ in found), found
+
+
+def test_a_rest_link_is_prose(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # Jansson's README (reStructuredText): `text <url>`_ is a link, not code.
+    names = classes(extract(tmp_path, extractor, """# Compilation and Installation
+
+The Jansson port in vcpkg is kept up to date by Microsoft team members and community contributors. If the
+version is out of date, please `create an issue or pull request <https://github.com/Microsoft/vcpkg/>`_ on the
+vcpkg repository.
+"""))
+    assert not any("create an issue" in n or "https://" in n for n in names), names
+
+
+def test_what_kind_of_thing_code_or_software_is(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # git's README: "a `po` file is a Portable Object file" (the repeated kind noun left out); n-api.md.
+    found = triples(extract(tmp_path, extractor, """# Git - fast, scalable, distributed revision control system
+
+Those wishing to help with error message, usage and informational message
+string translations (localization l10) should see [po/README.md][]
+(a `po` file is a Portable Object file that holds the translations).
+
+Node-API is a C API that ensures ABI stability across Node.js versions and different compiler levels.
+If the given `path` is a zero-length string, `false` will be returned.
+"""))
+    assert ("po", "isA", "Portable Object") in found, found
+    assert ("Node-API", "isA", "C API") in found, found
+    assert not any(s == "path" for s, _, _ in found), found  # a condition states no kind
+
+
+def test_code_opening_a_sentence_the_parser_misread(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # openai's Responses WebSocket README: the parser reads `get_final_response()` as an adverb and hangs
+    # "returns" on the first verb's object; msgpack's README: "`max_buffer_size` (default: ...) limits".
+    found = triples(extract(tmp_path, extractor, """# Responses WebSocket sessions
+
+`get_final_response()`
+consumes remaining events and returns the terminal `Response`, including `failed`
+and `incomplete` results.
+
+`max_buffer_size` (default: `100*1024*1024`) limits the internal buffer size.
+"""))
+    assert ("get_final_response()", "returns", "Response") in found, found
+    assert ("max_buffer_size", "limit", "internal buffer size") in found, found
+
+
+def test_a_term_that_acts_on_code(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # hypothesis-graphql's README: a term's own active software verb with code as its object states a fact;
+    # cymem's "can be safely called from multiple threads" (passive, a term as the doer) does not.
+    found = triples(extract(tmp_path, extractor, """# Negative mode
+
+If no argument in the schema allows any of these violations, negative mode raises `InvalidArgument`.
+All operations on the Pool, including `alloc()`, `free()`, and `realloc()`, can be safely called from
+multiple threads concurrently.
+"""))
+    assert ("negative mode", "raises", "InvalidArgument") in found, found
+    assert not any(s == "multiple thread" for s, _, _ in found), found
+
+
+def test_a_verb_read_as_a_noun_heads_its_sentence(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # stream.md: "`writable.cork()` buffers all the chunks ..." (the tagger: a plural noun, with a subject and an
+    # object), and "which will pass them all to `writable._writev()`" continues its subject.
+    found = triples(extract(tmp_path, extractor, """# Stream
+
+## Class: `stream.Writable`
+
+### `writable.cork()`
+
+Instead of
+immediately forwarding them to the underlying destination, `writable.cork()`
+buffers all the chunks until `writable.uncork()` is called, which will pass them
+all to `writable._writev()`, if present.
+"""))
+    assert ("writable.cork()", "pass to", "writable._writev()") in found, found
+
+
+def test_a_participle_read_as_the_verb(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # openai's Responses WebSocket README: the tagger takes "typed" for the verb of "`lane.recv()` preserves
+    # typed events and unknown fields".
+    found = triples(extract(tmp_path, extractor, """# Responses WebSocket sessions
+
+`lane.recv()` preserves typed events and unknown fields.
+"""))
+    assert ("lane.recv()", "preserve", "typed event") in found, found
+    assert ("lane.recv()", "preserve", "unknown field") in found, found
+
+
+def test_a_bare_lower_case_subject_the_tagger_calls_proper(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # pip's HTTPS certificates topic: "pip" mid-sentence, a bare subject tagged a proper noun, is the program;
+    # url.md's "{string}" (a type in a signature line) is not.
+    found = triples(extract(tmp_path, extractor, """# HTTPS Certificates
+
+By default, pip will perform SSL certificate verification for network
+connections it makes over HTTPS. This does not use the system certificate
+store but, instead, uses a bundled CA certificate store from {pypi}`certifi`.
+
+## `url.hash`
+
+{string}
+
+Gets and sets the fragment portion of the URL.
+"""))
+    assert ("pip", "perform", "SSL certificate verification") in found, found
+    assert not any(s == "string" for s, _, _ in found), found
+
+
+def test_an_apposition_says_what_kind(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # pandas' README: "(a quantitative hedge fund)" says what AQR is, as "is a" would.
+    found = triples(extract(tmp_path, extractor, """# History of development
+
+Work on ``pandas`` started at [AQR](https://www.aqr.com/) (a quantitative hedge fund) in 2008 and
+has been under active development since then.
+"""))
+    assert ("AQR", "isA", "hedge fund") in found, found
+
+
+def test_a_port_of(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # graphql-core's README: "is a Python 3.10+ port of GraphQL.js" names the relation by its noun.
+    found = triples(extract(tmp_path, extractor, """# GraphQL-core 3
+
+GraphQL-core 3 is a Python 3.10+ port of GraphQL.js, the JavaScript reference implementation for GraphQL, a
+query language for APIs created by Facebook.
+
+```python
+from graphql import graphql_sync
+```
+"""))
+    assert ("GraphQL-core", "portOf", "GraphQL.js") in found, found

@@ -54,6 +54,8 @@ _UPPER_CAMEL = re.compile(r"^(?!Mc|Mac|De|La|Le|Van|Von|Di|Du|O')[A-Z][a-z0-9]+(
 _SOFTWARE_SHAPE = re.compile(r"^(?:[A-Za-z]*[a-z][A-Z][A-Za-z0-9.+-]*|[A-Za-z][A-Za-z.-]*\d[\w.-]*)$")
 _SOFTWARE_ANYWHERE = re.compile(r"^(?:[A-Z]?[a-z]{2,}[A-Z][A-Za-z0-9.+-]*|[A-Za-z]+[a-z]\d+|[A-Z]{2,}[a-z]+)$")
 _PERSON_PLACE_LABELS = frozenset({"PERSON", "GPE", "LOC", "FAC", "NORP"})
+# A reStructuredText hyperlink, `create an issue <https://...>`_ (or __ for an anonymous one): not code.
+_REST_LINK = re.compile(r"`([^`<>\n]+?)\s*<[^`<>\s]+>`__?(?![\w`])")
 _ROLE = re.compile(r"(?<![\w}])\{[A-Za-z][\w:.+-]*\}(?=`)|(?<![\w`]):[A-Za-z][\w:.+-]*:(?=`)")
 _CALL_ARGS = re.compile(r"\(.*\)$", re.DOTALL)
 _NUMBERED_HEADING = re.compile(r"^\s*(?:(?:chapter|part|appendix|section)\s+\w+|\d+(?:\.\d+)+)\b", re.IGNORECASE)
@@ -109,6 +111,7 @@ def mask_code(text: str, normalize: Callable[[str], str]) -> Masked:
 
     text = _FENCED_BLOCK.sub(drop, text)
     text = _ROLE.sub("", text)  # MyST and Sphinx roles: {pypi}`certifi` is the code `certifi`
+    text = _REST_LINK.sub(r"\1", text)  # a reST link `text <url>`_ is its text, prose
     pieces: list[str] = []
     spans: list[tuple[int, int]] = []
     size = 0
@@ -176,6 +179,11 @@ def looks_like_code(name: str, technical: bool) -> bool:
 
 _LITERALS = frozenset({"true", "false", "null", "none", "undefined", "nan", "nil", "yes", "no", "on", "off"})
 _IDENTIFIER = re.compile(r"^[@$.]?[A-Za-z_][\w$@./:#+-]*(?:\(\))?$|^--?[A-Za-z][\w-]*$|^\.[\w.-]+$")
+
+
+def is_value(name: str) -> bool:
+    """A literal value written as a word or number: `true`, `null`, `None`, `0`, `'utf8'`."""
+    return name.strip("'\"`").lower() in _LITERALS or bool(re.fullmatch(r"[-+]?[\d.]+", name))
 
 
 def is_identifier(name: str) -> bool:
@@ -408,5 +416,5 @@ class WordTables:
 
 
 __all__ = ["CODE_KINDS", "CODE_TOKENS", "TECHNICAL_CHUNK", "Masked", "TechClasses", "TechnicalPass", "WordTables",
-           "code_name", "is_identifier", "is_technical", "looks_like_code", "mask_code", "section_topic",
+           "code_name", "is_identifier", "is_technical", "is_value", "looks_like_code", "mask_code", "section_topic",
            "software_shaped"]

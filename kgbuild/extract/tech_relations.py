@@ -23,12 +23,20 @@ from typing import TYPE_CHECKING
 
 from kgbuild.extract.arguments import _expletive as expletive
 from kgbuild.extract.arguments import is_hyphen
-from kgbuild.extract.code_text import CODE_KINDS, CODE_TOKENS, TechnicalPass, code_name, is_identifier, section_topic
+from kgbuild.extract.code_text import (
+    CODE_KINDS,
+    CODE_TOKENS,
+    TechnicalPass,
+    code_name,
+    is_identifier,
+    is_value,
+    section_topic,
+)
 from kgbuild.extract.facts import CONCEPT, PROPN, Facts, Mention, Triple
 from kgbuild.extract.vocab import NOUN_TAGS, PROPER_TAGS, REL_PRONOUNS, STOP_ADJECTIVES, VAGUE_NOUNS
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc, Token
+    from spacy.tokens import Doc, Span, Token
 
 # Verbs of software (lemma, or "lemma preposition") -> the predicate (the `software` schema's names and
 # their aliases, so a software project's validation canonicalises them).
@@ -44,13 +52,17 @@ VERB_PREDICATES: dict[str, str] = {
     "implement in": "writtenIn", "develop by": "developedBy", "maintain by": "developedBy",
 }
 # Lemmas the lemmatizer gets wrong for software's verbs ("aliases" -> "aliase").
-_LEMMA_FIXES = {"aliase": "alias"}
+_LEMMA_FIXES = {"aliase": "alias", "instal": "install"}
 # Passive verbs whose "by"/"from" names the doer: "returned from `http.request()`" -> (http.request(),
 # returns, X); "replaced by Y" -> (Y, replaces, X).
 _DOER_PREPS = frozenset({"by", "from"})
 # Passive verb + preposition that keeps the subject as the subject: "X is defined in Y".
 _SUBJECT_KEEPING = frozenset({"define in", "declare in", "specify in", "document in", "write in", "implement in",
                               "run on", "base on", "include in", "contain in", "store in", "list in"})
+# Prepositions of a passive that say where or what for, the subject staying the subject.
+_PLACE_PREPS = frozenset({"in", "into", "to", "at", "for", "on", "under", "via", "within"})
+# Verbs whose "to"/"on" names a value given to the subject.
+_ASSIGNING = frozenset({"set", "change", "default", "initialize", "initialise", "assign", "reset", "move"})
 # Verbs that say too little to relate two things on their own.
 _LIGHT = frozenset({"be", "have", "do", "get", "make", "see", "note", "let", "go", "come", "give", "take",
                     "become", "seem", "say", "mean", "want", "try", "allow", "happen", "know", "show", "refer",
@@ -61,6 +73,7 @@ NOUN_PREDICATES: dict[str, str] = {
     "subclass": "extends", "extension": "extends", "alias": "aliasOf", "wrapper": "wraps",
     "implementation": "implements", "replacement": "replaces", "successor": "replaces",
     "dependency": "dependencyOf", "component": "partOf", "method": "partOf", "property": "partOf",
+    "port": "portOf", "fork": "forkOf", "reimplementation": "implements", "binding": "bindsTo",
 }
 # Adjectives that make a phrase a description, not a term: "the available space", "a single slash",
 # "equivalent functionality", "its original behavior" (with vocab's STOP_ADJECTIVES: "same", "other").
@@ -110,6 +123,7 @@ class TechArgs:
     is_word: Callable[[str], bool]  # an English word (`code_text.WordTables.known`)
     kinds: frozenset[str]  # nouns for what code is ("module", "object", "method"), with `_MORE_KINDS`
     topic: Mention | None  # the code the section's heading names ("Class: `net.Server`")
+    programs: frozenset[str] = frozenset()  # English words the chunk writes as programs (`software_words`)
     by_token: dict[int, Mention] = field(default_factory=dict)
     added: list[Mention] = field(default_factory=list)
     last_subject: Mention | None = None
@@ -119,6 +133,11 @@ class TechArgs:
             if m.start >= 0 and not m.is_date:
                 for i in range(m.start, m.end):
                     self.by_token.setdefault(i, m)
+
+    def is_code(self, mention: Mention) -> bool:
+        """Inline code, or the code the section's heading names."""
+        return mention is self.topic or (mention.start >= 0 and any(
+            i in self.code_tokens for i in range(mention.start, mention.end)))
 
     def _new(self, name: str, spg_class: str, label: str, start: int, end: int) -> Mention:
         mention = Mention(name, spg_class, label, start, end, class_fixed=label != CONCEPT)
@@ -139,6 +158,10 @@ class TechArgs:
             return self._new(name, self.code_class, PROPN, tok.i, tok.i + 1)
         found = self.by_token.get(tok.i)
         if found is not None and found.label != CONCEPT:
+            if found.start == tok.i and found.end == tok.i + 1 and self.lemma(tok) in self.kinds and [
+                    c.lower_ for c in tok.children if c.dep_ == "det"] == ["this"]:
+                # "this API is designed for ...": the code the chunk is about, not the generic word `API`.
+                return self._code_kind(tok) or found
             return found
         low = tok.lower_
         if tok.tag_ in ("PRP", "DT") and low in _THING_PRONOUNS | _OBJECT_PRONOUNS:
@@ -152,8 +175,10 @@ class TechArgs:
                     return self._nearest_noun(tok, subject)
                 return self.last_subject or self.topic
             return self._nearest_noun(tok, subject)
-        if tok.tag_ not in NOUN_TAGS and tok.tag_ not in PROPER_TAGS:
-            return None
+        if tok.tag_ not in NOUN_TAGS and tok.tag_ not in PROPER_TAGS and not (
+                tok.tag_ == "VBZ" and tok.dep_ in ("conj", "nsubj", "dobj", "pobj") and any(
+                    c.dep_ == "compound" and c.i in self.code_tokens for c in tok.children)):
+            return None  # (a verb's form after code is a noun: "`recv()` and `recv_bytes()` calls report ...")
         kind = self._code_kind(tok)
         if kind is not None:
             return kind
@@ -179,7 +204,21 @@ class TechArgs:
                 named.end == tok.i) else None
         dets = [c.lower_ for c in tok.children if c.dep_ == "det"]
         if dets in (["this"], ["the"]) and not any(c.dep_ in ("amod", "prep", "acl", "relcl") for c in tok.children):
-            return self.topic
+            return self._named_kind(tok) or self.topic
+        return None
+
+    def _named_kind(self, tok: Token) -> Mention | None:
+        """ "an `on_reconnecting` callback was supplied. The callback controls retry": "the callback" is the
+        latest code the chunk wrote before the same kind noun (before the heading's code, which "the method"
+        stands for only where the text named no method of its own)."""
+        kind = self.lemma(tok)
+        for near in reversed(self.doc[:tok.i]):
+            if near.i == tok.i or near.tag_ not in NOUN_TAGS or self.lemma(near) != kind:
+                continue
+            code = [c for c in near.children if c.dep_ in ("compound", "amod", "nmod") and c.i == near.i - 1
+                    and c.i in self.code_tokens]
+            if code:
+                return self.resolve(code[0], "object")
         return None
 
     def _software(self, tok: Token) -> Mention | None:
@@ -197,7 +236,7 @@ class TechArgs:
         if not words or any(not w.isalnum() or not w.islower() for w in words) or any(
                 c.dep_ == "det" for c in tok.children):
             return None
-        if all(self.is_word(w) for w in words) or len("".join(words)) < 3:
+        if (all(self.is_word(w) for w in words) and "".join(words) not in self.programs) or len("".join(words)) < 3:
             return None
         name = doc[start:end].text
         return self._new(name, self.software_class, PROPN, start, end)
@@ -261,6 +300,8 @@ class TechArgs:
                 continue
             if i not in self.code_tokens and (near.tag_ in ("NNS", "NNPS")) != plural:
                 return None
+            if i in self.code_tokens and plural and near.dep_ not in ("compound", "nmod", "amod"):
+                continue  # "them" is no one piece of code ("until `writable.uncork()` is called, which will pass them")
             if near.dep_ == "compound" or near.dep_ == "poss":
                 continue  # a modifier: its head noun, further on, was the candidate
             found = self.by_token.get(i)
@@ -281,10 +322,11 @@ def add_technical_relations(doc: Doc, facts: Facts, section: Sequence[str], tech
     if topic_name is not None and classes.code is not None:
         topic = next((m for m in facts.mentions if m.name == topic_name), None) or Mention(
             topic_name, classes.code, PROPN, -1, -1, class_fixed=True)
-    args = TechArgs(doc=doc, lemma=lemma, mentions=facts.mentions,
-                    code_tokens=frozenset(doc.user_data.get(CODE_TOKENS, ())), code_class=classes.code,
+    code_tokens = frozenset(doc.user_data.get(CODE_TOKENS, ()))
+    args = TechArgs(doc=doc, lemma=lemma, mentions=facts.mentions, code_tokens=code_tokens, code_class=classes.code,
                     concept_class=classes.concept, software_class=classes.software or classes.concept,
-                    is_word=technical.words.known, kinds=CODE_KINDS | _MORE_KINDS, topic=topic)
+                    is_word=technical.words.known, kinds=CODE_KINDS | _MORE_KINDS, topic=topic,
+                    programs=software_words(doc, code_tokens))
     technical_relations(args, facts)
     definitions(args, facts)
     publishers(facts)
@@ -293,8 +335,33 @@ def add_technical_relations(doc: Doc, facts: Facts, section: Sequence[str], tech
         facts.mentions.append(topic)
 
 
+def software_words(doc: Doc, code_tokens: frozenset[int]) -> frozenset[str]:
+    """English words a chunk shows to be programs: the first word of a command line in inline code (`git help
+    tutorial`, `pip install rich`), and a lower-case word opening a sentence ("pip supports loading
+    credentials ..."), which only a name written in lower case does. So "git", "pip" are software there."""
+    out: set[str] = set()
+    for i in code_tokens:
+        words = doc[i].text.split()
+        if len(words) > 1 and words[0].isalpha() and words[0].islower():
+            out.add(words[0])
+    for sent in doc.sents:
+        first = sent[0]  # the very first token: "{string} Gets ..." opens with a type, not a name
+        if first.i not in code_tokens and first.text.isalpha() and first.text.islower() and (
+                first.dep_ in _SUBJECT_DEPS):
+            out.add(first.text)
+    for tok in doc:
+        # "By default, pip will perform ...": a bare lower-case subject the tagger takes for a proper noun.
+        bare = not any(c.dep_ in ("det", "poss", "compound", "amod") for c in tok.children)
+        if tok.tag_ == "NNP" and tok.dep_ in _SUBJECT_DEPS and tok.i not in code_tokens and tok.text.isalpha() and (
+                tok.text.islower()) and bare and (
+                tok.i == 0 or doc[tok.i - 1].text != "{"):  # "{string}": a type in a manual's signature line
+            out.add(tok.text)
+    return frozenset(out)
+
+
 # "the `getaddrinfo` call", "the `level` setting", "the `'close'` event": more nouns that stand for code.
-_MORE_KINDS = frozenset({"call", "syscall", "value", "error", "code", "signal", "symbol", "script", "binding"})
+_MORE_KINDS = frozenset({"call", "syscall", "value", "error", "code", "signal", "symbol", "script", "binding",
+                         "implementation"})
 def definitions(args: TechArgs, facts: Facts) -> None:
     """ "A socket buffer is a structure that holds ...": a term defined by "a/an X is a/an Y" is an
     entity of its own with Y as its type (concept linking then makes it belongTo Y)."""
@@ -351,10 +418,22 @@ def technical_relations(args: TechArgs, facts: Facts) -> None:
     ours: list[Triple] = []
     for sent in args.doc.sents:
         for tok in sent:
-            if tok.tag_.startswith("VB") and tok.dep_ not in ("aux", "auxpass", "amod", "compound"):
+            if (tok.tag_.startswith("VB") and tok.dep_ not in ("aux", "auxpass", "amod", "compound")) or (
+                    _verb_read_as_noun(tok)):
                 _clause(args, ours, tok)
             elif tok.tag_ in NOUN_TAGS and args.lemma(tok) in _MEMBER_KINDS:
                 _member_of(args, ours, tok)
+            elif tok.tag_ == "NNS" and tok.dep_ == "conj":
+                _mistagged_verb(args, ours, tok)
+            elif tok.i in args.code_tokens:
+                _possessor(args, ours, tok)
+                _returned(args, ours, tok)
+            if any(c.dep_ == "appos" for c in tok.children) and tok.tag_ in PROPER_TAGS:
+                _apposition(args, ours, tok)
+    _command_options(args, ours)
+    for sent in args.doc.sents:
+        _participle_misread(args, ours, sent)
+    _instructions(args, ours)
     for triple in ours:
         same = general.get((triple.subject.name, triple.object.name))
         if same is not None and triple.predicate in _MAPPED:
@@ -391,11 +470,58 @@ def _general_kept(args: TechArgs, triple: Triple, ours: set[frozenset[str]]) -> 
                for m in (triple.subject, triple.object))
 
 
+# Verbs whose gerund complement their subject does ("supports loading", "starts listening"); not "avoids
+# loading", "stops using".
+_DOING_TOO = frozenset({"support", "enable", "start", "begin", "continue", "keep", "allow"})
+
+
+def _participle_misread(args: TechArgs, ours: list[Triple], sent: Span) -> None:
+    """ "`lane.recv()` preserves typed events and unknown fields": the tagger reads the verb as a plural noun
+    and the participle after it ("typed") as the verb. Code opening the sentence, a word in -s that is its
+    head or the participle's subject, then a participle heading the sentence with an object: code, verb,
+    and the participle's objects with the participle as their first word."""
+    if len(sent) < 4 or sent[0].i not in args.code_tokens:
+        return
+    code, word, participle = sent[0], sent[1], sent[2]
+    if not (word.tag_ in ("NNS", "VBZ") and word.lower_.endswith("s") and word.dep_ == "nsubj"
+            and word.head.i == participle.i and participle.tag_ in ("VBD", "VBN") and participle.dep_ == "ROOT"
+            and code.head.i == word.i):
+        return
+    subject = args.resolve(code, "subject")
+    if subject is None:
+        return
+    verb = args.lemma(word)
+    for obj in (c for c in participle.children if c.dep_ == "dobj"):
+        for noun in (obj, *obj.conjuncts):
+            found = args.resolve(noun, "object", subject)
+            if found is None and noun.i == obj.i == participle.i + 1:
+                # The phrase starts at the participle: "typed events".
+                found = args._new(f"{participle.lower_} {args.lemma(noun)}", args.concept_class, CONCEPT,
+                                  participle.i, noun.i + 1)
+            if found is not None and found.name != subject.name:
+                ours.append(Triple(subject, VERB_PREDICATES.get(verb, verb), found))
+
+
+def _verb_read_as_noun(tok: Token) -> bool:
+    """ "`writable.cork()` buffers all the chunks until ...": a third-person verb after code that the tagger
+    read as a plural noun, yet the parser gave a subject and an object, heading its sentence."""
+    return tok.tag_ == "NNS" and tok.dep_ == "ROOT" and tok.lower_.endswith("s") and any(
+        c.dep_ == "nsubj" and c.i < tok.i for c in tok.children) and any(
+        c.dep_ == "dobj" and c.i > tok.i for c in tok.children)
+
+
 def _subjects(args: TechArgs, verb: Token) -> tuple[list[Mention], bool]:
+    lemma_of = args.lemma
     passive = any(c.dep_ == "auxpass" for c in verb.children)
     for child in verb.children:
         if child.dep_ in _SUBJECT_DEPS:
-            if verb.dep_ == "relcl" and child.lower_ in REL_PRONOUNS:
+            if verb.dep_ == "relcl" and child.lower_ in REL_PRONOUNS and (
+                    verb.head.tag_.startswith("VB") or _verb_read_as_noun(verb.head)):
+                # "until `writable.uncork()` is called, which will pass them all to `writable._writev()`": a
+                # clause on a verb continues that verb's subject.
+                heads, _ = _subjects(args, verb.head)
+                found = heads[0] if heads else None
+            elif verb.dep_ == "relcl" and child.lower_ in REL_PRONOUNS:
                 found = args.resolve(verb.head, "subject")
             else:
                 found = args.resolve(child, "subject")
@@ -403,6 +529,17 @@ def _subjects(args: TechArgs, verb: Token) -> tuple[list[Mention], bool]:
                 return [], passive
             more = [args.resolve(c, "subject") for c in child.conjuncts]
             return [found, *(m for m in more if m is not None)], passive or child.dep_ == "nsubjpass"
+    if verb.dep_ == "conj" and verb.head.dep_ in ("dobj", "attr") and verb.tag_ == "VBZ" and (
+            verb.head.head.tag_.startswith("VB")) and any(c.dep_ in ("dobj", "prep") for c in verb.children):
+        # "`get_final_response()` consumes remaining events and returns the terminal `Response`": the parser
+        # hung the second verb on the first one's object.
+        return _subjects(args, verb.head.head)
+    if verb.dep_ == "ROOT" and verb.tag_ == "VBZ":
+        opener = next((c for c in verb.children if c.i < verb.i and c.i == verb.sent.start), None)
+        if opener is not None and opener.i in args.code_tokens and opener.dep_ in ("npadvmod", "nmod", "dep"):
+            # The same sentence: code opening it and read as an adverb is its subject.
+            found = args.resolve(opener, "subject")
+            return ([found] if found is not None else []), passive
     if verb.dep_ == "conj" and verb.head.tag_.startswith("VB"):
         # "is created internally and returned from X": the second participle is passive too.
         subjects, head_passive = _subjects(args, verb.head)
@@ -412,9 +549,17 @@ def _subjects(args: TechArgs, verb: Token) -> tuple[list[Mention], bool]:
             c.dep_ == "aux" and c.lower_ == "to" for c in verb.children) and not any(
             c.dep_ in ("dobj", "dative") and c.i < verb.i and c.lower_ in _PEOPLE for c in verb.head.children):
         # "Uses the DNS protocol to resolve pointer records": the doer of the purpose is the doer of the
-        # verb ("allow users to specify ..." is the users', and they are nothing a triple holds).
+        # verb ("allow users to specify ..." is the users', and they are nothing a triple holds; "it will
+        # not be necessary to use this module" says nothing is done).
+        if any(c.dep_ == "neg" for c in verb.head.children):
+            return [], False
         subjects, _ = _subjects(args, verb.head)
         return subjects, any(c.dep_ == "auxpass" for c in verb.children)
+    if verb.dep_ == "xcomp" and verb.tag_ == "VBG" and verb.head.tag_.startswith("VB") and (
+            lemma_of(verb.head) in _DOING_TOO):
+        # "pip supports loading credentials from a `.netrc` file": what the subject supports, it does.
+        subjects, _ = _subjects(args, verb.head)
+        return subjects, False
     if verb.dep_ == "acl" and verb.tag_ == "VBN":
         found = args.resolve(verb.head, "subject")  # "the object returned by X"
         return ([found] if found is not None else []), True
@@ -444,13 +589,13 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
         return
     subjects, passive = _subjects(args, verb)
     # A term does things in a manual's prose mostly as an example ("a listener function can switch"):
-    # what a clause states is kept when its subject is code, software or a name.
-    subjects = [m for m in subjects if m.label != CONCEPT]
+    # what a clause states is kept when its subject is code, software or a name, or when a term's clause
+    # relates it to code or a name ("A nested protocol error raises `ResponsesWebSocketError`").
     if not subjects:
         return
     if (verb.dep_ == "ROOT" or (verb.dep_ == "conj" and verb.head.dep_ == "ROOT")) and any(
             c.dep_ in _SUBJECT_DEPS for c in children) and (
-            not _in_parentheses(verb)):
+            not _in_parentheses(verb)) and subjects[0].label != CONCEPT:
         args.last_subject = subjects[0]  # "it" in the next clause (not a parenthesis's aside)
     lemma = args.lemma(verb)
     found: list[tuple[Mention, str, Mention]] = []
@@ -458,8 +603,9 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
         for attr in (c for c in children if c.dep_ == "attr" and c.tag_ in NOUN_TAGS):
             predicate = NOUN_PREDICATES.get(args.lemma(attr))
             if predicate is None:
+                found += [(s, "isA", kind) for s in subjects for kind in _kind_of(args, attr, s)]
                 continue
-            for prep in (c for c in attr.children if c.dep_ == "prep" and c.lower_ in ("of", "for", "to")):
+            for prep in (c for c in attr.children if c.dep_ == "prep" and c.lower_ in ("of", "for", "to", "around")):
                 for pobj in (p for p in prep.children if p.dep_ == "pobj"):
                     found += [(s, predicate, o) for s in subjects for o in _objects(args, pobj, s)]
         for acomp in (c for c in children if c.dep_ == "acomp"):  # "is responsible for managing X"
@@ -476,9 +622,177 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
     for subject, predicate, obj in found:
         pair = frozenset((subject.name, obj.name))
         if subject is obj or subject.name == obj.name or obj.is_date or any(
-                {t.subject.name, t.object.name} == pair for t in ours):
+                {t.subject.name, t.object.name} == pair for t in ours) or (
+                subject.label == CONCEPT and not _term_fact(args, verb, passive, predicate, obj)):
             continue
         ours.append(Triple(subject, predicate, obj))
+
+
+def _apposition(args: TechArgs, ours: list[Triple], tok: Token) -> None:
+    """ "`httpcore`, a minimal low-level HTTP client, ...": an indefinite apposition says what kind of thing
+    code, software or a name is, as "is a" does."""
+    subject = args.resolve(tok, "subject")
+    if subject is None or subject.label == CONCEPT:
+        return
+    for appos in (c for c in tok.children if c.dep_ == "appos" and c.tag_ in NOUN_TAGS):
+        for kind in _kind_of(args, appos, subject):
+            if kind.name != subject.name and not _related(ours, subject, kind):
+                ours.append(Triple(subject, "isA", kind))
+
+
+def _related(ours: Sequence[Triple], a: Mention, b: Mention) -> bool:
+    """Whether this pass already relates the two names, either way round."""
+    return any({t.subject.name, t.object.name} == {a.name, b.name} for t in ours)
+
+
+def _term_fact(args: TechArgs, verb: Token, passive: bool, predicate: str, obj: Mention) -> bool:
+    """A term's clause that states a fact: its own active verb, a verb of software, code as its object ("A
+    nested protocol error raises `ResponsesWebSocketError`"). Measured on the corpus, a term as the subject of
+    any verb towards any name was as often wrong as right ("multiple threads" call `alloc()` in "can be called
+    from multiple threads")."""
+    return not passive and predicate in _MAPPED and args.is_code(obj) and any(
+        c.dep_ == "nsubj" for c in verb.children)
+
+
+def _possessor(args: TechArgs, ours: list[Triple], code: Token) -> None:
+    """ "scikit-learn's `classification_report`": code owned by a named program or code is part of it (a
+    pronoun's "its `event`" is left to the clause rules)."""
+    for poss in (c for c in code.children if c.dep_ == "poss" and c.tag_ not in ("PRP$", "WP$")):
+        owner = args.resolve(poss, "object")
+        member = args.resolve(code, "object")
+        if owner is None or member is None or owner.label == CONCEPT or owner.name == member.name or _related(
+                ours, owner, member):
+            continue
+        # A body's code is its work ("OpenAI's `tiktoken`"); a program's or module's is part of it.
+        ours.append(Triple(member, "developedBy", owner) if owner.label == "ORG" else Triple(member, "partOf", owner))
+
+
+# Verbs of software whose third person the tagger reads as a plural noun after code ("`MessagePort` is an
+# object ... and inherits from its global `Object` class").
+_SOFTWARE_VERBS = frozenset(key.split()[0] for key in VERB_PREDICATES)
+
+
+def _mistagged_verb(args: TechArgs, ours: list[Triple], tok: Token) -> None:
+    """ "The returned `MessagePort` is an object in the target context and inherits from its global `Object`
+    class": a software verb tagged a plural noun, joined to the complement of a clause and governing a
+    preposition with no article of its own, is that clause's second verb."""
+    lemma = args.lemma(tok)
+    head = tok.head
+    if not tok.lower_.endswith("s") or lemma not in _SOFTWARE_VERBS or head.dep_ not in ("attr", "dobj") or any(
+            c.dep_ in ("det", "amod", "compound", "poss", "nummod") for c in tok.children) or not any(
+            c.dep_ == "prep" or c.dep_ == "dobj" for c in tok.children) or not head.head.tag_.startswith("VB"):
+        return
+    subjects, passive = _subjects(args, head.head)
+    subjects = [m for m in subjects if m.label != CONCEPT]
+    if passive or not subjects:
+        return
+    found: list[tuple[Mention, str, Mention]] = []
+    _verb_objects(args, tok, subjects, False, found)
+    for subject, predicate, obj in found:
+        if subject.name != obj.name and not obj.is_date and not _related(ours, subject, obj):
+            ours.append(Triple(subject, predicate, obj))
+
+
+def _returned(args: TechArgs, ours: list[Triple], code: Token) -> None:
+    """ "The returned `MessagePort` is ..." under the heading of a function: the function returns it."""
+    if args.topic is None or not any(c.dep_ == "amod" and c.lower_ == "returned" for c in code.children) or not any(
+            c.dep_ == "det" and c.lower_ == "the" for c in code.children):
+        return
+    found = args.resolve(code, "object")
+    if found is not None and found.name != args.topic.name and not _related(ours, found, args.topic):
+        ours.append(Triple(args.topic, "returns", found))
+
+
+def _command_options(args: TechArgs, ours: list[Triple]) -> None:
+    """ "use the option `--with-libyaml`: `python setup.py --with-libyaml install`": a command line in
+    inline code shows whose option an option is, the nearest program or script before it in the command
+    that the chunk names as code of its own."""
+    named: dict[str, Mention] = {}
+    commands: list[list[str]] = []
+    for i in sorted(args.code_tokens):
+        words = args.doc[i].text.split()
+        if len(words) > 1:
+            commands.append(words)
+            continue
+        found = args.resolve(args.doc[i], "object")
+        if found is not None:
+            named.setdefault(found.name, found)
+    for words in commands:
+        for n, word in enumerate(words):
+            option = named.get(word)
+            if option is None or not word.startswith("-"):
+                continue
+            owner = next((named[w] for w in reversed(words[:n]) if w in named and not w.startswith("-")), None)
+            if owner is not None and not _related(ours, option, owner):
+                ours.append(Triple(option, "partOf", owner))
+
+
+def _instructions(args: TechArgs, ours: list[Triple]) -> None:
+    """ "To skip the check and force installation of LibYAML bindings, use the option `--with-libyaml`":
+    what an instruction's purpose says is what the code it tells to use does ((--with-libyaml, force,
+    LibYAML bindings)). Only "use" with code as what to use; the purpose's verbs keep their lemmas."""
+    for sent in args.doc.sents:
+        verb = sent.root
+        if args.lemma(verb) != "use" or any(c.dep_ in _SUBJECT_DEPS for c in verb.children):
+            continue
+        purpose = next((c for c in verb.children if c.dep_ == "advcl" and c.i < verb.i and any(
+            a.dep_ == "aux" and a.lower_ == "to" for a in c.children)), None)
+        code = next((i for i in range(verb.i + 1, sent.end) if i in args.code_tokens), None)
+        if purpose is None or code is None or any(c.dep_ == "neg" for c in purpose.children):
+            continue
+        tool = args.resolve(args.doc[code], "subject")
+        if tool is None:
+            continue
+        for step in (purpose, *purpose.conjuncts):
+            doer = step
+            if step.tag_ == "VBG" and step.dep_ == "conj" and any(
+                    c.dep_ == "dobj" and c.lower_.endswith("ing") for c in step.head.children):
+                doer = step.head  # "skip building and installing X": the skipping is done to X
+            for obj in (c for c in step.children if c.dep_ == "dobj"):
+                # "force installation of X": a nominalised step's "of" names what it is done to.
+                found = args.resolve(obj, "object", tool) or next((
+                    m for prep in obj.children if prep.dep_ == "prep" and prep.lower_ == "of"
+                    for p in prep.children if p.dep_ == "pobj"
+                    for m in (args.resolve(p, "object", tool),) if m is not None), None)
+                if found is not None and found is not tool and not _related(ours, tool, found):
+                    lemma = args.lemma(doer)
+                    ours.append(Triple(tool, VERB_PREDICATES.get(lemma, lemma), found))
+
+
+def _kind_of(args: TechArgs, attr: Token, subject: Mention) -> list[Mention]:
+    """ "a `po` file is a Portable Object file", "orjson is a fast, correct JSON library": what kind of thing
+    the subject is, named by the nouns before the attribute's head (its adjectives are a description: "fast",
+    "regular"), the head left out when it repeats the subject's own kind noun ("file"). One noun alone
+    ("is a library") says too little."""
+    verb = attr.head
+    if not _indefinite(attr) or any(c.dep_ == "amod" and c.lower_ in _VAGUE_ADJECTIVES for c in attr.children) or any(
+            c.dep_ == "mark" for c in verb.children):
+        return []  # "can be a good distinguishing factor", "If the given `path` is a zero-length string"
+    start = attr.i
+    while start > 0:
+        left = args.doc[start - 1]
+        if left.head.i not in range(start, attr.i + 1) or left.i in args.code_tokens:
+            break
+        if left.dep_ == "compound" and (left.tag_ in NOUN_TAGS or left.tag_ in PROPER_TAGS):
+            start -= 1
+        elif left.dep_ == "amod" and left.text[:1].isupper() and not left.is_sent_start:
+            start -= 1  # a capitalised word inside a sentence is part of a name ("a Portable Object file")
+        else:
+            break
+    while start < attr.i and start > 0 and is_hyphen(args.doc[start - 1]) and not args.doc[start - 1].whitespace_:
+        start += 1  # "a zero-dependencies library": a piece of a hyphenated modifier is no part of the kind
+    end = attr.i + 1
+    own_kind = subject.end if 0 <= subject.end < len(args.doc) else -1
+    if own_kind >= 0 and args.lemma(args.doc[own_kind]) == args.lemma(attr) and own_kind != attr.i:
+        end = attr.i  # "a `po` file is a Portable Object file": a Portable Object
+    words = args.doc[start:end]
+    if len(words) < (1 if end == attr.i else 2) or (end == attr.i and not any(t.text[:1].isupper() for t in words)):
+        return []  # without its head noun, the kind must be a name ("Portable Object", not "text")
+    if args.lemma(attr) in VAGUE_NOUNS or args.lemma(attr) in _VAGUE_HEADS:
+        return []
+    name = "".join((t.text if t.text[:1].isupper() or t.i != attr.i else args.lemma(t)) + t.whitespace_
+                   for t in words).strip()
+    return [args._new(name, args.concept_class, CONCEPT, start, end)]
 
 
 # "has a `log()` method", "has an `options` property": what a thing has that is part of it.
@@ -504,8 +818,8 @@ def _member_of(args: TechArgs, ours: list[Triple], noun: Token) -> None:
               for p in prep.children if p.dep_ == "pobj" and p.i in args.code_tokens]
     for member in (args.resolve(c, "object") for c in code):
         for owner in (args.resolve(p, "object") for p in owners):
-            if member is not None and owner is not None and member.name != owner.name and not any(
-                    {t.subject.name, t.object.name} == {member.name, owner.name} for t in ours):
+            if member is not None and owner is not None and member.name != owner.name and not _related(
+                    ours, member, owner):
                 ours.append(Triple(member, "partOf", owner))
 
 
@@ -542,6 +856,13 @@ def _verb_objects(args: TechArgs, verb: Token, subjects: Sequence[Mention], pass
                 found.append((s, VERB_PREDICATES.get(key, key), o))
             elif prep in _DOER_PREPS:
                 found.append((o, VERB_PREDICATES.get(base, base), s))  # the doer did it to the subject
+            elif prep in _PLACE_PREPS and args.is_code(s) and not is_value(o.name) and not (
+                    prep in ("to", "on") and lemma in _ASSIGNING):
+                # "this API is designed for URL query strings", "`windowBits` is set for raw deflate streams":
+                # where or what for code is done keeps it the subject (a verb of no software predicate). Only
+                # code: "Support is enabled at top level", "numpy is installed in the above example" relate
+                # nothing; "`keepAlive` is set to `true`" gives a value, not a thing.
+                found.append((s, key, o))
         return
     strong = [(s, o) for s, o in direct if o.label != CONCEPT]
     named_preps = [(p, s, o) for p, s, o in by_prep if o.label != CONCEPT]
