@@ -37,13 +37,13 @@ import pyarrow.compute as pc
 
 from kgbuild.extract.validate import MAX_NAME_CHARS
 from kgbuild.extract.validate import _name_problem as name_problem  # the one rule for names
-from kgbuild.ids import normalize_name
+from kgbuild.ids import ID_PART_SEP, normalize_name, stable_ids
 from kgbuild.merge import MergeTable
 from kgbuild.model import Concept, Document, Drop, DropReason, Entity, Relation, Retype, RetypeReason
 from kgbuild.record_mapping import RecordsConfig
 from kgbuild.records.columns import ColumnsBuilder, MappedTables
 from kgbuild.records.documents import PendingChunks, as_chunk_table, is_records, record_chunk_ids
-from kgbuild.records.mapper import RecordMapper, dangling_drop, mapper_for
+from kgbuild.records.mapper import RecordMapper, dangling_drop, link_place, mapper_for
 from kgbuild.records.memory import release as _release
 from kgbuild.schema import Schema
 from kgbuild.tables import CODECS, SCHEMAS
@@ -403,10 +403,16 @@ class _Relations:
         self.properties.append(properties)
 
 
-def _sliced(make: Callable[[int, int], list[str]], n: int, step: int = 100_000) -> pa.Array:
-    """Strings made in Python (ids: a hash each), a slice of rows at a time, into one Arrow array:
-    never a list of all of them."""
-    out = [pa.array(make(start, min(n, start + step)), _S) for start in range(0, n, step)]
+def _ids(prefix: str, *parts: pa.Array, step: int = 100_000) -> pa.Array:
+    """`ids.stable_id(prefix, *parts)` per row: the parts joined by Arrow, a hash each in Python,
+    a slice of rows at a time into one Arrow array (never a list of all of them)."""
+    n = len(parts[0])
+    out = []
+    for start in range(0, n, step):
+        sliced = [_array(p.slice(start, step)) for p in parts]
+        plain = [p.dictionary.take(p.indices) if pa.types.is_dictionary(p.type) else p for p in sliced]
+        joined = pc.binary_join_element_wise(*plain, ID_PART_SEP).cast(pa.binary())
+        out.append(pa.array(stable_ids(prefix, joined.to_pylist()), _S))
     return pa.concat_arrays(out) if out else pa.array([], _S)
 
 
@@ -639,8 +645,10 @@ class _Builder:
         if missing.any():
             if self.missing == "drop":
                 self.counts.dropped_targets += int(missing.sum())
+                lines = _ints(part.tables.rows["line"])  # by row: the rows table holds every kept record
                 for i in np.flatnonzero(missing).tolist():
-                    self.drops.append(dangling_drop(f"column {column[slot[i]]!r}", target_cls[slot[i]],
+                    where = f"{part.doc.source}:{lines[rows[i]]}"
+                    self.drops.append(dangling_drop(link_place(where, column[slot[i]]), target_cls[slot[i]],
                                                     by[slot[i]], value[i].as_py(), part.chunk_ids[rows[i]].as_py()))
             else:
                 self.counts.stubs += int(missing.sum())  # a named stub: the value as written
@@ -757,9 +765,7 @@ class _Builder:
                   own: dict[str, Any], chunk_ids: pa.Array, doc_ids: pa.Array) -> tuple[pa.Table, pa.Array]:
         """One row per entity: the record's own fields (merged when several records share the id),
         the first mention's name otherwise; every mentioning record as provenance."""
-        class_names = self._class_names().to_pylist()
-        ent_ids = _sliced(lambda start, end: [Entity.id_of_key(class_names[c], k) for c, k in zip(
-            ent_cls[start:end].tolist(), ent_keys.slice(start, end - start).to_pylist(), strict=True)], len(ent_cls))
+        ent_ids = _ids("ent", _dict(ent_cls, self._class_names()), ent_keys)  # `Entity.id_of_key` of each
         valid = np.flatnonzero(entity_of >= 0).astype(np.int32)
         order, new, starts = _group(entity_of[valid], m["ord"][valid])
         rows = valid[order]  # mention numbers, sorted by (entity, order)
@@ -916,11 +922,8 @@ class _Builder:
 
     @staticmethod
     def _relation_ids(subjects: pa.Array, predicates: np.ndarray, objects: pa.Array, names: list[str]) -> pa.Array:
-        """`Relation.make_id` of each triple."""
-        normalised = [normalize_name(p) for p in names]
-        return _sliced(lambda start, end: [Relation.id_of_key(s, normalised[p], o) for s, p, o in zip(
-            subjects.slice(start, end - start).to_pylist(), predicates[start:end].tolist(),
-            objects.slice(start, end - start).to_pylist(), strict=True)], len(predicates))
+        """`Relation.make_id` of each triple (`Relation.id_of_key`: the predicate normalised)."""
+        return _ids("rel", subjects, _dict(predicates, [normalize_name(p) for p in names]), objects)
 
     @staticmethod
     def _merged_properties(properties: pa.Array, rows: np.ndarray, new: np.ndarray, groups: int) -> pa.Array:
