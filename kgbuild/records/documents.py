@@ -6,8 +6,9 @@ text column left out) and whose section is `file:line`: a record is a source lik
 workspace's document machinery makes it incremental (an unchanged file is not re-chunked; a
 removed or pruned file takes what only it supported with it). The records are not paragraphs of
 the `Document` (a million of them would not fit in memory as records): reading keeps them as
-columns (`MappedTables`, handed over by `MappedFiles.take`), and the chunks are an Arrow table
-of the `chunks` table's rows (`chunk_table`).
+columns (`MappedTables`, handed over by `MappedFiles.take`), and the chunks are the records'
+lines and texts (`PendingChunks`) whose rows of the `chunks` table (`chunk_table`) are made when
+persist writes them, a slice at a time.
 
 A text column becomes a document of its own (`{file id}/{record id}`, source `file:line`),
 chunked and extracted like any text; what is extracted from it meets the record's own node in
