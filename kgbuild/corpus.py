@@ -25,8 +25,10 @@ class Corpus(BaseModel):
     chunks: dict[str, list[Chunk]] = Field(default_factory=dict)  # doc id -> chunks in reading order
     # Records documents (mapped structured files, docs/structured.md) keep their chunks as Arrow
     # tables of `chunks` rows, one per record, never as `Chunk` records (a million would not fit):
-    # doc id -> pyarrow.Table. `record_maps`: the records read this build, as columns
-    # (`records.columns.MappedTables`), by doc id; a held file's are mapped again from its chunks.
+    # doc id -> pyarrow.Table (a held file's, from the workspace) or `records.PendingChunks` (a file
+    # read this build: its chunk rows are made when persist writes them). `record_maps`: the records
+    # read this build, as columns (`records.columns.MappedTables`), by doc id; a held file's are
+    # mapped again from its chunks.
     record_chunks: dict[str, Any] = Field(default_factory=dict)
     record_maps: dict[str, Any] = Field(default_factory=dict)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Iterable
 from typing import NamedTuple
 
 _SEP = "\x1f"  # unit separator: cannot occur in normalised names, so parts never run together
@@ -27,6 +28,16 @@ def stable_id(prefix: str, *parts: str) -> str:
     """`prefix_<digest>` of the given parts; equal parts always give the same id."""
     digest = hashlib.blake2b(_SEP.join(parts).encode("utf-8"), digest_size=10).hexdigest()
     return f"{prefix}_{digest}"
+
+
+ID_PART_SEP = _SEP
+
+
+def stable_ids(prefix: str, joined: Iterable[bytes]) -> list[str]:
+    """`stable_id(prefix, *parts)` of many, each given as its parts joined by `ID_PART_SEP`,
+    UTF-8 encoded (a columnar caller joins a million with Arrow: one hash call each, no more)."""
+    head, blake2b = f"{prefix}_", hashlib.blake2b
+    return [head + blake2b(b, digest_size=10).hexdigest() for b in joined]
 
 
 def normalize_name(name: str) -> str:

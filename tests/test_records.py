@@ -259,7 +259,8 @@ def test_a_relation_to_a_record_no_file_holds_is_a_named_stub_or_dropped_and_cou
     kept = [validate_extraction(ex, _schema(), strict=False) for ex in extractions]
     assert [(r.subject.name, r.predicate, r.object.name) for ex in kept for r in ex.relations] == expected
     drops = [d.detail for ex in extractions for d in ex.drops]
-    assert drops == ([] if missing == "stub" else ["column 'departments': no HospitalDepartment record with id 'D9'"])
+    assert drops == ([] if missing == "stub" else
+                     ["disease.json:2: column 'departments': no HospitalDepartment record with id 'D9'"])
     assert "1 relation target(s) no mapped record holds" in extractor.notes()[0]
 
 

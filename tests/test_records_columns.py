@@ -20,7 +20,14 @@ from kgbuild.assemble import assemble
 from kgbuild.extract.validate import validate_extraction
 from kgbuild.ingest.readers.problems import ReadProblem
 from kgbuild.record_mapping import RecordsConfig
-from kgbuild.records import MappedFiles, RecordExtractor, build_records_graph, chunk_table, record_chunks
+from kgbuild.records import (
+    MappedFiles,
+    PendingChunks,
+    RecordExtractor,
+    build_records_graph,
+    chunk_table,
+    record_chunks,
+)
 from kgbuild.schema import resolve_schema
 from kgbuild.tables import CODECS, entity_row, relation_row
 
@@ -134,3 +141,20 @@ def test_only_the_records_fusion_has_work_for_enter_it(tmp_path: Path) -> None:
                        ("内科", "HospitalDepartment"), ("呼吸内科", "HospitalDepartment")}
     left = {r["name"] for r in graph.entities.to_pylist()}
     assert graph.entities.num_rows == before - len(brought) and {"Cold", "Aspirin"} <= left
+
+
+@pytest.mark.parametrize("step", [1, 2, 3, 10])
+def test_chunk_rows_made_a_slice_at_a_time_are_the_files_rows(tmp_path: Path, step: int) -> None:
+    """Persist makes the chunk rows of a file read this build a slice at a time
+    (`PendingChunks.parts`): the rows of the whole file, each record linked to the one before and
+    after it across the slices' edges, numbered in file order."""
+    docs, chunks, mapped = _read(tmp_path, _config("stub"))
+    pending = PendingChunks(docs["diseases"], mapped["diseases"].rows)
+    assert pending.num_rows == 3
+    rows = [row for part in pending.parts(step) for row in part.to_pylist()]
+    assert rows == chunks["diseases"].to_pylist() == pending.table().to_pylist()
+    assert [(r["id"], r["prev_id"], r["next_id"], r["order"], r["section"]) for r in rows] == [
+        ("diseases#p00002#0", None, "diseases#p00003#0", 0, ["diseases.csv:2"]),
+        ("diseases#p00003#0", "diseases#p00002#0", "diseases#p00004#0", 1, ["diseases.csv:3"]),
+        ("diseases#p00004#0", "diseases#p00003#0", None, 2, ["diseases.csv:4"]),
+    ]

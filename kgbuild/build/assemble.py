@@ -15,6 +15,7 @@ from kgbuild.ids import content_hash
 from kgbuild.merge import MergeTable
 from kgbuild.model import ChunkExtraction, Concept, DropReason, Entity, RetypeReason
 from kgbuild.records import RecordsGraph, build_records_graph
+from kgbuild.records.memory import release
 from kgbuild.report import AssembleSection, GraphCounts
 from kgbuild.schema import Schema
 
@@ -98,6 +99,7 @@ class AssembleStage:
                                               corpus.record_maps, strict=strict)
                 corpus.record_maps.clear()  # their columns are rows of the graph now
                 graph = join_records(graph, records)
+                release()  # what building the records' rows freed, before alignment allocates
         section = AssembleSection(graph=graph_counts(graph, records), strict_schema=strict)
         section.count_drops(graph.notes())
         section.off_schema = off_schema_counts(graph, ctx.schema, strict)

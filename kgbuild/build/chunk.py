@@ -13,7 +13,7 @@ from kgbuild.ingest.chunking import Chunker, Span
 from kgbuild.ingest.similarity import make_scorer
 from kgbuild.model import Document
 from kgbuild.progress import Advance
-from kgbuild.records import chunk_table, is_records
+from kgbuild.records import PendingChunks, is_records
 from kgbuild.report import ChunkSection, SkippedSource
 from kgbuild.tokens import TokenCounter
 
@@ -150,7 +150,7 @@ class Chunking:
         else:
             self.section.documents_new += 1
         if mapped is not None:
-            corpus.record_chunks[doc.id] = chunk_table(doc, mapped.rows)
+            corpus.record_chunks[doc.id] = PendingChunks(doc, mapped.rows)  # chunk rows made at persist
         corpus.chunks.pop(doc.id, None)
         corpus.docs[doc.id] = doc
         corpus.chunkers[doc.id] = self.fingerprint

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import pyarrow as pa
@@ -9,6 +10,7 @@ import pyarrow as pa
 from kgbuild.build.context import BuildContext
 from kgbuild.build.records import BuiltGraph, PersistedTables
 from kgbuild.build.stage import StageResult
+from kgbuild.records import chunk_parts
 from kgbuild.records.memory import release
 from kgbuild.report import PersistSection
 from kgbuild.tables import (
@@ -47,16 +49,23 @@ def table_rows(data: BuiltGraph) -> dict[str, list[dict[str, Any]]]:
     }
 
 
-def table_parts(data: BuiltGraph) -> dict[str, list[pa.Table]]:
+def table_parts(data: BuiltGraph) -> dict[str, Iterable[pa.Table]]:
     """Each table as the parts it is written from: the graph's rows, then the mapped records'
-    chunks and graph rows (kept columnar, never records, never concatenated into one copy)."""
-    parts = {name: [pa.Table.from_pylist(rows, schema=SCHEMAS[name])] for name, rows in table_rows(data).items()}
-    record_chunks = data.corpus.record_chunks
-    parts["chunks"] += [record_chunks[d] for d in sorted(record_chunks)]
+    chunks and graph rows (kept columnar, never records, never concatenated into one copy; the
+    chunk rows of the records read this build are made as they are written, a slice at a time)."""
+    parts: dict[str, Iterable[pa.Table]] = {
+        name: [pa.Table.from_pylist(rows, schema=SCHEMAS[name])] for name, rows in table_rows(data).items()}
+    parts["chunks"] = _chained(parts["chunks"], data.corpus.record_chunks)
     if data.records is not None:
-        parts["entities"].append(data.records.entities)
-        parts["relations"].append(data.records.relations)
+        parts["entities"] = [*parts["entities"], data.records.entities]
+        parts["relations"] = [*parts["relations"], data.records.relations]
     return parts
+
+
+def _chained(first: Iterable[pa.Table], record_chunks: dict[str, Any]) -> Iterator[pa.Table]:
+    yield from first
+    for doc_id in sorted(record_chunks):
+        yield from chunk_parts(record_chunks[doc_id])
 
 
 class PersistStage:
@@ -67,6 +76,7 @@ class PersistStage:
         return ""  # tables are rewritten every build; the store manifest decides what reaches the stores
 
     async def run(self, ctx: BuildContext, data: BuiltGraph) -> StageResult[PersistedTables]:
+        release()  # what alignment freed, before the rows of every table are made
         tables = table_parts(data)
         rows = {}
         with ctx.progress.stage("persist", total=len(tables)) as advance:

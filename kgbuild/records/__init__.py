@@ -11,12 +11,21 @@ docs/structured.md tells the whole story.
 """
 
 from kgbuild.records.columns import MappedTables
-from kgbuild.records.documents import RECORDS_FORMAT, MappedFiles, chunk_table, is_records, record_chunks
+from kgbuild.records.documents import (
+    RECORDS_FORMAT,
+    MappedFiles,
+    PendingChunks,
+    as_chunk_table,
+    chunk_parts,
+    chunk_table,
+    is_records,
+    record_chunks,
+)
 from kgbuild.records.extraction import RecordExtractor
 from kgbuild.records.graph import RecordsGraph, build_records_graph
 from kgbuild.records.mapper import MappedRecord, RecordMapper, TargetIndex, check_mapping
 from kgbuild.records.rows import Row, read_rows
 
-__all__ = ["RECORDS_FORMAT", "MappedFiles", "MappedRecord", "MappedTables", "RecordExtractor", "RecordMapper",
-           "RecordsGraph", "Row", "TargetIndex", "build_records_graph", "check_mapping", "chunk_table", "is_records",
-           "read_rows", "record_chunks"]
+__all__ = ["RECORDS_FORMAT", "MappedFiles", "MappedRecord", "MappedTables", "PendingChunks", "RecordExtractor",
+           "RecordMapper", "RecordsGraph", "Row", "TargetIndex", "as_chunk_table", "build_records_graph",
+           "check_mapping", "chunk_parts", "chunk_table", "is_records", "read_rows", "record_chunks"]

@@ -6,8 +6,9 @@ text column left out) and whose section is `file:line`: a record is a source lik
 workspace's document machinery makes it incremental (an unchanged file is not re-chunked; a
 removed or pruned file takes what only it supported with it). The records are not paragraphs of
 the `Document` (a million of them would not fit in memory as records): reading keeps them as
-columns (`MappedTables`, handed over by `MappedFiles.take`), and the chunks are an Arrow table
-of the `chunks` table's rows (`chunk_table`).
+columns (`MappedTables`, handed over by `MappedFiles.take`), and the chunks are the records'
+lines and texts (`PendingChunks`) whose rows of the `chunks` table (`chunk_table`) are made when
+persist writes them, a slice at a time.
 
 A text column becomes a document of its own (`{file id}/{record id}`, source `file:line`),
 chunked and extracted like any text; what is extracted from it meets the record's own node in
@@ -19,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from json.encoder import encode_basestring as _encode  # the ensure_ascii=False one
 from pathlib import Path
 from typing import Any
@@ -207,33 +209,77 @@ def record_chunk_ids(doc_id: str, lines: pa.Array) -> pa.Array:
     return pc.binary_join_element_wise(doc_id + "#p", _padded(lines), "#0", "")
 
 
-def chunk_table(doc: Document, rows: pa.Table) -> pa.Table:
+def chunk_table(doc: Document, rows: pa.Table, start: int = 0, stop: int | None = None) -> pa.Table:
     """One chunk per record (rows of the `chunks` table), its id carrying the record's line
-    (`Disease#p00002#0`), its section `file:line`, linked to the records before and after it.
+    (`Disease#p00002#0`), its section `file:line`, linked to the records before and after it;
+    `start`/`stop`: only the chunks of those records (a slice of the file's, neighbours included).
 
-    Held until persist, so built lean: the document id is dictionary-encoded, the neighbours'
-    ids are slices of the ids and the three positions one array (`Workspace.write_parts` casts a
-    row group at a time to the table's schema)."""
-    n = rows.num_rows
-    lines, texts = rows["line"], rows["text"]  # chunked as read: never copied into one
-    ids = record_chunk_ids(doc.id, lines)
+    The document id is dictionary-encoded, the neighbours' ids are slices of the ids and the
+    three positions one array (`Workspace.write_parts` casts a row group at a time to the
+    table's schema)."""
+    total = rows.num_rows
+    stop = total if stop is None else min(stop, total)
+    start = min(start, stop)
+    n = stop - start
+    # The ids of the slice and of one record either side of it: its neighbours' ids are slices of them.
+    lo, hi = max(start - 1, 0), min(stop + 1, total)
+    window = rows.slice(lo, hi - lo)
+    window_ids = _flat(record_chunk_ids(doc.id, window["line"]))
+    ids = window_ids.slice(start - lo, n)
+    lines, texts = rows["line"].slice(start, n), rows["text"].slice(start, n)  # chunked as read: not copied
     where = _flat(pc.binary_join_element_wise(doc.source + ":", pc.cast(lines, pa.string()), ""))
     offsets = pa.array(range(n + 1), pa.int32())
     hashes = pa.array([content_hash(t) for t in texts.to_pylist()], pa.string())
-    order = pa.array(range(n), pa.int64())
+    order = pa.array(range(start, stop), pa.int64())
     # A record is never cut: its token count is a size hint.
     tokens = pc.max_element_wise(pc.divide(pc.utf8_length(texts).cast(pa.int64()), 4), 1)
-    none = [pa.nulls(1, pa.string())] if n else []
-    ids = ids if isinstance(ids, pa.ChunkedArray) else pa.chunked_array([ids], pa.string())
+    none = pa.nulls(1, pa.string())
+    prev = window_ids.slice(start - 1 - lo, n) if start > 0 else pa.concat_arrays([none, ids.slice(0, max(n - 1, 0))])
+    following = window_ids.slice(start + 1 - lo, n) if stop < total else pa.concat_arrays([ids.slice(1), none])
     columns = {
         "id": ids, "doc_id": pa.DictionaryArray.from_arrays(pa.array([0] * n, pa.int32()), pa.array([doc.id])),
         "text": texts, "section": pa.ListArray.from_arrays(offsets, where), "order": order,
         "paragraph_start": order, "paragraph_end": order, "token_count": tokens, "content_hash": hashes,
-        "prev_id": pa.chunked_array([*none, *ids.slice(0, max(n - 1, 0)).chunks], pa.string()),
-        "next_id": pa.chunked_array([*ids.slice(1).chunks, *none], pa.string()),
+        "prev_id": prev.slice(0, n), "next_id": following.slice(0, n),
         "summary": pa.nulls(n, pa.string()), "oversize_split": pa.array([False] * n, pa.bool_()),
     }
     return pa.table(columns)
+
+
+@dataclass
+class PendingChunks:
+    """A records document's chunks as read this build: its records' lines and texts (the rows of
+    `MappedTables.rows`, shared, not copied). Their chunk rows (ids, `file:line` sections, hashes,
+    neighbours: a hundred bytes a record) are made when the `chunks` table is written (`parts`),
+    a slice at a time, so a million records' chunk columns are never held through assembly and
+    alignment. A held file's chunks are the workspace's table instead (`Corpus.record_chunks`)."""
+
+    doc: Document
+    rows: pa.Table  # row, line, text
+
+    @property
+    def num_rows(self) -> int:
+        return self.rows.num_rows
+
+    def parts(self, step: int = 65_536) -> Iterator[pa.Table]:
+        for start in range(0, self.rows.num_rows, step):
+            yield chunk_table(self.doc, self.rows, start, start + step)
+
+    def table(self) -> pa.Table:
+        """Every chunk row at once (a small file, or a caller that needs the table)."""
+        return chunk_table(self.doc, self.rows)
+
+
+def chunk_parts(chunks: pa.Table | PendingChunks) -> Iterator[pa.Table]:
+    """A records document's chunk rows as tables, as `Workspace.write_parts` takes them."""
+    if isinstance(chunks, PendingChunks):
+        yield from chunks.parts()
+    else:
+        yield chunks
+
+
+def as_chunk_table(chunks: pa.Table | PendingChunks) -> pa.Table:
+    return chunks.table() if isinstance(chunks, PendingChunks) else chunks
 
 
 def record_chunks(table: pa.Table) -> list[Chunk]:

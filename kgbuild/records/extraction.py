@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 
 from kgbuild.model import Chunk, ChunkExtraction, Document
 from kgbuild.record_mapping import RecordsConfig
-from kgbuild.records.documents import is_records
+from kgbuild.records.documents import is_records, record_line
 from kgbuild.records.graph import RecordCounts
 from kgbuild.records.mapper import RecordMapper, TargetIndex, mapper_for
 from kgbuild.schema import Schema
@@ -65,7 +65,7 @@ class RecordExtractor:
             return
         self.counts.files += 1
         for chunk in chunks:
-            mapped = mapper.map(_values(chunk), chunk.id)
+            mapped = mapper.map(_values(chunk), chunk.id, record_line(chunk))
             if mapped.skipped:
                 continue
             self.counts.records += 1

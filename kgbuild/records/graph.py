@@ -37,13 +37,13 @@ import pyarrow.compute as pc
 
 from kgbuild.extract.validate import MAX_NAME_CHARS
 from kgbuild.extract.validate import _name_problem as name_problem  # the one rule for names
-from kgbuild.ids import normalize_name
+from kgbuild.ids import ID_PART_SEP, normalize_name, stable_ids
 from kgbuild.merge import MergeTable
 from kgbuild.model import Concept, Document, Drop, DropReason, Entity, Relation, Retype, RetypeReason
 from kgbuild.record_mapping import RecordsConfig
 from kgbuild.records.columns import ColumnsBuilder, MappedTables
-from kgbuild.records.documents import is_records, record_chunk_ids
-from kgbuild.records.mapper import RecordMapper, dangling_drop, mapper_for
+from kgbuild.records.documents import PendingChunks, as_chunk_table, is_records, record_chunk_ids
+from kgbuild.records.mapper import RecordMapper, dangling_drop, link_place, mapper_for
 from kgbuild.records.memory import release as _release
 from kgbuild.schema import Schema
 from kgbuild.tables import CODECS, SCHEMAS
@@ -82,6 +82,16 @@ class RecordCounts:
 
 def _array(values: pa.Array | pa.ChunkedArray) -> pa.Array:
     return values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+
+
+def _is_in(values: pa.ChunkedArray | pa.Array, value_set: pa.Array) -> pa.ChunkedArray | pa.Array:
+    """Per row, whether its value is one of `value_set`; a dictionary-encoded column is looked
+    up by its dictionary (each id once, not decoded into a string per row)."""
+    if not pa.types.is_dictionary(values.type):
+        return pc.is_in(values, value_set=value_set)
+    chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
+    return pa.chunked_array([pc.is_in(c.dictionary, value_set=value_set).take(c.indices) for c in chunks],
+                            pa.bool_())
 
 
 def _joined(*columns: Any) -> pa.Array:
@@ -153,10 +163,11 @@ class _Doc:
     first: int = 0  # the global number of its first record (records of all files numbered in corpus order)
 
 
-def remap(doc: Document, chunks: pa.Table, mapper: RecordMapper) -> MappedTables:
+def remap(doc: Document, chunks: pa.Table | PendingChunks, mapper: RecordMapper) -> MappedTables:
     """The records of a held records document mapped again from its chunks' JSON (its file was not
     parsed this build: unchanged, or not among the sources)."""
     columns = ColumnsBuilder()
+    chunks = as_chunk_table(chunks)
     for cid, text in zip(chunks["id"].to_pylist(), chunks["text"].to_pylist(), strict=True):
         value = json.loads(text)
         mapped = mapper.row(value if isinstance(value, dict) else {})
@@ -234,9 +245,10 @@ class RecordsGraph:
         if table.num_rows == 0 or not (merged or taken):
             return []
         moved = pa.array(list(merged), pa.string())
-        mask = pc.or_(pc.or_(pc.is_in(table["subject_id"], value_set=moved),
-                             pc.is_in(table["object_id"], value_set=moved)),
-                      pc.is_in(table["id"], value_set=pa.array(list(taken), pa.string())))
+        mask = pc.or_(pc.or_(_is_in(table["subject_id"], moved), _is_in(table["object_id"], moved)),
+                      _is_in(table["id"], pa.array(list(taken), pa.string())))
+        if not pc.any(mask).as_py():
+            return []  # the table stays as it is (filtering would copy every row of it)
         chosen = table.filter(mask)
         self.relations = table.filter(pc.invert(mask))
         out = []
@@ -271,7 +283,8 @@ class RecordsGraph:
 
 
 def build_records_graph(config: RecordsConfig, schema: Schema, docs: Mapping[str, Document],
-                        record_chunks: Mapping[str, pa.Table], mapped: Mapping[str, MappedTables], *,
+                        record_chunks: Mapping[str, pa.Table | PendingChunks],
+                        mapped: Mapping[str, MappedTables], *,
                         strict: bool = False) -> RecordsGraph:
     """The graph rows of every records document (`record_chunks`: doc id -> its chunk table;
     `mapped`: the records read this build, by doc id; the others are mapped again from their chunks)."""
@@ -353,19 +366,20 @@ class _Mentions:
         self.names.append(_array(names))
         self.keys.append(_array(keys))
         self.pool += len(ords)
-        return self.add_shared(np.arange(self.pool - len(ords), self.pool, dtype=np.int64), cls, ords, records, owns)
+        return self.add_shared(np.arange(self.pool - len(ords), self.pool, dtype=np.int32), cls, ords, records, owns)
 
     def add_shared(self, name_at: np.ndarray, cls: np.ndarray, ords: np.ndarray, records: np.ndarray,
                    owns: np.ndarray) -> np.ndarray:
         """Append mentions of names already in the pool; returns their numbers."""
         n = len(ords)
-        self.name_at.append(name_at)
-        self.cls.append(cls)
-        self.ords.append(ords)
-        self.records.append(records)
-        self.owns.append(owns)
+        # Numbers below 2**31 as int32 (a mention costs 24 bytes, not 40); the order keys need 64 bits.
+        self.name_at.append(name_at.astype(np.int32, copy=False))
+        self.cls.append(cls.astype(np.int32, copy=False))
+        self.ords.append(ords.astype(np.int64, copy=False))
+        self.records.append(records.astype(np.int32, copy=False))
+        self.owns.append(owns.astype(np.int32, copy=False))
         self.size += n
-        return np.arange(self.size - n, self.size, dtype=np.int64)
+        return np.arange(self.size - n, self.size, dtype=np.int32)
 
 
 @dataclass
@@ -381,18 +395,24 @@ class _Relations:
 
     def add(self, subjects: np.ndarray, objects: np.ndarray, predicates: np.ndarray, ords: np.ndarray,
             records: np.ndarray, properties: pa.Array) -> None:
-        self.subjects.append(subjects)
-        self.objects.append(objects)
-        self.predicates.append(predicates)
-        self.ords.append(ords)
-        self.records.append(records)
+        self.subjects.append(subjects.astype(np.int32, copy=False))
+        self.objects.append(objects.astype(np.int32, copy=False))
+        self.predicates.append(predicates.astype(np.int32, copy=False))
+        self.ords.append(ords.astype(np.int64, copy=False))
+        self.records.append(records.astype(np.int32, copy=False))
         self.properties.append(properties)
 
 
-def _sliced(make: Callable[[int, int], list[str]], n: int, step: int = 100_000) -> pa.Array:
-    """Strings made in Python (ids: a hash each), a slice of rows at a time, into one Arrow array:
-    never a list of all of them."""
-    out = [pa.array(make(start, min(n, start + step)), _S) for start in range(0, n, step)]
+def _ids(prefix: str, *parts: pa.Array, step: int = 100_000) -> pa.Array:
+    """`ids.stable_id(prefix, *parts)` per row: the parts joined by Arrow, a hash each in Python,
+    a slice of rows at a time into one Arrow array (never a list of all of them)."""
+    n = len(parts[0])
+    out = []
+    for start in range(0, n, step):
+        sliced = [_array(p.slice(start, step)) for p in parts]
+        plain = [p.dictionary.take(p.indices) if pa.types.is_dictionary(p.type) else p for p in sliced]
+        joined = pc.binary_join_element_wise(*plain, ID_PART_SEP).cast(pa.binary())
+        out.append(pa.array(stable_ids(prefix, joined.to_pylist()), _S))
     return pa.concat_arrays(out) if out else pa.array([], _S)
 
 
@@ -403,7 +423,7 @@ def _dict(indices: np.ndarray, labels: pa.Array | list[str]) -> pa.DictionaryArr
 
 
 def _cat32(parts: list[np.ndarray]) -> np.ndarray:
-    return np.concatenate(parts).astype(np.int32) if parts else np.empty(0, np.int32)
+    return np.concatenate(parts).astype(np.int32, copy=False) if parts else np.empty(0, np.int32)
 
 
 def _cat(parts: list[np.ndarray]) -> np.ndarray:
@@ -464,6 +484,8 @@ class _Builder:
         doc_ids = pa.array([p.doc.id for p in parts], _S)
         own = self._own_records(parts, mentions)  # the own records are the first mentions, in order
         names, ids = self._index(own, self._wanted(parts))
+        for column in ("key", "record_id", "name"):  # the index's: the links are looked up in it
+            del own[column]
         _release()
         for part, first in zip(parts, own["first"], strict=True):
             self._links(part, first, own, names, ids, mentions, relations)
@@ -477,8 +499,11 @@ class _Builder:
         del mentions
         _release()
         entity_of, ent_cls, ent_keys = self._entity_codes(m, chunk_ids)
+        del m["key"]  # a mention's key made its entity code
         _release()
         entities, ent_ids = self._entities(m, entity_of, ent_cls, ent_keys, own, chunk_ids, doc_ids)
+        for column in ("ord", "record", "own"):  # the entities' provenance and own fields are rows now
+            del m[column]
         _release()
         relations_table = self._relations(m, entity_of, ent_ids, relations, chunk_ids, doc_ids)
         _release()
@@ -596,18 +621,19 @@ class _Builder:
         n = links.num_rows
         # The record of each link: its number among the own records (records[row], in row order),
         # which is also the number of its own mention.
-        subject = first + _ints(pc.index_in(links["row"], value_set=_array(part.tables.records["row"])))
+        # Both are in row order, so a sorted search finds it (no hash table of the file's rows).
         rows = _ints(links["row"])
+        subject = (first + np.searchsorted(_ints(part.tables.records["row"]), rows)).astype(np.int32)
         ords = rows * _ROW_SHIFT + part.base + _ints(links["pos"])
-        slot = _ints(links["slot"])
+        slot = _ints(links["slot"]).astype(np.int32)
         predicate, target_cls, by, column = (list(v) for v in zip(*part.tables.slots, strict=True))
         value = _array(links["value"])
         value_key = _per_distinct(value, normalize_name, _S)
-        slot_cls = np.array([self.classes.setdefault(c, len(self.classes)) for c in target_cls], dtype=np.int64)
+        slot_cls = np.array([self.classes.setdefault(c, len(self.classes)) for c in target_cls], dtype=np.int32)
         cls_codes = slot_cls[slot]
-        by_slot = np.array(by, dtype=object)[slot]
-        owner = np.full(n, -1, dtype=np.int64)
-        is_name, is_id = by_slot == "name", by_slot == "id"
+        slot_by = np.array(by)
+        owner = np.full(n, -1, dtype=np.int32)  # own records number below 2**31 (`_cat32`)
+        is_name, is_id = (slot_by == "name")[slot], (slot_by == "id")[slot]
         for k, (cls_code, how) in enumerate(zip(slot_cls.tolist(), by, strict=True)):
             here = np.flatnonzero(slot == k)
             index = (names if how == "name" else ids if how == "id" else {}).get(cls_code)
@@ -619,9 +645,11 @@ class _Builder:
         if missing.any():
             if self.missing == "drop":
                 self.counts.dropped_targets += int(missing.sum())
+                lines = _ints(part.tables.rows["line"])  # by row: the rows table holds every kept record
                 for i in np.flatnonzero(missing).tolist():
-                    self.drops.append(dangling_drop(f"column {column[slot[i]]!r}", target_cls[slot[i]],
-                                                    by_slot[i], value[i].as_py(), part.chunk_ids[rows[i]].as_py()))
+                    where = f"{part.doc.source}:{lines[rows[i]]}"
+                    self.drops.append(dangling_drop(link_place(where, column[slot[i]]), target_cls[slot[i]],
+                                                    by[slot[i]], value[i].as_py(), part.chunk_ids[rows[i]].as_py()))
             else:
                 self.counts.stubs += int(missing.sum())  # a named stub: the value as written
                 keep = np.ones(n, dtype=bool)
@@ -629,15 +657,18 @@ class _Builder:
         # pool's name `owner`), else the value as written.
         found = lookup & (owner >= 0)
         kept = np.flatnonzero(keep)
-        objects = np.empty(n, dtype=np.int64)
         shared, free = np.flatnonzero(keep & found), np.flatnonzero(keep & ~found)
+        del is_name, is_id, lookup, missing, found
+        objects = np.empty(n, dtype=np.int32)
+        none = np.full(n, -1, dtype=np.int32)
         objects[shared] = mentions.add_shared(owner[shared], cls_codes[shared], ords[shared],
-                                              rows[shared] + part.first, np.full(len(shared), -1, dtype=np.int64))
+                                              rows[shared] + part.first, none[:len(shared)])
         objects[free] = mentions.add(value.take(pa.array(free)), value_key.take(pa.array(free)), cls_codes[free],
-                                     ords[free], rows[free] + part.first, np.full(len(free), -1, dtype=np.int64))
+                                     ords[free], rows[free] + part.first, none[:len(free)])
+        del owner, cls_codes, shared, free, value_key
         objects = objects[kept]
         pred_codes = np.array([self.predicates.setdefault(p, len(self.predicates)) for p in predicate],
-                              dtype=np.int64)[slot]
+                              dtype=np.int32)[slot]
         relations.add(subject[kept], objects, pred_codes[kept], ords[kept], rows[kept] + part.first,
                       pa.nulls(len(kept), _S))
 
@@ -661,13 +692,14 @@ class _Builder:
     # ------------------------------------------------ validation and entity codes
 
     def _mention_arrays(self, mentions: _Mentions) -> dict[str, Any]:
-        # Numbers below 2**31 as int32 (a mention costs 24 bytes here, not 40); the order keys need 64 bits.
-        out = {"name": _cat_arrow(mentions.names), "key": _cat_arrow(mentions.keys),
-               "name_at": _cat32(mentions.name_at), "cls": _cat32(mentions.cls), "ord": _cat(mentions.ords),
-               "record": _cat32(mentions.records), "own": _cat32(mentions.owns)}
-        for column in (mentions.names, mentions.keys, mentions.name_at, mentions.cls, mentions.ords,
-                       mentions.records, mentions.owns):
-            column.clear()
+        """Each column in one array, its parts let go as soon as it is made (never two copies of all)."""
+        out: dict[str, Any] = {}
+        for name, parts, cat in (("name", mentions.names, _cat_arrow), ("key", mentions.keys, _cat_arrow),
+                                 ("name_at", mentions.name_at, _cat32), ("cls", mentions.cls, _cat32),
+                                 ("ord", mentions.ords, _cat), ("record", mentions.records, _cat32),
+                                 ("own", mentions.owns, _cat32)):
+            out[name] = cat(parts)
+            parts.clear()
         return out
 
     def _entity_codes(self, m: dict[str, Any], chunk_ids: pa.Array) -> tuple[np.ndarray, np.ndarray, pa.Array]:
@@ -733,12 +765,11 @@ class _Builder:
                   own: dict[str, Any], chunk_ids: pa.Array, doc_ids: pa.Array) -> tuple[pa.Table, pa.Array]:
         """One row per entity: the record's own fields (merged when several records share the id),
         the first mention's name otherwise; every mentioning record as provenance."""
-        class_names = self._class_names().to_pylist()
-        ent_ids = _sliced(lambda start, end: [Entity.id_of_key(class_names[c], k) for c, k in zip(
-            ent_cls[start:end].tolist(), ent_keys.slice(start, end - start).to_pylist(), strict=True)], len(ent_cls))
-        valid = np.flatnonzero(entity_of >= 0)
+        ent_ids = _ids("ent", _dict(ent_cls, self._class_names()), ent_keys)  # `Entity.id_of_key` of each
+        valid = np.flatnonzero(entity_of >= 0).astype(np.int32)
         order, new, starts = _group(entity_of[valid], m["ord"][valid])
         rows = valid[order]  # mention numbers, sorted by (entity, order)
+        del valid, order
         owner = m["own"][rows]
         counts = np.add.reduceat((owner >= 0).astype(np.int64), starts) if len(starts) else np.empty(0, np.int64)
         chosen = np.maximum.reduceat(owner, starts) if len(starts) else np.empty(0, np.int64)
@@ -756,6 +787,7 @@ class _Builder:
             chosen[shared] = fields.num_rows + at
             fields = pa.concat_tables([fields, merged[1].cast(fields.schema)])
         own_fields = fields.take(pa.array(chosen, mask=counts == 0))
+        own["fields"] = fields = None  # taken into entity order: the records' copy can go
         n = len(starts)
         group_entities = entity_of[rows[starts]]
         first_names = m["name"].take(pa.array(m["name_at"][rows[starts]]))
@@ -794,14 +826,17 @@ class _Builder:
 
     def _relations(self, m: dict[str, Any], entity_of: np.ndarray, ent_ids: pa.Array, relations: _Relations,
                    chunk_ids: pa.Array, doc_ids: pa.Array) -> pa.Table:
-        subjects, objects = _cat32(relations.subjects), _cat32(relations.objects)
-        if len(subjects) == 0:
+        if not any(len(part) for part in relations.subjects):
             return SCHEMAS["relations"].empty_table()
-        predicates, ords, records = _cat32(relations.predicates), _cat(relations.ords), _cat32(relations.records)
-        properties = _cat_arrow(relations.properties)
-        for column in (relations.subjects, relations.objects, relations.predicates, relations.ords,
-                       relations.records, relations.properties):
-            column.clear()
+
+        def taken(parts: list[Any], cat: Callable[[list[Any]], Any]) -> Any:
+            out = cat(parts)
+            parts.clear()  # one column's parts let go as soon as it is one array
+            return out
+
+        subjects, objects = taken(relations.subjects, _cat32), taken(relations.objects, _cat32)
+        predicates, ords = taken(relations.predicates, _cat32), taken(relations.ords, _cat)
+        records, properties = taken(relations.records, _cat32), taken(relations.properties, _cat_arrow)
         s_ent, o_ent = entity_of[subjects], entity_of[objects]
         class_of = np.full(len(ent_ids), -1, dtype=np.int64)
         valid = entity_of >= 0
@@ -846,39 +881,49 @@ class _Builder:
                           f"{class_names[class_of[o_ent[i]]]}: {triple}")
             self.drops.append(Drop(stage=VALIDATE, reason=reason, kind="relation", detail=detail,
                                    chunk_id=chunk_ids[records[i]].as_py()))
-        kept = np.flatnonzero(~flags)
+        del dangling_s, dangling_o, loop, ok, refused
+        kept = np.flatnonzero(~flags).astype(np.int32)  # relation mentions number below 2**31 (`_cat32`)
+        del flags
         n_pred, n_ent = max(len(predicate_names), 1), max(len(ent_ids), 1)
         combined = (s_ent[kept].astype(np.int64) * n_pred + predicates[kept]) * n_ent + o_ent[kept]
         order, new, starts = _group(combined, ords[kept])  # one sort: the triple's key, then the order key
         del combined
         rows = kept[order]
+        del kept, order
         firsts = rows[starts]
         g = len(starts)
+        # Per triple, what its first row says; per row, its record and document: the per-mention
+        # arrays (a million records' worth each) go before the columns are built.
+        s_first, o_first, p_first = s_ent[firsts], o_ent[firsts], predicates[firsts]
+        s_names, o_names = m["name_at"][subjects[firsts]], m["name_at"][objects[firsts]]
+        del s_ent, o_ent, subjects, objects, predicates, firsts
+        row_records = records[rows]
+        row_docs = (ords[rows] // _DOC_SHIFT).astype(np.int32)
+        del records, ords
+        merged_properties = self._merged_properties(properties, rows, new, g)
+        del properties, rows
         zeros = np.zeros(g, dtype=np.int32)
-        subject_ids, object_ids = _dict(s_ent[firsts], ent_ids), _dict(o_ent[firsts], ent_ids)
+        subject_ids, object_ids = _dict(s_first, ent_ids), _dict(o_first, ent_ids)
         classes = self._class_names()
         columns = {
-            "id": self._relation_ids(subject_ids, predicates[firsts], object_ids, predicate_names),
-            "subject_id": subject_ids, "subject_name": _dict(m["name_at"][subjects[firsts]], m["name"]),
-            "subject_kind": _dict(zeros, ["entity"]), "predicate": _dict(predicates[firsts], predicate_names),
-            "object_id": object_ids, "object_name": _dict(m["name_at"][objects[firsts]], m["name"]),
+            "id": self._relation_ids(subject_ids, p_first, object_ids, predicate_names),
+            "subject_id": subject_ids, "subject_name": _dict(s_names, m["name"]),
+            "subject_kind": _dict(zeros, ["entity"]), "predicate": _dict(p_first, predicate_names),
+            "object_id": object_ids, "object_name": _dict(o_names, m["name"]),
             "object_kind": _dict(zeros, ["entity"]),
-            "properties": self._merged_properties(properties, rows, new, g),
-            "chunk_ids": _distinct_lists(records[rows], new, chunk_ids),
-            "subject_class": _dict(class_of[s_ent[firsts]], classes),
-            "object_class": _dict(class_of[o_ent[firsts]], classes),
-            "doc_ids": _distinct_lists(ords[rows] // _DOC_SHIFT, new, doc_ids),
+            "properties": merged_properties,
+            "chunk_ids": _distinct_lists(row_records, new, chunk_ids),
+            "subject_class": _dict(class_of[s_first], classes),
+            "object_class": _dict(class_of[o_first], classes),
+            "doc_ids": _distinct_lists(row_docs, new, doc_ids),
         }
         # Columns of repeated values stay dictionary-encoded until written (`Workspace.write_parts`).
         return pa.table({name: columns[name] for name in SCHEMAS["relations"].names})
 
     @staticmethod
     def _relation_ids(subjects: pa.Array, predicates: np.ndarray, objects: pa.Array, names: list[str]) -> pa.Array:
-        """`Relation.make_id` of each triple."""
-        normalised = [normalize_name(p) for p in names]
-        return _sliced(lambda start, end: [Relation.id_of_key(s, normalised[p], o) for s, p, o in zip(
-            subjects.slice(start, end - start).to_pylist(), predicates[start:end].tolist(),
-            objects.slice(start, end - start).to_pylist(), strict=True)], len(predicates))
+        """`Relation.make_id` of each triple (`Relation.id_of_key`: the predicate normalised)."""
+        return _ids("rel", subjects, _dict(predicates, [normalize_name(p) for p in names]), objects)
 
     @staticmethod
     def _merged_properties(properties: pa.Array, rows: np.ndarray, new: np.ndarray, groups: int) -> pa.Array:

@@ -208,10 +208,11 @@ class RecordMapper:
     def check(self, values: dict[str, Any]) -> RowOut:
         return self.row(values)
 
-    def map(self, values: dict[str, Any], chunk_id: str) -> MappedRecord:
-        """One record as nodes and triples citing `chunk_id`, its targets looked up in the index:
-        the view of one record (`RecordExtractor`); a build maps its records as columns."""
-        return self.objects(self.row(values), chunk_id)
+    def map(self, values: dict[str, Any], chunk_id: str, where: str = "") -> MappedRecord:
+        """One record as nodes and triples citing `chunk_id` (`where`: its `file:line`), its targets
+        looked up in the index: the view of one record (`RecordExtractor`); a build maps its
+        records as columns."""
+        return self.objects(self.row(values), chunk_id, where)
 
     def _record_row(self, values: dict[str, Any]) -> RowOut:
         m, out = self.mapping, RowOut()
@@ -265,7 +266,7 @@ class RecordMapper:
                     out.links.append((self.checked.hierarchy_relation, self.checked.cls, "given", parts[-2], ""))
         return out
 
-    def objects(self, row: RowOut, chunk_id: str) -> MappedRecord:
+    def objects(self, row: RowOut, chunk_id: str, where: str = "") -> MappedRecord:
         """`row` as records citing `chunk_id`, relation targets looked up in the index."""
         out = MappedRecord(problems=list(row.problems), skipped=row.skipped, text=row.text, name=row.name)
         if row.skipped:
@@ -286,7 +287,7 @@ class RecordMapper:
             if by == "given":
                 target: Entity | None = _entity(value, target_cls, chunk_id)
             else:
-                target = self._target(target_cls, value, by, chunk_id, out, f"column {column!r}")
+                target = self._target(target_cls, value, by, chunk_id, out, link_place(where, column))
             if target is None:
                 continue
             out.relations.append(_relation(entity, predicate, target, chunk_id))
@@ -365,6 +366,11 @@ class RecordMapper:
         out.spo = (s, self._class_of(spo.subject_class, domain), predicate, o,
                    self._class_of(spo.object_class, range_), properties)
         return out
+
+
+def link_place(where: str, column: str) -> str:
+    """Where a relation cell is: `file:line: column 'c'` (the line a drop note names)."""
+    return f"{where}: column {column!r}" if where else f"column {column!r}"
 
 
 def dangling_drop(what: str, cls: str, by: str, value: str, chunk_id: str) -> Drop:
