@@ -55,7 +55,7 @@ _PERSON_CUE = re.compile("|".join(wl.PERSON_CUES))
 _BRACKETED_PLACE = re.compile(r"[（(][\u4e00-\u9fff]{2,4}[）)]$")
 # A clause's opening: the start of the text or a clause break, then a time or frame (2023年，/ 截至报告期末，).
 _CLAUSE_OPEN = re.compile(r"(?:^|(?<=[，。；：！？\n]))\s*")
-_SUBJECT_CUE = re.compile(wl.SUBJECT_CUES)
+_SUBJECT_CUE = re.compile(wl.SUBJECT_GAP + r"(?:" + wl.SUBJECT_CUES + r")")
 _SUBJECT_LEAD = re.compile(r"(?:报告期内|截至报告期末|报告期末|同月|同年|此外|同时|另外)?")
 _ITEMS = r"((?:[\u4e00-\u9fffA-Za-z0-9]{2,12}[、和及与]){1,12}[\u4e00-\u9fffA-Za-z0-9]{2,12})等"
 # Words before a product's kind that are not part of it: 新一代工业视觉平台 -> 工业视觉平台.
@@ -81,6 +81,9 @@ _NOT_EMPLOYER = ("部", "处", "室", "中心", "委员会", "董事会", "监�
                  "业务", "区域", "区", "板块", "条线", "事业群", "团队", "项目", "基地", "工厂", "门店", "分行", "支行",
                  "实验室", "研究院", "线")
 _NOT_EMPLOYER_LEAD = ("华东", "华南", "华北", "华中", "西南", "西北", "东北", "海外", "国内", "国际", "第")
+# A verb or adverb this frequent in jieba's dictionary (推进 4932, 积极 8844) is what a clause does to a company, not
+# a word of its name; rarer ones (远航 155) may start a name.
+_ACTION_MIN_FREQ = 1000
 _BREAK = re.compile(r"[，。；：！？、,;:!?（）()\s]")
 
 # Priority when two names overlap (lower wins), then the longer name.
@@ -214,6 +217,8 @@ class OpenNameFinder:
                     i -= 1
                 if back < start and (i < 0 or tokens[i].word in _NAME_BOUNDARY or not _HAN.match(tokens[i].word)):
                     start, k = back, i
+            if k >= 0 and tokens[k].end == start and (lead := self._name_lead(tokens, k)) is not None:
+                start, k = lead
             # 德国化工企业莱茵特种材料公司: the descriptor the walk stopped at says what kind of organisation it is
             kind = tokens[k].word if k >= 0 and tokens[k].end == start and tokens[k].word.endswith(
                 wl.DESCRIPTOR_ENDS) and len(tokens[k].word) > 2 else None
@@ -480,17 +485,22 @@ class OpenNameFinder:
         for m in _suffix_pattern(wl.EXECUTIVE_TITLES).finditer(text):
             if self._person_at(text, tokens, m.end()) is None:
                 continue
-            j = next((i for i, t in enumerate(tokens) if t.end == m.start()), None)
+            # 东方航空的首席执行官陈一鸣: the name may stand before a 的, when it opens its clause
+            stop = m.start() - 1 if text[m.start() - 1:m.start()] == "的" else m.start()
+            j = next((i for i, t in enumerate(tokens) if t.end == stop), None)
             if j is None:
                 continue
-            start = m.start()
+            start = stop
             k = j
             while k >= 0 and self._namey(tokens[k]) and tokens[k].end == start and tokens[k].word not in _MODIFIERS:
                 start = tokens[k].start
                 k -= 1
-            name = text[start:m.start()]
-            if 2 <= len(name) <= 12 and not self._common(name) and not _inside(blocked, start, m.start()):
-                out.append(Found(Mention(name, self.company, start, m.start(), name), "org"))
+            name = text[start:stop]
+            if stop < m.start() and (not _CLAUSE_OPEN.match(text, start) or (start > 0 and not _BREAK.match(
+                    text[start - 1])) or len(name) < 3 or name.startswith(wl.SUBJECT_STOP)):
+                continue
+            if 2 <= len(name) <= 12 and not self._common(name) and not _inside(blocked, start, stop):
+                out.append(Found(Mention(name, self.company, start, stop, name), "org"))
         return out
 
     def _org_in_appointment(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
@@ -660,6 +670,39 @@ class OpenNameFinder:
         result.values = [Mention(m.group(0), "", m.start(), m.end(), m.group(0)) for m in VALUE_RE.finditer(text)
                          if not _inside([(x.mention.start, x.mention.end) for x in kept], m.start(), m.end())]
         return result
+
+    def _name_lead(self, tokens: list[Token], k: int) -> tuple[int, int] | None:
+        """远航 | 船舶股份有限公司, 创办了杭州 | 极 | 简科技有限公司: the walk back from the ending stopped at a word
+        jieba calls a verb or an adverb; if at most three such words lead back to where a clause, a list or a verb
+        of companies ends (，远航船舶…; 创办了杭州极简…; 与远航船舶…), they start the name. A frequent verb or
+        adverb (推进, 积极, 正式) says what is done to the company, it is no part of its name; a lone character
+        cannot start a name unless jieba calls it a proper name. Returns (start, index of the token before)."""
+        i, chars = k, 0
+        while i >= 0 and k - i < 3 and i >= 0:
+            t = tokens[i]
+            if i < k and t.end != tokens[i + 1].start:
+                break
+            if not _HAN.match(t.word) or t.pos in _FUNCTION_TAGS - {"d"} or t.word in _NAME_BOUNDARY \
+                    or t.word.endswith(("于", "为", "在", "的")) or t.word in wl.STOP_NAMES \
+                    or t.word.endswith(wl.DESCRIPTOR_ENDS) or t.pos in ("nr", "nrfg") \
+                    or (len(t.word) == 1 and t.pos == "v"):
+                break  # 化工企业 | 莱茵…公司: what kind; 王建华曾任 | 阿里巴巴集团: a person and a verb
+            entry = self.dictionary.entry(t.word)
+            if len(t.word) > 1 and t.pos in ("v", "vd", "ad", "d", "a", "ad", "vn") and entry is not None \
+                    and entry[0] >= _ACTION_MIN_FREQ:
+                return None
+            chars += len(t.word)
+            i -= 1
+            if chars > 6:
+                return None
+            before = tokens[i] if i >= 0 else None
+            if before is None or not _HAN.match(before.word) or before.word in _NAME_BOUNDARY \
+                    or before.pos in ("p", "c", "ul", "uj"):
+                first = tokens[i + 1]
+                if len(first.word) == 1 and first.pos not in ("ns", "nr", "nz", "nt", "j"):
+                    return None
+                return first.start, i
+        return None
 
     def _bare(self, body: str, tokens: list[Token], start: int) -> bool:
         """电子, 半导体: what the walk kept before the ending is only words of company names or ordinary words."""

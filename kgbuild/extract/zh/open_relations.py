@@ -47,6 +47,12 @@ _WORK_REFERENCE = re.compile(r"\s*该(?:药|药品|新药|产品|疫苗|器械|�
 # 担任 / 现任…: holding a post (任 alone, but not inside 主任, 聘任, 责任, 任务, 任期…)
 _HOLDS_POST = re.compile(r"(?:担任|出任|现任|曾任|兼任|历任|接任|继任|(?<![主聘责信就继前委])任(?![务期何意命职]))")
 _METRIC = re.compile(r"^[\u4e00-\u9fffA-Za-z]{2,10}$")
+# Between the names a clause is about and its verb: adverbs and a time (恒信钢铁集团和东方电气集团均于2023年荣获…).
+_VERB_GAP = re.compile(r"(?:均|都|也|还|分别|共同|先后|已|已经|将|正式|同时|近日|日前|此前|再次|首次|联合|"
+                       r"于\d{4}年(?:\d{1,2}月(?:\d{1,2}[日号])?)?|于\d{1,2}月\d{1,2}[日号]|在[\u4e00-\u9fff]{2,6})*")
+# What a 由 clause says an agent did to the subject: 成都云图…由华信控股…以4.5亿元收购, 《报告》由研究院发布.
+_PASSIVE = re.compile(r"由(?P<agent>[^，。；]{2,30}?)(?:以[^，。；]{1,16}?)?(?:共同|联合|正式|首次)?"
+                      r"(?P<verb>收购|并购|兼并|发布|推出|首发)")
 
 
 @dataclass
@@ -342,6 +348,18 @@ class OpenRelationRules:
                     quals.append(("比例", Mention(share.group(1), self.fallback, pos, pos + len(share.group(1)),
                                                  share.group(1), kind="value")))
                 add(buyer, "acquire", target, quals)
+                for more in self._listed(clause, target.start, lambda x: self._org(x) or x.kind in ("quote", "title"))[1:]:
+                    add(buyer, "acquire", more, timed)  # 先后收购了A和B
+        if (m := _PASSIVE.search(c)) is not None and not self._person(subject) and not self._date(subject):
+            agent = next((x for x in self._after(clause, cs + m.start("agent")) if (self._org(x) or self._person(x))
+                          and x.end <= cs + m.end("agent")), None)
+            if agent is not None and subject.start < cs + m.start() and agent is not subject:
+                passive_quals = list(timed)
+                paid = next((v for v in clause.values if cs + m.end("agent") <= v.start < cs + m.start("verb")), None)
+                if paid is not None and m.group("verb") in ("收购", "并购", "兼并"):
+                    passive_quals.append(("金额", self._value(paid)))
+                add(agent, "acquire" if m.group("verb") in ("收购", "并购", "兼并") else "release", subject,
+                    passive_quals)
         m = re.search(r"(?:发布|推出|上线|发行|首发)(?!会)", c)  # 发布会 is the event, not a release
         if m is not None:
             product = next((x for x in self._after(clause, cs + m.end())
@@ -416,10 +434,11 @@ class OpenRelationRules:
             for x in self._after(clause, cs + m.end()):
                 if self._org(x):
                     add(x, "partOf", owner)
-        if (m := re.search(r"(?:成为|是|为)(.{0,16}?)的(?:全资|控股|参股)?(?:子公司|下属企业|下属公司)", c)):
+        # 成为其全资子公司: 其 is the organisation named before (成都云图…由华信控股…收购，成为其全资子公司)
+        if (m := re.search(r"(?:成为|是|为)(?:(.{0,16}?)的|(其))(?:全资|控股|参股)?(?:子公司|下属企业|下属公司)", c)):
             owner = next((x for x in self._after(clause, cs + m.start(1))
-                          if self._org(x) and x.end <= cs + m.end(1)), None)
-            if owner is None and re.search(r"(?:集团|公司|其|本公司|该公司)$", m.group(1)):
+                          if self._org(x) and x.end <= cs + m.end(1)), None) if m.group(1) is not None else None
+            if owner is None and re.search(r"(?:集团|公司|其|本公司|该公司)$", m.group(1) or m.group(2)):
                 owner = self._last_org(sentence, cs, not_named=subject.name) or topic_org
             held = subject
             if owner is not None and (held.name == owner.name or re.search(r"该(?:公司|企业)", c[:m.start()])):
@@ -540,6 +559,21 @@ class OpenRelationRules:
             if out and not re.fullmatch(joint, gap):
                 break
             out.append(x)
+        return out
+
+    def _listed_before(self, clause: _Clause, pos: int, kind: Callable[[Mention], bool]) -> list[Mention]:
+        """The names of the kind listed right before `pos` (A、B和C均位于…, A和B荣获…, A、B与C签署…), an adverb or
+        a time allowed between the last of them and `pos`; empty when the verb does not follow a list of them."""
+        before = [m for m in clause.mentions if m.end <= pos]
+        if not before or not kind(before[-1]) or not _VERB_GAP.fullmatch(clause.text[before[-1].end - clause.start:
+                                                                                    pos - clause.start]):
+            return []
+        out = [before[-1]]
+        for x in reversed(before[:-1]):
+            if not kind(x) or not re.fullmatch(r"[、和及与]|以及", clause.text[x.end - clause.start:
+                                                                         out[0].start - clause.start]):
+                break
+            out.insert(0, x)
         return out
 
     def _kind_of(self, text: str, clause: _Clause, subject: Mention) -> None:
