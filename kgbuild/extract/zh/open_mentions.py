@@ -563,6 +563,39 @@ class OpenNameFinder:
             out.append(Found(Mention(name, self.company, start, end, name), "org"))
         return out
 
+    def _org_beside_org(self, text: str, tokens: list[Token], found: list[Found]) -> list[Found]:
+        """中联数科、华南理工大学与…; 远航船舶与海峡航运签署…: a short name listed with an organisation the chunk
+        found (、 和 及 与 between them) is one too, when it runs from the clause's start to the joint, or from
+        the joint to the next joint or to a verb of agreements, and is made of name-like words jieba does not call
+        one ordinary word or a person's name."""
+        if self.company is None:
+            return []
+        out: list[Found] = []
+        taken = [(f.mention.start, f.mention.end) for f in found]
+        orgs = [f.mention for f in found if f.how == "org"]
+        for org in orgs:
+            candidates = []
+            left = re.search(r"(?:^|[，。；：！？\n])\s*((?:报告期内|近日|日前|同日|此外)?)([\u4e00-\u9fff]{3,8})[、和及与]$",
+                             text[max(0, org.start - 20):org.start])
+            if left is not None:
+                start = org.start - len(left.group(0)) + left.start(2)
+                candidates.append((start, start + len(left.group(2))))
+            right = re.match(r"[、和及与]([\u4e00-\u9fff]{3,8}?)(?=[、和及与，。；]|签署|签订|达成|合作|共同|等)",
+                             text[org.end:org.end + 12])
+            if right is not None:
+                candidates.append((org.end + 1, org.end + 1 + len(right.group(1))))
+            for start, end in candidates:
+                name = text[start:end]
+                inner = [t for t in tokens if start <= t.start < end]
+                if _inside(taken, start, end) or not inner or inner[0].start != start or inner[-1].end != end \
+                        or not all(self._namey(t) for t in inner) or len(inner) == 1 \
+                        or any(t.pos in ("nr", "nrfg") for t in inner) or self._common(name) \
+                        or name.startswith(wl.SUBJECT_STOP) or name in wl.ORG_STOP:
+                    continue
+                out.append(Found(Mention(name, self.company, start, end, name), "org"))
+                taken.append((start, end))
+        return out
+
     def _latin_names(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
         """EDSAC（电子延迟存储自动计算器）, ENIAC是一台计算机: a Latin name in Chinese text, typed by the noun of its
         gloss in brackets or of its 是一台/一种… definition; with neither, it is not kept."""
@@ -616,6 +649,7 @@ class OpenNameFinder:
         found += self._org_before_title(text, tokens, blocked)
         found += self._org_in_appointment(text, tokens, blocked + [(f.mention.start, f.mention.end) for f in found])
         found += self._org_as_subject(text, tokens, blocked + [(f.mention.start, f.mention.end) for f in found])
+        found += self._org_beside_org(text, tokens, found)
         found += self._awards(text, tokens, blocked)
         found += self._persons(text, tokens, blocked)
         found += self._places(tokens, blocked)

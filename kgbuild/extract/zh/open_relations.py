@@ -278,7 +278,11 @@ class OpenRelationRules:
             place = place_at(cs + m.end())
             if place is not None:
                 nxt = next((x for x in clause.mentions if x.start == place.end + 1 and text[place.end] == "的"), None)
-                add(nxt if nxt is not None else subject, "locatedIn", place)
+                # 星海影业有限公司和星海音乐有限公司均位于…: the names listed right before the verb
+                located = [nxt] if nxt is not None else self._listed_before(
+                    clause, cs + m.start(), lambda x: not self._date(x) and not self._person(x)) or [subject]
+                for x in located:
+                    add(x, "locatedIn", place)
         if (m := re.search(r"(?:出生于|生于|出生在|诞生于|出生)", c)) is not None and self._person(subject):
             born = [x for x in clause.mentions if self._date(x) and x.end <= cs + m.start()]
             if born:
@@ -303,8 +307,14 @@ class OpenRelationRules:
                         and x.end <= cs + m.end() + title_at.start() + 1]
                 ref = re.match(r"(?:该公司|公司|本公司|该集团|集团|该行)", c[m.end():])
                 employer = orgs[0] if orgs else (self._last_org(sentence, cs) if ref else None)
+                if employer is None and re.fullmatch(r"\s*(?:担任|出任|任)", c[:m.end()]):
+                    # 李卫东加入明德新能源有限公司，担任首席财务官: the post is at the company the person joined
+                    joined = re.search(r"(?:加入|入职|加盟|进入)$", text[:next(
+                        (x.start for x in reversed(sentence) if x.end <= cs and self._org(x)), 0)])
+                    employer = self._last_org(sentence, cs) if joined else None
                 add(holder, "worksFor", employer)
         titles = "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True))
+        last_post: tuple[Mention, Mention | None] | None = None  # (person, organisation) of the title before
         for m in re.finditer(titles, c):
             ts, te = cs + m.start(), cs + m.end()
             person = next((x for x in clause.mentions if x.start in (te, te + 1) and self._person(x)
@@ -323,7 +333,10 @@ class OpenRelationRules:
                 # a clause that opens with the title (…荣获…称号，董事长陈思远获评…; 公司董事长为钱志远，总经理为
                 # 何建平) speaks of the organisation the sentence is about; 原总经理 (a former one) does not open so
                 org = subject
+            if org is None and last_post is not None and text[last_post[0].end:ts] in ("、", "和", "及", "以及"):
+                org = last_post[1]  # 蓝鲸物流集团董事长王海涛、总裁李静: the titles of one list are one company's
             add(person, "worksFor", org)
+            last_post = (person, org)
         if (m := re.search(r"对(.{2,30}?)(?:的|进行)(?:收购|并购)", c)) is not None or \
                 (m := re.search(r"(?:收购|并购|兼并|购入|购买)(?:了)?", c)) is not None:
             target = next((x for x in self._after(clause, cs + (m.start(1) if m.lastindex else m.end()))
@@ -401,9 +414,13 @@ class OpenRelationRules:
         if (m := re.search(r"(?:获得|荣获|获评|获|斩获|摘得|赢得|被授予|获颁)(?:了)?", c)) is not None:
             holder = next((x for x in reversed(clause.mentions) if x.end <= cs + m.start()
                            and x.kind in ("quote", "title", "person")), None) or subject
+            # 恒信钢铁集团和东方电气集团荣获…: every name listed right before the verb
+            holders = self._listed_before(clause, cs + m.start(), lambda x: x.kind in ("quote", "title", "person")
+                                          or self._org(x))
             for award in self._after(clause, cs + m.end()):
                 if award.kind == "award" or award.spg_class in self.is_award:
-                    add(holder, "awardReceived", award, timed)
+                    for h in holders if len(holders) > 1 else [holder]:
+                        add(h, "awardReceived", award, timed)
         for x in clause.mentions:  # 作家林晚秋的长篇小说《雾港》, 恒瑞医药的创新药“瑞维鲁胺”: whose work it is
             work = next((w for w in clause.mentions if w.kind in ("quote", "title") and w.start > x.end
                          and _WORK_OF.fullmatch(text[x.end:w.start - 1])), None)
@@ -448,8 +465,15 @@ class OpenRelationRules:
             add(held, "partOf", owner)
         if "合作" in c and (m := re.search(r"(?:与|和|同)", c)) is not None:
             partner = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
-            if partner is not None and self._org(subject):
-                add(subject, "cooperateWith", partner, timed)
+            # 中联数科、华南理工大学与黄埔区人民政府签署合作协议: each party listed before 与 with each one after it
+            parties = self._listed_before(clause, cs + m.start(), self._org)
+            if len(parties) < 2 or parties[-1].end != cs + m.start():
+                parties = [subject]
+            partners = self._listed(clause, partner.start, self._org) if partner is not None else []
+            for party in parties:
+                if self._org(party):
+                    for other in partners:
+                        add(party, "cooperateWith", other, timed)
         self._report_facts(text, clause, subject, timed, sentence, topic_org, sentence_end, add)
         if (m := re.search(r"前身(?:为|是)", c)) is not None:
             add(subject, "predecessor", next(iter(self._after(clause, cs + m.end())), None))
