@@ -31,7 +31,7 @@ from kgbuild.extract.zh.segment import Token
 Resolve = Callable[[str], "str | None"]  # class alternatives ('Company|Organization') -> the schema's class
 
 DATE_RE = re.compile(
-    r"(?<![\d])(?:\d{4}年(?:\d{1,2}月(?:\d{1,2}[日号])?|第[一二三四1-4]季度|[上下]半年|前三季度|[一二三四1-4]季度|年[初末底])?"
+    r"(?<![\d])(?:\d{4}年(?:度|\d{1,2}月(?:\d{1,2}[日号])?|第[一二三四1-4]季度|[上下]半年|前三季度|[一二三四1-4]季度|年?[初末底](?![步期级]))?"
     r"|\d{1,2}月\d{1,2}[日号]|\d{4}-\d{1,2}-\d{1,2})")
 VALUE_RE = re.compile(
     r"(?<![\d.,])\d[\d,]*(?:\.\d+)?(?:余|多)?(?:万亿|亿|万|千|百)?(?:余|多)?"
@@ -84,6 +84,8 @@ _NOT_EMPLOYER_LEAD = ("华东", "华南", "华北", "华中", "西南", "西北"
 # A verb or adverb this frequent in jieba's dictionary (推进 4932, 积极 8844) is what a clause does to a company, not
 # a word of its name; rarer ones (远航 155) may start a name.
 _ACTION_MIN_FREQ = 1000
+_TITLE_WORDS = frozenset((*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES, "理事", "委员", "成员", "会员", "常委"))
+_HOLDS_POST_WORDS = frozenset("现任 曾任 担任 出任 兼任 历任 接任 继任 时任 原任".split())
 _BREAK = re.compile(r"[，。；：！？、,;:!?（）()\s]")
 
 # Priority when two names overlap (lower wins), then the longer name.
@@ -154,6 +156,8 @@ class OpenNameFinder:
         if token.pos not in _NAMEY and not (token.pos == "a" and len(w) == 1):
             return False
         if w in wl.STOP_NAMES or w.endswith(wl.DESCRIPTOR_ENDS) or w.startswith(wl.LEADING_NOISE):
+            return False
+        if w in _HOLDS_POST_WORDS:  # 现任 | 温州港务集团董事长: jieba tags 现任 a noun
             return False
         if w.endswith(("性", "型", "类", "式")) and len(w) > 1:  # 综合性, 研究型: what kind, not which one
             return False
@@ -298,6 +302,8 @@ class OpenNameFinder:
         return self._person_at(text, tokens, pos)
 
     def _valid_person(self, name: str) -> bool:
+        if name[1:] in _TITLE_WORDS or name[2:] in _TITLE_WORDS:
+            return False  # 副会长和理事: 和 is a surname too, but 理事 is a title, not a given name
         return 2 <= len(name) <= 4 and not self._common(name) and name not in wl.PLACE_STOP \
             and name not in wl.COUNTRIES and name not in wl.PROVINCES
 
@@ -322,8 +328,10 @@ class OpenNameFinder:
             if end is None and (surname := _surname_at(text, m.end())):
                 # 首席技术官周靖人出席: jieba cuts 周靖 | 人; between a title and what people do, a surname and
                 # one or two characters are the name
-                said = re.match(r"[\u4e00-\u9fff]{1,2}?(?=" + "|".join(wl.PERSON_VERBS) + "|的)",
-                                text[m.end() + surname:m.end() + surname + 6])
+                # 董事长韩立新和副总经理马晓东: or before the next title of a list of posts
+                said = re.match(r"[\u4e00-\u9fff]{1,2}?(?=" + "|".join(wl.PERSON_VERBS) + "|的|[和、及](?:常务|执行)?(?:"
+                                + "|".join(wl.EXECUTIVE_TITLES) + "))",
+                                text[m.end() + surname:m.end() + surname + 12])
                 end = m.end() + surname + said.end() if said is not None else None
             add(m.end(), end, m.group(0))
             if text[m.end():m.end() + 1] == "为":
@@ -716,9 +724,11 @@ class OpenNameFinder:
             t = tokens[i]
             if i < k and t.end != tokens[i + 1].start:
                 break
-            if not _HAN.match(t.word) or t.pos in _FUNCTION_TAGS - {"d"} or t.word in _NAME_BOUNDARY \
+            direction = t.pos == "f" and len(t.word) == 2 and t.word[0] in "东南西北"  # 北方 | 重型机械集团
+            if not _HAN.match(t.word) or (t.pos in _FUNCTION_TAGS - {"d"} and not direction) \
+                    or t.word in _NAME_BOUNDARY \
                     or t.word.endswith(("于", "为", "在", "的")) or t.word in wl.STOP_NAMES \
-                    or t.word.endswith(wl.DESCRIPTOR_ENDS) or t.pos in ("nr", "nrfg") \
+                    or t.word.endswith(wl.DESCRIPTOR_ENDS) or t.pos in ("nr", "nrfg") or t.word in _HOLDS_POST_WORDS \
                     or (len(t.word) == 1 and t.pos == "v"):
                 break  # 化工企业 | 莱茵…公司: what kind; 王建华曾任 | 阿里巴巴集团: a person and a verb
             entry = self.dictionary.entry(t.word)

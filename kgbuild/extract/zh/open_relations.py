@@ -51,7 +51,7 @@ _METRIC = re.compile(r"^[\u4e00-\u9fffA-Za-z]{2,10}$")
 _VERB_GAP = re.compile(r"(?:均|都|也|还|分别|共同|先后|已|已经|将|正式|同时|近日|日前|此前|再次|首次|联合|"
                        r"于\d{4}年(?:\d{1,2}月(?:\d{1,2}[日号])?)?|于\d{1,2}月\d{1,2}[日号]|在[\u4e00-\u9fff]{2,6})*")
 # What a 由 clause says an agent did to the subject: 成都云图…由华信控股…以4.5亿元收购, 《报告》由研究院发布.
-_PASSIVE = re.compile(r"由(?P<agent>[^，。；]{2,30}?)(?:以[^，。；]{1,16}?)?(?:共同|联合|正式|首次)?"
+_PASSIVE = re.compile(r"[由被](?P<agent>[^，。；]{2,30}?)(?:以[^，。；]{1,16}?)?(?:共同|联合|正式|首次)?"
                       r"(?P<verb>收购|并购|兼并|发布|推出|首发)")
 
 
@@ -382,6 +382,10 @@ class OpenRelationRules:
                           and text[x.start - 1:x.start] == "在"), None)
             if product is not None and not self._person(subject):
                 add(subject, "release", product, timed + ([("地点", place)] if place else []))
+                if product.kind in ("quote", "title"):  # 发布了…“开拓者Ⅱ号”和…掘进机“穿山甲”: every listed one
+                    for more in self._listed(clause, product.start, lambda x: x.kind in ("quote", "title"),
+                                             loose=True)[1:]:
+                        add(subject, "release", more, timed + ([("地点", place)] if place else []))
         if (m := re.search(r"由(.{2,30}?)(?:建造|制造|研制|设计|开发|发明|建成|研发)", c)) is not None:
             maker = next((x for x in self._after(clause, cs + m.start()) if self._person(x) or self._org(x)), None)
             if not self._person(subject) and not self._org(subject):
@@ -578,7 +582,7 @@ class OpenRelationRules:
             if not kind(x):
                 break
             gap = clause.text[out[-1].end - clause.start:x.start - clause.start] if out else ""
-            joint = r"[”」』》\"]?[\u4e00-\u9fffA-Za-z0-9]{0,10}?[、和及与以及]{1,2}[“「『《\"]?" if loose \
+            joint = r"[”」』》\"]?[\u4e00-\u9fffA-Za-z0-9]{0,10}?[、和及与以及]{1,2}[\u4e00-\u9fff]{0,10}[“「『《\"]?" if loose \
                 else r"[、和及与以及]{1,2}"
             if out and not re.fullmatch(joint, gap):
                 break

@@ -173,6 +173,8 @@ PRODUCT_HEADS: tuple[tuple[str, str], ...] = (
     ("服务器", "ArtificialObject"), ("计算机", "ArtificialObject"), ("计算器", "ArtificialObject"),
     ("电子计算机", "ArtificialObject"), ("机器", "ArtificialObject"), ("密码机", "ArtificialObject"),
     ("卫星", "ArtificialObject"), ("飞机", "ArtificialObject|Transport"),
+    # machines by their last character (无人机, 盾构机, 掘进机; 传感器, 控制器): the rest of the word says which
+    ("机", "ArtificialObject"), ("器", "ArtificialObject"), ("火箭", "ArtificialObject"), ("船", "ArtificialObject|Transport"),
     ("长篇小说", "Book|Work"), ("小说", "Book|Work"), ("著作", "Book|Work"), ("专著", "Book|Work"), ("诗集",
     "Book|Work"),
     ("散文集", "Book|Work"), ("书", "Book|Work"), ("电影", "Film|Work"), ("影片", "Film|Work"),
