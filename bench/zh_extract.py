@@ -12,6 +12,9 @@ baseline commit scored in the same run:
 - held-out-3 (bench/data/zh_heldout3_gold.json): 26 business-report and news paragraphs about other companies,
   people, places and products, labelled and committed before the third session changed any rule, scored only
   with the rules frozen (docs/chinese.md); scored per paragraph and built one file per paragraph.
+- dev-4 and dev-5 (bench/data/zh_dev4_gold.json): 40 report, news and encyclopedia paragraphs written for the
+  clause shapes that carry relations (titles after 的 and in lists, 由/被 passives, listed parties), labelled
+  before any code ran on them; the fourth session's development data (docs/chinese.md).
 
 For the open-domain set it also reports entities, relations, relations per entity, the share of predicted
 entities that are common words (words jieba's own dictionary lists as frequent ordinary words: nouns,
@@ -48,6 +51,7 @@ GOLD = HERE / "data" / "zh_extract_gold.json"
 OPEN_GOLD = HERE / "data" / "zh_open_gold.json"
 REPORT_GOLD = HERE / "data" / "zh_report_gold.json"  # trial-like report sections, all held out (issue 25, 2nd session)
 HELDOUT3_GOLD = HERE / "data" / "zh_heldout3_gold.json"  # news and reports, held out from the 3rd session's rules
+DEV4_GOLD = HERE / "data" / "zh_dev4_gold.json"  # clause shapes of reports and news, 4th session (dev-4, dev-5)
 BASELINE = "2e79b19"  # main before the open-domain Chinese rules (issue 25)
 # Schema relation names back to the rule names the gold uses.
 _PREDICATE = {"subtypeOf": "isA", "locatedInBodyPart": "locatedIn", "manufacturedBy": "createdBy",
@@ -306,6 +310,21 @@ def figures() -> dict[str, dict[str, object]]:
     out["news and reports: jieba-rules | held-out-3"] = score_open(heldout3, extractor.extract, common)
     out["news and reports: jieba-rules | seconds"] = {"wall_s": round(time.perf_counter() - started, 2)}
     out["news and reports: offline build of held-out-3 (one file each)"] = build_figures(heldout3)
+    dev4 = json.loads(DEV4_GOLD.read_text(encoding="utf-8"))["paragraphs"]
+    started = time.perf_counter()
+    for split in ("dev-4", "dev-5"):
+        out[f"clause shapes: jieba-rules | {split}"] = score_open([p for p in dev4 if p["split"] == split],
+                                                                  extractor.extract, common)
+    out["clause shapes: jieba-rules | seconds"] = {"wall_s": round(time.perf_counter() - started, 2)}
+    out["clause shapes: offline build of dev-4 and dev-5 (one file each)"] = build_figures(dev4)
+    # speed: every open-domain paragraph of every set once more, one process, rules already loaded
+    every = [p["text"] for p in [*open_set, *reports, *heldout3, *dev4]]
+    started = time.perf_counter()
+    extractor.extract([chunk(i, t) for i, t in enumerate(every)])
+    took = time.perf_counter() - started
+    out["speed: all open-domain paragraphs"] = {"paragraphs": len(every), "chars": sum(map(len, every)),
+                                                "wall_s": round(took, 3),
+                                                "chars_per_s": round(sum(map(len, every)) / took) if took else 0}
     return out
 
 
@@ -339,6 +358,10 @@ def show(label: str, figs: dict[str, dict[str, object]]) -> None:
                   + (f"; facts and qualifier edges {result['stated_per_entity']} per entity, "
                      f"{result['unrelated_named']} named entities with neither"
                      if "stated_per_entity" in result else ""))
+            continue
+        if "chars_per_s" in result:
+            print(f"{label:8} {name:62} {result['paragraphs']} paragraphs, {result['chars']} characters in "
+                  f"{result['wall_s']} s: {result['chars_per_s']} characters per second")
             continue
         if "entities" not in result:
             continue

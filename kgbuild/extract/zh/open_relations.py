@@ -685,7 +685,7 @@ class OpenRelationRules:
             name = _METRIC_STRIP_TAIL.sub("", _METRIC_STRIP_LEAD.sub("", name))
             name = re.sub(r"^在职(?=员工总数)", "", name)  # 在职员工总数 is the staff count, 员工总数
             if re.search(r"(?:金额|对价|价格|持股比例)$", name) or not _METRIC.match(name) or name in wl.STOP_NAMES - {
-                    "营业收入", "净利润", "营收", "利润", "收入", "资产", "负债"}:
+                    "营业收入", "净利润", "营收", "利润", "收入", "资产", "负债", "员工", "职工"}:
                 continue
             fact = OpenFact(subject, name, self._value(value), [("时间", when)] if when is not None else [])
             out.append(fact)
