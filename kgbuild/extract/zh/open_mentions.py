@@ -76,8 +76,8 @@ _FIELD = re.compile(r"[\u4e00-\u9fff]{2,4}")
 # Tags of words that never start or stand inside a company's name, and words a name starts after.
 _FUNCTION_TAGS = frozenset("p c u uj ul uz ug uv r m f x d q t y e".split())
 _NAME_BOUNDARY = frozenset("创办 创立 创建 收购 并购 设立 成立 新设 注销 投资 控股 在 与 和 及 对 为 由 了 是 向 "
-                           "把 被 将 从 子公司 公司 旗下 拥有 包括 以及 其中 同时 加入 入职 加盟 入股 参股 增资 出售 转让 "
-                           "注资 担任 现任 曾任".split())
+                           "把 被 将 从 子公司 公司 旗下 拥有 包括 以及 其中 同时 "
+                           "加入 入职 加盟 入股 参股 增资 出售 转让 注资 担任 现任 曾任".split())
 _NOT_EMPLOYER = ("部", "处", "室", "中心", "委员会", "董事会", "监事会", "办公室", "财务", "事业部", "分公司", "本部",
                  "业务", "区域", "区", "板块", "条线", "事业群", "团队", "项目", "基地", "工厂", "门店", "分行", "支行",
                  "实验室", "研究院", "线")
@@ -330,8 +330,8 @@ class OpenNameFinder:
                 # 首席技术官周靖人出席: jieba cuts 周靖 | 人; between a title and what people do, a surname and
                 # one or two characters are the name
                 # 董事长韩立新和副总经理马晓东: or before the next title of a list of posts
-                said = re.match(r"[\u4e00-\u9fff]{1,2}?(?=" + "|".join(wl.PERSON_VERBS) + "|的|[和、及](?:常务|执行)?(?:"
-                                + "|".join(wl.EXECUTIVE_TITLES) + "))",
+                said = re.match(r"[\u4e00-\u9fff]{1,2}?(?=" + "|".join(wl.PERSON_VERBS)
+                                + "|的|[和、及](?:常务|执行)?(?:" + "|".join(wl.EXECUTIVE_TITLES) + "))",
                                 text[m.end() + surname:m.end() + surname + 12])
                 end = m.end() + surname + said.end() if said is not None else None
             add(m.end(), end, m.group(0))
@@ -584,7 +584,8 @@ class OpenNameFinder:
         orgs = [f.mention for f in found if f.how == "org"]
         for org in orgs:
             candidates = []
-            left = re.search(r"(?:^|[，。；：！？\n])\s*((?:报告期内|近日|日前|同日|此外)?)([\u4e00-\u9fff]{3,8})[、和及与]$",
+            left = re.search(r"(?:^|[，。；：！？\n])\s*((?:报告期内|近日|日前|同日|此外)?)"
+                             r"([\u4e00-\u9fff]{3,8})[、和及与]$",
                              text[max(0, org.start - 20):org.start])
             if left is not None:
                 start = org.start - len(left.group(0)) + left.start(2)

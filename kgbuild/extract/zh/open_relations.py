@@ -361,16 +361,17 @@ class OpenRelationRules:
                     quals.append(("比例", Mention(share.group(1), self.fallback, pos, pos + len(share.group(1)),
                                                  share.group(1), kind="value")))
                 add(buyer, "acquire", target, quals)
-                for more in self._listed(clause, target.start, lambda x: self._org(x) or x.kind in ("quote", "title"))[1:]:
+                targets = self._listed(clause, target.start, lambda x: self._org(x) or x.kind in ("quote", "title"))
+                for more in targets[1:]:
                     add(buyer, "acquire", more, timed)  # 先后收购了A和B
         if (m := _PASSIVE.search(c)) is not None and not self._person(subject) and not self._date(subject):
             agent = next((x for x in self._after(clause, cs + m.start("agent")) if (self._org(x) or self._person(x))
                           and x.end <= cs + m.end("agent")), None)
             if agent is not None and subject.start < cs + m.start() and agent is not subject:
                 passive_quals = list(timed)
-                paid = next((v for v in clause.values if cs + m.end("agent") <= v.start < cs + m.start("verb")), None)
-                if paid is not None and m.group("verb") in ("收购", "并购", "兼并"):
-                    passive_quals.append(("金额", self._value(paid)))
+                price = next((v for v in clause.values if cs + m.end("agent") <= v.start < cs + m.start("verb")), None)
+                if price is not None and m.group("verb") in ("收购", "并购", "兼并"):
+                    passive_quals.append(("金额", self._value(price)))
                 add(agent, "acquire" if m.group("verb") in ("收购", "并购", "兼并") else "release", subject,
                     passive_quals)
         m = re.search(r"(?:发布|推出|上线|发行|首发)(?!会)", c)  # 发布会 is the event, not a release
@@ -582,7 +583,8 @@ class OpenRelationRules:
             if not kind(x):
                 break
             gap = clause.text[out[-1].end - clause.start:x.start - clause.start] if out else ""
-            joint = r"[”」』》\"]?[\u4e00-\u9fffA-Za-z0-9]{0,10}?[、和及与以及]{1,2}[\u4e00-\u9fff]{0,10}[“「『《\"]?" if loose \
+            joint = (r"[”」』》\"]?[\u4e00-\u9fffA-Za-z0-9]{0,10}?[、和及与以及]{1,2}[\u4e00-\u9fff]{0,10}"
+                     r"[“「『《\"]?") if loose \
                 else r"[、和及与以及]{1,2}"
             if out and not re.fullmatch(joint, gap):
                 break

@@ -72,7 +72,8 @@ EXECUTIVE_TITLES: tuple[str, ...] = (
 ORG_NAME_WORDS = frozenset("控股 投资 发展 建设 处理 管理 服务 开发 咨询 贸易 制造 运营 租赁 检测 营销 传媒 保险 "
                            "置业 实业 工程 物流 储能 环保 能源 制药 经营 资产 科技 技术 信息 电子 网络 建筑 设计 "
                            "生产 创新 "
-                           # the industries companies are named for (鼎盛医药, 东方电气): after a word a name starts with
+                           # the industries companies are named for (鼎盛医药, 东方电气), after the word
+                           # a name starts with
                            "医药 药业 生物 医疗 航空 汽车 电气 机械 重工 光电 材料 化工 食品 乳业 酒业 钢铁 通信 "
                            "电力 新能源 半导体 智能 软件 船舶 航运 数科 文旅 地产 证券 纺织 家居 电器".split())
 # Phrases of company reports after which a name is a person's (实际控制人为孙建国、孙晓梅夫妇; 聘任李卫东为总经理).
@@ -174,7 +175,8 @@ PRODUCT_HEADS: tuple[tuple[str, str], ...] = (
     ("电子计算机", "ArtificialObject"), ("机器", "ArtificialObject"), ("密码机", "ArtificialObject"),
     ("卫星", "ArtificialObject"), ("飞机", "ArtificialObject|Transport"),
     # machines by their last character (无人机, 盾构机, 掘进机; 传感器, 控制器): the rest of the word says which
-    ("机", "ArtificialObject"), ("器", "ArtificialObject"), ("火箭", "ArtificialObject"), ("船", "ArtificialObject|Transport"),
+    ("机", "ArtificialObject"), ("器", "ArtificialObject"), ("火箭", "ArtificialObject"),
+    ("船", "ArtificialObject|Transport"),
     ("长篇小说", "Book|Work"), ("小说", "Book|Work"), ("著作", "Book|Work"), ("专著", "Book|Work"), ("诗集",
     "Book|Work"),
     ("散文集", "Book|Work"), ("书", "Book|Work"), ("电影", "Film|Work"), ("影片", "Film|Work"),
