@@ -85,6 +85,10 @@ _NOT_EMPLOYER_LEAD = ("华东", "华南", "华北", "华中", "西南", "西北"
 # A verb or adverb this frequent in jieba's dictionary (推进 4932, 积极 8844) is what a clause does to a company, not
 # a word of its name; rarer ones (远航 155) may start a name.
 _ACTION_MIN_FREQ = 1000
+# 由 A(和 B) [于 DATE] [共同] VERB: the agents of a passive or of a founding (_agents_after_you).
+_AGENTS = re.compile(r"由((?:[\u4e00-\u9fff]{2,8}?[和、与及])*[\u4e00-\u9fff]{2,8}?)"
+                     r"(?:于\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?)?(?:共同|联合|独立|自主)?(?:出资)?"
+                     r"(?:创办|创立|创建|设立|研发|研制|开发|设计|收购|发布|推出|出版|建造|制造)")
 _TITLE_WORDS = frozenset((*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES, "理事", "委员", "成员", "会员", "常委"))
 _HOLDS_POST_WORDS = frozenset("现任 曾任 担任 出任 兼任 历任 接任 继任 时任 原任".split())
 _BREAK = re.compile(r"[，。；：！？、,;:!?（）()\s]")
@@ -162,7 +166,8 @@ class OpenNameFinder:
             return False
         if w.endswith(("性", "型", "类", "式")) and len(w) > 1:  # 综合性, 研究型: what kind, not which one
             return False
-        if len(w) > 1 and w.endswith(("于", "为", "在", "是", "的")):  # 归属于, 人为 (jieba's cut of 控制人为)
+        if len(w) > 1 and w.endswith(("于", "为", "在", "是", "的")) and token.pos not in ("nr", "nt", "nz", "nrt"):
+            # 归属于, 人为 (jieba's cut of 控制人为); 华为 is a name jieba knows
             return False
         return not any(w == t for t in wl.EXECUTIVE_TITLES + wl.PERSON_TITLES)
 
@@ -234,6 +239,9 @@ class OpenNameFinder:
             crossed = [*re.finditer(r"(?:公司|集团|银行|大学|学院)[和与及、]", name[:-len(m.group(0))])]
             if crossed:  # 合肥华宇变压器制造有限公司和华宇电气（香港）有限公司: two names
                 name, start = name[crossed[-1].end():], start + crossed[-1].end()
+            if name.startswith("经") and re.match(r"(?:的)?(?:批准|核准|同意|审批|审核)", text[e:e + 3]) \
+                    and len(name) - 1 > len(m.group(0)):
+                name, start = name[1:], start + 1  # 经中国证券监督管理委员会核准: 经 is "by", no part of the name
             for noise in sorted(wl.LEADING_NOISE, key=len, reverse=True):
                 if name.startswith(noise) and len(name) - len(noise) > len(m.group(0)):
                     name, start = name[len(noise):], start + len(noise)
@@ -257,8 +265,9 @@ class OpenNameFinder:
                 continue
             if len(suffix) == 1 and self.dictionary.is_common(name):  # 格局, 内部: words, not bodies
                 continue
-            if self._common(name) or _INDEFINITE.search(text[max(0, start - 14):start]):
-                continue  # 一所位于成都的综合性研究型大学: a description, not a name
+            if self._common(name) or _INDEFINITE.search(text[max(0, start - 14):start]) or any(
+                    len(t.word) > 1 and t.word.endswith(("性", "型")) for t in tokens if start <= t.start < s):
+                continue  # 一所位于成都的综合性研究型大学, 重点综合性大学: a description, not a name
             cls = self.org_classes[suffix]
             if self.government and any(w in name for w in wl.GOVERNMENT_WORDS) and cls != self.company:
                 cls = self.government
@@ -419,9 +428,14 @@ class OpenNameFinder:
                 continue
             start = tok.start
             k = i - 1
-            while k >= 0 and self._namey(tokens[k]) and tokens[k].end == start:
+            inside: list[Token] = []  # 国家 | 最高 | 科学技术奖: an adjective inside an award's name, not at its start
+            while k >= 0 and tokens[k].end == start and (self._namey(tokens[k]) or (
+                    tokens[k].pos == "a" and _HAN.match(tokens[k].word) is not None)):
+                inside.insert(0, tokens[k])
                 start = tokens[k].start
                 k -= 1
+            while inside and not self._namey(inside[0]):
+                start = inside.pop(0).end
             name = text[start:tok.end]
             if len(name) >= 3 and name not in wl.AWARD_STOP and not self._common(name):
                 out.append(Found(Mention(name, self.award, start, tok.end, name), "award"))
@@ -499,6 +513,8 @@ class OpenNameFinder:
             j = next((i for i, t in enumerate(tokens) if t.end == stop), None)
             if j is None:
                 continue
+            if tokens[j].word in _MODIFIERS and j > 0 and tokens[j - 1].end == tokens[j].start:
+                stop, j = tokens[j].start, j - 1  # 华为 | 轮值 | 董事长
             start = stop
             k = j
             while k >= 0 and self._namey(tokens[k]) and tokens[k].end == start and tokens[k].word not in _MODIFIERS:
@@ -606,6 +622,38 @@ class OpenNameFinder:
                 taken.append((start, end))
         return out
 
+    def _agents_after_you(self, text: str, tokens: list[Token], found: list[Found]) -> list[Found]:
+        """由严修和张伯苓于1919年创办, 由比亚迪和丰田汽车共同出资设立, 该产品由小鹏汇天研发: who did it stands
+        between 由 and the verb, a list joined by 和 / 、; each item not yet found is a person when jieba tags it
+        a person's name that starts with a surname, else a company when made of name-like words that are not
+        one ordinary word."""
+        out: list[Found] = []
+        taken = [(f.mention.start, f.mention.end) for f in found]
+        for m in _AGENTS.finditer(text):
+            pos = m.start(1)
+            for item in re.split(r"[和、与及]", m.group(1)):
+                start, end = pos, pos + len(item)
+                pos = end + 1
+                inner = [t for t in tokens if start <= t.start < end]
+                over = [t for t in tokens if t.start < end and t.end > start]
+                # jieba may cut across the frame (由小鹏 | 汇 | 天 | 研发): between 由 and the verb a run that jieba
+                # saw a proper name in is a name all the same
+                aligned = bool(inner) and inner[0].start == start and inner[-1].end == end \
+                    and all(self._namey(t) for t in inner)
+                seen_name = any(t.pos in ("nr", "nz", "nt", "nrt", "j") for t in over) \
+                    and _HAN.match(item) is not None and not item.startswith(wl.LEADING_NOISE)
+                if _inside(taken, start, end) or not (aligned or seen_name) or self._common(item) \
+                        or item.startswith(wl.SUBJECT_STOP) or item in wl.ORG_STOP:
+                    continue
+                if self.person is not None and self._person_at(text, tokens, start) == end \
+                        and any(t.pos in ("nr", "nrfg") for t in inner) and self._valid_person(item):
+                    out.append(Found(Mention(item, self.person, start, end, item), "person"))
+                elif self.company is not None and len(item) >= 3 and not any(t.pos == "ns" for t in inner[:1]
+                                                                              if len(inner) == 1):
+                    out.append(Found(Mention(item, self.company, start, end, item), "org"))
+                taken.append((start, end))
+        return out
+
     def _latin_names(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
         """EDSAC（电子延迟存储自动计算器）, ENIAC是一台计算机: a Latin name in Chinese text, typed by the noun of its
         gloss in brackets or of its 是一台/一种… definition; with neither, it is not kept."""
@@ -660,6 +708,7 @@ class OpenNameFinder:
         found += self._org_in_appointment(text, tokens, blocked + [(f.mention.start, f.mention.end) for f in found])
         found += self._org_as_subject(text, tokens, blocked + [(f.mention.start, f.mention.end) for f in found])
         found += self._org_beside_org(text, tokens, found)
+        found += self._agents_after_you(text, tokens, found)
         found += self._awards(text, tokens, blocked)
         found += self._persons(text, tokens, blocked)
         found += self._places(tokens, blocked)

@@ -164,6 +164,10 @@ class OpenRelationRules:
         return _unique(facts), self._events(facts)
 
     def _own_subject(self, clause: _Clause, text: str) -> Mention | None:
+        if (made := re.match(r"\s*由[^，。；]{1,30}?(?:创办|创立|创建|设立|研发|研制|开发|设计|建造|制造)的", clause.text)):
+            # 由比亚迪和丰田汽车共同出资设立的比亚迪丰田…公司于2020年…: the name after the 的 is the subject, the
+            # names after 由 are who made it
+            return next((m for m in clause.mentions if m.start == clause.start + made.end()), None)
         for m in clause.mentions:
             if self._date(m) or (self._place(m) and text[m.start - 1:m.start] == "在"):
                 continue  # 1993年在深圳创办…: where it happened, not who did it
@@ -261,9 +265,18 @@ class OpenRelationRules:
             place = next((x for x in clause.mentions if self._place(x) and x.end <= cs + m.start()
                           and text[x.start - 1:x.start] == "在"), None)
             add(org, "foundedBy", founder, timed + ([("地点", place)] if place else []))
-        if (m := re.search(r"由(.{1,20}?)(?:创办|创立|创建|发起|组建)", c)) is not None:
-            founder = next((x for x in self._after(clause, cs + m.start()) if self._person(x) or self._org(x)), None)
-            add(subject, "foundedBy", founder, timed)
+        if (m := re.search(r"由(.{1,20}?)(?:共同|联合)?(?:出资)?(?:创办|创立|创建|发起|组建|设立)(?:的)?", c)) is not None:
+            # 由严修和张伯苓于1919年创办: every founder listed; 由A和B共同出资设立的X: X is what they founded
+            founders = self._listed(clause, cs + m.start(), lambda x: self._person(x) or self._org(x))
+            founded = next((x for x in clause.mentions if x.start == cs + m.end() and self._org(x)), None) \
+                if m.group(0).endswith("的") else subject
+            for founder in founders:
+                add(founded, "foundedBy", founder, timed)
+        if (m := re.search(r"(?:是|为|系)?(?:由)?(.{2,24}?)(?:直属|主管|下属)的", c)) is not None:
+            # 是教育部直属的重点大学: the body the subject belongs to
+            owner = next((x for x in clause.mentions if x.end == cs + m.end(1) and self._org(x)), None)
+            if owner is not None and not self._person(subject):
+                add(subject, "partOf", owner)
         for m in re.finditer(r"(?:联合)?(?:创始人|创办人)", c):
             before = [x for x in clause.mentions if x.end in (cs + m.start(), cs + m.start() - 1) and self._org(x)]
             after = [x for x in clause.mentions if x.start == cs + m.end() and self._person(x)]
@@ -337,12 +350,31 @@ class OpenRelationRules:
                 org = last_post[1]  # 蓝鲸物流集团董事长王海涛、总裁李静: the titles of one list are one company's
             add(person, "worksFor", org)
             last_post = (person, org)
+        if (m := re.search(r"向(.{2,30}?)(?:出售|转让)(?:了)?", c)) is not None:
+            # 公司向X出售了所持有的Y全部股权: X buys Y
+            buyer_to = next((x for x in self._after(clause, cs + m.start(1)) if self._org(x)
+                             and x.end <= cs + m.end(1)), None)
+            sold = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
+            if buyer_to is not None and sold is not None:
+                add(buyer_to, "acquire", sold, timed)
+        for m in re.finditer(r"(?:教授|副教授|研究员|副研究员|讲师)", c):
+            # 清华大学教授薛其坤: a school's or an institute's teacher or researcher works there
+            ts, te = cs + m.start(), cs + m.end()
+            school = next((x for x in clause.mentions if x.end == ts and (x.spg_class in self.is_edu
+                                                                          or x.name.endswith(("研究院", "研究所")))), None)
+            person = next((x for x in clause.mentions if x.start == te and self._person(x)), None)
+            add(person, "worksFor", school)
         if (m := re.search(r"对(.{2,30}?)(?:的|进行)(?:收购|并购)", c)) is not None or \
                 (m := re.search(r"(?:收购|并购|兼并|购入|购买)(?:了)?", c)) is not None:
             target = next((x for x in self._after(clause, cs + (m.start(1) if m.lastindex else m.end()))
                            if self._org(x) or x.kind in ("quote", "title")), None)
             buyer: Mention | None = subject
-            if not (self._org(subject) or self._person(subject)):
+            # 监管总局批准了晨光乳业有限公司对北方牧场…的收购: the buyer is the name right before 对
+            before_dui = next((x for x in clause.mentions if m.lastindex and x.end == cs + m.start()
+                               and self._org(x)), None)
+            if before_dui is not None:
+                buyer = before_dui
+            elif not (self._org(subject) or self._person(subject)):
                 # 德国汽车零部件供应商博世集团宣布，将以…收购…: a country or a place buys nothing; the organisation
                 # the sentence named before does
                 buyer = self._last_org(sentence, cs)
@@ -539,7 +571,7 @@ class OpenRelationRules:
                 # the one the sentence named before
                 listed = self._last_org(sentence, cs, not_named=market.name) or topic_org
             add(listed, "listedIn", market, timed)
-        if (hit := re.search(r"在(.{2,16}?)(?:注册成立|注册设立|注册|登记成立)", c)) is not None:
+        if (hit := re.search(r"在(.{2,16}?)(?:注册成立|注册设立|注册|登记成立|正式成立|成立)", c)) is not None:
             places = [x for x in self._after(clause, cs + hit.start(1)) if self._place(x) and x.end <= cs + hit.end(1)]
             add(org_subject, "locatedIn", places[-1] if places else None)
         for hit in re.finditer(r"(?:夫妇|夫妻)", c):  # 孙建国、孙晓梅夫妇
