@@ -164,7 +164,8 @@ class OpenRelationRules:
         return _unique(facts), self._events(facts)
 
     def _own_subject(self, clause: _Clause, text: str) -> Mention | None:
-        if (made := re.match(r"\s*由[^，。；]{1,30}?(?:创办|创立|创建|设立|研发|研制|开发|设计|建造|制造)的", clause.text)):
+        made = re.match(r"\s*由[^，。；]{1,30}?(?:创办|创立|创建|设立|研发|研制|开发|设计|建造|制造)的", clause.text)
+        if made is not None:
             # 由比亚迪和丰田汽车共同出资设立的比亚迪丰田…公司于2020年…: the name after the 的 is the subject, the
             # names after 由 are who made it
             return next((m for m in clause.mentions if m.start == clause.start + made.end()), None)
@@ -265,7 +266,8 @@ class OpenRelationRules:
             place = next((x for x in clause.mentions if self._place(x) and x.end <= cs + m.start()
                           and text[x.start - 1:x.start] == "在"), None)
             add(org, "foundedBy", founder, timed + ([("地点", place)] if place else []))
-        if (m := re.search(r"由(.{1,20}?)(?:共同|联合)?(?:出资)?(?:创办|创立|创建|发起|组建|设立)(?:的)?", c)) is not None:
+        m = re.search(r"由(.{1,20}?)(?:共同|联合)?(?:出资)?(?:创办|创立|创建|发起|组建|设立)(?:的)?", c)
+        if m is not None:
             # 由严修和张伯苓于1919年创办: every founder listed; 由A和B共同出资设立的X: X is what they founded
             founders = self._listed(clause, cs + m.start(), lambda x: self._person(x) or self._org(x))
             founded = next((x for x in clause.mentions if x.start == cs + m.end() and self._org(x)), None) \
@@ -360,10 +362,9 @@ class OpenRelationRules:
         for m in re.finditer(r"(?:教授|副教授|研究员|副研究员|讲师)", c):
             # 清华大学教授薛其坤: a school's or an institute's teacher or researcher works there
             ts, te = cs + m.start(), cs + m.end()
-            school = next((x for x in clause.mentions if x.end == ts and (x.spg_class in self.is_edu
-                                                                          or x.name.endswith(("研究院", "研究所")))), None)
-            person = next((x for x in clause.mentions if x.start == te and self._person(x)), None)
-            add(person, "worksFor", school)
+            teacher = next((x for x in clause.mentions if x.start == te and self._person(x)), None)
+            add(teacher, "worksFor", next((x for x in clause.mentions if x.end == ts and (
+                x.spg_class in self.is_edu or x.name.endswith(("研究院", "研究所")))), None))
         if (m := re.search(r"对(.{2,30}?)(?:的|进行)(?:收购|并购)", c)) is not None or \
                 (m := re.search(r"(?:收购|并购|兼并|购入|购买)(?:了)?", c)) is not None:
             target = next((x for x in self._after(clause, cs + (m.start(1) if m.lastindex else m.end()))
