@@ -130,3 +130,50 @@ def test_report_periods_with_du_and_year_end(zh: ChineseExtractor) -> None:
     result = extract(zh, "2023年度，锦程物流实现营业收入27.5亿元。截至2023年末，锦程物流共有员工1,200人。")
     assert ("锦程物流", "营业收入", "27.5亿元", "时间", "2023年度") in qualifiers(result)
     assert "2023年末" in entities(result)
+
+
+def test_founders_after_you_and_what_they_set_up(zh: ChineseExtractor) -> None:
+    result = extract(zh, "复兴大学位于武汉市，由周振华和李德明于1921年创办。")
+    assert {("复兴大学", "foundedBy", "周振华"), ("复兴大学", "foundedBy", "李德明")} <= triples(result)
+    # 由A和B共同出资设立的X: X is founded by both and is what the rest of the clause is about
+    result = extract(zh, "由长城汽车和宁德时代共同出资设立的长宁电池科技有限公司于2022年在常州成立。")
+    assert {("长宁电池科技有限公司", "foundedBy", "长城汽车"), ("长宁电池科技有限公司", "foundedBy", "宁德时代"),
+            ("长宁电池科技有限公司", "foundedOn", "2022年"), ("长宁电池科技有限公司", "locatedIn", "常州")} <= triples(result)
+    assert ("长城汽车", "foundedOn", "2022年") not in triples(result)
+
+
+def test_a_maker_after_you_that_jieba_cuts_across(zh: ChineseExtractor) -> None:
+    # jieba: 由小鹏 | 汇 | 天 | 研发
+    result = extract(zh, "小鹏汽车发布了飞行汽车“旅航者T1”，该产品由小鹏汇天研发。")
+    assert ("旅航者T1", "createdBy", "小鹏汇天") in triples(result)
+
+
+def test_the_buyer_before_dui_and_the_buyer_after_xiang(zh: ChineseExtractor) -> None:
+    result = extract(zh, "近日，国家市场监督管理总局批准了光明乳业有限公司对西部牧场股份有限公司的收购。")
+    assert ("光明乳业有限公司", "acquire", "西部牧场股份有限公司") in triples(result)
+    assert ("国家市场监督管理总局", "acquire", "西部牧场股份有限公司") not in triples(result)
+    result = extract(zh, "报告期内，公司向深圳瑞信投资有限公司出售了所持有的广州瑞达物业有限公司全部股权。")
+    assert ("深圳瑞信投资有限公司", "acquire", "广州瑞达物业有限公司") in triples(result)
+
+
+def test_a_schools_professor_and_an_award_with_an_adjective_inside(zh: ChineseExtractor) -> None:
+    result = extract(zh, "北京大学教授王晓东获得2022年度国家最高科学技术奖。")
+    assert {("王晓东", "worksFor", "北京大学"), ("王晓东", "awardReceived", "国家最高科学技术奖")} <= triples(result)
+
+
+def test_a_rotating_chairman_of_a_name_ending_in_wei(zh: ChineseExtractor) -> None:
+    # 华为 ends in 为, which after other words (控制人为) is a verb
+    result = extract(zh, "签约仪式上，华为轮值董事长徐直军致辞。")
+    assert ("徐直军", "worksFor", "华为") in triples(result)
+
+
+def test_jing_before_an_agency_that_approves_is_no_part_of_its_name(zh: ChineseExtractor) -> None:
+    result = extract(zh, "2022年12月，经中国证券监督管理委员会核准，公司发行股票1.2亿股。")
+    assert "中国证券监督管理委员会" in entities(result)
+    assert "经中国证券监督管理委员会" not in entities(result)
+
+
+def test_a_body_the_subject_is_directly_under(zh: ChineseExtractor) -> None:
+    result = extract(zh, "中国农业大学是中华人民共和国农业农村部直属的全国重点大学。")
+    assert ("中国农业大学", "partOf", "中华人民共和国农业农村部") in triples(result)
+    assert "全国重点大学" not in entities(result)

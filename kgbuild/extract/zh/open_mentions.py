@@ -268,6 +268,9 @@ class OpenNameFinder:
             if self._common(name) or _INDEFINITE.search(text[max(0, start - 14):start]) or any(
                     len(t.word) > 1 and t.word.endswith(("性", "型")) for t in tokens if start <= t.start < s):
                 continue  # 一所位于成都的综合性研究型大学, 重点综合性大学: a description, not a name
+            words = [t.word for t in tokens if start <= t.start < s]
+            if text[start - 1:start] == "的" and words and all(self._common(w) for w in words):
+                continue  # 是农业农村部直属的全国重点大学: ordinary words after 的 describe, they name nothing
             cls = self.org_classes[suffix]
             if self.government and any(w in name for w in wl.GOVERNMENT_WORDS) and cls != self.company:
                 cls = self.government
