@@ -186,7 +186,7 @@ class OpenNameFinder:
             joined = m.group(0) in ("部", "委员会", "局", "署") and k >= 2 and tokens[k - 1].word == "和" \
                 and tokens[k].end == s and all(_FIELD.fullmatch(tokens[i].word)
                                                and tokens[i].pos in ("n", "vn", "nz", "v") for i in (k, k - 2))
-            if len(m.group(0)) == 1 and not joined and (
+            if len(m.group(0)) == 1 and not joined and tok.word != m.group(0) and (
                     self.dictionary.is_common(tok.word) or tok.pos in ("v", "f", "vn", "d")):
                 continue  # 签署, 南部, 格局: the ending is the last character of an ordinary word
             if (whole := _COMPANY_FORM.match(text, e)) is not None and m.group(0) in ("集团", "控股集团"):
@@ -523,6 +523,12 @@ class OpenNameFinder:
             while k >= 0 and self._namey(tokens[k]) and tokens[k].end == start and tokens[k].word not in _MODIFIERS:
                 start = tokens[k].start
                 k -= 1
+            opening = re.search(r"(?:^|[，。；：！？\n])\s*([\u4e00-\u9fff]{2,6})$", text[max(0, stop - 8):stop])
+            if start > stop - len(opening.group(1) if opening else "") and opening is not None and stop == m.start() \
+                    and not self._common(opening.group(1)) \
+                    and not opening.group(1).startswith(wl.SUBJECT_STOP) and not any(
+                        t.pos in _FUNCTION_TAGS for t in tokens if stop - len(opening.group(1)) <= t.start < stop):
+                start = stop - len(opening.group(1))  # 蔚 | 来 | 汽车创始人李斌: the clause opens with the name
             name = text[start:stop]
             if stop < m.start() and (not _CLAUSE_OPEN.match(text, start) or (start > 0 and not _BREAK.match(
                     text[start - 1])) or len(name) < 3 or name.startswith(wl.SUBJECT_STOP)):
@@ -575,7 +581,8 @@ class OpenNameFinder:
             # 北辰精密, 云岭新能: jieba calls 精密 an adjective and cuts 新 | 能; inside a name they are part of it
             while k < len(tokens) and end - start < 8 and _HAN.match(tokens[k].word) and (
                     (k == j and first_ok) or self._namey(tokens[k])
-                    or (k > j and (tokens[k].pos in ("a", "vn", "nz", "v") or len(tokens[k].word) == 1))):
+                    or (k > j and (tokens[k].pos in ("a", "vn", "nz", "v") or (
+                        len(tokens[k].word) == 1 and tokens[k].pos not in _FUNCTION_TAGS)))):
                 end = tokens[k].end
                 k += 1
                 if end - start >= 3 and _SUBJECT_CUE.match(text, end):
@@ -752,6 +759,7 @@ class OpenNameFinder:
             if owner is not None and owner is not f.mention:
                 f.mention.name, f.mention.spg_class, f.mention.aliases = owner.name, owner.spg_class, owner.aliases
         kept = self._repeat(text, kept, result.aliases)
+        kept = self._stems(text, tokens, kept)
         kept = self._joined_to_a_short_name(text, kept)
         # 深圳市大疆创新科技有限公司 cut short (or 东方启明信息技术… before its short name showed where it starts):
         # what is left of a name made only of the words of company names (科技有限公司) is a fragment, never a name
@@ -862,6 +870,40 @@ class OpenNameFinder:
                 taken.append((m.start(), m.end()))
                 out.append(Found(Mention(owner.name, owner.spg_class, m.start(), m.end(), form,
                                          aliases=owner.aliases), "repeat"))
+        return out
+
+
+    def _stems(self, text: str, tokens: list[Token], kept: list[Found]) -> list[Found]:
+        """比亚迪股份有限公司…，1995年在深圳创办比亚迪: a company the chunk names in full is written later by its name
+        without the legal form (比亚迪), or without the place it starts with too (新锐半导体 of
+        深圳新锐半导体股份有限公司), undeclared; such a later stem, where jieba's words begin and end with it, is a
+        mention of a company of its own (alignment may join the two; the text never said they are one)."""
+        if self.company is None:
+            return kept
+        starts = {t.start for t in tokens}
+        ends = {t.end for t in tokens}
+        stems: set[str] = set()
+        for f in kept:
+            form = _COMPANY_FORM.search(f.mention.name)
+            if f.how != "org" or form is None or form.end() != len(f.mention.name):
+                continue
+            stem = re.sub(r"(?:集团|控股)+$", "", f.mention.name[:form.start()])
+            place = next((t for t in tokens if t.start == f.mention.start and t.pos == "ns"
+                          and t.end - t.start < len(stem)), None)
+            for s in (stem, stem[place.end - place.start:] if place else ""):
+                if len(s) >= 3 and not self._common(s) and s not in wl.ORG_STOP and not _fragment(s, self._org_re):
+                    stems.add(s)
+        out = list(kept)
+        for stem in sorted(stems, key=len, reverse=True):
+            for m in re.finditer(re.escape(stem), text):
+                if m.start() not in starts or (m.end() not in ends and _HAN.match(text[m.end():m.end() + 1] or "x")):
+                    continue
+                inner = [f for f in out if m.start() < f.mention.end and f.mention.start < m.end()]
+                if any(f.how not in ("place", "person") or f.mention.start < m.start() or f.mention.end > m.end()
+                       for f in inner):
+                    continue  # inside a name found already (the full name itself)
+                out = [f for f in out if f not in inner]
+                out.append(Found(Mention(stem, self.company, m.start(), m.end(), stem), "org"))
         return out
 
 

@@ -43,7 +43,8 @@ _METRIC_STRIP_TAIL = re.compile(r"(?:达到|达|为|约为|约|共计|共|合计
 _WORK_OF = re.compile(r"的(?:长篇|短篇|中篇|最新|首款|新款)?(?:小说|新书|著作|作品|诗集|专著|散文集|新作|代表作|"
                       r"创新药|新药|药物|产品|新品|车型|游戏|电影|影片|歌曲|专辑)")
 # 该药 / 该产品…: a clause about the work (a drug, a product, a book) the sentence named before.
-_WORK_REFERENCE = re.compile(r"\s*该(?:药|药品|新药|产品|疫苗|器械|车型|系统|软件|平台|书|作品|小说)")
+_WORK_REFERENCE = re.compile(r"\s*该(?:药|药品|新药|产品|疫苗|器械|车型|系统|软件|平台|书|作品|小说|"
+                             r"邮轮|轮船|船舶|船|飞机|机型|卫星|火箭|设备|装备|芯片|车|款|机)")
 # 担任 / 现任…: holding a post (任 alone, but not inside 主任, 聘任, 责任, 任务, 任期…)
 _HOLDS_POST = re.compile(r"(?:担任|出任|现任|曾任|兼任|历任|接任|继任|(?<![主聘责信就继前委])任(?![务期何意命职]))")
 _METRIC = re.compile(r"^[\u4e00-\u9fffA-Za-z]{2,10}$")
@@ -359,12 +360,14 @@ class OpenRelationRules:
             sold = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
             if buyer_to is not None and sold is not None:
                 add(buyer_to, "acquire", sold, timed)
-        for m in re.finditer(r"(?:教授|副教授|研究员|副研究员|讲师)", c):
+        for m in re.finditer(r"(?:教授|副教授|研究员|副研究员|讲师|总理|副总理|总统|副总统|首相|市长|省长)", c):
             # 清华大学教授薛其坤: a school's or an institute's teacher or researcher works there
             ts, te = cs + m.start(), cs + m.end()
             teacher = next((x for x in clause.mentions if x.start == te and self._person(x)), None)
             add(teacher, "worksFor", next((x for x in clause.mentions if x.end == ts and (
-                x.spg_class in self.is_edu or x.name.endswith(("研究院", "研究所")))), None))
+                x.spg_class in self.is_edu or x.name.endswith(("研究院", "研究所")) or (
+                    m.group(0) in ("总理", "副总理", "总统", "副总统", "首相", "市长", "省长")
+                    and self._org(x)))), None))  # 国务院总理李强
         if (m := re.search(r"对(.{2,30}?)(?:的|进行)(?:收购|并购)", c)) is not None or \
                 (m := re.search(r"(?:收购|并购|兼并|购入|购买)(?:了)?", c)) is not None:
             target = next((x for x in self._after(clause, cs + (m.start(1) if m.lastindex else m.end()))
@@ -421,7 +424,11 @@ class OpenRelationRules:
                                              loose=True)[1:]:
                         add(subject, "release", more, timed + ([("地点", place)] if place else []))
         if (m := re.search(r"由(.{2,30}?)(?:建造|制造|研制|设计|开发|发明|建成|研发)", c)) is not None:
-            maker = next((x for x in self._after(clause, cs + m.start()) if self._person(x) or self._org(x)), None)
+            # 由中国船舶集团有限公司旗下的上海外高桥造船有限公司建造: the last name before the verb made it
+            makers = [x for x in self._after(clause, cs + m.start()) if (self._person(x) or self._org(x))
+                      and x.end <= cs + m.end(1)]
+            maker = makers[-1] if makers and re.search(r"(?:旗下|下属|子公司)的?$", text[
+                makers[0].end:makers[-1].start]) else (makers[0] if makers else None)
             if not self._person(subject) and not self._org(subject):
                 add(subject, "createdBy", maker, timed)
         if (m := re.search(r"(?:根据|依据|基于)(.{2,40}?)(?:设计|研制|建造|开发)(?:了|出)?", c)) is not None:
@@ -501,7 +508,8 @@ class OpenRelationRules:
                 # before, not the clause's subject
                 held = self._last_org(sentence, cs, not_named=owner.name) or held
             add(held, "partOf", owner)
-        if "合作" in c and (m := re.search(r"(?:与|和|同)", c)) is not None:
+        if re.search(r"合作|联合成立|共同成立|合资成立|合资设立|共建|联合组建|共同组建", c) \
+                and (m := re.search(r"(?:与|和|同)", c)) is not None:
             partner = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
             # 中联数科、华南理工大学与黄埔区人民政府签署合作协议: each party listed before 与 with each one after it
             parties = self._listed_before(clause, cs + m.start(), self._org)
@@ -708,7 +716,7 @@ class OpenRelationRules:
                     base = "环比" if (change.group("base") or "").startswith("环比") else "同比"
                     last.qualifiers.append((base + way, self._value(value)))
                 continue
-            if subject is None or "占" in before or before.endswith("的") or re.search(r"(?:以|约以)$", before):
+            if subject is None or "占" in before or before.endswith("的") or re.search(r"以[^，。；以]{0,6}$", before):
                 continue
             run = re.search(r"[\u4e00-\u9fffA-Za-z]*$", before)
             name = run.group(0) if run else ""
@@ -738,6 +746,9 @@ class OpenRelationRules:
                 continue  # 总部位于新加坡的星展银行: said already, as headquarteredIn
             gap = text[a.end:b.start]
             country = a.spg_class in self.is_country
+            if gap == "" and self._place(b) and not country and a.name not in wl.PROVINCES and not re.search(
+                    r"(?:省|自治区|特别行政区|州)$", a.name) and not re.search(r"(?:区|县|镇|乡|街道|村)$", b.name):
+                continue  # 宁波舟山港: two places side by side, neither in the other (浙江省宁波市 is one in the other)
             if (gap == "" and (self._place(b) or (country and self._org(b)))) \
                     or (gap == "的" and (self._place(b) or self._org(b))):
                 out.append(OpenFact(b, "locatedIn", a))

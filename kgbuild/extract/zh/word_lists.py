@@ -60,7 +60,8 @@ LEADING_NOISE = ("本", "该", "其", "我", "各", "全资", "控股", "旗下"
 
 # Titles next to a person's name (董事长徐直军) or after an organisation (星河智能董事长); longest first.
 EXECUTIVE_TITLES: tuple[str, ...] = (
-    "轮值董事长", "执行董事长", "联席董事长", "副董事长", "董事长", "首席执行官", "首席技术官", "首席财务官",
+    "董事会主席", "董事会副主席", "轮值董事长", "执行董事长", "联席董事长",
+    "副董事长", "董事长", "首席执行官", "首席技术官", "首席财务官",
     "首席运营官",
     "首席科学家", "首席经济学家", "执行总裁", "高级副总裁", "副总裁", "总裁", "常务副总经理", "副总经理", "总经理",
     "执行董事", "独立董事", "董事", "监事会主席", "监事", "董事会秘书", "财务总监", "总监", "副行长", "行长", "副校长",
@@ -82,13 +83,14 @@ PERSON_CUES: tuple[str, ...] = ("实际控制人为", "实际控制人是", "法
                                 "聘任", "聘请", "任命", "选举", "提名", "同意")
 # What follows a company's short name where it opens a clause of a report (2023年，海川环境实现营业收入…;
 # 北辰精密与德国西门子公司签署…): the clause's subject is then the company (open_mentions._org_as_subject).
-SUBJECT_CUES = (r"实现营业|实现归属|实现净利|实现销售|以[\d约]|与[^，。；]{2,24}?(?:签署|签订|达成|合作)|"
+SUBJECT_CUES = (r"实现营业|实现归属|实现净利|实现销售|以[\d约]|"
+                r"与[^，。；]{2,24}?(?:签署|签订|达成|合作|联合成立|共同成立|共建)|"
                 r"发布|推出|荣获|收购|新设|设立|共有|拥有在职|研发投入|董事会|董事长|总经理|总裁|的控股股东|宣布|"
                 r"的实际控制人|的主要子公司|的全资子公司|的控股子公司|总部位于|总部设在|主要从事|主营业务|成立于|"
                 r"在职员工|员工总数|营业收入|净利润|在[^，。；]{1,10}?(?:发布|推出|设立|举办|召开|上市|开设)|"
                 r"第一大股东|控股股东为|完成对|完成了对|第[一二三四五六七八九十\d]{1,3}届(?:董事会|监事会)|"
                 r"的(?:董事长|副董事长|总经理|副总经理|总裁|副总裁|首席|董事会秘书|财务总监|创始人)|"
-                r"拥有(?:全资|控股)?子公司|旗下(?:拥有|有)")
+                r"拥有(?:全资|控股)?子公司|旗下(?:拥有|有)|以[^，。；]{0,8}?\d")
 # What may stand between a short name and the cue after it: an adverb or a time (鼎盛医药先后收购…, 青岚酒业于2021年
 # 在…上市, 北辰重工近日发布…).
 SUBJECT_GAP = (r"(?:先后|近日|日前|正式|已经|已|将|再次|首次|也|还|均|共同|分别|随后|此前|目前|今年|去年|同日|当日|"
@@ -177,7 +179,9 @@ PRODUCT_HEADS: tuple[tuple[str, str], ...] = (
     ("卫星", "ArtificialObject"), ("飞机", "ArtificialObject|Transport"),
     # machines by their last character (无人机, 盾构机, 掘进机; 传感器, 控制器): the rest of the word says which
     ("机", "ArtificialObject"), ("器", "ArtificialObject"), ("火箭", "ArtificialObject"),
-    ("船", "ArtificialObject|Transport"),
+    ("船", "ArtificialObject|Transport"), ("邮轮", "Transport|ArtificialObject"),
+    ("货轮", "Transport|ArtificialObject"),
+    ("舰", "Transport|ArtificialObject"),
     ("长篇小说", "Book|Work"), ("小说", "Book|Work"), ("著作", "Book|Work"), ("专著", "Book|Work"), ("诗集",
     "Book|Work"),
     ("散文集", "Book|Work"), ("书", "Book|Work"), ("电影", "Film|Work"), ("影片", "Film|Work"),
