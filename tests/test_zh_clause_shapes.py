@@ -177,3 +177,54 @@ def test_a_body_the_subject_is_directly_under(zh: ChineseExtractor) -> None:
     result = extract(zh, "中国农业大学是中华人民共和国农业农村部直属的全国重点大学。")
     assert ("中国农业大学", "partOf", "中华人民共和国农业农村部") in triples(result)
     assert "全国重点大学" not in entities(result)
+
+
+def test_a_company_written_later_by_its_stem(zh: ChineseExtractor) -> None:
+    result = extract(zh, "长城汽车股份有限公司董事长魏建军毕业于河北大学，1990年在保定接手长城汽车。")
+    assert entities(result).get("长城汽车") == "Company"
+    result = extract(zh, "理想汽车股份有限公司总裁李想毕业于石家庄第二中学，2015年在北京创办理想汽车。")
+    assert ("理想汽车", "foundedBy", "李想") in triples(result)
+
+
+def test_a_clause_opening_name_before_a_founder_however_jieba_cuts_it(zh: ChineseExtractor) -> None:
+    result = extract(zh, "蔚来汽车创始人李斌表示，公司将继续加大研发投入。")
+    assert ("蔚来汽车", "foundedBy", "李斌") in triples(result)
+
+
+def test_de_never_ends_a_short_name_and_a_later_board_post(zh: ChineseExtractor) -> None:
+    result = extract(zh, "浙江万和科技开发股份有限公司（以下简称“万和科技”）于2003年成立。万和科技的主营业务为汽车零部件，董事长为陈丽华。")
+    assert "万和科技的" not in entities(result)
+    assert ("陈丽华", "worksFor", "浙江万和科技开发股份有限公司") in triples(result)
+
+
+def test_paying_from_own_funds_names_no_figure(zh: ChineseExtractor) -> None:
+    result = extract(zh, "2022年，远东化工以自有资金3.1亿元收购了河北冀信化学有限公司60%的股权。")
+    assert ("远东化工", "acquire", "河北冀信化学有限公司") in triples(result)
+    assert not any("自有资金" in r.predicate for r in result.relations)
+
+
+def test_a_vessel_built_by_the_subsidiary_after_qixia(zh: ChineseExtractor) -> None:
+    result = extract(zh, "5月3日，大型邮轮“远洋之星号”完成试航，该邮轮由中国船舶集团有限公司旗下的江南造船有限公司建造。")
+    assert ("远洋之星号", "createdBy", "江南造船有限公司") in triples(result)
+    assert ("远洋之星号", "createdBy", "中国船舶集团有限公司") not in triples(result)
+
+
+def test_a_board_chairman_a_prime_minister_and_a_joint_set_up(zh: ChineseExtractor) -> None:
+    result = extract(zh, "阿里巴巴集团董事会主席蔡崇信在大会上致辞。")
+    assert ("蔡崇信", "worksFor", "阿里巴巴集团") in triples(result)
+    result = extract(zh, "国务院总理李强出席了开幕式。")
+    assert ("李强", "worksFor", "国务院") in triples(result)
+    result = extract(zh, "2023年5月，东华软件与浙江大学、南京大学联合成立人工智能研究中心。")
+    assert {("东华软件", "cooperateWith", "浙江大学"), ("东华软件", "cooperateWith", "南京大学")} <= triples(result)
+
+
+def test_two_cities_side_by_side_are_not_one_in_the_other(zh: ChineseExtractor) -> None:
+    result = extract(zh, "厦门漳州港务有限公司与马士基集团签署合作协议，马士基将在厦门漳州开通新航线。")
+    assert ("漳州", "locatedIn", "厦门") not in triples(result)
+    result = extract(zh, "公司总部位于浙江省杭州市。")
+    assert ("杭州市", "locatedIn", "浙江省") in triples(result)
+
+
+def test_an_agency_ending_in_ting_on_its_own(zh: ChineseExtractor) -> None:
+    result = extract(zh, "公司全资子公司杭州恒信精密机械有限公司被浙江省科学技术厅认定为高新技术企业。")
+    assert entities(result).get("浙江省科学技术厅") == "GovernmentAgency"

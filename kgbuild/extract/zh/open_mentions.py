@@ -737,6 +737,13 @@ class OpenNameFinder:
                     if owner.start >= back and (text[owner.start - back:owner.start] + owner.name).startswith(alias) \
                             and not alias.startswith(owner.name):
                         owner.start -= back
+                        # 浙江 | 万 | 和 | 科技开发股份有限公司（以下简称“万和科技”）: the province before the short
+                        # name opens the full name, where nothing but a clause's start comes before it
+                        place = next((f.mention for f in kept if f.how == "place" and f.mention.end == owner.start
+                                      and (f.mention.start == 0 or _BREAK.match(text[f.mention.start - 1]))), None)
+                        if place is not None:
+                            owner.start = place.start
+                            kept = [f for f in kept if f.mention is not place]
                         owner.name = owner.form = text[owner.start:owner.end]
                         break
                 result.aliases.append((owner, alias))
