@@ -77,7 +77,8 @@ _FIELD = re.compile(r"[\u4e00-\u9fff]{2,4}")
 _FUNCTION_TAGS = frozenset("p c u uj ul uz ug uv r m f x d q t y e".split())
 _NAME_BOUNDARY = frozenset("创办 创立 创建 收购 并购 设立 成立 新设 注销 投资 控股 在 与 和 及 对 为 由 了 是 向 "
                            "把 被 将 从 子公司 公司 旗下 拥有 包括 以及 其中 同时 "
-                           "加入 入职 加盟 入股 参股 增资 出售 转让 注资 担任 现任 曾任".split())
+                           "加入 入职 加盟 入股 参股 增资 出售 转让 注资 担任 现任 曾任 共建 新建 筹建 组建 "
+                           "签约 合资".split())
 _NOT_EMPLOYER = ("部", "处", "室", "中心", "委员会", "董事会", "监事会", "办公室", "财务", "事业部", "分公司", "本部",
                  "业务", "区域", "区", "板块", "条线", "事业群", "团队", "项目", "基地", "工厂", "门店", "分行", "支行",
                  "实验室", "研究院", "线")
@@ -89,6 +90,7 @@ _ACTION_MIN_FREQ = 1000
 _AGENTS = re.compile(r"由((?:[\u4e00-\u9fff]{2,8}?[和、与及])*[\u4e00-\u9fff]{2,8}?)"
                      r"(?:于\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?)?(?:共同|联合|独立|自主)?(?:出资)?"
                      r"(?:创办|创立|创建|设立|研发|研制|开发|设计|收购|发布|推出|出版|建造|制造)")
+_LEAD_ONLY = re.compile(r"\s*")  # nothing before a sentence's subject but space
 _TITLE_WORDS = frozenset((*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES, "理事", "委员", "成员", "会员", "常委"))
 _HOLDS_POST_WORDS = frozenset("现任 曾任 担任 出任 兼任 历任 接任 继任 时任 原任".split())
 _BREAK = re.compile(r"[，。；：！？、,;:!?（）()\s]")
@@ -403,10 +405,17 @@ class OpenNameFinder:
                 # 注册地为德国慕尼黑: a country between the verb and the city
                 k = i - 1 if i > 0 and tokens[i - 1].word in wl.COUNTRIES else i
                 before = "".join(t.word for t in tokens[max(0, k - 2):k])
-                if (tok.pos in ("nr", "nrt", "nz") and before.endswith(_PLACE_VERBS) and len(tok.word) >= 3
+                if (tok.pos in ("nr", "nrt", "nz") and (before.endswith(_PLACE_VERBS) or (
+                        k < i and before.endswith(("在", "于")))) and len(tok.word) >= 3
                         and not (tok.word[0] in wl.SURNAMES and len(tok.word) <= 3) and self.city
                         and not self._common(tok.word)):
                     out.append(Found(Mention(tok.word, self.city, tok.start, tok.end, tok.word), "place"))
+                elif tok.pos in ("nr", "nrt", "nz") and i > 0 and tokens[i - 1].end == tok.start \
+                        and tokens[i - 1].pos == "ns" and self._place_class(tokens[i - 1].word) is not None \
+                        and re.search(r"[\u4e00-\u9fff](?:区|县|镇)$", tok.word) \
+                        and (cls := self._place_class(tok.word)) is not None:
+                    # 上海市 | 杨浦区 (a person's name to jieba): a district right after its city
+                    out.append(Found(Mention(tok.word, cls, tok.start, tok.end, tok.word), "place"))
                 continue
             cls = self._place_class(tok.word)
             if cls is None and len(tok.word) >= 4:  # 美国麻省 is not one place; 湖南长沙 is two
@@ -730,6 +739,13 @@ class OpenNameFinder:
             alias = m.group(1) or m.group(2)
             owner = next((f.mention for f in reversed(kept) if f.mention.end <= m.start()
                           and m.start() - f.mention.end <= 3 and f.how != "date"), None)
+            if owner is None and re.search(r"[，,]\s*$", text[:m.start()]) and m.group(0).startswith(
+                    ("原名", "曾用名", "又称", "旧称", "简称")):
+                # 复旦大学创建于1905年，原名复旦公学: a clause of its own about the sentence's subject
+                opened = max(text.rfind(c, 0, m.start()) for c in "。！？\n") + 1
+                owner = next((f.mention for f in sorted(kept, key=lambda f: f.mention.start)
+                              if opened <= f.mention.start < m.start() and f.how in ("org", "person", "place")
+                              and _LEAD_ONLY.fullmatch(text[opened:f.mention.start])), None)
             if owner is not None and alias and alias != owner.name:
                 # 东方启明信息技术股份有限公司（以下简称“东方启明”）: jieba's 东方 | 启明 stopped the walk back at
                 # 信息技术…; the short name shows where the name starts
@@ -917,6 +933,8 @@ class OpenNameFinder:
 def _fragment(name: str, endings: re.Pattern[str]) -> bool:
     """科技有限公司, 信息技术股份有限公司: an ending after nothing but words of company names."""
     hit = endings.search(name)
+    if hit is not None and hit.group(0).endswith(("大学", "学院")):
+        return False  # 电子科技大学: a school is named for its fields
     body = name[:hit.start()] if hit is not None else ""
     return bool(body) and bool(re.fullmatch("(?:" + "|".join(sorted(wl.ORG_NAME_WORDS, key=len, reverse=True)) + ")+",
                                             body))

@@ -56,6 +56,11 @@ _PASSIVE = re.compile(r"[由被](?P<agent>[^，。；]{2,30}?)(?:以[^，。；]
                       r"(?P<verb>收购|并购|兼并|发布|推出|首发)")
 
 
+_TITLE_ALT = "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True))
+_TITLE_RUN = re.compile(r"(?:[、和及兼](?:常务|执行|轮值|联席)?(?:" + _TITLE_ALT + r"))*")
+_TITLE_RUN_BEFORE = re.compile(r"(?:(?:" + _TITLE_ALT + r")[、和及兼])*$")
+
+
 @dataclass
 class OpenFact:
     subject: Mention
@@ -237,7 +242,7 @@ class OpenRelationRules:
 
         def add(s: Mention | None, p: str, o: Mention | None,
                 qualifiers: list[tuple[str, Mention]] | None = None) -> None:
-            if s is not None and o is not None and s.name != o.name:
+            if s is not None and o is not None and s.name != o.name and not _same_company(s.name, o.name):
                 words = re.search(_SAID[p], c) if p in _SAID else None
                 out.append(OpenFact(s, p, o, list(qualifiers or []), words.group(0) if words else ""))
 
@@ -282,7 +287,8 @@ class OpenRelationRules:
                 add(subject, "partOf", owner)
         for m in re.finditer(r"(?:联合)?(?:创始人|创办人)", c):
             before = [x for x in clause.mentions if x.end in (cs + m.start(), cs + m.start() - 1) and self._org(x)]
-            after = [x for x in clause.mentions if x.start == cs + m.end() and self._person(x)]
+            after_titles = _TITLE_RUN.match(text, cs + m.end()).end()  # type: ignore[union-attr]
+            after = [x for x in clause.mentions if x.start == after_titles and self._person(x)]
             if after:
                 add(before[0] if before else subject if self._org(subject) else None, "foundedBy", after[0])
         if (m := re.search(r"总部(?:位于|设在|设于|在|坐落于)", c)) is not None:
@@ -333,6 +339,9 @@ class OpenRelationRules:
         last_post: tuple[Mention, Mention | None] | None = None  # (person, organisation) of the title before
         for m in re.finditer(titles, c):
             ts, te = cs + m.start(), cs + m.end()
+            # 小米集团创始人、董事长雷军: the titles of a run are all the person's after it, all the company's before it
+            te = _TITLE_RUN.match(text, te).end()  # type: ignore[union-attr]
+            ts -= len(_TITLE_RUN_BEFORE.search(text[cs:ts]).group(0))  # type: ignore[union-attr]
             person = next((x for x in clause.mentions if x.start in (te, te + 1) and self._person(x)
                            and text[te:x.start] in ("", "为")), None)  # 董事长为钱志远
             if person is None or m.group(0) in ("创始人", "联合创始人"):
@@ -508,7 +517,7 @@ class OpenRelationRules:
                 # before, not the clause's subject
                 held = self._last_org(sentence, cs, not_named=owner.name) or held
             add(held, "partOf", owner)
-        if re.search(r"合作|联合成立|共同成立|合资成立|合资设立|共建|联合组建|共同组建", c) \
+        if re.search(r"合作|联合成立|共同成立|合资成立|合资设立|共建|联合组建|共同组建|签约(?!仪式)", c) \
                 and (m := re.search(r"(?:与|和|同)", c)) is not None:
             partner = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
             # 中联数科、华南理工大学与黄埔区人民政府签署合作协议: each party listed before 与 with each one after it
@@ -598,6 +607,12 @@ class OpenRelationRules:
                 or (hit := re.match(r"\s*(?:其)?(?:全资|控股)子公司", c)) is not None:
             # 云岭新能新设全资子公司云岭储能欧洲有限公司; …；控股子公司曲靖云岭电池有限公司投资建设…
             sub = next((x for x in clause.mentions if x.start == cs + hit.end() and self._org(x)), None)
+            where = re.search(r"在([^，。；]{2,12}?)(?:新设|设立|新设立|成立)", c)
+            if sub is not None and where is not None:
+                # 公司在德国慕尼黑设立全资子公司X: X is where it was set up, the most specific place named
+                places = [x for x in clause.mentions if self._place(x) and cs + where.start(1) <= x.start
+                          and x.end <= cs + where.end(1)]
+                add(sub, "locatedIn", places[-1] if places else None)
             if sub is not None and org_subject is not None and sub.name != org_subject.name:
                 add(sub, "partOf", org_subject, timed)
                 seat = re.match(r"[，,]\s*注册地(?:址)?(?:为|位于|在)", text[clause.end:clause.end + 12])
@@ -725,6 +740,8 @@ class OpenRelationRules:
             for form in (subject.form, subject.name, *subject.aliases):
                 if form and name.startswith(form):
                     name = name[len(form):]
+            if re.match(r"(?:预计|计划|拟|预期|目标|力争)", name):
+                continue  # 预计总投资50亿元: a plan, not a figure the report states
             name = _METRIC_STRIP_TAIL.sub("", _METRIC_STRIP_LEAD.sub("", name))
             name = re.sub(r"^在职(?=员工总数)", "", name)  # 在职员工总数 is the staff count, 员工总数
             if re.search(r"(?:金额|对价|价格|持股比例)$", name) or not _METRIC.match(name) or name in wl.STOP_NAMES - {
@@ -774,6 +791,18 @@ class OpenRelationRules:
             elif f.predicate == "release" and when is not None:
                 out.append(OpenEvent("Creation", "发布", {"creator": [f.subject], "work": [f.object]}, when, where))
         return out
+
+
+def _same_company(a: str, b: str) -> bool:
+    """长丰电池 and 湖南长丰电池有限公司: a company's stem and its full name (the legal form and a province or city
+    before the stem dropped) are one company, never related to each other."""
+    short, full = sorted((a, b), key=len)
+    stem = re.sub(r"(?:集团)?(?:股份有限公司|有限责任公司|有限公司)$", "", full)
+    if stem == full or not stem.endswith(short):
+        return False
+    lead = stem[:len(stem) - len(short)]
+    return lead == "" or lead in wl.PROVINCES or (re.fullmatch(r"[\u4e00-\u9fff]{1,3}(?:省|市)?", lead) is not None \
+        and (lead.rstrip("省市") in wl.PROVINCES or lead.endswith(("省", "市"))))
 
 
 def _unique(facts: list[OpenFact]) -> list[OpenFact]:
