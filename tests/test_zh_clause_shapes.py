@@ -228,3 +228,48 @@ def test_two_cities_side_by_side_are_not_one_in_the_other(zh: ChineseExtractor) 
 def test_an_agency_ending_in_ting_on_its_own(zh: ChineseExtractor) -> None:
     result = extract(zh, "公司全资子公司杭州恒信精密机械有限公司被浙江省科学技术厅认定为高新技术企业。")
     assert entities(result).get("浙江省科学技术厅") == "GovernmentAgency"
+
+
+def test_places_jieba_tags_as_names_after_a_city_or_a_country(zh: ChineseExtractor) -> None:
+    result = extract(zh, "同济大学创建于1907年，位于上海市杨浦区。")
+    assert {("同济大学", "locatedIn", "杨浦区"), ("杨浦区", "locatedIn", "上海市")} <= triples(result)
+    result = extract(zh, "2023年3月，公司在德国慕尼黑设立全资子公司鑫达欧洲有限公司。")
+    assert {("鑫达欧洲有限公司", "locatedIn", "慕尼黑"), ("慕尼黑", "locatedIn", "德国")} <= triples(result)
+
+
+def test_a_former_name_in_a_clause_of_its_own(zh: ChineseExtractor) -> None:
+    result = extract(zh, "交通大学创建于1896年，原名南洋公学，位于上海市。")
+    company = next(e for e in result.entities if e.name == "交通大学")
+    assert company.aliases == ["南洋公学"]
+
+
+def test_a_university_named_for_its_fields(zh: ChineseExtractor) -> None:
+    result = extract(zh, "王立平，1975年出生于四川省绵阳市，1997年毕业于电子科技大学。")
+    assert ("王立平", "educatedAt", "电子科技大学") in triples(result)
+
+
+def test_a_company_is_never_part_of_its_own_full_name(zh: ChineseExtractor) -> None:
+    result = extract(zh, "报告期内，公司完成了对江西长风电池有限公司的收购，收购完成后，长风电池成为公司的全资子公司。")
+    assert ("长风电池", "partOf", "江西长风电池有限公司") not in triples(result)
+
+
+def test_a_planned_investment_is_no_figure(zh: ChineseExtractor) -> None:
+    result = extract(zh, "美的集团董事长方洪波宣布，公司将在佛山新建一座工厂，预计总投资30亿元。")
+    assert ("方洪波", "worksFor", "美的集团") in triples(result)
+    assert not any(r.predicate.startswith("预计") for r in result.relations)
+
+
+def test_signing_with_and_a_joint_institute(zh: ChineseExtractor) -> None:
+    result = extract(zh, "11月5日，西安交通大学与西安高新技术产业开发区管理委员会签约，共建先进制造研究院。")
+    assert ("西安交通大学", "cooperateWith", "西安高新技术产业开发区管理委员会") in triples(result)
+    assert "共建先进制造研究院" not in entities(result)
+
+
+def test_a_run_of_titles_before_one_person(zh: ChineseExtractor) -> None:
+    result = extract(zh, "理想汽车创始人、董事长李想在发布会上介绍了新车。")
+    assert {("理想汽车", "foundedBy", "李想"), ("李想", "worksFor", "理想汽车")} <= triples(result)
+
+
+def test_a_short_name_before_a_launch_site(zh: ChineseExtractor) -> None:
+    result = extract(zh, "5月8日，天兵航天在酒泉成功发射了自主研制的“天龙二号”运载火箭。")
+    assert ("天龙二号", "createdBy", "天兵航天") in triples(result)

@@ -90,8 +90,12 @@ _ACTION_MIN_FREQ = 1000
 _AGENTS = re.compile(r"由((?:[\u4e00-\u9fff]{2,8}?[和、与及])*[\u4e00-\u9fff]{2,8}?)"
                      r"(?:于\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?)?(?:共同|联合|独立|自主)?(?:出资)?"
                      r"(?:创办|创立|创建|设立|研发|研制|开发|设计|收购|发布|推出|出版|建造|制造)")
+_TITLE_RUN = re.compile(r"(?:[、和及兼](?:常务|执行|轮值|联席)?(?:"
+                        + "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True)) + r"))*")
 _LEAD_ONLY = re.compile(r"\s*")  # nothing before a sentence's subject but space
 _TITLE_WORDS = frozenset((*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES, "理事", "委员", "成员", "会员", "常委"))
+# Single characters that are verbs or function words before a name, never its first characters (曾任 | 阿里巴巴…).
+_VERB_CHARS = frozenset("任是在有为将会要被让给到去来说做向从把对与和及等经由于曾现原前兼历时")
 _HOLDS_POST_WORDS = frozenset("现任 曾任 担任 出任 兼任 历任 接任 继任 时任 原任".split())
 _BREAK = re.compile(r"[，。；：！？、,;:!?（）()\s]")
 
@@ -303,6 +307,18 @@ class OpenNameFinder:
                 return nxt.end
         return None
 
+    def _person_after_title(self, text: str, tokens: list[Token], pos: int) -> int | None:
+        """The end of the name of a person right after a title at `pos`: jieba's cut first; else, since jieba cuts
+        names apart (首席技术官周靖人出席: 周靖 | 人; 董事长李想在: 李 | 想), a surname and one or two characters
+        before what people do, 的, 在 / 于, or the next title of a list of posts (董事长韩立新和副总经理马晓东)."""
+        end = self._person_at(text, tokens, pos)
+        if end is None and (surname := _surname_at(text, pos)):
+            said = re.match(r"[\u4e00-\u9fff]{1,2}?(?=" + "|".join(wl.PERSON_VERBS)
+                            + "|的|在|于|[和、及](?:常务|执行)?(?:" + "|".join(wl.EXECUTIVE_TITLES) + "))",
+                            text[pos + surname:pos + surname + 12])
+            end = pos + surname + said.end() if said is not None else None
+        return end
+
     def _cued_person(self, text: str, tokens: list[Token], pos: int) -> int | None:
         """The end of a person's name after a cue of reports (聘任, 实际控制人为): jieba's cut is the first
         guess, but after such a cue a surname and one or two characters before 为 / 、 / 夫妇 are a name
@@ -339,16 +355,7 @@ class OpenNameFinder:
                                  "person"))
 
         for m in self._titles_re.finditer(text):  # 董事长徐直军, 作家周慕白; 董事长为钱志远
-            end = self._person_at(text, tokens, m.end())
-            if end is None and (surname := _surname_at(text, m.end())):
-                # 首席技术官周靖人出席: jieba cuts 周靖 | 人; between a title and what people do, a surname and
-                # one or two characters are the name
-                # 董事长韩立新和副总经理马晓东: or before the next title of a list of posts
-                said = re.match(r"[\u4e00-\u9fff]{1,2}?(?=" + "|".join(wl.PERSON_VERBS)
-                                + "|的|[和、及](?:常务|执行)?(?:" + "|".join(wl.EXECUTIVE_TITLES) + "))",
-                                text[m.end() + surname:m.end() + surname + 12])
-                end = m.end() + surname + said.end() if said is not None else None
-            add(m.end(), end, m.group(0))
+            add(m.end(), self._person_after_title(text, tokens, m.end()), m.group(0))
             if text[m.end():m.end() + 1] == "为":
                 add(m.end() + 1, self._cued_person(text, tokens, m.end() + 1), m.group(0))
         for m in _PERSON_CUE.finditer(text):  # 实际控制人为孙建国、孙晓梅夫妇; 聘任李卫东为公司总经理
@@ -518,7 +525,9 @@ class OpenNameFinder:
             return []
         out = []
         for m in _suffix_pattern(wl.EXECUTIVE_TITLES).finditer(text):
-            if self._person_at(text, tokens, m.end()) is None:
+            # 理想汽车创始人、董事长李想: the person after the run of titles
+            after = _TITLE_RUN.match(text, m.end()).end()  # type: ignore[union-attr]
+            if self._person_after_title(text, tokens, after) is None:
                 continue
             # 东方航空的首席执行官陈一鸣: the name may stand before a 的, when it opens its clause
             stop = m.start() - 1 if text[m.start() - 1:m.start()] == "的" else m.start()
@@ -811,10 +820,11 @@ class OpenNameFinder:
                 break
             direction = t.pos == "f" and len(t.word) == 2 and t.word[0] in "东南西北"  # 北方 | 重型机械集团
             if not _HAN.match(t.word) or (t.pos in _FUNCTION_TAGS - {"d"} and not direction) \
+                    or (len(t.word) == 1 and t.word in _VERB_CHARS) \
                     or t.word in _NAME_BOUNDARY \
                     or t.word.endswith(("于", "为", "在", "的")) or t.word in wl.STOP_NAMES \
-                    or t.word.endswith(wl.DESCRIPTOR_ENDS) or t.pos in ("nr", "nrfg") or t.word in _HOLDS_POST_WORDS \
-                    or (len(t.word) == 1 and t.pos == "v"):
+                    or t.word.endswith(wl.DESCRIPTOR_ENDS) or (t.pos in ("nr", "nrfg") and len(t.word) > 1) \
+                    or t.word in _HOLDS_POST_WORDS:
                 break  # 化工企业 | 莱茵…公司: what kind; 王建华曾任 | 阿里巴巴集团: a person and a verb
             entry = self.dictionary.entry(t.word)
             if len(t.word) > 1 and t.pos in ("v", "vd", "ad", "d", "a", "ad", "vn") and entry is not None \
