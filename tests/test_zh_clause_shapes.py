@@ -250,6 +250,7 @@ def test_a_university_named_for_its_fields(zh: ChineseExtractor) -> None:
 
 def test_a_company_is_never_part_of_its_own_full_name(zh: ChineseExtractor) -> None:
     result = extract(zh, "报告期内，公司完成了对江西长风电池有限公司的收购，收购完成后，长风电池成为公司的全资子公司。")
+    assert entities(result).get("长风电池") == "Company"  # the stem is a company (a mention of its own)
     assert ("长风电池", "partOf", "江西长风电池有限公司") not in triples(result)
 
 
