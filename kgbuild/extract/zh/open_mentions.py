@@ -512,7 +512,8 @@ class OpenNameFinder:
                 phrase = _PRODUCT_LEAD.sub("", kind.group(0)) if kind else ""
             elif (after := self._head_after(text, m.end())) is not None:  # “北辰X5”数控机床: the noun after
                 cls, phrase = after
-            elif self.award and re.search(r"(?:荣获|获评|获授|被授予|授予|获颁|荣膺)$", text[:m.start()]):
+            elif self.award and re.search(r"(?:荣获|获评|获授|被授予|授予|获颁|荣膺|获得)(?:\d{4}年度?)?$",
+                                          text[:m.start()]):  # 荣获2023年度“中国慈善奖”
                 cls, phrase = self.award, ""  # 获评“云南省优秀企业家”: what is conferred is an award
             if cls:
                 out.append(Found(Mention(m.group(1), cls, m.start(1), m.end(1), m.group(1),
@@ -634,7 +635,7 @@ class OpenNameFinder:
             if left is not None:
                 start = org.start - len(left.group(0)) + left.start(2)
                 candidates.append((start, start + len(left.group(2))))
-            right = re.match(r"[、和及与]([\u4e00-\u9fff]{3,8}?)(?=[、和及与，。；]|签署|签订|达成|合作|共同|等)",
+            right = re.match(r"[、和及与]([\u4e00-\u9fff]{2,8}?)(?=[、和及与，。；]|签署|签订|达成|合作|共同|等)",
                              text[org.end:org.end + 12])
             if right is not None:
                 candidates.append((org.end + 1, org.end + 1 + len(right.group(1))))
@@ -642,7 +643,8 @@ class OpenNameFinder:
                 name = text[start:end]
                 inner = [t for t in tokens if start <= t.start < end]
                 if _inside(taken, start, end) or not inner or inner[0].start != start or inner[-1].end != end \
-                        or not all(self._namey(t) for t in inner) or len(inner) == 1 \
+                        or not all(self._namey(t) for t in inner) \
+                        or (len(inner) == 1 and inner[0].pos not in ("nz", "nt", "nrt", "j")) \
                         or any(t.pos in ("nr", "nrfg") for t in inner) or self._common(name) \
                         or name.startswith(wl.SUBJECT_STOP) or name in wl.ORG_STOP:
                     continue
@@ -818,7 +820,8 @@ class OpenNameFinder:
             t = tokens[i]
             if i < k and t.end != tokens[i + 1].start:
                 break
-            direction = t.pos == "f" and len(t.word) == 2 and t.word[0] in "东南西北"  # 北方 | 重型机械集团
+            # 北方 | 重型机械集团, 中 | 芯 | 国际…: a direction word may start a name
+            direction = t.pos == "f" and ((len(t.word) == 2 and t.word[0] in "东南西北") or t.word == "中")
             if not _HAN.match(t.word) or (t.pos in _FUNCTION_TAGS - {"d"} and not direction) \
                     or (len(t.word) == 1 and t.word in _VERB_CHARS) \
                     or t.word in _NAME_BOUNDARY \
@@ -838,7 +841,8 @@ class OpenNameFinder:
             if before is None or not _HAN.match(before.word) or before.word in _NAME_BOUNDARY \
                     or before.pos in ("p", "c", "ul", "uj"):
                 first = tokens[i + 1]
-                if len(first.word) == 1 and first.pos not in ("ns", "nr", "nz", "nt", "j"):
+                if len(first.word) == 1 and first.pos not in ("ns", "nr", "nz", "nt", "j") \
+                        and first.word not in "中华东南西北":  # ，中 | 芯 | 国际集成电路制造有限公司
                     return None
                 return first.start, i
         return None

@@ -531,7 +531,13 @@ class OpenRelationRules:
                         add(party, "cooperateWith", other, timed)
         self._report_facts(text, clause, subject, timed, sentence, topic_org, sentence_end, add)
         if (m := re.search(r"前身(?:为|是)", c)) is not None:
-            add(subject, "predecessor", next(iter(self._after(clause, cs + m.end())), None))
+            # 前身是1897年创建的求是书院: the name, not the date of its founding
+            former = next((x for x in self._after(clause, cs + m.end()) if not self._date(x)), None)
+            add(subject, "predecessor", former)
+        for m in re.finditer(r"(?:创建|创办|成立|设立|建立)的", c):  # 1897年创建的求是书院
+            date = next((x for x in clause.mentions if self._date(x) and x.end == cs + m.start()), None)
+            founded = next((x for x in clause.mentions if x.start == cs + m.end() and self._org(x)), None)
+            add(founded, "foundedOn", date)
         if (m := re.search(r"(?:列入|入选|纳入)", c)) is not None:
             listed = next(iter(self._after(clause, cs + m.end())), None)
             if listed is None:
