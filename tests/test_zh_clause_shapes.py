@@ -274,3 +274,32 @@ def test_a_run_of_titles_before_one_person(zh: ChineseExtractor) -> None:
 def test_a_short_name_before_a_launch_site(zh: ChineseExtractor) -> None:
     result = extract(zh, "5月8日，天兵航天在酒泉成功发射了自主研制的“天龙二号”运载火箭。")
     assert ("天龙二号", "createdBy", "天兵航天") in triples(result)
+
+
+def test_zhong_may_start_a_company_name(zh: ChineseExtractor) -> None:
+    # jieba: 中 (a direction) | 芯 | 国际 | 集成电路 | 制造 | 有限公司
+    result = extract(zh, "8月30日，中芯国际集成电路制造有限公司发布半年度报告。")
+    assert entities(result).get("中芯国际集成电路制造有限公司") == "Company"
+
+
+def test_a_two_character_partner_jieba_knows_as_a_name(zh: ChineseExtractor) -> None:
+    result = extract(zh, "广汽集团与奥迪签署合作协议，双方将联合开发新车型。")
+    assert ("广汽集团", "cooperateWith", "奥迪") in triples(result)
+
+
+def test_an_award_in_quotes_after_a_year(zh: ChineseExtractor) -> None:
+    result = extract(zh, "福耀集团董事长曹德旺荣获2021年度“中国慈善奖”。")
+    assert entities(result).get("中国慈善奖") == "Award"
+    assert ("曹德旺", "awardReceived", "中国慈善奖") in triples(result)
+
+
+def test_a_watch_in_quotes_is_a_product_released(zh: ChineseExtractor) -> None:
+    result = extract(zh, "9月10日，小米集团在北京正式推出智能手机“小米15”和智能手表“Watch S4”。")
+    assert {("小米集团", "release", "小米15"), ("小米集团", "release", "Watch S4")} <= triples(result)
+
+
+def test_a_predecessor_founded_in_a_year(zh: ChineseExtractor) -> None:
+    result = extract(zh, "四川大学的前身是1896年创建的四川中西学堂。")
+    assert ("四川大学", "predecessor", "四川中西学堂") in triples(result)
+    assert ("四川大学", "predecessor", "1896年") not in triples(result)
+    assert ("四川中西学堂", "foundedOn", "1896年") in triples(result)
