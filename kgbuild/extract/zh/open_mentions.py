@@ -932,15 +932,17 @@ class OpenNameFinder:
                     stems.add(s)
         out = list(kept)
         for stem in sorted(stems, key=len, reverse=True):
-            for m in re.finditer(re.escape(stem), text):
-                if m.start() not in starts or (m.end() not in ends and _HAN.match(text[m.end():m.end() + 1] or "x")):
+            at = text.find(stem)
+            while at >= 0:  # str.find, not a pattern per stem: re's cache of compiled patterns is small
+                s, e = at, at + len(stem)
+                at = text.find(stem, e)
+                if s not in starts or (e not in ends and _HAN.match(text[e:e + 1] or "x")):
                     continue
-                inner = [f for f in out if m.start() < f.mention.end and f.mention.start < m.end()]
-                if any(f.how not in ("place", "person") or f.mention.start < m.start() or f.mention.end > m.end()
-                       for f in inner):
+                inner = [f for f in out if s < f.mention.end and f.mention.start < e]
+                if any(f.how not in ("place", "person") or f.mention.start < s or f.mention.end > e for f in inner):
                     continue  # inside a name found already (the full name itself)
                 out = [f for f in out if f not in inner]
-                out.append(Found(Mention(stem, self.company, m.start(), m.end(), stem), "org"))
+                out.append(Found(Mention(stem, self.company, s, e, stem), "org"))
         return out
 
 
