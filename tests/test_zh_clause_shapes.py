@@ -7,40 +7,15 @@ rules."""
 from __future__ import annotations
 
 import pytest
+from test_zh_open_extract import entities, extract, qualifiers, triples
 
 from kgbuild.extract.zh.extractor import ChineseExtractor
-from kgbuild.model import Chunk, ChunkExtraction
 from kgbuild.schema import resolve_schema
-
-
-def chunk(text: str) -> Chunk:
-    return Chunk(id="t#0", doc_id="t", text=text, order=0, paragraph_start=0, paragraph_end=0, token_count=len(text),
-                 content_hash="0")
 
 
 @pytest.fixture(scope="module")
 def zh() -> ChineseExtractor:
     return ChineseExtractor(resolve_schema("open_domain"))
-
-
-def extract(ex: ChineseExtractor, text: str) -> ChunkExtraction:
-    result = ex.extract([chunk(text)])[0]
-    assert result.failure is None
-    return result
-
-
-def entities(result: ChunkExtraction) -> dict[str, str]:
-    return {e.name: e.spg_class for e in result.entities}
-
-
-def triples(result: ChunkExtraction) -> set[tuple[str, str, str]]:
-    return {(r.subject.name, r.predicate, r.object.name) for r in result.relations}
-
-
-def qualifiers(result: ChunkExtraction) -> set[tuple[str, str, str, str, str]]:
-    by_id = {r.id: r for r in result.relations}
-    return {(by_id[h.subject.id].subject.name, by_id[h.subject.id].predicate, by_id[h.subject.id].object.name,
-             h.predicate, h.object.name) for h in result.hypernodes}
 
 
 def test_a_title_after_a_possessive_names_the_employer(zh: ChineseExtractor) -> None:
