@@ -56,6 +56,10 @@ _BRACKETED_PLACE = re.compile(r"[（(][\u4e00-\u9fff]{2,4}[）)]$")
 # A clause's opening: the start of the text or a clause break, then a time or frame (2023年，/ 截至报告期末，).
 _CLAUSE_OPEN = re.compile(r"(?:^|(?<=[，。；：！？\n]))\s*")
 _SUBJECT_CUE = re.compile(wl.SUBJECT_GAP + r"(?:" + wl.SUBJECT_CUES + r")")
+# The cues only a company is the subject of (a person is never 实现营业收入): they settle a name jieba tags a person's.
+_COMPANY_CUE = re.compile(wl.SUBJECT_GAP + r"(?:实现(?:营业|归属|净利|销售|销量|营收|利润|收入|产量|交付)|研发投入|"
+                          r"营业收入|净利润|的控股股东|的实际控制人|的(?:主要|全资|控股)子公司|总部位于|总部设在|主营业务|"
+                          r"在职员工|员工总数|第[一二三四五六七八九十\d]{1,3}届(?:董事会|监事会))")
 _SUBJECT_LEAD = re.compile(r"(?:报告期内|截至报告期末|报告期末|同月|同年|此外|同时|另外)?")
 _ITEMS = r"((?:[\u4e00-\u9fffA-Za-z0-9]{2,12}[、和及与]){1,12}[\u4e00-\u9fffA-Za-z0-9]{2,12})等"
 # Words before a product's kind that are not part of it: 新一代工业视觉平台 -> 工业视觉平台.
@@ -609,10 +613,13 @@ class OpenNameFinder:
             name = text[start:end]
             if not (3 <= len(name) <= 8) or not _SUBJECT_CUE.match(text, end) or _inside(blocked, start, end):
                 continue
-            if len(name) == 3 and (len(tokens[j].word) == 3 and tokens[j].pos not in ("nz", "nt", "nrt", "j")):
+            # 金龙鱼实现营业收入 (金龙鱼 a person's name to jieba): what only companies do settles it
+            company_only = _COMPANY_CUE.match(text, end) is not None
+            if len(name) == 3 and (len(tokens[j].word) == 3 and tokens[j].pos not in ("nz", "nt", "nrt", "j")
+                                   and not (company_only and tokens[j].pos == "nr")):
                 continue  # 海澜湾 (海 | 澜湾) yes; a three-character word jieba knows (董事会, 研究院) is no short name
             if name.startswith(wl.SUBJECT_STOP) or self._common(name) or name in wl.ORG_STOP \
-                    or self._person_at(text, tokens, start) == end:
+                    or (self._person_at(text, tokens, start) == end and not company_only):
                 continue
             out.append(Found(Mention(name, self.company, start, end, name), "org"))
         return out
@@ -794,6 +801,7 @@ class OpenNameFinder:
                 f.mention.name, f.mention.spg_class, f.mention.aliases = owner.name, owner.spg_class, owner.aliases
         kept = self._repeat(text, kept, result.aliases)
         kept = self._stems(text, tokens, kept)
+        kept = self._countries_before(text, kept)
         kept = self._joined_to_a_short_name(text, kept)
         # 深圳市大疆创新科技有限公司 cut short (or 东方启明信息技术… before its short name showed where it starts):
         # what is left of a name made only of the words of company names (科技有限公司) is a fragment, never a name
@@ -910,6 +918,26 @@ class OpenNameFinder:
         return out
 
 
+    def _countries_before(self, text: str, kept: list[Found]) -> list[Found]:
+        """赴美国特拉华大学 (jieba: 赴美国 | 特拉华 | 大学): a country written right before an organisation's name is a
+        place of its own, whatever token jieba hid it in."""
+        if self.country is None:
+            return kept
+        out = list(kept)
+        taken = [(f.mention.start, f.mention.end) for f in kept]
+        for f in kept:
+            if f.how != "org":
+                continue
+            country = next((c for c in sorted(wl.COUNTRIES, key=len, reverse=True)
+                            if text[max(0, f.mention.start - len(c)):f.mention.start] == c), None)
+            if country is None or len(country) < 2:
+                continue
+            s = f.mention.start - len(country)
+            if not any(a < f.mention.start and s < b for a, b in taken):
+                out.append(Found(Mention(country, self.country, s, f.mention.start, country), "place"))
+                taken.append((s, f.mention.start))
+        return out
+
     def _stems(self, text: str, tokens: list[Token], kept: list[Found]) -> list[Found]:
         """比亚迪股份有限公司…，1995年在深圳创办比亚迪: a company the chunk names in full is written later by its name
         without the legal form (比亚迪), or without the place it starts with too (新锐半导体 of
@@ -927,9 +955,10 @@ class OpenNameFinder:
             stem = re.sub(r"(?:集团|控股)+$", "", f.mention.name[:form.start()])
             place = next((t for t in tokens if t.start == f.mention.start and t.pos == "ns"
                           and t.end - t.start < len(stem)), None)
-            for s in (stem, stem[place.end - place.start:] if place else ""):
-                if len(s) >= 3 and not self._common(s) and s not in wl.ORG_STOP and not _fragment(s, self._org_re):
-                    stems.add(s)
+            for form_ in (stem, stem[place.end - place.start:] if place else ""):
+                if len(form_) >= 3 and not self._common(form_) and form_ not in wl.ORG_STOP \
+                        and not _fragment(form_, self._org_re):
+                    stems.add(form_)
         out = list(kept)
         for stem in sorted(stems, key=len, reverse=True):
             at = text.find(stem)

@@ -259,7 +259,12 @@ class OpenRelationRules:
 
         if (m := re.search(r"(?:成立|创立|创建|组建|建立|始建|设立|建校|创刊|注册成立)(?:于|在)", c)) is not None:
             date = next((x for x in self._after(clause, cs + m.end()) if self._date(x)), None)
-            if date is not None and not self._person(subject):
+            # 其前身是创建于1902年的三江师范学堂: what the date is of is the name after 的
+            founded = next((x for x in clause.mentions if date is not None and x.start == date.end + 1
+                            and text[date.end] == "的" and self._org(x)), None)
+            if founded is not None:
+                add(founded, "foundedOn", date)
+            elif date is not None and not self._person(subject):
                 add(subject, "foundedOn", date)
         elif (m := re.search(r"于(\S{4,20}?)(?:正式)?(?:注册)?(?:成立|创立|创建|设立)", c)) is not None:
             date = next((x for x in clause.mentions if self._date(x) and x.start >= cs + m.start()), None)
@@ -457,6 +462,12 @@ class OpenRelationRules:
                 (x for x in clause.mentions if x.kind in ("title", "quote")), None)
             if person is not None and work is not None:
                 add(work, "createdBy", person)
+        m = re.search(r"(?:凭借|凭|以)(?:其)?(?:[^，。；《“]{0,8}?)[《“]", c)
+        if m is not None and self._person(subject):
+            # 作家莫言凭借长篇小说《蛙》获得…: the work a person wins with is the person's
+            work = next((x for x in self._after(clause, cs + m.start()) if x.kind in ("title", "quote")), None)
+            if work is not None and work.start == cs + m.end():
+                add(work, "createdBy", subject)
         m = re.search(r"(?:著有|创作了|写了|撰写了|出版了|代表作(?:有|为|是|包括)?)", c)
         if m is not None and self._person(subject):
             for work in self._after(clause, cs + m.end()):
@@ -696,6 +707,9 @@ class OpenRelationRules:
         if self._person(subject):
             return subject
         right = next((x for x in clause.mentions if x.end == verb and self._person(x)), None)
+        if right is not None and re.search(r"(?:接替|接任|取代|替代|代替)$", text[:right.start]):
+            # 蔡崇信接替张勇出任董事会主席: the one replaced does not take the post; the one before 接替 does
+            right = next((x for x in reversed(clause.mentions) if x.end <= right.start and self._person(x)), None)
         if right is not None:
             return right
         if _REFERENCE.match(clause.text.lstrip()) or any(

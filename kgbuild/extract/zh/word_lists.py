@@ -84,7 +84,7 @@ PERSON_CUES: tuple[str, ...] = ("实际控制人为", "实际控制人是", "法
                                 "聘任", "聘请", "任命", "选举", "提名", "同意")
 # What follows a company's short name where it opens a clause of a report (2023年，海川环境实现营业收入…;
 # 北辰精密与德国西门子公司签署…): the clause's subject is then the company (open_mentions._org_as_subject).
-SUBJECT_CUES = (r"实现营业|实现归属|实现净利|实现销售|以[\d约]|"
+SUBJECT_CUES = (r"实现(?:营业|归属|净利|销售|销量|营收|利润|收入|产量|交付)|以[\d约]|"
                 r"与[^，。；]{2,24}?(?:签署|签订|达成|合作|联合成立|共同成立|共建)|"
                 r"发布|推出|发射|荣获|收购|新设|设立|共有|拥有在职|研发投入|董事会|董事长|总经理|总裁|的控股股东|宣布|"
                 r"的实际控制人|的主要子公司|的全资子公司|的控股子公司|总部位于|总部设在|主要从事|主营业务|成立于|"
@@ -110,7 +110,7 @@ PERSON_TITLES: tuple[str, ...] = (
 PERSON_VERBS = ("表示", "指出", "认为", "说", "称", "介绍", "强调", "透露", "出席", "出生", "生于", "毕业", "担任",
                 "出任",
                 "现任", "曾任", "创办", "创立", "著有", "去世", "逝世", "获得", "荣获", "创作", "撰写", "执导", "主演",
-                "编著", "接任", "继任", "当选", "加入", "辞去", "辞任")
+                "编著", "接任", "继任", "当选", "加入", "辞去", "辞任", "接替")
 
 # Single-character surnames (the commonest, covering most of the population) and compound ones.
 SURNAMES = frozenset(
