@@ -278,3 +278,34 @@ def test_a_predecessor_founded_in_a_year(zh: ChineseExtractor) -> None:
     assert ("四川大学", "predecessor", "四川中西学堂") in triples(result)
     assert ("四川大学", "predecessor", "1896年") not in triples(result)
     assert ("四川中西学堂", "foundedOn", "1896年") in triples(result)
+
+
+def test_a_short_name_jieba_tags_as_a_person_before_what_only_companies_do(zh: ChineseExtractor) -> None:
+    # jieba tags 金龙鱼 a person's name; a person never 实现营业收入
+    result = extract(zh, "2023年，金龙鱼实现营业收入2,515亿元，同比下降3.6%。")
+    assert ("金龙鱼", "营业收入", "2,515亿元") in triples(result)
+    result = extract(zh, "2023年，长城汽车实现销量123.1万辆。")
+    assert ("长城汽车", "销量", "123.1万辆") in triples(result)
+
+
+def test_a_country_hidden_in_a_token_before_a_school(zh: ChineseExtractor) -> None:
+    # jieba: 赴美国 | 特拉华 | 大学
+    result = extract(zh, "王涛毕业于复旦大学，后赴美国特拉华大学攻读博士学位。")
+    assert ("特拉华大学", "locatedIn", "美国") in triples(result)
+
+
+def test_the_one_replaced_does_not_take_the_post(zh: ChineseExtractor) -> None:
+    result = extract(zh, "京东集团宣布，许冉接替徐雷出任集团首席执行官。")
+    assert ("许冉", "worksFor", "京东集团") in triples(result)
+    assert ("徐雷", "worksFor", "京东集团") not in triples(result)
+
+
+def test_founded_in_a_year_of_the_name_after_de(zh: ChineseExtractor) -> None:
+    result = extract(zh, "北京大学坐落于北京市海淀区，其前身是创建于1898年的京师大学堂。")
+    assert ("京师大学堂", "foundedOn", "1898年") in triples(result)
+    assert ("北京大学", "foundedOn", "1898年") not in triples(result)
+
+
+def test_the_work_a_person_wins_with_is_theirs(zh: ChineseExtractor) -> None:
+    result = extract(zh, "作家迟子建凭借长篇小说《额尔古纳河右岸》获得茅盾文学奖。")
+    assert ("额尔古纳河右岸", "createdBy", "迟子建") in triples(result)

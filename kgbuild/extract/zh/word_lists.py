@@ -20,7 +20,7 @@ ORG_SUFFIXES: tuple[tuple[str, str], ...] = (
     ("大学", "EducationalInstitution|Organization"), ("学院", "EducationalInstitution|Organization"),
     ("中学", "EducationalInstitution|Organization"), ("小学", "EducationalInstitution|Organization"),
     ("学校", "EducationalInstitution|Organization"), ("书院", "EducationalInstitution|Organization"),
-    ("学堂", "EducationalInstitution|Organization"),
+    ("学堂", "EducationalInstitution|Organization"), ("大学堂", "EducationalInstitution|Organization"),
     ("研究院", "Organization"), ("研究所", "Organization"), ("研究中心", "Organization"), ("实验室", "Organization"),
     ("科学院", "Organization"), ("工程院", "Organization"),
     ("协会", "Organization"), ("学会", "Organization"), ("基金会", "Organization"), ("联合会", "Organization"),
