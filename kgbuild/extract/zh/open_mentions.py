@@ -97,6 +97,7 @@ _AGENTS = re.compile(r"由((?:[\u4e00-\u9fff]{2,8}?[和、与及])*[\u4e00-\u9ff
 _TITLE_RUN = re.compile(r"(?:[、和及兼](?:常务|执行|轮值|联席)?(?:"
                         + "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True)) + r"))*")
 _LEAD_ONLY = re.compile(r"\s*")  # nothing before a sentence's subject but space
+_COUNTRIES_LONGEST_FIRST = tuple(sorted(wl.COUNTRIES, key=len, reverse=True))
 _TITLE_WORDS = frozenset((*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES, "理事", "委员", "成员", "会员", "常委"))
 # Single characters that are verbs or function words before a name, never its first characters (曾任 | 阿里巴巴…).
 _VERB_CHARS = frozenset("任是在有为将会要被让给到去来说做向从把对与和及等经由于曾现原前兼历时")
@@ -928,8 +929,8 @@ class OpenNameFinder:
         for f in kept:
             if f.how != "org":
                 continue
-            country = next((c for c in sorted(wl.COUNTRIES, key=len, reverse=True)
-                            if text[max(0, f.mention.start - len(c)):f.mention.start] == c), None)
+            before = text[max(0, f.mention.start - 6):f.mention.start]
+            country = next((c for c in _COUNTRIES_LONGEST_FIRST if before.endswith(c)), None)
             if country is None or len(country) < 2:
                 continue
             s = f.mention.start - len(country)
