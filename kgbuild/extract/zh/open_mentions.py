@@ -40,7 +40,7 @@ VALUE_RE = re.compile(
     r"(?![\d年月日号])")
 _QUOTED = re.compile(r"[“\"「『]([^“”\"「」『』\n]{1,30})[”\"」』]")
 _TITLED = re.compile(r"《([^《》\n]{1,40})》")
-_ALIAS = re.compile(r"(?:以下简称|以下称|下称|简称|又称|亦称|俗称|英文简称|曾用名|原名)[为：:\s]*"
+_ALIAS = re.compile(r"(?:以下简称|以下称|下称|简称|又称|亦称|俗称|英文简称|曾用名|原名|古称|旧称)[为：:\s]*"
                     r"(?:[“\"「『]([^“”\"「」『』\n]{1,30})[”\"」』]|([\u4e00-\u9fffA-Za-z0-9]{2,12}))")
 # Tags of tokens that may stand inside a name (nouns, proper names, abbreviations, Latin words, noun-verbs
 # such as 投资 and 监督管理, distinguishing words such as 特种).
@@ -96,6 +96,8 @@ _AGENTS = re.compile(r"由((?:[\u4e00-\u9fff]{2,8}?[和、与及])*[\u4e00-\u9ff
                      r"(?:创办|创立|创建|设立|研发|研制|开发|设计|收购|发布|推出|出版|建造|制造)")
 _TITLE_RUN = re.compile(r"(?:[、和及兼](?:常务|执行|轮值|联席)?(?:"
                         + "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True)) + r"))*")
+_BIRTH_ENTRY = re.compile(r"(?:^|(?<=[。！？\n]))\s*([\u4e00-\u9fff]{2,4})[，,]\s*\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?"
+                          r"(?:出生|生于)")
 _LEAD_ONLY = re.compile(r"\s*")  # nothing before a sentence's subject but space
 _COUNTRIES_LONGEST_FIRST = tuple(sorted(wl.COUNTRIES, key=len, reverse=True))
 _TITLE_WORDS = frozenset((*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES, "理事", "委员", "成员", "会员", "常委"))
@@ -388,6 +390,9 @@ class OpenNameFinder:
             opens_entry = lead and _ENTRY_LEAD.match(text[end:end + 8])
             if after.startswith(wl.PERSON_VERBS) or opens_entry:
                 add(tok.start, end)
+        for m in _BIRTH_ENTRY.finditer(text):  # 钟南山，1936年出生于… (jieba: 钟南山 a place): an entry about a person
+            if _surname_at(text, m.start(1)) and m.start(1) not in seen:
+                add(m.start(1), m.end(1))
         return out
 
     def _place_class(self, word: str) -> str | None:
@@ -758,13 +763,14 @@ class OpenNameFinder:
             alias = m.group(1) or m.group(2)
             owner = next((f.mention for f in reversed(kept) if f.mention.end <= m.start()
                           and m.start() - f.mention.end <= 3 and f.how != "date"), None)
-            if owner is None and re.search(r"[，,]\s*$", text[:m.start()]) and m.group(0).startswith(
-                    ("原名", "曾用名", "又称", "旧称", "简称")):
+            if (owner is None or m.group(0).startswith(("原名", "曾用名", "古称", "旧称"))) \
+                    and re.search(r"[，,]\s*$", text[:m.start()]) and m.group(0).startswith(
+                    ("原名", "曾用名", "又称", "旧称", "古称", "简称")):
                 # 复旦大学创建于1905年，原名复旦公学: a clause of its own about the sentence's subject
                 opened = max(text.rfind(c, 0, m.start()) for c in "。！？\n") + 1
                 owner = next((f.mention for f in sorted(kept, key=lambda f: f.mention.start)
                               if opened <= f.mention.start < m.start() and f.how in ("org", "person", "place")
-                              and _LEAD_ONLY.fullmatch(text[opened:f.mention.start])), None)
+                              and _LEAD_ONLY.fullmatch(text[opened:f.mention.start])), None) or owner
             if owner is not None and alias and alias != owner.name:
                 # 东方启明信息技术股份有限公司（以下简称“东方启明”）: jieba's 东方 | 启明 stopped the walk back at
                 # 信息技术…; the short name shows where the name starts
@@ -956,8 +962,12 @@ class OpenNameFinder:
             stem = re.sub(r"(?:集团|控股)+$", "", f.mention.name[:form.start()])
             place = next((t for t in tokens if t.start == f.mention.start and t.pos == "ns"
                           and t.end - t.start < len(stem)), None)
-            for form_ in (stem, stem[place.end - place.start:] if place else ""):
-                if len(form_) >= 3 and not self._common(form_) and form_ not in wl.ORG_STOP \
+            # 大疆创新科技有限公司 … 创立大疆: the words of company names after the name (创新, 科技) drop too
+            bare = re.sub("(?:" + "|".join(wl.ORG_NAME_WORDS) + ")+$", "", stem)
+            if len(bare) == 2 and (self._place_class(bare) is not None or self._common(bare)):
+                bare = ""
+            for form_ in (stem, stem[place.end - place.start:] if place else "", bare if len(bare) == 2 else ""):
+                if len(form_) >= 2 and not self._common(form_) and form_ not in wl.ORG_STOP \
                         and not _fragment(form_, self._org_re):
                     stems.add(form_)
         out = list(kept)

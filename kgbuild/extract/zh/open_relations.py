@@ -529,7 +529,7 @@ class OpenRelationRules:
                 held = self._last_org(sentence, cs, not_named=owner.name) or held
             add(held, "partOf", owner)
         if re.search(r"合作|联合成立|共同成立|合资成立|合资设立|共建|联合组建|共同组建|签约(?!仪式)", c) \
-                and (m := re.search(r"(?:与|和|同)", c)) is not None:
+                and (m := re.search(r"(?:与|和|(?<![共相不])同)", c)) is not None:  # 共同 is no 同
             partner = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
             # 中联数科、华南理工大学与黄埔区人民政府签署合作协议: each party listed before 与 with each one after it
             parties = self._listed_before(clause, cs + m.start(), self._org)
@@ -551,13 +551,19 @@ class OpenRelationRules:
             add(founded, "foundedOn", date)
         if (m := re.search(r"(?:列入|入选|纳入)", c)) is not None:
             listed = next(iter(self._after(clause, cs + m.end())), None)
-            if listed is None:
-                named = re.match(r"([\u4e00-\u9fff]{2,16}(?:名录|名单|榜单|目录))", c[m.end():])
+            # 列入2023年中国企业500强榜单: a list named with its year is one name, not the year
+            named = re.match(r"((?:\d{4}年度?)?[\u4e00-\u9fff0-9]{2,20}?(?:名录|名单|榜单|目录))", c[m.end():])
+            if listed is None or (named is not None and self._date(listed) and listed.start == cs + m.end()):
+                listed = None
                 if named is not None:
                     s = cs + m.end()
                     listed = Mention(named.group(1), self.fallback, s, s + len(named.group(1)), named.group(1),
                                      kind="list-name")
-            add(subject, "listedIn", listed, timed)
+            # 伊利集团和蒙牛集团均被列入…: every name listed before the verb
+            # (被 AGENT 列入: the names before 被, not the agent)
+            bei = c.rfind("被", 0, m.start())
+            for x in self._listed_before(clause, cs + (bei if bei >= 0 else m.start()), self._org) or [subject]:
+                add(x, "listedIn", listed, timed)
         return out
 
     def _report_facts(self, text: str, clause: _Clause, subject: Mention, timed: list[tuple[str, Mention]],
