@@ -309,3 +309,37 @@ def test_founded_in_a_year_of_the_name_after_de(zh: ChineseExtractor) -> None:
 def test_the_work_a_person_wins_with_is_theirs(zh: ChineseExtractor) -> None:
     result = extract(zh, "作家迟子建凭借长篇小说《额尔古纳河右岸》获得茅盾文学奖。")
     assert ("额尔古纳河右岸", "createdBy", "迟子建") in triples(result)
+
+
+def test_an_entry_that_opens_with_a_persons_birth(zh: ChineseExtractor) -> None:
+    # jieba tags 钟南山 a place (…山)
+    result = extract(zh, "钟南山，1936年出生于江苏省南京市，1960年毕业于北京医学院。")
+    assert entities(result).get("钟南山") == "Person"
+    assert {("钟南山", "bornIn", "南京市"), ("钟南山", "educatedAt", "北京医学院")} <= triples(result)
+
+
+def test_an_output_figure_after_shixian(zh: ChineseExtractor) -> None:
+    result = extract(zh, "2023年，山金矿业实现矿产金产量12.3吨，同比增长9.6%。")
+    assert ("山金矿业", "矿产金产量", "12.3吨") in triples(result)
+
+
+def test_listed_names_put_on_a_list_with_its_year(zh: ChineseExtractor) -> None:
+    result = extract(zh, "海尔集团和美的集团均被列入2023年中国企业500强榜单。")
+    assert {("海尔集团", "listedIn", "2023年中国企业500强榜单"),
+            ("美的集团", "listedIn", "2023年中国企业500强榜单")} <= triples(result)
+    result = extract(zh, "武夷山位于福建省，1999年被联合国教科文组织列入世界遗产名录。")
+    assert ("武夷山", "listedIn", "世界遗产名录") in triples(result)
+    assert ("联合国教科文组织", "listedIn", "世界遗产名录") not in triples(result)
+
+
+def test_an_old_name_of_a_city_and_gongtong_is_no_tong(zh: ChineseExtractor) -> None:
+    result = extract(zh, "南京位于江苏省西南部，古称金陵，是六朝古都。")
+    city = next(e for e in result.entities if e.name == "南京")
+    assert city.aliases == ["金陵"]
+    result = extract(zh, "由复旦大学牵头、联合多家企业共同组建的上海数据研究院于2021年揭牌。")
+    assert not any(r.predicate == "cooperateWith" for r in result.relations)
+
+
+def test_a_companys_bare_stem(zh: ChineseExtractor) -> None:
+    result = extract(zh, "商汤科技有限公司创始人汤晓鸥毕业于中国科学技术大学，2014年在香港创立商汤。")
+    assert ("商汤", "foundedBy", "汤晓鸥") in triples(result)
