@@ -62,7 +62,7 @@ REPO = Path(__file__).resolve().parents[1]
 GOLD = REPO / "bench" / "data" / "technical_gold.jsonl"
 HELDOUT = REPO / "bench" / "data" / "technical_heldout.jsonl"
 # A set scored once with the rules frozen: its extracted output is never printed (docs/technical_gold.md).
-NEVER_SHOWN = frozenset({"technical_heldout2"})
+NEVER_SHOWN = frozenset({"technical_heldout2", "technical_heldout3"})
 DEFAULT_BASE = "1909190"  # main before the third issue-31 session (precision, honest scoring)
 _CODE_SHAPE = re.compile(
     r"^(?:[\w$]+(?:\.[\w$]+)+(?:\(.*\))?|[\w.$]+\(.*\)|[a-z]+[A-Z]\w*|\w*_\w+|--?[a-z][\w-]*|[A-Z][a-z]+[A-Z]\w*)$")
