@@ -1,0 +1,71 @@
+"""Check the hand-written gold sets' shape, extracting nothing: JSON loads, fields present, labels refer to
+what the record names, and every QA supporting passage is in the `--corpus-slice` corpus.
+
+`python bench/check_gold_sets.py` prints one line per set and exits 1 on the first set with a problem.
+"""
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+DATA = Path(__file__).parent / "data"
+CORPUS_2WIKI = Path("/work/shared/data/2wiki/corpus.json")
+
+
+def check_zh(path: Path) -> list[str]:
+    problems = []
+    for p in json.loads(path.read_text(encoding="utf-8"))["paragraphs"]:
+        for key in ("id", "split", "genre", "text", "entities", "relations", "values", "qualifiers", "events"):
+            if key not in p:
+                problems.append(f"{p.get('id')}: no {key}")
+        text = p["text"]
+        problems += [f"{p['id']}: entity {n} not in the text" for n, _ in p["entities"] if n not in text]
+        problems += [f"{p['id']}: relation end not in the text: {r}" for r in p["relations"]
+                     if r[0] not in text or r[2] not in text]
+        rels = [list(r) for r in p["relations"]]
+        problems += [f"{p['id']}: qualifier of no relation: {q}" for q in p["qualifiers"] if q[:3] not in rels]
+    return problems
+
+
+def check_technical(path: Path) -> list[str]:
+    problems = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        r = json.loads(line)
+        names = {e["name"] for e in r["entities"]}
+        problems += [f"{r['id']}: no {k}" for k in ("id", "source", "section", "text", "labelled") if k not in r]
+        problems += [f"{r['id']}: relation end not an entity: {x}" for x in r["relations"]
+                     if x["s"] not in names or x["o"] not in names or "p" not in x]
+    return problems
+
+
+def check_qa(path: Path, slice_others: int = 900) -> list[str]:
+    qa = json.loads(path.read_text(encoding="utf-8"))
+    data = json.loads(CORPUS_2WIKI.read_text(encoding="utf-8"))
+    keys = [str(r.get("title", i)) for i, r in enumerate(data)]
+    wanted = {t for q in qa for t, _ in q["supporting_facts"]}
+    # bench/strategies.py's corpus_slice: the supporting passages plus `slice_others` drawn with seed 0
+    keep = {i for i, key in enumerate(keys) if key in wanted}
+    rest = [i for i in range(len(keys)) if i not in keep]
+    keep |= set(random.Random(0).sample(rest, min(slice_others, len(rest))))
+    in_slice = {keys[i] for i in keep}
+    problems = [f"{q.get('_id')}: no {k}" for q in qa
+                for k in ("_id", "question", "answer", "aliases", "type", "supporting_facts", "level") if k not in q]
+    problems += [f"{q['_id']}: {t} not in the slice" for q in qa for t, _ in q["supporting_facts"] if t not in in_slice]
+    return problems
+
+
+def main() -> None:
+    checks = [(DATA / "zh_heldout4_gold.json", check_zh), (DATA / "technical_heldout3.jsonl", check_technical),
+              (DATA / "2wiki_heldout2_qa.json", check_qa)]
+    failed = False
+    for path, check in checks:
+        problems = check(path)
+        print(f"{path.name}: {'ok' if not problems else '; '.join(problems[:5])}")
+        failed |= bool(problems)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
