@@ -182,7 +182,7 @@ class MappedFiles:
              mapping: FileMapping, fmt: str) -> tuple[RowOut | None, list[ReadProblem], Document | None]:
         where = f"{source}:{row.line}"
         mapped = mapper.row(row.values)
-        problems = [ReadProblem(where, message) for message in mapped.problems]
+        problems = [ReadProblem(where, message) for message in mapped.problems] if mapped.problems else []
         if mapped.skipped:
             return None, problems, None
         text_doc = None
