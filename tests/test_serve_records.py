@@ -47,6 +47,10 @@ def test_a_records_row_is_shown_by_its_file_and_line(tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir()
     shutil.copy(TABLE, data / TABLE.name)
+    # One disease record of the shipped mapping's shape (idx,title,text,alias): its text column is a
+    # document of its own, whose passages are the record's too.
+    (data / "Disease.csv").write_text("idx,title,text,alias\n1,脂溢性皮炎,脂溢性皮炎是一种常见的皮肤病。,脂溢性湿疹\n",
+                                      encoding="utf-8")
     config_file = tmp_path / "kgbuild.yaml"
     config_file.write_text(default_config_text("medicine-demo", "medicine"), encoding="utf-8")
     report = asyncio.run(Builder(load_config(config_file, env={})).arun([data]))
@@ -63,3 +67,14 @@ def test_a_records_row_is_shown_by_its_file_and_line(tmp_path: Path) -> None:
         assert chunk["source"] == "HospitalDepartment.csv:3" and chunk["title"] == "HospitalDepartment.csv"
         # A record's neighbour is its own line, not this one's.
         assert get(client, "/api/node", id="HospitalDepartment#p00004#0")["source"] == "HospitalDepartment.csv:4"
+        # The disease's row and the passage of its text column both name Disease.csv line 2; a text's
+        # title stays the record's name.
+        hits = get(client, "/api/search", q="脂溢性皮炎", kind="entity")["items"]
+        (disease,) = [h for h in hits if h["name"] == "脂溢性皮炎"]
+        chunks = get(client, "/api/node", id=disease["id"])["chunk_ids"]
+        assert "Disease#p00002#0" in chunks and any(c.startswith("Disease/1#") for c in chunks), chunks
+        for chunk_id in chunks:
+            page = get(client, "/api/node", id=chunk_id)
+            assert page["source"] == "Disease.csv:2", page
+        text_page = get(client, "/api/node", id=next(c for c in chunks if c.startswith("Disease/1#")))
+        assert text_page["title"] == "脂溢性皮炎"
