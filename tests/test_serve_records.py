@@ -11,11 +11,11 @@ from __future__ import annotations
 import asyncio
 import shutil
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 from shared_data import shared_data_dir
+from test_serve_api import get
 
 from kgbuild.build import Builder
 from kgbuild.config import ENV_OVERRIDES, default_config_text, load_config
@@ -35,12 +35,6 @@ pytestmark = [pytest.mark.slow,  # a build that syncs Milvus Lite
 def no_model_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ENV_OVERRIDES:
         monkeypatch.delenv(name, raising=False)
-
-
-def get(client: httpx.Client, path: str, **params: Any) -> Any:
-    response = client.get(path, params=params)
-    assert response.status_code == 200, response.text
-    return response.json()
 
 
 def test_a_records_row_is_shown_by_its_file_and_line(tmp_path: Path) -> None:
