@@ -25,7 +25,7 @@ from kgbuild.ingest.readers.problems import ReadProblem
 from kgbuild.model import Chunk, Concept, Document
 from kgbuild.record_mapping import FileMapping, RecordsConfig
 from kgbuild.records import MappedFiles, RecordExtractor, chunk_table, read_rows, record_chunks
-from kgbuild.records.values import BadValue, parse
+from kgbuild.records.values import BadValue, parse, split
 from kgbuild.workspace import Workspace
 
 MEDICINE = shared_data_dir() / "medicine"
@@ -105,6 +105,20 @@ def test_typed_parses_normalise_values_and_refuse_bad_ones() -> None:
     for value, kind in (("about ten", "number"), ("2.5", "integer"), ("next week", "date"), ("maybe", "boolean")):
         with pytest.raises(BadValue):
             parse(value, kind, [])
+
+
+def test_the_fast_paths_of_cells_give_what_the_general_ones_give() -> None:
+    """One separator is split with str.split and a plain number read by float at once (issue 28's
+    import time): the same values as the regex and the grouping rule, on the cells that differ."""
+    for cell in ("drug 1;drug 2", " a ;; a;b ", ";", "a", "", "x;\u00a0;y", "a ;a"):
+        assert split(cell, ";") == split(cell, [";"]), cell
+    assert split(" a ;; a;b ", ";") == ["a", "b"]
+    for cell, number in (("12345", "12345"), ("1_000", "1000"), ("1_00", "100"), ("1,234", "1234"), ("1 234 567", "1234567"),
+                         (" 2.50 ", "2.5"), ("1e3", "1000"), ("１２", "12")):
+        assert parse(cell, "number", []) == [number], cell
+    for bad in ("1,23", "nan", "inf", "1__000"):
+        with pytest.raises(BadValue):
+            parse(bad, "number", [])
 
 
 # ---------------------------------------------------------------- mapping the medicine files

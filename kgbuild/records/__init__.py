@@ -20,6 +20,7 @@ from kgbuild.records.documents import (
     chunk_table,
     is_records,
     record_chunks,
+    record_source,
 )
 from kgbuild.records.extraction import RecordExtractor
 from kgbuild.records.graph import RecordsGraph, build_records_graph
@@ -28,4 +29,5 @@ from kgbuild.records.rows import Row, read_rows
 
 __all__ = ["RECORDS_FORMAT", "MappedFiles", "MappedRecord", "MappedTables", "PendingChunks", "RecordExtractor",
            "RecordMapper", "RecordsGraph", "Row", "TargetIndex", "as_chunk_table", "build_records_graph",
-           "check_mapping", "chunk_parts", "chunk_table", "is_records", "read_rows", "record_chunks"]
+           "check_mapping", "chunk_parts", "chunk_table", "is_records", "read_rows", "record_chunks",
+           "record_source"]

@@ -28,7 +28,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from kgbuild.ids import content_hash, escape_article_id
+from kgbuild.ids import content_hash, escape_article_id, parse_chunk_id
 from kgbuild.ingest.readers.document import make_document, paragraph, split_paragraphs
 from kgbuild.ingest.readers.problems import BadInput, ReadProblem
 from kgbuild.model import Chunk, Document
@@ -74,6 +74,8 @@ def record_line(chunk: Chunk) -> str:
 PROBLEMS_KEY = "records.problems"
 TEXT_DOCS_KEY = "records.text_documents"
 COUNT_KEY = "records.count"  # how many records (chunks) the file holds
+# Document metadata key of a text column's document: the `file:line` of its record.
+RECORD_KEY = "record"
 
 
 def file_digest(path: Path) -> str:
@@ -180,7 +182,7 @@ class MappedFiles:
              mapping: FileMapping, fmt: str) -> tuple[RowOut | None, list[ReadProblem], Document | None]:
         where = f"{source}:{row.line}"
         mapped = mapper.row(row.values)
-        problems = [ReadProblem(where, message) for message in mapped.problems]
+        problems = [ReadProblem(where, message) for message in mapped.problems] if mapped.problems else []
         if mapped.skipped:
             return None, problems, None
         text_doc = None
@@ -189,7 +191,7 @@ class MappedFiles:
             paras = [p for p in (paragraph([], part, "\n") for part in split_paragraphs(mapped.text)) if p]
             try:
                 text_doc = make_document(f"{article}/{record_id}", where, mapped.name, fmt,
-                                         paras, {"record": where})
+                                         paras, {RECORD_KEY: where})
             except BadInput as err:
                 problems.append(ReadProblem(where, f"text column {mapping.text!r}: {err.message}"))
         return mapped, problems, text_doc
@@ -207,6 +209,19 @@ def _flat(values: pa.Array | pa.ChunkedArray) -> pa.Array:
 def record_chunk_ids(doc_id: str, lines: pa.Array) -> pa.Array:
     """`{doc id}#p{LINE}#0` for each record line: the ids `ids.chunk_id` gives."""
     return pc.binary_join_element_wise(doc_id + "#p", _padded(lines), "#0", "")
+
+
+def record_source(doc_source: str, chunk_id: str) -> str | None:
+    """The `file:line` of a records document's chunk (the section `chunk_table` gives it), from the
+    document's source and the line its id carries (`record_chunk_ids`): no chunk row read.
+    None for an id that is not a record's."""
+    try:
+        parts = parse_chunk_id(chunk_id)
+    except ValueError:
+        return None
+    if not parts.para_code[1:].isdigit():
+        return None
+    return f"{doc_source}:{int(parts.para_code[1:])}"
 
 
 def chunk_table(doc: Document, rows: pa.Table, start: int = 0, stop: int | None = None) -> pa.Table:

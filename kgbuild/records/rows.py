@@ -75,7 +75,7 @@ def _table(handle: TextIO, source: str, delimiter: str, columns: list[str]) -> I
                                                        "the file was not read)")
                 return
             line = reader.line_num + 1
-            if not any(c.strip() for c in cells):
+            if not "".join(cells).strip():  # a blank row: one join, not a generator over its cells
                 continue
             if len(cells) != width:
                 yield ReadProblem(f"{source}:{start}", f"row has {len(cells)} fields, the header has {width}; quote "

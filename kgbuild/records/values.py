@@ -49,8 +49,11 @@ def split(value: Any, separators: Separators) -> list[str]:
     text = " ".join(value.split()) if isinstance(value, str) else text_of(value)
     if not text:
         return []
-    pattern = _splitter(separators if isinstance(separators, str) else tuple(separators))
-    parts = pattern.split(text) if pattern is not None else [text]
+    if type(separators) is str and separators:
+        parts = text.split(separators)  # one separator: str.split, the same parts as the regex at a third of its cost
+    else:
+        pattern = _splitter(separators if isinstance(separators, str) else tuple(separators))
+        parts = pattern.split(text) if pattern is not None else [text]
     if len(parts) == 1:
         return [text]  # one value (most cells): already stripped
     return list(dict.fromkeys(p.strip() for p in parts if p.strip()))
@@ -90,9 +93,14 @@ def _number(value: Any, text: str, *, integer: bool) -> str:
         number = float(value)
     else:
         try:
-            number = float(_GROUPING.sub("", text))
+            # A plain number (most cells) parses as it is: the grouping regex only removes separators
+            # that make `float` fail, or underscores between digits, which `float` skips anyway.
+            number = float(text)
         except ValueError:
-            raise BadValue(f"{text!r} is not a number") from None
+            try:
+                number = float(_GROUPING.sub("", text))
+            except ValueError:
+                raise BadValue(f"{text!r} is not a number") from None
     if math.isnan(number) or math.isinf(number):
         raise BadValue(f"{text!r} is not a finite number")
     if integer:

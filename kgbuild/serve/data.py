@@ -19,9 +19,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import pyarrow.compute as pc
 
 from kgbuild.errors import ConfigError
 from kgbuild.graph.projection import CHUNK, CONCEPT, ENTITY, EVENT, MENTION, RELATION, ROLE, GraphProjection
+from kgbuild.records.documents import RECORD_KEY, RECORDS_FORMAT, record_source
 from kgbuild.serve.records import (
     ChainLink,
     ClassCount,
@@ -96,6 +98,9 @@ class GraphIndex:
         self.descriptions: dict[int, str] = {}
         self._read_entities()
         self._read_concepts()
+        self.record_docs: dict[str, str] = {}  # records document -> its file (`source`)
+        self.record_texts: dict[str, str] = {}  # a record's text-column document -> the record's `file:line`
+        self._read_record_documents()
         self.edge_pos = {eid: e for e, eid in enumerate(p.edge_ids)}
         self._build_search()
         _ = p.incident  # built now, not by the first neighbourhood request
@@ -127,6 +132,29 @@ class GraphIndex:
             i = self.p.node_pos.get(row["id"])
             if i is not None and row.get("description"):
                 self.descriptions[i] = row["description"]
+
+    def _read_record_documents(self) -> None:
+        """Which documents are mapped records files, or a record's text column: their chunks are shown by
+        the record's `file:line`. Only the matching rows are turned into Python values (one per file,
+        one per text cell), never the whole table."""
+        if not self.workspace.has_table("documents"):
+            return
+        table = self.workspace.read_table("documents", columns=["id", "source", "format", "metadata"])
+        records = table.filter(pc.fill_null(pc.equal(table["format"], RECORDS_FORMAT), False))
+        self.record_docs = dict(zip(records["id"].to_pylist(), records["source"].to_pylist(), strict=True))
+        # The metadata column is a JSON object per document: only those naming the key are parsed.
+        texts = table.filter(pc.fill_null(pc.match_substring(table["metadata"], json.dumps(RECORD_KEY)), False))
+        for doc, metadata in zip(texts["id"].to_pylist(), texts["metadata"].to_pylist(), strict=True):
+            where = json.loads(metadata or "{}").get(RECORD_KEY)
+            if isinstance(where, str):
+                self.record_texts[doc] = where
+
+    def chunk_source(self, chunk: int) -> str | None:
+        """A chunk's `file:line` when it is a record (or a record's text), else None."""
+        doc = self.p.chunk_doc.get(chunk, "")
+        if doc in self.record_docs:
+            return record_source(self.record_docs[doc], self.p.node_ids[chunk])
+        return self.record_texts.get(doc)
 
     def _build_search(self) -> None:
         """One string of every searchable name and alias, folded and separated by NULs: a substring search
@@ -300,6 +328,7 @@ class GraphIndex:
         if p.node_kind[i] == CHUNK:
             doc = p.chunk_doc.get(i, "")
             detail.text, detail.doc_id, detail.title = p.chunk_text.get(i, ""), doc, p.title_of(doc)
+            detail.source = self.chunk_source(i)
         return detail
 
     def chain(self, i: int) -> list[ChainLink]:
@@ -421,7 +450,8 @@ class GraphIndex:
         text = p.chunk_text.get(chunk, "")
         doc = p.chunk_doc.get(chunk, "")
         found = triple_sentence(text, list(heads), list(tails), predicate)
-        view = Support(chunk_id=p.node_ids[chunk], doc_id=doc, title=p.title_of(doc), text=text)
+        view = Support(chunk_id=p.node_ids[chunk], doc_id=doc, title=p.title_of(doc), text=text,
+                       source=self.chunk_source(chunk))
         if found is not None:
             view.sentence = SpanView(start=found.sentence.start, end=found.sentence.end)
             view.mentions = [SpanView(start=s.start, end=s.end) for s in found.mentions]

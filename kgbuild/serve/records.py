@@ -72,6 +72,8 @@ class NodeDetail(NodeRef):
     text: str | None = Field(None, description="a chunk node's passage")
     doc_id: str | None = None
     title: str | None = None
+    source: str | None = Field(None, description="a chunk node that is a row of a mapped records file (or the "
+                                                 "text of one): the row's `file:line`")
     concept_chain: list[ChainLink] = Field(default_factory=list)
 
 
@@ -116,6 +118,8 @@ class Support(BaseModel):
     chunk_id: str
     doc_id: str
     title: str
+    source: str | None = Field(None, description="a row of a mapped records file (or the text of one): the "
+                                                 "row's `file:line`, as `kgbuild inspect support` shows it")
     text: str
     sentence: SpanView | None = None
     mentions: list[SpanView] = Field(default_factory=list, description="the triple's ends named in the sentence")

@@ -45,6 +45,14 @@
     return node;
   }
 
+  // Where a passage is, as its title says it: a row of a records file by its `file:line`
+  // (`Disease.csv:2`, as `kgbuild inspect support` shows it), after the title when the title is
+  // something else (a record's text column: the record's name).
+  function passageWhere(title, source) {
+    if (!source) return title;
+    return !title || source.startsWith(title + ":") ? source : `${title} · ${source}`;
+  }
+
   function nodeHref(id) {
     return "#/node/" + encodeURIComponent(id);
   }
@@ -415,7 +423,7 @@
         el("span", { class: "muted" }, ` · ${fmt(d.degree)} links · ${fmt(d.chunk_count)} passages · id `), el("code", {}, d.id)),
     ]);
     if (d.description) append(head, [el("p", { class: "description" }, d.description)]);
-    if (d.text) append(head, [el("p", { class: "muted" }, d.title || d.doc_id), el("blockquote", { class: "passage" }, d.text)]);
+    if (d.text) append(head, [el("p", { class: "muted" }, passageWhere(d.title || d.doc_id, d.source)), el("blockquote", { class: "passage" }, d.text)]);
     if (d.aliases.length) append(head, [el("p", {}, el("strong", {}, "aliases: "), d.aliases.join(" · "))]);
     const props = Object.entries(d.properties || {});
     if (props.length) {
@@ -509,7 +517,7 @@
     if (!t.support.length) append(box, [el("p", { class: "muted" }, "No supporting passage recorded.")]);
     for (const s of t.support) {
       append(box, [el("div", { class: "support" },
-        el("p", { class: "muted" }, s.title, " · ", el("code", {}, s.chunk_id), s.how ? ` · sentence found by ${s.how === "both" ? "both names" : s.how === "one" ? "one name" : "words"}` : " · no sentence names it"),
+        el("p", { class: "muted" }, passageWhere(s.title, s.source), " · ", el("code", {}, s.chunk_id), s.how ? ` · sentence found by ${s.how === "both" ? "both names" : s.how === "one" ? "one name" : "words"}` : " · no sentence names it"),
         highlighted(s.text, s.sentence, s.mentions))]);
     }
     if (t.support_total > t.support.length) append(box, [el("p", { class: "muted" }, `${t.support_total - t.support.length} more passages (see /api/triple)`)]);
