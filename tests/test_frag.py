@@ -464,6 +464,20 @@ def test_question_linking_to_nothing_is_an_explained_empty_answer(resources: Res
     assert not walkless.answer("what is the meaning of life?", Budget()).chunks
 
 
+def test_without_text_fusion_a_walk_through_passages_still_brings_its_passages(tmp_path: Path) -> None:
+    """Drew Fuller's birthplace is in the graph only as two names of one passage (no relation from him
+    at all here): with text fusion off, that passage is all the answer can read, so the walk through it
+    must bring it, though with text fusion on only paths of stated relations bring passages."""
+    chunks = [{"id": cid(k), "doc_id": k, "text": text} for k, (_, text) in TEXTS.items()]
+    projection = GraphProjection.from_rows(
+        chunks=chunks, entities=ENTITIES, relations=[r for r in RELATIONS if r["id"] != "r_star"],
+        hypernodes=HYPERNODES, documents=[{"id": k, "title": title} for k, (title, _) in TEXTS.items()])
+    resources = Resources(Workspace(tmp_path / ".kgbuild"), projection=projection)
+    walk_only = FragStrategy(resources, Budget(), settings=FragSettings(text_fusion=False), heuristic=True)
+    answer = walk_only.answer("Where was Drew Fuller born?", Budget())
+    assert cid("drew") in [c.id for c in answer.chunks]
+
+
 def test_frag_with_a_model_makes_one_answer_call(tmp_path: Path) -> None:
     from tests.llm_server import ScriptedLLM
 

@@ -151,12 +151,13 @@ class FragStrategy:
             how = f"cross-encoder {s.cross_encoder} over the top {2 * s.top_u} by cosine"
         facts = [path_text(p, r.path) for r in top]
         limit = min(budget.k, MAX_PASSAGES)
-        # The passages behind the walk come from the paths that state a relation at every step (a hop
-        # through a passage that merely names two things says nothing of how they relate): each one's
-        # own passages, then the article of the node it reached.
-        stated = [r for r in top if all(p.edge_kind[e] != MENTION for e in r.path.edges)]
-        behind = evidence_chunks(p, ((r.path.edges, r.path.nodes) for r in stated), limit=s.passage_pool * limit,
-                                 reached=True, home=True)
+        # With text fusion, the passages behind the walk come from the paths that state a relation at
+        # every step (a hop through a passage that merely names two things says nothing of how they
+        # relate): each one's own passages, then the article of the node it reached; text retrieval
+        # fills the rest. Without it, the walk's passages are all the answer sees: every path brings its own.
+        units = [r for r in top if all(p.edge_kind[e] != MENTION for e in r.path.edges)] if s.text_fusion else top
+        behind = evidence_chunks(p, ((r.path.edges, r.path.nodes) for r in units), limit=s.passage_pool * limit,
+                                 reached=True, home=s.text_fusion)
         chunk_nodes = closest_passages(behind, graph.vectors.nodes, linked.vector,
                                        len(behind) if s.text_fusion else limit)
         chunks = to_chunks(p, chunk_nodes)
