@@ -230,6 +230,9 @@ class DropReason(Reason):
 
 class RetypeReason(Reason):
     UNKNOWN_CLASS_TO_FALLBACK = "unknown class to fallback"
+    # records: a relation's target no mapped record holds, kept as a node named by the value
+    # (`records.missing_targets: stub`; the `drop` setting makes it a `dangling object` drop instead)
+    MISSING_TARGET_TO_STUB = "missing target to named stub"
 
 
 class FailureReason(Reason):
@@ -255,7 +258,8 @@ class Drop(Record):
 
 
 class Retype(Record):
-    """An item kept, but under another type than the extractor gave (e.g. the schema's fallback class)."""
+    """An item kept, but not as the extractor gave it: under another type (the schema's fallback
+    class), or a relation target no mapped record holds kept as a named stub node."""
 
     record: Literal["retype"] = "retype"
     stage: str

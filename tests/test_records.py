@@ -275,6 +275,11 @@ def test_a_relation_to_a_record_no_file_holds_is_a_named_stub_or_dropped_and_cou
     drops = [d.detail for ex in extractions for d in ex.drops]
     assert drops == ([] if missing == "stub" else
                      ["disease.json:2: column 'departments': no HospitalDepartment record with id 'D9'"])
+    # A kept stub has its `file:line` line too: a retype note (`kgbuild inspect drops`), one per target.
+    stubs = [(r.reason.value, r.detail) for ex in extractions for r in ex.retypes]
+    assert stubs == ([] if missing == "drop" else [
+        ("missing target to named stub",
+         "disease.json:2: column 'departments': no HospitalDepartment record with id 'D9' (kept as a named stub)")])
     assert "1 relation target(s) no mapped record holds" in extractor.notes()[0]
 
 

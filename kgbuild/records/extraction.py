@@ -75,7 +75,8 @@ class RecordExtractor:
             self.counts.stubs += mapped.stubs
             self.counts.dropped_targets += len(mapped.drops)
             yield ChunkExtraction(chunk_id=chunk.id, extractor=EXTRACTOR, entities=mapped.entities,
-                                  relations=mapped.relations, concepts=mapped.concepts, drops=mapped.drops)
+                                  relations=mapped.relations, concepts=mapped.concepts, drops=mapped.drops,
+                                  retypes=mapped.retypes)
 
     def notes(self) -> list[str]:
         return self.counts.notes(self.config.missing_targets)

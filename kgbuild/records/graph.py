@@ -43,7 +43,7 @@ from kgbuild.model import Concept, Document, Drop, DropReason, Entity, Relation,
 from kgbuild.record_mapping import RecordsConfig
 from kgbuild.records.columns import ColumnsBuilder, MappedTables
 from kgbuild.records.documents import PendingChunks, as_chunk_table, is_records, record_chunk_ids
-from kgbuild.records.mapper import RecordMapper, dangling_drop, link_place, mapper_for
+from kgbuild.records.mapper import RecordMapper, dangling_drop, link_place, mapper_for, stub_note
 from kgbuild.records.memory import release as _release
 from kgbuild.schema import Schema
 from kgbuild.tables import CODECS, SCHEMAS
@@ -643,13 +643,17 @@ class _Builder:
         missing = lookup & (owner < 0)
         keep = ~missing
         if missing.any():
+            # One `file:line` note per missing target either way: a drop, or a stub's retype note.
+            lines = _ints(part.tables.rows["line"])  # by row: the rows table holds every kept record
+            for i in np.flatnonzero(missing).tolist():
+                where = link_place(f"{part.doc.source}:{lines[rows[i]]}", column[slot[i]])
+                cell = (where, target_cls[slot[i]], by[slot[i]], value[i].as_py(), part.chunk_ids[rows[i]].as_py())
+                if self.missing == "drop":
+                    self.drops.append(dangling_drop(*cell))
+                else:
+                    self.retypes.append(stub_note(*cell))
             if self.missing == "drop":
                 self.counts.dropped_targets += int(missing.sum())
-                lines = _ints(part.tables.rows["line"])  # by row: the rows table holds every kept record
-                for i in np.flatnonzero(missing).tolist():
-                    where = f"{part.doc.source}:{lines[rows[i]]}"
-                    self.drops.append(dangling_drop(link_place(where, column[slot[i]]), target_cls[slot[i]],
-                                                    by[slot[i]], value[i].as_py(), part.chunk_ids[rows[i]].as_py()))
             else:
                 self.counts.stubs += int(missing.sum())  # a named stub: the value as written
                 keep = np.ones(n, dtype=bool)

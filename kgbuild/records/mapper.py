@@ -18,7 +18,7 @@ from typing import Any
 
 from kgbuild.ids import normalize_name
 from kgbuild.ingest.readers.problems import BadInput
-from kgbuild.model import Concept, Drop, DropReason, Entity, Ref, Relation
+from kgbuild.model import Concept, Drop, DropReason, Entity, Ref, Relation, Retype, RetypeReason
 from kgbuild.record_mapping import FileMapping, RecordsConfig, RelationColumn
 from kgbuild.records.values import BadValue, parse, split, text_of
 from kgbuild.schema import Schema
@@ -56,6 +56,7 @@ class MappedRecord:
     relations: list[Relation] = field(default_factory=list)
     concepts: list[Concept] = field(default_factory=list)
     drops: list[Drop] = field(default_factory=list)
+    retypes: list[Retype] = field(default_factory=list)  # a stub note each (`stub_note`)
     problems: list[str] = field(default_factory=list)  # one line each, without the `file:line` prefix
     skipped: bool = False  # nothing of the record is kept
     text: str = ""  # the text column, read as a document of its own
@@ -312,6 +313,7 @@ class RecordMapper:
                 out.drops.append(dangling_drop(what, cls, by, value, chunk_id))
                 return None
             out.stubs += 1
+            out.retypes.append(stub_note(what, cls, by, value, chunk_id))
             name = value
         return _entity(name, cls, chunk_id)
 
@@ -377,6 +379,13 @@ def dangling_drop(what: str, cls: str, by: str, value: str, chunk_id: str) -> Dr
     """The note of a relation to a record no mapped file holds (`records.missing_targets: drop`)."""
     return Drop(stage=STAGE, reason=DropReason.DANGLING_OBJECT, kind="relation",
                 detail=f"{what}: no {cls} record with {by} {value!r}", chunk_id=chunk_id)
+
+
+def stub_note(what: str, cls: str, by: str, value: str, chunk_id: str) -> Retype:
+    """The note of a relation to a record no mapped file holds, kept as a named stub
+    (`records.missing_targets: stub`): the same `file:line` line as the dropped case's."""
+    return Retype(stage=STAGE, reason=RetypeReason.MISSING_TARGET_TO_STUB, kind="entity",
+                  detail=f"{what}: no {cls} record with {by} {value!r} (kept as a named stub)", chunk_id=chunk_id)
 
 
 def mapper_for(config: RecordsConfig, schema: Schema, source: str, *,
