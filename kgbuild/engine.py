@@ -259,7 +259,21 @@ class Engine:
         name = self.resolve(strategy)
         budget = Budget(k=k or self._config.query.top_k, use_cache=use_cache)
         answer = self.strategy(name, budget).answer(question, budget)
+        answer = self._cite_records(answer)
         return answer if answer.strategy else answer.model_copy(update={"strategy": name})
+
+    def _cite_records(self, answer: Answer) -> Answer:
+        """The answer with each citation of a records row naming its `file:line` (a row is a source
+        like any passage; the strategies know chunks only by id). Only the cited documents are read."""
+        if not answer.citations:
+            return answer
+        from kgbuild.records.documents import RecordSources
+
+        sources = RecordSources.read(self.workspace, {c.doc_id for c in answer.citations})
+        if not sources:
+            return answer
+        citations = [c.model_copy(update={"source": sources.of(c.doc_id, c.chunk_id)}) for c in answer.citations]
+        return answer.model_copy(update={"citations": citations})
 
     def default_eval_strategies(self) -> list[str]:
         """The model-free strategies, and the solver too when a model is configured. The model-guided

@@ -502,3 +502,36 @@ def test_records_are_never_paired_by_a_similarity_step_but_text_still_fuses_with
     fused = fuse_entities([typo, other], [], _schema(), settled={typo.id})
     assert len(fused.entities) == 1 and [m.step for m in fused.merges] == ["lsh"]
     assert text.id == rows[1].id  # the same name and class is the same node before fusion
+
+
+@pytest.mark.slow  # a build that syncs Milvus Lite, then `kgbuild query`
+def test_an_answer_citing_a_record_names_its_file_and_line(tmp_path: Path) -> None:
+    """Issue 28: a row is a citeable source in answers. Written from the file: drugs.csv line 3 is
+    Ibuprofen, the only capsule, so BM25 (no model) cites that row as `drugs.csv:3`; the passage
+    of a text file is cited by its document, as before."""
+    pytest.importorskip("milvus_lite")
+    from click.testing import CliRunner
+
+    from kgbuild.cli.root import main
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "drugs.csv").write_text("id,name,form\n1,Aspirin,tablet\n2,Ibuprofen,capsule\n", encoding="utf-8")
+    (data / "notes.txt").write_text("Capsule shells are made of gelatin.\n", encoding="utf-8")
+    mapping = "records:\n  files:\n    - {path: drugs.csv, class: Drug, id: id, name: name}\n"
+    text = default_config_text("records-demo", "medicine")
+    text = text.split("records:")[0] + mapping + "\nquery:" + text.split("\nquery:", 1)[1]
+    config_file = tmp_path / "kgbuild.yaml"
+    config_file.write_text(text, encoding="utf-8")
+    report = asyncio.run(Builder(load_config(config_file, env={})).arun([data]))
+    assert not report.store_error, report.store_error
+    args = ["--config", str(config_file), "query", "Which drug is a capsule?", "--strategy", "bm25", "--k", "2"]
+    runner = CliRunner()
+    as_json = runner.invoke(main, [*args, "--json"], catch_exceptions=False)
+    assert as_json.exit_code == 0, as_json.output
+    citations = {c["chunk_id"]: c for c in json.loads(as_json.stdout)["citations"]}
+    assert citations["drugs#p00003#0"]["source"] == "drugs.csv:3", citations
+    assert all(c["source"] is None for c in citations.values() if c["doc_id"] == "notes"), citations
+    human = runner.invoke(main, args, catch_exceptions=False)
+    assert human.exit_code == 0, human.output
+    assert "[drugs#p00003#0] (drugs.csv:3)" in human.stdout, human.stdout

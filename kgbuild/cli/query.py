@@ -197,7 +197,9 @@ def print_answer(answer: Answer, out: Console) -> None:
     if answer.citations:
         out.print("\n[bold]citations[/bold]")
         for cite in answer.citations:
-            _print_wrapped(out, f"[{cite.chunk_id}] ({cite.doc_id}) {_short(cite.text, 200)}", "  ", "    ")
+            # A records row is named by its file and line (`Disease.csv:2`), a passage by its document.
+            where = cite.source or cite.doc_id
+            _print_wrapped(out, f"[{cite.chunk_id}] ({where}) {_short(cite.text, 200)}", "  ", "    ")
 
 
 def _print_wrapped(out: Console, text: str, first_indent: str, indent: str) -> None:

@@ -73,6 +73,9 @@ class Citation(BaseModel):
     chunk_id: str
     doc_id: str
     text: str = ""  # the sentence or passage quoted
+    # A row of a mapped records file (or its text column): the record's `file:line`, filled by the
+    # engine from the workspace's documents (docs/structured.md); None for a passage of a text.
+    source: str | None = None
 
 
 Number = int | float | None

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from json.encoder import encode_basestring as _encode  # the ensure_ascii=False one
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -39,6 +39,9 @@ from kgbuild.records.memory import release
 from kgbuild.records.rows import Row, file_format, read_rows
 from kgbuild.schema import Schema
 from kgbuild.tables import chunk_from_row
+
+if TYPE_CHECKING:
+    from kgbuild.workspace import Workspace
 
 RECORDS_FORMAT = "records"
 
@@ -222,6 +225,44 @@ def record_source(doc_source: str, chunk_id: str) -> str | None:
     if not parts.para_code[1:].isdigit():
         return None
     return f"{doc_source}:{int(parts.para_code[1:])}"
+
+
+@dataclass
+class RecordSources:
+    """Which documents of a workspace are mapped records files, or a record's text column, so that a
+    chunk of one is named by its record's `file:line` (the explorer's passages, an answer's citations).
+
+    `read` turns only the matching rows of the `documents` table into Python values (one per file,
+    one per text cell), never the whole table; `doc_ids` narrows it to those documents (an answer's)."""
+
+    files: dict[str, str] = field(default_factory=dict)  # records document -> its file (`source`)
+    texts: dict[str, str] = field(default_factory=dict)  # a record's text-column document -> its `file:line`
+
+    @classmethod
+    def read(cls, workspace: Workspace, doc_ids: Iterable[str] | None = None) -> RecordSources:
+        if not workspace.has_table("documents"):
+            return cls()
+        table = workspace.read_table("documents", columns=["id", "source", "format", "metadata"])
+        if doc_ids is not None:
+            table = table.filter(pc.is_in(table["id"], value_set=pa.array(sorted(set(doc_ids)), pa.string())))
+        records = table.filter(pc.fill_null(pc.equal(table["format"], RECORDS_FORMAT), False))
+        out = cls(dict(zip(records["id"].to_pylist(), records["source"].to_pylist(), strict=True)))
+        # The metadata column is a JSON object per document: only those naming the key are parsed.
+        texts = table.filter(pc.fill_null(pc.match_substring(table["metadata"], json.dumps(RECORD_KEY)), False))
+        for doc, metadata in zip(texts["id"].to_pylist(), texts["metadata"].to_pylist(), strict=True):
+            where = json.loads(metadata or "{}").get(RECORD_KEY)
+            if isinstance(where, str):
+                out.texts[doc] = where
+        return out
+
+    def __bool__(self) -> bool:
+        return bool(self.files or self.texts)
+
+    def of(self, doc_id: str, chunk_id: str) -> str | None:
+        """The `file:line` of a chunk of this document when it is a record (or a record's text), else None."""
+        if doc_id in self.files:
+            return record_source(self.files[doc_id], chunk_id)
+        return self.texts.get(doc_id)
 
 
 def chunk_table(doc: Document, rows: pa.Table, start: int = 0, stop: int | None = None) -> pa.Table:

@@ -19,11 +19,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pyarrow.compute as pc
 
 from kgbuild.errors import ConfigError
 from kgbuild.graph.projection import CHUNK, CONCEPT, ENTITY, EVENT, MENTION, RELATION, ROLE, GraphProjection
-from kgbuild.records.documents import RECORD_KEY, RECORDS_FORMAT, record_source
+from kgbuild.records.documents import RecordSources
 from kgbuild.serve.records import (
     ChainLink,
     ClassCount,
@@ -98,9 +97,8 @@ class GraphIndex:
         self.descriptions: dict[int, str] = {}
         self._read_entities()
         self._read_concepts()
-        self.record_docs: dict[str, str] = {}  # records document -> its file (`source`)
-        self.record_texts: dict[str, str] = {}  # a record's text-column document -> the record's `file:line`
-        self._read_record_documents()
+        # Which documents are mapped records files or a record's text: their chunks show the record's `file:line`.
+        self.records = RecordSources.read(self.workspace)
         self.edge_pos = {eid: e for e, eid in enumerate(p.edge_ids)}
         self._build_search()
         _ = p.incident  # built now, not by the first neighbourhood request
@@ -133,28 +131,9 @@ class GraphIndex:
             if i is not None and row.get("description"):
                 self.descriptions[i] = row["description"]
 
-    def _read_record_documents(self) -> None:
-        """Which documents are mapped records files, or a record's text column: their chunks are shown by
-        the record's `file:line`. Only the matching rows are turned into Python values (one per file,
-        one per text cell), never the whole table."""
-        if not self.workspace.has_table("documents"):
-            return
-        table = self.workspace.read_table("documents", columns=["id", "source", "format", "metadata"])
-        records = table.filter(pc.fill_null(pc.equal(table["format"], RECORDS_FORMAT), False))
-        self.record_docs = dict(zip(records["id"].to_pylist(), records["source"].to_pylist(), strict=True))
-        # The metadata column is a JSON object per document: only those naming the key are parsed.
-        texts = table.filter(pc.fill_null(pc.match_substring(table["metadata"], json.dumps(RECORD_KEY)), False))
-        for doc, metadata in zip(texts["id"].to_pylist(), texts["metadata"].to_pylist(), strict=True):
-            where = json.loads(metadata or "{}").get(RECORD_KEY)
-            if isinstance(where, str):
-                self.record_texts[doc] = where
-
     def chunk_source(self, chunk: int) -> str | None:
         """A chunk's `file:line` when it is a record (or a record's text), else None."""
-        doc = self.p.chunk_doc.get(chunk, "")
-        if doc in self.record_docs:
-            return record_source(self.record_docs[doc], self.p.node_ids[chunk])
-        return self.record_texts.get(doc)
+        return self.records.of(self.p.chunk_doc.get(chunk, ""), self.p.node_ids[chunk])
 
     def _build_search(self) -> None:
         """One string of every searchable name and alias, folded and separated by NULs: a substring search
