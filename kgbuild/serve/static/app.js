@@ -690,7 +690,7 @@
     if (a.notes.length) append(out, [el("ul", { class: "notes" }, a.notes.map((n) => el("li", {}, n)))]);
     if (a.citations.length) {
       append(out, [el("h3", {}, "Citations"), el("ol", { id: "citations" }, a.citations.map((c) => el("li", { class: "citation" },
-        el("a", { href: nodeHref(c.chunk_id) }, c.doc_id), " ", el("code", {}, c.chunk_id), el("blockquote", {}, c.text))))]);
+        el("a", { href: nodeHref(c.chunk_id) }, passageWhere(c.doc_id, c.source)), " ", el("code", {}, c.chunk_id), el("blockquote", {}, c.text))))]);
     }
     if (a.plan.length) append(out, [el("h3", {}, "Plan"), el("pre", { class: "plan" }, a.plan.join("\n"))]);
     if (a.trace.length) {
