@@ -143,19 +143,22 @@ class GraphProjection:
     signature: tuple[tuple[str, int, int], ...] = ()
     node_pos: dict[str, int] = field(init=False)
     pred_pos: dict[str, int] = field(init=False)
-    title_docs: dict[str, frozenset[str]] = field(init=False)  # `title_key` of a document title -> those documents
 
     def __post_init__(self) -> None:
         self.node_pos = {nid: i for i, nid in enumerate(self.node_ids)}
         self.pred_pos = {p: i for i, p in enumerate(self.predicates)}
-        titled: dict[str, set[str]] = {}
-        for doc, title in self.doc_titles.items():
-            titled.setdefault(title_key(title), set()).add(doc)
-        self.title_docs = {key: frozenset(docs) for key, docs in titled.items() if key}
         if not self.fingerprint:
             self.fingerprint = content_fingerprint(self.node_ids, self.edge_ids)
 
     # ---------------------------------------------------------------- sizes and lookups
+
+    @cached_property
+    def title_docs(self) -> dict[str, frozenset[str]]:
+        """`title_key` of a document title -> those documents (made on first use: only FRAG asks)."""
+        titled: dict[str, set[str]] = {}
+        for doc, title in self.doc_titles.items():
+            titled.setdefault(title_key(title), set()).add(doc)
+        return {key: frozenset(docs) for key, docs in titled.items() if key}
 
     def home_chunks(self, node: int) -> tuple[int, ...]:
         """The node's own article: those of its supporting chunks whose document's title names it (its
