@@ -36,10 +36,6 @@ class Corpus(BaseModel):
         """The chunks held as records (every document's but the records documents')."""
         return [c for doc_id in sorted(self.chunks) for c in self.chunks[doc_id]]
 
-    def chunk_count(self, doc_id: str) -> int:
-        table = self.record_chunks.get(doc_id)
-        return table.num_rows if table is not None else len(self.chunks.get(doc_id, []))
-
 
 def load_corpus(workspace: Workspace) -> Corpus:
     """The documents and chunks built so far (empty for a new workspace)."""

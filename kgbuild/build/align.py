@@ -15,8 +15,7 @@ from kgbuild.build.context import BuildContext
 from kgbuild.build.records import BuiltGraph
 from kgbuild.build.stage import StageResult
 from kgbuild.ids import content_hash
-from kgbuild.merge import MergeTable
-from kgbuild.model import Relation
+from kgbuild.merge import merge_by_id
 from kgbuild.records import RecordsGraph, is_records
 from kgbuild.report import AlignSection
 
@@ -38,10 +37,7 @@ def follow_fusion(graph: Graph, merges: list[Merge], records: RecordsGraph) -> G
     moved = records.repoint(merged, names, {r.id for r in graph.relations})
     if not moved:
         return graph
-    relations: MergeTable[Relation] = MergeTable()
-    for r in (*graph.relations, *moved):
-        relations.add(r)
-    return graph.model_copy(update={"relations": relations.values()})
+    return graph.model_copy(update={"relations": merge_by_id((*graph.relations, *moved))})
 
 
 class AlignStage:

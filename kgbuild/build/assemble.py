@@ -12,8 +12,8 @@ from kgbuild.build.stage import StageResult
 from kgbuild.corpus import Corpus
 from kgbuild.extract.validate import validate_extraction
 from kgbuild.ids import content_hash
-from kgbuild.merge import MergeTable
-from kgbuild.model import ChunkExtraction, Concept, DropReason, Entity, RetypeReason
+from kgbuild.merge import merge_by_id
+from kgbuild.model import ChunkExtraction, DropReason, RetypeReason
 from kgbuild.records import RecordsGraph, build_records_graph
 from kgbuild.records.memory import release
 from kgbuild.report import AssembleSection, GraphCounts
@@ -32,13 +32,9 @@ def join_records(graph: Graph, records: RecordsGraph) -> Graph:
     (`RecordsGraph.bring_in`: a name or alias shared with another node, or a semantic type),
     the hierarchies' concepts, and the records' validation notes. The record's own fields come
     first when a text entity has its id (the table's name stays the node's name)."""
-    entities: MergeTable[Entity] = MergeTable()
-    for e in (*records.bring_in(graph.entities), *graph.entities):
-        entities.add(e)
-    concepts: MergeTable[Concept] = MergeTable()
-    for c in (*records.concepts, *graph.concepts):
-        concepts.add(c)
-    return graph.model_copy(update={"entities": entities.values(), "concepts": concepts.values(),
+    entities = merge_by_id((*records.bring_in(graph.entities), *graph.entities))
+    concepts = merge_by_id((*records.concepts, *graph.concepts))
+    return graph.model_copy(update={"entities": entities, "concepts": concepts,
                                     "drops": [*graph.drops, *records.drops],
                                     "retypes": [*graph.retypes, *records.retypes]})
 

@@ -23,8 +23,7 @@ from kgbuild.build.stage import StageResult
 from kgbuild.curate.apply import Stale, apply_corrections
 from kgbuild.curate.file import CorrectionsFile, corrections_path, read_corrections
 from kgbuild.ids import content_hash
-from kgbuild.merge import MergeTable
-from kgbuild.model import Entity, Relation
+from kgbuild.merge import merge_by_id
 from kgbuild.records import RecordsGraph
 from kgbuild.report import CorrectionsSection
 from kgbuild.workspace import Workspace
@@ -43,13 +42,9 @@ def section_of(file: CorrectionsFile, applied: dict[str, int], stale: Sequence[S
 
 def merged_in(graph: Graph, records: RecordsGraph) -> Graph:
     """`graph` holding every row of `records` as records (merged by id), `records` left empty."""
-    entities: MergeTable[Entity] = MergeTable()
-    for e in (*graph.entities, *records.bring_in([], everything=True)):
-        entities.add(e)
-    relations: MergeTable[Relation] = MergeTable()
-    for r in (*graph.relations, *records.take_all_relations()):
-        relations.add(r)
-    return graph.model_copy(update={"entities": entities.values(), "relations": relations.values()})
+    entities = merge_by_id((*graph.entities, *records.bring_in([], everything=True)))
+    relations = merge_by_id((*graph.relations, *records.take_all_relations()))
+    return graph.model_copy(update={"entities": entities, "relations": relations})
 
 
 class CorrectionsStage:

@@ -272,10 +272,13 @@ def open_prefetch(config: Config, models: ModelPool, texts: Sequence[str]) -> Ve
     embedder = open_embedder(config, workspace, models)
     # The same model and cache on a session of its own, made on the store-opening thread (the build's
     # priority), whose threads do not spin: it runs beside the graph writes on the same cores, where
-    # threads spinning between runs only take CPU from them.
-    foreground = open_embedder(config, workspace, models)
-    if isinstance(foreground.inner, SentenceEmbedder):
-        foreground.inner.background = True
+    # threads spinning between runs only take CPU from them. With no graph store there is nothing to
+    # run beside: the vector sync embeds what is missing, and no session is made for it.
+    foreground = None
+    if config.graph_store.backend != "none":
+        foreground = open_embedder(config, workspace, models)
+        if isinstance(foreground.inner, SentenceEmbedder):
+            foreground.inner.background = True
     analyzer = decide_text_analyzer(config, workspace)
     certain = (config.vector_store.text_analyzer != "auto" or config.extract.prompt_language == "zh"
                or choose_text_analyzer("auto", prompt_language=config.extract.prompt_language,

@@ -30,8 +30,7 @@ class WriteStage:
         prefetch, ctx.vector_prefetch = ctx.vector_prefetch, None
         ahead = None
         if prefetch is not None:
-            if ctx.config.graph_store.backend != "none":
-                prefetch.complete(lambda: _unwritten_texts(ctx, prefetch.name))
+            prefetch.complete(lambda: _unwritten_texts(ctx, prefetch.name))  # nothing without a graph store
             ahead = prefetch.finish
 
         # What the earlier stages left on the heap (millions of objects) is moved out of the cyclic

@@ -83,10 +83,12 @@ def clause(state: ChunkState, verb: Token) -> None:
     # Lambert"), and to the verbs those take as complements ("In 1944 he learned about ENIAC and began to
     # visit the Moore School").
     inherited = state.front_qualifiers.get(verb.head.i, []) if verb.dep_ in ("conj", "xcomp") else []
-    if lemma == "be" and any(c.dep_ == "acomp" and c.lower_ == "married" for c in children):
-        _married_to(state, verb, subjects, _copula_qualifiers(state, verb, children))
-    if lemma in ("be", "become", "remain"):  # "was active in Antwerp and Paris"
-        adjective_relations(state, verb, subjects, _copula_qualifiers(state, verb, children) + inherited)
+    if lemma in ("be", "become", "remain"):
+        stated = _copula_qualifiers(state, verb, children)  # a conj's inherited ones already among them
+        if lemma == "be" and any(c.dep_ == "acomp" and c.lower_ == "married" for c in children):
+            _married_to(state, verb, subjects, stated)
+        # "was active in Antwerp and Paris"
+        adjective_relations(state, verb, subjects, stated + [q for q in inherited if q not in stated])
     if appearances(state, subjects, verb):  # "The album features guest appearances from A, B and C"
         return
     if lemma in SKIP_VERBS and not (verb.dep_ == "xcomp" and state.lemma(verb.head) == "use"):

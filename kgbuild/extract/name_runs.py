@@ -83,7 +83,6 @@ _NO_LEFT = frozenset({"PERSON", "DATE", "TIME", "NORP", "CARDINAL", "ORDINAL", "
 _PLACE_OR_PERSON = frozenset({"GPE", "LOC", "PERSON", "NORP"})
 _NAME_TAGS = frozenset({"NNP", "NNPS"})
 _ROMAN = re.compile(r"(?:X{0,3})(?:IX|IV|V?I{0,3})")
-_ROMAN_ONLY = re.compile(r"[IVX]+")
 _ADJACENT_LABELS = frozenset({"ORG", "PRODUCT", "FAC", "WORK_OF_ART", "EVENT"})
 _NUMBER_LABELS = frozenset({"ORDINAL", "CARDINAL", "MONEY"})  # all-capitalised: words of a name
 _PLACES = frozenset({"GPE", "LOC"})
@@ -353,7 +352,7 @@ def _joined_runs(doc: Doc, spans: list[Span]) -> tuple[list[Span], list[tuple[in
             span.label_ = "WORK_OF_ART"
         elif head.label in ("GPE", "LOC") and not run[-1].label and len(run) == 2 and run[1].start == head.end:
             span.label_ = PROPN  # "Scuderia Ferrari": a place word opened a name, the name is no place
-        elif _ROMAN_ONLY.fullmatch(doc[head.end - 1].text) and _regnal(doc[head.end - 1]) and all(
+        elif _regnal(doc[head.end - 1]) and all(
                 p.label in _PLACES | {""} for p in run[1:]):
             span.label_ = "PERSON"  # "Constantine I of Greece": a regnal number names a ruler
         elif head.label == "PERSON" and all(p.label in _PLACES for p in run[1:]):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from kgbuild.extract.chunk_state import ChunkState
 from kgbuild.extract.facts import Mention
 from kgbuild.extract.nouns import name_after, noun_phrase
-from kgbuild.extract.vocab import VAGUE_NOUNS, WORK_NOUN_VERBS
+from kgbuild.extract.vocab import VAGUE_NOUNS
 
 if TYPE_CHECKING:
     from spacy.tokens import Token
@@ -43,8 +43,6 @@ def possessed_name(state: ChunkState, noun: Token) -> None:
     for owner in owners:
         if owner is name or owner.is_date:
             continue
-        if word in WORK_NOUN_VERBS and state.is_person(owner):
-            continue  # "Farley Mowat's autobiography "Never Cry Wolf"": nouns.possessed_title
         state.triple(name, f"{noun_phrase(state, noun)} of", owner, [])
 
 

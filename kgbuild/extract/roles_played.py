@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from kgbuild.extract.chunk_state import ChunkState, Qualifier, listed
 from kgbuild.extract.facts import Mention
 from kgbuild.extract.name_lists import continue_list
+from kgbuild.extract.nouns import name_after
 from kgbuild.extract.possessed_names import possessor
 
 if TYPE_CHECKING:
@@ -76,8 +77,7 @@ def _works(state: ChunkState, prep: Token) -> list[Mention]:
     for pobj in (p for p in prep.children if p.dep_ == "pobj"):
         candidates = [state.object(tok, False) for tok in listed(pobj)]
         if not any(candidates):  # the kind noun, then its title: 'on the TV series "Due South"'
-            j = pobj.i + 1 + (pobj.i + 1 < len(state.doc) and state.doc[pobj.i + 1].is_quote)
-            candidates = [state.tok2m[j]] if j < len(state.doc) else []
+            candidates = [name_after(state, pobj)[1]]
         found.extend(m for m in candidates if m is not None and _is_work(state, m))
     return found
 

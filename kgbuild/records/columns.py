@@ -62,9 +62,6 @@ class MappedTables:
         self.records = self.records.slice(0, 0)
         self.links = self.links.slice(0, 0)
 
-    def nbytes(self) -> int:
-        return sum(t.nbytes for t in (self.rows, self.records, self.links, self.spo, self.concepts))
-
 
 def _json(value: dict[str, Any]) -> str | None:
     """A map as the tables write it (`tables._json`: sorted keys, not ASCII-escaped), None when

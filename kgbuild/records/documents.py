@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from kgbuild.ids import content_hash, escape_article_id, parse_chunk_id
+from kgbuild.ids import PARA_CODE_WIDTH, content_hash, escape_article_id, parse_chunk_id
 from kgbuild.ingest.readers.document import make_document, paragraph, split_paragraphs
 from kgbuild.ingest.readers.problems import BadInput, ReadProblem
 from kgbuild.model import Chunk, Document
@@ -202,10 +202,11 @@ class MappedFiles:
 
 def _padded(lines: pa.Array) -> pa.Array:
     """Line numbers as paragraph codes (`ids.para_code`: at least five digits)."""
-    return pc.utf8_lpad(pc.cast(lines, pa.string()), width=5, padding="0")
+    return pc.utf8_lpad(pc.cast(lines, pa.string()), width=PARA_CODE_WIDTH, padding="0")
 
 
-def _flat(values: pa.Array | pa.ChunkedArray) -> pa.Array:
+def flat_array(values: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """One array of a column's chunks (the columnar code's `take`s and numpy views need one)."""
     return values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
 
 
@@ -280,10 +281,10 @@ def chunk_table(doc: Document, rows: pa.Table, start: int = 0, stop: int | None 
     # The ids of the slice and of one record either side of it: its neighbours' ids are slices of them.
     lo, hi = max(start - 1, 0), min(stop + 1, total)
     window = rows.slice(lo, hi - lo)
-    window_ids = _flat(record_chunk_ids(doc.id, window["line"]))
+    window_ids = flat_array(record_chunk_ids(doc.id, window["line"]))
     ids = window_ids.slice(start - lo, n)
     lines, texts = rows["line"].slice(start, n), rows["text"].slice(start, n)  # chunked as read: not copied
-    where = _flat(pc.binary_join_element_wise(doc.source + ":", pc.cast(lines, pa.string()), ""))
+    where = flat_array(pc.binary_join_element_wise(doc.source + ":", pc.cast(lines, pa.string()), ""))
     offsets = pa.array(range(n + 1), pa.int32())
     hashes = pa.array([content_hash(t) for t in texts.to_pylist()], pa.string())
     order = pa.array(range(start, stop), pa.int64())

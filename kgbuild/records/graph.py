@@ -43,6 +43,7 @@ from kgbuild.model import Concept, Document, Drop, DropReason, Entity, Relation,
 from kgbuild.record_mapping import RecordsConfig
 from kgbuild.records.columns import ColumnsBuilder, MappedTables
 from kgbuild.records.documents import PendingChunks, as_chunk_table, is_records, record_chunk_ids
+from kgbuild.records.documents import flat_array as _array
 from kgbuild.records.mapper import RecordMapper, dangling_drop, link_place, mapper_for, stub_note
 from kgbuild.records.memory import release as _release
 from kgbuild.schema import Schema
@@ -80,10 +81,6 @@ class RecordCounts:
         return out
 
 
-def _array(values: pa.Array | pa.ChunkedArray) -> pa.Array:
-    return values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
-
-
 def _is_in(values: pa.ChunkedArray | pa.Array, value_set: pa.Array) -> pa.ChunkedArray | pa.Array:
     """Per row, whether its value is one of `value_set`; a dictionary-encoded column is looked
     up by its dictionary (each id once, not decoded into a string per row)."""
@@ -92,11 +89,6 @@ def _is_in(values: pa.ChunkedArray | pa.Array, value_set: pa.Array) -> pa.Chunke
     chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
     return pa.chunked_array([pc.is_in(c.dictionary, value_set=value_set).take(c.indices) for c in chunks],
                             pa.bool_())
-
-
-def _joined(*columns: Any) -> pa.Array:
-    """Columns joined by a unit separator into one key per row."""
-    return _array(pc.binary_join_element_wise(*columns, "\x1f"))
 
 
 def _encoded(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
@@ -120,37 +112,6 @@ def _changes(values: pa.Array) -> np.ndarray:
     if n > 1:
         out[1:] = pc.not_equal(values.slice(1), values.slice(0, n - 1)).to_numpy(zero_copy_only=False)
     return out
-
-
-@dataclass
-class _Groups:
-    """Rows sorted by (group code, order key): where each group starts, and its rows' columns."""
-
-    rows: pa.Table  # sorted
-    new: np.ndarray  # per row: the first of its group
-    starts: np.ndarray  # row index of each group's first row
-    codes: np.ndarray  # each group's code
-
-    @classmethod
-    def of(cls, table: pa.Table, codes: np.ndarray) -> _Groups:
-        order = np.lexsort((table["ord"].to_numpy(), codes))
-        sorted_codes = codes[order]
-        new = np.ones(len(order), dtype=bool)
-        new[1:] = sorted_codes[1:] != sorted_codes[:-1]
-        starts = np.flatnonzero(new)
-        return cls(table.take(pa.array(order)), new, starts, sorted_codes[starts])
-
-    def first(self, column: str) -> pa.Array:
-        return _array(self.rows[column]).take(pa.array(self.starts))
-
-    def distinct_lists(self, column: str) -> pa.Array:
-        """Per group, the distinct values of `column` in order; a value's rows are adjacent in a
-        group (a record's mentions share its order key's high bits, a document's too)."""
-        values = _array(self.rows[column])
-        keep = self.new | _changes(values)
-        kept = values.filter(pa.array(keep))
-        offsets = np.append(np.flatnonzero(self.new[keep]), len(kept)).astype(np.int32)
-        return pa.ListArray.from_arrays(pa.array(offsets), kept)
 
 
 @dataclass
@@ -306,11 +267,6 @@ def build_records_graph(config: RecordsConfig, schema: Schema, docs: Mapping[str
         parts.append(_Doc(doc, mapper, tables, _array(record_chunk_ids(doc_id, tables.rows["line"])),
                           index * _DOC_SHIFT, counts.records - tables.rows.num_rows))
     return _Builder(schema, config.missing_targets, strict, counts).build(parts)
-
-
-def _const(value: Any, n: int, kind: pa.DataType | None = None) -> pa.Array:
-    kind = kind or pa.string()
-    return pa.array([value] * n, kind) if n else pa.array([], kind)
 
 
 _S = pa.string()
@@ -720,9 +676,8 @@ class _Builder:
                 continue
             here = np.flatnonzero(cls == code)
             target = resolved or (None if self.strict else self.schema.fallback_class)
-            for i in here.tolist():
-                if resolved is not None:
-                    break
+            # An alias the schema resolves is renamed silently; an unknown class gets a note per mention.
+            for i in (here.tolist() if resolved is None else []):
                 mention, chunk_id = m["name"][m["name_at"][i]].as_py(), chunk_ids[m["record"][i]].as_py()
                 if target is None:
                     self.drops.append(Drop(stage=VALIDATE, reason=DropReason.UNKNOWN_CLASS, kind="entity",

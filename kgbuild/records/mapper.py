@@ -206,9 +206,6 @@ class RecordMapper:
             return self._spo_row(values)
         return self._record_row(values)
 
-    def check(self, values: dict[str, Any]) -> RowOut:
-        return self.row(values)
-
     def map(self, values: dict[str, Any], chunk_id: str, where: str = "") -> MappedRecord:
         """One record as nodes and triples citing `chunk_id` (`where`: its `file:line`), its targets
         looked up in the index: the view of one record (`RecordExtractor`); a build maps its

@@ -94,8 +94,13 @@ _ACTION_MIN_FREQ = 1000
 _AGENTS = re.compile(r"由((?:[\u4e00-\u9fff]{2,8}?[和、与及])*[\u4e00-\u9fff]{2,8}?)"
                      r"(?:于\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?)?(?:共同|联合|独立|自主)?(?:出资)?"
                      r"(?:创办|创立|创建|设立|研发|研制|开发|设计|收购|发布|推出|出版|建造|制造)")
-_TITLE_RUN = re.compile(r"(?:[、和及兼](?:常务|执行|轮值|联席)?(?:"
-                        + "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True)) + r"))*")
+TITLE_RUN = re.compile(r"(?:[、和及兼](?:常务|执行|轮值|联席)?(?:"
+                       + "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True)) + r"))*")
+# A given name of one or two characters after a surname, up to what people do, 的, 在 / 于, or the next
+# title of a list of posts (董事长韩立新和副总经理马晓东)
+_GIVEN_NAME = re.compile(r"[\u4e00-\u9fff]{1,2}?(?=" + "|".join(wl.PERSON_VERBS)
+                         + "|的|在|于|[和、及](?:常务|执行)?(?:" + "|".join(wl.EXECUTIVE_TITLES) + "))")
+_ORG_WORDS_AT_END = re.compile("(?:" + "|".join(wl.ORG_NAME_WORDS) + ")+$")  # 创新科技 of 大疆创新科技
 _BIRTH_ENTRY = re.compile(r"(?:^|(?<=[。！？\n]))\s*([\u4e00-\u9fff]{2,4})[，,]\s*\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?"
                           r"(?:出生|生于)")
 _LEAD_ONLY = re.compile(r"\s*")  # nothing before a sentence's subject but space
@@ -320,9 +325,7 @@ class OpenNameFinder:
         before what people do, 的, 在 / 于, or the next title of a list of posts (董事长韩立新和副总经理马晓东)."""
         end = self._person_at(text, tokens, pos)
         if end is None and (surname := _surname_at(text, pos)):
-            said = re.match(r"[\u4e00-\u9fff]{1,2}?(?=" + "|".join(wl.PERSON_VERBS)
-                            + "|的|在|于|[和、及](?:常务|执行)?(?:" + "|".join(wl.EXECUTIVE_TITLES) + "))",
-                            text[pos + surname:pos + surname + 12])
+            said = _GIVEN_NAME.match(text[pos + surname:pos + surname + 12])
             end = pos + surname + said.end() if said is not None else None
         return end
 
@@ -537,7 +540,7 @@ class OpenNameFinder:
         out = []
         for m in _suffix_pattern(wl.EXECUTIVE_TITLES).finditer(text):
             # 理想汽车创始人、董事长李想: the person after the run of titles
-            after = _TITLE_RUN.match(text, m.end()).end()  # type: ignore[union-attr]
+            after = TITLE_RUN.match(text, m.end()).end()  # type: ignore[union-attr]
             if self._person_after_title(text, tokens, after) is None:
                 continue
             # 东方航空的首席执行官陈一鸣: the name may stand before a 的, when it opens its clause
@@ -831,7 +834,7 @@ class OpenNameFinder:
         adverb (推进, 积极, 正式) says what is done to the company, it is no part of its name; a lone character
         cannot start a name unless jieba calls it a proper name. Returns (start, index of the token before)."""
         i, chars = k, 0
-        while i >= 0 and k - i < 3 and i >= 0:
+        while i >= 0 and k - i < 3:
             t = tokens[i]
             if i < k and t.end != tokens[i + 1].start:
                 break
@@ -845,7 +848,7 @@ class OpenNameFinder:
                     or t.word in _HOLDS_POST_WORDS:
                 break  # 化工企业 | 莱茵…公司: what kind; 王建华曾任 | 阿里巴巴集团: a person and a verb
             entry = self.dictionary.entry(t.word)
-            if len(t.word) > 1 and t.pos in ("v", "vd", "ad", "d", "a", "ad", "vn") and entry is not None \
+            if len(t.word) > 1 and t.pos in ("v", "vd", "ad", "d", "a", "vn") and entry is not None \
                     and entry[0] >= _ACTION_MIN_FREQ:
                 return None
             chars += len(t.word)
@@ -963,7 +966,7 @@ class OpenNameFinder:
             place = next((t for t in tokens if t.start == f.mention.start and t.pos == "ns"
                           and t.end - t.start < len(stem)), None)
             # 大疆创新科技有限公司 … 创立大疆: the words of company names after the name (创新, 科技) drop too
-            bare = re.sub("(?:" + "|".join(wl.ORG_NAME_WORDS) + ")+$", "", stem)
+            bare = _ORG_WORDS_AT_END.sub("", stem)
             if len(bare) == 2 and (self._place_class(bare) is not None or self._common(bare)):
                 bare = ""
             for form_ in (stem, stem[place.end - place.start:] if place else "", bare if len(bare) == 2 else ""):

@@ -23,6 +23,7 @@ from itertools import pairwise
 
 from kgbuild.extract.zh import word_lists as wl
 from kgbuild.extract.zh.mentions import Mention
+from kgbuild.extract.zh.open_mentions import TITLE_RUN as _TITLE_RUN
 from kgbuild.extract.zh.open_mentions import VALUE_RE
 
 _SENTENCE_END = re.compile(r"(?<=[。！？!?\n])")
@@ -57,7 +58,6 @@ _PASSIVE = re.compile(r"[由被](?P<agent>[^，。；]{2,30}?)(?:以[^，。；]
 
 
 _TITLE_ALT = "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True))
-_TITLE_RUN = re.compile(r"(?:[、和及兼](?:常务|执行|轮值|联席)?(?:" + _TITLE_ALT + r"))*")
 _TITLE_RUN_BEFORE = re.compile(r"(?:(?:" + _TITLE_ALT + r")[、和及兼])*$")
 
 
@@ -340,9 +340,8 @@ class OpenRelationRules:
                         (x.start for x in reversed(sentence) if x.end <= cs and self._org(x)), 0)])
                     employer = self._last_org(sentence, cs) if joined else None
                 add(holder, "worksFor", employer)
-        titles = "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True))
         last_post: tuple[Mention, Mention | None] | None = None  # (person, organisation) of the title before
-        for m in re.finditer(titles, c):
+        for m in re.finditer(_TITLE_ALT, c):
             ts, te = cs + m.start(), cs + m.end()
             # 小米集团创始人、董事长雷军: the titles of a run are all the person's after it, all the company's before it
             te = _TITLE_RUN.match(text, te).end()  # type: ignore[union-attr]
@@ -353,7 +352,7 @@ class OpenRelationRules:
                 continue  # 小米集团创始人雷军: founding it (foundedBy, below) says nothing of working there now
             org = next((x for x in clause.mentions if x.end in (ts, ts - 1) and self._org(x)), None)
             # 公司董事长兼总经理为周明华: titles joined by 兼 after 公司 are all the company's
-            if org is None and re.search(r"(?:本公司|该公司|公司|集团|本行|该行)(?:轮值|执行|联席)?(?:(?:" + titles
+            if org is None and re.search(r"(?:本公司|该公司|公司|集团|本行|该行)(?:轮值|执行|联席)?(?:(?:" + _TITLE_ALT
                                          + r")兼)*$", text[cs:ts]):
                 org = topic_org
             if org is None:  # 星河智能轮值董事长: a modifier between the name and the title
