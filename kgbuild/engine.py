@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from kgbuild.query.graph_linking import QuestionLinker
     from kgbuild.query.retrieval import MutualIndex
     from kgbuild.query.types import Answer, RetrievalMode, RetrievalResult, Retriever
+    from kgbuild.records.documents import RecordSources
     from kgbuild.store.open import QueryIndex
     from kgbuild.store.types import GraphStore
     from kgbuild.workspace import Workspace
@@ -66,6 +67,7 @@ class Engine:
         self._registry: dict[str, StrategySpec] = builtin_strategies()
         self._live: dict[tuple[str, Budget], Strategy] = {}
         self._projection: GraphProjection | None = None
+        self._record_sources: RecordSources | None = None  # read on the first answer that cites, once per build
         self._vectors: GraphVectors | None = None
         self._linkers: dict[bool, QuestionLinker] = {}
         self._made_on: tuple[tuple[str, int, int], ...] | None = None  # the tables what the engine holds saw
@@ -186,6 +188,7 @@ class Engine:
             self._mutual = None
             self._retrievers.clear()
             self._projection = None
+            self._record_sources = None
             self._vectors = None
             self._linkers.clear()
         self._made_on = now
@@ -264,12 +267,15 @@ class Engine:
 
     def _cite_records(self, answer: Answer) -> Answer:
         """The answer with each citation of a records row naming its `file:line` (a row is a source
-        like any passage; the strategies know chunks only by id). Only the cited documents are read."""
+        like any passage; the strategies know chunks only by id). The records documents are read
+        once, on the first answer with citations, and again after a rebuild (`refresh`)."""
         if not answer.citations:
             return answer
-        from kgbuild.records.documents import RecordSources
+        if self._record_sources is None:
+            from kgbuild.records.documents import RecordSources
 
-        sources = RecordSources.read(self.workspace, {c.doc_id for c in answer.citations})
+            self._record_sources = RecordSources.read(self.workspace)
+        sources = self._record_sources
         if not sources:
             return answer
         citations = [c.model_copy(update={"source": sources.of(c.doc_id, c.chunk_id)}) for c in answer.citations]
