@@ -388,6 +388,26 @@ def test_replies_without_usage_are_estimated_with_tiktoken(llm: ScriptedLLM) -> 
     assert llm.chat_log()[0]["usage"] is None
 
 
+def test_a_template_s_repeated_turns_are_counted_once_and_each_passage_every_time(llm: ScriptedLLM) -> None:
+    llm.reply("", '{"entities": []}', usage=False)
+    counter = TokenCounter()
+    gateway = LLMGateway(config(llm.base_url), cache_path=None, counter=counter)
+    shots = [ChatMessage(role="system", content="Extract facts as JSON."),
+             ChatMessage(role="user", content="Bob wrote Dune."),
+             ChatMessage(role="assistant", content='{"entities": [{"name": "Bob"}]}')]
+    texts = ["Alice founded Acme in Paris.", "Carol joined Acme in 1999.", "Dan left Acme for Initech."]
+    requests = [ChatRequest(stage="extract", template="extract.joint@1", doc_id=None,
+                            messages=[*shots, ChatMessage(role="user", content=text)]) for text in texts]
+    requests.append(ChatRequest(stage="extract", template="extract.joint@1", doc_id=None,
+                                messages=[ChatMessage(role="system", content="Another prompt."),
+                                          ChatMessage(role="user", content=texts[0])]))
+    results = ask(gateway, *requests)
+    recount = TokenCounter()
+    for req, result in zip(requests, results, strict=True):
+        assert result.prompt_tokens == sum(recount.count(m.content) for m in req.messages)
+    # 3 shared turns once, then each request's passage and reply; the new system prompt once.
+    assert counter.calls == 3 + 4 * 2 + 1
+
 def test_cost_comes_from_prices(llm: ScriptedLLM) -> None:
     llm.reply("", "one two three four")
     prices = {"big-model": LLMPrice(prompt_per_1m=2.0, completion_per_1m=10.0)}
