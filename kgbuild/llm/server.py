@@ -117,7 +117,7 @@ class ServerProfile:
 
     def request_fields(self, form: str, schema: dict[str, Any] | None, name: str,
                        json_mode: bool) -> tuple[dict[str, Any], dict[str, Any]]:
-        """(keyword arguments of the SDK call, extra_body) for one request."""
+        """(the structured-output fields, the server-specific fields) of one request body."""
         kwargs: dict[str, Any] = {}
         extra: dict[str, Any] = {}
         if json_mode and form != "none":
