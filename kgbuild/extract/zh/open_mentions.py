@@ -35,7 +35,7 @@ DATE_RE = re.compile(
     r"|\d{1,2}月\d{1,2}[日号]|\d{4}-\d{1,2}-\d{1,2})")
 VALUE_RE = re.compile(
     r"(?<![\d.,])\d[\d,]*(?:\.\d+)?(?:余|多)?(?:万亿|亿|万|千|百)?(?:余|多)?"
-    r"(?:个百分点|%|％|亿元人民币|元人民币|美元|欧元|港元|港币|日元|英镑|元|人民币|人|家|名|辆|台|吨|件|户|座|所|项|倍|"
+    r"(?:个百分点|%|％|亿元人民币|元人民币|美元|欧元|港元|港币|日元|英镑|元|人民币|人次|人|家|名|辆|台|吨|件|户|座|所|项|倍|"
     r"平方公里|公里|平方米|万千瓦|千瓦|兆瓦)"
     r"(?![\d年月日号])")
 _QUOTED = re.compile(r"[“\"「『]([^“”\"「」『』\n]{1,30})[”\"」』]")
@@ -52,7 +52,7 @@ _ENTRY_LEAD = re.compile(r"[，,（(]\s*(?:\d|[男女]|中国|著名|原名|字|
 _MODIFIERS = ("轮值", "执行", "联席")  # between an organisation and a title: 华为轮值董事长
 _PERSON_CUE = re.compile("|".join(wl.PERSON_CUES))
 # A place in brackets inside an organisation's name, before its ending: 海川环境（香港）有限公司.
-_BRACKETED_PLACE = re.compile(r"[（(][\u4e00-\u9fff]{2,4}[）)]$")
+_BRACKETED_PLACE = re.compile(r"[（(][\u4e00-\u9fff]{2,6}[）)]$")  # 金穗（哈萨克斯坦）农机有限公司
 # A clause's opening: the start of the text or a clause break, then a time or frame (2023年，/ 截至报告期末，).
 _CLAUSE_OPEN = re.compile(r"(?:^|(?<=[，。；：！？\n]))\s*")
 _SUBJECT_CUE = re.compile(wl.SUBJECT_GAP + r"(?:" + wl.SUBJECT_CUES + r")")
@@ -264,7 +264,9 @@ class OpenNameFinder:
                 if name.startswith(noise) and len(name) - len(noise) > len(m.group(0)):
                     name, start = name[len(noise):], start + len(noise)
             first_word = next((wl_ for wl_ in wl.COUNTRIES if name.startswith(wl_)), None)
-            if first_word and first_word != "中国" and len(name) - len(first_word) >= 4 and self.country:
+            if first_word and first_word != "中国" and len(name) - len(first_word) >= 4 and self.country \
+                    and not _COMPANY_FORM.search(name):
+                # (越南云杉纺织有限公司, a registered name with its legal form, keeps the country it was registered in)
                 # 美国麻省理工学院: the country and the institution, two names
                 country = Mention(first_word, self.country, start, start + len(first_word), first_word)
                 out.append(Found(country, "place"))
@@ -276,11 +278,15 @@ class OpenNameFinder:
             if kind_end and len(name) > len(kind_end) and self._common(name[:-len(kind_end)]):
                 continue  # 销售子公司, 海外子公司: a kind of subsidiary, not its name
             too_short = len(name) <= len(suffix) and len(suffix) < 3  # 公司 alone; 新华社 is a whole name
+            too_short = too_short or _COMPANY_FORM.fullmatch(name) is not None  # 改制为股份有限公司: a legal form
 
             if name in wl.ORG_STOP or too_short or not re.search(r"[\u4e00-\u9fff]", name):
                 continue
             if len(suffix) == 1 and len(name) - 1 < wl.SHORT_SUFFIX_MIN:
                 continue
+            if suffix == "厂" and (start >= tok.start
+                                  or len(next((t.word for t in tokens if t.start == start), "")) < 2):
+                continue  # 机床厂, 求 | 精 | 开关厂: a kind of works, or a name cut in a word; 潍坊农机修造厂 names one
             if len(suffix) == 1 and self.dictionary.is_common(name):  # 格局, 内部: words, not bodies
                 continue
             if self._common(name) or _INDEFINITE.search(text[max(0, start - 14):start]) or any(
@@ -525,6 +531,13 @@ class OpenNameFinder:
                 phrase = _PRODUCT_LEAD.sub("", kind.group(0)) if kind else ""
             elif (after := self._head_after(text, m.end())) is not None:  # “北辰X5”数控机床: the noun after
                 cls, phrase = after
+            elif re.search(r"(?:发布|推出|首发|亮相)(?:了)?[^，。；“”]{0,16}$", text[:m.start()]) \
+                    and re.match(r"[，。；、和及]|$", text[m.end():m.end() + 1]):
+                # 在上海发布新一代石墨烯保暖面料“云暖Ⅱ”。: what a release names, whatever its noun (a noun after the
+                # quotes, 发布“十四五”规划, says it is a plan, not a product)
+                cls = self.resolve("ArtificialObject")
+                kind = re.search(r"[\u4e00-\u9fff]{2,12}$", text[max(0, m.start() - 12):m.start()])
+                phrase = _PRODUCT_LEAD.sub("", kind.group(0)) if kind else ""
             elif self.award and re.search(r"(?:荣获|获评|获授|被授予|授予|获颁|荣膺|获得)(?:\d{4}年度?)?$",
                                           text[:m.start()]):  # 荣获2023年度“中国慈善奖”
                 cls, phrase = self.award, ""  # 获评“云南省优秀企业家”: what is conferred is an award
@@ -688,6 +701,15 @@ class OpenNameFinder:
                     and all(self._namey(t) for t in inner)
                 seen_name = any(t.pos in ("nr", "nz", "nt", "nrt", "j") for t in over) \
                     and _HAN.match(item) is not None and not item.startswith(wl.LEADING_NOISE)
+                title = next((t for t in wl.PERSON_TITLES + wl.EXECUTIVE_TITLES if item.startswith(t)), None)
+                if title is not None and self.person is not None:
+                    # 由建筑师顾承泽设计: the title says who the name after it is
+                    at = start + len(title)
+                    if self._person_at(text, tokens, at) == end and self._valid_person(item[len(title):]):
+                        out.append(Found(Mention(item[len(title):], self.person, at, end, item[len(title):],
+                                                 semantic_type=title), "person"))
+                        taken.append((start, end))
+                    continue
                 if _inside(taken, start, end) or not (aligned or seen_name) or self._common(item) \
                         or item.startswith(wl.SUBJECT_STOP) or item in wl.ORG_STOP:
                     continue
@@ -738,6 +760,32 @@ class OpenNameFinder:
                         out.append(Found(Mention(item, cls, s, s + len(item), item), "list"))
         return out
 
+    def _listed_org_words(self, tokens: list[Token], known: list[Found]) -> list[Found]:
+        """中国移动、中国电信和中国联通在北京联合发布…: two or more words jieba's dictionary itself lists as names of
+        organisations (tag nt), listed with 、 / 和 / 及 / 与 and nothing else, are organisations. One such word alone
+        is not enough (the dictionary also tags 美术馆 and 国家机关 so), nor a frequent one."""
+        if self.company is None:
+            return []
+
+        def org_word(t: Token) -> bool:
+            entry = self.dictionary.entry(t.word)
+            return t.pos == "nt" and entry is not None and entry[1] == "nt" and len(t.word) >= 3 \
+                and entry[0] < _ACTION_MIN_FREQ and t.word not in wl.STOP_NAMES
+        out: list[Found] = []
+        i = 0
+        while i < len(tokens):
+            run = [i]
+            while run[-1] + 2 < len(tokens) and tokens[run[-1] + 1].word in ("、", "和", "及", "与") \
+                    and org_word(tokens[run[-1] + 2]):
+                run.append(run[-1] + 2)
+            if len(run) >= 2 and org_word(tokens[i]):
+                for k in run:
+                    t = tokens[k]
+                    if not any(f.mention.start < t.end and t.start < f.mention.end for f in known):
+                        out.append(Found(Mention(t.word, self.company, t.start, t.end, t.word), "org"))
+            i = run[-1] + 1
+        return out
+
     # ------------------------------------------------------------------ all of them
 
     def find(self, text: str, tokens: list[Token]) -> OpenMentions:
@@ -759,7 +807,9 @@ class OpenNameFinder:
         found += self._persons(text, tokens, blocked)
         found += self._places(tokens, blocked)
         found += self._list_items(text, found)
+        found += self._listed_org_words(tokens, found)
         found += self._latin_names(text, tokens, [(f.mention.start, f.mention.end) for f in found])
+        self._unglue(text, found, tokens)
         kept = _non_overlapping(found)
         # Short names declared in brackets: 星河智能科技股份有限公司（以下简称“星河智能”）.
         for m in _ALIAS.finditer(text):
@@ -826,6 +876,21 @@ class OpenNameFinder:
         result.values = [Mention(m.group(0), "", m.start(), m.end(), m.group(0)) for m in VALUE_RE.finditer(text)
                          if not _inside([(x.mention.start, x.mention.end) for x in kept], m.start(), m.end())]
         return result
+
+    def _unglue(self, text: str, found: list[Found], tokens: list[Token]) -> None:
+        """由金穗 | 装备 | 副总裁: jieba glued the preposition to a name it did not know (a token its dictionary does
+        not have); the preposition is no part of the organisation's name. 对外经济贸易大学 starts with a word the
+        dictionary has (对外), so it keeps it."""
+        starts = {t.start: t for t in tokens}
+        for f in found:
+            m, first = f.mention, starts.get(f.mention.start)
+            glued = m.name[:1] in _GLUED_LEAD or (m.name[:1] == "任" and m.start > 0
+                                                  and text[m.start - 1] in "起现曾兼出升转改调")
+            if f.how == "org" and glued and len(m.name) >= 4 and first is not None \
+                    and len(first.word) > 1 and self.dictionary.entry(first.word) is None:
+                # (2016年起任 | 华澜律师事务所: 任 is the verb of holding a post after 起 / 现 / 曾…, no surname there)
+                m.start += 1
+                m.name = m.form = m.name[1:]
 
     def _name_lead(self, tokens: list[Token], k: int) -> tuple[int, int] | None:
         """远航 | 船舶股份有限公司, 创办了杭州 | 极 | 简科技有限公司: the walk back from the ending stopped at a word
@@ -1047,4 +1112,7 @@ def _trim_foreign(text: str, start: int, end: int, tokens: list[Token],
     return (s, e) if s < dots[0] and e > dots[-1] + 1 else None
 
 
+# Prepositions jieba may glue to the start of a name it does not know (由金穗 | 装备): never a name's first character
+# there.
+_GLUED_LEAD = frozenset("由被在对把从向将经")
 _NAME_LEAD = frozenset("由 与 和 及 被 的 将 向 对 在 把 给 为 是 据 同 跟 让 请 经 从 当 随 根据".split())

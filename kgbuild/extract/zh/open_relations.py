@@ -57,6 +57,12 @@ _PASSIVE = re.compile(r"[由被](?P<agent>[^，。；]{2,30}?)(?:以[^，。；]
                       r"(?P<verb>收购|并购|兼并|发布|推出|首发)")
 
 
+# Relations between parties (who made, bought, released, founded, works for, cooperates with, approves, owns what):
+# a place or a date takes no part in them (位于江西省九江市的庐山美术馆由建筑师顾承泽设计: 江西省 designs nothing;
+# 三家运营商在北京联合发布: 北京 releases nothing), whichever clause shape put it there.
+_BETWEEN_PARTIES = frozenset({"release", "acquire", "createdBy", "foundedBy", "worksFor", "cooperateWith", "partOf",
+                              "ownedBy", "predecessor", "approvedBy", "publishedBy", "spouse",
+                              "educatedAt", "basedOn"})
 _TITLE_ALT = "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True))
 _TITLE_RUN_BEFORE = re.compile(r"(?:(?:" + _TITLE_ALT + r")[、和及兼])*$")
 
@@ -150,6 +156,10 @@ class OpenRelationRules:
     def _date(m: Mention) -> bool:
         return m.kind == "date"
 
+    @staticmethod
+    def _where_or_when(m: Mention) -> bool:
+        return m.kind in ("place", "date")
+
     # ------------------------------------------------------------------ the chunk
 
     def chunk(self, text: str, mentions: list[Mention],
@@ -158,6 +168,7 @@ class OpenRelationRules:
         topic_org = next((m for m in mentions if self._org(m) and m.aliases), None) or next(
             (m for m in mentions if self._org(m)), None)
         topic = next((m for m in mentions if not self._date(m)), None)
+        orgs = [m for m in mentions if self._org(m)]
         pos = 0
         for piece in _SENTENCE_END.split(text):
             start, end = pos, pos + len(piece)
@@ -166,15 +177,22 @@ class OpenRelationRules:
                 continue
             inside = [m for m in mentions if start <= m.start and m.end <= end]
             clauses = _split(text, start, end, inside, [v for v in values if start <= v.start and v.end <= end])
-            facts += self._sentence(text, start, end, clauses, inside, topic_org, topic)
+            facts += self._sentence(text, start, end, clauses, inside, topic_org, topic, orgs)
         return _unique(facts), self._events(facts)
 
     def _own_subject(self, clause: _Clause, text: str) -> Mention | None:
-        made = re.match(r"\s*由[^，。；]{1,30}?(?:创办|创立|创建|设立|研发|研制|开发|设计|建造|制造)的", clause.text)
+        made = re.match(r"\s*由[^，。；]{1,30}?(?:创办|创立|创建|设立|发起|组建|研发|研制|开发|设计|建造|制造)的",
+                        clause.text)
         if made is not None:
             # 由比亚迪和丰田汽车共同出资设立的比亚迪丰田…公司于2020年…: the name after the 的 is the subject, the
             # names after 由 are who made it
             return next((m for m in clause.mentions if m.start == clause.start + made.end()), None)
+        where = re.match(r"\s*(?:位于|地处|坐落于|坐落在)[^，。；]{2,20}?的", clause.text)
+        if where is not None:
+            # 位于江西省九江市的庐山美术馆由…设计: the name after the 的 is the subject, not the place it is in
+            named = next((m for m in clause.mentions if m.start == clause.start + where.end()), None)
+            if named is not None:
+                return named
         for m in clause.mentions:
             if self._date(m) or (self._place(m) and text[m.start - 1:m.start] == "在"):
                 continue  # 1993年在深圳创办…: where it happened, not who did it
@@ -182,7 +200,7 @@ class OpenRelationRules:
         return None
 
     def _sentence(self, text: str, start: int, end: int, clauses: list[_Clause], inside: list[Mention],
-                  topic_org: Mention | None, topic: Mention | None) -> list[OpenFact]:
+                  topic_org: Mention | None, topic: Mention | None, orgs: list[Mention]) -> list[OpenFact]:
         out: list[OpenFact] = []
         dates = [m for m in inside if self._date(m)]
         lead_date = dates[0] if dates and _LEAD_IN.match(text[start:dates[0].start]) else None
@@ -212,7 +230,7 @@ class OpenRelationRules:
             # a period stated earlier in the sentence holds for its later clauses (2022年实现营收…，净利润…)
             clause_date = next((m for m in clause.mentions if self._date(m)), None) or lead_date or next(
                 (m for m in reversed(dates) if m.end <= clause.start), None)
-            new = self._clause(text, clause, subject, clause_date, inside, topic_org, end)
+            new = self._clause(text, clause, subject, clause_date, inside, topic_org, end, orgs)
             out += new
             # a figure belongs to the organisation the clause or sentence is about, or (公司, no name) the chunk's
             # 2023年广东省地区生产总值达到13.57万亿元: a region's or a city's figures are stated the same way
@@ -234,7 +252,7 @@ class OpenRelationRules:
         return [m for m in clause.mentions if m.start >= pos]
 
     def _clause(self, text: str, clause: _Clause, subject: Mention, when: Mention | None, sentence: list[Mention],
-                topic_org: Mention | None, sentence_end: int) -> list[OpenFact]:
+                topic_org: Mention | None, sentence_end: int, orgs: list[Mention]) -> list[OpenFact]:
         c, cs = clause.text, clause.start
         out: list[OpenFact] = []
         timed = [("时间", when)] if when is not None else []
@@ -242,7 +260,8 @@ class OpenRelationRules:
 
         def add(s: Mention | None, p: str, o: Mention | None,
                 qualifiers: list[tuple[str, Mention]] | None = None) -> None:
-            if s is not None and o is not None and s.name != o.name and not _same_company(s.name, o.name):
+            if s is not None and o is not None and s.name != o.name and not _same_company(s.name, o.name) \
+                    and not (p in _BETWEEN_PARTIES and (self._where_or_when(s) or self._where_or_when(o))):
                 words = re.search(_SAID[p], c) if p in _SAID else None
                 out.append(OpenFact(s, p, o, list(qualifiers or []), words.group(0) if words else ""))
 
@@ -269,6 +288,17 @@ class OpenRelationRules:
         elif (m := re.search(r"于(\S{4,20}?)(?:正式)?(?:注册)?(?:成立|创立|创建|设立)", c)) is not None:
             date = next((x for x in clause.mentions if self._date(x) and x.start >= cs + m.start()), None)
             if date is not None and not self._person(subject):
+                add(subject, "foundedOn", date)
+        opened = re.search(r"(?:于)?(?P<date>\d{4}年[\d月日]*|\d{1,2}月\d{1,2}日)?(?:正式)?(?:揭牌)?"
+                           r"(?:成立|建成开放|建成|落成|开馆|开业)[\s。！？]*$", c)
+        if opened is not None and not self._person(subject) and not self._date(subject) and not self._place(subject):
+            # 2019年10月建成开放 (the building the sentence is about), …研究院正式揭牌成立 (on the sentence's date):
+            # a clause that is only its subject, a date and the opening
+            rest = c[:opened.start()] if subject.start < cs or subject.end > cs + opened.start() \
+                else text[subject.end:cs + opened.start()]
+            date = next((x for x in clause.mentions if self._date(x) and x.start >= cs + opened.start()), None) \
+                if opened.group("date") else when
+            if rest.strip() == "" and date is not None:
                 add(subject, "foundedOn", date)
         m = re.search(r"(?:创办|创立|创建|创设|发起成立|组建)(?:了)?", c)
         founder = self._actor(text, clause, subject, sentence, cs + m.start()) if m is not None else None
@@ -316,6 +346,13 @@ class OpenRelationRules:
                 add(subject, "bornOn", born[-1])
             place = place_at(cs + m.end())
             add(subject, "bornIn", place)
+        degree = re.search(r"(?:获|获得|取得)(?P<school>[\u4e00-\u9fff]{2,20}?)(?:[\u4e00-\u9fff]{0,8}?)"
+                           r"(?:学士|硕士|博士)学位", c)
+        if degree is not None and self._person(subject):
+            # 2001年获北京大学法学博士学位: the school that gave the degree
+            school_at = next((x for x in clause.mentions if x.spg_class in self.is_edu
+                              and x.start == cs + degree.start("school")), None)
+            add(subject, "educatedAt", school_at, timed)
         if (school := re.search(r"(?:毕业于|就读于|肄业于|求学于|考入|考取|进入)", c)) is not None:
             student = self._actor(text, clause, subject, sentence, cs + school.start())
             for org in self._after(clause, cs + school.end()):
@@ -430,8 +467,10 @@ class OpenRelationRules:
                                                                 and not self._place(x) and not self._date(x))), None)
             place = next((x for x in clause.mentions if self._place(x) and x.end <= cs + m.start()
                           and text[x.start - 1:x.start] == "在"), None)
+            makers = self._listed_before(clause, cs + m.start(), self._org)
             if product is not None and not self._person(subject):
-                add(subject, "release", product, timed + ([("地点", place)] if place else []))
+                for one in makers if len(makers) > 1 else [subject]:  # A、B和C在北京联合发布: each of them
+                    add(one, "release", product, timed + ([("地点", place)] if place else []))
                 if product.kind in ("quote", "title"):  # 发布了…“开拓者Ⅱ号”和…掘进机“穿山甲”: every listed one
                     for more in self._listed(clause, product.start, lambda x: x.kind in ("quote", "title"),
                                              loose=True)[1:]:
@@ -442,8 +481,8 @@ class OpenRelationRules:
                       and x.end <= cs + m.end(1)]
             maker = makers[-1] if makers and re.search(r"(?:旗下|下属|子公司)的?$", text[
                 makers[0].end:makers[-1].start]) else (makers[0] if makers else None)
-            if not self._person(subject) and not self._org(subject):
-                add(subject, "createdBy", maker, timed)
+            if not self._person(subject) and (not self._org(subject) or subject.spg_class not in self.is_org):
+                add(subject, "createdBy", maker, timed)  # 庐山美术馆由建筑师顾承泽设计: a building is made too
         if (m := re.search(r"(?:根据|依据|基于)(.{2,40}?)(?:设计|研制|建造|开发)(?:了|出)?", c)) is not None:
             source = next((x for x in self._after(clause, cs + m.start()) if x.kind in ("title", "quote")
                            and x.end <= cs + m.end(1)), None)
@@ -472,9 +511,12 @@ class OpenRelationRules:
             for work in self._after(clause, cs + m.end()):
                 if work.kind in ("title", "quote"):
                     add(work, "createdBy", subject, timed)
-        if (m := re.search(r"(?:自主)?(?:研发|研制|开发|设计)的", c)) is not None and self._org(subject):
+        if (m := re.search(r"(?:自主)?(?:研发|研制|开发|设计)的", c)) is not None:
             product = next((x for x in self._after(clause, cs + m.end()) if x.kind in ("quote", "title")), None)
-            add(product, "createdBy", subject)
+            # 中国民用航空局为翔云航空工业有限公司研制的“翔云AG50”颁发…: the name right before the verb made it, not
+            # the clause's subject
+            made_by = next((x for x in clause.mentions if x.end == cs + m.start() and self._org(x)), None)
+            add(product, "createdBy", made_by or (subject if self._org(subject) else None))
         if (m := re.search(r"(?:获得|荣获|获评|获|斩获|摘得|赢得|被授予|获颁)(?:了)?", c)) is not None:
             holder = next((x for x in reversed(clause.mentions) if x.end <= cs + m.start()
                            and x.kind in ("quote", "title", "person")), None) or subject
@@ -505,6 +547,8 @@ class OpenRelationRules:
                 approved = next((x for x in reversed(sentence) if x.kind in ("quote", "title") and x.end <= cs), None)
                 if approved is None:
                     body = None  # what 该药 refers to is not named: say nothing rather than credit the company
+            if approved is None and re.match(r"\s*其\S", c):
+                body = None  # 其任职资格已获…核准: what was approved is 其's (a person's post), not the subject
             approved = approved or subject
             add(approved, "approvedBy", body)
         if (m := re.search(r"(?:隶属于|隶属|归属于|从属于)", c)) is not None:
@@ -515,6 +559,30 @@ class OpenRelationRules:
             for x in self._after(clause, cs + m.end()):
                 if self._org(x):
                     add(x, "partOf", owner)
+        for m in re.finditer(r"的(?:全资|控股|参股)?子公司", c):
+            # 金穗装备的全资子公司金穗（哈萨克斯坦）农机有限公司: the name right after is the one before's
+            parent = next((x for x in clause.mentions if x.end == cs + m.start() and self._org(x)), None)
+            child = next((x for x in clause.mentions if x.start == cs + m.end() and self._org(x)), None)
+            add(child, "partOf", parent)
+        for m in re.finditer(r"(?:拥有|下设|设有|包括)((?:[^，。；]{2,40}?[、和及])+[^，。；]{2,40}?)"
+                             r"(?:[等共]?[一二三四五六七八九十两\d]+家)(?:全资|控股)?(?:子公司|下属企业)", c):
+            # 云杉纺织目前拥有A、B和C三家全资子公司: every listed name is the subject's
+            owner = subject if self._org(subject) and subject.end <= cs + m.start() else None
+            for x in clause.mentions:
+                if owner is not None and self._org(x) and cs + m.start(1) <= x.start and x.end <= cs + m.end(1):
+                    add(x, "partOf", owner)
+        if (m := re.search(r"(?:的)?(" + _TITLE_ALT + r")由(.{2,24}?)(?:担任|兼任|出任)", c)) is not None:
+            # 该公司的总经理由金穗装备副总裁朱卫东兼任, 首任院长由浙江大学教授许嘉禾担任: the person named last before
+            # the verb holds the post at the organisation named before the title (该公司: the one named last before)
+            holder = next((x for x in reversed(clause.mentions) if self._person(x) and x.end <= cs + m.end(2)
+                           and x.start >= cs + m.start(2)), None)
+            post_of = next((x for x in clause.mentions if self._org(x)
+                            and x.end in (cs + m.start(), cs + m.start() - 1)), None)
+            if post_of is None and re.search(r"该(?:公司|企业|院|校|机构)的?$", c[:m.start(1)]):
+                post_of = self._last_org(sentence, cs)
+            if post_of is None and re.fullmatch(r"\s*(?:首任|现任|新任)?", c[:m.start(1)]):
+                post_of = subject if self._org(subject) else None  # …研究院正式揭牌成立，首任院长由…担任
+            add(holder, "worksFor", post_of)
         # 成为其全资子公司: 其 is the organisation named before (成都云图…由华信控股…收购，成为其全资子公司)
         if (m := re.search(r"(?:成为|是|为)(?:(.{0,16}?)的|(其))(?:全资|控股|参股)?(?:子公司|下属企业|下属公司)", c)):
             owner = next((x for x in self._after(clause, cs + m.start(1))
@@ -522,6 +590,11 @@ class OpenRelationRules:
             if owner is None and re.search(r"(?:集团|公司|其|本公司|该公司)$", m.group(1) or m.group(2)):
                 owner = self._last_org(sentence, cs, not_named=subject.name) or topic_org
             held = subject
+            if owner is not None and held.name == owner.name and held.start >= cs and m.group(1) is not None \
+                    and re.fullmatch(r"(?:本公司|公司|集团|本集团)", m.group(1)):
+                # 云杉纺织收购江苏锦华化纤有限公司（以下简称“锦华化纤”）…。交易完成后，锦华化纤成为公司的控股子公司: the
+                # clause names the subsidiary, so 公司 is the chunk's first other organisation, not the one declared
+                owner = next((x for x in orgs if x.name != held.name and held.form not in x.aliases), owner)
             if owner is not None and (held.name == owner.name or re.search(r"该(?:公司|企业)", c[:m.start()])):
                 # 云岭新能收购江西恒源…，收购完成后该公司成为云岭新能的控股子公司: 该公司 is the company named last
                 # before, not the clause's subject
@@ -614,6 +687,14 @@ class OpenRelationRules:
         if (hit := re.search(r"在(.{2,16}?)(?:注册成立|注册设立|注册|登记成立|正式成立|成立)", c)) is not None:
             places = [x for x in self._after(clause, cs + hit.start(1)) if self._place(x) and x.end <= cs + hit.end(1)]
             add(org_subject, "locatedIn", places[-1] if places else None)
+        if (hit := re.search(r"(?:其|与)?(?:丈夫|妻子|夫人|配偶)(?:为|是)", c)) is not None:
+            # 方晓岚…，其丈夫为建筑师顾承泽: the person the sentence is about (其 of a kin word is a person's, whatever
+            # company the chunk names) and the one named right after
+            partner = next((x for x in clause.mentions if self._person(x) and x.start >= cs + hit.end()
+                            and re.fullmatch(r"[\u4e00-\u9fff]{0,4}", text[cs + hit.end():x.start])), None)
+            spouse_of = subject if self._person(subject) else next(
+                (x for x in sentence if self._person(x) and x.end <= cs), None)
+            add(spouse_of, "spouse", partner)
         for hit in re.finditer(r"(?:夫妇|夫妻)", c):  # 孙建国、孙晓梅夫妇
             pair = [x for x in clause.mentions if self._person(x) and x.end <= cs + hit.start()][-2:]
             joined = text[pair[0].end:pair[1].start] in ("、", "和", "与") if len(pair) == 2 else False
@@ -672,7 +753,9 @@ class OpenRelationRules:
     def _listed_before(self, clause: _Clause, pos: int, kind: Callable[[Mention], bool]) -> list[Mention]:
         """The names of the kind listed right before `pos` (A、B和C均位于…, A和B荣获…, A、B与C签署…), an adverb or
         a time allowed between the last of them and `pos`; empty when the verb does not follow a list of them."""
-        before = [m for m in clause.mentions if m.end <= pos]
+        # 中国移动、中国电信和中国联通在北京联合发布: where it happened (在 PLACE) stands in the gap, it lists nothing
+        before = [m for m in clause.mentions if m.end <= pos and not (
+            self._place(m) and clause.text[m.start - clause.start - 1:m.start - clause.start] == "在")]
         if not before or not kind(before[-1]) or not _VERB_GAP.fullmatch(clause.text[before[-1].end - clause.start:
                                                                                     pos - clause.start]):
             return []
@@ -767,6 +850,8 @@ class OpenRelationRules:
                     name = name[len(form):]
             if re.match(r"(?:预计|计划|拟|预期|目标|力争)", name):
                 continue  # 预计总投资50亿元: a plan, not a figure the report states
+            if re.search(r"各[类种项个]|多[种个项]|若干", name):
+                continue  # 全年销售各类农业机械4.2万台: a sum over kinds of things said in passing, not a named figure
             name = _METRIC_STRIP_TAIL.sub("", _METRIC_STRIP_LEAD.sub("", name))
             name = re.sub(r"^在职(?=员工总数)", "", name)  # 在职员工总数 is the staff count, 员工总数
             if re.search(r"(?:金额|对价|价格|持股比例)$", name) or not _METRIC.match(name) or name in wl.STOP_NAMES - {

@@ -16,6 +16,7 @@ ORG_SUFFIXES: tuple[tuple[str, str], ...] = (
     "Company|Organization"),
     ("集团", "Company|Organization"), ("公司", "Company|Organization"), ("银行", "Company|Organization"),
     ("出版社", "Company|Organization"), ("交易所", "Organization"), ("事务所", "Company|Organization"),
+    ("律师事务所", "Company|Organization"),  # 律师 is a person's title elsewhere, a kind of firm here
     ("电视台", "Organization"), ("报社", "Organization"), ("通讯社", "Organization"), ("新闻社", "Organization"),
     ("大学", "EducationalInstitution|Organization"), ("学院", "EducationalInstitution|Organization"),
     ("中学", "EducationalInstitution|Organization"), ("小学", "EducationalInstitution|Organization"),
@@ -26,6 +27,8 @@ ORG_SUFFIXES: tuple[tuple[str, str], ...] = (
     ("协会", "Organization"), ("学会", "Organization"), ("基金会", "Organization"), ("联合会", "Organization"),
     ("商会", "Organization"), ("委员会", "Organization"), ("组织", "Organization"), ("联盟", "Organization"),
     ("博物院", "Organization"), ("博物馆", "Organization"), ("图书馆", "Organization"), ("俱乐部", "Organization"),
+    ("美术馆", "Building|Organization"), ("纪念馆", "Building|Organization"), ("艺术馆", "Building|Organization"),
+    ("工作室", "Company|Organization"), ("厂", "Company|Organization"), ("指挥部", "GovernmentAgency|Organization"),
     ("医院", "Hospital|Organization"),
     ("管理局", "GovernmentAgency|Organization"), ("监督管理局", "GovernmentAgency|Organization"),
     ("管理总局", "GovernmentAgency|Organization"), ("总局", "GovernmentAgency|Organization"),
@@ -68,6 +71,7 @@ EXECUTIVE_TITLES: tuple[str, ...] = (
     "执行董事", "独立董事", "董事", "监事会主席", "监事", "董事会秘书", "财务总监", "总监", "副行长", "行长", "副校长",
     "校长", "副院长", "院长", "所长", "副主席", "主席", "理事长", "秘书长", "会长", "社长", "总编辑", "主编", "局长",
     "副局长", "部长", "副部长", "厅长", "主任", "副主任", "党委书记", "书记", "创始人", "联合创始人", "合伙人",
+    "主教练",
     "CEO", "CTO", "CFO", "COO", "总工程师", "负责人", "经理",
 )
 # Words jieba tags as verbs that company names are made of (无锡海川控股有限公司, 海川水处理设备有限公司).
@@ -106,6 +110,7 @@ PERSON_TITLES: tuple[str, ...] = (
     "作家", "诗人", "翻译家", "科学家", "数学家", "物理学家", "化学家", "经济学家", "历史学家", "哲学家", "画家",
     "音乐家", "作曲家", "歌手", "演员", "导演", "教授", "副教授", "研究员", "院士", "工程师", "记者", "律师", "医生",
     "先生", "女士", "博士", "总统", "总理", "首相", "国王", "女王", "市长", "省长", "委员", "代表", "运动员", "教练",
+    "建筑师", "设计师",
 )
 # Words after a name that show it is a person's: 李明远表示, 王蒙山出生于...
 PERSON_VERBS = ("表示", "指出", "认为", "说", "称", "介绍", "强调", "透露", "出席", "出生", "生于", "毕业", "担任",
