@@ -102,3 +102,39 @@ def test_a_quoted_product_after_fabu_whatever_its_noun(zh: ChineseExtractor) -> 
     result = extract(zh, "3月12日，澄湖纺织在杭州发布新一代抗菌床品面料“清眠Ⅲ”。")
     assert ("澄湖纺织", "release", "清眠Ⅲ") in triples(result)
     assert ("澄湖纺织", "release", "清眠Ⅲ", "地点", "杭州") in qualifiers(result)
+
+
+def test_a_verb_phrase_before_an_amount_names_no_figure(zh: ChineseExtractor) -> None:
+    result = extract(zh, "6月5日，长城汽车在保定举行第800万辆整车下线仪式。")
+    assert not any(o == "800万辆" for _, _, o in triples(result))
+    result = extract(zh, "受台风“海葵”影响，当地政府紧急转移群众2.1万人。")
+    assert not any(o == "2.1万人" for _, _, o in triples(result))
+    assert "当地政府" not in entities(result) and "台风" not in entities(result)
+
+
+def test_a_clause_of_a_frequent_verb_is_no_short_name(zh: ChineseExtractor) -> None:
+    result = extract(zh, "浙江大学副校长李建国在会上表示，高校应加强与企业的合作。")
+    assert not any(name.startswith("高校") for name in entities(result))
+
+
+def test_only_the_names_right_after_qixia_are_subsidiaries(zh: ChineseExtractor) -> None:
+    result = extract(zh, "东风集团旗下的岚图汽车科技有限公司于2024年在香港联合交易所上市。")
+    assert ("香港联合交易所", "partOf", "东风集团") not in triples(result)
+
+
+def test_houzhe_is_the_company_named_last(zh: ChineseExtractor) -> None:
+    result = extract(zh, "2021年3月，青岛啤酒收购了山东绿野饮品有限公司的全部股权，后者成为其全资子公司。")
+    assert ("山东绿野饮品有限公司", "partOf", "青岛啤酒") in triples(result)
+    assert ("青岛啤酒", "partOf", "山东绿野饮品有限公司") not in triples(result)
+
+
+def test_the_figures_of_an_unnamed_project_are_nobodys(zh: ChineseExtractor) -> None:
+    result = extract(zh, "该项目由中国交通建设集团有限公司负责施工，总投资约46亿元。")
+    assert not any(o == "46亿元" for _, _, o in triples(result))
+    result = extract(zh, "苏州湾美术馆位于江苏省苏州市。该馆2023年共接待观众65万人次。")
+    assert ("苏州湾美术馆", "接待观众", "65万人次") in triples(result)
+
+
+def test_a_developer_before_a_studio_says_what_kind_it_is(zh: ChineseExtractor) -> None:
+    result = extract(zh, "当地时间3月2日，美国艺电公司宣布以约12亿美元收购加拿大游戏开发商枫叶工作室。")
+    assert {("艺电公司", "acquire", "枫叶工作室"), ("枫叶工作室", "locatedIn", "加拿大")} <= triples(result)

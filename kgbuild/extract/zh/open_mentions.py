@@ -263,6 +263,8 @@ class OpenNameFinder:
             for noise in sorted(wl.LEADING_NOISE, key=len, reverse=True):
                 if name.startswith(noise) and len(name) - len(noise) > len(m.group(0)):
                     name, start = name[len(noise):], start + len(noise)
+            if name.startswith(("当地", "有关", "相关", "各级")):
+                continue  # 当地政府, 有关部门: which body the text does not say
             first_word = next((wl_ for wl_ in wl.COUNTRIES if name.startswith(wl_)), None)
             if first_word and first_word != "中国" and len(name) - len(first_word) >= 4 and self.country \
                     and not _COMPANY_FORM.search(name):
@@ -624,7 +626,9 @@ class OpenNameFinder:
                                     and j + 1 < len(tokens) and tokens[j + 1].word in wl.ORG_NAME_WORDS
                                     and first.word not in wl.STOP_NAMES and first.word not in wl.SUBJECT_STOP)
             # 北辰精密, 云岭新能: jieba calls 精密 an adjective and cuts 新 | 能; inside a name they are part of it
-            while k < len(tokens) and end - start < 8 and _HAN.match(tokens[k].word) and (
+            while k < len(tokens) and end - start < 8 and _HAN.match(tokens[k].word) and not (
+                    k > j and tokens[k].pos == "v" and len(tokens[k].word) > 1 and (entry := self.dictionary.entry(
+                        tokens[k].word)) is not None and entry[0] >= _ACTION_MIN_FREQ) and (  # 高校应 | 加强与…合作
                     (k == j and first_ok) or self._namey(tokens[k])
                     or (k > j and (tokens[k].pos in ("a", "vn", "nz", "v") or (
                         len(tokens[k].word) == 1 and tokens[k].pos not in _FUNCTION_TAGS)))):

@@ -29,6 +29,9 @@ from kgbuild.extract.zh.open_mentions import VALUE_RE
 _SENTENCE_END = re.compile(r"(?<=[。！？!?\n])")
 # A comma or colon between digits is part of a number (6,423亿元; 10:30).
 _CLAUSE_END = re.compile(r"[，；;：]|(?<!\d)[,:]|[,:](?!\d)")
+# A sentence about a thing it does not name (该项目, 此次交易, 该产品): 该 / 此 before a word that is no company's
+_UNNAMED_TOPIC = re.compile(r"\s*(?:[^，。；]{0,12}[，,])?\s*(?:该|此|此次|本次)(?!公司|集团|企业|行|校|院|机构)"
+                            r"(?P<noun>[\u4e00-\u9fff])")
 _REFERENCE = re.compile(r"^(?:本公司|该公司|公司|本集团|该集团|集团|学校|该校|本校|本行|该行|其)")
 # What may stand before a clause's own subject: a time, a frame, a conjunction.
 _LEAD_IN = re.compile(r"^(?:\s|于|在|截至|据|近日|目前|此外|同时|另外|其中|后|并|而|且|报告期内|本报告期|期内|"
@@ -196,7 +199,11 @@ class OpenRelationRules:
         for m in clause.mentions:
             if self._date(m) or (self._place(m) and text[m.start - 1:m.start] == "在"):
                 continue  # 1993年在深圳创办…: where it happened, not who did it
-            return m if _LEAD_IN.match(text[clause.start:m.start]) else None
+            if not _LEAD_IN.match(text[clause.start:m.start]):
+                return None
+            # 美国艺电公司宣布…收购…: the country says where the company is; the company is the subject
+            return next((x for x in clause.mentions if x.start == m.end and self._org(x)), m) \
+                if self._place(m) and m.spg_class in self.is_country else m
         return None
 
     def _sentence(self, text: str, start: int, end: int, clauses: list[_Clause], inside: list[Mention],
@@ -238,6 +245,10 @@ class OpenRelationRules:
                 # a region's own figure follows its name (广东省地区生产总值), no other name between
                 right_after = not any(own.end <= x.start and not self._date(x) for x in clause.mentions)
                 metric_subject = own if self._org(own) or (self._region(own) and right_after) else None
+            elif (unnamed := _UNNAMED_TOPIC.match(text, start)) is not None and not any(
+                    o.end <= start and o.name.endswith(unnamed.group("noun")) for o in orgs):
+                # (该馆 after 庐山美术馆 is that museum)
+                metric_subject = None  # 该项目由…负责设计，总投资约28亿元: the project's figures; it has no name
             elif sentence_subject is not None:
                 metric_subject = sentence_subject if self._org(sentence_subject) else None
             else:
@@ -554,11 +565,13 @@ class OpenRelationRules:
         if (m := re.search(r"(?:隶属于|隶属|归属于|从属于)", c)) is not None:
             owner = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
             add(subject, "partOf", owner)
-        if (m := re.search(r"旗下(?:拥有|有|包括|设有)?", c)) is not None:
+        if (m := re.search(r"旗下(?:拥有|有|包括|设有)?(?:的)?", c)) is not None:
             owner = subject if self._org(subject) else topic_org
-            for x in self._after(clause, cs + m.end()):
-                if self._org(x):
-                    add(x, "partOf", owner)
+            # 旗下拥有A、B和C: the names listed right after; 吉利控股集团旗下的极氪…于…在纽约证券交易所上市 (极氪… not
+            # found): a later name in the clause is no subsidiary
+            first = next((x for x in self._after(clause, cs + m.end()) if x.start <= cs + m.end() + 1), None)
+            for x in self._listed(clause, first.start, self._org) if first is not None else []:
+                add(x, "partOf", owner)
         for m in re.finditer(r"的(?:全资|控股|参股)?子公司", c):
             # 金穗装备的全资子公司金穗（哈萨克斯坦）农机有限公司: the name right after is the one before's
             parent = next((x for x in clause.mentions if x.end == cs + m.start() and self._org(x)), None)
@@ -590,6 +603,10 @@ class OpenRelationRules:
             if owner is None and re.search(r"(?:集团|公司|其|本公司|该公司)$", m.group(1) or m.group(2)):
                 owner = self._last_org(sentence, cs, not_named=subject.name) or topic_org
             held = subject
+            if re.match(r"\s*后者", c):
+                # 海天味业收购了广东鲜活…，后者成为其全资子公司: the latter is the name last before, 其 the one before
+                held = self._last_org(sentence, cs) or held
+                owner = self._last_org(sentence, held.start, not_named=held.name) if m.group(2) else owner
             if owner is not None and held.name == owner.name and held.start >= cs and m.group(1) is not None \
                     and re.fullmatch(r"(?:本公司|公司|集团|本集团)", m.group(1)):
                 # 云杉纺织收购江苏锦华化纤有限公司（以下简称“锦华化纤”）…。交易完成后，锦华化纤成为公司的控股子公司: the
@@ -850,6 +867,9 @@ class OpenRelationRules:
                     name = name[len(form):]
             if re.match(r"(?:预计|计划|拟|预期|目标|力争)", name):
                 continue  # 预计总投资50亿元: a plan, not a figure the report states
+            if "第" in name or re.match(r"(?:在(?!职|册|岗|建|读|手|售|营)|向|与|对|从|将|把|被|由|为|紧急|共同|继续|"
+                                         r"进一步|陆续)", name):
+                continue  # 在深圳举行第500万辆…, 紧急转移群众3.6万人: a verb phrase, not the name of a figure
             if re.search(r"各[类种项个]|多[种个项]|若干", name):
                 continue  # 全年销售各类农业机械4.2万台: a sum over kinds of things said in passing, not a named figure
             name = _METRIC_STRIP_TAIL.sub("", _METRIC_STRIP_LEAD.sub("", name))

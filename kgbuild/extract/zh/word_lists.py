@@ -56,11 +56,12 @@ ORG_STOP = frozenset((
 ).split())
 # Descriptor nouns written between a name's place word and the name itself, or before a name in
 # apposition (德国化工企业莱茵特种材料公司): the name starts after them.
-DESCRIPTOR_ENDS = ("企业", "服务商", "供应商", "厂商", "制造商", "运营商", "巨头", "龙头", "品牌", "机构", "车企",
+DESCRIPTOR_ENDS = ("企业", "服务商", "供应商", "厂商", "制造商", "运营商", "开发商", "生产商", "经销商", "零售商",
+                   "提供商", "巨头", "龙头", "品牌", "机构", "车企",
                    "药企", "房企", "险企", "名企", "平台")
 # Words a name never starts with: they point at or qualify an organisation already named.
 LEADING_NOISE = ("本", "该", "其", "我", "各", "全资", "控股", "旗下", "下属", "原", "现", "前", "新设", "报告期内",
-                 "报告期", "期内")
+                 "报告期", "期内", "当地", "有关", "相关", "各级")
 
 # Titles next to a person's name (董事长徐直军) or after an organisation (星河智能董事长); longest first.
 EXECUTIVE_TITLES: tuple[str, ...] = (
@@ -217,7 +218,7 @@ LIST_HEADS: tuple[tuple[str, str], ...] = (
 # Words never an entity on their own, whatever a rule or jieba's tag says: the common words of company
 # reports and news that the first open-domain trial typed as people, places and medicines.
 STOP_NAMES = frozenset((
-    "智能化 数字化 信息化 网络化 自动化 国际化 现代化 市场化 产业化 规模化 标准化 一体化 多元化 全球化 "
+    "智能化 数字化 信息化 网络化 自动化 国际化 现代化 市场化 产业化 规模化 标准化 一体化 多元化 全球化 台风 "
     "荣获 获得 名片 上云 上市 创新 发展 转型 升级 服务 客户 用户 市场 产品 业务 技术 研发 管理 经营 战略 "
     "公司 集团 本公司 报告期 报告期内 年度 本年度 同比 环比 营业收入 净利润 营收 利润 收入 资产 负债 股东 董事会 "
     "华人 国人 人民 群众 大众 员工 职工 人员 团队 领导 专家 学者 "
