@@ -138,3 +138,17 @@ def test_the_figures_of_an_unnamed_project_are_nobodys(zh: ChineseExtractor) -> 
 def test_a_developer_before_a_studio_says_what_kind_it_is(zh: ChineseExtractor) -> None:
     result = extract(zh, "当地时间3月2日，美国艺电公司宣布以约12亿美元收购加拿大游戏开发商枫叶工作室。")
     assert {("艺电公司", "acquire", "枫叶工作室"), ("枫叶工作室", "locatedIn", "加拿大")} <= triples(result)
+
+
+def test_a_change_or_a_cap_before_an_amount_names_no_figure(zh: ChineseExtractor) -> None:
+    result = extract(zh, "报告期内，公司控股子公司杭州云栖新材料有限公司完成增资，注册资本由3000万元增加至6000万元。")
+    assert not any(o in ("3000万元", "6000万元") for _, _, o in triples(result))
+    result = extract(zh, "星海控股有限公司董事长陈立群宣布，公司将回购不超过20亿港元的股份。")
+    assert not any(o == "20亿港元" for _, _, o in triples(result))
+
+
+def test_a_target_company_and_a_department_are_no_names(zh: ChineseExtractor) -> None:
+    names = entities(extract(zh, "本次交易完成后，上市公司将持有目标公司100%的股权。"))
+    assert "目标公司" not in names
+    names = entities(extract(zh, "华山医院院长毛颖表示，医院将扩建国际医疗部。"))
+    assert "国际医疗部" not in names

@@ -263,8 +263,9 @@ class OpenNameFinder:
             for noise in sorted(wl.LEADING_NOISE, key=len, reverse=True):
                 if name.startswith(noise) and len(name) - len(noise) > len(m.group(0)):
                     name, start = name[len(noise):], start + len(noise)
-            if name.startswith(("当地", "有关", "相关", "各级")):
-                continue  # 当地政府, 有关部门: which body the text does not say
+            if name.startswith(("当地", "有关", "相关", "各级")) or (len(m.group(0)) == 1 and name.startswith(
+                    _NOT_EMPLOYER_LEAD)):
+                continue  # 当地政府, 有关部门: which body the text does not say; 国际医疗部: a department of one
             first_word = next((wl_ for wl_ in wl.COUNTRIES if name.startswith(wl_)), None)
             if first_word and first_word != "中国" and len(name) - len(first_word) >= 4 and self.country \
                     and not _COMPANY_FORM.search(name):

@@ -867,12 +867,12 @@ class OpenRelationRules:
                     name = name[len(form):]
             if re.match(r"(?:预计|计划|拟|预期|目标|力争)", name):
                 continue  # 预计总投资50亿元: a plan, not a figure the report states
-            if "第" in name or re.match(r"(?:在(?!职|册|岗|建|读|手|售|营)|向|与|对|从|将|把|被|由|为|紧急|共同|继续|"
-                                         r"进一步|陆续)", name):
-                continue  # 在深圳举行第500万辆…, 紧急转移群众3.6万人: a verb phrase, not the name of a figure
             if re.search(r"各[类种项个]|多[种个项]|若干", name):
                 continue  # 全年销售各类农业机械4.2万台: a sum over kinds of things said in passing, not a named figure
             name = _METRIC_STRIP_TAIL.sub("", _METRIC_STRIP_LEAD.sub("", name))
+            if "第" in name or re.match(r"(?:在(?!职|册|岗|建|读|手|售|营)|向|与|对|从|将|把|被|由|为|紧急|共同|继续|"
+                                         r"进一步|陆续)", name) or re.search(r"(?:由|至|到|从|以|不)$", name):
+                continue  # 在深圳举行第, 紧急转移群众, 将回购不超过, 注册资本由…增加至: a verb phrase, no figure
             name = re.sub(r"^在职(?=员工总数)", "", name)  # 在职员工总数 is the staff count, 员工总数
             if re.search(r"(?:金额|对价|价格|持股比例)$", name) or not _METRIC.match(name) or name in wl.STOP_NAMES - {
                     "营业收入", "净利润", "营收", "利润", "收入", "资产", "负债", "员工", "职工"}:
