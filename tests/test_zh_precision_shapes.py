@@ -152,3 +152,23 @@ def test_a_target_company_and_a_department_are_no_names(zh: ChineseExtractor) ->
     assert "目标公司" not in names
     names = entities(extract(zh, "华山医院院长毛颖表示，医院将扩建国际医疗部。"))
     assert "国际医疗部" not in names
+
+
+def test_a_subsidiary_named_after_its_parent_is_the_clauses_subject(zh: ChineseExtractor) -> None:
+    result = extract(zh, "南方电力集团有限公司的全资子公司南方电力国际工程有限公司总部设在广州。")
+    assert ("南方电力国际工程有限公司", "headquarteredIn", "广州") in triples(result)
+    assert ("南方电力集团有限公司", "headquarteredIn", "广州") not in triples(result)
+    result = extract(zh, "吉利控股集团旗下的极氪智能科技有限公司位于浙江省宁波市。")
+    assert not any(s == "吉利控股集团" and p == "locatedIn" for s, p, _ in triples(result))
+
+
+def test_a_given_name_jieba_reads_as_a_number_word(zh: ChineseExtractor) -> None:
+    # jieba: 陈宗 | 年 (m) | 表示
+    result = extract(zh, "云图科技董事长陈宗年表示，公司将加大海外投入。")
+    assert ("陈宗年", "worksFor", "云图科技") in triples(result)
+    assert "陈宗" not in entities(result)
+
+
+def test_a_short_name_before_its_total_revenue(zh: ChineseExtractor) -> None:
+    result = extract(zh, "2023年，华岭电器营业总收入达512.3亿元，同比增长6.2%。")
+    assert ("华岭电器", "营业总收入", "512.3亿元") in triples(result)

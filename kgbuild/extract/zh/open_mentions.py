@@ -333,9 +333,11 @@ class OpenNameFinder:
         names apart (首席技术官周靖人出席: 周靖 | 人; 董事长李想在: 李 | 想), a surname and one or two characters
         before what people do, 的, 在 / 于, or the next title of a list of posts (董事长韩立新和副总经理马晓东)."""
         end = self._person_at(text, tokens, pos)
-        if end is None and (surname := _surname_at(text, pos)):
+        if (surname := _surname_at(text, pos)) and (end is None or end - pos == surname + 1):
             said = _GIVEN_NAME.match(text[pos + surname:pos + surname + 12])
-            end = pos + surname + said.end() if said is not None else None
+            # 董事长陈宗年表示 (jieba: 陈宗 | 年, a number word): one character more before what people do
+            if said is not None and (end is None or pos + surname + said.end() == end + 1):
+                end = pos + surname + said.end()
         return end
 
     def _cued_person(self, text: str, tokens: list[Token], pos: int) -> int | None:

@@ -32,6 +32,8 @@ _CLAUSE_END = re.compile(r"[，；;：]|(?<!\d)[,:]|[,:](?!\d)")
 # A sentence about a thing it does not name (该项目, 此次交易, 该产品): 该 / 此 before a word that is no company's
 _UNNAMED_TOPIC = re.compile(r"\s*(?:[^，。；]{0,12}[，,])?\s*(?:该|此|此次|本次)(?!公司|集团|企业|行|校|院|机构)"
                             r"(?P<noun>[\u4e00-\u9fff])")
+_CHILD_AFTER = re.compile(r"(?:旗下的|下属的|的(?:全资|控股|参股)?(?:子公司|下属企业))"
+                          r"(?!包括|有|为|是|共|分别|[，。；、])")
 _REFERENCE = re.compile(r"^(?:本公司|该公司|公司|本集团|该集团|集团|学校|该校|本校|本行|该行|其)")
 # What may stand before a clause's own subject: a time, a frame, a conjunction.
 _LEAD_IN = re.compile(r"^(?:\s|于|在|截至|据|近日|目前|此外|同时|另外|其中|后|并|而|且|报告期内|本报告期|期内|"
@@ -217,6 +219,12 @@ class OpenRelationRules:
             if re.match(r"\s*(?:据|根据|援引)", clause.text):
                 continue  # 据新华社报道: the source of the news, not what it is about
             own = self._own_subject(clause, text)
+            if own is not None and (child_at := _CHILD_AFTER.match(text, own.end)) is not None:
+                # 中国石油…集团有限公司的全资子公司中国石油国际…有限公司总部设在北京: the subsidiary is the subject;
+                # where its name was not found (小米集团旗下的小米汽车…位于…), the clause says nothing of the parent
+                own = next((x for x in clause.mentions if x.start == child_at.end()), None)
+                if own is None:
+                    continue
             if own is None and _REFERENCE.match(text[clause.start:clause.end].lstrip()) and topic_org is not None:
                 own = topic_org
             lead = own or (topic if sentence_subject is None else None)
@@ -566,7 +574,8 @@ class OpenRelationRules:
             owner = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
             add(subject, "partOf", owner)
         if (m := re.search(r"旗下(?:拥有|有|包括|设有)?(?:的)?", c)) is not None:
-            owner = subject if self._org(subject) else topic_org
+            owner = next((x for x in clause.mentions if x.end == cs + m.start() and self._org(x)), None) or (
+                subject if self._org(subject) else topic_org)
             # 旗下拥有A、B和C: the names listed right after; 吉利控股集团旗下的极氪…于…在纽约证券交易所上市 (极氪… not
             # found): a later name in the clause is no subsidiary
             first = next((x for x in self._after(clause, cs + m.end()) if x.start <= cs + m.end() + 1), None)
