@@ -172,3 +172,34 @@ def test_a_given_name_jieba_reads_as_a_number_word(zh: ChineseExtractor) -> None
 def test_a_short_name_before_its_total_revenue(zh: ChineseExtractor) -> None:
     result = extract(zh, "2023年，华岭电器营业总收入达512.3亿元，同比增长6.2%。")
     assert ("华岭电器", "营业总收入", "512.3亿元") in triples(result)
+
+
+def test_a_district_after_its_city_and_no_province_inside_a_city(zh: ChineseExtractor) -> None:
+    # jieba: 长沙市 | 望 | 城区; 厦门市 | 思明区 (a noun)
+    result = extract(zh, "湘楚食品股份有限公司注册地址位于湖南省长沙市望城区。")
+    assert {("湘楚食品股份有限公司", "locatedIn", "望城区"), ("望城区", "locatedIn", "长沙市")} <= triples(result)
+    result = extract(zh, "鼓浪屿位于福建省厦门市思明区，2017年被列入《世界遗产名录》。")
+    assert not any(s == "福建省" for s, _, _ in triples(result))
+    assert ("思明区", "locatedIn", "厦门市") in triples(result)
+
+
+def test_a_reports_gongsi_is_no_school_it_names(zh: ChineseExtractor) -> None:
+    result = extract(zh, "2023年，公司研发投入3.16亿元，新增授权发明专利88项。公司与复旦大学、同济大学分别共建了联合实验室。")
+    assert not any(s in ("复旦大学", "同济大学") for s, _, _ in triples(result))
+
+
+def test_a_new_subsidiarys_registered_capital_and_subsidiaries_each_in_its_city(zh: ChineseExtractor) -> None:
+    result = extract(zh, "同时，湘楚食品新设全资子公司湘楚（武汉）食品有限公司，注册资本为3,000万元。")
+    assert ("湘楚（武汉）食品有限公司", "注册资本", "3,000万元") in triples(result)
+    assert ("湘楚食品", "注册资本", "3,000万元") not in triples(result)
+    result = extract(zh, "浙江海纳化工股份有限公司的全资子公司宁波海纳物流有限公司和绍兴海纳盐业有限公司分别位于宁波市和绍兴市。")
+    assert {("宁波海纳物流有限公司", "locatedIn", "宁波市"), ("绍兴海纳盐业有限公司", "locatedIn", "绍兴市"),
+            ("绍兴海纳盐业有限公司", "partOf", "浙江海纳化工股份有限公司")} <= triples(result)
+    assert ("绍兴海纳盐业有限公司", "locatedIn", "宁波市") not in triples(result)
+
+
+def test_a_price_and_a_projects_planned_investment_are_no_companys_figures(zh: ChineseExtractor) -> None:
+    result = extract(zh, "6月1日，蔚澜汽车在上海发布首款纯电轿车“蔚澜S1”，售价18.99万元起。")
+    assert not any(o == "18.99万元" for _, _, o in triples(result))
+    result = extract(zh, "远景动力科技有限公司在法国杜埃投资建设的电池工厂已开工，项目预计总投资20亿欧元。")
+    assert not any(o == "20亿欧元" for _, _, o in triples(result))

@@ -65,7 +65,8 @@ class ChineseExtractor:
         self.open_rules = OpenRelationRules(self._classes_under("Organization"),
                                             self._classes_under("EducationalInstitution"), schema.fallback_class,
                                             is_award=self._classes_under("Award"),
-                                            is_country=self._classes_under("Country"))
+                                            is_country=self._classes_under("Country"),
+                                            is_company=self._classes_under("Company"))
         self._segmenter: Segmenter | None = None
 
     def _classes_under(self, name: str) -> set[str]:

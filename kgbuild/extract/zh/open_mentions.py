@@ -460,6 +460,26 @@ class OpenNameFinder:
                 continue
             if cls is not None:
                 out.append(Found(Mention(tok.word, cls, tok.start, tok.end, tok.word), "place"))
+        return out + self._districts_after_cities(tokens, blocked, out)
+
+    def _districts_after_cities(self, tokens: list[Token], blocked: list[tuple[int, int]],
+                                places: list[Found]) -> list[Found]:
+        """长沙市 | 望 | 城区, 厦门市 | 思明区 (jieba: a verb and a noun, a noun): right after a city, the one or two
+        words up to 区 / 县 are the district's name, three or four characters that are not one ordinary word."""
+        out: list[Found] = []
+        ends = {f.mention.end for f in places if f.mention.name.endswith("市")}
+        for i, tok in enumerate(tokens):
+            if tok.start not in ends:
+                continue
+            for n in (1, 2):
+                words = tokens[i:i + n]
+                name = "".join(t.word for t in words)
+                if len(words) == n and 3 <= len(name) <= 4 and _HAN.match(name) and name[-1] in "区县" \
+                        and all(words[k].end == words[k + 1].start for k in range(n - 1)) \
+                        and not self._common(name) and not _inside(blocked, tok.start, words[-1].end) \
+                        and (cls := self._place_class(name)) is not None:
+                    out.append(Found(Mention(name, cls, tok.start, words[-1].end, name), "place"))
+                    break
         return out
 
     def _awards(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:

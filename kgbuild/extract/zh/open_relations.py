@@ -131,7 +131,7 @@ def _split(text: str, start: int, end: int, mentions: list[Mention], values: lis
 
 class OpenRelationRules:
     def __init__(self, is_org: set[str], is_edu: set[str], fallback: str, *, is_award: set[str] | None = None,
-                 is_country: set[str] | None = None) -> None:
+                 is_country: set[str] | None = None, is_company: set[str] | None = None) -> None:
         """`is_org`: the schema's organisation classes; `is_edu`: its school classes; `fallback`: the class
         amounts and percentages get as qualifier values; `is_award`, `is_country`: its award and country
         classes (a quoted “…”称号 is an award; 德国西门子公司 is in that country)."""
@@ -140,11 +140,15 @@ class OpenRelationRules:
         self.fallback = fallback
         self.is_award = is_award or set()
         self.is_country = is_country or set()
+        self.is_company = is_company or set()
 
     # ------------------------------------------------------------------ kinds
 
     def _org(self, m: Mention | None) -> bool:
         return m is not None and (m.kind in ("org", "list") or m.spg_class in self.is_org)
+
+    def _company(self, m: Mention) -> bool:
+        return m.spg_class in self.is_company if self.is_company else m.spg_class not in self.is_edu
 
     @staticmethod
     def _person(m: Mention | None) -> bool:
@@ -165,14 +169,33 @@ class OpenRelationRules:
     def _where_or_when(m: Mention) -> bool:
         return m.kind in ("place", "date")
 
+    def _larger(self, a: Mention, b: Mention) -> bool:
+        """A place of a higher level than b (福建省 and 思明区): it is in no such place, whatever shape said so."""
+        def level(m: Mention) -> int | None:
+            if not self._place(m):
+                return None
+            if m.spg_class in self.is_country:
+                return 0
+            if m.name.endswith(("省", "自治区", "特别行政区")) or m.name in wl.PROVINCES:
+                return 1
+            if m.name.endswith("市"):
+                return 2
+            return 3 if m.name.endswith(("区", "县", "镇", "乡")) else None
+        la, lb = level(a), level(b)
+        return la is not None and lb is not None and la < lb
+
     # ------------------------------------------------------------------ the chunk
 
     def chunk(self, text: str, mentions: list[Mention],
               values: list[Mention]) -> tuple[list[OpenFact], list[OpenEvent]]:
         facts: list[OpenFact] = []
-        topic_org = next((m for m in mentions if self._org(m) and m.aliases), None) or next(
-            (m for m in mentions if self._org(m)), None)
-        topic = next((m for m in mentions if not self._date(m)), None)
+        # the organisation 公司 / 本公司 / 集团 stands for: a company, never a school or an agency the report names
+        # (公司与清华大学、浙江大学分别共建…: 公司 is not 清华大学)
+        topic_org = next((m for m in mentions if self._org(m) and m.aliases and self._company(m)), None) or next(
+            (m for m in mentions if self._org(m) and self._company(m)), None)
+        # what the chunk is about: its first name, unless a place after a verb (鼓浪屿位于福建省…: not 福建省)
+        topic = next((m for m in mentions if not self._date(m) and not (self._place(m) and not _LEAD_IN.match(
+            text[max(text.rfind(e, 0, m.start) for e in "。！？\n") + 1:m.start]))), None)
         orgs = [m for m in mentions if self._org(m)]
         pos = 0
         for piece in _SENTENCE_END.split(text):
@@ -225,8 +248,14 @@ class OpenRelationRules:
                 own = next((x for x in clause.mentions if x.start == child_at.end()), None)
                 if own is None:
                     continue
-            if own is None and _REFERENCE.match(text[clause.start:clause.end].lstrip()) and topic_org is not None:
-                own = topic_org
+            if own is None and (ref := _REFERENCE.match(text[clause.start:clause.end].lstrip())) is not None:
+                # 学校 / 该校 is the chunk's school; 公司, 本行, 其… its company
+                own = next((m for m in orgs if m.spg_class in self.is_edu), None) if ref.group(0).endswith("校") \
+                    else topic_org
+                if own is None and ref.group(0) != "其":
+                    # 公司与清华大学…共建: a report's 公司 with no name in the chunk names nothing; what the clause says
+                    # of it is dropped, what it says of the names in it stays (公司自主研发的“穗丰”…荣获…)
+                    own = Mention(ref.group(0), "", clause.start, clause.start, ref.group(0), kind="unnamed")
             lead = own or (topic if sentence_subject is None else None)
             if lead is not None and self._person(lead) and lead in clause.mentions:
                 # 作家林晚秋的长篇小说《雾港》于2023年…出版，…获得…: the work the person's 的 leads to is what the
@@ -253,14 +282,18 @@ class OpenRelationRules:
                 # a region's own figure follows its name (广东省地区生产总值), no other name between
                 right_after = not any(own.end <= x.start and not self._date(x) for x in clause.mentions)
                 metric_subject = own if self._org(own) or (self._region(own) and right_after) else None
-            elif (unnamed := _UNNAMED_TOPIC.match(text, start)) is not None and not any(
-                    o.end <= start and o.name.endswith(unnamed.group("noun")) for o in orgs):
-                # (该馆 after 庐山美术馆 is that museum)
-                metric_subject = None  # 该项目由…负责设计，总投资约28亿元: the project's figures; it has no name
+            elif (unnamed := _UNNAMED_TOPIC.match(text, start)) is not None:
+                # 该项目由…负责设计，总投资约28亿元: the project's figures, and it has no name; 该馆 after 庐山美术馆 is
+                # that museum
+                metric_subject = next((o for o in reversed(orgs) if o.end <= start
+                                       and o.name.endswith(unnamed.group("noun"))), None)
             elif sentence_subject is not None:
                 metric_subject = sentence_subject if self._org(sentence_subject) else None
             else:
                 metric_subject = topic_org
+            if own is None and re.match(r"\s*注册资本", clause.text):
+                # 新设全资子公司X，注册资本为5,000万元: a registered capital is the company's named last before
+                metric_subject = self._last_org(inside, clause.start) or metric_subject
             last_metric = self._figures(text, clause, metric_subject, clause_date, out, last_metric)
         out += self._places_in_a_row(text, inside, out)
         return out
@@ -280,7 +313,9 @@ class OpenRelationRules:
         def add(s: Mention | None, p: str, o: Mention | None,
                 qualifiers: list[tuple[str, Mention]] | None = None) -> None:
             if s is not None and o is not None and s.name != o.name and not _same_company(s.name, o.name) \
-                    and not (p in _BETWEEN_PARTIES and (self._where_or_when(s) or self._where_or_when(o))):
+                    and not (p in _BETWEEN_PARTIES and (self._where_or_when(s) or self._where_or_when(o))) \
+                    and not (p in ("locatedIn", "headquarteredIn") and self._larger(s, o)) \
+                    and "unnamed" not in (s.kind, o.kind):
                 words = re.search(_SAID[p], c) if p in _SAID else None
                 out.append(OpenFact(s, p, o, list(qualifiers or []), words.group(0) if words else ""))
 
@@ -356,7 +391,13 @@ class OpenRelationRules:
                 nxt = next((x for x in clause.mentions if x.start == place.end + 1 and text[place.end] == "的"), None)
                 # 星海影业有限公司和星海音乐有限公司均位于…: the names listed right before the verb
                 located = [nxt] if nxt is not None else self._listed_before(
-                    clause, cs + m.start(), lambda x: not self._date(x) and not self._person(x)) or [subject]
+                    clause, cs + m.start(), lambda x: not self._date(x) and not self._person(x)) or (
+                    [subject] if subject.start < cs + m.start() else [])  # (鼓浪屿 | 位于福建省…: not 福建省)
+                places = self._listed(clause, place.start, self._place)
+                if c[:m.start()].endswith("分别") and len(located) == len(places) > 1:
+                    for x, where in zip(located, places, strict=True):  # A和B分别位于P和Q: A in P, B in Q
+                        add(x, "locatedIn", where)
+                    located = []
                 for x in located:
                     add(x, "locatedIn", place)
         if (m := re.search(r"(?:出生于|生于|出生在|诞生于|出生)", c)) is not None and self._person(subject):
@@ -585,7 +626,8 @@ class OpenRelationRules:
             # 金穗装备的全资子公司金穗（哈萨克斯坦）农机有限公司: the name right after is the one before's
             parent = next((x for x in clause.mentions if x.end == cs + m.start() and self._org(x)), None)
             child = next((x for x in clause.mentions if x.start == cs + m.end() and self._org(x)), None)
-            add(child, "partOf", parent)
+            for x in self._listed(clause, child.start, self._org) if child is not None else []:
+                add(x, "partOf", parent)  # …的全资子公司A和B: each
         for m in re.finditer(r"(?:拥有|下设|设有|包括)((?:[^，。；]{2,40}?[、和及])+[^，。；]{2,40}?)"
                              r"(?:[等共]?[一二三四五六七八九十两\d]+家)(?:全资|控股)?(?:子公司|下属企业)", c):
             # 云杉纺织目前拥有A、B和C三家全资子公司: every listed name is the subject's
@@ -874,8 +916,8 @@ class OpenRelationRules:
             for form in (subject.form, subject.name, *subject.aliases):
                 if form and name.startswith(form):
                     name = name[len(form):]
-            if re.match(r"(?:预计|计划|拟|预期|目标|力争)", name):
-                continue  # 预计总投资50亿元: a plan, not a figure the report states
+            if re.search(r"预计|计划|拟|预期|目标|力争", name) or name.startswith("项目"):
+                continue  # 预计总投资50亿元, 项目预计总投资: a plan, or a project's, not a figure the report states
             if re.search(r"各[类种项个]|多[种个项]|若干", name):
                 continue  # 全年销售各类农业机械4.2万台: a sum over kinds of things said in passing, not a named figure
             name = _METRIC_STRIP_TAIL.sub("", _METRIC_STRIP_LEAD.sub("", name))
@@ -883,8 +925,9 @@ class OpenRelationRules:
                                          r"进一步|陆续)", name) or re.search(r"(?:由|至|到|从|以|不)$", name):
                 continue  # 在深圳举行第, 紧急转移群众, 将回购不超过, 注册资本由…增加至: a verb phrase, no figure
             name = re.sub(r"^在职(?=员工总数)", "", name)  # 在职员工总数 is the staff count, 员工总数
-            if re.search(r"(?:金额|对价|价格|持股比例)$", name) or not _METRIC.match(name) or name in wl.STOP_NAMES - {
-                    "营业收入", "净利润", "营收", "利润", "收入", "资产", "负债", "员工", "职工"}:
+            if re.search(r"(?:金额|对价|价格|售价|单价|定价|持股比例)$", name) or not _METRIC.match(name) \
+                    or name in wl.STOP_NAMES - {"营业收入", "净利润", "营收", "利润", "收入", "资产", "负债", "员工",
+                                                 "职工"}:
                 continue
             fact = OpenFact(subject, name, self._value(value), [("时间", when)] if when is not None else [])
             out.append(fact)
