@@ -628,8 +628,9 @@ class OpenRelationRules:
             child = next((x for x in clause.mentions if x.start == cs + m.end() and self._org(x)), None)
             for x in self._listed(clause, child.start, self._org) if child is not None else []:
                 add(x, "partOf", parent)  # …的全资子公司A和B: each
-        for m in re.finditer(r"(?:拥有|下设|设有|包括)((?:[^，。；]{2,40}?[、和及])+[^，。；]{2,40}?)"
-                             r"(?:[等共]?[一二三四五六七八九十两\d]+家)(?:全资|控股)?(?:子公司|下属企业)", c):
+        for m in re.finditer(r"(?:拥有|下设|设有|包括)((?:[^，。；、和及]{2,40}[、和及])+[^，。；、和及]{2,40}?)"
+                             r"(?:[等共]?[一二三四五六七八九十两\d]+家)(?:全资|控股)?(?:子公司|下属企业)", c) \
+                if "家" in c else ():
             # 云杉纺织目前拥有A、B和C三家全资子公司: every listed name is the subject's
             owner = subject if self._org(subject) and subject.end <= cs + m.start() else None
             for x in clause.mentions:
