@@ -203,3 +203,10 @@ def test_a_price_and_a_projects_planned_investment_are_no_companys_figures(zh: C
     assert not any(o == "18.99万元" for _, _, o in triples(result))
     result = extract(zh, "远景动力科技有限公司在法国杜埃投资建设的电池工厂已开工，项目预计总投资20亿欧元。")
     assert not any(o == "20亿欧元" for _, _, o in triples(result))
+
+
+def test_a_contracts_promise_is_no_stated_figure_and_an_opening_to_the_public(zh: ChineseExtractor) -> None:
+    result = extract(zh, "报告期内，华锂科技与远景动力有限公司签订长期供货协议，约定未来三年供应氢氧化锂不少于3万吨。")
+    assert not any(o == "3万吨" for _, _, o in triples(result))
+    result = extract(zh, "南京博物院位于江苏省南京市玄武区，1950年正式对外开放。")
+    assert ("南京博物院", "foundedOn", "1950年") in triples(result)

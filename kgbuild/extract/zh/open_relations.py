@@ -344,7 +344,7 @@ class OpenRelationRules:
             if date is not None and not self._person(subject):
                 add(subject, "foundedOn", date)
         opened = re.search(r"(?:于)?(?P<date>\d{4}年[\d月日]*|\d{1,2}月\d{1,2}日)?(?:正式)?(?:揭牌)?"
-                           r"(?:成立|建成开放|建成|落成|开馆|开业)[\s。！？]*$", c)
+                           r"(?:成立|建成开放|建成|落成|开馆|开业|对外开放)[\s。！？]*$", c)
         if opened is not None and not self._person(subject) and not self._date(subject) and not self._place(subject):
             # 2019年10月建成开放 (the building the sentence is about), …研究院正式揭牌成立 (on the sentence's date):
             # a clause that is only its subject, a date and the opening
@@ -910,6 +910,8 @@ class OpenRelationRules:
                 continue
             if subject is None or "占" in before or before.endswith("的") or re.search(r"以[^，。；以]{0,6}$", before):
                 continue
+            if re.search(r"约定|承诺|预计|计划|拟|力争|目标", text[clause.start:value.start]):
+                continue  # 约定未来三年供应碳酸锂不少于6万吨: what a contract or a plan promises, not a stated figure
             run = re.search(r"[\u4e00-\u9fffA-Za-z]*$", before)
             name = run.group(0) if run else ""
             # the figure's name starts after the last word that ends what comes before it
