@@ -210,3 +210,10 @@ def test_a_contracts_promise_is_no_stated_figure_and_an_opening_to_the_public(zh
     assert not any(o == "3万吨" for _, _, o in triples(result))
     result = extract(zh, "南京博物院位于江苏省南京市玄武区，1950年正式对外开放。")
     assert ("南京博物院", "foundedOn", "1950年") in triples(result)
+
+
+def test_a_head_coach_works_for_the_club_and_a_headquarters_is_an_agency(zh: ChineseExtractor) -> None:
+    result = extract(zh, "10月3日，东湖足球俱乐部主教练郑海洋赛后表示，球队将全力备战下一轮比赛。")
+    assert ("郑海洋", "worksFor", "东湖足球俱乐部") in triples(result)
+    result = extract(zh, "受台风影响，宁波市防汛抗旱指挥部启动防汛三级应急响应。")
+    assert entities(result).get("宁波市防汛抗旱指挥部") == "GovernmentAgency"
