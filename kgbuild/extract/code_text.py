@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kgbuild.extract.facts import PROPN, Facts, Mention, Triple
+from kgbuild.extract.software_names import heading_names, software_by_context
 from kgbuild.extract.terms import join_acronyms, term_head
 
 if TYPE_CHECKING:
@@ -221,6 +222,10 @@ function functions parameter parameters variable variables boolean integer callb
 async asynchronous synchronous socket sockets server servers client clients endpoint endpoints
 runtime compiler interpreter syntax database databases schema repository repositories github commit
 linux macos unix python javascript typescript golang node.js
+developer developers programmer programmers programming linter linters deployment deployments
+workload workloads infrastructure serialize serialization deserialize parser parsing constructor
+cache caching algorithm algorithms timezone timezones localtime ssl tls certificate certificates
+annotations typing backend frontend stdin stdout multithreading multiprocessing kubernetes docker
 """.split())
 _CUE_WORD = re.compile(r"[A-Za-z][A-Za-z.+-]*[A-Za-z0-9]|[A-Za-z]")
 _CUES_NEEDED = 3
@@ -233,7 +238,9 @@ def is_technical(masked: Masked, section: Sequence[str]) -> bool:
             section_topic(section) is not None):
         return True
     found: set[str] = set()
-    for word in _CUE_WORD.findall(masked.text):
+    # The heading path is the chunk's context too ("Certifi: Python SSL Certificates" over a README's
+    # paragraph that says "python deployments" and "CA trust store").
+    for word in _CUE_WORD.findall(" ".join([*section, masked.text])):
         low = word.lower()
         if low in _CUES:
             found.add(low.rstrip("s"))
@@ -282,6 +289,8 @@ class TechnicalPass:
         used = _used(facts)
         code_names: set[str] = set()
         retyped: dict[str, str] = {}
+        software: set[str] = set()
+        heading_words = heading_names(section)
         dropped: set[int] = set()
         for m in facts.mentions:
             if m.is_date:
@@ -300,7 +309,12 @@ class TechnicalPass:
                 code_names.add(m.name)
                 continue
             head = term_head(m.name)
-            if head is not None and m.spg_class in classes.named:
+            if technical and classes.software and m.spg_class != classes.code and (
+                    software_by_context(doc, m, heading_words)):
+                # "Python 3.9+", "Python developers", "on Linux", "Why Ray?" over the text: software, not a
+                # person, place or the English word.
+                software.add(m.name)
+            elif head is not None and m.spg_class in classes.named:
                 # "Transmission Control Protocol", "WHATWG Encoding Standard": a kind of thing by its head.
                 retyped[m.name] = classes.heads.get(head, classes.concept)
             elif technical and m.label in _NAME_LABELS and m.spg_class in classes.named and (
@@ -339,6 +353,8 @@ class TechnicalPass:
                 else:
                     m.spg_class = classes.code
                     m.class_fixed = True
+            elif m.name in software and (not m.class_fixed or m.spg_class in classes.named | {classes.concept}):
+                m.spg_class = classes.software
             elif m.name in retyped and (not m.class_fixed or m.spg_class in classes.named):
                 m.spg_class = retyped[m.name]
         self._member_of(facts, section)
