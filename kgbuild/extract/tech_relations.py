@@ -84,6 +84,11 @@ _VAGUE_ADJECTIVES = STOP_ADJECTIVES | frozenset(
      "small", "large", "big", "long", "short", "high", "low", "real", "whole", "full", "exact", "respective",
      "corresponding", "related", "relevant", "separate", "individual", "extra", "optional", "explicit",
      "maximum", "minimum", "default", "initial"})
+# Adjectives of praise a README puts before its terms ("a powerful type system", "a fast JSON parser"): left
+# out of the term's name.
+_PRAISE = frozenset({"powerful", "fast", "faster", "reliable", "portable", "efficient", "robust", "easy", "lightweight",
+                     "flexible", "modern", "great", "seamless", "convenient", "comprehensive", "elegant", "intuitive",
+                     "blazing", "performant", "scalable", "friendly", "nice", "awesome", "rich", "clean"})
 # Nouns for a part or form of a thing: "implements a subset of the `EventEmitter` API" implements it.
 _PARTITIVE = frozenset({"subset", "superset", "part", "portion", "version", "variant", "flavor", "flavour",
                         "dialect", "extension"})
@@ -247,10 +252,10 @@ class TechArgs:
         found = self.phrase(tok)
         if found is None or found[0] == tok.i:
             return None
-        if self.lemma(tok) in _VAGUE_HEADS or any(
-                c.dep_ == "amod" and c.lower_ in _VAGUE_ADJECTIVES for c in tok.children) or any(
-                t.lower_ in _VAGUE_ADJECTIVES for t in self.doc[found[0]:tok.i]):
-            return None  # "a single slash", "the available space": a description, not a term
+        if self.lemma(tok) in _VAGUE_HEADS or any(t.lower_ in _VAGUE_ADJECTIVES for t in self.doc[found[0]:tok.i]):
+            # "a single slash", "the available space": a description, not a term ("many programming errors"
+            # is the term "programming error": a quantity or praise before it is not part of it).
+            return None
         return self._new(found[1], self.concept_class, CONCEPT, found[0], tok.i + 1)
 
     def phrase(self, tok: Token) -> tuple[int, str] | None:
@@ -268,7 +273,7 @@ class TechArgs:
                 break
             glued = not left.whitespace_ and is_hyphen(left)
             if glued or (left.dep_ == "compound" and (left.tag_ in NOUN_TAGS or left.tag_ in PROPER_TAGS)) or (
-                    left.dep_ == "amod" and left.tag_ == "JJ" and left.lower_ not in STOP_ADJECTIVES):
+                    left.dep_ == "amod" and left.tag_ == "JJ" and left.lower_ not in STOP_ADJECTIVES | _PRAISE):
                 start -= 1
             elif is_hyphen(doc[start]) and not left.whitespace_:
                 start -= 1
@@ -442,6 +447,9 @@ def technical_relations(args: TechArgs, facts: Facts) -> None:
             facts.triples.append(triple)
     ours_pairs = {frozenset((t.subject.name, t.object.name)) for t in ours}
     left_out = [t for t in general.values() if not _general_kept(args, t, ours_pairs)]
+    for t in general.values():
+        # A kept triple of the general rules takes the software schema's name for its verb ("provide" -> provides).
+        t.predicate = VERB_PREDICATES.get(t.predicate, t.predicate)
     if left_out:
         facts.triples[:] = [t for t in facts.triples if not any(t is x for x in left_out)]
         # A phrase the general rules took as an object ("the original behavior") was an entity only for that
@@ -459,15 +467,40 @@ _NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "EVENT",
 
 
 def _general_kept(args: TechArgs, triple: Triple, ours: set[frozenset[str]]) -> bool:
-    """A triple of the general clause rules in a technical chunk: kept when this pass relates the same
-    two things, when its object is a date, or when both ends are names of people, organisations, places or
-    works (a manual's history: "Python was created by Guido van Rossum"). Between code, software and terms
-    the general rules read a manual's prose as an encyclopedia's (measured on the technical sets: none of
-    their triples there was right, "(Rich, print, log())" from "Rich will pretty print it")."""
+    """A triple of the general clause rules in a technical chunk: kept when this pass relates the same two
+    things, when its object is a date, when both ends are names of people, organisations, places or works (a
+    manual's history: "Python was created by Guido van Rossum"), or when it is grounded: its subject is code,
+    software or a name of the chunk, its object code, a name or a specific term ("cryptographic recipe", not
+    "the original behavior"), and its verb says more than a light verb ("`cryptography` is a package which
+    provides cryptographic recipes"). The earlier rule (this pass must agree) lost about a third of true
+    triples; what made the general rules' triples wrong in manuals was their vague objects and light verbs."""
     if frozenset((triple.subject.name, triple.object.name)) in ours or triple.object.is_date:
         return True
-    return all(m.label in _NAME_LABELS and not any(i in args.code_tokens for i in range(m.start, m.end))
-               for m in (triple.subject, triple.object))
+    if all(m.label in _NAME_LABELS and not any(i in args.code_tokens for i in range(m.start, m.end))
+           for m in (triple.subject, triple.object)):
+        return True
+    verb = triple.predicate.split()[0] if triple.predicate else ""
+    if not verb or verb in _LIGHT or verb in _NOT_RELATING_PREPS or triple.qualifiers:
+        return False
+    s, o = triple.subject, triple.object
+    if s.start < 0 or o.start < 0 or args.doc[s.start].sent.start != args.doc[o.start].sent.start:
+        return False  # an end the general rules reached through a pronoun ("Rich will pretty print it")
+    return _grounded(args, s, subject=True) and _grounded(args, o, subject=False)
+
+
+def _grounded(args: TechArgs, m: Mention, subject: bool) -> bool:
+    """Code, software or a name of the chunk; as an object also a specific term of two words or more."""
+    if args.is_code(m) or m.spg_class == args.software_class:
+        return True
+    if m.label != CONCEPT:
+        return m.label in _NAME_LABELS and not (m.name.isupper() and subject)  # "TCP calls ...": a protocol acts not
+    if subject:
+        return False
+    words = args.doc[m.start:m.end]
+    head = words[-1]
+    return len(words) >= 2 and head.tag_ in NOUN_TAGS and args.lemma(head) not in _VAGUE_HEADS | VAGUE_NOUNS and not any(
+        t.lower_ in _VAGUE_ADJECTIVES or t.tag_ in ("PRP$", "WDT", "CD") or (t.dep_ == "det" and t.lower_ not in (
+            "a", "an", "the")) for t in words)
 
 
 # Verbs whose gerund complement their subject does ("supports loading", "starts listening"); not "avoids
@@ -613,7 +646,16 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
                 for pcomp in (p for p in prep.children if p.dep_ == "pcomp" and p.tag_ == "VBG"):
                     _verb_objects(args, pcomp, subjects, False, found)
     elif lemma == "have" and not passive:
-        found += [(member, "partOf", s) for s in subjects for member in _members(args, verb)]
+        members = _members(args, verb)
+        found += [(member, "partOf", s) for s in subjects for member in members]
+        if not members and subjects[0].label != CONCEPT:
+            # "Mypy has a powerful type system": software or code that has a specific term (not "has no
+            # effect", not "has a value": a term of two words or more).
+            for obj in (c for c in children if c.dep_ == "dobj" and c.tag_ in NOUN_TAGS):
+                term = args.resolve(obj, "object", subjects[0])
+                if term is not None and term.label == CONCEPT and not any(c.dep_ == "det" and c.lower_ in (
+                        "no", "any") for c in obj.children):
+                    found += [(s, "has", term) for s in subjects]
     elif lemma in ("take", "accept") and not passive and _members(args, verb):
         # "All `listen()` methods can take a `backlog` parameter": what the code accepts.
         found += [(s, "accepts", member) for s in subjects for member in _members(args, verb)]
