@@ -224,7 +224,7 @@ runtime compiler interpreter syntax database databases schema repository reposit
 linux macos unix python javascript typescript golang node.js
 developer developers programmer programmers programming linter linters deployment deployments
 workload workloads infrastructure serialize serialization deserialize parser parsing constructor
-cache caching algorithm algorithms timezone timezones localtime ssl tls certificate certificates
+cache caching algorithm algorithms timezone timezones localtime ssl tls certificate certificates binding bindings
 annotations typing backend frontend stdin stdout multithreading multiprocessing kubernetes docker
 """.split())
 _CUE_WORD = re.compile(r"[A-Za-z][A-Za-z.+-]*[A-Za-z0-9]|[A-Za-z]")
@@ -242,7 +242,7 @@ def is_technical(masked: Masked, section: Sequence[str]) -> bool:
     # paragraph that says "python deployments" and "CA trust store").
     for word in _CUE_WORD.findall(" ".join([*section, masked.text])):
         low = word.lower()
-        if low in _CUES:
+        if low in _CUES or _SOFTWARE_ANYWHERE.match(word):  # "gRPC", "PyYAML", "urllib3" are software's words
             found.add(low.rstrip("s"))
             if len(found) >= _CUES_NEEDED:
                 return True

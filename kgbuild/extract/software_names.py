@@ -24,7 +24,8 @@ SOFTWARE_NOUNS = frozenset("""
 program programmer developer code library package module linter deployment application app script
 interpreter version project binding wrapper implementation runtime api sdk client server adapter port
 plugin extension distribution release installation toolkit framework compiler ecosystem codebase
-repository interface bindings syntax type types dependency
+repository interface bindings syntax type types dependency parser emitter serializer tool engine database
+linter cli wrapper
 """.split())
 _VERSION = re.compile(r"^v?\d+(?:\.\d+)*(?:\.x)?\+?$")
 # Labels of names the NER gives software it does not know (PRODUCT is already software-like).
@@ -54,6 +55,11 @@ def software_by_context(doc: Doc, m: Mention, headings: frozenset[str]) -> bool:
         return True  # "107 bytes on Linux", "On Windows, ...": a platform
     if tok.dep_ == "pobj" and tok.head.lower_ == "in" and tok.head.head.lower_ in _WRITTEN:
         return True  # "written in Python": a language
+    if tok.dep_ == "pobj" and tok.head.lower_ == "for" and _software_noun(tok.head.head.lower_):
+        return True  # "an HTTP library for Python", "a Python binding for gRPC"
+    if tok.dep_ in ("nsubj", "nsubjpass") and tok.head.lower_ in ("is", "was") and any(
+            c.dep_ == "attr" and _software_noun(c.lower_) for c in tok.head.children):
+        return True  # "Requests is an HTTP library", "PyYAML is a YAML parser"
     return tok.text in headings
 
 

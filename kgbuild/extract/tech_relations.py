@@ -31,6 +31,7 @@ from kgbuild.extract.code_text import (
     is_identifier,
     is_value,
     section_topic,
+    software_shaped,
 )
 from kgbuild.extract.facts import CONCEPT, PROPN, Facts, Mention, Triple
 from kgbuild.extract.vocab import NOUN_TAGS, PROPER_TAGS, REL_PRONOUNS, STOP_ADJECTIVES, VAGUE_NOUNS
@@ -190,6 +191,9 @@ class TechArgs:
         software = self._software(tok)
         if software is not None:
             return software
+        if software_shaped(tok.text, technical=True) and tok.text[:1].isupper() and not tok.ent_type_:
+            # "PyYAML is written in Python": a name shaped as software the NER did not see.
+            return self._new(tok.text, self.software_class, PROPN, tok.i, tok.i + 1)
         return self._term(tok)
 
     def _code_kind(self, tok: Token) -> Mention | None:
@@ -201,7 +205,9 @@ class TechArgs:
         if left:
             if left[0].i in self.code_tokens:
                 return self.resolve(left[0], "object")
-            named = self.by_token.get(left[0].i)
+            named = self.by_token.get(left[0].i) or (
+                # "the grpc module": a lower-case name that is no English word, before a kind of code, is software.
+                self._software(left[0]) if left[0].dep_ == "compound" and left[0].lower_ == left[0].text else None)
             # "The Console object", "the Agent class": a name before a kind of code structure is that code
             # ("a Python program", "the Rust library" name a language, not the program or library).
             return named if named is not None and self.lemma(tok) in _STRUCTURE_KINDS and (
@@ -633,8 +639,9 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
     lemma = args.lemma(verb)
     found: list[tuple[Mention, str, Mention]] = []
     if lemma == "be":
-        for attr in (c for c in children if c.dep_ == "attr" and c.tag_ in NOUN_TAGS):
-            predicate = NOUN_PREDICATES.get(args.lemma(attr))
+        for attr in (c for c in children if c.dep_ == "attr" and (c.tag_ in NOUN_TAGS or (
+                c.tag_ == "VBG" and c.lower_ in NOUN_PREDICATES))):  # "is a Python binding for": tagged a verb
+            predicate = NOUN_PREDICATES.get(args.lemma(attr)) or NOUN_PREDICATES.get(attr.lower_)
             if predicate is None:
                 found += [(s, "isA", kind) for s in subjects for kind in _kind_of(args, attr, s)]
                 continue
@@ -649,13 +656,13 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
         members = _members(args, verb)
         found += [(member, "partOf", s) for s in subjects for member in members]
         if not members and subjects[0].label != CONCEPT:
-            # "Mypy has a powerful type system": software or code that has a specific term (not "has no
+            # "Mypy has a powerful type system": the term is part of the software or code (not "has no
             # effect", not "has a value": a term of two words or more).
             for obj in (c for c in children if c.dep_ == "dobj" and c.tag_ in NOUN_TAGS):
                 term = args.resolve(obj, "object", subjects[0])
                 if term is not None and term.label == CONCEPT and not any(c.dep_ == "det" and c.lower_ in (
                         "no", "any") for c in obj.children):
-                    found += [(s, "has", term) for s in subjects]
+                    found += [(term, "partOf", s) for s in subjects]
     elif lemma in ("take", "accept") and not passive and _members(args, verb):
         # "All `listen()` methods can take a `backlog` parameter": what the code accepts.
         found += [(s, "accepts", member) for s in subjects for member in _members(args, verb)]
