@@ -297,6 +297,9 @@ class TechnicalPass:
                 continue
             inside = [s for s in spans if s[0] < m.end and m.start < s[1]] if m.start >= 0 else []
             is_code = bool(inside) or looks_like_code(m.name, technical) or m.name in labelled
+            if is_code and not inside and m.name not in labelled and not _CODE_SHAPE.match(m.name) and (
+                    classes.software and software_by_context(doc, m, heading_words)):
+                is_code = False  # "SymPy is an open-source computer algebra system": camel-cased software
             if is_code and not any(c.isalnum() for c in m.name):
                 dropped.add(id(m))  # `=`, `..` with a bracket the NER took in: punctuation names nothing
                 continue
