@@ -682,3 +682,84 @@ from graphql import graphql_sync
 ```
 """))
     assert ("GraphQL-core", "portOf", "GraphQL.js") in found, found
+
+
+# README prose without code (fifth session): passages of bench/data/technical_dev4.jsonl, drawn from the
+# package descriptions in site-packages; on main they were read as an encyclopedia's prose.
+
+MYPY = """# Mypy -- Optional Static Typing for Python
+
+Add type annotations to your Python programs, and use mypy to type
+check them.  Mypy is essentially a Python linter on steroids, and it
+can catch many programming errors by analyzing your program, without
+actually having to run it.  Mypy has a powerful type system with
+features such as type inference, gradual typing, generics and union
+types.
+"""
+
+
+def test_readme_subject_and_language_are_software(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # mypy's METADATA: "Mypy" (PERSON to the NER, named by the heading) and "Python" (an English word, but
+    # "Python programs", "a Python linter") were a person and a concept.
+    found = classes(extract(tmp_path, extractor, MYPY))
+    assert found["Mypy"] == "Software"
+    assert found["Python"] == "Software"
+
+
+def test_readme_clauses_with_a_modal_and_has(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # "it can catch many programming errors": the term without its quantity; "has a powerful type system":
+    # the term without its praise, part of the software.
+    found = triples(extract(tmp_path, extractor, MYPY))
+    assert ("Mypy", "catch", "programming error") in found
+    assert ("type system", "partOf", "Mypy") in found
+
+
+def test_a_version_and_a_written_in_language_name_software(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # Ray's METADATA ("Why Ray?": the heading names Ray; "written in Python") and cryptography's ("Python
+    # 3.9+": a version after the name).
+    found = classes(extract(tmp_path, extractor, """# Why Ray?
+
+With Ray, you can seamlessly scale the same code from a laptop to a cluster. Ray is designed to be general-purpose, meaning that it can performantly run any kind of workload. If your application is written in Python, you can scale it with Ray, no other infrastructure required.
+"""))
+    assert found["Ray"] == "Software" and found["Python"] == "Software"
+    found = classes(extract(tmp_path, extractor, """# pyca/cryptography
+
+``cryptography`` is a package which provides cryptographic recipes and
+primitives to Python developers. Our goal is for it to be your "cryptographic
+standard library". It supports Python 3.9+ and PyPy3 7.3.11+.
+"""))
+    assert found["Python"] == "Software"
+
+
+def test_a_grounded_general_triple_stands(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # cryptography's METADATA: the general clause rules read "which provides cryptographic recipes" right;
+    # the earlier filter dropped it because the technical pass did not relate the pair too.
+    found = triples(extract(tmp_path, extractor, """# pyca/cryptography
+
+``cryptography`` is a package which provides cryptographic recipes and
+primitives to Python developers. Our goal is for it to be your "cryptographic
+standard library". It supports Python 3.9+ and PyPy3 7.3.11+.
+"""))
+    assert ("cryptography", "provides", "cryptographic recipe") in found
+
+
+def test_a_general_triple_through_a_pronoun_stays_out(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # rich's README: "Rich will pretty print it" is not about `log()`, two sentences back.
+    found = pairs(extract(tmp_path, extractor, """# Rich
+
+## Logging
+
+The Console object has a `log()` method which has a similar interface to `print()`, but also renders a column for the current time and the file and line which made the call. By default Rich will do syntax highlighting for Python structures and for repr strings. If you log a collection (i.e. a dict or a list) Rich will pretty print it so that it fits in the available space.
+"""))
+    assert frozenset(("Rich", "log()")) not in found
+
+
+def test_camel_cased_software_named_by_its_heading(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # sympy's METADATA abstract: "SymPy" is camel-cased as class names are, but the heading and "is an
+    # open-source computer algebra system written in pure Python" say software.
+    results = extract(tmp_path, extractor, """# SymPy
+
+SymPy is an open-source computer algebra system written in pure Python. It is built with a focus on extensibility and ease of use, through both interactive and programmatic applications.
+""")
+    assert classes(results)["SymPy"] == "Software"
+    assert ("SymPy", "isA", "computer algebra system") in triples(results)

@@ -486,8 +486,9 @@ def _general_kept(args: TechArgs, triple: Triple, ours: set[frozenset[str]]) -> 
            for m in (triple.subject, triple.object)):
         return True
     verb = triple.predicate.split()[0] if triple.predicate else ""
-    if not verb or verb in _LIGHT or verb in _NOT_RELATING_PREPS or triple.qualifiers:
-        return False
+    if not verb or verb in _LIGHT or verb in _NOT_RELATING_PREPS or triple.qualifiers or (
+            verb in _ASSIGNING and triple.predicate.split()[-1] in ("to", "on")):
+        return False  # "is set to `true`" gives a value, it relates nothing
     s, o = triple.subject, triple.object
     if s.start < 0 or o.start < 0 or args.doc[s.start].sent.start != args.doc[o.start].sent.start:
         return False  # an end the general rules reached through a pronoun ("Rich will pretty print it")
@@ -496,6 +497,8 @@ def _general_kept(args: TechArgs, triple: Triple, ours: set[frozenset[str]]) -> 
 
 def _grounded(args: TechArgs, m: Mention, subject: bool) -> bool:
     """Code, software or a name of the chunk; as an object also a specific term of two words or more."""
+    if is_value(m.name) or not any(c.isalpha() for c in m.name):
+        return False  # `true`, `0`: a literal is no thing
     if args.is_code(m) or m.spg_class == args.software_class:
         return True
     if m.label != CONCEPT:
@@ -504,9 +507,10 @@ def _grounded(args: TechArgs, m: Mention, subject: bool) -> bool:
         return False
     words = args.doc[m.start:m.end]
     head = words[-1]
-    return len(words) >= 2 and head.tag_ in NOUN_TAGS and args.lemma(head) not in _VAGUE_HEADS | VAGUE_NOUNS and not any(
-        t.lower_ in _VAGUE_ADJECTIVES or t.tag_ in ("PRP$", "WDT", "CD") or (t.dep_ == "det" and t.lower_ not in (
-            "a", "an", "the")) for t in words)
+    if len(words) < 2 or head.tag_ not in NOUN_TAGS or args.lemma(head) in _VAGUE_HEADS | VAGUE_NOUNS:
+        return False
+    return not any(t.lower_ in _VAGUE_ADJECTIVES or t.tag_ in ("PRP$", "WDT", "CD") or (
+        t.dep_ == "det" and t.lower_ not in ("a", "an", "the")) for t in words)
 
 
 # Verbs whose gerund complement their subject does ("supports loading", "starts listening"); not "avoids
@@ -658,11 +662,12 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
         if not members and subjects[0].label != CONCEPT:
             # "Mypy has a powerful type system": the term is part of the software or code (not "has no
             # effect", not "has a value": a term of two words or more).
-            for obj in (c for c in children if c.dep_ == "dobj" and c.tag_ in NOUN_TAGS):
-                term = args.resolve(obj, "object", subjects[0])
+            for noun in (c for c in children if c.dep_ == "dobj" and c.tag_ in NOUN_TAGS):
+                term = args.resolve(noun, "object", subjects[0])
                 if term is not None and term.label == CONCEPT and not any(c.dep_ == "det" and c.lower_ in (
-                        "no", "any") for c in obj.children):
-                    found += [(term, "partOf", s) for s in subjects]
+                        "no", "any") for c in noun.children):
+                    # (appended as it is: the term is the subject of this triple, not of the clause)
+                    ours.extend(Triple(term, "partOf", s) for s in subjects if not _related(ours, term, s))
     elif lemma in ("take", "accept") and not passive and _members(args, verb):
         # "All `listen()` methods can take a `backlog` parameter": what the code accepts.
         found += [(s, "accepts", member) for s in subjects for member in _members(args, verb)]
