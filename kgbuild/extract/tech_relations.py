@@ -17,6 +17,7 @@ pass's predicate when it maps the verb to one of software's.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -84,7 +85,7 @@ _VAGUE_ADJECTIVES = STOP_ADJECTIVES | frozenset(
      "useful", "important", "good", "better", "best", "correct", "proper", "normal", "usual", "typical", "little",
      "small", "large", "big", "long", "short", "high", "low", "real", "whole", "full", "exact", "respective",
      "corresponding", "related", "relevant", "separate", "individual", "extra", "optional", "explicit",
-     "maximum", "minimum", "default", "initial"})
+     "maximum", "minimum", "default", "initial", "specified", "provided", "supplied", "desired", "certain"})
 # Adjectives of praise a README puts before its terms ("a powerful type system", "a fast JSON parser"): left
 # out of the term's name.
 _PRAISE = frozenset({"powerful", "fast", "faster", "reliable", "portable", "efficient", "robust", "easy", "lightweight",
@@ -194,7 +195,7 @@ class TechArgs:
         if software_shaped(tok.text, technical=True) and tok.text[:1].isupper() and not tok.ent_type_:
             # "PyYAML is written in Python": a name shaped as software the NER did not see.
             return self._new(tok.text, self.software_class, PROPN, tok.i, tok.i + 1)
-        return self._term(tok)
+        return self._term(tok, role)
 
     def _code_kind(self, tok: Token) -> Mention | None:
         """ "the `node:net` module" is the code; "this object", "the method" under a heading that is
@@ -245,22 +246,24 @@ class TechArgs:
             return None  # the pieces of one hyphenated word hang on each other
         words = [t.text for t in doc[start:end] if not is_hyphen(t)]
         if not words or any(not w.isalnum() or not w.islower() for w in words) or any(
-                c.dep_ == "det" for c in tok.children):
-            return None
+                c.dep_ == "det" for c in tok.children) or (end - start == 1 and tok.is_stop):
+            return None  # ("anything", "whatever": stop words the lemma tables do not list)
         if (all(self.is_word(w) for w in words) and "".join(words) not in self.programs) or len("".join(words)) < 3:
             return None
         name = doc[start:end].text
         return self._new(name, self.software_class, PROPN, start, end)
 
-    def _term(self, tok: Token) -> Mention | None:
+    def _term(self, tok: Token, role: str = "object") -> Mention | None:
         """A technical term of at least two words: "Unix domain socket", "connection persistence",
         "CA certificate store" (compounds and adjectives before a noun, names among them)."""
         found = self.phrase(tok)
         if found is None or found[0] == tok.i:
             return None
         if self.lemma(tok) in _VAGUE_HEADS or any(t.lower_ in _VAGUE_ADJECTIVES for t in self.doc[found[0]:tok.i]):
-            # "a single slash", "the available space": a description, not a term ("many programming errors"
-            # is the term "programming error": a quantity or praise before it is not part of it).
+            return None  # "a single slash", "the available space": a description, not a term
+        if role == "subject" and any(c.dep_ == "amod" and c.lower_ in _VAGUE_ADJECTIVES for c in tok.children):
+            # "Many Python projects use ...", "Most asynchronous methods accept ...": a generalisation, not a
+            # fact about the term; as an object, "catch many programming errors" names the term.
             return None
         return self._new(found[1], self.concept_class, CONCEPT, found[0], tok.i + 1)
 
@@ -468,6 +471,8 @@ def technical_relations(args: TechArgs, facts: Facts) -> None:
     facts.mentions.extend(m for m in args.added if any(m is t.subject or m is t.object for t in facts.triples))
 
 
+# A type in braces, as API references write parameters ("`hostname` {string}").
+_SIGNATURE = re.compile(r"\{[A-Za-z_.\[\]]+(?:\s*\|\s*[A-Za-z_.\[\]]+)*\}")
 # NER labels of the names a general rule may relate in a manual without this pass agreeing.
 _NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP", "EVENT", "WORK_OF_ART", "LAW", "LANGUAGE"})
 
@@ -482,16 +487,26 @@ def _general_kept(args: TechArgs, triple: Triple, ours: set[frozenset[str]]) -> 
     triples; what made the general rules' triples wrong in manuals was their vague objects and light verbs."""
     if frozenset((triple.subject.name, triple.object.name)) in ours or triple.object.is_date:
         return True
-    if all(m.label in _NAME_LABELS and not any(i in args.code_tokens for i in range(m.start, m.end))
-           for m in (triple.subject, triple.object)):
-        return True
-    verb = triple.predicate.split()[0] if triple.predicate else ""
-    if not verb or verb in _LIGHT or verb in _NOT_RELATING_PREPS or triple.qualifiers or (
-            verb in _ASSIGNING and triple.predicate.split()[-1] in ("to", "on")):
-        return False  # "is set to `true`" gives a value, it relates nothing
     s, o = triple.subject, triple.object
+    if s.start >= 0 and _SIGNATURE.search(args.doc[s.start].sent.text):
+        return False  # "`spkac` {string|ArrayBuffer|Buffer}": a reference's signature line, not prose
+    if all(m.label in _NAME_LABELS and not any(i in args.code_tokens for i in range(m.start, m.end))
+           for m in (s, o)):
+        return True
+    if s.label == "PERSON" and s.end - s.start >= 2 and o.label != CONCEPT and not o.is_date and not args.is_code(o):
+        return True  # "Bryan Van de Ven, co-creator of Bokeh": a person's part in a named thing
+    words = triple.predicate.split()
+    if not words or len(words) > 2 or words[0] in _LIGHT or _NOT_RELATING_PREPS.intersection(words) or (
+            triple.qualifiers) or (words[0] in _ASSIGNING and words[-1] in ("to", "on")):
+        # "is set to `true`" gives a value; "denote family of", "level version of": a noun read as the
+        # relation, which the general rules do in encyclopedic prose, misreads a manual's.
+        return False
     if s.start < 0 or o.start < 0 or args.doc[s.start].sent.start != args.doc[o.start].sent.start:
         return False  # an end the general rules reached through a pronoun ("Rich will pretty print it")
+    sent = args.doc[s.start].sent
+    if not any(t.tag_.startswith("VB") and words[0] in (t.lower_, _LEMMA_FIXES.get(args.lemma(t), args.lemma(t)))
+               for t in sent):
+        return False  # "equivalent to", "collection of", "private to": an adjective or noun read as the relation
     return _grounded(args, s, subject=True) and _grounded(args, o, subject=False)
 
 
@@ -499,8 +514,12 @@ def _grounded(args: TechArgs, m: Mention, subject: bool) -> bool:
     """Code, software or a name of the chunk; as an object also a specific term of two words or more."""
     if is_value(m.name) or not any(c.isalpha() for c in m.name):
         return False  # `true`, `0`: a literal is no thing
-    if args.is_code(m) or m.spg_class == args.software_class:
+    if args.is_code(m):
+        return is_identifier(m.name)  # not "`(error, stdout, stderr)`", "`child_process.exec():`"
+    if m.spg_class == args.software_class:
         return True
+    if subject and m.end - m.start == 1 and (args.is_word(m.name.lower()) or len(m.name) < 3):
+        return False  # "Below uses ...", "EX located in": a capitalised word or letters, not a name that acts
     if m.label != CONCEPT:
         return m.label in _NAME_LABELS and not (m.name.isupper() and subject)  # "TCP calls ...": a protocol acts not
     if subject:
@@ -659,7 +678,9 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
     elif lemma == "have" and not passive:
         members = _members(args, verb)
         found += [(member, "partOf", s) for s in subjects for member in members]
-        if not members and subjects[0].label != CONCEPT:
+        if not members and subjects[0].label != CONCEPT and (
+                verb.dep_ in ("ROOT", "conj")) and any(
+                c.dep_ == "nsubj" and c.lower_ not in REL_PRONOUNS for c in children):
             # "Mypy has a powerful type system": the term is part of the software or code (not "has no
             # effect", not "has a value": a term of two words or more).
             for noun in (c for c in children if c.dep_ == "dobj" and c.tag_ in NOUN_TAGS):
