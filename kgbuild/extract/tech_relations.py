@@ -35,6 +35,7 @@ from kgbuild.extract.code_text import (
     software_shaped,
 )
 from kgbuild.extract.facts import CONCEPT, PROPN, Facts, Mention, Triple
+from kgbuild.extract.software_names import heading_names
 from kgbuild.extract.vocab import NOUN_TAGS, PROPER_TAGS, REL_PRONOUNS, STOP_ADJECTIVES, VAGUE_NOUNS
 
 if TYPE_CHECKING:
@@ -86,6 +87,11 @@ _VAGUE_ADJECTIVES = STOP_ADJECTIVES | frozenset(
      "small", "large", "big", "long", "short", "high", "low", "real", "whole", "full", "exact", "respective",
      "corresponding", "related", "relevant", "separate", "individual", "extra", "optional", "explicit",
      "maximum", "minimum", "default", "initial", "specified", "provided", "supplied", "desired", "certain"})
+# Heads of terms that name a part of software ("Mypy has a powerful type system", "Node.js has two module
+# systems"); "has minimal framework overhead", "has seen widespread adoption" name no part.
+_PART_HEADS = frozenset({"system", "engine", "api", "interface", "module", "component", "feature", "plugin", "extension",
+                         "parser", "cache", "scheduler", "runtime", "library", "backend", "frontend", "cli", "server",
+                         "client", "registry", "loop", "pool", "queue", "store", "database", "compiler", "interpreter"})
 # Adjectives of praise a README puts before its terms ("a powerful type system", "a fast JSON parser"): left
 # out of the term's name.
 _PRAISE = frozenset({"powerful", "fast", "faster", "reliable", "portable", "efficient", "robust", "easy", "lightweight",
@@ -131,6 +137,7 @@ class TechArgs:
     kinds: frozenset[str]  # nouns for what code is ("module", "object", "method"), with `_MORE_KINDS`
     topic: Mention | None  # the code the section's heading names ("Class: `net.Server`")
     programs: frozenset[str] = frozenset()  # English words the chunk writes as programs (`software_words`)
+    heading_words: frozenset[str] = frozenset()  # the words of the heading path (`software_names.heading_names`)
     by_token: dict[int, Mention] = field(default_factory=dict)
     added: list[Mention] = field(default_factory=list)
     last_subject: Mention | None = None
@@ -192,8 +199,10 @@ class TechArgs:
         software = self._software(tok)
         if software is not None:
             return software
-        if software_shaped(tok.text, technical=True) and tok.text[:1].isupper() and not tok.ent_type_:
-            # "PyYAML is written in Python": a name shaped as software the NER did not see.
+        if not tok.ent_type_ and tok.text[:1].isupper() and (software_shaped(tok.text, technical=True) or (
+                tok.text in self.heading_words and not self.is_word(tok.lower_) and not tok.is_sent_start)):
+            # "PyYAML is written in Python": a name shaped as software the NER did not see; "Vite analyzes it"
+            # under "Worked example (React + Vite SPA)": a name the heading writes too.
             return self._new(tok.text, self.software_class, PROPN, tok.i, tok.i + 1)
         return self._term(tok, role)
 
@@ -340,7 +349,7 @@ def add_technical_relations(doc: Doc, facts: Facts, section: Sequence[str], tech
     args = TechArgs(doc=doc, lemma=lemma, mentions=facts.mentions, code_tokens=code_tokens, code_class=classes.code,
                     concept_class=classes.concept, software_class=classes.software or classes.concept,
                     is_word=technical.words.known, kinds=CODE_KINDS | _MORE_KINDS, topic=topic,
-                    programs=software_words(doc, code_tokens))
+                    programs=software_words(doc, code_tokens), heading_words=heading_names(section))
     technical_relations(args, facts)
     definitions(args, facts)
     publishers(facts)
@@ -585,6 +594,14 @@ def _subjects(args: TechArgs, verb: Token) -> tuple[list[Mention], bool]:
                 found = heads[0] if heads else None
             elif verb.dep_ == "relcl" and child.lower_ in REL_PRONOUNS:
                 found = args.resolve(verb.head, "subject")
+                copula = verb.head.head
+                if found is None and verb.head.dep_ == "attr" and args.lemma(copula) == "be" and not any(
+                        c.dep_ == "neg" for c in copula.children) and any(
+                        c.dep_ == "nsubj" and c.lower_ not in REL_PRONOUNS for c in copula.children):
+                    # "`cryptography` is a package which provides ...", "Granian is an HTTP server which
+                    # supports ...": what the attribute does, the copula's subject does.
+                    heads, _ = _subjects(args, verb.head.head)
+                    found = heads[0] if heads and heads[0].label != CONCEPT else None
             else:
                 found = args.resolve(child, "subject")
             if found is None:
@@ -685,8 +702,8 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
             # effect", not "has a value": a term of two words or more).
             for noun in (c for c in children if c.dep_ == "dobj" and c.tag_ in NOUN_TAGS):
                 term = args.resolve(noun, "object", subjects[0])
-                if term is not None and term.label == CONCEPT and not any(c.dep_ == "det" and c.lower_ in (
-                        "no", "any") for c in noun.children):
+                if term is not None and term.label == CONCEPT and args.lemma(noun) in _PART_HEADS and not any(
+                        c.dep_ == "det" and c.lower_ in ("no", "any") for c in noun.children):
                     # (appended as it is: the term is the subject of this triple, not of the clause)
                     ours.extend(Triple(term, "partOf", s) for s in subjects if not _related(ours, term, s))
     elif lemma in ("take", "accept") and not passive and _members(args, verb):
@@ -694,6 +711,7 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
         found += [(s, "accepts", member) for s in subjects for member in _members(args, verb)]
     elif lemma not in _LIGHT:
         _verb_objects(args, verb, subjects, passive, found)
+        _objects_read_as_verbs(args, verb, subjects, found)
     for subject, predicate, obj in found:
         pair = frozenset((subject.name, obj.name))
         if subject is obj or subject.name == obj.name or obj.is_date or any(
@@ -701,6 +719,26 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
                 subject.label == CONCEPT and not _term_fact(args, verb, passive, predicate, obj)):
             continue
         ours.append(Triple(subject, predicate, obj))
+
+
+def _objects_read_as_verbs(args: TechArgs, verb: Token, subjects: list[Mention],
+                           found: list[tuple[Mention, str, Mention]]) -> None:
+    """ "It supports Python 3.9+ and PyPy3 7.3.11+", "provides cryptographic recipes and primitives": the
+    parser hangs the second object on the verb as a conjunct. A noun conjunct of a verb that has an object,
+    with no subject, verb or object of its own, is another object of the same relation."""
+    direct = [t for t in found if t[0] in subjects]
+    if not direct or not any(c.dep_ == "dobj" for c in verb.children):
+        return
+    predicate = direct[0][1]
+    for conj in (c for c in verb.children if c.dep_ == "conj" and (c.tag_ in NOUN_TAGS or c.tag_ in PROPER_TAGS)):
+        if any(g.dep_ in (*_SUBJECT_DEPS, "aux", "auxpass", "neg") or g.tag_.startswith("VB") or (
+                g.dep_ == "dobj" and g.tag_ != "CD") for g in conj.children) or any(
+                t.dep_ == "neg" or t.lower_ in ("not", "never") for t in args.doc[verb.i + 1:conj.i]):
+            continue  # a clause of its own (a version number the parser made an object is none), "but not X"
+        for subject in subjects:
+            obj = args.resolve(conj, "object", subject)
+            if obj is not None and obj.name != subject.name and not obj.is_date:
+                found.append((subject, predicate, obj))
 
 
 def _apposition(args: TechArgs, ours: list[Triple], tok: Token) -> None:
