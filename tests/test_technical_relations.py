@@ -763,3 +763,61 @@ SymPy is an open-source computer algebra system written in pure Python. It is bu
 """)
     assert classes(results)["SymPy"] == "Software"
     assert ("SymPy", "isA", "computer algebra system") in triples(results)
+
+
+def test_a_second_object_the_parser_hung_on_the_verb(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # net.md: "and Unix domain sockets" is a conjunct of "supports" to the parser, and cryptography's
+    # METADATA: "supports Python 3.9+ and PyPy3 7.3.11+".
+    found = triples(extract(tmp_path, extractor, """# Net
+
+## IPC support
+
+The `node:net` module supports IPC with named pipes on Windows, and Unix domain
+sockets on other operating systems.
+"""))
+    assert ("node:net", "supports", "Unix domain socket") in found
+    found = triples(extract(tmp_path, extractor, """# pyca/cryptography
+
+``cryptography`` is a package which provides cryptographic recipes and
+primitives to Python developers. Our goal is for it to be your "cryptographic
+standard library". It supports Python 3.9+ and PyPy3 7.3.11+.
+"""))
+    assert ("cryptography", "supports", "PyPy3") in found
+
+
+def test_not_after_but_is_no_second_object(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # url.md: "includes `protocol` and `host`, but not `username` or `password`".
+    found = triples(extract(tmp_path, extractor, """# URL
+
+## The WHATWG URL API
+
+WHATWG URL's `origin` property includes `protocol` and `host`, but not `username` or `password`.
+"""))
+    assert not any(o in ("username", "password") for _, _, o in found), found
+
+
+def test_a_name_the_heading_writes_is_software(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # Playwright's gallery reference: "Vite" (a common noun to the tagger) is named by the heading above.
+    found = triples(extract(tmp_path, extractor, """# Gallery contract
+
+## Worked example (React + Vite SPA)
+
+An illustration of the contract, **not** a file to copy — implement the equivalent for your stack.
+`import.meta.glob` stays inline here: Vite analyzes it statically, relative to this file, so it
+cannot be moved into shared/shipped code. That is exactly why the gallery is yours to own.
+"""))
+    assert ("Vite", "analyze", "import.meta.glob") in found
+
+
+def test_a_relative_clause_on_the_copulas_attribute(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # Node.js wasi.md: "`wasiImport` is an object that implements the WASI system call API": the object's
+    # doing is `wasiImport`'s (the general rules relate nothing here).
+    found = pairs(extract(tmp_path, extractor, """# WASI
+
+## `wasi.wasiImport`
+
+`wasiImport` is an object that implements the WASI system call API. This object
+should be passed as the `wasi_snapshot_preview1` import during the instantiation of a
+`WebAssembly.Instance`.
+"""))
+    assert any("wasiImport" in pair and len(pair) == 2 for pair in found), found
