@@ -89,9 +89,10 @@ _VAGUE_ADJECTIVES = STOP_ADJECTIVES | frozenset(
      "maximum", "minimum", "default", "initial", "specified", "provided", "supplied", "desired", "certain"})
 # Heads of terms that name a part of software ("Mypy has a powerful type system", "Node.js has two module
 # systems"); "has minimal framework overhead", "has seen widespread adoption" name no part.
-_PART_HEADS = frozenset({"system", "engine", "api", "interface", "module", "component", "feature", "plugin", "extension",
-                         "parser", "cache", "scheduler", "runtime", "library", "backend", "frontend", "cli", "server",
-                         "client", "registry", "loop", "pool", "queue", "store", "database", "compiler", "interpreter"})
+_PART_HEADS = frozenset({"system", "engine", "api", "interface", "module", "component", "feature", "plugin",
+                         "extension", "parser", "cache", "scheduler", "runtime", "library", "backend", "frontend",
+                         "cli", "server", "client", "registry", "loop", "pool", "queue", "store", "database",
+                         "compiler", "interpreter"})
 # Adjectives of praise a README puts before its terms ("a powerful type system", "a fast JSON parser"): left
 # out of the term's name.
 _PRAISE = frozenset({"powerful", "fast", "faster", "reliable", "portable", "efficient", "robust", "easy", "lightweight",
