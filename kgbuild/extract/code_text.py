@@ -226,23 +226,30 @@ developer developers programmer programmers programming linter linters deploymen
 workload workloads infrastructure serialize serialization deserialize parser parsing constructor
 cache caching algorithm algorithms timezone timezones localtime ssl tls certificate certificates binding bindings
 annotations typing backend frontend stdin stdout multithreading multiprocessing kubernetes docker
+decorator decorators proxy protocol protocols rfc asyncio concurrency dataclass dataclasses boilerplate
 """.split())
+# A README's headline: "X is a fast JSON parser", "an asynchronous networking and concurrency library".
+_HEADLINE = re.compile(r"\b(?:is|are)\s+(?:a|an|the)\s+(?:[\w.+-]+[\s,]+){0,6}?(?:library|package|module|framework|"
+                       r"toolkit|parser|client|server|binding|wrapper|implementation|plugin|linter|CLI|SDK|API)s?\b")
 _CUE_WORD = re.compile(r"[A-Za-z][A-Za-z.+-]*[A-Za-z0-9]|[A-Za-z]")
 _CUES_NEEDED = 3
 
 
-def is_technical(masked: Masked, section: Sequence[str]) -> bool:
-    """A chunk of a manual: it holds code, a heading above it is code or numbered like a book's, or
-    its prose uses several words of software documentation."""
+def is_technical(masked: Masked, section: Sequence[str], is_word: Callable[[str], bool] | None = None) -> bool:
+    """A chunk of a manual: it holds code, a heading above it is code or numbered like a book's, its prose
+    says what a library is ("X is a Python library for ..."), or it uses several words of software
+    documentation; with `is_word` (an English word), a lower-case word that is none ("pluggy", "uvloop",
+    "orjson": a package as its users type it) is such a word too."""
     if masked.has_code or any("`" in h or _NUMBERED_HEADING.match(h) for h in section) or (
-            section_topic(section) is not None):
+            section_topic(section) is not None) or _HEADLINE.search(masked.text):
         return True
     found: set[str] = set()
     # The heading path is the chunk's context too ("Certifi: Python SSL Certificates" over a README's
     # paragraph that says "python deployments" and "CA trust store").
     for word in _CUE_WORD.findall(" ".join([*section, masked.text])):
         low = word.lower()
-        if low in _CUES or _SOFTWARE_ANYWHERE.match(word):  # "gRPC", "PyYAML", "urllib3" are software's words
+        if low in _CUES or _SOFTWARE_ANYWHERE.match(word) or (  # "gRPC", "PyYAML", "urllib3" are software's words
+                is_word is not None and word.islower() and word.isalpha() and len(word) >= 4 and not is_word(word)):
             found.add(low.rstrip("s"))
             if len(found) >= _CUES_NEEDED:
                 return True

@@ -93,6 +93,9 @@ _PART_HEADS = frozenset({"system", "engine", "api", "interface", "module", "comp
                          "extension", "parser", "cache", "scheduler", "runtime", "library", "backend", "frontend",
                          "cli", "server", "client", "registry", "loop", "pool", "queue", "store", "database",
                          "compiler", "interpreter"})
+# An adjective and its preposition that relate two things: "compatible with", "interoperable with".
+_RELATING_ADJECTIVES = {("compatible", "with"): "compatibleWith", ("interoperable", "with"): "compatibleWith",
+                        ("incompatible", "with"): "incompatibleWith", ("dependent", "on"): "dependsOn"}
 # Adjectives of praise a README puts before its terms ("a powerful type system", "a fast JSON parser"): left
 # out of the term's name.
 _PRAISE = frozenset({"powerful", "fast", "faster", "reliable", "portable", "efficient", "robust", "easy", "lightweight",
@@ -622,6 +625,8 @@ def _subjects(args: TechArgs, verb: Token) -> tuple[list[Mention], bool]:
             return ([found] if found is not None else []), passive
     if verb.dep_ == "conj" and verb.head.tag_.startswith("VB"):
         # "is created internally and returned from X": the second participle is passive too.
+        if any(c.dep_ == "neg" for c in verb.head.children):
+            return [], False  # "does not support PyPy, embedded Python builds ...": the negation goes on
         subjects, head_passive = _subjects(args, verb.head)
         own_aux = any(c.dep_ in ("aux", "auxpass") for c in verb.children)
         return subjects, passive or (head_passive and not own_aux and verb.tag_ in ("VBN", "VBD"))
@@ -637,7 +642,10 @@ def _subjects(args: TechArgs, verb: Token) -> tuple[list[Mention], bool]:
         return subjects, any(c.dep_ == "auxpass" for c in verb.children)
     if verb.dep_ == "xcomp" and verb.tag_ == "VBG" and verb.head.tag_.startswith("VB") and (
             lemma_of(verb.head) in _DOING_TOO):
-        # "pip supports loading credentials from a `.netrc` file": what the subject supports, it does.
+        # "pip supports loading credentials from a `.netrc` file": what the subject supports, it does
+        # ("doesn't support debugging worker threads": not done).
+        if any(c.dep_ == "neg" for c in verb.head.children):
+            return [], False
         subjects, _ = _subjects(args, verb.head)
         return subjects, False
     if verb.dep_ == "acl" and verb.tag_ == "VBN":
@@ -690,6 +698,12 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
                 for pobj in (p for p in prep.children if p.dep_ == "pobj"):
                     found += [(s, predicate, o) for s in subjects for o in _objects(args, pobj, s)]
         for acomp in (c for c in children if c.dep_ == "acomp"):  # "is responsible for managing X"
+            relation = _RELATING_ADJECTIVES.get((acomp.lower_, next((
+                p.lower_ for p in acomp.children if p.dep_ == "prep"), "")))
+            if relation is not None:
+                # "orjson is compatible with CPython": an adjective that relates its subject to its object.
+                for pobj in (q for p in acomp.children if p.dep_ == "prep" for q in p.children if q.dep_ == "pobj"):
+                    found += [(s, relation, o) for s in subjects for o in _objects(args, pobj, s)]
             for prep in (c for c in acomp.children if c.dep_ == "prep"):
                 for pcomp in (p for p in prep.children if p.dep_ == "pcomp" and p.tag_ == "VBG"):
                     _verb_objects(args, pcomp, subjects, False, found)
@@ -713,6 +727,15 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
     elif lemma not in _LIGHT:
         _verb_objects(args, verb, subjects, passive, found)
         _objects_read_as_verbs(args, verb, subjects, found)
+    if lemma not in _LIGHT or lemma == "be":
+        # "is built on top of uvloop", "works on top of either asyncio or Trio": what the subject is built on.
+        for top in (q for p in children if p.dep_ == "prep" and p.lower_ == "on" for q in p.children
+                    if q.dep_ == "pobj" and q.lower_ == "top"):
+            for pobj in (x for p in top.children if p.dep_ == "prep" and p.lower_ == "of" for x in p.children
+                         if x.dep_ == "pobj"):
+                relation = "runsOn" if lemma == "run" else "builtOn"
+                found += [(s, relation, o) for s in subjects for noun in (pobj, *pobj.conjuncts)
+                          for o in _objects(args, noun, s)]
     for subject, predicate, obj in found:
         pair = frozenset((subject.name, obj.name))
         if subject is obj or subject.name == obj.name or obj.is_date or any(
