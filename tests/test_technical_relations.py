@@ -821,3 +821,34 @@ should be passed as the `wasi_snapshot_preview1` import during the instantiation
 `WebAssembly.Instance`.
 """))
     assert any("wasiImport" in pair and len(pair) == 2 for pair in found), found
+
+
+def test_a_readme_headline_makes_the_chunk_technical(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # pandas' METADATA: no code and few words of a manual, but "is a Python package that provides" says what
+    # the text is about; on main "Python" was a person and nothing was related.
+    results = extract(tmp_path, extractor, """# pandas: powerful Python data analysis toolkit
+
+## What is it?
+
+**pandas** is a Python package that provides fast, flexible, and expressive data
+structures designed to make working with "relational" or "labeled" data both
+easy and intuitive. It aims to be the fundamental high-level building block for
+doing practical, **real-world** data analysis in Python. Additionally, it has
+the broader goal of becoming **the most powerful and flexible open-source data
+analysis / manipulation tool available in any language**.
+""")
+    assert ("pandas", "isA", "Python package") in triples(results)
+    assert classes(results)["Python"] == "Software"
+
+
+def test_negation_carries_to_a_conjoined_verb(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # orjson's METADATA: "does not and will not support PyPy, embedded Python builds ..." states nothing
+    # orjson does (the parser reads "embedded" as a second verb).
+    found = triples(extract(tmp_path, extractor, """# orjson
+
+## Python
+
+orjson does not and will not support PyPy, embedded Python builds for
+Android/iOS, or PEP 554 subinterpreters.
+"""))
+    assert not any(s == "orjson" for s, _, _ in found), found

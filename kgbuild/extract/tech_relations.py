@@ -93,9 +93,6 @@ _PART_HEADS = frozenset({"system", "engine", "api", "interface", "module", "comp
                          "extension", "parser", "cache", "scheduler", "runtime", "library", "backend", "frontend",
                          "cli", "server", "client", "registry", "loop", "pool", "queue", "store", "database",
                          "compiler", "interpreter"})
-# An adjective and its preposition that relate two things: "compatible with", "interoperable with".
-_RELATING_ADJECTIVES = {("compatible", "with"): "compatibleWith", ("interoperable", "with"): "compatibleWith",
-                        ("incompatible", "with"): "incompatibleWith", ("dependent", "on"): "dependsOn"}
 # Adjectives of praise a README puts before its terms ("a powerful type system", "a fast JSON parser"): left
 # out of the term's name.
 _PRAISE = frozenset({"powerful", "fast", "faster", "reliable", "portable", "efficient", "robust", "easy", "lightweight",
@@ -698,12 +695,6 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
                 for pobj in (p for p in prep.children if p.dep_ == "pobj"):
                     found += [(s, predicate, o) for s in subjects for o in _objects(args, pobj, s)]
         for acomp in (c for c in children if c.dep_ == "acomp"):  # "is responsible for managing X"
-            relation = _RELATING_ADJECTIVES.get((acomp.lower_, next((
-                p.lower_ for p in acomp.children if p.dep_ == "prep"), "")))
-            if relation is not None:
-                # "orjson is compatible with CPython": an adjective that relates its subject to its object.
-                for pobj in (q for p in acomp.children if p.dep_ == "prep" for q in p.children if q.dep_ == "pobj"):
-                    found += [(s, relation, o) for s in subjects for o in _objects(args, pobj, s)]
             for prep in (c for c in acomp.children if c.dep_ == "prep"):
                 for pcomp in (p for p in prep.children if p.dep_ == "pcomp" and p.tag_ == "VBG"):
                     _verb_objects(args, pcomp, subjects, False, found)
@@ -727,15 +718,6 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
     elif lemma not in _LIGHT:
         _verb_objects(args, verb, subjects, passive, found)
         _objects_read_as_verbs(args, verb, subjects, found)
-    if lemma not in _LIGHT or lemma == "be":
-        # "is built on top of uvloop", "works on top of either asyncio or Trio": what the subject is built on.
-        for top in (q for p in children if p.dep_ == "prep" and p.lower_ == "on" for q in p.children
-                    if q.dep_ == "pobj" and q.lower_ == "top"):
-            for pobj in (x for p in top.children if p.dep_ == "prep" and p.lower_ == "of" for x in p.children
-                         if x.dep_ == "pobj"):
-                relation = "runsOn" if lemma == "run" else "builtOn"
-                found += [(s, relation, o) for s in subjects for noun in (pobj, *pobj.conjuncts)
-                          for o in _objects(args, noun, s)]
     for subject, predicate, obj in found:
         pair = frozenset((subject.name, obj.name))
         if subject is obj or subject.name == obj.name or obj.is_date or any(
