@@ -222,24 +222,27 @@ function functions parameter parameters variable variables boolean integer callb
 async asynchronous synchronous socket sockets server servers client clients endpoint endpoints
 runtime compiler interpreter syntax database databases schema repository repositories github commit
 linux macos unix python javascript typescript golang node.js
-developer developers programmer programmers programming linter linters deployment deployments
+linter linters deployment deployments
 workload workloads infrastructure serialize serialization deserialize parser parsing constructor
 cache caching algorithm algorithms timezone timezones localtime ssl tls certificate certificates binding bindings
 annotations typing backend frontend stdin stdout multithreading multiprocessing kubernetes docker
-decorator decorators proxy protocol protocols rfc asyncio concurrency dataclass dataclasses boilerplate
+proxy protocol protocols rfc asyncio concurrency dataclass dataclasses boilerplate
 """.split())
 # A README's headline: "X is a fast JSON parser", "an asynchronous networking and concurrency library".
 _HEADLINE = re.compile(r"\b(?:is|are)\s+(?:a|an|the)\s+(?:[\w.+-]+[\s,]+){0,6}?(?:library|package|module|framework|"
                        r"toolkit|parser|client|server|binding|wrapper|implementation|plugin|linter|CLI|SDK|API)s?\b")
+# Shapes of software names that prose never writes: capitals after a small letter ("gRPC", "PyYAML", "DuckDB"),
+# digits after letters ("urllib3", "flake8"). Not one capitalised word after another ("madnessThe", a list
+# glued together by a converter), nor "JavaScript"-like pairs, which such glue makes too.
+_SOFTWARE_CUE = re.compile(r"^(?:[A-Za-z]*[a-z][A-Z]{2,}[A-Za-z]*|[A-Za-z]*[a-z]\d+[a-z]*)$")
 _CUE_WORD = re.compile(r"[A-Za-z][A-Za-z.+-]*[A-Za-z0-9]|[A-Za-z]")
 _CUES_NEEDED = 3
 
 
-def is_technical(masked: Masked, section: Sequence[str], is_word: Callable[[str], bool] | None = None) -> bool:
+def is_technical(masked: Masked, section: Sequence[str]) -> bool:
     """A chunk of a manual: it holds code, a heading above it is code or numbered like a book's, its prose
     says what a library is ("X is a Python library for ..."), or it uses several words of software
-    documentation; with `is_word` (an English word), a lower-case word that is none ("pluggy", "uvloop",
-    "orjson": a package as its users type it) is such a word too."""
+    documentation (the heading path's among them)."""
     if masked.has_code or any("`" in h or _NUMBERED_HEADING.match(h) for h in section) or (
             section_topic(section) is not None) or _HEADLINE.search(masked.text):
         return True
@@ -248,8 +251,7 @@ def is_technical(masked: Masked, section: Sequence[str], is_word: Callable[[str]
     # paragraph that says "python deployments" and "CA trust store").
     for word in _CUE_WORD.findall(" ".join([*section, masked.text])):
         low = word.lower()
-        if low in _CUES or _SOFTWARE_ANYWHERE.match(word) or (  # "gRPC", "PyYAML", "urllib3" are software's words
-                is_word is not None and word.islower() and word.isalpha() and len(word) >= 4 and not is_word(word)):
+        if low in _CUES or _SOFTWARE_CUE.match(word):  # "gRPC", "PyYAML", "urllib3" are software's words
             found.add(low.rstrip("s"))
             if len(found) >= _CUES_NEEDED:
                 return True

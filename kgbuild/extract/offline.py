@@ -163,7 +163,7 @@ class OfflineExtractor:
                     continue
                 try:
                     code = _code_ranges(doc, mask)
-                    technical = is_technical(mask, chunk.section, technical_pass.words.known)
+                    technical = is_technical(mask, chunk.section)
                     doc.user_data[TECHNICAL_CHUNK] = technical
                     repair_dates(doc)
                     if technical:
