@@ -216,9 +216,7 @@ class TechArgs:
         if left:
             if left[0].i in self.code_tokens:
                 return self.resolve(left[0], "object")
-            named = self.by_token.get(left[0].i) or (
-                # "the grpc module": a lower-case name that is no English word, before a kind of code, is software.
-                self._software(left[0]) if left[0].dep_ == "compound" and left[0].lower_ == left[0].text else None)
+            named = self.by_token.get(left[0].i)
             # "The Console object", "the Agent class": a name before a kind of code structure is that code
             # ("a Python program", "the Rust library" name a language, not the program or library).
             return named if named is not None and self.lemma(tok) in _STRUCTURE_KINDS and (
@@ -685,9 +683,8 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
     lemma = args.lemma(verb)
     found: list[tuple[Mention, str, Mention]] = []
     if lemma == "be":
-        for attr in (c for c in children if c.dep_ == "attr" and (c.tag_ in NOUN_TAGS or (
-                c.tag_ == "VBG" and c.lower_ in NOUN_PREDICATES))):  # "is a Python binding for": tagged a verb
-            predicate = NOUN_PREDICATES.get(args.lemma(attr)) or NOUN_PREDICATES.get(attr.lower_)
+        for attr in (c for c in children if c.dep_ == "attr" and c.tag_ in NOUN_TAGS):
+            predicate = NOUN_PREDICATES.get(args.lemma(attr))
             if predicate is None:
                 found += [(s, "isA", kind) for s in subjects for kind in _kind_of(args, attr, s)]
                 continue
