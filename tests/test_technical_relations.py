@@ -852,3 +852,31 @@ orjson does not and will not support PyPy, embedded Python builds for
 Android/iOS, or PEP 554 subinterpreters.
 """))
     assert not any(s == "orjson" for s, _, _ in found), found
+
+
+def test_the_subject_of_is_a_server_is_software(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # uvicorn's METADATA: "Granian" (a person to the NER) is what "is an ... HTTP server" says it is.
+    results = extract(tmp_path, extractor, """# Alternative ASGI servers
+
+Granian is an ASGI compatible Rust HTTP server which supports HTTP/2, TLS and WebSockets.
+""")
+    assert classes(results)["Granian"] == "Software"
+    assert ("Granian", "isA", "Rust HTTP server") in triples(results)
+
+
+def test_a_platform_after_on_is_software(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # net.md: "107 bytes on Linux", "On Linux, You can use ...": an English word to the lemma tables, a term
+    # to the earlier rule, a platform by what is written around it.
+    found = classes(extract(tmp_path, extractor, """# Net
+
+## IPC support
+
+### Identifying paths for IPC connections
+
+On Unix, the local domain is also known as the Unix domain. The path is a
+file system pathname. It gets truncated to an OS-dependent length of
+`sizeof(sockaddr_un.sun_path) - 1`. Typical values are 107 bytes on Linux and
+103 bytes on macOS. If a Node.js API abstraction creates the Unix domain socket,
+it will unlink the Unix domain socket as well.
+"""))
+    assert found["Linux"] == "Software"

@@ -4,7 +4,8 @@ The NER labels "Ray", "Mypy", "Certifi" people or places, and a name that is als
 ("Python", "Linux", "Windows", "Ray") reads as a term in a manual (`TechnicalPass.is_term`). The words
 around a name say what it is: "Python 3.9+" (a version after it), "Python developers", "the Jansson
 port", "HTTPX2 adapter" (a noun of software it modifies), "on Linux" (a platform), and a name that a
-heading above the chunk writes ("Why Ray?", "Certifi: Python SSL Certificates": a README's subject).
+heading above the chunk writes ("Why Ray?", "Certifi: Python SSL Certificates": a README's subject), and the
+subject of "is a <software noun>" ("Granian is an ASGI compatible Rust HTTP server").
 """
 
 from __future__ import annotations
@@ -55,8 +56,6 @@ def software_by_context(doc: Doc, m: Mention, headings: frozenset[str]) -> bool:
         return True  # "107 bytes on Linux", "On Windows, ...": a platform
     if tok.dep_ == "pobj" and tok.head.lower_ == "in" and tok.head.head.lower_ in _WRITTEN:
         return True  # "written in Python": a language
-    if tok.dep_ == "pobj" and tok.head.lower_ == "for" and _software_noun(tok.head.head.lower_):
-        return True  # "an HTTP library for Python", "a Python binding for gRPC"
     if tok.dep_ in ("nsubj", "nsubjpass") and tok.head.lower_ in ("is", "was") and any(
             c.dep_ == "attr" and _software_noun(c.lower_) for c in tok.head.children):
         return True  # "Requests is an HTTP library", "PyYAML is a YAML parser"
