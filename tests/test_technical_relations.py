@@ -698,6 +698,14 @@ types.
 """
 
 
+CRYPTOGRAPHY = """# pyca/cryptography
+
+``cryptography`` is a package which provides cryptographic recipes and
+primitives to Python developers. Our goal is for it to be your "cryptographic
+standard library". It supports Python 3.9+ and PyPy3 7.3.11+.
+"""
+
+
 def test_readme_subject_and_language_are_software(tmp_path: Path, extractor: OfflineExtractor) -> None:
     # mypy's METADATA: "Mypy" (PERSON to the NER, named by the heading) and "Python" (an English word, but
     # "Python programs", "a Python linter") were a person and a concept.
@@ -722,24 +730,14 @@ def test_a_version_and_a_written_in_language_name_software(tmp_path: Path, extra
 With Ray, you can seamlessly scale the same code from a laptop to a cluster. Ray is designed to be general-purpose, meaning that it can performantly run any kind of workload. If your application is written in Python, you can scale it with Ray, no other infrastructure required.
 """))
     assert found["Ray"] == "Software" and found["Python"] == "Software"
-    found = classes(extract(tmp_path, extractor, """# pyca/cryptography
-
-``cryptography`` is a package which provides cryptographic recipes and
-primitives to Python developers. Our goal is for it to be your "cryptographic
-standard library". It supports Python 3.9+ and PyPy3 7.3.11+.
-"""))
+    found = classes(extract(tmp_path, extractor, CRYPTOGRAPHY))
     assert found["Python"] == "Software"
 
 
 def test_a_grounded_general_triple_stands(tmp_path: Path, extractor: OfflineExtractor) -> None:
     # cryptography's METADATA: the general clause rules read "which provides cryptographic recipes" right;
     # the earlier filter dropped it because the technical pass did not relate the pair too.
-    found = triples(extract(tmp_path, extractor, """# pyca/cryptography
-
-``cryptography`` is a package which provides cryptographic recipes and
-primitives to Python developers. Our goal is for it to be your "cryptographic
-standard library". It supports Python 3.9+ and PyPy3 7.3.11+.
-"""))
+    found = triples(extract(tmp_path, extractor, CRYPTOGRAPHY))
     assert ("cryptography", "provides", "cryptographic recipe") in found
 
 
@@ -776,12 +774,7 @@ The `node:net` module supports IPC with named pipes on Windows, and Unix domain
 sockets on other operating systems.
 """))
     assert ("node:net", "supports", "Unix domain socket") in found
-    found = triples(extract(tmp_path, extractor, """# pyca/cryptography
-
-``cryptography`` is a package which provides cryptographic recipes and
-primitives to Python developers. Our goal is for it to be your "cryptographic
-standard library". It supports Python 3.9+ and PyPy3 7.3.11+.
-"""))
+    found = triples(extract(tmp_path, extractor, CRYPTOGRAPHY))
     assert ("cryptography", "supports", "PyPy3") in found
 
 
