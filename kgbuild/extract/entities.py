@@ -343,7 +343,11 @@ def _with_regnal_number(doc: Doc, ent: Span) -> Span:
     tok = doc[i]
     if tok.lower_ not in ROMAN_NUMERALS or not tok.is_upper or len(ent) > 3:
         return ent
-    if tok.text == "I" and not (ent[0].lower_ in NAME_TITLES or (i + 1 < len(doc) and doc[i + 1].lower_ == "of")):
+    after = doc[i + 1].text if i + 1 < len(doc) else ""
+    if tok.text == "I" and not (ent[0].lower_ in NAME_TITLES or after.lower() == "of" or (
+            # "John I (German: Johann I.) (15 May 1459 – ...) was": an encyclopedia's opening, a given name
+            # and the numeral before the bracket; the pronoun is not followed by one.
+            after == "(" and len(ent) == 1 and ent.start == doc[ent.start].sent.start)):
         return ent
     return _relabel(doc[ent.start : i + 1], "PERSON")
 
@@ -366,13 +370,19 @@ def _with_style(doc: Doc, ent: Span) -> Span:
     j = i + 1
     if _ORDINAL_RE.match(doc[j].text):
         j += 1
-    if j + 2 >= len(doc) or not doc[j].is_title or doc[j].lower_ not in STYLE_TITLES or doc[j + 1].lower_ != "of":
+    if j + 2 >= len(doc) or not doc[j].is_title or doc[j].lower_ not in STYLE_TITLES:
         return ent
-    end = j + 2
+    of = j + 1
+    if (doc[of].lower_ != "of" and of + 2 < len(doc) and doc[of].is_title and doc[of].tag_ == "NNP"
+            and doc[of + 1].lower_ == "of"):
+        of += 1  # "Frederick I, Count Palatine of Simmern": a two-word title
+    if doc[of].lower_ != "of":
+        return ent
+    end = of + 1
     while end < len(doc) and end - j <= 7 and (
             doc[end].tag_ in ("NNP", "NNPS") or (doc[end].tag_ == "HYPH" and not doc[end].whitespace_)):
         end += 1
-    if end == j + 2:
+    if end == of + 1:
         return ent
     return _relabel(doc[ent.start : end], "PERSON")
 

@@ -12,6 +12,7 @@ from kgbuild.extract.arguments import is_hyphen
 from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts, listed
 from kgbuild.extract.entities import STYLE_TITLES
 from kgbuild.extract.facts import CONCEPT, PROPN, Mention
+from kgbuild.extract.held_titles import TITLE_PREDICATE, territory, title_node, titled_name
 from kgbuild.extract.name_lists import continue_list
 from kgbuild.extract.subjects import verb_subjects
 from kgbuild.extract.typehints import class_hint, is_person_role
@@ -34,7 +35,7 @@ def noun_relations(
     state: ChunkState, subjects: list[Mention], noun: Token, qualifiers: list[Qualifier] | None = None
 ) -> bool:
     """ "X was the capital of Y", "Y's half-brother", "Bertha, daughter of Lothair II"."""
-    if noun.tag_ in PROPER_TAGS and noun.lower_ not in TITLE_NOUNS:
+    if noun.tag_ in PROPER_TAGS and noun.lower_ not in TITLE_NOUNS and not titled_name(noun):
         return False
     found = False
     phrase: str | None = None
@@ -57,6 +58,10 @@ def noun_relations(
                 m for pobj in child.children if pobj.dep_ == "pobj"
                 for m in (state.object(t, False) for t in conjuncts(pobj)) if m is not None and not m.is_date
             ]
+            if prep == "of" and titled_name(noun):
+                pobjs = [t for pobj in child.children if pobj.dep_ == "pobj" for t in conjuncts(pobj)]
+                targets = [territory(state, noun, t, m) for t in pobjs
+                           if (m := state.object(t, False)) is not None and not m.is_date]
         elif dep == "poss":
             prep = "of"
             targets = [m for m in (state.named(t) for t in conjuncts(child)) if m is not None]
@@ -79,8 +84,11 @@ def noun_relations(
                 predicate = AGENT_NOUN_VERBS[phrase.split()[-1]]  # "the founder of Y": (X, found, Y)
             else:
                 predicate = f"{phrase} {prep}"
+            title = title_node(state, noun, target) if prep == "of" else None
             for subject in subjects:
                 state.triple(subject, predicate, target, qualifiers or [])
+                if title is not None:
+                    state.triple(subject, TITLE_PREDICATE, title, qualifiers or [])
                 found = True
     return found
 
