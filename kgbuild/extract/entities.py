@@ -6,6 +6,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from kgbuild.extract.collegiate_names import college_with_town
 from kgbuild.extract.facts import PROPN, Classes, Mention
 from kgbuild.extract.name_runs import whole_names
 from kgbuild.extract.names import clean_name
@@ -190,6 +191,9 @@ def _repaired_spans(doc: Doc) -> list[Span]:
                 and ent.text.replace(".", "") == "DC"):
             # "Washington, D.C.": one place, not a place in another
             spans[-1] = _relabel(doc[prev.start : ent.end], "GPE")
+            continue
+        if college_with_town(doc, prev, ent):
+            spans[-1] = _relabel(doc[prev.start : ent.end], prev.label_)  # "King's College, Cambridge"
             continue
         if prev is not None and prev.end == ent.start and ent.label_ in _VOTED_LABELS:
             joint = doc[prev.end - 1]

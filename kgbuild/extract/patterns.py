@@ -21,6 +21,7 @@ from kgbuild.extract.arguments import Lemma
 from kgbuild.extract.chunk_state import ChunkState
 from kgbuild.extract.clauses import clause
 from kgbuild.extract.code_text import looks_like_code
+from kgbuild.extract.collegiate_names import college_towns
 from kgbuild.extract.entities import collect_mentions, link_surnames
 from kgbuild.extract.facts import CONCEPT, PROPN, Classes, Facts, Mention
 from kgbuild.extract.member_lists import GROUP_NOUNS, group_of_names
@@ -105,6 +106,7 @@ class Reader:
         work_years(state)  # after the kinds: "the film Desert Flower (2009)"
         place_chains(state)
         names_in_names(state)
+        college_towns(state)
         role_prefixes(state)
         attribute_values(state)
         works_by(state)
