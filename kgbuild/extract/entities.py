@@ -212,6 +212,7 @@ def _repaired_spans(doc: Doc) -> list[Span]:
             ent = _with_territory(doc, _with_regnal_number(doc, _with_given_names(doc, ent, spans[-1].end if spans
                                                                                     else 0)))
             ent = _with_style(doc, _with_suffix(doc, _with_nickname(doc, ent)))
+            ent = _with_band(doc, ent)
         elif ent.label_ in _NUMBERED_LABELS:
             ent = _with_number(doc, ent)
         if ent.label_ in ("GPE", "LOC", "ORG", "NORP") and not (
@@ -389,6 +390,25 @@ def _with_style(doc: Doc, ent: Span) -> Span:
     if end == of + 1:
         return ent
     return _relabel(doc[ent.start : end], "PERSON")
+
+
+def _with_band(doc: Doc, ent: Span) -> Span:
+    """ "Billy J. Kramer & The Dakotas", "Echo & the Bunnymen", "Tom Petty and The Heartbreakers": a person and a
+    plural name after "&" (or "and" with a capital "The") name one band, an organisation."""
+    i = ent.end
+    if ent[-1].text == "&":  # the NER took the ampersand in
+        i -= 1
+    if i + 2 >= len(doc) or doc[i].text not in ("&", "and") or doc[i + 1].lower_ != "the":
+        return ent
+    if doc[i].text == "and" and doc[i + 1].text != "The":
+        return ent  # "Eckert and the Moore School": a list
+    end = i + 2
+    while end < len(doc) and doc[end].tag_ in ("NNP", "NNPS") and doc[end].is_title and doc[end].ent_type_ not in (
+            "GPE", "LOC"):
+        end += 1
+    if end == i + 2 or not doc[end - 1].lower_.endswith("s"):
+        return ent  # a band is plural: "The Dakotas", "the Heartbreakers"
+    return _relabel(doc[ent.start : end], "ORG")
 
 
 def _with_territory(doc: Doc, ent: Span) -> Span:
