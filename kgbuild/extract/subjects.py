@@ -163,6 +163,12 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
         if state.lemma(verb) in CREDIT_VERBS and head.dep_ == "pobj" and head.head.dep_ == "agent":
             # "a film directed by X, written by Y": "written" hangs on X but is about the film.
             mentions = verb_subjects(state, head.head.head)[0]
+        elif (state.lemma(verb) in CREDIT_VERBS and head.dep_ == "pobj" and head.head.lower_ == "about"
+              and head.head.head.tag_ in ("NN", "NNS") and verb.i > 0 and state.doc[verb.i - 1].text == ","
+              and (about := _noun_head(state, head)) and all(state.is_person(m) for m in about)):
+            # "a 1942 biopic about aviator Amy Johnson, directed and produced by Herbert Wilcox": the parser
+            # hung the participle on the person the work is about; the work was directed.
+            mentions = _noun_head(state, head.head.head)
         else:
             mentions = _noun_head(state, head)
             if verb.tag_ == "VBN" and state.lemma(verb) in _WORK_EVENTS and mentions and all(
