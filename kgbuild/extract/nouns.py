@@ -52,7 +52,13 @@ def noun_relations(
                         state.triple(maker, made, subject, qualifiers or [])
                         found = True
             continue
-        if dep == "prep" and child.lower_ in REL_NOUN_PREPS:
+        if dep == "prep" and child.lower_ == "about" and (
+                state.lemma(noun) in WORK_NOUN_VERBS or state.lemma(noun) in _ABOUT_WORKS):
+            # "a 1942 biopic about aviator Amy Johnson", "a book about Enigma": what the work is about, named.
+            prep = "about"
+            targets = [m for pobj in child.children if pobj.dep_ == "pobj"
+                       for m in (state.named(t) for t in conjuncts(pobj)) if m is not None]
+        elif dep == "prep" and child.lower_ in REL_NOUN_PREPS:
             prep = child.lower_
             targets = [
                 m for pobj in child.children if pobj.dep_ == "pobj"
@@ -78,6 +84,8 @@ def noun_relations(
                 state.lemma(noun) in PLACE_NOUNS or not any(state.is_person(m) for m in subjects)
             ):
                 predicate = f"located {prep}"  # "a country house in Buckinghamshire": where it is
+            elif prep == "about":
+                predicate = "about"
             elif prep == "from":
                 predicate = "from"  # "a heavy metal band from Copenhagen", "a racing driver from Northern Ireland"
             elif prep == "of" and phrase.split()[-1] in AGENT_NOUN_VERBS:
@@ -91,6 +99,11 @@ def noun_relations(
                     state.triple(subject, TITLE_PREDICATE, title, qualifiers or [])
                 found = True
     return found
+
+
+# Works that are about something, beside those `WORK_NOUN_VERBS` names a maker's verb for.
+_ABOUT_WORKS = frozenset({"biopic", "documentary", "movie", "series", "song", "story", "drama", "comedy", "musical",
+                          "programme", "program", "show", "episode", "biography", "study", "history"})
 
 
 def _shared_preps(state: ChunkState, noun: Token) -> list[Token]:

@@ -65,7 +65,7 @@ CODE_CLASSES = "CodeElement|Function|API|Software"
 
 class OfflineExtractor:
     name = "spacy-rules"
-    version = "7"  # bump when rules change: it is part of the cache key
+    version = "8"  # bump when rules change: it is part of the cache key
 
     def __init__(
         self,
