@@ -81,6 +81,26 @@ def _went_on_to(state: ChunkState, verb: Token) -> bool:
         state.lemma(verb.head) in XCOMP_HEADS and verb.head.tag_.startswith("VB"))
 
 
+_WORK_NOUNS = frozenset({"film", "movie", "biopic", "documentary", "drama", "comedy", "series", "episode", "musical",
+                         "book", "novel", "play", "opera", "album", "song", "show", "programme", "program"})
+
+
+def _work_noun_above(state: ChunkState, head: Token) -> Token | None:
+    """The work noun whose prepositional phrases end at `head`, a person or place ("a film about cadets at X in
+    Lexington"), within a few steps up the parse; None when `head` is no person or place or no work noun is met."""
+    mention = state.tok2m[head.i]
+    if head.dep_ != "pobj" or mention is None or not (state.is_person(mention) or mention.is_place):
+        return None
+    tok = head
+    for _ in range(8):
+        if tok.dep_ not in ("pobj", "prep", "appos", "conj", "compound") or tok.head is tok:
+            return None
+        tok = tok.head
+        if tok.tag_ in ("NN", "NNS") and state.lemma(tok) in _WORK_NOUNS:
+            return tok
+    return None
+
+
 def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
     """Subjects of a verb (coordinations expanded, inherited through conj/xcomp/acl) and passivity."""
     cached = state.subject_cache.get(verb.i)
@@ -163,12 +183,13 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
         if state.lemma(verb) in CREDIT_VERBS and head.dep_ == "pobj" and head.head.dep_ == "agent":
             # "a film directed by X, written by Y": "written" hangs on X but is about the film.
             mentions = verb_subjects(state, head.head.head)[0]
-        elif (state.lemma(verb) in CREDIT_VERBS and head.dep_ == "pobj" and head.head.lower_ == "about"
-              and head.head.head.tag_ in ("NN", "NNS") and verb.i > 0 and state.doc[verb.i - 1].text == ","
-              and (about := _noun_head(state, head)) and all(state.is_person(m) for m in about)):
-            # "a 1942 biopic about aviator Amy Johnson, directed and produced by Herbert Wilcox": the parser
-            # hung the participle on the person the work is about; the work was directed.
-            mentions = _noun_head(state, head.head.head)
+        elif (state.lemma(verb) in CREDIT_VERBS and verb.i > 0 and state.doc[verb.i - 1].text == ","
+              and (work := _work_noun_above(state, head)) is not None):
+            # "a 1942 biopic about aviator Amy Johnson, directed and produced by Herbert Wilcox", "a comedy drama
+            # film about cadets at Virginia Military Institute in Lexington, Virginia, directed by William
+            # Keighley": the parser hung the participle on the last person or place named; they were not
+            # directed, the work the phrase describes was.
+            mentions = _noun_head(state, work)
         else:
             mentions = _noun_head(state, head)
             if verb.tag_ == "VBN" and state.lemma(verb) in _WORK_EVENTS and mentions and all(
