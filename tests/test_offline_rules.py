@@ -580,7 +580,8 @@ def test_he_and_she_skip_a_person_of_the_other_gender(extractor: OfflineExtracto
             "century, he played a part in the history of what later came to be known as the county of Guelders. "
             "He married Gerberga of Lorraine. She was a daughter of Godfrey, Count Palatine of Lotharingia.")
     found = triples(run(extractor, text, "Megingoz of Guelders"))
-    assert ("Gerberga of Lorraine", "daughter of", "Godfrey") in found
+    # (the title after the comma is part of Godfrey's name since the eighth session: a two-word title)
+    assert ("Gerberga of Lorraine", "daughter of", "Godfrey, Count Palatine of Lotharingia") in found
     assert ("Megingoz", "daughter of", "Godfrey") not in found
 
 
