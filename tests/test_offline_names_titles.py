@@ -151,3 +151,18 @@ def test_a_work_about_a_named_person(extractor: OfflineExtractor) -> None:
     # 2Wiki "The Good Son: The Life of Ray Boom Boom Mancini" ("about the life of boxer Ray Mancini" shortened).
     result = run(extractor, "The Good Son is a 2013 American documentary about boxer Ray Mancini.", "The Good Son")
     assert ("Good Son", "about", "Ray Mancini") in triples(result)
+
+
+def test_a_list_of_titles_each_after_its_kind_is_one_list(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Mark Wahlberg".
+    result = run(extractor, 'In the 2000s, he starred in the biographical disaster drama "The Perfect Storm", the '
+                            'science fiction film "Planet of the Apes", the heist film "The Italian Job", and the Martin '
+                            'Scorsese-directed neo-noir crime drama "The Departed".', "Mark Wahlberg")
+    found = {o for s, p, o in triples(result) if s == "Mark Wahlberg" and p == "star"}
+    assert {"The Perfect Storm", "Planet of the Apes", "The Italian Job", "The Departed"} <= found
+
+
+def test_a_kind_before_a_title_that_no_and_closes_is_no_list(extractor: OfflineExtractor) -> None:
+    result = run(extractor, 'He starred in the drama "The Perfect Storm", the film that made him famous.',
+                 "Mark Wahlberg")
+    assert {o for s, p, o in triples(result) if p == "star"} <= {"The Perfect Storm"}
