@@ -183,6 +183,8 @@ def _scan(state: ChunkState) -> list[tuple[str, int]]:
                 state.person_subjects.append((tok.i, mention))
         elif dep in ("acl", "relcl", "conj", "xcomp", "advcl", "pcomp") and tok.tag_.startswith("VB"):
             heads.add(tok.i)
+        elif dep == "ccomp" and tok.i < tok.head.i and tok.head.tag_.startswith("VB"):
+            heads.add(tok.head.i)  # "X, also spelled Y, was a musician": the aside took the subject (subjects)
         elif dep == "appos":
             items.append(("appos", tok.i))
         if dep == "poss" and tok.head.tag_ == "NN" and tok.head.lower_ in WORK_NOUN_VERBS:

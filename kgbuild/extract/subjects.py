@@ -101,6 +101,22 @@ def _work_noun_above(state: ChunkState, head: Token) -> Token | None:
     return None
 
 
+_SPELLING_VERBS = frozenset({"spell", "know", "call", "name", "style", "write", "transliterate", "romanize"})
+
+
+def _aside_subject(state: ChunkState, verb: Token) -> Token | None:
+    """The subject the parser gave an aside before the verb: "Carl Philipp Emanuel Bach (...), also formerly spelled
+    Karl Philipp Emmanuel Bach, was a German musician" (the name became the subject of "spelled", a clausal
+    complement of "was"); only for a naming verb between commas."""
+    for child in verb.children:
+        if child.dep_ != "ccomp" or child.i > verb.i or state.lemma(child) not in _SPELLING_VERBS:
+            continue
+        names = [c for c in child.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < child.i]
+        if len(names) == 1 and names[0].tag_ in ("NNP", "NNPS") and state.doc[verb.i - 1].text == ",":
+            return names[0]
+    return None
+
+
 def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
     """Subjects of a verb (coordinations expanded, inherited through conj/xcomp/acl) and passivity."""
     cached = state.subject_cache.get(verb.i)
@@ -122,6 +138,8 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
             passive = passive or dep == "nsubjpass"
         elif dep == "csubj":
             derailed = child
+    if subject is None and derailed is None:
+        subject = _aside_subject(state, verb)
     mentions: list[Mention] = []
     dep = verb.dep_
     if subject is not None and state.paren_of[subject.i] >= 0 and state.paren_of[verb.i] != state.paren_of[subject.i]:
