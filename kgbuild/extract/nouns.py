@@ -190,7 +190,13 @@ def _type_from(state: ChunkState, subjects: list[Mention], noun: Token, more: li
     hint = class_hint(semantic_type)
     hinted = state.classes.by_hint.get(hint) if hint else None
     for subject in subjects:
-        if subject.is_date or subject.label == CONCEPT or subject.semantic_type is not None:
+        if subject.is_date or subject.label == CONCEPT:
+            continue
+        if subject.semantic_type is not None:
+            # A later sentence's type is a further one ("He is ... among the most acclaimed filmmakers"); the
+            # first definition keeps deciding the class and the description.
+            for kind in (semantic_type, *more_types):
+                subject.add_type(kind, sentence)
             continue
         if id(subject) in state.birthplaces:
             continue  # "X (born 1965 in Kingston), ... is a singer" parsed with Kingston as subject
@@ -252,6 +258,8 @@ def _kind_conjunct(tok: Token) -> bool:
 def _indefinite(noun: Token) -> bool:
     """ "a film", and "the third studio album", "the first woman": one of a kind, so a type."""
     children = list(noun.children)
+    # "a woman's magazine", "a children's book": the article belongs to the generic possessor
+    children += [d for c in children if c.dep_ == "poss" and c.tag_ in ("NN", "NNS") for d in c.children]
     return any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in children) or (
         any(c.dep_ == "det" and c.lower_ == "the" for c in children)
         and any(c.dep_ == "amod" and (c.ent_type_ == "ORDINAL" or c.lower_ in ("debut", "last", "final"))
@@ -275,7 +283,10 @@ def _other_parent(state: ChunkState, subjects: list[Mention], noun: Token, child
 
 
 def _one_of(attr: Token) -> list[Token]:
-    """ "one of the railway stations serving ...": the plural nouns a "one of" picks from."""
+    """ "one of the railway stations serving ...": the plural nouns a "one of" picks from; also "among the most
+    acclaimed filmmakers of ..." (the parser makes "among" a conjunct of the copula or its preposition)."""
+    if attr.lower_ == "among" and attr.dep_ in ("prep", "conj"):
+        return [p for p in attr.children if p.dep_ == "pobj" and p.tag_ == "NNS"]
     if attr.lower_ != "one":
         return []
     return [p for prep in attr.children if prep.dep_ == "prep" and prep.lower_ == "of"
@@ -286,6 +297,10 @@ def copula(
     state: ChunkState, children: list[Token], subjects: list[Mention], lemma: str,
     qualifiers: list[Qualifier] | None = None,
 ) -> None:
+    if lemma == "be":
+        for among in (c for c in children if c.dep_ in ("prep", "conj") and c.lower_ == "among"):
+            for kind in _one_of(among):  # "He is ... among the most successful filmmakers of the 21st century"
+                _type_from(state, subjects, kind)
     for attr in (c for c in children if c.dep_ == "attr"):
         if (owner := _stray_apposition_owner(state, attr, children)) is not None:
             if _indefinite(attr) or _definite_kind(state, attr):

@@ -183,6 +183,9 @@ def _scan(state: ChunkState) -> list[tuple[str, int]]:
                 state.person_subjects.append((tok.i, mention))
         elif dep in ("acl", "relcl", "conj", "xcomp", "advcl", "pcomp") and tok.tag_.startswith("VB"):
             heads.add(tok.i)
+        elif dep == "ROOT" and tok.lower_ in ("is", "was", "are", "were") and not any(
+                c.dep_ in ("nsubj", "nsubjpass", "csubj") for c in tok.children):
+            heads.add(tok.i)  # "First (RB) for Women is a magazine": see subjects._opening_name
         elif dep == "ccomp" and tok.i < tok.head.i and tok.head.tag_.startswith("VB"):
             heads.add(tok.head.i)  # "X, also spelled Y, was a musician": the aside took the subject (subjects)
         elif dep == "appos":

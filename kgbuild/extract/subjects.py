@@ -117,6 +117,18 @@ def _aside_subject(state: ChunkState, verb: Token) -> Token | None:
     return None
 
 
+def _opening_name(state: ChunkState, verb: Token) -> Mention | None:
+    """A name that is all the words before a sentence's main "is"/"was", when the parser gave the verb no subject:
+    "First for Women is a woman's magazine" ("First" read as an adverb, "for Women" as its phrase)."""
+    if verb.dep_ != "ROOT" or verb.lower_ not in ("is", "was", "are", "were"):
+        return None
+    start = state.sent_bounds[state.sent_index[verb.i]][0]
+    mention = state.tok2m[start]
+    if mention is None or mention.is_date or mention.start != start or mention.end != verb.i:
+        return None
+    return mention
+
+
 def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
     """Subjects of a verb (coordinations expanded, inherited through conj/xcomp/acl) and passivity."""
     cached = state.subject_cache.get(verb.i)
@@ -140,9 +152,12 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
             derailed = child
     if subject is None and derailed is None:
         subject = _aside_subject(state, verb)
+    opening = _opening_name(state, verb) if subject is None and derailed is None else None
     mentions: list[Mention] = []
     dep = verb.dep_
-    if subject is not None and state.paren_of[subject.i] >= 0 and state.paren_of[verb.i] != state.paren_of[subject.i]:
+    if opening is not None:
+        mentions = [opening]
+    elif subject is not None and state.paren_of[subject.i] >= 0 and state.paren_of[verb.i] != state.paren_of[subject.i]:
         # "Vera June Miles (née Ralston, born 1929) is ...": the parser took the name inside
         # the parenthesis for the subject; the sentence is about the name before it.
         owner = parenthesis_owner(state, state.paren_of[subject.i])
