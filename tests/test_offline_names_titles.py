@@ -69,10 +69,13 @@ def test_a_noble_title_of_a_place_is_a_node_and_a_relation(extractor: OfflineExt
 
 
 def test_a_regnal_i_before_an_opening_bracket_is_part_of_the_name(extractor: OfflineExtractor) -> None:
-    # 2Wiki "Tlacaelel": "Tlacaelel I (1397 – 1487) was the principal architect ...".
-    result = run(extractor, "Tlacaelel I (1397 – 1487) was the principal architect of the Aztec Triple Alliance.",
-                 "Tlacaelel")
-    assert "Tlacaelel I" in names(result)
+    # 2Wiki "William I of Württemberg": the NER tags "William" alone; also a title node.
+    result = run(extractor, "William I (27 September 1781 – 25 June 1864) was King of Württemberg from 30 October 1816 "
+                            "until his death.", "William I of Württemberg")
+    found = triples(result)
+    assert ("William I", "king of", "Württemberg") in found
+    assert ("William I", "isA", "King of Württemberg") in found
+    assert "William" not in names(result)
 
 
 def test_a_kin_noun_makes_no_title_node(extractor: OfflineExtractor) -> None:
@@ -166,3 +169,38 @@ def test_a_kind_before_a_title_that_no_and_closes_is_no_list(extractor: OfflineE
     result = run(extractor, 'He starred in the drama "The Perfect Storm", the film that made him famous.',
                  "Mark Wahlberg")
     assert {o for s, p, o in triples(result) if p == "star"} <= {"The Perfect Storm"}
+
+
+# ---------------------------------------------------------------------------- definitions
+
+
+def test_a_name_that_is_all_the_words_before_is_is_the_subject(extractor: OfflineExtractor) -> None:
+    # 2Wiki "Hot Saturday": the parser reads "Hot Saturday" as no subject of "is".
+    result = run(extractor, "Hot Saturday is a 1932 American pre-Code drama film directed by William A. Seiter and "
+                            "starring Nancy Carroll, Cary Grant, and Randolph Scott.", "Hot Saturday")
+    found = triples(result)
+    assert ("William A. Seiter", "direct", "Hot Saturday") in found
+    assert ("Hot Saturday", "star", "Cary Grant") in found
+
+
+def test_among_a_relational_noun_states_the_relation(extractor: OfflineExtractor) -> None:
+    # 2Wiki "Frank Lloyd" (its first sentence shortened).
+    result = run(extractor, "Frank William George Lloyd was a Scottish-born American film director, actor, "
+                            "scriptwriter, and producer. He was among the founders of the Academy of Motion Picture "
+                            "Arts and Sciences, and was its president from 1934 to 1935.", "Frank Lloyd")
+    assert ("Frank William George Lloyd", "found", "Academy of Motion Picture Arts and Sciences") in triples(result)
+
+
+def test_an_article_before_a_generic_possessor_makes_a_definition(extractor: OfflineExtractor) -> None:
+    # 2Wiki "Scaredy Squirrel": "a children's book series".
+    result = run(extractor, "Scaredy Squirrel is a children's book series written and illustrated by French-Canadian "
+                            "author Mélanie Watt.", "Scaredy Squirrel")
+    assert {e.name: e.semantic_type for e in result.entities}["Scaredy Squirrel"] == "book series"
+
+
+def test_later_relational_nouns_are_no_further_types(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Audrey Williams": "wife" in a later sentence is a relation, not a second type.
+    result = run(extractor, "Audrey Williams is an American musician. She was the first wife of Hank Williams.",
+                 "Audrey Williams")
+    entity = next(e for e in result.entities if e.name == "Audrey Williams")
+    assert "wife" not in entity.semantic_types()

@@ -76,7 +76,8 @@ def clause(state: ChunkState, verb: Token) -> None:
     if any(c.dep_ == "aux" and c.lower_ in HEDGES for c in children):
         state.drops.append(("hedged", "relation", f"{subjects[0].name} {lemma}"))
         return
-    if lemma in COPULAS and any(c.dep_ == "attr" for c in children):
+    if lemma in COPULAS and any(c.dep_ == "attr" or (c.lower_ == "among" and c.dep_ in ("prep", "conj"))
+                                for c in children):  # "He was among the founders of X"
         copula(state, children, subjects, lemma, _copula_qualifiers(state, verb, children))
         return
     # Qualifiers written before a coordination apply to all its verbs ("In 931, Hugh disowned and removed

@@ -45,8 +45,9 @@ def titled_name(noun: Token) -> bool:
 def title_node(state: ChunkState, noun: Token, target: Mention) -> Mention | None:
     """The mention of "<Title> of <target>" when `noun` is a capitalised noble or royal title whose "of"
     names `target` (a place or another named thing, never a person or a date); None otherwise."""
-    if not noun.is_title or target.is_date or state.is_person(target):
-        return None
+    if not noun.is_title or target.is_date or state.is_person(target) or any(
+            w.lower() in STYLE_TITLES for w in target.name.split()):
+        return None  # "Duke of Narbonne and Margrave of Provence": two titles the name run joined
     doc = state.doc
     start = noun.i
     # "Count Palatine", "Grand Duke": capitalised compounds of the title are part of it; a nationality

@@ -95,7 +95,9 @@ def noun_relations(
             title = title_node(state, noun, target) if prep == "of" else None
             for subject in subjects:
                 state.triple(subject, predicate, target, qualifiers or [])
-                if title is not None:
+                words = subject.name.split()
+                if title is not None and not (words[0].lower() in STYLE_TITLES and words[1:2] == ["of"]):
+                    # (not for a subject that is itself a bare title: "Archduke of Austria" read as a name)
                     state.triple(subject, TITLE_PREDICATE, title, qualifiers or [])
                 found = True
     return found
@@ -180,7 +182,12 @@ def _nationality(state: ChunkState, noun: Token) -> list[str]:
     return found
 
 
-def _type_from(state: ChunkState, subjects: list[Mention], noun: Token, more: list[Token] | None = None) -> None:
+# Words for people that say nothing of what they do: "one of thirty-two women Master Sommeliers" is no type.
+_GENERIC_PEOPLE = frozenset({"woman", "man", "person", "people", "girl", "boy", "child", "individual"})
+
+
+def _type_from(state: ChunkState, subjects: list[Mention], noun: Token, more: list[Token] | None = None,
+               further: bool = False) -> None:
     """semantic_type, nationality, description (and a class fix) from "X is a Hungarian-American film director";
     `more` are the nouns coordinated with it ("a film director, producer, and screenwriter"): further types."""
     semantic_type = noun_phrase(state, noun)
@@ -193,10 +200,13 @@ def _type_from(state: ChunkState, subjects: list[Mention], noun: Token, more: li
         if subject.is_date or subject.label == CONCEPT:
             continue
         if subject.semantic_type is not None:
-            # A later sentence's type is a further one ("He is ... among the most acclaimed filmmakers"); the
-            # first definition keeps deciding the class and the description.
-            for kind in (semantic_type, *more_types):
-                subject.add_type(kind, sentence)
+            if further and class_hint(semantic_type) is not None and not _kin(semantic_type.split()[-1]) and (
+                    semantic_type.split()[-1] not in _GENERIC_PEOPLE):
+                # "He is one of the highest-grossing directors ..., and among the most acclaimed filmmakers": a
+                # class the subject is one of is a further type; the first definition keeps deciding the class
+                # and the description. (Other later nouns are often relational: "wife", "member", "remake".)
+                for kind in (semantic_type, *more_types):
+                    subject.add_type(kind, sentence)
             continue
         if id(subject) in state.birthplaces:
             continue  # "X (born 1965 in Kingston), ... is a singer" parsed with Kingston as subject
@@ -300,7 +310,8 @@ def copula(
     if lemma == "be":
         for among in (c for c in children if c.dep_ in ("prep", "conj") and c.lower_ == "among"):
             for kind in _one_of(among):  # "He is ... among the most successful filmmakers of the 21st century"
-                _type_from(state, subjects, kind)
+                if not noun_relations(state, subjects, kind, qualifiers):  # "among the founders of the Academy"
+                    _type_from(state, subjects, kind, further=True)
     for attr in (c for c in children if c.dep_ == "attr"):
         if (owner := _stray_apposition_owner(state, attr, children)) is not None:
             if _indefinite(attr) or _definite_kind(state, attr):
@@ -308,7 +319,7 @@ def copula(
             continue
         if lemma == "be" and (kinds := _one_of(attr)):
             for kind in kinds:  # one of a kind is of that kind: "is one of the leading directors"
-                _type_from(state, subjects, kind)
+                _type_from(state, subjects, kind, further=True)
             continue
         typed = lemma == "be" and _indefinite(attr)
         type_nouns: list[Token] = []

@@ -186,8 +186,6 @@ def _scan(state: ChunkState) -> list[tuple[str, int]]:
         elif dep == "ROOT" and tok.lower_ in ("is", "was", "are", "were") and not any(
                 c.dep_ in ("nsubj", "nsubjpass", "csubj") for c in tok.children):
             heads.add(tok.i)  # "First (RB) for Women is a magazine": see subjects._opening_name
-        elif dep == "ccomp" and tok.i < tok.head.i and tok.head.tag_.startswith("VB"):
-            heads.add(tok.head.i)  # "X, also spelled Y, was a musician": the aside took the subject (subjects)
         elif dep == "appos":
             items.append(("appos", tok.i))
         if dep == "poss" and tok.head.tag_ == "NN" and tok.head.lower_ in WORK_NOUN_VERBS:

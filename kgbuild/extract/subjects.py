@@ -101,22 +101,6 @@ def _work_noun_above(state: ChunkState, head: Token) -> Token | None:
     return None
 
 
-_SPELLING_VERBS = frozenset({"spell", "know", "call", "name", "style", "write", "transliterate", "romanize"})
-
-
-def _aside_subject(state: ChunkState, verb: Token) -> Token | None:
-    """The subject the parser gave an aside before the verb: "Carl Philipp Emanuel Bach (...), also formerly spelled
-    Karl Philipp Emmanuel Bach, was a German musician" (the name became the subject of "spelled", a clausal
-    complement of "was"); only for a naming verb between commas."""
-    for child in verb.children:
-        if child.dep_ != "ccomp" or child.i > verb.i or state.lemma(child) not in _SPELLING_VERBS:
-            continue
-        names = [c for c in child.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < child.i]
-        if len(names) == 1 and names[0].tag_ in ("NNP", "NNPS") and state.doc[verb.i - 1].text == ",":
-            return names[0]
-    return None
-
-
 def _opening_name(state: ChunkState, verb: Token) -> Mention | None:
     """A name that is all the words before a sentence's main "is"/"was", when the parser gave the verb no subject:
     "First for Women is a woman's magazine" ("First" read as an adverb, "for Women" as its phrase)."""
@@ -150,8 +134,6 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
             passive = passive or dep == "nsubjpass"
         elif dep == "csubj":
             derailed = child
-    if subject is None and derailed is None:
-        subject = _aside_subject(state, verb)
     opening = _opening_name(state, verb) if subject is None and derailed is None else None
     mentions: list[Mention] = []
     dep = verb.dep_
