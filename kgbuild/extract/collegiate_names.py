@@ -24,16 +24,15 @@ _COLLEGE_HEADS = frozenset({"college"})
 _PLACE_LABELS = frozenset({"GPE", "LOC"})
 
 
-def college_with_town(doc: Doc, prev: Span | None, ent: Span) -> bool:
+def college_with_town(doc: Doc, prev: Span, ent: Span) -> bool:
     """Whether `ent` (a place) after `prev` and a comma is the town in a college's name."""
-    if prev is None or prev.label_ not in ("ORG", "FAC") or ent.label_ not in _PLACE_LABELS:
+    if prev.label_ not in ("ORG", "FAC") or ent.label_ not in _PLACE_LABELS:
         return False
     if doc[prev.end - 1].lower_ not in _COLLEGE_HEADS or ent.start != prev.end + 1 or doc[prev.end].text != ",":
         return False
     after = ent.end
-    if after + 1 < len(doc) and doc[after].text == "," and doc[after + 1].ent_type_ in _PLACE_LABELS:
-        return False  # "Harvard College, Cambridge, Massachusetts": an address
-    return True
+    # "Harvard College, Cambridge, Massachusetts": an address
+    return not (after + 1 < len(doc) and doc[after].text == "," and doc[after + 1].ent_type_ in _PLACE_LABELS)
 
 
 def college_towns(state: ChunkState) -> None:

@@ -192,7 +192,7 @@ def _repaired_spans(doc: Doc) -> list[Span]:
             # "Washington, D.C.": one place, not a place in another
             spans[-1] = _relabel(doc[prev.start : ent.end], "GPE")
             continue
-        if college_with_town(doc, prev, ent):
+        if prev is not None and college_with_town(doc, prev, ent):
             spans[-1] = _relabel(doc[prev.start : ent.end], prev.label_)  # "King's College, Cambridge"
             continue
         if prev is not None and prev.end == ent.start and ent.label_ in _VOTED_LABELS:

@@ -120,7 +120,7 @@ def _after_kind(state: ChunkState, i: int, sent_end: int) -> int:
     if i >= sent_end or doc[i].lower_ not in _DETERMINERS:
         return i
     j = i + 1
-    while j < sent_end and j - i <= _KIND_WORDS_MAX and not doc[j].is_quote and not doc[j].is_punct or (
+    while (j < sent_end and j - i <= _KIND_WORDS_MAX and not doc[j].is_quote and not doc[j].is_punct) or (
             j < sent_end and doc[j].text == "-"):
         j += 1  # "the Martin Scorsese-directed neo-noir crime drama": a maker's name may describe the kind
     if j == i + 1 or j >= sent_end or not doc[j].is_quote or not doc[j - 1].is_lower or (

@@ -199,12 +199,12 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
             # "a film directed by X, written by Y": "written" hangs on X but is about the film.
             mentions = verb_subjects(state, head.head.head)[0]
         elif (state.lemma(verb) in CREDIT_VERBS and verb.i > 0 and state.doc[verb.i - 1].text == ","
-              and (work := _work_noun_above(state, head)) is not None):
+              and (work_noun := _work_noun_above(state, head)) is not None):
             # "a 1942 biopic about aviator Amy Johnson, directed and produced by Herbert Wilcox", "a comedy drama
             # film about cadets at Virginia Military Institute in Lexington, Virginia, directed by William
             # Keighley": the parser hung the participle on the last person or place named; they were not
             # directed, the work the phrase describes was.
-            mentions = _noun_head(state, work)
+            mentions = _noun_head(state, work_noun)
         else:
             mentions = _noun_head(state, head)
             if verb.tag_ == "VBN" and state.lemma(verb) in _WORK_EVENTS and mentions and all(
