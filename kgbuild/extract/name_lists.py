@@ -74,6 +74,9 @@ def continue_list(
             if conjunction and found and doc[k].tag_ in ("NNP", "NNPS", "CD"):
                 closed = True  # "A (2004), B (2009) and 3096 (2013)": a title the NER read as a number ends it
                 unnamed, i = 1, sent_end
+            elif conjunction and len(found) >= 2 and doc[j - 1].lower_ == "and" and doc[j - 2].text == "," and (
+                    doc[k].tag_ in ("VBD", "VBZ", "VBP")):
+                closed = True  # 'directed "A" (1931), "B" (1936), "C" (1939), and received ...': the list ends
             break
         found.append(mention)
         i = mention.end

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from kgbuild.extract.arguments import _expletive as expletive
 from kgbuild.extract.chunk_state import ChunkState, conjuncts, unique
 from kgbuild.extract.facts import Mention
+from kgbuild.extract.name_lists import included
 from kgbuild.extract.parentheses import parenthesis_owner
 from kgbuild.extract.vocab import CREDIT_VERBS, REL_PRONOUNS, XCOMP_HEADS
 
@@ -101,6 +102,17 @@ def _work_noun_above(state: ChunkState, head: Token) -> Token | None:
     return None
 
 
+def _outside_title(state: ChunkState, head: Token) -> Token:
+    """`head`, or the verb a quoted title containing it hangs on: in 'directed "The General Died at Dawn" (1936), ...,
+    and received the credit', the parser made "received" a conjunct of "Died", a word of the title."""
+    for _ in range(4):
+        title = state.tok2m[head.i]
+        if title is None or title.label != "WORK_OF_ART" or title.start >= head.i or head.head is head:
+            return head
+        head = head.head
+    return head
+
+
 def _opening_name(state: ChunkState, verb: Token) -> Mention | None:
     """A name that is all the words before a sentence's main "is"/"was", when the parser gave the verb no subject:
     "First for Women is a woman's magazine" ("First" read as an adverb, "for Women" as its phrase)."""
@@ -152,6 +164,8 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
                 mention = state.subject(tok)
                 if mention is not None:
                     mentions.append(mention)
+                elif tok.tag_ in ("NN", "NNS") and (named := included(state, tok)):
+                    mentions.extend(named)  # "A number of movies, such as A (1986), B and C have been shot in X"
                 elif tok.tag_ == "PRP" and tok.lower_ in ("he", "she", "it") and not expletive(tok):
                     state.drops.append(("pronoun unresolved", "relation", f"{tok.text} {verb.text}"))
     elif derailed is not None:
@@ -166,7 +180,7 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
                 mention = None
         mentions = [mention] if mention is not None else []
     elif (dep == "conj" and _coordinated(state, verb)) or (dep == "xcomp" and state.lemma(verb.head) in XCOMP_HEADS):
-        head = verb.head
+        head = _outside_title(state, verb.head)
         if head.tag_.startswith("VB"):
             mentions, head_passive = verb_subjects(state, head)
             # "starring and directed by X": a participle with its own agent is passive whatever its head is.
