@@ -234,3 +234,24 @@ def test_a_run_of_names_that_no_and_closes_stays_no_list(extractor: OfflineExtra
     result = run(extractor, 'He directed" The Front Page"( 1931)," The Big Sleep"( 1946), then received an award.',
                  "Lewis Milestone")
     assert ("Lewis Milestone", "direct", "The Big Sleep") not in triples(result)
+
+
+# ---------------------------------------------------------------------------- one entity, two names
+
+
+def test_a_bare_given_name_is_the_person_named_in_full_before(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Hank Williams on Stage": "Hank" (tagged an organisation) is Hank Williams.
+    result = run(extractor, "Hank Williams on Stage is the title of a posthumous live album of Hank Williams released by "
+                            "his record label, MGM in 1962. The performance is officially credited to Hank Williams and "
+                            "his Drifting Cowboys with Hank's first wife Audrey Williams, who sings back-up vocals.",
+                 "Hank Williams on Stage")
+    assert ("Audrey Williams", "wife of", "Hank Williams") in triples(result)
+    assert "Hank" not in names(result)
+
+
+def test_a_given_name_shared_or_regnal_is_not_linked(extractor: OfflineExtractor) -> None:
+    # Two Johns: the bare "John" is neither; "Henry III" does not take a bare "Henry" (Henry II may be meant).
+    result = run(extractor, "John Smith met John Brown in Paris. Later John moved to London. Henry III was the son of "
+                            "Henry and Catherine. Henry died in 1559.")
+    assert not any(o in ("John Smith", "John Brown") for _, p, o in triples(result) if p == "move to")
+    assert not any(s == "Henry III" for s, p, _ in triples(result) if p in ("die in", "died in"))

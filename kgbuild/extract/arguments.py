@@ -483,10 +483,13 @@ class Arguments:
     def _latest_person(self, tok: Token, before: int, gender: str) -> Mention | None:
         sentence = self.doc[tok.i].sent
         start = self.doc[sentence.start - 1].sent.start if sentence.start > 0 else 0
+        # By where a person is named, not where the mention first is: a bare "Ian" linked to the "Ian Conway" of an
+        # earlier sentence is named here (entities.link_surnames).
         best: Mention | None = None
-        for mention in self.mentions:
-            if start <= mention.start and mention.end <= before and self.is_person(mention) and (
-                    self.gender_of(mention) != _OTHER[gender]) and (best is None or mention.start > best.start):
+        for k in range(start, before):
+            mention = self.tok2m[k]
+            if mention is not None and mention is not best and self.is_person(mention) and (
+                    self.gender_of(mention) != _OTHER[gender]):
                 best = mention
         return best
 

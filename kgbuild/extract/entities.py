@@ -79,9 +79,10 @@ def link_surnames(
     if title is not None:
         _add_surname(by_surname, title.name.split()[-1], title)
     surnames = {key: m for key, m in by_surname.items() if m is not None}
-    if not surnames:
-        return mentions
     dropped: set[int] = set()
+    if not surnames:
+        _link_given_names(mentions, tok2m, dropped, surnames)
+        return [m for m in mentions if id(m) not in dropped] if dropped else mentions
     if title is not None and title.start < 0:
         _link_full_name(doc, tok2m, title, mentions, dropped)
     if title is not None:
@@ -109,7 +110,37 @@ def link_surnames(
             for i in range(current.start, current.end):
                 tok2m[i] = person
             dropped.add(id(current))
+    _link_given_names(mentions, tok2m, dropped, surnames)
     return [m for m in mentions if id(m) not in dropped] if dropped else mentions
+
+
+ROMAN_NUMERALS_UPPER = frozenset(n.upper() for n in ROMAN_NUMERALS)
+
+
+def _link_given_names(
+    mentions: list[Mention], tok2m: list[Mention | None], dropped: set[int], surnames: dict[str, Mention]
+) -> None:
+    """ "Hank Williams ... with Hank's first wife Audrey Williams": a bare given name the NER labelled a name (a person,
+    or an organisation: "Hank" was one) is the one person named in full before it with that given name, when no other
+    person of the chunk has it, it is nobody's surname and the full name has no regnal number (issue 23, eighth
+    session: the same entity, not a new one)."""
+    by_given: dict[str, Mention | None] = {}
+    for m in mentions:
+        words = m.name.split()
+        if m.label == "PERSON" and len(words) >= 2 and words[0][:1].isupper() and id(m) not in dropped and not any(
+                w.rstrip(",.") in ROMAN_NUMERALS_UPPER for w in words):  # "Henry III": a bare "Henry" may be Henry II
+            known = by_given.setdefault(words[0], m)
+            if known is not m and known is not None and known.name != m.name:
+                by_given[words[0]] = None  # two people share the given name: ambiguous
+    for m in mentions:
+        if m.label not in ("PERSON", "ORG", "NORP") or " " in m.name or id(m) in dropped or m.name in surnames:
+            continue
+        person = by_given.get(m.name)
+        if person is None or m.start < person.end:
+            continue
+        for i in range(m.start, m.end):
+            tok2m[i] = person
+        dropped.add(id(m))
 
 
 def _link_given_name(
