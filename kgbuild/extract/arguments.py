@@ -329,7 +329,7 @@ class Arguments:
         for mention in [*self.mentions, *seen]:
             if mention.start >= tok.left_edge.i or mention.is_date or mention.label in ("PERSON", "NORP"):
                 continue
-            words = mention.name.lower().split()
+            words = mention.name.lower().replace(",", " ").split()  # "King's College, Cambridge": "college"
             if marks and not marks <= set(words):
                 continue
             if (noun in words or same_kind(noun, words[-1]) or marks) and (
