@@ -255,3 +255,25 @@ def test_a_given_name_shared_or_regnal_is_not_linked(extractor: OfflineExtractor
                             "Henry and Catherine. Henry died in 1559.")
     assert not any(o in ("John Smith", "John Brown") for _, p, o in triples(result) if p == "move to")
     assert not any(s == "Henry III" for s, p, _ in triples(result) if p in ("die in", "died in"))
+
+
+# ---------------------------------------------------------------------------- agents
+
+
+def test_a_by_after_the_source_a_work_is_based_on_names_its_author(extractor: OfflineExtractor) -> None:
+    # 2Wiki "Home in Indiana" (shortened: the cast list left out).
+    result = run(extractor, 'Home in Indiana is a 1944 film. The film is based on the novel" The Phantom Filly" by '
+                            "George Agnew Chamberlain.", "Home in Indiana")
+    found = triples(result)
+    assert ("Home in Indiana", "based on", "The Phantom Filly") in found
+    assert not any(s == "George Agnew Chamberlain" and p == "base" for s, p, _ in found)
+
+
+def test_a_by_after_a_place_or_a_common_noun_still_names_the_agents(extractor: OfflineExtractor) -> None:
+    # samples' Manchester Baby wording; HotpotQA "The Pale Horse and His Rider".
+    result = run(extractor, "The Manchester Baby was built at the University of Manchester by Frederic Williams, Tom "
+                            "Kilburn and Geoff Tootill.", "Manchester Baby")
+    assert ("Tom Kilburn", "build", "Manchester Baby") in triples(result)
+    result = run(extractor, '"The Pale Horse and His Rider" is a song. It was recorded in 1951 as a duet by Hank '
+                            "Williams and his wife Audrey Williams.", "The Pale Horse and His Rider")
+    assert ("Hank Williams", "record", "The Pale Horse and His Rider") in triples(result)
