@@ -272,7 +272,8 @@ def test_a_possessed_noun_before_a_name_relates_it_to_the_owner(extractor: Offli
                             "by his record label, MGM in 1962 (see 1962 in country music). The performance is "
                             "officially credited to Hank Williams and his Drifting Cowboys with Hank's first wife "
                             "Audrey Williams, who sings back-up vocals.", "Hank Williams on Stage")
-    assert ("Audrey Williams", "wife of", "Hank") in triples(result)
+    # (the bare "Hank" is Hank Williams, named in full before it, since the eighth session)
+    assert ("Audrey Williams", "wife of", "Hank Williams") in triples(result)
     result = run(extractor, "The film is directed by Ketan Anand. The film stars Ketan's cousin Shekhar Kapur, Shabana "
                             "Azmi and Utpal Dutt.", "Toote Khilone")
     assert ("Shekhar Kapur", "cousin of", "Ketan") in triples(result)

@@ -329,7 +329,7 @@ class Arguments:
         for mention in [*self.mentions, *seen]:
             if mention.start >= tok.left_edge.i or mention.is_date or mention.label in ("PERSON", "NORP"):
                 continue
-            words = mention.name.lower().split()
+            words = mention.name.lower().replace(",", " ").split()  # "King's College, Cambridge": "college"
             if marks and not marks <= set(words):
                 continue
             if (noun in words or same_kind(noun, words[-1]) or marks) and (
@@ -483,10 +483,13 @@ class Arguments:
     def _latest_person(self, tok: Token, before: int, gender: str) -> Mention | None:
         sentence = self.doc[tok.i].sent
         start = self.doc[sentence.start - 1].sent.start if sentence.start > 0 else 0
+        # By where a person is named, not where the mention first is: a bare "Ian" linked to the "Ian Conway" of an
+        # earlier sentence is named here (entities.link_surnames).
         best: Mention | None = None
-        for mention in self.mentions:
-            if start <= mention.start and mention.end <= before and self.is_person(mention) and (
-                    self.gender_of(mention) != _OTHER[gender]) and (best is None or mention.start > best.start):
+        for k in range(start, before):
+            mention = self.tok2m[k]
+            if mention is not None and mention is not best and self.is_person(mention) and (
+                    self.gender_of(mention) != _OTHER[gender]):
                 best = mention
         return best
 

@@ -81,6 +81,7 @@ class ChunkState(Arguments):
         self.sent_bounds: list[tuple[int, int]] = []
         self.sent_index: list[int] = [0] * len(doc)
         self.paren_of: list[int] = [-1] * len(doc)  # index of the "(" a token sits in, or -1
+        self.titles: dict[str, Mention] = {}  # title nodes by name ("Earl of Northumbria": `held_titles`)
 
     def use(self, mention: Mention) -> None:
         """Keep a mention that is not a named entity of this chunk because a fact needs it."""

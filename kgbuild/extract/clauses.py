@@ -14,7 +14,7 @@ from kgbuild.extract.names import date_preposition
 from kgbuild.extract.nouns import copula, noun_relations, possessed_copula
 from kgbuild.extract.roles_played import ROLE_VERBS, appearances, played_role
 from kgbuild.extract.subjects import verb_subjects
-from kgbuild.extract.typehints import is_person_role
+from kgbuild.extract.typehints import class_hint, is_person_role
 from kgbuild.extract.values import age_at, counted_objects
 from kgbuild.extract.vocab import (
     ALIAS_VERBS,
@@ -32,6 +32,7 @@ from kgbuild.extract.vocab import (
     REL_PRONOUNS,
     SKIP_VERBS,
     VAGUE_NOUNS,
+    WORK_NOUN_VERBS,
 )
 from kgbuild.extract.work_credits import work_part_makers
 
@@ -45,6 +46,18 @@ _NOT_OBJECT_PREPS = frozenset({"as", "by", "than", "like", "despite", "without",
 _TIME_SPANS = frozenset({"season", "year", "month", "week", "day", "decade", "term", "game", "match"})
 # Prepositions that link a verb-and-noun predicate to its object ("earned a doctorate from Y").
 _OBJECT_NOUN_PREPS = frozenset({"from", "at", "in", "under", "with", "for", "to", "on", "against", "into", "of"})
+
+
+def _where_done(state: ChunkState, pobj: Token) -> bool:
+    """Whether a "by" after a prepositional object may name who did the verb's deed: not after a work ("based on
+    the novel "Trucks" by Stephen King", "based on the novel of the same name by Nicholas Sparks": its author) or
+    a person ("for Charles II's son by Louise de Kérouaille": his mother); after a place, a body or a common noun
+    ("recorded in 1951 as a duet by Hank Williams and ...") it may."""
+    mention = state.tok2m[pobj.i]
+    if mention is not None:
+        return mention.is_place or mention.label in ("ORG", "FAC")
+    return pobj.tag_ in ("NN", "NNS") and state.lemma(pobj) not in WORK_NOUN_VERBS and (
+        class_hint(state.lemma(pobj)) != "Work")
 
 
 def clause(state: ChunkState, verb: Token) -> None:
@@ -76,7 +89,8 @@ def clause(state: ChunkState, verb: Token) -> None:
     if any(c.dep_ == "aux" and c.lower_ in HEDGES for c in children):
         state.drops.append(("hedged", "relation", f"{subjects[0].name} {lemma}"))
         return
-    if lemma in COPULAS and any(c.dep_ == "attr" for c in children):
+    if lemma in COPULAS and any(c.dep_ == "attr" or (c.lower_ == "among" and c.dep_ in ("prep", "conj"))
+                                for c in children):  # "He was among the founders of X"
         copula(state, children, subjects, lemma, _copula_qualifiers(state, verb, children))
         return
     # Qualifiers written before a coordination apply to all its verbs ("In 931, Hugh disowned and removed
@@ -205,8 +219,10 @@ def clause(state: ChunkState, verb: Token) -> None:
         # "was built at the University of Manchester by Frederic Williams, ...": the parser hung the
         # agent on the place; people named after that "by" are who did it.
         for place_prep in (c for c in children if c.dep_ == "prep" and c.lower_ != "by"):
-            for by in (t for pobj in place_prep.children if pobj.dep_ == "pobj" for t in pobj.children
-                       if t.dep_ == "prep" and t.lower_ == "by"):
+            # (only after a place or a body: in 'based on the novel "Trucks" by Stephen King' the "by" says who
+            # wrote the novel, not who based the film on it)
+            for by in (t for pobj in place_prep.children if pobj.dep_ == "pobj" and _where_done(state, pobj)
+                       for t in pobj.children if t.dep_ == "prep" and t.lower_ == "by"):
                 agents.extend(m for pobj in by.children if pobj.dep_ == "pobj"
                               for m in _agent_names(state, pobj) if state.is_person(m))
 

@@ -6,6 +6,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from kgbuild.extract.collegiate_names import college_with_town
 from kgbuild.extract.facts import PROPN, Classes, Mention
 from kgbuild.extract.name_runs import whole_names
 from kgbuild.extract.names import clean_name
@@ -78,9 +79,10 @@ def link_surnames(
     if title is not None:
         _add_surname(by_surname, title.name.split()[-1], title)
     surnames = {key: m for key, m in by_surname.items() if m is not None}
-    if not surnames:
-        return mentions
     dropped: set[int] = set()
+    if not surnames:
+        _link_given_names(mentions, tok2m, dropped, surnames)
+        return [m for m in mentions if id(m) not in dropped] if dropped else mentions
     if title is not None and title.start < 0:
         _link_full_name(doc, tok2m, title, mentions, dropped)
     if title is not None:
@@ -108,7 +110,37 @@ def link_surnames(
             for i in range(current.start, current.end):
                 tok2m[i] = person
             dropped.add(id(current))
+    _link_given_names(mentions, tok2m, dropped, surnames)
     return [m for m in mentions if id(m) not in dropped] if dropped else mentions
+
+
+ROMAN_NUMERALS_UPPER = frozenset(n.upper() for n in ROMAN_NUMERALS)
+
+
+def _link_given_names(
+    mentions: list[Mention], tok2m: list[Mention | None], dropped: set[int], surnames: dict[str, Mention]
+) -> None:
+    """ "Hank Williams ... with Hank's first wife Audrey Williams": a bare given name the NER labelled a name (a person,
+    or an organisation: "Hank" was one) is the one person named in full before it with that given name, when no other
+    person of the chunk has it, it is nobody's surname and the full name has no regnal number (issue 23, eighth
+    session: the same entity, not a new one)."""
+    by_given: dict[str, Mention | None] = {}
+    for m in mentions:
+        words = m.name.split()
+        if m.label == "PERSON" and len(words) >= 2 and words[0][:1].isupper() and id(m) not in dropped and not any(
+                w.rstrip(",.") in ROMAN_NUMERALS_UPPER for w in words):  # "Henry III": a bare "Henry" may be Henry II
+            known = by_given.setdefault(words[0], m)
+            if known is not m and known is not None and known.name != m.name:
+                by_given[words[0]] = None  # two people share the given name: ambiguous
+    for m in mentions:
+        if m.label not in ("PERSON", "ORG", "NORP") or " " in m.name or id(m) in dropped or m.name in surnames:
+            continue
+        person = by_given.get(m.name)
+        if person is None or m.start < person.end:
+            continue
+        for i in range(m.start, m.end):
+            tok2m[i] = person
+        dropped.add(id(m))
 
 
 def _link_given_name(
@@ -191,6 +223,9 @@ def _repaired_spans(doc: Doc) -> list[Span]:
             # "Washington, D.C.": one place, not a place in another
             spans[-1] = _relabel(doc[prev.start : ent.end], "GPE")
             continue
+        if prev is not None and college_with_town(doc, prev, ent):
+            spans[-1] = _relabel(doc[prev.start : ent.end], prev.label_)  # "King's College, Cambridge"
+            continue
         if prev is not None and prev.end == ent.start and ent.label_ in _VOTED_LABELS:
             joint = doc[prev.end - 1]
             if joint.tag_ == "POS":
@@ -208,6 +243,7 @@ def _repaired_spans(doc: Doc) -> list[Span]:
             ent = _with_territory(doc, _with_regnal_number(doc, _with_given_names(doc, ent, spans[-1].end if spans
                                                                                     else 0)))
             ent = _with_style(doc, _with_suffix(doc, _with_nickname(doc, ent)))
+            ent = _with_band(doc, ent)
         elif ent.label_ in _NUMBERED_LABELS:
             ent = _with_number(doc, ent)
         if ent.label_ in ("GPE", "LOC", "ORG", "NORP") and not (
@@ -343,7 +379,11 @@ def _with_regnal_number(doc: Doc, ent: Span) -> Span:
     tok = doc[i]
     if tok.lower_ not in ROMAN_NUMERALS or not tok.is_upper or len(ent) > 3:
         return ent
-    if tok.text == "I" and not (ent[0].lower_ in NAME_TITLES or (i + 1 < len(doc) and doc[i + 1].lower_ == "of")):
+    after = doc[i + 1].text if i + 1 < len(doc) else ""
+    if tok.text == "I" and not (ent[0].lower_ in NAME_TITLES or after.lower() == "of" or (
+            # "John I (German: Johann I.) (15 May 1459 – ...) was": an encyclopedia's opening, a given name
+            # and the numeral before the bracket; the pronoun is not followed by one.
+            after == "(" and len(ent) == 1 and ent.start == doc[ent.start].sent.start)):
         return ent
     return _relabel(doc[ent.start : i + 1], "PERSON")
 
@@ -366,15 +406,40 @@ def _with_style(doc: Doc, ent: Span) -> Span:
     j = i + 1
     if _ORDINAL_RE.match(doc[j].text):
         j += 1
-    if j + 2 >= len(doc) or not doc[j].is_title or doc[j].lower_ not in STYLE_TITLES or doc[j + 1].lower_ != "of":
+    if j + 2 >= len(doc) or not doc[j].is_title or doc[j].lower_ not in STYLE_TITLES:
         return ent
-    end = j + 2
+    of = j + 1
+    if (doc[of].lower_ != "of" and of + 2 < len(doc) and doc[of].is_title and doc[of].tag_ == "NNP"
+            and doc[of + 1].lower_ == "of"):
+        of += 1  # "Frederick I, Count Palatine of Simmern": a two-word title
+    if doc[of].lower_ != "of":
+        return ent
+    end = of + 1
     while end < len(doc) and end - j <= 7 and (
             doc[end].tag_ in ("NNP", "NNPS") or (doc[end].tag_ == "HYPH" and not doc[end].whitespace_)):
         end += 1
-    if end == j + 2:
+    if end == of + 1:
         return ent
     return _relabel(doc[ent.start : end], "PERSON")
+
+
+def _with_band(doc: Doc, ent: Span) -> Span:
+    """ "Billy J. Kramer & The Dakotas", "Echo & the Bunnymen", "Tom Petty and The Heartbreakers": a person and a
+    plural name after "&" (or "and" with a capital "The") name one band, an organisation."""
+    i = ent.end
+    if ent[-1].text == "&":  # the NER took the ampersand in
+        i -= 1
+    if i + 2 >= len(doc) or doc[i].text not in ("&", "and") or doc[i + 1].lower_ != "the":
+        return ent
+    if doc[i].text == "and" and doc[i + 1].text != "The":
+        return ent  # "Eckert and the Moore School": a list
+    end = i + 2
+    while end < len(doc) and doc[end].tag_ in ("NNP", "NNPS") and doc[end].is_title and doc[end].ent_type_ not in (
+            "GPE", "LOC"):
+        end += 1
+    if end == i + 2 or not doc[end - 1].lower_.endswith("s"):
+        return ent  # a band is plural: "The Dakotas", "the Heartbreakers"
+    return _relabel(doc[ent.start : end], "ORG")
 
 
 def _with_territory(doc: Doc, ent: Span) -> Span:

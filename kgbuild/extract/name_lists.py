@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from kgbuild.extract.chunk_state import ChunkState
 from kgbuild.extract.facts import PROPN, Mention
-from kgbuild.extract.typehints import is_person_role
+from kgbuild.extract.typehints import class_hint, is_person_role
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -67,13 +67,16 @@ def continue_list(
             j += 1
         if j == aside or j >= sent_end:
             break
-        j = _past_quotes(doc, j, sent_end)
+        j = _past_quotes(doc, _after_kind(state, j, sent_end), sent_end)
         k = _after_roles(state, j, sent_end)
         mention = state.tok2m[k] if k < sent_end else None
         if mention is None or mention.start != k or mention.label not in _MEMBER_LABELS:
             if conjunction and found and doc[k].tag_ in ("NNP", "NNPS", "CD"):
                 closed = True  # "A (2004), B (2009) and 3096 (2013)": a title the NER read as a number ends it
                 unnamed, i = 1, sent_end
+            elif conjunction and len(found) >= 2 and doc[j - 1].lower_ == "and" and doc[j - 2].text == "," and (
+                    doc[k].tag_ in ("VBD", "VBZ", "VBP")):
+                closed = True  # 'directed "A" (1931), "B" (1936), "C" (1939), and received ...': the list ends
             break
         found.append(mention)
         i = mention.end
@@ -107,6 +110,26 @@ def _after_aside(state: ChunkState, i: int, sent_end: int) -> int:
         if role is not None and role.start == i + 1 and not role.is_date:
             return role.end
     return i
+
+
+_KIND_WORDS_MAX = 9
+_DETERMINERS = frozenset({"the", "a", "an", "his", "her", "their", "its"})
+
+
+def _after_kind(state: ChunkState, i: int, sent_end: int) -> int:
+    """The quote after a work's kind before its title ("the science fiction film "Planet of the Apes"", "the heist
+    film "The Italian Job""), or `i`: a filmography's list gives each title its kind."""
+    doc = state.doc
+    if i >= sent_end or doc[i].lower_ not in _DETERMINERS:
+        return i
+    j = i + 1
+    while (j < sent_end and j - i <= _KIND_WORDS_MAX and not doc[j].is_quote and not doc[j].is_punct) or (
+            j < sent_end and doc[j].text == "-"):
+        j += 1  # "the Martin Scorsese-directed neo-noir crime drama": a maker's name may describe the kind
+    if j == i + 1 or j >= sent_end or not doc[j].is_quote or not doc[j - 1].is_lower or (
+            class_hint(state.lemma(doc[j - 1])) != "Work"):
+        return i
+    return j
 
 
 def _after_roles(state: ChunkState, i: int, sent_end: int) -> int:

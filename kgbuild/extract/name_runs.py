@@ -197,12 +197,18 @@ def _whole_words(doc: Doc, span: Span) -> Span:
     return wide
 
 
+# "the 30th International Film Festival of India", "the 71st Academy Awards": the edition is the event's.
+_NUMBERED = re.compile(r"\d+(?:st|nd|rd|th)")
+
+
 def _dated_events(doc: Doc, spans: list[Span]) -> list[Span]:
-    """A bare year just before an event's name, with the name: one EVENT span."""
+    """A bare year (or a numbered edition) just before an event's name, with the name: one EVENT span."""
     out: list[Span] = []
     for year, name in itertools.pairwise(spans):
         words = [t for t in year if t.lower_ not in _ARTICLES]  # "the 1990" (EVENT) happens too
-        if (year.label_ in ("DATE", "EVENT", "CARDINAL") and len(words) == 1 and words[0].shape_ == "dddd"
+        if (((year.label_ in ("DATE", "EVENT", "CARDINAL") and words[0:1] and words[0].shape_ == "dddd")
+             or (year.label_ == "ORDINAL" and words[0:1] and _NUMBERED.fullmatch(words[0].text)))
+                and len(words) == 1
                 and name.start == year.end and (name.label_ == "EVENT" or (
                     name.label_ not in _NO_LEFT and doc[name.end - 1].lower_ in EVENT_HEADS))):
             event = doc[year.start : name.end]  # an article in the year span comes along (clean_name drops it)

@@ -66,6 +66,26 @@ def normalize_text(text: str) -> str:
     return _SPACE_RE.sub(" ", text)
 
 
+# English spacing and markup (issue 23, eighth session). 2Wiki also writes a hyphen glued to the next word
+# only ("Johann II of Nassau -Saarbrücken") and an ampersand glued to the word before ("Billy J. Kramer&
+# The Dakotas"); the tagger reads "Nassau -Saarbrücken" as two names and "Kramer&" as one odd token.
+_HYPHEN_LEAD_RE = re.compile(r"(?<=[^\W\d_]) -(?=[^\W\d_])")
+_AMPERSAND_GLUE_RE = re.compile(r"(?<=\w)&(?=\s)|(?<=\s)&(?=\w)")
+# Markdown italics around a title ("*Theory of Games and Economic Behavior*"): the quote marks a title's
+# rules read (`name_runs.quoted_titles`); one star each side, the text inside opening with a capital,
+# no star or line break inside (bold "**x**", "*args" and footnote stars are left alone).
+_ITALIC_TITLE_RE = re.compile(r"(?<![\w*])\*(?=[A-Z0-9])([^*\n]{1,150}?)(?<=[^\s*])\*(?![\w*])")
+
+
+def normalize_english_text(text: str) -> str:
+    """`normalize_text`, then the repairs only English text needs (the Chinese extractor keeps its own)."""
+    text = normalize_text(text)
+    text = _HYPHEN_LEAD_RE.sub("-", text)
+    text = _AMPERSAND_GLUE_RE.sub(lambda m: " & " if m.group(0) == "&" else "&", text)
+    text = _ITALIC_TITLE_RE.sub(r'"\1"', text)
+    return _SPACE_RE.sub(" ", text)
+
+
 def repair_dates(doc: Doc) -> None:
     """Make full dates ("11 November 875") single DATE entities, overriding partial spans, and
     split ranges ("1896 – 1981") into their two ends."""
@@ -179,7 +199,7 @@ def document_title(section: list[str], doc_id: str) -> str | None:
         return None
     title = " ".join(re.sub(r"\s*\([^)]*\)\s*$", "", title).split())
     # Spaced as the text the parser reads is: "Anhalt- Bernburg" is "Anhalt-Bernburg" there.
-    return normalize_text(title).strip() or None
+    return normalize_english_text(title).strip() or None
 
 
 def title_hint(section: list[str], doc_id: str) -> str | None:

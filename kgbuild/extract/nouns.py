@@ -12,6 +12,7 @@ from kgbuild.extract.arguments import is_hyphen
 from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts, listed
 from kgbuild.extract.entities import STYLE_TITLES
 from kgbuild.extract.facts import CONCEPT, PROPN, Mention
+from kgbuild.extract.held_titles import TITLE_PREDICATE, territory, title_node, titled_name
 from kgbuild.extract.name_lists import continue_list
 from kgbuild.extract.subjects import verb_subjects
 from kgbuild.extract.typehints import class_hint, is_person_role
@@ -34,7 +35,7 @@ def noun_relations(
     state: ChunkState, subjects: list[Mention], noun: Token, qualifiers: list[Qualifier] | None = None
 ) -> bool:
     """ "X was the capital of Y", "Y's half-brother", "Bertha, daughter of Lothair II"."""
-    if noun.tag_ in PROPER_TAGS and noun.lower_ not in TITLE_NOUNS:
+    if noun.tag_ in PROPER_TAGS and noun.lower_ not in TITLE_NOUNS and not titled_name(noun):
         return False
     found = False
     phrase: str | None = None
@@ -51,12 +52,22 @@ def noun_relations(
                         state.triple(maker, made, subject, qualifiers or [])
                         found = True
             continue
-        if dep == "prep" and child.lower_ in REL_NOUN_PREPS:
+        if dep == "prep" and child.lower_ == "about" and (
+                state.lemma(noun) in WORK_NOUN_VERBS or state.lemma(noun) in _ABOUT_WORKS):
+            # "a 1942 biopic about aviator Amy Johnson", "a book about Enigma": what the work is about, named.
+            prep = "about"
+            targets = [m for pobj in child.children if pobj.dep_ == "pobj"
+                       for m in (state.named(t) for t in conjuncts(pobj)) if m is not None]
+        elif dep == "prep" and child.lower_ in REL_NOUN_PREPS:
             prep = child.lower_
             targets = [
                 m for pobj in child.children if pobj.dep_ == "pobj"
                 for m in (state.object(t, False) for t in conjuncts(pobj)) if m is not None and not m.is_date
             ]
+            if prep == "of" and titled_name(noun):
+                pobjs = [t for pobj in child.children if pobj.dep_ == "pobj" for t in conjuncts(pobj)]
+                targets = [territory(state, noun, t, m) for t in pobjs
+                           if (m := state.object(t, False)) is not None and not m.is_date]
         elif dep == "poss":
             prep = "of"
             targets = [m for m in (state.named(t) for t in conjuncts(child)) if m is not None]
@@ -73,16 +84,28 @@ def noun_relations(
                 state.lemma(noun) in PLACE_NOUNS or not any(state.is_person(m) for m in subjects)
             ):
                 predicate = f"located {prep}"  # "a country house in Buckinghamshire": where it is
+            elif prep == "about":
+                predicate = "about"
             elif prep == "from":
                 predicate = "from"  # "a heavy metal band from Copenhagen", "a racing driver from Northern Ireland"
             elif prep == "of" and phrase.split()[-1] in AGENT_NOUN_VERBS:
                 predicate = AGENT_NOUN_VERBS[phrase.split()[-1]]  # "the founder of Y": (X, found, Y)
             else:
                 predicate = f"{phrase} {prep}"
+            title = title_node(state, noun, target) if prep == "of" else None
             for subject in subjects:
                 state.triple(subject, predicate, target, qualifiers or [])
+                words = subject.name.split()
+                if title is not None and not (words[0].lower() in STYLE_TITLES and words[1:2] == ["of"]):
+                    # (not for a subject that is itself a bare title: "Archduke of Austria" read as a name)
+                    state.triple(subject, TITLE_PREDICATE, title, qualifiers or [])
                 found = True
     return found
+
+
+# Works that are about something, beside those `WORK_NOUN_VERBS` names a maker's verb for.
+_ABOUT_WORKS = frozenset({"biopic", "documentary", "movie", "series", "song", "story", "drama", "comedy", "musical",
+                          "programme", "program", "show", "episode", "biography", "study", "history"})
 
 
 def _shared_preps(state: ChunkState, noun: Token) -> list[Token]:
@@ -159,7 +182,12 @@ def _nationality(state: ChunkState, noun: Token) -> list[str]:
     return found
 
 
-def _type_from(state: ChunkState, subjects: list[Mention], noun: Token, more: list[Token] | None = None) -> None:
+# Words for people that say nothing of what they do: "one of thirty-two women Master Sommeliers" is no type.
+_GENERIC_PEOPLE = frozenset({"woman", "man", "person", "people", "girl", "boy", "child", "individual"})
+
+
+def _type_from(state: ChunkState, subjects: list[Mention], noun: Token, more: list[Token] | None = None,
+               further: bool = False) -> None:
     """semantic_type, nationality, description (and a class fix) from "X is a Hungarian-American film director";
     `more` are the nouns coordinated with it ("a film director, producer, and screenwriter"): further types."""
     semantic_type = noun_phrase(state, noun)
@@ -169,7 +197,16 @@ def _type_from(state: ChunkState, subjects: list[Mention], noun: Token, more: li
     hint = class_hint(semantic_type)
     hinted = state.classes.by_hint.get(hint) if hint else None
     for subject in subjects:
-        if subject.is_date or subject.label == CONCEPT or subject.semantic_type is not None:
+        if subject.is_date or subject.label == CONCEPT:
+            continue
+        if subject.semantic_type is not None:
+            if further and class_hint(semantic_type) is not None and not _kin(semantic_type.split()[-1]) and (
+                    semantic_type.split()[-1] not in _GENERIC_PEOPLE):
+                # "He is one of the highest-grossing directors ..., and among the most acclaimed filmmakers": a
+                # class the subject is one of is a further type; the first definition keeps deciding the class
+                # and the description. (Other later nouns are often relational: "wife", "member", "remake".)
+                for kind in (semantic_type, *more_types):
+                    subject.add_type(kind, sentence)
             continue
         if id(subject) in state.birthplaces:
             continue  # "X (born 1965 in Kingston), ... is a singer" parsed with Kingston as subject
@@ -231,6 +268,8 @@ def _kind_conjunct(tok: Token) -> bool:
 def _indefinite(noun: Token) -> bool:
     """ "a film", and "the third studio album", "the first woman": one of a kind, so a type."""
     children = list(noun.children)
+    # "a woman's magazine", "a children's book": the article belongs to the generic possessor
+    children += [d for c in children if c.dep_ == "poss" and c.tag_ in ("NN", "NNS") for d in c.children]
     return any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in children) or (
         any(c.dep_ == "det" and c.lower_ == "the" for c in children)
         and any(c.dep_ == "amod" and (c.ent_type_ == "ORDINAL" or c.lower_ in ("debut", "last", "final"))
@@ -254,7 +293,10 @@ def _other_parent(state: ChunkState, subjects: list[Mention], noun: Token, child
 
 
 def _one_of(attr: Token) -> list[Token]:
-    """ "one of the railway stations serving ...": the plural nouns a "one of" picks from."""
+    """ "one of the railway stations serving ...": the plural nouns a "one of" picks from; also "among the most
+    acclaimed filmmakers of ..." (the parser makes "among" a conjunct of the copula or its preposition)."""
+    if attr.lower_ == "among" and attr.dep_ in ("prep", "conj"):
+        return [p for p in attr.children if p.dep_ == "pobj" and p.tag_ == "NNS"]
     if attr.lower_ != "one":
         return []
     return [p for prep in attr.children if prep.dep_ == "prep" and prep.lower_ == "of"
@@ -265,6 +307,11 @@ def copula(
     state: ChunkState, children: list[Token], subjects: list[Mention], lemma: str,
     qualifiers: list[Qualifier] | None = None,
 ) -> None:
+    if lemma == "be":
+        for among in (c for c in children if c.dep_ in ("prep", "conj") and c.lower_ == "among"):
+            for kind in _one_of(among):  # "He is ... among the most successful filmmakers of the 21st century"
+                if not noun_relations(state, subjects, kind, qualifiers):  # "among the founders of the Academy"
+                    _type_from(state, subjects, kind, further=True)
     for attr in (c for c in children if c.dep_ == "attr"):
         if (owner := _stray_apposition_owner(state, attr, children)) is not None:
             if _indefinite(attr) or _definite_kind(state, attr):
@@ -272,7 +319,7 @@ def copula(
             continue
         if lemma == "be" and (kinds := _one_of(attr)):
             for kind in kinds:  # one of a kind is of that kind: "is one of the leading directors"
-                _type_from(state, subjects, kind)
+                _type_from(state, subjects, kind, further=True)
             continue
         typed = lemma == "be" and _indefinite(attr)
         type_nouns: list[Token] = []

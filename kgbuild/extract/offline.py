@@ -25,7 +25,7 @@ from kgbuild.extract.code_text import (
 from kgbuild.extract.facts import Classes, Facts, Mention
 from kgbuild.extract.labels import ClassResolver, merged_label_map, resolve_alternatives, resolve_label_classes
 from kgbuild.extract.lemmas import Lemmatizer
-from kgbuild.extract.names import document_title, normalize_text, repair_dates, title_hint
+from kgbuild.extract.names import document_title, normalize_english_text, repair_dates, title_hint
 from kgbuild.extract.patterns import read_chunk
 from kgbuild.extract.spacy_models import load_spacy, model_info
 from kgbuild.extract.tech_relations import add_technical_relations
@@ -65,7 +65,7 @@ CODE_CLASSES = "CodeElement|Function|API|Software"
 
 class OfflineExtractor:
     name = "spacy-rules"
-    version = "7"  # bump when rules change: it is part of the cache key
+    version = "8"  # bump when rules change: it is part of the cache key
 
     def __init__(
         self,
@@ -151,7 +151,7 @@ class OfflineExtractor:
         results: list[ChunkExtraction] = []
         for offset in range(0, len(chunks), self.batch_size):
             batch = chunks[offset : offset + self.batch_size]
-            masked = [mask_code(chunk.text, normalize_text) for chunk in batch]
+            masked = [mask_code(chunk.text, normalize_english_text) for chunk in batch]
             docs: list[Doc | BaseException]
             try:
                 docs = list(nlp.pipe([_code_tokens(nlp, m) for m in masked], batch_size=self.batch_size))

@@ -21,6 +21,7 @@ from kgbuild.extract.arguments import Lemma
 from kgbuild.extract.chunk_state import ChunkState
 from kgbuild.extract.clauses import clause
 from kgbuild.extract.code_text import looks_like_code
+from kgbuild.extract.collegiate_names import college_towns
 from kgbuild.extract.entities import collect_mentions, link_surnames
 from kgbuild.extract.facts import CONCEPT, PROPN, Classes, Facts, Mention
 from kgbuild.extract.member_lists import GROUP_NOUNS, group_of_names
@@ -105,6 +106,7 @@ class Reader:
         work_years(state)  # after the kinds: "the film Desert Flower (2009)"
         place_chains(state)
         names_in_names(state)
+        college_towns(state)
         role_prefixes(state)
         attribute_values(state)
         works_by(state)
@@ -181,6 +183,9 @@ def _scan(state: ChunkState) -> list[tuple[str, int]]:
                 state.person_subjects.append((tok.i, mention))
         elif dep in ("acl", "relcl", "conj", "xcomp", "advcl", "pcomp") and tok.tag_.startswith("VB"):
             heads.add(tok.i)
+        elif dep == "ROOT" and tok.lower_ in ("is", "was", "are", "were") and not any(
+                c.dep_ in ("nsubj", "nsubjpass", "csubj") for c in tok.children):
+            heads.add(tok.i)  # "First (RB) for Women is a magazine": see subjects._opening_name
         elif dep == "appos":
             items.append(("appos", tok.i))
         if dep == "poss" and tok.head.tag_ == "NN" and tok.head.lower_ in WORK_NOUN_VERBS:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from kgbuild.extract.arguments import _expletive as expletive
 from kgbuild.extract.chunk_state import ChunkState, conjuncts, unique
 from kgbuild.extract.facts import Mention
+from kgbuild.extract.name_lists import included
 from kgbuild.extract.parentheses import parenthesis_owner
 from kgbuild.extract.vocab import CREDIT_VERBS, REL_PRONOUNS, XCOMP_HEADS
 
@@ -81,6 +82,49 @@ def _went_on_to(state: ChunkState, verb: Token) -> bool:
         state.lemma(verb.head) in XCOMP_HEADS and verb.head.tag_.startswith("VB"))
 
 
+_WORK_NOUNS = frozenset({"film", "movie", "biopic", "documentary", "drama", "comedy", "series", "episode", "musical",
+                         "book", "novel", "play", "opera", "album", "song", "show", "programme", "program"})
+
+
+def _work_noun_above(state: ChunkState, head: Token) -> Token | None:
+    """The work noun whose prepositional phrases end at `head`, a person or place ("a film about cadets at X in
+    Lexington"), within a few steps up the parse; None when `head` is no person or place or no work noun is met."""
+    mention = state.tok2m[head.i]
+    if head.dep_ != "pobj" or mention is None or not (state.is_person(mention) or mention.is_place):
+        return None
+    tok = head
+    for _ in range(8):
+        if tok.dep_ not in ("pobj", "prep", "appos", "conj", "compound") or tok.head is tok:
+            return None
+        tok = tok.head
+        if tok.tag_ in ("NN", "NNS") and state.lemma(tok) in _WORK_NOUNS:
+            return tok
+    return None
+
+
+def _outside_title(state: ChunkState, head: Token) -> Token:
+    """`head`, or the verb a quoted title containing it hangs on: in 'directed "The General Died at Dawn" (1936), ...,
+    and received the credit', the parser made "received" a conjunct of "Died", a word of the title."""
+    for _ in range(4):
+        title = state.tok2m[head.i]
+        if title is None or title.label != "WORK_OF_ART" or title.start >= head.i or head.head is head:
+            return head
+        head = head.head
+    return head
+
+
+def _opening_name(state: ChunkState, verb: Token) -> Mention | None:
+    """A name that is all the words before a sentence's main "is"/"was", when the parser gave the verb no subject:
+    "First for Women is a woman's magazine" ("First" read as an adverb, "for Women" as its phrase)."""
+    if verb.dep_ != "ROOT" or verb.lower_ not in ("is", "was", "are", "were"):
+        return None
+    start = state.sent_bounds[state.sent_index[verb.i]][0]
+    mention = state.tok2m[start]
+    if mention is None or mention.is_date or mention.start != start or mention.end != verb.i:
+        return None
+    return mention
+
+
 def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
     """Subjects of a verb (coordinations expanded, inherited through conj/xcomp/acl) and passivity."""
     cached = state.subject_cache.get(verb.i)
@@ -102,9 +146,12 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
             passive = passive or dep == "nsubjpass"
         elif dep == "csubj":
             derailed = child
+    opening = _opening_name(state, verb) if subject is None and derailed is None else None
     mentions: list[Mention] = []
     dep = verb.dep_
-    if subject is not None and state.paren_of[subject.i] >= 0 and state.paren_of[verb.i] != state.paren_of[subject.i]:
+    if opening is not None:
+        mentions = [opening]
+    elif subject is not None and state.paren_of[subject.i] >= 0 and state.paren_of[verb.i] != state.paren_of[subject.i]:
         # "Vera June Miles (née Ralston, born 1929) is ...": the parser took the name inside
         # the parenthesis for the subject; the sentence is about the name before it.
         owner = parenthesis_owner(state, state.paren_of[subject.i])
@@ -117,6 +164,8 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
                 mention = state.subject(tok)
                 if mention is not None:
                     mentions.append(mention)
+                elif tok.tag_ in ("NN", "NNS") and (named := included(state, tok)):
+                    mentions.extend(named)  # "A number of movies, such as A (1986), B and C have been shot in X"
                 elif tok.tag_ == "PRP" and tok.lower_ in ("he", "she", "it") and not expletive(tok):
                     state.drops.append(("pronoun unresolved", "relation", f"{tok.text} {verb.text}"))
     elif derailed is not None:
@@ -131,7 +180,7 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
                 mention = None
         mentions = [mention] if mention is not None else []
     elif (dep == "conj" and _coordinated(state, verb)) or (dep == "xcomp" and state.lemma(verb.head) in XCOMP_HEADS):
-        head = verb.head
+        head = _outside_title(state, verb.head)
         if head.tag_.startswith("VB"):
             mentions, head_passive = verb_subjects(state, head)
             # "starring and directed by X": a participle with its own agent is passive whatever its head is.
@@ -163,6 +212,13 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
         if state.lemma(verb) in CREDIT_VERBS and head.dep_ == "pobj" and head.head.dep_ == "agent":
             # "a film directed by X, written by Y": "written" hangs on X but is about the film.
             mentions = verb_subjects(state, head.head.head)[0]
+        elif (state.lemma(verb) in CREDIT_VERBS and verb.i > 0 and state.doc[verb.i - 1].text == ","
+              and (work_noun := _work_noun_above(state, head)) is not None):
+            # "a 1942 biopic about aviator Amy Johnson, directed and produced by Herbert Wilcox", "a comedy drama
+            # film about cadets at Virginia Military Institute in Lexington, Virginia, directed by William
+            # Keighley": the parser hung the participle on the last person or place named; they were not
+            # directed, the work the phrase describes was.
+            mentions = _noun_head(state, work_noun)
         else:
             mentions = _noun_head(state, head)
             if verb.tag_ == "VBN" and state.lemma(verb) in _WORK_EVENTS and mentions and all(
