@@ -106,9 +106,13 @@ _BIRTH_ENTRY = re.compile(r"(?:^|(?<=[。！？\n]))\s*([\u4e00-\u9fff]{2,4})[�
 _LEAD_ONLY = re.compile(r"\s*")  # nothing before a sentence's subject but space
 _COUNTRIES_LONGEST_FIRST = tuple(sorted(wl.COUNTRIES, key=len, reverse=True))
 _TITLE_WORDS = frozenset((*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES, "理事", "委员", "成员", "会员", "常委"))
+_TITLE_ENDS = tuple(_TITLE_WORDS)
 # Single characters that are verbs or function words before a name, never its first characters (曾任 | 阿里巴巴…).
 _VERB_CHARS = frozenset("任是在有为将会要被让给到去来说做向从把对与和及等经由于曾现原前兼历时")
 _HOLDS_POST_WORDS = frozenset("现任 曾任 担任 出任 兼任 历任 接任 继任 时任 原任".split())
+# Adjectives that open awards' names (最佳影片奖, 最佳女主角奖): kept where other adjectives before an award are not.
+_AWARD_LEADS = frozenset({"最佳", "杰出", "优秀", "终身成就"})
+_PLACE_LEVELS = frozenset("省市县州区")  # the level a place's name ends with, when jieba cuts it off
 _BREAK = re.compile(r"[，。；：！？、,;:!?（）()\s]")
 
 # Priority when two names overlap (lower wins), then the longer name.
@@ -174,11 +178,14 @@ class OpenNameFinder:
                 return i
         return None
 
-    def _namey(self, token: Token) -> bool:
+    def _namey(self, token: Token, *, inside: bool = False) -> bool:
+        """A word that may be part of a name; `inside` for a word after the name's first one, where the words a
+        name never starts with (原, 现, 前…) are no sign of its start: 陇 | 原种 | 业 (陇原种业)."""
         w = token.word
         if token.pos not in _NAMEY and not (token.pos == "a" and len(w) == 1):
             return False
-        if w in wl.STOP_NAMES or w.endswith(wl.DESCRIPTOR_ENDS) or w.startswith(wl.LEADING_NOISE):
+        if w in wl.STOP_NAMES or w.endswith(wl.DESCRIPTOR_ENDS) or (w.startswith(wl.LEADING_NOISE) and not (
+                inside and len(w) > 1)):
             return False
         if w in _HOLDS_POST_WORDS:  # 现任 | 温州港务集团董事长: jieba tags 现任 a noun
             return False
@@ -449,6 +456,12 @@ class OpenNameFinder:
                     out.append(Found(Mention(tok.word, cls, tok.start, tok.end, tok.word), "place"))
                 continue
             cls = self._place_class(tok.word)
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+            if cls is not None and nxt is not None and nxt.start == tok.end and nxt.word in _PLACE_LEVELS \
+                    and (whole := self._place_class(tok.word + nxt.word)) is not None:
+                # 越南 | 平阳 | 省: jieba cut the level off a place it knows; the name written is the whole
+                out.append(Found(Mention(tok.word + nxt.word, whole, tok.start, nxt.end, tok.word + nxt.word), "place"))
+                continue
             if cls is None and len(tok.word) >= 4:  # 美国麻省 is not one place; 湖南长沙 is two
                 for cut in range(2, len(tok.word) - 1):
                     a, b = tok.word[:cut], tok.word[cut:]
@@ -497,8 +510,13 @@ class OpenNameFinder:
                 inside.insert(0, tokens[k])
                 start = tokens[k].start
                 k -= 1
-            while inside and not self._namey(inside[0]):
+            while inside and not self._namey(inside[0]) and inside[0].word not in _AWARD_LEADS:
                 start = inside.pop(0).end
+            prev = next((t for t in tokens if t.end == start), None)
+            glued = next((lead for lead in _AWARD_LEADS if prev is not None
+                          and prev.word.endswith(lead) and len(prev.word) > len(lead)), None)
+            if glued is not None:  # 获得最佳 | 影片奖: jieba glued the award's first word to the verb
+                start -= len(glued)
             name = text[start:tok.end]
             if len(name) >= 3 and name not in wl.AWARD_STOP and not self._common(name):
                 out.append(Found(Mention(name, self.award, start, tok.end, name), "award"))
@@ -652,7 +670,7 @@ class OpenNameFinder:
             while k < len(tokens) and end - start < 8 and _HAN.match(tokens[k].word) and not (
                     k > j and tokens[k].pos == "v" and len(tokens[k].word) > 1 and (entry := self.dictionary.entry(
                         tokens[k].word)) is not None and entry[0] >= _ACTION_MIN_FREQ) and (  # 高校应 | 加强与…合作
-                    (k == j and first_ok) or self._namey(tokens[k])
+                    (k == j and first_ok) or self._namey(tokens[k], inside=k > j)
                     or (k > j and (tokens[k].pos in ("a", "vn", "nz", "v") or (
                         len(tokens[k].word) == 1 and tokens[k].pos not in _FUNCTION_TAGS)))):
                 end = tokens[k].end
@@ -1122,7 +1140,9 @@ def _trim_foreign(text: str, start: int, end: int, tokens: list[Token],
     inside = [t for t in tokens if start <= t.start and t.end <= end and t.word not in "·・•‧"]
 
     def name_like(t: Token) -> bool:  # 冯·诺依曼结构: 结构 is a word, not part of the name
-        return t.pos not in _NOT_IN_NAME and t.word not in _NAME_LEAD and len(t.word) <= 4 and not common(t.word)
+        # 国际业务副总裁托马斯·韦伯: a title before the name is no part of it
+        return t.pos not in _NOT_IN_NAME and t.word not in _NAME_LEAD and len(t.word) <= 4 and not common(t.word) \
+            and not t.word.endswith(_TITLE_ENDS)
 
     left = [t for t in inside if t.end <= dots[0]]
     s = dots[0]

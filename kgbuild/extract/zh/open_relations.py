@@ -54,6 +54,8 @@ _WORK_REFERENCE = re.compile(r"\s*该(?:药|药品|新药|产品|疫苗|器械|�
 # 担任 / 现任…: holding a post (任 alone, but not inside 主任, 聘任, 责任, 任务, 任期…)
 _HOLDS_POST = re.compile(r"(?:担任|出任|现任|曾任|兼任|历任|接任|继任|(?<![主聘责信就继前委])任(?![务期何意命职]))")
 _METRIC = re.compile(r"^[\u4e00-\u9fffA-Za-z]{2,10}$")
+# The verb that makes a work -> the relation to its maker, where it is not plain authorship.
+_MAKER = {"执导": "directedBy", "主演": "performedBy"}
 # Between the names a clause is about and its verb: adverbs and a time (恒信钢铁集团和东方电气集团均于2023年荣获…).
 _VERB_GAP = re.compile(r"(?:均|都|也|还|分别|共同|先后|已|已经|将|正式|同时|近日|日前|此前|再次|首次|联合|"
                        r"于\d{4}年(?:\d{1,2}月(?:\d{1,2}[日号])?)?|于\d{1,2}月\d{1,2}[日号]|在[\u4e00-\u9fff]{2,6})*")
@@ -553,13 +555,22 @@ class OpenRelationRules:
                     add(made, "createdBy", subject)
         if (m := re.search(r"由(.{2,24}?)(?:出版|发行|出品)", c)) is not None:
             publisher = next((x for x in self._after(clause, cs + m.start()) if self._org(x)), None)
-            add(subject, "publishedBy", publisher, timed)
+            # 《雪线以北》由北国影业出品: the work the clause opens with, whatever the sentence was about before
+            work = next((x for x in clause.mentions if x.kind in ("title", "quote") and x.end <= cs + m.start()
+                         and re.fullmatch(r"\s*[《“\"「]?", text[cs:x.start]) is not None), None)
+            add(work or subject, "publishedBy", publisher, timed)
         if (m := re.search(r"(?:创作|撰写|所著|编著|编写|写作|执导|作曲|主演|著)的?", c)) is not None:
             person = next((x for x in clause.mentions if self._person(x) and x.end <= cs + m.start()), None)
             work = subject if subject.kind in ("title", "quote") else next(
                 (x for x in clause.mentions if x.kind in ("title", "quote")), None)
+            if person is None and m.group(0) == "主演":
+                # 主演苗若兰凭借该片…: the cast named after the word, of the work the sentence named before
+                person = next((x for x in clause.mentions if self._person(x) and x.start == cs + m.end()), None)
+                work = work or next((x for x in reversed(sentence) if x.kind in ("title", "quote") and x.end <= cs),
+                                    None)
             if person is not None and work is not None:
-                add(work, "createdBy", person)
+                # a film's director and cast are its own relations (the schema's directedBy, performedBy)
+                add(work, _MAKER.get(m.group(0).rstrip("的"), "createdBy"), person)
         m = re.search(r"(?:凭借|凭|以)(?:其)?(?:[^，。；《“]{0,8}?)[《“]", c)
         if m is not None and self._person(subject):
             # 作家莫言凭借长篇小说《蛙》获得…: the work a person wins with is the person's
