@@ -57,3 +57,19 @@ def test_a_films_director_cast_studio_and_best_awards(zh: ChineseExtractor) -> N
             ("江河万里", "publishedBy", "长江星辰影业有限公司"), ("罗晓雯", "awardReceived", "最佳女配角奖"),
             ("江河万里", "awardReceived", "最佳纪录片奖")} <= triples(result)
     assert ("江河万里", "createdBy", "韩青山") not in triples(result)
+
+
+def test_founders_with_long_names_and_a_spouse_listed_with_a_kin_word(zh: ChineseExtractor) -> None:
+    result = extract(zh, "江南织造股份有限公司于2001年由浙江丝路纺织投资集团有限公司与湖州太湖蚕桑发展有限公司共同发起设立。")
+    assert {("江南织造股份有限公司", "foundedBy", "浙江丝路纺织投资集团有限公司"),
+            ("江南织造股份有限公司", "foundedBy", "湖州太湖蚕桑发展有限公司")} <= triples(result)
+    result = extract(zh, "青禾茶业有限公司由陈远航与妻子林秋雨于2003年在福建安溪创办。")
+    assert {("青禾茶业有限公司", "foundedBy", "陈远航"), ("青禾茶业有限公司", "foundedBy", "林秋雨"),
+            ("陈远航", "spouse", "林秋雨")} <= triples(result)
+
+
+def test_a_compound_surname_written_again_is_no_place(zh: ChineseExtractor) -> None:
+    # jieba: 欧阳 | 振邦 the second time, 欧阳 a place
+    result = extract(zh, "公司的控股股东为欧阳振邦；欧阳振邦及其配偶温雅琳为公司实际控制人。")
+    assert "欧阳" not in entities(result)
+    assert ("欧阳振邦", "spouse", "温雅琳") in triples(result)

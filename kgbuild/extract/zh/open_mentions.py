@@ -112,6 +112,8 @@ _VERB_CHARS = frozenset("任是在有为将会要被让给到去来说做向从�
 _HOLDS_POST_WORDS = frozenset("现任 曾任 担任 出任 兼任 历任 接任 继任 时任 原任".split())
 # Adjectives that open awards' names (最佳影片奖, 最佳女主角奖): kept where other adjectives before an award are not.
 _AWARD_LEADS = frozenset({"最佳", "杰出", "优秀", "终身成就"})
+_KIN_AFTER = re.compile(r"[与和及]其?(?:妻子|丈夫|配偶|夫人)")
+_BEFORE_A_NAME = frozenset("由与和及、，,。；;：:为是（(\n ")
 _PLACE_LEVELS = frozenset("省市县州区")  # the level a place's name ends with, when jieba cuts it off
 _BREAK = re.compile(r"[，。；：！？、,;:!?（）()\s]")
 
@@ -411,6 +413,15 @@ class OpenNameFinder:
             opens_entry = lead and _ENTRY_LEAD.match(text[end:end + 8])
             if after.startswith(wl.PERSON_VERBS) or opens_entry:
                 add(tok.start, end)
+        for m in _KIN_AFTER.finditer(text):
+            # 由陈远航与妻子林秋雨 (jieba: 陈 | 远航, a verb): a name right before "and his wife" is a person's, where
+            # a surname opens it and what comes before it closes a clause or a list
+            for size in (3, 2, 4):
+                s = m.start() - size
+                if s >= 0 and _surname_at(text, s) and (s == 0 or text[s - 1] in _BEFORE_A_NAME) \
+                        and s not in seen and self._valid_person(text[s:m.start()]):
+                    add(s, m.start())
+                    break
         for m in _BIRTH_ENTRY.finditer(text):  # 钟南山，1936年出生于… (jieba: 钟南山 a place): an entry about a person
             if _surname_at(text, m.start(1)) and m.start(1) not in seen:
                 add(m.start(1), m.end(1))
@@ -1024,7 +1035,9 @@ class OpenNameFinder:
             owner = names[form]
             for m in re.finditer(re.escape(form), text):
                 inner = [f for f in out if m.start() < f.mention.end and f.mention.start < m.end()]
-                if id(owner) in orgs and inner and all(
+                # 欧阳振邦 written again (jieba: 欧阳 a place): a place inside a person's name is no place either
+                person = owner.spg_class == self.person and all(f.how == "place" for f in inner)
+                if (id(owner) in orgs or person) and inner and all(
                         f.how in ("place", "person") and m.start() <= f.mention.start and f.mention.end <= m.end()
                         and f.mention.end - f.mention.start < len(form) for f in inner):
                     out = [f for f in out if f not in inner]

@@ -16,6 +16,7 @@ educatedAt · ORG董事长P / 担任 ORG 董事长 worksFor · 收购 / 对 X �
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -54,6 +55,10 @@ _WORK_REFERENCE = re.compile(r"\s*该(?:药|药品|新药|产品|疫苗|器械|�
 # 担任 / 现任…: holding a post (任 alone, but not inside 主任, 聘任, 责任, 任务, 任期…)
 _HOLDS_POST = re.compile(r"(?:担任|出任|现任|曾任|兼任|历任|接任|继任|(?<![主聘责信就继前委])任(?![务期何意命职]))")
 _METRIC = re.compile(r"^[\u4e00-\u9fffA-Za-z]{2,10}$")
+# A kin word between two listed people (钟立衡与妻子苏婉清, 欧阳振邦及其配偶温雅琳): the list goes on, and they are
+# spouses.
+_KIN = r"(?:其)?(?:妻子|丈夫|配偶|夫人)?"
+_SPOUSES = re.compile(r"[与和及]其?(?:妻子|丈夫|配偶|夫人)$")
 # The verb that makes a work -> the relation to its maker, where it is not plain authorship.
 _MAKER = {"执导": "directedBy", "主演": "performedBy"}
 # Between the names a clause is about and its verb: adverbs and a time (恒信钢铁集团和东方电气集团均于2023年荣获…).
@@ -363,7 +368,8 @@ class OpenRelationRules:
             place = next((x for x in clause.mentions if self._place(x) and x.end <= cs + m.start()
                           and text[x.start - 1:x.start] == "在"), None)
             add(org, "foundedBy", founder, timed + ([("地点", place)] if place else []))
-        m = re.search(r"由(.{1,20}?)(?:共同|联合)?(?:出资)?(?:创办|创立|创建|发起|组建|设立)(?:的)?", c)
+        # (the founders' full names may be long: 由甘肃河西农垦投资集团有限公司与张掖市祁连农业发展有限公司共同发起设立)
+        m = re.search(r"由([^，。；]{1,64}?)(?:共同|联合)?(?:出资)?(?:创办|创立|创建|发起|组建|设立)(?:的)?", c)
         if m is not None:
             # 由严修和张伯苓于1919年创办: every founder listed; 由A和B共同出资设立的X: X is what they founded
             founders = self._listed(clause, cs + m.start(), lambda x: self._person(x) or self._org(x))
@@ -775,6 +781,10 @@ class OpenRelationRules:
             spouse_of = subject if self._person(subject) else next(
                 (x for x in sentence if self._person(x) and x.end <= cs), None)
             add(spouse_of, "spouse", partner)
+        people = [x for x in clause.mentions if self._person(x)]
+        for a, b in itertools.pairwise(people):  # 钟立衡与妻子苏婉清, 欧阳振邦及其配偶温雅琳
+            if _SPOUSES.search(text[a.end:b.start]) and len(text[a.end:b.start]) <= 5:
+                add(a, "spouse", b)
         for hit in re.finditer(r"(?:夫妇|夫妻)", c):  # 孙建国、孙晓梅夫妇
             pair = [x for x in clause.mentions if self._person(x) and x.end <= cs + hit.start()][-2:]
             joined = text[pair[0].end:pair[1].start] in ("、", "和", "与") if len(pair) == 2 else False
@@ -824,7 +834,7 @@ class OpenRelationRules:
             gap = clause.text[out[-1].end - clause.start:x.start - clause.start] if out else ""
             joint = (r"[”」』》\"]?[\u4e00-\u9fffA-Za-z0-9]{0,10}?[、和及与以及]{1,2}[\u4e00-\u9fff]{0,10}"
                      r"[“「『《\"]?") if loose \
-                else r"[、和及与以及]{1,2}"
+                else r"[、和及与以及]{1,2}" + _KIN
             if out and not re.fullmatch(joint, gap):
                 break
             out.append(x)
@@ -841,7 +851,7 @@ class OpenRelationRules:
             return []
         out = [before[-1]]
         for x in reversed(before[:-1]):
-            if not kind(x) or not re.fullmatch(r"[、和及与]|以及", clause.text[x.end - clause.start:
+            if not kind(x) or not re.fullmatch(r"(?:[、和及与]|以及)" + _KIN, clause.text[x.end - clause.start:
                                                                          out[0].start - clause.start]):
                 break
             out.insert(0, x)
