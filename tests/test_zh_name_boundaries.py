@@ -73,3 +73,26 @@ def test_a_compound_surname_written_again_is_no_place(zh: ChineseExtractor) -> N
     result = extract(zh, "公司的控股股东为欧阳振邦；欧阳振邦及其配偶温雅琳为公司实际控制人。")
     assert "欧阳" not in entities(result)
     assert ("欧阳振邦", "spouse", "温雅琳") in triples(result)
+
+
+def test_posts_at_schools_with_a_field_between_and_a_glued_title(zh: ChineseExtractor) -> None:
+    result = extract(zh, "该成果由浙江大学化学系教授沈知远领衔完成，论文第一作者为浙江大学博士研究生葛云帆。")
+    assert {("沈知远", "worksFor", "浙江大学"), ("葛云帆", "educatedAt", "浙江大学")} <= triples(result)
+    # jieba: 中国 | 科学技术 | 大学教授 (the title glued to the school's name)
+    result = extract(zh, "星瀚光电由中国科学技术大学教授钱牧之于2018年创办。")
+    assert entities(result).get("中国科学技术大学") == "EducationalInstitution"
+    assert "中国" not in entities(result)
+    assert {("星瀚光电", "foundedBy", "钱牧之"), ("钱牧之", "worksFor", "中国科学技术大学")} <= triples(result)
+    assert ("星瀚光电", "foundedBy", "中国科学技术大学") not in triples(result)
+    result = extract(zh, "东海重工集团董事长韦承志、复旦大学副校长蒋一帆和同济大学校长助理于洁出席了仪式。")
+    assert ("于洁", "worksFor", "同济大学") in triples(result)
+
+
+def test_a_company_named_again_by_the_core_of_its_full_name(zh: ChineseExtractor) -> None:
+    # jieba: 合肥 | 星瀚 | 光电科技… (合肥 a noun); the core drops the city, 科技 and the legal form
+    result = extract(zh, "9月3日，合肥星瀚光电科技股份有限公司在深圳证券交易所创业板上市。星瀚光电由物理学家钱牧之于2018年创办。")
+    assert entities(result).get("星瀚光电") == "Company"
+    assert ("星瀚光电", "foundedBy", "钱牧之") in triples(result)
+    result = extract(zh, "南海渔具有限公司由陈海生于1992年创办。陈海生现任南海渔具董事局主席。")
+    assert ("陈海生", "worksFor", "南海渔具") in triples(result)
+    assert "南海渔具董事局" not in entities(result)

@@ -100,6 +100,7 @@ TITLE_RUN = re.compile(r"(?:[、和及兼](?:常务|执行|轮值|联席)?(?:"
 # title of a list of posts (董事长韩立新和副总经理马晓东)
 _GIVEN_NAME = re.compile(r"[\u4e00-\u9fff]{1,2}?(?=" + "|".join(wl.PERSON_VERBS)
                          + "|的|在|于|[和、及](?:常务|执行)?(?:" + "|".join(wl.EXECUTIVE_TITLES) + "))")
+_ORG_WORD_AT_END = re.compile("(?:" + "|".join(wl.ORG_NAME_WORDS) + ")$")
 _ORG_WORDS_AT_END = re.compile("(?:" + "|".join(wl.ORG_NAME_WORDS) + ")+$")  # 创新科技 of 大疆创新科技
 _BIRTH_ENTRY = re.compile(r"(?:^|(?<=[。！？\n]))\s*([\u4e00-\u9fff]{2,4})[，,]\s*\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?"
                           r"(?:出生|生于)")
@@ -107,6 +108,7 @@ _LEAD_ONLY = re.compile(r"\s*")  # nothing before a sentence's subject but space
 _COUNTRIES_LONGEST_FIRST = tuple(sorted(wl.COUNTRIES, key=len, reverse=True))
 _TITLE_WORDS = frozenset((*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES, "理事", "委员", "成员", "会员", "常委"))
 _TITLE_ENDS = tuple(_TITLE_WORDS)
+_ANY_TITLE = (*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES)
 # Single characters that are verbs or function words before a name, never its first characters (曾任 | 阿里巴巴…).
 _VERB_CHARS = frozenset("任是在有为将会要被让给到去来说做向从把对与和及等经由于曾现原前兼历时")
 _HOLDS_POST_WORDS = frozenset("现任 曾任 担任 出任 兼任 历任 接任 继任 时任 原任".split())
@@ -114,6 +116,7 @@ _HOLDS_POST_WORDS = frozenset("现任 曾任 担任 出任 兼任 历任 接任 
 _AWARD_LEADS = frozenset({"最佳", "杰出", "优秀", "终身成就"})
 _KIN_AFTER = re.compile(r"[与和及]其?(?:妻子|丈夫|配偶|夫人)")
 _BEFORE_A_NAME = frozenset("由与和及、，,。；;：:为是（(\n ")
+_BODIES_OF_A_COMPANY = frozenset({"董事局", "董事会", "监事会", "股东大会"})
 _PLACE_LEVELS = frozenset("省市县州区")  # the level a place's name ends with, when jieba cuts it off
 _BREAK = re.compile(r"[，。；：！？、,;:!?（）()\s]")
 
@@ -221,8 +224,8 @@ class OpenNameFinder:
             if tok.end > e:
                 tail = text[e:tok.end]
                 # 银行行长: a title glued to the name by jieba is fine; 公司员工 is a common noun; 清华大学电子工程系
-                # (one token to jieba) is the university and its department
-                if not tail.startswith(tuple(wl.EXECUTIVE_TITLES)) and not _DEPARTMENT.fullmatch(tail):
+                # (one token to jieba) is the university and its department; 大学教授 a title too
+                if not tail.startswith(_ANY_TITLE) and not _DEPARTMENT.fullmatch(tail):
                     continue
             start = tok.start
             if joined:
@@ -916,6 +919,7 @@ class OpenNameFinder:
             if owner is not None and owner is not f.mention:
                 f.mention.name, f.mention.spg_class, f.mention.aliases = owner.name, owner.spg_class, owner.aliases
         kept = self._repeat(text, kept, result.aliases)
+        kept = self._short_forms(text, tokens, kept)
         kept = self._stems(text, tokens, kept)
         kept = self._countries_before(text, kept)
         kept = self._joined_to_a_short_name(text, kept)
@@ -1050,6 +1054,43 @@ class OpenNameFinder:
                                          aliases=owner.aliases), "repeat"))
         return out
 
+
+    def _short_forms(self, text: str, tokens: list[Token], kept: list[Found]) -> list[Found]:
+        """合肥芯联存储科技股份有限公司…；芯联存储由…创办: news names a company in full once, then by its core: the
+        full name without the place it opens with, its legal form and the words of company names before the form
+        (科技). Where the chunk writes that core again outside any name found, or as the start of a body of the
+        company (闽泰鞋业董事局), it names the company: an entity of its own, as written (the way a short name found
+        as a clause's subject is)."""
+        if self.company is None:
+            return kept
+        out = list(kept)
+        for f in kept:
+            m = f.mention
+            form = _COMPANY_FORM.search(m.name)
+            if f.how != "org" or m.spg_class != self.company or form is None:
+                continue
+            core = m.name[:form.start()]
+            # the place it opens with: one the rules know, or a city's name without 市 that jieba keeps as one
+            # noun (合肥 | 芯 | 联…)
+            first = next((t for t in tokens if t.start == m.start), None)
+            place = next((core[:n] for n in (3, 2) if len(core) - n >= 4 and (self._place_class(core[:n]) or (
+                first is not None and first.word == core[:n] and first.pos in ("n", "ns")
+                and self._place_class(first.word + "市") is not None))), "")
+            shorts = [core[len(place):]]
+            while (cut := _ORG_WORD_AT_END.search(shorts[-1])) is not None and cut.start() >= 4:
+                shorts.append(shorts[-1][:cut.start()])  # 芯联存储科技 -> 芯联存储 (not 芯联: 存储 is a word of names)
+            for short, hit in ((x, h) for x in shorts if 4 <= len(x) <= 8 and not self._common(x)
+                               for h in re.finditer(re.escape(x), text)):
+                inner = [g for g in out if hit.start() < g.mention.end and g.mention.start < hit.end()]
+                body = [g for g in inner if g.how == "org" and g.mention.start == hit.start()
+                        and g.mention.name[len(short):] in _BODIES_OF_A_COMPANY]
+                if body:  # 闽泰鞋业董事局主席: the company's board, so the company
+                    out.remove(body[0])
+                    inner.remove(body[0])
+                if inner:
+                    continue
+                out.append(Found(Mention(short, self.company, hit.start(), hit.end(), short), "org"))
+        return out
 
     def _countries_before(self, text: str, kept: list[Found]) -> list[Found]:
         """赴美国特拉华大学 (jieba: 赴美国 | 特拉华 | 大学): a country written right before an organisation's name is a

@@ -55,6 +55,17 @@ _WORK_REFERENCE = re.compile(r"\s*该(?:药|药品|新药|产品|疫苗|器械|�
 # 担任 / 现任…: holding a post (任 alone, but not inside 主任, 聘任, 责任, 任务, 任期…)
 _HOLDS_POST = re.compile(r"(?:担任|出任|现任|曾任|兼任|历任|接任|继任|(?<![主聘责信就继前委])任(?![务期何意命职]))")
 _METRIC = re.compile(r"^[\u4e00-\u9fffA-Za-z]{2,10}$")
+# A post (with the field it is in) between an organisation and the person holding it: 大学物理学教授程嘉树.
+_POST_BETWEEN = re.compile(r"(?:[\u4e00-\u9fff]{1,6}?(?:学|系|专业|学院))?(?:"
+                           + "|".join(sorted((*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES), key=len, reverse=True)) + ")")
+# A field between a school and a post there (南京大学物理学教授, 复旦大学化学系博士生): no part of either.
+_FIELD_BETWEEN = re.compile(r"[\u4e00-\u9fff]{1,6}?(?:学|系|专业|学院)")
+
+
+def _next_to(text: str, m: Mention, pos: int) -> bool:
+    """`m` ends right before `pos`, or only a field of study stands between them."""
+    return m.end == pos or (m.end < pos and _FIELD_BETWEEN.fullmatch(text[m.end:pos]) is not None)
+
 # A kin word between two listed people (钟立衡与妻子苏婉清, 欧阳振邦及其配偶温雅琳): the list goes on, and they are
 # spouses.
 _KIN = r"(?:其)?(?:妻子|丈夫|配偶|夫人)?"
@@ -373,9 +384,14 @@ class OpenRelationRules:
         if m is not None:
             # 由严修和张伯苓于1919年创办: every founder listed; 由A和B共同出资设立的X: X is what they founded
             founders = self._listed(clause, cs + m.start(), lambda x: self._person(x) or self._org(x))
+            # 由中国科学技术大学教授程嘉树…创办: the founder is the person after the school and the post
+            founders = [next((p for p in clause.mentions if self._person(p) and p.start > x.end
+                              and _POST_BETWEEN.fullmatch(text[x.end:p.start])), x) for x in founders]
             founded = next((x for x in clause.mentions if x.start == cs + m.end() and self._org(x)), None) \
                 if m.group(0).endswith("的") else subject
             for founder in founders:
+                if founded is not None and cs + m.start() <= founded.start < cs + m.end():
+                    break  # 由中国科学技术大学教授钱牧之创办 with no subject found: the school founded nothing
                 add(founded, "foundedBy", founder, timed)
         if (m := re.search(r"(?:是|为|系)?(?:由)?(.{2,24}?)(?:直属|主管|下属)的", c)) is not None:
             # 是教育部直属的重点大学: the body the subject belongs to
@@ -482,10 +498,16 @@ class OpenRelationRules:
             # 清华大学教授薛其坤: a school's or an institute's teacher or researcher works there
             ts, te = cs + m.start(), cs + m.end()
             teacher = next((x for x in clause.mentions if x.start == te and self._person(x)), None)
-            add(teacher, "worksFor", next((x for x in clause.mentions if x.end == ts and (
+            add(teacher, "worksFor", next((x for x in clause.mentions if _next_to(text, x, ts) and (
                 x.spg_class in self.is_edu or x.name.endswith(("研究院", "研究所")) or (
                     m.group(0) in ("总理", "副总理", "总统", "副总统", "首相", "市长", "省长")
                     and self._org(x)))), None))  # 国务院总理李强
+        for m in re.finditer(r"(?:博士研究生|硕士研究生|研究生|博士生|硕士生|本科生|在读博士)", c):
+            # 南京大学博士研究生邬星辰: a school's student studies there
+            ts, te = cs + m.start(), cs + m.end()
+            student = next((x for x in clause.mentions if x.start == te and self._person(x)), None)
+            add(student, "educatedAt", next((x for x in clause.mentions if _next_to(text, x, ts)
+                                             and x.spg_class in self.is_edu), None))
         if (m := re.search(r"对(.{2,30}?)(?:的|进行)(?:收购|并购)", c)) is not None or \
                 (m := re.search(r"(?:收购|并购|兼并|购入|购买)(?:了)?", c)) is not None:
             target = next((x for x in self._after(clause, cs + (m.start(1) if m.lastindex else m.end()))
