@@ -96,3 +96,22 @@ def test_a_company_named_again_by_the_core_of_its_full_name(zh: ChineseExtractor
     result = extract(zh, "南海渔具有限公司由陈海生于1992年创办。陈海生现任南海渔具董事局主席。")
     assert ("陈海生", "worksFor", "南海渔具") in triples(result)
     assert "南海渔具董事局" not in entities(result)
+
+
+def test_bodies_that_issue_a_document_together_and_its_short_title(zh: ChineseExtractor) -> None:
+    # jieba: 会同 a noun (glued to 财政部 by the walk back), 卫生 | 健康 adjectives inside a ministry's name
+    result = extract(zh, "日前，交通运输部会同财政部、国家卫生健康委员会联合印发《关于推进城乡客运一体化的实施方案》"
+                         "（以下简称《方案》）。《方案》提出，到2027年基本实现城乡客运一体化。")
+    kinds = entities(result)
+    assert kinds.get("财政部") == "GovernmentAgency" and kinds.get("国家卫生健康委员会") == "GovernmentAgency"
+    assert "方案" not in kinds
+    doc = "关于推进城乡客运一体化的实施方案"
+    assert {("交通运输部", "release", doc), ("财政部", "release", doc),
+            ("国家卫生健康委员会", "release", doc)} <= triples(result)
+    assert "方案" in next(e.aliases for e in result.entities if e.name == doc)
+
+
+def test_an_agreement_to_work_together_lists_every_partner(zh: ChineseExtractor) -> None:
+    result = extract(zh, "6月12日，东海重工集团有限公司与上海交通大学、华东理工大学在上海签署海洋装备联合研发协议。")
+    assert {("东海重工集团有限公司", "cooperateWith", "上海交通大学"),
+            ("东海重工集团有限公司", "cooperateWith", "华东理工大学")} <= triples(result)

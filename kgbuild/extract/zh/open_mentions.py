@@ -41,7 +41,7 @@ VALUE_RE = re.compile(
 _QUOTED = re.compile(r"[“\"「『]([^“”\"「」『』\n]{1,30})[”\"」』]")
 _TITLED = re.compile(r"《([^《》\n]{1,40})》")
 _ALIAS = re.compile(r"(?:以下简称|以下称|下称|简称|又称|亦称|俗称|英文简称|曾用名|原名|古称|旧称)[为：:\s]*"
-                    r"(?:[“\"「『]([^“”\"「」『』\n]{1,30})[”\"」』]|([\u4e00-\u9fffA-Za-z0-9]{2,12}))")
+                    r"(?:[“\"「『《]([^“”\"「」『』《》\n]{1,30})[”\"」』》]|([\u4e00-\u9fffA-Za-z0-9]{2,12}))")
 # Tags of tokens that may stand inside a name (nouns, proper names, abbreviations, Latin words, noun-verbs
 # such as 投资 and 监督管理, distinguishing words such as 特种).
 _NAMEY = frozenset({"n", "nr", "nrfg", "nrt", "ns", "nt", "nz", "j", "eng", "vn", "b", "an", "l", "ng", "nl", "ag"})
@@ -116,6 +116,7 @@ _HOLDS_POST_WORDS = frozenset("现任 曾任 担任 出任 兼任 历任 接任 
 _AWARD_LEADS = frozenset({"最佳", "杰出", "优秀", "终身成就"})
 _KIN_AFTER = re.compile(r"[与和及]其?(?:妻子|丈夫|配偶|夫人)")
 _BEFORE_A_NAME = frozenset("由与和及、，,。；;：:为是（(\n ")
+_GOVERNMENT_ENDINGS = frozenset({"委员会", "部", "局", "署", "厅", "办公室"})
 _BODIES_OF_A_COMPANY = frozenset({"董事局", "董事会", "监事会", "股东大会"})
 _PLACE_LEVELS = frozenset("省市县州区")  # the level a place's name ends with, when jieba cuts it off
 _BREAK = re.compile(r"[，。；：！？、,;:!?（）()\s]")
@@ -240,7 +241,13 @@ class OpenNameFinder:
                     continue
                 # 香港联合交易所: 联合 after a place is part of the name (固态电池联合实验室 names no one lab)
                 joint = tokens[k].word == "联合" and k > 0 and tokens[k - 1].pos == "ns"
-                if not (self._namey(tokens[k]) or tokens[k].word in wl.ORG_NAME_WORDS or joint):
+                # 国家 | 卫生 | 健康 | 委员会: a body of government may be named for qualities (adjectives to jieba)
+                # when a name-like word still comes before them
+                quality = m.group(0) in _GOVERNMENT_ENDINGS and tokens[k].pos in ("a", "an") \
+                    and len(tokens[k].word) == 2 and any(
+                        self._namey(tokens[i]) and tokens[i].end == tokens[i + 1].start for i in (k - 1, k - 2)
+                        if i >= 0 and all(tokens[x].pos in ("a", "an") for x in range(i + 1, k)))
+                if not (self._namey(tokens[k]) or tokens[k].word in wl.ORG_NAME_WORDS or joint or quality):
                     break
                 start = tokens[k].start
                 k -= 1
@@ -576,6 +583,8 @@ class OpenNameFinder:
         for m in _TITLED.finditer(text):
             cls = self._head_in_clause(text, m.start(), m.end()) or self.work
             spans.append((m.start(), m.end()))
+            if re.search(r"(?:简称|下称)[为：:\s]*$", text[:m.start()]):
+                continue  # 《关于…的指导意见》（以下简称《意见》）: a declared short title, an alias
             if cls:
                 out.append(Found(Mention(m.group(1), cls, m.start(1), m.end(1), m.group(1)), "title"))
         for m in _QUOTED.finditer(text):

@@ -108,7 +108,7 @@ _SAID = {
     "headquarteredIn": r"总部(?:位于|设在|设于|在|坐落于)", "locatedIn": r"位于|地处|坐落于|坐落在|注册地",
     "bornIn": r"出生于|生于|出生在|诞生于|出生", "bornOn": r"出生于|生于|出生在|诞生于|出生",
     "educatedAt": r"毕业于|就读于|肄业于|求学于|考入|考取|学习|留学|深造", "worksFor": r"担任|出任|现任|曾任|兼任|任",
-    "acquire": r"收购|并购|兼并|购入|购买", "release": r"发布|推出|上线|发行|首发",
+    "acquire": r"收购|并购|兼并|购入|购买", "release": r"发布|推出|上线|发行|首发|印发|颁布",
     "createdBy": r"撰写|创作|所著|编著|编写|写作|著有|建造|制造|研制|研发|开发|发明|设计",
     "basedOn": r"(?:根据|依据|基于)", "publishedBy": r"出版|发行|出品", "awardReceived": r"荣获|获得|获颁|被授予|获",
     "approvedBy": r"批准|核准|批复|许可|认证", "partOf": r"隶属于|隶属|旗下|子公司|下属",
@@ -550,7 +550,8 @@ class OpenRelationRules:
                     passive_quals.append(("金额", self._value(price)))
                 add(agent, "acquire" if m.group("verb") in ("收购", "并购", "兼并") else "release", subject,
                     passive_quals)
-        m = re.search(r"(?:发布|推出|上线|发行|首发)(?!会)", c)  # 发布会 is the event, not a release
+        # (印发, 颁布: a government body issues a document)
+        m = re.search(r"(?:发布|推出|上线|发行|首发|印发|颁布)(?!会)", c)  # 发布会 is the event, not a release
         if m is not None:
             product = next((x for x in self._after(clause, cs + m.end())
                             if x.kind in ("quote", "title") or (not self._org(x) and not self._person(x)
@@ -708,7 +709,9 @@ class OpenRelationRules:
                 # before, not the clause's subject
                 held = self._last_org(sentence, cs, not_named=owner.name) or held
             add(held, "partOf", owner)
-        if re.search(r"合作|联合成立|共同成立|合资成立|合资设立|共建|联合组建|共同组建|签约(?!仪式)", c) \
+        # (签署…联合研发协议, 签订战略框架协议: an agreement to work together, whatever words stand before 协议)
+        if re.search(r"合作|联合成立|共同成立|合资成立|合资设立|共建|联合组建|共同组建|签约(?!仪式)|"
+                     r"(?:签署|签订)[^，。；]{0,12}?(?:联合|战略|框架)[^，。；]{0,8}?协议", c) \
                 and (m := re.search(r"(?:与|和|(?<![共相不])同)", c)) is not None:  # 共同 is no 同
             partner = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
             # 中联数科、华南理工大学与黄埔区人民政府签署合作协议: each party listed before 与 with each one after it
@@ -873,7 +876,7 @@ class OpenRelationRules:
             return []
         out = [before[-1]]
         for x in reversed(before[:-1]):
-            if not kind(x) or not re.fullmatch(r"(?:[、和及与]|以及)" + _KIN, clause.text[x.end - clause.start:
+            if not kind(x) or not re.fullmatch(r"(?:[、和及与]|以及|会同)" + _KIN, clause.text[x.end - clause.start:
                                                                          out[0].start - clause.start]):
                 break
             out.insert(0, x)
