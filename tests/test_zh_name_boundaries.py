@@ -115,3 +115,17 @@ def test_an_agreement_to_work_together_lists_every_partner(zh: ChineseExtractor)
     result = extract(zh, "6月12日，东海重工集团有限公司与上海交通大学、华东理工大学在上海签署海洋装备联合研发协议。")
     assert {("东海重工集团有限公司", "cooperateWith", "上海交通大学"),
             ("东海重工集团有限公司", "cooperateWith", "华东理工大学")} <= triples(result)
+
+
+def test_headquarters_of_a_name_described_after_the_place(zh: ChineseExtractor) -> None:
+    result = extract(zh, "瑞典矿山设备商北极星集团宣布，将收购总部位于芬兰坦佩雷的工业软件企业萨沃软件公司。")
+    assert ("萨沃软件公司", "headquarteredIn", "坦佩雷") in triples(result)
+    assert not any(p == "headquarteredIn" and s == "瑞典" for s, p, o in triples(result))
+
+
+def test_frame_words_and_stakes_are_no_names_of_figures(zh: ChineseExtractor) -> None:
+    result = extract(zh, "2024年上半年，青岚电气实现营业收入8.6亿元。同期公司海外收入达到2.1亿元，同比增长15.2%。")
+    assert "同期公司" not in entities(result)
+    assert ("青岚电气", "海外收入", "2.1亿元") in triples(result)
+    result = extract(zh, "截至2024年末，东海重工集团有限公司持有公司35.6%的股份，为公司控股股东。")
+    assert not any(p.startswith("持有") for _, p, _ in triples(result))

@@ -43,7 +43,7 @@ _CHANGE = re.compile(r"(?P<base>同比|比上年(?:末|同期)?|较上年(?:末|
                      r"较年初|环比)?"
                      r"(?P<way>增长|上升|提高|增加|上涨|提升|下降|减少|下滑|降低|下跌|回落)了?(?:约|达)?$")
 _METRIC_STRIP_LEAD = re.compile(r"^(?:实现|完成|录得|取得|达到|共有|现有|拥有|累计|全年|全球|合计|总计|其中|单季|当季|"
-                                r"集团|公司|本公司|"
+                                r"同期|同年|集团|公司|本公司|"
                                 r"本集团|学校|本行|该行|报告期内|本期|当期|共|全年实现|累计实现|新增|获得|获|新获)+")
 _METRIC_STRIP_TAIL = re.compile(r"(?:达到|达|为|约为|约|共计|共|合计|总计|是|超过|逾|近|实现|突破)+$")
 # Between a maker and its work: 的长篇小说《…》, 的创新药“…” (the kind of work, then the quote mark).
@@ -55,6 +55,9 @@ _WORK_REFERENCE = re.compile(r"\s*该(?:药|药品|新药|产品|疫苗|器械|�
 # 担任 / 现任…: holding a post (任 alone, but not inside 主任, 聘任, 责任, 任务, 任期…)
 _HOLDS_POST = re.compile(r"(?:担任|出任|现任|曾任|兼任|历任|接任|继任|(?<![主聘责信就继前委])任(?![务期何意命职]))")
 _METRIC = re.compile(r"^[\u4e00-\u9fffA-Za-z]{2,10}$")
+# What kind of thing a name is, said right before it (船用电池企业卡勒瓦能源公司): nothing, or a few words ending in
+# a word of kinds.
+_KIND_BEFORE_A_NAME = re.compile(r"(?:[\u4e00-\u9fff]{0,8}(?:" + "|".join(wl.DESCRIPTOR_ENDS) + r"))?")
 # A post (with the field it is in) between an organisation and the person holding it: 大学物理学教授程嘉树.
 _POST_BETWEEN = re.compile(r"(?:[\u4e00-\u9fff]{1,6}?(?:学|系|专业|学院))?(?:"
                            + "|".join(sorted((*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES), key=len, reverse=True)) + ")")
@@ -407,12 +410,12 @@ class OpenRelationRules:
         if (m := re.search(r"总部(?:位于|设在|设于|在|坐落于)", c)) is not None:
             place = place_at(cs + m.end())
             if place is not None:
-                nxt = next((x for x in clause.mentions if x.start == place.end + 1 and text[place.end] == "的"), None)
+                nxt = self._described_after(text, clause, place)
                 add(nxt if nxt is not None and self._org(nxt) else subject, "headquarteredIn", place)
         elif (m := re.search(r"(?:位于|地处|坐落于|坐落在)", c)) is not None:
             place = place_at(cs + m.end())
             if place is not None:
-                nxt = next((x for x in clause.mentions if x.start == place.end + 1 and text[place.end] == "的"), None)
+                nxt = self._described_after(text, clause, place)
                 # 星海影业有限公司和星海音乐有限公司均位于…: the names listed right before the verb
                 located = [nxt] if nxt is not None else self._listed_before(
                     clause, cs + m.start(), lambda x: not self._date(x) and not self._person(x)) or (
@@ -848,6 +851,13 @@ class OpenRelationRules:
             for sub in self._listed(clause, cs + hit.end(), self._org):
                 add(sub, "partOf", parent)
 
+    @staticmethod
+    def _described_after(text: str, clause: _Clause, place: Mention) -> Mention | None:
+        """位于…图尔库的卡勒瓦能源公司, 总部位于芬兰图尔库的船用电池企业卡勒瓦能源公司: the name the place describes,
+        right after 的 or after a few words that say what kind of thing it is."""
+        return next((x for x in clause.mentions if x.start > place.end and text[place.end:place.end + 1] == "的"
+                     and _KIND_BEFORE_A_NAME.fullmatch(text[place.end + 1:x.start])), None)
+
     def _listed(self, clause: _Clause, pos: int, kind: Callable[[Mention], bool], *,
                 loose: bool = False) -> list[Mention]:
         """The names of the kind listed from `pos` on (A、B和C), stopping at the first thing that is not one.
@@ -973,6 +983,8 @@ class OpenRelationRules:
             if "第" in name or re.match(r"(?:在(?!职|册|岗|建|读|手|售|营)|向|与|对|从|将|把|被|由|为|紧急|共同|继续|"
                                          r"进一步|陆续)", name) or re.search(r"(?:由|至|到|从|以|不)$", name):
                 continue  # 在深圳举行第, 紧急转移群众, 将回购不超过, 注册资本由…增加至: a verb phrase, no figure
+            if re.match(r"(?:持有|持股|派出|出动|调派|当地)", name) or "已" in name or name.endswith("每股"):
+                continue  # 持有公司42.08%的股份 (a stake), 当地已派出120名 (a dispatch), 发行价为每股: no named figure
             name = re.sub(r"^在职(?=员工总数)", "", name)  # 在职员工总数 is the staff count, 员工总数
             if re.search(r"(?:金额|对价|价格|售价|单价|定价|持股比例)$", name) or not _METRIC.match(name) \
                     or name in wl.STOP_NAMES - {"营业收入", "净利润", "营收", "利润", "收入", "资产", "负债", "员工",
