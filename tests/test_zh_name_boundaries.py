@@ -129,3 +129,9 @@ def test_frame_words_and_stakes_are_no_names_of_figures(zh: ChineseExtractor) ->
     assert ("青岚电气", "海外收入", "2.1亿元") in triples(result)
     result = extract(zh, "截至2024年末，东海重工集团有限公司持有公司35.6%的股份，为公司控股股东。")
     assert not any(p.startswith("持有") for _, p, _ in triples(result))
+
+
+def test_the_listed_company_is_the_sentences_subject_not_its_predecessor(zh: ChineseExtractor) -> None:
+    result = extract(zh, "辽宁北岳重工股份有限公司前身为沈阳市北陵机床厂，1998年改制为股份有限公司，2006年在上海证券交易所上市。")
+    assert ("辽宁北岳重工股份有限公司", "listedIn", "上海证券交易所") in triples(result)
+    assert ("沈阳市北陵机床厂", "listedIn", "上海证券交易所") not in triples(result)

@@ -795,8 +795,12 @@ class OpenRelationRules:
             listed = org_subject
             if market is not None and (listed is None or listed.name == market.name):
                 # 2012年在深圳证券交易所上市: the clause's lead-in makes the exchange its subject; the company is
-                # the one the sentence named before
-                listed = self._last_org(sentence, cs, not_named=market.name) or topic_org
+                # the one the sentence named before: the sentence's own subject where it opens with a company
+                # (X前身为Y，…，2017年在…上市: X is listed, not its predecessor Y)
+                opener = next((x for x in sentence if not self._date(x)), None)
+                listed = opener if opener is not None and self._org(opener) and opener.end <= cs \
+                    and opener.name != market.name else None
+                listed = listed or self._last_org(sentence, cs, not_named=market.name) or topic_org
             add(listed, "listedIn", market, timed)
         if (hit := re.search(r"在(.{2,16}?)(?:注册成立|注册设立|注册|登记成立|正式成立|成立)", c)) is not None:
             places = [x for x in self._after(clause, cs + hit.start(1)) if self._place(x) and x.end <= cs + hit.end(1)]
