@@ -135,3 +135,10 @@ def test_the_listed_company_is_the_sentences_subject_not_its_predecessor(zh: Chi
     result = extract(zh, "辽宁北岳重工股份有限公司前身为沈阳市北陵机床厂，1998年改制为股份有限公司，2006年在上海证券交易所上市。")
     assert ("辽宁北岳重工股份有限公司", "listedIn", "上海证券交易所") in triples(result)
     assert ("沈阳市北陵机床厂", "listedIn", "上海证券交易所") not in triples(result)
+
+
+def test_every_officer_in_a_list_of_appointments(zh: ChineseExtractor) -> None:
+    result = extract(zh, "3月28日，青岚电气召开第四届董事会第二次会议，选举周启明继续担任董事长，并聘任原财务总监韩雪为公司总经理、"
+                         "冼志强为董事会秘书。")
+    assert {("周启明", "worksFor", "青岚电气"), ("韩雪", "worksFor", "青岚电气"),
+            ("冼志强", "worksFor", "青岚电气")} <= triples(result)

@@ -118,6 +118,9 @@ _KIN_AFTER = re.compile(r"[与和及]其?(?:妻子|丈夫|配偶|夫人)")
 _BEFORE_A_NAME = frozenset("由与和及、，,。；;：:为是（(\n ")
 _GOVERNMENT_ENDINGS = frozenset({"委员会", "部", "局", "署", "厅", "办公室"})
 _BODIES_OF_A_COMPANY = frozenset({"董事局", "董事会", "监事会", "股东大会"})
+_APPOINTING = re.compile(r"聘任|聘请|任命|选举|推选")
+_APPOINTED_AS = re.compile(r"为[\u4e00-\u9fff]{0,10}?(?:" + "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True))
+                           + r")、")
 _PLACE_LEVELS = frozenset("省市县州区")  # the level a place's name ends with, when jieba cuts it off
 _BREAK = re.compile(r"[，。；：！？、,;:!?（）()\s]")
 
@@ -405,6 +408,11 @@ class OpenNameFinder:
                 if text[end:end + 1] not in "、和及":
                     break
                 pos = end + 1
+        for m in _APPOINTED_AS.finditer(text):
+            # 聘任岑慧敏为公司总经理、冼家豪为董事会秘书: in a list of appointments, the next name after each post
+            opened = max(text.rfind(c, 0, m.start()) for c in "。；！？\n") + 1
+            if _APPOINTING.search(text, opened, m.start()):
+                add(m.end(), self._cued_person(text, tokens, m.end()))
         for m in _FOREIGN_NAME.finditer(text):  # 约翰·冯·诺依曼: Chinese writes foreign people's names so
             if not _inside(blocked, m.start(), m.end()) and m.start() not in seen:
                 name = _trim_foreign(text, m.start(), m.end(), tokens, self.dictionary.is_common)

@@ -778,8 +778,10 @@ class OpenRelationRules:
                                                  share.group(1), kind="value")))
                 add(owned, "ownedBy", owner, quals)
         if (hit := re.search(r"(?:聘任|聘请|任命|选举|同意聘任)", c)) is not None:
-            for person in self._listed(clause, cs + hit.end(), self._person):
-                title = re.match(r"(?:为|担任)(.{0,16}?)(" + "|".join(wl.EXECUTIVE_TITLES) + ")", text[person.end:])
+            # every person after the verb with a post of their own (选举A继续担任董事长; 聘任B为总经理、C为董事会秘书)
+            for person in [x for x in self._after(clause, cs + hit.end()) if self._person(x)]:
+                title = re.match(r"(?:继续|再次|同时)?(?:为|担任)(.{0,16}?)(" + "|".join(wl.EXECUTIVE_TITLES) + ")",
+                                 text[person.end:])
                 if title is None:
                     continue
                 employer = next((x for x in clause.mentions if self._org(x) and person.end < x.start
