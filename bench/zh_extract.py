@@ -18,6 +18,9 @@ baseline commit scored in the same run:
 - held-out-5 (bench/data/zh_heldout5_gold.json): 24 paragraphs (12 report, 8 news, 4 of genres no other set
   has: research, policy notice, film festival, court judgment) written and labelled by someone who changed
   no rule, before any code ran on them; scored like held-out-4, first with the fifth session's rules frozen.
+- held-out-6 (bench/data/zh_heldout6_gold.json): 24 paragraphs (12 report, 4 news, 4 encyclopedia, 4 of new
+  genres: sports, a university notice, a railway opening, an exhibition) by another writer who changed no rule,
+  written in a different style on purpose; first scored with the sixth session's rules frozen.
 - dev-4 to dev-13 (bench/data/zh_dev4_gold.json): 178 report, news and encyclopedia paragraphs written in ten
   batches for the clause shapes that carry relations (titles after 的 and in lists, 由/被 passives, listed
   parties...), each batch labelled and committed before any code ran on it and scored once before its misses
@@ -61,6 +64,7 @@ HELDOUT3_GOLD = HERE / "data" / "zh_heldout3_gold.json"  # news and reports, hel
 # written by someone who changed no rule, scored with the 4th session's rules frozen (docs/chinese.md)
 HELDOUT4_GOLD = HERE / "data" / "zh_heldout4_gold.json"
 HELDOUT5_GOLD = HERE / "data" / "zh_heldout5_gold.json"
+HELDOUT6_GOLD = HERE / "data" / "zh_heldout6_gold.json"
 DEV4_GOLD = HERE / "data" / "zh_dev4_gold.json"  # clause shapes of reports and news, 4th and 5th sessions (dev-4...13)
 BASELINE = "2e79b19"  # main before the open-domain Chinese rules (issue 25)
 # Schema relation names back to the rule names the gold uses.
@@ -326,6 +330,9 @@ def figures() -> dict[str, dict[str, object]]:
     heldout5 = json.loads(HELDOUT5_GOLD.read_text(encoding="utf-8"))["paragraphs"]
     out["news and reports: jieba-rules | held-out-5"] = score_open(heldout5, extractor.extract, common)
     out["news and reports: offline build of held-out-5 (one file each)"] = build_figures(heldout5)
+    heldout6 = json.loads(HELDOUT6_GOLD.read_text(encoding="utf-8"))["paragraphs"]
+    out["news and reports: jieba-rules | held-out-6"] = score_open(heldout6, extractor.extract, common)
+    out["news and reports: offline build of held-out-6 (one file each)"] = build_figures(heldout6)
     dev4 = json.loads(DEV4_GOLD.read_text(encoding="utf-8"))["paragraphs"]
     started = time.perf_counter()
     # dev-4 ... dev-11, each written after the rules of the one before
