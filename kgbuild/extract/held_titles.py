@@ -63,8 +63,7 @@ def title_node(state: ChunkState, noun: Token, target: Mention) -> Mention | Non
         return None
     words = " ".join(t.text for t in doc[start:end])
     name = f"{words} of {target.name}"
-    if any(t.name == name for t in state.titles.values()):
-        return next(t for t in state.titles.values() if t.name == name)  # the run that took the title in
+    # `state.titles` is keyed by name: a run that took the title in (`territory`) is found here too
     mention = state.titles.get(name)
     if mention is None:
         mention = state.titles[name] = Mention(name, state.classes.concept, CONCEPT, start, target.end)

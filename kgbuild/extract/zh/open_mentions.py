@@ -1071,7 +1071,6 @@ class OpenNameFinder:
                                          aliases=owner.aliases), "repeat"))
         return out
 
-
     def _short_forms(self, text: str, tokens: list[Token], kept: list[Found]) -> list[Found]:
         """合肥芯联存储科技股份有限公司…；芯联存储由…创办: news names a company in full once, then by its core: the
         full name without the place it opens with, its legal form and the words of company names before the form
