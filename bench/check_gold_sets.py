@@ -37,7 +37,16 @@ def check_technical(path: Path) -> list[str]:
         problems += [f"{r['id']}: no {k}" for k in ("id", "source", "section", "text", "labelled") if k not in r]
         problems += [f"{r['id']}: relation end not an entity: {x}" for x in r["relations"]
                      if x["s"] not in names or x["o"] not in names or "p" not in x]
+        # A label names what the passage writes: its name or one of its aliases is in the text or the heading
+        # path (space runs collapsed, backticks dropped, case ignored).
+        where = written(" ".join([r["text"], *r["section"]]))
+        problems += [f"{r['id']}: entity {e['name']} not in the text" for e in r["entities"]
+                     if not any(written(n) in where for n in [e["name"], *e.get("aliases", [])])]
     return problems
+
+
+def written(text: str) -> str:
+    return " ".join(text.replace("`", "").split()).lower()
 
 
 def check_qa(path: Path, slice_others: int = 900) -> list[str]:
@@ -58,7 +67,7 @@ def check_qa(path: Path, slice_others: int = 900) -> list[str]:
 
 def main() -> None:
     checks = [(DATA / "zh_heldout4_gold.json", check_zh), (DATA / "technical_heldout3.jsonl", check_technical),
-              (DATA / "technical_dev4.jsonl", check_technical),
+              (DATA / "technical_dev4.jsonl", check_technical), (DATA / "technical_heldout4.jsonl", check_technical),
               (DATA / "2wiki_heldout2_qa.json", check_qa)]
     failed = False
     for path, check in checks:

@@ -10,7 +10,8 @@ that are not Markdown (the Markdown ones are read by bench/technical_text.py's c
 every file an existing technical set (`bench/data/technical_*.jsonl`) draws from, licence texts and
 templates (`NOT_DOCS`). Packages are drawn in
 a seeded random order; from each, one file and then one of its eligible paragraphs are drawn, until
-the count is reached.
+the count is reached (with `--per-package 2`, a second round over the same order draws one more
+passage from each package when the first round falls short).
 """
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ HEADING_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+<>_:.])\1{2,}\s*$")
 # Licence texts and Jinja templates are files of the pool's kinds that are not documentation prose.
 NOT_DOCS = re.compile(r"(^|/)(legal|licenses?)/|(^|/)(LICEN[CS]E|COPYING|NOTICE)[^/]*$|template[^/]*$", re.I)
 LIST_START = re.compile(r"^(\s|[-*+>|]\s|[-*+>|]$|\d+[.)]\s|#\.\s|\.\.\s|\.\.$|:\w[^:]*:|<)")
+# The border of a reST simple table ("====  ====="): a table, which the rule leaves out like any other.
+RST_TABLE_BORDER = re.compile(r"^=+( +=+)+\s*$")
 
 
 def sources_used(data: Path, drawing: str) -> set[str]:
@@ -111,7 +114,8 @@ def paragraphs(text: str) -> list[tuple[list[str], str]]:
 
 
 def eligible(text: str) -> bool:
-    return len(text) >= 200 and not any(LIST_START.match(line) for line in text.splitlines())
+    return len(text) >= 200 and not any(LIST_START.match(line) or RST_TABLE_BORDER.match(line)
+                                        for line in text.splitlines())
 
 
 def main() -> None:
@@ -119,6 +123,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20261127)
     parser.add_argument("--count", type=int, default=25)
     parser.add_argument("--drawing", default="technical_heldout3", help="the set these picks are for")
+    parser.add_argument("--per-package", type=int, default=1,
+                        help="most passages from one package: when one round over the packages falls short of "
+                             "--count, another round draws one more passage from each, in the same order")
     args = parser.parse_args()
     sp = Path(next(p for p in site.getsitepackages() if p.endswith("site-packages")))
     used = sources_used(Path(__file__).parent / "data", args.drawing)
@@ -140,19 +147,21 @@ def main() -> None:
     rng = random.Random(args.seed)
     packages = sorted(files)
     rng.shuffle(packages)
-    picked = 0
-    for package in packages:
-        choices = [(rel, paras) for rel, body in files[package]
-                   if (paras := [(n, s, t) for n, (s, t) in enumerate(p for p in paragraphs(body) if eligible(p[1]))])]
-        if not choices:
-            continue
-        rel, paras = rng.choice(choices)
-        index, section, text = rng.choice(paras)
-        print(json.dumps({"source": f"site-packages/{rel}", "section": section, "index": index, "text": text},
-                         ensure_ascii=False))
-        picked += 1
-        if picked == args.count:
-            break
+    picked: set[tuple[str, int]] = set()
+    for _ in range(args.per_package):
+        for package in packages:
+            choices = [(rel, fresh) for rel, body in files[package]
+                       if (fresh := [(n, s, t) for n, (s, t) in enumerate(p for p in paragraphs(body) if eligible(p[1]))
+                                     if (rel, n) not in picked])]
+            if not choices:
+                continue
+            rel, paras = rng.choice(choices)
+            index, section, text = rng.choice(paras)
+            print(json.dumps({"source": f"site-packages/{rel}", "section": section, "index": index, "text": text},
+                             ensure_ascii=False))
+            picked.add((rel, index))
+            if len(picked) == args.count:
+                return
 
 
 if __name__ == "__main__":
