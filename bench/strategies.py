@@ -71,6 +71,8 @@ class Row:
     calls: int
     nonmodel_ms: float
     steps: int  # CoE: its exploration steps (lookups and hops)
+    question: str = ""
+    passages: tuple[str, ...] = ()  # the chunk ids the answer prompt sees (at most 5)
 
 
 def context_text(answer: Any) -> str:
@@ -94,7 +96,7 @@ def score(strategy: str, fold: int, answer: Any, item: Any, ms: float, title_of:
     steps = sum(1 for t in answer.trace if t.question in ("lookup", "hop"))
     return Row(strategy, fold, in_context(answer, golds), recall_at(titles, item.supporting, 5),
                exact_match(answer.answer, golds), f1_score(answer.answer, golds), ms, answer.llm_calls,
-               max(ms - model_ms, 0.0), steps)
+               max(ms - model_ms, 0.0), steps, item.question, tuple(c.id for c in answer.chunks[:5]))
 
 
 def paths_only(settings: Any) -> Any:
@@ -255,7 +257,9 @@ def model_engine_for(project: Path, base_url: str) -> Any:
 
 
 def evaluate(project: Path, qa_path: Path, folds: int, label: str, prefix: str, with_model: bool,
-             only: set[str] | None = None, generated: int = 0) -> dict[str, float]:
+             only: set[str] | None = None, generated: int = 0, dump: Path | None = None) -> dict[str, float]:
+    from dataclasses import asdict
+
     from kgbuild.engine import Engine
     from kgbuild.query.evaluate import read_qa
 
@@ -279,6 +283,10 @@ def evaluate(project: Path, qa_path: Path, folds: int, label: str, prefix: str, 
         projection = engine.projection()
         print(f"{label}: {len(qa.items)} questions, {folds}-fold held out; graph {projection.n_nodes} nodes, "
               f"{projection.n_edges} edges")
+    if dump is not None:  # one JSON line per strategy and question: which question moved between runs
+        with dump.open("a", encoding="utf-8") as out:
+            for row in rows:
+                out.write(json.dumps({"set": label, **asdict(row)}, ensure_ascii=False) + "\n")
     figures = summarise(rows, prefix)
     if with_model and stand_in is not None:
         from kgbuild.query.fasttog.strategy import worst_case_calls
@@ -326,6 +334,8 @@ def main() -> None:
                         help="build only the QA file's supporting passages plus N others drawn at random (seed 0)")
     parser.add_argument("--generated", type=int, default=400,
                         help="questions generated from the graph for subgraphrag_gen (0: leave it out)")
+    parser.add_argument("--dump", type=Path, metavar="FILE",
+                        help="append one JSON line per strategy and question (in context, R@5, passages) to FILE")
     args = parser.parse_args()
     for path in (args.corpus, args.qa):
         if not path.exists():
@@ -345,11 +355,11 @@ def main() -> None:
         project = args.project or build(corpus, Path(tmp) / "corpus", args.workers)
         only = {n.strip() for n in args.strategies.split(",")} if args.strategies else None
         figures.update(evaluate(project, args.qa, args.folds, args.qa.name, "", not args.no_model, only,
-                                args.generated))
+                                args.generated, args.dump))
         if not args.no_samples:
             samples = build(REPO / "samples" / "corpus", Path(tmp) / "samples", args.workers)
             figures.update(evaluate(samples, REPO / "samples" / "questions.json", args.folds, "samples",
-                                    "samples_", not args.no_model, only))
+                                    "samples_", not args.no_model, only, dump=args.dump))
     figures["load_avg_1min"] = round(os.getloadavg()[0], 2)
     print(json.dumps(figures))
 
