@@ -195,6 +195,12 @@ def is_identifier(name: str) -> bool:
         c.isalnum() for c in name)  # `..`, `...`: a path segment or an ellipsis, no name
 
 
+def several_code_spans(m: Mention, code_tokens: Iterable[int]) -> bool:
+    """A name the NER ran over more than one inline code span ("`Option` and `Argument`" as one ORG): not
+    one thing, each span is code of its own."""
+    return m.start >= 0 and sum(1 for i in code_tokens if m.start <= i < m.end) > 1
+
+
 def section_topic(section: Sequence[str]) -> str | None:
     """What the deepest heading names when that heading is code ("Class: `net.Server`", "`server.close(
     [callback])`"): the code's name; else None."""
@@ -309,6 +315,9 @@ class TechnicalPass:
             if is_code and not inside and m.name not in labelled and not _CODE_SHAPE.match(m.name) and (
                     classes.software and software_by_context(doc, m, heading_words)):
                 is_code = False  # "SymPy is an open-source computer algebra system": camel-cased software
+            if len(inside) > 1 and id(m) not in used:
+                dropped.add(id(m))  # "`Option` and `Argument`" as one ORG: each span is its own code (below)
+                continue
             if is_code and not any(c.isalnum() for c in m.name):
                 dropped.add(id(m))  # `=`, `..` with a bracket the NER took in: punctuation names nothing
                 continue
@@ -350,7 +359,8 @@ class TechnicalPass:
                 dropped.add(id(m))  # "an RST packet", "a CA certificate store": the term is the thing named
         if classes.code is not None:
             # Inline code in a sentence is discussed in prose: an entity, whether or not a rule used it.
-            covered = {i for m in facts.mentions if m.start >= 0 for i in range(m.start, m.end)}
+            covered = {i for m in facts.mentions if m.start >= 0 and id(m) not in dropped
+                       for i in range(m.start, m.end)}
             for a, b in spans:
                 name = code_name(doc[a:b].text)
                 if not covered.intersection(range(a, b)) and is_identifier(name):

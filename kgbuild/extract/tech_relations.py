@@ -32,10 +32,12 @@ from kgbuild.extract.code_text import (
     is_identifier,
     is_value,
     section_topic,
+    several_code_spans,
     software_shaped,
 )
 from kgbuild.extract.facts import CONCEPT, PROPN, Facts, Mention, Triple
 from kgbuild.extract.software_names import heading_names
+from kgbuild.extract.tech_members import listed, qualified_members
 from kgbuild.extract.vocab import NOUN_TAGS, PROPER_TAGS, REL_PRONOUNS, STOP_ADJECTIVES, VAGUE_NOUNS
 
 if TYPE_CHECKING:
@@ -139,13 +141,14 @@ class TechArgs:
     topic: Mention | None  # the code the section's heading names ("Class: `net.Server`")
     programs: frozenset[str] = frozenset()  # English words the chunk writes as programs (`software_words`)
     heading_words: frozenset[str] = frozenset()  # the words of the heading path (`software_names.heading_names`)
+    section: Sequence[str] = ()  # the heading path
     by_token: dict[int, Mention] = field(default_factory=dict)
     added: list[Mention] = field(default_factory=list)
     last_subject: Mention | None = None
 
     def __post_init__(self) -> None:
         for m in self.mentions:
-            if m.start >= 0 and not m.is_date:
+            if m.start >= 0 and not m.is_date and not several_code_spans(m, self.code_tokens):
                 for i in range(m.start, m.end):
                     self.by_token.setdefault(i, m)
 
@@ -348,7 +351,8 @@ def add_technical_relations(doc: Doc, facts: Facts, section: Sequence[str], tech
     args = TechArgs(doc=doc, lemma=lemma, mentions=facts.mentions, code_tokens=code_tokens, code_class=classes.code,
                     concept_class=classes.concept, software_class=classes.software or classes.concept,
                     is_word=technical.words.known, kinds=CODE_KINDS | _MORE_KINDS, topic=topic,
-                    programs=software_words(doc, code_tokens), heading_words=heading_names(section))
+                    programs=software_words(doc, code_tokens), heading_words=heading_names(section),
+                    section=section)
     technical_relations(args, facts)
     definitions(args, facts)
     publishers(facts)
@@ -440,6 +444,8 @@ def technical_relations(args: TechArgs, facts: Facts) -> None:
     ours: list[Triple] = []
     for sent in args.doc.sents:
         for tok in sent:
+            if tok.tag_ == "NNS":
+                listed(args, ours, tok)  # "settings of `Option` include: ...", "apps like Termux and Pydroid"
             if (tok.tag_.startswith("VB") and tok.dep_ not in ("aux", "auxpass", "amod", "compound")) or (
                     _verb_read_as_noun(tok)):
                 _clause(args, ours, tok)
@@ -453,6 +459,7 @@ def technical_relations(args: TechArgs, facts: Facts) -> None:
             if any(c.dep_ == "appos" for c in tok.children) and tok.tag_ in PROPER_TAGS:
                 _apposition(args, ours, tok)
     _command_options(args, ours)
+    qualified_members(args, ours)
     for sent in args.doc.sents:
         _participle_misread(args, ours, sent)
     _instructions(args, ours)
@@ -848,6 +855,7 @@ def _instructions(args: TechArgs, ours: list[Triple]) -> None:
     what an instruction's purpose says is what the code it tells to use does ((--with-libyaml, force,
     LibYAML bindings)). Only "use" with code as what to use; the purpose's verbs keep their lemmas."""
     for sent in args.doc.sents:
+        _use_to(args, ours, sent)
         verb = sent.root
         if args.lemma(verb) != "use" or any(c.dep_ in _SUBJECT_DEPS for c in verb.children):
             continue
@@ -873,6 +881,36 @@ def _instructions(args: TechArgs, ours: list[Triple]) -> None:
                 if found is not None and found is not tool and not _related(ours, tool, found):
                     lemma = args.lemma(doer)
                     ours.append(Triple(tool, VERB_PREDICATES.get(lemma, lemma), found))
+
+
+def _use_to(args: TechArgs, ours: list[Triple], sent: Span) -> None:
+    """ "Use `Annotated[Model, Query()]`, `Header()`, `Cookie()`, or `Form()` to group related inputs": an
+    instruction that opens with "Use", names code (a list of it) and then its purpose says what that code
+    does ((Header(), group, related input)). Read from the words, since the small model often takes the
+    opening "Use" for a name; the purpose verb's objects come from the parse."""
+    if len(sent) < 5 or sent[0].lower_ != "use":
+        return
+    tools: list[Mention] = []
+    n = sent.start + 1
+    while n < sent.end and (n in args.code_tokens or args.doc[n].lower_ in (",", "or", "and")):
+        if n in args.code_tokens:
+            found = args.resolve(args.doc[n], "subject")
+            if found is not None:
+                tools.append(found)
+        n += 1
+    if not tools or n + 1 >= sent.end or args.doc[n].lower_ != "to":
+        return
+    verb = args.doc[n + 1]
+    if verb.tag_ != "VB" or any(c.dep_ == "neg" for c in verb.children):
+        return
+    lemma = _LEMMA_FIXES.get(args.lemma(verb), args.lemma(verb))
+    if lemma in _LIGHT:
+        return
+    for obj in (t for c in verb.children if c.dep_ == "dobj" for t in (c, *c.conjuncts)):
+        for tool in tools:
+            found = args.resolve(obj, "object", tool)
+            if found is not None and found.name != tool.name and not found.is_date and not _related(ours, tool, found):
+                ours.append(Triple(tool, VERB_PREDICATES.get(lemma, lemma), found))
 
 
 def _kind_of(args: TechArgs, attr: Token, subject: Mention) -> list[Mention]:
