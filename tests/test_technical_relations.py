@@ -873,3 +873,62 @@ file system pathname. It gets truncated to an OS-dependent length of
 it will unlink the Unix domain socket as well.
 """))
     assert found["Linux"] == "Software"
+
+
+def test_a_qualified_name_is_part_of_the_container_it_names(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # httpcore's METADATA: `httpcore.request()` names its module, which the paragraph writes as code too.
+    found = triples(extract(tmp_path, extractor, """# HTTP Core
+
+## Sending requests
+
+The top-level `httpcore.request()` function is provided for convenience. In practice whenever you're working
+with `httpcore` you'll want to use the connection pooling functionality that it provides.
+"""))
+    assert ("httpcore.request()", "partOf", "httpcore") in found
+
+
+def test_a_qualified_name_under_a_title_that_is_no_english_word(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # truststore's METADATA, its title over the paragraph; and Node's stream.md, where the title "Stream" is an
+    # English word (a topic) and `stream` a variable: no container there.
+    found = triples(extract(tmp_path, extractor, """# Truststore
+
+## User Guide
+
+You can inject `truststore` into the standard library `ssl` module so the functionality is used
+by every library by default. To do so use the `truststore.inject_into_ssl()` function:
+"""))
+    assert ("truststore.inject_into_ssl()", "partOf", "truststore") in found
+    found = triples(extract(tmp_path, extractor, """# Stream
+
+## API for stream implementers
+
+The `stream.push()` method is used to push data into the read queue, and `stream.read()` consumes it.
+"""))
+    assert not any(p == "partOf" and o == "Stream" for _, p, o in found), found
+
+
+def test_examples_of_a_kind_are_instances_of_it(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # Node's cli.md: "frozen intrinsics like `Array` and `Object`" says what `Array` and `Object` are.
+    found = triples(extract(tmp_path, extractor, """# Command-line API
+
+## Options
+
+### `--frozen-intrinsics`
+
+Enable experimental frozen intrinsics like `Array` and `Object`.
+
+Only the root context is supported. There is no guarantee that
+`globalThis.Array` is indeed the default intrinsic reference. Code may break
+under this flag.
+"""))
+    kinds = {(s, o) for s, p, o in found if p == "isA"}
+    assert {s for s, o in kinds if o.endswith("frozen intrinsic")} == {"Array", "Object"}, found
+
+
+def test_use_code_to_do_something(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # Playwright's running-code.md: an instruction that opens with "Use" says what the code does.
+    found = triples(extract(tmp_path, extractor, """# Running Code
+
+Use `run-code` to execute arbitrary Playwright code for advanced scenarios not covered by CLI commands.
+"""))
+    assert any(s == "run-code" and p == "execute" and o.endswith("Playwright code") for s, p, o in found), found
