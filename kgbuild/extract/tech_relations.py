@@ -119,6 +119,8 @@ _SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
 _STRUCTURE_KINDS = frozenset({"object", "class", "module", "method", "function", "property", "event", "interface",
                               "type", "struct", "enum", "attribute", "field", "option", "constant", "variable",
                               "parameter", "argument", "callback", "hook", "header", "flag", "instance"})
+# Nouns a README uses for itself ("This library contains ...", "This project is intended to provide ...").
+_SELF_KINDS = frozenset({"library", "package", "project", "module", "framework", "tool", "plugin", "extension"})
 # Who a manual tells to do things: "allows users to specify ..." is the users' doing, not the code's.
 _PEOPLE = frozenset({"users", "user", "you", "them", "us", "callers", "caller", "applications", "developers"})
 # Clauses inside a sentence whose "it" is the thing just named ("..., as it allows", "so that it fits").
@@ -216,6 +218,11 @@ class TechArgs:
         if self.lemma(tok) not in self.kinds:
             return None
         left = [c for c in tok.children if c.dep_ in ("compound", "amod", "nmod") and c.i == tok.i - 1]
+        if left and left[0].i not in self.code_tokens and tok.i >= 2 and tok.i - 2 in self.code_tokens and (
+                left[0].tag_ == "NN" and left[0].dep_ == "compound") and self.doc[tok.i - 2].head.i == tok.i:
+            # "`XDG_*` environment variables", "the `SHELL` environment variable": the code is named by a kind
+            # of two words.
+            return self.resolve(self.doc[tok.i - 2], "object")
         if left:
             if left[0].i in self.code_tokens:
                 return self.resolve(left[0], "object")
@@ -227,8 +234,25 @@ class TechArgs:
                 named.end == tok.i) else None
         dets = [c.lower_ for c in tok.children if c.dep_ == "det"]
         if dets in (["this"], ["the"]) and not any(c.dep_ in ("amod", "prep", "acl", "relcl") for c in tok.children):
-            return self._named_kind(tok) or self.topic
+            return self._named_kind(tok) or self.topic or (self._titled(tok) if dets == ["this"] else None)
         return None
+
+    def _titled(self, tok: Token) -> Mention | None:
+        """ "This library contains ..." under "Mypyc runtime library", "This package" under "Certifi: Python SSL
+        Certificates": a README speaks of itself, and its title (before a colon or dash) names it. Only "this" and
+        a noun for a whole piece of software; a long title is a sentence, not a name."""
+        if self.lemma(tok) not in _SELF_KINDS or not self.section:
+            return None
+        title = re.split(r"\s*(?::|\s--?\s|\s—\s)\s*", self.section[0].replace("`", ""))[0].strip()
+        words = title.split()
+        if not words or len(words) > 4 or (not any(c.isupper() or c.isdigit() for c in title) and all(
+                self.is_word(w.lower()) for w in words)):
+            return None  # "Installation", "usage notes": a topic, not a name
+        found = next((m for m in self.added if m.name == title and m.start < 0), None)
+        if found is None:
+            found = Mention(title, self.software_class, PROPN, -1, -1, class_fixed=True)
+            self.added.append(found)
+        return found
 
     def _named_kind(self, tok: Token) -> Mention | None:
         """ "an `on_reconnecting` callback was supplied. The callback controls retry": "the callback" is the
@@ -257,7 +281,9 @@ class TechArgs:
             return None  # the pieces of one hyphenated word hang on each other
         words = [t.text for t in doc[start:end] if not is_hyphen(t)]
         if not words or any(not w.isalnum() or not w.islower() for w in words) or any(
-                c.dep_ == "det" for c in tok.children) or (end - start == 1 and tok.is_stop):
+                c.dep_ == "det" or (c.dep_ in ("amod", "compound", "nmod") and c.i < start) for c in tok.children) or (
+                end - start == 1 and tok.is_stop):
+            # ("Shell android apps": a common noun the lemma tables miss, with its modifiers, is no program's name)
             return None  # ("anything", "whatever": stop words the lemma tables do not list)
         if (all(self.is_word(w) for w in words) and "".join(words) not in self.programs) or len("".join(words)) < 3:
             return None
@@ -601,13 +627,14 @@ def _subjects(args: TechArgs, verb: Token) -> tuple[list[Mention], bool]:
             elif verb.dep_ == "relcl" and child.lower_ in REL_PRONOUNS:
                 found = args.resolve(verb.head, "subject")
                 copula = verb.head.head
-                if found is None and verb.head.dep_ == "attr" and args.lemma(copula) == "be" and not any(
+                if (found is None or found.label == CONCEPT) and verb.head.dep_ == "attr" and (
+                        args.lemma(copula) == "be") and not any(
                         c.dep_ == "neg" for c in copula.children) and any(
                         c.dep_ == "nsubj" and c.lower_ not in REL_PRONOUNS for c in copula.children):
                     # "`cryptography` is a package which provides ...", "Granian is an HTTP server which
                     # supports ...": what the attribute does, the copula's subject does.
                     heads, _ = _subjects(args, verb.head.head)
-                    found = heads[0] if heads and heads[0].label != CONCEPT else None
+                    found = heads[0] if heads and heads[0].label != CONCEPT else found
             else:
                 found = args.resolve(child, "subject")
             if found is None:
@@ -780,7 +807,10 @@ def _term_fact(args: TechArgs, verb: Token, passive: bool, predicate: str, obj: 
 def _possessor(args: TechArgs, ours: list[Triple], code: Token) -> None:
     """ "scikit-learn's `classification_report`": code owned by a named program or code is part of it (a
     pronoun's "its `event`" is left to the clause rules)."""
-    for poss in (c for c in code.children if c.dep_ == "poss" and c.tag_ not in ("PRP$", "WP$")):
+    owned = [code]
+    if code.dep_ == "compound" and args.lemma(code.head) in args.kinds:
+        owned.append(code.head)  # "Python's `itertools` library": the possessive hangs on the kind noun
+    for poss in (c for t in owned for c in t.children if c.dep_ == "poss" and c.tag_ not in ("PRP$", "WP$")):
         owner = args.resolve(poss, "object")
         member = args.resolve(code, "object")
         if owner is None or member is None or owner.label == CONCEPT or owner.name == member.name or _related(
@@ -985,8 +1015,14 @@ def _verb_objects(args: TechArgs, verb: Token, subjects: Sequence[Mention], pass
     direct: list[tuple[Mention, Mention]] = []
     by_prep: list[tuple[str, Mention, Mention]] = []
     of_object: list[tuple[str, Mention, Mention]] = []  # the direct object's own prepositions
+    misread = not passive and not any(c.dep_ in ("dobj", "oprd") for c in verb.children)
     for child in verb.children:
-        if child.dep_ in ("dobj", "oprd") and not passive:
+        if misread and child.dep_ in ("intj", "dep", "npadvmod") and child.i == verb.i + 1 and (
+                child.i in args.code_tokens):
+            # "which implements `collections.abc.MutableSequence`": code right after a verb that has no object,
+            # which the small model hung on it as an interjection, is its object.
+            direct += [(s, o) for s in subjects for o in _objects(args, child, s)]
+        elif child.dep_ in ("dobj", "oprd") and not passive:
             direct += [(s, o) for s in subjects for o in _objects(args, child, s)]
             of_object += [(prep.lower_, s, o) for prep in child.children if prep.dep_ == "prep"
                           and prep.lower_ in _OBJECT_NOUN_PREPS for pobj in prep.children if pobj.dep_ == "pobj"
