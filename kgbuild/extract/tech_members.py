@@ -35,7 +35,9 @@ MEMBER_NOUNS = frozenset({"method", "property", "attribute", "field", "option", 
                           "submodule", "component", "class"})
 # "other", "various", "many": how many of the kind, not which kind.
 VAGUE_ADJECTIVES = STOP_ADJECTIVES | frozenset({"other", "various", "many", "several", "some", "certain", "different",
-                                                "similar", "such", "common", "typical", "popular", "new"})
+                                                "similar", "such", "common", "typical", "popular", "new", "favorite",
+                                                "favourite", "corresponding", "respective", "existing", "usual",
+                                                "secure", "modern", "great", "good", "powerful", "fast", "simple"})
 # "Class: URL", "Event: 'close'": a heading that says what kind of code it names.
 _LABELLED = re.compile(r"^\s*(?:class|module|event|method|function|property|interface|type|enum|constant)s?\s*:",
                        re.IGNORECASE)
@@ -43,9 +45,11 @@ _LABELLED = re.compile(r"^\s*(?:class|module|event|method|function|property|inte
 _FILE_TYPES = frozenset("""
 py pyi pyx rst md txt json toml cfg ini yaml yml js mjs cjs ts tsx jsx html htm css xml csv tsv sh bat ps1 c h cc
 cpp hpp rs go java rb php lock log conf env gz zip tar whl egg so dll dylib exe png jpg svg pdf in out
+com org net io dev ai edu gov
 """.split())
 # Words that open a list of examples of the noun before them.
-_EXAMPLE_PREPS = frozenset({"like", "including"})
+# ("including" names parts as often as instances: "instructions, including Common Build Options".)
+_EXAMPLE_PREPS = frozenset({"like"})
 
 
 def qualified_members(args: TechArgs, ours: list[Triple]) -> None:
@@ -67,8 +71,16 @@ def qualified_members(args: TechArgs, ours: list[Triple]) -> None:
             prefix = ".".join(parts[:n])
             # Code is case-sensitive: `stream.push()` is no member of `Stream`; `FrozenList.freeze` is one of
             # `frozenlist.FrozenList`.
-            owner = by_name.get(prefix) or next((
-                x for key, x in by_name.items() if key.endswith("." + prefix) and x is not m), None)
+            owner = by_name.get(prefix)
+            if owner is None and prefix != prefix.lower():
+                # `FrozenList.freeze` beside `frozenlist.FrozenList`: a class written without its module. Not a
+                # lower-case prefix: `datetime.date` is no member of `datetime.datetime`.
+                owner = next((x for key, x in by_name.items() if key.endswith("." + prefix) and x is not m), None)
+            if owner is None and n == 1 and prefix[:1].islower() and prefix.isalnum():
+                # `eventEmitter.on()` beside `EventEmitter`, `socket.connect()` beside `net.Socket`: a manual names
+                # an instance after its class, with a small first letter.
+                cls = prefix[:1].upper() + prefix[1:]
+                owner = by_name.get(cls) or next((x for key, x in by_name.items() if key.endswith("." + cls)), None)
             if owner is not None and owner.name.endswith(")"):
                 owner = None  # `request.end()` beside `http.request()`: a variable named for a call, not its member
             title = next((h for h in headings if h[:1].lower() + h[1:] == prefix[:1].lower() + prefix[1:]), None)
@@ -163,6 +175,9 @@ def _owners(args: TechArgs, noun: Token) -> list[Mention]:
                           for p in prep.children if p.dep_ == "pobj" for t in (p, *p.conjuncts)]
     if not found and noun.dep_ == "pobj" and noun.head.lower_ == "with" and noun.head.head.tag_ in NOUN_TAGS:
         found = [noun.head.head]
+    if not found:
+        # "`Object` methods such as `obj.toString()`": the code the member noun is written with.
+        found = [c for c in noun.children if c.dep_ in ("compound", "nmod") and c.i in args.code_tokens]
     out = [args.resolve(t, "object") for t in found]
     return [m for m in out if m is not None and (m.label != CONCEPT or len(m.name.split()) > 1)]
 
@@ -175,6 +190,8 @@ def _plural_kind(args: TechArgs, noun: Token) -> Mention | None:
     while start > 0 and doc[start - 1].head.i == noun.i and doc[start - 1].i not in args.code_tokens and (
             doc[start - 1].dep_ in ("compound", "amod") and doc[start - 1].lower_ not in VAGUE_ADJECTIVES):
         start -= 1
+    if start > 0 and start < noun.i and not doc[start - 1].whitespace_ and doc[start - 1].text == "-":
+        return None  # "NumPy-based libraries": a piece of a hyphenated modifier is no kind
     if start == noun.i or args.lemma(noun) in VAGUE_NOUNS:
         return None
     name = " ".join([*(t.text if t.tag_ in PROPER_TAGS else t.lower_ for t in doc[start:noun.i]), args.lemma(noun)])

@@ -817,7 +817,8 @@ def _possessor(args: TechArgs, ours: list[Triple], code: Token) -> None:
                 ours, owner, member):
             continue
         # A body's code is its work ("OpenAI's `tiktoken`"); a program's or module's is part of it.
-        ours.append(Triple(member, "developedBy", owner) if owner.label == "ORG" else Triple(member, "partOf", owner))
+        ours.append(Triple(member, "developedBy", owner) if owner.label == "ORG" and not args.is_code(owner) else (
+            Triple(member, "partOf", owner)))  # ("the `AbortSignal`'s `reason` property": a class's, not a body's)
 
 
 # Verbs of software whose third person the tagger reads as a plural noun after code ("`MessagePort` is an
