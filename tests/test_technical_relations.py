@@ -932,3 +932,65 @@ def test_use_code_to_do_something(tmp_path: Path, extractor: OfflineExtractor) -
 Use `run-code` to execute arbitrary Playwright code for advanced scenarios not covered by CLI commands.
 """))
     assert any(s == "run-code" and p == "execute" and o.endswith("Playwright code") for s, p, o in found), found
+
+
+def test_this_package_is_the_readme_title(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # harfile's METADATA: "This package" is what the README's title names.
+    found = triples(extract(tmp_path, extractor, """# harfile
+
+This package provides a zero-dependency writer for building HAR (HTTP Archive) files in Python.
+"""))
+    assert ("harfile", "provides", "zero-dependency writer") in found, found
+
+
+def test_a_relative_clause_on_a_kind_is_the_subjects_doing(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # Node's n-api.md: "a C API that ensures ..." says what Node-API ensures, not what "C API" does.
+    found = triples(extract(tmp_path, extractor, """# Node-API
+
+Node-API is a C API that ensures ABI stability across Node.js versions
+and different compiler levels. A C++ API can be easier to use.
+To support using C++, the project maintains a
+C++ wrapper module called [`node-addon-api`][].
+"""))
+    assert ("Node-API", "ensure", "ABI stability") in found, found
+
+
+def test_an_instance_is_named_after_its_class(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # Node's tty.md: `writeStream.clearLine()` is a method of the `WriteStream` the sentence names.
+    found = triples(extract(tmp_path, extractor, """# TTY
+
+## Class: `tty.WriteStream`
+
+### `writeStream.clearLine(dir[, callback])`
+
+`writeStream.clearLine()` clears the current line of this `WriteStream` in a
+direction identified by `dir`.
+"""))
+    assert ("writeStream.clearLine()", "partOf", "WriteStream") in found, found
+
+
+def test_a_possessive_on_the_kind_noun_of_code(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # idna's METADATA: "the running Python's `unicodedata` module" relates the module to Python.
+    found = pairs(extract(tmp_path, extractor, """# Internationalized Domain Names in Applications (IDNA)
+
+## Limitations
+
+The IDNA and UTS #46 lookup tables are generated from a specific Unicode release. Some Unicode data
+depends on the running Python's `unicodedata` module, so on an older Python a character new to Unicode
+may be rejected as unknown even if this library knows about it.
+"""))
+    assert frozenset(("unicodedata", "Python")) in found, found
+
+
+def test_a_modified_common_noun_is_no_program(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # pip's local-project-installs.md: "Certain build backends" are no program named "backends" (a lower-case
+    # word the lemma tables miss).
+    results = extract(tmp_path, extractor, """# Local project installs
+
+## Build artifacts
+
+Certain build backends (eg: `setuptools`) will litter the project directory with secondary build artifacts
+(eg: `.egg-info` directories).
+""")
+    assert classes(results).get("backends") != "Software"
+    assert not any(s == "backends" for s, _, _ in triples(results))

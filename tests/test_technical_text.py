@@ -274,3 +274,21 @@ def test_code_entities_can_be_left_out(tmp_path: Path, schema: Schema) -> None:
     [without] = OfflineExtractor(schema, code_entities=False).extract(chunks)
     assert not [e for e in without.entities if e.spg_class == "CodeElement" or "EventEmitter" in e.name]
     assert not [e for e in without.entities if e.name in ("Events", "emitter.on()")]
+
+
+def test_a_name_over_several_code_spans_is_each_span(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # Node's vm.md: the NER ran "`Function`, `GeneratorFunction`" into one name; each is code of its own.
+    _, results = build(tmp_path, extractor, """# VM (executing JavaScript)
+
+## Class: `vm.Script`
+
+### `script.runInNewContext([contextObject[, options]])`
+
+* `contextCodeGeneration` {Object}
+  * `strings` {boolean} If set to false any calls to `eval` or function
+    constructors (`Function`, `GeneratorFunction`, etc) will throw an
+    `EvalError`. **Default:** `true`.
+""")
+    names = {e.name for e in entities(results)}
+    assert {"Function", "GeneratorFunction"} <= names, names
+    assert not any("," in n and "Function" in n for n in names), names

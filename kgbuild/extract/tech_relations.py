@@ -218,11 +218,6 @@ class TechArgs:
         if self.lemma(tok) not in self.kinds:
             return None
         left = [c for c in tok.children if c.dep_ in ("compound", "amod", "nmod") and c.i == tok.i - 1]
-        if left and left[0].i not in self.code_tokens and tok.i >= 2 and tok.i - 2 in self.code_tokens and (
-                left[0].tag_ == "NN" and left[0].dep_ == "compound") and self.doc[tok.i - 2].head.i == tok.i:
-            # "`XDG_*` environment variables", "the `SHELL` environment variable": the code is named by a kind
-            # of two words.
-            return self.resolve(self.doc[tok.i - 2], "object")
         if left:
             if left[0].i in self.code_tokens:
                 return self.resolve(left[0], "object")
