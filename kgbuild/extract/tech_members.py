@@ -18,16 +18,34 @@ appositions the small English model makes of a long list).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from kgbuild.extract.code_text import code_name
 from kgbuild.extract.facts import CONCEPT, PROPN, Mention, Triple
 from kgbuild.extract.vocab import NOUN_TAGS, PROPER_TAGS, STOP_ADJECTIVES, VAGUE_NOUNS
 
 if TYPE_CHECKING:
-    from spacy.tokens import Token
+    from spacy.tokens import Doc, Token
 
-    from kgbuild.extract.tech_relations import TechArgs
+
+class TechArgs(Protocol):
+    """What these rules read of a chunk's arguments (`tech_relations.TechArgs`, which imports this module)."""
+
+    doc: Doc
+    code_tokens: frozenset[int]
+    section: Sequence[str]
+    software_class: str
+    concept_class: str
+    added: list[Mention]
+
+    def lemma(self, tok: Token) -> str: ...
+
+    def is_word(self, word: str) -> bool: ...
+
+    def resolve(self, tok: Token, role: str, subject: Mention | None = None) -> Mention | None: ...
+
+    def _new(self, name: str, spg_class: str, label: str, start: int, end: int) -> Mention: ...
 
 # Nouns for the parts of a thing whose list a manual gives ("settings of X include", "features such as").
 MEMBER_NOUNS = frozenset({"method", "property", "attribute", "field", "option", "event", "member", "function",
