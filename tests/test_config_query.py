@@ -30,7 +30,7 @@ BEFORE = {
              "top_u": 32, "answer_pool": 256, "passage_pool": 2, "text_fusion": True, "text_kept": 3,
              "cross_encoder": None},
     "subgraphrag": {"hops": 3, "limit": 5000, "edge_kinds": ("relation", "role", "mention"), "dde_rounds": 2,
-                    "top_k": 100, "text_fusion": True, "text_kept": 3},
+                    "top_k": 100, "text_fusion": True, "text_kept": 5},
     "coe": {"node_k": 8, "relation_k": 10, "max_selected": 3, "max_failures": 3, "max_steps": 6, "max_passages": 5},
     "fasttog": {"width": 3, "depth": 5, "cap": 4, "hops": 2, "rho": 0.5, "top_k": 5, "max_local_nodes": 200,
                 "seed": 0, "max_passages": 5, "edge_kinds": ("relation", "role", "mention")},

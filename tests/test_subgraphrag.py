@@ -324,8 +324,53 @@ def test_strategy_answers_without_a_model(tmp_path: Path, trained: ScorerModel) 
     ids = [t.id for t in answer.triples]
     assert {"r_based", "r_wrote"} <= set(ids[:4]) and len(ids) == len(set(ids)) <= Settings().top_k
     assert 0 < len(answer.chunks) <= 5 and len({c.id for c in answer.chunks}) == len(answer.chunks)
-    # the passage behind the best triple is shown (closest to the question first, as FRAG orders them)
-    assert answer.triples[0].chunk_ids[0] in [c.id for c in answer.chunks]
+    # By default the passages shown are the text ranking's first 5; the graph adds its triples.
+    text = resources.retriever().retrieve("Who wrote the report that EDSAC was based on?", Budget().k).chunks
+    assert {c.id for c in answer.chunks} == {c.id for c in text[:5]}
+
+
+# Passages that share the question's words and name nothing of the graph: text retrieval ranks them high.
+FILLERS = [{"id": f"memo{i}#0#0", "doc_id": f"memo{i}", "text": f"Memo {i}: who wrote the report that EDSAC was based "
+            f"on? The EDSAC report was based on a report about EDSAC; who wrote it is not known."} for i in range(6)]
+
+
+class FillerResources(GraphResources):
+    """The small graph plus six filler passages, in the projection and the mutual index alike."""
+
+    def __init__(self, root: Path) -> None:
+        chunks, documents = [*CHUNKS, *FILLERS], [*DOCUMENTS, *({"id": c["doc_id"], "title": c["doc_id"]}
+                                                              for c in FILLERS)]
+        projection = GraphProjection.from_rows(chunks=chunks, entities=ENTITIES, relations=RELATIONS,
+                                               documents=documents)
+        index = MutualIndex.from_rows(chunks, ENTITIES, RELATIONS, documents=documents)
+        # Text retrieval by the words alone (no PPR or hop signal from the graph): it ranks the fillers first.
+        config = Config.model_validate({"query": {"hybrid": {"weights": {"bm25": 1.0, "dense": 1.0, "ppr": 0.0,
+                                                                         "triple": 0.0, "hop": 0.0},
+                                                             "second_hop": False}}})
+        super().__init__(projection, index, hash_embedder(), Workspace(root), config)
+
+
+def test_the_passages_shown_are_the_text_ranking_s_unless_fewer_are_kept(tmp_path: Path) -> None:
+    """By default (text_kept 5) SubgraphRAG shows text retrieval's first 5 passages and adds its
+    triples; with 3 kept, the passage behind the best triple takes a slot that text ranked lower."""
+    question = "Who wrote the report that EDSAC was based on?"
+    resources = FillerResources(tmp_path)
+    p = resources.projection()
+    model, _ = train_retriever(p, resources.graph_vectors(), resources.question_linker(), ITEMS, epochs=40,
+                               hidden=16, seed=0, learning_rate=0.01, settings=Settings(hops=2))
+    text = [c.id for c in resources.retriever().retrieve(question, Budget().k).chunks]
+    shown: dict[str, list[str]] = {}
+    for name, settings in (("default", None), ("3 kept", Settings(text_kept=3))):
+        strategy = SubgraphRAGStrategy(resources, Budget(), model=model, settings=settings)
+        try:
+            answer = strategy.answer(question, Budget())
+        finally:
+            strategy.close()
+        shown[name] = [c.id for c in answer.chunks]
+        best_passage = answer.triples[0].chunk_ids[0]
+    assert best_passage not in text[:5]  # the fillers outrank it in text retrieval
+    assert set(shown["default"]) == set(text[:5])
+    assert set(shown["3 kept"]) >= set(text[:3]) and best_passage in shown["3 kept"]
 
 
 def test_question_linking_to_nothing_is_an_explained_empty_answer(tmp_path: Path, trained: ScorerModel) -> None:

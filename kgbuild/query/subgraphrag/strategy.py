@@ -5,7 +5,8 @@ candidate triples around its entities get their directional encoding, and the tr
 (numpy, first layer precomputed per graph) ranks them. The top K triples (query.subgraphrag.top_k, 100 by
 default, independent of the budget's passage count) are the evidence; the passages behind the best
 of them, fused with the hybrid retriever's ranking of the corpus (at most 5 distinct), are what
-the answer prompt reads. With a model configured: one
+the answer prompt reads. By default (`text_kept` 5) those 5 are the text ranking's first: the graph's
+part is the triples (query_settings.SubgraphRAGSettings says what was measured). With a model configured: one
 `graph_answer` call over the verbalised triples and those passages, which may say "not
 available". Without one: the best-ranked node of the expected type, marked unverified.
 """
