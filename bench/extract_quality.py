@@ -412,6 +412,15 @@ def entity_types(entity: dict[str, Any]) -> list[str]:
     return list(entity.get("types") or ([entity["type"]] if entity["type"] else []))
 
 
+_ALIAS_PREDICATE = re.compile(r"\b(?:known as|called|spelled|spelt|also named|alias|a\.k\.a\.?)$")
+
+
+def is_alias_fact(fact: Fact) -> bool:
+    """A fact that gives another name of its subject: its predicate (or an alt_p) ends in "known as", "called",
+    "spelled", "also named" or "alias" ("named after" is no alias)."""
+    return any(_ALIAS_PREDICATE.search(p.strip().lower()) for p in fact.p)
+
+
 def judge_fact(scorer: Scorer, fact: Fact, ex: dict[str, Any]) -> Verdict:
     passage, kind = fact.passage, fact.kind
     subject = fact.s
@@ -452,12 +461,25 @@ def judge_fact(scorer: Scorer, fact: Fact, ex: dict[str, Any]) -> Verdict:
             return any(i != j and s_is(a) and o_is(b) for i, a in enumerate(names) for j, b in enumerate(names))
 
         events = [e for e in ex["events"] if scorer.pred_match(e["trigger"], fact.p) and two_arguments(e)]
+    if kind == "relation" and not relations and fact.qualifiers():
+        # A qualifier and the object swapped (docs/extract_gold.md, "Qualifiers"): "died of cancer in Lisbon"
+        # as (s, die of, cancer) [in Lisbon] for the gold (s, died in, Lisbon) [of cancer]; the mirror of
+        # what triple_correct accepts, and only when the relation also carries the gold object.
+        q_values = [value for _, value in fact.qualifiers()]
+        relations = [r for r in ex["relations"] if scorer.pred_match(r["p"], fact.p) and s_is(r["s"])
+                     and value_match(passage, r["o"], q_values, False)
+                     and any(h["rel"] == r["id"] and o_is(h["o"]) for h in ex["hypernodes"])]
     # An amount may be a property of the subject's entity (key = predicate, value = amount): "population": "716".
     held = kind == "value" and any(
         s_is(e["name"]) and any(scorer.pred_match(key, fact.p) and any(o_is(v) for v in values)
                                 for key, values in (e.get("properties") or {}).items())
         for e in ex["entities"])
-    recalled = bool(relations or events) or held
+    # Another name of the subject ("also known as", "formerly known as") may be kept as an alias of its entity
+    # rather than as a relation: the entity named s with o among its aliases (or the other way round).
+    aliased = kind == "relation" and is_alias_fact(fact) and any(
+        (s_is(e["name"]) and any(o_is(a) for a in e["aliases"]))
+        or (o_is(e["name"]) and any(s_is(a) for a in e["aliases"])) for e in ex["entities"])
+    recalled = bool(relations or events) or held or aliased
     ids = {r["id"] for r in relations}
     verdicts = []
     for prep, value in fact.qualifiers():
