@@ -59,7 +59,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kgbuild.extract.facts import PROPN
-from kgbuild.extract.vocab import TITLE_NOUNS
+from kgbuild.extract.vocab import NAME_TITLES, ROMAN_NUMERALS, TITLE_NOUNS
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
@@ -292,6 +292,8 @@ def _joinable(doc: Doc, run: list[_Part], right: _Part, gap: list[str], through_
             return False  # "King James I of Scotland and Queen Joan Beaufort": two people
         if doc[right.end - 1].lower_ in TITLE_NOUNS:
             return False
+        if through_of and _ruler_style(doc, run[0]):
+            return False  # "Crown Prince Pavlos of Greece and Marie-Chantal Miller" (ORG): two people
         right_inst = doc[right.end - 1].lower_ in INSTITUTION_HEADS
         return (right_inst and left_last not in INSTITUTION_HEADS and left.label not in _PLACE_OR_PERSON) or (
             through_of and right.label not in _PLACE_OR_PERSON)
@@ -305,6 +307,15 @@ def _joinable(doc: Doc, run: list[_Part], right: _Part, gap: list[str], through_
     if left_last in TITLE_NOUNS:
         return False  # "King of Italy", "Prime Minister of France": a relational title, read by `nouns`
     return not (right.label == "PERSON" and left_last not in INSTITUTION_HEADS)
+
+
+def _ruler_style(doc: Doc, first: _Part) -> bool:
+    """Whether a run's first part reads as a person "of" a territory: it opens with a rank ("Crown Prince
+    Pavlos", "Duke Henry") or has a ruler's numeral ("Constantine II"). What an "and" after its "of Y" adds is
+    another name, whatever label the NER gave it ("... of Greece and Anne-Marie of Denmark")."""
+    words = doc[first.start : first.end]
+    return any(t.lower_ in NAME_TITLES for t in words[:-1]) or any(
+        t.text.isupper() and t.lower_ in ROMAN_NUMERALS for t in words[1:])
 
 
 def _joined_runs(doc: Doc, spans: list[Span]) -> tuple[list[Span], list[tuple[int, int]]]:

@@ -159,7 +159,10 @@ def _life_fact(
     owner.guess_class(state.classes.person)  # born and died: a person, unless defined otherwise
     if place is not None:
         state.birthplaces.add(id(place))
-    state.person_subjects.append((owner.start, owner))  # "Hassan Al-Qeed (born 1998), he is ..."
+    if state.doc[owner.end - 1].dep_ not in ("dobj", "pobj", "conj", "appos"):
+        # "Hassan Al-Qeed (born 1998), he is ...": the owner stands as a subject; not an object's life dates
+        # ("He married Anne Bolterton (died circa 3 October 1683). ... he succeeded": still the first "he")
+        state.person_subjects.append((owner.start, owner))
     if place is not None:
         state.triple(owner, f"{verb} {place_prep}", place, [(date_prep, date)] if date is not None else [])
     elif date is not None:

@@ -42,7 +42,7 @@ from kgbuild.extract.values import attribute_values
 from kgbuild.extract.vocab import PROPER_TAGS, WORK_NOUN_VERBS
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc
+    from spacy.tokens import Doc, Token
 
 
 def read_chunk(
@@ -122,6 +122,18 @@ class Reader:
         return Facts(mentions, state.triples, state.events, state.drops)
 
 
+def _paired(doc: Doc, tok: Token, mention: Mention) -> bool:
+    """Whether a subject is one of a coordinated pair ("Aditya Chopra and Uday Chopra are his cousins", "he and
+    co-star Lorenzo Lamas hunted demons"): a later "he"/"she" does not pick one person of a pair, so such a subject
+    is no antecedent (the pronoun keeps the person it meant before)."""
+    if any(c.dep_ == "conj" and c.tag_ in ("NNP", "NNPS", "NN", "PRP") for c in tok.children):
+        return True
+    k = mention.start - 1
+    while k > 0 and k > mention.start - 4 and (doc[k].is_lower or doc[k].text in ("-", "–")) and doc[k].lower_ != "and":
+        k -= 1  # role words between: "and co-star Lorenzo Lamas"
+    return k > 0 and doc[k].lower_ == "and" and doc[k - 1].tag_ in ("NNP", "NNPS", "PRP")
+
+
 def _propagate_classes(state: ChunkState, mentions: list[Mention]) -> None:
     """One class per name in a chunk: a definition ("X is a film") beats a guess from
     context ("X died"), which beats the NER label, which beats the fallback of an
@@ -179,7 +191,7 @@ def _scan(state: ChunkState) -> list[tuple[str, int]]:
             if mention is None and tok.tag_ in PROPER_TAGS and tok.i < first_end:
                 mention = state.proper(tok)
             if mention is not None and (mention.label == "PERSON"
-                                        or (mention.label == PROPN and tok.i < first_end)):
+                                        or (mention.label == PROPN and tok.i < first_end)) and not _paired(doc, tok, mention):
                 state.person_subjects.append((tok.i, mention))
         elif dep in ("acl", "relcl", "conj", "xcomp", "advcl", "pcomp") and tok.tag_.startswith("VB"):
             heads.add(tok.i)
