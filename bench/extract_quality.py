@@ -350,7 +350,8 @@ class Scorer:
     def type_match(self, semantic_type: str, gold: Sequence[str]) -> bool:
         """The extracted type and a gold type share their head noun, the last word (plurals reduced):
         "general-purpose electronic computer" is an "electronic computer"; "film director" is no
-        "film". A type with "of" ("collection of short stories", an extracted "King of Hellenes") is headed by the word before it."""
+        "film". A type with "of" ("collection of short stories", an extracted "King of Hellenes") is headed by the
+        word before it."""
         key = self.type_key(semantic_type.split(" of ")[0])  # the same for an extracted "King of Hellenes"
         if not key:
             return False

@@ -11,9 +11,10 @@ from collections.abc import Iterator
 
 import pytest
 from test_offline_extractor import FakeSchema
-from test_offline_rules import names, run, triples
+from test_offline_rules import names, run, triples, types
 
 from kgbuild.extract.offline import OfflineExtractor
+from kgbuild.model import ChunkExtraction
 
 
 @pytest.fixture(scope="module")
@@ -62,3 +63,41 @@ def test_life_dates_of_an_object_do_not_make_it_the_next_he(extractor: OfflineEx
     found = triples(result)
     assert ("Brigit Helen Christine Williams", "die in", "1980") in found  # guard: her dates are kept
     assert not {t for t in found if t[0] == "Michael" and t[2] == "Brigit Helen Christine Williams"}
+
+
+def aliases(result: ChunkExtraction) -> dict[str, list[str]]:
+    return {e.name: list(e.aliases) for e in result.entities}
+
+
+def test_another_name_in_the_parenthesis_is_an_alias(extractor: OfflineExtractor) -> None:
+    # 2Wiki, Senet: "(or Senat)" is the game's other name, not a second game.
+    result = run(extractor, "Senet (or Senat) is a board game from ancient Egypt.", "Senet")
+    assert "Senat" in aliases(result)["Senet"]
+    assert "Senat" not in names(result)
+    assert ("Senet", "from", "Egypt") in triples(result)
+
+
+def test_a_name_after_a_language_label_is_an_alias(extractor: OfflineExtractor) -> None:
+    # 2Wiki, Being Human (2005 film): the French title names the same film.
+    result = run(extractor, 'Being Human (French: "Histoire d\'être humain") is a 2005 documentary by Quebec film '
+                            "director Denys Desjardins.", "Being Human (2005 film)")
+    assert "Histoire d'être humain" in aliases(result)["Being Human"]
+
+
+def test_life_dates_in_a_parenthesis_are_still_read(extractor: OfflineExtractor) -> None:
+    # guard: a parenthesis that opens with a date is a life, not another name
+    result = run(extractor, "Jack Shea (August 1, 1928 – April 28, 2013) was an American film and television "
+                            "director.", "Jack Shea (director)")
+    assert ("Jack Shea", "born on", "August 1, 1928") in triples(result)
+
+
+# ---------------------------------------------------------------------------- offices
+
+
+def test_the_office_a_copula_relates_is_also_a_type(extractor: OfflineExtractor) -> None:
+    # 2Wiki, Edsel Ford: "He was the president of Ford Motor Company" states what he was, too (labelling rule 9).
+    result = run(extractor, "Edsel Bryant Ford (November 6, 1893 – May 26, 1943) was the son of Clara Jane Bryant "
+                            "Ford and the only child of Henry Ford. He was the president of Ford Motor Company from "
+                            "1919 until his death in 1943.", "Edsel Ford")
+    assert ("Edsel Bryant Ford", "president of", "Ford Motor Company") in triples(result)
+    assert types(result)["Edsel Bryant Ford"] == "president"  # not "son": a kin noun is no type

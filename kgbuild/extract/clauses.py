@@ -73,6 +73,8 @@ def clause(state: ChunkState, verb: Token) -> None:
         listed_members(state, verb)  # "Guest stars in the episode included A, B and C"
         work_part_makers(state, verb)  # "The film's music is composed by X"
         return
+    if state.aliased:  # "Senet (or Senat) is a board game": the other name is no second subject
+        subjects = [m for m in subjects if id(m) not in state.aliased] or subjects
     subject_tok = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass") and c.i < verb.i), None)
     if subject_tok is not None:
         subjects = continue_list(state, subjects, subject_tok, verb)  # "A and bassists B, C, and D are ..."

@@ -333,12 +333,23 @@ def copula(
                 continue
             if state.tok2m[noun.i] is not None or noun.tag_ not in NOUN_TAGS | PROPER_TAGS or not noun.is_alpha:
                 continue  # "Hugh was Guy": identity or a mislabel, not a relation
-            if noun_relations(state, subjects, noun, qualifiers) and state.lemma(noun) in _CHILD_NOUNS:
+            related = noun_relations(state, subjects, noun, qualifiers)
+            if related and state.lemma(noun) in _CHILD_NOUNS:
                 _other_parent(state, subjects, noun, children)
+            elif related and not typed and _office(state, noun):
+                # "X is the president of Y", "he was Governor of Silesia": the office is also what X is
+                # (docs/extract_gold.md rule 9 states both), as "X, the president of Y" already types X.
+                _type_from(state, subjects, noun, further=True)
             if typed and (noun.tag_ in NOUN_TAGS or noun.lower_ in TITLE_NOUNS) and (more or not type_nouns):
                 type_nouns.append(noun)  # "an Earl of Northumbria"
         if type_nouns:  # "is a film director, producer, and screenwriter": every one is a type
             _type_from(state, subjects, type_nouns[0], type_nouns[1:])
+
+
+def _office(state: ChunkState, noun: Token) -> bool:
+    """A person's office or rank (president, governor, duke, mayor), not a kin noun ("the son of Y" types no one)."""
+    word = state.lemma(noun).lower()
+    return is_person_role(word) and not _kin(word)
 
 
 def _stray_apposition_owner(state: ChunkState, attr: Token, children: list[Token]) -> Mention | None:

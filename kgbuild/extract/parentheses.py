@@ -27,6 +27,9 @@ def parenthesis(state: ChunkState, open_i: int) -> None:
     for k in range(open_i + 1, close + 1):
         if k < close and doc[k].text != ";":
             continue
+        if start < k and _other_name(state, open_i, start, k):
+            start = k + 1
+            continue
         if start < k:
             for verb, part_start, part_end in _life_parts(state, start, k):
                 date, date_prep, place, place_prep = _date_and_place(state, part_start, part_end)
@@ -65,6 +68,36 @@ def _life_parts(state: ChunkState, start: int, end: int) -> list[tuple[str, int,
     if dash is None:
         return []  # a lone date may be anything: a release, a reign, a founding
     return [("born", start, dash), ("die", dash + 1, end)]
+
+
+# Words that open another name of the parenthesis' owner: "La Luna (or LaLuna)", "(formerly "X")", "(also known as Y)".
+_OTHER_NAME_WORDS = frozenset({"or", "also", "formerly", "aka", "a.k.a.", "known", "called", "originally"})
+
+
+def _other_name(state: ChunkState, open_i: int, start: int, end: int) -> bool:
+    """Another name of the owner in one part of its parenthesis: "La Luna (or LaLuna)", "The Danish Music Museum
+    (Danish: "Musikmuseet"; formerly "Musikhistorisk Museum")", "(also known as X)": an alias of the owner, not
+    an entity of its own. A language label is one or two capitalised words and a colon."""
+    doc = state.doc
+    k = start
+    colon = next((j for j in range(start, min(end, start + 3)) if doc[j].text == ":"), None)
+    if colon is not None and colon > start and all(doc[j].text[:1].isupper() for j in range(start, colon)):
+        k = colon + 1  # "Danish:", "Old Welsh:"
+    else:
+        while k < end and doc[k].lower_ in _OTHER_NAME_WORDS | {"as"}:
+            k += 1
+        if k == start:
+            return False
+    names = [m for m in (state.tok2m[j] for j in range(k, end)) if m is not None and not m.is_date]
+    if not names or names[0].start > k + 1 or names[0].end < end - 1:
+        return False  # the part must be the name and nothing else ('or "LaLuna"', not "or 1073")
+    owner = parenthesis_owner(state, open_i)
+    if owner is None or owner is names[0] or owner.is_date:
+        return False
+    if names[0].name not in owner.aliases:
+        owner.aliases.append(names[0].name)
+    state.aliased.add(id(names[0]))
+    return True
 
 
 def _names_someone(state: ChunkState, i: int) -> bool:

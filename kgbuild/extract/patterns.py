@@ -190,8 +190,8 @@ def _scan(state: ChunkState) -> list[tuple[str, int]]:
             mention = state.tok2m[tok.i]
             if mention is None and tok.tag_ in PROPER_TAGS and tok.i < first_end:
                 mention = state.proper(tok)
-            if mention is not None and (mention.label == "PERSON"
-                                        or (mention.label == PROPN and tok.i < first_end)) and not _paired(doc, tok, mention):
+            if mention is not None and (mention.label == "PERSON" or (mention.label == PROPN and tok.i < first_end)) \
+                    and not _paired(doc, tok, mention):
                 state.person_subjects.append((tok.i, mention))
         elif dep in ("acl", "relcl", "conj", "xcomp", "advcl", "pcomp") and tok.tag_.startswith("VB"):
             heads.add(tok.i)
