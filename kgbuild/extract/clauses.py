@@ -60,6 +60,13 @@ def _where_done(state: ChunkState, pobj: Token) -> bool:
         class_hint(state.lemma(pobj)) != "Work")
 
 
+def _appears_in(lemma: str, children: list[Token]) -> bool:
+    """Whether "appear" says where someone was seen, "appeared in 27 episodes of X", "has appeared in over 15 films
+    including A": a preposition of place and no complement. "appeared to be", "appears unlikely" is seeming."""
+    return lemma == "appear" and any(c.dep_ == "prep" and c.lower_ in ("in", "on") for c in children) and not any(
+        c.dep_ in ("xcomp", "ccomp", "acomp", "attr", "oprd") for c in children)
+
+
 def clause(state: ChunkState, verb: Token) -> None:
     """The facts of one clause head: triples from its subject, objects and prepositions, and the event it may be."""
     if not verb.tag_.startswith("VB") or is_person_role(verb.lower_):
@@ -107,7 +114,8 @@ def clause(state: ChunkState, verb: Token) -> None:
         adjective_relations(state, verb, subjects, stated + [q for q in inherited if q not in stated])
     if appearances(state, subjects, verb):  # "The album features guest appearances from A, B and C"
         return
-    if lemma in SKIP_VERBS and not (verb.dep_ == "xcomp" and state.lemma(verb.head) == "use"):
+    if lemma in SKIP_VERBS and not (verb.dep_ == "xcomp" and state.lemma(verb.head) == "use") and not (
+            _appears_in(lemma, children)):
         state.front_qualifiers[verb.i] = inherited
         return  # but "used it to plan EDSAC" states what was done
     particle = next((c.lower_ for c in children if c.dep_ == "prt"), "")

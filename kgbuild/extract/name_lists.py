@@ -157,16 +157,28 @@ def _list_ends(tok: Token, verb: Token | None) -> bool:
 
 
 
+_LIST_PREPS = frozenset({"including", "like", "as"})
+# Quantity words that head "many of the figures ..., including A, B".
+_QUANTITIES = frozenset({"many", "some", "several", "few", "most", "all"})
+
+
 def included(state: ChunkState, noun: Token) -> list[Mention]:
     """The names a plural common noun is given by: "covered by a number of artists, including Boy George,
     Hermine Demoriane and Porcupine Tree", "worked with many musicians such as Eric Clapton and Phil
     Collins". A verb's argument that is such a noun stands for those names."""
-    if noun.tag_ not in ("NN", "NNS"):
+    if noun.tag_ not in ("NN", "NNS") and noun.lower_ not in _QUANTITIES:
         return []
     heads = [noun, *(p for prep in noun.children if prep.dep_ == "prep" and prep.lower_ == "of"
                      for p in prep.children if p.dep_ == "pobj" and p.tag_ == "NNS")]
     if noun.tag_ != "NNS" and len(heads) == 1:
         return []  # "a number of artists", "many artists"; not "the company, including ..."
+    # "bands from Portland and the surrounding area like A, B and C", "many of the local figures in the genre,
+    # including A, B": the parser hung the list on a common noun inside the plural's own modifier; a singular
+    # noun there is given by no list of names, so the list is the plural's.
+    heads.extend(t for head in heads if head.tag_ == "NNS" for prep in head.children
+                 if prep.dep_ == "prep" and prep.lower_ not in _LIST_PREPS
+                 for pobj in prep.children if pobj.dep_ == "pobj" for t in (pobj, *pobj.conjuncts)
+                 if t.tag_ == "NN" and state.tok2m[t.i] is None)
     doc = state.doc
     for head in heads:
         for prep in head.children:

@@ -578,8 +578,8 @@ def role_prefixes(state: ChunkState) -> None:
         if mention.label != "PERSON" or mention.start < 1:
             continue
         tok = doc[mention.start - 1]
-        if not tok.is_alpha or (tok.tag_ in PROPER_TAGS and not tok.is_sent_start):
-            continue
+        if not tok.is_alpha or (tok.tag_ in PROPER_TAGS and not tok.is_sent_start and not tok.is_lower):
+            continue  # (a lower-case word tagged NNP is the tagger's slip: "actor and comedian (NNP) Jackie Coogan")
         word = state.lemma(tok).lower() if tok.tag_ in NOUN_TAGS else tok.lower_
         plural = tok.tag_ == "NNS"
         if not is_person_role(word) and word.endswith("s") and is_person_role(word[:-1]):
@@ -591,10 +591,31 @@ def role_prefixes(state: ChunkState) -> None:
         if plural:  # a plural role covers the whole list after it
             root = doc[mention.end - 1]
             members = [m for m in (state.tok2m[t.i] for t in listed(root)) if m is not None and m.label == "PERSON"]
+        earlier = _coordinated_roles(state, tok)  # "producer and director Baldev Raj Chopra": both
         for member in members:
             if member.semantic_type is None:
-                member.semantic_type = role
+                member.semantic_type = earlier[0] if earlier else role
                 member.description = state.sentence(tok)
+            if earlier:
+                for kind in (*earlier, role):
+                    member.add_type(kind, state.sentence(tok))
+
+
+def _coordinated_roles(state: ChunkState, tok: Token) -> list[str]:
+    """The role nouns coordinated before the one right before a name, in text order: "actor and comedian Jackie
+    Coogan" -> ["actor"], "writer, producer and director X" -> ["writer", "producer"]. Only lower-case nouns that
+    are roles themselves, so "Hungarian and director" or a name before the "and" stops it."""
+    doc = state.doc
+    found: list[str] = []
+    k = tok.i - 1
+    while k >= 1 and doc[k].lower_ in ("and", ",", "&"):
+        prev = doc[k - 1]
+        word = state.lemma(prev).lower() if prev.tag_ in NOUN_TAGS else prev.lower_
+        if not prev.is_lower or not is_person_role(word):
+            break
+        found.insert(0, word)
+        k -= 2
+    return found
 
 
 # Kin and spouse nouns before a name say how someone is related, not what they are ("his wife Mary").
