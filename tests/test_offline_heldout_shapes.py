@@ -136,3 +136,29 @@ def test_coordinated_roles_before_a_name_are_all_types(extractor: OfflineExtract
     [brand] = [e for e in result.entities if e.name == "Russell Brand"]
     assert brand.semantic_type == "actor"
     assert "comedian" in brand.properties.get("semantic_types", [])
+
+
+def test_a_co_verb_is_one_word(extractor: OfflineExtractor) -> None:
+    # 2Wiki, Lino Brocka: the tokenizer split "co-founded" and the parser read "co" as the verb.
+    result = run(extractor, "Lino Brocka was a Filipino film director. He co-founded the organization Concerned "
+                            "Artists of the Philippines( CAP), dedicated to helping artists address issues "
+                            "confronting the country.", "Lino Brocka")
+    assert ("Lino Brocka", "co-found", "Concerned Artists of the Philippines") in triples(result)
+
+
+# ---------------------------------------------------------------------------- dates
+
+
+def test_a_year_opening_a_works_kind_is_its_release(extractor: OfflineExtractor) -> None:
+    # 2Wiki, Corina (singer): "the 1999 film "Cradle Will Rock"" says when the film came out.
+    result = run(extractor, 'Corina portrayed Frida Kahlo in the 1999 film "Cradle Will Rock".', "Corina (singer)")
+    assert ("Cradle Will Rock", "released in", "1999") in triples(result)
+
+
+def test_a_year_in_a_persons_role_phrase_is_no_release(extractor: OfflineExtractor) -> None:
+    # guard (2Wiki, Saif Ali Khan): the year dates the film only, and "his portrayal" stays no work
+    result = run(extractor, 'He earned wide critical praise for his portrayal of a manipulative businessman in the '
+                            '2004 thriller "Ek Hasina Thi".', "Saif Ali Khan")
+    found = triples(result)
+    assert ("Ek Hasina Thi", "released in", "2004") in found
+    assert not {t for t in found if t[1] == "released in" and t[0] != "Ek Hasina Thi"}

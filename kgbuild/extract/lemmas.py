@@ -54,6 +54,8 @@ class Lemmatizer:
         # Mirrors spacy.pipeline.Lemmatizer.rule_lemmatize, returning its first form.
         if pos not in self._tables:
             return text
+        if text.startswith("co-") and len(text) > 5:
+            return "co-" + self._rule_lemma(text[3:], pos)  # "co-wrote" -> "co-write", "co-founded" -> "co-found"
         index, exceptions, rules = self._tables[pos]
         if exceptions.get(text):
             return str(exceptions[text][0])

@@ -685,10 +685,29 @@ def kind_prefixes(state: ChunkState) -> None:
             members = unique_mentions(state, listed(root)) or members
             members = continue_list(state, members, tok)  # the list the parse lost: "her movies A (2004), B"
         hinted = state.classes.by_hint.get(hint)
+        year = _kind_year(state, tok) if hint == "Work" and tok.tag_ == "NN" else None
         for member in members:
             member.add_type(kind, state.sentence(tok))
             if hinted is not None and not member.class_fixed and not member.is_date:
                 member.guess_class(hinted)
+            if year is not None:
+                state.triple(member, "released in", year, [])  # "the 2004 thriller "The Skulls III""
+
+
+def _kind_year(state: ChunkState, kind: Token) -> Mention | None:
+    """A year that opens a work's kind phrase, "the 1971 film", "the 2005 horror movie": when the work came out,
+    as "a 1971 film" says of a definition's subject. Only a bare year (not "the 1990s", not a date) right after
+    the article."""
+    doc = state.doc
+    k = kind.i - 1
+    while k > 0 and doc[k].is_lower and doc[k].tag_ in ("NN", "JJ", "HYPH", "VBN"):
+        k -= 1  # "the 2005 horror movie", "the 2007 made-for-TV film"
+    if k < 1 or doc[k - 1].lower_ not in ("the", "a", "an", "his", "her", "their", "its"):
+        return None
+    if not re.fullmatch(r"1\d{3}|20\d{2}", doc[k].text):
+        return None
+    year = state.tok2m[k] or state.year(doc[k])
+    return year if year is not None and year.is_date and year.name == doc[k].text else None
 
 
 def unique_mentions(state: ChunkState, toks: list[Token]) -> list[Mention]:

@@ -8,6 +8,7 @@ types, and the concepts named by "X is a <type>" definitions. See `patterns` for
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -65,7 +66,7 @@ CODE_CLASSES = "CodeElement|Function|API|Software"
 
 class OfflineExtractor:
     name = "spacy-rules"
-    version = "8"  # bump when rules change: it is part of the cache key
+    version = "9"  # bump when rules change: it is part of the cache key
 
     def __init__(
         self,
@@ -282,7 +283,7 @@ def _code_tokens(nlp: Language, masked: Masked) -> str | Doc:
     token (before tagging and parsing, so the parser sees `socket.setTimeout(timeout[, callback])` as
     one word); without, the text itself."""
     if not masked.spans:
-        return masked.text
+        return _prefixed_words(nlp, masked.text)
     doc = nlp.make_doc(masked.text)
     last_end = -1
     with doc.retokenize() as retokenizer:
@@ -292,6 +293,26 @@ def _code_tokens(nlp: Language, masked: Masked) -> str | Doc:
                 continue
             last_end = span.end
             if len(span) > 1:
+                retokenizer.merge(span)
+    return doc
+
+
+# A "co-" verb form: past, participle or gerund ("co-founded", "co-wrote", "co-written", "co-starring"); nouns
+# ("co-star", "Co-stars include ...") stay as the tokenizer splits them, which the list rules read.
+_CO_WORD_RE = re.compile(r"\bco-(?:[a-z]{2,}(?:ed|ing)|wrote|written|led|ran|won|owned|held)\b")
+
+
+def _prefixed_words(nlp: Language, text: str) -> str | Doc:
+    """The text to parse, with each "co-" verb ("co-founded", "co-wrote", "co-starred") one token
+    (issue 23, ninth session): the tokenizer splits the hyphen, and the parser then reads "co" as the verb and
+    loses the clause ("who co-founded Apex Digital" stated nothing). The lemmas keep the prefix: "co-found"."""
+    if _CO_WORD_RE.search(text) is None:
+        return text
+    doc = nlp.make_doc(text)
+    with doc.retokenize() as retokenizer:
+        for match in _CO_WORD_RE.finditer(text):
+            span = doc.char_span(match.start(), match.end())
+            if span is not None and len(span) > 1:
                 retokenizer.merge(span)
     return doc
 
