@@ -162,3 +162,52 @@ def test_a_year_in_a_persons_role_phrase_is_no_release(extractor: OfflineExtract
     found = triples(result)
     assert ("Ek Hasina Thi", "released in", "2004") in found
     assert not {t for t in found if t[1] == "released in" and t[0] != "Ek Hasina Thi"}
+
+
+# ---------------------------------------------------------------------------- places and sources
+
+
+def test_a_place_chain_before_and_a_verb_is_still_a_chain(extractor: OfflineExtractor) -> None:
+    # 2Wiki, Jerome Storm: the "and" before "died" joins clauses, not places
+    result = run(extractor, "Jerome Storm was an American film director. He was born in Denver, Colorado, and died "
+                            "in Desert Hot Springs, California.", "Jerome Storm")
+    found = triples(result)
+    assert ("Denver", "located in", "Colorado") in found
+    assert ("Jerome Storm", "born in", "Denver") in found
+    assert ("Jerome Storm", "born in", "Colorado") not in found
+
+
+def test_a_name_after_a_place_and_its_comma_is_where_it_lies(extractor: OfflineExtractor) -> None:
+    # 2Wiki, Wallace Fox: "Purcell, Oklahoma" is one place and where it lies, not two birthplaces
+    result = run(extractor, "Wallace Fox was an American film director. He was born in Purcell, Oklahoma, and died "
+                            "in Hollywood, California.", "Wallace Fox")
+    found = triples(result)
+    assert ("Purcell", "located in", "Oklahoma") in found
+    assert ("Wallace Fox", "born in", "Oklahoma") not in found
+
+
+def test_by_after_a_based_on_source_names_its_author(extractor: OfflineExtractor) -> None:
+    # 2Wiki, Dancing in the Rain (film): Smole wrote the novel; he "based" nothing
+    result = run(extractor, 'Dancing in the Rain is a 1961 Yugoslav film. It is a love drama based on the novel "Črni '
+                            'dnevi in beli dan " by Dominik Smole.', "Dancing in the Rain (film)")
+    found = triples(result)
+    assert not {t for t in found if t[0] == "Dominik Smole" and t[1] == "base"}
+
+
+def test_by_on_a_based_on_source_names_its_author(extractor: OfflineExtractor) -> None:
+    # guard (2Wiki, Through Fire and Water): the "by" on the novel's title keeps "write", and no "create" beside it
+    result = run(extractor, 'Through Fire and Water is a 1923 British silent drama film. It was based on the novel" '
+                            'Greensea Island" by Victor Bridges.', "Through Fire and Water")
+    found = triples(result)
+    assert ("Victor Bridges", "write", "Greensea Island") in found
+    assert ("Through Fire and Water", "based on", "Greensea Island") in found
+    assert not {t for t in found if t[0] == "Victor Bridges" and t[1] != "write"}
+
+
+def test_a_source_verb_shares_no_agent_with_its_conjunct(extractor: OfflineExtractor) -> None:
+    # 2Wiki, Princ Bajaja: "based on ... and directed by Antonín Kachlík": Kachlík directed, based nothing
+    result = run(extractor, 'Princ Bajaja is a 1971 Czechoslovak fantasy film based on the fairy tale" Prince Bajaja" '
+                            "by Božena Němcová and directed by Antonín Kachlík.", "Princ Bajaja")
+    found = triples(result)
+    assert ("Antonín Kachlík", "direct", "Princ Bajaja") in found
+    assert not {t for t in found if t[0] == "Antonín Kachlík" and t[1] == "base"}

@@ -11,7 +11,7 @@ from kgbuild.extract.facts import CONCEPT, EventFact, Mention
 from kgbuild.extract.member_lists import listed_members
 from kgbuild.extract.name_lists import continue_list, included
 from kgbuild.extract.names import date_preposition
-from kgbuild.extract.nouns import copula, noun_relations, possessed_copula
+from kgbuild.extract.nouns import copula, noun_relations, place_chain_head, possessed_copula
 from kgbuild.extract.roles_played import ROLE_VERBS, appearances, played_role
 from kgbuild.extract.subjects import verb_subjects
 from kgbuild.extract.typehints import class_hint, is_person_role
@@ -37,6 +37,8 @@ from kgbuild.extract.vocab import (
 from kgbuild.extract.work_credits import work_part_makers
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from spacy.tokens import Token
 
 
@@ -58,6 +60,38 @@ def _where_done(state: ChunkState, pobj: Token) -> bool:
         return mention.is_place or mention.label in ("ORG", "FAC")
     return pobj.tag_ in ("NN", "NNS") and state.lemma(pobj) not in WORK_NOUN_VERBS and (
         class_hint(state.lemma(pobj)) != "Work")
+
+
+# Verbs whose "on"/"from" object is a source work: a "by" after that object names the source's author.
+_SOURCE_VERBS = frozenset({"base", "adapt", "inspire", "derive"})
+
+
+def _source_authors(state: ChunkState, children: list[Token], agents: Sequence[Mention] = ()) -> bool:
+    """(author, write/create, source) for "based on the comic strip "Tailspin Tommy" by Hal Forrest and Glenn
+    Chaffin": whoever is named after a "by" on the source made it; the film was not "based" by them. The verb is the
+    source kind's ("novel", "play": write), else "create". `agents`: the names of a "by" the parser hung on the verb
+    itself, authors of the source too. Whether an author was found (then the verb's agents, shared from a conjunct
+    ("... and directed by X") or the same "by", based nothing)."""
+    sources: list[tuple[Token, Mention]] = []
+    for prep in (c for c in children if c.dep_ == "prep" and c.lower_ in ("on", "from")):
+        for pobj in (p for p in prep.children if p.dep_ == "pobj"):
+            source = state.named(pobj) or next(
+                (m for c in pobj.children if c.dep_ == "appos" for m in [state.named(c)] if m is not None), None)
+            if source is not None and not source.is_date:
+                sources.append((pobj, source))
+    found = False
+    for pobj, source in sources:
+        kind = pobj if pobj.tag_ in ("NN", "NNS") else pobj.head if pobj.dep_ == "appos" else None
+        verb = WORK_NOUN_VERBS.get(state.lemma(kind), "create") if kind is not None else "create"
+        if kind is None:  # 'the novel" Greensea Island"': the kind noun hangs on the title
+            kind = next((c for c in pobj.subtree if c.tag_ == "NN" and c.i < pobj.i), None)
+            verb = WORK_NOUN_VERBS.get(state.lemma(kind), "create") if kind is not None else "create"
+        authors = [m for by in pobj.children if by.dep_ == "prep" and by.lower_ == "by"
+                   for p in by.children if p.dep_ == "pobj" for m in _agent_names(state, p)]
+        for author in (m for m in [*authors, *agents] if m is not source and not m.is_place):
+            state.triple(author, verb, source, [])
+            found = True
+    return found
 
 
 def _appears_in(lemma: str, children: list[Token]) -> bool:
@@ -188,7 +222,7 @@ def clause(state: ChunkState, verb: Token) -> None:
                     for p in other.children]:
                 if pobj.dep_ == "pobj":
                     named: list[Mention] = []
-                    for tok in listed(pobj):
+                    for tok in place_chain_head(state, pobj) or listed(pobj):
                         found = state.object(tok, False)
                         if found is None and lemma == "die" and prep in ("of", "from"):
                             found = _cause(state, tok)  # "died of lung cancer": what of
@@ -206,8 +240,13 @@ def clause(state: ChunkState, verb: Token) -> None:
         counted_objects(state, subjects, phrasal, counted_nouns)  # an amount: a property, not a node
     age_at(state, subjects, word, children)
 
-    if not agents and verb.tag_ == "VBN" and not objects:
-        # "written and directed by Stephen King": the first participle shares the agent of its conjunct.
+    if lemma in _SOURCE_VERBS and agents:
+        # "based on the novel "X" by Dominik Smole" with the "by" on the verb: Smole wrote X, nobody "based" the film
+        _source_authors(state, children, agents)
+        agents = []
+    if not agents and verb.tag_ == "VBN" and not objects and lemma not in _SOURCE_VERBS:
+        # "written and directed by Stephen King": the first participle shares the agent of its conjunct (not a
+        # source verb's: "based on a novel by X and produced by Universal" was not based by Universal).
         for other in verb.conjuncts:
             if other.i > verb.i and other.tag_ == "VBN":
                 for by in other.children:
@@ -225,7 +264,9 @@ def clause(state: ChunkState, verb: Token) -> None:
                                if pobj.dep_ == "pobj" for m in _agent_names(state, pobj))
                 break
 
-    if passive and not agents:
+    if passive and lemma in _SOURCE_VERBS and _source_authors(state, children):
+        agents = []  # "based on the comic strip "Tailspin Tommy" by Hal Forrest": Forrest made the strip
+    elif passive and not agents:
         # "was built at the University of Manchester by Frederic Williams, ...": the parser hung the
         # agent on the place; people named after that "by" are who did it.
         for place_prep in (c for c in children if c.dep_ == "prep" and c.lower_ != "by"):

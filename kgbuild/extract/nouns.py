@@ -62,7 +62,8 @@ def noun_relations(
             prep = child.lower_
             targets = [
                 m for pobj in child.children if pobj.dep_ == "pobj"
-                for m in (state.object(t, False) for t in conjuncts(pobj)) if m is not None and not m.is_date
+                for m in (state.object(t, False) for t in place_chain_head(state, pobj) or conjuncts(pobj))
+                if m is not None and not m.is_date
             ]
             if prep == "of" and titled_name(noun):
                 pobjs = [t for pobj in child.children if pobj.dep_ == "pobj" for t in conjuncts(pobj)]
@@ -509,15 +510,45 @@ def place_chains(state: ChunkState) -> None:
         while end + 1 < len(doc) and doc[end].text == "," and (nxt := starts.get(end + 1)) is not None:
             end = nxt.end  # "Drenovë, Korçë, Lekas, ... and Voskopojë": read to the end of the run
         after = doc[end] if end < len(doc) else None
-        if after is not None and after.lower_ in ("and", "or"):
+        # an "and" before a verb joins clauses, not places: "born in Faversham, Kent, and died in ..."
+        if after is not None and after.lower_ in ("and", "or") and not _verb_at(doc, end + 1):
             continue
-        if after is not None and after.text == "," and end + 1 < len(doc) and doc[end + 1].lower_ in ("and", "or"):
+        if after is not None and after.text == "," and end + 1 < len(doc) and doc[end + 1].lower_ in ("and", "or") and (
+                not _verb_at(doc, end + 2)):
             continue
         if left.name != right.name:
             state.triple(left, "located in", right, [])
             if gap == 1 and comma == left.end:
                 chain[id(left)] = right
     _through_chains(state, chain)
+
+
+def place_chain_head(state: ChunkState, pobj: Token) -> list[Token]:
+    """[pobj] when the prepositional object is a place followed by a comma and one more name with no "and" or "or":
+    "born in Faversham, Kent", "an actor from Winnipeg, Manitoba". That second name is where the first lies (the
+    NER may call it a person: "Kent"), not a second object; it is made a place so that `place_chains` relates them.
+    [] otherwise: the list as the parse gives it."""
+    head = state.tok2m[pobj.i]
+    if head is None or not head.is_place:
+        return []
+    members = listed(pobj)
+    if len(members) != 2 or any(c.dep_ == "cc" for t in members for c in t.children):
+        return []
+    second = members[1]
+    doc = state.doc
+    place = state.tok2m[second.i]
+    if place is None or place.is_date or doc[place.start - 1].text != "," or doc[place.start - 2].i != head.end - 1:
+        return []
+    if place.end < len(doc) and doc[place.end].lower_ in ("and", "or"):
+        return []  # "in Paris, Lyon and Nice": a list
+    if not place.is_place and not place.class_fixed and place.end - place.start == 1:
+        place.label = "GPE"  # a one-word name after a place and its comma: "Faversham, Kent"
+        place.spg_class = state.classes.place
+    return [pobj] if place.is_place else []
+
+
+def _verb_at(doc: Doc, i: int) -> bool:
+    return i < len(doc) and doc[i].tag_.startswith("VB") and doc[i].tag_ != "VBG"
 
 
 def _through_chains(state: ChunkState, chain: dict[int, Mention]) -> None:
