@@ -211,3 +211,30 @@ def test_a_source_verb_shares_no_agent_with_its_conjunct(extractor: OfflineExtra
     found = triples(result)
     assert ("Antonín Kachlík", "direct", "Princ Bajaja") in found
     assert not {t for t in found if t[0] == "Antonín Kachlík" and t[1] == "base"}
+
+
+# ---------------------------------------------------------------------------- kin
+
+
+def test_a_kin_noun_and_its_name_after_a_comma(extractor: OfflineExtractor) -> None:
+    # 2Wiki, Oswiu and Dinu Cocea: "his son, Ecgfrith" states the kinship as "his son Ecgfrith" does
+    result = run(extractor, "Oswiu died in 670 and was succeeded by his son, Ecgfrith.", "Oswiu")
+    found = triples(result)
+    assert ("Ecgfrith", "son of", "Oswiu") in found
+    assert ("Ecgfrith", "succeed", "Oswiu") in found  # guard: the clause keeps its agent
+    result = run(extractor, "He was survived by his daughter, Oana.", "Dinu Cocea")
+    assert ("Oana", "daughter of", "Dinu Cocea") in triples(result)
+
+
+def test_his_after_a_person_and_is_that_persons(extractor: OfflineExtractor) -> None:
+    # 2Wiki, Beatrice of Navarre, Countess of La Marche: "his wife" is Charles III's, not Beatrice's
+    result = run(extractor, "Beatrice of Navarre( 1392-1412/1415) was a daughter of Charles III of Navarre and his "
+                            "wife, Eleanor of Castile.", "Beatrice of Navarre, Countess of La Marche")
+    found = triples(result)
+    assert ("Eleanor of Castile", "wife of", "Charles III of Navarre") in found
+    assert not {t for t in found if t[1] == "wife of" and t[2] == "Beatrice of Navarre"}
+    # guard (2Wiki, Princess Marie of Hanover): an unsettled name before "and of his": no guess
+    result = run(extractor, "Princess Marie of Hanover (2 December 1849 – 4 June 1904) was the younger daughter of "
+                            "King George V of Hanover and of his wife, Princess Marie of Saxe-Altenburg.",
+                 "Princess Marie of Hanover")
+    assert not {t for t in triples(result) if t[1] == "wife of" and t[2] == "Princess Marie of Hanover"}

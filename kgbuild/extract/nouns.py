@@ -652,6 +652,7 @@ def _coordinated_roles(state: ChunkState, tok: Token) -> list[str]:
 # Kin and spouse nouns before a name say how someone is related, not what they are ("his wife Mary").
 _KIN_NOUNS = frozenset({"son", "daughter", "child", "wife", "husband", "mother", "father", "brother", "sister",
                         "consort", "spouse", "heir", "mistress", "parent", "sibling"})
+KIN_NOUNS = _KIN_NOUNS  # read by `possessed_names` ("his son, Ecgfrith")
 # Places named "the <kind> of <name>" ("the town of Lima", "the unincorporated communities of Lima and
 # Tarrant"); "the capital of France" is a relation, so capitals and countries are not here.
 _OF_KINDS = frozenset({"village", "town", "city", "municipality", "commune", "community", "county", "province",

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from kgbuild.extract.chunk_state import ChunkState
 from kgbuild.extract.facts import Mention
+from kgbuild.extract.nouns import KIN_NOUNS as _KIN_NOUNS
 from kgbuild.extract.nouns import name_after, noun_phrase
 from kgbuild.extract.vocab import VAGUE_NOUNS
 
@@ -32,18 +33,45 @@ def possessed_name(state: ChunkState, noun: Token) -> None:
         return
     doc = state.doc
     j, name = name_after(state, noun)
-    if name is None or name.start != j or name.is_date or (j > noun.i + 1 and name.end >= len(doc)):
+    kin = word in _KIN_NOUNS
+    if kin and j < len(doc) and doc[j].text == "," and name is None:
+        # "succeeded by his brother, George Wheate", "his wife, Agnes of Sagan": a kin noun's name may follow its
+        # comma (an apposition); other nouns' may not ("its home, Paris" says nothing of the kind)
+        j, name = name_after(state, doc[j])
+    if name is None or name.start != j or name.is_date or (j > noun.i + 1 and name.end >= len(doc) and not kin):
         return
     # tied by the parse: the noun is a compound of the name's head, or the name an apposition of the noun
     span = range(name.start, name.end)
     if not ((noun.dep_ in ("compound", "nmod") and noun.head.i in span) or any(
             doc[k].dep_ == "appos" and doc[k].head.i == noun.i for k in span)):
         return
-    owners = [m for c in noun.children if c.dep_ == "poss" for m in [possessor(state, c)] if m is not None]
+    owners = [m for c in noun.children if c.dep_ == "poss"
+              for m in [_kin_possessor(state, c) if kin and j > noun.i + 1 else possessor(state, c)] if m is not None]
     for owner in owners:
         if owner is name or owner.is_date:
             continue
+        if kin and not name.class_fixed:
+            name.guess_class(state.classes.person)  # "his daughter, Oana" (ORG to the NER)
         state.triple(name, f"{noun_phrase(state, noun)} of", owner, [])
+
+
+def _kin_possessor(state: ChunkState, poss: Token) -> Mention | None:
+    """Whose kin "his/her <kin>, Name" is: a named possessor as written; "his" right after "<person> and (of)"
+    is that person ("a daughter of King George V of Hanover and of his wife, Princess Marie": the king, not the
+    sentence's subject); else `possessor`'s rule ("He was survived by his daughter, Oana")."""
+    if poss.tag_ != "PRP$":
+        return state.subject(poss)
+    doc = state.doc
+    k = poss.i - 1
+    if k > 0 and doc[k].lower_ == "of":
+        k -= 1
+    if k > 0 and doc[k].lower_ == "and":
+        before = state.tok2m[k - 1]
+        if before is not None and before.end == k and state.is_person(before):
+            return before
+        if doc[k - 1].tag_ in ("NNP", "NNPS"):
+            return None  # a name the rules have not settled yet ("King George V of Hanover and of his wife"): no guess
+    return possessor(state, poss)
 
 
 def possessor(state: ChunkState, poss: Token) -> Mention | None:
