@@ -238,3 +238,11 @@ def test_his_after_a_person_and_is_that_persons(extractor: OfflineExtractor) -> 
                             "King George V of Hanover and of his wife, Princess Marie of Saxe-Altenburg.",
                  "Princess Marie of Hanover")
     assert not {t for t in triples(result) if t[1] == "wife of" and t[2] == "Princess Marie of Hanover"}
+
+
+def test_a_possessed_office_a_copula_names_is_also_a_type(extractor: OfflineExtractor) -> None:
+    # 2Wiki, Michał Przysiężny: "His current coach is X" relates X and says what X is
+    result = run(extractor, "Michał Przysiężny is a Polish tennis player. His current coach is Aleksander "
+                            "Charpantidis.", "Michał Przysiężny")
+    assert ("Aleksander Charpantidis", "coach of", "Michał Przysiężny") in triples(result)
+    assert types(result)["Aleksander Charpantidis"] == "coach"

@@ -800,3 +800,5 @@ def possessed_copula(state: ChunkState, verb: Token) -> None:
                 continue
             for owner in owners:
                 state.triple(named, predicate, owner, [])
+            if (head in TITLE_NOUNS or _office(state, subject)) and not _kin(head):
+                named.add_type(phrase, state.sentence(verb))  # "Its president is X": X is a president too
