@@ -32,7 +32,9 @@ verbs, adjectives...), value qualifiers (amounts, percentages, periods on a rela
 
 Run from the repo root: `python bench/zh_extract.py [--baseline REF]` (REF: a git commit whose kgbuild/ is
 scored too, default the commit before the open-domain rules; `--baseline none` skips it). Readable
-lines, then one JSON object.
+lines, then one JSON object. `--set NAME` (held-out-6, dev-4, open, reports, medicine...; repeatable) scores only
+those sets, per paragraph and without the builds and the speed run, in a few seconds, and prints every false and
+missed relation of each (`--set list` names them).
 """
 
 from __future__ import annotations
@@ -146,7 +148,9 @@ def is_value(name: str, cls: str) -> bool:
     return cls != "Date" and bool(_VALUE.match(name))
 
 
-def score_open(paragraphs: Sequence[dict], extract: Extract, common: set[str]) -> dict[str, object]:
+def score_open(paragraphs: Sequence[dict], extract: Extract, common: set[str], *,
+               every: bool = False) -> dict[str, object]:
+    """`every`: list every false and missed relation, not a sample of them."""
     results = extract([chunk(i, p["text"]) for i, p in enumerate(paragraphs)])
     keys = ("e_tp e_pred e_gold typed r_tp r_pred r_gold q_tp q_pred q_gold v_tp v_pred v_gold ev_tp ev_pred ev_gold "
             "common all_rel").split()
@@ -189,8 +193,8 @@ def score_open(paragraphs: Sequence[dict], extract: Extract, common: set[str]) -
         n["r_pred"] += len(triples)
         n["r_gold"] += len(gold_rel)
         n["all_rel"] += len(ex.relations)
-        false_relations += [f"{p['id']} {t}" for t in sorted(triples - gold_rel)][:3]
-        missed_relations += [f"{p['id']} {t}" for t in sorted(gold_rel - triples)][:3]
+        false_relations += [f"{p['id']} {t}" for t in sorted(triples - gold_rel)][:None if every else 3]
+        missed_relations += [f"{p['id']} {t}" for t in sorted(gold_rel - triples)][:None if every else 3]
         rel_by_id = {r.id: r for r in ex.relations}
         quals = set()
         for h in ex.hypernodes:
@@ -219,8 +223,9 @@ def score_open(paragraphs: Sequence[dict], extract: Extract, common: set[str]) -
             "gold_relations_per_entity": round(sum(len(p["relations"]) for p in paragraphs)
                                                / max(1, sum(len(p["entities"]) for p in paragraphs)), 3),
             "common_word_entity_share": round(n["common"] / n["e_pred"], 3) if n["e_pred"] else 0.0,
-            "sample_false_entities": false_entities[:12], "sample_false_relations": false_relations[:12],
-            "sample_missed_relations": missed_relations[:12]}
+            "sample_false_entities": false_entities[:None if every else 12],
+            "sample_false_relations": false_relations[:None if every else 12],
+            "sample_missed_relations": missed_relations[:None if every else 12]}
 
 
 # ---------------------------------------------------------------- runs
@@ -278,6 +283,39 @@ def build_figures(paragraphs: Sequence[dict], *, as_report: bool = False) -> dic
                 "stated_per_entity": round((len(facts) + len(hypers)) / len(entities), 3) if entities else 0.0,
                 "unrelated_named": len(unrelated),
                 "components": after.components if after else None, "wall_s": round(time.perf_counter() - started, 2)}
+
+
+def open_sets() -> dict[str, list[dict]]:
+    """Every open-domain labelled set by the name `--set` takes."""
+    out = {"open": json.loads(OPEN_GOLD.read_text(encoding="utf-8"))["paragraphs"]}
+    reports = json.loads(REPORT_GOLD.read_text(encoding="utf-8"))["paragraphs"]
+    for split in ("dev", "held-out", "held-out-2"):
+        out[f"reports {split}"] = [p for p in reports if p["split"] == split]
+    for name, path in (("held-out-3", HELDOUT3_GOLD), ("held-out-4", HELDOUT4_GOLD), ("held-out-5", HELDOUT5_GOLD),
+                       ("held-out-6", HELDOUT6_GOLD)):
+        out[name] = json.loads(path.read_text(encoding="utf-8"))["paragraphs"]
+    dev4 = json.loads(DEV4_GOLD.read_text(encoding="utf-8"))["paragraphs"]
+    for split in sorted({p["split"] for p in dev4}, key=lambda s: int(s.rsplit("-", 1)[1])):
+        out[split] = [p for p in dev4 if p["split"] == split]
+    return out
+
+
+def set_figures(names: Sequence[str]) -> dict[str, dict[str, object]]:
+    """Only the named sets, per paragraph (no builds, no speed run), with every false and missed relation."""
+    sets = open_sets()
+    extractor = ChineseExtractor(resolve_schema("open_domain"))
+    common = common_words()
+    out: dict[str, dict[str, object]] = {}
+    for name in names:
+        if name == "medicine":
+            medicine = json.loads(GOLD.read_text(encoding="utf-8"))["sentences"]
+            out["medicine: jieba-rules, schema only | all"] = score(medicine, ChineseExtractor(
+                resolve_schema("medicine")).extract)
+        elif name in sets:
+            out[f"set: jieba-rules | {name}"] = score_open(sets[name], extractor.extract, common, every=True)
+        else:
+            print(f"--set {name}: no such set; the sets are: medicine, {', '.join(sets)}", file=sys.stderr)
+    return out
 
 
 def figures() -> dict[str, dict[str, object]]:
@@ -357,7 +395,7 @@ def figures() -> dict[str, dict[str, object]]:
     return out
 
 
-def baseline_figures(ref: str) -> dict[str, dict[str, object]] | None:
+def baseline_figures(ref: str, sets: Sequence[str] = ()) -> dict[str, dict[str, object]] | None:
     """The same figures for kgbuild/ as of `ref`: its tree unpacked into a temporary folder and this
     script run there in a child process (the gold files and scoring code stay this run's)."""
     repo = HERE.parent
@@ -368,7 +406,8 @@ def baseline_figures(ref: str) -> dict[str, dict[str, object]] | None:
             return None
         subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([tmp, str(HERE)])}
-        child = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--figures-only"], env=env, cwd=tmp,
+        child = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--figures-only",
+                                *[f"--set={name}" for name in sets]], env=env, cwd=tmp,
                                capture_output=True, text=True, check=False)
         if child.returncode != 0:
             print(f"baseline {ref} failed: {child.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
@@ -409,16 +448,27 @@ def show(label: str, figs: dict[str, dict[str, object]]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", default=BASELINE, help="git commit whose kgbuild/ is scored too ('none': skip)")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME",
+                        help="score only this set, listing every false and missed relation ('list': the names)")
     parser.add_argument("--figures-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.figures_only:
-        print(json.dumps(figures(), ensure_ascii=False))
+    if "list" in args.set:
+        print("medicine", *open_sets(), sep="\n")
         return
-    now = figures()
-    before = baseline_figures(args.baseline) if args.baseline != "none" else None
+    run = (lambda: set_figures(args.set)) if args.set else figures
+    if args.figures_only:
+        print(json.dumps(run(), ensure_ascii=False))
+        return
+    now = run()
+    before = baseline_figures(args.baseline, args.set) if args.baseline != "none" else None
     if before is not None:
         show("before", before)
     show("now", now)
+    if args.set:
+        for name, result in now.items():
+            for kind in ("false", "missed"):
+                for line in result.get(f"sample_{kind}_relations", []):  # type: ignore[attr-defined]
+                    print(f"{kind:6} {name.split(' | ')[-1]:10} {line}")
     print(json.dumps({"baseline": args.baseline if before is not None else None, "now": now, "before": before},
                      ensure_ascii=False))
 
