@@ -42,6 +42,9 @@ _QUOTED = re.compile(r"[“\"「『]([^“”\"「」『』\n]{1,30})[”\"」�
 _TITLED = re.compile(r"《([^《》\n]{1,40})》")
 _ALIAS = re.compile(r"(?:以下简称|以下称|下称|简称|又称|亦称|俗称|英文简称|曾用名|原名|古称|旧称)[为：:\s]*"
                     r"(?:[“\"「『《]([^“”\"「」『』《》\n]{1,30})[”\"」』》]|([\u4e00-\u9fffA-Za-z0-9]{2,12}))")
+# A short name, then its full name declared: 鹤鸣酒业，全称四川鹤鸣酒业股份有限公司 / 鹤鸣酒业（全称…）.
+_FULL_NAME = re.compile(r"(?:^|(?<=[，。；：！？\n]))\s*(?P<short>[\u4e00-\u9fffA-Za-z0-9]{2,10})\s*[，,（(]\s*"
+                        r"(?:全称|全名)(?:为|是)?[：:\s]*")
 # Tags of tokens that may stand inside a name (nouns, proper names, abbreviations, Latin words, noun-verbs
 # such as 投资 and 监督管理, distinguishing words such as 特种).
 _NAMEY = frozenset({"n", "nr", "nrfg", "nrt", "ns", "nt", "nz", "j", "eng", "vn", "b", "an", "l", "ng", "nl", "ag"})
@@ -282,9 +285,12 @@ class OpenNameFinder:
             if name.startswith("经") and re.match(r"(?:的)?(?:批准|核准|同意|审批|审核)", text[e:e + 3]) \
                     and len(name) - 1 > len(m.group(0)):
                 name, start = name[1:], start + 1  # 经中国证券监督管理委员会核准: 经 is "by", no part of the name
-            for noise in sorted(wl.LEADING_NOISE, key=len, reverse=True):
-                if name.startswith(noise) and len(name) - len(noise) > len(m.group(0)):
-                    name, start = name[len(noise):], start + len(noise)
+            stripped = True
+            while stripped:  # 本 | 季度公司: one word of noise may hide another
+                stripped = False
+                for noise in sorted(wl.LEADING_NOISE, key=len, reverse=True):
+                    if name.startswith(noise) and len(name) - len(noise) > len(m.group(0)):
+                        name, start, stripped = name[len(noise):], start + len(noise), True
             if name.startswith(("当地", "有关", "相关", "各级")) or (len(m.group(0)) == 1 and name.startswith(
                     _NOT_EMPLOYER_LEAD)):
                 continue  # 当地政府, 有关部门: which body the text does not say; 国际医疗部: a department of one
@@ -925,6 +931,7 @@ class OpenNameFinder:
                         other.name = other.form = text[other.start:other.end]
                 if alias not in owner.aliases:
                     owner.aliases.append(alias)
+        result.aliases += self._full_names(text, kept)
         people = [f.mention for f in kept if f.how == "person" and "·" in f.mention.name]
         for f in kept:  # 冯·诺依曼 after 约翰·冯·诺依曼: the same person
             longer = next((p for p in people if p is not f.mention and p.name.endswith("·" + f.mention.name)), None)
@@ -953,6 +960,21 @@ class OpenNameFinder:
         result.values = [Mention(m.group(0), "", m.start(), m.end(), m.group(0)) for m in VALUE_RE.finditer(text)
                          if not _inside([(x.mention.start, x.mention.end) for x in kept], m.start(), m.end())]
         return result
+
+    @staticmethod
+    def _full_names(text: str, kept: list[Found]) -> list[tuple[Mention, str]]:
+        """鹤鸣酒业，全称四川鹤鸣酒业股份有限公司 / 鹤鸣酒业（全称…）: the name written first is the short name of the
+        full name declared after it (the reverse of 以下简称), where its characters stand in the full name in order."""
+        out: list[tuple[Mention, str]] = []
+        for m in _FULL_NAME.finditer(text):
+            full = next((f.mention for f in kept if f.mention.start == m.end() and f.how == "org"), None)
+            short = m.group("short")
+            chars = iter(full.name) if full is not None else iter(())
+            if full is not None and short != full.name and all(c in chars for c in short):
+                out.append((full, short))
+                if short not in full.aliases:
+                    full.aliases.append(short)
+        return out
 
     def _unglue(self, text: str, found: list[Found], tokens: list[Token]) -> None:
         """由金穗 | 装备 | 副总裁: jieba glued the preposition to a name it did not know (a token its dictionary does

@@ -43,6 +43,7 @@ _CHANGE = re.compile(r"(?P<base>同比|比上年(?:末|同期)?|较上年(?:末|
                      r"较年初|环比)?"
                      r"(?P<way>增长|上升|提高|增加|上涨|提升|下降|减少|下滑|降低|下跌|回落)了?(?:约|达)?$")
 _METRIC_STRIP_LEAD = re.compile(r"^(?:实现|完成|录得|取得|达到|共有|现有|拥有|累计|全年|全球|合计|总计|其中|单季|当季|"
+                                r"目前|当前|截至目前|"
                                 r"同期|同年|集团|公司|本公司|"
                                 r"本集团|学校|本行|该行|报告期内|本期|当期|共|全年实现|累计实现|新增|获得|获|新获)+")
 _METRIC_STRIP_TAIL = re.compile(r"(?:达到|达|为|约为|约|共计|共|合计|总计|是|超过|逾|近|实现|突破)+$")
@@ -392,10 +393,12 @@ class OpenRelationRules:
                               and _POST_BETWEEN.fullmatch(text[x.end:p.start])), x) for x in founders]
             founded = next((x for x in clause.mentions if x.start == cs + m.end() and self._org(x)), None) \
                 if m.group(0).endswith("的") else subject
+            # 由宜宾县曲酒厂改制设立: what was reorganised into the subject is its predecessor, not its founder
+            reorganised = re.search(r"(?:改制|改组|整体变更|变更)$", m.group(1)) is not None
             for founder in founders:
                 if founded is not None and cs + m.start() <= founded.start < cs + m.end():
                     break  # 由中国科学技术大学教授钱牧之创办 with no subject found: the school founded nothing
-                add(founded, "foundedBy", founder, timed)
+                add(founded, "predecessor" if reorganised else "foundedBy", founder, [] if reorganised else timed)
         if (m := re.search(r"(?:是|为|系)?(?:由)?(.{2,24}?)(?:直属|主管|下属)的", c)) is not None:
             # 是教育部直属的重点大学: the body the subject belongs to
             owner = next((x for x in clause.mentions if x.end == cs + m.end(1) and self._org(x)), None)
@@ -403,7 +406,9 @@ class OpenRelationRules:
                 add(subject, "partOf", owner)
         for m in re.finditer(r"(?:联合)?(?:创始人|创办人)", c):
             before = [x for x in clause.mentions if x.end in (cs + m.start(), cs + m.start() - 1) and self._org(x)]
-            after_titles = _TITLE_RUN.match(text, cs + m.end()).end()  # type: ignore[union-attr]
+            # 创始人为罗绍堂: the founder may be said with 为 / 是 before the name
+            said_as = re.match(r"(?:为|是)", text[cs + m.end():])
+            after_titles = _TITLE_RUN.match(text, cs + m.end() + (said_as.end() if said_as else 0)).end()  # type: ignore[union-attr]
             after = [x for x in clause.mentions if x.start == after_titles and self._person(x)]
             if after:
                 add(before[0] if before else subject if self._org(subject) else None, "foundedBy", after[0])
@@ -799,7 +804,11 @@ class OpenRelationRules:
                 # 2012年在深圳证券交易所上市: the clause's lead-in makes the exchange its subject; the company is
                 # the one the sentence named before: the sentence's own subject where it opens with a company
                 # (X前身为Y，…，2017年在…上市: X is listed, not its predecessor Y)
-                opener = next((x for x in sentence if not self._date(x)), None)
+                opened = max(text.rfind(e, 0, cs) for e in "。！？\n") + 1
+                # 该公司于1994年由宜宾县曲酒厂改制设立，2011年在…上市: a sentence opening with 该公司 / 公司 is about
+                # the chunk's company, whatever it names after
+                opener = topic_org if _REFERENCE.match(text[opened:cs].lstrip()) and not text[opened:cs].lstrip(
+                    ).startswith("其") else next((x for x in sentence if not self._date(x)), None)
                 listed = opener if opener is not None and self._org(opener) and opener.end <= cs \
                     and opener.name != market.name else None
                 listed = listed or self._last_org(sentence, cs, not_named=market.name) or topic_org
@@ -992,6 +1001,8 @@ class OpenRelationRules:
             if re.match(r"(?:持有|持股|派出|出动|调派|当地)", name) or "已" in name or name.endswith("每股"):
                 continue  # 持有公司42.08%的股份 (a stake), 当地已派出120名 (a dispatch), 发行价为每股: no named figure
             name = re.sub(r"^在职(?=员工总数)", "", name)  # 在职员工总数 is the staff count, 员工总数
+            if re.fullmatch(r"(?:共)?销售[\u4e00-\u9fff]{1,6}", name) and re.search(r"[吨辆台件套箱部]$", value.name):
+                name = "销量"  # 销售白砂糖21.3万吨: what a company sold, counted in things, is its sales volume
             if re.search(r"(?:金额|对价|价格|售价|单价|定价|持股比例)$", name) or not _METRIC.match(name) \
                     or name in wl.STOP_NAMES - {"营业收入", "净利润", "营收", "利润", "收入", "资产", "负债", "员工",
                                                  "职工"}:

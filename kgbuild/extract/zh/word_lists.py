@@ -62,7 +62,10 @@ DESCRIPTOR_ENDS = ("企业", "服务商", "供应商", "厂商", "制造商", "�
                    "药企", "房企", "险企", "名企", "平台")
 # Words a name never starts with: they point at or qualify an organisation already named.
 LEADING_NOISE = ("本", "该", "其", "我", "各", "全资", "控股", "旗下", "下属", "原", "现", "前", "新设", "报告期内",
-                 "报告期", "期内", "当地", "有关", "相关", "各级")
+                 "报告期", "期内", "当地", "有关", "相关", "各级",
+                 # a declaration of the full name (鹤鸣酒业，全称四川鹤鸣酒业股份有限公司) and a period before a report's
+                 # 公司 (本季度公司共销售…): neither opens a name
+                 "全称", "全名", "季度", "年度", "半年度", "上半年", "下半年", "前三季度")
 
 # Titles next to a person's name (董事长徐直军) or after an organisation (星河智能董事长); longest first.
 EXECUTIVE_TITLES: tuple[str, ...] = (
@@ -105,7 +108,9 @@ SUBJECT_CUES = (r"实现(?:营业|归属|净利|销售|销量|营收|利润|收�
 # What may stand between a short name and the cue after it: an adverb or a time (鼎盛医药先后收购…, 青岚酒业于2021年
 # 在…上市, 北辰重工近日发布…).
 SUBJECT_GAP = (r"(?:先后|近日|日前|正式|已经|已|将|再次|首次|也|还|均|共同|分别|随后|此前|目前|今年|去年|同日|当日|"
-               r"于\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?|于\d{1,2}月\d{1,2}日)?")
+               r"于\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?|于\d{1,2}月\d{1,2}日|"
+               # a period written right after the name (桂垣糖业2025年第一季度实现营业总收入…)
+               r"\d{4}年(?:度|第[一二三四]季度|前三季度|[上下]半年|\d{1,2}月(?:\d{1,2}日)?)?)?")
 # Words a clause-opening run must not be (they open report clauses without naming a company).
 SUBJECT_STOP = ("公司", "本公司", "该公司", "集团", "本集团", "双方", "我们", "其中", "同时", "此外", "全年",
                 "报告期", "本期", "上半年", "下半年", "前三季度", "第三季度", "单季", "今年", "去年", "上年", "同期",
