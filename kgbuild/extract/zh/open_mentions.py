@@ -291,6 +291,8 @@ class OpenNameFinder:
                 for noise in sorted(wl.LEADING_NOISE, key=len, reverse=True):
                     if name.startswith(noise) and len(name) - len(noise) > len(m.group(0)):
                         name, start, stripped = name[len(noise):], start + len(noise), True
+            if any(name == noise + m.group(0) for noise in wl.LEADING_NOISE if len(noise) > 1):
+                continue  # 本季度公司, 全称公司: a period or a declaration and a bare kind, no name
             if name.startswith(("当地", "有关", "相关", "各级")) or (len(m.group(0)) == 1 and name.startswith(
                     _NOT_EMPLOYER_LEAD)):
                 continue  # 当地政府, 有关部门: which body the text does not say; 国际医疗部: a department of one
