@@ -52,3 +52,27 @@ def test_a_predecessor_reorganised_into_the_company_and_a_founder_said_with_wei(
             ("湖南松涛药业股份有限公司", "员工总数", "2,300人")} <= got
     assert ("湖南松涛药业股份有限公司", "foundedBy", "株洲市中药厂") not in got
     assert ("株洲市中药厂", "listedIn", "上海证券交易所") not in got
+
+
+def test_a_couple_named_before_fuqi_are_people_whatever_jieba_cut(zh: ChineseExtractor) -> None:
+    result = extract(zh, "苏州澄湖智能装备股份有限公司由贺启东、任晓岚夫妇于2012年在江苏省苏州市创办。")
+    assert entities(result).get("贺启东") == "Person" and entities(result).get("任晓岚") == "Person"
+    assert {("苏州澄湖智能装备股份有限公司", "foundedBy", "贺启东"), ("苏州澄湖智能装备股份有限公司", "foundedBy", "任晓岚"),
+            ("贺启东", "spouse", "任晓岚")} <= triples(result)
+
+
+def test_posts_in_a_report_sentence_with_no_body_named(zh: ChineseExtractor) -> None:
+    # 任 opens 任晓岚 (a surname) and is the verb after it: only the second is one
+    result = extract(zh, "苏州澄湖智能装备股份有限公司由贺启东、任晓岚夫妇创办。贺启东现任公司董事长，任晓岚任副董事长。")
+    assert {("贺启东", "worksFor", "苏州澄湖智能装备股份有限公司"),
+            ("任晓岚", "worksFor", "苏州澄湖智能装备股份有限公司")} <= triples(result)
+
+
+def test_an_adverb_between_a_cue_and_its_verb(zh: ChineseExtractor) -> None:
+    result = extract(zh, "湖南松涛药业股份有限公司注册地及总部均位于湖南省株洲市，控股股东为株洲国投集团有限公司，"
+                         "实际控制人则为株洲市人民政府国有资产监督管理委员会。")
+    got = triples(result)
+    assert {("湖南松涛药业股份有限公司", "headquarteredIn", "株洲市"),
+            ("湖南松涛药业股份有限公司", "ownedBy", "株洲市人民政府国有资产监督管理委员会")} <= got
+    result = extract(zh, "董事会同意聘任邓秋林为公司总经理。邓秋林此前任湖南湘江医药集团有限公司副总经理。")
+    assert ("邓秋林", "worksFor", "湖南湘江医药集团有限公司") in triples(result)

@@ -448,6 +448,22 @@ class OpenNameFinder:
                         and s not in seen and self._valid_person(text[s:m.start()]):
                     add(s, m.start())
                     break
+        for m in re.finditer(r"夫妇|夫妻", text):
+            # 由贺启明、任佩瑶夫妇 (jieba: 贺 | 启明, a verb): the two names listed before "husband and wife" are people's,
+            # each opened by a surname, the first after what closes a clause or a list
+            end = m.start()
+            for size_b in (3, 2, 4):
+                b = end - size_b
+                if b < 1 or text[b - 1] not in "、和与及" or not _surname_at(text, b) \
+                        or not self._valid_person(text[b:end]):
+                    continue
+                a = next((b - 1 - n for n in (3, 2, 4) if b - 1 - n >= 0 and _surname_at(text, b - 1 - n)
+                          and (b - 1 - n == 0 or text[b - 2 - n] in _BEFORE_A_NAME)
+                          and self._valid_person(text[b - 1 - n:b - 1])), None)
+                if a is not None:
+                    add(a, b - 1)
+                    add(b, end)
+                    break
         for m in _BIRTH_ENTRY.finditer(text):  # 钟南山，1936年出生于… (jieba: 钟南山 a place): an entry about a person
             if _surname_at(text, m.start(1)) and m.start(1) not in seen:
                 add(m.start(1), m.end(1))
@@ -777,6 +793,8 @@ class OpenNameFinder:
             for item in re.split(r"[和、与及]", m.group(1)):
                 start, end = pos, pos + len(item)
                 pos = end + 1
+                if re.search(r"(?:夫妇|夫妻)$", item):  # 由贺启东、任晓岚夫妇创办: a couple, two people, no company
+                    item, end = item[:-2], end - 2
                 inner = [t for t in tokens if start <= t.start < end]
                 over = [t for t in tokens if t.start < end and t.end > start]
                 # jieba may cut across the frame (由小鹏 | 汇 | 天 | 研发): between 由 and the verb a run that jieba

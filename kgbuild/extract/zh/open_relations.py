@@ -54,7 +54,7 @@ _WORK_OF = re.compile(r"的(?:长篇|短篇|中篇|最新|首款|新款)?(?:小�
 _WORK_REFERENCE = re.compile(r"\s*该(?:药|药品|新药|产品|疫苗|器械|车型|系统|软件|平台|书|作品|小说|"
                              r"邮轮|轮船|船舶|船|飞机|机型|卫星|火箭|设备|装备|芯片|车|款|机)")
 # 担任 / 现任…: holding a post (任 alone, but not inside 主任, 聘任, 责任, 任务, 任期…)
-_HOLDS_POST = re.compile(r"(?:担任|出任|现任|曾任|兼任|历任|接任|继任|(?<![主聘责信就继前委])任(?![务期何意命职]))")
+_HOLDS_POST = re.compile(r"(?:担任|出任|现任|曾任|兼任|历任|接任|继任|此前任|(?<![主聘责信就继前委])任(?![务期何意命职]))")
 _METRIC = re.compile(r"^[\u4e00-\u9fffA-Za-z]{2,10}$")
 # What kind of thing a name is, said right before it (船用电池企业卡勒瓦能源公司): nothing, or a few words ending in
 # a word of kinds.
@@ -109,7 +109,7 @@ class OpenFact:
 _SAID = {
     "foundedOn": r"成立|创立|创建|组建|建立|始建|设立|建校|创刊",
     "foundedBy": r"创办|创立|创建|创设|创始人|创办人|组建",
-    "headquarteredIn": r"总部(?:位于|设在|设于|在|坐落于)", "locatedIn": r"位于|地处|坐落于|坐落在|注册地",
+    "headquarteredIn": r"总部(?:均|也|都)?(?:位于|设在|设于|在|坐落于)", "locatedIn": r"位于|地处|坐落于|坐落在|注册地",
     "bornIn": r"出生于|生于|出生在|诞生于|出生", "bornOn": r"出生于|生于|出生在|诞生于|出生",
     "educatedAt": r"毕业于|就读于|肄业于|求学于|考入|考取|学习|留学|深造", "worksFor": r"担任|出任|现任|曾任|兼任|任",
     "acquire": r"收购|并购|兼并|购入|购买", "release": r"发布|推出|上线|发行|首发|印发|颁布",
@@ -412,7 +412,7 @@ class OpenRelationRules:
             after = [x for x in clause.mentions if x.start == after_titles and self._person(x)]
             if after:
                 add(before[0] if before else subject if self._org(subject) else None, "foundedBy", after[0])
-        if (m := re.search(r"总部(?:位于|设在|设于|在|坐落于)", c)) is not None:
+        if (m := re.search(r"总部(?:均|也|都)?(?:位于|设在|设于|在|坐落于)", c)) is not None:
             place = place_at(cs + m.end())
             if place is not None:
                 nxt = self._described_after(text, clause, place)
@@ -455,14 +455,24 @@ class OpenRelationRules:
             for org in self._after(clause, cs + m.start()):
                 if org.spg_class in self.is_edu and org.end <= cs + m.end():
                     add(student, "educatedAt", org)
-        if (m := _HOLDS_POST.search(c)) is not None:
+        # (任 inside a person's name, 任佩瑶任副董事长, is no verb)
+        if (m := next((h for h in _HOLDS_POST.finditer(c) if not any(
+                x.start <= cs + h.start() < x.end for x in clause.mentions if self._person(x))), None)) is not None:
             title_at = re.search("|".join(wl.EXECUTIVE_TITLES), c[m.end():])
             holder = self._actor(text, clause, subject, sentence, cs + m.start())
             if title_at is not None and holder is not None:
                 orgs = [x for x in self._after(clause, cs + m.end()) if self._org(x)
                         and x.end <= cs + m.end() + title_at.start() + 1]
                 ref = re.match(r"(?:该公司|公司|本公司|该集团|集团|该行)", c[m.end():])
-                employer = orgs[0] if orgs else (self._last_org(sentence, cs) if ref else None)
+                # 贺启明现任公司董事长: a report's 公司 is its company where the sentence named none before
+                employer = orgs[0] if orgs else ((self._last_org(sentence, cs) or (
+                    topic_org if not ref.group(0).startswith("该") else None)) if ref else None)
+                opened = max(text.rfind(e, 0, cs) for e in "。！？\n") + 1
+                if employer is None and re.fullmatch(r"\s*(?:担任|出任|现任|任)", text[holder.end:cs + m.end()]) \
+                        and re.match(r"(?:" + _TITLE_ALT + ")", c[m.end():]) and re.search(
+                        r"(?:^|[^该])(?:本公司|公司)(?:" + _TITLE_ALT + ")", text[opened:cs]):
+                    # 贺启明现任公司董事长，任佩瑶任副董事长: a post with no body named, in a sentence of the company's posts
+                    employer = topic_org
                 if employer is None and re.fullmatch(r"\s*(?:担任|出任|任)", c[:m.end()]):
                     # 李卫东加入明德新能源有限公司，担任首席财务官: the post is at the company the person joined
                     joined = re.search(r"(?:加入|入职|加盟|进入)$", text[:next(
@@ -766,9 +776,10 @@ class OpenRelationRules:
         c, cs = clause.text, clause.start
         org_subject = subject if self._org(subject) else topic_org
         # the sentence's shareholders: a company named as one is not the one owned (本公司控股股东为X，实际控制人为Y)
-        owners = {x.name for x in sentence if re.search(r"(?:控股股东|实际控制人|第一大股东)(?:为|是)[^，。；]{0,40}$",
+        owners = {x.name for x in sentence if re.search(r"(?:控股股东|实际控制人|第一大股东)(?:则|均|仍|亦|也)?(?:为|是)"
+                                                         r"[^，。；]{0,40}$",
                                                          text[max(0, x.start - 48):x.start])}
-        for m in re.finditer(r"(?:控股股东|实际控制人|第一大股东)(?:为|是)", c):
+        for m in re.finditer(r"(?:控股股东|实际控制人|第一大股东)(?:则|均|仍|亦|也)?(?:为|是)", c):
             named = [x for x in clause.mentions if self._org(x) and x.end in (cs + m.start() - 1, cs + m.start())]
             owned = named[0] if named else org_subject
             if owned is None or owned.name in owners:
