@@ -199,12 +199,6 @@ def score_open(paragraphs: Sequence[dict], extract: Extract, common: set[str], *
             said = {(x, other[q], y) for x, y in ((a, b), (b, a)) if q in other} & triples
             if said:
                 triples = (triples - said) | {(a, q, b)}
-        n["r_tp"] += len(gold_rel & triples)
-        n["r_pred"] += len(triples)
-        n["r_gold"] += len(gold_rel)
-        n["all_rel"] += len(ex.relations)
-        false_relations += [f"{p['id']} {t}" for t in sorted(triples - gold_rel)][:None if every else 3]
-        missed_relations += [f"{p['id']} {t}" for t in sorted(gold_rel - triples)][:None if every else 3]
         rel_by_id = {r.id: r for r in ex.relations}
         quals = set()
         for h in ex.hypernodes:
@@ -213,6 +207,22 @@ def score_open(paragraphs: Sequence[dict], extract: Extract, common: set[str], *
                 quals.add((key(r.subject.name), _PREDICATE.get(r.predicate, r.predicate), key(r.object.name),
                            h.predicate, normalize_name(h.object.name)))
         gold_q = {(normalize_name(a), b, normalize_name(c), d, normalize_name(e)) for a, b, c, d, e in p["qualifiers"]}
+        # A founding's date and place are written either as qualifiers of foundedBy (时间, 地点: the earlier sets) or
+        # as facts of the company, foundedOn and locatedIn (held-out-6): each form counts for the other.
+        as_fact = {"时间": "foundedOn", "地点": "locatedIn"}
+
+        def founding_facts(qs: set[tuple[str, str, str, str, str]]) -> set[tuple[str, str, str]]:
+            return {(a, as_fact[d], e) for a, b, _, d, e in qs if b == "foundedBy" and d in as_fact}
+
+        triples = (triples - (founding_facts(gold_q) - gold_rel)) | (founding_facts(quals) & gold_rel)
+        quals |= {q for q in gold_q if q[1] == "foundedBy" and q[3] in as_fact
+                  and (q[0], as_fact[q[3]], q[4]) in triples}
+        n["r_tp"] += len(gold_rel & triples)
+        n["r_pred"] += len(triples)
+        n["r_gold"] += len(gold_rel)
+        n["all_rel"] += len(ex.relations)
+        false_relations += [f"{p['id']} {t}" for t in sorted(triples - gold_rel)][:None if every else 3]
+        missed_relations += [f"{p['id']} {t}" for t in sorted(gold_rel - triples)][:None if every else 3]
         n["q_tp"] += len(gold_q & quals)
         n["q_pred"] += len(quals)
         n["q_gold"] += len(gold_q)

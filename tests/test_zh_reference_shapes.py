@@ -76,3 +76,9 @@ def test_an_adverb_between_a_cue_and_its_verb(zh: ChineseExtractor) -> None:
             ("湖南松涛药业股份有限公司", "ownedBy", "株洲市人民政府国有资产监督管理委员会")} <= got
     result = extract(zh, "董事会同意聘任邓秋林为公司总经理。邓秋林此前任湖南湘江医药集团有限公司副总经理。")
     assert ("邓秋林", "worksFor", "湖南湘江医药集团有限公司") in triples(result)
+
+
+def test_the_date_and_place_inside_a_passive_founding(zh: ChineseExtractor) -> None:
+    result = extract(zh, "苏州澄湖智能装备股份有限公司由邵明川于2012年在江苏省苏州市创办，主要生产工业机器人。")
+    assert {("苏州澄湖智能装备股份有限公司", "foundedBy", "邵明川"), ("苏州澄湖智能装备股份有限公司", "foundedOn", "2012年"),
+            ("苏州澄湖智能装备股份有限公司", "locatedIn", "苏州市")} <= triples(result)

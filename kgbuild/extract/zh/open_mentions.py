@@ -95,8 +95,8 @@ _NOT_EMPLOYER_LEAD = ("华东", "华南", "华北", "华中", "西南", "西北"
 _ACTION_MIN_FREQ = 1000
 # 由 A(和 B) [于 DATE] [共同] VERB: the agents of a passive or of a founding (_agents_after_you).
 _AGENTS = re.compile(r"由((?:[\u4e00-\u9fff]{2,8}?[和、与及])*[\u4e00-\u9fff]{2,8}?)"
-                     r"(?:于\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?)?(?:共同|联合|独立|自主)?(?:出资)?"
-                     r"(?:创办|创立|创建|设立|研发|研制|开发|设计|收购|发布|推出|出版|建造|制造)")
+                     r"(?:于\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?)?(?:在[\u4e00-\u9fff]{2,12}?)?(?:共同|联合|独立|自主)?"
+                     r"(?:出资)?(?:创办|创立|创建|设立|新设|研发|研制|开发|设计|收购|发布|推出|出版|建造|制造)")
 TITLE_RUN = re.compile(r"(?:[、和及兼](?:常务|执行|轮值|联席)?(?:"
                        + "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True)) + r"))*")
 # A given name of one or two characters after a surname, up to what people do, 的, 在 / 于, or the next
@@ -790,11 +790,19 @@ class OpenNameFinder:
         taken = [(f.mention.start, f.mention.end) for f in found]
         for m in _AGENTS.finditer(text):
             pos = m.start(1)
+            # 由贺启明、任佩瑶夫妇创办: a couple, two people (each opened by a surname, whatever jieba made of them),
+            # no company
+            couple = re.search(r"(?:夫妇|夫妻)$", m.group(1)) is not None
             for item in re.split(r"[和、与及]", m.group(1)):
                 start, end = pos, pos + len(item)
                 pos = end + 1
-                if re.search(r"(?:夫妇|夫妻)$", item):  # 由贺启东、任晓岚夫妇创办: a couple, two people, no company
-                    item, end = item[:-2], end - 2
+                if couple:
+                    item, end = re.sub(r"(?:夫妇|夫妻)$", "", item), start + len(re.sub(r"(?:夫妇|夫妻)$", "", item))
+                    if self.person is not None and _surname_at(text, start) and self._valid_person(item) \
+                            and not _inside(taken, start, end):
+                        out.append(Found(Mention(item, self.person, start, end, item), "person"))
+                        taken.append((start, end))
+                    continue
                 inner = [t for t in tokens if start <= t.start < end]
                 over = [t for t in tokens if t.start < end and t.end > start]
                 # jieba may cut across the frame (由小鹏 | 汇 | 天 | 研发): between 由 and the verb a run that jieba

@@ -384,7 +384,7 @@ class OpenRelationRules:
                           and text[x.start - 1:x.start] == "在"), None)
             add(org, "foundedBy", founder, timed + ([("地点", place)] if place else []))
         # (the founders' full names may be long: 由甘肃河西农垦投资集团有限公司与张掖市祁连农业发展有限公司共同发起设立)
-        m = re.search(r"由([^，。；]{1,64}?)(?:共同|联合)?(?:出资)?(?:创办|创立|创建|发起|组建|设立)(?:的)?", c)
+        m = re.search(r"由([^，。；]{1,64}?)(?:共同|联合)?(?:出资)?(?:创办|创立|创建|发起|组建|设立|新设)(?:的)?", c)
         if m is not None:
             # 由严修和张伯苓于1919年创办: every founder listed; 由A和B共同出资设立的X: X is what they founded
             founders = self._listed(clause, cs + m.start(), lambda x: self._person(x) or self._org(x))
@@ -399,6 +399,14 @@ class OpenRelationRules:
                 if founded is not None and cs + m.start() <= founded.start < cs + m.end():
                     break  # 由中国科学技术大学教授钱牧之创办 with no subject found: the school founded nothing
                 add(founded, "predecessor" if reorganised else "foundedBy", founder, [] if reorganised else timed)
+            # 由贺启明、任佩瑶夫妇于2009年在浙江省宁波市创办 / 后者由公司于2023年8月在上饶市新设: the date and the place
+            # inside the passive are when it was founded and where it is
+            inner = [x for x in clause.mentions if cs + m.start(1) <= x.start and x.end <= cs + m.end(1)]
+            date = next((x for x in inner if self._date(x) and text[x.start - 1:x.start] == "于"), None)
+            place = next((x for x in inner if self._place(x) and text[x.start - 1:x.start] == "在"), None)
+            if founded is not None and not reorganised and founders:
+                add(founded, "foundedOn", date)
+                add(founded, "locatedIn", place_at(place.start) if place is not None else None)
         if (m := re.search(r"(?:是|为|系)?(?:由)?(.{2,24}?)(?:直属|主管|下属)的", c)) is not None:
             # 是教育部直属的重点大学: the body the subject belongs to
             owner = next((x for x in clause.mentions if x.end == cs + m.end(1) and self._org(x)), None)
