@@ -82,3 +82,16 @@ def test_the_date_and_place_inside_a_passive_founding(zh: ChineseExtractor) -> N
     result = extract(zh, "苏州澄湖智能装备股份有限公司由邵明川于2012年在江苏省苏州市创办，主要生产工业机器人。")
     assert {("苏州澄湖智能装备股份有限公司", "foundedBy", "邵明川"), ("苏州澄湖智能装备股份有限公司", "foundedOn", "2012年"),
             ("苏州澄湖智能装备股份有限公司", "locatedIn", "苏州市")} <= triples(result)
+
+
+def test_the_former_and_the_latter_and_the_said_subsidiary(zh: ChineseExtractor) -> None:
+    result = extract(zh, "松涛药业的全资子公司则有株洲松涛医药物流有限公司和长沙松涛生物科技有限公司两家。"
+                         "前者负责药品配送；后者由公司于2022年5月在长沙市新设，主要从事原料药研发。")
+    got = triples(result)
+    assert {("株洲松涛医药物流有限公司", "partOf", "松涛药业"), ("长沙松涛生物科技有限公司", "partOf", "松涛药业"),
+            ("长沙松涛生物科技有限公司", "foundedOn", "2022年5月"),
+            ("长沙松涛生物科技有限公司", "locatedIn", "长沙市")} <= got
+    assert not any(p == "foundedBy" for _, p, _ in got)  # the report's company set it up: a subsidiary, no founder
+    result = extract(zh, "湖南松涛药业股份有限公司已在泰国曼谷设立全资子公司松涛药业（泰国）有限公司，"
+                         "该子公司注册资本为3,000万泰铢。")
+    assert ("松涛药业（泰国）有限公司", "注册资本", "3,000万泰铢") in triples(result)

@@ -34,7 +34,9 @@ _CLAUSE_END = re.compile(r"[，；;：]|(?<!\d)[,:]|[,:](?!\d)")
 _UNNAMED_TOPIC = re.compile(r"\s*(?:[^，。；]{0,12}[，,])?\s*(?:该|此|此次|本次)(?!公司|集团|企业|行|校|院|机构)"
                             r"(?P<noun>[\u4e00-\u9fff])")
 _CHILD_AFTER = re.compile(r"(?:旗下的|下属的|的(?:全资|控股|参股)?(?:子公司|下属企业))"
-                          r"(?!包括|有|为|是|共|分别|[，。；、])")
+                          r"(?!(?:则|还|另|主要)?(?:包括|有|为|是)|共|分别|[，。；、])")
+# A clause that opens by pointing back at a name: the former, the latter, the said subsidiary.
+_POINTER = re.compile(r"\s*(前者|后者|该子公司|该(?:全资|控股)子公司)")
 _REFERENCE = re.compile(r"^(?:本公司|该公司|公司|本集团|该集团|集团|学校|该校|本校|本行|该行|其)")
 # What may stand before a clause's own subject: a time, a frame, a conjunction.
 _LEAD_IN = re.compile(r"^(?:\s|于|在|截至|据|近日|目前|此外|同时|另外|其中|后|并|而|且|报告期内|本报告期|期内|"
@@ -43,7 +45,7 @@ _CHANGE = re.compile(r"(?P<base>同比|比上年(?:末|同期)?|较上年(?:末|
                      r"较年初|环比)?"
                      r"(?P<way>增长|上升|提高|增加|上涨|提升|下降|减少|下滑|降低|下跌|回落)了?(?:约|达)?$")
 _METRIC_STRIP_LEAD = re.compile(r"^(?:实现|完成|录得|取得|达到|共有|现有|拥有|累计|全年|全球|合计|总计|其中|单季|当季|"
-                                r"目前|当前|截至目前|"
+                                r"目前|当前|截至目前|该子公司|该公司|"
                                 r"同期|同年|集团|公司|本公司|"
                                 r"本集团|学校|本行|该行|报告期内|本期|当期|共|全年实现|累计实现|新增|获得|获|新获)+")
 _METRIC_STRIP_TAIL = re.compile(r"(?:达到|达|为|约为|约|共计|共|合计|总计|是|超过|逾|近|实现|突破)+$")
@@ -270,6 +272,10 @@ class OpenRelationRules:
                 own = next((x for x in clause.mentions if x.start == child_at.end()), None)
                 if own is None:
                     continue
+            if own is None and (pointed := _POINTER.match(clause.text)) is not None:
+                own = self._pointed_at(pointed.group(1), orgs, clause.start)
+                if own is None:
+                    continue  # 后者…: the clause speaks of a name not found, and of nothing else
             if own is None and (ref := _REFERENCE.match(text[clause.start:clause.end].lstrip())) is not None:
                 # 学校 / 该校 is the chunk's school; 公司, 本行, 其… its company
                 own = next((m for m in orgs if m.spg_class in self.is_edu), None) if ref.group(0).endswith("校") \
@@ -404,7 +410,9 @@ class OpenRelationRules:
             inner = [x for x in clause.mentions if cs + m.start(1) <= x.start and x.end <= cs + m.end(1)]
             date = next((x for x in inner if self._date(x) and text[x.start - 1:x.start] == "于"), None)
             place = next((x for x in inner if self._place(x) and text[x.start - 1:x.start] == "在"), None)
-            if founded is not None and not reorganised and founders:
+            # (后者由公司于…在上饶市新设: the report's company set it up; it is its subsidiary, not its founder)
+            if founded is not None and not reorganised and (founders or re.match(r"(?:本公司|公司|集团|本集团)",
+                                                                                 m.group(1))):
                 add(founded, "foundedOn", date)
                 add(founded, "locatedIn", place_at(place.start) if place is not None else None)
         if (m := re.search(r"(?:是|为|系)?(?:由)?(.{2,24}?)(?:直属|主管|下属)的", c)) is not None:
@@ -879,7 +887,7 @@ class OpenRelationRules:
                             run.append(x)
                     if run and run[0].start == clause.end + seat.end():
                         add(sub, "headquarteredIn", run[-1])
-        if (hit := re.search(r"子公司(?:包括|有|为|是|：|:)", c)) is not None:
+        if (hit := re.search(r"子公司(?:则|还|另|主要)?(?:包括|有|为|是|：|:)", c)) is not None:
             parents = [x for x in clause.mentions if self._org(x) and x.end <= cs + hit.start()]
             parent = parents[-1] if parents else org_subject
             for sub in self._listed(clause, cs + hit.end(), self._org):
@@ -964,6 +972,18 @@ class OpenRelationRules:
             return None
         return next((x for x in reversed(sentence) if x.end <= clause.start and self._person(x)
                      and text.startswith(wl.PERSON_VERBS, x.end)), None)
+
+    @staticmethod
+    def _pointed_at(word: str, orgs: list[Mention], before: int) -> Mention | None:
+        """前者 / 后者 / 该子公司: the organisation a clause points back at, among those the chunk named before it (each
+        name once): 后者 and 该子公司 the last, 前者 the one before it (…全资子公司有A和B两家。前者…；后者…)."""
+        named: list[Mention] = []
+        for m in orgs:
+            if m.end <= before:  # a name written again is now the last named
+                named = [x for x in named if x.name != m.name] + [m]
+        if word == "前者":
+            return named[-2] if len(named) >= 2 else None
+        return named[-1] if named else None
 
     @staticmethod
     def _last_org(sentence: list[Mention], before: int, not_named: str = "") -> Mention | None:
