@@ -95,3 +95,20 @@ def test_the_former_and_the_latter_and_the_said_subsidiary(zh: ChineseExtractor)
     result = extract(zh, "湖南松涛药业股份有限公司已在泰国曼谷设立全资子公司松涛药业（泰国）有限公司，"
                          "该子公司注册资本为3,000万泰铢。")
     assert ("松涛药业（泰国）有限公司", "注册资本", "3,000万泰铢") in triples(result)
+
+
+def test_a_degree_earned_at_a_school_and_a_school_joined(zh: ChineseExtractor) -> None:
+    result = extract(zh, "邓秋林，1975年出生于湖南省长沙市，2004年在美国斯坦福大学获得博士学位，2009年加入浙江大学。")
+    assert {("邓秋林", "educatedAt", "斯坦福大学"), ("邓秋林", "worksFor", "浙江大学")} <= triples(result)
+
+
+def test_listed_on_the_board_of_an_exchange_with_denglu(zh: ChineseExtractor) -> None:
+    result = extract(zh, "苏州澄湖智能装备股份有限公司成立于2012年，2021年6月登陆上海证券交易所科创板。")
+    assert ("苏州澄湖智能装备股份有限公司", "listedIn", "上海证券交易所") in triples(result)
+
+
+def test_a_descriptor_ends_what_comes_before_a_name(zh: ChineseExtractor) -> None:
+    # jieba: 企业 | 莱茵 (a place) | 精密 (an adjective) | 技术 | 有限公司
+    result = extract(zh, "德国汽车零部件企业莱茵精密技术有限公司宣布完成对一家传感器企业的收购。")
+    assert entities(result).get("莱茵精密技术有限公司") == "Company"
+    assert "莱茵" not in entities(result)

@@ -269,7 +269,9 @@ class OpenNameFinder:
                         and tokens[i].word not in _NAME_BOUNDARY:
                     back = tokens[i].start
                     i -= 1
-                if back < start and (i < 0 or tokens[i].word in _NAME_BOUNDARY or not _HAN.match(tokens[i].word)):
+                # (汽车零部件企业 | 莱茵 | 精密 | 技术有限公司: what kind of company it is ends what comes before the name)
+                if back < start and (i < 0 or tokens[i].word in _NAME_BOUNDARY or not _HAN.match(tokens[i].word)
+                                     or (tokens[i].word.endswith(wl.DESCRIPTOR_ENDS) and len(tokens[i].word) >= 2)):
                     start, k = back, i
             if k >= 0 and tokens[k].end == start and (lead := self._name_lead(tokens, k)) is not None:
                 start, k = lead

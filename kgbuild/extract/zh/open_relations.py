@@ -456,11 +456,23 @@ class OpenRelationRules:
             add(subject, "bornIn", place)
         degree = re.search(r"(?:获|获得|取得)(?P<school>[\u4e00-\u9fff]{2,20}?)(?:[\u4e00-\u9fff]{0,8}?)"
                            r"(?:学士|硕士|博士)学位", c)
+        degree_at = re.search(r"在(?P<school>[\u4e00-\u9fff]{2,20}?)(?:获得|获|取得)[\u4e00-\u9fff]{0,8}?(?:学士|硕士|博士)学位",
+                              c)
         if degree is not None and self._person(subject):
             # 2001年获北京大学法学博士学位: the school that gave the degree
             school_at = next((x for x in clause.mentions if x.spg_class in self.is_edu
                               and x.start == cs + degree.start("school")), None)
             add(subject, "educatedAt", school_at, timed)
+        elif degree_at is not None and self._person(subject):
+            # 2006年在英国剑桥大学获得博士学位: the school (after its country) where the degree was earned
+            school_at = next((x for x in reversed(clause.mentions) if x.spg_class in self.is_edu
+                              and x.end == cs + degree_at.end("school")), None)
+            add(subject, "educatedAt", school_at)
+        if (joined := re.search(r"(?:加入|入职|加盟)", c)) is not None and self._person(subject) \
+                and not re.search(r"(?:加入|入职|加盟)[^，。；]*(?:担任|出任|任)", c):
+            # 2015年加入南京大学: the person works there (the post after 加入…，担任 is read with the post)
+            body = next((x for x in clause.mentions if x.start == cs + joined.end() and self._org(x)), None)
+            add(subject, "worksFor", body)
         if (school := re.search(r"(?:毕业于|就读于|肄业于|求学于|考入|考取|进入)", c)) is not None:
             student = self._actor(text, clause, subject, sentence, cs + school.start())
             for org in self._after(clause, cs + school.end()):
@@ -822,10 +834,12 @@ class OpenRelationRules:
         if (hit := re.search(r"法定代表人(?:为|是)?", c)) is not None:
             representative = next((x for x in self._after(clause, cs + hit.end()) if self._person(x)), None)
             add(representative, "worksFor", org_subject)
-        listing = r"在(.{2,20}?)(?:主板|创业板|科创板|中小板|中小企业板|北交所)?(?:挂牌)?上市"
+        listing = r"在(.{2,20}?)(?:主板|创业板|科创板|中小板|中小企业板|北交所)?(?:挂牌)?上市|登陆(.{2,20}?)(?:主板|创业板|科创板|中小板)"
         if (hit := re.search(listing, c)) is not None:
-            market = next((x for x in self._after(clause, cs + hit.start(1)) if self._org(x)
-                           and x.end <= cs + hit.end(1)), None)
+            # 2022年8月登陆深圳证券交易所创业板: listed on the exchange whose board it names
+            group = 1 if hit.group(1) is not None else 2
+            market = next((x for x in self._after(clause, cs + hit.start(group)) if self._org(x)
+                           and x.end <= cs + hit.end(group)), None)
             listed = org_subject
             if market is not None and (listed is None or listed.name == market.name):
                 # 2012年在深圳证券交易所上市: the clause's lead-in makes the exchange its subject; the company is
