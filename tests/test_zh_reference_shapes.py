@@ -112,3 +112,15 @@ def test_a_descriptor_ends_what_comes_before_a_name(zh: ChineseExtractor) -> Non
     result = extract(zh, "德国汽车零部件企业莱茵精密技术有限公司宣布完成对一家传感器企业的收购。")
     assert entities(result).get("莱茵精密技术有限公司") == "Company"
     assert "莱茵" not in entities(result)
+
+
+def test_hosts_listed_after_you_work_together(zh: ChineseExtractor) -> None:
+    result = extract(zh, "“楚风汉韵——荆州出土漆器特展”9月1日开幕，该展览由湖南省博物馆与荆州博物馆联合主办。")
+    assert ("湖南省博物馆", "cooperateWith", "荆州博物馆") in triples(result)
+
+
+def test_two_people_pointed_back_at_own_the_company(zh: ChineseExtractor) -> None:
+    result = extract(zh, "苏州澄湖智能装备股份有限公司由贺启东、任晓岚夫妇创办。贺启东现任公司董事长，任晓岚任副董事长；"
+                         "二人合计持有公司61.2%的股份，为公司的共同实际控制人。")
+    assert {("苏州澄湖智能装备股份有限公司", "ownedBy", "贺启东"),
+            ("苏州澄湖智能装备股份有限公司", "ownedBy", "任晓岚")} <= triples(result)

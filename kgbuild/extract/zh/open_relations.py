@@ -769,6 +769,13 @@ class OpenRelationRules:
                 if self._org(party):
                     for other in partners:
                         add(party, "cooperateWith", other, timed)
+        if (m := re.search(r"由(.{2,40}?)(?:联合|共同)(?:主办|举办|承办)", c)) is not None:
+            # 该展览由故宫博物院与湖北省博物馆联合主办: the hosts listed after 由 work together
+            first = next((x for x in self._after(clause, cs + m.start(1)) if x.start == cs + m.start(1)), None)
+            hosts = [x for x in self._listed(clause, first.start, self._org) if x.end <= cs + m.end(1)] \
+                if first is not None else []
+            for other in hosts[1:]:
+                add(hosts[0], "cooperateWith", other, timed)
         self._report_facts(text, clause, subject, timed, sentence, topic_org, sentence_end, add)
         if (m := re.search(r"前身(?:为|是)", c)) is not None:
             # 前身是1897年创建的求是书院: the name, not the date of its founding
@@ -821,6 +828,16 @@ class OpenRelationRules:
                     quals.append(("比例", Mention(share.group(1), self.fallback, pos, pos + len(share.group(1)),
                                                  share.group(1), kind="value")))
                 add(owned, "ownedBy", owner, quals)
+        if (hit := re.match(r"\s*(?:为|是)(?:本公司|公司)的(?:共同)?(?:控股股东|实际控制人|第一大股东)", c)) is not None \
+                and topic_org is not None:
+            # 二人合计持有公司53.8%的股份，为公司的共同实际控制人: the people the sentence named and pointed back at
+            # (二人 / 两人 / 双方 opening a clause before) own the report's company
+            opened = max(text.rfind(e, 0, cs) for e in "。！？\n") + 1
+            pointer = re.search(r"(?:^|[，；])\s*(?:二人|两人|双方|夫妇二人)", text[opened:cs])
+            people = [x for x in sentence if self._person(x) and x.end <= opened + pointer.start()] \
+                if pointer is not None else []
+            for owner in {x.name: x for x in people[-2:]}.values() if len(people) >= 2 else []:
+                add(topic_org, "ownedBy", owner)
         if (hit := re.search(r"(?:聘任|聘请|任命|选举|同意聘任)", c)) is not None:
             # every person after the verb with a post of their own (选举A继续担任董事长; 聘任B为总经理、C为董事会秘书)
             for person in [x for x in self._after(clause, cs + hit.end()) if self._person(x)]:
