@@ -124,3 +124,11 @@ def test_two_people_pointed_back_at_own_the_company(zh: ChineseExtractor) -> Non
                          "二人合计持有公司61.2%的股份，为公司的共同实际控制人。")
     assert {("苏州澄湖智能装备股份有限公司", "ownedBy", "贺启东"),
             ("苏州澄湖智能装备股份有限公司", "ownedBy", "任晓岚")} <= triples(result)
+
+
+def test_a_buyer_named_by_its_short_name_after_bei(zh: ChineseExtractor) -> None:
+    # jieba: 被 | 澄湖 (a place) | 智能: the short name between 被 and the price is the buyer
+    result = extract(zh, "2023年5月，无锡恒泰精工有限公司80%股权被澄湖智能以1.6亿元现金收购。交易完成后，"
+                         "该公司成为澄湖智能的控股子公司。")
+    assert entities(result).get("澄湖智能") == "Company"
+    assert {("澄湖智能", "acquire", "无锡恒泰精工有限公司"), ("无锡恒泰精工有限公司", "partOf", "澄湖智能")} <= triples(result)

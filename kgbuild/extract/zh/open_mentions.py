@@ -94,10 +94,14 @@ _NOT_EMPLOYER_LEAD = ("华东", "华南", "华北", "华中", "西南", "西北"
 # A verb or adverb this frequent in jieba's dictionary (推进 4932, 积极 8844) is what a clause does to a company, not
 # a word of its name; rarer ones (远航 155) may start a name.
 _ACTION_MIN_FREQ = 1000
-# 由 A(和 B) [于 DATE] [共同] VERB: the agents of a passive or of a founding (_agents_after_you).
+# 由 A(和 B) [于 DATE] [在 PLACE] [共同] VERB, 被 / 由 A 以 PRICE 收购: the agents of a passive or of a founding
+# (_agents_after_you).
 _AGENTS = re.compile(r"由((?:[\u4e00-\u9fff]{2,8}?[和、与及])*[\u4e00-\u9fff]{2,8}?)"
                      r"(?:于\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?)?(?:在[\u4e00-\u9fff]{2,12}?)?(?:共同|联合|独立|自主)?"
-                     r"(?:出资)?(?:创办|创立|创建|设立|新设|研发|研制|开发|设计|收购|发布|推出|出版|建造|制造)")
+                     r"(?:出资)?(?:创办|创立|创建|设立|新设|研发|研制|开发|设计|收购|发布|推出|出版|建造|制造)|"
+                     # …100%股权被桂垣糖业以2.35亿元现金收购: the buyer between 被 and the price
+                     r"被([\u4e00-\u9fff]{2,8}?)(?:以[^，。；]{1,16}?)?(?:收购|并购|兼并)|"
+                     r"由([\u4e00-\u9fff]{2,8}?)(?:以[^，。；]{1,16}?)(?:收购|并购|兼并)")
 TITLE_RUN = re.compile(r"(?:[、和及兼](?:常务|执行|轮值|联席)?(?:"
                        + "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True)) + r"))*")
 # A given name of one or two characters after a surname, up to what people do, 的, 在 / 于, or the next
@@ -792,11 +796,12 @@ class OpenNameFinder:
         out: list[Found] = []
         taken = [(f.mention.start, f.mention.end) for f in found]
         for m in _AGENTS.finditer(text):
-            pos = m.start(1)
+            group = next(g for g in (1, 2, 3) if m.group(g) is not None)
+            pos = m.start(group)
             # 由贺启明、任佩瑶夫妇创办: a couple, two people (each opened by a surname, whatever jieba made of them),
             # no company
-            couple = re.search(r"(?:夫妇|夫妻)$", m.group(1)) is not None
-            for item in re.split(r"[和、与及]", m.group(1)):
+            couple = re.search(r"(?:夫妇|夫妻)$", m.group(group)) is not None
+            for item in re.split(r"[和、与及]", m.group(group)):
                 start, end = pos, pos + len(item)
                 pos = end + 1
                 if couple:
