@@ -132,3 +132,8 @@ def test_a_buyer_named_by_its_short_name_after_bei(zh: ChineseExtractor) -> None
                          "该公司成为澄湖智能的控股子公司。")
     assert entities(result).get("澄湖智能") == "Company"
     assert {("澄湖智能", "acquire", "无锡恒泰精工有限公司"), ("无锡恒泰精工有限公司", "partOf", "澄湖智能")} <= triples(result)
+
+
+def test_its_work_is_the_persons_and_the_clauses_subject(zh: ChineseExtractor) -> None:
+    result = extract(zh, "邓秋林，1942年生于湖南省长沙市，植物学家。其代表著作《南岭植物志》于1990年由科学出版社出版。")
+    assert {("南岭植物志", "createdBy", "邓秋林"), ("南岭植物志", "publishedBy", "科学出版社")} <= triples(result)

@@ -35,6 +35,9 @@ _UNNAMED_TOPIC = re.compile(r"\s*(?:[^，。；]{0,12}[，,])?\s*(?:该|此|此�
                             r"(?P<noun>[\u4e00-\u9fff])")
 _CHILD_AFTER = re.compile(r"(?:旗下的|下属的|的(?:全资|控股|参股)?(?:子公司|下属企业))"
                           r"(?!(?:则|还|另|主要)?(?:包括|有|为|是)|共|分别|[，。；、])")
+# 其代表著作《…》: a work of the person the chunk is about.
+_ITS_WORK = re.compile(r"\s*其(?:代表|主要|最新|第一部|首部|成名)?(?P<kind>著作|作品|代表作|长篇小说|小说|专著|诗集|论文集|"
+                       r"散文集|新作|成名作)")
 # A clause that opens by pointing back at a name: the former, the latter, the said subsidiary.
 _POINTER = re.compile(r"\s*(前者|后者|该子公司|该(?:全资|控股)子公司)")
 _REFERENCE = re.compile(r"^(?:本公司|该公司|公司|本集团|该集团|集团|学校|该校|本校|本行|该行|其)")
@@ -272,6 +275,16 @@ class OpenRelationRules:
                 own = next((x for x in clause.mentions if x.start == child_at.end()), None)
                 if own is None:
                     continue
+            if own is None and (its := _ITS_WORK.match(clause.text)) is not None:
+                # 其代表著作《合成纤维结构与性能》于1988年由…出版: the work is the clause's subject, and the person the
+                # chunk is about (其) wrote it
+                work = next((x for x in clause.mentions if x.kind in ("quote", "title")
+                             and x.start in (clause.start + its.end(), clause.start + its.end() + 1)), None)
+                maker = topic if self._person(topic) else next(
+                    (x for x in reversed(inside) if self._person(x) and x.end <= clause.start), None)
+                if work is not None and maker is not None:
+                    out.append(OpenFact(work, "createdBy", maker, said=its.group("kind")))
+                    own = work
             if own is None and (pointed := _POINTER.match(clause.text)) is not None:
                 own = self._pointed_at(pointed.group(1), orgs, clause.start)
                 if own is None:
