@@ -137,3 +137,10 @@ def test_a_buyer_named_by_its_short_name_after_bei(zh: ChineseExtractor) -> None
 def test_its_work_is_the_persons_and_the_clauses_subject(zh: ChineseExtractor) -> None:
     result = extract(zh, "邓秋林，1942年生于湖南省长沙市，植物学家。其代表著作《南岭植物志》于1990年由科学出版社出版。")
     assert {("南岭植物志", "createdBy", "邓秋林"), ("南岭植物志", "publishedBy", "科学出版社")} <= triples(result)
+
+
+def test_cities_listed_after_a_provinces_first_city_are_in_it(zh: ChineseExtractor) -> None:
+    result = extract(zh, "连接四川省成都市与绵阳市的成绵城际铁路于12月20日开通。")
+    assert {("成都市", "locatedIn", "四川省"), ("绵阳市", "locatedIn", "四川省")} <= triples(result)
+    result = extract(zh, "该公司在江苏省南京市和上海市设有研发中心。")
+    assert ("上海市", "locatedIn", "江苏省") not in triples(result)  # a municipality is in no province

@@ -1112,8 +1112,28 @@ class OpenRelationRules:
             if (gap == "" and (self._place(b) or (country and self._org(b)))) \
                     or (gap == "的" and (self._place(b) or self._org(b))):
                 out.append(OpenFact(b, "locatedIn", a))
+                if gap == "" and self._place(b) and (a.name.endswith(("省", "自治区")) or a.name in wl.PROVINCES):
+                    out += self._listed_after_a_place(text, inside, a, b)
             elif self._org(b) and re.fullmatch(r"[\u4e00-\u9fff]{0,6}(?:" + "|".join(wl.DESCRIPTOR_ENDS) + ")", gap):
                 out.append(OpenFact(b, "locatedIn", a))
+        return out
+
+    def _listed_after_a_place(self, text: str, inside: list[Mention], province: Mention,
+                              first: Mention) -> list[OpenFact]:
+        """连接贵州省贵阳市与遵义市: the places of the same level listed right after a province's first one are in it
+        too (a municipality or another province never is)."""
+        out: list[OpenFact] = []
+        last = first
+        level = first.name[-1:]
+        for m in inside:
+            if m.start <= last.end:
+                continue
+            if text[last.end:m.start] not in ("、", "与", "和", "及", "以及") or not self._place(m) \
+                    or not m.name.endswith(level) or m.name in wl.PROVINCES or m.name.rstrip("市") in (
+                        "北京", "上海", "天津", "重庆"):
+                break
+            out.append(OpenFact(m, "locatedIn", province))
+            last = m
         return out
 
     # ------------------------------------------------------------------ events
