@@ -144,3 +144,19 @@ def test_cities_listed_after_a_provinces_first_city_are_in_it(zh: ChineseExtract
     assert {("成都市", "locatedIn", "四川省"), ("绵阳市", "locatedIn", "四川省")} <= triples(result)
     result = extract(zh, "该公司在江苏省南京市和上海市设有研发中心。")
     assert ("上海市", "locatedIn", "江苏省") not in triples(result)  # a municipality is in no province
+
+
+def test_the_maker_releases_the_work_the_clause_opens_with(zh: ChineseExtractor) -> None:
+    result = extract(zh, "5月12日，由苏州澄湖智能装备股份有限公司研制的焊接机器人“澄焊H3”在上海正式发布。"
+                         "据介绍，该机器人已在中国中车股份有限公司下属的6家工厂试用。")
+    got = triples(result)
+    assert {("澄焊H3", "createdBy", "苏州澄湖智能装备股份有限公司"),
+            ("苏州澄湖智能装备股份有限公司", "release", "澄焊H3")} <= got
+    # a count after 下属的 says what the company has, not what the subject is
+    assert ("苏州澄湖智能装备股份有限公司", "partOf", "中国中车股份有限公司") not in got
+
+
+def test_a_maker_named_in_two_pieces_makes_nothing(zh: ChineseExtractor) -> None:
+    # jieba cuts 中国科学院大连化学物理研究所 at 大连 (an adverb in its dictionary): neither piece is the maker
+    result = extract(zh, "由中国科学院大连化学物理研究所研发的储能系统“海融二号”日前通过专家验收。")
+    assert not any(p == "createdBy" for _, p, _ in triples(result))

@@ -240,8 +240,10 @@ class OpenRelationRules:
                         clause.text)
         if made is not None:
             # 由比亚迪和丰田汽车共同出资设立的比亚迪丰田…公司于2020年…: the name after the 的 is the subject, the
-            # names after 由 are who made it
-            return next((m for m in clause.mentions if m.start == clause.start + made.end()), None)
+            # names after 由 are who made it; 由…研制的变电站巡检机器人“越巡S2”: a quoted name after the noun of its kind
+            return next((m for m in clause.mentions if m.start == clause.start + made.end()), None) or next(
+                (m for m in clause.mentions if m.kind == "quote" and re.fullmatch(
+                    r"[\u4e00-\u9fff]{1,10}[“\"「『]", text[clause.start + made.end():m.start])), None)
         where = re.match(r"\s*(?:位于|地处|坐落于|坐落在)[^，。；]{2,20}?的", clause.text)
         if where is not None:
             # 位于江西省九江市的庐山美术馆由…设计: the name after the 的 is the subject, not the place it is in
@@ -431,7 +433,9 @@ class OpenRelationRules:
         if (m := re.search(r"(?:是|为|系)?(?:由)?(.{2,24}?)(?:直属|主管|下属)的", c)) is not None:
             # 是教育部直属的重点大学: the body the subject belongs to
             owner = next((x for x in clause.mentions if x.end == cs + m.end(1) and self._org(x)), None)
-            if owner is not None and not self._person(subject):
+            # (国网浙江省电力有限公司下属的12座变电站: a count after 的 says what it has, not what the subject is)
+            if owner is not None and not self._person(subject) and not re.match(r"\s*[\d一二三四五六七八九十两几多数各]",
+                                                                              c[m.end():]):
                 add(subject, "partOf", owner)
         for m in re.finditer(r"(?:联合)?(?:创始人|创办人)", c):
             before = [x for x in clause.mentions if x.end in (cs + m.start(), cs + m.start() - 1) and self._org(x)]
@@ -618,6 +622,13 @@ class OpenRelationRules:
             place = next((x for x in clause.mentions if self._place(x) and x.end <= cs + m.start()
                           and text[x.start - 1:x.start] == "在"), None)
             makers = self._listed_before(clause, cs + m.start(), self._org)
+            made_by = re.search(r"由(.{2,30}?)(?:研制|研发|开发|设计|制造)的", c[:m.start()])
+            if product is None and made_by is not None and subject.kind in ("quote", "title") \
+                    and cs <= subject.start and subject.end <= cs + m.start():
+                # 由浙江越衡机器人有限公司研制的…“越巡S2”在杭州正式发布: the maker releases the work the clause opens with
+                maker = next((x for x in clause.mentions if self._org(x) and cs + made_by.start(1) <= x.start
+                              and x.end <= cs + made_by.end(1)), None)
+                add(maker, "release", subject, timed + ([("地点", place)] if place else []))
             if product is not None and not self._person(subject):
                 for one in makers if len(makers) > 1 else [subject]:  # A、B和C在北京联合发布: each of them
                     add(one, "release", product, timed + ([("地点", place)] if place else []))
@@ -631,8 +642,12 @@ class OpenRelationRules:
                       and x.end <= cs + m.end(1)]
             maker = makers[-1] if makers and re.search(r"(?:旗下|下属|子公司)的?$", text[
                 makers[0].end:makers[-1].start]) else (makers[0] if makers else None)
+            if len(makers) >= 2 and self._cut_apart(text, makers[0], makers[1]):
+                maker = None  # 中国科学院 | 大连 | 化学物理研究所: one name cut in two, neither part is the maker
             if not self._person(subject) and (not self._org(subject) or subject.spg_class not in self.is_org):
-                add(subject, "createdBy", maker, timed)  # 庐山美术馆由建筑师顾承泽设计: a building is made too
+                # 庐山美术馆由建筑师顾承泽设计: a building is made too; 由…研发的“星图一号”于8月3日发射: the date is
+                # the launch's, not the making's
+                add(subject, "createdBy", maker, [] if c[m.end():m.end() + 1] == "的" else timed)
         if (m := re.search(r"(?:根据|依据|基于)(.{2,40}?)(?:设计|研制|建造|开发)(?:了|出)?", c)) is not None:
             source = next((x for x in self._after(clause, cs + m.start()) if x.kind in ("title", "quote")
                            and x.end <= cs + m.end(1)), None)
@@ -675,7 +690,9 @@ class OpenRelationRules:
             # 中国民用航空局为翔云航空工业有限公司研制的“翔云AG50”颁发…: the name right before the verb made it, not
             # the clause's subject
             made_by = next((x for x in clause.mentions if x.end == cs + m.start() and self._org(x)), None)
-            add(product, "createdBy", made_by or (subject if self._org(subject) else None))
+            # (中国科学院大连化学物理研究所研发的: a name cut in two made it; neither part did)
+            if made_by is None or not any(self._org(x) and self._cut_apart(text, x, made_by) for x in clause.mentions):
+                add(product, "createdBy", made_by or (subject if self._org(subject) else None))
         if (m := re.search(r"(?:获得|荣获|获评|获|斩获|摘得|赢得|被授予|获颁)(?:了)?", c)) is not None:
             holder = next((x for x in reversed(clause.mentions) if x.end <= cs + m.start()
                            and x.kind in ("quote", "title", "person")), None) or subject
@@ -1016,6 +1033,14 @@ class OpenRelationRules:
             return None
         return next((x for x in reversed(sentence) if x.end <= clause.start and self._person(x)
                      and text.startswith(wl.PERSON_VERBS, x.end)), None)
+
+    @staticmethod
+    def _cut_apart(text: str, a: Mention, b: Mention) -> bool:
+        """a and b are two pieces of one organisation's name (中国科学院 | 大连 | 化学物理研究所): b follows a with
+        at most a few characters and no separator or verb between."""
+        gap = text[a.end:b.start]
+        return a.end <= b.start and len(gap) <= 4 and re.fullmatch(r"[\u4e00-\u9fff]*", gap) is not None \
+            and not re.search(r"[、和与及的在由为是向对]", gap)
 
     @staticmethod
     def _pointed_at(word: str, orgs: list[Mention], before: int) -> Mention | None:
