@@ -160,3 +160,22 @@ def test_a_maker_named_in_two_pieces_makes_nothing(zh: ChineseExtractor) -> None
     # jieba cuts 中国科学院大连化学物理研究所 at 大连 (an adverb in its dictionary): neither piece is the maker
     result = extract(zh, "由中国科学院大连化学物理研究所研发的储能系统“海融二号”日前通过专家验收。")
     assert not any(p == "createdBy" for _, p, _ in triples(result))
+
+
+def test_a_name_after_a_title_ends_with_the_clause(zh: ChineseExtractor) -> None:
+    # jieba: 谭松 | 年 (a number word)
+    result = extract(zh, "湘江重工有限公司宣布，龚明出任该公司总裁，接替已经退休的创始人谭松年。")
+    assert entities(result).get("谭松年") == "Person"
+    assert "谭松" not in entities(result)
+    # where jieba saw no name, a title inside a place (湖南省长沙市: 省长) opens none
+    result = extract(zh, "刘思远，1975年生于湖南省长沙市。")
+    assert "沙市" not in entities(result)
+
+
+def test_staying_at_the_school_and_posts_at_schools_and_museums(zh: ChineseExtractor) -> None:
+    result = extract(zh, "邓秋林，1931年生于湖南省长沙市。她于1953年毕业于湖南师范学院，随后留校任教。")
+    assert ("邓秋林", "worksFor", "湖南师范学院") in triples(result)
+    result = extract(zh, "浙江大学决定任命邵明川教授为浙江大学医学院院长。")
+    assert ("邵明川", "worksFor", "浙江大学医学院") in triples(result)
+    result = extract(zh, "该展览的策展人为湖南省博物馆研究馆员祁文渊。")
+    assert ("祁文渊", "worksFor", "湖南省博物馆") in triples(result)

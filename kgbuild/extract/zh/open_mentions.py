@@ -108,6 +108,8 @@ TITLE_RUN = re.compile(r"(?:[、和及兼](?:常务|执行|轮值|联席)?(?:"
 # title of a list of posts (董事长韩立新和副总经理马晓东)
 _GIVEN_NAME = re.compile(r"[\u4e00-\u9fff]{1,2}?(?=" + "|".join(wl.PERSON_VERBS)
                          + "|的|在|于|[和、及](?:常务|执行)?(?:" + "|".join(wl.EXECUTIVE_TITLES) + "))")
+# 接替已经退休的创始人谭松年。 (jieba: 谭松 | 年): where jieba saw a name, the clause's end ends it
+_GIVEN_NAME_AT_END = re.compile(r"[\u4e00-\u9fff]{1,2}?(?=[，。；！？）)]|$)")
 _ORG_WORD_AT_END = re.compile("(?:" + "|".join(wl.ORG_NAME_WORDS) + ")$")
 _ORG_WORDS_AT_END = re.compile("(?:" + "|".join(wl.ORG_NAME_WORDS) + ")+$")  # 创新科技 of 大疆创新科技
 _BIRTH_ENTRY = re.compile(r"(?:^|(?<=[。！？\n]))\s*([\u4e00-\u9fff]{2,4})[，,]\s*\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?"
@@ -371,7 +373,8 @@ class OpenNameFinder:
         before what people do, 的, 在 / 于, or the next title of a list of posts (董事长韩立新和副总经理马晓东)."""
         end = self._person_at(text, tokens, pos)
         if (surname := _surname_at(text, pos)) and (end is None or end - pos == surname + 1):
-            said = _GIVEN_NAME.match(text[pos + surname:pos + surname + 12])
+            said = _GIVEN_NAME.match(text[pos + surname:pos + surname + 12]) or (
+                _GIVEN_NAME_AT_END.match(text[pos + surname:pos + surname + 3]) if end is not None else None)
             # 董事长陈宗年表示 (jieba: 陈宗 | 年, a number word): one character more before what people do
             if said is not None and (end is None or pos + surname + said.end() == end + 1):
                 end = pos + surname + said.end()

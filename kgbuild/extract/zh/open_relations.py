@@ -495,6 +495,11 @@ class OpenRelationRules:
             for org in self._after(clause, cs + school.end()):
                 if org.spg_class in self.is_edu:
                     add(student, "educatedAt", org, timed if "毕业" in school.group(0) else [])
+        elif re.match(r"\s*(?:随后|后|之后|毕业后|并)?留校(?:任教|工作|任职)", c) and self._person(subject):
+            # 1953年毕业于华东纺织工学院，随后留校任教: the school graduated from, in the sentence before the clause
+            school_was = next((x for x in reversed(sentence) if x.spg_class in self.is_edu and x.end <= cs
+                               and re.search(r"(?:毕业于|就读于)$", text[max(0, x.start - 3):x.start])), None)
+            add(subject, "worksFor", school_was)
         elif (m := re.search(r"赴(.{1,30}?)(?:学习|留学|深造|进修|访学|读书|攻读)", c)) is not None:
             student = self._actor(text, clause, subject, sentence, cs + m.start())
             for org in self._after(clause, cs + m.start()):
@@ -557,12 +562,14 @@ class OpenRelationRules:
             sold = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
             if buyer_to is not None and sold is not None:
                 add(buyer_to, "acquire", sold, timed)
-        for m in re.finditer(r"(?:教授|副教授|研究员|副研究员|讲师|总理|副总理|总统|副总统|首相|市长|省长)", c):
-            # 清华大学教授薛其坤: a school's or an institute's teacher or researcher works there
+        for m in re.finditer(r"(?:教授|副教授|研究馆员|研究员|副研究员|馆员|讲师|总理|副总理|总统|副总统|首相|市长|省长)", c):
+            # 清华大学教授薛其坤, 湖北省博物馆研究馆员宋维泽: a school's, an institute's or a museum's teacher or
+            # researcher works there
             ts, te = cs + m.start(), cs + m.end()
             teacher = next((x for x in clause.mentions if x.start == te and self._person(x)), None)
             add(teacher, "worksFor", next((x for x in clause.mentions if _next_to(text, x, ts) and (
-                x.spg_class in self.is_edu or x.name.endswith(("研究院", "研究所")) or (
+                x.spg_class in self.is_edu or x.name.endswith(("研究院", "研究所", "博物馆", "图书馆", "美术馆",
+                                                               "档案馆", "纪念馆")) or (
                     m.group(0) in ("总理", "副总理", "总统", "副总统", "首相", "市长", "省长")
                     and self._org(x)))), None))  # 国务院总理李强
         for m in re.finditer(r"(?:博士研究生|硕士研究生|研究生|博士生|硕士生|本科生|在读博士)", c):
@@ -871,8 +878,9 @@ class OpenRelationRules:
         if (hit := re.search(r"(?:聘任|聘请|任命|选举|同意聘任)", c)) is not None:
             # every person after the verb with a post of their own (选举A继续担任董事长; 聘任B为总经理、C为董事会秘书)
             for person in [x for x in self._after(clause, cs + hit.end()) if self._person(x)]:
-                title = re.match(r"(?:继续|再次|同时)?(?:为|担任)(.{0,16}?)(" + "|".join(wl.EXECUTIVE_TITLES) + ")",
-                                 text[person.end:])
+                # (任命方若溪教授为…院长: what the person is may stand between the name and 为)
+                title = re.match(r"(?:教授|研究员|博士|院士|先生|女士|同志)?(?:继续|再次|同时)?(?:为|担任)(.{0,16}?)("
+                                 + "|".join(wl.EXECUTIVE_TITLES) + ")", text[person.end:])
                 if title is None:
                     continue
                 employer = next((x for x in clause.mentions if self._org(x) and person.end < x.start
