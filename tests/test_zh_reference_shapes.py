@@ -179,3 +179,19 @@ def test_staying_at_the_school_and_posts_at_schools_and_museums(zh: ChineseExtra
     assert ("邵明川", "worksFor", "浙江大学医学院") in triples(result)
     result = extract(zh, "该展览的策展人为湖南省博物馆研究馆员祁文渊。")
     assert ("祁文渊", "worksFor", "湖南省博物馆") in triples(result)
+
+
+def test_gai_gongsi_is_the_company_named_last_before(zh: ChineseExtractor) -> None:
+    result = extract(zh, "2019年，湖南松涛药业股份有限公司收购了株洲恒康制药有限公司。该公司于2012年在深圳证券交易所上市。")
+    assert ("株洲恒康制药有限公司", "listedIn", "深圳证券交易所") in triples(result)
+    assert ("湖南松涛药业股份有限公司", "listedIn", "深圳证券交易所") not in triples(result)
+
+
+def test_the_latter_among_people_and_membership_is_no_employment(zh: ChineseExtractor) -> None:
+    result = extract(zh, "董事长邵明川与总经理任晓东均毕业于浙江大学。前者曾任杭州钢铁集团有限公司副总经理；"
+                         "后者于2015年加入苏州澄湖智能装备股份有限公司。")
+    got = triples(result)
+    assert ("任晓东", "worksFor", "苏州澄湖智能装备股份有限公司") in got
+    assert ("邵明川", "worksFor", "杭州钢铁集团有限公司") in got
+    result = extract(zh, "邓秋林，1968年出生于湖南省长沙市，2015年加入中国作家协会。")
+    assert ("邓秋林", "worksFor", "中国作家协会") not in triples(result)

@@ -232,7 +232,8 @@ class OpenRelationRules:
                 continue
             inside = [m for m in mentions if start <= m.start and m.end <= end]
             clauses = _split(text, start, end, inside, [v for v in values if start <= v.start and v.end <= end])
-            facts += self._sentence(text, start, end, clauses, inside, topic_org, topic, orgs)
+            facts += self._sentence(text, start, end, clauses, inside, topic_org, topic, orgs,
+                                    [m for m in mentions if self._org(m) or self._person(m)])
         return _unique(facts), self._events(facts)
 
     def _own_subject(self, clause: _Clause, text: str) -> Mention | None:
@@ -261,7 +262,8 @@ class OpenRelationRules:
         return None
 
     def _sentence(self, text: str, start: int, end: int, clauses: list[_Clause], inside: list[Mention],
-                  topic_org: Mention | None, topic: Mention | None, orgs: list[Mention]) -> list[OpenFact]:
+                  topic_org: Mention | None, topic: Mention | None, orgs: list[Mention],
+                  parties: list[Mention]) -> list[OpenFact]:
         out: list[OpenFact] = []
         dates = [m for m in inside if self._date(m)]
         lead_date = dates[0] if dates and _LEAD_IN.match(text[start:dates[0].start]) else None
@@ -288,13 +290,26 @@ class OpenRelationRules:
                     out.append(OpenFact(work, "createdBy", maker, said=its.group("kind")))
                     own = work
             if own is None and (pointed := _POINTER.match(clause.text)) is not None:
-                own = self._pointed_at(pointed.group(1), orgs, clause.start)
+                # 前者 / 后者 point at the last two names listed together before (邵明川与总经理任晓东, A和B两家),
+                # people or organisations; else at the organisations named last
+                pair = next(((a, b) for a, b in reversed(list(pairwise([x for x in parties if x.end <= clause.start])))
+                             if self._person(a) == self._person(b) and a.name != b.name
+                             and re.fullmatch(r"[、和与及][\u4e00-\u9fff]{0,6}", text[a.end:b.start])), None)
+                if pair is not None and not pointed.group(1).startswith("该"):
+                    own = pair[0] if pointed.group(1) == "前者" else pair[1]
+                else:
+                    own = self._pointed_at(pointed.group(1), orgs, clause.start)
                 if own is None:
                     continue  # 后者…: the clause speaks of a name not found, and of nothing else
             if own is None and (ref := _REFERENCE.match(text[clause.start:clause.end].lstrip())) is not None:
                 # 学校 / 该校 is the chunk's school; 公司, 本行, 其… its company
                 own = next((m for m in orgs if m.spg_class in self.is_edu), None) if ref.group(0).endswith("校") \
                     else topic_org
+                if ref.group(0) in ("该公司", "该集团") and topic_org is not None:
+                    # 甲公司收购了乙公司。该公司于2010年…上市: 该公司 is the company named last before, 公司 the report's
+                    # (该公司成为桂垣糖业的全资子公司: not a company the clause names itself)
+                    own = self._pointed_at("该", [m for m in orgs if self._company(m) and all(
+                        m.name != x.name for x in clause.mentions)], clause.start) or topic_org
                 if own is None and ref.group(0) != "其":
                     # 公司与清华大学…共建: a report's 公司 with no name in the chunk names nothing; what the clause says
                     # of it is dropped, what it says of the names in it stays (公司自主研发的“穗丰”…荣获…)
@@ -489,7 +504,10 @@ class OpenRelationRules:
                 and not re.search(r"(?:加入|入职|加盟)[^，。；]*(?:担任|出任|任)", c):
             # 2015年加入南京大学: the person works there (the post after 加入…，担任 is read with the post)
             body = next((x for x in clause.mentions if x.start == cs + joined.end() and self._org(x)), None)
-            add(subject, "worksFor", body)
+            if body is not None and (self._company(body) or body.spg_class in self.is_edu
+                                     or body.name.endswith(("研究院", "研究所", "实验室"))) \
+                    and not body.name.endswith(("协会", "学会", "联合会", "联盟", "党", "委员会", "商会")):
+                add(subject, "worksFor", body)  # (加入中国作家协会 is membership, no employment)
         if (school := re.search(r"(?:毕业于|就读于|肄业于|求学于|考入|考取|进入)", c)) is not None:
             student = self._actor(text, clause, subject, sentence, cs + school.start())
             for org in self._after(clause, cs + school.end()):
@@ -813,7 +831,7 @@ class OpenRelationRules:
                 if first is not None else []
             for other in hosts[1:]:
                 add(hosts[0], "cooperateWith", other, timed)
-        self._report_facts(text, clause, subject, timed, sentence, topic_org, sentence_end, add)
+        self._report_facts(text, clause, subject, timed, sentence, topic_org, sentence_end, add, orgs)
         if (m := re.search(r"前身(?:为|是)", c)) is not None:
             # 前身是1897年创建的求是书院: the name, not the date of its founding
             former = next((x for x in self._after(clause, cs + m.end()) if not self._date(x)), None)
@@ -841,7 +859,7 @@ class OpenRelationRules:
 
     def _report_facts(self, text: str, clause: _Clause, subject: Mention, timed: list[tuple[str, Mention]],
                       sentence: list[Mention], topic_org: Mention | None, sentence_end: int,
-                      add: Callable[..., None]) -> None:
+                      add: Callable[..., None], orgs: list[Mention]) -> None:
         """What company reports state in their own phrases: shareholders (控股股东为 / 实际控制人为 → ownedBy,
         持股比例 its 比例), appointments (聘任 P 为 TITLE, 法定代表人为 P → worksFor), the listing (在 X 上市 →
         listedIn), the registered seat (在 P 注册成立 → locatedIn) and subsidiaries listed after 子公司包括."""
@@ -903,8 +921,10 @@ class OpenRelationRules:
                 opened = max(text.rfind(e, 0, cs) for e in "。！？\n") + 1
                 # 该公司于1994年由宜宾县曲酒厂改制设立，2011年在…上市: a sentence opening with 该公司 / 公司 is about
                 # the chunk's company, whatever it names after
-                opener = topic_org if _REFERENCE.match(text[opened:cs].lstrip()) and not text[opened:cs].lstrip(
-                    ).startswith("其") else next((x for x in sentence if not self._date(x)), None)
+                said = text[opened:cs].lstrip()
+                opener = (self._pointed_at("该", [o for o in orgs if o.name != market.name], opened)
+                          if said.startswith("该") else topic_org) if _REFERENCE.match(said) and not said.startswith(
+                    "其") else next((x for x in sentence if not self._date(x)), None)
                 listed = opener if opener is not None and self._org(opener) and opener.end <= cs \
                     and opener.name != market.name else None
                 listed = listed or self._last_org(sentence, cs, not_named=market.name) or topic_org
@@ -1052,8 +1072,8 @@ class OpenRelationRules:
 
     @staticmethod
     def _pointed_at(word: str, orgs: list[Mention], before: int) -> Mention | None:
-        """前者 / 后者 / 该子公司: the organisation a clause points back at, among those the chunk named before it (each
-        name once): 后者 and 该子公司 the last, 前者 the one before it (…全资子公司有A和B两家。前者…；后者…)."""
+        """前者 / 后者 / 该子公司: the name a clause points back at, among those (organisations, or people) the chunk named
+        before it (each name once): 后者 and 该子公司 the last, 前者 the one before it (…全资子公司有A和B两家。前者…；后者…)."""
         named: list[Mention] = []
         for m in orgs:
             if m.end <= before:  # a name written again is now the last named
