@@ -131,6 +131,15 @@ def score(sentences: Sequence[dict], extract: Extract) -> dict[str, object]:
 
 # ---------------------------------------------------------------- open-domain set
 
+# A founding's date and place as qualifiers of foundedBy (时间, 地点) or as the company's own facts.
+_FOUNDING_AS_FACT = {"时间": "foundedOn", "地点": "locatedIn"}
+
+
+def founding_facts(qs: set[tuple[str, str, str, str, str]]) -> set[tuple[str, str, str]]:
+    """(X, foundedBy, P, 时间, D) -> (X, foundedOn, D); (X, foundedBy, P, 地点, L) -> (X, locatedIn, L)."""
+    return {(a, _FOUNDING_AS_FACT[d], e) for a, b, _, d, e in qs if b == "foundedBy" and d in _FOUNDING_AS_FACT}
+
+
 def common_words() -> set[str]:
     """Frequent ordinary words of jieba's own dictionary (the bench's yardstick, not the extractor's list)."""
     import jieba
@@ -209,10 +218,7 @@ def score_open(paragraphs: Sequence[dict], extract: Extract, common: set[str], *
         gold_q = {(normalize_name(a), b, normalize_name(c), d, normalize_name(e)) for a, b, c, d, e in p["qualifiers"]}
         # A founding's date and place are written either as qualifiers of foundedBy (时间, 地点: the earlier sets) or
         # as facts of the company, foundedOn and locatedIn (held-out-6): each form counts for the other.
-        as_fact = {"时间": "foundedOn", "地点": "locatedIn"}
-
-        def founding_facts(qs: set[tuple[str, str, str, str, str]]) -> set[tuple[str, str, str]]:
-            return {(a, as_fact[d], e) for a, b, _, d, e in qs if b == "foundedBy" and d in as_fact}
+        as_fact = _FOUNDING_AS_FACT
 
         triples = (triples - (founding_facts(gold_q) - gold_rel)) | (founding_facts(quals) & gold_rel)
         quals |= {q for q in gold_q if q[1] == "foundedBy" and q[3] in as_fact

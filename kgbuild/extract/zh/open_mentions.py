@@ -275,7 +275,8 @@ class OpenNameFinder:
                         and tokens[i].word not in _NAME_BOUNDARY:
                     back = tokens[i].start
                     i -= 1
-                # (汽车零部件企业 | 莱茵 | 精密 | 技术有限公司: what kind of company it is ends what comes before the name)
+                # (汽车零部件企业 | 莱茵 | 精密 | 技术有限公司: what kind of company it is ends what comes before
+                # the name)
                 if back < start and (i < 0 or tokens[i].word in _NAME_BOUNDARY or not _HAN.match(tokens[i].word)
                                      or (tokens[i].word.endswith(wl.DESCRIPTOR_ENDS) and len(tokens[i].word) >= 2)):
                     start, k = back, i
@@ -459,8 +460,8 @@ class OpenNameFinder:
                     add(s, m.start())
                     break
         for m in re.finditer(r"夫妇|夫妻", text):
-            # 由贺启明、任佩瑶夫妇 (jieba: 贺 | 启明, a verb): the two names listed before "husband and wife" are people's,
-            # each opened by a surname, the first after what closes a clause or a list
+            # 由贺启明、任佩瑶夫妇 (jieba: 贺 | 启明, a verb): the two names listed before "husband and wife" are
+            # people's, each opened by a surname, the first after what closes a clause or a list
             end = m.start()
             for size_b in (3, 2, 4):
                 b = end - size_b
@@ -807,7 +808,9 @@ class OpenNameFinder:
             for item in re.split(r"[和、与及]", m.group(group)):
                 start, end = pos, pos + len(item)
                 pos = end + 1
-                if couple:
+                # 由陈远航与妻子林秋雨…创办 (jieba: 陈 | 远航, a verb): a name before a kin word is a person's too
+                kin = _KIN_AFTER.match(text, end) is not None
+                if couple or kin:
                     item, end = re.sub(r"(?:夫妇|夫妻)$", "", item), start + len(re.sub(r"(?:夫妇|夫妻)$", "", item))
                     if self.person is not None and _surname_at(text, start) and self._valid_person(item) \
                             and not _inside(taken, start, end):

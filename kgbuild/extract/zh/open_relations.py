@@ -36,7 +36,8 @@ _UNNAMED_TOPIC = re.compile(r"\s*(?:[^，。；]{0,12}[，,])?\s*(?:该|此|此�
 _CHILD_AFTER = re.compile(r"(?:旗下的|下属的|的(?:全资|控股|参股)?(?:子公司|下属企业))"
                           r"(?!(?:则|还|另|主要)?(?:包括|有|为|是)|共|分别|[，。；、])")
 # 其代表著作《…》: a work of the person the chunk is about.
-_ITS_WORK = re.compile(r"\s*其(?:代表|主要|最新|第一部|首部|成名)?(?P<kind>著作|作品|代表作|长篇小说|小说|专著|诗集|论文集|"
+_ITS_WORK = re.compile(r"\s*其(?:代表|主要|最新|第一部|首部|成名)?"
+                       r"(?P<kind>著作|作品|代表作|长篇小说|小说|专著|诗集|论文集|"
                        r"散文集|新作|成名作)")
 # A clause that opens by pointing back at a name: the former, the latter, the said subsidiary.
 _POINTER = re.compile(r"\s*(前者|后者|该子公司|该(?:全资|控股)子公司)")
@@ -59,7 +60,8 @@ _WORK_OF = re.compile(r"的(?:长篇|短篇|中篇|最新|首款|新款)?(?:小�
 _WORK_REFERENCE = re.compile(r"\s*该(?:药|药品|新药|产品|疫苗|器械|车型|系统|软件|平台|书|作品|小说|"
                              r"邮轮|轮船|船舶|船|飞机|机型|卫星|火箭|设备|装备|芯片|车|款|机)")
 # 担任 / 现任…: holding a post (任 alone, but not inside 主任, 聘任, 责任, 任务, 任期…)
-_HOLDS_POST = re.compile(r"(?:担任|出任|现任|曾任|兼任|历任|接任|继任|此前任|(?<![主聘责信就继前委])任(?![务期何意命职]))")
+_HOLDS_POST = re.compile(r"(?:担任|出任|现任|曾任|兼任|历任|接任|继任|此前任|"
+                         r"(?<![主聘责信就继前委])任(?![务期何意命职]))")
 _METRIC = re.compile(r"^[\u4e00-\u9fffA-Za-z]{2,10}$")
 # What kind of thing a name is, said right before it (船用电池企业卡勒瓦能源公司): nothing, or a few words ending in
 # a word of kinds.
@@ -241,7 +243,8 @@ class OpenRelationRules:
                         clause.text)
         if made is not None:
             # 由比亚迪和丰田汽车共同出资设立的比亚迪丰田…公司于2020年…: the name after the 的 is the subject, the
-            # names after 由 are who made it; 由…研制的变电站巡检机器人“越巡S2”: a quoted name after the noun of its kind
+            # names after 由 are who made it; 由…研制的变电站巡检机器人“越巡S2”: a quoted name after the noun of
+            # its kind
             return next((m for m in clause.mentions if m.start == clause.start + made.end()), None) or next(
                 (m for m in clause.mentions if m.kind == "quote" and re.fullmatch(
                     r"[\u4e00-\u9fff]{1,10}[“\"「『]", text[clause.start + made.end():m.start])), None)
@@ -306,7 +309,8 @@ class OpenRelationRules:
                 own = next((m for m in orgs if m.spg_class in self.is_edu), None) if ref.group(0).endswith("校") \
                     else topic_org
                 if ref.group(0) in ("该公司", "该集团") and topic_org is not None:
-                    # 甲公司收购了乙公司。该公司于2010年…上市: 该公司 is the company named last before, 公司 the report's
+                    # 甲公司收购了乙公司。该公司于2010年…上市: 该公司 is the company named last before, 公司 the
+                    # report's
                     # (该公司成为桂垣糖业的全资子公司: not a company the clause names itself)
                     own = self._pointed_at("该", [m for m in orgs if self._company(m) and all(
                         m.name != x.name for x in clause.mentions)], clause.start) or topic_org
@@ -449,8 +453,8 @@ class OpenRelationRules:
             # 是教育部直属的重点大学: the body the subject belongs to
             owner = next((x for x in clause.mentions if x.end == cs + m.end(1) and self._org(x)), None)
             # (国网浙江省电力有限公司下属的12座变电站: a count after 的 says what it has, not what the subject is)
-            if owner is not None and not self._person(subject) and not re.match(r"\s*[\d一二三四五六七八九十两几多数各]",
-                                                                              c[m.end():]):
+            counted = re.match(r"\s*[\d一二三四五六七八九十两几多数各]", c[m.end():]) is not None
+            if owner is not None and not self._person(subject) and not counted:
                 add(subject, "partOf", owner)
         for m in re.finditer(r"(?:联合)?(?:创始人|创办人)", c):
             before = [x for x in clause.mentions if x.end in (cs + m.start(), cs + m.start() - 1) and self._org(x)]
@@ -488,8 +492,8 @@ class OpenRelationRules:
             add(subject, "bornIn", place)
         degree = re.search(r"(?:获|获得|取得)(?P<school>[\u4e00-\u9fff]{2,20}?)(?:[\u4e00-\u9fff]{0,8}?)"
                            r"(?:学士|硕士|博士)学位", c)
-        degree_at = re.search(r"在(?P<school>[\u4e00-\u9fff]{2,20}?)(?:获得|获|取得)[\u4e00-\u9fff]{0,8}?(?:学士|硕士|博士)学位",
-                              c)
+        degree_at = re.search(r"在(?P<school>[\u4e00-\u9fff]{2,20}?)(?:获得|获|取得)[\u4e00-\u9fff]{0,8}?"
+                              r"(?:学士|硕士|博士)学位", c)
         if degree is not None and self._person(subject):
             # 2001年获北京大学法学博士学位: the school that gave the degree
             school_at = next((x for x in clause.mentions if x.spg_class in self.is_edu
@@ -535,11 +539,12 @@ class OpenRelationRules:
                 # 贺启明现任公司董事长: a report's 公司 is its company where the sentence named none before
                 employer = orgs[0] if orgs else ((self._last_org(sentence, cs) or (
                     topic_org if not ref.group(0).startswith("该") else None)) if ref else None)
-                opened = max(text.rfind(e, 0, cs) for e in "。！？\n") + 1
+                sentence_at = max(text.rfind(e, 0, cs) for e in "。！？\n") + 1
                 if employer is None and re.fullmatch(r"\s*(?:担任|出任|现任|任)", text[holder.end:cs + m.end()]) \
                         and re.match(r"(?:" + _TITLE_ALT + ")", c[m.end():]) and re.search(
-                        r"(?:^|[^该])(?:本公司|公司)(?:" + _TITLE_ALT + ")", text[opened:cs]):
-                    # 贺启明现任公司董事长，任佩瑶任副董事长: a post with no body named, in a sentence of the company's posts
+                        r"(?:^|[^该])(?:本公司|公司)(?:" + _TITLE_ALT + ")", text[sentence_at:cs]):
+                    # 贺启明现任公司董事长，任佩瑶任副董事长: a post with no body named, in a sentence of the
+                    # company's posts
                     employer = topic_org
                 if employer is None and re.fullmatch(r"\s*(?:担任|出任|任)", c[:m.end()]):
                     # 李卫东加入明德新能源有限公司，担任首席财务官: the post is at the company the person joined
@@ -580,7 +585,8 @@ class OpenRelationRules:
             sold = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
             if buyer_to is not None and sold is not None:
                 add(buyer_to, "acquire", sold, timed)
-        for m in re.finditer(r"(?:教授|副教授|研究馆员|研究员|副研究员|馆员|讲师|总理|副总理|总统|副总统|首相|市长|省长)", c):
+        for m in re.finditer(r"(?:教授|副教授|研究馆员|研究员|副研究员|馆员|讲师|"
+                             r"总理|副总理|总统|副总统|首相|市长|省长)", c):
             # 清华大学教授薛其坤, 湖北省博物馆研究馆员宋维泽: a school's, an institute's or a museum's teacher or
             # researcher works there
             ts, te = cs + m.start(), cs + m.end()
@@ -647,12 +653,13 @@ class OpenRelationRules:
             place = next((x for x in clause.mentions if self._place(x) and x.end <= cs + m.start()
                           and text[x.start - 1:x.start] == "在"), None)
             makers = self._listed_before(clause, cs + m.start(), self._org)
-            made_by = re.search(r"由(.{2,30}?)(?:研制|研发|开发|设计|制造)的", c[:m.start()])
-            if product is None and made_by is not None and subject.kind in ("quote", "title") \
+            maker_said = re.search(r"由(.{2,30}?)(?:研制|研发|开发|设计|制造)的", c[:m.start()])
+            if product is None and maker_said is not None and subject.kind in ("quote", "title") \
                     and cs <= subject.start and subject.end <= cs + m.start():
-                # 由浙江越衡机器人有限公司研制的…“越巡S2”在杭州正式发布: the maker releases the work the clause opens with
-                maker = next((x for x in clause.mentions if self._org(x) and cs + made_by.start(1) <= x.start
-                              and x.end <= cs + made_by.end(1)), None)
+                # 由浙江越衡机器人有限公司研制的…“越巡S2”在杭州正式发布: the maker releases the work the clause
+                # opens with
+                maker = next((x for x in clause.mentions if self._org(x) and cs + maker_said.start(1) <= x.start
+                              and x.end <= cs + maker_said.end(1)), None)
                 add(maker, "release", subject, timed + ([("地点", place)] if place else []))
             if product is not None and not self._person(subject):
                 for one in makers if len(makers) > 1 else [subject]:  # A、B和C在北京联合发布: each of them
@@ -866,8 +873,8 @@ class OpenRelationRules:
         c, cs = clause.text, clause.start
         org_subject = subject if self._org(subject) else topic_org
         # the sentence's shareholders: a company named as one is not the one owned (本公司控股股东为X，实际控制人为Y)
-        owners = {x.name for x in sentence if re.search(r"(?:控股股东|实际控制人|第一大股东)(?:则|均|仍|亦|也)?(?:为|是)"
-                                                         r"[^，。；]{0,40}$",
+        owners = {x.name for x in sentence if re.search(r"(?:控股股东|实际控制人|第一大股东)"
+                                                         r"(?:则|均|仍|亦|也)?(?:为|是)[^，。；]{0,40}$",
                                                          text[max(0, x.start - 48):x.start])}
         for m in re.finditer(r"(?:控股股东|实际控制人|第一大股东)(?:则|均|仍|亦|也)?(?:为|是)", c):
             named = [x for x in clause.mentions if self._org(x) and x.end in (cs + m.start() - 1, cs + m.start())]
@@ -883,7 +890,8 @@ class OpenRelationRules:
                     quals.append(("比例", Mention(share.group(1), self.fallback, pos, pos + len(share.group(1)),
                                                  share.group(1), kind="value")))
                 add(owned, "ownedBy", owner, quals)
-        if (hit := re.match(r"\s*(?:为|是)(?:本公司|公司)的(?:共同)?(?:控股股东|实际控制人|第一大股东)", c)) is not None \
+        if (hit := re.match(r"\s*(?:为|是)(?:本公司|公司)的(?:共同)?(?:控股股东|实际控制人|第一大股东)",
+                            c)) is not None \
                 and topic_org is not None:
             # 二人合计持有公司53.8%的股份，为公司的共同实际控制人: the people the sentence named and pointed back at
             # (二人 / 两人 / 双方 opening a clause before) own the report's company
@@ -907,7 +915,8 @@ class OpenRelationRules:
         if (hit := re.search(r"法定代表人(?:为|是)?", c)) is not None:
             representative = next((x for x in self._after(clause, cs + hit.end()) if self._person(x)), None)
             add(representative, "worksFor", org_subject)
-        listing = r"在(.{2,20}?)(?:主板|创业板|科创板|中小板|中小企业板|北交所)?(?:挂牌)?上市|登陆(.{2,20}?)(?:主板|创业板|科创板|中小板)"
+        listing = (r"在(.{2,20}?)(?:主板|创业板|科创板|中小板|中小企业板|北交所)?(?:挂牌)?上市|"
+                   r"登陆(.{2,20}?)(?:主板|创业板|科创板|中小板)")
         if (hit := re.search(listing, c)) is not None:
             # 2022年8月登陆深圳证券交易所创业板: listed on the exchange whose board it names
             group = 1 if hit.group(1) is not None else 2
@@ -1072,8 +1081,8 @@ class OpenRelationRules:
 
     @staticmethod
     def _pointed_at(word: str, orgs: list[Mention], before: int) -> Mention | None:
-        """前者 / 后者 / 该子公司: the name a clause points back at, among those (organisations, or people) the chunk named
-        before it (each name once): 后者 and 该子公司 the last, 前者 the one before it (…全资子公司有A和B两家。前者…；后者…)."""
+        """前者 / 后者 / 该子公司: the organisation a clause points back at, among those the chunk named before it
+        (each name once): 后者 and 该子公司 the last, 前者 the one before it."""
         named: list[Mention] = []
         for m in orgs:
             if m.end <= before:  # a name written again is now the last named

@@ -63,8 +63,8 @@ DESCRIPTOR_ENDS = ("企业", "服务商", "供应商", "厂商", "制造商", "�
 # Words a name never starts with: they point at or qualify an organisation already named.
 LEADING_NOISE = ("本", "该", "其", "我", "各", "全资", "控股", "旗下", "下属", "原", "现", "前", "新设", "报告期内",
                  "报告期", "期内", "当地", "有关", "相关", "各级",
-                 # a declaration of the full name (鹤鸣酒业，全称四川鹤鸣酒业股份有限公司) and a period before a report's
-                 # 公司 (本季度公司共销售…): neither opens a name
+                 # a declaration of the full name (鹤鸣酒业，全称四川鹤鸣酒业股份有限公司) and a period before a
+                 # report's 公司 (本季度公司共销售…): neither opens a name
                  "全称", "全名", "季度", "年度", "半年度", "上半年", "下半年", "前三季度")
 
 # Titles next to a person's name (董事长徐直军) or after an organisation (星河智能董事长); longest first.
