@@ -195,3 +195,11 @@ def test_the_latter_among_people_and_membership_is_no_employment(zh: ChineseExtr
     assert ("邵明川", "worksFor", "杭州钢铁集团有限公司") in got
     result = extract(zh, "邓秋林，1968年出生于湖南省长沙市，2015年加入中国作家协会。")
     assert ("邓秋林", "worksFor", "中国作家协会") not in triples(result)
+
+
+def test_an_athlete_after_xuanshou_and_a_school_attended(zh: ChineseExtractor) -> None:
+    result = extract(zh, "在昨天结束的男子跳远决赛中，四川队选手邵明川以8米21的成绩夺冠。现年23岁的邵明川就读于成都体育学院。")
+    assert entities(result).get("邵明川") == "Person"
+    assert ("邵明川", "educatedAt", "成都体育学院") in triples(result)
+    result = extract(zh, "主教练韦德明赛后表示，这座冠军属于全体球员和球迷。")
+    assert "和球迷" not in entities(result)

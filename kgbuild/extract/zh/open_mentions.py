@@ -397,6 +397,8 @@ class OpenNameFinder:
     def _valid_person(self, name: str) -> bool:
         if name[1:] in _TITLE_WORDS or name[2:] in _TITLE_WORDS:
             return False  # 副会长和理事: 和 is a surname too, but 理事 is a title, not a given name
+        if name[0] in "和与及" and self._common(name[1:]):
+            return False  # 全体球员和球迷: and the fans
         return 2 <= len(name) <= 4 and not self._common(name) and name not in wl.PLACE_STOP \
             and name not in wl.COUNTRIES and name not in wl.PROVINCES
 
