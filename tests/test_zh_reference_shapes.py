@@ -203,3 +203,17 @@ def test_an_athlete_after_xuanshou_and_a_school_attended(zh: ChineseExtractor) -
     assert ("邵明川", "educatedAt", "成都体育学院") in triples(result)
     result = extract(zh, "主教练韦德明赛后表示，这座冠军属于全体球员和球迷。")
     assert "和球迷" not in entities(result)
+
+
+def test_a_named_event_and_where_it_is_held(zh: ChineseExtractor) -> None:
+    result = extract(zh, "第五届西湖国际音乐节于9月12日在浙江省杭州市开幕。")
+    assert entities(result).get("第五届西湖国际音乐节") == "Event"
+    assert ("第五届西湖国际音乐节", "locatedIn", "杭州市") in triples(result)
+    result = extract(zh, "“楚风汉韵——荆州出土漆器特展”9月1日在湖南省博物馆开幕。")
+    assert ("楚风汉韵——荆州出土漆器特展", "locatedIn", "湖南省博物馆") in triples(result)
+    result = extract(zh, "2024年全国游泳锦标赛在湖北省武汉市举行。")
+    assert entities(result).get("2024年全国游泳锦标赛") == "Event"
+    # an event's place is no body part, whatever the schema's medicine alternative
+    assert all(r.predicate == "locatedIn" for r in result.relations)
+    result = extract(zh, "公司代表出席了在上海举行的行业论坛。")  # a bare 论坛 names no event
+    assert "行业论坛" not in entities(result)

@@ -247,8 +247,10 @@ class ChineseExtractor:
             resolved = self.schema.resolve_relation(name)
             if resolved is not None and self.schema.relation_allows(resolved, subject_class, object_class):
                 return resolved
-        # an alternative the schema does not declare is kept off-schema; else the rule's name (validation decides)
-        return next((n for n in names if self.schema.resolve_relation(n) is None), rule)
+        # an alternative the schema does not declare is kept off-schema; else the rule's name (validation decides);
+        # a body part's alternative only for a body part (an event locatedIn a museum is no locatedInBodyPart)
+        return next((n for n in names if self.schema.resolve_relation(n) is None
+                     and (n != "locatedInBodyPart" or "BodyPart" in object_class)), rule)
 
 
 def _merge(domain: list[Mention], opened: list[Mention], open_classes: set[str]) -> list[Mention]:

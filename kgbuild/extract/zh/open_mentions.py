@@ -135,7 +135,10 @@ _PLACE_LEVELS = frozenset("省市县州区")  # the level a place's name ends wi
 _BREAK = re.compile(r"[，。；：！？、,;:!?（）()\s]")
 
 # Priority when two names overlap (lower wins), then the longer name.
-_PRIORITY = {"title": 0, "quote": 0, "date": 1, "org": 2, "award": 2, "person": 3, "place": 4, "list": 5, "latin": 5}
+_PRIORITY = {"title": 0, "quote": 0, "date": 1, "event": 1, "org": 2, "award": 2, "person": 3, "place": 4, "list": 5,
+             "latin": 5}
+# What opens a named event before its proper words: an edition or a year (第十届, 2025年).
+_EDITION = re.compile(r"(?:第[一二三四五六七八九十百零\d]+届|\d{4}年度?)$")
 
 
 @dataclass
@@ -178,6 +181,7 @@ class OpenNameFinder:
         self.company = resolve("Company|Organization")
         self.government = resolve("GovernmentAgency|Organization")
         self.work = resolve("Work")
+        self.event = resolve("Event")
 
     def classes(self) -> set[str]:
         """The schema classes these rules give names of organisations, people, places and dates."""
@@ -588,6 +592,32 @@ class OpenNameFinder:
                 out.append(Found(Mention(name, self.award, start, tok.end, name), "award"))
         return out
 
+    def _events_named(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
+        """第十届长白山国际电影节, 2025年全国田径锦标赛, “江汉吉金——长江中游青铜文明特展”: an event is named by the
+        words before its ending, opened by an edition or a year (a bare 论坛 or 电影节 names none), or by quotes."""
+        out: list[Found] = []
+        for i, tok in enumerate(tokens):
+            ending = next((e for e in wl.EVENT_ENDINGS if tok.word.endswith(e)), None)
+            if ending is None or self.event is None or _inside(blocked, tok.start, tok.end):
+                continue
+            start, k = tok.start, i - 1
+            # (the edition or year required before the words keeps ordinary ones out: 全国 | 田径 | 锦标赛)
+            while k >= 0 and tokens[k].end == start and tok.start - tokens[k].start <= 14 and (
+                    tokens[k].pos[:1] == "n" or tokens[k].pos in ("a", "vn", "f", "b", "j", "l")) \
+                    and _HAN.match(tokens[k].word):
+                start, k = tokens[k].start, k - 1
+            edition = _EDITION.search(text, 0, start)
+            if edition is None or tok.end - start < len(ending) + 2:
+                continue
+            start = edition.start()
+            name = text[start:tok.end]
+            out.append(Found(Mention(name, self.event, start, tok.end, name), "event"))
+        for m in _QUOTED.finditer(text):
+            ending = next((e for e in wl.EVENT_ENDINGS if m.group(1).endswith(e)), None)
+            if ending is not None and self.event is not None and len(m.group(1)) > len(ending) + 1:
+                out.append(Found(Mention(m.group(1), self.event, m.start(1), m.end(1), m.group(1)), "event"))
+        return out
+
     def _head_before(self, text: str, pos: int) -> str | None:
         for head, cls in self.product_heads:
             if text[:pos].endswith(head):
@@ -930,6 +960,7 @@ class OpenNameFinder:
         found += self._org_beside_org(text, tokens, found)
         found += self._agents_after_you(text, tokens, found)
         found += self._awards(text, tokens, blocked)
+        found += self._events_named(text, tokens, blocked)
         found += self._persons(text, tokens, blocked)
         found += self._places(tokens, blocked)
         found += self._list_items(text, found)

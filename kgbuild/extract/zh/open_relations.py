@@ -831,6 +831,14 @@ class OpenRelationRules:
                 if self._org(party):
                     for other in partners:
                         add(party, "cooperateWith", other, timed)
+        held_at = re.search(r"在(?P<where>[^，。；]{2,20}?)(?:隆重|正式)?(?:举行|举办|开幕|召开|闭幕|落幕)", c)
+        if (m := held_at) is not None:
+            # 第十届长白山国际电影节于8月20日在吉林省长春市开幕, “…特展”在故宫博物院开幕: where a named event is held
+            event = next((x for x in clause.mentions if x.kind == "event" and x.end <= cs + m.start()), None) or (
+                subject if subject.kind == "event" else None)
+            venue = place_at(cs + m.start("where")) or next(
+                (x for x in clause.mentions if x.start == cs + m.start("where") and self._org(x)), None)
+            add(event, "locatedIn", venue)
         if (m := re.search(r"由(.{2,40}?)(?:联合|共同)(?:主办|举办|承办)", c)) is not None:
             # 该展览由故宫博物院与湖北省博物馆联合主办: the hosts listed after 由 work together
             first = next((x for x in self._after(clause, cs + m.start(1)) if x.start == cs + m.start(1)), None)

@@ -121,7 +121,8 @@ PERSON_TITLES: tuple[str, ...] = (
     "音乐家", "作曲家", "歌手", "演员", "导演", "主演", "教授", "副教授", "研究员", "副研究员", "研究馆员", "馆员",
     "讲师", "院士", "工程师", "记者",
     "律师", "医生", "妻子", "丈夫", "配偶", "研究生", "博士生", "硕士生",
-    "先生", "女士", "博士", "总统", "总理", "首相", "国王", "女王", "市长", "省长", "委员", "代表", "运动员", "教练", "选手",
+    "先生", "女士", "博士", "总统", "总理", "首相", "国王", "女王", "市长", "省长", "委员", "代表", "运动员", "教练",
+    "选手",
     "建筑师", "设计师",
 )
 # Words after a name that show it is a person's: 李明远表示, 王蒙山出生于...
@@ -214,6 +215,10 @@ PRODUCT_HEADS: tuple[tuple[str, str], ...] = (
 )
 # Award endings: 茅盾文学奖, 国家科学技术进步奖, 五一劳动奖章.
 AWARD_SUFFIXES = ("奖章", "勋章", "奖", "荣誉称号")
+# The words a named event ends with (第十届长白山国际电影节, 2025年全国田径锦标赛): the schema's Event (its
+# Competition is an event type with roles, not a class of names).
+EVENT_ENDINGS = ("锦标赛", "运动会", "大赛", "联赛", "马拉松", "电影节", "艺术节", "文化节", "音乐节", "博览会",
+                 "展览会", "交易会", "特展", "论坛", "峰会")
 AWARD_STOP = frozenset("奖 大奖 金奖 银奖 铜奖 一等奖 二等奖 三等奖 特等奖 奖项 嘉奖 奖励 获奖 得奖 颁奖 "
                        "年度奖".split())
 # Lists whose head noun types their items: 旗下拥有远帆快运、远帆冷链等子公司.
