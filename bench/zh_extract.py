@@ -20,7 +20,8 @@ baseline commit scored in the same run:
   no rule, before any code ran on them; scored like held-out-4, first with the fifth session's rules frozen.
 - held-out-6 (bench/data/zh_heldout6_gold.json): 24 paragraphs (12 report, 4 news, 4 encyclopedia, 4 of new
   genres: sports, a university notice, a railway opening, an exhibition) by another writer who changed no rule,
-  written in a different style on purpose; first scored with the sixth session's rules frozen.
+  written in a different style on purpose; first scored with the sixth session's rules frozen, its misses read in
+  the seventh session (development data since).
 - dev-4 to dev-13 (bench/data/zh_dev4_gold.json): 178 report, news and encyclopedia paragraphs written in ten
   batches for the clause shapes that carry relations (titles after 的 and in lists, 由/被 passives, listed
   parties...), each batch labelled and committed before any code ran on it and scored once before its misses
