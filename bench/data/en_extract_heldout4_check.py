@@ -1,9 +1,10 @@
 """Sanity checks for en_extract_heldout4.jsonl: format and surface forms only, no extraction.
 
 Checks: every line is JSON with the eight record keys and `"labelled": "before-tuning"`; ids are unique,
-no title is already in en_extract_gold.jsonl, en_extract_heldout2.jsonl or en_extract_heldout3.jsonl, and none is a supporting-facts
-title of 2wiki_heldout_qa.json, 2wiki_heldout2_qa.json or 2wiki_heldout3_qa.json; each text equals its source passage; each fact has
-s, p, o, alt_p, q, kind and sym, a known kind, and `p == "isa"` exactly for kind isa; every `names`
+no title is already in en_extract_gold.jsonl, en_extract_heldout2.jsonl or en_extract_heldout3.jsonl, and
+none is a supporting-facts title of 2wiki_heldout_qa.json, 2wiki_heldout2_qa.json or 2wiki_heldout3_qa.json;
+each text equals its source passage; each fact has s, p, o, alt_p, q, kind and sym, a known kind, and
+`p == "isa"` exactly for kind isa; every `names`
 and `aliases` entry occurs in the text; each fact's s and o, or one of its alt_ forms or alias forms,
 occurs in the text (case-insensitive, with 2Wiki's "- " spacing ignored). It prints one line per
 problem and a summary line of counts.

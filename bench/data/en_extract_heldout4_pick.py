@@ -1,9 +1,10 @@
 """Pick the passages of en_extract_heldout4.jsonl: a seeded draw, not a reader's choice.
 
 It only reads and samples JSON (no extractor is imported or run). Rule, per source: candidates are the
-passages with 2 to 6 sentences whose title is not in en_extract_gold.jsonl, en_extract_heldout2.jsonl or en_extract_heldout3.jsonl
-(any source) and is not a supporting-facts title of 2wiki_heldout_qa.json, 2wiki_heldout2_qa.json or 2wiki_heldout3_qa.json,
-sorted by title; random.Random(2029).sample(candidates, 20) picks them, in that order.
+passages with 2 to 6 sentences whose title is not in en_extract_gold.jsonl, en_extract_heldout2.jsonl or
+en_extract_heldout3.jsonl (any source) and is not a supporting-facts title of 2wiki_heldout_qa.json,
+2wiki_heldout2_qa.json or 2wiki_heldout3_qa.json, sorted by title; random.Random(2029).sample(candidates, 20)
+picks them, in that order.
 
 - hotpotqa: /work/shared/data/hotpotqa/train_corpus.json, one title's stored sentence list; the
   passage is the sentences joined with "" (each carries its own leading space), as in the gold set.
