@@ -80,12 +80,13 @@ def check_record(r: dict[str, Any], sources: dict[tuple[str, str], str]) -> list
     return problems
 
 
-def main() -> int:
-    records = [json.loads(line) for line in HELDOUT.read_text(encoding="utf-8").splitlines() if line.strip()]
-    earlier = [json.loads(line) for path in EARLIER
+def main(heldout: Path = HELDOUT, earlier_sets: tuple[Path, ...] = EARLIER, qa_sets: tuple[Path, ...] = QA_SETS) -> int:
+    """Check `heldout` (later sets call this with their own file and the longer exclusion lists)."""
+    records = [json.loads(line) for line in heldout.read_text(encoding="utf-8").splitlines() if line.strip()]
+    earlier = [json.loads(line) for path in earlier_sets
                for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     taken = {g["title"] for g in earlier} | {g["id"] for g in earlier}
-    taken |= {fact[0] for path in QA_SETS for item in json.loads(path.read_text(encoding="utf-8"))
+    taken |= {fact[0] for path in qa_sets for item in json.loads(path.read_text(encoding="utf-8"))
               for fact in item["supporting_facts"]}
     sources = source_texts()
     problems = []

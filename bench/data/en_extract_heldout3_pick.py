@@ -31,13 +31,13 @@ PER_SOURCE = 20
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"(])")
 
 
-def excluded_titles() -> set[str]:
+def excluded_titles(earlier_sets: tuple[str, ...] = EARLIER_SETS, qa_sets: tuple[str, ...] = QA_SETS) -> set[str]:
     """Titles already labelled in an earlier English set, or used as evidence by a held-out QA set."""
     titles: set[str] = set()
-    for name in EARLIER_SETS:
+    for name in earlier_sets:
         lines = (HERE / name).read_text(encoding="utf-8").splitlines()
         titles |= {json.loads(line)["title"] for line in lines if line.strip()}
-    for name in QA_SETS:
+    for name in qa_sets:
         for item in json.loads((HERE / name).read_text(encoding="utf-8")):
             titles |= {fact[0] for fact in item["supporting_facts"]}
     return titles
@@ -57,10 +57,11 @@ def wiki_candidates(taken: set[str]) -> list[tuple[str, str]]:
                   and 2 <= len(SENTENCE_END.split(e["text"].strip())) <= 6)
 
 
-def main() -> None:
-    taken = excluded_titles()
+def main(seed: int = SEED, earlier_sets: tuple[str, ...] = EARLIER_SETS, qa_sets: tuple[str, ...] = QA_SETS) -> None:
+    """Print the draw (later sets call this with their own seed and the longer exclusion lists)."""
+    taken = excluded_titles(earlier_sets, qa_sets)
     for source, candidates in (("hotpotqa", hotpotqa_candidates(taken)), ("2wiki", wiki_candidates(taken))):
-        for title, text in random.Random(SEED).sample(candidates, PER_SOURCE):
+        for title, text in random.Random(seed).sample(candidates, PER_SOURCE):
             print(json.dumps({"source": source, "title": title, "text": text, "candidates": len(candidates)},
                              ensure_ascii=False))
 

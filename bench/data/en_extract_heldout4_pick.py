@@ -1,4 +1,5 @@
-"""Pick the passages of en_extract_heldout4.jsonl: a seeded draw, not a reader's choice.
+"""Pick the passages of en_extract_heldout4.jsonl: a seeded draw, not a reader's choice. The draw is
+en_extract_heldout3_pick.py's, with the seed and the longer exclusion lists below.
 
 It only reads and samples JSON (no extractor is imported or run). Rule, per source: candidates are the
 passages with 2 to 6 sentences whose title is not in en_extract_gold.jsonl, en_extract_heldout2.jsonl or
@@ -17,54 +18,7 @@ Usage: python bench/data/en_extract_heldout4_pick.py  (prints one JSON line per 
 
 from __future__ import annotations
 
-import json
-import random
-import re
-from collections import Counter
-from pathlib import Path
-
-DATA = Path("/work/shared/data")
-HERE = Path(__file__).parent
-EARLIER_SETS = ("en_extract_gold.jsonl", "en_extract_heldout2.jsonl", "en_extract_heldout3.jsonl")
-QA_SETS = ("2wiki_heldout_qa.json", "2wiki_heldout2_qa.json", "2wiki_heldout3_qa.json")
-SEED = 2029
-PER_SOURCE = 20
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"(])")
-
-
-def excluded_titles() -> set[str]:
-    """Titles already labelled in an earlier English set, or used as evidence by a held-out QA set."""
-    titles: set[str] = set()
-    for name in EARLIER_SETS:
-        lines = (HERE / name).read_text(encoding="utf-8").splitlines()
-        titles |= {json.loads(line)["title"] for line in lines if line.strip()}
-    for name in QA_SETS:
-        for item in json.loads((HERE / name).read_text(encoding="utf-8")):
-            titles |= {fact[0] for fact in item["supporting_facts"]}
-    return titles
-
-
-def hotpotqa_candidates(taken: set[str]) -> list[tuple[str, str]]:
-    corpus = json.loads((DATA / "hotpotqa" / "train_corpus.json").read_text(encoding="utf-8"))
-    return sorted((title, "".join(sents)) for title, sents in corpus.items()
-                  if 2 <= len(sents) <= 6 and title not in taken)
-
-
-def wiki_candidates(taken: set[str]) -> list[tuple[str, str]]:
-    corpus = json.loads((DATA / "2wiki" / "corpus.json").read_text(encoding="utf-8"))
-    counts = Counter(e["title"] for e in corpus)
-    return sorted((e["title"], e["text"]) for e in corpus
-                  if counts[e["title"]] == 1 and e["title"] not in taken
-                  and 2 <= len(SENTENCE_END.split(e["text"].strip())) <= 6)
-
-
-def main() -> None:
-    taken = excluded_titles()
-    for source, candidates in (("hotpotqa", hotpotqa_candidates(taken)), ("2wiki", wiki_candidates(taken))):
-        for title, text in random.Random(SEED).sample(candidates, PER_SOURCE):
-            print(json.dumps({"source": source, "title": title, "text": text, "candidates": len(candidates)},
-                             ensure_ascii=False))
-
+from en_extract_heldout3_pick import EARLIER_SETS, QA_SETS, main
 
 if __name__ == "__main__":
-    main()
+    main(2029, (*EARLIER_SETS, "en_extract_heldout3.jsonl"), (*QA_SETS, "2wiki_heldout3_qa.json"))
