@@ -58,7 +58,8 @@ _WORK_OF = re.compile(r"的(?:长篇|短篇|中篇|最新|首款|新款)?(?:小�
                       r"创新药|新药|药物|产品|新品|车型|游戏|电影|影片|歌曲|专辑)")
 # 该药 / 该产品…: a clause about the work (a drug, a product, a book) the sentence named before.
 _WORK_REFERENCE = re.compile(r"\s*该(?:药|药品|新药|产品|疫苗|器械|车型|系统|软件|平台|书|作品|小说|"
-                             r"邮轮|轮船|船舶|船|飞机|机型|卫星|火箭|设备|装备|芯片|车|款|机)")
+                             r"邮轮|轮船|船舶|船|飞机|机型|卫星|火箭|设备|装备|芯片|车|款|机|"
+                             r"影片|片|剧|电影|专辑|耳机|手机|舰|艇|装置|仪器|雷达|机器人|模型|游戏)")
 # 担任 / 现任…: holding a post (任 alone, but not inside 主任, 聘任, 责任, 任务, 任期…)
 _HOLDS_POST = re.compile(r"(?:担任|出任|现任|曾任|兼任|历任|接任|继任|此前任|"
                          r"(?<![主聘责信就继前委])任(?![务期何意命职]))")
@@ -226,6 +227,7 @@ class OpenRelationRules:
         topic = next((m for m in mentions if not self._date(m) and not (self._place(m) and not _LEAD_IN.match(
             text[max(text.rfind(e, 0, m.start) for e in "。！？\n") + 1:m.start]))), None)
         orgs = [m for m in mentions if self._org(m)]
+        works = [m for m in mentions if m.kind in ("quote", "title")]
         pos = 0
         for piece in _SENTENCE_END.split(text):
             start, end = pos, pos + len(piece)
@@ -235,7 +237,7 @@ class OpenRelationRules:
             inside = [m for m in mentions if start <= m.start and m.end <= end]
             clauses = _split(text, start, end, inside, [v for v in values if start <= v.start and v.end <= end])
             facts += self._sentence(text, start, end, clauses, inside, topic_org, topic, orgs,
-                                    [m for m in mentions if self._org(m) or self._person(m)])
+                                    [m for m in mentions if self._org(m) or self._person(m)], works)
         return _unique(facts), self._events(facts)
 
     def _own_subject(self, clause: _Clause, text: str) -> Mention | None:
@@ -265,8 +267,8 @@ class OpenRelationRules:
         return None
 
     def _sentence(self, text: str, start: int, end: int, clauses: list[_Clause], inside: list[Mention],
-                  topic_org: Mention | None, topic: Mention | None, orgs: list[Mention],
-                  parties: list[Mention]) -> list[OpenFact]:
+                  chunk_org: Mention | None, topic: Mention | None, orgs: list[Mention],
+                  parties: list[Mention], works: list[Mention]) -> list[OpenFact]:
         out: list[OpenFact] = []
         dates = [m for m in inside if self._date(m)]
         lead_date = dates[0] if dates and _LEAD_IN.match(text[start:dates[0].start]) else None
@@ -275,6 +277,11 @@ class OpenRelationRules:
         for clause in clauses:
             if re.match(r"\s*(?:据|根据|援引)", clause.text):
                 continue  # 据新华社报道: the source of the news, not what it is about
+            # a report's 公司 points back: at the chunk's company where it was named by the end of this clause, else
+            # at a company named before (…拥有授权专利213项。2024年度公司研发投入…。黄卓然此前曾任丰禾饲料集团有限公司
+            # 副总裁: 公司 is not 丰禾, named only later)
+            topic_org = chunk_org if chunk_org is None or chunk_org.start < clause.end else next(
+                (m for m in orgs if self._company(m) and m.end <= clause.start), None)
             own = self._own_subject(clause, text)
             if own is not None and (child_at := _CHILD_AFTER.match(text, own.end)) is not None:
                 # 中国石油…集团有限公司的全资子公司中国石油国际…有限公司总部设在北京: the subsidiary is the subject;
@@ -325,9 +332,9 @@ class OpenRelationRules:
                 own = next((x for x in clause.mentions if x.kind in ("quote", "title") and x.start > lead.end
                             and _WORK_OF.fullmatch(text[lead.end:x.start - 1])), None) or own
             if own is None and _WORK_REFERENCE.match(clause.text):
-                # 恒瑞医药的创新药“瑞维鲁胺”…，该药由…自主研发: the work named before is the clause's subject
-                own = next((x for x in reversed(inside) if x.kind in ("quote", "title") and x.end <= clause.start),
-                           None)
+                # 恒瑞医药的创新药“瑞维鲁胺”…，该药由…自主研发: the work named before is the clause's subject, in this
+                # sentence or an earlier one of the chunk (…发布重型卡车“驰骋H8”。该车由…研制)
+                own = next((x for x in reversed(works) if x.end <= clause.start), None)
             subject = own or sentence_subject or topic
             if sentence_subject is None and own is not None:
                 sentence_subject = own
@@ -668,7 +675,8 @@ class OpenRelationRules:
                     for more in self._listed(clause, product.start, lambda x: x.kind in ("quote", "title"),
                                              loose=True)[1:]:
                         add(subject, "release", more, timed + ([("地点", place)] if place else []))
-        if (m := re.search(r"由(.{2,30}?)(?:建造|制造|研制|设计|开发|发明|建成|研发)", c)) is not None:
+        # (设计 inside a maker's name, 上海船舶研究设计院, is no verb)
+        if (m := re.search(r"由(.{2,30}?)(?:建造|制造|研制|设计(?![院师所])|开发|发明|建成|研发)", c)) is not None:
             # 由中国船舶集团有限公司旗下的上海外高桥造船有限公司建造: the last name before the verb made it
             makers = [x for x in self._after(clause, cs + m.start()) if (self._person(x) or self._org(x))
                       and x.end <= cs + m.end(1)]
@@ -679,7 +687,14 @@ class OpenRelationRules:
             if not self._person(subject) and (not self._org(subject) or subject.spg_class not in self.is_org):
                 # 庐山美术馆由建筑师顾承泽设计: a building is made too; 由…研发的“星图一号”于8月3日发射: the date is
                 # the launch's, not the making's
-                add(subject, "createdBy", maker, [] if c[m.end():m.end() + 1] == "的" else timed)
+                made_quals = [] if c[m.end():m.end() + 1] == "的" else timed
+                add(subject, "createdBy", maker, made_quals)
+                if makers and maker is makers[0]:
+                    # 该车由绵驰汽车与西南科技大学共同研制: every maker listed after 由 made it
+                    for one, next_one in pairwise(makers):
+                        if not re.fullmatch(r"[、和与及]|以及", text[one.end:next_one.start]):
+                            break
+                        add(subject, "createdBy", next_one, made_quals)
         if (m := re.search(r"(?:根据|依据|基于)(.{2,40}?)(?:设计|研制|建造|开发)(?:了|出)?", c)) is not None:
             source = next((x for x in self._after(clause, cs + m.start()) if x.kind in ("title", "quote")
                            and x.end <= cs + m.end(1)), None)
@@ -1139,7 +1154,9 @@ class OpenRelationRules:
             run = re.search(r"[\u4e00-\u9fffA-Za-z]*$", before)
             name = run.group(0) if run else ""
             # the figure's name starts after the last word that ends what comes before it
-            name = re.split(r"实现|完成|录得|取得|的|年|月|日|季度|期内|共有|现有|拥有|累计|其中|、", name)[-1]
+            # (2024年度公司研发投入: 年度 is the period, 公司 the report's company)
+            name = re.sub(r"^本?公司", "", re.split(
+                r"实现|完成|录得|取得|的|年度|年|月|日|季度|期内|共有|现有|拥有|累计|其中|、", name)[-1])
             for form in (subject.form, subject.name, *subject.aliases):
                 if form and name.startswith(form):
                     name = name[len(form):]

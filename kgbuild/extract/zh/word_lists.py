@@ -23,7 +23,7 @@ ORG_SUFFIXES: tuple[tuple[str, str], ...] = (
     ("学校", "EducationalInstitution|Organization"), ("书院", "EducationalInstitution|Organization"),
     ("学堂", "EducationalInstitution|Organization"), ("大学堂", "EducationalInstitution|Organization"),
     ("研究院", "Organization"), ("研究所", "Organization"), ("研究中心", "Organization"), ("实验室", "Organization"),
-    ("科学院", "Organization"), ("工程院", "Organization"),
+    ("科学院", "Organization"), ("工程院", "Organization"), ("设计院", "Organization"),
     ("协会", "Organization"), ("学会", "Organization"), ("基金会", "Organization"), ("联合会", "Organization"),
     ("商会", "Organization"), ("委员会", "Organization"), ("组织", "Organization"), ("联盟", "Organization"),
     ("博物院", "Organization"), ("博物馆", "Organization"), ("图书馆", "Organization"), ("俱乐部", "Organization"),
@@ -53,7 +53,7 @@ ORG_STOP = frozenset((
     "西部 中部 局部 干部 俱乐部 头部 底部 顶部 尾部 本部 各部 当局 格局 布局 结局 大局 全局 平局 开局 政局 "
     "开发部 管理部 业务部 财务部 销售部 市场部 技术部 人力资源部 董事会 监事会 股东大会 "
     "证券交易所 会计师事务所 律师事务所 研究中心 博物馆 图书馆 联盟 商会 基金会 联合会 管理局 监督管理局 "
-    "科学院 工程院 电视台 通讯社 新闻社 报社 法院 检察院 研究院 新闻社"
+    "科学院 工程院 设计院 电视台 通讯社 新闻社 报社 法院 检察院 研究院 新闻社"
 ).split())
 # Descriptor nouns written between a name's place word and the name itself, or before a name in
 # apposition (德国化工企业莱茵特种材料公司): the name starts after them.
