@@ -72,7 +72,7 @@ def link_surnames(
     """
     by_surname: dict[str, Mention | None] = {}
     for m in mentions:
-        words = m.name.split()
+        words = m.name.split(",")[0].split()  # "John Wallop, 2nd Earl of Portsmouth": the surname is Wallop
         if m.label != "PERSON" or len(words) < 2 or not words[-1][:1].isupper():
             continue
         _add_surname(by_surname, words[-1], m)
@@ -190,6 +190,9 @@ def _link_full_name(
         if span is not None:
             for i in range(span.start, span.end):
                 current = tok2m[i]
+                if (current is not None and current is not title and current.start <= span.start
+                        and current.end >= span.end and current.end - current.start > len(span)):
+                    break  # "Sir Edward Wingfield Verner, 5th Baronet": the title's name is part of a longer one
                 if current is not None and current is not title and current.label in ("PERSON", "ORG", "GPE", "NORP"):
                     if current.start >= span.start and current.end <= span.end:
                         dropped.add(id(current))  # "Ertem" (PERSON) inside "Ertem Eğilmez"
@@ -380,7 +383,7 @@ def _with_regnal_number(doc: Doc, ent: Span) -> Span:
     if tok.lower_ not in ROMAN_NUMERALS or not tok.is_upper or len(ent) > 3:
         return ent
     after = doc[i + 1].text if i + 1 < len(doc) else ""
-    if tok.text == "I" and not (ent[0].lower_ in NAME_TITLES or after.lower() == "of" or (
+    if tok.text == "I" and not (ent[0].lower_ in NAME_TITLES or after.lower() == "of" or _styled_after(doc, i + 1) or (
             # "John I (German: Johann I.) (15 May 1459 – ...) was": an encyclopedia's opening, a given name
             # and the numeral before the bracket; the pronoun is not followed by one.
             after == "(" and len(ent) == 1 and ent.start == doc[ent.start].sent.start)):
@@ -397,10 +400,30 @@ STYLE_TITLES = frozenset({
 _ORDINAL_RE = re.compile(r"^\d+(?:st|nd|rd|th)$")
 
 
+def _styled_after(doc: Doc, comma: int) -> bool:
+    """A comma at `comma` opens a noble style: ", Duke of Legnica", ", 4th Baronet" ("Wenceslaus I, Duke of
+    Legnica": the numeral before it is the ruler's, not the pronoun)."""
+    j = comma + 1
+    if comma >= len(doc) or doc[comma].text != "," or j >= len(doc):
+        return False
+    if _ORDINAL_RE.match(doc[j].text):
+        j += 1
+    return j < len(doc) and doc[j].is_title and (doc[j].lower_ in STYLE_TITLES or doc[j].lower_ in BARONET_TITLES)
+
+
+# Styles with no territory: "Sir Edward Wingfield Verner, 4th Baronet" (always numbered).
+BARONET_TITLES = frozenset({"baronet", "baronetess"})
+
+
 def _with_style(doc: Doc, ent: Span) -> Span:
     """ "Louis" + ", Dauphin of France": a noble title with its territory after a comma is part of the
     name the person is known by (2Wiki's own titles read "John Wallop, 2nd Earl of Portsmouth")."""
     i = ent.end
+    if (len(ent) <= 5 and i + 2 < len(doc) and doc[i].text == "," and _ORDINAL_RE.match(doc[i + 1].text)
+            and doc[i + 2].is_title and doc[i + 2].lower_ in BARONET_TITLES):
+        # "Sir Edward Wingfield Verner" + ", 4th Baronet": numbered, no territory; the "Sir" and three names
+        # are one person, so the length allowed is the full name's
+        return _relabel(doc[ent.start : i + 3], "PERSON")
     if len(ent) > 3 or i + 3 >= len(doc) or doc[i].text != "," or ent[0].lower_ in STYLE_TITLES:
         return ent  # "Duke of Richmond, Duke of Lennox": two titles, no name
     j = i + 1

@@ -119,7 +119,8 @@ def whole_names(
     spans = _override(spans, epithet_names(doc, spans))
     spans = _override(spans, definition_subjects(doc, spans))
     # After the joins: a joined run may be the event's name ("the 2006 | European | Aquatics Championships").
-    return _override(spans, _dated_events(doc, spans)), runs
+    spans = _override(spans, _dated_events(doc, spans))
+    return _override(spans, year_led_events(doc)), runs
 
 
 def quote_pairs(doc: Doc) -> list[tuple[int, int]]:
@@ -212,6 +213,55 @@ def _dated_events(doc: Doc, spans: list[Span]) -> list[Span]:
                 and name.start == year.end and (name.label_ == "EVENT" or (
                     name.label_ not in _NO_LEFT and doc[name.end - 1].lower_ in EVENT_HEADS))):
             event = doc[year.start : name.end]  # an article in the year span comes along (clean_name drops it)
+            event.label_ = "EVENT"
+            out.append(event)
+    return out
+
+
+# A year or a season ("2003–04") that opens an event's name.
+_YEAR_OR_SEASON = re.compile(r"\d{4}(?:[–-]\d{2})?")
+# The lower-case last word of an event's name after its proper nouns: "the 2003–04 NBA season", "the 1998
+# Nashville tornadoes"; a capitalised one is any event head ("the 2002 NBA All-Star Game").
+_LOWER_EVENT_HEADS = frozenset({"season", "tornado", "tornadoes", "outbreak", "draft", "election", "elections"})
+_YEAR_EVENT_HEADS = EVENT_HEADS | _LOWER_EVENT_HEADS | {"game", "bowl", "classic", "league"}
+
+
+def year_led_events(doc: Doc) -> list[Span]:
+    """ "the <year> <proper nouns> <event head>": one EVENT span, whatever the NER made of its parts.
+
+    Wikipedia names a year's edition of an event by putting the year first ("the 2002 NBA All-Star Game",
+    "The 2003–04 NBA season", "the 1998 Nashville tornadoes"); the NER tags the year as a date and the rest
+    as an organisation, or nothing, so `_dated_events` (which needs a NER span after the year) misses it.
+    The article before the year is required ("In 1990 Microsoft released ..." is a date and a subject), and
+    so is at least one proper noun and a last word that names an event.
+    """
+    out: list[Span] = []
+    for tok in doc:
+        if (tok.i == 0 or doc[tok.i - 1].lower_ != "the" or tok.tag_ != "CD"
+                or not _YEAR_OR_SEASON.fullmatch(tok.text)):
+            continue
+        j = tok.i + 1
+        if (j + 1 < len(doc) and doc[j].text in ("-", "–")
+                and doc[j + 1].is_digit and len(doc[j + 1]) == 2):
+            j += 2  # "2003 – 04": the season as the text normaliser spaced it
+        end = None
+        proper = False
+        while j < len(doc) and j - tok.i <= 9:
+            word = doc[j]
+            if word.tag_ in _NAME_TAGS and (word.is_title or word.is_upper) and word.text not in QUOTES:
+                proper = True
+                if word.lower_ in _YEAR_EVENT_HEADS:
+                    end = j + 1
+            elif word.text in ("-", "–") and not word.whitespace_ and not doc[j - 1].whitespace_:
+                pass  # "All-Star"
+            elif proper and word.tag_ in ("NN", "NNS") and word.lower_ in _LOWER_EVENT_HEADS:
+                end = j + 1
+                break
+            else:
+                break
+            j += 1
+        if end is not None and proper:
+            event = doc[tok.i : end]
             event.label_ = "EVENT"
             out.append(event)
     return out

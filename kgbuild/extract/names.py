@@ -126,6 +126,10 @@ def date_preposition(name: str) -> str:
     return "in"
 
 
+# A season's years as `normalize_text` spaced them: "2003 – 04".
+_SEASON_RE = re.compile(r"^(\d{4}) ([–-]) (\d{2}) ")
+
+
 def clean_name(span: Span, label: str) -> str | None:
     """Surface name of an entity span, or None when it is not a usable name."""
     start, end = span.start, span.end
@@ -157,6 +161,8 @@ def clean_name(span: Span, label: str) -> str | None:
             if lowered.startswith(det):
                 name = name[len(det) :]
                 break
+    if label == "EVENT":
+        name = _SEASON_RE.sub(r"\1\2\3 ", name)  # "2003 – 04 NBA season": the season as the text writes it
     if label in ("GPE", "LOC"):
         name = _COMPASS_RE.sub("", name)  # "north-west London", "southeastern Albania": the place is London
     if not name or len(name) > _MAX_NAME_CHARS or len(name.split()) > _MAX_NAME_WORDS:
