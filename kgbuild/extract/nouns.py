@@ -257,8 +257,25 @@ def _type_nouns(state: ChunkState, noun: Token) -> list[Token]:
     """The common nouns coordinated with a defining noun, it first: "a mathematician and writer"
     (a named conjunct is not a type: "a Princess of Scotland and the Dauphine of France" is read
     as relations)."""
-    return [t for t in conjuncts(noun) if (t.tag_ in NOUN_TAGS or _kind_conjunct(t)) and t.is_alpha
-            and state.tok2m[t.i] is None]
+    found = [t for t in conjuncts(noun) if (t.tag_ in NOUN_TAGS or _kind_conjunct(t)) and t.is_alpha
+             and state.tok2m[t.i] is None]
+    return found + [t for t in _listed_appositions(state, found) if t not in found]
+
+
+def _listed_appositions(state: ChunkState, nouns: list[Token]) -> list[Token]:
+    """The rest of a type list the parser hung on the first noun as an apposition: "a German journalist,
+    film director (appos), film producer (conj), and actor (conj)". Only a bare common noun that itself
+    opens a coordination counts ("a writer, a friend of X" has its article and is no list item)."""
+    out: list[Token] = []
+    for noun in nouns:
+        for child in noun.children:
+            if (child.dep_ == "appos" and child.i > noun.i and child.tag_ in ("NN", "NNS") and child.is_alpha
+                    and state.tok2m[child.i] is None
+                    and not any(c.dep_ in ("det", "poss", "nummod") for c in child.children)
+                    and any(c.dep_ == "conj" for c in child.children)):
+                out.extend(t for t in conjuncts(child) if t.tag_ in ("NN", "NNS") and t.is_alpha
+                           and state.tok2m[t.i] is None)
+    return out
 
 
 def _kind_conjunct(tok: Token) -> bool:
@@ -343,6 +360,8 @@ def copula(
                 _type_from(state, subjects, noun, further=True)
             if typed and (noun.tag_ in NOUN_TAGS or noun.lower_ in TITLE_NOUNS) and (more or not type_nouns):
                 type_nouns.append(noun)  # "an Earl of Northumbria"
+        if type_nouns and type_nouns[0] is attr:
+            type_nouns += [t for t in _listed_appositions(state, [attr]) if t not in type_nouns]
         if type_nouns:  # "is a film director, producer, and screenwriter": every one is a type
             _type_from(state, subjects, type_nouns[0], type_nouns[1:])
 
