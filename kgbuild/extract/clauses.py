@@ -9,7 +9,7 @@ from kgbuild.extract.adjective_relations import adjective_relations
 from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts, listed, qualifies, unique
 from kgbuild.extract.facts import CONCEPT, EventFact, Mention
 from kgbuild.extract.member_lists import listed_members
-from kgbuild.extract.name_lists import continue_list, included
+from kgbuild.extract.name_lists import colon_list, continue_list, included
 from kgbuild.extract.names import date_preposition
 from kgbuild.extract.nouns import copula, noun_relations, place_chain_head, possessed_copula
 from kgbuild.extract.roles_played import ROLE_VERBS, appearances, played_role
@@ -180,6 +180,8 @@ def clause(state: ChunkState, verb: Token) -> None:
             listed_objects = [m for tok in listed(child) for m in [state.object(tok, concept_ok and not counted)]
                               if m is not None and not m.is_date]
             objects.extend(continue_list(state, listed_objects, child))  # "her movies A (2004), B (2009) and C"
+            if lemma not in ("be", "have"):  # "had three children: A, B and C" is kinship, not "have"
+                objects.extend(m for m in colon_list(state, child) if m not in objects)  # "directed five films: A, ..."
             if not listed_objects:
                 objects.extend(included(state, child))  # "many artists, including A, B and C"
             for inner in child.children:  # "sold a commercial model of the Enigma": see below

@@ -92,6 +92,27 @@ def continue_list(
     return [*members, *(m for m in found if m not in members)]
 
 
+def colon_list(state: ChunkState, noun: Token) -> list[Mention]:
+    """The names a colon lists after a plural object: "went on to direct five successful films: the family drama
+    "Mummy & Me" (2010), the comedy film "My Boss" (2012), ... and the action-thriller film "Aadhi" (2018)",
+    "contains three singles: A, B and C". The plural is no name, so the parse hangs the list anywhere; the
+    words show it. The list must be closed by "and"/"or" (`continue_list`) and hold two names or more, so a
+    2Wiki sentence cut after its colon ("They had two children: His first wife died ...") gives nothing."""
+    doc = state.doc
+    colon = noun.i + 1
+    if colon < len(doc) and doc[colon].dep_ == "prep" and doc[colon].lower_ == "of":
+        colon = max(noun.i, noun.right_edge.i) + 1  # "runs two chains of fast-food restaurants: A and B"
+    if noun.tag_ != "NNS" or colon + 1 >= len(doc) or doc[colon].text != ":":
+        return []
+    sent_end = state.sent_bounds[state.sent_index[noun.i]][1]
+    j = _past_quotes(doc, _after_kind(state, colon + 1, sent_end), sent_end)
+    first = state.tok2m[j] if j < sent_end else None
+    if first is None or first.start != j or first.label not in _MEMBER_LABELS or first.is_date or first.is_place:
+        return []
+    members = continue_list(state, [first], doc[j])
+    return members if len(members) >= 2 else []
+
+
 def _past_quotes(doc: Doc, i: int, sent_end: int) -> int:
     """The first token from `i` on that is no quotation mark."""
     while i < sent_end and doc[i].is_quote:
