@@ -682,6 +682,11 @@ _RULER_TITLES = frozenset({"king", "queen", "prince", "princess", "emperor", "em
                            "tsar", "czar", "sultan", "pope", "archduke", "archduchess"})
 
 
+# Titles that type the person whose name they open: the rulers', and the nobles' ("Margrave Albert II of
+# Meissen", "Landgrave Otto I of Hesse", "Count Henry XXVI of Schwarzburg"); not "lord"/"lady", which open
+# courtesy names ("Lady Jane Grey"), and never a two-word stage name ("Count Basie": the rule wants a numeral,
+# an "of" or a longer name).
+_PREFIX_TITLES = _RULER_TITLES | (STYLE_TITLES - {"lord", "lady"})
 _STYLE_RE = re.compile(r"^[^,]+, (?:\d+(?:st|nd|rd|th) )?([A-Z][a-z]+) of ")
 
 
@@ -700,7 +705,7 @@ def kind_prefixes(state: ChunkState) -> None:
         if (first.lower_ in _RULER_TITLES and mention.label not in ("ORG", "FAC") and not mention.is_date
                 and any(w.rstrip(".").lower() in ROMAN_NUMERALS and w.isupper() for w in mention.name.split()[1:])):
             mention.guess_class(state.classes.person)  # "King James I of Scotland" (a name to the NER, no person)
-        if state.is_person(mention) and first.lower_ in _RULER_TITLES and mention.semantic_type is None and (
+        if state.is_person(mention) and first.lower_ in _PREFIX_TITLES and mention.semantic_type is None and (
                 mention.end - mention.start > 2 or any(w.lower() in ROMAN_NUMERALS | {"of"}
                                                        for w in mention.name.split())):
             # "King James I of Scotland", "Queen Joan Beaufort", but not the stage name "King Diamond"
