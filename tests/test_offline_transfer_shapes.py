@@ -145,3 +145,23 @@ def test_a_clause_after_the_colon_is_no_list(extractor: OfflineExtractor) -> Non
     result = run(extractor, "They had one son and three daughters: He died in January 1912, aged 44, and was laid "
                             "to rest in a tomb at Lanercost Priory, Cumbria.", "Charles Howard, 10th Earl of Carlisle")
     assert not {t for t in triples(result) if t[1] in ("have", "had")}
+
+
+# ---------------------------------------------------------------------------- types: a noble's title before a name
+
+
+def test_a_nobles_title_opening_a_name_is_a_type(extractor: OfflineExtractor) -> None:
+    # 2Wiki, Louis the Junker (main: no type); a ruler's title ("King ... I of ...") already typed
+    result = run(extractor, "He was the third son of Landgrave Otto I of Hesse and his wife Adelheid, a daughter of "
+                            "Otto III of Ravensberg.", "Louis the Junker")
+    assert all_types(result)["Landgrave Otto I of Hesse"] == ["landgrave"]
+    # 2Wiki, Elisabeth of Cleves, Countess of Schwarzburg-Blankenburg (main: no type)
+    result = run(extractor, "She married Count Henry XXVI of Schwarzburg- Blankenburg, on July 15, 1434.",
+                 "Elisabeth of Cleves, Countess of Schwarzburg-Blankenburg")
+    assert "count" in all_types(result)["Count Henry XXVI of Schwarzburg-Blankenburg"]
+
+
+def test_a_stage_name_with_a_title_word_is_no_noble(extractor: OfflineExtractor) -> None:
+    # guard (constructed): two words, no numeral, no "of"
+    result = run(extractor, "Count Basie was an American jazz pianist.", "x")
+    assert "count" not in all_types(result).get("Count Basie", [])
