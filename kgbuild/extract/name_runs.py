@@ -28,7 +28,9 @@ School", "Association" + "Computing Machinery" (PERSON), "Computing Machinery" (
 3. **Hyphenated words** are one word: a span that ends or starts inside "Boulogne-sur-Mer" takes
    all of it (the NER tagged "Boulogne").
 4. **A year before an event's name** belongs to it: "the 1990 Cannes Film Festival", "the 1999
-   World Drivers' Championship" name one event each (the NER tagged the year as a date apart).
+   World Drivers' Championship" name one event each (the NER tagged the year as a date apart); so do "the
+   <year or season> <proper nouns> <event head>" whatever the NER made of the words ("the 2002 NBA All-Star
+   Game", "the 2003–04 NBA season": `year_led_events`).
 5. A MONEY span in title case is a name: "Two Dollar Radio Headquarters".
 6. **A title-case subject of a definition** is one name: an encyclopedia passage opens with its
    subject's full name, "Whistling in Dixie is a 1942 crime comedy film", "Elisabeth of the
