@@ -99,7 +99,9 @@ _PART_HEADS = frozenset({"system", "engine", "api", "interface", "module", "comp
 # out of the term's name.
 _PRAISE = frozenset({"powerful", "fast", "faster", "reliable", "portable", "efficient", "robust", "easy", "lightweight",
                      "flexible", "modern", "great", "seamless", "convenient", "comprehensive", "elegant", "intuitive",
-                     "blazing", "performant", "scalable", "friendly", "nice", "awesome", "rich", "clean"})
+                     "blazing", "performant", "scalable", "friendly", "nice", "awesome", "rich", "clean", "capable", "complete"})
+# Vague nouns that name a feature once a noun says of what ("Unicode support", "file access").
+_FEATURE_NOUNS = frozenset({"support", "access"})
 # Nouns for a part or form of a thing: "implements a subset of the `EventEmitter` API" implements it.
 _PARTITIVE = frozenset({"subset", "superset", "part", "portion", "version", "variant", "flavor", "flavour",
                         "dialect", "extension"})
@@ -177,6 +179,12 @@ class TechArgs:
                 return None  # a literal (`true`, `0`) is no thing a relation holds
             return self._new(name, self.code_class, PROPN, tok.i, tok.i + 1)
         found = self.by_token.get(tok.i)
+        if found is not None and found.label != CONCEPT and self._common_modifiers(tok, found):
+            # "capable extension API": the NER named the head word alone; common nouns before it make the
+            # phrase a term of its own (the API of extensions, not an organisation "API").
+            term = self._term(tok, role)
+            if term is not None:
+                return term
         if found is not None and found.label != CONCEPT:
             if found.start == tok.i and found.end == tok.i + 1 and self.lemma(tok) in self.kinds and [
                     c.lower_ for c in tok.children if c.dep_ == "det"] == ["this"]:
@@ -211,6 +219,16 @@ class TechArgs:
             # under "Worked example (React + Vite SPA)": a name the heading writes too.
             return self._new(tok.text, self.software_class, PROPN, tok.i, tok.i + 1)
         return self._term(tok, role)
+
+    def _common_modifiers(self, tok: Token, found: Mention) -> bool:
+        """`tok` is a one-word NER name with a common noun compounded right before it ("extension API",
+        "pickle support"): the name is the head of a term, not a name. A proper noun before it ("Cloud API")
+        or a name of several words ("Open Neural Network Exchange") stays the NER's."""
+        if found.start != tok.i or found.end != tok.i + 1 or found.is_date or self.is_code(found):
+            return False
+        left = self.doc[tok.i - 1] if tok.i > 0 else None
+        return left is not None and left.head.i == tok.i and left.dep_ == "compound" and left.tag_ in (
+            "NN", "NNS") and left.i not in self.code_tokens and left.i not in self.by_token and left.is_lower
 
     def _code_kind(self, tok: Token) -> Mention | None:
         """ "the `node:net` module" is the code; "this object", "the method" under a heading that is
@@ -303,7 +321,7 @@ class TechArgs:
         """Where the noun phrase of a common noun starts and its name (modifiers as written, the head in
         its singular), or None for a vague or relative one ("its pending write queue", "this socket")."""
         head = self.lemma(tok)
-        if len(head) < 3 or not head.isalpha() or head in VAGUE_NOUNS or any(
+        if len(head) < 3 or not head.isalpha() or (head in VAGUE_NOUNS and not self._qualified_vague(tok)) or any(
                 c.dep_ == "poss" or (c.dep_ == "det" and c.lower_ not in ("a", "an", "the")) for c in tok.children):
             return None
         doc = self.doc
@@ -325,9 +343,18 @@ class TechArgs:
         # Words as written ("Unix", "CA" keep their case), the head in its singular: one term per chunk.
         if head != tok.lower_ and tok.lower_.endswith("a"):
             head = tok.lower_  # "data" stays data, not "datum"
+        if tok.is_upper and len(tok.text) > 1:
+            head = tok.text  # "extension API": an acronym keeps its capitals
         name = "".join((t.text if t.tag_ in PROPER_TAGS or t.is_upper else t.lower_) + t.whitespace_
                        for t in doc[start:tok.i]) + head
         return start, name
+
+    def _qualified_vague(self, tok: Token) -> bool:
+        """ "Unicode support", "pickle support", "local file access": a vague noun (`support`, `access`) with
+        a noun or name compounded before it names a feature of software; alone ("for support") it does not."""
+        left = self.doc[tok.i - 1] if tok.i > 0 else None
+        return self.lemma(tok) in _FEATURE_NOUNS and left is not None and left.head.i == tok.i and (
+            left.dep_ == "compound") and (left.tag_ in NOUN_TAGS or left.tag_ in PROPER_TAGS)
 
     def _nearest_noun(self, tok: Token, subject: Mention | None) -> Mention | None:
         """A pronoun: the nearest noun or code before it, in its sentence or the one before, that is not its
