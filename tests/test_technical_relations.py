@@ -994,3 +994,36 @@ Certain build backends (eg: `setuptools`) will litter the project directory with
 """)
     assert classes(results).get("backends") != "Software"
     assert not any(s == "backends" for s, _, _ in triples(results))
+
+
+def test_a_name_the_ner_cut_from_its_term(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # wasi.md: the NER names "API" alone; the common nouns before it make "WASI system call API" one term.
+    found = triples(extract(tmp_path, extractor, """# WASI
+
+## Class: `WASI`
+
+The `WASI` class provides the WASI system call API and additional convenience
+methods for working with WASI-based applications. Each `WASI` instance
+represents a distinct environment.
+"""))
+    assert ("WASI", "provides", "WASI system call API") in found
+
+
+def test_a_vague_noun_with_a_noun_before_it_is_a_feature(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # Pillow's README: "support" alone is vague, "file format support" names a feature (praise left out);
+    # "support" with nothing before it stays no term. The default chunking, as a build reads the README
+    # (its two short paragraphs one chunk).
+    path = tmp_path / "pillow.md"
+    path.write_text("""# Pillow
+
+The Python Imaging Library adds image processing capabilities to your Python interpreter.
+
+This library provides extensive file format support, an efficient internal representation, and fairly
+powerful image processing capabilities.
+""", encoding="utf-8")
+    [doc] = list(read_sources([path]))
+    assert isinstance(doc, Document)
+    results = extractor.extract(Chunker(ChunkingConfig()).chunk(doc).chunks)
+    found = triples(results)
+    assert ("Pillow", "provides", "file format support") in found
+    assert "support" not in classes(results)
