@@ -1027,3 +1027,27 @@ powerful image processing capabilities.
     found = triples(results)
     assert ("Pillow", "provides", "file format support") in found
     assert "support" not in classes(results)
+
+
+def test_rest_references_are_prose_not_code(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # pluggy's README (reStructuredText): `Open Collective`_ is a reference to a link target, the name of
+    # an organisation, not inline code; the markup still marks the chunk as software documentation.
+    results = extract(tmp_path, extractor, """# pluggy - A minimalist production ready plugin system
+
+## Support pluggy
+
+`Open Collective`_ is an online funding platform for open and transparent communities.
+It provides tools to raise money and share your finances in full transparency.
+""")
+    assert classes(results).get("Open Collective") not in (None, "CodeElement")
+    assert ("Open Collective", "isA", "funding platform") in triples(results)
+
+
+def test_markdown_emphasis_is_no_rest_reference(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # FastAPI's README: "_path parameter_" closes an emphasis; the underscore is no reST reference.
+    from kgbuild.extract.code_text import unlink_rest
+
+    line = "* The _path_ `/items/{item_id}` has a _path parameter_ `item_id` that should be an `int`."
+    assert unlink_rest(line) == line
+    assert unlink_rest("will run unmodified on either asyncio_ or\nTrio_.") == (
+        "will run unmodified on either asyncio or\nTrio.")

@@ -57,6 +57,12 @@ _SOFTWARE_ANYWHERE = re.compile(r"^(?:[A-Z]?[a-z]{2,}[A-Z][A-Za-z0-9.+-]*|[A-Za-
 _PERSON_PLACE_LABELS = frozenset({"PERSON", "GPE", "LOC", "FAC", "NORP"})
 # A reStructuredText hyperlink, `create an issue <https://...>`_ (or __ for an anonymous one): not code.
 _REST_LINK = re.compile(r"`([^`<>\n]+?)\s*<[^`<>\s]+>`__?(?![\w`])")
+# reST references without a target in the text: `Stackless`_ (a phrase), asyncio_ (a word), |examples|_ (a
+# linked substitution) are the words they link, prose; a bare substitution |GitHub-Status| is a badge image.
+_REST_NAMED = re.compile(r"(?<!`)`([^`<>\n]+)`__?(?![\w`])")
+_REST_WORD = re.compile(r"(?<![\w`|])([A-Za-z][A-Za-z0-9.-]*[A-Za-z0-9])__?(?![\w`])")
+_EMPHASIS_OPEN = re.compile(r"(?<![\w`])_[A-Za-z]")
+_REST_SUBSTITUTION = re.compile(r"(?<![\w|])\|([A-Za-z][\w .-]*)\|(__?)?(?![\w|])")
 _ROLE = re.compile(r"(?<![\w}])\{[A-Za-z][\w:.+-]*\}(?=`)|(?<![\w`]):[A-Za-z][\w:.+-]*:(?=`)")
 _CALL_ARGS = re.compile(r"\(.*\)$", re.DOTALL)
 _NUMBERED_HEADING = re.compile(r"^\s*(?:(?:chapter|part|appendix|section)\s+\w+|\d+(?:\.\d+)+)\b", re.IGNORECASE)
@@ -86,7 +92,7 @@ class Masked:
 
     text: str
     spans: tuple[tuple[int, int], ...]  # character spans of inline code in `text`
-    has_code: bool  # the chunk held a code block or inline code
+    has_code: bool  # the chunk held a code block, inline code or reST references (software documentation's markup)
 
 
 @dataclass(frozen=True)
@@ -113,6 +119,9 @@ def mask_code(text: str, normalize: Callable[[str], str]) -> Masked:
     text = _FENCED_BLOCK.sub(drop, text)
     text = _ROLE.sub("", text)  # MyST and Sphinx roles: {pypi}`certifi` is the code `certifi`
     text = _REST_LINK.sub(r"\1", text)  # a reST link `text <url>`_ is its text, prose
+    unlinked = unlink_rest(text)
+    had_block = had_block or unlinked != text  # reST is the markup of software documentation: a manual's chunk
+    text = unlinked
     pieces: list[str] = []
     spans: list[tuple[int, int]] = []
     size = 0
@@ -129,6 +138,21 @@ def mask_code(text: str, normalize: Callable[[str], str]) -> Masked:
         last = m.end()
     pieces.append(normalize(text[last:]))
     return Masked("".join(pieces), tuple(spans), had_block or bool(spans))
+
+
+def unlink_rest(text: str) -> str:
+    """reST references as the words they link: "a spin-off of `Stackless`_", "run on either asyncio_ or Trio_",
+    "the |examples|_ directory" (not code, not a word with an underscore); a badge "|GitHub-Status|" is left
+    out. Markdown writes none of these shapes (`x`_ is no Markdown, a word's trailing underscore is rare)."""
+    text = _REST_NAMED.sub(r"\1", text)
+    text = _REST_SUBSTITUTION.sub(lambda m: m.group(1) if m.group(2) else "", text)
+
+    def word(m: re.Match[str]) -> str:
+        line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+        # "_path parameter_": the close of a Markdown emphasis opened earlier on the line, not a reference.
+        return m.group(0) if _EMPHASIS_OPEN.search(line) else m.group(1)
+
+    return _REST_WORD.sub(word, text)
 
 
 def code_name(text: str) -> str:
