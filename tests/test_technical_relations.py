@@ -1051,3 +1051,31 @@ def test_markdown_emphasis_is_no_rest_reference(tmp_path: Path, extractor: Offli
     assert unlink_rest(line) == line
     assert unlink_rest("will run unmodified on either asyncio_ or\nTrio_.") == (
         "will run unmodified on either asyncio or\nTrio.")
+
+
+def test_this_is_a_kind_under_a_package_title(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # wheel's README (its opening; the gold sets hold only its "Historical note"): a README's "This is a ..."
+    # speaks of what its title names, and a title in small letters is a package's name even when it is
+    # an English word. Several English words in small letters are a topic ("usage notes"), no name.
+    text = """This is a command line tool for manipulating Python wheel files, as defined in
+`PEP 427`_. It contains the following functionality:
+
+* Convert ``.egg`` archives into ``.whl``
+* Unpack wheel archives
+"""
+    assert ("wheel", "isA", "command line tool") in triples(extract(tmp_path, extractor, "# wheel\n\n" + text))
+    topic = triples(extract(tmp_path, extractor, "# usage notes\n\n" + text))
+    assert not any(s == "usage notes" for s, _, _ in topic)
+
+
+def test_a_relation_noun_without_its_object_names_a_kind(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # threadpoolctl's README: "is a BLAS wrapper for which ...": no "wrapper of/for X" names what is wrapped,
+    # so "wrapper" with a noun before it is the kind of thing FlexiBLAS is.
+    found = triples(extract(tmp_path, extractor, """# threadpoolctl
+
+### Switching the FlexiBLAS backend
+
+`FlexiBLAS` is a BLAS wrapper for which the BLAS backend can be switched at runtime.
+`threadpoolctl` exposes python bindings for this feature.
+"""))
+    assert ("FlexiBLAS", "isA", "BLAS wrapper") in found

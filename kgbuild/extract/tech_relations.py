@@ -192,6 +192,10 @@ class TechArgs:
                 return self._code_kind(tok) or found
             return found
         low = tok.lower_
+        if low == "this" and tok.dep_ == "nsubj" and self.lemma(tok.head) == "be" and any(
+                c.dep_ == "attr" and self.lemma(c) in _SELF_KINDS for c in tok.head.children):
+            # "This is a Python package containing ..." opening a README: the README's subject, named by its title.
+            return self.title()
         if tok.tag_ in ("PRP", "DT") and low in _THING_PRONOUNS | _OBJECT_PRONOUNS:
             if tok.dep_ in _SUBJECT_DEPS:
                 if expletive(tok):
@@ -256,11 +260,19 @@ class TechArgs:
         a noun for a whole piece of software; a long title is a sentence, not a name."""
         if self.lemma(tok) not in _SELF_KINDS or not self.section:
             return None
+        return self.title()
+
+    def title(self) -> Mention | None:
+        """The README's title as the name of what it documents (None: the title is a topic or a sentence)."""
+        if not self.section:
+            return None
         title = re.split(r"\s*(?::|\s--?\s|\s—\s)\s*", self.section[0].replace("`", ""))[0].strip()
         words = title.split()
         if not words or len(words) > 4 or (not any(c.isupper() or c.isdigit() for c in title) and all(
-                self.is_word(w.lower()) for w in words)):
-            return None  # "Installation", "usage notes": a topic, not a name
+                self.is_word(w.lower()) for w in words) and not (len(words) == 1 and title.isalpha())):
+            # "Installation", "usage notes": a topic, not a name; one word all in small letters ("packaging",
+            # "wheel") is how a package's README titles it, the way no topic heading is written.
+            return None
         found = next((m for m in self.added if m.name == title and m.start < 0), None)
         if found is None:
             found = Mention(title, self.software_class, PROPN, -1, -1, class_fixed=True)
@@ -744,9 +756,13 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
             if predicate is None:
                 found += [(s, "isA", kind) for s in subjects for kind in _kind_of(args, attr, s)]
                 continue
+            before = len(found)
             for prep in (c for c in attr.children if c.dep_ == "prep" and c.lower_ in ("of", "for", "to", "around")):
                 for pobj in (p for p in prep.children if p.dep_ == "pobj"):
                     found += [(s, predicate, o) for s in subjects for o in _objects(args, pobj, s)]
+            if len(found) == before:
+                # "is a fast Python extension for parsing ...": no "extension of X", so the noun names a kind.
+                found += [(s, "isA", kind) for s in subjects for kind in _kind_of(args, attr, s)]
         for acomp in (c for c in children if c.dep_ == "acomp"):  # "is responsible for managing X"
             for prep in (c for c in acomp.children if c.dep_ == "prep"):
                 for pcomp in (p for p in prep.children if p.dep_ == "pcomp" and p.tag_ == "VBG"):
