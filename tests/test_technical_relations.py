@@ -1079,3 +1079,21 @@ def test_a_relation_noun_without_its_object_names_a_kind(tmp_path: Path, extract
 `threadpoolctl` exposes python bindings for this feature.
 """))
     assert ("FlexiBLAS", "isA", "BLAS wrapper") in found
+
+
+def test_a_hyphenated_kind(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # punycode.md: "third-party" says what kind of dependency (the noun "dependency" has no "of X" here);
+    # Tenacity's README: "general-purpose" is a description, left out of the kind.
+    found = triples(extract(tmp_path, extractor, """# Punycode
+
+The `punycode` module is a third-party dependency used by Node.js and
+made available to developers as a convenience. Fixes or other modifications to
+the module must be directed to the [Punycode.js][] project.
+"""))
+    assert ("punycode", "isA", "third-party dependency") in found
+    found = triples(extract(tmp_path, extractor, """# Tenacity
+
+Tenacity is a general-purpose retrying library to simplify the task of adding
+retry behavior to just about anything.
+"""))
+    assert ("Tenacity", "isA", "retrying library") in found

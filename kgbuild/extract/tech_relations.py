@@ -1000,6 +1000,8 @@ def _kind_of(args: TechArgs, attr: Token, subject: Mention) -> list[Mention]:
             start -= 1
         elif left.dep_ == "amod" and left.text[:1].isupper() and not left.is_sent_start:
             start -= 1  # a capitalised word inside a sentence is part of a name ("a Portable Object file")
+        elif (hyphenated := _hyphenated_modifier(args, start, attr.i)) is not None:
+            start = hyphenated  # "a cross-platform library", "a list-like structure": a classifying modifier
         else:
             break
     while start < attr.i and start > 0 and is_hyphen(args.doc[start - 1]) and not args.doc[start - 1].whitespace_:
@@ -1016,6 +1018,31 @@ def _kind_of(args: TechArgs, attr: Token, subject: Mention) -> list[Mention]:
     name = "".join((t.text if t.text[:1].isupper() or t.i != attr.i else args.lemma(t)) + t.whitespace_
                    for t in words).strip()
     return [args._new(name, args.concept_class, CONCEPT, start, end)]
+
+
+def _hyphenated_modifier(args: TechArgs, start: int, head: int) -> int | None:
+    """Where a hyphenated word ending at or right before `start` begins, when it modifies the phrase up to
+    `head` and says what kind ("cross-platform", "list-like", "third-party"), not how good ("labour-saving",
+    "performance-focused", "well-tested", "general-purpose": praise and participles are a description)."""
+    doc = args.doc
+    if start < 1:
+        return None
+    # "third-party dependency": the parser may have taken "party" into the phrase already.
+    last = start if is_hyphen(doc[start - 1]) and not doc[start - 1].whitespace_ else start - 1
+    k = last
+    while k > 0 and not doc[k - 1].whitespace_ and (is_hyphen(doc[k - 1]) or is_hyphen(doc[k])):
+        k -= 1
+    span = doc[k:last + 1]
+    pieces = [t.lower_ for t in span if not is_hyphen(t)]
+    if len(pieces) < 2 or not all(p.isalpha() for p in pieces) or any(
+            t.head.i not in range(k, head + 1) for t in span) or any(t.i in args.code_tokens for t in span):
+        return None
+    if any(p in _PRAISE or p in _HYPHEN_PRAISE for p in pieces) or pieces[-1].endswith(("ed", "ing")):
+        return None
+    return k
+
+
+_HYPHEN_PRAISE = frozenset({"well", "high", "easy", "general", "best", "state", "world", "top", "fully"})
 
 
 # "has a `log()` method", "has an `options` property": what a thing has that is part of it.
