@@ -99,7 +99,8 @@ _PART_HEADS = frozenset({"system", "engine", "api", "interface", "module", "comp
 # out of the term's name.
 _PRAISE = frozenset({"powerful", "fast", "faster", "reliable", "portable", "efficient", "robust", "easy", "lightweight",
                      "flexible", "modern", "great", "seamless", "convenient", "comprehensive", "elegant", "intuitive",
-                     "blazing", "performant", "scalable", "friendly", "nice", "awesome", "rich", "clean", "capable", "complete", "extensive"})
+                     "blazing", "performant", "scalable", "friendly", "nice", "awesome", "rich", "clean",
+                     "capable", "complete", "extensive"})
 # Vague nouns that name a feature once a noun says of what ("Unicode support", "file access").
 _FEATURE_NOUNS = frozenset({"support", "access"})
 # Nouns for a part or form of a thing: "implements a subset of the `EventEmitter` API" implements it.
