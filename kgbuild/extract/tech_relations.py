@@ -1043,7 +1043,8 @@ def _hyphenated_modifier(args: TechArgs, start: int, head: int) -> int | None:
     return k
 
 
-_HYPHEN_PRAISE = frozenset({"well", "high", "easy", "general", "best", "state", "world", "top", "fully"})
+# (and "open-source": a licence, not a kind of thing)
+_HYPHEN_PRAISE = frozenset({"well", "high", "easy", "general", "best", "state", "world", "top", "fully", "open"})
 
 
 # "has a `log()` method", "has an `options` property": what a thing has that is part of it.
