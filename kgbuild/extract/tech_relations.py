@@ -31,6 +31,7 @@ from kgbuild.extract.code_text import (
     code_name,
     is_identifier,
     is_value,
+    not_a_term,
     section_topic,
     several_code_spans,
     software_shaped,
@@ -231,6 +232,8 @@ class TechArgs:
         or a name of several words ("Open Neural Network Exchange") stays the NER's."""
         if found.start != tok.i or found.end != tok.i + 1 or found.is_date or self.is_code(found):
             return False
+        if tok.tag_ not in ("NN", "NNS") and not not_a_term(tok.text):
+            return False  # "at midnight UTC": a proper name after a common noun is still the name
         left = self.doc[tok.i - 1] if tok.i > 0 else None
         return left is not None and left.head.i == tok.i and left.dep_ == "compound" and left.tag_ in (
             "NN", "NNS") and left.i not in self.code_tokens and left.i not in self.by_token and left.is_lower
@@ -757,11 +760,11 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
             if predicate is None:
                 found += [(s, "isA", kind) for s in subjects for kind in _kind_of(args, attr, s)]
                 continue
-            before = len(found)
-            for prep in (c for c in attr.children if c.dep_ == "prep" and c.lower_ in ("of", "for", "to", "around")):
-                for pobj in (p for p in prep.children if p.dep_ == "pobj"):
-                    found += [(s, predicate, o) for s in subjects for o in _objects(args, pobj, s)]
-            if len(found) == before:
+            related_to = [p for prep in attr.children if prep.dep_ == "prep" and prep.lower_ in (
+                "of", "for", "to", "around") for p in prep.children if p.dep_ == "pobj"]
+            for pobj in related_to:
+                found += [(s, predicate, o) for s in subjects for o in _objects(args, pobj, s)]
+            if all(p.lower_ in REL_PRONOUNS for p in related_to):
                 # "is a fast Python extension for parsing ...": no "extension of X", so the noun names a kind.
                 found += [(s, "isA", kind) for s in subjects for kind in _kind_of(args, attr, s)]
         for acomp in (c for c in children if c.dep_ == "acomp"):  # "is responsible for managing X"
