@@ -329,6 +329,8 @@ class OpenNameFinder:
 
             if name in wl.ORG_STOP or too_short or not re.search(r"[\u4e00-\u9fff]", name):
                 continue
+            if any(name.startswith(k) and name[len(k):] in wl.ORG_STOP for k in ("本公司", "公司", "本集团", "集团")):
+                continue  # 公司总部位于…: the company's headquarters, two kind words and no name
             if len(suffix) == 1 and len(name) - 1 < wl.SHORT_SUFFIX_MIN:
                 continue
             if suffix == "厂" and (start >= tok.start
@@ -699,6 +701,10 @@ class OpenNameFinder:
                 continue
             # 东方航空的首席执行官陈一鸣: the name may stand before a 的, when it opens its clause
             stop = m.start() - 1 if text[m.start() - 1:m.start()] == "的" else m.start()
+            # 闽泓冷链原财务总监陈立舟: a former post (原) still names the employer right before it
+            direct = stop == m.start() or text[m.start() - 1:m.start()] == "原"
+            if text[m.start() - 1:m.start()] == "原":
+                stop = m.start() - 1
             j = next((i for i, t in enumerate(tokens) if t.end == stop), None)
             if j is None:
                 continue
@@ -710,13 +716,13 @@ class OpenNameFinder:
                 start = tokens[k].start
                 k -= 1
             opening = re.search(r"(?:^|[，。；：！？\n])\s*([\u4e00-\u9fff]{2,6})$", text[max(0, stop - 8):stop])
-            if start > stop - len(opening.group(1) if opening else "") and opening is not None and stop == m.start() \
+            if start > stop - len(opening.group(1) if opening else "") and opening is not None and direct \
                     and not self._common(opening.group(1)) \
                     and not opening.group(1).startswith(wl.SUBJECT_STOP) and not any(
                         t.pos in _FUNCTION_TAGS for t in tokens if stop - len(opening.group(1)) <= t.start < stop):
                 start = stop - len(opening.group(1))  # 蔚 | 来 | 汽车创始人李斌: the clause opens with the name
             name = text[start:stop]
-            if stop < m.start() and (not _CLAUSE_OPEN.match(text, start) or (start > 0 and not _BREAK.match(
+            if not direct and (not _CLAUSE_OPEN.match(text, start) or (start > 0 and not _BREAK.match(
                     text[start - 1])) or len(name) < 3 or name.startswith(wl.SUBJECT_STOP)):
                 continue
             if 2 <= len(name) <= 12 and not self._common(name) and not _inside(blocked, start, stop):
@@ -1317,6 +1323,8 @@ def _trim_foreign(text: str, start: int, end: int, tokens: list[Token],
         if not name_like(t) or dots[0] - t.start > 6:
             break
         s = t.start
+    if text[s] in _GLUED_LEAD and dots[0] - s > 2:
+        s += 1  # 由托 | 比亚斯·施泰因出任: a preposition jieba glued to a transliteration opens no foreign name
     right = [t for t in inside if t.start > dots[-1]]
     e = dots[-1] + 1
     for t in right:

@@ -41,6 +41,9 @@ _ITS_WORK = re.compile(r"\s*其(?:代表|主要|最新|第一部|首部|成名)?
                        r"散文集|新作|成名作)")
 # A clause that opens by pointing back at a name: the former, the latter, the said subsidiary.
 _POINTER = re.compile(r"\s*(前者|后者|该子公司|该(?:全资|控股)子公司)")
+# 该厂 / 该校 / 该院…: a clause pointing back at the body of that kind the chunk named last (…的前身为湛江市南珠水产加工厂，
+# 该厂始建于1992年: the works, not the company), as the names' endings say.
+_KIND_POINTER = re.compile(r"\s*该(厂|校|院|所|馆|医院|中学|学校|大学|书院)")
 _REFERENCE = re.compile(r"^(?:本公司|该公司|公司|本集团|该集团|集团|学校|该校|本校|本行|该行|其)")
 # What may stand before a clause's own subject: a time, a frame, a conjunction.
 _LEAD_IN = re.compile(r"^(?:\s|于|在|截至|据|近日|目前|此外|同时|另外|其中|后|并|而|且|报告期内|本报告期|期内|"
@@ -299,6 +302,9 @@ class OpenRelationRules:
                 if work is not None and maker is not None:
                     out.append(OpenFact(work, "createdBy", maker, said=its.group("kind")))
                     own = work
+            if own is None and (kind := _KIND_POINTER.match(clause.text)) is not None:
+                ending = ("校", "学") if kind.group(1) == "校" else (kind.group(1),)
+                own = self._pointed_at("该", [m for m in orgs if m.name.endswith(ending)], clause.start)
             if own is None and (pointed := _POINTER.match(clause.text)) is not None:
                 # 前者 / 后者 point at the last two names listed together before (邵明川与总经理任晓东, A和B两家),
                 # people or organisations; else at the organisations named last
@@ -1162,6 +1168,8 @@ class OpenRelationRules:
                     name = name[len(form):]
             if re.search(r"预计|计划|拟|预期|目标|力争", name) or name.startswith("项目"):
                 continue  # 预计总投资50亿元, 项目预计总投资: a plan, or a project's, not a figure the report states
+            if any(w in name for w in wl.ONE_OFF_ACT_WORDS):
+                continue  # 股价收涨17.5%, 募集资金9.6亿港元, 受让其55%: the figure of one act, not one the subject has
             if re.search(r"各[类种项个]|多[种个项]|若干", name):
                 continue  # 全年销售各类农业机械4.2万台: a sum over kinds of things said in passing, not a named figure
             name = _METRIC_STRIP_TAIL.sub("", _METRIC_STRIP_LEAD.sub("", name))

@@ -242,3 +242,9 @@ STOP_NAMES = frozenset((
     "华人 国人 人民 群众 大众 员工 职工 人员 团队 领导 专家 学者 "
     "图片 照片 卡片 唱片 影片 名片 大片 短片 芯片 切片 刀片 "
 ).split())
+# Words that make a figure's name the count or sum of one act, not a figure a company (or a school, a site) has: money
+# put in, raised, paid for a stake or given away once (出资8,000万元, 募集资金9.6亿港元, 以9,600万元受让其55%的股权,
+# 捐赠善款2,000万元), a share price's move on a day (股价收涨17.5%), a first batch (首批200辆), what each winner will
+# get (两人将各获得奖金), what a dig cleared (清理墓葬63座). A stated figure (营业收入, 授权专利, 在职员工) has none.
+ONE_OFF_ACT_WORDS = ("出资", "募集", "募资", "融资", "受让", "转让", "捐赠", "捐款", "捐资", "股价", "收涨", "收跌",
+                     "涨停", "跌停", "首批", "各获得", "将获得", "清理", "发掘")
