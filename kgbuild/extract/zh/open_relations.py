@@ -41,8 +41,8 @@ _ITS_WORK = re.compile(r"\s*其(?:代表|主要|最新|第一部|首部|成名)?
                        r"散文集|新作|成名作)")
 # A clause that opens by pointing back at a name: the former, the latter, the said subsidiary.
 _POINTER = re.compile(r"\s*(前者|后者|该子公司|该(?:全资|控股)子公司)")
-# 该厂 / 该校 / 该院…: a clause pointing back at the body of that kind the chunk named last (…的前身为湛江市南珠水产加工厂，
-# 该厂始建于1992年: the works, not the company), as the names' endings say.
+# 该厂 / 该校 / 该院…: a clause pointing back at the body of that kind the chunk named last, as the names' endings
+# say (…的前身为湛江市南珠水产加工厂，该厂始建于1992年: the works, not the company).
 _KIND_POINTER = re.compile(r"\s*该(厂|校|院|所|馆|医院|中学|学校|大学|书院)")
 _REFERENCE = re.compile(r"^(?:本公司|该公司|公司|本集团|该集团|集团|学校|该校|本校|本行|该行|其)")
 # What may stand before a clause's own subject: a time, a frame, a conjunction.
