@@ -54,3 +54,14 @@ def test_a_preposition_jieba_glued_to_a_foreign_name_is_no_part_of_it(zh: Chines
     people = {e.name for e in result.entities if e.spg_class == "Person"}
     assert "托比亚斯·施泰因" in people
     assert not any(p.startswith("由") for p in people)
+
+
+def test_a_rare_character_jieba_calls_a_measure_word_stays_in_a_short_name(zh: ChineseExtractor) -> None:
+    result = extract(zh, "2024年8月，浙泓制药总经理赵明川因个人原因辞职。")  # jieba: 浙 | 泓 (q) | 制药
+    assert ("赵明川", "worksFor", "浙泓制药") in triples(result)
+
+
+def test_a_name_jieba_cut_before_the_等_closing_a_list(zh: ChineseExtractor) -> None:
+    result = extract(zh, "该校的校友中，有画家林秋岚、作曲家季南星等。")  # jieba: 季南 | 星等
+    people = {e.name for e in result.entities if e.spg_class == "Person"}
+    assert "季南星" in people and "季南" not in people

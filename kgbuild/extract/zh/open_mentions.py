@@ -108,8 +108,9 @@ TITLE_RUN = re.compile(r"(?:[、和及兼](?:常务|执行|轮值|联席)?(?:"
 # title of a list of posts (董事长韩立新和副总经理马晓东)
 _GIVEN_NAME = re.compile(r"[\u4e00-\u9fff]{1,2}?(?=" + "|".join(wl.PERSON_VERBS)
                          + "|的|在|于|[和、及](?:常务|执行)?(?:" + "|".join(wl.EXECUTIVE_TITLES) + "))")
-# 接替已经退休的创始人谭松年。 (jieba: 谭松 | 年): where jieba saw a name, the clause's end ends it
-_GIVEN_NAME_AT_END = re.compile(r"[\u4e00-\u9fff]{1,2}?(?=[，。；！？）)]|$)")
+# 接替已经退休的创始人谭松年。 (jieba: 谭松 | 年): where jieba saw a name, the clause's end ends it, or the 等 that
+# closes a list of people (作曲家季南星等。 jieba: 季南 | 星等)
+_GIVEN_NAME_AT_END = re.compile(r"[\u4e00-\u9fff]{1,2}?(?=[，。；！？）)]|等|$)")
 _ORG_WORD_AT_END = re.compile("(?:" + "|".join(wl.ORG_NAME_WORDS) + ")$")
 _ORG_WORDS_AT_END = re.compile("(?:" + "|".join(wl.ORG_NAME_WORDS) + ")+$")  # 创新科技 of 大疆创新科技
 _BIRTH_ENTRY = re.compile(r"(?:^|(?<=[。！？\n]))\s*([\u4e00-\u9fff]{2,4})[，,]\s*\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?"
@@ -719,7 +720,8 @@ class OpenNameFinder:
             if start > stop - len(opening.group(1) if opening else "") and opening is not None and direct \
                     and not self._common(opening.group(1)) \
                     and not opening.group(1).startswith(wl.SUBJECT_STOP) and not any(
-                        t.pos in _FUNCTION_TAGS for t in tokens if stop - len(opening.group(1)) <= t.start < stop):
+                        t.pos in _FUNCTION_TAGS and not _rare_char_as_measure(t, tokens)
+                        for t in tokens if stop - len(opening.group(1)) <= t.start < stop):
                 start = stop - len(opening.group(1))  # 蔚 | 来 | 汽车创始人李斌: the clause opens with the name
             name = text[start:stop]
             if not direct and (not _CLAUSE_OPEN.match(text, start) or (start > 0 and not _BREAK.match(
@@ -1303,6 +1305,15 @@ def _non_overlapping(found: list[Found]) -> list[Found]:
 
 
 _NOT_IN_NAME = frozenset({"v", "p", "c", "u", "uj", "ul", "ud", "uz", "d", "r", "f", "m", "x", "q", "y", "vn", "t"})
+
+
+def _rare_char_as_measure(t: Token, tokens: list[Token]) -> bool:
+    """闽 | 泓 | 冷链: jieba tags a rare character of a short name as a measure word (q); a measure word follows a
+    number (三家, 200辆), so one that does not is part of a name."""
+    if t.pos != "q" or len(t.word) != 1:
+        return False
+    before = next((x for x in reversed(tokens) if x.end <= t.start), None)
+    return before is not None and before.end == t.start and before.pos not in ("m", "r")
 
 
 def _trim_foreign(text: str, start: int, end: int, tokens: list[Token],
