@@ -912,7 +912,10 @@ class OpenRelationRules:
                 continue
             share = re.search(r"(?:持股比例|持有[^，。；]{0,16}?)(?:为|约为|达)?(" + VALUE_RE.pattern + r")",
                               text[cs + m.end():sentence_end])
-            for i, owner in enumerate(self._listed(clause, cs + m.end(), lambda x: self._org(x) or self._person(x))):
+            after = cs + m.end()
+            if (post := _POST_BETWEEN.match(text, after)) is not None and post.end() < cs + len(c):
+                after = post.end()  # 实际控制人为董事长彭书远: the owner's post stands between
+            for i, owner in enumerate(self._listed(clause, after, lambda x: self._org(x) or self._person(x))):
                 quals = list(timed)
                 if share is not None and i == 0 and share.group(1).endswith("%"):
                     pos = cs + m.end() + share.start(1)
