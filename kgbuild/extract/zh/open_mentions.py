@@ -727,8 +727,8 @@ class OpenNameFinder:
             if not direct and (not _CLAUSE_OPEN.match(text, start) or (start > 0 and not _BREAK.match(
                     text[start - 1])) or len(name) < 3 or name.startswith(wl.SUBJECT_STOP)):
                 continue
-            if name.endswith(("为", "是")):
-                continue  # 实际控制人为董事长彭书远: a copula ends what stands before the post, no name does
+            if name.endswith(("为", "是")) and re.search(r"(?:人|者|东|方|员)$", name[:-1]):
+                continue  # 实际控制人为董事长彭书远: a role and a copula stand before the post, no name (华为 is one)
             if 2 <= len(name) <= 12 and not self._common(name) and not _inside(blocked, start, stop):
                 out.append(Found(Mention(name, self.company, start, stop, name), "org"))
         return out
