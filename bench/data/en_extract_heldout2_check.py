@@ -1,4 +1,6 @@
-"""Sanity checks for en_extract_heldout2.jsonl: format and surface forms only, no extraction.
+"""Sanity checks for en_extract_heldout2.jsonl: format and surface forms only, no extraction. The checks are
+en_extract_heldout3_check.py's (written from this script), run on this file with en_extract_gold.jsonl as the
+only earlier set.
 
 Checks: every line is JSON with the eight record keys and `"labelled": "before-tuning"`; ids are unique
 and no title is already in en_extract_gold.jsonl; each text equals its source passage; each fact has
@@ -12,100 +14,9 @@ Usage: python bench/data/en_extract_heldout2_check.py
 
 from __future__ import annotations
 
-import json
-import re
 import sys
-from collections import Counter
-from pathlib import Path
-from typing import Any
 
-HERE = Path(__file__).parent
-HELDOUT = HERE / "en_extract_heldout2.jsonl"
-GOLD = HERE / "en_extract_gold.jsonl"
-DATA = Path("/work/shared/data")
-KEYS = {"id", "source", "title", "text", "labelled", "facts", "aliases", "names"}
-FACT_KEYS = {"s", "p", "o", "alt_p", "q", "kind", "sym"}
-KINDS = {"relation", "isa", "date", "value"}
-
-
-def loose(text: str) -> str:
-    """Lower case, quotes dropped, spaces collapsed and no space beside a hyphen."""
-    text = text.lower().replace('"', "")
-    text = re.sub(r"\s*-\s*", "-", text)
-    return re.sub(r"\s+", " ", text).strip()
-
-
-def source_texts() -> dict[tuple[str, str], str]:
-    hotpot = json.loads((DATA / "hotpotqa" / "train_corpus.json").read_text(encoding="utf-8"))
-    wiki = json.loads((DATA / "2wiki" / "corpus.json").read_text(encoding="utf-8"))
-    out = {("hotpotqa", title): "".join(sents) for title, sents in hotpot.items()}
-    out.update({("2wiki", e["title"]): e["text"] for e in wiki})
-    return out
-
-
-def occurs(forms: list[str], text: str) -> bool:
-    return any(loose(f) and loose(f) in text for f in forms)
-
-
-def check_record(r: dict[str, Any], sources: dict[tuple[str, str], str]) -> list[str]:
-    problems = []
-    where = r.get("id", "?")
-    if set(r) != KEYS:
-        return [f"{where}: keys {sorted(set(r) ^ KEYS)} differ from the eight record keys"]
-    if r["labelled"] != "before-tuning":
-        problems.append(f"{where}: labelled is {r['labelled']!r}")
-    if sources.get((r["source"], r["title"])) != r["text"]:
-        problems.append(f"{where}: text differs from the {r['source']} passage titled {r['title']!r}")
-    text = loose(r["text"])
-    groups = [[k, *v] for k, v in r["aliases"].items()]
-    for name in r["names"] + [f for g in groups for f in g]:
-        if loose(name) not in text:
-            problems.append(f"{where}: name or alias {name!r} is not in the text")
-    for n, f in enumerate(r["facts"]):
-        if not set(f) >= FACT_KEYS or set(f) - FACT_KEYS - {"alt_s", "alt_o"}:
-            problems.append(f"{where} fact {n}: keys {sorted(f)}")
-            continue
-        if f["kind"] not in KINDS or (f["kind"] == "isa") != (f["p"] == "isa"):
-            problems.append(f"{where} fact {n}: kind {f['kind']!r} with p {f['p']!r}")
-        for role in ("s", "o"):
-            forms = [f[role], *f.get(f"alt_{role}", [])]
-            forms += [x for g in groups if any(loose(y) == loose(z) for y in g for z in forms) for x in g]
-            if role == "o" and f["kind"] == "isa":
-                continue  # a class noun may be reduced from the text's phrase
-            digits_only = role == "o" and f["kind"] in ("date", "value") and occurs(re.findall(r"\d+", f["o"]), text)
-            if not occurs(forms, text) and not digits_only:
-                problems.append(f"{where} fact {n}: {role} {f[role]!r} (or its other forms) is not in the text")
-    return problems
-
-
-def main() -> int:
-    records = [json.loads(line) for line in HELDOUT.read_text(encoding="utf-8").splitlines() if line.strip()]
-    gold = [json.loads(line) for line in GOLD.read_text(encoding="utf-8").splitlines() if line.strip()]
-    taken = {(g["source"], g["title"]) for g in gold} | {g["id"] for g in gold}
-    sources = source_texts()
-    problems = []
-    ids = Counter(r.get("id") for r in records)
-    problems += [f"{i}: id used {c} times" for i, c in ids.items() if c > 1]
-    for r in records:
-        if (r.get("source"), r.get("title")) in taken or r.get("id") in taken:
-            problems.append(f"{r.get('id')}: already in en_extract_gold.jsonl")
-        problems += check_record(r, sources)
-    for line in problems:
-        print(line)
-    kinds = Counter((r["source"], f["kind"]) for r in records for f in r["facts"])
-    summary = {
-        "passages": dict(Counter(r["source"] for r in records)),
-        "facts": sum(kinds.values()),
-        "facts_by_source_kind": {f"{s}/{k}": c for (s, k), c in sorted(kinds.items())},
-        "facts_with_q": sum(bool(f["q"]) for r in records for f in r["facts"]),
-        "symmetric": sum(f["sym"] for r in records for f in r["facts"]),
-        "alias_groups": sum(len(r["aliases"]) for r in records),
-        "names": sum(len(r["names"]) for r in records),
-        "problems": len(problems),
-    }
-    print(json.dumps(summary, ensure_ascii=False))
-    return 1 if problems else 0
-
+from en_extract_heldout3_check import HERE, main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(HERE / "en_extract_heldout2.jsonl", (HERE / "en_extract_gold.jsonl",), ()))
