@@ -103,6 +103,15 @@ _BETWEEN_PARTIES = frozenset({"release", "acquire", "createdBy", "foundedBy", "w
                               "educatedAt", "basedOn"})
 _TITLE_ALT = "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True))
 _TITLE_RUN_BEFORE = re.compile(r"(?:(?:" + _TITLE_ALT + r")[、和及兼])*$")
+# Compiled once: these run on every clause, and the module's patterns outnumber `re`'s cache (512), so a
+# pattern built per call was compiled again per call.
+_TITLE = re.compile(_TITLE_ALT)  # longest title first
+_TITLE_IN_LIST_ORDER = re.compile("|".join(wl.EXECUTIVE_TITLES))  # the first title after a post verb
+# 公司董事长: a post of the report's company
+_COMPANY_POST = re.compile(r"(?:^|[^该])(?:本公司|公司)(?:" + _TITLE_ALT + ")")
+_COMPANY_TITLES_BEFORE = re.compile(r"(?:本公司|该公司|公司|集团|本行|该行)(?:轮值|执行|联席)?(?:(?:" + _TITLE_ALT
+                                    + r")兼)*$")
+_POST_HELD_BY = re.compile(r"(?:的)?(" + _TITLE_ALT + r")由(.{2,24}?)(?:担任|兼任|出任)")
 
 
 @dataclass
@@ -543,7 +552,7 @@ class OpenRelationRules:
         # (任 inside a person's name, 任佩瑶任副董事长, is no verb)
         if (m := next((h for h in _HOLDS_POST.finditer(c) if not any(
                 x.start <= cs + h.start() < x.end for x in clause.mentions if self._person(x))), None)) is not None:
-            title_at = re.search("|".join(wl.EXECUTIVE_TITLES), c[m.end():])
+            title_at = _TITLE_IN_LIST_ORDER.search(c[m.end():])
             holder = self._actor(text, clause, subject, sentence, cs + m.start())
             if title_at is not None and holder is not None:
                 orgs = [x for x in self._after(clause, cs + m.end()) if self._org(x)
@@ -554,8 +563,7 @@ class OpenRelationRules:
                     topic_org if not ref.group(0).startswith("该") else None)) if ref else None)
                 sentence_at = max(text.rfind(e, 0, cs) for e in "。！？\n") + 1
                 if employer is None and re.fullmatch(r"\s*(?:担任|出任|现任|任)", text[holder.end:cs + m.end()]) \
-                        and re.match(r"(?:" + _TITLE_ALT + ")", c[m.end():]) and re.search(
-                        r"(?:^|[^该])(?:本公司|公司)(?:" + _TITLE_ALT + ")", text[sentence_at:cs]):
+                        and _TITLE.match(c[m.end():]) and _COMPANY_POST.search(text[sentence_at:cs]):
                     # 贺启明现任公司董事长，任佩瑶任副董事长: a post with no body named, in a sentence of the
                     # company's posts
                     employer = topic_org
@@ -566,7 +574,7 @@ class OpenRelationRules:
                     employer = self._last_org(sentence, cs) if joined else None
                 add(holder, "worksFor", employer)
         last_post: tuple[Mention, Mention | None] | None = None  # (person, organisation) of the title before
-        for m in re.finditer(_TITLE_ALT, c):
+        for m in _TITLE.finditer(c):
             ts, te = cs + m.start(), cs + m.end()
             # 小米集团创始人、董事长雷军: the titles of a run are all the person's after it, all the company's before it
             te = _TITLE_RUN.match(text, te).end()  # type: ignore[union-attr]
@@ -577,8 +585,7 @@ class OpenRelationRules:
                 continue  # 小米集团创始人雷军: founding it (foundedBy, below) says nothing of working there now
             org = next((x for x in clause.mentions if x.end in (ts, ts - 1) and self._org(x)), None)
             # 公司董事长兼总经理为周明华: titles joined by 兼 after 公司 are all the company's
-            if org is None and re.search(r"(?:本公司|该公司|公司|集团|本行|该行)(?:轮值|执行|联席)?(?:(?:" + _TITLE_ALT
-                                         + r")兼)*$", text[cs:ts]):
+            if org is None and _COMPANY_TITLES_BEFORE.search(text[cs:ts]):
                 org = topic_org
             if org is None:  # 星河智能轮值董事长: a modifier between the name and the title
                 org = next((x for x in clause.mentions if self._org(x) and 0 < ts - x.end <= 2), None)
@@ -805,7 +812,7 @@ class OpenRelationRules:
             for x in clause.mentions:
                 if owner is not None and self._org(x) and cs + m.start(1) <= x.start and x.end <= cs + m.end(1):
                     add(x, "partOf", owner)
-        if (m := re.search(r"(?:的)?(" + _TITLE_ALT + r")由(.{2,24}?)(?:担任|兼任|出任)", c)) is not None:
+        if (m := _POST_HELD_BY.search(c)) is not None:
             # 该公司的总经理由金穗装备副总裁朱卫东兼任, 首任院长由浙江大学教授许嘉禾担任: the person named last before
             # the verb holds the post at the organisation named before the title (该公司: the one named last before)
             holder = next((x for x in reversed(clause.mentions) if self._person(x) and x.end <= cs + m.end(2)
