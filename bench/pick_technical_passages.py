@@ -12,6 +12,16 @@ templates (`NOT_DOCS`). Packages are drawn in
 a seeded random order; from each, one file and then one of its eligible paragraphs are drawn, until
 the count is reached (with `--per-package 2`, a second round over the same order draws one more
 passage from each package when the first round falls short).
+
+With `--root DIR` (written for `technical_heldout6.jsonl`, e.g. `--root /usr/lib/node_modules`) the pool is
+instead the Markdown files under DIR (`*.md`, outside test folders, less licence texts, version histories and
+community-policy files: `NOT_DOCS`, `NOT_NODE_DOCS`), and `source` is `node_modules/` + the path under DIR. A
+"package" there is the innermost package a file sits in (the path up to the last `node_modules/<name>` or
+`node_modules/@scope/<name>`), except that npm's own manual counts each of its sections as one
+(`npm/docs/content/commands`, `.../using-npm`, ...). A file's YAML front matter is not prose: it is skipped,
+and its `title:` is the top of the heading path. The draw is by paragraph, not by package: every eligible
+paragraph of the pool, in a seeded random order, is taken in turn unless its file already gave `--per-file`
+passages or its package `--per-package`, until the count is reached.
 """
 from __future__ import annotations
 
@@ -28,6 +38,9 @@ NOT_DOCS = re.compile(r"(^|/)(legal|licenses?)/|(^|/)(LICEN[CS]E|COPYING|NOTICE)
 LIST_START = re.compile(r"^(\s|[-*+>|]\s|[-*+>|]$|\d+[.)]\s|#\.\s|\.\.\s|\.\.$|:\w[^:]*:|<)")
 # The border of a reST simple table ("====  ====="): a table, which the rule leaves out like any other.
 RST_TABLE_BORDER = re.compile(r"^=+( +=+)+\s*$")
+# Under --root: version histories and community-policy files are not documentation of the software.
+NOT_NODE_DOCS = re.compile(r"(^|/)(CHANGELOG|HISTORY|SECURITY|CODE_OF_CONDUCT|release-notes)[^/]*$", re.I)
+FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
 
 
 def sources_used(data: Path, drawing: str) -> set[str]:
@@ -51,11 +64,12 @@ def body_of_metadata(text: str) -> str | None:
     return body
 
 
-def paragraphs(text: str) -> list[tuple[list[str], str]]:
-    """Blank-line paragraphs of prose outside code fences, each with the heading path above it."""
+def paragraphs(text: str, title: str | None = None) -> list[tuple[list[str], str]]:
+    """Blank-line paragraphs of prose outside code fences, each with the heading path above it (`title`, the
+    page title of a front matter, above every heading)."""
     lines = text.splitlines()
     out: list[tuple[list[str], str]] = []
-    path: list[tuple[int, str]] = []
+    path: list[tuple[int, str]] = [(0, title)] if title else []
     rst_levels: list[str] = []
     block: list[str] = []
     fenced = False
@@ -118,6 +132,37 @@ def eligible(text: str) -> bool:
                                         for line in text.splitlines())
 
 
+def node_package(rel: str) -> str:
+    """The package a file under --root belongs to: npm's manual by section, else the innermost package."""
+    parts = rel.split("/")
+    if parts[:3] == ["npm", "docs", "content"] and len(parts) > 4:
+        return "/".join(parts[:4])
+    cut = 1
+    for i, part in enumerate(parts[:-1]):
+        if part == "node_modules" and i + 1 < len(parts) - 1:
+            cut = i + (3 if parts[i + 1].startswith("@") else 2)
+    return "/".join(parts[:cut])
+
+
+def node_files(root: Path, used: set[str]) -> dict[str, list[tuple[str, str, str | None]]]:
+    """The --root pool: package -> [(source, body without front matter, front-matter title)]."""
+    files: dict[str, list[tuple[str, str, str | None]]] = {}
+    for f in sorted(root.rglob("*.md")):
+        rel = f.relative_to(root).as_posix()
+        source = f"node_modules/{rel}"
+        if not f.is_file() or source in used or re.search(r"(^|/)tests?/", rel) or NOT_DOCS.search(rel) \
+                or NOT_NODE_DOCS.search(rel):
+            continue
+        body = f.read_text(encoding="utf-8", errors="replace")
+        title = None
+        if front := FRONT_MATTER.match(body):
+            found = re.search(r"^title:\s*(.+?)\s*$", front.group(1), re.M)
+            title = found.group(1) if found else None
+            body = body[front.end():]
+        files.setdefault(node_package(rel), []).append((source, body, title))
+    return files
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=20261127)
@@ -125,11 +170,60 @@ def main() -> None:
     parser.add_argument("--drawing", default="technical_heldout3", help="the set these picks are for")
     parser.add_argument("--per-package", type=int, default=1,
                         help="most passages from one package: when one round over the packages falls short of "
-                             "--count, another round draws one more passage from each, in the same order")
+                             "--count, another round draws one more passage from each, in the same order (with "
+                             "--root: a cap on the paragraph draw)")
+    parser.add_argument("--root", type=Path, help="draw from the Markdown files under this folder instead "
+                                                  "(e.g. /usr/lib/node_modules)")
+    parser.add_argument("--per-file", type=int, help="with --root: most passages from one file (default: no cap)")
     args = parser.parse_args()
-    sp = Path(next(p for p in site.getsitepackages() if p.endswith("site-packages")))
     used = sources_used(Path(__file__).parent / "data", args.drawing)
-    files: dict[str, list[tuple[str, str]]] = {}
+    files = node_files(args.root, used) if args.root else site_files(used)
+    if args.root:
+        draw_by_paragraph(files, args.seed, args.count, args.per_file, args.per_package)
+        return
+    rng = random.Random(args.seed)
+    packages = sorted(files)
+    rng.shuffle(packages)
+    picked: set[tuple[str, int]] = set()
+    for _ in range(args.per_package):
+        for package in packages:
+            choices = [(source, fresh) for source, body, _ in files[package]
+                       if (fresh := [(n, s, t) for n, (s, t) in enumerate(p for p in paragraphs(body) if eligible(p[1]))
+                                     if (source, n) not in picked])]
+            if not choices:
+                continue
+            source, paras = rng.choice(choices)
+            index, section, text = rng.choice(paras)
+            print(json.dumps({"source": source, "section": section, "index": index, "text": text}, ensure_ascii=False))
+            picked.add((source, index))
+            if len(picked) == args.count:
+                return
+
+
+def draw_by_paragraph(files: dict[str, list[tuple[str, str, str | None]]], seed: int, count: int,
+                      per_file: int | None, per_package: int) -> None:
+    """The --root draw: all eligible paragraphs shuffled, taken in turn within the per-file and per-package caps."""
+    pool = [(package, source, n, section, text) for package in sorted(files) for source, body, title in files[package]
+            for n, (section, text) in enumerate(p for p in paragraphs(body, title) if eligible(p[1]))]
+    random.Random(seed).shuffle(pool)
+    by_file: dict[str, int] = {}
+    by_package: dict[str, int] = {}
+    taken = 0
+    for package, source, index, section, text in pool:
+        if (per_file is not None and by_file.get(source, 0) >= per_file) or by_package.get(package, 0) >= per_package:
+            continue
+        print(json.dumps({"source": source, "section": section, "index": index, "text": text}, ensure_ascii=False))
+        by_file[source] = by_file.get(source, 0) + 1
+        by_package[package] = by_package.get(package, 0) + 1
+        taken += 1
+        if taken == count:
+            return
+
+
+def site_files(used: set[str]) -> dict[str, list[tuple[str, str, str | None]]]:
+    """The default pool: package -> [(source, body, None)] from this interpreter's site-packages."""
+    sp = Path(next(p for p in site.getsitepackages() if p.endswith("site-packages")))
+    files: dict[str, list[tuple[str, str, str | None]]] = {}
     for f in sorted(sp.rglob("*")):
         rel = f.relative_to(sp).as_posix()
         if not f.is_file() or rel in used or re.search(r"(^|/)tests?/", rel) or NOT_DOCS.search(rel):
@@ -143,25 +237,8 @@ def main() -> None:
         else:
             continue
         if body:
-            files.setdefault(package, []).append((rel, body))
-    rng = random.Random(args.seed)
-    packages = sorted(files)
-    rng.shuffle(packages)
-    picked: set[tuple[str, int]] = set()
-    for _ in range(args.per_package):
-        for package in packages:
-            choices = [(rel, fresh) for rel, body in files[package]
-                       if (fresh := [(n, s, t) for n, (s, t) in enumerate(p for p in paragraphs(body) if eligible(p[1]))
-                                     if (rel, n) not in picked])]
-            if not choices:
-                continue
-            rel, paras = rng.choice(choices)
-            index, section, text = rng.choice(paras)
-            print(json.dumps({"source": f"site-packages/{rel}", "section": section, "index": index, "text": text},
-                             ensure_ascii=False))
-            picked.add((rel, index))
-            if len(picked) == args.count:
-                return
+            files.setdefault(package, []).append((f"site-packages/{rel}", body, None))
+    return files
 
 
 if __name__ == "__main__":
