@@ -14,7 +14,10 @@ import unicodedata
 
 # Units a line is built from: a Latin word or number (with its inner punctuation), a run of spaces, or
 # any other single character (each CJK character is a place a line may break).
-_UNIT = re.compile(r"[A-Za-z0-9\u00c0-\u024f](?:[\w.,'’%\-/]*[\w%])?|\s+|.", re.DOTALL)
+# Latin letters and digits are spelled out: `\w` would take the Chinese characters after a number too
+# ("2009年在深圳..." as one unit).
+_LATIN = "A-Za-z0-9_\u00c0-\u024f"
+_UNIT = re.compile(rf"[{_LATIN}](?:[{_LATIN}.,'’%\-/]*[{_LATIN}%])?|\s+|.", re.DOTALL)
 # Marks that belong to the character before them: a line never starts with one.
 _CLOSING = frozenset("，。、；：！？）》」』”’〕】〉,.;:!?)]}%…·")
 
@@ -66,8 +69,11 @@ def wrap(text: str, width: int, indent: str = "", first_indent: str | None = Non
             while line and line[-1] == " ":
                 line.pop()
             carried: list[str] = []
-            if unit[0] in _CLOSING and len(line) > 1:  # take the character it closes down with it
-                carried = [line.pop()]
+            if unit[0] in _CLOSING:
+                # Take what it closes down with it: the unit before, and before a run of closing marks
+                # ("nodes" of "nodes):", "年" of "年）。") the unit before them all.
+                while len(line) > 1 and (not carried or carried[0][0] in _CLOSING) and line[-1] != " ":
+                    carried.insert(0, line.pop())
             lines.append(carried)
             line = lines[-1]
             used = display_width(indent) + sum(display_width(u) for u in carried)

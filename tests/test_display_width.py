@@ -58,3 +58,21 @@ def test_query_output_shows_whole_chinese_passages_at_80_columns() -> None:
     assert TEXT in "".join(line.strip() for line in cited.splitlines()[1:])
     cells = "".join(line.split("│")[5].strip() for line in out.splitlines() if line.count("│") == 6)
     assert TEXT[:100] in cells  # the chunks table shows the passage's text whole, over several lines
+
+
+def test_a_number_does_not_take_the_chinese_text_after_it_onto_its_own_line() -> None:
+    # `\w` matched the Chinese characters after "2009": the whole clause was one unit, which was
+    # pushed to the next line (a first line of three characters) and then cut at the width.
+    text = "公司于2009年在深圳证券交易所上市，营业收入同比增长8.3%，达128.6亿元。"
+    lines = wrap(text, 30)
+    assert "".join(lines) == text
+    assert all(display_width(line) >= 24 for line in lines[:-1]), lines
+
+
+def test_a_run_of_closing_marks_goes_down_with_the_word_it_closes() -> None:
+    # ")" fitted the line and ":" did not: the line below started with "):".
+    for width in range(20, 60):
+        lines = wrap("the graph is 35 separate pieces (the largest holds 3% of its nodes): walks find little", width)
+        assert not any(line.lstrip()[0] in ")]:,." for line in lines), (width, lines)
+    lines = wrap("该公司（以下简称“星河”）。其总部位于杭州（浙江）。", 12)
+    assert not any(line[0] in "）。”" for line in lines), lines

@@ -142,7 +142,23 @@ def _finish_build(report: BuildReport, as_json: bool, keep_going: bool) -> None:
     if report.store_error:
         click.echo(f"error: stores not written: {report.store_error}; the workspace is up to date, "
                    "run `kgbuild sync` when the store is back", err=True)
+    for line in _health_warnings(report):
+        click.echo(f"warning: graph: {line}", err=True)
     sys.exit(report.exit_code(keep_going))
+
+
+def _health_warnings(report: BuildReport) -> list[str]:
+    """What `kgbuild inspect health` warns about the graph as written (a thin or island graph looks
+    like any other in the report's counts)."""
+    from kgbuild.health import graph_health
+    from kgbuild.workspace import Workspace
+
+    if report.assemble is None:
+        return []  # nothing was extracted or assembled in this run: the graph is as before
+    try:
+        return graph_health(Workspace(Path(report.workspace)), shown=0).warnings
+    except KgbuildError:
+        return []  # an unreadable table is reported by the commands that read it; never hide the exit code
 
 
 def _failed_chunks(report: BuildReport) -> list[ChunkFailure]:

@@ -213,3 +213,26 @@ def inspect_drops(ctx: click.Context, reason: str | None, limit: int, as_json: b
 
     rows = explore.drops(_ws(ctx), reason=reason, limit=_lim(limit))
     _emit(rows, as_json, "drops", wide)
+
+
+@inspect.command("health")
+@click.option("--limit", "-n", default=10, show_default=True, help="names and documents listed (0 = none)")
+@_JSON
+@click.pass_context
+@fail_cleanly
+def inspect_health(ctx: click.Context, limit: int, as_json: bool) -> None:
+    """How much of the text the graph relates: relations per entity, the entities in no relation and
+    the documents with none, class shares, components; the warnings a build prints come from here."""
+    from kgbuild import explore
+    from kgbuild.health import graph_health
+
+    ws = _ws(ctx)
+    explore.counts(ws)  # no build yet: the same one-line error as `kgbuild inspect`
+    health = graph_health(ws, shown=max(limit, 0))
+    if as_json:
+        click.echo(health.model_dump_json(indent=2))
+        return
+    from kgbuild.cli.inspect_view import health_lines
+
+    for line in health_lines(health):
+        click.echo(line)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.console import Console, Group
@@ -21,6 +21,9 @@ from rich.measure import Measurement
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from kgbuild.health import GraphHealth
 
 ELLIPSIS = "…"
 SHORT_ID = 12  # "rel_" + 8 hex digits: unique in all but very large builds; `support` says when it is not
@@ -309,3 +312,44 @@ def render_support(kind: str, row: dict[str, Any], chunks: list[dict[str, Any]],
             line.append(" " + " > ".join(chunk["section"]))
         out.print(line)
         out.print(Text(chunk["text"]))
+
+
+def _shares(items: Sequence[tuple[str, str]], shown: int = 6) -> str:
+    """"Person 29%, Organization 22%, ... (8 more)": the first `shown` of a largest-first list."""
+    more = f", ... ({len(items) - shown} more)" if len(items) > shown else ""
+    return ", ".join(f"{name or '(no class)'} {value}" for name, value in items[:shown]) + more
+
+
+def health_lines(health: GraphHealth, width: int = 80) -> list[str]:
+    """`kgbuild inspect health` as lines of at most `width` columns (CJK names wrap by their width)."""
+    from kgbuild.display_width import wrap
+
+    def wrapped(text: str) -> list[str]:
+        return wrap(text, width, indent="    ", first_indent="  ")
+
+    lines = [f"graph health: {health.documents} documents, {health.entities} entities, {health.relations} "
+             f"relations, {health.events} events, {health.hypernodes} hypernodes"]
+    if not health.entities:
+        return [*lines, "  no entity was extracted"]
+    lines += wrapped(f"relations per entity: {health.relations_per_entity:.2f}")
+    by_class = [(name, str(n)) for name, n in health.unrelated_by_class.items()]
+    lines += wrapped(f"in no relation, event or qualifier: {health.unrelated_entities} entities "
+                     f"({health.unrelated_share:.0%})" + (f": {_shares(by_class)}" if by_class else ""))
+    lines += wrapped("classes: " + _shares([(name, f"{share:.0%}") for name, share in health.class_shares.items()]))
+    lines += wrapped(f"components: {health.components}, the largest holds {health.largest_component_share:.0%} "
+                     "of the nodes")
+    lines += wrapped(f"documents with entities and no relation: {health.documents_without_relations}")
+    if health.most_mentioned_unrelated:
+        lines.append("most-mentioned entities in no relation (chunks that mention them):")
+        for item in health.most_mentioned_unrelated:
+            lines += wrapped(f"{item.name} ({item.detail or 'no class'}): {item.count}")
+    if health.documents_with_no_relation:
+        lines.append("documents with the most entities and no relation:")
+        for item in health.documents_with_no_relation:
+            lines += wrapped(f"{item.name}: {item.count} entities")
+    if health.warnings:
+        lines += [line for warning in health.warnings
+                  for line in wrap(f"warning: {warning}", width, indent="  ", first_indent="")]
+    else:
+        lines.append("no warning")
+    return lines

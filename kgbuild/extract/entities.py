@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from kgbuild.extract.collegiate_names import college_with_town
@@ -37,6 +38,7 @@ def collect_mentions(
     if title is not None:
         spans = _split_title_surname(doc, spans, title)
     spans, runs = whole_names(doc, spans, _title_spans(doc, document))
+    spans, runs = _within_lines(doc, spans), _runs_within_lines(doc, runs)
     votes: dict[str, Counter[str]] = {}
     for span in spans:
         if span.label_ in _VOTED_LABELS:
@@ -488,6 +490,43 @@ def _with_territory(doc: Doc, ent: Span) -> Span:
         else:
             break
     return _relabel(doc[ent.start : end], "PERSON")
+
+
+def _breaks(doc: Doc, start: int, end: int) -> list[int]:
+    """The line-break tokens in [start, end) (spaCy makes every newline a whitespace token of its own)."""
+    return [i for i in range(start, end) if doc[i].is_space and "\n" in doc[i].text]
+
+
+def _within_lines(doc: Doc, spans: list[Span]) -> list[Span]:
+    """Names cut at line breaks. The readers join a paragraph's wrapped lines with spaces, so a line
+    break inside a chunk ends a list item or a table row: the tagger reads the list "Alan Turing /
+    John von Neumann" as one PERSON "Alan Turing John von Neumann" otherwise."""
+    out: list[Span] = []
+    for span in spans:
+        bounds = [span.start, *(i for cut in _breaks(doc, span.start, span.end) for i in (cut, cut + 1)), span.end]
+        for lo, hi in zip(bounds[::2], bounds[1::2], strict=True):
+            while lo < hi and doc[lo].is_space:
+                lo += 1
+            while hi > lo and doc[hi - 1].is_space:
+                hi -= 1
+            if hi > lo:
+                out.append(span if (lo, hi) == (span.start, span.end) else _relabel(doc[lo:hi], span.label_))
+    return out
+
+
+def _runs_within_lines(doc: Doc, runs: dict[int, tuple[int, int]]) -> dict[int, tuple[int, int]]:
+    """The unlabelled name runs cut at line breaks as `_within_lines` cuts the spans."""
+    out: dict[int, tuple[int, int]] = {}
+    for i, (start, end) in runs.items():
+        cuts = _breaks(doc, start, end)
+        if not cuts:
+            out[i] = (start, end)
+            continue
+        bounds = [start, *(c + 1 for c in cuts), end]
+        for lo, hi in pairwise(bounds):
+            if lo <= i < hi and not doc[i].is_space:
+                out[i] = (lo, hi)
+    return out
 
 
 def _relabel(span: Span, label: str) -> Span:
