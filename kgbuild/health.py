@@ -39,7 +39,8 @@ SHOWN = 10  # names and documents listed by default
 class NamedCount(BaseModel):
     name: str
     count: int
-    detail: str = ""  # an entity's class, or a document's count of entities
+    detail: str = ""  # an entity's class
+    id: str = ""  # the entity's id (the explorer links it); a document's name is its id
 
 
 class GraphHealth(BaseModel):
@@ -104,7 +105,7 @@ def graph_health(ws: Workspace, *, shown: int = SHOWN) -> GraphHealth:
     health.unrelated_by_class = dict(Counter(e["spg_class"] or "" for e in unrelated).most_common())
     health.class_shares = {name: round(count / n, 3) for name, count in classes.most_common()}
     health.most_mentioned_unrelated = [
-        NamedCount(name=e["name"], count=len(e["chunk_ids"] or []), detail=e["spg_class"] or "")
+        NamedCount(name=e["name"], count=len(e["chunk_ids"] or []), detail=e["spg_class"] or "", id=e["id"])
         for e in sorted(unrelated, key=lambda e: (-len(e["chunk_ids"] or []), e["name"]))[:shown]]
 
     nodes = [*(e["id"] for e in entities), *(ev["id"] for ev in events), *(c["id"] for c in concepts)]

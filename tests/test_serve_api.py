@@ -197,6 +197,11 @@ def test_merges_report_and_strategies(client: httpx.Client) -> None:
     assert not strategies["solver"]["available"] and "model" in strategies["solver"]["reason"]
     stats = get(client, "/api/stats")
     assert stats["nodes"]["entity"] > 100 and stats["edges"]["relation"] > 10 and not stats["query_model"]
+    health = get(client, "/api/health")
+    assert health["entities"] == report["persist"]["rows"]["entities"] and health["warnings"] == []
+    assert health["relations_per_entity"] > 0.5 and 0 < health["unrelated_entities"] < health["entities"]
+    first = health["most_mentioned_unrelated"][0]
+    assert get(client, "/api/node", id=first["id"])["name"] == first["name"]  # each listed name is a node
 
 
 def test_query_runs_a_strategy_and_cites_its_passages(client: httpx.Client) -> None:

@@ -194,7 +194,15 @@ def test_merges_and_build_report_pages(server: BackgroundServer, watched: Watche
     assert {"stage times", "drops by reason", "graph after alignment"} <= set(captions)
     assert page.locator("figure.chart svg rect").count() >= 10
     assert "entities" in page.inner_text(".cards")
+    page.wait_for_selector("#health ul.unrelated a")
+    assert "relations per entity" in page.inner_text("#health .cards")
+    assert "entities in no relation, event or qualifier, by class" in page.inner_text("#health")
+    unrelated = page.locator("#health ul.unrelated a").first
+    name = unrelated.inner_text()
     page.screenshot(path=str(shots / "report.png"), full_page=True)
+    unrelated.click()  # a listed name opens its node page
+    page.wait_for_selector("#node-name")
+    assert page.inner_text("#node-name") == name
     page.goto(server.url + "/docs")
     page.wait_for_selector(".opblock")  # Swagger UI from the vendored bundle, over /openapi.json
     page.screenshot(path=str(shots / "docs.png"))

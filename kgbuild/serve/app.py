@@ -20,6 +20,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from kgbuild.errors import ConfigError, KgbuildError
+from kgbuild.health import GraphHealth
 from kgbuild.serve.data import MAX_EDGES, MAX_NODES, Explorer, NotFound
 from kgbuild.serve.errors import clip, validation_error
 from kgbuild.serve.records import (
@@ -154,6 +155,13 @@ def create_app(engine: Engine, *, token: str | None = None, loopback_only: bool 
         if found is None:
             raise HTTPException(404, "no build report in this workspace")
         return found
+
+    @app.get("/api/health", response_model=GraphHealth, tags=["build"])
+    def health() -> GraphHealth:
+        """How much of the text the graph relates (kgbuild/health.py, `kgbuild inspect health`):
+        relations per entity, the entities in no relation (the most-mentioned first), documents with
+        no relation, class shares, components, and the warnings a build prints."""
+        return explorer.health()
 
     @app.get("/api/strategies", response_model=list[StrategyView], tags=["query"])
     def strategies() -> list[StrategyView]:

@@ -46,6 +46,7 @@ from kgbuild.text import search_fold
 
 if TYPE_CHECKING:
     from kgbuild.engine import Engine
+    from kgbuild.health import GraphHealth
     from kgbuild.query.types import RetrievalMode, RetrievalResult
     from kgbuild.workspace import Workspace
 
@@ -528,6 +529,11 @@ class Explorer:
 
     def report(self) -> dict[str, Any] | None:
         return self.engine.workspace.latest_report()
+
+    def health(self) -> GraphHealth:
+        from kgbuild.health import graph_health
+
+        return graph_health(self.engine.workspace)
 
     def strategies(self) -> list[StrategyView]:
         out: list[StrategyView] = []

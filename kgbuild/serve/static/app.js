@@ -626,7 +626,44 @@
     }
     append(box, [charts]);
     if (r.write && r.write.error) append(box, [el("p", { class: "error" }, "store write failed: " + r.write.error)]);
+    await healthSection(box);
     append(box, [el("details", {}, el("summary", {}, "the whole report (JSON)"), el("pre", {}, JSON.stringify(r, null, 2)))]);
+  }
+
+  // How much of the text the graph relates (GET /api/health, `kgbuild inspect health`): the build's
+  // warnings, the figures, and the names the text mentions most that the graph relates to nothing.
+  async function healthSection(box) {
+    const section = el("section", { id: "health" }, el("h2", {}, "Graph health"));
+    append(box, [section]);
+    let h;
+    try {
+      h = await api("/api/health");
+    } catch (error) {
+      showError(section, error);
+      return;
+    }
+    for (const warning of h.warnings) append(section, [el("p", { class: "error warning" }, "warning: " + warning)]);
+    append(section, [el("div", { class: "cards" },
+      el("div", { class: "card" }, el("div", { class: "card-value" }, fmt(h.relations_per_entity, 2)), el("div", { class: "card-label" }, "relations per entity")),
+      card("entities in no relation", h.unrelated_entities),
+      card("documents with no relation", h.documents_without_relations),
+      card("components", h.components))]);
+    const charts = el("div", { class: "charts" });
+    charts.appendChild(barChart("entities in no relation, event or qualifier, by class", Object.entries(h.unrelated_by_class)));
+    charts.appendChild(barChart("entities by class", Object.entries(h.class_shares).map(([c, v]) => [c, v * 100]), " %"));
+    append(section, [charts]);
+    if (h.most_mentioned_unrelated.length) {
+      const list = el("ul", { class: "unrelated" });
+      for (const item of h.most_mentioned_unrelated) {
+        append(list, [el("li", {}, el("a", { href: nodeHref(item.id) }, item.name), ` (${item.detail || "no class"}): ${item.count} chunk${item.count === 1 ? "" : "s"}`)]);
+      }
+      append(section, [el("h3", {}, "most-mentioned entities in no relation"), list]);
+    }
+    if (h.documents_with_no_relation.length) {
+      const list = el("ul", { class: "quiet-documents" });
+      for (const item of h.documents_with_no_relation) append(list, [el("li", {}, `${item.name}: ${item.count} entities`)]);
+      append(section, [el("h3", {}, "documents with the most entities and no relation"), list]);
+    }
   }
 
   // ------------------------------------------------------------------ query
