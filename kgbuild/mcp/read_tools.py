@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from kgbuild.health import GraphHealth
 from kgbuild.mcp.failures import tool_errors
 from kgbuild.mcp.project import Project
 from kgbuild.mcp.records import GraphStats, SchemaView, TripleRow
@@ -137,5 +138,13 @@ def read_tools(project: Project) -> list[Callable[..., Any]]:
             index = explorer.index()
             return GraphStats(**index.stats(explorer.query_model()).model_dump(), classes=index.class_counts())
 
+    def health() -> GraphHealth:
+        """How much of the documents the graph relates: relations per entity, the entities in no relation,
+        event or qualifier (by class, the most-mentioned first, with ids for get_entity), documents with
+        no relation, class shares, components, and the warnings a build prints. Read it before trusting
+        a missing fact: an entity in no relation is only linked to its passages."""
+        with tool_errors(), project.reading() as explorer:
+            return explorer.health()
+
     return [search_entities, get_entity, neighbourhood, triples, supporting_passages, retrieve, answer,
-            strategies, schema, stats]
+            strategies, schema, stats, health]
