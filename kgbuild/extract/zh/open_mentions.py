@@ -206,6 +206,8 @@ class OpenNameFinder:
         """A word that may be part of a name; `inside` for a word after the name's first one, where the words a
         name never starts with (原, 现, 前…) are no sign of its start: 陇 | 原种 | 业 (陇原种业)."""
         w = token.word
+        if _unknown_char(token):
+            return True
         if token.pos not in _NAMEY and not (token.pos == "a" and len(w) == 1):
             return False
         if w in wl.STOP_NAMES or w.endswith(wl.DESCRIPTOR_ENDS) or (w.startswith(wl.LEADING_NOISE) and not (
@@ -265,7 +267,8 @@ class OpenNameFinder:
                     and len(tokens[k].word) == 2 and any(
                         self._namey(tokens[i]) and tokens[i].end == tokens[i + 1].start for i in (k - 1, k - 2)
                         if i >= 0 and all(tokens[x].pos in ("a", "an") for x in range(i + 1, k)))
-                if not (self._namey(tokens[k]) or tokens[k].word in wl.ORG_NAME_WORDS or joint or quality):
+                if not (self._namey(tokens[k]) or tokens[k].word in wl.ORG_NAME_WORDS or joint or quality
+                        or _rare_char_as_measure(tokens[k], tokens)):  # 莆田 | 闽 | 泓 (q) | 供应链管理有限公司
                     break
                 start = tokens[k].start
                 k -= 1
@@ -779,6 +782,7 @@ class OpenNameFinder:
                     k > j and tokens[k].pos == "v" and len(tokens[k].word) > 1 and (entry := self.dictionary.entry(
                         tokens[k].word)) is not None and entry[0] >= _ACTION_MIN_FREQ) and (  # 高校应 | 加强与…合作
                     (k == j and first_ok) or self._namey(tokens[k], inside=k > j)
+                    or (k > j and _rare_char_as_measure(tokens[k], tokens))  # 闽 | 泓 (q) | 冷链实现…
                     or (k > j and (tokens[k].pos in ("a", "vn", "nz", "v") or (
                         len(tokens[k].word) == 1 and tokens[k].pos not in _FUNCTION_TAGS)))):
                 end = tokens[k].end
@@ -1307,6 +1311,12 @@ def _non_overlapping(found: list[Found]) -> list[Found]:
 
 
 _NOT_IN_NAME = frozenset({"v", "p", "c", "u", "uj", "ul", "ud", "uz", "d", "r", "f", "m", "x", "q", "y", "vn", "t"})
+
+
+def _unknown_char(t: Token) -> bool:
+    """鄂 | 凇 (x) | 电气, 襄阳 | 凇 | 源控股: a Chinese character jieba's dictionary lacks altogether is tagged x like
+    punctuation; such a rare character stands in names (companies, people), hardly ever in ordinary words."""
+    return t.pos == "x" and len(t.word) == 1 and "\u4e00" <= t.word <= "\u9fff"
 
 
 def _rare_char_as_measure(t: Token, tokens: list[Token]) -> bool:

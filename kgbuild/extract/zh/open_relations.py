@@ -84,6 +84,8 @@ def _next_to(text: str, m: Mention, pos: int) -> bool:
 # A kin word between two listed people (钟立衡与妻子苏婉清, 欧阳振邦及其配偶温雅琳): the list goes on, and they are
 # spouses.
 _KIN = r"(?:其)?(?:妻子|丈夫|配偶|夫人)?"
+# 由晋中市畜牧发展集团有限公司与自然人贾庭岳共同发起设立: a filing's word for a person (not a company) among founders
+_NATURAL_PERSON = r"(?:自然人)?"
 _SPOUSES = re.compile(r"[与和及]其?(?:妻子|丈夫|配偶|夫人)$")
 # The verb that makes a work -> the relation to its maker, where it is not plain authorship.
 _MAKER = {"执导": "directedBy", "主演": "performedBy"}
@@ -988,6 +990,12 @@ class OpenRelationRules:
             spouse_of = subject if self._person(subject) else next(
                 (x for x in sentence if self._person(x) and x.end <= cs), None)
             add(spouse_of, "spouse", partner)
+        elif (hit := re.match(r"\s*其(?:丈夫|妻子|夫人|配偶)", c)) is not None:
+            # 贾庭岳现任公司董事长，其妻子卫书兰任副董事长: a clause opened by 其 and a kin word names the spouse of the
+            # person named last before it
+            partner = next((x for x in clause.mentions if self._person(x) and x.start == cs + hit.end()), None)
+            spouse_of = next((x for x in reversed(sentence) if self._person(x) and x.end <= cs), None)
+            add(spouse_of, "spouse", partner)
         people = [x for x in clause.mentions if self._person(x)]
         for a, b in itertools.pairwise(people):  # 钟立衡与妻子苏婉清, 欧阳振邦及其配偶温雅琳
             if _SPOUSES.search(text[a.end:b.start]) and len(text[a.end:b.start]) <= 5:
@@ -1048,7 +1056,7 @@ class OpenRelationRules:
             gap = clause.text[out[-1].end - clause.start:x.start - clause.start] if out else ""
             joint = (r"[”」』》\"]?[\u4e00-\u9fffA-Za-z0-9]{0,10}?[、和及与以及]{1,2}[\u4e00-\u9fff]{0,10}"
                      r"[“「『《\"]?") if loose \
-                else r"[、和及与以及]{1,2}" + _KIN
+                else r"[、和及与以及]{1,2}" + _KIN + _NATURAL_PERSON
             if out and not re.fullmatch(joint, gap):
                 break
             out.append(x)
@@ -1180,6 +1188,8 @@ class OpenRelationRules:
                 continue  # 预计总投资50亿元, 项目预计总投资: a plan, or a project's, not a figure the report states
             if any(w in name for w in wl.ONE_OFF_ACT_WORDS):
                 continue  # 股价收涨17.5%, 募集资金9.6亿港元, 受让其55%: the figure of one act, not one the subject has
+            if any(self._org(m) and name.endswith(m.form or m.name) for m in clause.mentions if m.end <= value.start):
+                continue  # 收购…安明电力设备有限公司70%的股权: a stake in the company named, no figure of the subject
             if re.search(r"各[类种项个]|多[种个项]|若干", name):
                 continue  # 全年销售各类农业机械4.2万台: a sum over kinds of things said in passing, not a named figure
             name = _METRIC_STRIP_TAIL.sub("", _METRIC_STRIP_LEAD.sub("", name))
