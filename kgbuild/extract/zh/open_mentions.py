@@ -94,9 +94,9 @@ _NOT_EMPLOYER_LEAD = ("华东", "华南", "华北", "华中", "西南", "西北"
 # A verb or adverb this frequent in jieba's dictionary (推进 4932, 积极 8844) is what a clause does to a company, not
 # a word of its name; rarer ones (远航 155) may start a name.
 _ACTION_MIN_FREQ = 1000
-# 由 A(和 B) [于 DATE] [在 PLACE] [共同] VERB, 被 / 由 A 以 PRICE 收购: the agents of a passive or of a founding
-# (_agents_after_you).
-_AGENTS = re.compile(r"由((?:[\u4e00-\u9fff]{2,8}?[和、与及])*[\u4e00-\u9fff]{2,8}?)"
+# 由 [DESCRIPTION的] A(和 B) [于 DATE] [在 PLACE] [共同] VERB, 被 / 由 A 以 PRICE 收购: the agents of a passive or of
+# a founding (_agents_after_you); 由厨师出身的冉怀瑾于2011年…创办: what the agent is, said before 的, is no agent.
+_AGENTS = re.compile(r"由(?:[\u4e00-\u9fff]{1,10}的)?((?:[\u4e00-\u9fff]{2,8}?[和、与及])*[\u4e00-\u9fff]{2,8}?)"
                      r"(?:于\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?)?(?:在[\u4e00-\u9fff]{2,12}?)?(?:共同|联合|独立|自主)?"
                      r"(?:出资)?(?:创办|创立|创建|设立|新设|研发|研制|开发|设计|收购|发布|推出|出版|建造|制造)|"
                      # …100%股权被桂垣糖业以2.35亿元现金收购: the buyer between 被 and the price
@@ -685,8 +685,8 @@ class OpenNameFinder:
                 cls = self.resolve("ArtificialObject")
                 kind = re.search(r"[\u4e00-\u9fff]{2,12}$", text[max(0, m.start() - 12):m.start()])
                 phrase = _PRODUCT_LEAD.sub("", kind.group(0)) if kind else ""
-            elif self.award and re.search(r"(?:荣获|获评|获授|被授予|授予|获颁|荣膺|获得)(?:\d{4}年度?)?$",
-                                          text[:m.start()]):  # 荣获2023年度“中国慈善奖”
+            elif self.award and re.search(r"(?:荣获|获评|获授|被授予|授予|获颁|荣膺|获得|被[^，。；“”]{0,20}?评为)"
+                                          r"(?:\d{4}年度?)?$", text[:m.start()]):  # 荣获2023年度“中国慈善奖”
                 cls, phrase = self.award, ""  # 获评“云南省优秀企业家”: what is conferred is an award
             if cls:
                 out.append(Found(Mention(m.group(1), cls, m.start(1), m.end(1), m.group(1),

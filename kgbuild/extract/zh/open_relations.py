@@ -451,7 +451,10 @@ class OpenRelationRules:
         m = re.search(r"由([^，。；]{1,64}?)(?:共同|联合)?(?:出资)?(?:创办|创立|创建|发起|组建|设立|新设)(?:的)?", c)
         if m is not None:
             # 由严修和张伯苓于1919年创办: every founder listed; 由A和B共同出资设立的X: X is what they founded
-            founders = self._listed(clause, cs + m.start(), lambda x: self._person(x) or self._org(x))
+            # 由暨南大学毕业的赖宗翰于2015年…创办: what is said of the founder before 的 names no founder
+            described = re.match(r"[\u4e00-\u9fff]{1,10}的", m.group(1))
+            founders = self._listed(clause, cs + m.start(1) + (described.end() if described else -1),
+                                    lambda x: self._person(x) or self._org(x))
             # 由中国科学技术大学教授程嘉树…创办: the founder is the person after the school and the post
             founders = [next((p for p in clause.mentions if self._person(p) and p.start > x.end
                               and _POST_BETWEEN.fullmatch(text[x.end:p.start])), x) for x in founders]
@@ -536,6 +539,12 @@ class OpenRelationRules:
                                      or body.name.endswith(("研究院", "研究所", "实验室"))) \
                     and not body.name.endswith(("协会", "学会", "联合会", "联盟", "党", "委员会", "商会")):
                 add(subject, "worksFor", body)  # (加入中国作家协会 is membership, no employment)
+        if (worked := re.search(r"在(?P<body>[^，。；]{2,30}?)(?:从事|任职)", c)) is not None:
+            # 鲍承泽此前在立信会计师事务所从事审计工作: the body a person worked in, named right after 在
+            worker = self._actor(text, clause, subject, sentence, cs + worked.start())
+            body = next((x for x in clause.mentions if x.start == cs + worked.start("body") and self._org(x)
+                         and x.end <= cs + worked.end("body")), None)
+            add(worker if self._person(worker) else None, "worksFor", body)
         if (school := re.search(r"(?:毕业于|就读于|肄业于|求学于|考入|考取|进入)", c)) is not None:
             student = self._actor(text, clause, subject, sentence, cs + school.start())
             for org in self._after(clause, cs + school.end()):
@@ -755,7 +764,9 @@ class OpenRelationRules:
             # (中国科学院大连化学物理研究所研发的: a name cut in two made it; neither part did)
             if made_by is None or not any(self._org(x) and self._cut_apart(text, x, made_by) for x in clause.mentions):
                 add(product, "createdBy", made_by or (subject if self._org(subject) else None))
-        if (m := re.search(r"(?:获得|荣获|获评|获|斩获|摘得|赢得|被授予|获颁)(?:了)?", c)) is not None:
+        # (公司被工业和信息化部评为“国家级绿色工厂”: the body between 被 and 评为 confers it, the subject receives it)
+        if (m := re.search(r"(?:获得|荣获|获评|获|斩获|摘得|赢得|被授予|获颁|被[^，。；“”]{0,20}?评为)(?:了)?", c)) \
+                is not None:
             holder = next((x for x in reversed(clause.mentions) if x.end <= cs + m.start()
                            and x.kind in ("quote", "title", "person")), None) or subject
             # 恒信钢铁集团和东方电气集团荣获…: every name listed right before the verb
@@ -856,6 +867,9 @@ class OpenRelationRules:
             parties = self._listed_before(clause, cs + m.start(), self._org)
             if len(parties) < 2 or parties[-1].end != cs + m.start():
                 parties = [subject]
+            if not self._org(subject) and re.search(r"由[^，。；]{0,30}$", c[:m.start()]):
+                # 该药由沪渊生物与复旦大学药学院合作研发: the makers after 由 work together, not the thing they made
+                parties = [x for x in clause.mentions if x.end == cs + m.start() and self._org(x)]
             partners = self._listed(clause, partner.start, self._org) if partner is not None else []
             for party in parties:
                 if self._org(party):
@@ -1021,6 +1035,9 @@ class OpenRelationRules:
                 places = [x for x in clause.mentions if self._place(x) and cs + where.start(1) <= x.start
                           and x.end <= cs + where.end(1)]
                 add(sub, "locatedIn", places[-1] if places else None)
+            if sub is not None and timed and not hit.group(0).lstrip().startswith(("其", "全资", "控股")):
+                # 2024年5月，晋桦乳业在呼伦贝尔市新设控股子公司X: the time of setting it up is X's founding
+                add(sub, "foundedOn", timed[0][1])
             if sub is not None and org_subject is not None and sub.name != org_subject.name:
                 add(sub, "partOf", org_subject, timed)
                 seat = re.match(r"[，,]\s*注册地(?:址)?(?:为|位于|在)", text[clause.end:clause.end + 12])
