@@ -1314,9 +1314,10 @@ _NOT_IN_NAME = frozenset({"v", "p", "c", "u", "uj", "ul", "ud", "uz", "d", "r", 
 
 
 def _unknown_char(t: Token) -> bool:
-    """鄂 | 凇 (x) | 电气, 襄阳 | 凇 | 源控股: a Chinese character jieba's dictionary lacks altogether is tagged x like
-    punctuation; such a rare character stands in names (companies, people), hardly ever in ordinary words."""
-    return t.pos == "x" and len(t.word) == 1 and "\u4e00" <= t.word <= "\u9fff"
+    """鄂 | 凇 (x) | 电气, 襄阳 | 凇 | 源控股, 皖 | 燚 (yg) | 新材: a Chinese character jieba's dictionary lacks is tagged
+    by its character model alone, as punctuation (x) or a bare morpheme (yg, g); such a rare character stands in names
+    (companies, people), hardly ever in ordinary words."""
+    return t.pos in ("x", "yg", "g") and len(t.word) == 1 and "\u4e00" <= t.word <= "\u9fff"
 
 
 def _rare_char_as_measure(t: Token, tokens: list[Token]) -> bool:

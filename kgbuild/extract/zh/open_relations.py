@@ -1035,9 +1035,6 @@ class OpenRelationRules:
                 places = [x for x in clause.mentions if self._place(x) and cs + where.start(1) <= x.start
                           and x.end <= cs + where.end(1)]
                 add(sub, "locatedIn", places[-1] if places else None)
-            if sub is not None and timed and not hit.group(0).lstrip().startswith(("其", "全资", "控股")):
-                # 2024年5月，晋桦乳业在呼伦贝尔市新设控股子公司X: the time of setting it up is X's founding
-                add(sub, "foundedOn", timed[0][1])
             if sub is not None and org_subject is not None and sub.name != org_subject.name:
                 add(sub, "partOf", org_subject, timed)
                 seat = re.match(r"[，,]\s*注册地(?:址)?(?:为|位于|在)", text[clause.end:clause.end + 12])
