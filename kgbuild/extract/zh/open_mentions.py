@@ -1314,9 +1314,9 @@ _NOT_IN_NAME = frozenset({"v", "p", "c", "u", "uj", "ul", "ud", "uz", "d", "r", 
 
 
 def _unknown_char(t: Token) -> bool:
-    """鄂 | 凇 (x) | 电气, 襄阳 | 凇 | 源控股, 皖 | 燚 (yg) | 新材: a Chinese character jieba's dictionary lacks is tagged
-    by its character model alone, as punctuation (x) or a bare morpheme (yg, g); such a rare character stands in names
-    (companies, people), hardly ever in ordinary words."""
+    """鄂 | 凇 (x) | 电气, 襄阳 | 凇 | 源控股, 皖 | 燚 (yg) | 新材: a Chinese character jieba's dictionary lacks is
+    tagged by its character model alone, as punctuation (x) or a bare morpheme (yg, g); such a rare character stands
+    in names (companies, people), hardly ever in ordinary words."""
     return t.pos in ("x", "yg", "g") and len(t.word) == 1 and "\u4e00" <= t.word <= "\u9fff"
 
 
