@@ -139,6 +139,7 @@ _BREAK = re.compile(r"[，。；：！？、,;:!?（）()\s]")
 _PRIORITY = {"title": 0, "quote": 0, "date": 1, "event": 1, "org": 2, "award": 2, "person": 3, "place": 4, "list": 5,
              "latin": 5}
 # What opens a named event before its proper words: an edition or a year (第十届, 2025年).
+_EDITION_BEFORE = re.compile(r"第[一二三四五六七八九十百零\d]+届$")  # 第四届 right before a prize's name
 _EDITION = re.compile(r"(?:第[一二三四五六七八九十百零\d]+届|\d{4}年度?)$")
 
 
@@ -594,6 +595,8 @@ class OpenNameFinder:
             if glued is not None:  # 获得最佳 | 影片奖: jieba glued the award's first word to the verb
                 start -= len(glued)
             name = text[start:tok.end]
+            if name.endswith(("获奖", "得奖", "颁奖")):
+                continue  # 等十人获奖: the act of winning, no prize's name
             if len(name) >= 3 and name not in wl.AWARD_STOP and not self._common(name):
                 out.append(Found(Mention(name, self.award, start, tok.end, name), "award"))
         return out
@@ -688,6 +691,9 @@ class OpenNameFinder:
             elif self.award and re.search(r"(?:荣获|获评|获授|被授予|授予|获颁|荣膺|获得|被[^，。；“”]{0,20}?评为)"
                                           r"(?:\d{4}年度?)?$", text[:m.start()]):  # 荣获2023年度“中国慈善奖”
                 cls, phrase = self.award, ""  # 获评“云南省优秀企业家”: what is conferred is an award
+            elif self.award and m.group(1).endswith(("奖", "奖章", "勋章")) \
+                    and _EDITION_BEFORE.search(text[:m.start()]):
+                cls, phrase = self.award, ""  # 第九届“江南企业家精神奖”评选结果揭晓: a prize given by edition
             if cls:
                 out.append(Found(Mention(m.group(1), cls, m.start(1), m.end(1), m.group(1),
                                          semantic_type=phrase if len(phrase) >= 2 else None), "quote"))

@@ -60,7 +60,9 @@ _METRIC_STRIP_TAIL = re.compile(r"(?:达到|达|为|约为|约|共计|共|合计
 _WORK_OF = re.compile(r"的(?:长篇|短篇|中篇|最新|首款|新款)?(?:小说|新书|著作|作品|诗集|专著|散文集|新作|代表作|"
                       r"创新药|新药|药物|产品|新品|车型|游戏|电影|影片|歌曲|专辑)")
 # 该药 / 该产品…: a clause about the work (a drug, a product, a book) the sentence named before.
-_WORK_REFERENCE = re.compile(r"\s*该(?:药|药品|新药|产品|疫苗|器械|车型|系统|软件|平台|书|作品|小说|"
+# (这部作品, 这款芯片: 这 and a measure word point back as 该 does)
+_WORK_REFERENCE = re.compile(r"\s*(?:该|这[部本款艘架首篇台辆种])(?:药|药品|新药|产品|疫苗|器械|车型|系统|软件|平台|书|"
+                             r"作品|小说|"
                              r"邮轮|轮船|船舶|船|飞机|机型|卫星|火箭|设备|装备|芯片|车|款|机|"
                              r"影片|片|剧|电影|专辑|耳机|手机|舰|艇|装置|仪器|雷达|机器人|模型|游戏)")
 # 担任 / 现任…: holding a post (任 alone, but not inside 主任, 聘任, 责任, 任务, 任期…)
@@ -444,6 +446,10 @@ class OpenRelationRules:
         founder = self._actor(text, clause, subject, sentence, cs + m.start()) if m is not None else None
         if m is not None and founder is not None:
             org = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
+            if re.match(r"该(?:公司|企业|集团)", c[m.end():]):
+                # 韦晗…，2018年在德阳创办该公司: the company named last before (not a school or an institute)
+                org = next((x for x in reversed(orgs) if x.end <= cs + m.start() and self._org(x)
+                            and self._company(x)), None)
             place = next((x for x in clause.mentions if self._place(x) and x.end <= cs + m.start()
                           and text[x.start - 1:x.start] == "在"), None)
             add(org, "foundedBy", founder, timed + ([("地点", place)] if place else []))
@@ -776,6 +782,16 @@ class OpenRelationRules:
                 if award.kind == "award" or award.spg_class in self.is_award:
                     for h in holders if len(holders) > 1 else [holder]:
                         add(h, "awardReceived", award, timed)
+        if (m := re.search(r"(?:等[一二三四五六七八九十百\d]*[人位部名项]?)?(?:获奖|摘奖)", c)) is not None:
+            # 第四届汀洲散文奖…揭晓，作家阮栖迟的散文集《汀水谣》获奖; …董事长卞如海、…创始人尤佩兰等十人获奖: the prize
+            # the sentence named before wins the work right before the verb, else every person of the clause
+            prize = next((x for x in reversed(sentence) if x.end <= cs + m.start()
+                          and (x.kind == "award" or x.spg_class in self.is_award)), None)
+            work = next((x for x in clause.mentions if x.kind in ("title", "quote")
+                         and re.fullmatch(r"[》”」』\"]?", text[x.end:cs + m.start()])), None)
+            for h in [work] if work is not None else [x for x in clause.mentions if self._person(x)
+                                                       and x.end <= cs + m.start()]:
+                add(h, "awardReceived", prize, timed)
         for x in clause.mentions:  # 作家林晚秋的长篇小说《雾港》, 恒瑞医药的创新药“瑞维鲁胺”: whose work it is
             work = next((w for w in clause.mentions if w.kind in ("quote", "title") and w.start > x.end
                          and _WORK_OF.fullmatch(text[x.end:w.start - 1])), None)
@@ -945,7 +961,8 @@ class OpenRelationRules:
                     quals.append(("比例", Mention(share.group(1), self.fallback, pos, pos + len(share.group(1)),
                                                  share.group(1), kind="value")))
                 add(owned, "ownedBy", owner, quals)
-        if (hit := re.match(r"\s*(?:为|是)(?:本公司|公司)的(?:共同)?(?:控股股东|实际控制人|第一大股东)",
+        self._holder_named_owner(text, clause, timed, sentence, topic_org, add)
+        if (hit := re.match(r"\s*(?:为|是)(?:本公司|公司)的?(?:共同)?(?:控股股东|实际控制人|第一大股东)",
                             c)) is not None \
                 and topic_org is not None:
             # 二人合计持有公司53.8%的股份，为公司的共同实际控制人: the people the sentence named and pointed back at
@@ -1051,6 +1068,32 @@ class OpenRelationRules:
             parent = parents[-1] if parents else org_subject
             for sub in self._listed(clause, cs + hit.end(), self._org):
                 add(sub, "partOf", parent)
+
+    def _holder_named_owner(self, text: str, clause: _Clause, timed: list[tuple[str, Mention]],
+                            sentence: list[Mention], topic_org: Mention | None, add: Callable[..., None]) -> None:
+        """襄阳凇源控股有限公司持有公司41.6%的股份，系公司控股股东; 其董事长邬季衡为公司实际控制人: the holder named
+        before 持有 in the clause before, or the name right before 系 / 为, owns the report's company (with the stake
+        it holds)."""
+        c, cs = clause.text, clause.start
+        said = re.search(r"(?:系|为|是)(?:本公司|公司)的?(?:控股股东|实际控制人|第一大股东)", c)
+        if said is None or topic_org is None:
+            return
+        owner = next((x for x in clause.mentions if x.end == cs + said.start()
+                      and (self._person(x) or self._org(x))), None)
+        share = None
+        if owner is None and re.fullmatch(r"\s*", c[:said.start()]):
+            opened = max(text.rfind(e, 0, cs) for e in "。！？\n") + 1
+            held = re.search(r"(?:合计|直接|间接|共)*持有(?:本公司|公司)(" + VALUE_RE.pattern
+                             + r")?[^，。；]*[，；]\s*$", text[opened:cs])  # the clause right before
+            if held is not None:
+                owner = next((x for x in sentence if x.end == opened + held.start()
+                              and (self._person(x) or self._org(x))), None)
+                if held.group(1) is not None and held.group(1).endswith("%"):
+                    at = opened + held.start(1)
+                    share = Mention(held.group(1), self.fallback, at, at + len(held.group(1)), held.group(1),
+                                    kind="value")
+        if owner is not None and owner.name != topic_org.name:
+            add(topic_org, "ownedBy", owner, [*timed, *([("比例", share)] if share is not None else [])])
 
     @staticmethod
     def _described_after(text: str, clause: _Clause, place: Mention) -> Mention | None:
