@@ -34,9 +34,10 @@ def test_a_rare_character_tagged_as_a_measure_word_stays_in_a_full_name(zh: Chin
 
 
 def test_a_stake_named_by_the_company_bought_is_no_figure(zh: ChineseExtractor) -> None:
-    result = extract(zh, "2024年3月，皖潆新材以1.2亿元收购安庆华宁化工有限公司60%的股权。")
+    # (the company in a place of another country, after 的: the stake was once read as a figure named by the company)
+    result = extract(zh, "2024年3月，宁远电子股份有限公司以1.2亿元现金收购越南海防的安庆华宁化工有限公司60%的股权。")
     facts = triples(result)
-    assert ("皖潆新材", "acquire", "安庆华宁化工有限公司") in facts
+    assert ("宁远电子股份有限公司", "acquire", "安庆华宁化工有限公司") in facts
     assert not any(p == "安庆华宁化工有限公司" for _, p, _ in facts)
 
 
@@ -69,3 +70,36 @@ def test_makers_after_由_that_develop_together_cooperate(zh: ChineseExtractor) 
 def test_在_a_body_从事_work_is_working_for_it(zh: ChineseExtractor) -> None:
     result = extract(zh, "宁远电子聘任万启舟先生为财务总监。万启舟此前在天健会计师事务所从事审计工作十年。")
     assert ("万启舟", "worksFor", "天健会计师事务所") in triples(result)
+
+
+def test_the_holder_before_持有公司_that_is_the_controlling_shareholder_owns_the_company(zh: ChineseExtractor) -> None:
+    result = extract(zh, "宁远电子股份有限公司于2019年在上海证券交易所上市。截至2024年末，华辰投资集团有限公司持有公司38.2%"
+                         "的股份，系公司控股股东；其董事长陈立群为公司实际控制人。")
+    facts = triples(result)
+    assert ("宁远电子股份有限公司", "ownedBy", "华辰投资集团有限公司") in facts
+    assert ("宁远电子股份有限公司", "ownedBy", "陈立群") in facts
+    owned = next(r for r in result.relations if r.predicate == "ownedBy" and r.object.name == "华辰投资集团有限公司")
+    shares = {h.object.name for h in result.hypernodes if h.subject.id == owned.id and h.predicate == "比例"}
+    assert shares == {"38.2%"}
+
+
+def test_创办该公司_after_a_person_founds_the_company_named_before(zh: ChineseExtractor) -> None:
+    result = extract(zh, "青石咖啡创始人邵望川毕业于厦门大学，2016年创办该公司，此前在星巴克中国从事门店管理工作。")
+    founding = [r for r in result.relations if r.predicate == "foundedBy" and r.subject.name == "青石咖啡"]
+    assert [r.object.name for r in founding] == ["邵望川"]
+    when = {h.object.name for h in result.hypernodes if h.subject.id == founding[0].id and h.predicate == "时间"}
+    assert when == {"2016年"}
+    assert ("厦门大学", "foundedBy", "邵望川") not in triples(result)
+
+
+def test_获奖_after_a_prize_named_before_goes_to_the_work_or_the_people(zh: ChineseExtractor) -> None:
+    result = extract(zh, "10月8日，第五届“滇池文学奖”评选结果揭晓，作家苏晚亭的长篇小说《湖畔人家》获奖。这部作品由云南人民"
+                         "出版社于2023年出版。")
+    facts = triples(result)
+    assert ("湖畔人家", "awardReceived", "滇池文学奖") in facts
+    assert ("湖畔人家", "publishedBy", "云南人民出版社") in facts
+    assert not any(n.endswith("获奖") for n in {e.name for e in result.entities})
+    people = extract(zh, "12月2日，第三届“西湖企业家奖”评选结果揭晓，杭州云帆科技有限公司董事长王建华、宁波海程物流有限公司"
+                         "总经理李晓梅等八人获奖。")
+    assert {(s, o) for s, p, o in triples(people) if p == "awardReceived"} == {
+        ("王建华", "西湖企业家奖"), ("李晓梅", "西湖企业家奖")}
