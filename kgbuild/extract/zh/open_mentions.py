@@ -20,7 +20,7 @@ A name found once is a mention wherever else the chunk writes it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from kgbuild.extract.zh import word_lists as wl
@@ -1171,20 +1171,20 @@ class OpenNameFinder:
         out = list(kept)
         for form in sorted(names, key=len, reverse=True):
             owner = names[form]
-            for m in re.finditer(re.escape(form), text):
-                inner = [f for f in out if m.start() < f.mention.end and f.mention.start < m.end()]
+            for m_start, m_end in _occurrences(form, text):
+                inner = [f for f in out if m_start < f.mention.end and f.mention.start < m_end]
                 # 欧阳振邦 written again (jieba: 欧阳 a place): a place inside a person's name is no place either
                 person = owner.spg_class == self.person and all(f.how == "place" for f in inner)
                 if (id(owner) in orgs or person) and inner and all(
-                        f.how in ("place", "person") and m.start() <= f.mention.start and f.mention.end <= m.end()
+                        f.how in ("place", "person") and m_start <= f.mention.start and f.mention.end <= m_end
                         and f.mention.end - f.mention.start < len(form) for f in inner):
                     out = [f for f in out if f not in inner]
                     taken = [(s, e) for s, e in taken if not any((s, e) == (f.mention.start, f.mention.end)
                                                                  for f in inner)]
-                if any(m.start() < e and s < m.end() for s, e in taken):
+                if any(m_start < e and s < m_end for s, e in taken):
                     continue
-                taken.append((m.start(), m.end()))
-                out.append(Found(Mention(owner.name, owner.spg_class, m.start(), m.end(), form,
+                taken.append((m_start, m_end))
+                out.append(Found(Mention(owner.name, owner.spg_class, m_start, m_end, form,
                                          aliases=owner.aliases), "repeat"))
         return out
 
@@ -1212,17 +1212,17 @@ class OpenNameFinder:
             shorts = [core[len(place):]]
             while (cut := _ORG_WORD_AT_END.search(shorts[-1])) is not None and cut.start() >= 4:
                 shorts.append(shorts[-1][:cut.start()])  # 芯联存储科技 -> 芯联存储 (not 芯联: 存储 is a word of names)
-            for short, hit in ((x, h) for x in shorts if 4 <= len(x) <= 8 and not self._common(x)
-                               for h in re.finditer(re.escape(x), text)):
-                inner = [g for g in out if hit.start() < g.mention.end and g.mention.start < hit.end()]
-                body = [g for g in inner if g.how == "org" and g.mention.start == hit.start()
+            for short, (hit_start, hit_end) in ((x, h) for x in shorts if 4 <= len(x) <= 8 and not self._common(x)
+                                                for h in _occurrences(x, text)):
+                inner = [g for g in out if hit_start < g.mention.end and g.mention.start < hit_end]
+                body = [g for g in inner if g.how == "org" and g.mention.start == hit_start
                         and g.mention.name[len(short):] in _BODIES_OF_A_COMPANY]
                 if body:  # 闽泰鞋业董事局主席: the company's board, so the company
                     out.remove(body[0])
                     inner.remove(body[0])
                 if inner:
                     continue
-                out.append(Found(Mention(short, self.company, hit.start(), hit.end(), short), "org"))
+                out.append(Found(Mention(short, self.company, hit_start, hit_end, short), "org"))
         return out
 
     def _countries_before(self, text: str, kept: list[Found]) -> list[Found]:
@@ -1284,6 +1284,18 @@ class OpenNameFinder:
                 out = [f for f in out if f not in inner]
                 out.append(Found(Mention(stem, self.company, s, e, stem), "org"))
         return out
+
+
+def _occurrences(form: str, text: str) -> Iterator[tuple[int, int]]:
+    """Where `form` stands in `text`, left to right and not overlapping (what re.finditer(re.escape(form)) finds),
+    by plain string search: a pattern per name found overflowed the `re` module's cache of 512 compiled patterns
+    every chunk, so the rules' own patterns were compiled again and again."""
+    if not form:
+        return
+    at = text.find(form)
+    while at >= 0:
+        yield at, at + len(form)
+        at = text.find(form, at + len(form))
 
 
 def _fragment(name: str, endings: re.Pattern[str]) -> bool:
