@@ -75,6 +75,7 @@ _KIND_BEFORE_A_NAME = re.compile(r"(?:[\u4e00-\u9fff]{0,8}(?:" + "|".join(wl.DES
 # A post (with the field it is in) between an organisation and the person holding it: 大学物理学教授程嘉树.
 _POST_BETWEEN = re.compile(r"(?:[\u4e00-\u9fff]{1,6}?(?:学|系|专业|学院))?(?:"
                            + "|".join(sorted((*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES), key=len, reverse=True)) + ")")
+_PLACE_HEAD = re.compile(r"(?:常务)?(?:副)?(?:市长|县长|区长|省长|州长|镇长)$")
 # A field between a school and a post there (南京大学物理学教授, 复旦大学化学系博士生): no part of either.
 _FIELD_BETWEEN = re.compile(r"[\u4e00-\u9fff]{1,6}?(?:学|系|专业|学院)")
 
@@ -792,6 +793,13 @@ class OpenRelationRules:
             for h in [work] if work is not None else [x for x in clause.mentions if self._person(x)
                                                        and x.end <= cs + m.start()]:
                 add(h, "awardReceived", prize, timed)
+        for x in clause.mentions:
+            # 宁海县人民政府县长蒋立新: the head of a place works for its government named right before the post (a
+            # place itself, 池州市市长, is no party to a relation between parties)
+            head = _PLACE_HEAD.search(text, 0, x.start) if self._person(x) else None
+            if head is not None:
+                add(x, "worksFor", next((y for y in clause.mentions if y.end == head.start() and self._org(y)
+                                         and y.name.endswith("政府")), None))
         for x in clause.mentions:  # 作家林晚秋的长篇小说《雾港》, 恒瑞医药的创新药“瑞维鲁胺”: whose work it is
             work = next((w for w in clause.mentions if w.kind in ("quote", "title") and w.start > x.end
                          and _WORK_OF.fullmatch(text[x.end:w.start - 1])), None)
