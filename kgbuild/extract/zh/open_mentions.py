@@ -139,6 +139,7 @@ _BREAK = re.compile(r"[，。；：！？、,;:!?（）()\s]")
 _PRIORITY = {"title": 0, "quote": 0, "date": 1, "event": 1, "org": 2, "award": 2, "person": 3, "place": 4, "list": 5,
              "latin": 5}
 # What opens a named event before its proper words: an edition or a year (第十届, 2025年).
+_NOUN_AFTER_QUOTES = re.compile(r"(?:系列|牌)?([\u4e00-\u9fffA-Za-z]{1,10})")
 _EDITION_BEFORE = re.compile(r"第[一二三四五六七八九十百零\d]+届$")  # 第四届 right before a prize's name
 _EDITION = re.compile(r"(?:第[一二三四五六七八九十百零\d]+届|\d{4}年度?)$")
 
@@ -636,7 +637,8 @@ class OpenNameFinder:
     def _head_after(self, text: str, pos: int) -> tuple[str, str] | None:
         """“北辰X5”数控机床, “云储”系列储能电站, “全国优秀企业家”称号: the class the noun right after the quotes
         gives, and that noun (up to its head: 数控机床 of 数控机床获得); None when none follows."""
-        after = re.match(r"(?:系列|牌)?([\u4e00-\u9fffA-Za-z]{1,8})", text[pos:pos + 12])
+        # (“云隼-3”电动垂直起降飞行器: the noun may run to nine characters or ten)
+        after = _NOUN_AFTER_QUOTES.match(text[pos:pos + 14])
         if after is None:
             return None
         word = after.group(1)

@@ -726,6 +726,9 @@ class OpenRelationRules:
                         if not re.fullmatch(r"[、和与及]|以及", text[one.end:next_one.start]):
                             break
                         add(subject, "createdBy", next_one, made_quals)
+                if topic_org is not None and re.match(r"(?:本公司|公司)(?:与|和|、|及)", m.group(1)):
+                    # 该产品由公司与太原理工大学合作研发: a report's 公司 made it too
+                    add(subject, "createdBy", topic_org, made_quals)
         if (m := re.search(r"(?:根据|依据|基于)(.{2,40}?)(?:设计|研制|建造|开发)(?:了|出)?", c)) is not None:
             source = next((x for x in self._after(clause, cs + m.start()) if x.kind in ("title", "quote")
                            and x.end <= cs + m.end(1)), None)
@@ -893,7 +896,9 @@ class OpenRelationRules:
                 parties = [subject]
             if not self._org(subject) and re.search(r"由[^，。；]{0,30}$", c[:m.start()]):
                 # 该药由沪渊生物与复旦大学药学院合作研发: the makers after 由 work together, not the thing they made
-                parties = [x for x in clause.mentions if x.end == cs + m.start() and self._org(x)]
+                # (该产品由公司与太原理工大学合作研发: a report's 公司 is its company)
+                parties = [x for x in clause.mentions if x.end == cs + m.start() and self._org(x)] or (
+                    [topic_org] if topic_org is not None and re.search(r"由(?:本公司|公司)$", c[:m.start()]) else [])
             partners = self._listed(clause, partner.start, self._org) if partner is not None else []
             for party in parties:
                 if self._org(party):
