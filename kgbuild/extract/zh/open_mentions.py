@@ -140,6 +140,7 @@ _PRIORITY = {"title": 0, "quote": 0, "date": 1, "event": 1, "org": 2, "award": 2
              "latin": 5}
 # What opens a named event before its proper words: an edition or a year (第十届, 2025年).
 _NOUN_AFTER_QUOTES = re.compile(r"(?:系列|牌)?([\u4e00-\u9fffA-Za-z]{1,10})")
+_AFTER_ONCE = frozenset("在任经于为是被与担获先多")  # what follows 曾 ("once") after a person's name
 _EDITION_BEFORE = re.compile(r"第[一二三四五六七八九十百零\d]+届$")  # 第四届 right before a prize's name
 _EDITION = re.compile(r"(?:第[一二三四五六七八九十百零\d]+届|\d{4}年度?)$")
 
@@ -423,6 +424,9 @@ class OpenNameFinder:
         def add(start: int, end: int | None, title: str | None = None) -> None:
             if end is None or start in seen or _inside(blocked, start, end):
                 return
+            if end - start == 3 and text[end - 1] == "曾" and text[end:end + 1] in _AFTER_ONCE \
+                    and any(t.start == end - 1 and t.word == "曾" for t in tokens):
+                end -= 1  # 创始人顾辞曾在网易游戏担任…: 曾 ("once", jieba's own cut) ends the name, 顾辞
             name = text[start:end]
             if self._valid_person(name):
                 seen.add(start)

@@ -267,9 +267,11 @@ class OpenRelationRules:
             return next((m for m in clause.mentions if m.start == clause.start + made.end()), None) or next(
                 (m for m in clause.mentions if m.kind == "quote" and re.fullmatch(
                     r"[\u4e00-\u9fff]{1,10}[“\"「『]", text[clause.start + made.end():m.start])), None)
-        where = re.match(r"\s*(?:位于|地处|坐落于|坐落在)[^，。；]{2,20}?的", clause.text)
+        where = re.match(r"\s*(?:(?:位于|地处|坐落于|坐落在)[^，。；]{2,20}?|在[^，。；]{2,20}?(?:上市|挂牌))的",
+                         clause.text)
         if where is not None:
             # 位于江西省九江市的庐山美术馆由…设计: the name after the 的 is the subject, not the place it is in
+            # (在香港联合交易所上市的粤湾物业…宣布…收购: not the exchange it is listed on)
             named = next((m for m in clause.mentions if m.start == clause.start + where.end()), None)
             if named is not None:
                 return named
@@ -382,7 +384,11 @@ class OpenRelationRules:
                 metric_subject = topic_org
             if own is None and re.match(r"\s*注册资本", clause.text):
                 # 新设全资子公司X，注册资本为5,000万元: a registered capital is the company's named last before
-                metric_subject = self._last_org(inside, clause.start) or metric_subject
+                last = self._last_org(inside, clause.start)
+                opened = max(text.rfind(e, 0, clause.start) for e in "。！？\n") + 1
+                if last is not None and re.search(r"由[^，。；的]*$", text[opened:last.start]):
+                    last = None  # …由A与B于2021年共同出资设立，注册资本10亿元: a founder after 由 is not the company
+                metric_subject = last or metric_subject
             last_metric = self._figures(text, clause, metric_subject, clause_date, out, last_metric)
         out += self._places_in_a_row(text, inside, out)
         return out
@@ -524,6 +530,9 @@ class OpenRelationRules:
                 add(subject, "bornOn", born[-1])
             place = place_at(cs + m.end())
             add(subject, "bornIn", place)
+        elif re.fullmatch(r"\s*\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?生人?\s*", c) and self._person(subject):
+            # 鲁望舒，1972年生，经济学博士: a bio's year of birth written with 生 alone
+            add(subject, "bornOn", next((x for x in clause.mentions if self._date(x)), None))
         degree = re.search(r"(?:获|获得|取得)(?P<school>[\u4e00-\u9fff]{2,20}?)(?:[\u4e00-\u9fff]{0,8}?)"
                            r"(?:学士|硕士|博士)学位", c)
         degree_at = re.search(r"在(?P<school>[\u4e00-\u9fff]{2,20}?)(?:获得|获|取得)[\u4e00-\u9fff]{0,8}?"
@@ -796,6 +805,13 @@ class OpenRelationRules:
             for h in [work] if work is not None else [x for x in clause.mentions if self._person(x)
                                                        and x.end <= cs + m.start()]:
                 add(h, "awardReceived", prize, timed)
+        if (m := re.search(r"(?:发行商|发行方|出版方|出版社|出品方|出品公司)(?:为|是)", c)) is not None:
+            # 单机游戏《墨川行》于7月20日正式发售，发行商为上海橙盏文化传播有限公司: the publisher of the work the
+            # sentence named before
+            work = next((x for x in reversed(sentence) if x.kind in ("title", "quote") and x.end <= cs + m.start()),
+                        None)
+            add(work, "publishedBy", next((x for x in clause.mentions if x.start == cs + m.end() and self._org(x)),
+                                          None))
         for x in clause.mentions:
             # 宁海县人民政府县长蒋立新: the head of a place works for its government named right before the post (a
             # place itself, 池州市市长, is no party to a relation between parties)
@@ -1088,7 +1104,7 @@ class OpenRelationRules:
         before 持有 in the clause before, or the name right before 系 / 为, owns the report's company (with the stake
         it holds)."""
         c, cs = clause.text, clause.start
-        said = re.search(r"(?:系|为|是)(?:本公司|公司)的?(?:控股股东|实际控制人|第一大股东)", c)
+        said = re.search(r"(?:系|为|是)(?:本公司|公司)?的?(?:控股股东|实际控制人|第一大股东)", c)
         if said is None or topic_org is None:
             return
         owner = next((x for x in clause.mentions if x.end == cs + said.start()
@@ -1096,7 +1112,7 @@ class OpenRelationRules:
         share = None
         if owner is None and re.fullmatch(r"\s*", c[:said.start()]):
             opened = max(text.rfind(e, 0, cs) for e in "。！？\n") + 1
-            held = re.search(r"(?:合计|直接|间接|共)*持有(?:本公司|公司)(" + VALUE_RE.pattern
+            held = re.search(r"(?:合计|直接|间接|共)*持有(?:本公司|公司|其)(" + VALUE_RE.pattern
                              + r")?[^，。；]*[，；]\s*$", text[opened:cs])  # the clause right before
             if held is not None:
                 owner = next((x for x in sentence if x.end == opened + held.start()
@@ -1250,7 +1266,8 @@ class OpenRelationRules:
             # the figure's name starts after the last word that ends what comes before it
             # (2024年度公司研发投入: 年度 is the period, 公司 the report's company)
             name = re.sub(r"^本?公司", "", re.split(
-                r"实现|完成|录得|取得|的|年度|年|月|日|季度|期内|共有|现有|拥有|累计|其中|、", name)[-1])
+                r"实现|完成|录得|取得|的|年度|年末|年底|年初|年|月末|月底|月|日|季度|期末|期内|共有|现有|拥有|累计|其中|、",
+                name)[-1])
             for form in (subject.form, subject.name, *subject.aliases):
                 if form and name.startswith(form):
                     name = name[len(form):]
@@ -1266,7 +1283,8 @@ class OpenRelationRules:
             if "第" in name or re.match(r"(?:在(?!职|册|岗|建|读|手|售|营)|向|与|对|从|将|把|被|由|为|紧急|共同|继续|"
                                          r"进一步|陆续)", name) or re.search(r"(?:由|至|到|从|以|不)$", name):
                 continue  # 在深圳举行第, 紧急转移群众, 将回购不超过, 注册资本由…增加至: a verb phrase, no figure
-            if re.match(r"(?:持有|持股|派出|出动|调派|当地)", name) or "已" in name or name.endswith("每股"):
+            if re.match(r"(?:持有|持股|派出|出动|调派|当地)", name) or "已" in name or name.endswith("每股") \
+                    or re.search(r"持有其?$", name):  # 公司创始人杭既白持有其37.5%: a holder's stake
                 continue  # 持有公司42.08%的股份 (a stake), 当地已派出120名 (a dispatch), 发行价为每股: no named figure
             name = re.sub(r"^在职(?=员工总数)", "", name)  # 在职员工总数 is the staff count, 员工总数
             if re.fullmatch(r"(?:共)?销售[\u4e00-\u9fff]{1,6}", name) and re.search(r"[吨辆台件套箱部]$", value.name):
