@@ -103,3 +103,36 @@ def test_获奖_after_a_prize_named_before_goes_to_the_work_or_the_people(zh: Ch
                          "总经理李晓梅等八人获奖。")
     assert {(s, o) for s, p, o in triples(people) if p == "awardReceived"} == {
         ("王建华", "西湖企业家奖"), ("李晓梅", "西湖企业家奖")}
+
+
+def test_a_bio_year_with_生_a_figure_after_年末_and_曾_after_a_name(zh: ChineseExtractor) -> None:
+    result = extract(zh, "宁远电子聘任韩望北先生为公司总经理。韩望北，1975年生，工学博士。宁远电子的创始人冯若川曾在华为技术"
+                         "有限公司担任工程师。截至2024年末宁远电子资产总额为52.3亿元。")
+    facts = triples(result)
+    assert ("韩望北", "bornOn", "1975年") in facts
+    assert ("宁远电子", "资产总额", "52.3亿元") in facts
+    assert "冯若川" in {e.name for e in result.entities}
+    assert not any(p.startswith("末") for _, p, _ in facts)
+
+
+def test_a_company_listed_somewhere_is_the_subject_and_its_founders_hold_no_capital(zh: ChineseExtractor) -> None:
+    result = extract(zh, "9月5日，在深圳证券交易所上市的宁远电子股份有限公司宣布，以2.1亿元收购东莞恒川模具有限公司51%的股权。"
+                         "宁川航空有限公司由华辰投资集团有限公司与南岭航空股份有限公司于2022年共同出资设立，注册资本8亿元。")
+    facts = triples(result)
+    assert ("宁远电子股份有限公司", "acquire", "东莞恒川模具有限公司") in facts
+    assert ("深圳证券交易所", "acquire", "东莞恒川模具有限公司") not in facts
+    assert ("宁川航空有限公司", "注册资本", "8亿元") in facts
+    assert ("南岭航空股份有限公司", "注册资本", "8亿元") not in facts
+
+
+def test_a_publisher_said_with_发行商为_and_a_long_product_noun(zh: ChineseExtractor) -> None:
+    result = extract(zh, "由成都青岚网络科技有限公司开发的游戏《远山行》于5月8日发售，发行商为上海云栖文化传播有限公司。"
+                         "6月2日，由星翼航空工业有限公司自主研制的“星翼-5”电动垂直起降飞行器完成首飞。")
+    facts = triples(result)
+    assert ("远山行", "publishedBy", "上海云栖文化传播有限公司") in facts
+    assert ("星翼-5", "createdBy", "星翼航空工业有限公司") in facts
+
+
+def test_a_county_head_works_for_its_government(zh: ChineseExtractor) -> None:
+    result = extract(zh, "3月2日，宁远电子与安溪县人民政府签署投资协议，安溪县人民政府县长周立民出席签约仪式。")
+    assert ("周立民", "worksFor", "安溪县人民政府") in triples(result)
