@@ -7,16 +7,10 @@ bench's labelled paragraphs) and fails on the code before these rules."""
 
 from __future__ import annotations
 
-import pytest
 from test_zh_open_extract import extract, triples
+from test_zh_open_extract import zh as zh  # the open-domain extractor, one per module (a fixture)
 
 from kgbuild.extract.zh.extractor import ChineseExtractor
-from kgbuild.schema import resolve_schema
-
-
-@pytest.fixture(scope="module")
-def zh() -> ChineseExtractor:
-    return ChineseExtractor(resolve_schema("open_domain"))
 
 
 def test_a_short_name_with_a_rare_character_has_its_figures(zh: ChineseExtractor) -> None:
