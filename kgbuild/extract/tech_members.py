@@ -136,7 +136,8 @@ def listed(args: TechArgs, ours: list[Triple], tok: Token) -> None:
     if lemma in MEMBER_NOUNS and tok.tag_ == "NNS":
         owners = _owners(args, tok)
         items = examples or _included(args, tok)
-        for item in (args.resolve(t, "object") for t in items):
+        # ("member": a bare plural listed among an owner's parts is a term of one word, `term_ends`)
+        for item in (args.resolve(t, "member") for t in items):
             if item is not None and not item.is_date:
                 for owner in owners:
                     _add(ours, item, "partOf", owner)

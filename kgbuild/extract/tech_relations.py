@@ -39,6 +39,7 @@ from kgbuild.extract.code_text import (
 from kgbuild.extract.facts import CONCEPT, PROPN, Facts, Mention, Triple
 from kgbuild.extract.software_names import heading_names
 from kgbuild.extract.tech_members import listed, qualified_members
+from kgbuild.extract.term_ends import code_names_kind, single_noun_term
 from kgbuild.extract.vocab import NOUN_TAGS, PROPER_TAGS, REL_PRONOUNS, STOP_ADJECTIVES, VAGUE_NOUNS
 
 if TYPE_CHECKING:
@@ -321,9 +322,14 @@ class TechArgs:
 
     def _term(self, tok: Token, role: str = "object") -> Mention | None:
         """A technical term of at least two words: "Unix domain socket", "connection persistence",
-        "CA certificate store" (compounds and adjectives before a noun, names among them)."""
+        "CA certificate store" (compounds and adjectives before a noun, names among them); of one word, a bare
+        plural that a verb of software takes or a list of parts names ("provides utilities", `term_ends`)."""
         found = self.phrase(tok)
-        if found is None or found[0] == tok.i:
+        if found is None:
+            return None
+        if found[0] == tok.i and not (
+                (role == "object" and single_noun_term(tok, self.lemma, _OBJECT_VERBS)) or (
+                    role == "member" and single_noun_term(tok, self.lemma, None))):
             return None
         if self.lemma(tok) in _VAGUE_HEADS or any(t.lower_ in _VAGUE_ADJECTIVES for t in self.doc[found[0]:tok.i]):
             return None  # "a single slash", "the available space": a description, not a term
@@ -395,7 +401,8 @@ class TechArgs:
                 continue  # a modifier: its head noun, further on, was the candidate
             found = self.by_token.get(i)
             if found is None or found.label == CONCEPT:
-                found = self.resolve(near, "object", subject)
+                # (an antecedent, not an object: a one-word noun is no term through a pronoun, "enabled for them")
+                found = self.resolve(near, "antecedent", subject)
             if found is None or found is subject or found.is_date or found.label in ("PERSON", "NORP"):
                 return None
             return found
@@ -520,6 +527,7 @@ def technical_relations(args: TechArgs, facts: Facts) -> None:
             elif tok.i in args.code_tokens:
                 _possessor(args, ours, tok)
                 _returned(args, ours, tok)
+                code_names_kind(args, ours, tok)  # "the ``wheel`` command line tool"
             if any(c.dep_ == "appos" for c in tok.children) and tok.tag_ in PROPER_TAGS:
                 _apposition(args, ours, tok)
     _command_options(args, ours)
@@ -866,6 +874,10 @@ def _possessor(args: TechArgs, ours: list[Triple], code: Token) -> None:
 # Verbs of software whose third person the tagger reads as a plural noun after code ("`MessagePort` is an
 # object ... and inherits from its global `Object` class").
 _SOFTWARE_VERBS = frozenset(key.split()[0] for key in VERB_PREDICATES)
+# Verbs whose bare plural object is a term of one word ("provides utilities", "contains binaries": `term_ends`):
+# the software verbs that take an object, and the verbs of having that "provide" belongs with.
+_OBJECT_VERBS = frozenset(key for key in VERB_PREDICATES if " " not in key) | frozenset(
+    {"contain", "include", "offer", "ship"})
 
 
 def _mistagged_verb(args: TechArgs, ours: list[Triple], tok: Token) -> None:

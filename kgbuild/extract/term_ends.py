@@ -1,0 +1,159 @@
+"""Common nouns as the ends of a manual's relations: when a one-word noun is a term, and what code names.
+
+A relation cannot be found between things never extracted, and the things manuals and dataset descriptions
+relate are mostly common nouns: "`gh` uploads local images and videos", "This library provides utilities",
+"`mount` types the props", "the ``wheel`` command line tool". The technical pass took a term of two words or
+more as an argument; one word alone was left out (in most sentences it is a description: "returns a value",
+"is a library"). These rules say when one word is a term too, and what code written before a noun says:
+
+- **A one-word object is a term when it names a class of things software has or does**: a bare plural
+  object of a verb of software ("contains binaries", "provides utilities", "provides cryptographic recipes and
+  primitives"), or listed as an owner's parts ("a type system with features such as type inference, gradual
+  typing, generics"). With a determiner, a number or a quantity it refers to things the text has in mind or counts
+  ("skip the check", "holds the translations", "3 classes", "many options"); a singular is one thing
+  ("initiates the connection", "is a library"); after any verb it is as often a description ("can update
+  credentials", "buffers chunks"). Never a generic noun ("information", "examples", "users", "services":
+  `GENERIC_NOUNS`, with vocab's `VAGUE_NOUNS`), never through a pronoun ("enabled for them"); its relation is
+  kept only when its subject is code, software or a name (the clause rules' own guard), so a bare noun never
+  relates to a bare noun.
+- **Code before a noun that is no code structure names a kind**: "the ``wheel`` command line tool" -> (wheel,
+  isA, command line tool), "a ``h11.ProtocolError`` exception" -> (h11.ProtocolError, isA, exception), "For
+  `.story.vue` single-file components" -> isA single-file component. Code before a kind of code structure
+  ("the `--attach` flag", "the `node:net` module") is that code and says nothing more; "example" before the
+  kind says the code is one ("the `CountsClicks` example story" -> isA story). The noun needs a determiner or
+  a plural ("The speed of `zlib` compression" is what zlib does), and a plural right after code that is
+  followed by what follows a verb is the code's verb misread ("`@playwright/test` exports an empty ...").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from kgbuild.extract.arguments import is_hyphen
+from kgbuild.extract.facts import CONCEPT, Mention, Triple
+from kgbuild.extract.vocab import NOUN_TAGS, VAGUE_NOUNS
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+
+class TechArgs(Protocol):
+    """What these rules read of a chunk's arguments (`tech_relations.TechArgs`, which imports this module)."""
+
+    doc: Doc
+    code_tokens: frozenset[int]
+    section: Sequence[str]
+    kinds: frozenset[str]
+    concept_class: str
+
+    def lemma(self, tok: Token) -> str: ...
+
+    def resolve(self, tok: Token, role: str, subject: Mention | None = None) -> Mention | None: ...
+
+    def phrase(self, tok: Token) -> tuple[int, str] | None: ...
+
+    def _new(self, name: str, spg_class: str, label: str, start: int, end: int) -> Mention: ...
+
+
+# Nouns that name no particular kind of thing, alone: an object made of one of them says nothing ("gives
+# information", "see the examples", "helps users"). Lemmas.
+GENERIC_NOUNS = frozenset({
+    "information", "info", "example", "detail", "thing", "stuff", "data", "value", "item", "user", "people",
+    "person", "someone", "something", "anything", "everything", "nothing", "one", "other", "another", "aspect",
+    "functionality", "behavior", "behaviour", "content", "change", "problem", "question", "answer", "purpose",
+    "need", "situation", "condition", "requirement", "instruction", "reference", "link", "note", "section",
+    "chapter", "page", "document", "documentation", "doc", "word", "text", "line", "character", "letter",
+    "number", "amount", "level", "size", "length", "default", "option", "setting", "parameter", "argument",
+    "feature", "capability", "ability", "possibility", "benefit", "advantage", "improvement", "fix", "bug",
+    "error", "warning", "message", "output", "input", "result", "effect", "use", "usage", "way", "approach",
+    "method", "step", "task", "job", "work", "action", "operation", "process", "activity", "event", "case",
+    "instance", "object", "entity", "element", "component", "part", "piece", "unit", "version", "release",
+    "time", "place", "location", "area", "field", "space", "kind", "sort", "type", "form", "style", "mode",
+    "state", "status", "context", "environment", "system", "tool", "project", "package", "library", "module",
+    "program", "application", "app", "code", "file", "name", "id", "key", "list", "set", "group", "collection",
+    "pair", "couple", "lot", "bit", "range", "variety", "developer", "contributor", "maintainer", "author",
+    "service", "product", "resource", "solution", "tip", "trick", "idea",
+})
+# Quantities that make a bare plural a count, not a class of things ("many options", "several backends").
+_QUANTITIES = frozenset({"many", "several", "few", "more", "most", "various", "numerous", "multiple", "other",
+                         "such", "certain", "lots", "plenty"})
+
+
+def single_noun_term(tok: Token, lemma: Callable[[Token], str], verbs: frozenset[str] | None) -> bool:
+    """Whether the one-word common noun `tok` is a term: a bare plural that is no generic noun, the direct
+    object of one of `verbs` (of software: provide, support, implement, ...), or with `verbs` None a member of
+    a list of an owner's parts ("features such as type inference, gradual typing, generics"; module
+    docstring)."""
+    if verbs is not None:
+        verb = tok
+        while verb.dep_ == "conj" and verb.head.i < verb.i and not verb.head.tag_.startswith("VB"):
+            verb = verb.head  # "provides cryptographic recipes and primitives"
+        head = verb.head if verb.dep_ in ("dobj", "conj") else None  # (a conjunct the parser hung on the verb)
+        if head is None or not head.tag_.startswith("VB") or lemma(head) not in verbs:
+            return False
+    low = lemma(tok)
+    if tok.tag_ != "NNS" or low == tok.lower_ or not tok.is_lower or not tok.is_alpha or len(low) < 3 or (
+            low in VAGUE_NOUNS or low in GENERIC_NOUNS or tok.lower_ in GENERIC_NOUNS):
+        return False
+    # "the translations", "all the chunks", "3 classes", "many options", "its callbacks": things the text
+    # refers to or counts, not a class of things
+    return not any(c.dep_ in ("det", "predet", "nummod", "poss") or c.lower_ in _QUANTITIES for c in tok.children)
+
+
+def code_names_kind(args: TechArgs, ours: list[Triple], code: Token) -> None:
+    """ "the ``wheel`` command line tool", "a ``h11.ProtocolError`` exception": code written right before a
+    common noun phrase that is no kind of code structure is an instance of that kind (module docstring)."""
+    head = code.head
+    while head.dep_ == "compound" and head.head.i > head.i and head.head.tag_ in NOUN_TAGS:
+        head = head.head  # "``wheel`` command line tool": the code hangs on the first noun of the phrase
+    if code.dep_ not in ("compound", "nmod", "amod") or head.i <= code.i or head.tag_ not in NOUN_TAGS or (
+            head.i in args.code_tokens) or not head.is_lower:
+        return
+    if head.tag_ == "NNS" and _verb_after_code(head):
+        return  # "the `setup.py` script checks whether ...", "`@playwright/test` exports an empty ...": a verb
+    if code.i + 1 < len(args.doc) and is_hyphen(args.doc[code.i + 1]) and not code.whitespace_:
+        return  # "``zic``-compiled binaries": the code is a piece of a modifier, not the thing named
+    start = code.i + 1
+    if start < head.i and args.doc[start].lower_ == "example":
+        start += 1  # "the `CountsClicks` example story": one of the stories
+    words = args.doc[start:head.i + 1]
+    if any(t.i in args.code_tokens or not (t.is_lower or is_hyphen(t)) or (
+            t.i != head.i and t.head.i not in range(start, head.i + 1)) for t in words):
+        return  # another piece of code, a name or a word of another phrase between them
+    if start == head.i and args.lemma(head) in args.kinds:
+        return  # "the `--attach` flag", "the `node:net` module": the code itself, nothing more
+    if head.tag_ != "NNS" and not any(c.dep_ == "det" for c in head.children):
+        return  # "The speed of `zlib` compression": what the code does, not a kind it is one of
+    low = args.lemma(head)
+    if low in VAGUE_NOUNS or (start == head.i and low in GENERIC_NOUNS):
+        return
+    subject = args.resolve(code, "subject")
+    if subject is None or subject.label == CONCEPT:
+        return
+    # Words as written (a hyphen glued to its neighbours), the head in its singular ("data" stays data).
+    name = "".join(t.lower_ + t.whitespace_ for t in words[:-1]) + (head.lower_ if head.lower_.endswith("a") else low)
+    if any({t.subject.name, t.object.name} == {subject.name, name} for t in ours) or name == subject.name:
+        return
+    kind = args._new(name, args.concept_class, CONCEPT, start, head.i + 1)
+    ours.append(Triple(subject, "isA", kind))
+
+
+# What follows a third-person verb the tagger read as a plural noun after code: its object or clause
+# ("exports an empty ...", "checks whether ..."), or the clause's end ("before `playwright-cli` runs:").
+_AFTER_VERB_TAGS = frozenset({"DT", "PRP", "PRP$", "WDT", "WP", "WRB"})
+_AFTER_VERB_OPENERS = frozenset({"whether", "if", "that"})
+_CLAUSE_ENDS = frozenset({".", ":", ";", "!", "?"})
+
+
+def _verb_after_code(head: Token) -> bool:
+    """Whether the plural noun `head`, right after code, reads as the code's verb: no determiner of its own
+    and followed by what follows a verb."""
+    after = head.doc[head.i + 1] if head.i + 1 < len(head.doc) else None
+    if after is not None and (after.tag_ in _AFTER_VERB_TAGS or after.lower_ in _AFTER_VERB_OPENERS):
+        return True
+    # At a clause's end only without a determiner: "the `XDG_*` environment variables." is a noun phrase.
+    return not any(c.dep_ == "det" for c in head.children) and (after is None or after.lower_ in _CLAUSE_ENDS)
+
+
+__all__ = ["GENERIC_NOUNS", "code_names_kind", "single_noun_term"]
