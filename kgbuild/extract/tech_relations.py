@@ -114,6 +114,9 @@ _VAGUE_HEADS = frozenset({"manner", "fashion", "way", "sense", "respect", "regar
 # close ...", "benchmarks as the fastest library" (a role, not a second thing).
 _NOT_RELATING_PREPS = frozenset({"unlike", "like", "despite", "except", "besides", "without", "than", "as",
                                  "including", "regardless", "unless", "instead"})
+# Prepositions whose named thing is what a clause with a term object is about: its source or goal ("reads
+# key-value pairs from a `.env` file", "writes the data to `stdout`").
+_SOURCE_GOAL = frozenset({"from", "to", "into", "of"})
 # Prepositions of a direct object that name the thing a clause is about ("reads pairs from X").
 _OBJECT_NOUN_PREPS = frozenset({"from", "of", "for", "to", "in", "into", "on"})
 # "This ensures ..." after a sentence stands for what the sentence says, not for a thing: only "it".
@@ -248,6 +251,9 @@ class TechArgs:
         if left:
             if left[0].i in self.code_tokens:
                 return self.resolve(left[0], "object")
+            code = self._code_before_kind(tok)
+            if code is not None:
+                return code
             named = self.by_token.get(left[0].i)
             # "The Console object", "the Agent class": a name before a kind of code structure is that code
             # ("a Python program", "the Rust library" name a language, not the program or library).
@@ -258,6 +264,19 @@ class TechArgs:
         if dets in (["this"], ["the"]) and not any(c.dep_ in ("amod", "prep", "acl", "relcl") for c in tok.children):
             return self._named_kind(tok) or self.topic or (self._titled(tok) if dets == ["this"] else None)
         return None
+
+    def _code_before_kind(self, tok: Token) -> Mention | None:
+        """ "the `USERPROFILE` environment variable", "the `--as-needed` linker option": code before a kind
+        of code named with a common noun is that code too (the kind itself, `term_ends.code_names_kind`)."""
+        start = tok.i - 1
+        while start > tok.i - 3 and start > 0 and self.doc[start].dep_ == "compound" and (
+                self.doc[start].tag_ in NOUN_TAGS) and self.doc[start].is_lower and (
+                self.doc[start].head.i in range(start + 1, tok.i + 1)) and start not in self.code_tokens:
+            start -= 1
+        code = self.doc[start]
+        if start == tok.i - 1 or start not in self.code_tokens or code.head.i not in range(start + 1, tok.i + 1):
+            return None
+        return self.resolve(code, "object")
 
     def _titled(self, tok: Token) -> Mention | None:
         """ "This library contains ..." under "Mypyc runtime library", "This package" under "Certifi: Python SSL
@@ -1139,8 +1158,11 @@ def _verb_objects(args: TechArgs, verb: Token, subjects: Sequence[Mention], pass
         return
     strong = [(s, o) for s, o in direct if o.label != CONCEPT]
     named_preps = [(p, s, o) for p, s, o in by_prep if o.label != CONCEPT]
-    if direct and not strong and named_preps:
-        direct = []  # the named thing of a preposition rather than a term: "reads pairs from `.env`"
+    if direct and not strong and any(p in _SOURCE_GOAL or (p == "for" and args.is_code(o)) for p, _, o in named_preps):
+        # The named thing of a preposition rather than a term: "reads pairs from `.env`", "resolve pointer
+        # records for the `hostname`". A preposition of circumstance ("uses the ... variable on Windows",
+        # "contains binary wheels for Linux") says where or with what: the term is still what the verb takes.
+        direct = []
     if lemma in ("replace", "substitute") and any(p == "with" for p, _, _ in by_prep):
         return  # "replaces two slashes with a single slash": a substitution in data, not one thing superseding another
     if lemma in ("call", "invoke") and strong:

@@ -19,7 +19,9 @@ more as an argument; one word alone was left out (in most sentences it is a desc
 - **Code before a noun that is no code structure names a kind**: "the ``wheel`` command line tool" -> (wheel,
   isA, command line tool), "a ``h11.ProtocolError`` exception" -> (h11.ProtocolError, isA, exception), "For
   `.story.vue` single-file components" -> isA single-file component. Code before a kind of code structure
-  ("the `--attach` flag", "the `node:net` module") is that code and says nothing more; "example" before the
+  ("the `--attach` flag", "the `node:net` module") is that code and says nothing more, and code before a
+  relational noun is what the noun is relative to ("a particular `Agent` subclass", "`'uncaughtException'`
+  listeners", "the `make` targets", "the `node-gyp` installation instructions"); "example" before the
   kind says the code is one ("the `CountsClicks` example story" -> isA story). The noun needs a determiner or
   a plural ("The speed of `zlib` compression" is what zlib does), and a plural right after code that is
   followed by what follows a verb is the code's verb misread ("`@playwright/test` exports an empty ...").
@@ -73,7 +75,18 @@ GENERIC_NOUNS = frozenset({
     "state", "status", "context", "environment", "system", "tool", "project", "package", "library", "module",
     "program", "application", "app", "code", "file", "name", "id", "key", "list", "set", "group", "collection",
     "pair", "couple", "lot", "bit", "range", "variety", "developer", "contributor", "maintainer", "author",
-    "service", "product", "resource", "solution", "tip", "trick", "idea",
+    "service", "product", "resource", "solution", "tip", "trick", "idea", "facility", "function",
+})
+# Nouns for a collection: code before one is a member, never the collection ("the `shell` option set").
+_COLLECTIVE = frozenset({"set", "list", "group", "collection", "pair", "series", "family", "bundle", "batch"})
+# Nouns that name a thing by what it is to another ("a subclass of Agent", "the listeners of an event", "the
+# targets of make", "the installation instructions of node-gyp"): code before one is that other thing.
+_RELATIONAL = frozenset({
+    "subclass", "superclass", "alias", "wrapper", "implementation", "reimplementation", "replacement", "successor",
+    "predecessor", "dependency", "dependent", "port", "fork", "binding", "listener", "handler", "target", "caller",
+    "instruction", "repository", "repo", "timestamp", "result", "output", "owner", "author", "maintainer",
+    "documentation", "docs", "installation", "source", "version", "release", "build", "test", "tutorial", "guide",
+    "counterpart", "equivalent", "variant", "user", "consumer", "producer",
 })
 # Quantities that make a bare plural a count, not a class of things ("many options", "several backends").
 _QUANTITIES = frozenset({"many", "several", "few", "more", "most", "various", "numerous", "multiple", "other",
@@ -126,7 +139,10 @@ def code_names_kind(args: TechArgs, ours: list[Triple], code: Token) -> None:
     if head.tag_ != "NNS" and not any(c.dep_ == "det" for c in head.children):
         return  # "The speed of `zlib` compression": what the code does, not a kind it is one of
     low = args.lemma(head)
-    if low in VAGUE_NOUNS or (start == head.i and low in GENERIC_NOUNS):
+    if low in VAGUE_NOUNS or low in _COLLECTIVE or low in _RELATIONAL or (start == head.i and low in GENERIC_NOUNS):
+        # (code before a collective noun is one of the members: "the `shell` option set"; before a relational
+        # noun it is what the noun is relative to: "a particular `Agent` subclass", "`'uncaughtException'`
+        # listeners", "the `make` targets")
         return
     subject = args.resolve(code, "subject")
     if subject is None or subject.label == CONCEPT:

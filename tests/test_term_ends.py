@@ -1,0 +1,159 @@
+"""Common nouns as the ends of a manual's relations (issue 31, `extract/term_ends.py`).
+
+Each passage is real documentation installed on the development machine (the Node.js API manual,
+/usr/share/doc/nodejs/api), in none of the labelled sets, read end to end: Markdown reader, chunker, offline
+extractor with the shipped open-domain schema. Before `term_ends` no triple here had a one-word common noun
+as an end, and code before a noun named nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kgbuild.config import ChunkingConfig
+from kgbuild.extract.offline import OfflineExtractor
+from kgbuild.ingest.chunking import Chunker
+from kgbuild.ingest.readers import read_sources
+from kgbuild.model import ChunkExtraction, Document
+from kgbuild.schema import resolve_schema
+
+
+@pytest.fixture(scope="module")
+def extractor() -> Iterator[OfflineExtractor]:
+    yield OfflineExtractor(resolve_schema("open_domain"))
+
+
+def triples(tmp_path: Path, extractor: OfflineExtractor, text: str) -> set[tuple[str, str, str]]:
+    path = tmp_path / "manual.md"
+    path.write_text(text, encoding="utf-8")
+    [doc] = list(read_sources([path]))
+    assert isinstance(doc, Document)
+    results: list[ChunkExtraction] = extractor.extract(
+        Chunker(ChunkingConfig(max_tokens=256, min_tokens=0)).chunk(doc).chunks)
+    return {(r.subject.name, r.predicate, r.object.name) for x in results for r in x.relations}
+
+
+def test_a_bare_plural_object_of_a_verb_of_software(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # path.md and querystring.md: the module provides utilities (a class of things, one word).
+    found = triples(tmp_path, extractor, """# Path
+
+The `node:path` module provides utilities for working with file and directory
+paths. It can be accessed using:
+
+```cjs
+const path = require('node:path');
+```
+""")
+    assert ("node:path", "provides", "utility") in found, found
+    found = triples(tmp_path, extractor, """# Query string
+
+The `node:querystring` module provides utilities for parsing and formatting URL
+query strings. It can be accessed using:
+""")
+    assert ("node:querystring", "provides", "utility") in found, found
+
+
+def test_a_one_word_noun_that_is_no_term(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # n-api.md: "methods" and "facilities" name nothing in particular; buffer.md: "the first argument" and
+    # "the type" are things the text has in mind, with a determiner, not classes of things.
+    found = triples(tmp_path, extractor, """# Node-API
+
+## Object lifetime management
+
+Node-API provides methods for creating persistent references to values.
+
+## Promises
+
+Node-API provides facilities for creating `Promise` objects as described in
+the specification.
+""")
+    assert not any(o in ("method", "facility") for _, _, o in found), found
+
+
+def test_code_before_a_noun_names_its_kind(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # os.md, `os.homedir()`: the `USERPROFILE` environment variable is an environment variable.
+    found = triples(tmp_path, extractor, """# OS
+
+## `os.homedir()`
+
+Returns the string path of the current user's home directory.
+
+On POSIX, it uses the `$HOME` environment variable if defined. Otherwise it
+uses the effective UID to look up the user's home directory.
+
+On Windows, it uses the `USERPROFILE` environment variable if defined.
+Otherwise it uses the path to the profile directory of the current user.
+""")
+    assert ("USERPROFILE", "isA", "environment variable") in found, found
+    assert ("$HOME", "isA", "environment variable") in found, found
+    # ... and what the function uses is the variable, not "variable on Windows" folded into a predicate.
+    assert ("os.homedir()", "uses", "USERPROFILE") in found, found
+    assert not any(o in ("Windows", "POSIX") for _, _, o in found), found
+
+
+def test_code_before_what_it_does_or_its_own_kind_names_nothing(tmp_path: Path,
+                                                               extractor: OfflineExtractor) -> None:
+    # buffer.md: "`Buffer` initialization" is something done to a Buffer, not a kind of which it is one;
+    # child_process.md: "the `shell` option" is the option itself (a kind of code structure).
+    found = triples(tmp_path, extractor, """# Buffer
+
+## `Buffer.from()`, `Buffer.alloc()`, and `Buffer.allocUnsafe()`
+
+Because the behavior of `new Buffer()` is different depending on the type of the
+first argument, security and reliability issues can be inadvertently introduced
+into applications when argument validation or `Buffer` initialization is not
+performed.
+""")
+    assert not any(p == "isA" for _, p, _ in found), found
+    found = triples(tmp_path, extractor, """# Child process
+
+## Spawning `.bat` and `.cmd` files on Windows
+
+When running on Windows, `.bat` and `.cmd` files can be invoked using
+`child_process.spawn()` with the `shell` option set.
+""")
+    assert not any(p == "isA" and s == "shell" for s, p, _ in found), found
+
+
+def test_code_before_a_relational_noun_is_what_the_noun_is_relative_to(tmp_path: Path,
+                                                                       extractor: OfflineExtractor) -> None:
+    # http.md, `agent.keepSocketAlive(socket)`: a subclass of `Agent`, not an `Agent` that is a subclass.
+    found = triples(tmp_path, extractor, """# HTTP
+
+## Class: `http.Agent`
+
+### `agent.keepSocketAlive(socket)`
+
+Called when `socket` is detached from a request and could be persisted by the
+`Agent`. Default behavior is to:
+
+```js
+socket.setKeepAlive(true, this.keepAliveMsecs);
+```
+
+This method can be overridden by a particular `Agent` subclass. If this
+method returns a falsy value, the socket will be destroyed instead of persisting
+it for use with the next request.
+""")
+    assert not any(s == "Agent" and p == "isA" for s, p, _ in found), found
+
+
+def test_a_term_object_stays_with_a_preposition_of_circumstance(tmp_path: Path,
+                                                                extractor: OfflineExtractor) -> None:
+    # querystring.md: "performs URL percent-encoding on the given `str`": the encoding is what the method
+    # performs; `str` is what it is performed on (before, the named thing of the preposition replaced the term:
+    # (querystring.escape(), perform encoding on, str)).
+    found = triples(tmp_path, extractor, """# Query string
+
+## `querystring.escape(str)`
+
+* `str` {string}
+
+The `querystring.escape()` method performs URL percent-encoding on the given
+`str` in a manner that is optimized for the specific requirements of URL
+query strings.
+""")
+    assert ("querystring.escape()", "perform", "URL percent-encoding") in found, found
