@@ -2,7 +2,7 @@
 
 A relation cannot be found between things never extracted, and the things manuals and dataset descriptions
 relate are mostly common nouns: "`gh` uploads local images and videos", "This library provides utilities",
-"`mount` types the props", "the ``wheel`` command line tool". The technical pass took a term of two words or
+"the ``wheel`` command line tool". The technical pass took a term of two words or
 more as an argument; one word alone was left out (in most sentences it is a description: "returns a value",
 "is a library"). These rules say when one word is a term too, and what code written before a noun says:
 
@@ -21,7 +21,8 @@ more as an argument; one word alone was left out (in most sentences it is a desc
   `.story.vue` single-file components" -> isA single-file component. Code before a kind of code structure
   ("the `--attach` flag", "the `node:net` module") is that code and says nothing more, and code before a
   relational noun is what the noun is relative to ("a particular `Agent` subclass", "`'uncaughtException'`
-  listeners", "the `make` targets", "the `node-gyp` installation instructions"); "example" before the
+  listeners", "the `make` targets", "the `node-gyp` installation instructions"), and before a collective noun
+  one of its members ("the `shell` option set"); "example" before the
   kind says the code is one ("the `CountsClicks` example story" -> isA story). The noun needs a determiner or
   a plural ("The speed of `zlib` compression" is what zlib does), and a plural right after code that is
   followed by what follows a verb is the code's verb misread ("`@playwright/test` exports an empty ...").
@@ -29,7 +30,7 @@ more as an argument; one word alone was left out (in most sentences it is a desc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from kgbuild.extract.arguments import is_hyphen
@@ -45,7 +46,6 @@ class TechArgs(Protocol):
 
     doc: Doc
     code_tokens: frozenset[int]
-    section: Sequence[str]
     kinds: frozenset[str]
     concept_class: str
 
