@@ -157,3 +157,27 @@ The `querystring.escape()` method performs URL percent-encoding on the given
 query strings.
 """)
     assert ("querystring.escape()", "perform", "URL percent-encoding") in found, found
+
+
+def test_code_listed_in_parentheses_after_a_plural_is_an_instance(tmp_path: Path,
+                                                                  extractor: OfflineExtractor) -> None:
+    # packages.md, syntax detection: the CommonJS wrapper variables are listed in parentheses; the
+    # parenthesis after "`import` statements" is an aside with words of its own, no list of statements.
+    found = triples(tmp_path, extractor, """# Modules: Packages
+
+## Syntax detection
+
+ES module syntax is defined as syntax that would throw when evaluated as
+CommonJS. This includes the following:
+
+* `import` statements (but _not_ `import()` expressions, which are valid in
+  CommonJS).
+* `export` statements.
+* `import.meta` references.
+* `await` at the top level of a module.
+* Lexical redeclarations of the CommonJS wrapper variables (`require`, `module`,
+  `exports`, `__dirname`, `__filename`).
+""")
+    for name in ("require", "module", "exports", "__dirname", "__filename"):
+        assert (name, "isA", "CommonJS wrapper variable") in found, found
+    assert not any(s == "import()" and o == "statement" for s, _, o in found), found

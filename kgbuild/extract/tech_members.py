@@ -9,7 +9,9 @@
   listed thing is part of the owner (a member noun, `tech_relations._MEMBER_KINDS` and "feature", with its
   owner after "of" or before "with").
 - **Examples of a kind**: "Some android apps like Termux and Pydroid", "timezones such as GMT": each example
-  that is a name or code is an instance of the kind (isA the kind's term).
+  that is a name or code is an instance of the kind (isA the kind's term); so is each piece of code a
+  parenthesis lists right after a plural noun ("Immutable proxies (``MultiDictProxy`` and
+  ``CIMultiDictProxy``)", "Timers (`setTimeout`, `setInterval`)", where even a bare plural is a kind).
 
 These are read from the parse's noun phrases, not from sentences: a list is a noun's conjuncts (and the
 appositions the small English model makes of a long list).
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from kgbuild.extract.code_text import code_name
 from kgbuild.extract.facts import CONCEPT, PROPN, Mention, Triple
+from kgbuild.extract.term_ends import GENERIC_NOUNS
 from kgbuild.extract.vocab import NOUN_TAGS, PROPER_TAGS, STOP_ADJECTIVES, VAGUE_NOUNS
 
 if TYPE_CHECKING:
@@ -133,6 +136,7 @@ def listed(args: TechArgs, ours: list[Triple], tok: Token) -> None:
     if tok.tag_ not in NOUN_TAGS:
         return
     examples = _examples(tok)
+    shown = [] if examples else _parenthesised(args, tok)
     if lemma in MEMBER_NOUNS and tok.tag_ == "NNS":
         owners = _owners(args, tok)
         items = examples or _included(args, tok)
@@ -142,10 +146,13 @@ def listed(args: TechArgs, ours: list[Triple], tok: Token) -> None:
                 for owner in owners:
                     _add(ours, item, "partOf", owner)
         return
-    kind = _plural_kind(args, tok) if examples and tok.tag_ == "NNS" else None
+    kind = _plural_kind(args, tok) if (examples or shown) and tok.tag_ == "NNS" else None
+    if kind is None and shown and lemma not in VAGUE_NOUNS and lemma not in GENERIC_NOUNS and lemma.isalpha():
+        # "Timers (`setTimeout`, `setInterval`)": code shown in parentheses makes even a bare plural a kind
+        kind = args._new(lemma, args.concept_class, CONCEPT, tok.i, tok.i + 1)
     if kind is None:
         return
-    for item in (args.resolve(t, "object") for t in examples):
+    for item in (args.resolve(t, "object") for t in examples or shown):
         if item is not None and item.label != CONCEPT and not item.is_date:
             _add(ours, item, "isA", kind)
 
@@ -168,6 +175,29 @@ def _examples(noun: Token) -> list[Token]:
             for pobj in (c for c in prep.children if c.dep_ == "pobj"):
                 out += _chain(pobj)
     return out
+
+
+# What may stand between the pieces of code a parenthesis lists ("(`a`, `b` and `c`)", "(e.g. `a`)").
+_LIST_WORDS = frozenset({",", "and", "or", "e.g.", "e.g", "eg", "i.e.", "etc", "etc.", "."})
+
+
+def _parenthesised(args: TechArgs, noun: Token) -> list[Token]:
+    """ "Immutable proxies (``MultiDictProxy`` and ``CIMultiDictProxy``)", "Timers (`setTimeout`,
+    `setInterval`)": a parenthesis right after a plural noun that lists only code shows instances of it."""
+    doc = noun.doc
+    if noun.i + 1 >= len(doc) or doc[noun.i + 1].text != "(":
+        return []
+    if noun.i + 2 < len(doc) and doc[noun.i + 2].lower_ in ("and", "or"):
+        return []  # "per-test props (and `update()`)": one more thing, not an example
+    items: list[Token] = []
+    for tok in doc[noun.i + 2:]:
+        if tok.text == ")":
+            return items
+        if tok.i in args.code_tokens:
+            items.append(tok)
+        elif tok.lower_ not in _LIST_WORDS:
+            return []  # words of its own: an aside, not a list ("(the default)", "(CPU, memory, disks)")
+    return []
 
 
 def _chain(tok: Token) -> list[Token]:
