@@ -74,6 +74,12 @@ _AMPERSAND_GLUE_RE = re.compile(r"(?<=\w)&(?=\s)|(?<=\s)&(?=\w)")
 # Markdown italics around a title ("*Theory of Games and Economic Behavior*"): the quote marks a title's
 # rules read (`name_runs.quoted_titles`); one star each side, the text inside opening with a capital,
 # no star or line break inside (bold "**x**", "*args" and footnote stars are left alone).
+# 2Wiki's gaps inside a name (issue 23, eleventh session): an Irish or Norman prefix apart from the surname
+# ("Charles O' Hara", "D' Arcy"; the NER took "Charles O'" and "Hara" for two people), and a quoted
+# nickname with the opening quote glued to the given name before it ('Lars Sven" Lasse" Hallström'; the
+# parser read no name at all, and "Sven" became the person). Both are written as the name is spelt.
+_APOSTROPHE_GAP_RE = re.compile(r"(?<=\b[A-Z])(['’]) (?=[A-Z][a-z])")
+_NICKNAME_GAP_RE = re.compile(r'\b([A-Z][A-Za-z]+)" ([A-Z][\w.-]*)" (?=[A-Z][a-z])')
 _ITALIC_TITLE_RE = re.compile(r"(?<![\w*])\*(?=[A-Z0-9])([^*\n]{1,150}?)(?<=[^\s*])\*(?![\w*])")
 
 
@@ -83,6 +89,8 @@ def normalize_english_text(text: str) -> str:
     text = _HYPHEN_LEAD_RE.sub("-", text)
     text = _AMPERSAND_GLUE_RE.sub(lambda m: " & " if m.group(0) == "&" else "&", text)
     text = _ITALIC_TITLE_RE.sub(r'"\1"', text)
+    text = _APOSTROPHE_GAP_RE.sub(r"\1", text)
+    text = _NICKNAME_GAP_RE.sub(r'\1 "\2" ', text)
     return _SPACE_RE.sub(" ", text)
 
 

@@ -20,6 +20,7 @@ from kgbuild.extract.vocab import (
     AGENT_NOUN_VERBS,
     NOUN_TAGS,
     PLACE_NOUNS,
+    PLAYER_NOUNS,
     PROPER_TAGS,
     REL_NOUN_PREPS,
     ROMAN_NUMERALS,
@@ -89,6 +90,8 @@ def noun_relations(
                 predicate = "about"
             elif prep == "from":
                 predicate = "from"  # "a heavy metal band from Copenhagen", "a racing driver from Northern Ireland"
+            elif prep == "for" and phrase.split()[-1] in PLAYER_NOUNS and not target.is_place:
+                predicate = "play for"  # "a rugby league footballer for the Newcastle Knights"
             elif prep == "of" and phrase.split()[-1] in AGENT_NOUN_VERBS:
                 predicate = AGENT_NOUN_VERBS[phrase.split()[-1]]  # "the founder of Y": (X, found, Y)
             else:
