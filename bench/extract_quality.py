@@ -168,13 +168,15 @@ def _strip_edges(text: str) -> str:
 @cache
 def norm_name(text: str) -> str:
     """NFKD without accents, lowercase, no quotes/asterisks/edge punctuation, no leading the/a/an, single
-    spaces (none next to a hyphen: 2Wiki writes "Boulogne- sur- Mer"), no trailing 's."""
+    spaces (none next to a hyphen: 2Wiki writes "Boulogne- sur- Mer"; none after a one-letter prefix's apostrophe:
+    "O' Hara"), no trailing 's."""
     t = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).lower()
     t = _DROP_QUOTES.sub("", t.replace("\u2019", "'").replace("\u2018", "'"))
     t = _strip_edges(t)
     t = re.sub(r"'s$", "", t)
     t = _strip_edges(t)
     t = _ARTICLE.sub("", " ".join(t.split()))
+    t = re.sub(r"(?<=\b[a-z])' (?=[a-z])", "'", t)  # 2Wiki's "O' Hara" is O'Hara (eleventh session)
     return re.sub(r" ?- ?", "-", t)
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kgbuild.extract.name_runs import INSTITUTION_HEADS
+
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span
 
@@ -58,14 +60,24 @@ def _full_name(doc: Doc, start: int, end: int) -> bool:
     return end - start >= 2 and all(t.is_title and t.is_alpha for t in doc[start:end])
 
 
+def _listed_with_people(span: Span, people: set[int]) -> bool:
+    """An "organisation" the parser hangs in a list of people ("starring Carol Coombe, Cyril Chosack and Moore
+    Marriott": the NER's ORG is the list's last two members), with no institution word in it."""
+    if any(t.lower_ in INSTITUTION_HEADS for t in span):
+        return False
+    return any(t.dep_ in ("conj", "appos") and t.head.i in people for t in span)
+
+
 def split_paired_people(doc: Doc, spans: list[Span]) -> list[Span]:
     """ "Mark Kaufman & Yann Corno" (one PERSON to the NER, or "Mark Kaufman & Yann" and an unlabelled
-    "Corno"): two people when a full name (given name and surname) stands on each side of the "&" or "and";
-    "Dan and Frank Carney" (a given name alone on the left) and "Procter & Gamble" (not a person) are left as
-    they are."""
+    "Corno"; or an ORG in a list of people): two people when a full name (given name and surname) stands on
+    each side of the "&" or "and"; "Dan and Frank Carney" (a given name alone on the left) and "Procter &
+    Gamble" (not a person) are left as they are."""
+    people = {i for s in spans if s.label_ == "PERSON" for i in range(s.start, s.end)}
     out: list[Span] = []
     for span in spans:
-        join = next((t.i for t in span if t.lower_ in _PAIR_JOINS), None) if span.label_ == "PERSON" else None
+        paired = span.label_ == "PERSON" or (span.label_ == "ORG" and _listed_with_people(span, people))
+        join = next((t.i for t in span if t.lower_ in _PAIR_JOINS), None) if paired else None
         end = span.end
         while (join is not None and end < len(doc) and not doc[end].ent_type_ and doc[end].tag_ == "NNP"
                and doc[end].is_title and not doc[end].is_sent_start):

@@ -75,11 +75,13 @@ _AMPERSAND_GLUE_RE = re.compile(r"(?<=\w)&(?=\s)|(?<=\s)&(?=\w)")
 # rules read (`name_runs.quoted_titles`); one star each side, the text inside opening with a capital,
 # no star or line break inside (bold "**x**", "*args" and footnote stars are left alone).
 # 2Wiki's gaps inside a name (issue 23, eleventh session): an Irish or Norman prefix apart from the surname
-# ("Charles O' Hara", "D' Arcy"; the NER took "Charles O'" and "Hara" for two people), and a quoted
-# nickname with the opening quote glued to the given name before it ('Lars Sven" Lasse" Hallström'; the
-# parser read no name at all, and "Sven" became the person). Both are written as the name is spelt.
-_APOSTROPHE_GAP_RE = re.compile(r"(?<=\b[A-Z])(['’]) (?=[A-Z][a-z])")
-_NICKNAME_GAP_RE = re.compile(r'\b([A-Z][A-Za-z]+)" ([A-Z][\w.-]*)" (?=[A-Z][a-z])')
+# ("Charles O' Hara", "D' Arcy", not "Stash N' Hoard"; the NER took "Charles O'" and "Hara" for two people),
+# and a quoted nickname with the opening quote glued to the given name before it ('Lars Sven" Lasse"
+# Hallström'; the parser read no name at all, and "Sven" became the person). Both written as the name is spelt.
+_APOSTROPHE_GAP_RE = re.compile(r"(?<=\b[OD])(['’]) (?=[A-Z][a-z])")
+# Not a gloss in a parenthesis ('Inka Pirqa (Quechua" Inka" Inca," pirqa" wall)'): no "(" before the given name,
+# and no comma after the surname that follows the nickname.
+_NICKNAME_GAP_RE = re.compile(r'(?<!\()\b([A-Z][A-Za-z]+)" ([A-Z][\w.-]*)" (?=[A-Z][\w\'-]+(?![\w\'-])(?!,))')
 _ITALIC_TITLE_RE = re.compile(r"(?<![\w*])\*(?=[A-Z0-9])([^*\n]{1,150}?)(?<=[^\s*])\*(?![\w*])")
 
 
