@@ -142,3 +142,37 @@ def test_other_nouns_for_keep_their_own_predicate(extractor: OfflineExtractor) -
     # Guard, HotpotQA "Chris Hughes (musician)": a producer "for" a band is no player; the rule reads player nouns.
     result = run(extractor, "Chris Hughes is a British music producer for Adam and the Ants.", "Chris Hughes")
     assert not any(p == "play for" for _, p, _ in triples(result))
+
+
+# ---------------------------------------------------------------------------- junk names of a HotpotQA build
+
+
+def test_a_place_before_based_is_the_place_and_where_the_subject_is_based(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Jeremy Kipp Walker" and "Third from the Right": main's nodes were "New York-based" and
+    # "Hamburg-based", related to nothing.
+    result = run(extractor, "Jeremy Kipp Walker is a New York-based film producer and director.", "Jeremy Kipp Walker")
+    assert ("Jeremy Kipp Walker", "based in", "New York") in triples(result)
+    assert "New York-based" not in names(result)
+    result = run(extractor, "Third from the Right is a 1950 West German musical crime film directed by Géza von "
+                            "Cziffra. It was made by the Hamburg-based studio Real Film.", "Third from the Right")
+    assert "Hamburg" in names(result) and "Hamburg-based" not in names(result)
+
+
+def test_other_hyphenated_place_names_stay_whole(extractor: OfflineExtractor) -> None:
+    # Guard, HotpotQA "Piedboeuf Brewery": a hyphen before any other word still joins the name.
+    result = run(extractor, "Piedboeuf Brewery (Brasserie Piedboeuf) is a brewery in Jupille-sur-Meuse, Belgium. It "
+                            "is owned by Anheuser–Busch InBev.", "Piedboeuf Brewery")
+    assert ("Jupille-sur-Meuse", "located in", "Belgium") in triples(result)
+
+
+def test_a_clause_the_ner_took_for_a_name_is_no_name(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Bombaiyer Bombete (film)" and "Warton, Lancaster": main's nodes "Sabyasachi played Feluda" (ORG)
+    # and "Warton is Carnforth"; the clause is read instead.
+    result = run(extractor, "It was the first big screen adaptation of the Feluda new film series (Continuation of "
+                            "the original series) though Sabyasachi played Feluda in all the ten TV films of Feluda TV "
+                            "film series (1996-2000) directed by Sandip Ray.", "Bombaiyer Bombete (film)")
+    assert "Sabyasachi played Feluda" not in names(result)
+    assert ("Sabyasachi", "play", "Feluda") in triples(result)
+    result = run(extractor, "Warton is a village in Lancashire. The nearest town to Warton is Carnforth, which was "
+                            "originally part of Warton parish.", "Warton, Lancaster")
+    assert "Warton is Carnforth" not in names(result)

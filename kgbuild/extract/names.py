@@ -140,6 +140,11 @@ def date_preposition(name: str) -> str:
 _SEASON_RE = re.compile(r"^(\d{4}) ([–-]) (\d{2}) ")
 
 
+# Labels whose names hold no finite verb in lower case (titles of works may: "Who Framed Roger Rabbit" is
+# capitalised, but sentence-case titles are not, so works are left out); eleventh session.
+_CLAUSE_FREE_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP"})
+
+
 def clean_name(span: Span, label: str) -> str | None:
     """Surface name of an entity span, or None when it is not a usable name."""
     start, end = span.start, span.end
@@ -179,6 +184,9 @@ def clean_name(span: Span, label: str) -> str | None:
         return None
     if not any(ch.isalnum() for ch in name):
         return None
+    if label in _CLAUSE_FREE_LABELS and any(
+            t.tag_ in ("VBD", "VBZ") and t.text.isalpha() and t.is_lower for t in doc[start + 1 : end - 1]):
+        return None  # a clause the NER took for a name: "Sabyasachi played Feluda", "Warton is Carnforth"
     if label in ("DATE", "TIME"):
         return name if _DATE_WORD_RE.search(name) else None
     # A proper name has a capital or a digit; lowercase spans are NER slips ("annual", "god").

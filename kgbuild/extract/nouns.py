@@ -38,7 +38,7 @@ def noun_relations(
     """ "X was the capital of Y", "Y's half-brother", "Bertha, daughter of Lothair II"."""
     if noun.tag_ in PROPER_TAGS and noun.lower_ not in TITLE_NOUNS and not titled_name(noun):
         return False
-    found = False
+    found = _based_in(state, subjects, noun)
     phrase: str | None = None
     for child in _shared_preps(state, noun):
         dep = child.dep_
@@ -104,6 +104,20 @@ def noun_relations(
                     # (not for a subject that is itself a bare title: "Archduke of Austria" read as a name)
                     state.triple(subject, TITLE_PREDICATE, title, qualifiers or [])
                 found = True
+    return found
+
+
+def _based_in(state: ChunkState, subjects: list[Mention], noun: Token) -> bool:
+    """ "a New York-based film producer", "a Los Angeles based singer-songwriter": the place the "based" before
+    the noun names is where the subject is based (eleventh session): (X, based in, New York)."""
+    found = False
+    for based in (c for c in noun.children if c.dep_ == "amod" and c.lower_ == "based"):
+        for place in (m for c in based.children if c.dep_ in ("npadvmod", "compound", "nmod")
+                      for m in (state.named(t) for t in conjuncts(c)) if m is not None and m.is_place):
+            for subject in subjects:
+                if subject is not place:
+                    state.triple(subject, "based in", place, [])
+                    found = True
     return found
 
 
