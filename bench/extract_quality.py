@@ -244,7 +244,7 @@ _GROUP = {lemma: i for i, group in enumerate(SYNONYMS) for lemma in group}
 # Groups whose predicates come in two directions (added 2026-11-27, eleventh session): the work's side ("stars",
 # "features", "starring") and the performer's side, which ends in "in" or "on" ("starred in", "appeared in",
 # "featured on"). (Film, stars, Actor) and (Actor, starred in, Film) state one fact; writers label either.
-_CONVERSE_GROUPS = frozenset({_GROUP["star"]})
+_CONVERSE_LEMMAS = frozenset(next(group for group in SYNONYMS if "star" in group))
 _PERFORMER_PREPS = frozenset({"in", "on"})
 _ISA = frozenset({"isa", "belongto"})
 
@@ -355,9 +355,8 @@ class Scorer:
         """Whether the extracted predicate states the gold one's fact with subject and object swapped: both in
         a two-direction group, one on the performer's side ("starred in") and the other on the work's
         ("stars"). The gold fact's own `p` gives its direction (its `alt_p` may mix the sides)."""
-        group = self.groups.get(self.first_lemma(extracted))
-        if group is None or group not in _CONVERSE_GROUPS or self.groups.get(self.first_lemma(gold)) != group:
-            return False
+        if not {self.first_lemma(extracted), self.first_lemma(gold)} <= _CONVERSE_LEMMAS:
+            return False  # (by lemma, not group number: bench/technical_scoring.py's scorer has its own groups)
         def performer(p: str) -> bool:
             return p.lower().split()[-1:] in ([w] for w in _PERFORMER_PREPS)
         return performer(extracted) != performer(gold)
