@@ -168,13 +168,15 @@ def _strip_edges(text: str) -> str:
 @cache
 def norm_name(text: str) -> str:
     """NFKD without accents, lowercase, no quotes/asterisks/edge punctuation, no leading the/a/an, single
-    spaces (none next to a hyphen: 2Wiki writes "Boulogne- sur- Mer"), no trailing 's."""
+    spaces (none next to a hyphen: 2Wiki writes "Boulogne- sur- Mer"; none after a one-letter prefix's apostrophe:
+    "O' Hara"), no trailing 's."""
     t = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).lower()
     t = _DROP_QUOTES.sub("", t.replace("\u2019", "'").replace("\u2018", "'"))
     t = _strip_edges(t)
     t = re.sub(r"'s$", "", t)
     t = _strip_edges(t)
     t = _ARTICLE.sub("", " ".join(t.split()))
+    t = re.sub(r"(?<=\b[a-z])' (?=[a-z])", "'", t)  # 2Wiki's "O' Hara" is O'Hara (eleventh session)
     return re.sub(r" ?- ?", "-", t)
 
 
@@ -239,6 +241,11 @@ SYNONYMS: tuple[frozenset[str], ...] = tuple(frozenset(g.split()) for g in (
     "capital",
 ))
 _GROUP = {lemma: i for i, group in enumerate(SYNONYMS) for lemma in group}
+# Groups whose predicates come in two directions (added 2026-11-27, eleventh session): the work's side ("stars",
+# "features", "starring") and the performer's side, which ends in "in" or "on" ("starred in", "appeared in",
+# "featured on"). (Film, stars, Actor) and (Actor, starred in, Film) state one fact; writers label either.
+_CONVERSE_LEMMAS = frozenset(next(group for group in SYNONYMS if "star" in group))
+_PERFORMER_PREPS = frozenset({"in", "on"})
 _ISA = frozenset({"isa", "belongto"})
 
 
@@ -344,6 +351,16 @@ class Scorer:
         group = self.groups.get(lemma)
         return group is not None and any(self.groups.get(g) == group for g in wanted)
 
+    def converse(self, extracted: str, gold: str) -> bool:
+        """Whether the extracted predicate states the gold one's fact with subject and object swapped: both in
+        a two-direction group, one on the performer's side ("starred in") and the other on the work's
+        ("stars"). The gold fact's own `p` gives its direction (its `alt_p` may mix the sides)."""
+        if not {self.first_lemma(extracted), self.first_lemma(gold)} <= _CONVERSE_LEMMAS:
+            return False  # (by lemma, not group number: bench/technical_scoring.py's scorer has its own groups)
+        def performer(p: str) -> bool:
+            return p.lower().split()[-1:] in ([w] for w in _PERFORMER_PREPS)
+        return performer(extracted) != performer(gold)
+
     def type_key(self, phrase: str) -> tuple[str, ...]:
         return tuple(self.lemma(w, noun_only=True) for w in tokens(phrase))
 
@@ -443,7 +460,8 @@ def judge_fact(scorer: Scorer, fact: Fact, ex: dict[str, Any]) -> Verdict:
     def spo(r: dict[str, Any]) -> bool:
         if not scorer.pred_match(r["p"], fact.p):
             return False
-        return (s_is(r["s"]) and o_is(r["o"])) or (fact.sym and s_is(r["o"]) and o_is(r["s"]))
+        swapped = fact.sym or scorer.converse(r["p"], fact.raw["p"])
+        return (s_is(r["s"]) and o_is(r["o"])) or (swapped and s_is(r["o"]) and o_is(r["s"]))
 
     relations = [r for r in ex["relations"] if spo(r)]
     events: list[dict[str, Any]] = []
@@ -508,7 +526,8 @@ def triple_correct(scorer: Scorer, r: dict[str, Any], facts: Sequence[Fact]) -> 
         date = fact.kind == "date"
         if norm_name(r["s"]) in fact.s and value_match(passage, r["o"], fact.o_names, date):
             return True
-        if fact.sym and norm_name(r["o"]) in fact.s and value_match(passage, r["s"], fact.o_names, date):
+        if (fact.sym or scorer.converse(r["p"], fact.raw["p"])) and norm_name(r["o"]) in fact.s and value_match(
+                passage, r["s"], fact.o_names, date):
             return True
         for _, value in fact.qualifiers():
             q_date = looks_like_date(value)

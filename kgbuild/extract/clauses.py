@@ -108,6 +108,8 @@ def clause(state: ChunkState, verb: Token) -> None:
     title = state.tok2m[verb.i]
     if title is not None and title.label == "WORK_OF_ART" and title.start < verb.i:
         return  # a verb inside a title: '"I Hate Luv Storys"', '"Your Mother Wouldn't Like It"'
+    if title is not None and id(title) in state.aliased:
+        return  # a verb inside another name of something: 'Raja Hindustani (English: "Raja the Indian")'
     subjects, passive = verb_subjects(state, verb)
     if not subjects:
         possessed_copula(state, verb)

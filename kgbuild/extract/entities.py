@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from kgbuild.extract.collegiate_names import college_with_town
 from kgbuild.extract.facts import PROPN, Classes, Mention
+from kgbuild.extract.name_edges import split_paired_people, with_company_suffix
 from kgbuild.extract.name_runs import whole_names
 from kgbuild.extract.names import clean_name
 from kgbuild.extract.typehints import is_person_role
@@ -39,6 +40,7 @@ def collect_mentions(
         spans = _split_title_surname(doc, spans, title)
     spans, runs = whole_names(doc, spans, _title_spans(doc, document))
     spans, runs = _within_lines(doc, spans), _runs_within_lines(doc, runs)
+    spans = split_paired_people(doc, with_company_suffix(doc, spans))
     votes: dict[str, Counter[str]] = {}
     for span in spans:
         if span.label_ in _VOTED_LABELS:

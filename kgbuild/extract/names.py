@@ -74,6 +74,14 @@ _AMPERSAND_GLUE_RE = re.compile(r"(?<=\w)&(?=\s)|(?<=\s)&(?=\w)")
 # Markdown italics around a title ("*Theory of Games and Economic Behavior*"): the quote marks a title's
 # rules read (`name_runs.quoted_titles`); one star each side, the text inside opening with a capital,
 # no star or line break inside (bold "**x**", "*args" and footnote stars are left alone).
+# 2Wiki's gaps inside a name (issue 23, eleventh session): an Irish or Norman prefix apart from the surname
+# ("Charles O' Hara", "D' Arcy", not "Stash N' Hoard"; the NER took "Charles O'" and "Hara" for two people),
+# and a quoted nickname with the opening quote glued to the given name before it ('Lars Sven" Lasse"
+# Hallström'; the parser read no name at all, and "Sven" became the person). Both written as the name is spelt.
+_APOSTROPHE_GAP_RE = re.compile(r"(?<=\b[OD])(['’]) (?=[A-Z][a-z])")
+# Not a gloss in a parenthesis ('Inka Pirqa (Quechua" Inka" Inca," pirqa" wall)'): no "(" before the given name,
+# and no comma after the surname that follows the nickname.
+_NICKNAME_GAP_RE = re.compile(r'(?<!\()\b([A-Z][A-Za-z]+)" ([A-Z][\w.-]*)" (?=[A-Z][\w\'-]+(?![\w\'-])(?!,))')
 _ITALIC_TITLE_RE = re.compile(r"(?<![\w*])\*(?=[A-Z0-9])([^*\n]{1,150}?)(?<=[^\s*])\*(?![\w*])")
 
 
@@ -83,6 +91,8 @@ def normalize_english_text(text: str) -> str:
     text = _HYPHEN_LEAD_RE.sub("-", text)
     text = _AMPERSAND_GLUE_RE.sub(lambda m: " & " if m.group(0) == "&" else "&", text)
     text = _ITALIC_TITLE_RE.sub(r'"\1"', text)
+    text = _APOSTROPHE_GAP_RE.sub(r"\1", text)
+    text = _NICKNAME_GAP_RE.sub(r'\1 "\2" ', text)
     return _SPACE_RE.sub(" ", text)
 
 
@@ -130,6 +140,11 @@ def date_preposition(name: str) -> str:
 _SEASON_RE = re.compile(r"^(\d{4}) ([–-]) (\d{2}) ")
 
 
+# Labels whose names hold no finite verb in lower case (titles of works may: "Who Framed Roger Rabbit" is
+# capitalised, but sentence-case titles are not, so works are left out); eleventh session.
+_CLAUSE_FREE_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "NORP"})
+
+
 def clean_name(span: Span, label: str) -> str | None:
     """Surface name of an entity span, or None when it is not a usable name."""
     start, end = span.start, span.end
@@ -169,6 +184,9 @@ def clean_name(span: Span, label: str) -> str | None:
         return None
     if not any(ch.isalnum() for ch in name):
         return None
+    if label in _CLAUSE_FREE_LABELS and any(
+            t.tag_ in ("VBD", "VBZ") and t.text.isalpha() and t.is_lower for t in doc[start + 1 : end - 1]):
+        return None  # a clause the NER took for a name: "Sabyasachi played Feluda", "Warton is Carnforth"
     if label in ("DATE", "TIME"):
         return name if _DATE_WORD_RE.search(name) else None
     # A proper name has a capital or a digit; lowercase spans are NER slips ("annual", "god").

@@ -20,6 +20,7 @@ from kgbuild.extract.vocab import (
     AGENT_NOUN_VERBS,
     NOUN_TAGS,
     PLACE_NOUNS,
+    PLAYER_NOUNS,
     PROPER_TAGS,
     REL_NOUN_PREPS,
     ROMAN_NUMERALS,
@@ -37,7 +38,7 @@ def noun_relations(
     """ "X was the capital of Y", "Y's half-brother", "Bertha, daughter of Lothair II"."""
     if noun.tag_ in PROPER_TAGS and noun.lower_ not in TITLE_NOUNS and not titled_name(noun):
         return False
-    found = False
+    found = _based_in(state, subjects, noun)
     phrase: str | None = None
     for child in _shared_preps(state, noun):
         dep = child.dep_
@@ -89,6 +90,8 @@ def noun_relations(
                 predicate = "about"
             elif prep == "from":
                 predicate = "from"  # "a heavy metal band from Copenhagen", "a racing driver from Northern Ireland"
+            elif prep == "for" and phrase.split()[-1] in PLAYER_NOUNS and not target.is_place:
+                predicate = "play for"  # "a rugby league footballer for the Newcastle Knights"
             elif prep == "of" and phrase.split()[-1] in AGENT_NOUN_VERBS:
                 predicate = AGENT_NOUN_VERBS[phrase.split()[-1]]  # "the founder of Y": (X, found, Y)
             else:
@@ -101,6 +104,20 @@ def noun_relations(
                     # (not for a subject that is itself a bare title: "Archduke of Austria" read as a name)
                     state.triple(subject, TITLE_PREDICATE, title, qualifiers or [])
                 found = True
+    return found
+
+
+def _based_in(state: ChunkState, subjects: list[Mention], noun: Token) -> bool:
+    """ "a New York-based film producer", "a Los Angeles based singer-songwriter": the place the "based" before
+    the noun names is where the subject is based (eleventh session): (X, based in, New York)."""
+    found = False
+    for based in (c for c in noun.children if c.dep_ == "amod" and c.lower_ == "based"):
+        for place in (m for c in based.children if c.dep_ in ("npadvmod", "compound", "nmod")
+                      for m in (state.named(t) for t in conjuncts(c)) if m is not None and m.is_place):
+            for subject in subjects:
+                if subject is not place:
+                    state.triple(subject, "based in", place, [])
+                    found = True
     return found
 
 

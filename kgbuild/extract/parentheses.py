@@ -5,6 +5,8 @@ work's year: "Batman Begins (2005)"."""
 from __future__ import annotations
 
 import re
+from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from kgbuild.extract.arguments import is_hyphen
 from kgbuild.extract.chunk_state import ChunkState
@@ -12,6 +14,9 @@ from kgbuild.extract.facts import PROPN, EventFact, Mention
 from kgbuild.extract.names import date_preposition
 from kgbuild.extract.typehints import class_hint
 from kgbuild.extract.vocab import DASHES, NAME_TITLES, PROPER_TAGS
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc
 
 
 def parenthesis(state: ChunkState, open_i: int) -> None:
@@ -27,7 +32,7 @@ def parenthesis(state: ChunkState, open_i: int) -> None:
     for k in range(open_i + 1, close + 1):
         if k < close and doc[k].text != ";":
             continue
-        if start < k and _other_name(state, open_i, start, k):
+        if start < k and _other_names(state, open_i, start, k):
             start = k + 1
             continue
         if start < k:
@@ -74,6 +79,32 @@ def _life_parts(state: ChunkState, start: int, end: int) -> list[tuple[str, int,
 _OTHER_NAME_WORDS = frozenset({"or", "also", "formerly", "aka", "a.k.a.", "known", "called", "originally"})
 
 
+def _other_names(state: ChunkState, open_i: int, start: int, end: int) -> bool:
+    """Other names of the owner in one ";" part of its parenthesis, which may hold several, each after its
+    language label and a comma (issue 23, eleventh session): 'Ostrava (Polish: "Ostrawa", German: "Ostrau" or
+    "Mährisch Ostrau")', "NOWa (Polish: Niezależna Oficyna Wydawnicza NOWa, meaning "new")". The part after a
+    comma that is no other name ("meaning ...") is left alone; the first piece decides."""
+    doc = state.doc
+    commas = [j for j in range(start, end) if doc[j].text == ","]
+    if not commas or not _label_end(doc, start, end):
+        return _other_name(state, open_i, start, end)
+    pieces = list(zip([start, *(c + 1 for c in commas)], [*commas, end], strict=True))
+    if not _other_name(state, open_i, *pieces[0]):
+        return False
+    for piece_start, piece_end in pieces[1:]:
+        if _label_end(doc, piece_start, piece_end):
+            _other_name(state, open_i, piece_start, piece_end)
+    return True
+
+
+def _label_end(doc: Doc, start: int, end: int) -> int | None:
+    """The index after a language label ("Danish:", "Old Welsh:") opening doc[start:end], or None."""
+    colon = next((j for j in range(start, min(end, start + 3)) if doc[j].text == ":"), None)
+    if colon is not None and colon > start and all(doc[j].text[:1].isupper() for j in range(start, colon)):
+        return colon + 1
+    return None
+
+
 def _other_name(state: ChunkState, open_i: int, start: int, end: int) -> bool:
     """Another name of the owner in one part of its parenthesis: "La Luna (or LaLuna)", "The Danish Music Museum
     (Danish: "Musikmuseet"; formerly "Musikhistorisk Museum")", "(also known as X)": an alias of the owner, not
@@ -88,15 +119,19 @@ def _other_name(state: ChunkState, open_i: int, start: int, end: int) -> bool:
             k += 1
         if k == start:
             return False
-    names = [m for m in (state.tok2m[j] for j in range(k, end)) if m is not None and not m.is_date]
-    if not names or names[0].start > k + 1 or names[0].end < end - 1:
+    names = list(dict.fromkeys(m for m in (state.tok2m[j] for j in range(k, end)) if m is not None and not m.is_date))
+    if not names or names[0].start > k + 1 or names[-1].end < end - 1:
         return False  # the part must be the name and nothing else ('or "LaLuna"', not "or 1073")
+    if len(names) > 1 and not all(doc[j].lower_ in ("or", '"', "``", "''", "\u201c", "\u201d")
+                                  for a, b in pairwise(names) for j in range(a.end, b.start)):
+        return False  # several names only as alternatives: 'German: "Ostrau" or "Mährisch Ostrau"'
     owner = parenthesis_owner(state, open_i)
-    if owner is None or owner is names[0] or owner.is_date:
+    if owner is None or owner in names or owner.is_date:
         return False
-    if names[0].name not in owner.aliases:
-        owner.aliases.append(names[0].name)
-    state.aliased.add(id(names[0]))
+    for name in names:
+        if name.name not in owner.aliases:
+            owner.aliases.append(name.name)
+        state.aliased.add(id(name))
     return True
 
 

@@ -173,6 +173,10 @@ def verb_subjects(state: ChunkState, verb: Token) -> tuple[list[Mention], bool]:
         # title) and "Lambert (died after 938) was ..." (the name before the parenthesis).
         if derailed.lower_ in ("born", "died") and derailed.i >= 2 and state.doc[derailed.i - 1].text == "(":
             mention = state.subject(state.doc[derailed.i - 2])
+        elif state.paren_of[derailed.i] >= 0 and state.paren_of[verb.i] != state.paren_of[derailed.i]:
+            # 'Raja Hindustani (English: "Raja the Indian") is a 1996 film': the parser made the title in
+            # the parenthesis a clause and the subject; the sentence is about the name before it.
+            mention = parenthesis_owner(state, state.paren_of[derailed.i])
         else:
             # A title read as a clause ("Never Cry Wolf is a 1983 film"): the name covering it.
             mention = state.tok2m[derailed.i] or state.quoted(derailed)

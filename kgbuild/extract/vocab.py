@@ -120,6 +120,11 @@ AGENT_NOUN_VERBS: Mapping[str, str] = MappingProxyType({
     "builder": "build", "discoverer": "discover", "developer": "develop", "publisher": "publish",
     "screenwriter": "write", "lyricist": "write", "illustrator": "illustrate", "architect": "design",
 })
+# A player "for" a team played for it (issue 23, eleventh session): "a rugby league footballer for the Newcastle
+# Knights", "a first-class cricket player for Lancashire" are (X, play for, team), as "played for" is.
+PLAYER_NOUNS = frozenset({"player", "footballer", "cricketer", "batsman", "bowler", "midfielder", "defender",
+                          "forward", "striker", "goalkeeper", "winger", "pitcher", "quarterback", "fullback",
+                          "halfback", "centre", "center", "guard", "hooker", "prop", "outfielder", "catcher"})
 # Works a possessive owner made: "his book with X, T" -> (he, write, T), (X, write, T).
 WORK_NOUN_VERBS: Mapping[str, str] = MappingProxyType({
     "book": "write", "novel": "write", "paper": "write", "report": "write", "essay": "write", "article": "write",
