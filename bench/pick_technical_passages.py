@@ -22,6 +22,12 @@ community-policy files: `NOT_DOCS`, `NOT_NODE_DOCS`), and `source` is `node_modu
 and its `title:` is the top of the heading path. The draw is by paragraph, not by package: every eligible
 paragraph of the pool, in a seeded random order, is taken in turn unless its file already gave `--per-file`
 passages or its package `--per-package`, until the count is reached.
+
+The same mode reads `--root /usr/share/doc` (written for `technical_heldout7.jsonl`): `*.rst` files count as well as
+`*.md` (compressed ones are not read), news, translator lists and copyright files are left out with the histories,
+`source` is `usr-share-doc/` + the path (`source_prefix`: a root other than a node_modules folder is written as its
+path with hyphens), a "package" is the top folder (`python3-pip`, `nodejs`), and a file an earlier set names by its
+absolute path (`/usr/share/doc/nodejs/api/net.md`) is out of the pool too.
 """
 from __future__ import annotations
 
@@ -39,7 +45,9 @@ LIST_START = re.compile(r"^(\s|[-*+>|]\s|[-*+>|]$|\d+[.)]\s|#\.\s|\.\.\s|\.\.$|:
 # The border of a reST simple table ("====  ====="): a table, which the rule leaves out like any other.
 RST_TABLE_BORDER = re.compile(r"^=+( +=+)+\s*$")
 # Under --root: version histories and community-policy files are not documentation of the software.
-NOT_NODE_DOCS = re.compile(r"(^|/)(CHANGELOG|HISTORY|SECURITY|CODE_OF_CONDUCT|release-notes)[^/]*$", re.I)
+# Under /usr/share/doc also news, translator lists and copyright files, and the hyphenated spellings of the same.
+NOT_NODE_DOCS = re.compile(r"(^|/)(CHANGELOG|CHANGES|HISTORY|NEWS|SECURITY|CODE[-_]OF[-_]CONDUCT|release[-_]notes"
+                           r"|TRANSLATORS|COPYRIGHT)[^/]*$", re.I)
 FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
 
 
@@ -144,14 +152,25 @@ def node_package(rel: str) -> str:
     return "/".join(parts[:cut])
 
 
+def source_prefix(root: Path) -> str:
+    """`source`'s stable prefix for a --root file: `node_modules/` for a node_modules folder (held-out-6), else the
+    root's path with its slashes as hyphens (`/usr/share/doc` -> `usr-share-doc/`), so no machine path is written."""
+    if root.name == "node_modules":
+        return "node_modules/"
+    return "-".join(root.resolve().parts[1:]) + "/"
+
+
 def node_files(root: Path, used: set[str]) -> dict[str, list[tuple[str, str, str | None]]]:
-    """The --root pool: package -> [(source, body without front matter, front-matter title)]."""
+    """The --root pool: package -> [(source, body without front matter, front-matter title)]. Markdown and
+    reStructuredText (`*.md`, `*.rst`; compressed files are not read); a file an earlier set names by its absolute
+    path (the first sets' `/usr/share/doc/...`) is used as well."""
     files: dict[str, list[tuple[str, str, str | None]]] = {}
-    for f in sorted(root.rglob("*.md")):
+    prefix = source_prefix(root)
+    for f in sorted(p for p in root.rglob("*") if p.suffix in {".md", ".rst"}):
         rel = f.relative_to(root).as_posix()
-        source = f"node_modules/{rel}"
-        if not f.is_file() or source in used or re.search(r"(^|/)tests?/", rel) or NOT_DOCS.search(rel) \
-                or NOT_NODE_DOCS.search(rel):
+        source = f"{prefix}{rel}"
+        if not f.is_file() or source in used or f.resolve().as_posix() in used or re.search(r"(^|/)tests?/", rel) \
+                or NOT_DOCS.search(rel) or NOT_NODE_DOCS.search(rel):
             continue
         body = f.read_text(encoding="utf-8", errors="replace")
         title = None
