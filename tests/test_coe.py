@@ -43,11 +43,26 @@ from kgbuild.workspace import Workspace
 
 
 def bench_module(name: str) -> Any:
-    """A module of bench/ (not a package), imported by name."""
+    """A module of bench/ (not a package), imported by name.
+
+    bench/ and tests/ each have a `shared_data` module: a test module that imported tests' first
+    (`from shared_data import shared_data_dir`) left it in sys.modules, and a bench script's
+    `from shared_data import shared_data` then failed, depending on the order the suite ran in. The
+    bench script is imported with bench/ first on the path and its own `shared_data`; tests' is put back."""
     bench = str(Path(__file__).resolve().parents[1] / "bench")
-    if bench not in sys.path:
-        sys.path.insert(0, bench)
-    return importlib.import_module(name)
+    if bench in sys.path:
+        sys.path.remove(bench)
+    sys.path.insert(0, bench)
+    theirs = sys.modules.get("shared_data")
+    if theirs is not None and Path(theirs.__file__ or "").parent != Path(bench):
+        del sys.modules["shared_data"]
+    else:
+        theirs = None
+    try:
+        return importlib.import_module(name)
+    finally:
+        if theirs is not None:
+            sys.modules["shared_data"] = theirs
 
 
 def hash_embedder() -> HashEmbedder:
