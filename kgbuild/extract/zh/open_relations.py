@@ -78,6 +78,15 @@ _POST_BETWEEN = re.compile(r"(?:[\u4e00-\u9fff]{1,6}?(?:学|系|专业|学院))?
 _PLACE_HEAD = re.compile(r"(?:常务)?(?:副)?(?:市长|县长|区长|省长|州长|镇长)$")
 # A field between a school and a post there (南京大学物理学教授, 复旦大学化学系博士生): no part of either.
 _FIELD_BETWEEN = re.compile(r"[\u4e00-\u9fff]{1,6}?(?:学|系|专业|学院)")
+# A bio's past or present job at a body (曾任X研究院研究员, 现任X学院作曲系教授, 现为X学院中文系副教授): the verb, the
+# body, a department or field, and a job that is no executive post (those are read with EXECUTIVE_TITLES).
+_JOB_VERB = re.compile(r"(?:曾任|现任|现为|历任|此前任|曾担任|曾是|先后任)")
+_JOB_AFTER_BODY = re.compile(r"[\u4e00-\u9fff]{0,6}?(?:系|专业|学院|研究室|实验室|中心|科)?"
+                             r"(?:结构|高级|资深|首席|主任|副主任|主治|助理)?"
+                             r"(?:研究员|副研究员|教授|副教授|讲师|设计师|工程师|医师|医生|编辑|记者|律师|教师|教员)")
+# What a person does at a body named right after 在 (2010年在X获得博士学位, 长期在X工作): the body is where it was
+# done, not who did it.
+_CAREER_AT = re.compile(r"[^，。；]{0,4}?(?:获得|获|取得|攻读|担任|出任|任职|工作|从事|学习|深造|进修|访学|任教)")
 
 
 def _next_to(text: str, m: Mention, pos: int) -> bool:
@@ -136,7 +145,7 @@ _SAID = {
     "foundedBy": r"创办|创立|创建|创设|创始人|创办人|组建",
     "headquarteredIn": r"总部(?:均|也|都)?(?:位于|设在|设于|在|坐落于)", "locatedIn": r"位于|地处|坐落于|坐落在|注册地",
     "bornIn": r"出生于|生于|出生在|诞生于|出生", "bornOn": r"出生于|生于|出生在|诞生于|出生",
-    "educatedAt": r"毕业于|就读于|肄业于|求学于|考入|考取|学习|留学|深造", "worksFor": r"担任|出任|现任|曾任|兼任|任",
+    "educatedAt": r"毕业于|就读于|肄业于|求学于|考入|考取|学习|留学|深造", "worksFor": r"担任|出任|现任|曾任|兼任|现为|任",
     "acquire": r"收购|并购|兼并|购入|购买", "release": r"发布|推出|上线|发行|首发|印发|颁布",
     "createdBy": r"撰写|创作|所著|编著|编写|写作|著有|建造|制造|研制|研发|开发|发明|设计",
     "basedOn": r"(?:根据|依据|基于)", "publishedBy": r"出版|发行|出品", "awardReceived": r"荣获|获得|获颁|被授予|获",
@@ -278,6 +287,8 @@ class OpenRelationRules:
         for m in clause.mentions:
             if self._date(m) or (self._place(m) and text[m.start - 1:m.start] == "在"):
                 continue  # 1993年在深圳创办…: where it happened, not who did it
+            if self._org(m) and text[m.start - 1:m.start] == "在" and _CAREER_AT.match(text, m.end):
+                continue  # 2010年在北京航空航天大学获得博士学位: where the sentence's person studied, not who
             if not _LEAD_IN.match(text[clause.start:m.start]):
                 return None
             # 美国艺电公司宣布…收购…: the country says where the company is; the company is the subject
@@ -555,8 +566,9 @@ class OpenRelationRules:
                                      or body.name.endswith(("研究院", "研究所", "实验室"))) \
                     and not body.name.endswith(("协会", "学会", "联合会", "联盟", "党", "委员会", "商会")):
                 add(subject, "worksFor", body)  # (加入中国作家协会 is membership, no employment)
-        if (worked := re.search(r"在(?P<body>[^，。；]{2,30}?)(?:从事|任职)", c)) is not None:
-            # 鲍承泽此前在立信会计师事务所从事审计工作: the body a person worked in, named right after 在
+        if (worked := re.search(r"在(?P<body>[^，。；]{2,30}?)(?:从事|任职|工作|担任|出任)", c)) is not None:
+            # 鲍承泽此前在立信会计师事务所从事审计工作: the body a person worked in, named right after 在 (长期在X工作,
+            # 此前曾在X担任技术总监: the post needs no body after it)
             worker = self._actor(text, clause, subject, sentence, cs + worked.start())
             body = next((x for x in clause.mentions if x.start == cs + worked.start("body") and self._org(x)
                          and x.end <= cs + worked.end("body")), None)
@@ -594,12 +606,33 @@ class OpenRelationRules:
                     # 贺启明现任公司董事长，任佩瑶任副董事长: a post with no body named, in a sentence of the
                     # company's posts
                     employer = topic_org
+                if employer is None and self._company(subject) and subject.end <= cs and _TITLE.match(c[m.end():]) \
+                        and re.search(r"宣布|公告称|发布公告", text[sentence_at:cs]) \
+                        and re.match(r"\s*(?:由)?(?:[\u4e00-\u9fff]{0,8}?(?:创始人|工程师|员工))?$",
+                                     text[cs:holder.start]):
+                    # 蓝溟空间科技有限公司宣布，由联合创始人P出任首席执行官，前X工程师Q担任首席技术官: the posts the
+                    # company announces are its own
+                    employer = subject
                 if employer is None and re.fullmatch(r"\s*(?:担任|出任|任)", c[:m.end()]):
                     # 李卫东加入明德新能源有限公司，担任首席财务官: the post is at the company the person joined
                     joined = re.search(r"(?:加入|入职|加盟|进入)$", text[:next(
                         (x.start for x in reversed(sentence) if x.end <= cs and self._org(x)), 0)])
                     employer = self._last_org(sentence, cs) if joined else None
                 add(holder, "worksFor", employer)
+        for job in _JOB_VERB.finditer(c):
+            # 曾任中国运载火箭技术研究院研究员, 现为龙岩学院中文系副教授: the body right after the verb employs the
+            # person, when a job (not an executive post) follows it
+            body = next((x for x in clause.mentions if x.start == cs + job.end() and self._org(x)), None)
+            if body is not None and _JOB_AFTER_BODY.match(text, body.end) is not None:
+                holder = self._actor(text, clause, subject, sentence, cs + job.start())
+                add(holder if self._person(holder) else None, "worksFor", body)
+        for person in clause.mentions:
+            # 前欧洲航天局工程师马蒂亚斯·贝克尔, 华西医院副主任医师P: a body, a job there, and the person holding it
+            # (or who held it: 前)
+            body = next((x for x in clause.mentions if self._org(x) and x.end < person.start and (
+                job := _JOB_AFTER_BODY.match(text, x.end)) is not None and job.end() == person.start), None) \
+                if self._person(person) else None
+            add(person, "worksFor", body)
         last_post: tuple[Mention, Mention | None] | None = None  # (person, organisation) of the title before
         for m in _TITLE.finditer(c):
             ts, te = cs + m.start(), cs + m.end()
@@ -632,7 +665,7 @@ class OpenRelationRules:
             sold = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
             if buyer_to is not None and sold is not None:
                 add(buyer_to, "acquire", sold, timed)
-        for m in re.finditer(r"(?:教授|副教授|研究馆员|研究员|副研究员|馆员|讲师|"
+        for m in re.finditer(r"(?:教授|副教授|研究馆员|研究员|副研究员|馆员|讲师|主任医师|副主任医师|主治医师|医师|"
                              r"总理|副总理|总统|副总统|首相|市长|省长)", c):
             # 清华大学教授薛其坤, 湖北省博物馆研究馆员宋维泽: a school's, an institute's or a museum's teacher or
             # researcher works there
@@ -640,7 +673,7 @@ class OpenRelationRules:
             teacher = next((x for x in clause.mentions if x.start == te and self._person(x)), None)
             add(teacher, "worksFor", next((x for x in clause.mentions if _next_to(text, x, ts) and (
                 x.spg_class in self.is_edu or x.name.endswith(("研究院", "研究所", "博物馆", "图书馆", "美术馆",
-                                                               "档案馆", "纪念馆")) or (
+                                                               "档案馆", "纪念馆", "医院")) or (
                     m.group(0) in ("总理", "副总理", "总统", "副总统", "首相", "市长", "省长")
                     and self._org(x)))), None))  # 国务院总理李强
         for m in re.finditer(r"(?:博士研究生|硕士研究生|研究生|博士生|硕士生|本科生|在读博士)", c):
