@@ -104,6 +104,14 @@ _MAKER = {"执导": "directedBy", "主演": "performedBy"}
 # Between the names a clause is about and its verb: adverbs and a time (恒信钢铁集团和东方电气集团均于2023年荣获…).
 _VERB_GAP = re.compile(r"(?:均|都|也|还|分别|共同|先后|已|已经|将|正式|同时|近日|日前|此前|再次|首次|联合|"
                        r"于\d{4}年(?:\d{1,2}月(?:\d{1,2}[日号])?)?|于\d{1,2}月\d{1,2}[日号]|在[\u4e00-\u9fff]{2,6})*")
+# The verbs that say who made a built or made thing after 由 (由A开发，B设计，C承建: a developer, a designer and a
+# builder of one estate)
+_BUILT = r"(?:建造|承建|施工|制造|研制|设计(?![院师所])|开发|发明|建成|研发)"
+# A clause that is only the next maker of such a list: 华岳建筑设计院有限公司设计 after 由宛澜置业有限公司开发
+_NEXT_MAKER = re.compile(r"\s*(?:再)?由?(?P<maker>[^，。；]{2,30}?)(?:负责)?" + _BUILT + r"\s*[。！？]?\s*")
+# A quoted ship, building or project opening its clause after the noun of its kind (首航船舶“桂海明珠”轮归…): the
+# clause's subject, not the chunk's company
+_BUILT_KIND_BEFORE = re.compile(r"\s*[\u4e00-\u9fff]{0,6}(?:船舶|船|货轮|邮轮|舰|飞机|客机|楼盘|大厦|大桥)[“\"「『]")
 # What a 由 clause says an agent did to the subject: 成都云图…由华信控股…以4.5亿元收购, 《报告》由研究院发布.
 _PASSIVE = re.compile(r"[由被](?P<agent>[^，。；]{2,30}?)(?:以[^，。；]{1,16}?)?(?:共同|联合|正式|首次)?"
                       r"(?P<verb>收购|并购|兼并|发布|推出|首发)")
@@ -147,11 +155,11 @@ _SAID = {
     "bornIn": r"出生于|生于|出生在|诞生于|出生", "bornOn": r"出生于|生于|出生在|诞生于|出生",
     "educatedAt": r"毕业于|就读于|肄业于|求学于|考入|考取|学习|留学|深造", "worksFor": r"担任|出任|现任|曾任|兼任|现为|任",
     "acquire": r"收购|并购|兼并|购入|购买", "release": r"发布|推出|上线|发行|首发|印发|颁布",
-    "createdBy": r"撰写|创作|所著|编著|编写|写作|著有|建造|制造|研制|研发|开发|发明|设计",
+    "createdBy": r"撰写|创作|所著|编著|编写|写作|著有|建造|承建|施工|制造|研制|研发|开发|发明|设计",
     "basedOn": r"(?:根据|依据|基于)", "publishedBy": r"出版|发行|出品", "awardReceived": r"荣获|获得|获颁|被授予|获",
     "approvedBy": r"批准|核准|批复|许可|认证", "partOf": r"隶属于|隶属|旗下|子公司|下属",
     "cooperateWith": r"合作", "predecessor": r"前身", "listedIn": r"列入|入选|纳入|上市",
-    "ownedBy": r"控股股东|实际控制人|第一大股东", "spouse": r"夫妇|夫妻",
+    "ownedBy": r"控股股东|实际控制人|第一大股东|所有", "spouse": r"夫妇|夫妻",
 }
 
 
@@ -284,6 +292,9 @@ class OpenRelationRules:
             named = next((m for m in clause.mentions if m.start == clause.start + where.end()), None)
             if named is not None:
                 return named
+        built = next((m for m in clause.mentions if m.kind == "quote"), None)
+        if built is not None and _BUILT_KIND_BEFORE.fullmatch(text, clause.start, built.start - 1 + 1):
+            return built
         for m in clause.mentions:
             if self._date(m) or (self._place(m) and text[m.start - 1:m.start] == "在"):
                 continue  # 1993年在深圳创办…: where it happened, not who did it
@@ -304,6 +315,7 @@ class OpenRelationRules:
         lead_date = dates[0] if dates and _LEAD_IN.match(text[start:dates[0].start]) else None
         sentence_subject: Mention | None = None
         last_metric: OpenFact | None = None
+        made_thing: Mention | None = None  # what the last clause said was made by someone named after 由
         for clause in clauses:
             if re.match(r"\s*(?:据|根据|援引)", clause.text):
                 continue  # 据新华社报道: the source of the news, not what it is about
@@ -368,6 +380,13 @@ class OpenRelationRules:
                 # 恒瑞医药的创新药“瑞维鲁胺”…，该药由…自主研发: the work named before is the clause's subject, in this
                 # sentence or an earlier one of the chunk (…发布重型卡车“驰骋H8”。该车由…研制)
                 own = next((x for x in reversed(works) if x.end <= clause.start), None)
+            if made_thing is not None and (nxt := _NEXT_MAKER.fullmatch(clause.text)) is not None:
+                # 由宛澜置业有限公司开发，华岳建筑设计院有限公司设计，豫建第三工程有限公司承建: each clause names one
+                # more maker of the thing the first one's subject is
+                maker = next((x for x in clause.mentions if self._org(x) or self._person(x)), None)
+                if maker is not None and maker.start == clause.start + nxt.start("maker"):
+                    out.append(OpenFact(made_thing, "createdBy", maker, said=clause.text.strip()[-2:]))
+                    continue
             subject = own or sentence_subject or topic
             if sentence_subject is None and own is not None:
                 sentence_subject = own
@@ -378,6 +397,8 @@ class OpenRelationRules:
                 (m for m in reversed(dates) if m.end <= clause.start), None)
             new = self._clause(text, clause, subject, clause_date, inside, topic_org, end, orgs)
             out += new
+            made_thing = next((f.subject for f in new if f.predicate == "createdBy" and f.subject is subject
+                               and re.match(r"\s*由", clause.text)), None)
             # a figure belongs to the organisation the clause or sentence is about, or (公司, no name) the chunk's
             # 2023年广东省地区生产总值达到13.57万亿元: a region's or a city's figures are stated the same way
             if own is not None:
@@ -749,7 +770,7 @@ class OpenRelationRules:
                                              loose=True)[1:]:
                         add(subject, "release", more, timed + ([("地点", place)] if place else []))
         # (设计 inside a maker's name, 上海船舶研究设计院, is no verb)
-        if (m := re.search(r"由(.{2,30}?)(?:建造|制造|研制|设计(?![院师所])|开发|发明|建成|研发)", c)) is not None:
+        if (m := re.search(r"由(.{2,30}?)" + _BUILT, c)) is not None:
             # 由中国船舶集团有限公司旗下的上海外高桥造船有限公司建造: the last name before the verb made it
             makers = [x for x in self._after(clause, cs + m.start()) if (self._person(x) or self._org(x))
                       and x.end <= cs + m.end(1)]
@@ -771,6 +792,10 @@ class OpenRelationRules:
                 if topic_org is not None and re.match(r"(?:本公司|公司)(?:与|和|、|及)", m.group(1)):
                     # 该产品由公司与太原理工大学合作研发: a report's 公司 made it too
                     add(subject, "createdBy", topic_org, made_quals)
+        if (m := re.search(r"归(.{2,24}?)所有", c)) is not None and not self._person(subject):
+            # “桂海明珠”轮归桂海航运所有: the owner of the thing the clause is about
+            add(subject, "ownedBy", next((x for x in self._after(clause, cs + m.start(1)) if (
+                self._org(x) or self._person(x)) and x.end <= cs + m.end(1)), None), timed)
         if (m := re.search(r"(?:根据|依据|基于)(.{2,40}?)(?:设计|研制|建造|开发)(?:了|出)?", c)) is not None:
             source = next((x for x in self._after(clause, cs + m.start()) if x.kind in ("title", "quote")
                            and x.end <= cs + m.end(1)), None)
