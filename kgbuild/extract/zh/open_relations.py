@@ -153,7 +153,8 @@ _SAID = {
     "foundedBy": r"创办|创立|创建|创设|创始人|创办人|组建",
     "headquarteredIn": r"总部(?:均|也|都)?(?:位于|设在|设于|在|坐落于)", "locatedIn": r"位于|地处|坐落于|坐落在|注册地",
     "bornIn": r"出生于|生于|出生在|诞生于|出生", "bornOn": r"出生于|生于|出生在|诞生于|出生",
-    "educatedAt": r"毕业于|就读于|肄业于|求学于|考入|考取|学习|留学|深造", "worksFor": r"担任|出任|现任|曾任|兼任|现为|任",
+    "educatedAt": r"毕业于|就读于|肄业于|求学于|考入|考取|学习|留学|深造",
+    "worksFor": r"担任|出任|现任|曾任|兼任|现为|任",
     "acquire": r"收购|并购|兼并|购入|购买", "release": r"发布|推出|上线|发行|首发|印发|颁布",
     "createdBy": r"撰写|创作|所著|编著|编写|写作|著有|建造|承建|施工|制造|研制|研发|开发|发明|设计",
     "basedOn": r"(?:根据|依据|基于)", "publishedBy": r"出版|发行|出品", "awardReceived": r"荣获|获得|获颁|被授予|获",
@@ -640,20 +641,20 @@ class OpenRelationRules:
                         (x.start for x in reversed(sentence) if x.end <= cs and self._org(x)), 0)])
                     employer = self._last_org(sentence, cs) if joined else None
                 add(holder, "worksFor", employer)
-        for job in _JOB_VERB.finditer(c):
+        for verb_at in _JOB_VERB.finditer(c):
             # 曾任中国运载火箭技术研究院研究员, 现为龙岩学院中文系副教授: the body right after the verb employs the
             # person, when a job (not an executive post) follows it
-            body = next((x for x in clause.mentions if x.start == cs + job.end() and self._org(x)), None)
-            if body is not None and _JOB_AFTER_BODY.match(text, body.end) is not None:
-                holder = self._actor(text, clause, subject, sentence, cs + job.start())
-                add(holder if self._person(holder) else None, "worksFor", body)
-        for person in clause.mentions:
+            job_body = next((x for x in clause.mentions if x.start == cs + verb_at.end() and self._org(x)), None)
+            if job_body is not None and _JOB_AFTER_BODY.match(text, job_body.end) is not None:
+                job_holder = self._actor(text, clause, subject, sentence, cs + verb_at.start())
+                add(job_holder if self._person(job_holder) else None, "worksFor", job_body)
+        for employee in clause.mentions:
             # 前欧洲航天局工程师马蒂亚斯·贝克尔, 华西医院副主任医师P: a body, a job there, and the person holding it
             # (or who held it: 前)
-            body = next((x for x in clause.mentions if self._org(x) and x.end < person.start and (
-                job := _JOB_AFTER_BODY.match(text, x.end)) is not None and job.end() == person.start), None) \
-                if self._person(person) else None
-            add(person, "worksFor", body)
+            if self._person(employee):
+                add(employee, "worksFor", next((x for x in clause.mentions if self._org(x) and x.end < employee.start
+                                                and (job_end := _JOB_AFTER_BODY.match(text, x.end)) is not None
+                                                and job_end.end() == employee.start), None))
         last_post: tuple[Mention, Mention | None] | None = None  # (person, organisation) of the title before
         for m in _TITLE.finditer(c):
             ts, te = cs + m.start(), cs + m.end()

@@ -210,8 +210,10 @@ PRODUCT_HEADS: tuple[tuple[str, str], ...] = (
     ("货轮", "Transport|ArtificialObject"),
     # “桂海明珠”轮: a ship named in quotes is written with 轮 after them
     ("轮", "Transport|ArtificialObject"),
-    # “白河揽月”住宅项目: a housing estate or a tower named in quotes (a bare 项目 names programmes too: “双一流”建设项目)
-    ("住宅项目", "Building|ArtificialObject"), ("楼盘", "Building|ArtificialObject"), ("住宅小区", "Building|ArtificialObject"),
+    # “白河揽月”住宅项目: a housing estate or a tower named in quotes (a bare 项目 names programmes too:
+    # “双一流”建设项目)
+    ("住宅项目", "Building|ArtificialObject"), ("楼盘", "Building|ArtificialObject"),
+    ("住宅小区", "Building|ArtificialObject"),
     ("大厦", "Building|ArtificialObject"), ("综合体", "Building|ArtificialObject"),
     ("舰", "Transport|ArtificialObject"),
     ("长篇小说", "Book|Work"), ("小说", "Book|Work"), ("著作", "Book|Work"), ("专著", "Book|Work"), ("诗集",
