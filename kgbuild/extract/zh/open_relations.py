@@ -109,6 +109,10 @@ _VERB_GAP = re.compile(r"(?:均|都|也|还|分别|共同|先后|已|已经|将|
 _BUILT = r"(?:建造|承建|施工|制造|研制|设计(?![院师所研])|开发|发明|建成|研发)"  # (设计研究院 is a maker's name)
 # A clause that is only the next maker of such a list: 华岳建筑设计院有限公司设计 after 由宛澜置业有限公司开发
 _NEXT_MAKER = re.compile(r"\s*(?:再)?由?(?P<maker>[^，。；]{2,30}?)(?:负责)?" + _BUILT + r"\s*[。！？]?\s*")
+_BUILT_BY = re.compile(r"由(.{2,30}?)" + _BUILT)
+_BY_OPENS = re.compile(r"\s*由")
+_OWNED_AS = re.compile(r"归(.{2,24}?)所有")  # “桂海明珠”轮归桂海航运所有
+_SHIP_OWNER = re.compile(r"船东为|船东是")
 # A quoted ship, building or project opening its clause after the noun of its kind (首航船舶“桂海明珠”轮归…): the
 # clause's subject, not the chunk's company
 _BUILT_KIND_BEFORE = re.compile(r"\s*[\u4e00-\u9fff]{0,6}(?:船舶|船|货轮|邮轮|舰|飞机|客机|楼盘|大厦|大桥)[“\"「『]")
@@ -400,7 +404,7 @@ class OpenRelationRules:
             new = self._clause(text, clause, subject, clause_date, inside, topic_org, end, orgs)
             out += new
             made_thing = next((f.subject for f in new if f.predicate == "createdBy" and f.subject is subject
-                               and re.match(r"\s*由", clause.text)), None)
+                               and _BY_OPENS.match(clause.text)), None)
             # a figure belongs to the organisation the clause or sentence is about, or (公司, no name) the chunk's
             # 2023年广东省地区生产总值达到13.57万亿元: a region's or a city's figures are stated the same way
             if own is not None:
@@ -772,7 +776,7 @@ class OpenRelationRules:
                                              loose=True)[1:]:
                         add(subject, "release", more, timed + ([("地点", place)] if place else []))
         # (设计 inside a maker's name, 上海船舶研究设计院, is no verb)
-        if (m := re.search(r"由(.{2,30}?)" + _BUILT, c)) is not None:
+        if (m := _BUILT_BY.search(c)) is not None:
             # 由中国船舶集团有限公司旗下的上海外高桥造船有限公司建造: the last name before the verb made it
             makers = [x for x in self._after(clause, cs + m.start()) if (self._person(x) or self._org(x))
                       and x.end <= cs + m.end(1)]
@@ -794,11 +798,11 @@ class OpenRelationRules:
                 if topic_org is not None and re.match(r"(?:本公司|公司)(?:与|和|、|及)", m.group(1)):
                     # 该产品由公司与太原理工大学合作研发: a report's 公司 made it too
                     add(subject, "createdBy", topic_org, made_quals)
-        if (m := re.search(r"船东为|船东是", c)) is not None and not self._person(subject) and not self._org(subject):
+        if (m := _SHIP_OWNER.search(c)) is not None and not self._person(subject) and not self._org(subject):
             # …散货船“明洲远航”轮在舟山交付，船东为香港明洲航运有限公司: the ship's owner
             add(subject, "ownedBy", next((x for x in self._after(clause, cs + m.end()) if self._org(x)
                                           and x.start == cs + m.end()), None), timed)
-        if (m := re.search(r"归(.{2,24}?)所有", c)) is not None and not self._person(subject):
+        if (m := _OWNED_AS.search(c)) is not None and not self._person(subject):
             # “桂海明珠”轮归桂海航运所有: the owner of the thing the clause is about
             add(subject, "ownedBy", next((x for x in self._after(clause, cs + m.start(1)) if (
                 self._org(x) or self._person(x)) and x.end <= cs + m.end(1)), None), timed)
