@@ -11,9 +11,17 @@ Two general mechanisms rather than one rule per trigger word:
 
 from __future__ import annotations
 
-from spacy.tokens import Span, Token
+from typing import TYPE_CHECKING
 
+from spacy.tokens import Doc, Span, Token
+
+from kgbuild.extract.facts import CONCEPT, Mention
+from kgbuild.extract.subjects import verb_subjects
+from kgbuild.extract.typehints import class_hint
 from kgbuild.extract.vocab import NOUN_TAGS
+
+if TYPE_CHECKING:
+    from kgbuild.extract.chunk_state import ChunkState
 
 # What a verb may carry and still be bare, i.e. take the object of a later verb of its list (anything else, an
 # object, a preposition, a complement, a passive auxiliary, is its own reading).
@@ -64,39 +72,143 @@ def shared_objects(verb: Token, lemma: str) -> list[Token]:
 
 # What a member of a written noun list may be made of: adjectives, nouns and hyphens ("short-story author").
 _MEMBER_TAGS = frozenset({"JJ", "NN", "NNS", "HYPH", "VBG", "VBN"})
+# What may follow a member's head inside it: an "of" phrase ("author of cabaret texts"); such a member is read
+# over but not returned (a relational noun says how the thing stands to another, docs/offline_extraction.md).
+_OF_TAIL_TAGS = frozenset({"DT", "JJ", "NN", "NNS", "NNP", "NNPS", "HYPH", "POS", "CD"})
 
 
-def written_noun_list(first: Token) -> list[Span]:
-    """The common-noun members written after `first` in a list "first, B, C(,) and D" within its sentence, in
-    order (each span ends with its head noun), or [] when the words after `first` are no such list.
+def _in_member(tok: Token) -> bool:
+    return tok.tag_ in _MEMBER_TAGS and tok.ent_type_ in ("", "NORP")
 
-    A member is a run of adjectives and common nouns ending with a noun; one with its own article, a name or a
-    pronoun ends the reading with no list ("a writer, and the director of X", "a city, and he ..."), and so does
-    a list no "and"/"or" closes (an apposition, "Columbus, Ohio")."""
-    doc = first.doc
-    end = first.sent.end
-    if first.tag_ not in NOUN_TAGS:
-        return []
-    i = first.i + 1
-    members: list[Span] = []
-    while i < end:
-        last = False
+
+def _member_start(doc: Doc, end: int, floor: int) -> int:
+    """The first token of the member that ends at `end` (exclusive), reading left down to `floor`."""
+    i = end
+    while i > floor and _in_member(doc[i - 1]):
+        i -= 1
+    return i
+
+
+def written_noun_list(noun: Token) -> list[Span]:
+    """The other common-noun members of the written list "A, B, C(,) and D" that `noun` heads a member of, in
+    order (each span ends with its head noun), or [] when the words around `noun` are no such list.
+
+    A member is a run of adjectives and common nouns ending with a noun, read from the commas and not from the
+    parse, which often misreads long lists (members hung as modifiers or appositions of a later one). A member
+    with its own article, a name or a pronoun ends the list ("a writer, and the director of X", "a city, and he
+    ..."); a list needs its "and"/"or" ("Columbus, Ohio" is none). Members with an "of" phrase are read over,
+    not returned ("a writer, librettist, comedy author, author of cabaret texts and biographer")."""
+    doc = noun.doc
+    sent = noun.sent
+    if noun.tag_ not in NOUN_TAGS or (noun.i + 1 < sent.end and _in_member(doc[noun.i + 1])):
+        return []  # not a member's head
+    closed = False
+    before: list[Span] = []
+    start = _member_start(doc, noun.i, sent.start)
+    while start > sent.start:
+        j = start - 1
+        if doc[j].lower_ in ("and", "or"):
+            if closed or before or j == sent.start or doc[j - 1].text != ",":
+                # "A and B, C": the "and" closed an earlier list; a bare "and" right before the member is as often
+                # between modifiers of one noun ("a film, television and stage actress", "rock and roll groupie")
+                break
+            closed = True
+            j -= 1
+        elif doc[j].text != ",":
+            break
+        first = _member_start(doc, j, sent.start)
+        if first == j or doc[j - 1].tag_ not in NOUN_TAGS:
+            break
+        before.insert(0, doc[first:j])
+        start = first
+    after: list[Span] = []
+    i = noun.i + 1
+    while i < sent.end and not closed:
         if doc[i].text == ",":
             i += 1
-            if i < end and doc[i].lower_ in ("and", "or"):
+            if i < sent.end and doc[i].lower_ in ("and", "or"):
                 i += 1
-                last = True
+                closed = True
         elif doc[i].lower_ in ("and", "or"):
             i += 1
-            last = True
+            closed = True
         else:
-            return []
-        start = i
-        while i < end and doc[i].tag_ in _MEMBER_TAGS and doc[i].ent_type_ in ("", "NORP"):
+            break
+        first = i
+        while i < sent.end and _in_member(doc[i]):
             i += 1
-        if i == start or doc[i - 1].tag_ not in NOUN_TAGS:
+        if i == first or doc[i - 1].tag_ not in NOUN_TAGS:
             return []
-        members.append(doc[start:i])
-        if last:
-            return members
+        member = doc[first:i]
+        if i < sent.end and doc[i].lower_ == "of":  # "author of cabaret texts": read over
+            i += 1
+            while i < sent.end and doc[i].tag_ in _OF_TAIL_TAGS and doc[i].lower_ not in ("and", "or"):
+                i += 1
+            continue
+        after.append(member)
+    if not closed:
+        return []
+    return before + after
+
+
+# Verbs that head a cast list and that the tagger often reads as a noun modifying the first name ("and stars
+# (compound) Pam Grier, Sid Haig, ...", '"Freeloaders" stars (NNS) Clifton Collins Jr., ...'): no clause is read.
+_LIST_VERBS = {"stars": "star", "features": "feature"}
+_CLOSERS = frozenset({".", ";", ":", "(", ")"})
+
+
+def written_names(state: ChunkState, i: int) -> list[Mention]:
+    """The names of the list written from token `i` on: "A, B, C(,) and D", read from the commas and the
+    closing "and", not from the parse (which often breaks a long list of unfamiliar names). The last member is
+    the last name before the sentence goes on ("... and Counting Crows lead singer Adam Duritz": Adam Duritz).
+    [] when no "and" closes a list of names."""
+    doc = state.doc
+    end = doc[i].sent.end
+    out: list[Mention] = []
+    while i < end:
+        mention = state.tok2m[i]
+        if mention is None or mention.is_date or mention.label == CONCEPT or mention.start != i:
+            return []
+        out.append(mention)
+        i = mention.end
+        if i < end and doc[i].text == ",":
+            i += 1
+        if i < end and doc[i].lower_ == "and":
+            last = None
+            for k in range(i + 1, min(end, i + 8)):
+                if doc[k].text in _CLOSERS or doc[k].lower_ in ("and", "who", "which", "in", "as"):
+                    break
+                found = state.tok2m[k]
+                if found is not None and not found.is_date and found.label != CONCEPT:
+                    last = found
+            return [*out, last] if last is not None and last not in out else []
     return []
+
+
+def misread_list_verbs(state: ChunkState) -> None:
+    """(work, star, X) for each name of a cast list whose verb the parser misread as a noun (_LIST_VERBS). The
+    work is the subject of the clause the "and" before the verb coordinates it with ("The film was written and
+    directed by Jack Hill, and stars A, B, ..."), or the name right before the verb ('"Freeloaders" stars A')."""
+    doc = state.doc
+    for tok in doc:
+        lemma = _LIST_VERBS.get(tok.lower_)
+        if lemma is None or tok.i + 1 >= len(doc) or (
+                tok.tag_.startswith("VB") and tok.dep_ not in ("compound", "nmod", "amod")):
+            continue
+        members = written_names(state, tok.i + 1)
+        if len(members) < 2 or not any(state.is_person(m) for m in members):
+            continue
+        before = tok.i - 1
+        subjects: list[Mention] = []
+        if before >= 0 and doc[before].lower_ == "and" and doc[before].head.tag_.startswith("VB"):
+            subjects = verb_subjects(state, doc[before].head)[0]
+        else:
+            while before >= 0 and doc[before].is_quote:
+                before -= 1
+            subject = state.tok2m[before] if before >= 0 else None
+            subjects = [subject] if subject is not None and subject.end == before + 1 else []
+        for subject in subjects:
+            if subject.is_date or (state.is_person(subject) and class_hint(subject.semantic_type or "") != "Work"):
+                continue  # (a work the NER labelled a person is still a work when a definition says so)
+            for member in members:
+                state.triple(subject, lemma, member, [])
