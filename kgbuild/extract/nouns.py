@@ -696,8 +696,6 @@ def _coordinated_roles(state: ChunkState, tok: Token) -> list[str]:
     found: list[str] = []
     k = tok.i - 1
     while k >= 1 and doc[k].lower_ in ("and", ",", "&"):
-        if doc[k].lower_ == "and" and k >= 2 and doc[k - 1].text == ",":
-            k -= 1  # "the Hungarian actress, singer, and model Käthe von Nagy": the list's comma before "and"
         prev = doc[k - 1]
         word = state.lemma(prev).lower() if prev.tag_ in NOUN_TAGS else prev.lower_
         if not prev.is_lower or not is_person_role(word):
