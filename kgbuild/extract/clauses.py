@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from kgbuild.extract.adjective_relations import adjective_relations
 from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts, listed, qualifies, unique
+from kgbuild.extract.coordination import shared_objects
 from kgbuild.extract.facts import CONCEPT, EventFact, Mention
 from kgbuild.extract.member_lists import listed_members
 from kgbuild.extract.name_lists import colon_list, continue_list, included
@@ -126,6 +127,10 @@ def clause(state: ChunkState, verb: Token) -> None:
     state.thing_subjects.extend((verb.i, m) for m in subjects if not m.is_date and not state.is_person(m))
     children = list(verb.children)
     lemma = state.lemma(verb)
+    if not passive:
+        # "wrote and directed the 2005 film "Kids in America"": a named object only (a common noun shared this
+        # way is as often the later verb's alone: "sang and played guitar")
+        children += [t for t in shared_objects(verb, lemma) if state.object(t, False) is not None]
     if lemma == "bear":
         children = _birth_name(children)
     if any(c.dep_ == "neg" for c in children):

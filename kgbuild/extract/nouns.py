@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from kgbuild.extract.arguments import is_hyphen
 from kgbuild.extract.chunk_state import ChunkState, Qualifier, conjuncts, listed
+from kgbuild.extract.coordination import written_noun_list
 from kgbuild.extract.entities import STYLE_TITLES
 from kgbuild.extract.facts import CONCEPT, PROPN, Mention
 from kgbuild.extract.held_titles import TITLE_PREDICATE, territory, title_node, titled_name
@@ -276,7 +277,25 @@ def _type_nouns(state: ChunkState, noun: Token) -> list[Token]:
     as relations)."""
     found = [t for t in conjuncts(noun) if (t.tag_ in NOUN_TAGS or _kind_conjunct(t)) and t.is_alpha
              and state.tok2m[t.i] is None]
-    return found + [t for t in _listed_appositions(state, found) if t not in found]
+    found += [t for t in _listed_appositions(state, found) if t not in found]
+    return found + _written_types(state, noun, found)
+
+
+def _written_types(state: ChunkState, noun: Token, found: list[Token]) -> list[Token]:
+    """The rest of a type list as written, where the parser misread it ("an American playwright, screenwriter
+    (amod of author), novelist, and short-story author (appos)"): the commas and the closing "and" still name
+    its members (coordination.written_noun_list)."""
+    written: list[Token] = []
+    for member in written_noun_list(noun):
+        head = member[-1]
+        if not head.is_alpha or state.tok2m[head.i] is not None or head in found:
+            continue
+        # the nouns before the head that the parse did not make its compounds ("film (amod) producer"), so that
+        # _more_types reads them as its prefix: "film producer", "radio broadcaster"
+        written.extend(t for t in member[:-1] if t.tag_ in NOUN_TAGS and t.whitespace_ and t not in found
+                       and not (t.dep_ == "compound" and t.head == head))
+        written.append(head)
+    return sorted(written, key=lambda t: t.i)
 
 
 def _listed_appositions(state: ChunkState, nouns: list[Token]) -> list[Token]:
@@ -379,6 +398,7 @@ def copula(
                 type_nouns.append(noun)  # "an Earl of Northumbria"
         if type_nouns and type_nouns[0] is attr:
             type_nouns += [t for t in _listed_appositions(state, [attr]) if t not in type_nouns]
+            type_nouns += _written_types(state, attr, type_nouns)
         if type_nouns:  # "is a film director, producer, and screenwriter": every one is a type
             _type_from(state, subjects, type_nouns[0], type_nouns[1:])
 

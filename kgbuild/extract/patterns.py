@@ -22,6 +22,7 @@ from kgbuild.extract.chunk_state import ChunkState
 from kgbuild.extract.clauses import clause
 from kgbuild.extract.code_text import looks_like_code
 from kgbuild.extract.collegiate_names import college_towns
+from kgbuild.extract.coordination import misread_list_verbs
 from kgbuild.extract.entities import collect_mentions, link_surnames
 from kgbuild.extract.facts import CONCEPT, PROPN, Classes, Facts, Mention
 from kgbuild.extract.member_lists import GROUP_NOUNS, group_of_names
@@ -108,6 +109,7 @@ class Reader:
         names_in_names(state)
         college_towns(state)
         role_prefixes(state)
+        misread_list_verbs(state)  # "and stars (compound) Pam Grier, Sid Haig, Anitra Ford, and Carol Speed"
         attribute_values(state)
         works_by(state)
         mentions = [*state.mentions, *state.used.values()]
