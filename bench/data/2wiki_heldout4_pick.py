@@ -12,52 +12,24 @@ that order and takes a pair only when it gives a question (see 2wiki_heldout4_qa
 """
 from __future__ import annotations
 
-import json
-import random
-import re
-import sys
+import importlib.util
 from pathlib import Path
 
-DATA = Path(__file__).parent
-CORPUS = Path("/work/shared/data/2wiki/corpus.json")
-PERSON = re.compile(r"\(\s*[^()]*\b1?\d{3}\b[^()]*\)")
+# The third set's picker with wider exclusions and its own seed (the same rule, so one copy of it).
+_SPEC = importlib.util.spec_from_file_location("heldout3_pick", Path(__file__).parent / "2wiki_heldout3_pick.py")
+assert _SPEC is not None and _SPEC.loader is not None
+third = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(third)
 
-
-def used_titles() -> set[str]:
-    used = set()
-    for name in ("2wiki_heldout_qa.json", "2wiki_heldout2_qa.json", "2wiki_heldout3_qa.json"):
-        used |= {t for q in json.loads((DATA / name).read_text(encoding="utf-8")) for t, _ in q["supporting_facts"]}
-    for name in ("en_extract_gold.jsonl", "en_extract_heldout2.jsonl", "en_extract_heldout3.jsonl",
-                 "en_extract_heldout4.jsonl"):
-        lines = (DATA / name).read_text(encoding="utf-8").splitlines()
-        used |= {json.loads(line)["title"] for line in lines if line.strip()}
-    return used
+QA_SETS = ("2wiki_heldout_qa.json", "2wiki_heldout2_qa.json", "2wiki_heldout3_qa.json")
+EXTRACTION_SETS = ("en_extract_gold.jsonl", "en_extract_heldout2.jsonl", "en_extract_heldout3.jsonl",
+                   "en_extract_heldout4.jsonl")
+SEED = 83
 
 
 def candidates() -> list[tuple[str, str]]:
-    corpus = json.loads(CORPUS.read_text(encoding="utf-8"))
-    used = used_titles()
-    free = [r for r in corpus if r["title"] not in used]
-    people = [r["title"] for r in free
-              if r["text"].startswith(r["title"]) and PERSON.match(r["text"][len(r["title"]):].lstrip())
-              and " " in r["title"]]
-    pairs = []
-    for b in people:
-        pattern = re.compile(r"(?<!\w)" + re.escape(b) + r"(?!\w)")
-        pairs += [(a["title"], b) for a in free
-                  if a["title"] != b and b not in a["title"] and pattern.search(a["text"])]
-    pairs.sort()
-    random.Random(83).shuffle(pairs)
-    return pairs
-
-
-def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 400
-    pairs = candidates()
-    print(f"{len(pairs)} candidate pairs")
-    for i, (a, b) in enumerate(pairs[:n]):
-        print(f"{i}\t{a}\t->\t{b}")
+    return third.candidates(third.used_titles(QA_SETS, EXTRACTION_SETS), SEED)
 
 
 if __name__ == "__main__":
-    main()
+    third.main(candidates())
