@@ -36,6 +36,7 @@ more as an argument; one word alone was left out (in most sentences it is a desc
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
@@ -166,6 +167,8 @@ def code_names_kind(args: TechArgs, ours: list[Triple], code: Token) -> None:
 _MODALS = frozenset({"can", "could", "may", "might", "should", "would", "must", "ca"})
 # Verbs that link a subject to a state, not to a thing: "Text deltas remain available through `recv`".
 _LINKING = frozenset({"remain", "become", "stay", "seem", "appear", "look", "sound", "get", "keep", "turn"})
+# A term's or name's words: letters and digits, joined by spaces, hyphens, dots, slashes or underscores.
+_WORDS = re.compile(r"^[\w.+/-]+(?: [\w.+/-]+)*$")
 
 
 def stated_between_terms(verb: Token, subject: Mention, obj: Mention, lemma: Callable[[Token], str]) -> bool:
@@ -177,13 +180,24 @@ def stated_between_terms(verb: Token, subject: Mention, obj: Mention, lemma: Cal
     object that is code, a name or a term of two words or more ("tells the SOCKS proxy server", "will compare
     `inputs`"), never one bare noun. The subject is its whole noun phrase: a modifier the term left out
     ("Finalized output items", "Modern Web browsers") restricts what the clause is about, and the term without
-    it claims more than the text."""
+    it claims more than the text. Not a caption's participle ("Spacy model uploaded to PyPi"), an object before
+    the verb (a fronted "In strict assertion mode, ..."), a label or image text before a paragraph or a colon,
+    nor ends that are no words (table cells, badges)."""
     clause = verb.head if verb.dep_ == "conj" and verb.head.tag_.startswith("VB") else verb
     if clause.dep_ not in ("ROOT", "relcl") or lemma(verb) in _LINKING or any(
             c.dep_ == "mark" for c in clause.children):
         return False  # (the parser makes "If the test function receives ..." the root, "If" its mark)
     if any(c.dep_ == "aux" and c.lower_ in _MODALS for t in (verb, clause) for c in t.children):
         return False
+    if verb.tag_ == "VBN" and not any(c.dep_ in ("aux", "auxpass") for c in verb.children):
+        return False  # "Spacy model uploaded to PyPi.": a caption's participle, passive in meaning
+    if 0 <= obj.start < verb.i:
+        return False  # "In strict assertion mode, error messages ... display a diff": a fronted circumstance
+    if subject.start >= 0 and subject.start < verb.i and ("\n\n" in verb.doc[subject.start:verb.i].text or any(
+            t.text == ":" for t in verb.doc[subject.start:verb.i])):
+        return False  # "fpdf2 logo\n\n`fpdf2` is ...", "Official Integration: Directly integrates ...": a label
+    if not all(_WORDS.match(m.name) for m in (subject, obj)):
+        return False  # "| second", "📚 draft", "Graph, Document, Key/Value": table cells, badges, a list run together
     if subject.start < 0 or any(c.i < subject.start and c.dep_ not in ("det", "predet", "punct")
                                 for c in verb.doc[subject.end - 1].lefts):
         return False
