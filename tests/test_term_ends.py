@@ -230,3 +230,21 @@ If the test function receives a callback function and
 also returns a `Promise`, the test will fail.
 """)
     assert not any(s == "test function" for s, _, _ in found), found
+
+
+def test_a_circumstance_before_the_verb_is_no_object_of_a_term(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # assert.md, strict assertion mode: "In strict assertion mode" says when the terms do what they do; it is
+    # no object of "behave" or "display" (the rule took it as one before its guard: (non-strict method, behave
+    # in, strict assertion mode), (error message, display in, strict assertion mode)).
+    found = triples(tmp_path, extractor, """# Assert
+
+## Strict assertion mode
+
+In strict assertion mode, non-strict methods behave like their corresponding
+strict methods. For example, [`assert.deepEqual()`][] will behave like
+[`assert.deepStrictEqual()`][].
+
+In strict assertion mode, error messages for objects display a diff. In legacy
+assertion mode, error messages for objects display the objects, often truncated.
+""")
+    assert not any(o.endswith("assertion mode") for _, _, o in found), found
