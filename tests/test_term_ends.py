@@ -1,9 +1,10 @@
 """Common nouns as the ends of a manual's relations (issue 31, `extract/term_ends.py`).
 
 Each passage is real documentation installed on the development machine (the Node.js API manual,
-/usr/share/doc/nodejs/api), in none of the labelled sets, read end to end: Markdown reader, chunker, offline
-extractor with the shipped open-domain schema. Before `term_ends` no triple here had a one-word common noun
-as an end, and code before a noun named nothing.
+/usr/share/doc/nodejs/api; npm's manual and the READMEs of its packages, /usr/lib/node_modules/npm), in none of
+the labelled sets, read end to end: Markdown reader, chunker, offline extractor with the shipped open-domain
+schema. Before `term_ends` no triple here had a one-word common noun as an end, and code before a noun named
+nothing; before `stated_between_terms` no term subject related to another term.
 """
 
 from __future__ import annotations
@@ -181,3 +182,69 @@ CommonJS. This includes the following:
     for name in ("require", "module", "exports", "__dirname", "__filename"):
         assert (name, "isA", "CommonJS wrapper variable") in found, found
     assert not any(s == "import()" and o == "statement" for s, _, o in found), found
+
+
+def test_a_term_states_what_it_does_to_another_term(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # socks' docs/examples/typescript/associateExample.md and npm's using-npm/registry.md: a term of two words
+    # as the subject of a main or relative clause whose object is another term.
+    found = triples(tmp_path, extractor, """# socks examples
+
+## Example for SOCKS 'associate' command
+
+The associate command tells the SOCKS proxy server to establish a UDP relay. The server binds to a new UDP \
+port and communicates the newly opened port back to the origin client.
+""")
+    assert ("associate command", "tell", "SOCKS proxy server") in found, found
+    found = triples(tmp_path, extractor, """# Registry
+
+### Description
+
+To resolve packages by name and version, npm talks to a registry website that implements the CommonJS Package \
+Registry specification for reading package info.
+""")
+    assert ("registry website", "implements", "CommonJS Package Registry specification") in found, found
+
+
+def test_a_term_clause_of_possibility_or_condition_states_nothing(tmp_path: Path,
+                                                                   extractor: OfflineExtractor) -> None:
+    # tls.md ('resumeSession') and test.md: what a listener "should" do and what holds "If the test function
+    # receives a callback function" are no facts about the terms (without "should" and "If", the same
+    # sentences do make (event listener, perform for, sessionData) and (test function, receive, callback
+    # function)).
+    found = triples(tmp_path, extractor, """# TLS (SSL)
+
+## Class: `tls.Server`
+
+### Event: `'resumeSession'`
+
+The event listener should perform a lookup in external storage for the
+`sessionData` saved by the `'newSession'` event handler using the given
+`sessionId`.
+""")
+    assert not any(s == "event listener" for s, _, _ in found), found
+    found = triples(tmp_path, extractor, """# Test runner
+
+## Callback-style tests
+
+If the test function receives a callback function and
+also returns a `Promise`, the test will fail.
+""")
+    assert not any(s == "test function" for s, _, _ in found), found
+
+
+def test_a_circumstance_before_the_verb_is_no_object_of_a_term(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # assert.md, strict assertion mode: "In strict assertion mode" says when the terms do what they do; it is
+    # no object of "behave" or "display" (the rule took it as one before its guard: (non-strict method, behave
+    # in, strict assertion mode), (error message, display in, strict assertion mode)).
+    found = triples(tmp_path, extractor, """# Assert
+
+## Strict assertion mode
+
+In strict assertion mode, non-strict methods behave like their corresponding
+strict methods. For example, [`assert.deepEqual()`][] will behave like
+[`assert.deepStrictEqual()`][].
+
+In strict assertion mode, error messages for objects display a diff. In legacy
+assertion mode, error messages for objects display the objects, often truncated.
+""")
+    assert not any(o.endswith("assertion mode") for _, _, o in found), found

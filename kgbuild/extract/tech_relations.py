@@ -39,7 +39,7 @@ from kgbuild.extract.code_text import (
 from kgbuild.extract.facts import CONCEPT, PROPN, Facts, Mention, Triple
 from kgbuild.extract.software_names import heading_names
 from kgbuild.extract.tech_members import listed, qualified_members
-from kgbuild.extract.term_ends import code_names_kind, single_noun_term
+from kgbuild.extract.term_ends import code_names_kind, single_noun_term, stated_between_terms
 from kgbuild.extract.vocab import NOUN_TAGS, PROPER_TAGS, REL_PRONOUNS, STOP_ADJECTIVES, VAGUE_NOUNS
 
 if TYPE_CHECKING:
@@ -822,7 +822,7 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
         pair = frozenset((subject.name, obj.name))
         if subject is obj or subject.name == obj.name or obj.is_date or any(
                 {t.subject.name, t.object.name} == pair for t in ours) or (
-                subject.label == CONCEPT and not _term_fact(args, verb, passive, predicate, obj)):
+                subject.label == CONCEPT and not _term_fact(args, verb, passive, predicate, subject, obj)):
             continue
         ours.append(Triple(subject, predicate, obj))
 
@@ -864,13 +864,18 @@ def _related(ours: Sequence[Triple], a: Mention, b: Mention) -> bool:
     return any({t.subject.name, t.object.name} == {a.name, b.name} for t in ours)
 
 
-def _term_fact(args: TechArgs, verb: Token, passive: bool, predicate: str, obj: Mention) -> bool:
+def _term_fact(args: TechArgs, verb: Token, passive: bool, predicate: str, subject: Mention, obj: Mention) -> bool:
     """A term's clause that states a fact: its own active verb, a verb of software, code as its object ("A
     nested protocol error raises `ResponsesWebSocketError`"). Measured on the corpus, a term as the subject of
     any verb towards any name was as often wrong as right ("multiple threads" call `alloc()` in "can be called
-    from multiple threads")."""
-    return not passive and predicate in _MAPPED and args.is_code(obj) and any(
-        c.dep_ == "nsubj" for c in verb.children)
+    from multiple threads"); so beyond that, only a term's main or relative clause that states what it does to
+    code, a name or another term, with no modal and its whole noun phrase ("The bind command tells the SOCKS
+    proxy server ...": `term_ends.stated_between_terms`)."""
+    if passive or not any(c.dep_ == "nsubj" for c in verb.children):
+        return False
+    if predicate in _MAPPED and args.is_code(obj):
+        return True
+    return stated_between_terms(verb, subject, obj, args.lemma)
 
 
 def _possessor(args: TechArgs, ours: list[Triple], code: Token) -> None:

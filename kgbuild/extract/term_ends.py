@@ -26,10 +26,17 @@ more as an argument; one word alone was left out (in most sentences it is a desc
   kind says the code is one ("the `CountsClicks` example story" -> isA story). The noun needs a determiner or
   a plural ("The speed of `zlib` compression" is what zlib does), and a plural right after code that is
   followed by what follows a verb is the code's verb misread ("`@playwright/test` exports an empty ...").
+- **A term's own clause towards another term**: "The bind command tells the SOCKS proxy server to bind ..." ->
+  (bind command, tell, SOCKS proxy server), "Build environments will compare `inputs` and `outputs`", "a registry
+  website that implements the CommonJS Package Registry specification". A term subject was left out before (as
+  often wrong as right towards any name); it is kept in a main or relative clause, active, without a modal or a
+  condition ("can switch to", "If the test function receives ..."), with its whole noun phrase as the term
+  ("Finalized output items" is not "output item") and an object of two words or more, code or a name.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
@@ -155,6 +162,48 @@ def code_names_kind(args: TechArgs, ours: list[Triple], code: Token) -> None:
     ours.append(Triple(subject, "isA", kind))
 
 
+# Auxiliaries of what may or should happen: "listener functions can switch to an asynchronous mode" is a
+# possibility the manual allows, not a fact about the term.
+_MODALS = frozenset({"can", "could", "may", "might", "should", "would", "must", "ca"})
+# Verbs that link a subject to a state, not to a thing: "Text deltas remain available through `recv`".
+_LINKING = frozenset({"remain", "become", "stay", "seem", "appear", "look", "sound", "get", "keep", "turn"})
+# A term's or name's words: letters and digits, joined by spaces, hyphens, dots, slashes or underscores.
+_WORDS = re.compile(r"^[\w.+/-]+(?: [\w.+/-]+)*$")
+
+
+def stated_between_terms(verb: Token, subject: Mention, obj: Mention, lemma: Callable[[Token], str]) -> bool:
+    """Whether the active clause of `verb`, whose subject is a term of two words or more ("The bind command",
+    "Build environments", "A future release"), states a fact towards `obj`: a main clause or a relative one
+    ("the remote host that connected to the SOCKS proxy"), not a condition or time ("If a Node.js API
+    abstraction creates ...", "when a Node.js API creates ...", even where the parser made it the root), with
+    no modal ("can switch to"), a verb that relates rather than links ("remain available through"), and an
+    object that is code, a name or a term of two words or more ("tells the SOCKS proxy server", "will compare
+    `inputs`"), never one bare noun. The subject is its whole noun phrase: a modifier the term left out
+    ("Finalized output items", "Modern Web browsers") restricts what the clause is about, and the term without
+    it claims more than the text. Not a caption's participle ("Spacy model uploaded to PyPi"), an object before
+    the verb (a fronted "In strict assertion mode, ..."), a label or image text before a paragraph or a colon,
+    nor ends that are no words (table cells, badges)."""
+    clause = verb.head if verb.dep_ == "conj" and verb.head.tag_.startswith("VB") else verb
+    if clause.dep_ not in ("ROOT", "relcl") or lemma(verb) in _LINKING or any(
+            c.dep_ == "mark" for c in clause.children):
+        return False  # (the parser makes "If the test function receives ..." the root, "If" its mark)
+    if any(c.dep_ == "aux" and c.lower_ in _MODALS for t in (verb, clause) for c in t.children):
+        return False
+    if verb.tag_ == "VBN" and not any(c.dep_ in ("aux", "auxpass") for c in verb.children):
+        return False  # "Spacy model uploaded to PyPi.": a caption's participle, passive in meaning
+    if 0 <= obj.start < verb.i:
+        return False  # "In strict assertion mode, error messages ... display a diff": a fronted circumstance
+    if subject.start >= 0 and subject.start < verb.i and ("\n\n" in verb.doc[subject.start:verb.i].text or any(
+            t.text == ":" for t in verb.doc[subject.start:verb.i])):
+        return False  # "fpdf2 logo\n\n`fpdf2` is ...", "Official Integration: Directly integrates ...": a label
+    if not all(_WORDS.match(m.name) for m in (subject, obj)):
+        return False  # "| second", "📚 draft", "Graph, Document, Key/Value": table cells, badges, a list run together
+    if subject.start < 0 or any(c.i < subject.start and c.dep_ not in ("det", "predet", "punct")
+                                for c in verb.doc[subject.end - 1].lefts):
+        return False
+    return obj.label != CONCEPT or len(obj.name.split()) > 1
+
+
 # What follows a third-person verb the tagger read as a plural noun after code: its object or clause
 # ("exports an empty ...", "checks whether ..."), or the clause's end ("before `playwright-cli` runs:").
 _AFTER_VERB_TAGS = frozenset({"DT", "PRP", "PRP$", "WDT", "WP", "WRB"})
@@ -172,4 +221,4 @@ def _verb_after_code(head: Token) -> bool:
     return not any(c.dep_ == "det" for c in head.children) and (after is None or after.lower_ in _CLAUSE_ENDS)
 
 
-__all__ = ["GENERIC_NOUNS", "code_names_kind", "single_noun_term"]
+__all__ = ["GENERIC_NOUNS", "code_names_kind", "single_noun_term", "stated_between_terms"]
