@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spacy.tokens import Doc, Span, Token
-
 from kgbuild.extract.facts import CONCEPT, Mention
 from kgbuild.extract.subjects import verb_subjects
 from kgbuild.extract.typehints import class_hint
 from kgbuild.extract.vocab import NOUN_TAGS
 
 if TYPE_CHECKING:
+    from spacy.tokens import Doc, Span, Token  # types only: a build with nothing to extract must not import spaCy
+
     from kgbuild.extract.chunk_state import ChunkState
 
 # What a verb may carry and still be bare, i.e. take the object of a later verb of its list (anything else, an
