@@ -81,7 +81,7 @@ def _event_refs(row: dict[str, Any]) -> list[str]:
 def graph_health(ws: Workspace, *, shown: int = SHOWN) -> GraphHealth:
     """The figures of the graph in `ws` (as last built); `shown` names and documents of each list."""
     entities = _column(ws, "entities", ["id", "name", "spg_class", "chunk_ids", "doc_ids"])
-    relations = _column(ws, "relations", ["id", "subject_id", "object_id", "doc_ids"])
+    relations = _column(ws, "relations", ["subject_id", "object_id", "doc_ids"])
     events = _column(ws, "events", ["id", "arguments", "time_id", "place_id"])
     hypernodes = _column(ws, "hypernodes", ["subject_id", "object_id"])
     concepts = _column(ws, "concepts", ["id"])

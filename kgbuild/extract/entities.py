@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from kgbuild.extract.collegiate_names import college_with_town
@@ -39,7 +38,7 @@ def collect_mentions(
     if title is not None:
         spans = _split_title_surname(doc, spans, title)
     spans, runs = whole_names(doc, spans, _title_spans(doc, document))
-    spans, runs = _within_lines(doc, spans), _runs_within_lines(doc, runs)
+    spans, runs = _within_lines(doc, spans, runs)
     spans = split_paired_people(doc, with_company_suffix(doc, spans))
     votes: dict[str, Counter[str]] = {}
     for span in spans:
@@ -494,41 +493,36 @@ def _with_territory(doc: Doc, ent: Span) -> Span:
     return _relabel(doc[ent.start : end], "PERSON")
 
 
-def _breaks(doc: Doc, start: int, end: int) -> list[int]:
-    """The line-break tokens in [start, end) (spaCy makes every newline a whitespace token of its own)."""
-    return [i for i in range(start, end) if doc[i].is_space and "\n" in doc[i].text]
+def _line_pieces(doc: Doc, start: int, end: int) -> list[tuple[int, int]]:
+    """doc[start:end] cut at its line breaks (spaCy makes every newline a whitespace token of its own), each
+    piece without the whitespace at its ends; empty pieces left out."""
+    breaks = [i for i in range(start, end) if doc[i].is_space and "\n" in doc[i].text]
+    bounds = [start, *(bound for cut in breaks for bound in (cut, cut + 1)), end]
+    pieces = []
+    for lo, hi in zip(bounds[::2], bounds[1::2], strict=True):
+        while lo < hi and doc[lo].is_space:
+            lo += 1
+        while hi > lo and doc[hi - 1].is_space:
+            hi -= 1
+        if hi > lo:
+            pieces.append((lo, hi))
+    return pieces
 
 
-def _within_lines(doc: Doc, spans: list[Span]) -> list[Span]:
-    """Names cut at line breaks. The readers join a paragraph's wrapped lines with spaces, so a line
-    break inside a chunk ends a list item or a table row: the tagger reads the list "Alan Turing /
-    John von Neumann" as one PERSON "Alan Turing John von Neumann" otherwise."""
-    out: list[Span] = []
+def _within_lines(doc: Doc, spans: list[Span], runs: dict[int, tuple[int, int]]
+                  ) -> tuple[list[Span], dict[int, tuple[int, int]]]:
+    """Names and unlabelled name runs cut at line breaks. The readers join a paragraph's wrapped lines with
+    spaces, so a line break inside a chunk ends a list item or a table row: the tagger reads the list "Alan
+    Turing / John von Neumann" as one PERSON "Alan Turing John von Neumann" otherwise."""
+    if "\n" not in doc.text:
+        return spans, runs  # most chunks: nothing to cut
+    cut: list[Span] = []
     for span in spans:
-        bounds = [span.start, *(i for cut in _breaks(doc, span.start, span.end) for i in (cut, cut + 1)), span.end]
-        for lo, hi in zip(bounds[::2], bounds[1::2], strict=True):
-            while lo < hi and doc[lo].is_space:
-                lo += 1
-            while hi > lo and doc[hi - 1].is_space:
-                hi -= 1
-            if hi > lo:
-                out.append(span if (lo, hi) == (span.start, span.end) else _relabel(doc[lo:hi], span.label_))
-    return out
-
-
-def _runs_within_lines(doc: Doc, runs: dict[int, tuple[int, int]]) -> dict[int, tuple[int, int]]:
-    """The unlabelled name runs cut at line breaks as `_within_lines` cuts the spans."""
-    out: dict[int, tuple[int, int]] = {}
-    for i, (start, end) in runs.items():
-        cuts = _breaks(doc, start, end)
-        if not cuts:
-            out[i] = (start, end)
-            continue
-        bounds = [start, *(c + 1 for c in cuts), end]
-        for lo, hi in pairwise(bounds):
-            if lo <= i < hi and not doc[i].is_space:
-                out[i] = (lo, hi)
-    return out
+        for lo, hi in _line_pieces(doc, span.start, span.end):
+            cut.append(span if (lo, hi) == (span.start, span.end) else _relabel(doc[lo:hi], span.label_))
+    pieces = {run: _line_pieces(doc, *run) for run in set(runs.values())}
+    cut_runs = {i: piece for i, run in runs.items() for piece in pieces[run] if piece[0] <= i < piece[1]}
+    return cut, cut_runs
 
 
 def _relabel(span: Span, label: str) -> Span:

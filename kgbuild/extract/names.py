@@ -74,6 +74,7 @@ _AMPERSAND_GLUE_RE = re.compile(r"(?<=\w)&(?=\s)|(?<=\s)&(?=\w)")
 # Markdown italics around a title ("*Theory of Games and Economic Behavior*"): the quote marks a title's
 # rules read (`name_runs.quoted_titles`); one star each side, the text inside opening with a capital,
 # no star or line break inside (bold "**x**", "*args" and footnote stars are left alone).
+_ITALIC_TITLE_RE = re.compile(r"(?<![\w*])\*(?=[A-Z0-9])([^*\n]{1,150}?)(?<=[^\s*])\*(?![\w*])")
 # 2Wiki's gaps inside a name (issue 23, eleventh session): an Irish or Norman prefix apart from the surname
 # ("Charles O' Hara", "D' Arcy", not "Stash N' Hoard"; the NER took "Charles O'" and "Hara" for two people),
 # and a quoted nickname with the opening quote glued to the given name before it ('Lars Sven" Lasse"
@@ -82,7 +83,6 @@ _APOSTROPHE_GAP_RE = re.compile(r"(?<=\b[OD])(['’]) (?=[A-Z][a-z])")
 # Not a gloss in a parenthesis ('Inka Pirqa (Quechua" Inka" Inca," pirqa" wall)'): no "(" before the given name,
 # and no comma after the surname that follows the nickname.
 _NICKNAME_GAP_RE = re.compile(r'(?<!\()\b([A-Z][A-Za-z]+)" ([A-Z][\w.-]*)" (?=[A-Z][\w\'-]+(?![\w\'-])(?!,))')
-_ITALIC_TITLE_RE = re.compile(r"(?<![\w*])\*(?=[A-Z0-9])([^*\n]{1,150}?)(?<=[^\s*])\*(?![\w*])")
 
 
 def normalize_english_text(text: str) -> str:
