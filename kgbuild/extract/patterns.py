@@ -72,7 +72,7 @@ class Reader:
             # person mention that exists only through surname references (emitted if used).
             title_mention = named or Mention(title, classes.person, "PERSON", -1, -1)
         mentions = link_surnames(doc, mentions, tok2m, title_mention)
-        attach_name_conjuncts(doc, mentions)  # "a daughter of Louis IX of France and Margaret of Provence"
+        attach_name_conjuncts(doc, mentions, classes.person)  # "a daughter of Louis IX of France and Margaret of ..."
         self.state = state = ChunkState(doc, classes, lemma, mentions, tok2m, runs)
         if title_mention is not None and title_mention.label in ("PERSON", PROPN):
             state.title_person = title_mention  # "he" with no person named before it in the chunk
