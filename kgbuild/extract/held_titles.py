@@ -9,7 +9,6 @@ another), so it is also a node, and X isA it. Only a capitalised title from `STY
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from kgbuild.extract.entities import STYLE_TITLES
@@ -69,27 +68,3 @@ def title_node(state: ChunkState, noun: Token, target: Mention) -> Mention | Non
     if mention is None:
         mention = state.titles[name] = Mention(name, state.classes.concept, CONCEPT, start, target.end)
     return mention
-
-
-# "Joan II, Countess of Burgundy", "Edward Stanley, 3rd Earl of Derby": a person styled by the title they held.
-_STYLED_RE = re.compile(r"^[^,]+, (?:\d+(?:st|nd|rd|th) )?(?P<title>(?:Grand )?[A-Z][a-z]+) of (?P<place>[A-Z][^,]*)$")
-
-
-def styled_titles(state: ChunkState) -> None:
-    """(X, <title> of, Y) for a person's name styled "X, <Title> of Y" ("Otto IV, Count of Burgundy" is count of
-    Burgundy; eleventh session, second round): the name states the title as "X was Count of Burgundy" does, and
-    2Wiki writes royalty this way throughout (every held-out writer labelled the fact). Only the titles of
-    `STYLE_TITLES` ("Joseph, Count of Hainaut", not "John, Bishop of Lincoln"), one territory ("Countess of Mons
-    and Hainaut" is left to the text's own clauses)."""
-    doc = state.doc
-    for mention in [*state.mentions, *state.used.values()]:
-        if mention.is_date or mention.label == CONCEPT or not state.is_person(mention):
-            continue
-        styled = _STYLED_RE.match(mention.name)
-        if styled is None or styled.group("title").lower() not in STYLE_TITLES or " and " in styled.group("place"):
-            continue
-        of = next((k for k in range(mention.end - 1, mention.start, -1) if doc[k].lower_ == "of"), None)
-        if of is None or of + 1 >= mention.end or doc[of + 1 : mention.end].text != styled.group("place"):
-            continue
-        place = Mention(styled.group("place"), state.classes.place, "GPE", of + 1, mention.end)
-        state.triple(mention, f"{styled.group('title').lower()} of", place, [])

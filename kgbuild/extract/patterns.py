@@ -25,7 +25,6 @@ from kgbuild.extract.collegiate_names import college_towns
 from kgbuild.extract.coordination import misread_list_verbs
 from kgbuild.extract.entities import collect_mentions, link_surnames
 from kgbuild.extract.facts import CONCEPT, PROPN, Classes, Facts, Mention
-from kgbuild.extract.held_titles import styled_titles
 from kgbuild.extract.member_lists import GROUP_NOUNS, group_of_names
 from kgbuild.extract.name_conjuncts import attach_name_conjuncts
 from kgbuild.extract.nouns import (
@@ -112,7 +111,6 @@ class Reader:
         names_in_names(state)
         college_towns(state)
         role_prefixes(state)
-        styled_titles(state)  # "Otto IV, Count of Burgundy": (Otto IV, Count of Burgundy, count of, Burgundy)
         misread_list_verbs(state)  # "and stars (compound) Pam Grier, Sid Haig, Anitra Ford, and Carol Speed"
         attribute_values(state)
         works_by(state)
