@@ -109,6 +109,7 @@ def main() -> None:
               (DATA / "technical_heldout7.jsonl", check_technical),
               (DATA / "technical_heldout8.jsonl", check_technical),
               (DATA / "en_extract_heldout7.jsonl", check_en),
+              (DATA / "en_extract_heldout8.jsonl", check_en),
               (DATA / "2wiki_heldout2_qa.json", check_qa), (DATA / "2wiki_heldout3_qa.json", check_qa),
               (DATA / "2wiki_heldout4_qa.json", check_qa)]
     failed = False
