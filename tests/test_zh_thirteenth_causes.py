@@ -22,3 +22,22 @@ def test_people_with_rarer_surnames_of_the_hundred_families(zh: ChineseExtractor
 def test_a_transliterated_city_is_no_person_for_its_first_character(zh: ChineseExtractor) -> None:
     result = extract(zh, "2023年，宁远电子在德国慕尼黑设立全资子公司宁远欧洲有限公司。")
     assert "慕尼黑" in {e.name for e in result.entities}
+
+
+def test_figures_after_a_clause_that_points_at_a_plant_are_not_the_companys(zh: ChineseExtractor) -> None:
+    result = extract(zh, "2024年9月，宁远电子股份有限公司在合肥新建的电池工厂正式投产，该工厂总投资15亿元，设计年产能8万吨。")
+    assert not any(s == "宁远电子股份有限公司" and o in ("15亿元", "8万吨") for s, _, o in triples(result))
+
+
+def test_figures_of_what_a_sentence_says_will_be_built_are_no_ones(zh: ChineseExtractor) -> None:
+    result = extract(zh, "宁远电子股份有限公司与海川环境科技有限公司签署合作协议，双方将共同建设一座储能电站，总投资约6亿元。")
+    facts = triples(result)
+    assert ("宁远电子股份有限公司", "cooperateWith", "海川环境科技有限公司") in facts
+    assert not any(o == "6亿元" for _, _, o in facts)
+
+
+def test_a_count_of_listed_people_and_a_pointers_stake_are_no_figures(zh: ChineseExtractor) -> None:
+    listed = triples(extract(zh, "浙江工业大学的韦一鸣和宁波大学的樊思远等8人入选。"))
+    assert not any(o == "8人" for _, _, o in listed)
+    stake = triples(extract(zh, "宁远储能有限公司由华辰投资集团有限公司与宁远电子股份有限公司共同出资设立，前者持股60%。"))
+    assert not any(p.startswith("前者") for _, p, _ in stake)

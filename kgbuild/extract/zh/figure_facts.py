@@ -42,6 +42,9 @@ class FigureFacts(ClauseRules):
                 continue
             if re.search(r"约定|承诺|预计|计划|拟|力争|目标", text[clause.start:value.start]):
                 continue  # 约定未来三年供应碳酸锂不少于6万吨: what a contract or a plan promises, not a stated figure
+            opened = max(text.rfind(e, 0, clause.start) for e in "。！？\n") + 1
+            if re.search(r"将[^，。；]{0,6}?(?:建设|新建|兴建|建成|投资建设)", text[opened:value.start]):
+                continue  # 双方将共同建设一座…回收工厂，总投资约18亿元: the figures of what is yet to be built
             run = re.search(r"[\u4e00-\u9fffA-Za-z]*$", before)
             name = run.group(0) if run else ""
             # the figure's name starts after the last word that ends what comes before it
@@ -58,6 +61,8 @@ class FigureFacts(ClauseRules):
                 continue  # 股价收涨17.5%, 募集资金9.6亿港元, 受让其55%: the figure of one act, not one the subject has
             if any(self._org(m) and name.endswith(m.form or m.name) for m in clause.mentions if m.end <= value.start):
                 continue  # 收购…安明电力设备有限公司70%的股权: a stake in the company named, no figure of the subject
+            if "等" in name or name.startswith(("前者", "后者")):
+                continue  # 张三等6人 (a count of people listed), 前者持股75% (a pointer's stake): no figure's name
             if re.search(r"各[类种项个]|多[种个项]|若干", name):
                 continue  # 全年销售各类农业机械4.2万台: a sum over kinds of things said in passing, not a named figure
             name = _METRIC_STRIP_TAIL.sub("", _METRIC_STRIP_LEAD.sub("", name))

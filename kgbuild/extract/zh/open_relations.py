@@ -50,6 +50,9 @@ _CLAUSE_END = re.compile(r"[，；;：]|(?<!\d)[,:]|[,:](?!\d)")
 # A sentence about a thing it does not name (该项目, 此次交易, 该产品): 该 / 此 before a word that is no company's
 _UNNAMED_TOPIC = re.compile(r"\s*(?:[^，。；]{0,12}[，,])?\s*(?:该|此|此次|本次)(?!公司|集团|企业|行|校|院|机构)"
                             r"(?P<noun>[\u4e00-\u9fff])")
+# A clause that opens by pointing at such a thing (…整车工厂正式投产，该工厂总投资62亿元): the sentence speaks of it
+# from there on
+_UNNAMED_CLAUSE = re.compile(r"\s*(?:该|此|此次|本次)(?!公司|集团|企业|行|校|院|机构)(?P<noun>[\u4e00-\u9fff])")
 _CHILD_AFTER = re.compile(r"(?:旗下的|下属的|的(?:全资|控股|参股)?(?:子公司|下属企业))"
                           r"(?!(?:则|还|另|主要)?(?:包括|有|为|是)|共|分别|[，。；、])")
 # 其代表著作《…》: a work of the person the chunk is about.
@@ -174,7 +177,9 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
         sentence_subject: Mention | None = None
         last_metric: OpenFact | None = None
         made_thing: Mention | None = None  # what the last clause said was made by someone named after 由
+        pointing: re.Match[str] | None = None  # the last clause of the sentence that opened by pointing at a thing
         for clause in clauses:
+            pointing = _UNNAMED_CLAUSE.match(clause.text) or pointing
             if re.match(r"\s*(?:据|根据|援引)", clause.text):
                 continue  # 据新华社报道: the source of the news, not what it is about
             # a report's 公司 points back: at the chunk's company where it was named by the end of this clause, else
@@ -268,6 +273,11 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
                 # that museum
                 metric_subject = next((o for o in reversed(orgs) if o.end <= start
                                        and o.name.endswith(unnamed.group("noun"))), None)
+            elif pointing is not None:
+                # …的整车工厂正式投产，该工厂总投资62亿元，设计年产能20万辆: from the clause that points at the plant
+                # on, the figures are the plant's (an organisation named before with that noun's ending, else no one's)
+                metric_subject = next((o for o in reversed(orgs) if o.end <= clause.start
+                                       and o.name.endswith(pointing.group("noun"))), None)
             elif sentence_subject is not None:
                 metric_subject = sentence_subject if self._org(sentence_subject) else None
             else:
