@@ -41,3 +41,12 @@ def test_a_count_of_listed_people_and_a_pointers_stake_are_no_figures(zh: Chines
     assert not any(o == "8人" for _, _, o in listed)
     stake = triples(extract(zh, "宁远储能有限公司由华辰投资集团有限公司与宁远电子股份有限公司共同出资设立，前者持股60%。"))
     assert not any(p.startswith("前者") for _, p, _ in stake)
+
+
+def test_counts_written_in_chinese_numerals_are_figures(zh: ChineseExtractor) -> None:
+    result = extract(zh, "截至2023年末，宁远电子股份有限公司在职员工2,410人，其中研发人员四百一十五人。全年公司销售锂电池"
+                         "隔膜三十六万吨。公司第二届董事会第五次会议审议通过了上述议案。")
+    facts = triples(result)
+    assert ("宁远电子股份有限公司", "研发人员", "四百一十五人") in facts
+    assert ("宁远电子股份有限公司", "销量", "三十六万吨") in facts
+    assert not any(o.startswith(("二届", "五次")) for _, _, o in facts)

@@ -28,6 +28,14 @@ VALUE_RE = re.compile(
     r"元|人民币|人次|人|家|名|辆|台|吨|件|户|座|所|项|倍|"
     r"平方公里|公里|平方米|万千瓦|千瓦|兆瓦)"
     r"(?![\d年月日号])")
+# An amount written in Chinese numerals, as reports write counts of staff and of things sold (研发人员七百零三人,
+# 销售玻纤纱四十二万吨): two numerals or more, one of them a place value (十, 百, 千, 万, 亿), and a unit of people or
+# things (not 届 or 次: 第三届, 第九次 count editions and meetings).
+CN_VALUE_RE = re.compile(
+    r"(?<![零〇一二三四五六七八九十百千万亿两])(?=[零〇一二三四五六七八九十百千两]*[十百千万亿])"
+    r"[零〇一二三四五六七八九十百千两]{2,}(?:万亿|亿|万)?(?:余|多)?"
+    r"(?:亿元|万元|元|人次|人|家|名|辆|台|吨|件|户|座|所|项)"
+    r"(?![\d年月日号])")
 # Tags of tokens that may stand inside a name (nouns, proper names, abbreviations, Latin words, noun-verbs
 # such as 投资 and 监督管理, distinguishing words such as 特种).
 _NAMEY = frozenset({"n", "nr", "nrfg", "nrt", "ns", "nt", "nz", "j", "eng", "vn", "b", "an", "l", "ng", "nl", "ag"})

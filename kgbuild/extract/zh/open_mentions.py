@@ -27,6 +27,7 @@ import re
 from kgbuild.extract.zh.mentions import Mention
 from kgbuild.extract.zh.name_rules import (
     BREAK,
+    CN_VALUE_RE,
     DATE_RE,
     VALUE_RE,
     Found,
@@ -137,6 +138,7 @@ class OpenNameFinder(OrgNames, CuedOrgNames, WorkNames, ShortNames):
                 f.mention.kind = next((k.how for k in kept if k.mention.name == f.mention.name
                                        and k.how != "repeat"), "")
         result.mentions = [f.mention for f in sorted(kept, key=lambda f: f.mention.start)]
-        result.values = [Mention(m.group(0), "", m.start(), m.end(), m.group(0)) for m in VALUE_RE.finditer(text)
+        amounts = sorted([*VALUE_RE.finditer(text), *CN_VALUE_RE.finditer(text)], key=lambda m: m.start())
+        result.values = [Mention(m.group(0), "", m.start(), m.end(), m.group(0)) for m in amounts
                          if not overlaps([(x.mention.start, x.mention.end) for x in kept], m.start(), m.end())]
         return result
