@@ -57,6 +57,16 @@ def test_each_territory_of_a_style_is_related(extractor: OfflineExtractor) -> No
     assert "duke" in all_types(result, "Charles I, Duke of Bourbon")
 
 
+def test_a_long_full_name_keeps_its_style(extractor: OfflineExtractor) -> None:
+    # 2Wiki "Gordon Howard, 5th Earl of Effingham": five words of name before the style (main allowed three).
+    result = run(extractor, "Gordon Frederick Henry Charles Howard, 5th Earl of Effingham (18 May 1873 – 7 July 1946) "
+                            "was an English peer and member of the House of Lords.",
+                 "Gordon Howard, 5th Earl of Effingham")
+    name = "Gordon Frederick Henry Charles Howard, 5th Earl of Effingham"
+    assert (name, "earl of", "Effingham") in triples(result)
+    assert "earl" in all_types(result, name)
+
+
 def test_style_of_reads_the_comma_form_only() -> None:
     assert style_of("Richilde, Countess of Mons and Hainaut") == ("countess", ["Mons", "Hainaut"])
     assert style_of("Charles Stourton, 8th Baron Stourton") == ("baron", [])

@@ -427,7 +427,9 @@ def _with_style(doc: Doc, ent: Span) -> Span:
         # "Sir Edward Wingfield Verner" + ", 4th Baronet": numbered, no territory; the "Sir" and three names
         # are one person, so the length allowed is the full name's
         return _relabel(doc[ent.start : i + 3], "PERSON")
-    if len(ent) > 3 or i + 3 >= len(doc) or doc[i].text != "," or (
+    # A person's full name may be long ("James Francis Fitz-James Stuart, 2nd Duke of Berwick"); a place or
+    # organisation the NER made of a given name ("Louis" as GPE) is short.
+    if len(ent) > (6 if ent.label_ == "PERSON" else 3) or i + 3 >= len(doc) or doc[i].text != "," or (
             ent[0].lower_ in STYLE_TITLES and (len(ent) == 1 or any(t.lower_ == "of" for t in ent))):
         return ent  # "Duke of Richmond, Duke of Lennox": two titles, no name ("Prince Edward, Duke of Kent" is one)
     j = i + 1
