@@ -292,3 +292,18 @@ def test_a_name_over_several_code_spans_is_each_span(tmp_path: Path, extractor: 
     names = {e.name for e in entities(results)}
     assert {"Function", "GeneratorFunction"} <= names, names
     assert not any("," in n and "Function" in n for n in names), names
+
+
+def test_inline_code_glued_to_a_word_stays_a_word_of_its_own(
+        tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # Written in the style of a library's README (a space left out after the closing backtick): the code is its
+    # own entity, never run into the next word ("v2.x.yis").
+    _, results = build(tmp_path, extractor, """# mylib
+
+## Branches
+
+The branch `v2.x.y`is the maintenance line of the library, and `v3.x.y`holds the new parser.
+""")
+    names = {e.name for r in results for e in r.entities}
+    assert "v2.x.y" in names and "v3.x.y" in names, names
+    assert not any(n.startswith(("v2.x.yis", "v3.x.yholds")) for n in names), names

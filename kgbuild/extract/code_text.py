@@ -128,13 +128,20 @@ def mask_code(text: str, normalize: Callable[[str], str]) -> Masked:
     last = 0
     for m in _CODE_SPAN.finditer(text):
         prose = normalize(text[last:m.start()])
+        code = " ".join(m.group(2).split())
+        if code and prose[-1:].isalnum():
+            prose += " "  # "a`b`": code glued to a word is a word of its own, never one token with it
         pieces.append(prose)
         size += len(prose)
-        code = " ".join(m.group(2).split())
         if code:
             spans.append((size, size + len(code)))
             pieces.append(code)
             size += len(code)
+            if text[m.end():m.end() + 1].isalnum():
+                # "The branch `00.11.z`is a new branch": a space the writer left out; unseparated, the tokenizer
+                # makes code and word one token ("00.11.zis"), an entity no text names.
+                pieces.append(" ")
+                size += 1
         last = m.end()
     pieces.append(normalize(text[last:]))
     return Masked("".join(pieces), tuple(spans), had_block or bool(spans))
