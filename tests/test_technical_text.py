@@ -307,3 +307,17 @@ The branch `v2.x.y`is the maintenance line of the library, and `v3.x.y`holds the
     names = {e.name for r in results for e in r.entities}
     assert "v2.x.y" in names and "v3.x.y" in names, names
     assert not any(n.startswith(("v2.x.yis", "v3.x.yholds")) for n in names), names
+
+
+def test_a_plural_or_verb_ending_after_code_stays_with_it(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # dns.md's `hints` option ("Multiple flags may be passed by bitwise `OR`ing their values") and manuals' plurals
+    # of code ("`Buffer`s"): an ending glued to code is no word of its own (no entity "ing" or "s").
+    _, results = build(tmp_path, extractor, """# DNS
+
+## `dns.lookup(hostname[, options], callback)`
+
+Multiple flags may be passed by bitwise `OR`ing their values. Both `Buffer`s are copied.
+""")
+    names = {e.name for r in results for e in r.entities}
+    assert not names & {"ing", "s"}, names
+    assert not any(s == "bitwise" for r in results for t in r.relations for s in (t.subject.name,)), names

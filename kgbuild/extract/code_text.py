@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from spacy.tokens import Doc
 
 _FENCED_BLOCK = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]{0,3}\1[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
+# An ending written right after code that makes a word of it: "`Buffer`s", "`OR`ing", "`require`d".
+_PLURAL_AFTER_CODE = re.compile(r"(?:e?s|ing|e?d)\b")
 _CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 # Shapes no English name has: a dotted path, a call, lowerCamel, snake_case, an option, a scope.
 _CODE_SHAPE = re.compile(
@@ -137,9 +139,10 @@ def mask_code(text: str, normalize: Callable[[str], str]) -> Masked:
             spans.append((size, size + len(code)))
             pieces.append(code)
             size += len(code)
-            if text[m.end():m.end() + 1].isalnum():
+            if text[m.end():m.end() + 1].isalnum() and not _PLURAL_AFTER_CODE.match(text, m.end()):
                 # "The branch `00.11.z`is a new branch": a space the writer left out; unseparated, the tokenizer
-                # makes code and word one token ("00.11.zis"), an entity no text names.
+                # makes code and word one token ("00.11.zis"), an entity no text names. Not a plural's or a verb's
+                # ending ("`Buffer`s", "`OR`ing"), which makes a word with the code, as manuals mean it.
                 pieces.append(" ")
                 size += 1
         last = m.end()

@@ -1179,7 +1179,8 @@ def _verb_objects(args: TechArgs, verb: Token, subjects: Sequence[Mention], pass
         # "reads key-value pairs from a `.env` file": the object's named thing is what the clause relates. Not for
         # a term's clause: "typed arrays that involve direct data modification from C++" relate the two terms (a
         # term's relation towards a name is no more what the text says than towards the term).
-        by_prep += [(p, s, o) for p, s, o in of_object if o.label != CONCEPT and s.label != CONCEPT]
+        # ("the Electron runtime runs multiple instances of Node.js": a part or number "of" a name is that name still)
+        by_prep += [(p, s, o) for p, s, o in of_object if o.label != CONCEPT and (s.label != CONCEPT or p == "of")]
     elif not direct and not passive:
         # "implements a modified subset of the `EventEmitter` API": a part of a named thing is that thing.
         direct += [(s, o) for child in verb.children if child.dep_ == "dobj" and args.lemma(child) in _PARTITIVE
