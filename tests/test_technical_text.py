@@ -321,3 +321,20 @@ Multiple flags may be passed by bitwise `OR`ing their values. Both `Buffer`s are
     names = {e.name for r in results for e in r.entities}
     assert not names & {"ing", "s"}, names
     assert not any(s == "bitwise" for r in results for t in r.relations for s in (t.subject.name,)), names
+
+
+def test_a_file_named_without_backticks_is_code(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # Written in the style of a package's README (Debian's docs name files bare: "the README.md file", "updating
+    # libproc.so"): a name with a source, build or library file's extension is code as "`setup.py`" is; a web
+    # address is not.
+    _, results = build(tmp_path, extractor, """# mytool
+
+## Building
+
+Please see the INSTALL.txt file that comes with the source release. The build reads
+its settings from options.cfg and links against libmytool.so. Node.js is not needed;
+releases are announced on www.example.org.
+""")
+    found = {e.name: e.spg_class for r in results for e in r.entities}
+    assert all(found.get(n) == "CodeElement" for n in ("INSTALL.txt", "options.cfg", "libmytool.so")), found
+    assert found.get("www.example.org") != "CodeElement", found

@@ -37,6 +37,12 @@ if TYPE_CHECKING:
     from spacy.tokens import Doc
 
 _FENCED_BLOCK = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]{0,3}\1[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
+# A file named in prose without backticks ("the README.md file", "documented in aliased_buffer.h", "updating
+# libproc.so"): code as much as "`setup.py`" is, by its extension. Lower-case stems or capitals only ("README.md",
+# not "Node.js", a program's name), the common extensions of source, build, library and documentation files.
+_BARE_FILE = re.compile(
+    r"(?<![\w`/.@:-])((?:[a-z_][\w-]*|[A-Z][A-Z_]+)(?:\.[\w-]+)*\.(?:md|py|js|mjs|cjs|ts|c|h|cc|cpp|hpp|so|txt|"
+    r"json|ya?ml|toml|cfg|ini|sh|rst|html?|css|xml|gyp|gypi|lock))(?![\w`/@-]|\.\w)")
 # An ending written right after code that makes a word of it: "`Buffer`s", "`OR`ing", "`require`d".
 _PLURAL_AFTER_CODE = re.compile(r"(?:e?s|ing|e?d)\b")
 _CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
@@ -133,6 +139,7 @@ def mask_code(text: str, normalize: Callable[[str], str]) -> Masked:
         code = " ".join(m.group(2).split())
         if code and prose[-1:].isalnum():
             prose += " "  # "a`b`": code glued to a word is a word of its own, never one token with it
+        spans.extend((size + f.start(1), size + f.end(1)) for f in _BARE_FILE.finditer(prose))
         pieces.append(prose)
         size += len(prose)
         if code:
@@ -146,8 +153,11 @@ def mask_code(text: str, normalize: Callable[[str], str]) -> Masked:
                 pieces.append(" ")
                 size += 1
         last = m.end()
-    pieces.append(normalize(text[last:]))
-    return Masked("".join(pieces), tuple(spans), had_block or bool(spans))
+    had_code = bool(spans)  # (before the bare file names: a file named in prose makes no chunk a manual's)
+    tail = normalize(text[last:])
+    spans.extend((size + f.start(1), size + f.end(1)) for f in _BARE_FILE.finditer(tail))
+    pieces.append(tail)
+    return Masked("".join(pieces), tuple(sorted(spans)), had_block or had_code)
 
 
 def unlink_rest(text: str) -> str:
