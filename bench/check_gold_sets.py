@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -49,6 +50,41 @@ def written(text: str) -> str:
     return " ".join(text.replace("`", "").split()).lower()
 
 
+EN_KEYS = {"id", "source", "title", "text", "labelled", "facts", "aliases", "names"}
+EN_FACT_KEYS = {"s", "p", "o", "alt_p", "q", "kind", "sym"}
+
+
+def check_en(path: Path) -> list[str]:
+    """An English extraction set: record and fact keys, kinds, and every name and alias written in its text.
+
+    The fuller check (each fact's ends in the text, the text equal to its corpus passage, no title reused) is
+    the set's own bench/data/<set>_check.py; this one needs no corpus.
+    """
+    problems = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        r = json.loads(line)
+        where = r.get("id", "?")
+        if set(r) != EN_KEYS:
+            problems.append(f"{where}: keys differ: {sorted(set(r) ^ EN_KEYS)}")
+            continue
+        text = loose(r["text"])
+        forms = [*r["names"], *(f for k, v in r["aliases"].items() for f in [k, *v])]
+        problems += [f"{where}: name {n} not in the text" for n in forms if loose(n) not in text]
+        for f in r["facts"]:
+            if not set(f) >= EN_FACT_KEYS or f["kind"] not in ("relation", "isa", "date", "value"):
+                problems.append(f"{where}: bad fact {f}")
+            elif (f["kind"] == "isa") != (f["p"] == "isa"):
+                problems.append(f"{where}: kind {f['kind']} with p {f['p']}")
+    return problems
+
+
+def loose(text: str) -> str:
+    """written(), with quotes dropped and no space beside a hyphen: 2Wiki writes "Nassau- Weilburg"."""
+    return re.sub(r"\s*-\s*", "-", written(text.replace('"', "")))
+
+
 def check_qa(path: Path, slice_others: int = 900) -> list[str]:
     qa = json.loads(path.read_text(encoding="utf-8"))
     data = json.loads(CORPUS_2WIKI.read_text(encoding="utf-8"))
@@ -71,6 +107,12 @@ def main() -> None:
               (DATA / "technical_heldout5.jsonl", check_technical),
               (DATA / "technical_heldout6.jsonl", check_technical),
               (DATA / "technical_heldout7.jsonl", check_technical),
+              (DATA / "technical_heldout8.jsonl", check_technical),
+              (DATA / "technical_heldout9.jsonl", check_technical),
+              (DATA / "en_extract_heldout7.jsonl", check_en),
+              (DATA / "en_extract_heldout8.jsonl", check_en),
+              (DATA / "zh_heldout12_gold.json", check_zh),
+              (DATA / "zh_heldout13_gold.json", check_zh),
               (DATA / "2wiki_heldout2_qa.json", check_qa), (DATA / "2wiki_heldout3_qa.json", check_qa),
               (DATA / "2wiki_heldout4_qa.json", check_qa)]
     failed = False

@@ -28,6 +28,11 @@ The same mode reads `--root /usr/share/doc` (written for `technical_heldout7.jso
 `source` is `usr-share-doc/` + the path (`source_prefix`: a root other than a node_modules folder is written as its
 path with hyphens), a "package" is the top folder (`python3-pip`, `nodejs`), and a file an earlier set names by its
 absolute path (`/usr/share/doc/nodejs/api/net.md`) is out of the pool too.
+
+`--docs-only` (written for `technical_heldout9.jsonl`, `--root /usr/lib/google-cloud-sdk/platform`) narrows the `--root`
+pool to files inside a folder named `docs` or `documentation` (a library's user documentation), leaves out READMEs and
+"what's new" pages with the histories, and makes a file's "package" the folder that holds its `docs` folder
+(`gsutil/third_party/urllib3`), so the per-package cap is per library. Without the flag nothing changes.
 """
 from __future__ import annotations
 
@@ -48,6 +53,10 @@ RST_TABLE_BORDER = re.compile(r"^=+( +=+)+\s*$")
 # Under /usr/share/doc also news, translator lists and copyright files, and the hyphenated spellings of the same.
 NOT_NODE_DOCS = re.compile(r"(^|/)(CHANGELOG|CHANGES|HISTORY|NEWS|SECURITY|CODE[-_]OF[-_]CONDUCT|release[-_]notes"
                            r"|TRANSLATORS|COPYRIGHT)[^/]*$", re.I)
+# Under --docs-only: a file counts when a folder on its path is named docs or documentation; READMEs and "what's new"
+# pages (release notes by another name) are left out.
+DOCS_FOLDER = re.compile(r"(^|/)(docs|documentation)/")
+NOT_USER_DOCS = re.compile(r"(^|/)(README|whats[-_]?new)[^/]*$", re.I)
 FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
 
 
@@ -160,7 +169,13 @@ def source_prefix(root: Path) -> str:
     return "-".join(root.resolve().parts[1:]) + "/"
 
 
-def node_files(root: Path, used: set[str]) -> dict[str, list[tuple[str, str, str | None]]]:
+def docs_package(rel: str) -> str:
+    """Under --docs-only: the folder that holds the file's innermost docs folder (`gsutil/third_party/urllib3`)."""
+    found = list(DOCS_FOLDER.finditer(rel))
+    return rel[:found[-1].start()]
+
+
+def node_files(root: Path, used: set[str], docs_only: bool = False) -> dict[str, list[tuple[str, str, str | None]]]:
     """The --root pool: package -> [(source, body without front matter, front-matter title)]. Markdown and
     reStructuredText (`*.md`, `*.rst`; compressed files are not read); a file an earlier set names by its absolute
     path (the first sets' `/usr/share/doc/...`) is used as well."""
@@ -172,13 +187,15 @@ def node_files(root: Path, used: set[str]) -> dict[str, list[tuple[str, str, str
         if not f.is_file() or source in used or f.resolve().as_posix() in used or re.search(r"(^|/)tests?/", rel) \
                 or NOT_DOCS.search(rel) or NOT_NODE_DOCS.search(rel):
             continue
+        if docs_only and (not DOCS_FOLDER.search(rel) or NOT_USER_DOCS.search(rel)):
+            continue
         body = f.read_text(encoding="utf-8", errors="replace")
         title = None
         if front := FRONT_MATTER.match(body):
             found = re.search(r"^title:\s*(.+?)\s*$", front.group(1), re.M)
             title = found.group(1) if found else None
             body = body[front.end():]
-        files.setdefault(node_package(rel), []).append((source, body, title))
+        files.setdefault(docs_package(rel) if docs_only else node_package(rel), []).append((source, body, title))
     return files
 
 
@@ -193,10 +210,13 @@ def main() -> None:
                              "--root: a cap on the paragraph draw)")
     parser.add_argument("--root", type=Path, help="draw from the Markdown files under this folder instead "
                                                   "(e.g. /usr/lib/node_modules)")
+    parser.add_argument("--docs-only", action="store_true",
+                        help="with --root: only files inside docs/ or documentation/ folders, READMEs and what's-new "
+                             "pages left out, a package being the folder above docs/")
     parser.add_argument("--per-file", type=int, help="with --root: most passages from one file (default: no cap)")
     args = parser.parse_args()
     used = sources_used(Path(__file__).parent / "data", args.drawing)
-    files = node_files(args.root, used) if args.root else site_files(used)
+    files = node_files(args.root, used, args.docs_only) if args.root else site_files(used)
     if args.root:
         draw_by_paragraph(files, args.seed, args.count, args.per_file, args.per_package)
         return

@@ -641,3 +641,18 @@ def test_the_document_size_cap_is_a_setting_and_counts_characters(tmp_path: Path
     problems = {i.source: i.message for i in items if isinstance(i, ReadProblem)}
     assert set(problems) == {"big.txt", "records.jsonl:1"}  # a corpus: the record alone, the next one is read
     assert all("over the cap of 2,000 (read.max_document_chars)" in m for m in problems.values())
+
+
+def test_markdown_backslash_escapes_are_characters_not_markup(tmp_path: Path) -> None:
+    # Node.js's v8.md and tls.md and its changelogs (in no labelled set): an escaped `*` or `_` is the character,
+    # neither emphasis nor a stray backslash ("is \*not\* emitted" read "is \not\ emitted"; a link text
+    # "SSL\_get\_shared\_sigalgs" read "SSL\get_shared_sigalgs").
+    path = tmp_path / "v8.md"
+    path.write_text("# V8\n\nThe value of total\\_heap\\_size is the number of bytes V8 has. The event is\n"
+                    "\\*not\\* emitted. See [SSL\\_get\\_shared\\_sigalgs](https://www.openssl.org/) and _this_.\n",
+                    encoding="utf-8")
+    [doc] = list(read_sources([path]))
+    assert isinstance(doc, Document)
+    text = " ".join(p.text for p in doc.paragraphs)
+    assert "total_heap_size" in text and "is *not* emitted" in text, text
+    assert "See SSL_get_shared_sigalgs and this." in text, text

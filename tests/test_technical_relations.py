@@ -1097,3 +1097,52 @@ Tenacity is a general-purpose retrying library to simplify the task of adding
 retry behavior to just about anything.
 """))
     assert ("Tenacity", "isA", "retrying library") in found
+
+
+def test_an_opening_verb_the_tagger_read_as_a_noun(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # cli.md and async_context.md (Node.js manual, in no labelled set): a description that opens with its verb,
+    # which the tagger reads as a plural noun ("Configures", "Binds"); the heading's code does it.
+    found = triples(extract(tmp_path, extractor, """# Command-line API
+
+## Options
+
+### `--test-only`
+
+Configures the test runner to only execute top level tests that have the `only`
+option set.
+"""))
+    assert ("--test-only", "configure", "test runner") in found, found
+    found = triples(extract(tmp_path, extractor, """# Async context tracking
+
+## Class: `AsyncLocalStorage`
+
+### Static method: `AsyncLocalStorage.bind(fn)`
+
+Binds the given function to the current execution context.
+"""))
+    assert ("AsyncLocalStorage.bind()", "bind to", "execution context") in found, found
+
+
+def test_an_opening_noun_is_no_verb(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # Written in the style of a reference page: a fragment that opens with a plural noun names no doing.
+    found = triples(extract(tmp_path, extractor, """# Server
+
+## `server.listen(options)`
+
+Options for the listening socket of the server.
+"""))
+    assert not any(s == "server.listen()" and o in ("listening socket", "socket") for s, _, o in found), found
+
+
+def test_a_terms_clause_keeps_its_term_object(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # Written in the style of a C++ style guide: a term's relative clause relates its object term; the name in the
+    # object's own "from" phrase does not take its place ("involve from C++" was made before).
+    found = triples(extract(tmp_path, extractor, """# Style guide
+
+## Memory
+
+When working with raw buffers that involve direct memory access
+from JavaScript, use a `SafeBuffer` when possible.
+"""))
+    assert ("raw buffer", "involve", "direct memory access") in found, found
+    assert not any(p == "involve from" for _, p, _ in found), found

@@ -292,3 +292,49 @@ def test_a_name_over_several_code_spans_is_each_span(tmp_path: Path, extractor: 
     names = {e.name for e in entities(results)}
     assert {"Function", "GeneratorFunction"} <= names, names
     assert not any("," in n and "Function" in n for n in names), names
+
+
+def test_inline_code_glued_to_a_word_stays_a_word_of_its_own(
+        tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # Written in the style of a library's README (a space left out after the closing backtick): the code is its
+    # own entity, never run into the next word ("v2.x.yis").
+    _, results = build(tmp_path, extractor, """# mylib
+
+## Branches
+
+The branch `v2.x.y`is the maintenance line of the library, and `v3.x.y`holds the new parser.
+""")
+    names = {e.name for r in results for e in r.entities}
+    assert "v2.x.y" in names and "v3.x.y" in names, names
+    assert not any(n.startswith(("v2.x.yis", "v3.x.yholds")) for n in names), names
+
+
+def test_a_plural_or_verb_ending_after_code_stays_with_it(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # dns.md's `hints` option ("Multiple flags may be passed by bitwise `OR`ing their values") and manuals' plurals
+    # of code ("`Buffer`s"): an ending glued to code is no word of its own (no entity "ing" or "s").
+    _, results = build(tmp_path, extractor, """# DNS
+
+## `dns.lookup(hostname[, options], callback)`
+
+Multiple flags may be passed by bitwise `OR`ing their values. Both `Buffer`s are copied.
+""")
+    names = {e.name for r in results for e in r.entities}
+    assert not names & {"ing", "s"}, names
+    assert not any(s == "bitwise" for r in results for t in r.relations for s in (t.subject.name,)), names
+
+
+def test_a_file_named_without_backticks_is_code(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # Written in the style of a package's README (Debian's docs name files bare: "the README.md file", "updating
+    # libproc.so"): a name with a source, build or library file's extension is code as "`setup.py`" is; a web
+    # address is not.
+    _, results = build(tmp_path, extractor, """# mytool
+
+## Building
+
+Please see the INSTALL.txt file that comes with the source release. The build reads
+its settings from options.cfg and links against libmytool.so. Node.js is not needed;
+releases are announced on www.example.org.
+""")
+    found = {e.name: e.spg_class for r in results for e in r.entities}
+    assert all(found.get(n) == "CodeElement" for n in ("INSTALL.txt", "options.cfg", "libmytool.so")), found
+    assert found.get("www.example.org") != "CodeElement", found

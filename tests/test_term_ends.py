@@ -248,3 +248,28 @@ In strict assertion mode, error messages for objects display a diff. In legacy
 assertion mode, error messages for objects display the objects, often truncated.
 """)
     assert not any(o.endswith("assertion mode") for _, _, o in found), found
+
+
+def test_a_terms_doing_in_the_passive(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # Written in the style of a package's README: the "by" of the last of several passive participles is the doer
+    # of each, and a term as the doer of code's passive is what "The continuous integration service builds ..."
+    # would say; before, the term doer of a passive was dropped and the first participles had no doer.
+    found = triples(tmp_path, extractor, """# gdbm
+
+The `gdbm` module is built and tested by the continuous integration service.
+""")
+    assert ("continuous integration service", "build", "gdbm") in found, found
+    found = triples(tmp_path, extractor, """# libfoo
+
+`libfoo` is maintained, tested and packaged by the Debian Python team.
+""")
+    assert ("libfoo", "developedBy", "Debian Python team") in found, found
+
+
+def test_a_passive_with_a_modal_is_no_terms_doing(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # Written in the style of a manual: "may be called by" is what can happen, not what the term does.
+    found = triples(tmp_path, extractor, """# Watch
+
+The `fs.watchFile()` callback may be called by the file system watcher.
+""")
+    assert not any(s == "file system watcher" for s, _, _ in found), found

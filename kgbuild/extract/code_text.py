@@ -37,6 +37,14 @@ if TYPE_CHECKING:
     from spacy.tokens import Doc
 
 _FENCED_BLOCK = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]{0,3}\1[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
+# A file named in prose without backticks ("the README.md file", "documented in aliased_buffer.h", "updating
+# libproc.so"): code as much as "`setup.py`" is, by its extension. Lower-case stems or capitals only ("README.md",
+# not "Node.js", a program's name), the common extensions of source, build, library and documentation files.
+_BARE_FILE = re.compile(
+    r"(?<![\w`/.@:-])((?:[a-z_][\w-]*|[A-Z][A-Z_]+)(?:\.[\w-]+)*\.(?:md|py|js|mjs|cjs|ts|c|h|cc|cpp|hpp|so|txt|"
+    r"json|ya?ml|toml|cfg|ini|sh|rst|html?|css|xml|gyp|gypi|lock))(?![\w`/@-]|\.\w)")
+# An ending written right after code that makes a word of it: "`Buffer`s", "`OR`ing", "`require`d".
+_PLURAL_AFTER_CODE = re.compile(r"(?:e?s|ing|e?d)\b")
 _CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 # Shapes no English name has: a dotted path, a call, lowerCamel, snake_case, an option, a scope.
 _CODE_SHAPE = re.compile(
@@ -128,16 +136,28 @@ def mask_code(text: str, normalize: Callable[[str], str]) -> Masked:
     last = 0
     for m in _CODE_SPAN.finditer(text):
         prose = normalize(text[last:m.start()])
+        code = " ".join(m.group(2).split())
+        if code and prose[-1:].isalnum():
+            prose += " "  # "a`b`": code glued to a word is a word of its own, never one token with it
+        spans.extend((size + f.start(1), size + f.end(1)) for f in _BARE_FILE.finditer(prose))
         pieces.append(prose)
         size += len(prose)
-        code = " ".join(m.group(2).split())
         if code:
             spans.append((size, size + len(code)))
             pieces.append(code)
             size += len(code)
+            if text[m.end():m.end() + 1].isalnum() and not _PLURAL_AFTER_CODE.match(text, m.end()):
+                # "The branch `00.11.z`is a new branch": a space the writer left out; unseparated, the tokenizer
+                # makes code and word one token ("00.11.zis"), an entity no text names. Not a plural's or a verb's
+                # ending ("`Buffer`s", "`OR`ing"), which makes a word with the code, as manuals mean it.
+                pieces.append(" ")
+                size += 1
         last = m.end()
-    pieces.append(normalize(text[last:]))
-    return Masked("".join(pieces), tuple(spans), had_block or bool(spans))
+    had_code = bool(spans)  # (before the bare file names: a file named in prose makes no chunk a manual's)
+    tail = normalize(text[last:])
+    spans.extend((size + f.start(1), size + f.end(1)) for f in _BARE_FILE.finditer(tail))
+    pieces.append(tail)
+    return Masked("".join(pieces), tuple(sorted(spans)), had_block or had_code)
 
 
 def unlink_rest(text: str) -> str:

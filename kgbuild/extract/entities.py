@@ -427,10 +427,14 @@ def _with_style(doc: Doc, ent: Span) -> Span:
         # "Sir Edward Wingfield Verner" + ", 4th Baronet": numbered, no territory; the "Sir" and three names
         # are one person, so the length allowed is the full name's
         return _relabel(doc[ent.start : i + 3], "PERSON")
-    if len(ent) > 3 or i + 3 >= len(doc) or doc[i].text != "," or ent[0].lower_ in STYLE_TITLES:
-        return ent  # "Duke of Richmond, Duke of Lennox": two titles, no name
+    # A person's full name may be long ("James Francis Fitz-James Stuart, 2nd Duke of Berwick"); a place or
+    # organisation the NER made of a given name ("Louis" as GPE) is short.
+    if len(ent) > (6 if ent.label_ == "PERSON" else 3) or i + 3 >= len(doc) or doc[i].text != "," or (
+            ent[0].lower_ in STYLE_TITLES and (len(ent) == 1 or any(t.lower_ == "of" for t in ent))):
+        return ent  # "Duke of Richmond, Duke of Lennox": two titles, no name ("Prince Edward, Duke of Kent" is one)
     j = i + 1
-    if _ORDINAL_RE.match(doc[j].text):
+    numbered = bool(_ORDINAL_RE.match(doc[j].text))
+    if numbered:
         j += 1
     if j + 2 >= len(doc) or not doc[j].is_title or doc[j].lower_ not in STYLE_TITLES:
         return ent
@@ -439,7 +443,12 @@ def _with_style(doc: Doc, ent: Span) -> Span:
             and doc[of + 1].lower_ == "of"):
         of += 1  # "Frederick I, Count Palatine of Simmern": a two-word title
     if doc[of].lower_ != "of":
-        return ent
+        # "Charles Stourton, 8th Baron Stourton": a numbered peerage named after a family, no "of"; the
+        # number is what makes it a style and not a list ("Smith, Lord Jones and ...")
+        end = of
+        while numbered and end < len(doc) and end - of < 3 and doc[end].tag_ == "NNP" and doc[end].is_title:
+            end += 1
+        return _relabel(doc[ent.start : end], "PERSON") if end > of else ent
     end = of + 1
     while end < len(doc) and end - j <= 7 and (
             doc[end].tag_ in ("NNP", "NNPS") or (doc[end].tag_ == "HYPH" and not doc[end].whitespace_)):

@@ -40,6 +40,7 @@ from kgbuild.extract.nouns import (
 from kgbuild.extract.parentheses import parenthesis, work_years
 from kgbuild.extract.possessed_names import possessed_name
 from kgbuild.extract.roles_played import ROLE_NOUNS, possessed_role
+from kgbuild.extract.styled_names import styled_titles
 from kgbuild.extract.values import attribute_values
 from kgbuild.extract.vocab import PROPER_TAGS, WORK_NOUN_VERBS
 
@@ -109,6 +110,7 @@ class Reader:
         work_years(state)  # after the kinds: "the film Desert Flower (2009)"
         place_chains(state)
         names_in_names(state)
+        styled_titles(state)  # "Otto IV, Count of Burgundy": a count, count of Burgundy
         college_towns(state)
         role_prefixes(state)
         misread_list_verbs(state)  # "and stars (compound) Pam Grier, Sid Haig, Anitra Ford, and Carol Speed"

@@ -39,7 +39,13 @@ from kgbuild.extract.code_text import (
 from kgbuild.extract.facts import CONCEPT, PROPN, Facts, Mention, Triple
 from kgbuild.extract.software_names import heading_names
 from kgbuild.extract.tech_members import listed, qualified_members
-from kgbuild.extract.term_ends import code_names_kind, single_noun_term, stated_between_terms
+from kgbuild.extract.term_ends import (
+    code_names_kind,
+    done_by_term,
+    shared_agent,
+    single_noun_term,
+    stated_between_terms,
+)
 from kgbuild.extract.vocab import NOUN_TAGS, PROPER_TAGS, REL_PRONOUNS, STOP_ADJECTIVES, VAGUE_NOUNS
 
 if TYPE_CHECKING:
@@ -537,7 +543,7 @@ def technical_relations(args: TechArgs, facts: Facts) -> None:
             if tok.tag_ == "NNS":
                 listed(args, ours, tok)  # "settings of `Option` include: ...", "apps like Termux and Pydroid"
             if (tok.tag_.startswith("VB") and tok.dep_ not in ("aux", "auxpass", "amod", "compound")) or (
-                    _verb_read_as_noun(tok)):
+                    _verb_read_as_noun(tok)) or _opening_verb_read_as_noun(args, tok):
                 _clause(args, ours, tok)
             elif tok.tag_ in NOUN_TAGS and args.lemma(tok) in _MEMBER_KINDS:
                 _member_of(args, ours, tok)
@@ -678,6 +684,29 @@ def _verb_read_as_noun(tok: Token) -> bool:
         c.dep_ == "dobj" and c.i > tok.i for c in tok.children)
 
 
+# Verbs an API reference opens a description with ("Tests for deep equality ...", "Sets the encoding ..."), whose
+# third person the tagger reads as a plural noun at a sentence's start.
+_DESCRIBING = frozenset(key.split()[0] for key in VERB_PREDICATES) | frozenset({
+    "test", "set", "get", "check", "compute", "calculate", "convert", "write", "read", "remove", "add", "start",
+    "stop", "close", "open", "send", "parse", "encode", "decode", "compare", "register", "load", "resolve", "handle",
+    "generate", "validate", "format", "print", "schedule", "update", "insert", "delete", "copy", "move", "rename",
+    "list", "find", "match", "split", "join", "determine", "indicate", "specify", "enable", "disable", "store",
+    "retrieve", "fetch", "install", "configure", "initialize", "initialise", "reset", "clear", "flush", "append",
+    "bind", "verify", "sign", "increase", "decrease", "attach", "detach", "connect", "listen", "destroy",
+    "pause", "resume", "abort", "cancel", "measure", "track", "serialize", "deserialize", "report", "log"})
+
+
+def _opening_verb_read_as_noun(args: TechArgs, tok: Token) -> bool:
+    """ "Tests for deep equality between the `actual` and `expected` parameters." under the heading of a
+    function: the description opens with its verb, which the tagger read as a plural noun heading a sentence
+    with no verb of its own; its doer is the heading's code (as for "Returns a new `Buffer`")."""
+    return args.topic is not None and tok.tag_ == "NNS" and tok.dep_ == "ROOT" and tok.i == tok.sent.start and (
+        tok.text[:1].isupper() and tok.lower_.endswith("s") and not tok.lower_.endswith("ss")) and (
+        args.lemma(tok) in _DESCRIBING) and not any(c.dep_ in ("det", "amod", "compound", "poss", "nummod")
+                                                  for c in tok.children) and any(
+        c.dep_ in ("prep", "dobj") and c.i > tok.i for c in tok.children)
+
+
 def _subjects(args: TechArgs, verb: Token) -> tuple[list[Mention], bool]:
     lemma_of = args.lemma
     passive = any(c.dep_ == "auxpass" for c in verb.children)
@@ -745,6 +774,8 @@ def _subjects(args: TechArgs, verb: Token) -> tuple[list[Mention], bool]:
     if verb.dep_ == "acl" and verb.tag_ == "VBN":
         found = args.resolve(verb.head, "subject")  # "the object returned by X"
         return ([found] if found is not None else []), True
+    if _opening_verb_read_as_noun(args, verb):
+        return [args.topic] if args.topic is not None else [], passive
     if verb.tag_ == "VBZ" and args.topic is not None and verb.dep_ == "ROOT" and all(
             t.dep_ in ("advmod", "punct") for t in verb.doc[verb.sent.start:verb.i]):
         # "Uses the DNS protocol to resolve ...", "Returns a new `Buffer`": an API reference describes the
@@ -822,7 +853,8 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
         pair = frozenset((subject.name, obj.name))
         if subject is obj or subject.name == obj.name or obj.is_date or any(
                 {t.subject.name, t.object.name} == pair for t in ours) or (
-                subject.label == CONCEPT and not _term_fact(args, verb, passive, predicate, subject, obj)):
+                subject.label == CONCEPT and not _term_fact(args, verb, passive, predicate, subject, obj) and not (
+                    passive and obj in subjects and done_by_term(verb, obj.label != CONCEPT, args.lemma))):
             continue
         ours.append(Triple(subject, predicate, obj))
 
@@ -1137,9 +1169,18 @@ def _verb_objects(args: TechArgs, verb: Token, subjects: Sequence[Mention], pass
         elif child.dep_ in ("prep", "agent") and child.lower_ not in _NOT_RELATING_PREPS:
             for pobj in (p for p in child.children if p.dep_ == "pobj"):
                 by_prep += [(child.lower_, s, o) for s in subjects for o in _objects(args, pobj, s)]
+    if passive and not by_prep:
+        # "Tk is maintained, enhanced, and distributed by the Tcl community": the parser hangs the "by" on the
+        # last participle only; each one before it, with no preposition of its own, has the same doer.
+        for agent in shared_agent(verb):
+            by_prep += [("by", s, o) for pobj in agent.children if pobj.dep_ == "pobj"
+                        for s in subjects for o in _objects(args, pobj, s)]
     if direct and all(o.label == CONCEPT for _, o in direct):
-        # "reads key-value pairs from a `.env` file": the object's named thing is what the clause relates.
-        by_prep += [(p, s, o) for p, s, o in of_object if o.label != CONCEPT]
+        # "reads key-value pairs from a `.env` file": the object's named thing is what the clause relates. Not for
+        # a term's clause: "typed arrays that involve direct data modification from C++" relate the two terms (a
+        # term's relation towards a name is no more what the text says than towards the term).
+        # ("the Electron runtime runs multiple instances of Node.js": a part or number "of" a name is that name still)
+        by_prep += [(p, s, o) for p, s, o in of_object if o.label != CONCEPT and (s.label != CONCEPT or p == "of")]
     elif not direct and not passive:
         # "implements a modified subset of the `EventEmitter` API": a part of a named thing is that thing.
         direct += [(s, o) for child in verb.children if child.dep_ == "dobj" and args.lemma(child) in _PARTITIVE

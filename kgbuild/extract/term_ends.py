@@ -204,6 +204,34 @@ def stated_between_terms(verb: Token, subject: Mention, obj: Mention, lemma: Cal
     return obj.label != CONCEPT or len(obj.name.split()) > 1
 
 
+def shared_agent(verb: Token) -> list[Token]:
+    """The "by" of a later passive participle joined to `verb` ("is maintained, enhanced, and distributed by the
+    Tcl community": the parser hangs it on "distributed" alone), when `verb` is a participle with no preposition
+    of its own ("is created in Python and maintained by ..." keeps its "in" to itself)."""
+    if verb.tag_ != "VBN" or any(c.dep_ in ("prep", "agent", "dobj") for c in verb.children):
+        return []
+    later = [c for c in verb.conjuncts if c.i > verb.i and c.tag_ == "VBN"]
+    if not later:
+        return []
+    return [c for c in later[-1].children if c.dep_ == "agent"]
+
+
+def done_by_term(verb: Token, subject_named: bool, lemma: Callable[[Token], str]) -> bool:
+    """Whether a passive clause states what a term does to a name: its grammatical subject is code, software or
+    a name (`subject_named`), the doer is the term of a "by" ("Tk is maintained ... by the Tcl community" ->
+    (Tcl community, maintain, Tk)), as "The Tcl community maintains Tk" would be read. Not with a modal ("can be
+    called by multiple threads" is a possibility), not a linking verb, not through "from" ("is imported from the
+    standard library" names a source, not a doer)."""
+    if not subject_named or lemma(verb) in _LINKING:
+        return False
+    clause = verb
+    while clause.dep_ == "conj" and clause.head.tag_.startswith("VB"):
+        clause = clause.head
+    if any(c.dep_ == "aux" and c.lower_ in _MODALS for t in (verb, clause) for c in t.children):
+        return False
+    return any(c.dep_ == "agent" for c in verb.children) or bool(shared_agent(verb))
+
+
 # What follows a third-person verb the tagger read as a plural noun after code: its object or clause
 # ("exports an empty ...", "checks whether ..."), or the clause's end ("before `playwright-cli` runs:").
 _AFTER_VERB_TAGS = frozenset({"DT", "PRP", "PRP$", "WDT", "WP", "WRB"})
@@ -221,4 +249,5 @@ def _verb_after_code(head: Token) -> bool:
     return not any(c.dep_ == "det" for c in head.children) and (after is None or after.lower_ in _CLAUSE_ENDS)
 
 
-__all__ = ["GENERIC_NOUNS", "code_names_kind", "single_noun_term", "stated_between_terms"]
+__all__ = ["GENERIC_NOUNS", "code_names_kind", "done_by_term", "shared_agent", "single_noun_term",
+           "stated_between_terms"]

@@ -141,7 +141,11 @@ SURNAMES = frozenset(
     "晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝"
     "冼阎谌蔺"
     # (less frequent surnames that hardly open an ordinary word: 杭既白, 赖宗翰)
-    "赖洪杭郁奚钮狄贝束邰屠胥逄郦濮扈茹庾匡阙晁阚鞠竺逯桓亓芮粟雍糜")
+    "赖洪杭郁奚钮狄贝束邰屠胥逄郦濮扈茹庾匡阙晁阚鞠竺逯桓亓芮粟雍糜"
+    # (the other surnames of the Hundred Family Surnames that jieba's own dictionary tags as a person's name (nr)
+    # and lists as a rare word, under 1,000: 汲朝晖, 訾晓帆, 荀嘉树, and the common 萧 and 傅 it had missed; not 慕, 沃
+    # and 戈, which open transliterated names: 慕尼黑, 沃尔玛, 戈尔韦)
+    "昌凤酆廉傅萧禹昝裘贲嵇荀於惠羿汲邴隗宓蓬钭厉戎郜蓟宿苍莘璩郏宦慎禄殳蔚訾毋乜巢蒯益")
 COMPOUND_SURNAMES = frozenset("欧阳 司马 诸葛 上官 东方 皇甫 尉迟 公孙 慕容 长孙 宇文 司徒 夏侯 令狐 端木 轩辕".split())
 
 COUNTRIES = frozenset((

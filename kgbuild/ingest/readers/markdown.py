@@ -50,8 +50,11 @@ _INLINE = [
     (re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1"), r"\2"),  # strong
     (re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])"), r"\1"),  # emphasis
     (re.compile(r"(?<!\w)_(?=\S)(.+?)(?<=\S)_(?!\w)"), r"\1"),
-    (re.compile(r"\\([\\`*_{}\[\]()#+\-.!>|])"), r"\1"),  # backslash escapes
 ]
+# A backslash escape ("\*not\*", "total\_heap\_size"): the character itself, never markup. Set aside (as a
+# private-use character) before the patterns above run, so an escaped `*` or `_` neither opens nor closes emphasis.
+_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!>|])")
+_ESCAPED = re.compile("[\ue000-\ue07f]")
 
 BlockKind = Literal["para", "list", "quote", "table"]
 
@@ -67,8 +70,10 @@ def strip_inline(text: str) -> str:
         return f"\x00{len(spans) - 1}\x00"
 
     text = _CODE_SPAN.sub(keep, text.replace("\x00", ""))
+    text = _ESCAPE.sub(lambda m: chr(0xE000 + ord(m.group(1))), _ESCAPED.sub("", text))
     for pattern, repl in _INLINE:
         text = pattern.sub(repl, text)
+    text = _ESCAPED.sub(lambda m: chr(ord(m.group()) - 0xE000), text)
     return _PLACEHOLDER.sub(lambda m: f"`{spans[int(m.group(1))]}`", text) if spans else text
 
 

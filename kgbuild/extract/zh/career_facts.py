@@ -1,0 +1,231 @@
+"""Posts and careers: birth (出生于, 1972年生), schooling (毕业于, 获…学位, 赴…留学, a school's students), jobs (加入,
+在 X 工作, 担任 / 现任 ORG TITLE, ORG TITLE P, 曾任 X 研究员, a school's teachers, a place's head, 总经理由 P 担任)."""
+
+from __future__ import annotations
+
+import re
+
+from kgbuild.extract.zh import word_lists as wl
+from kgbuild.extract.zh.clause_rules import LEAD_IN, TITLE_ALT, ClauseRules, ClauseScope
+from kgbuild.extract.zh.mentions import Mention
+from kgbuild.extract.zh.name_rules import TITLE_RUN as _TITLE_RUN
+
+# 担任 / 现任…: holding a post (任 alone, but not inside 主任, 聘任, 责任, 任务, 任期…)
+_HOLDS_POST = re.compile(r"(?:担任|出任|现任|曾任|兼任|历任|接任|继任|此前任|"
+                         r"(?<![主聘责信就继前委])任(?![务期何意命职]))")
+_PLACE_HEAD = re.compile(r"(?:常务)?(?:副)?(?:市长|县长|区长|省长|州长|镇长)$")
+# A field between a school and a post there (南京大学物理学教授, 复旦大学化学系博士生): no part of either.
+_FIELD_BETWEEN = re.compile(r"[\u4e00-\u9fff]{1,6}?(?:学|系|专业|学院)")
+# A bio's past or present job at a body (曾任X研究院研究员, 现任X学院作曲系教授, 现为X学院中文系副教授): the verb, the
+# body, a department or field, and a job that is no executive post (those are read with EXECUTIVE_TITLES).
+_JOB_VERB = re.compile(r"(?:曾任|现任|现为|历任|此前任|曾担任|曾是|先后任)")
+_JOB_AFTER_BODY = re.compile(r"[\u4e00-\u9fff]{0,6}?(?:系|专业|学院|研究室|实验室|中心|科)?"
+                             r"(?:结构|高级|资深|首席|主任|副主任|主治|助理)?"
+                             r"(?:研究员|副研究员|教授|副教授|讲师|设计师|工程师|医师|医生|编辑|记者|律师|教师|教员)")
+
+
+def _next_to(text: str, m: Mention, pos: int) -> bool:
+    """`m` ends right before `pos`, or only a field of study stands between them."""
+    return m.end == pos or (m.end < pos and _FIELD_BETWEEN.fullmatch(text[m.end:pos]) is not None)
+
+
+_TITLE_RUN_BEFORE = re.compile(r"(?:(?:" + TITLE_ALT + r")[、和及兼])*$")
+# Compiled once: these run on every clause, and the module's patterns outnumber `re`'s cache (512), so a
+# pattern built per call was compiled again per call.
+_TITLE = re.compile(TITLE_ALT)  # longest title first
+_TITLE_IN_LIST_ORDER = re.compile("|".join(wl.EXECUTIVE_TITLES))  # the first title after a post verb
+# 公司董事长: a post of the report's company
+_COMPANY_POST = re.compile(r"(?:^|[^该])(?:本公司|公司)(?:" + TITLE_ALT + ")")
+_COMPANY_TITLES_BEFORE = re.compile(r"(?:本公司|该公司|公司|集团|本行|该行)(?:轮值|执行|联席)?(?:(?:" + TITLE_ALT
+                                    + r")兼)*$")
+_POST_HELD_BY = re.compile(r"(?:的)?(" + TITLE_ALT + r")由(.{2,24}?)(?:担任|兼任|出任)")
+
+
+class CareerFacts(ClauseRules):
+    """Births, schooling, posts and jobs."""
+
+    def _births_and_schools(self, scope: ClauseScope) -> None:
+        """Birth dates and places, degrees and schools, and joining or working at a body."""
+        text, clause, subject, sentence = scope.text, scope.clause, scope.subject, scope.sentence
+        timed, add, place_at = scope.timed, scope.add, scope.place_at
+        c, cs = clause.text, clause.start
+        if (m := re.search(r"(?:出生于|生于|出生在|诞生于|出生)", c)) is not None and self._person(subject):
+            born = [x for x in clause.mentions if self._date(x) and x.end <= cs + m.start()]
+            if born:
+                add(subject, "bornOn", born[-1])
+            place = place_at(cs + m.end())
+            add(subject, "bornIn", place)
+        elif re.fullmatch(r"\s*\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?生人?\s*", c) and self._person(subject):
+            # 鲁望舒，1972年生，经济学博士: a bio's year of birth written with 生 alone
+            add(subject, "bornOn", next((x for x in clause.mentions if self._date(x)), None))
+        degree = re.search(r"(?:获|获得|取得)(?P<school>[\u4e00-\u9fff]{2,20}?)(?:[\u4e00-\u9fff]{0,8}?)"
+                           r"(?:学士|硕士|博士)学位", c)
+        degree_at = re.search(r"在(?P<school>[\u4e00-\u9fff]{2,20}?)(?:获得|获|取得)[\u4e00-\u9fff]{0,8}?"
+                              r"(?:学士|硕士|博士)学位", c)
+        if degree is not None and self._person(subject):
+            # 2001年获北京大学法学博士学位: the school that gave the degree
+            school_at = next((x for x in clause.mentions if x.spg_class in self.is_edu
+                              and x.start == cs + degree.start("school")), None)
+            add(subject, "educatedAt", school_at, timed)
+        elif degree_at is not None and self._person(subject):
+            # 2006年在英国剑桥大学获得博士学位: the school (after its country) where the degree was earned
+            school_at = next((x for x in reversed(clause.mentions) if x.spg_class in self.is_edu
+                              and x.end == cs + degree_at.end("school")), None)
+            add(subject, "educatedAt", school_at)
+        if (joined := re.search(r"(?:加入|入职|加盟)", c)) is not None and self._person(subject) \
+                and not re.search(r"(?:加入|入职|加盟)[^，。；]*(?:担任|出任|任)", c):
+            # 2015年加入南京大学: the person works there (the post after 加入…，担任 is read with the post)
+            body = next((x for x in clause.mentions if x.start == cs + joined.end() and self._org(x)), None)
+            if body is not None and (self._company(body) or body.spg_class in self.is_edu
+                                     or body.name.endswith(("研究院", "研究所", "实验室"))) \
+                    and not body.name.endswith(("协会", "学会", "联合会", "联盟", "党", "委员会", "商会")):
+                add(subject, "worksFor", body)  # (加入中国作家协会 is membership, no employment)
+        if (worked := re.search(r"在(?P<body>[^，。；]{2,30}?)(?:从事|任职|工作|担任|出任)", c)) is not None:
+            # 鲍承泽此前在立信会计师事务所从事审计工作: the body a person worked in, named right after 在 (长期在X工作,
+            # 此前曾在X担任技术总监: the post needs no body after it)
+            worker = self._actor(text, clause, subject, sentence, cs + worked.start())
+            body = next((x for x in clause.mentions if x.start == cs + worked.start("body") and self._org(x)
+                         and x.end <= cs + worked.end("body")), None)
+            add(worker if self._person(worker) else None, "worksFor", body)
+        if (school := re.search(r"(?:毕业于|就读于|肄业于|求学于|考入|考取|进入)", c)) is not None:
+            student = self._actor(text, clause, subject, sentence, cs + school.start())
+            for org in self._after(clause, cs + school.end()):
+                if org.spg_class in self.is_edu:
+                    add(student, "educatedAt", org, timed if "毕业" in school.group(0) else [])
+        elif re.match(r"\s*(?:随后|后|之后|毕业后|并)?留校(?:任教|工作|任职)", c) and self._person(subject):
+            # 1953年毕业于华东纺织工学院，随后留校任教: the school graduated from, in the sentence before the clause
+            school_was = next((x for x in reversed(sentence) if x.spg_class in self.is_edu and x.end <= cs
+                               and re.search(r"(?:毕业于|就读于)$", text[max(0, x.start - 3):x.start])), None)
+            add(subject, "worksFor", school_was)
+        elif (m := re.search(r"赴(.{1,30}?)(?:学习|留学|深造|进修|访学|读书|攻读)", c)) is not None:
+            student = self._actor(text, clause, subject, sentence, cs + m.start())
+            for org in self._after(clause, cs + m.start()):
+                if org.spg_class in self.is_edu and org.end <= cs + m.end():
+                    add(student, "educatedAt", org)
+
+    def _posts(self, scope: ClauseScope) -> None:
+        """担任 / 现任 a post, 曾任 X 研究员, a body's job before a person, and ORG TITLE P."""
+        text, clause, subject, sentence = scope.text, scope.clause, scope.subject, scope.sentence
+        topic_org, orgs, add = scope.topic_org, scope.orgs, scope.add
+        c, cs = clause.text, clause.start
+        # (任 inside a person's name, 任佩瑶任副董事长, is no verb)
+        if (m := next((h for h in _HOLDS_POST.finditer(c) if not any(
+                x.start <= cs + h.start() < x.end for x in clause.mentions if self._person(x))), None)) is not None:
+            title_at = _TITLE_IN_LIST_ORDER.search(c[m.end():])
+            holder = self._actor(text, clause, subject, sentence, cs + m.start())
+            if title_at is not None and holder is not None:
+                # (the clause's organisations from here on, for the later rules too: the name was reused so)
+                orgs = scope.orgs = [x for x in self._after(clause, cs + m.end()) if self._org(x)
+                        and x.end <= cs + m.end() + title_at.start() + 1]
+                ref = re.match(r"(?:该公司|公司|本公司|该集团|集团|该行)", c[m.end():])
+                # 贺启明现任公司董事长: a report's 公司 is its company where the sentence named none before
+                employer = orgs[0] if orgs else ((self._last_org(sentence, cs) or (
+                    topic_org if not ref.group(0).startswith("该") else None)) if ref else None)
+                sentence_at = max(text.rfind(e, 0, cs) for e in "。！？\n") + 1
+                if employer is None and re.fullmatch(r"\s*(?:担任|出任|现任|任)", text[holder.end:cs + m.end()]) \
+                        and _TITLE.match(c[m.end():]) and _COMPANY_POST.search(text[sentence_at:cs]):
+                    # 贺启明现任公司董事长，任佩瑶任副董事长: a post with no body named, in a sentence of the
+                    # company's posts
+                    employer = topic_org
+                if employer is None and self._company(subject) and subject.end <= cs and _TITLE.match(c[m.end():]) \
+                        and re.search(r"宣布|公告称|发布公告", text[sentence_at:cs]) \
+                        and re.match(r"\s*(?:由)?(?:[\u4e00-\u9fff]{0,8}?(?:创始人|工程师|员工))?$",
+                                     text[cs:holder.start]):
+                    # 蓝溟空间科技有限公司宣布，由联合创始人P出任首席执行官，前X工程师Q担任首席技术官: the posts the
+                    # company announces are its own
+                    employer = subject
+                if employer is None and re.fullmatch(r"\s*(?:担任|出任|任)", c[:m.end()]):
+                    # 李卫东加入明德新能源有限公司，担任首席财务官: the post is at the company the person joined
+                    joined = re.search(r"(?:加入|入职|加盟|进入)$", text[:next(
+                        (x.start for x in reversed(sentence) if x.end <= cs and self._org(x)), 0)])
+                    employer = self._last_org(sentence, cs) if joined else None
+                add(holder, "worksFor", employer)
+        for verb_at in _JOB_VERB.finditer(c):
+            # 曾任中国运载火箭技术研究院研究员, 现为龙岩学院中文系副教授: the body right after the verb employs the
+            # person, when a job (not an executive post) follows it
+            job_body = next((x for x in clause.mentions if x.start == cs + verb_at.end() and self._org(x)), None)
+            if job_body is not None and _JOB_AFTER_BODY.match(text, job_body.end) is not None:
+                job_holder = self._actor(text, clause, subject, sentence, cs + verb_at.start())
+                add(job_holder if self._person(job_holder) else None, "worksFor", job_body)
+        for employee in clause.mentions:
+            # 前欧洲航天局工程师马蒂亚斯·贝克尔, 华西医院副主任医师P: a body, a job there, and the person holding it
+            # (or who held it: 前)
+            if self._person(employee):
+                add(employee, "worksFor", next((x for x in clause.mentions if self._org(x) and x.end < employee.start
+                                                and (job_end := _JOB_AFTER_BODY.match(text, x.end)) is not None
+                                                and job_end.end() == employee.start), None))
+        last_post: tuple[Mention, Mention | None] | None = None  # (person, organisation) of the title before
+        for m in _TITLE.finditer(c):
+            ts, te = cs + m.start(), cs + m.end()
+            # 小米集团创始人、董事长雷军: the titles of a run are all the person's after it, all the company's before it
+            te = _TITLE_RUN.match(text, te).end()  # type: ignore[union-attr]
+            ts -= len(_TITLE_RUN_BEFORE.search(text[cs:ts]).group(0))  # type: ignore[union-attr]
+            person = next((x for x in clause.mentions if x.start in (te, te + 1) and self._person(x)
+                           and text[te:x.start] in ("", "为")), None)  # 董事长为钱志远
+            if person is None or m.group(0) in ("创始人", "联合创始人"):
+                continue  # 小米集团创始人雷军: founding it (foundedBy, below) says nothing of working there now
+            org = next((x for x in clause.mentions if x.end in (ts, ts - 1) and self._org(x)), None)
+            # 公司董事长兼总经理为周明华: titles joined by 兼 after 公司 are all the company's
+            if org is None and _COMPANY_TITLES_BEFORE.search(text[cs:ts]):
+                org = topic_org
+            if org is None:  # 星河智能轮值董事长: a modifier between the name and the title
+                org = next((x for x in clause.mentions if self._org(x) and 0 < ts - x.end <= 2), None)
+            if org is None and self._org(subject) and LEAD_IN.match(text[cs:ts]) and not any(
+                    x.end <= ts and not self._date(x) for x in clause.mentions):
+                # a clause that opens with the title (…荣获…称号，董事长陈思远获评…; 公司董事长为钱志远，总经理为
+                # 何建平) speaks of the organisation the sentence is about; 原总经理 (a former one) does not open so
+                org = subject
+            if org is None and last_post is not None and text[last_post[0].end:ts] in ("、", "和", "及", "以及"):
+                org = last_post[1]  # 蓝鲸物流集团董事长王海涛、总裁李静: the titles of one list are one company's
+            add(person, "worksFor", org)
+            last_post = (person, org)
+
+    def _teachers_and_students(self, scope: ClauseScope) -> None:
+        """清华大学教授P works there; 南京大学博士研究生P studies there."""
+        text, clause, add = scope.text, scope.clause, scope.add
+        c, cs = clause.text, clause.start
+        for m in re.finditer(r"(?:教授|副教授|研究馆员|研究员|副研究员|馆员|讲师|主任医师|副主任医师|主治医师|医师|"
+                             r"总理|副总理|总统|副总统|首相|市长|省长)", c):
+            # 清华大学教授薛其坤, 湖北省博物馆研究馆员宋维泽: a school's, an institute's or a museum's teacher or
+            # researcher works there
+            ts, te = cs + m.start(), cs + m.end()
+            teacher = next((x for x in clause.mentions if x.start == te and self._person(x)), None)
+            add(teacher, "worksFor", next((x for x in clause.mentions if _next_to(text, x, ts) and (
+                x.spg_class in self.is_edu or x.name.endswith(("研究院", "研究所", "博物馆", "图书馆", "美术馆",
+                                                               "档案馆", "纪念馆", "医院")) or (
+                    m.group(0) in ("总理", "副总理", "总统", "副总统", "首相", "市长", "省长")
+                    and self._org(x)))), None))  # 国务院总理李强
+        for m in re.finditer(r"(?:博士研究生|硕士研究生|研究生|博士生|硕士生|本科生|在读博士)", c):
+            # 南京大学博士研究生邬星辰: a school's student studies there
+            ts, te = cs + m.start(), cs + m.end()
+            student = next((x for x in clause.mentions if x.start == te and self._person(x)), None)
+            add(student, "educatedAt", next((x for x in clause.mentions if _next_to(text, x, ts)
+                                             and x.spg_class in self.is_edu), None))
+
+    def _heads_of_places(self, scope: ClauseScope) -> None:
+        """宁海县人民政府县长P works for that government."""
+        text, clause, add = scope.text, scope.clause, scope.add
+        for x in clause.mentions:
+            # 宁海县人民政府县长蒋立新: the head of a place works for its government named right before the post (a
+            # place itself, 池州市市长, is no party to a relation between parties)
+            head = _PLACE_HEAD.search(text, 0, x.start) if self._person(x) else None
+            if head is not None:
+                add(x, "worksFor", next((y for y in clause.mentions if y.end == head.start() and self._org(y)
+                                         and y.name.endswith("政府")), None))
+
+    def _post_held_by(self, scope: ClauseScope) -> None:
+        """该公司的总经理由P兼任: the person holds the post at the organisation named before the title."""
+        clause, subject, sentence, add = scope.clause, scope.subject, scope.sentence, scope.add
+        c, cs = clause.text, clause.start
+        if (m := _POST_HELD_BY.search(c)) is not None:
+            # 该公司的总经理由金穗装备副总裁朱卫东兼任, 首任院长由浙江大学教授许嘉禾担任: the person named last before
+            # the verb holds the post at the organisation named before the title (该公司: the one named last before)
+            holder = next((x for x in reversed(clause.mentions) if self._person(x) and x.end <= cs + m.end(2)
+                           and x.start >= cs + m.start(2)), None)
+            post_of = next((x for x in clause.mentions if self._org(x)
+                            and x.end in (cs + m.start(), cs + m.start() - 1)), None)
+            if post_of is None and re.search(r"该(?:公司|企业|院|校|机构)的?$", c[:m.start(1)]):
+                post_of = self._last_org(sentence, cs)
+            if post_of is None and re.fullmatch(r"\s*(?:首任|现任|新任)?", c[:m.start(1)]):
+                post_of = subject if self._org(subject) else None  # …研究院正式揭牌成立，首任院长由…担任
+            add(holder, "worksFor", post_of)

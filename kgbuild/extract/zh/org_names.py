@@ -1,0 +1,232 @@
+"""Organisations by their endings (…股份有限公司, …集团, …银行, …大学, …研究院, …局): the name reaches back over
+the noun-like words before the ending, stopping at a verb, a preposition or a descriptor (德国化工企业 |
+莱茵特种材料公司), and is never a bare kind (子公司, 上市公司)."""
+
+from __future__ import annotations
+
+import re
+
+from kgbuild.extract.zh import word_lists as wl
+from kgbuild.extract.zh.mentions import Mention
+from kgbuild.extract.zh.name_rules import (
+    ACTION_MIN_FREQ,
+    COMPANY_FORM,
+    FUNCTION_TAGS,
+    GLUED_LEAD,
+    HAN,
+    HOLDS_POST_WORDS,
+    NOT_EMPLOYER_LEAD,
+    Found,
+    NameRules,
+    overlaps,
+    rare_char_as_measure,
+)
+from kgbuild.extract.zh.segment import Token
+
+_INDEFINITE = re.compile(r"(?:一|这|那|每)[家所个座间种位名支款]\S{0,10}$")
+# A place in brackets inside an organisation's name, before its ending: 海川环境（香港）有限公司.
+_BRACKETED_PLACE = re.compile(r"[（(][\u4e00-\u9fff]{2,6}[）)]$")  # 金穗（哈萨克斯坦）农机有限公司
+_DEPARTMENT = re.compile(r"[\u4e00-\u9fff]{1,8}(?:系|专业|学院|研究院|研究所)")
+# A field a ministry or commission is named for, two joined by 和 (工业和信息化部): two to four characters.
+_FIELD = re.compile(r"[\u4e00-\u9fff]{2,4}")
+_NAME_BOUNDARY = frozenset("创办 创立 创建 收购 并购 设立 成立 新设 注销 投资 控股 在 与 和 及 对 为 由 了 是 向 "
+                           "把 被 将 从 子公司 公司 旗下 拥有 包括 以及 其中 同时 "
+                           "加入 入职 加盟 入股 参股 增资 出售 转让 注资 担任 现任 曾任 共建 新建 筹建 组建 "
+                           "签约 合资".split())
+_ANY_TITLE = (*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES)
+# Single characters that are verbs or function words before a name, never its first characters (曾任 | 阿里巴巴…).
+_VERB_CHARS = frozenset("任是在有为将会要被让给到去来说做向从把对与和及等经由于曾现原前兼历时")
+_GOVERNMENT_ENDINGS = frozenset({"委员会", "部", "局", "署", "厅", "办公室"})
+
+
+class OrgNames(NameRules):
+    """Organisations' names by their endings."""
+
+    def _orgs(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
+        out: list[Found] = []
+        for m in self._org_re.finditer(text):
+            s, e = m.start(), m.end()
+            j = self._token_at(tokens, s)
+            if j is None or overlaps(blocked, s, e):
+                continue
+            tok = tokens[j]
+            k = j - 1
+            # 国家发展和改革委员会, 工业和信息化部: a ministry's name joins two fields with 和
+            joined = m.group(0) in ("部", "委员会", "局", "署") and k >= 2 and tokens[k - 1].word == "和" \
+                and tokens[k].end == s and all(_FIELD.fullmatch(tokens[i].word)
+                                               and tokens[i].pos in ("n", "vn", "nz", "v") for i in (k, k - 2))
+            if len(m.group(0)) == 1 and not joined and tok.word != m.group(0) and (
+                    self.dictionary.is_common(tok.word) or tok.pos in ("v", "f", "vn", "d")):
+                continue  # 签署, 南部, 格局: the ending is the last character of an ordinary word
+            if (whole := COMPANY_FORM.match(text, e)) is not None and m.group(0) in ("集团", "控股集团"):
+                e = whole.end()  # 浙江吉利控股集团有限公司: the legal form after 集团 is the end of the name
+            if tok.end > e:
+                tail = text[e:tok.end]
+                # 银行行长: a title glued to the name by jieba is fine; 公司员工 is a common noun; 清华大学电子工程系
+                # (one token to jieba) is the university and its department; 大学教授 a title too
+                if not tail.startswith(_ANY_TITLE) and not _DEPARTMENT.fullmatch(tail):
+                    continue
+            start = tok.start
+            if joined:
+                start, k = tokens[k - 2].start, k - 3
+                if k >= 0 and tokens[k].word == "国家":
+                    start, k = tokens[k].start, k - 1
+            while k >= 0 and tokens[k].end == start:
+                bracket = _BRACKETED_PLACE.search(text, 0, start)  # 海川环境（香港）有限公司
+                if bracket is not None and bracket.end() == start and k >= 2:
+                    k = next((i for i in range(k, -1, -1) if tokens[i].end <= bracket.start()), -1)
+                    start = bracket.start()
+                    continue
+                # 香港联合交易所: 联合 after a place is part of the name (固态电池联合实验室 names no one lab)
+                joint = tokens[k].word == "联合" and k > 0 and tokens[k - 1].pos == "ns"
+                # 国家 | 卫生 | 健康 | 委员会: a body of government may be named for qualities (adjectives to jieba)
+                # when a name-like word still comes before them
+                quality = m.group(0) in _GOVERNMENT_ENDINGS and tokens[k].pos in ("a", "an") \
+                    and len(tokens[k].word) == 2 and any(
+                        self._namey(tokens[i]) and tokens[i].end == tokens[i + 1].start for i in (k - 1, k - 2)
+                        if i >= 0 and all(tokens[x].pos in ("a", "an") for x in range(i + 1, k)))
+                if not (self._namey(tokens[k]) or tokens[k].word in wl.ORG_NAME_WORDS or joint or quality
+                        or rare_char_as_measure(tokens[k], tokens)):  # 莆田 | 闽 | 泓 (q) | 供应链管理有限公司
+                    break
+                start = tokens[k].start
+                k -= 1
+            if s - start >= 2 and self._bare(text[start:s], tokens, start):
+                # 在深圳创办宏远电子有限公司, ，深圳新锐半导体股份有限公司: the walk stopped at an ordinary word (宏远,
+                # 新锐) leaving only words of company names; a name runs back to where the clause or the verb
+                # before it ends, over at most two more words
+                back, i = start, k
+                while i >= 0 and tokens[i].end == back and start - tokens[i].start <= 6 and k - i < 2 \
+                        and HAN.match(tokens[i].word) and tokens[i].pos not in FUNCTION_TAGS | {"v"} \
+                        and not tokens[i].word.endswith(("于", "为", "在")) \
+                        and tokens[i].word not in _NAME_BOUNDARY:
+                    back = tokens[i].start
+                    i -= 1
+                # (汽车零部件企业 | 莱茵 | 精密 | 技术有限公司: what kind of company it is ends what comes before
+                # the name)
+                if back < start and (i < 0 or tokens[i].word in _NAME_BOUNDARY or not HAN.match(tokens[i].word)
+                                     or (tokens[i].word.endswith(wl.DESCRIPTOR_ENDS) and len(tokens[i].word) >= 2)):
+                    start, k = back, i
+            if k >= 0 and tokens[k].end == start and (lead := self._name_lead(tokens, k)) is not None:
+                start, k = lead
+            # 德国化工企业莱茵特种材料公司: the descriptor the walk stopped at says what kind of organisation it is
+            kind = tokens[k].word if k >= 0 and tokens[k].end == start and tokens[k].word.endswith(
+                wl.DESCRIPTOR_ENDS) and len(tokens[k].word) > 2 else None
+            name = text[start:e]
+            kind_first = re.match(r"(?:全资|控股|参股)?子公司|(?:下属|旗下)(?:企业|公司)", name)
+            if kind_first and len(name) - kind_first.end() > len(m.group(0)):  # 新设全资子公司云岭储能欧洲有限公司
+                name, start = name[kind_first.end():], start + kind_first.end()
+            crossed = [*re.finditer(r"(?:公司|集团|银行|大学|学院)[和与及、]", name[:-len(m.group(0))])]
+            if crossed:  # 合肥华宇变压器制造有限公司和华宇电气（香港）有限公司: two names
+                name, start = name[crossed[-1].end():], start + crossed[-1].end()
+            if name.startswith("经") and re.match(r"(?:的)?(?:批准|核准|同意|审批|审核)", text[e:e + 3]) \
+                    and len(name) - 1 > len(m.group(0)):
+                name, start = name[1:], start + 1  # 经中国证券监督管理委员会核准: 经 is "by", no part of the name
+            stripped = True
+            while stripped:  # 本 | 季度公司: one word of noise may hide another
+                stripped = False
+                for noise in sorted(wl.LEADING_NOISE, key=len, reverse=True):
+                    if name.startswith(noise) and len(name) - len(noise) > len(m.group(0)):
+                        name, start, stripped = name[len(noise):], start + len(noise), True
+            if any(name == noise + m.group(0) for noise in wl.LEADING_NOISE if len(noise) > 1):
+                continue  # 本季度公司, 全称公司: a period or a declaration and a bare kind, no name
+            if name.startswith(("当地", "有关", "相关", "各级")) or (len(m.group(0)) == 1 and name.startswith(
+                    NOT_EMPLOYER_LEAD)):
+                continue  # 当地政府, 有关部门: which body the text does not say; 国际医疗部: a department of one
+            first_word = next((wl_ for wl_ in wl.COUNTRIES if name.startswith(wl_)), None)
+            if first_word and first_word != "中国" and len(name) - len(first_word) >= 4 and self.country \
+                    and not COMPANY_FORM.search(name):
+                # (越南云杉纺织有限公司, a registered name with its legal form, keeps the country it was registered in)
+                # 美国麻省理工学院: the country and the institution, two names
+                country = Mention(first_word, self.country, start, start + len(first_word), first_word)
+                out.append(Found(country, "place"))
+                name, start = name[len(first_word):], start + len(first_word)
+            suffix = m.group(0)
+            if re.match(r"(?:系统|平台|软件|业务|产品|账户|服务|卡)", text[e:e + 2]):
+                continue  # 分布式核心银行系统: the ending is inside a product's noun
+            kind_end = next((k for k in ("子公司", "分公司") if name.endswith(k)), None)
+            if kind_end and len(name) > len(kind_end) and self._common(name[:-len(kind_end)]):
+                continue  # 销售子公司, 海外子公司: a kind of subsidiary, not its name
+            too_short = len(name) <= len(suffix) and len(suffix) < 3  # 公司 alone; 新华社 is a whole name
+            too_short = too_short or COMPANY_FORM.fullmatch(name) is not None  # 改制为股份有限公司: a legal form
+
+            if name in wl.ORG_STOP or too_short or not re.search(r"[\u4e00-\u9fff]", name):
+                continue
+            if any(name.startswith(k) and name[len(k):] in wl.ORG_STOP for k in ("本公司", "公司", "本集团", "集团")):
+                continue  # 公司总部位于…: the company's headquarters, two kind words and no name
+            if len(suffix) == 1 and len(name) - 1 < wl.SHORT_SUFFIX_MIN:
+                continue
+            if suffix == "厂" and (start >= tok.start
+                                  or len(next((t.word for t in tokens if t.start == start), "")) < 2):
+                continue  # 机床厂, 求 | 精 | 开关厂: a kind of works, or a name cut in a word; 潍坊农机修造厂 names one
+            if len(suffix) == 1 and self.dictionary.is_common(name):  # 格局, 内部: words, not bodies
+                continue
+            if self._common(name) or _INDEFINITE.search(text[max(0, start - 14):start]) or any(
+                    len(t.word) > 1 and t.word.endswith(("性", "型")) for t in tokens if start <= t.start < s):
+                continue  # 一所位于成都的综合性研究型大学, 重点综合性大学: a description, not a name
+            words = [t.word for t in tokens if start <= t.start < s]
+            if text[start - 1:start] == "的" and words and all(self._common(w) for w in words):
+                continue  # 是农业农村部直属的全国重点大学: ordinary words after 的 describe, they name nothing
+            cls = self.org_classes[suffix]
+            if self.government and any(w in name for w in wl.GOVERNMENT_WORDS) and cls != self.company:
+                cls = self.government
+            out.append(Found(Mention(name, cls, start, e, name, semantic_type=kind), "org"))
+        return out
+
+    def _unglue(self, text: str, found: list[Found], tokens: list[Token]) -> None:
+        """由金穗 | 装备 | 副总裁: jieba glued the preposition to a name it did not know (a token its dictionary does
+        not have); the preposition is no part of the organisation's name. 对外经济贸易大学 starts with a word the
+        dictionary has (对外), so it keeps it."""
+        starts = {t.start: t for t in tokens}
+        for f in found:
+            m, first = f.mention, starts.get(f.mention.start)
+            glued = m.name[:1] in GLUED_LEAD or (m.name[:1] == "任" and m.start > 0
+                                                  and text[m.start - 1] in "起现曾兼出升转改调")
+            if f.how == "org" and glued and len(m.name) >= 4 and first is not None \
+                    and len(first.word) > 1 and self.dictionary.entry(first.word) is None:
+                # (2016年起任 | 华澜律师事务所: 任 is the verb of holding a post after 起 / 现 / 曾…, no surname there)
+                m.start += 1
+                m.name = m.form = m.name[1:]
+
+    def _name_lead(self, tokens: list[Token], k: int) -> tuple[int, int] | None:
+        """远航 | 船舶股份有限公司, 创办了杭州 | 极 | 简科技有限公司: the walk back from the ending stopped at a word
+        jieba calls a verb or an adverb; if at most three such words lead back to where a clause, a list or a verb
+        of companies ends (，远航船舶…; 创办了杭州极简…; 与远航船舶…), they start the name. A frequent verb or
+        adverb (推进, 积极, 正式) says what is done to the company, it is no part of its name; a lone character
+        cannot start a name unless jieba calls it a proper name. Returns (start, index of the token before)."""
+        i, chars = k, 0
+        while i >= 0 and k - i < 3:
+            t = tokens[i]
+            if i < k and t.end != tokens[i + 1].start:
+                break
+            # 北方 | 重型机械集团, 中 | 芯 | 国际…: a direction word may start a name
+            direction = t.pos == "f" and ((len(t.word) == 2 and t.word[0] in "东南西北") or t.word == "中")
+            if not HAN.match(t.word) or (t.pos in FUNCTION_TAGS - {"d"} and not direction) \
+                    or (len(t.word) == 1 and t.word in _VERB_CHARS) \
+                    or t.word in _NAME_BOUNDARY \
+                    or t.word.endswith(("于", "为", "在", "的")) or t.word in wl.STOP_NAMES \
+                    or t.word.endswith(wl.DESCRIPTOR_ENDS) or (t.pos in ("nr", "nrfg") and len(t.word) > 1) \
+                    or t.word in HOLDS_POST_WORDS:
+                break  # 化工企业 | 莱茵…公司: what kind; 王建华曾任 | 阿里巴巴集团: a person and a verb
+            entry = self.dictionary.entry(t.word)
+            if len(t.word) > 1 and t.pos in ("v", "vd", "ad", "d", "a", "vn") and entry is not None \
+                    and entry[0] >= ACTION_MIN_FREQ:
+                return None
+            chars += len(t.word)
+            i -= 1
+            if chars > 6:
+                return None
+            before = tokens[i] if i >= 0 else None
+            if before is None or not HAN.match(before.word) or before.word in _NAME_BOUNDARY \
+                    or before.pos in ("p", "c", "ul", "uj"):
+                first = tokens[i + 1]
+                if len(first.word) == 1 and first.pos not in ("ns", "nr", "nz", "nt", "j") \
+                        and first.word not in "中华东南西北":  # ，中 | 芯 | 国际集成电路制造有限公司
+                    return None
+                return first.start, i
+        return None
+
+    def _bare(self, body: str, tokens: list[Token], start: int) -> bool:
+        """电子, 半导体: what the walk kept before the ending is only words of company names or ordinary words."""
+        words = [t.word for t in tokens if start <= t.start < start + len(body)]
+        return bool(words) and all(w in wl.ORG_NAME_WORDS or w in wl.GOVERNMENT_WORDS or self._common(w)
+                                   for w in words)

@@ -1,0 +1,68 @@
+"""Parents and subsidiaries: 隶属于, 旗下, X的全资子公司Y, 拥有A、B和C三家子公司, 成为 X 的子公司 (partOf)."""
+
+from __future__ import annotations
+
+import re
+
+from kgbuild.extract.zh.clause_rules import ClauseRules, ClauseScope
+
+
+class OwnerFacts(ClauseRules):
+    """Parents and subsidiaries."""
+
+    def _parents(self, scope: ClauseScope) -> None:
+        """隶属于 X, X旗下(拥有) A、B, X的全资子公司Y, 拥有A、B和C三家全资子公司."""
+        clause, subject, topic_org, add = scope.clause, scope.subject, scope.topic_org, scope.add
+        c, cs = clause.text, clause.start
+        if (m := re.search(r"(?:隶属于|隶属|归属于|从属于)", c)) is not None:
+            owner = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
+            add(subject, "partOf", owner)
+        if (m := re.search(r"旗下(?:拥有|有|包括|设有)?(?:的)?", c)) is not None:
+            owner = next((x for x in clause.mentions if x.end == cs + m.start() and self._org(x)), None) or (
+                subject if self._org(subject) else topic_org)
+            # 旗下拥有A、B和C: the names listed right after; 吉利控股集团旗下的极氪…于…在纽约证券交易所上市 (极氪… not
+            # found): a later name in the clause is no subsidiary
+            first = next((x for x in self._after(clause, cs + m.end()) if x.start <= cs + m.end() + 1), None)
+            for x in self._listed(clause, first.start, self._org) if first is not None else []:
+                add(x, "partOf", owner)
+        for m in re.finditer(r"的(?:全资|控股|参股)?子公司", c):
+            # 金穗装备的全资子公司金穗（哈萨克斯坦）农机有限公司: the name right after is the one before's
+            parent = next((x for x in clause.mentions if x.end == cs + m.start() and self._org(x)), None)
+            child = next((x for x in clause.mentions if x.start == cs + m.end() and self._org(x)), None)
+            for x in self._listed(clause, child.start, self._org) if child is not None else []:
+                add(x, "partOf", parent)  # …的全资子公司A和B: each
+        for m in re.finditer(r"(?:拥有|下设|设有|包括)((?:[^，。；、和及]{2,40}[、和及])+[^，。；、和及]{2,40}?)"
+                             r"(?:[等共]?[一二三四五六七八九十两\d]+家)(?:全资|控股)?(?:子公司|下属企业)", c) \
+                if "家" in c else ():
+            # 云杉纺织目前拥有A、B和C三家全资子公司: every listed name is the subject's
+            owner = subject if self._org(subject) and subject.end <= cs + m.start() else None
+            for x in clause.mentions:
+                if owner is not None and self._org(x) and cs + m.start(1) <= x.start and x.end <= cs + m.end(1):
+                    add(x, "partOf", owner)
+
+    def _subsidiary_of(self, scope: ClauseScope) -> None:
+        """成为其全资子公司, 后者成为X的控股子公司: what becomes whose subsidiary."""
+        clause, subject, sentence = scope.clause, scope.subject, scope.sentence
+        topic_org, orgs, add = scope.topic_org, scope.orgs, scope.add
+        c, cs = clause.text, clause.start
+        # 成为其全资子公司: 其 is the organisation named before (成都云图…由华信控股…收购，成为其全资子公司)
+        if (m := re.search(r"(?:成为|是|为)(?:(.{0,16}?)的|(其))(?:全资|控股|参股)?(?:子公司|下属企业|下属公司)", c)):
+            owner = next((x for x in self._after(clause, cs + m.start(1))
+                          if self._org(x) and x.end <= cs + m.end(1)), None) if m.group(1) is not None else None
+            if owner is None and re.search(r"(?:集团|公司|其|本公司|该公司)$", m.group(1) or m.group(2)):
+                owner = self._last_org(sentence, cs, not_named=subject.name) or topic_org
+            held = subject
+            if re.match(r"\s*后者", c):
+                # 海天味业收购了广东鲜活…，后者成为其全资子公司: the latter is the name last before, 其 the one before
+                held = self._last_org(sentence, cs) or held
+                owner = self._last_org(sentence, held.start, not_named=held.name) if m.group(2) else owner
+            if owner is not None and held.name == owner.name and held.start >= cs and m.group(1) is not None \
+                    and re.fullmatch(r"(?:本公司|公司|集团|本集团)", m.group(1)):
+                # 云杉纺织收购江苏锦华化纤有限公司（以下简称“锦华化纤”）…。交易完成后，锦华化纤成为公司的控股子公司: the
+                # clause names the subsidiary, so 公司 is the chunk's first other organisation, not the one declared
+                owner = next((x for x in orgs if x.name != held.name and held.form not in x.aliases), owner)
+            if owner is not None and (held.name == owner.name or re.search(r"该(?:公司|企业)", c[:m.start()])):
+                # 云岭新能收购江西恒源…，收购完成后该公司成为云岭新能的控股子公司: 该公司 is the company named last
+                # before, not the clause's subject
+                held = self._last_org(sentence, cs, not_named=owner.name) or held
+            add(held, "partOf", owner)

@@ -1,0 +1,219 @@
+"""People: a surname and one or two characters after a title (董事长徐直军), before a verb of saying or a life
+event (李明远表示), after a cue of reports (实际控制人为, 聘任), before a kin word or 夫妇, opening an entry
+(钱学森，1911年出生于), and foreign names written with a middle dot (约翰·冯·诺依曼)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from kgbuild.extract.zh import word_lists as wl
+from kgbuild.extract.zh.mentions import Mention
+from kgbuild.extract.zh.name_rules import (
+    GLUED_LEAD,
+    HAN,
+    KIN_AFTER,
+    Found,
+    NameRules,
+    overlaps,
+    surname_at,
+)
+from kgbuild.extract.zh.segment import Token
+
+# What follows the name an encyclopedia entry opens with: 钱学森，中国著名科学家 / 李明远，1968年出生于.
+_ENTRY_LEAD = re.compile(r"[，,（(]\s*(?:\d|[男女]|中国|著名|原名|字|号|生于|出生)")
+_PERSON_CUE = re.compile("|".join(wl.PERSON_CUES))
+# A transliterated foreign name: 约翰·冯·诺依曼, 艾伦·图灵 (the middle dot as Chinese texts write it).
+_FOREIGN_NAME = re.compile(r"[\u4e00-\u9fff]{1,8}(?:[·・•‧][\u4e00-\u9fff]{1,10})+")
+# A given name of one or two characters after a surname, up to what people do, 的, 在 / 于, or the next
+# title of a list of posts (董事长韩立新和副总经理马晓东)
+_GIVEN_NAME = re.compile(r"[\u4e00-\u9fff]{1,2}?(?=" + "|".join(wl.PERSON_VERBS)
+                         + "|的|在|于|[和、及](?:常务|执行)?(?:" + "|".join(wl.EXECUTIVE_TITLES) + "))")
+# 接替已经退休的创始人谭松年。 (jieba: 谭松 | 年): where jieba saw a name, the clause's end ends it, or the 等 that
+# closes a list of people (作曲家季南星等。 jieba: 季南 | 星等)
+_GIVEN_NAME_AT_END = re.compile(r"[\u4e00-\u9fff]{1,2}?(?=[，。；！？）)]|等|$)")
+_BIRTH_ENTRY = re.compile(r"(?:^|(?<=[。！？\n]))\s*([\u4e00-\u9fff]{2,4})[，,]\s*\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?"
+                          r"(?:出生|生于)")
+_TITLE_WORDS = frozenset((*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES, "理事", "委员", "成员", "会员", "常委"))
+_TITLE_ENDS = tuple(_TITLE_WORDS)
+_BEFORE_A_NAME = frozenset("由与和及、，,。；;：:为是（(\n ")
+_APPOINTING = re.compile(r"聘任|聘请|任命|选举|推选")
+_APPOINTED_AS = re.compile(r"为[\u4e00-\u9fff]{0,10}?(?:" + "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True))
+                           + r")、")
+_AFTER_ONCE = frozenset("在任经于为是被与担获先多")  # what follows 曾 ("once") after a person's name
+_NOT_IN_NAME = frozenset({"v", "p", "c", "u", "uj", "ul", "ud", "uz", "d", "r", "f", "m", "x", "q", "y", "vn", "t"})
+_NAME_LEAD = frozenset("由 与 和 及 被 的 将 向 对 在 把 给 为 是 据 同 跟 让 请 经 从 当 随 根据".split())
+
+
+class PersonNames(NameRules):
+    """People's names."""
+
+    def _person_at(self, text: str, tokens: list[Token], pos: int) -> int | None:
+        """The end of a person's name starting at `pos` (a surname and one or two more characters,
+        as jieba's tokens allow), or None."""
+        surname = surname_at(text, pos)
+        if not surname:
+            return None
+        j = self._token_at(tokens, pos)
+        if j is None or tokens[j].start != pos:
+            return None
+        tok = tokens[j]
+        if tok.pos in ("nr", "nrfg", "nrt") and surname < len(tok.word) <= surname + 2:
+            end = tok.end
+            if len(tok.word) == surname + 1 and j + 1 < len(tokens):  # 赵国 + 平
+                nxt = tokens[j + 1]
+                if len(nxt.word) == 1 and nxt.pos in ("n", "ng", "nr", "a", "ag", "b") and HAN.match(nxt.word):
+                    end = nxt.end
+            return end
+        if len(tok.word) == surname and j + 1 < len(tokens):  # 李 + 明远
+            nxt = tokens[j + 1]
+            if 1 <= len(nxt.word) <= 2 and nxt.pos not in ("v", "p", "c", "u", "uj", "ul", "d", "r", "f", "x", "m", "q",
+                                                           "vn", "t") and HAN.match(nxt.word):
+                return nxt.end
+        return None
+
+    def _person_after_title(self, text: str, tokens: list[Token], pos: int) -> int | None:
+        """The end of the name of a person right after a title at `pos`: jieba's cut first; else, since jieba cuts
+        names apart (首席技术官周靖人出席: 周靖 | 人; 董事长李想在: 李 | 想), a surname and one or two characters
+        before what people do, 的, 在 / 于, or the next title of a list of posts (董事长韩立新和副总经理马晓东)."""
+        end = self._person_at(text, tokens, pos)
+        if (surname := surname_at(text, pos)) and (end is None or end - pos == surname + 1):
+            said = _GIVEN_NAME.match(text[pos + surname:pos + surname + 12]) or (
+                _GIVEN_NAME_AT_END.match(text[pos + surname:pos + surname + 3]) if end is not None else None)
+            # 董事长陈宗年表示 (jieba: 陈宗 | 年, a number word): one character more before what people do
+            if said is not None and (end is None or pos + surname + said.end() == end + 1):
+                end = pos + surname + said.end()
+        return end
+
+    def _cued_person(self, text: str, tokens: list[Token], pos: int) -> int | None:
+        """The end of a person's name after a cue of reports (聘任, 实际控制人为): jieba's cut is the first
+        guess, but after such a cue a surname and one or two characters before 为 / 、 / 夫妇 are a name
+        whatever jieba made of them (聘任周立新为: 立新 an adverb; 聘任许丽为: 许丽为 one name)."""
+        surname = surname_at(text, pos)
+        if not surname:
+            return None
+        bounded = re.match(r"[\u4e00-\u9fff]{1,2}?(?=为|担任|、|和|及|夫妇|夫妻|先生|女士|[，。；）)]|$)",
+                           text[pos + surname:pos + surname + 6])
+        if bounded is not None:
+            return pos + surname + bounded.end()
+        return self._person_at(text, tokens, pos)
+
+    def _valid_person(self, name: str) -> bool:
+        if name[1:] in _TITLE_WORDS or name[2:] in _TITLE_WORDS:
+            return False  # 副会长和理事: 和 is a surname too, but 理事 is a title, not a given name
+        if name[0] in "和与及" and self._common(name[1:]):
+            return False  # 全体球员和球迷: and the fans
+        return 2 <= len(name) <= 4 and not self._common(name) and name not in wl.PLACE_STOP \
+            and name not in wl.COUNTRIES and name not in wl.PROVINCES
+
+    def _persons(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
+        if self.person is None:
+            return []
+        out: list[Found] = []
+        seen: set[int] = set()
+
+        def add(start: int, end: int | None, title: str | None = None) -> None:
+            if end is None or start in seen or overlaps(blocked, start, end):
+                return
+            if end - start == 3 and text[end - 1] == "曾" and text[end:end + 1] in _AFTER_ONCE \
+                    and any(t.start == end - 1 and t.word == "曾" for t in tokens):
+                end -= 1  # 创始人顾辞曾在网易游戏担任…: 曾 ("once", jieba's own cut) ends the name, 顾辞
+            name = text[start:end]
+            if self._valid_person(name):
+                seen.add(start)
+                # the title is what the person is (董事长, 作家): a concept the align stage links them to
+                out.append(Found(Mention(name, self.person, start, end, name, semantic_type=title),  # type: ignore[arg-type]
+                                 "person"))
+
+        for m in self._titles_re.finditer(text):  # 董事长徐直军, 作家周慕白; 董事长为钱志远
+            add(m.end(), self._person_after_title(text, tokens, m.end()), m.group(0))
+            if text[m.end():m.end() + 1] == "为":
+                add(m.end() + 1, self._cued_person(text, tokens, m.end() + 1), m.group(0))
+        for m in _PERSON_CUE.finditer(text):  # 实际控制人为孙建国、孙晓梅夫妇; 聘任李卫东为公司总经理
+            pos = m.end()
+            while (end := self._cued_person(text, tokens, pos)) is not None:
+                add(pos, end)
+                if text[end:end + 1] not in "、和及":
+                    break
+                pos = end + 1
+        for m in _APPOINTED_AS.finditer(text):
+            # 聘任岑慧敏为公司总经理、冼家豪为董事会秘书: in a list of appointments, the next name after each post
+            opened = max(text.rfind(c, 0, m.start()) for c in "。；！？\n") + 1
+            if _APPOINTING.search(text, opened, m.start()):
+                add(m.end(), self._cued_person(text, tokens, m.end()))
+        for m in _FOREIGN_NAME.finditer(text):  # 约翰·冯·诺依曼: Chinese writes foreign people's names so
+            if not overlaps(blocked, m.start(), m.end()) and m.start() not in seen:
+                name = _trim_foreign(text, m.start(), m.end(), tokens, self.dictionary.is_common)
+                if name is not None:
+                    s, e = name
+                    seen.add(s)
+                    out.append(Found(Mention(text[s:e], self.person, s, e, text[s:e]), "person"))
+        for tok in tokens:
+            if tok.word[:1] not in wl.SURNAMES and tok.word[:2] not in wl.COMPOUND_SURNAMES:
+                continue
+            end = self._person_at(text, tokens, tok.start)
+            if end is None:
+                continue
+            after = text[end:end + 4]
+            lead = (tok.start == 0 or text[tok.start - 1] in "。！？\n") and text[end:end + 1] in "，,（("
+            opens_entry = lead and _ENTRY_LEAD.match(text[end:end + 8])
+            if after.startswith(wl.PERSON_VERBS) or opens_entry:
+                add(tok.start, end)
+        for m in KIN_AFTER.finditer(text):
+            # 由陈远航与妻子林秋雨 (jieba: 陈 | 远航, a verb): a name right before "and his wife" is a person's, where
+            # a surname opens it and what comes before it closes a clause or a list
+            for size in (3, 2, 4):
+                s = m.start() - size
+                if s >= 0 and surname_at(text, s) and (s == 0 or text[s - 1] in _BEFORE_A_NAME) \
+                        and s not in seen and self._valid_person(text[s:m.start()]):
+                    add(s, m.start())
+                    break
+        for m in re.finditer(r"夫妇|夫妻", text):
+            # 由贺启明、任佩瑶夫妇 (jieba: 贺 | 启明, a verb): the two names listed before "husband and wife" are
+            # people's, each opened by a surname, the first after what closes a clause or a list
+            end = m.start()
+            for size_b in (3, 2, 4):
+                b = end - size_b
+                if b < 1 or text[b - 1] not in "、和与及" or not surname_at(text, b) \
+                        or not self._valid_person(text[b:end]):
+                    continue
+                a = next((b - 1 - n for n in (3, 2, 4) if b - 1 - n >= 0 and surname_at(text, b - 1 - n)
+                          and (b - 1 - n == 0 or text[b - 2 - n] in _BEFORE_A_NAME)
+                          and self._valid_person(text[b - 1 - n:b - 1])), None)
+                if a is not None:
+                    add(a, b - 1)
+                    add(b, end)
+                    break
+        for m in _BIRTH_ENTRY.finditer(text):  # 钟南山，1936年出生于… (jieba: 钟南山 a place): an entry about a person
+            if surname_at(text, m.start(1)) and m.start(1) not in seen:
+                add(m.start(1), m.end(1))
+        return out
+
+
+def _trim_foreign(text: str, start: int, end: int, tokens: list[Token],
+                  common: Callable[[str], bool]) -> tuple[int, int] | None:
+    """The foreign name in a ·-joined run, by jieba's tokens: each part is the name-like tokens next to a dot,
+    so 由莫里斯·威尔克斯及其团队 gives 莫里斯·威尔克斯 and 冯·诺依曼撰写了 gives 冯·诺依曼."""
+    dots = [i for i in range(start, end) if text[i] in "·・•‧"]
+    inside = [t for t in tokens if start <= t.start and t.end <= end and t.word not in "·・•‧"]
+
+    def name_like(t: Token) -> bool:  # 冯·诺依曼结构: 结构 is a word, not part of the name
+        # 国际业务副总裁托马斯·韦伯: a title before the name is no part of it
+        return t.pos not in _NOT_IN_NAME and t.word not in _NAME_LEAD and len(t.word) <= 4 and not common(t.word) \
+            and not t.word.endswith(_TITLE_ENDS)
+
+    left = [t for t in inside if t.end <= dots[0]]
+    s = dots[0]
+    for t in reversed(left):
+        if not name_like(t) or dots[0] - t.start > 6:
+            break
+        s = t.start
+    if text[s] in GLUED_LEAD and dots[0] - s > 2:
+        s += 1  # 由托 | 比亚斯·施泰因出任: a preposition jieba glued to a transliteration opens no foreign name
+    right = [t for t in inside if t.start > dots[-1]]
+    e = dots[-1] + 1
+    for t in right:
+        if not name_like(t) or t.end - dots[-1] > 7:
+            break
+        e = t.end
+    return (s, e) if s < dots[0] and e > dots[-1] + 1 else None

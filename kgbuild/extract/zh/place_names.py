@@ -1,0 +1,126 @@
+"""Places: jieba's place tag confirmed by a list (countries, provinces), an ending (…省, …市, …区, …山) or jieba's
+dictionary knowing the place well; districts right after their city; a country written right before an
+organisation's name."""
+
+from __future__ import annotations
+
+import re
+
+from kgbuild.extract.zh import word_lists as wl
+from kgbuild.extract.zh.mentions import Mention
+from kgbuild.extract.zh.name_rules import (
+    HAN,
+    Found,
+    NameRules,
+    overlaps,
+)
+from kgbuild.extract.zh.segment import Token
+
+# Verbs a place follows: 出生于布达佩斯, 位于普林斯顿, 定居伦敦.
+_PLACE_VERBS = ("出生于", "生于", "出生在", "位于", "地处", "迁往", "迁居", "移居", "定居", "前往", "来到", "抵达",
+                "逝世于", "去世于", "死于", "卒于", "搬到", "迁至", "注册地为", "注册地位于", "注册于")
+_COUNTRIES_LONGEST_FIRST = tuple(sorted(wl.COUNTRIES, key=len, reverse=True))
+_PLACE_LEVELS = frozenset("省市县州区")  # the level a place's name ends with, when jieba cuts it off
+
+
+class PlaceNames(NameRules):
+    """Places' names."""
+
+    def _place_class(self, word: str) -> str | None:
+        if word in wl.PLACE_STOP or word in wl.STOP_NAMES or len(word) < 2:
+            return None
+        if word in wl.COUNTRIES:
+            return self.country
+        if word in ("北京", "上海", "天津", "重庆", "香港", "澳门"):
+            return self.city
+        if word in wl.PROVINCES or (word.endswith("省") and word[:-1] in wl.PROVINCES):
+            return self.region
+        for suffix, cls in self.place_classes:
+            if word.endswith(suffix) and len(word) > len(suffix):
+                return cls
+        if 2 <= len(word) <= 4 and self.dictionary.known_place(word):
+            return self.city
+        return None
+
+    def _places(self, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
+        out = []
+        for i, tok in enumerate(tokens):
+            if overlaps(blocked, tok.start, tok.end):
+                continue
+            if tok.pos != "ns":
+                # jieba tags many foreign cities as person names (布达佩斯 nr): after 出生于 / 位于 / 定居 the
+                # name is a place, unless it reads as a Chinese person's name
+                # 注册地为德国慕尼黑: a country between the verb and the city
+                k = i - 1 if i > 0 and tokens[i - 1].word in wl.COUNTRIES else i
+                before = "".join(t.word for t in tokens[max(0, k - 2):k])
+                if (tok.pos in ("nr", "nrt", "nz") and (before.endswith(_PLACE_VERBS) or (
+                        k < i and before.endswith(("在", "于")))) and len(tok.word) >= 3
+                        and not (tok.word[0] in wl.SURNAMES and len(tok.word) <= 3) and self.city
+                        and not self._common(tok.word)):
+                    out.append(Found(Mention(tok.word, self.city, tok.start, tok.end, tok.word), "place"))
+                elif tok.pos in ("nr", "nrt", "nz") and i > 0 and tokens[i - 1].end == tok.start \
+                        and tokens[i - 1].pos == "ns" and self._place_class(tokens[i - 1].word) is not None \
+                        and re.search(r"[\u4e00-\u9fff](?:区|县|镇)$", tok.word) \
+                        and (cls := self._place_class(tok.word)) is not None:
+                    # 上海市 | 杨浦区 (a person's name to jieba): a district right after its city
+                    out.append(Found(Mention(tok.word, cls, tok.start, tok.end, tok.word), "place"))
+                continue
+            cls = self._place_class(tok.word)
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+            if cls is not None and nxt is not None and nxt.start == tok.end and nxt.word in _PLACE_LEVELS \
+                    and (whole := self._place_class(tok.word + nxt.word)) is not None:
+                # 越南 | 平阳 | 省: jieba cut the level off a place it knows; the name written is the whole
+                out.append(Found(Mention(tok.word + nxt.word, whole, tok.start, nxt.end, tok.word + nxt.word), "place"))
+                continue
+            if cls is None and len(tok.word) >= 4:  # 美国麻省 is not one place; 湖南长沙 is two
+                for cut in range(2, len(tok.word) - 1):
+                    a, b = tok.word[:cut], tok.word[cut:]
+                    ca, cb = self._place_class(a), self._place_class(b)
+                    if ca and cb and not self._common(b):  # 印度新建 (两座工厂): 新建 is a verb, not 新建县
+                        out.append(Found(Mention(a, ca, tok.start, tok.start + cut, a), "place"))
+                        out.append(Found(Mention(b, cb, tok.start + cut, tok.end, b), "place"))
+                        break
+                continue
+            if cls is not None:
+                out.append(Found(Mention(tok.word, cls, tok.start, tok.end, tok.word), "place"))
+        return out + self._districts_after_cities(tokens, blocked, out)
+
+    def _districts_after_cities(self, tokens: list[Token], blocked: list[tuple[int, int]],
+                                places: list[Found]) -> list[Found]:
+        """长沙市 | 望 | 城区, 厦门市 | 思明区 (jieba: a verb and a noun, a noun): right after a city, the one or two
+        words up to 区 / 县 are the district's name, three or four characters that are not one ordinary word."""
+        out: list[Found] = []
+        ends = {f.mention.end for f in places if f.mention.name.endswith("市")}
+        for i, tok in enumerate(tokens):
+            if tok.start not in ends:
+                continue
+            for n in (1, 2):
+                words = tokens[i:i + n]
+                name = "".join(t.word for t in words)
+                if len(words) == n and 3 <= len(name) <= 4 and HAN.match(name) and name[-1] in "区县" \
+                        and all(words[k].end == words[k + 1].start for k in range(n - 1)) \
+                        and not self._common(name) and not overlaps(blocked, tok.start, words[-1].end) \
+                        and (cls := self._place_class(name)) is not None:
+                    out.append(Found(Mention(name, cls, tok.start, words[-1].end, name), "place"))
+                    break
+        return out
+
+    def _countries_before(self, text: str, kept: list[Found]) -> list[Found]:
+        """赴美国特拉华大学 (jieba: 赴美国 | 特拉华 | 大学): a country written right before an organisation's name is a
+        place of its own, whatever token jieba hid it in."""
+        if self.country is None:
+            return kept
+        out = list(kept)
+        taken = [(f.mention.start, f.mention.end) for f in kept]
+        for f in kept:
+            if f.how != "org":
+                continue
+            before = text[max(0, f.mention.start - 6):f.mention.start]
+            country = next((c for c in _COUNTRIES_LONGEST_FIRST if before.endswith(c)), None)
+            if country is None or len(country) < 2:
+                continue
+            s = f.mention.start - len(country)
+            if not any(a < f.mention.start and s < b for a, b in taken):
+                out.append(Found(Mention(country, self.country, s, f.mention.start, country), "place"))
+                taken.append((s, f.mention.start))
+        return out
