@@ -27,3 +27,22 @@ def test_a_post_in_a_clause_leaves_the_chunks_organisations_to_the_later_rules(
     monkeypatch.setattr(OpenRelationRules, "_cooperation", spy)
     extract(zh, "南湖精工股份有限公司收购了嘉禾模具有限公司，王建国现任嘉禾模具有限公司董事长。")
     assert seen and all("南湖精工股份有限公司" in names for names in seen)
+
+
+def test_each_verb_of_a_works_credits_names_its_own_people(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "话剧《江畔人家》由编剧李慕白创作、导演周文渊执导，青年演员陈晓晨、罗一舟主演。"))
+    assert ("江畔人家", "createdBy", "李慕白") in facts
+    assert ("江畔人家", "directedBy", "周文渊") in facts
+    assert {("江畔人家", "performedBy", "陈晓晨"), ("江畔人家", "performedBy", "罗一舟")} <= facts
+    assert ("江畔人家", "createdBy", "周文渊") not in facts
+
+
+def test_a_clause_of_a_director_alone_credits_the_work_the_clause_before_was_about(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "电影《北方来信》于7月上映。该片由星河影业有限公司出品，许知远执导，全片时长118分钟。"))
+    assert ("北方来信", "publishedBy", "星河影业有限公司") in facts
+    assert ("北方来信", "directedBy", "许知远") in facts
+
+
+def test_the_work_a_sentences_person_directed_before(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "魏长青，1968年生于山东省烟台市，此前执导的电影《海边的冬天》曾获金鸡奖。"))
+    assert ("海边的冬天", "directedBy", "魏长青") in facts

@@ -9,7 +9,11 @@ from itertools import pairwise
 from kgbuild.extract.zh.clause_rules import BUILT, WORK_OF, ClauseRules, ClauseScope
 
 # The verb that makes a work -> the relation to its maker, where it is not plain authorship.
-_MAKER = {"执导": "directedBy", "主演": "performedBy"}
+WORK_MAKER = {"执导": "directedBy", "主演": "performedBy", "领衔主演": "performedBy", "创作": "createdBy",
+              "作曲": "createdBy"}
+_MAKES_WORK = re.compile(r"(?:创作|撰写|所著|编著|编写|写作|执导|作曲|领衔主演|主演|著(?![名称作]))的?")
+# The kind of work between 执导的 and the title (纪录片, 电影, 长篇小说): a few characters and an opening mark.
+_KIND_BEFORE_WORK = re.compile(r"[\u4e00-\u9fff]{0,6}[《“\"「]?")
 _BUILT_BY = re.compile(r"由(.{2,30}?)" + BUILT)
 _OWNED_AS = re.compile(r"归(.{2,24}?)所有")  # “桂海明珠”轮归桂海航运所有
 _SHIP_OWNER = re.compile(r"船东为|船东是")
@@ -92,18 +96,28 @@ class MakerFacts(ClauseRules):
             work = next((x for x in clause.mentions if x.kind in ("title", "quote") and x.end <= cs + m.start()
                          and re.fullmatch(r"\s*[《“\"「]?", text[cs:x.start]) is not None), None)
             add(work or subject, "publishedBy", publisher, timed)
-        if (m := re.search(r"(?:创作|撰写|所著|编著|编写|写作|执导|作曲|主演|著)的?", c)) is not None:
-            person = next((x for x in clause.mentions if self._person(x) and x.end <= cs + m.start()), None)
+        verb_from = cs  # where the words of the verb before end: each verb credits the people named since
+        for m in _MAKES_WORK.finditer(c):
+            verb, at = m.group(0).rstrip("的"), cs + m.start()
+            # 由编剧A创作、导演B执导，演员C、D主演: each verb its own people (every one of a list before it)
+            people = [x for x in clause.mentions if self._person(x) and verb_from <= x.start and x.end <= at]
+            verb_from = cs + m.end()
             work = subject if subject.kind in ("title", "quote") else next(
                 (x for x in clause.mentions if x.kind in ("title", "quote")), None)
-            if person is None and m.group(0) == "主演":
+            if not people and verb == "主演":
                 # 主演苗若兰凭借该片…: the cast named after the word, of the work the sentence named before
-                person = next((x for x in clause.mentions if self._person(x) and x.start == cs + m.end()), None)
+                people = [x for x in clause.mentions if self._person(x) and x.start == cs + m.end()][:1]
                 work = work or next((x for x in reversed(sentence) if x.kind in ("title", "quote") and x.end <= cs),
                                     None)
-            if person is not None and work is not None:
+            if not people and m.group(0).endswith("的") and self._person(subject) and subject.end <= at:
+                # 尹某，1979年生于…，此前执导的纪录片《苍山雪》: the work right after (its kind between) is the
+                # person's the sentence is about
+                people = [subject]
+                work = next((x for x in clause.mentions if x.kind in ("title", "quote") and x.start > at
+                             and _KIND_BEFORE_WORK.fullmatch(text, cs + m.end(), x.start)), None)
+            for person in people if work is not None else []:
                 # a film's director and cast are its own relations (the schema's directedBy, performedBy)
-                add(work, _MAKER.get(m.group(0).rstrip("的"), "createdBy"), person)
+                add(work, WORK_MAKER.get(verb, "createdBy"), person)
         m = re.search(r"(?:凭借|凭|以)(?:其)?(?:[^，。；《“]{0,8}?)[《“]", c)
         if m is not None and self._person(subject):
             # 作家莫言凭借长篇小说《蛙》获得…: the work a person wins with is the person's
