@@ -46,3 +46,15 @@ def test_a_clause_of_a_director_alone_credits_the_work_the_clause_before_was_abo
 def test_the_work_a_sentences_person_directed_before(zh: ChineseExtractor) -> None:
     facts = triples(extract(zh, "魏长青，1968年生于山东省烟台市，此前执导的电影《海边的冬天》曾获金鸡奖。"))
     assert ("海边的冬天", "directedBy", "魏长青") in facts
+
+
+def test_a_country_before_a_status_word_is_part_of_the_schools_name(zh: ChineseExtractor) -> None:
+    result = extract(zh, "新加坡国立大学教授黄振宇在会上作了报告。")
+    assert ("黄振宇", "worksFor", "新加坡国立大学") in triples(result)
+    assert "国立大学" not in {e.name for e in result.entities}
+
+
+def test_a_city_jieba_tags_as_an_adverb_stays_inside_an_institutes_name(zh: ChineseExtractor) -> None:
+    # jieba's dictionary tags 大连 an adverb (d); 大连市 is a city it lists
+    facts = triples(extract(zh, "张立群现任中国科学院大连化学物理研究所研究员。"))
+    assert ("张立群", "worksFor", "中国科学院大连化学物理研究所") in facts

@@ -36,6 +36,8 @@ _NAME_BOUNDARY = frozenset("创办 创立 创建 收购 并购 设立 成立 新
 _ANY_TITLE = (*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES)
 # Single characters that are verbs or function words before a name, never its first characters (曾任 | 阿里巴巴…).
 _VERB_CHARS = frozenset("任是在有为将会要被让给到去来说做向从把对与和及等经由于曾现原前兼历时")
+# Who runs a school or a body, words that name none of them without the country before (新加坡国立大学).
+_STATUS = frozenset("国立 州立 公立 私立 市立 皇家 联邦".split())
 _GOVERNMENT_ENDINGS = frozenset({"委员会", "部", "局", "署", "厅", "办公室"})
 
 
@@ -85,8 +87,10 @@ class OrgNames(NameRules):
                     and len(tokens[k].word) == 2 and any(
                         self._namey(tokens[i]) and tokens[i].end == tokens[i + 1].start for i in (k - 1, k - 2)
                         if i >= 0 and all(tokens[x].pos in ("a", "an") for x in range(i + 1, k)))
+                # (大连 | 辽滨 | 重型 | 轴承有限公司: a city jieba's dictionary tags as an adverb is the city)
                 if not (self._namey(tokens[k]) or tokens[k].word in wl.ORG_NAME_WORDS or joint or quality
-                        or rare_char_as_measure(tokens[k], tokens)):  # 莆田 | 闽 | 泓 (q) | 供应链管理有限公司
+                        or rare_char_as_measure(tokens[k], tokens)  # 莆田 | 闽 | 泓 (q) | 供应链管理有限公司
+                        or self.dictionary.city_stem(tokens[k].word)):
                     break
                 start = tokens[k].start
                 k -= 1
@@ -134,7 +138,9 @@ class OrgNames(NameRules):
                 continue  # 当地政府, 有关部门: which body the text does not say; 国际医疗部: a department of one
             first_word = next((wl_ for wl_ in wl.COUNTRIES if name.startswith(wl_)), None)
             if first_word and first_word != "中国" and len(name) - len(first_word) >= 4 and self.country \
-                    and not COMPANY_FORM.search(name):
+                    and not COMPANY_FORM.search(name) and name[len(first_word):-len(m.group(0))] not in _STATUS:
+                # (新加坡国立大学: what stands between the country and the ending is a status, 国立, that names no
+                # school without the country, so the country is part of the name)
                 # (越南云杉纺织有限公司, a registered name with its legal form, keeps the country it was registered in)
                 # 美国麻省理工学院: the country and the institution, two names
                 country = Mention(first_word, self.country, start, start + len(first_word), first_word)
@@ -209,7 +215,7 @@ class OrgNames(NameRules):
                 break  # 化工企业 | 莱茵…公司: what kind; 王建华曾任 | 阿里巴巴集团: a person and a verb
             entry = self.dictionary.entry(t.word)
             if len(t.word) > 1 and t.pos in ("v", "vd", "ad", "d", "a", "vn") and entry is not None \
-                    and entry[0] >= ACTION_MIN_FREQ:
+                    and entry[0] >= ACTION_MIN_FREQ and not self.dictionary.city_stem(t.word):
                 return None
             chars += len(t.word)
             i -= 1
