@@ -58,3 +58,23 @@ def test_a_city_jieba_tags_as_an_adverb_stays_inside_an_institutes_name(zh: Chin
     # jieba's dictionary tags 大连 an adverb (d); 大连市 is a city it lists
     facts = triples(extract(zh, "张立群现任中国科学院大连化学物理研究所研究员。"))
     assert ("张立群", "worksFor", "中国科学院大连化学物理研究所") in facts
+
+
+def test_a_quoted_name_a_clause_says_was_developed_is_a_made_thing_with_both_developers(
+        zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "2024年，宏途机械股份有限公司发布了与上海交通大学联合研发的高强度焊接材料“焊灵”。"))
+    assert ("宏途机械股份有限公司", "release", "焊灵") in facts
+    assert {("焊灵", "createdBy", "宏途机械股份有限公司"), ("焊灵", "createdBy", "上海交通大学")} <= facts
+
+
+def test_a_researchers_team_made_it_not_the_institute_before_the_researcher(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "由西北工业大学航海学院研究员韩志诚团队与中船海鹰装备有限公司联合研制的水下滑翔机“海燕X”"
+                                "日前完成海试。"))
+    assert {("海燕X", "createdBy", "韩志诚"), ("海燕X", "createdBy", "中船海鹰装备有限公司")} <= facts
+    assert ("海燕X", "createdBy", "西北工业大学航海学院") not in facts
+
+
+def test_the_approving_body_did_not_develop_what_another_name_before_the_verb_did(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "国家药品监督管理局批准了恒昌制药研发的降压药“舒平”上市。"))
+    assert ("舒平", "approvedBy", "国家药品监督管理局") in facts
+    assert ("舒平", "createdBy", "国家药品监督管理局") not in facts

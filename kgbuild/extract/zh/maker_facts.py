@@ -14,8 +14,12 @@ WORK_MAKER = {"执导": "directedBy", "主演": "performedBy", "领衔主演": "
 _MAKES_WORK = re.compile(r"(?:创作|撰写|所著|编著|编写|写作|执导|作曲|领衔主演|主演|著(?![名称作]))的?")
 # The kind of work between 执导的 and the title (纪录片, 电影, 长篇小说): a few characters and an opening mark.
 _KIND_BEFORE_WORK = re.compile(r"[\u4e00-\u9fff]{0,6}[《“\"「]?")
-_BUILT_BY = re.compile(r"由(.{2,30}?)" + BUILT)
+_BUILT_BY = re.compile(r"由(.{2,40}?)" + BUILT)
 _OWNED_AS = re.compile(r"归(.{2,24}?)所有")  # “桂海明珠”轮归桂海航运所有
+# A researcher's job between an institute and the researcher's name (研究所研究员P, 大学化学系教授P).
+_JOB_THERE = re.compile(r"[\u4e00-\u9fff]{0,6}?(?:研究员|教授|副教授|院士|工程师|博士)")
+# 与Y联合研制的 / 和Y共同开发的: Y developed the thing with the subject.
+_JOINTLY = re.compile(r"[与和同](?P<partner>[^，。；、与和]{2,30}?)(?:联合|共同|合作)(?:研制|研发|开发|设计)的")
 _SHIP_OWNER = re.compile(r"船东为|船东是")
 
 
@@ -60,6 +64,12 @@ class MakerFacts(ClauseRules):
                 makers[0].end:makers[-1].start]) else (makers[0] if makers else None)
             if len(makers) >= 2 and self._cut_apart(text, makers[0], makers[1]):
                 maker = None  # 中国科学院 | 大连 | 化学物理研究所: one name cut in two, neither part is the maker
+            if len(makers) >= 2 and maker is makers[0] and self._org(maker) and self._person(makers[1]) \
+                    and _JOB_THERE.fullmatch(text, maker.end, makers[1].start):
+                # 由X研究所研究员P团队与Y公司联合开发: the researcher (and the team he leads) made it; the
+                # institute is where he works
+                makers = makers[1:]
+                maker = makers[0]
             if not self._person(subject) and (not self._org(subject) or subject.spg_class not in self.is_org):
                 # 庐山美术馆由建筑师顾承泽设计: a building is made too; 由…研发的“星图一号”于8月3日发射: the date is
                 # the launch's, not the making's
@@ -68,7 +78,7 @@ class MakerFacts(ClauseRules):
                 if makers and maker is makers[0]:
                     # 该车由绵驰汽车与西南科技大学共同研制: every maker listed after 由 made it
                     for one, next_one in pairwise(makers):
-                        if not re.fullmatch(r"[、和与及]|以及", text[one.end:next_one.start]):
+                        if not re.fullmatch(r"(?:团队|课题组)?(?:[、和与及]|以及)", text[one.end:next_one.start]):
                             break
                         add(subject, "createdBy", next_one, made_quals)
                 if topic_org is not None and re.match(r"(?:本公司|公司)(?:与|和|、|及)", m.group(1)):
@@ -110,7 +120,7 @@ class MakerFacts(ClauseRules):
                 work = work or next((x for x in reversed(sentence) if x.kind in ("title", "quote") and x.end <= cs),
                                     None)
             if not people and m.group(0).endswith("的") and self._person(subject) and subject.end <= at:
-                # 尹某，1979年生于…，此前执导的纪录片《苍山雪》: the work right after (its kind between) is the
+                # 魏某，1968年生于…，此前执导的电影《海边的冬天》: the work right after (its kind between) is the
                 # person's the sentence is about
                 people = [subject]
                 work = next((x for x in clause.mentions if x.kind in ("title", "quote") and x.start > at
@@ -135,8 +145,25 @@ class MakerFacts(ClauseRules):
             # the clause's subject
             made_by = next((x for x in clause.mentions if x.end == cs + m.start() and self._org(x)), None)
             # (中国科学院大连化学物理研究所研发的: a name cut in two made it; neither part did)
+            # (百济神州研发的, 神州 read as a city; 恒昌制药研发的, a name not found: a name other than the
+            # subject's stands before the verb, so the subject made nothing)
+            other_before = any(x.end == cs + m.start() for x in clause.mentions) or (
+                re.search(r"[\u4e00-\u9fff]{2}$", text[cs:cs + m.start()]) is not None
+                and not re.search(r"(?:公司|集团|联合|共同|合作|独立|团队|课题组|发布|推出|发射|首发|展示|亮相|上线|"
+                                  r"了|是|为|其|所|款|种)$", text[cs:cs + m.start()]))
+            maker = made_by or (subject if self._org(subject) and not other_before else None)
+            lead = next((x for x in clause.mentions if maker is not None and self._person(x) and x.start > maker.end
+                         and _JOB_THERE.fullmatch(text, maker.end, x.start)
+                         and re.match(r"(?:团队|课题组)", text[x.end:x.end + 3])), None)
+            # 由X研究所研究员P团队…开发的: the researcher whose team it was made it, not his institute
+            maker = lead or maker
             if made_by is None or not any(self._org(x) and self._cut_apart(text, x, made_by) for x in clause.mentions):
-                add(product, "createdBy", made_by or (subject if self._org(subject) else None))
+                add(product, "createdBy", maker)
+            if (joint := _JOINTLY.search(c)) is not None and joint.end() == m.end():
+                # 公司发布了与上海交通大学联合研发的…“焊灵”: the partner made it too
+                add(product, "createdBy", next((x for x in clause.mentions if self._org(x)
+                                                and x.start == cs + joint.start("partner")
+                                                and x.end == cs + joint.end("partner")), None))
         # (公司被工业和信息化部评为“国家级绿色工厂”: the body between 被 and 评为 confers it, the subject receives it)
         if (m := re.search(r"(?:获得|荣获|获评|获|斩获|摘得|赢得|被授予|获颁|被[^，。；“”]{0,20}?评为)(?:了)?", c)) \
                 is not None:
