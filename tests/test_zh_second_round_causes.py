@@ -78,3 +78,19 @@ def test_the_approving_body_did_not_develop_what_another_name_before_the_verb_di
     facts = triples(extract(zh, "国家药品监督管理局批准了恒昌制药研发的降压药“舒平”上市。"))
     assert ("舒平", "approvedBy", "国家药品监督管理局") in facts
     assert ("舒平", "createdBy", "国家药品监督管理局") not in facts
+
+
+def test_a_japanese_or_korean_companys_legal_form_ends_its_name(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "2024年，华信电子股份有限公司与日本企业大阪精机株式会社签署战略合作协议。"))
+    assert ("华信电子股份有限公司", "cooperateWith", "大阪精机株式会社") in facts
+    assert ("大阪精机株式会社", "locatedIn", "日本") in facts
+
+
+def test_a_publishing_group_keeps_the_word_publishing(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "长篇小说《雾中灯塔》的英文版由英国泰恩出版集团出版。"))
+    assert ("雾中灯塔", "publishedBy", "泰恩出版集团") in facts
+
+
+def test_a_universitys_numbered_hospital_is_one_name(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "温州医科大学附属第一医院与华信电子股份有限公司签署战略合作协议。"))
+    assert ("温州医科大学附属第一医院", "cooperateWith", "华信电子股份有限公司") in facts

@@ -36,6 +36,7 @@ _NAME_BOUNDARY = frozenset("创办 创立 创建 收购 并购 设立 成立 新
 _ANY_TITLE = (*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES)
 # Single characters that are verbs or function words before a name, never its first characters (曾任 | 阿里巴巴…).
 _VERB_CHARS = frozenset("任是在有为将会要被让给到去来说做向从把对与和及等经由于曾现原前兼历时")
+_ORDINAL = re.compile(r"第[一二三四五六七八九十]{1,3}")
 # Who runs a school or a body, words that name none of them without the country before (新加坡国立大学).
 _STATUS = frozenset("国立 州立 公立 私立 市立 皇家 联邦".split())
 _GOVERNMENT_ENDINGS = frozenset({"委员会", "部", "局", "署", "厅", "办公室"})
@@ -87,10 +88,13 @@ class OrgNames(NameRules):
                     and len(tokens[k].word) == 2 and any(
                         self._namey(tokens[i]) and tokens[i].end == tokens[i + 1].start for i in (k - 1, k - 2)
                         if i >= 0 and all(tokens[x].pos in ("a", "an") for x in range(i + 1, k)))
-                # (大连 | 辽滨 | 重型 | 轴承有限公司: a city jieba's dictionary tags as an adverb is the city)
+                # (大连 | 辽滨 | 重型 | 轴承有限公司: a city jieba's dictionary tags as an adverb is the city;
+                # 附属 | 第一 | 医院, 第二 | 人民 | 医院: an ordinal numbers one of a city's hospitals or schools)
+                ordinal = _ORDINAL.fullmatch(tokens[k].word) is not None and k > 0 and tokens[k - 1].end == start - len(
+                    tokens[k].word) and self._namey(tokens[k - 1])
                 if not (self._namey(tokens[k]) or tokens[k].word in wl.ORG_NAME_WORDS or joint or quality
                         or rare_char_as_measure(tokens[k], tokens)  # 莆田 | 闽 | 泓 (q) | 供应链管理有限公司
-                        or self.dictionary.city_stem(tokens[k].word)):
+                        or self.dictionary.city_stem(tokens[k].word) or ordinal):
                     break
                 start = tokens[k].start
                 k -= 1
