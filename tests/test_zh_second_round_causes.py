@@ -94,3 +94,8 @@ def test_a_publishing_group_keeps_the_word_publishing(zh: ChineseExtractor) -> N
 def test_a_universitys_numbered_hospital_is_one_name(zh: ChineseExtractor) -> None:
     facts = triples(extract(zh, "温州医科大学附属第一医院与华信电子股份有限公司签署战略合作协议。"))
     assert ("温州医科大学附属第一医院", "cooperateWith", "华信电子股份有限公司") in facts
+
+
+def test_a_registration_certificate_a_body_issues_approves_the_product(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "恒康医疗自主研发的血糖监测仪“糖卫2”已获得国家药品监督管理局颁发的第二类医疗器械注册证。"))
+    assert ("糖卫2", "approvedBy", "国家药品监督管理局") in facts

@@ -20,6 +20,9 @@ _OWNED_AS = re.compile(r"归(.{2,24}?)所有")  # “桂海明珠”轮归桂海
 _JOB_THERE = re.compile(r"[\u4e00-\u9fff]{0,6}?(?:研究员|教授|副教授|院士|工程师|博士)")
 # 与Y联合研制的 / 和Y共同开发的: Y developed the thing with the subject.
 _JOINTLY = re.compile(r"[与和同](?P<partner>[^，。；、与和]{2,30}?)(?:联合|共同|合作)(?:研制|研发|开发|设计)的")
+# 获得X批准; 获得X颁发的…注册证 (a registration or licence the body issues approves the product).
+_APPROVED = re.compile(r"(?:获得|经|获)(.{2,24}?)(?:的)?(?:批准|核准|批复|许可|认证)|"
+                       r"(?:获得|取得|获)(.{2,24}?)(?:颁发|核发)的[^，。；]{0,16}?(?:注册证|许可证|批件)")
 _SHIP_OWNER = re.compile(r"船东为|船东是")
 
 
@@ -212,7 +215,8 @@ class MakerFacts(ClauseRules):
             # 国家药品监督管理局近日批准了…“瑞维鲁胺”上市: the body approves the work named after the verb
             work = next((x for x in self._after(clause, cs + m.end()) if x.kind in ("quote", "title")), None)
             add(work, "approvedBy", subject)
-        if (m := re.search(r"(?:获得|经|获)(.{2,24}?)(?:的)?(?:批准|核准|批复|许可|认证)", c)) is not None:
+        if (m := _APPROVED.search(c)) is not None:
+            # (获得国家药品监督管理局颁发的第三类医疗器械注册证: a registration the body issues approves the product)
             body = next((x for x in self._after(clause, cs + m.start()) if self._org(x)
                          and x.end <= cs + m.end()), None)
             approved = next((x for x in clause.mentions if x.kind in ("quote", "title") and x.end <= cs + m.start()),
