@@ -99,3 +99,15 @@ def test_a_universitys_numbered_hospital_is_one_name(zh: ChineseExtractor) -> No
 def test_a_registration_certificate_a_body_issues_approves_the_product(zh: ChineseExtractor) -> None:
     facts = triples(extract(zh, "恒康医疗自主研发的血糖监测仪“糖卫2”已获得国家药品监督管理局颁发的第二类医疗器械注册证。"))
     assert ("糖卫2", "approvedBy", "国家药品监督管理局") in facts
+
+
+def test_a_subsidiary_two_parties_put_money_into_is_founded_by_both(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "2024年6月，华信电子股份有限公司与苏州启明投资有限公司共同出资设立控股子公司苏州华启半导体有限公司。"))
+    assert {("苏州华启半导体有限公司", "foundedBy", "华信电子股份有限公司"),
+            ("苏州华启半导体有限公司", "foundedBy", "苏州启明投资有限公司"),
+            ("苏州华启半导体有限公司", "foundedOn", "2024年6月")} <= facts
+
+
+def test_a_centre_set_up_jointly_without_money_stays_a_cooperation(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "2023年5月，华信电子与南京大学、东南大学联合成立先进封装研究中心。"))
+    assert not any(p == "foundedBy" for _, p, _ in facts)

@@ -9,6 +9,12 @@ from kgbuild.extract.zh.clause_rules import POST_BETWEEN, ClauseRules, ClauseSco
 from kgbuild.extract.zh.mentions import Mention
 from kgbuild.extract.zh.name_rules import TITLE_RUN as _TITLE_RUN
 
+# A与B共同出资设立控股子公司C: founded together with the partners after 与 (and those before it); the money
+# says a company was formed (联合成立研究中心 is a cooperation, the rule of 合作 reads it).
+_FOUNDED_TOGETHER = re.compile(r"[与和](?P<partners>[^，。；与和]{2,40}?)(?:共同|联合)?(?:出资|投资)"
+                               r"(?:设立|成立|组建|创办|新设)(?:了)?")
+_KIND_OF_NEW = re.compile(r"(?:一家)?(?:控股|全资|合资|参股)?(?:子公司|公司|企业)?")
+
 
 class FoundingFacts(ClauseRules):
     """Foundings, predecessors and lists."""
@@ -82,6 +88,16 @@ class FoundingFacts(ClauseRules):
                                                                                  m.group(1))):
                 add(founded, "foundedOn", date)
                 add(founded, "locatedIn", place_at(place.start) if place is not None else None)
+        if (m := _FOUNDED_TOGETHER.search(c)) is not None:
+            # 公司与X共同出资设立控股子公司Y: the parties before and after 与 founded Y, on the clause's date
+            founded = next((x for x in self._after(clause, cs + m.end()) if self._org(x)
+                            and _KIND_OF_NEW.fullmatch(text, cs + m.end(), x.start)), None)
+            partners = self._listed(clause, cs + m.start("partners"), lambda x: self._org(x) or self._person(x))
+            founders = (self._listed_before(clause, cs + m.start(), self._org) or [subject]) + partners
+            for founder in founders if founded is not None and partners else []:
+                if self._org(founder) or self._person(founder):
+                    add(founded, "foundedBy", founder)
+            add(founded, "foundedOn", when if partners else None)
         if (m := re.search(r"(?:是|为|系)?(?:由)?(.{2,24}?)(?:直属|主管|下属)的", c)) is not None:
             # 是教育部直属的重点大学: the body the subject belongs to
             owner = next((x for x in clause.mentions if x.end == cs + m.end(1) and self._org(x)), None)
