@@ -111,3 +111,21 @@ def test_a_subsidiary_two_parties_put_money_into_is_founded_by_both(zh: ChineseE
 def test_a_centre_set_up_jointly_without_money_stays_a_cooperation(zh: ChineseExtractor) -> None:
     facts = triples(extract(zh, "2023年5月，华信电子与南京大学、东南大学联合成立先进封装研究中心。"))
     assert not any(p == "foundedBy" for _, p, _ in facts)
+
+
+def test_a_founder_described_by_a_former_post_before_de(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "星河快运由曾任杭州远帆物流有限公司运营总监的彭晓东于2019年创立。"))
+    assert ("星河快运", "foundedBy", "彭晓东") in facts
+    assert ("星河快运", "foundedBy", "杭州远帆物流有限公司") not in facts
+
+
+def test_people_listed_with_their_bodies_win_the_honour_the_sentence_named(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "11月8日，第五届“钱塘青年设计师奖”颁奖典礼在杭州举行，浙江大学的沈书瑶、杭州云帆科技有限公司的郝思远等"
+                                "8人获此殊荣。"))
+    assert {("沈书瑶", "worksFor", "浙江大学"), ("郝思远", "worksFor", "杭州云帆科技有限公司"),
+            ("沈书瑶", "awardReceived", "钱塘青年设计师奖"), ("郝思远", "awardReceived", "钱塘青年设计师奖")} <= facts
+
+
+def test_a_founder_said_after_a_school_and_de(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "云帆科技成立于2017年，创始人为毕业于南京大学的宋雨桐。"))
+    assert {("云帆科技", "foundedBy", "宋雨桐"), ("宋雨桐", "educatedAt", "南京大学")} <= facts

@@ -155,6 +155,18 @@ class CareerFacts(ClauseRules):
                 add(employee, "worksFor", next((x for x in clause.mentions if self._org(x) and x.end < employee.start
                                                 and (job_end := _JOB_AFTER_BODY.match(text, x.end)) is not None
                                                 and job_end.end() == employee.start), None))
+            # 安徽大学的P和南京理工大学的Q等6人获奖: a body, 的 and a person, in a list of people (not 毕业于X的P, what
+            # a description says of the person)
+            body = next((x for x in clause.mentions if self._person(employee) and self._org(x)
+                         and x.end == employee.start - 1 and text[x.end] == "的"
+                         and (x.start == cs or text[x.start - 1] in "，、和与及：:")), None)
+            if body is not None and re.match(r"[、和与及等，]", text[employee.end:employee.end + 1]):
+                add(employee, "worksFor", body)
+            # 创始人为毕业于湖北工业大学的P: the school a description before the person says the person left
+            school = next((x for x in clause.mentions if self._person(employee) and x.spg_class in self.is_edu
+                           and x.end == employee.start - 1 and text[x.end] == "的"
+                           and re.search(r"(?:毕业于|就读于)$", text[max(0, x.start - 3):x.start])), None)
+            add(employee, "educatedAt", school)
         last_post: tuple[Mention, Mention | None] | None = None  # (person, organisation) of the title before
         for m in _TITLE.finditer(c):
             ts, te = cs + m.start(), cs + m.end()

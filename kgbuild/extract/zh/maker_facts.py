@@ -23,6 +23,7 @@ _JOINTLY = re.compile(r"[与和同](?P<partner>[^，。；、与和]{2,30}?)(?:�
 # 获得X批准; 获得X颁发的…注册证 (a registration or licence the body issues approves the product).
 _APPROVED = re.compile(r"(?:获得|经|获)(.{2,24}?)(?:的)?(?:批准|核准|批复|许可|认证)|"
                        r"(?:获得|取得|获)(.{2,24}?)(?:颁发|核发)的[^，。；]{0,16}?(?:注册证|许可证|批件)")
+_WON = re.compile(r"(?:等[一二三四五六七八九十百\d]*[人位部名项]?)?(?:获奖|摘奖|获此殊荣|获此荣誉|荣获此奖)")
 _SHIP_OWNER = re.compile(r"船东为|船东是")
 
 
@@ -179,7 +180,8 @@ class MakerFacts(ClauseRules):
                 if award.kind == "award" or award.spg_class in self.is_award:
                     for h in holders if len(holders) > 1 else [holder]:
                         add(h, "awardReceived", award, timed)
-        if (m := re.search(r"(?:等[一二三四五六七八九十百\d]*[人位部名项]?)?(?:获奖|摘奖)", c)) is not None:
+        # (获此殊荣 / 获此荣誉: "won this honour", the prize the sentence named)
+        if (m := _WON.search(c)) is not None:
             # 第四届汀洲散文奖…揭晓，作家阮栖迟的散文集《汀水谣》获奖; …董事长卞如海、…创始人尤佩兰等十人获奖: the prize
             # the sentence named before wins the work right before the verb, else every person of the clause
             prize = next((x for x in reversed(sentence) if x.end <= cs + m.start()
