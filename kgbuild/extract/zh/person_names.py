@@ -191,9 +191,12 @@ class PersonNames(NameRules):
             if surname_at(text, m.start(1)) and m.start(1) not in seen:
                 add(m.start(1), m.end(1))
         for m in _WHOSE_PERSON.finditer(text):
-            # 运营总监的彭亦舟, 江汉重工有限公司的祁望舒: a name jieba tags as a person's, right after a title or an
-            # organisation and 的
-            add(m.end(), self._tagged_person(text, tokens, m.end()))
+            # 运营总监的彭晓东于…, 云帆科技有限公司的郝思远等: a name jieba tags as a person's, right after a title or
+            # an organisation and 的, and before a list's or a clause's next word (协和医院的张伟医生: the domain's
+            # rules read a name with its title)
+            end = self._tagged_person(text, tokens, m.end())
+            if end is not None and text[end:end + 1] in "、等于和及与，,。；;":
+                add(m.end(), end)
         for f in list(out):
             # 演员司马悦、郝云舒: a name jieba tags as a person's, listed right after a person found
             end = f.mention.end
