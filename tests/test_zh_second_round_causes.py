@@ -129,3 +129,9 @@ def test_people_listed_with_their_bodies_win_the_honour_the_sentence_named(zh: C
 def test_a_founder_said_after_a_school_and_de(zh: ChineseExtractor) -> None:
     facts = triples(extract(zh, "云帆科技成立于2017年，创始人为毕业于南京大学的宋雨桐。"))
     assert {("云帆科技", "foundedBy", "宋雨桐"), ("宋雨桐", "educatedAt", "南京大学")} <= facts
+
+
+def test_a_brand_jieba_cut_into_two_lone_characters_opens_the_name(zh: ChineseExtractor) -> None:
+    # jieba: 北 (a direction) | 昇 (a character its dictionary lacks) | 新 | 材料 | 有限公司
+    facts = triples(extract(zh, "华信电子股份有限公司与北昇新材料有限公司签署战略合作协议。"))
+    assert ("华信电子股份有限公司", "cooperateWith", "北昇新材料有限公司") in facts

@@ -98,6 +98,8 @@ class OrgNames(NameRules):
                     break
                 start = tokens[k].start
                 k -= 1
+            if k >= 0 and tokens[k].end == start and self._lone_first_char(tokens, k, start):
+                start, k = tokens[k].start, k - 1  # 是 | 东 | 昇 | 汽车集团有限公司: 东昇, a brand jieba cut apart
             if s - start >= 2 and self._bare(text[start:s], tokens, start):
                 # 在深圳创办宏远电子有限公司, ，深圳新锐半导体股份有限公司: the walk stopped at an ordinary word (宏远,
                 # 新锐) leaving only words of company names; a name runs back to where the clause or the verb
@@ -234,6 +236,20 @@ class OrgNames(NameRules):
                     return None
                 return first.start, i
         return None
+
+    def _lone_first_char(self, tokens: list[Token], k: int, start: int) -> bool:
+        """东 | 昇 | 汽车集团, 遂 | 芯 | 集成电路: the name begins with a character jieba left alone (a rare one or a
+        word it does not know in this sense), and the walk stopped at another lone character right before it, after
+        a clause's or a list's boundary: the two are the name's first word, cut apart (a direction or an adverb to
+        jieba, never a verb or a function word of its own)."""
+        first = next((t for t in tokens[k + 1:k + 2] if t.start == start), None)
+        lone = tokens[k]
+        if first is None or len(first.word) != 1 or len(lone.word) != 1 or not HAN.match(lone.word) \
+                or lone.word in _VERB_CHARS or lone.pos not in ("f", "d", "zg", "ng", "yg", "g", "a", "b", "n"):
+            return False
+        before = tokens[k - 1] if k > 0 else None
+        return before is None or before.end != lone.start or not HAN.match(before.word) \
+            or before.word in _NAME_BOUNDARY or before.pos in ("p", "c", "uj", "ul")
 
     def _bare(self, body: str, tokens: list[Token], start: int) -> bool:
         """电子, 半导体: what the walk kept before the ending is only words of company names or ordinary words."""
