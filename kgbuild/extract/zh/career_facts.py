@@ -106,7 +106,7 @@ class CareerFacts(ClauseRules):
     def _posts(self, scope: ClauseScope) -> None:
         """担任 / 现任 a post, 曾任 X 研究员, a body's job before a person, and ORG TITLE P."""
         text, clause, subject, sentence = scope.text, scope.clause, scope.subject, scope.sentence
-        topic_org, orgs, add = scope.topic_org, scope.orgs, scope.add
+        topic_org, add = scope.topic_org, scope.add
         c, cs = clause.text, clause.start
         # (任 inside a person's name, 任佩瑶任副董事长, is no verb)
         if (m := next((h for h in _HOLDS_POST.finditer(c) if not any(
@@ -114,12 +114,13 @@ class CareerFacts(ClauseRules):
             title_at = _TITLE_IN_LIST_ORDER.search(c[m.end():])
             holder = self._actor(text, clause, subject, sentence, cs + m.start())
             if title_at is not None and holder is not None:
-                # (the clause's organisations from here on, for the later rules too: the name was reused so)
-                orgs = scope.orgs = [x for x in self._after(clause, cs + m.end()) if self._org(x)
+                # the bodies between the verb and the title (this rule's own: the later rules read the chunk's
+                # organisations, scope.orgs, whole)
+                bodies = [x for x in self._after(clause, cs + m.end()) if self._org(x)
                         and x.end <= cs + m.end() + title_at.start() + 1]
                 ref = re.match(r"(?:该公司|公司|本公司|该集团|集团|该行)", c[m.end():])
                 # 贺启明现任公司董事长: a report's 公司 is its company where the sentence named none before
-                employer = orgs[0] if orgs else ((self._last_org(sentence, cs) or (
+                employer = bodies[0] if bodies else ((self._last_org(sentence, cs) or (
                     topic_org if not ref.group(0).startswith("该") else None)) if ref else None)
                 sentence_at = max(text.rfind(e, 0, cs) for e in "。！？\n") + 1
                 if employer is None and re.fullmatch(r"\s*(?:担任|出任|现任|任)", text[holder.end:cs + m.end()]) \
@@ -154,6 +155,18 @@ class CareerFacts(ClauseRules):
                 add(employee, "worksFor", next((x for x in clause.mentions if self._org(x) and x.end < employee.start
                                                 and (job_end := _JOB_AFTER_BODY.match(text, x.end)) is not None
                                                 and job_end.end() == employee.start), None))
+            # 安徽大学的P和南京理工大学的Q等6人获奖: a body, 的 and a person, in a list of people (not 毕业于X的P, what
+            # a description says of the person)
+            body = next((x for x in clause.mentions if self._person(employee) and self._org(x)
+                         and x.end == employee.start - 1 and text[x.end] == "的"
+                         and (x.start == cs or text[x.start - 1] in "，、和与及：:")), None)
+            if body is not None and re.match(r"[、和与及等，]", text[employee.end:employee.end + 1]):
+                add(employee, "worksFor", body)
+            # 创始人为毕业于湖北工业大学的P: the school a description before the person says the person left
+            school = next((x for x in clause.mentions if self._person(employee) and x.spg_class in self.is_edu
+                           and x.end == employee.start - 1 and text[x.end] == "的"
+                           and re.search(r"(?:毕业于|就读于)$", text[max(0, x.start - 3):x.start])), None)
+            add(employee, "educatedAt", school)
         last_post: tuple[Mention, Mention | None] | None = None  # (person, organisation) of the title before
         for m in _TITLE.finditer(c):
             ts, te = cs + m.start(), cs + m.end()

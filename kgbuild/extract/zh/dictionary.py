@@ -15,6 +15,7 @@ from pathlib import Path
 COMMON_TAGS = frozenset({"n", "v", "vn", "a", "ad", "an", "d", "l", "i", "j", "vd", "b", "f", "s", "t", "r", "m",
                          "q", "c", "p", "u", "z", "zg", "vg", "ng", "ag", "dg", "tg", "mq", "y", "e", "o", "k", "h"})
 COMMON_MIN_FREQ = 50  # below this, a dictionary word is rare enough to be part of a name
+CITY_MIN_FREQ = 20  # a city with its 市 this frequent (自贡市 24, 大连市 397); rarer: mostly counties' old names
 
 
 class JiebaDictionary:
@@ -46,3 +47,8 @@ class JiebaDictionary:
     def known_place(self, word: str, min_freq: int = COMMON_MIN_FREQ) -> bool:
         entry = self.entry(word)
         return entry is not None and entry[1] == "ns" and entry[0] >= min_freq
+
+    def city_stem(self, word: str) -> bool:
+        """大连, 自贡, 包头: a city's name without its 市, which the dictionary lists as a city (大连市 ns) while it
+        tags the bare word as an adverb or a verb (大连 d, 自贡 v); inside a name it is the city."""
+        return len(word) >= 2 and self.known_place(word + "市", CITY_MIN_FREQ)

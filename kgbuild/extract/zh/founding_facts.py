@@ -9,6 +9,14 @@ from kgbuild.extract.zh.clause_rules import POST_BETWEEN, ClauseRules, ClauseSco
 from kgbuild.extract.zh.mentions import Mention
 from kgbuild.extract.zh.name_rules import TITLE_RUN as _TITLE_RUN
 
+# A与B共同出资设立控股子公司C: founded together with the partners after 与 (and those before it); the money
+# says a company was formed (联合成立研究中心 is a cooperation, the rule of 合作 reads it).
+_FOUNDED_TOGETHER = re.compile(r"[与和](?P<partners>[^，。；与和]{2,40}?)(?:共同|联合)?(?:出资|投资)"
+                               r"(?:设立|成立|组建|创办|新设)(?:了)?")
+# What is said of a founder before 的 and the name: a former post, a school, where the person came from.
+_FORMER_POST = re.compile(r"(?:曾任|曾在|毕业于|来自)[^，。；、和与及]{2,30}?的")
+_KIND_OF_NEW = re.compile(r"(?:一家)?(?:控股|全资|合资|参股)?(?:子公司|公司|企业)?")
+
 
 class FoundingFacts(ClauseRules):
     """Foundings, predecessors and lists."""
@@ -59,8 +67,12 @@ class FoundingFacts(ClauseRules):
             # 由严修和张伯苓于1919年创办: every founder listed; 由A和B共同出资设立的X: X is what they founded
             # 由暨南大学毕业的赖宗翰于2015年…创办: what is said of the founder before 的 names no founder
             described = re.match(r"[\u4e00-\u9fff]{1,10}的", m.group(1))
-            founders = self._listed(clause, cs + m.start(1) + (described.end() if described else -1),
-                                    lambda x: self._person(x) or self._org(x))
+            # 由曾任X有限公司运营总监的P于2016年创立: a longer description (a former post) ends at 的 before the person
+            long = _FORMER_POST.match(m.group(1))
+            described_at = cs + m.start(1) + long.end() if long is not None and any(
+                self._person(x) and x.start == cs + m.start(1) + long.end() for x in clause.mentions) else None
+            founders = self._listed(clause, described_at if described_at is not None else cs + m.start(1) + (
+                described.end() if described else -1), lambda x: self._person(x) or self._org(x))
             # 由中国科学技术大学教授程嘉树…创办: the founder is the person after the school and the post
             founders = [next((p for p in clause.mentions if self._person(p) and p.start > x.end
                               and POST_BETWEEN.fullmatch(text[x.end:p.start])), x) for x in founders]
@@ -82,6 +94,16 @@ class FoundingFacts(ClauseRules):
                                                                                  m.group(1))):
                 add(founded, "foundedOn", date)
                 add(founded, "locatedIn", place_at(place.start) if place is not None else None)
+        if (m := _FOUNDED_TOGETHER.search(c)) is not None:
+            # 公司与X共同出资设立控股子公司Y: the parties before and after 与 founded Y, on the clause's date
+            founded = next((x for x in self._after(clause, cs + m.end()) if self._org(x)
+                            and _KIND_OF_NEW.fullmatch(text, cs + m.end(), x.start)), None)
+            partners = self._listed(clause, cs + m.start("partners"), lambda x: self._org(x) or self._person(x))
+            founders = (self._listed_before(clause, cs + m.start(), self._org) or [subject]) + partners
+            for founder in founders if founded is not None and partners else []:
+                if self._org(founder) or self._person(founder):
+                    add(founded, "foundedBy", founder)
+            add(founded, "foundedOn", when if partners else None)
         if (m := re.search(r"(?:是|为|系)?(?:由)?(.{2,24}?)(?:直属|主管|下属)的", c)) is not None:
             # 是教育部直属的重点大学: the body the subject belongs to
             owner = next((x for x in clause.mentions if x.end == cs + m.end(1) and self._org(x)), None)
@@ -94,7 +116,10 @@ class FoundingFacts(ClauseRules):
             # 创始人为罗绍堂: the founder may be said with 为 / 是 before the name
             said_as = re.match(r"(?:为|是)", text[cs + m.end():])
             after_titles = _TITLE_RUN.match(text, cs + m.end() + (said_as.end() if said_as else 0)).end()  # type: ignore[union-attr]
-            after = [x for x in clause.mentions if x.start == after_titles and self._person(x)]
+            # (创始人为毕业于澳门大学的P: what is said of the founder stands between)
+            said_of = _FORMER_POST.match(text, after_titles)
+            after = [x for x in clause.mentions if self._person(x) and (
+                x.start == after_titles or (said_of is not None and x.start == said_of.end()))]
             if after:
                 add(before[0] if before else subject if self._org(subject) else None, "foundedBy", after[0])
 

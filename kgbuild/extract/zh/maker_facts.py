@@ -9,9 +9,21 @@ from itertools import pairwise
 from kgbuild.extract.zh.clause_rules import BUILT, WORK_OF, ClauseRules, ClauseScope
 
 # The verb that makes a work -> the relation to its maker, where it is not plain authorship.
-_MAKER = {"执导": "directedBy", "主演": "performedBy"}
-_BUILT_BY = re.compile(r"由(.{2,30}?)" + BUILT)
+WORK_MAKER = {"执导": "directedBy", "主演": "performedBy", "领衔主演": "performedBy", "创作": "createdBy",
+              "作曲": "createdBy"}
+_MAKES_WORK = re.compile(r"(?:创作|撰写|所著|编著|编写|写作|执导|作曲|领衔主演|主演|著(?![名称作]))的?")
+# The kind of work between 执导的 and the title (纪录片, 电影, 长篇小说): a few characters and an opening mark.
+_KIND_BEFORE_WORK = re.compile(r"[\u4e00-\u9fff]{0,6}[《“\"「]?")
+_BUILT_BY = re.compile(r"由(.{2,40}?)" + BUILT)
 _OWNED_AS = re.compile(r"归(.{2,24}?)所有")  # “桂海明珠”轮归桂海航运所有
+# A researcher's job between an institute and the researcher's name (研究所研究员P, 大学化学系教授P).
+_JOB_THERE = re.compile(r"[\u4e00-\u9fff]{0,6}?(?:研究员|教授|副教授|院士|工程师|博士)")
+# 与Y联合研制的 / 和Y共同开发的: Y developed the thing with the subject.
+_JOINTLY = re.compile(r"[与和同](?P<partner>[^，。；、与和]{2,30}?)(?:联合|共同|合作)(?:研制|研发|开发|设计)的")
+# 获得X批准; 获得X颁发的…注册证 (a registration or licence the body issues approves the product).
+_APPROVED = re.compile(r"(?:获得|经|获)(.{2,24}?)(?:的)?(?:批准|核准|批复|许可|认证)|"
+                       r"(?:获得|取得|获)(.{2,24}?)(?:颁发|核发)的[^，。；]{0,16}?(?:注册证|许可证|批件)")
+_WON = re.compile(r"(?:等[一二三四五六七八九十百\d]*[人位部名项]?)?(?:获奖|摘奖|获此殊荣|获此荣誉|荣获此奖)")
 _SHIP_OWNER = re.compile(r"船东为|船东是")
 
 
@@ -56,6 +68,12 @@ class MakerFacts(ClauseRules):
                 makers[0].end:makers[-1].start]) else (makers[0] if makers else None)
             if len(makers) >= 2 and self._cut_apart(text, makers[0], makers[1]):
                 maker = None  # 中国科学院 | 大连 | 化学物理研究所: one name cut in two, neither part is the maker
+            if len(makers) >= 2 and maker is makers[0] and self._org(maker) and self._person(makers[1]) \
+                    and _JOB_THERE.fullmatch(text, maker.end, makers[1].start):
+                # 由X研究所研究员P团队与Y公司联合开发: the researcher (and the team he leads) made it; the
+                # institute is where he works
+                makers = makers[1:]
+                maker = makers[0]
             if not self._person(subject) and (not self._org(subject) or subject.spg_class not in self.is_org):
                 # 庐山美术馆由建筑师顾承泽设计: a building is made too; 由…研发的“星图一号”于8月3日发射: the date is
                 # the launch's, not the making's
@@ -64,7 +82,7 @@ class MakerFacts(ClauseRules):
                 if makers and maker is makers[0]:
                     # 该车由绵驰汽车与西南科技大学共同研制: every maker listed after 由 made it
                     for one, next_one in pairwise(makers):
-                        if not re.fullmatch(r"[、和与及]|以及", text[one.end:next_one.start]):
+                        if not re.fullmatch(r"(?:团队|课题组)?(?:[、和与及]|以及)", text[one.end:next_one.start]):
                             break
                         add(subject, "createdBy", next_one, made_quals)
                 if topic_org is not None and re.match(r"(?:本公司|公司)(?:与|和|、|及)", m.group(1)):
@@ -92,18 +110,28 @@ class MakerFacts(ClauseRules):
             work = next((x for x in clause.mentions if x.kind in ("title", "quote") and x.end <= cs + m.start()
                          and re.fullmatch(r"\s*[《“\"「]?", text[cs:x.start]) is not None), None)
             add(work or subject, "publishedBy", publisher, timed)
-        if (m := re.search(r"(?:创作|撰写|所著|编著|编写|写作|执导|作曲|主演|著)的?", c)) is not None:
-            person = next((x for x in clause.mentions if self._person(x) and x.end <= cs + m.start()), None)
+        verb_from = cs  # where the words of the verb before end: each verb credits the people named since
+        for m in _MAKES_WORK.finditer(c):
+            verb, at = m.group(0).rstrip("的"), cs + m.start()
+            # 由编剧A创作、导演B执导，演员C、D主演: each verb its own people (every one of a list before it)
+            people = [x for x in clause.mentions if self._person(x) and verb_from <= x.start and x.end <= at]
+            verb_from = cs + m.end()
             work = subject if subject.kind in ("title", "quote") else next(
                 (x for x in clause.mentions if x.kind in ("title", "quote")), None)
-            if person is None and m.group(0) == "主演":
+            if not people and verb == "主演":
                 # 主演苗若兰凭借该片…: the cast named after the word, of the work the sentence named before
-                person = next((x for x in clause.mentions if self._person(x) and x.start == cs + m.end()), None)
+                people = [x for x in clause.mentions if self._person(x) and x.start == cs + m.end()][:1]
                 work = work or next((x for x in reversed(sentence) if x.kind in ("title", "quote") and x.end <= cs),
                                     None)
-            if person is not None and work is not None:
+            if not people and m.group(0).endswith("的") and self._person(subject) and subject.end <= at:
+                # 魏某，1968年生于…，此前执导的电影《海边的冬天》: the work right after (its kind between) is the
+                # person's the sentence is about
+                people = [subject]
+                work = next((x for x in clause.mentions if x.kind in ("title", "quote") and x.start > at
+                             and _KIND_BEFORE_WORK.fullmatch(text, cs + m.end(), x.start)), None)
+            for person in people if work is not None else []:
                 # a film's director and cast are its own relations (the schema's directedBy, performedBy)
-                add(work, _MAKER.get(m.group(0).rstrip("的"), "createdBy"), person)
+                add(work, WORK_MAKER.get(verb, "createdBy"), person)
         m = re.search(r"(?:凭借|凭|以)(?:其)?(?:[^，。；《“]{0,8}?)[《“]", c)
         if m is not None and self._person(subject):
             # 作家莫言凭借长篇小说《蛙》获得…: the work a person wins with is the person's
@@ -121,8 +149,25 @@ class MakerFacts(ClauseRules):
             # the clause's subject
             made_by = next((x for x in clause.mentions if x.end == cs + m.start() and self._org(x)), None)
             # (中国科学院大连化学物理研究所研发的: a name cut in two made it; neither part did)
+            # (百济神州研发的, 神州 read as a city; 恒昌制药研发的, a name not found: a name other than the
+            # subject's stands before the verb, so the subject made nothing)
+            other_before = any(x.end == cs + m.start() for x in clause.mentions) or (
+                re.search(r"[\u4e00-\u9fff]{2}$", text[cs:cs + m.start()]) is not None
+                and not re.search(r"(?:公司|集团|联合|共同|合作|独立|团队|课题组|发布|推出|发射|首发|展示|亮相|上线|"
+                                  r"了|是|为|其|所|款|种)$", text[cs:cs + m.start()]))
+            maker = made_by or (subject if self._org(subject) and not other_before else None)
+            lead = next((x for x in clause.mentions if maker is not None and self._person(x) and x.start > maker.end
+                         and _JOB_THERE.fullmatch(text, maker.end, x.start)
+                         and re.match(r"(?:团队|课题组)", text[x.end:x.end + 3])), None)
+            # 由X研究所研究员P团队…开发的: the researcher whose team it was made it, not his institute
+            maker = lead or maker
             if made_by is None or not any(self._org(x) and self._cut_apart(text, x, made_by) for x in clause.mentions):
-                add(product, "createdBy", made_by or (subject if self._org(subject) else None))
+                add(product, "createdBy", maker)
+            if (joint := _JOINTLY.search(c)) is not None and joint.end() == m.end():
+                # 公司发布了与上海交通大学联合研发的…“焊灵”: the partner made it too
+                add(product, "createdBy", next((x for x in clause.mentions if self._org(x)
+                                                and x.start == cs + joint.start("partner")
+                                                and x.end == cs + joint.end("partner")), None))
         # (公司被工业和信息化部评为“国家级绿色工厂”: the body between 被 and 评为 confers it, the subject receives it)
         if (m := re.search(r"(?:获得|荣获|获评|获|斩获|摘得|赢得|被授予|获颁|被[^，。；“”]{0,20}?评为)(?:了)?", c)) \
                 is not None:
@@ -135,7 +180,8 @@ class MakerFacts(ClauseRules):
                 if award.kind == "award" or award.spg_class in self.is_award:
                     for h in holders if len(holders) > 1 else [holder]:
                         add(h, "awardReceived", award, timed)
-        if (m := re.search(r"(?:等[一二三四五六七八九十百\d]*[人位部名项]?)?(?:获奖|摘奖)", c)) is not None:
+        # (获此殊荣 / 获此荣誉: "won this honour", the prize the sentence named)
+        if (m := _WON.search(c)) is not None:
             # 第四届汀洲散文奖…揭晓，作家阮栖迟的散文集《汀水谣》获奖; …董事长卞如海、…创始人尤佩兰等十人获奖: the prize
             # the sentence named before wins the work right before the verb, else every person of the clause
             prize = next((x for x in reversed(sentence) if x.end <= cs + m.start()
@@ -171,7 +217,8 @@ class MakerFacts(ClauseRules):
             # 国家药品监督管理局近日批准了…“瑞维鲁胺”上市: the body approves the work named after the verb
             work = next((x for x in self._after(clause, cs + m.end()) if x.kind in ("quote", "title")), None)
             add(work, "approvedBy", subject)
-        if (m := re.search(r"(?:获得|经|获)(.{2,24}?)(?:的)?(?:批准|核准|批复|许可|认证)", c)) is not None:
+        if (m := _APPROVED.search(c)) is not None:
+            # (获得国家药品监督管理局颁发的第三类医疗器械注册证: a registration the body issues approves the product)
             body = next((x for x in self._after(clause, cs + m.start()) if self._org(x)
                          and x.end <= cs + m.end()), None)
             approved = next((x for x in clause.mentions if x.kind in ("quote", "title") and x.end <= cs + m.start()),

@@ -38,7 +38,7 @@ from kgbuild.extract.zh.clause_rules import (
 from kgbuild.extract.zh.deal_facts import DealFacts
 from kgbuild.extract.zh.figure_facts import FigureFacts
 from kgbuild.extract.zh.founding_facts import FoundingFacts
-from kgbuild.extract.zh.maker_facts import MakerFacts
+from kgbuild.extract.zh.maker_facts import WORK_MAKER, MakerFacts
 from kgbuild.extract.zh.mentions import Mention
 from kgbuild.extract.zh.owner_facts import OwnerFacts
 from kgbuild.extract.zh.place_facts import PlaceFacts
@@ -76,6 +76,9 @@ _CAREER_AT = re.compile(r"[^，。；]{0,4}?(?:获得|获|取得|攻读|担任|�
 # A clause that is only the next maker of such a list: 华岳建筑设计院有限公司设计 after 由宛澜置业有限公司开发
 _NEXT_MAKER = re.compile(r"\s*(?:再)?由?(?P<maker>[^，。；]{2,30}?)(?:负责)?" + BUILT + r"\s*[。！？]?\s*")
 _BY_OPENS = re.compile(r"\s*由")
+# A clause of only people and a work's verb (尹冬禾执导; 演员A、B主演) after one that named a work's maker.
+_NEXT_WORK_MAKER = re.compile(r"\s*由?(?P<maker>[^，。；]{2,16}?)(?P<verb>执导|领衔主演|主演|创作|作曲)\s*[。！？]?\s*")
+_WORK_MAKERS = frozenset({"publishedBy", "createdBy", "directedBy", "performedBy"})
 # A quoted ship, building or project opening its clause after the noun of its kind (首航船舶“桂海明珠”轮归…): the
 # clause's subject, not the chunk's company
 _BUILT_KIND_BEFORE = re.compile(r"\s*[\u4e00-\u9fff]{0,6}(?:船舶|船|货轮|邮轮|舰|飞机|客机|楼盘|大厦|大桥)[“\"「『]")
@@ -177,6 +180,7 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
         sentence_subject: Mention | None = None
         last_metric: OpenFact | None = None
         made_thing: Mention | None = None  # what the last clause said was made by someone named after 由
+        made_work: Mention | None = None  # the work the last clause named a maker or a publisher of
         pointing: re.Match[str] | None = None  # the last clause of the sentence that opened by pointing at a thing
         for clause in clauses:
             pointing = _UNNAMED_CLAUSE.match(clause.text) or pointing
@@ -250,6 +254,13 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
                 if maker is not None and maker.start == clause.start + nxt.start("maker"):
                     out.append(OpenFact(made_thing, "createdBy", maker, said=clause.text.strip()[-2:]))
                     continue
+            if made_work is not None and (nxt := _NEXT_WORK_MAKER.fullmatch(clause.text)) is not None:
+                # 该片由滇映文化传媒有限公司出品，尹冬禾执导: a clause of only people and a work's verb names more
+                # makers of the work the clause before was about
+                people = [x for x in clause.mentions if self._person(x)]
+                out += [OpenFact(made_work, WORK_MAKER[nxt.group("verb")], p, said=nxt.group("verb")) for p in people]
+                if people:
+                    continue
             subject = own or sentence_subject or topic
             if sentence_subject is None and own is not None:
                 sentence_subject = own
@@ -262,6 +273,8 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
             out += new
             made_thing = next((f.subject for f in new if f.predicate == "createdBy" and f.subject is subject
                                and _BY_OPENS.match(clause.text)), None)
+            made_work = subject if subject.kind in ("title", "quote") and any(
+                f.subject is subject and f.predicate in _WORK_MAKERS for f in new) else None
             # a figure belongs to the organisation the clause or sentence is about, or (公司, no name) the chunk's
             # 2023年广东省地区生产总值达到13.57万亿元: a region's or a city's figures are stated the same way
             if own is not None:

@@ -36,6 +36,9 @@ _NAME_BOUNDARY = frozenset("创办 创立 创建 收购 并购 设立 成立 新
 _ANY_TITLE = (*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES)
 # Single characters that are verbs or function words before a name, never its first characters (曾任 | 阿里巴巴…).
 _VERB_CHARS = frozenset("任是在有为将会要被让给到去来说做向从把对与和及等经由于曾现原前兼历时")
+_ORDINAL = re.compile(r"第[一二三四五六七八九十]{1,3}")
+# Who runs a school or a body, words that name none of them without the country before (新加坡国立大学).
+_STATUS = frozenset("国立 州立 公立 私立 市立 皇家 联邦".split())
 _GOVERNMENT_ENDINGS = frozenset({"委员会", "部", "局", "署", "厅", "办公室"})
 
 
@@ -85,11 +88,18 @@ class OrgNames(NameRules):
                     and len(tokens[k].word) == 2 and any(
                         self._namey(tokens[i]) and tokens[i].end == tokens[i + 1].start for i in (k - 1, k - 2)
                         if i >= 0 and all(tokens[x].pos in ("a", "an") for x in range(i + 1, k)))
+                # (大连 | 辽滨 | 重型 | 轴承有限公司: a city jieba's dictionary tags as an adverb is the city;
+                # 附属 | 第一 | 医院, 第二 | 人民 | 医院: an ordinal numbers one of a city's hospitals or schools)
+                ordinal = _ORDINAL.fullmatch(tokens[k].word) is not None and k > 0 and tokens[k - 1].end == start - len(
+                    tokens[k].word) and self._namey(tokens[k - 1])
                 if not (self._namey(tokens[k]) or tokens[k].word in wl.ORG_NAME_WORDS or joint or quality
-                        or rare_char_as_measure(tokens[k], tokens)):  # 莆田 | 闽 | 泓 (q) | 供应链管理有限公司
+                        or rare_char_as_measure(tokens[k], tokens)  # 莆田 | 闽 | 泓 (q) | 供应链管理有限公司
+                        or self.dictionary.city_stem(tokens[k].word) or ordinal):
                     break
                 start = tokens[k].start
                 k -= 1
+            if k >= 0 and tokens[k].end == start and self._lone_first_char(tokens, k, start):
+                start, k = tokens[k].start, k - 1  # 是 | 东 | 昇 | 汽车集团有限公司: 东昇, a brand jieba cut apart
             if s - start >= 2 and self._bare(text[start:s], tokens, start):
                 # 在深圳创办宏远电子有限公司, ，深圳新锐半导体股份有限公司: the walk stopped at an ordinary word (宏远,
                 # 新锐) leaving only words of company names; a name runs back to where the clause or the verb
@@ -134,7 +144,9 @@ class OrgNames(NameRules):
                 continue  # 当地政府, 有关部门: which body the text does not say; 国际医疗部: a department of one
             first_word = next((wl_ for wl_ in wl.COUNTRIES if name.startswith(wl_)), None)
             if first_word and first_word != "中国" and len(name) - len(first_word) >= 4 and self.country \
-                    and not COMPANY_FORM.search(name):
+                    and not COMPANY_FORM.search(name) and name[len(first_word):-len(m.group(0))] not in _STATUS:
+                # (新加坡国立大学: what stands between the country and the ending is a status, 国立, that names no
+                # school without the country, so the country is part of the name)
                 # (越南云杉纺织有限公司, a registered name with its legal form, keeps the country it was registered in)
                 # 美国麻省理工学院: the country and the institution, two names
                 country = Mention(first_word, self.country, start, start + len(first_word), first_word)
@@ -209,7 +221,7 @@ class OrgNames(NameRules):
                 break  # 化工企业 | 莱茵…公司: what kind; 王建华曾任 | 阿里巴巴集团: a person and a verb
             entry = self.dictionary.entry(t.word)
             if len(t.word) > 1 and t.pos in ("v", "vd", "ad", "d", "a", "vn") and entry is not None \
-                    and entry[0] >= ACTION_MIN_FREQ:
+                    and entry[0] >= ACTION_MIN_FREQ and not self.dictionary.city_stem(t.word):
                 return None
             chars += len(t.word)
             i -= 1
@@ -224,6 +236,20 @@ class OrgNames(NameRules):
                     return None
                 return first.start, i
         return None
+
+    def _lone_first_char(self, tokens: list[Token], k: int, start: int) -> bool:
+        """东 | 昇 | 汽车集团, 遂 | 芯 | 集成电路: the name begins with a character jieba left alone (a rare one or a
+        word it does not know in this sense), and the walk stopped at another lone character right before it, after
+        a clause's or a list's boundary: the two are the name's first word, cut apart (a direction or an adverb to
+        jieba, never a verb or a function word of its own)."""
+        first = next((t for t in tokens[k + 1:k + 2] if t.start == start), None)
+        lone = tokens[k]
+        if first is None or len(first.word) != 1 or len(lone.word) != 1 or not HAN.match(lone.word) \
+                or lone.word in _VERB_CHARS or lone.pos not in ("f", "d", "zg", "ng", "yg", "g", "a", "b", "n"):
+            return False
+        before = tokens[k - 1] if k > 0 else None
+        return before is None or before.end != lone.start or not HAN.match(before.word) \
+            or before.word in _NAME_BOUNDARY or before.pos in ("p", "c", "uj", "ul")
 
     def _bare(self, body: str, tokens: list[Token], start: int) -> bool:
         """电子, 半导体: what the walk kept before the ending is only words of company names or ordinary words."""

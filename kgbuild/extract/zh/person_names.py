@@ -41,6 +41,9 @@ _APPOINTING = re.compile(r"聘任|聘请|任命|选举|推选")
 _APPOINTED_AS = re.compile(r"为[\u4e00-\u9fff]{0,10}?(?:" + "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True))
                            + r")、")
 _AFTER_ONCE = frozenset("在任经于为是被与担获先多")  # what follows 曾 ("once") after a person's name
+# A title or an organisation's ending and 的 before a name (运营总监的…, 重工有限公司的…).
+_WHOSE_PERSON = re.compile(r"(?:" + "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True))
+                           + r"|公司|集团|大学|学院|医院|研究院|研究所)的")
 _NOT_IN_NAME = frozenset({"v", "p", "c", "u", "uj", "ul", "ud", "uz", "d", "r", "f", "m", "x", "q", "y", "vn", "t"})
 _NAME_LEAD = frozenset("由 与 和 及 被 的 将 向 对 在 把 给 为 是 据 同 跟 让 请 经 从 当 随 根据".split())
 
@@ -187,7 +190,27 @@ class PersonNames(NameRules):
         for m in _BIRTH_ENTRY.finditer(text):  # 钟南山，1936年出生于… (jieba: 钟南山 a place): an entry about a person
             if surname_at(text, m.start(1)) and m.start(1) not in seen:
                 add(m.start(1), m.end(1))
+        for m in _WHOSE_PERSON.finditer(text):
+            # 运营总监的彭晓东于…, 云帆科技有限公司的郝思远等: a name jieba tags as a person's, right after a title or
+            # an organisation and 的, and before a list's or a clause's next word (协和医院的张伟医生: the domain's
+            # rules read a name with its title)
+            end = self._tagged_person(text, tokens, m.end())
+            if end is not None and text[end:end + 1] in "、等于和及与，,。；;":
+                add(m.end(), end)
+        for f in list(out):
+            # 演员司马悦、郝云舒: a name jieba tags as a person's, listed right after a person found
+            end = f.mention.end
+            while text[end:end + 1] == "、" and (nxt := self._tagged_person(text, tokens, end + 1)) is not None:
+                add(end + 1, nxt)
+                end = nxt
         return out
+
+    def _tagged_person(self, text: str, tokens: list[Token], pos: int) -> int | None:
+        """The end of a name at `pos` that jieba's own cut tags as a person's (nr) and a surname opens."""
+        j = self._token_at(tokens, pos)
+        if j is None or tokens[j].start != pos or tokens[j].pos not in ("nr", "nrfg") or len(tokens[j].word) < 2:
+            return None
+        return self._person_at(text, tokens, pos)
 
 
 def _trim_foreign(text: str, start: int, end: int, tokens: list[Token],

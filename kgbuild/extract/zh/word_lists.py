@@ -28,6 +28,7 @@ ORG_SUFFIXES: tuple[tuple[str, str], ...] = (
     ("商会", "Organization"), ("委员会", "Organization"), ("组织", "Organization"), ("联盟", "Organization"),
     ("博物院", "Organization"), ("博物馆", "Organization"), ("图书馆", "Organization"), ("俱乐部", "Organization"),
     ("美术馆", "Building|Organization"), ("纪念馆", "Building|Organization"), ("艺术馆", "Building|Organization"),
+    ("株式会社", "Company|Organization"),  # a Japanese or Korean company's legal form (大邱电装株式会社)
     ("工作室", "Company|Organization"), ("厂", "Company|Organization"), ("指挥部", "GovernmentAgency|Organization"),
     ("医院", "Hospital|Organization"),
     ("管理局", "GovernmentAgency|Organization"), ("监督管理局", "GovernmentAgency|Organization"),
@@ -87,7 +88,7 @@ ORG_NAME_WORDS = frozenset("控股 投资 发展 建设 处理 管理 服务 开
                            # the industries companies are named for (鼎盛医药, 东方电气), after the word
                            # a name starts with
                            "医药 药业 生物 医疗 航空 汽车 电气 机械 重工 光电 材料 化工 食品 乳业 酒业 钢铁 通信 "
-                           "电力 新能源 半导体 智能 软件 船舶 航运 数科 文旅 地产 证券 纺织 家居 电器".split())
+                           "电力 新能源 半导体 智能 软件 船舶 航运 数科 文旅 地产 证券 纺织 家居 电器 出版".split())
 # Phrases of company reports after which a name is a person's (实际控制人为孙建国、孙晓梅夫妇; 聘任李卫东为总经理).
 PERSON_CUES: tuple[str, ...] = ("实际控制人为", "实际控制人是", "法定代表人为", "法定代表人是", "法定代表人",
                                 "控股股东为",

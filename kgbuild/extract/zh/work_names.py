@@ -27,6 +27,8 @@ _DEFINED = re.compile(r"\s*(?:是|为)(?:一[台种部款个家])?[^，。；]{0
 _AWARD_LEADS = frozenset({"最佳", "杰出", "优秀", "终身成就"})
 # What opens a named event before its proper words: an edition or a year (第十届, 2025年).
 _NOUN_AFTER_QUOTES = re.compile(r"(?:系列|牌)?([\u4e00-\u9fffA-Za-z]{1,10})")
+# A maker's verb and 的, then at most a description, right before the quotes (联合研制的…主轴承“…”).
+_MADE_BEFORE = re.compile(r"(?:研制|研发|开发|设计|生产|制造|打造)的[^，。；、“”《》\n]{0,24}$")
 _EDITION_BEFORE = re.compile(r"第[一二三四五六七八九十百零\d]+届$")  # 第四届 right before a prize's name
 _EDITION = re.compile(r"(?:第[一二三四五六七八九十百零\d]+届|\d{4}年度?)$")
 
@@ -148,6 +150,12 @@ class WorkNames(NameRules):
                     and re.match(r"[，。；、和及]|$", text[m.end():m.end() + 1]):
                 # 在上海发布新一代石墨烯保暖面料“云暖Ⅱ”。: what a release names, whatever its noun (a noun after the
                 # quotes, 发布“十四五”规划, says it is a plan, not a product)
+                cls = self.resolve("ArtificialObject")
+                kind = re.search(r"[\u4e00-\u9fff]{2,12}$", text[max(0, m.start() - 12):m.start()])
+                phrase = _PRODUCT_LEAD.sub("", kind.group(0)) if kind else ""
+            elif _MADE_BEFORE.search(text, max(0, m.start() - 40), m.start()) is not None:
+                # 联合研制的高强度焊接材料“焊灵”, 自主研发的“海燕”系列滑翔机: what the clause says was developed or
+                # made is a made thing, whatever its noun
                 cls = self.resolve("ArtificialObject")
                 kind = re.search(r"[\u4e00-\u9fff]{2,12}$", text[max(0, m.start() - 12):m.start()])
                 phrase = _PRODUCT_LEAD.sub("", kind.group(0)) if kind else ""
