@@ -258,7 +258,21 @@ def section_topic(section: Sequence[str]) -> str | None:
     heading = heading.strip()
     if labelled and is_identifier(code_name(heading)):
         return code_name(heading)  # "Class: URL", "Event: 'messageerror'": the label says it is code
-    return code_name(heading) if looks_like_code(heading, technical=True) else None
+    if looks_like_code(heading, technical=True) or _PLACEHOLDER_CODE.match(heading) or numbered_rule(heading):
+        return code_name(heading)
+    return None
+
+
+def numbered_rule(name: str) -> bool:
+    """A numbered identifier in capitals ("CMP0055"): an entry of a catalogue of rules or policies."""
+    return bool(_NUMBERED_RULE.match(name))
+
+
+_NUMBERED_RULE = re.compile(r"^[A-Z]{2,}\d{3,}$")
+# Reference pages' titles that are code only a heading shows to be: a name with a placeholder in angle brackets
+# ("CMAKE_<LANG>_FLAGS", "<PackageName>_ROOT") and a numbered identifier in capitals ("CMP0055"); in running text
+# the first is a tag's shape and the second an acronym with a number, so `looks_like_code` leaves both out.
+_PLACEHOLDER_CODE = re.compile(r"^\w*<\w+>\w*(?:<\w+>\w*)*$")
 
 
 # Words of software documentation that encyclopedic prose about people, places and even old computers
@@ -498,5 +512,5 @@ class WordTables:
 
 
 __all__ = ["CODE_KINDS", "CODE_TOKENS", "TECHNICAL_CHUNK", "Masked", "TechClasses", "TechnicalPass", "WordTables",
-           "code_name", "is_identifier", "is_technical", "is_value", "looks_like_code", "mask_code", "section_topic",
-           "software_shaped"]
+           "code_name", "is_identifier", "is_technical", "is_value", "looks_like_code", "mask_code", "numbered_rule",
+           "section_topic", "software_shaped"]

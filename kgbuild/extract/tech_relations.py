@@ -32,6 +32,7 @@ from kgbuild.extract.code_text import (
     is_identifier,
     is_value,
     not_a_term,
+    numbered_rule,
     section_topic,
     several_code_spans,
     software_shaped,
@@ -115,6 +116,13 @@ _FEATURE_NOUNS = frozenset({"support", "access"})
 _PARTITIVE = frozenset({"subset", "superset", "part", "portion", "version", "variant", "flavor", "flavour",
                         "dialect", "extension"})
 # Heads of phrases that say how, not what: "in a synchronous manner", "in a similar fashion".
+# What a numbered rule's page calls the rule (`TechArgs._topic_as`).
+_RULE_KINDS = frozenset({"policy", "rule", "check", "warning", "diagnostic", "proposal", "advisory"})
+# A release number: "3.2", "3.25.1", "v2.0", "45" (after "version" only, `TechArgs._versioned`).
+_RELEASE = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$")
+# Capitalised words a number follows that name a part of a document or a procedure, not a program.
+_NUMBERED_PARTS = frozenset({"section", "chapter", "figure", "table", "part", "appendix", "step", "page", "rule",
+                             "example", "listing", "equation", "item", "note", "level", "phase", "stage", "volume"})
 _VAGUE_HEADS = frozenset({"manner", "fashion", "way", "sense", "respect", "regard", "extent", "degree"})
 # Prepositions that compare or exclude rather than relate: "Unlike Unix domain sockets, Windows will
 # close ...", "benchmarks as the fastest library" (a role, not a second thing).
@@ -190,6 +198,9 @@ class TechArgs:
             if self.code_class is None or not is_identifier(name):
                 return None  # a literal (`true`, `0`) is no thing a relation holds
             return self._new(name, self.code_class, PROPN, tok.i, tok.i + 1)
+        versioned = self._versioned(tok)
+        if versioned is not None:
+            return versioned
         found = self.by_token.get(tok.i)
         if found is not None and found.label != CONCEPT and self._common_modifiers(tok, found):
             # "capable extension API": the NER named the head word alone; common nouns before it make the
@@ -236,6 +247,31 @@ class TechArgs:
             return self._new(tok.text, self.software_class, PROPN, tok.i, tok.i + 1)
         return self._term(tok, role)
 
+    def _versioned(self, tok: Token) -> Mention | None:
+        """ "introduced in CMake version 3.2", "CMake 3.17 and later prefer ...": a program's name with its release
+        number is that release, one entity (the parser hangs the number on "version" or on the name, and the NER
+        cuts the name alone or reads it as a place or date). A bare integer only after the word "version"
+        ("Figure 3", "Step 2" are no releases); never a structure word's number ("Section 4.2")."""
+        doc = self.doc
+        if tok.i in self.code_tokens or tok.i + 1 >= len(doc):
+            return None
+        number = doc[tok.i + 1]
+        if number.dep_ != "nummod" or number.head.i != tok.i or not _RELEASE.match(number.text) or (
+                tok.lower_ != "version" and "." not in number.text):
+            return None
+        start = tok.i if tok.lower_ != "version" else tok.i - 1
+        if start < 0 or (start != tok.i and doc[start].head.i != tok.i):
+            return None
+        while start > 0 and doc[start - 1].dep_ == "compound" and doc[start - 1].head.i in range(start, tok.i + 1) and (
+                doc[start - 1].tag_ in PROPER_TAGS):
+            start -= 1  # "Visual Studio 17.2"
+        name = doc[start]
+        if name.i in self.code_tokens or name.tag_ not in PROPER_TAGS or not name.text[:1].isupper() or (
+                name.lower_ in _NUMBERED_PARTS):
+            return None
+        found = next((m for m in self.added if m.start == start and m.end == tok.i + 2), None)
+        return found or self._new(doc[start:tok.i + 2].text, self.software_class, PROPN, start, tok.i + 2)
+
     def _common_modifiers(self, tok: Token, found: Mention) -> bool:
         """`tok` is a one-word NER name with a common noun compounded right before it ("extension API",
         "pickle support"): the name is the head of a term, not a name. A proper noun before it ("Cloud API")
@@ -268,8 +304,16 @@ class TechArgs:
                 named.end == tok.i) else None
         dets = [c.lower_ for c in tok.children if c.dep_ == "det"]
         if dets in (["this"], ["the"]) and not any(c.dep_ in ("amod", "prep", "acl", "relcl") for c in tok.children):
-            return self._named_kind(tok) or self.topic or (self._titled(tok) if dets == ["this"] else None)
+            return self._named_kind(tok) or self._topic_as(tok) or (self._titled(tok) if dets == ["this"] else None)
         return None
+
+    def _topic_as(self, tok: Token) -> Mention | None:
+        """The heading's code as what "this property", "the method" stands for. A numbered identifier in
+        capitals ("CMP0055") titles an entry of a catalogue of rules: there "this policy" is it, while "This
+        command was added ...", "the libraries" are the things the rule is about."""
+        if self.topic is None or (numbered_rule(self.topic.name) and self.lemma(tok) not in _RULE_KINDS):
+            return None
+        return self.topic
 
     def _code_before_kind(self, tok: Token) -> Mention | None:
         """ "the `USERPROFILE` environment variable", "the `--as-needed` linker option": code before a kind
@@ -483,7 +527,7 @@ def software_words(doc: Doc, code_tokens: frozenset[int]) -> frozenset[str]:
 
 # "the `getaddrinfo` call", "the `level` setting", "the `'close'` event": more nouns that stand for code.
 _MORE_KINDS = frozenset({"call", "syscall", "value", "error", "code", "signal", "symbol", "script", "binding",
-                         "implementation"})
+                         "implementation", "policy"})
 def definitions(args: TechArgs, facts: Facts) -> None:
     """ "A socket buffer is a structure that holds ...": a term defined by "a/an X is a/an Y" is an
     entity of its own with Y as its type (concept linking then makes it belongTo Y)."""

@@ -93,7 +93,7 @@ _RELATIONAL = frozenset({
     "predecessor", "dependency", "dependent", "port", "fork", "binding", "listener", "handler", "target", "caller",
     "instruction", "repository", "repo", "timestamp", "result", "output", "owner", "author", "maintainer",
     "documentation", "docs", "installation", "source", "version", "release", "build", "test", "tutorial", "guide",
-    "counterpart", "equivalent", "variant", "user", "consumer", "producer",
+    "counterpart", "equivalent", "variant", "user", "consumer", "producer", "content",
 })
 # Quantities that make a bare plural a count, not a class of things ("many options", "several backends").
 _QUANTITIES = frozenset({"many", "several", "few", "more", "most", "various", "numerous", "multiple", "other",
