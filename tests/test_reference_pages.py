@@ -107,3 +107,57 @@ used to supply the ``OBJECT`` library content to other targets:
 """))
     assert ("OBJECT", "isA", "library content") not in found, found
     assert ("OBJECT", "define", "non-archival collection") in found, found
+
+
+def test_names_with_placeholders_are_code(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # variable/CMAKE_INTERPROCEDURAL_OPTIMIZATION_CONFIG.rst: the page's variable and the property it initialises
+    # are each a name for every configuration; before, inline code with `<CONFIG>` in it made no entity.
+    results = extract(tmp_path, extractor, """# CMAKE_INTERPROCEDURAL_OPTIMIZATION_<CONFIG>
+
+Default value for :prop_tgt:`INTERPROCEDURAL_OPTIMIZATION_<CONFIG>` of targets.
+
+This variable is used to initialize the :prop_tgt:`INTERPROCEDURAL_OPTIMIZATION_<CONFIG>`
+property on all the targets.  See that target property for additional
+information.
+""")
+    found = triples(results)
+    assert ("CMAKE_INTERPROCEDURAL_OPTIMIZATION_<CONFIG>", "initialize",
+            "INTERPROCEDURAL_OPTIMIZATION_<CONFIG>") in found, found
+    # release/3.14.rst: a family of variables written with a "*" after an underscore.
+    results = extract(tmp_path, extractor, """# Changes made since CMake 3.14.0
+
+* The :module:`FindFontconfig` module added by 3.14.0 accidentally
+  used uppercase ``FONTCONFIG_*`` variable names that do not match
+  our conventions.  3.14.1 revises the module to use ``Fontconfig_*``
+  variable names.
+""")
+    names = {e.name for x in results for e in x.entities}
+    assert "Fontconfig_*" in names, names
+
+
+def test_a_placeholder_before_a_noun_names_no_kind(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # command/target_include_directories.rst: "the same `<target>`" is a value; "append" is the verb the parser
+    # read as a noun. Once placeholders were code this made (<target>, isA, append item).
+    found = triples(extract(tmp_path, extractor, """# target_include_directories
+
+``PRIVATE`` and ``PUBLIC`` items will populate the :prop_tgt:`INCLUDE_DIRECTORIES`
+property of ``<target>``. ``PUBLIC`` and ``INTERFACE`` items will populate the
+:prop_tgt:`INTERFACE_INCLUDE_DIRECTORIES` property of ``<target>``.
+The following arguments specify include directories.
+
+Repeated calls for the same ``<target>`` append items in the order called.
+"""))
+    assert not any(s == "<target>" and p == "isA" for s, p, _ in found), found
+
+
+def test_it_after_a_when_clause_is_that_clauses_subject(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # manual/OPTIONS_BUILD.txt (cmake(1)'s options): "it" is CMake, the subject of the "When" clause before it.
+    found = triples(extract(tmp_path, extractor, """# cmake(1)
+
+## Options
+
+When CMake is first run in an empty build tree, it creates a
+``CMakeCache.txt`` file and populates it with customizable settings for
+the project.
+"""))
+    assert ("CMake", "creates", "CMakeCache.txt") in found, found

@@ -226,6 +226,10 @@ _LITERALS = frozenset({"true", "false", "null", "none", "undefined", "nan", "nil
 _IDENTIFIER = re.compile(r"^[@$.]?[A-Za-z_][\w$@./:#+-]*(?:\(\))?$|^--?[A-Za-z][\w-]*$|^\.[\w.-]+$")
 
 
+_PLACEHOLDER = re.compile(r"<[A-Za-z][\w-]*>")
+_WILDCARD = re.compile(r"(?<=_)\*(?=_|$)|^\*(?=_)")
+
+
 def is_value(name: str) -> bool:
     """A literal value written as a word or number: `true`, `null`, `None`, `0`, `'utf8'`."""
     return name.strip("'\"`").lower() in _LITERALS or bool(re.fullmatch(r"[-+]?[\d.]+", name))
@@ -235,7 +239,11 @@ def is_identifier(name: str) -> bool:
     """Code that names something (a function, class, module, option, file, event), not a literal
     value or an expression: `socket.end()`, `node:net`, `--cert`, `.netrc`, `close`; not `true`,
     `0`, `{ stdio: 'ignore' }`, `a + b`."""
-    return len(name) <= 80 and name.lower() not in _LITERALS and bool(_IDENTIFIER.match(name)) and any(
+    # A placeholder in angle brackets stands for a word ("CMAKE_<LANG>_FLAGS", "-l<name>", "<srcfile>",
+    # `Vec<T>`), a "*" after an underscore for a family of names ("OUTPUT_*"): a reference manual's way to
+    # name a variable, option or argument for each value it takes.
+    probe = _WILDCARD.sub("x", _PLACEHOLDER.sub("x", name))
+    return len(name) <= 80 and name.lower() not in _LITERALS and bool(_IDENTIFIER.match(probe)) and any(
         c.isalnum() for c in name)  # `..`, `...`: a path segment or an ellipsis, no name
 
 

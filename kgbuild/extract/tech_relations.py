@@ -147,6 +147,8 @@ _SELF_KINDS = frozenset({"library", "package", "project", "module", "framework",
 _PEOPLE = frozenset({"users", "user", "you", "them", "us", "callers", "caller", "applications", "developers"})
 # Clauses inside a sentence whose "it" is the thing just named ("..., as it allows", "so that it fits").
 _SUBORDINATE = frozenset({"advcl", "ccomp", "relcl", "acl"})
+# Marks of a clause of time or condition that may open a sentence (`TechArgs._leading_clause_subject`).
+_LEADING_MARKS = frozenset({"when", "if", "once", "after", "whenever", "unless"})
 
 
 @dataclass
@@ -175,6 +177,13 @@ class TechArgs:
             if m.start >= 0 and not m.is_date and not several_code_spans(m, self.code_tokens):
                 for i in range(m.start, m.end):
                     self.by_token.setdefault(i, m)
+
+    @property
+    def described(self) -> Mention | None:
+        """The heading's code as what "it" and a sentence opening with its verb describe. Not a numbered rule's
+        ("CMP0055"): its page says "it" of CMake, of a project or of the command the rule is about, and names
+        the rule itself as "this policy" (`_topic_as`)."""
+        return None if self.topic is None or numbered_rule(self.topic.name) else self.topic
 
     def is_code(self, mention: Mention) -> bool:
         """Inline code, or the code the section's heading names."""
@@ -228,7 +237,7 @@ class TechArgs:
                     # "the `querystring` module is more general, as it allows ...": a subordinate clause's
                     # "it" is the thing just named, not the paragraph's subject.
                     return self._nearest_noun(tok, subject)
-                return self.last_subject or self.topic
+                return self._leading_clause_subject(tok) or self.last_subject or self.described
             return self._nearest_noun(tok, subject)
         if tok.tag_ not in NOUN_TAGS and tok.tag_ not in PROPER_TAGS and not (
                 tok.tag_ == "VBZ" and tok.dep_ in ("conj", "nsubj", "dobj", "pobj") and any(
@@ -271,6 +280,22 @@ class TechArgs:
             return None
         found = next((m for m in self.added if m.start == start and m.end == tok.i + 2), None)
         return found or self._new(doc[start:tok.i + 2].text, self.software_class, PROPN, start, tok.i + 2)
+
+    def _leading_clause_subject(self, tok: Token) -> Mention | None:
+        """ "When CMake detects such a compiler it sets this variable ...", "Once CTest has decided ..., it passes
+        ...": "it" subject of a main clause that a "when"/"if"/"once" clause opens is that clause's subject, when
+        a name or code is (a term there may be what the pronoun stands for or not: "When a socket closes, it ...")."""
+        verb = tok.head
+        for clause in (c for c in verb.children if c.dep_ == "advcl" and c.i < tok.i):
+            if not any(m.dep_ == "mark" and m.lower_ in _LEADING_MARKS for m in clause.children) and not any(
+                    a.dep_ == "advmod" and a.lower_ == "when" for a in clause.children):
+                continue
+            subject = next((c for c in clause.children if c.dep_ in _SUBJECT_DEPS), None)
+            if subject is None or subject.tag_ in ("PRP", "DT", "WDT"):
+                return None
+            found = self.resolve(subject, "subject")
+            return found if found is not None and found.label != CONCEPT and not found.is_date else None
+        return None
 
     def _common_modifiers(self, tok: Token, found: Mention) -> bool:
         """`tok` is a one-word NER name with a common noun compounded right before it ("extension API",
@@ -744,7 +769,7 @@ def _opening_verb_read_as_noun(args: TechArgs, tok: Token) -> bool:
     """ "Tests for deep equality between the `actual` and `expected` parameters." under the heading of a
     function: the description opens with its verb, which the tagger read as a plural noun heading a sentence
     with no verb of its own; its doer is the heading's code (as for "Returns a new `Buffer`")."""
-    return args.topic is not None and tok.tag_ == "NNS" and tok.dep_ == "ROOT" and tok.i == tok.sent.start and (
+    return args.described is not None and tok.tag_ == "NNS" and tok.dep_ == "ROOT" and tok.i == tok.sent.start and (
         tok.text[:1].isupper() and tok.lower_.endswith("s") and not tok.lower_.endswith("ss")) and (
         args.lemma(tok) in _DESCRIBING) and not any(c.dep_ in ("det", "amod", "compound", "poss", "nummod")
                                                   for c in tok.children) and any(
@@ -819,12 +844,12 @@ def _subjects(args: TechArgs, verb: Token) -> tuple[list[Mention], bool]:
         found = args.resolve(verb.head, "subject")  # "the object returned by X"
         return ([found] if found is not None else []), True
     if _opening_verb_read_as_noun(args, verb):
-        return [args.topic] if args.topic is not None else [], passive
-    if verb.tag_ == "VBZ" and args.topic is not None and verb.dep_ == "ROOT" and all(
+        return [args.described] if args.described is not None else [], passive
+    if verb.tag_ == "VBZ" and args.described is not None and verb.dep_ == "ROOT" and all(
             t.dep_ in ("advmod", "punct") for t in verb.doc[verb.sent.start:verb.i]):
         # "Uses the DNS protocol to resolve ...", "Returns a new `Buffer`": an API reference describes the
         # code its heading names with sentences that start at the verb.
-        return [args.topic], passive
+        return [args.described], passive
     return [], passive
 
 
@@ -1003,12 +1028,12 @@ def _mistagged_verb(args: TechArgs, ours: list[Triple], tok: Token) -> None:
 
 def _returned(args: TechArgs, ours: list[Triple], code: Token) -> None:
     """ "The returned `MessagePort` is ..." under the heading of a function: the function returns it."""
-    if args.topic is None or not any(c.dep_ == "amod" and c.lower_ == "returned" for c in code.children) or not any(
+    if args.described is None or not any(c.dep_ == "amod" and c.lower_ == "returned" for c in code.children) or not any(
             c.dep_ == "det" and c.lower_ == "the" for c in code.children):
         return
     found = args.resolve(code, "object")
-    if found is not None and found.name != args.topic.name and not _related(ours, found, args.topic):
-        ours.append(Triple(args.topic, "returns", found))
+    if found is not None and found.name != args.described.name and not _related(ours, found, args.described):
+        ours.append(Triple(args.described, "returns", found))
 
 
 def _command_options(args: TechArgs, ours: list[Triple]) -> None:
