@@ -26,6 +26,7 @@ from kgbuild.extract.coordination import misread_list_verbs
 from kgbuild.extract.entities import collect_mentions, link_surnames
 from kgbuild.extract.facts import CONCEPT, PROPN, Classes, Facts, Mention
 from kgbuild.extract.member_lists import GROUP_NOUNS, group_of_names
+from kgbuild.extract.name_conjuncts import attach_name_conjuncts
 from kgbuild.extract.nouns import (
     apposition,
     kind_prefixes,
@@ -71,6 +72,7 @@ class Reader:
             # person mention that exists only through surname references (emitted if used).
             title_mention = named or Mention(title, classes.person, "PERSON", -1, -1)
         mentions = link_surnames(doc, mentions, tok2m, title_mention)
+        attach_name_conjuncts(doc, mentions, classes.person)  # "a daughter of Louis IX of France and Margaret of ..."
         self.state = state = ChunkState(doc, classes, lemma, mentions, tok2m, runs)
         if title_mention is not None and title_mention.label in ("PERSON", PROPN):
             state.title_person = title_mention  # "he" with no person named before it in the chunk
