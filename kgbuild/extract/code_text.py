@@ -226,6 +226,10 @@ _LITERALS = frozenset({"true", "false", "null", "none", "undefined", "nan", "nil
 _IDENTIFIER = re.compile(r"^[@$.]?[A-Za-z_][\w$@./:#+-]*(?:\(\))?$|^--?[A-Za-z][\w-]*$|^\.[\w.-]+$")
 
 
+_PLACEHOLDER = re.compile(r"<[A-Za-z][\w-]*>")
+_WILDCARD = re.compile(r"(?<=_)\*(?=_|$)|^\*(?=_)")
+
+
 def is_value(name: str) -> bool:
     """A literal value written as a word or number: `true`, `null`, `None`, `0`, `'utf8'`."""
     return name.strip("'\"`").lower() in _LITERALS or bool(re.fullmatch(r"[-+]?[\d.]+", name))
@@ -235,7 +239,11 @@ def is_identifier(name: str) -> bool:
     """Code that names something (a function, class, module, option, file, event), not a literal
     value or an expression: `socket.end()`, `node:net`, `--cert`, `.netrc`, `close`; not `true`,
     `0`, `{ stdio: 'ignore' }`, `a + b`."""
-    return len(name) <= 80 and name.lower() not in _LITERALS and bool(_IDENTIFIER.match(name)) and any(
+    # A placeholder in angle brackets stands for a word ("CMAKE_<LANG>_FLAGS", "-l<name>", "<srcfile>",
+    # `Vec<T>`), a "*" after an underscore for a family of names ("OUTPUT_*"): a reference manual's way to
+    # name a variable, option or argument for each value it takes.
+    probe = _WILDCARD.sub("x", _PLACEHOLDER.sub("x", name))
+    return len(name) <= 80 and name.lower() not in _LITERALS and bool(_IDENTIFIER.match(probe)) and any(
         c.isalnum() for c in name)  # `..`, `...`: a path segment or an ellipsis, no name
 
 
@@ -258,7 +266,21 @@ def section_topic(section: Sequence[str]) -> str | None:
     heading = heading.strip()
     if labelled and is_identifier(code_name(heading)):
         return code_name(heading)  # "Class: URL", "Event: 'messageerror'": the label says it is code
-    return code_name(heading) if looks_like_code(heading, technical=True) else None
+    if looks_like_code(heading, technical=True) or _PLACEHOLDER_CODE.match(heading) or numbered_rule(heading):
+        return code_name(heading)
+    return None
+
+
+def numbered_rule(name: str) -> bool:
+    """A numbered identifier in capitals ("CMP0055"): an entry of a catalogue of rules or policies."""
+    return bool(_NUMBERED_RULE.match(name))
+
+
+_NUMBERED_RULE = re.compile(r"^[A-Z]{2,}\d{3,}$")
+# Reference pages' titles that are code only a heading shows to be: a name with a placeholder in angle brackets
+# ("CMAKE_<LANG>_FLAGS", "<PackageName>_ROOT") and a numbered identifier in capitals ("CMP0055"); in running text
+# the first is a tag's shape and the second an acronym with a number, so `looks_like_code` leaves both out.
+_PLACEHOLDER_CODE = re.compile(r"^\w*<\w+>\w*(?:<\w+>\w*)*$")
 
 
 # Words of software documentation that encyclopedic prose about people, places and even old computers
@@ -498,5 +520,5 @@ class WordTables:
 
 
 __all__ = ["CODE_KINDS", "CODE_TOKENS", "TECHNICAL_CHUNK", "Masked", "TechClasses", "TechnicalPass", "WordTables",
-           "code_name", "is_identifier", "is_technical", "is_value", "looks_like_code", "mask_code", "section_topic",
-           "software_shaped"]
+           "code_name", "is_identifier", "is_technical", "is_value", "looks_like_code", "mask_code", "numbered_rule",
+           "section_topic", "software_shaped"]

@@ -32,6 +32,7 @@ from kgbuild.extract.code_text import (
     is_identifier,
     is_value,
     not_a_term,
+    numbered_rule,
     section_topic,
     several_code_spans,
     software_shaped,
@@ -115,6 +116,13 @@ _FEATURE_NOUNS = frozenset({"support", "access"})
 _PARTITIVE = frozenset({"subset", "superset", "part", "portion", "version", "variant", "flavor", "flavour",
                         "dialect", "extension"})
 # Heads of phrases that say how, not what: "in a synchronous manner", "in a similar fashion".
+# What a numbered rule's page calls the rule (`TechArgs._topic_as`).
+_RULE_KINDS = frozenset({"policy", "rule", "check", "warning", "diagnostic", "proposal", "advisory"})
+# A release number: "3.2", "3.25.1", "v2.0", "45" (after "version" only, `TechArgs._versioned`).
+_RELEASE = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$")
+# Capitalised words a number follows that name a part of a document or a procedure, not a program.
+_NUMBERED_PARTS = frozenset({"section", "chapter", "figure", "table", "part", "appendix", "step", "page", "rule",
+                             "example", "listing", "equation", "item", "note", "level", "phase", "stage", "volume"})
 _VAGUE_HEADS = frozenset({"manner", "fashion", "way", "sense", "respect", "regard", "extent", "degree"})
 # Prepositions that compare or exclude rather than relate: "Unlike Unix domain sockets, Windows will
 # close ...", "benchmarks as the fastest library" (a role, not a second thing).
@@ -139,6 +147,8 @@ _SELF_KINDS = frozenset({"library", "package", "project", "module", "framework",
 _PEOPLE = frozenset({"users", "user", "you", "them", "us", "callers", "caller", "applications", "developers"})
 # Clauses inside a sentence whose "it" is the thing just named ("..., as it allows", "so that it fits").
 _SUBORDINATE = frozenset({"advcl", "ccomp", "relcl", "acl"})
+# Marks of a clause of time or condition that may open a sentence (`TechArgs._leading_clause_subject`).
+_LEADING_MARKS = frozenset({"when", "if", "once", "after", "whenever", "unless"})
 
 
 @dataclass
@@ -168,6 +178,13 @@ class TechArgs:
                 for i in range(m.start, m.end):
                     self.by_token.setdefault(i, m)
 
+    @property
+    def described(self) -> Mention | None:
+        """The heading's code as what "it" and a sentence opening with its verb describe. Not a numbered rule's
+        ("CMP0055"): its page says "it" of CMake, of a project or of the command the rule is about, and names
+        the rule itself as "this policy" (`_topic_as`)."""
+        return None if self.topic is None or numbered_rule(self.topic.name) else self.topic
+
     def is_code(self, mention: Mention) -> bool:
         """Inline code, or the code the section's heading names."""
         return mention is self.topic or (mention.start >= 0 and any(
@@ -190,6 +207,9 @@ class TechArgs:
             if self.code_class is None or not is_identifier(name):
                 return None  # a literal (`true`, `0`) is no thing a relation holds
             return self._new(name, self.code_class, PROPN, tok.i, tok.i + 1)
+        versioned = self._versioned(tok)
+        if versioned is not None:
+            return versioned
         found = self.by_token.get(tok.i)
         if found is not None and found.label != CONCEPT and self._common_modifiers(tok, found):
             # "capable extension API": the NER named the head word alone; common nouns before it make the
@@ -217,7 +237,7 @@ class TechArgs:
                     # "the `querystring` module is more general, as it allows ...": a subordinate clause's
                     # "it" is the thing just named, not the paragraph's subject.
                     return self._nearest_noun(tok, subject)
-                return self.last_subject or self.topic
+                return self._leading_clause_subject(tok) or self.last_subject or self.described
             return self._nearest_noun(tok, subject)
         if tok.tag_ not in NOUN_TAGS and tok.tag_ not in PROPER_TAGS and not (
                 tok.tag_ == "VBZ" and tok.dep_ in ("conj", "nsubj", "dobj", "pobj") and any(
@@ -235,6 +255,47 @@ class TechArgs:
             # under "Worked example (React + Vite SPA)": a name the heading writes too.
             return self._new(tok.text, self.software_class, PROPN, tok.i, tok.i + 1)
         return self._term(tok, role)
+
+    def _versioned(self, tok: Token) -> Mention | None:
+        """ "introduced in CMake version 3.2", "CMake 3.17 and later prefer ...": a program's name with its release
+        number is that release, one entity (the parser hangs the number on "version" or on the name, and the NER
+        cuts the name alone or reads it as a place or date). A bare integer only after the word "version"
+        ("Figure 3", "Step 2" are no releases); never a structure word's number ("Section 4.2")."""
+        doc = self.doc
+        if tok.i in self.code_tokens or tok.i + 1 >= len(doc):
+            return None
+        number = doc[tok.i + 1]
+        if number.dep_ != "nummod" or number.head.i != tok.i or not _RELEASE.match(number.text) or (
+                tok.lower_ != "version" and "." not in number.text):
+            return None
+        start = tok.i if tok.lower_ != "version" else tok.i - 1
+        if start < 0 or (start != tok.i and doc[start].head.i != tok.i):
+            return None
+        while start > 0 and doc[start - 1].dep_ == "compound" and doc[start - 1].head.i in range(start, tok.i + 1) and (
+                doc[start - 1].tag_ in PROPER_TAGS):
+            start -= 1  # "Visual Studio 17.2"
+        name = doc[start]
+        if name.i in self.code_tokens or name.tag_ not in PROPER_TAGS or not name.text[:1].isupper() or (
+                name.lower_ in _NUMBERED_PARTS):
+            return None
+        found = next((m for m in self.added if m.start == start and m.end == tok.i + 2), None)
+        return found or self._new(doc[start:tok.i + 2].text, self.software_class, PROPN, start, tok.i + 2)
+
+    def _leading_clause_subject(self, tok: Token) -> Mention | None:
+        """ "When CMake detects such a compiler it sets this variable ...", "Once CTest has decided ..., it passes
+        ...": "it" subject of a main clause that a "when"/"if"/"once" clause opens is that clause's subject, when
+        a name or code is (a term there may be what the pronoun stands for or not: "When a socket closes, it ...")."""
+        verb = tok.head
+        for clause in (c for c in verb.children if c.dep_ == "advcl" and c.i < tok.i):
+            if not any(m.dep_ == "mark" and m.lower_ in _LEADING_MARKS for m in clause.children) and not any(
+                    a.dep_ == "advmod" and a.lower_ == "when" for a in clause.children):
+                continue
+            subject = next((c for c in clause.children if c.dep_ in _SUBJECT_DEPS), None)
+            if subject is None or subject.tag_ in ("PRP", "DT", "WDT"):
+                return None
+            found = self.resolve(subject, "subject")
+            return found if found is not None and found.label != CONCEPT and not found.is_date else None
+        return None
 
     def _common_modifiers(self, tok: Token, found: Mention) -> bool:
         """`tok` is a one-word NER name with a common noun compounded right before it ("extension API",
@@ -268,8 +329,16 @@ class TechArgs:
                 named.end == tok.i) else None
         dets = [c.lower_ for c in tok.children if c.dep_ == "det"]
         if dets in (["this"], ["the"]) and not any(c.dep_ in ("amod", "prep", "acl", "relcl") for c in tok.children):
-            return self._named_kind(tok) or self.topic or (self._titled(tok) if dets == ["this"] else None)
+            return self._named_kind(tok) or self._topic_as(tok) or (self._titled(tok) if dets == ["this"] else None)
         return None
+
+    def _topic_as(self, tok: Token) -> Mention | None:
+        """The heading's code as what "this property", "the method" stands for. A numbered identifier in
+        capitals ("CMP0055") titles an entry of a catalogue of rules: there "this policy" is it, while "This
+        command was added ...", "the libraries" are the things the rule is about."""
+        if self.topic is None or (numbered_rule(self.topic.name) and self.lemma(tok) not in _RULE_KINDS):
+            return None
+        return self.topic
 
     def _code_before_kind(self, tok: Token) -> Mention | None:
         """ "the `USERPROFILE` environment variable", "the `--as-needed` linker option": code before a kind
@@ -483,7 +552,7 @@ def software_words(doc: Doc, code_tokens: frozenset[int]) -> frozenset[str]:
 
 # "the `getaddrinfo` call", "the `level` setting", "the `'close'` event": more nouns that stand for code.
 _MORE_KINDS = frozenset({"call", "syscall", "value", "error", "code", "signal", "symbol", "script", "binding",
-                         "implementation"})
+                         "implementation", "policy"})
 def definitions(args: TechArgs, facts: Facts) -> None:
     """ "A socket buffer is a structure that holds ...": a term defined by "a/an X is a/an Y" is an
     entity of its own with Y as its type (concept linking then makes it belongTo Y)."""
@@ -700,7 +769,7 @@ def _opening_verb_read_as_noun(args: TechArgs, tok: Token) -> bool:
     """ "Tests for deep equality between the `actual` and `expected` parameters." under the heading of a
     function: the description opens with its verb, which the tagger read as a plural noun heading a sentence
     with no verb of its own; its doer is the heading's code (as for "Returns a new `Buffer`")."""
-    return args.topic is not None and tok.tag_ == "NNS" and tok.dep_ == "ROOT" and tok.i == tok.sent.start and (
+    return args.described is not None and tok.tag_ == "NNS" and tok.dep_ == "ROOT" and tok.i == tok.sent.start and (
         tok.text[:1].isupper() and tok.lower_.endswith("s") and not tok.lower_.endswith("ss")) and (
         args.lemma(tok) in _DESCRIBING) and not any(c.dep_ in ("det", "amod", "compound", "poss", "nummod")
                                                   for c in tok.children) and any(
@@ -775,12 +844,12 @@ def _subjects(args: TechArgs, verb: Token) -> tuple[list[Mention], bool]:
         found = args.resolve(verb.head, "subject")  # "the object returned by X"
         return ([found] if found is not None else []), True
     if _opening_verb_read_as_noun(args, verb):
-        return [args.topic] if args.topic is not None else [], passive
-    if verb.tag_ == "VBZ" and args.topic is not None and verb.dep_ == "ROOT" and all(
+        return [args.described] if args.described is not None else [], passive
+    if verb.tag_ == "VBZ" and args.described is not None and verb.dep_ == "ROOT" and all(
             t.dep_ in ("advmod", "punct") for t in verb.doc[verb.sent.start:verb.i]):
         # "Uses the DNS protocol to resolve ...", "Returns a new `Buffer`": an API reference describes the
         # code its heading names with sentences that start at the verb.
-        return [args.topic], passive
+        return [args.described], passive
     return [], passive
 
 
@@ -959,12 +1028,12 @@ def _mistagged_verb(args: TechArgs, ours: list[Triple], tok: Token) -> None:
 
 def _returned(args: TechArgs, ours: list[Triple], code: Token) -> None:
     """ "The returned `MessagePort` is ..." under the heading of a function: the function returns it."""
-    if args.topic is None or not any(c.dep_ == "amod" and c.lower_ == "returned" for c in code.children) or not any(
+    if args.described is None or not any(c.dep_ == "amod" and c.lower_ == "returned" for c in code.children) or not any(
             c.dep_ == "det" and c.lower_ == "the" for c in code.children):
         return
     found = args.resolve(code, "object")
-    if found is not None and found.name != args.topic.name and not _related(ours, found, args.topic):
-        ours.append(Triple(args.topic, "returns", found))
+    if found is not None and found.name != args.described.name and not _related(ours, found, args.described):
+        ours.append(Triple(args.described, "returns", found))
 
 
 def _command_options(args: TechArgs, ours: list[Triple]) -> None:

@@ -93,7 +93,7 @@ _RELATIONAL = frozenset({
     "predecessor", "dependency", "dependent", "port", "fork", "binding", "listener", "handler", "target", "caller",
     "instruction", "repository", "repo", "timestamp", "result", "output", "owner", "author", "maintainer",
     "documentation", "docs", "installation", "source", "version", "release", "build", "test", "tutorial", "guide",
-    "counterpart", "equivalent", "variant", "user", "consumer", "producer",
+    "counterpart", "equivalent", "variant", "user", "consumer", "producer", "content",
 })
 # Quantities that make a bare plural a count, not a class of things ("many options", "several backends").
 _QUANTITIES = frozenset({"many", "several", "few", "more", "most", "various", "numerous", "multiple", "other",
@@ -121,6 +121,10 @@ def single_noun_term(tok: Token, lemma: Callable[[Token], str], verbs: frozenset
     return not any(c.dep_ in ("det", "predet", "nummod", "poss") or c.lower_ in _QUANTITIES for c in tok.children)
 
 
+# A placeholder alone in angle brackets (`<LANG>`, `<target>`): it stands for a value, it names no instance.
+_BARE_PLACEHOLDER = re.compile(r"^<[A-Za-z][\w-]*>$")
+
+
 def code_names_kind(args: TechArgs, ours: list[Triple], code: Token) -> None:
     """ "the ``wheel`` command line tool", "a ``h11.ProtocolError`` exception": code written right before a
     common noun phrase that is no kind of code structure is an instance of that kind (module docstring)."""
@@ -134,6 +138,8 @@ def code_names_kind(args: TechArgs, ours: list[Triple], code: Token) -> None:
         return  # "the `setup.py` script checks whether ...", "`@playwright/test` exports an empty ...": a verb
     if code.i + 1 < len(args.doc) and is_hyphen(args.doc[code.i + 1]) and not code.whitespace_:
         return  # "``zic``-compiled binaries": the code is a piece of a modifier, not the thing named
+    if _BARE_PLACEHOLDER.match(code.text):
+        return  # "the ``<LANG>`` compiler", "the same ``<target>``": a placeholder is a value the noun is for
     start = code.i + 1
     if start < head.i and args.doc[start].lower_ == "example":
         start += 1  # "the `CountsClicks` example story": one of the stories
