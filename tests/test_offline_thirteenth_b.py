@@ -61,3 +61,21 @@ def test_a_chain_of_places_after_a_person_stays_a_chain(extractor: OfflineExtrac
                             "screenwriter, director, and producer.", "Jim Wynorski")
     assert ("Glen Cove", "located in", "Long Island") in triples(result) or (
         "Long Island", "located in", "New York") in triples(result)
+
+
+
+
+def test_a_kind_noun_before_a_quoted_title_types_it_when_the_parse_lost_the_tie(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Helen Hunt" and "Paul Gross": the parse hangs the quoted title elsewhere; main gave it no type.
+    result = run(extractor, 'She starred in the sitcom "Mad About You" for seven years.', "Helen Hunt")
+    assert types(result).get("Mad About You") == "sitcom"
+    result = run(extractor, "He is known for his lead role as Constable Benton Fraser in the television series \"Due "
+                            'South" as well as his 2008 war film "Passchendaele".', "Paul Gross")
+    assert types(result).get("Due South") == "television series"
+
+
+def test_a_self_titled_work_does_not_retype_its_maker(extractor: OfflineExtractor) -> None:
+    # Guard, HotpotQA "Ryan Adams": 'his fourteenth album, "Ryan Adams"' is one mention for both.
+    result = run(extractor, 'In September 2014, Adams released his fourteenth album, "Ryan Adams", on his own PAX AM '
+                            "label.", "Ryan Adams")
+    assert types(result).get("Ryan Adams") != "album"

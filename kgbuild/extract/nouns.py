@@ -525,6 +525,8 @@ def possessed_title(state: ChunkState, noun: Token) -> None:
     j, title = name_after(state, noun)
     if title is None and j < len(doc) - 1 and doc[j].text == "," and doc[j + 1].is_quote:
         title = _quoted_apposition(state, noun)  # 'for her seventh studio album, "Lotus" (2012)'
+        if title is not None and any(title.name == owner.name for owner in owners):
+            return  # 'his fourteenth album, "Ryan Adams"': one mention for the man and the work; no type for him
     same_name = False
     if title is not None and (state.tok2m[j - 1] is title or title.is_date or title.is_place or (
             title.spg_class == state.classes.person and not doc[j - 1].is_quote)):  # a quoted title is no person
@@ -816,6 +818,7 @@ def kind_prefixes(state: ChunkState) -> None:
         tied = (tok.head.i in span and tok.dep_ in ("compound", "nmod", "amod")) or any(
             doc[k].head.i == tok.i and doc[k].dep_ == "appos" for k in span) or (of_form and any(
                 doc[k].dep_ == "pobj" and doc[k].head.i == tok.i + 1 and doc[k].head.head.i == tok.i for k in span))
+        tied = tied or _quoted_after(state, tok, mention)  # 'the sitcom "Mad About You"' the parse hung elsewhere
         if not tied or (of_form and (not any(c.dep_ == "det" and c.lower_ == "the" for c in tok.children)
                                      or any(c.dep_ == "compound" for c in tok.children))):
             # "the central business district of Watertown" is a part of it, not what it is
@@ -834,6 +837,14 @@ def kind_prefixes(state: ChunkState) -> None:
                 member.guess_class(hinted)
             if year is not None:
                 state.triple(member, "released in", year, [])  # "the 2004 thriller "The Skulls III""
+
+
+def _quoted_after(state: ChunkState, kind: Token, mention: Mention) -> bool:
+    """A singular kind noun right before a whole quoted name ('the variety show "The Tracey Ullman Show"'): the
+    quotes say where the name is when the parse lost the tie (a title parsed as a clause hangs anywhere)."""
+    doc = state.doc
+    return (kind.tag_ == "NN" and mention.start == kind.i + 2 and doc[kind.i + 1].is_quote
+            and mention.end < len(doc) and doc[mention.end].is_quote)
 
 
 def _kind_year(state: ChunkState, kind: Token) -> Mention | None:
