@@ -514,7 +514,8 @@ def possessed_title(state: ChunkState, noun: Token) -> None:
     verb = WORK_NOUN_VERBS.get(state.lemma(noun))
     if verb is None:
         return
-    owners = [m for m in (state.subject(c) for c in noun.children if c.dep_ == "poss") if m is not None]
+    owners = [m for c in noun.children if c.dep_ == "poss"
+              for m in [state.subject(c) or _sentence_person(state, c)] if m is not None]
     owners = [m for m in owners if not m.is_date and (state.is_person(m) or (
         verb in ("write", "record") and m.label in ("ORG", "GPE", PROPN) and not m.class_fixed
         and len(m.name.split()) > 1))]
@@ -522,6 +523,10 @@ def possessed_title(state: ChunkState, noun: Token) -> None:
         return
     doc = state.doc
     j, title = name_after(state, noun)
+    if title is None and j < len(doc) - 1 and doc[j].text == "," and doc[j + 1].is_quote:
+        title = _quoted_apposition(state, noun)  # 'for her seventh studio album, "Lotus" (2012)'
+        if title is not None and any(title.name == owner.name for owner in owners):
+            return  # 'his fourteenth album, "Ryan Adams"': one mention for the man and the work; no type for him
     same_name = False
     if title is not None and (state.tok2m[j - 1] is title or title.is_date or title.is_place or (
             title.spg_class == state.classes.person and not doc[j - 1].is_quote)):  # a quoted title is no person
@@ -540,6 +545,29 @@ def possessed_title(state: ChunkState, noun: Token) -> None:
         if verb == "write" and not state.is_person(owner):
             owner.guess_class(state.classes.person)
         state.triple(owner, verb, title, [("in", year)] if year is not None else [])
+
+
+def _sentence_person(state: ChunkState, poss: Token) -> Mention | None:
+    """The one person named before "his"/"her" in its own sentence, when the pronoun rule found none (a passage
+    about a song has no person subject): '"Make the World Move" is a song recorded by American singer Christina
+    Aguilera for her seventh studio album' is hers. Two people named there make it ambiguous: no owner."""
+    if poss.lower_ not in ("his", "her"):
+        return None
+    start = state.sentence_start(poss.i)
+    people = {m.name: m for m in state.mentions
+              if start <= m.start and m.end <= poss.i and not m.is_date and state.is_person(m)}
+    return next(iter(people.values())) if len(people) == 1 else None
+
+
+def _quoted_apposition(state: ChunkState, noun: Token) -> Mention | None:
+    """The quoted name after "<noun>, " when the parse makes it the noun's apposition: the comma alone may open a
+    list or a clause ("his first album, "X", and ..." still is one); an unquoted name after a comma may be anything
+    ("her novel, Paris, ...")."""
+    _, title = name_after(state, state.doc[noun.i + 1])
+    if title is None or not any(state.doc[k].dep_ == "appos" and state.doc[k].head.i == noun.i
+                                for k in range(title.start, title.end)):
+        return None
+    return title
 
 
 # Administrative kinds written after a place's name ("Pas-de-Calais department") that PLACE_NOUNS lacks.
@@ -572,11 +600,34 @@ def place_chains(state: ChunkState) -> None:
         if after is not None and after.text == "," and end + 1 < len(doc) and doc[end + 1].lower_ in ("and", "or") and (
                 not _verb_at(doc, end + 2)):
             continue
+        if _in_name_list(state, left.start, end):
+            continue
         if left.name != right.name:
             state.triple(left, "located in", right, [])
             if gap == 1 and comma == left.end:
                 chain[id(left)] = right
     _through_chains(state, chain)
+
+
+def _in_name_list(state: ChunkState, start: int, end: int) -> bool:
+    """Whether the comma run of places doc[start:end] is part of a longer comma list whose next or previous
+    member is a person: "Carol Ohmart, Quinn Redeker, Beverly Washburn, Jill Banner ... also star" (two actors
+    the NER took for places) is a cast, not a chain. An organisation before the run may be where the places are
+    ("the University of Maryland, College Park, Maryland"), so only a person counts."""
+    doc = state.doc
+
+    def person(mention: Mention | None) -> bool:
+        return mention is not None and not mention.is_date and not mention.is_place and state.is_person(mention)
+
+    # the person must itself be a list member ("such as A, B, C"): "near Stanstead Abbotts (PERSON to the NER),
+    # Hertfordshire, England" is a chain whose first place the NER missed
+    before = state.tok2m[start - 2] if start >= 2 and doc[start - 1].text == "," else None
+    if before is not None and not (before.start > 0 and doc[before.start - 1].lower_ in (",", "as", "including")):
+        before = None
+    after = state.tok2m[end + 1] if end + 1 < len(doc) and doc[end].text == "," else None
+    if after is not None and not (after.end < len(doc) and doc[after.end].lower_ in (",", "and")):
+        after = None
+    return person(before) or person(after)
 
 
 def place_chain_head(state: ChunkState, pobj: Token) -> list[Token]:
@@ -767,6 +818,7 @@ def kind_prefixes(state: ChunkState) -> None:
         tied = (tok.head.i in span and tok.dep_ in ("compound", "nmod", "amod")) or any(
             doc[k].head.i == tok.i and doc[k].dep_ == "appos" for k in span) or (of_form and any(
                 doc[k].dep_ == "pobj" and doc[k].head.i == tok.i + 1 and doc[k].head.head.i == tok.i for k in span))
+        tied = tied or _quoted_after(state, tok, mention)  # 'the sitcom "Mad About You"' the parse hung elsewhere
         if not tied or (of_form and (not any(c.dep_ == "det" and c.lower_ == "the" for c in tok.children)
                                      or any(c.dep_ == "compound" for c in tok.children))):
             # "the central business district of Watertown" is a part of it, not what it is
@@ -785,6 +837,14 @@ def kind_prefixes(state: ChunkState) -> None:
                 member.guess_class(hinted)
             if year is not None:
                 state.triple(member, "released in", year, [])  # "the 2004 thriller "The Skulls III""
+
+
+def _quoted_after(state: ChunkState, kind: Token, mention: Mention) -> bool:
+    """A singular kind noun right before a whole quoted name ('the variety show "The Tracey Ullman Show"'): the
+    quotes say where the name is when the parse lost the tie (a title parsed as a clause hangs anywhere)."""
+    doc = state.doc
+    return (kind.tag_ == "NN" and mention.start == kind.i + 2 and doc[kind.i + 1].is_quote
+            and mention.end < len(doc) and doc[mention.end].is_quote)
 
 
 def _kind_year(state: ChunkState, kind: Token) -> Mention | None:

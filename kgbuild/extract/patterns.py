@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kgbuild.extract.arguments import Lemma
+from kgbuild.extract.cast_lists import cast_subjects
 from kgbuild.extract.chunk_state import ChunkState
 from kgbuild.extract.clauses import clause
 from kgbuild.extract.code_text import looks_like_code
@@ -114,6 +115,7 @@ class Reader:
         college_towns(state)
         role_prefixes(state)
         misread_list_verbs(state)  # "and stars (compound) Pam Grier, Sid Haig, Anitra Ford, and Carol Speed"
+        cast_subjects(state)  # "A, B and C also star."
         attribute_values(state)
         works_by(state)
         mentions = [*state.mentions, *state.used.values()]
