@@ -34,6 +34,8 @@ _SUBJECT_CUE = re.compile(wl.SUBJECT_GAP + r"(?:" + wl.SUBJECT_CUES + r")")
 _COMPANY_CUE = re.compile(wl.SUBJECT_GAP + r"(?:实现(?:营业|归属|净利|销售|销量|营收|利润|收入|产量|交付)|研发投入|"
                           r"营业收入|净利润|的控股股东|的实际控制人|的(?:主要|全资|控股)子公司|总部位于|总部设在|主营业务|"
                           r"在职员工|员工总数|第[一二三四五六七八九十\d]{1,3}届(?:董事会|监事会))")
+# Under this many uses in jieba's dictionary a character it tags a measure word is a rare one (泓 86, 个 125,538).
+_RARE_MEASURE = 1000
 _SUBJECT_LEAD = re.compile(r"(?:报告期内|截至报告期末|报告期末|同月|同年|此外|同时|另外)?")
 _ITEMS = r"((?:[\u4e00-\u9fffA-Za-z0-9]{2,12}[、和及与]){1,12}[\u4e00-\u9fffA-Za-z0-9]{2,12})等"
 _NOT_EMPLOYER = ("部", "处", "室", "中心", "委员会", "董事会", "监事会", "办公室", "财务", "事业部", "分公司", "本部",
@@ -136,6 +138,12 @@ class CuedOrgNames(PersonNames):
             first_ok = first_ok or (len(first.word) == 2 and HAN.match(first.word) is not None
                                     and j + 1 < len(tokens) and tokens[j + 1].word in wl.ORG_NAME_WORDS
                                     and first.word not in wl.STOP_NAMES and first.word not in wl.SUBJECT_STOP)
+            # 泓 (q) | 岭 | 食品实现…: a rare character jieba tags a measure word opens the clause, with no number
+            # before it to count; it is a name's first character (a measure word as common as 个 or 家 is not)
+            first_ok = first_ok or (len(first.word) == 1 and first.pos == "q" and (
+                entry := self.dictionary.entry(first.word)) is not None and entry[0] < _RARE_MEASURE
+                and j + 1 < len(tokens) and tokens[j + 1].start == first.end
+                and self._namey(tokens[j + 1], inside=True))
             # 北辰精密, 云岭新能: jieba calls 精密 an adjective and cuts 新 | 能; inside a name they are part of it
             while k < len(tokens) and end - start < 8 and HAN.match(tokens[k].word) and not (
                     k > j and tokens[k].pos == "v" and len(tokens[k].word) > 1 and (entry := self.dictionary.entry(

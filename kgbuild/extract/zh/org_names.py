@@ -37,6 +37,11 @@ _ANY_TITLE = (*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES)
 # Single characters that are verbs or function words before a name, never its first characters (曾任 | 阿里巴巴…).
 _VERB_CHARS = frozenset("任是在有为将会要被让给到去来说做向从把对与和及等经由于曾现原前兼历时")
 _ORDINAL = re.compile(r"第[一二三四五六七八九十]{1,3}")
+# 越南企业河内升腾机电股份公司, 日本企业大和升降机株式会社: a country and what kind of body it is (企业, 公司, 化工企业)
+# say a foreign name comes next, and the name runs from there to its ending, whatever jieba made of it (升腾 a
+# verb, 大 | 和 an adjective and a conjunction)
+_FOREIGN_KIND = re.compile("(?:" + "|".join(sorted(wl.COUNTRIES, key=len, reverse=True))
+                           + r")[\u4e00-\u9fff]{0,4}?(?:企业|公司)(?P<name>[\u4e00-\u9fff]{2,8})$")
 # Who runs a school or a body, words that name none of them without the country before (新加坡国立大学).
 _STATUS = frozenset("国立 州立 公立 私立 市立 皇家 联邦".split())
 _GOVERNMENT_ENDINGS = frozenset({"委员会", "部", "局", "署", "厅", "办公室"})
@@ -118,6 +123,11 @@ class OrgNames(NameRules):
                     start, k = back, i
             if k >= 0 and tokens[k].end == start and (lead := self._name_lead(tokens, k)) is not None:
                 start, k = lead
+            foreign = _FOREIGN_KIND.search(text, max(0, start - 24), start)
+            if foreign is not None and foreign.start("name") < start and not overlaps(blocked, foreign.start("name"),
+                                                                                     start):
+                start = foreign.start("name")
+                k = next((i for i in range(k, -1, -1) if tokens[i].end <= start), -1)
             # 德国化工企业莱茵特种材料公司: the descriptor the walk stopped at says what kind of organisation it is
             kind = tokens[k].word if k >= 0 and tokens[k].end == start and tokens[k].word.endswith(
                 wl.DESCRIPTOR_ENDS) and len(tokens[k].word) > 2 else None
