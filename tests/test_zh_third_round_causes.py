@@ -45,3 +45,43 @@ def test_a_foreign_name_after_a_country_and_its_kind_runs_whole_to_its_ending(zh
     assert ("华嘉电子", "acquire", "大成升降机株式会社") in triples(result)
     assert ("大成升降机株式会社", "locatedIn", "韩国") in triples(result)
     assert "升降机株式会社" not in entities(result)
+
+
+def test_two_posts_joined_by_jian_name_no_organisation(zh: ChineseExtractor) -> None:
+    result = extract(zh, "穹宇科技成立于2016年，创始人兼首席执行官王海峰毕业于清华大学。")
+    assert "创始人兼" not in entities(result)
+    assert ("穹宇科技", "foundedBy", "王海峰") in triples(result)
+
+
+def test_a_founder_described_before_the_name_after_you(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "晨曦生物由海归学者周立衡于2019年创办，总部位于苏州工业园区。"))
+    assert ("晨曦生物", "foundedBy", "周立衡") in facts
+    assert ("晨曦生物", "foundedBy", "海归学者周立衡") not in facts
+
+
+def test_a_city_jieba_tags_a_noun_right_after_its_province(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "刘敏，女，1990年出生于河北省保定市，毕业于南开大学。"))
+    assert ("刘敏", "bornIn", "保定市") in facts
+    assert ("保定市", "locatedIn", "河北省") in facts
+
+
+def test_a_banks_branch_in_a_city_is_the_employer(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "张伟民，1978年出生于福建省泉州市，毕业于厦门大学，曾任招商银行厦门分行副行长。"))
+    assert ("张伟民", "worksFor", "招商银行厦门分行") in facts
+
+
+def test_a_partners_stake_in_a_joint_venture_is_no_figure_of_it(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "3月2日，由远航汽车集团有限公司与法国企业瓦莱奥动力股份公司共同出资设立的武汉远瓦动力系统"
+                                "有限公司揭牌，其中远航汽车持股60%，瓦莱奥持股40%。"))
+    assert not any(p.endswith("持股") for _, p, _ in facts)
+
+
+def test_a_competitions_jury_is_no_employer(zh: ChineseExtractor) -> None:
+    result = extract(zh, "9月，第五届长江工业设计大赛在武汉举行，评审委员会主席由清华大学教授林文渊担任。")
+    assert ("林文渊", "worksFor", "评审委员会") not in triples(result)
+    assert ("林文渊", "worksFor", "清华大学") in triples(result)
+
+
+def test_a_country_before_a_royal_schools_name_is_part_of_it(zh: ChineseExtractor) -> None:
+    result = extract(zh, "陈思远毕业于英国皇家音乐学院。")
+    assert ("陈思远", "educatedAt", "英国皇家音乐学院") in triples(result)

@@ -26,7 +26,9 @@ from kgbuild.extract.zh.name_rules import (
 from kgbuild.extract.zh.person_names import PersonNames
 from kgbuild.extract.zh.segment import Token
 
-_MODIFIERS = ("轮值", "执行", "联席")  # between an organisation and a title: 华为轮值董事长
+_MODIFIERS = ("轮值", "执行", "联席")
+# How a text describes a person before the name, beyond the titles of word_lists (归国学者, 青年企业家, 文献学家).
+_DESCRIBED_AS = ("学者", "专家", "企业家", "学家", "音乐人")  # between an organisation and a title: 华为轮值董事长
 # A clause's opening: the start of the text or a clause break, then a time or frame (2023年，/ 截至报告期末，).
 _CLAUSE_OPEN = re.compile(r"(?:^|(?<=[，。；：！？\n]))\s*")
 _SUBJECT_CUE = re.compile(wl.SUBJECT_GAP + r"(?:" + wl.SUBJECT_CUES + r")")
@@ -91,6 +93,8 @@ class CuedOrgNames(PersonNames):
             if not direct and (not _CLAUSE_OPEN.match(text, start) or (start > 0 and not BREAK.match(
                     text[start - 1])) or len(name) < 3 or name.startswith(wl.SUBJECT_STOP)):
                 continue
+            if name.endswith("兼") or name.startswith(wl.EXECUTIVE_TITLES):
+                continue  # 创始人兼首席执行官P, 董事长兼总经理P: two posts of one person, no organisation before them
             if name.endswith(("为", "是")) and re.search(r"(?:人|者|东|方|员)$", name[:-1]):
                 continue  # 实际控制人为董事长彭书远: a role and a copula stand before the post, no name (华为 is one)
             if 2 <= len(name) <= 12 and not self._common(name) and not overlaps(blocked, start, stop):
@@ -239,6 +243,12 @@ class CuedOrgNames(PersonNames):
                 seen_name = any(t.pos in ("nr", "nz", "nt", "nrt", "j") for t in over) \
                     and HAN.match(item) is not None and not item.startswith(wl.LEADING_NOISE)
                 title = next((t for t in wl.PERSON_TITLES + wl.EXECUTIVE_TITLES if item.startswith(t)), None)
+                if title is None:
+                    # 由归国学者P于2020年创办, 由知名企业家P创立: what kind of person (a word ending as people's
+                    # descriptions do) stands before the name
+                    title = next((item[:n] for n in range(2, min(len(item) - 1, 7))
+                                  if item[:n].endswith(_DESCRIBED_AS + wl.PERSON_TITLES)
+                                  and self._person_at(text, tokens, start + n) == end), None)
                 if title is not None and self.person is not None:
                     # 由建筑师顾承泽设计: the title says who the name after it is
                     at = start + len(title)
