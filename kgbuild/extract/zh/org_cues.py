@@ -243,12 +243,19 @@ class CuedOrgNames(PersonNames):
                 seen_name = any(t.pos in ("nr", "nz", "nt", "nrt", "j") for t in over) \
                     and HAN.match(item) is not None and not item.startswith(wl.LEADING_NOISE)
                 title = next((t for t in wl.PERSON_TITLES + wl.EXECUTIVE_TITLES if item.startswith(t)), None)
-                if title is None:
+                described = None if title is not None else next(
+                    (item[:n] for n in range(2, min(len(item) - 1, 7))
+                     if item[:n].endswith(_DESCRIBED_AS + wl.PERSON_TITLES)
+                     and self._person_at(text, tokens, start + n) == end), None)
+                if described is not None and self.person is not None \
+                        and self._valid_person(item[len(described):]) and not overlaps(taken, start, end):
                     # 由归国学者P于2020年创办, 由知名企业家P创立: what kind of person (a word ending as people's
-                    # descriptions do) stands before the name
-                    title = next((item[:n] for n in range(2, min(len(item) - 1, 7))
-                                  if item[:n].endswith(_DESCRIBED_AS + wl.PERSON_TITLES)
-                                  and self._person_at(text, tokens, start + n) == end), None)
+                    # descriptions do) stands before the name; the mention spans the description too, written so,
+                    # so that no word of it (归国, a place to jieba) is read as a name of its own
+                    out.append(Found(Mention(item[len(described):], self.person, start, end, item,
+                                             semantic_type=described), "person"))
+                    taken.append((start, end))
+                    continue
                 if title is not None and self.person is not None:
                     # 由建筑师顾承泽设计: the title says who the name after it is
                     at = start + len(title)

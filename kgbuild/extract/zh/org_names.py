@@ -127,6 +127,12 @@ class OrgNames(NameRules):
                     start, k = back, i
             if k >= 0 and tokens[k].end == start and (lead := self._name_lead(tokens, k)) is not None:
                 start, k = lead
+            while start > 1 and text[start - 1] == "·" and (
+                    dotted := next((t for t in tokens if t.end == start - 1), None)) is not None \
+                    and dotted.pos in ("nrt", "nr", "nz", "ns") and HAN.match(dotted.word) and len(dotted.word) >= 2:
+                # 约翰斯 (nrt) | · | 霍普金斯大学: a foreign name written with its dot runs on before the dot
+                start = dotted.start
+                k = next((i for i in range(len(tokens) - 1, -1, -1) if tokens[i].end <= start), -1)
             foreign = _FOREIGN_KIND.search(text, max(0, start - 24), start)
             if foreign is not None and foreign.start("name") < start and not overlaps(blocked, foreign.start("name"),
                                                                                      start):
