@@ -94,3 +94,10 @@ def test_a_foreign_schools_name_written_with_a_dot_is_one_name(zh: ChineseExtrac
     result = extract(zh, "陈默2015年在美国卡内基·梅隆大学获得博士学位。")
     assert entities(result).get("卡内基·梅隆大学") == "EducationalInstitution"
     assert "卡内基" not in entities(result)
+
+
+def test_a_name_jieba_cuts_before_ren_and_a_post_is_a_persons(zh: ChineseExtractor) -> None:
+    # jieba: 周 | 明远 (an adjective) | 任 (a pronoun)
+    facts = triples(extract(zh, "华嘉电子股份有限公司发布公告。目前，周明远任公司董事长，陈立群任副董事长兼总经理。"))
+    assert ("周明远", "worksFor", "华嘉电子股份有限公司") in facts
+    assert ("陈立群", "worksFor", "华嘉电子股份有限公司") in facts
