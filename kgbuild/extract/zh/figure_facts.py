@@ -70,7 +70,7 @@ class FigureFacts(ClauseRules):
                                          r"进一步|陆续)", name) or re.search(r"(?:由|至|到|从|以|不)$", name):
                 continue  # 在深圳举行第, 紧急转移群众, 将回购不超过, 注册资本由…增加至: a verb phrase, no figure
             if re.match(r"(?:持有|持股|派出|出动|调派|当地)", name) or "已" in name or name.endswith("每股") \
-                    or re.search(r"持有其?$", name):  # 公司创始人杭既白持有其37.5%: a holder's stake
+                    or re.search(r"持有|持股", name):  # 创始人杭既白持有其37.5%, 直接持有公司9.2%, B持股49%: a stake
                 continue  # 持有公司42.08%的股份 (a stake), 当地已派出120名 (a dispatch), 发行价为每股: no named figure
             name = re.sub(r"^在职(?=员工总数)", "", name)  # 在职员工总数 is the staff count, 员工总数
             if re.fullmatch(r"(?:共)?销售[\u4e00-\u9fff]{1,6}", name) and re.search(r"[吨辆台件套箱部]$", value.name):

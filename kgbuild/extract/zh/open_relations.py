@@ -233,6 +233,11 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
                     # (该公司成为桂垣糖业的全资子公司: not a company the clause names itself)
                     own = self._pointed_at("该", [m for m in orgs if self._company(m) and all(
                         m.name != x.name for x in clause.mentions)], clause.start) or topic_org
+                if ref.group(0) == "其" and sentence_subject is not None and self._org(sentence_subject) \
+                        and sentence_subject.kind != "unnamed":
+                    # 粤鲜坊成立于2015年，总部位于…，其创始人P…: 其 is the organisation the sentence is about, not the
+                    # chunk's company named in an earlier sentence
+                    own = sentence_subject
                 if own is None and ref.group(0) != "其":
                     # 公司与清华大学…共建: a report's 公司 with no name in the chunk names nothing; what the clause says
                     # of it is dropped, what it says of the names in it stays (公司自主研发的“穗丰”…荣获…)

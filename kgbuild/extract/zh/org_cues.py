@@ -26,7 +26,9 @@ from kgbuild.extract.zh.name_rules import (
 from kgbuild.extract.zh.person_names import PersonNames
 from kgbuild.extract.zh.segment import Token
 
-_MODIFIERS = ("轮值", "执行", "联席")  # between an organisation and a title: 华为轮值董事长
+_MODIFIERS = ("轮值", "执行", "联席")
+# How a text describes a person before the name, beyond the titles of word_lists (归国学者, 青年企业家, 文献学家).
+_DESCRIBED_AS = ("学者", "专家", "企业家", "学家", "音乐人")  # between an organisation and a title: 华为轮值董事长
 # A clause's opening: the start of the text or a clause break, then a time or frame (2023年，/ 截至报告期末，).
 _CLAUSE_OPEN = re.compile(r"(?:^|(?<=[，。；：！？\n]))\s*")
 _SUBJECT_CUE = re.compile(wl.SUBJECT_GAP + r"(?:" + wl.SUBJECT_CUES + r")")
@@ -34,6 +36,8 @@ _SUBJECT_CUE = re.compile(wl.SUBJECT_GAP + r"(?:" + wl.SUBJECT_CUES + r")")
 _COMPANY_CUE = re.compile(wl.SUBJECT_GAP + r"(?:实现(?:营业|归属|净利|销售|销量|营收|利润|收入|产量|交付)|研发投入|"
                           r"营业收入|净利润|的控股股东|的实际控制人|的(?:主要|全资|控股)子公司|总部位于|总部设在|主营业务|"
                           r"在职员工|员工总数|第[一二三四五六七八九十\d]{1,3}届(?:董事会|监事会))")
+# Under this many uses in jieba's dictionary a character it tags a measure word is a rare one (泓 86, 个 125,538).
+_RARE_MEASURE = 1000
 _SUBJECT_LEAD = re.compile(r"(?:报告期内|截至报告期末|报告期末|同月|同年|此外|同时|另外)?")
 _ITEMS = r"((?:[\u4e00-\u9fffA-Za-z0-9]{2,12}[、和及与]){1,12}[\u4e00-\u9fffA-Za-z0-9]{2,12})等"
 _NOT_EMPLOYER = ("部", "处", "室", "中心", "委员会", "董事会", "监事会", "办公室", "财务", "事业部", "分公司", "本部",
@@ -89,6 +93,8 @@ class CuedOrgNames(PersonNames):
             if not direct and (not _CLAUSE_OPEN.match(text, start) or (start > 0 and not BREAK.match(
                     text[start - 1])) or len(name) < 3 or name.startswith(wl.SUBJECT_STOP)):
                 continue
+            if name.endswith("兼") or name.startswith(wl.EXECUTIVE_TITLES):
+                continue  # 创始人兼首席执行官P, 董事长兼总经理P: two posts of one person, no organisation before them
             if name.endswith(("为", "是")) and re.search(r"(?:人|者|东|方|员)$", name[:-1]):
                 continue  # 实际控制人为董事长彭书远: a role and a copula stand before the post, no name (华为 is one)
             if 2 <= len(name) <= 12 and not self._common(name) and not overlaps(blocked, start, stop):
@@ -136,6 +142,12 @@ class CuedOrgNames(PersonNames):
             first_ok = first_ok or (len(first.word) == 2 and HAN.match(first.word) is not None
                                     and j + 1 < len(tokens) and tokens[j + 1].word in wl.ORG_NAME_WORDS
                                     and first.word not in wl.STOP_NAMES and first.word not in wl.SUBJECT_STOP)
+            # 泓 (q) | 岭 | 食品实现…: a rare character jieba tags a measure word opens the clause, with no number
+            # before it to count; it is a name's first character (a measure word as common as 个 or 家 is not)
+            first_ok = first_ok or (len(first.word) == 1 and first.pos == "q" and (
+                entry := self.dictionary.entry(first.word)) is not None and entry[0] < _RARE_MEASURE
+                and j + 1 < len(tokens) and tokens[j + 1].start == first.end
+                and self._namey(tokens[j + 1], inside=True))
             # 北辰精密, 云岭新能: jieba calls 精密 an adjective and cuts 新 | 能; inside a name they are part of it
             while k < len(tokens) and end - start < 8 and HAN.match(tokens[k].word) and not (
                     k > j and tokens[k].pos == "v" and len(tokens[k].word) > 1 and (entry := self.dictionary.entry(
@@ -231,6 +243,19 @@ class CuedOrgNames(PersonNames):
                 seen_name = any(t.pos in ("nr", "nz", "nt", "nrt", "j") for t in over) \
                     and HAN.match(item) is not None and not item.startswith(wl.LEADING_NOISE)
                 title = next((t for t in wl.PERSON_TITLES + wl.EXECUTIVE_TITLES if item.startswith(t)), None)
+                described = None if title is not None else next(
+                    (item[:n] for n in range(2, min(len(item) - 1, 7))
+                     if item[:n].endswith(_DESCRIBED_AS + wl.PERSON_TITLES)
+                     and self._person_at(text, tokens, start + n) == end), None)
+                if described is not None and self.person is not None \
+                        and self._valid_person(item[len(described):]) and not overlaps(taken, start, end):
+                    # 由归国学者P于2020年创办, 由知名企业家P创立: what kind of person (a word ending as people's
+                    # descriptions do) stands before the name; the mention spans the description too, written so,
+                    # so that no word of it (归国, a place to jieba) is read as a name of its own
+                    out.append(Found(Mention(item[len(described):], self.person, start, end, item,
+                                             semantic_type=described), "person"))
+                    taken.append((start, end))
+                    continue
                 if title is not None and self.person is not None:
                     # 由建筑师顾承泽设计: the title says who the name after it is
                     at = start + len(title)

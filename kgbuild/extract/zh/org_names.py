@@ -37,6 +37,12 @@ _ANY_TITLE = (*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES)
 # Single characters that are verbs or function words before a name, never its first characters (曾任 | 阿里巴巴…).
 _VERB_CHARS = frozenset("任是在有为将会要被让给到去来说做向从把对与和及等经由于曾现原前兼历时")
 _ORDINAL = re.compile(r"第[一二三四五六七八九十]{1,3}")
+_BRANCH = re.compile(r"(?P<place>[\u4e00-\u9fff]{2,4}?)(?:分行|支行)")
+# 越南企业河内升腾机电股份公司, 日本企业大和升降机株式会社: a country and what kind of body it is (企业, 公司, 化工企业)
+# say a foreign name comes next, and the name runs from there to its ending, whatever jieba made of it (升腾 a
+# verb, 大 | 和 an adjective and a conjunction)
+_FOREIGN_KIND = re.compile("(?:" + "|".join(sorted(wl.COUNTRIES, key=len, reverse=True))
+                           + r")[\u4e00-\u9fff]{0,4}?(?:企业|公司)(?P<name>[\u4e00-\u9fff]{2,8})$")
 # Who runs a school or a body, words that name none of them without the country before (新加坡国立大学).
 _STATUS = frozenset("国立 州立 公立 私立 市立 皇家 联邦".split())
 _GOVERNMENT_ENDINGS = frozenset({"委员会", "部", "局", "署", "厅", "办公室"})
@@ -63,6 +69,9 @@ class OrgNames(NameRules):
                 continue  # 签署, 南部, 格局: the ending is the last character of an ordinary word
             if (whole := COMPANY_FORM.match(text, e)) is not None and m.group(0) in ("集团", "控股集团"):
                 e = whole.end()  # 浙江吉利控股集团有限公司: the legal form after 集团 is the end of the name
+            if m.group(0).endswith("银行") and (branch := _BRANCH.match(text, e)) is not None \
+                    and self.dictionary.known_place(re.sub("[省市]$", "", branch.group("place")), 1):
+                e = branch.end()  # 榕城银行福州分行 (jieba: 分行 a verb): a bank's branch in a city is named so
             if tok.end > e:
                 tail = text[e:tok.end]
                 # 银行行长: a title glued to the name by jieba is fine; 公司员工 is a common noun; 清华大学电子工程系
@@ -118,6 +127,17 @@ class OrgNames(NameRules):
                     start, k = back, i
             if k >= 0 and tokens[k].end == start and (lead := self._name_lead(tokens, k)) is not None:
                 start, k = lead
+            while start > 1 and text[start - 1] == "·" and (
+                    dotted := next((t for t in tokens if t.end == start - 1), None)) is not None \
+                    and dotted.pos in ("nrt", "nr", "nz", "ns") and HAN.match(dotted.word) and len(dotted.word) >= 2:
+                # 约翰斯 (nrt) | · | 霍普金斯大学: a foreign name written with its dot runs on before the dot
+                start = dotted.start
+                k = next((i for i in range(len(tokens) - 1, -1, -1) if tokens[i].end <= start), -1)
+            foreign = _FOREIGN_KIND.search(text, max(0, start - 24), start)
+            if foreign is not None and foreign.start("name") < start and not overlaps(blocked, foreign.start("name"),
+                                                                                     start):
+                start = foreign.start("name")
+                k = next((i for i in range(k, -1, -1) if tokens[i].end <= start), -1)
             # 德国化工企业莱茵特种材料公司: the descriptor the walk stopped at says what kind of organisation it is
             kind = tokens[k].word if k >= 0 and tokens[k].end == start and tokens[k].word.endswith(
                 wl.DESCRIPTOR_ENDS) and len(tokens[k].word) > 2 else None
@@ -144,7 +164,8 @@ class OrgNames(NameRules):
                 continue  # 当地政府, 有关部门: which body the text does not say; 国际医疗部: a department of one
             first_word = next((wl_ for wl_ in wl.COUNTRIES if name.startswith(wl_)), None)
             if first_word and first_word != "中国" and len(name) - len(first_word) >= 4 and self.country \
-                    and not COMPANY_FORM.search(name) and name[len(first_word):-len(m.group(0))] not in _STATUS:
+                    and not COMPANY_FORM.search(name) \
+                    and not name[len(first_word):-len(m.group(0))].startswith(tuple(_STATUS)):
                 # (新加坡国立大学: what stands between the country and the ending is a status, 国立, that names no
                 # school without the country, so the country is part of the name)
                 # (越南云杉纺织有限公司, a registered name with its legal form, keeps the country it was registered in)

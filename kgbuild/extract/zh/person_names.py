@@ -38,6 +38,10 @@ _TITLE_WORDS = frozenset((*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES, "理事", "�
 _TITLE_ENDS = tuple(_TITLE_WORDS)
 _BEFORE_A_NAME = frozenset("由与和及、，,。；;：:为是（(\n ")
 _APPOINTING = re.compile(r"聘任|聘请|任命|选举|推选")
+# 任 and a post after it, the company's (任公司董事长, 任副董事长兼总经理): what a person right before it takes
+# (任 alone: not the end of 现任, 担任, 出任…, whose names the rules read with those verbs)
+_TAKES_POST = re.compile(r"(?<![现担出曾兼历接继聘主责信就前委此新原])任(?:本公司|该公司|公司)?(?:常务|执行)?(?:"
+                         + "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True)) + ")")
 _APPOINTED_AS = re.compile(r"为[\u4e00-\u9fff]{0,10}?(?:" + "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True))
                            + r")、")
 _AFTER_ONCE = frozenset("在任经于为是被与担获先多")  # what follows 曾 ("once") after a person's name
@@ -162,6 +166,15 @@ class PersonNames(NameRules):
             opens_entry = lead and _ENTRY_LEAD.match(text[end:end + 8])
             if after.startswith(wl.PERSON_VERBS) or opens_entry:
                 add(tok.start, end)
+        for m in _TAKES_POST.finditer(text):
+            # 目前，廉 | 启航 (a verb) | 任公司董事长: a name right before 任 and a post is a person's, where a surname
+            # opens it and what comes before it closes a clause or a list
+            for size in (3, 2, 4):
+                s = m.start() - size
+                if s >= 0 and surname_at(text, s) and (s == 0 or text[s - 1] in _BEFORE_A_NAME) \
+                        and s not in seen and self._valid_person(text[s:m.start()]):
+                    add(s, m.start())
+                    break
         for m in KIN_AFTER.finditer(text):
             # 由陈远航与妻子林秋雨 (jieba: 陈 | 远航, a verb): a name right before "and his wife" is a person's, where
             # a surname opens it and what comes before it closes a clause or a list

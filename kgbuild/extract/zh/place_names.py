@@ -88,16 +88,18 @@ class PlaceNames(NameRules):
     def _districts_after_cities(self, tokens: list[Token], blocked: list[tuple[int, int]],
                                 places: list[Found]) -> list[Found]:
         """长沙市 | 望 | 城区, 厦门市 | 思明区 (jieba: a verb and a noun, a noun): right after a city, the one or two
-        words up to 区 / 县 are the district's name, three or four characters that are not one ordinary word."""
+        words up to 区 / 县 are the district's name, three or four characters that are not one ordinary word; and
+        河北省 | 保定市 (jieba: a noun): right after a province, the words up to 市 are its city's name."""
         out: list[Found] = []
-        ends = {f.mention.end for f in places if f.mention.name.endswith("市")}
+        levels = {f.mention.end: "区县" for f in places if f.mention.name.endswith("市")}
+        levels |= {f.mention.end: "市" for f in places if f.mention.name.endswith(("省", "自治区"))}
         for i, tok in enumerate(tokens):
-            if tok.start not in ends:
+            if tok.start not in levels:
                 continue
             for n in (1, 2):
                 words = tokens[i:i + n]
                 name = "".join(t.word for t in words)
-                if len(words) == n and 3 <= len(name) <= 4 and HAN.match(name) and name[-1] in "区县" \
+                if len(words) == n and 3 <= len(name) <= 4 and HAN.match(name) and name[-1] in levels[tok.start] \
                         and all(words[k].end == words[k + 1].start for k in range(n - 1)) \
                         and not self._common(name) and not overlaps(blocked, tok.start, words[-1].end) \
                         and (cls := self._place_class(name)) is not None:

@@ -9,6 +9,7 @@ import re
 from kgbuild.extract.zh import word_lists as wl
 from kgbuild.extract.zh.mentions import Mention
 from kgbuild.extract.zh.name_rules import (
+    BREAK,
     COMPANY_FORM,
     HAN,
     Found,
@@ -21,7 +22,10 @@ from kgbuild.extract.zh.segment import Token
 # A short name, then its full name declared: 鹤鸣酒业，全称四川鹤鸣酒业股份有限公司 / 鹤鸣酒业（全称…）.
 _FULL_NAME = re.compile(r"(?:^|(?<=[，。；：！？\n]))\s*(?P<short>[\u4e00-\u9fffA-Za-z0-9]{2,10})\s*[，,（(]\s*"
                         r"(?:全称|全名)(?:为|是)?[：:\s]*")
-_ORG_WORD_AT_END = re.compile("(?:" + "|".join(wl.ORG_NAME_WORDS) + ")$")
+# What a company makes, at the end of its name's core (景祺户外用品股份有限公司, 景祺户外 after): news drops it as it
+# drops the words of company names; only the short form a chunk writes again is taken, never a name's walk
+_GOODS = wl.ORG_NAME_WORDS | {"用品", "制品", "器材", "设备", "服饰"}
+_GOODS_AT_END = re.compile("(?:" + "|".join(sorted(_GOODS, key=len, reverse=True)) + ")$")
 _ORG_WORDS_AT_END = re.compile("(?:" + "|".join(wl.ORG_NAME_WORDS) + ")+$")  # 创新科技 of 大疆创新科技
 _BODIES_OF_A_COMPANY = frozenset({"董事局", "董事会", "监事会", "股东大会"})
 
@@ -111,6 +115,8 @@ class ShortNames(PlaceNames):
         if self.company is None:
             return kept
         out = list(kept)
+        starts = {t.start for t in tokens}
+        ends = {t.end for t in tokens}
         for f in kept:
             m = f.mention
             form = COMPANY_FORM.search(m.name)
@@ -124,10 +130,15 @@ class ShortNames(PlaceNames):
                 first is not None and first.word == core[:n] and first.pos in ("n", "ns")
                 and self._place_class(first.word + "市") is not None))), "")
             shorts = [core[len(place):]]
-            while (cut := _ORG_WORD_AT_END.search(shorts[-1])) is not None and cut.start() >= 4:
+            while (cut := _GOODS_AT_END.search(shorts[-1])) is not None and cut.start() >= 3:
                 shorts.append(shorts[-1][:cut.start()])  # 芯联存储科技 -> 芯联存储 (not 芯联: 存储 is a word of names)
-            for short, (hit_start, hit_end) in ((x, h) for x in shorts if 4 <= len(x) <= 8 and not self._common(x)
+            for short, (hit_start, hit_end) in ((x, h) for x in shorts if 3 <= len(x) <= 8 and not self._common(x)
                                                 for h in occurrences(x, text)):
+                # 广东粤鲜坊食品有限公司…。粤鲜坊成立于…: a core of three characters names the company only where it
+                # opens a clause and jieba's words begin and end with it (粤鲜坊 in 粤鲜坊的 | 点心 would be a guess)
+                if len(short) == 3 and not (hit_start in starts and hit_end in ends and (
+                        hit_start == 0 or BREAK.match(text[hit_start - 1])) and hit_start != m.start):
+                    continue
                 inner = [g for g in out if hit_start < g.mention.end and g.mention.start < hit_end]
                 body = [g for g in inner if g.how == "org" and g.mention.start == hit_start
                         and g.mention.name[len(short):] in _BODIES_OF_A_COMPANY]

@@ -54,7 +54,9 @@ ORG_STOP = frozenset((
     "西部 中部 局部 干部 俱乐部 头部 底部 顶部 尾部 本部 各部 当局 格局 布局 结局 大局 全局 平局 开局 政局 "
     "开发部 管理部 业务部 财务部 销售部 市场部 技术部 人力资源部 董事会 监事会 股东大会 "
     "证券交易所 会计师事务所 律师事务所 研究中心 博物馆 图书馆 联盟 商会 基金会 联合会 管理局 监督管理局 "
-    "科学院 工程院 设计院 电视台 通讯社 新闻社 报社 法院 检察院 研究院 新闻社"
+    "科学院 工程院 设计院 电视台 通讯社 新闻社 报社 法院 检察院 研究院 新闻社 "
+    # the bodies of an event or a competition, named by what they do alone (评审委员会主席由P担任)
+    "评审委员会 评选委员会 组织委员会 组委会 评委会 专家委员会 仲裁委员会"
 ).split())
 # Descriptor nouns written between a name's place word and the name itself, or before a name in
 # apposition (德国化工企业莱茵特种材料公司): the name starts after them.
