@@ -1,0 +1,48 @@
+"""Rules of issue 23's thirteenth session, third round: a cause that is large for every writer's set (lists), not
+one set's sentences (docs/offline_extraction.md, "Thirteenth session ... third round"). Each test is on a real
+HotpotQA passage whose title is in no bench/data/en_extract_*.jsonl set and no 2wiki_heldout*_qa.json supporting
+fact (checked by script); each positive assertion fails on main before the rule (9f05d00).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from test_offline_extractor import FakeSchema
+from test_offline_rules import run, triples
+
+from kgbuild.extract.offline import OfflineExtractor
+
+
+@pytest.fixture(scope="module")
+def extractor() -> Iterator[OfflineExtractor]:
+    yield OfflineExtractor(FakeSchema())
+
+
+def test_a_starring_fragment_lists_the_topic_films_cast(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Jayammu Nischayammu Raa (1989 film)": the sentence is only the participle and its list, so no clause
+    # rule has a subject; main read no cast (the NER knows "Rajendra Prasad" as no name at all).
+    result = run(extractor, "Jayammu Nischayammu Raa (English: Victory is Certain) is 1989 Telugu comedy film produced "
+                            "by G. V. H. Prasad on Sudarshana Pictures banner, presented by Satyanarayana, Kota "
+                            "Srinivasa Rao and directed by Jandhyala. Starring Rajendra Prasad, Sumalatha, Chandra "
+                            "Mohan in the lead roles and music composed by Raj-Koti.", "Jayammu Nischayammu Raa")
+    for person in ("Rajendra Prasad", "Sumalatha", "Chandra Mohan"):
+        assert ("Jayammu Nischayammu Raa", "star", person) in triples(result)
+
+
+def test_a_starring_fragment_names_no_starring_person(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Navvulata": two members; the participle is never part of a name.
+    result = run(extractor, "Navvulata (English: Joke) is a 1998 Telugu comedy film, produced by D. P. Varma on Surya "
+                            "Vamsi Films Pvt Ltd banner and directed by Gopi Chand. Starring Rajendra Prasad, Maheswari "
+                            "in the lead roles and music composed by M. M. Srilekha.", "Navvulata")
+    stars = {o for s, p, o in triples(result) if p == "star"}
+    assert "Maheswari" in stars
+    assert not any(o.startswith("Starring") for o in stars)
+
+
+def test_a_starring_fragment_in_a_biography_stars_in_nothing_said(extractor: OfflineExtractor) -> None:
+    # Guard: the topic is a person, so what the list stars in is not stated.
+    result = run(extractor, "Jandhyala was an Indian film director and writer. Starring Rajendra Prasad, Sumalatha, "
+                            "Chandra Mohan in the lead roles.", "Jandhyala")
+    assert not any(p == "star" for _, p, _ in triples(result))
