@@ -46,3 +46,15 @@ def test_a_starring_fragment_in_a_biography_stars_in_nothing_said(extractor: Off
     result = run(extractor, "Jandhyala was an Indian film director and writer. Starring Rajendra Prasad, Sumalatha, "
                             "Chandra Mohan in the lead roles.", "Jandhyala")
     assert not any(p == "star" for _, p, _ in triples(result))
+
+
+def test_a_list_goes_on_past_an_adverb_after_its_and(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Bible translations into Tibetan": "..., and Heinrich August Jäschke, and later Dr. August Francke":
+    # main ended the list of translators at "later".
+    result = run(extractor, "The first portion of the Bible, the Gospel of John, in Tibetan language was translated by "
+                            "Moravian Church missionaries William Heyde, Edward Pagel, and Heinrich August Jäschke, and "
+                            "later Dr. August Francke. It was printed in 1862 at Kyelang capital of Lahul in Kashmir.",
+                 "Bible translations into Tibetan")
+    translated = {o for s, p, o in triples(result) if s == "William Heyde" and p == "translate"}
+    assert translated
+    assert {o for s, p, o in triples(result) if s == "Dr. August Francke" and p == "translate"} == translated
