@@ -58,3 +58,23 @@ def test_a_list_goes_on_past_an_adverb_after_its_and(extractor: OfflineExtractor
     translated = {o for s, p, o in triples(result) if s == "William Heyde" and p == "translate"}
     assert translated
     assert {o for s, p, o in triples(result) if s == "Dr. August Francke" and p == "translate"} == translated
+
+
+def test_a_list_goes_on_through_a_name_the_ner_left_unlabelled(extractor: OfflineExtractor) -> None:
+    # 2Wiki "The Biggest Show on Earth": main's cast stopped at the first unlabelled name ("Bliss Chevalier").
+    result = run(extractor, "The Biggest Show on Earth is a surviving 1918 American silent drama film directed by "
+                            "Jerome Storm and written by Julien Josephson and Florence Vincent. The film stars Enid "
+                            "Bennett, Bliss Chevalier, Ethel Lynne, Melbourne MacDowell, Jack Nelson, and Earle Rodney.",
+                 "The Biggest Show on Earth")
+    stars = {o for s, p, o in triples(result) if p == "star"}
+    assert {"Enid Bennett", "Bliss Chevalier", "Ethel Lynne", "Melbourne MacDowell", "Jack Nelson",
+            "Earle Rodney"} <= stars
+
+
+def test_a_list_goes_on_through_a_quoted_title_the_ner_left_unlabelled(extractor: OfflineExtractor) -> None:
+    # 2Wiki "Mercedes Quintana" (2Wiki's glued quotes): main's "such as" list stopped before the second title.
+    result = run(extractor, "She had a prominent stage career in Argentina in the 1930s. She appeared in films such "
+                            'as" Yo quiero ser bataclana"( 1941)," Ven ... mi corazón te llama"( 1942) and" Mujeres '
+                            'que bailan"( 1949).', "Mercedes Quintana")
+    films = {o for s, p, o in triples(result) if p == "appear in"}
+    assert {"Ven ... mi corazón te llama", "Mujeres que bailan"} <= films

@@ -28,7 +28,6 @@ _MEMBER_LABELS = frozenset({"PERSON", "ORG", "WORK_OF_ART", "PRODUCT", "EVENT", 
 _ROLE_WORDS_MAX = 4  # "longtime lead guitarist Kirk Hammett"
 _ASIDE_MAX = 15  # tokens of a parenthesis a list member may carry ("(who went on to form Megadeth)")
 _ADVERBS_MAX = 3  # "and most recently"
-_SUFFIXES = frozenset({"jr", "sr"})  # a generational suffix after its name's comma
 
 
 def continue_list(
@@ -152,11 +151,8 @@ def _past_adverbs(doc: Doc, i: int, sent_end: int) -> int:
 
 
 def _after_aside(state: ChunkState, i: int, sent_end: int) -> int:
-    """The token after a member's parenthesis ("(2004)"), cast role ("as Robert Angier") or generational suffix
-    (", Jr.": "Damon Wayans, Jr., Genesis Rodriguez, ..."), or `i`."""
+    """The token after a member's parenthesis ("(2004)") or cast role ("as Robert Angier"), or `i`."""
     doc = state.doc
-    if i + 1 < sent_end and doc[i].text == "," and doc[i + 1].lower_.rstrip(".") in _SUFFIXES:
-        return i + 2
     if i < sent_end and doc[i].text == "(":
         close = next((k for k in range(i + 1, min(sent_end, i + _ASIDE_MAX)) if doc[k].text == ")"), None)
         return close + 1 if close is not None else i
