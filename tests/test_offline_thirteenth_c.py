@@ -1,6 +1,6 @@
 """Rules of issue 23's thirteenth session, third round: a cause that is large for every writer's set (lists), not
 one set's sentences (docs/offline_extraction.md, "Thirteenth session ... third round"). Each test is on a real
-HotpotQA passage whose title is in no bench/data/en_extract_*.jsonl set and no 2wiki_heldout*_qa.json supporting
+HotpotQA or 2Wiki passage whose title is in no bench/data/en_extract_*.jsonl set and no 2wiki_heldout*_qa.json supporting
 fact (checked by script); each positive assertion fails on main before the rule (9f05d00).
 """
 
