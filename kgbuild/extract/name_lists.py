@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 _MEMBER_LABELS = frozenset({"PERSON", "ORG", "WORK_OF_ART", "PRODUCT", "EVENT", PROPN})
 _ROLE_WORDS_MAX = 4  # "longtime lead guitarist Kirk Hammett"
 _ASIDE_MAX = 15  # tokens of a parenthesis a list member may carry ("(who went on to form Megadeth)")
+_ADVERBS_MAX = 3  # "and most recently"
 
 
 def continue_list(
@@ -64,12 +65,17 @@ def continue_list(
             j += 1
         conjunction = j < sent_end and doc[j].lower_ in ("and", "or")
         if conjunction:
-            j += 1
+            j = _past_adverbs(doc, j + 1, sent_end)  # '... and most recently "The Thick of It"'
         if j == aside or j >= sent_end:
             break
         j = _past_quotes(doc, _after_kind(state, j, sent_end), sent_end)
         k = _after_roles(state, j, sent_end)
         mention = state.tok2m[k] if k < sent_end else None
+        if mention is None and k < sent_end and k > 0 and doc[k - 1].is_quote:
+            quoted = state.quoted(doc[k])  # a quoted title the NER did not label ('"Time Trumpet"')
+            mention = quoted if quoted is not None and quoted.start == k else None
+        if mention is None and not conjunction and k < sent_end and doc[k].tag_ in ("NNP", "NNPS"):
+            mention = _unlabelled_member(state, doc[k], sent_end)  # "..., Genesis Rodriguez (no label), ..."
         if mention is None or mention.start != k or mention.label not in _MEMBER_LABELS:
             if conjunction and found and doc[k].tag_ in ("NNP", "NNPS", "CD"):
                 closed = True  # "A (2004), B (2009) and 3096 (2013)": a title the NER read as a number ends it
@@ -118,6 +124,30 @@ def _past_quotes(doc: Doc, i: int, sent_end: int) -> int:
     while i < sent_end and doc[i].is_quote:
         i += 1
     return i
+
+
+def _unlabelled_member(state: ChunkState, tok: Token, sent_end: int) -> Mention | None:
+    """A proper-noun name the NER left unlabelled in the middle of a list: it must start at `tok` and be followed
+    by the list's next comma or "and"/"or", so that a mid-list name the NER missed does not end the list."""
+    head = tok
+    while head.dep_ == "compound" and head.head.i > head.i and head.head.tag_ in ("NNP", "NNPS"):
+        head = head.head
+    mention = state.proper(head)
+    if mention is None or mention.start != tok.i or mention.end >= sent_end:
+        return None
+    following = state.doc[mention.end]
+    return mention if following.text == "," or following.lower_ in ("and", "or") else None
+
+
+def _past_adverbs(doc: Doc, i: int, sent_end: int) -> int:
+    """The first token from `i` on that is no adverb of time or order before a list's last member ("and later",
+    "and most recently", "and finally"), or `i` when the adverbs lead to no name."""
+    j = i
+    while j < sent_end and j - i < _ADVERBS_MAX and doc[j].tag_ in ("RB", "RBS", "RBR") and doc[j].is_alpha:
+        j += 1
+    if j == i or j >= sent_end or not (doc[j].is_quote or doc[j].tag_ in ("NNP", "NNPS")):
+        return i
+    return j
 
 
 def _after_aside(state: ChunkState, i: int, sent_end: int) -> int:
