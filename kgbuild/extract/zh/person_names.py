@@ -4,6 +4,7 @@ event (李明远表示), after a cue of reports (实际控制人为, 聘任), be
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 
@@ -166,18 +167,10 @@ class PersonNames(NameRules):
             opens_entry = lead and _ENTRY_LEAD.match(text[end:end + 8])
             if after.startswith(wl.PERSON_VERBS) or opens_entry:
                 add(tok.start, end)
-        for m in _TAKES_POST.finditer(text):
-            # 目前，廉 | 启航 (a verb) | 任公司董事长: a name right before 任 and a post is a person's, where a surname
-            # opens it and what comes before it closes a clause or a list
-            for size in (3, 2, 4):
-                s = m.start() - size
-                if s >= 0 and surname_at(text, s) and (s == 0 or text[s - 1] in _BEFORE_A_NAME) \
-                        and s not in seen and self._valid_person(text[s:m.start()]):
-                    add(s, m.start())
-                    break
-        for m in KIN_AFTER.finditer(text):
-            # 由陈远航与妻子林秋雨 (jieba: 陈 | 远航, a verb): a name right before "and his wife" is a person's, where
-            # a surname opens it and what comes before it closes a clause or a list
+        # A name right before 任 and a post (目前，廉 | 启航 (a verb) | 任公司董事长) or before "and his wife"
+        # (由陈远航与妻子林秋雨, jieba: 陈 | 远航) is a person's, where a surname opens it and what comes before it
+        # closes a clause or a list: the posts first, then the spouses, as the two rules were written
+        for m in itertools.chain(_TAKES_POST.finditer(text), KIN_AFTER.finditer(text)):
             for size in (3, 2, 4):
                 s = m.start() - size
                 if s >= 0 and surname_at(text, s) and (s == 0 or text[s - 1] in _BEFORE_A_NAME) \
