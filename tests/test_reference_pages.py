@@ -12,31 +12,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_technical_relations import extract, triples
 
-from kgbuild.config import ChunkingConfig
 from kgbuild.extract.code_text import section_topic
 from kgbuild.extract.offline import OfflineExtractor
-from kgbuild.ingest.chunking import Chunker
-from kgbuild.ingest.readers import read_sources
-from kgbuild.model import ChunkExtraction, Document
 from kgbuild.schema import resolve_schema
 
 
 @pytest.fixture(scope="module")
 def extractor() -> Iterator[OfflineExtractor]:
     yield OfflineExtractor(resolve_schema("open_domain"))
-
-
-def extract(tmp_path: Path, extractor: OfflineExtractor, text: str) -> list[ChunkExtraction]:
-    path = tmp_path / "page.md"
-    path.write_text(text, encoding="utf-8")
-    [doc] = list(read_sources([path]))
-    assert isinstance(doc, Document)
-    return extractor.extract(Chunker(ChunkingConfig(max_tokens=256, min_tokens=0)).chunk(doc).chunks)
-
-
-def triples(results: list[ChunkExtraction]) -> set[tuple[str, str, str]]:
-    return {(r.subject.name, r.predicate, r.object.name) for x in results for r in x.relations}
 
 
 def test_headings_that_only_a_title_shows_to_be_code() -> None:

@@ -775,7 +775,6 @@ _RULER_TITLES = frozenset({"king", "queen", "prince", "princess", "emperor", "em
 # courtesy names ("Lady Jane Grey"), and never a two-word stage name ("Count Basie": the rule wants a numeral,
 # an "of" or a longer name).
 _PREFIX_TITLES = _RULER_TITLES | (STYLE_TITLES - {"lord", "lady"})
-_STYLE_RE = re.compile(r"^[^,]+, (?:\d+(?:st|nd|rd|th) )?([A-Z][a-z]+) of ")
 
 
 def kind_prefixes(state: ChunkState) -> None:
@@ -798,9 +797,6 @@ def kind_prefixes(state: ChunkState) -> None:
                                                        for w in mention.name.split())):
             # "King James I of Scotland", "Queen Joan Beaufort", but not the stage name "King Diamond"
             mention.add_type(first.lower_, state.sentence(first))
-        if state.is_person(mention) and (style := _STYLE_RE.match(mention.name)) and (
-                style.group(1).lower() in STYLE_TITLES):
-            mention.add_type(style.group(1).lower(), state.sentence(first))  # "Louis, Dauphin of France"
         before = mention.start - 1
         if doc[before].is_quote and before > 0:
             before -= 1  # King's short story "Trucks"

@@ -32,8 +32,8 @@ def style_of(name: str) -> tuple[str, list[str]] | None:
     match = _STYLED.match(name)
     if match is None:
         return None
-    title = match["title"].lower()
-    if title not in STYLE_TITLES and title not in BARONET_TITLES and title.split()[0] not in STYLE_TITLES:
+    title = match["title"].lower()  # "count palatine", "grand duke": the first word or the whole is a style
+    if not {title, title.split()[0]} & (STYLE_TITLES | BARONET_TITLES):
         return None
     land = match["land"]
     lands = [part.strip() for part in re.split(r",? and |, ", land)] if land else []
@@ -41,7 +41,8 @@ def style_of(name: str) -> tuple[str, list[str]] | None:
 
 
 def styled_titles(state: ChunkState) -> None:
-    """Each styled person's title as a type, and (person, "<title> of", territory) for each territory."""
+    """Each styled person's title as a type (with the sentence that names the person as its description), and
+    (person, "<title> of", territory) for each territory."""
     people = [m for m in (*state.mentions, *state.used.values()) if state.is_person(m)]
     title_person = state.title_person
     if title_person is not None and all(m is not title_person for m in people):
@@ -51,7 +52,7 @@ def styled_titles(state: ChunkState) -> None:
         if style is None:
             continue
         title, lands = style
-        person.add_type(title, person.description or person.name)
+        person.add_type(title, state.sentence(state.doc[person.start]) if person.start >= 0 else person.name)
         for land in lands:
             state.triple(person, f"{title} of", _territory(state, person, land), [])
 
