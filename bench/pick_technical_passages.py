@@ -33,6 +33,15 @@ absolute path (`/usr/share/doc/nodejs/api/net.md`) is out of the pool too.
 pool to files inside a folder named `docs` or `documentation` (a library's user documentation), leaves out READMEs and
 "what's new" pages with the histories, and makes a file's "package" the folder that holds its `docs` folder
 (`gsutil/third_party/urllib3`), so the per-package cap is per library. Without the flag nothing changes.
+
+`--pod` (written for `technical_heldout10.jsonl`, `--root /usr/share/perl/5.36.0`) makes the `--root` pool Perl's POD
+pages instead: the `*.pod` files under the root, each rendered as Markdown by bench/pod_markdown.py (`=head1..4` as
+headings, verbatim paragraphs as code blocks, `=item` as list items, inline codes as Markdown: C<x> -> `x`, B<x> ->
+**x**, I<x> / F<x> -> *x*, L<text|target> -> text, E<lt> / E<gt> -> < / >; `=begin`..`=end`, `=for`, `=cut`, `=pod`,
+`=encoding` give nothing) and then split and judged eligible exactly like a Markdown page, so the passage `text` is
+Markdown. Left out besides the usual histories and licences: `perldiag.pod` (a list of messages, not prose) and the
+`History/` folders (CPAN::Meta's old spec versions). A "package" is the top folder under the root, or the file itself
+when it lies at the top (`Locale`, `CORE.pod`). Without the flag nothing changes.
 """
 from __future__ import annotations
 
@@ -42,6 +51,8 @@ import random
 import re
 import site
 from pathlib import Path
+
+from pod_markdown import pod_to_markdown  # bench/ is on the path: this script runs as `python bench/NAME.py`
 
 HEADING_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+<>_:.])\1{2,}\s*$")
 # Licence texts and Jinja templates are files of the pool's kinds that are not documentation prose.
@@ -57,6 +68,8 @@ NOT_NODE_DOCS = re.compile(r"(^|/)(CHANGELOG|CHANGES|HISTORY|NEWS|SECURITY|CODE[
 # pages (release notes by another name) are left out.
 DOCS_FOLDER = re.compile(r"(^|/)(docs|documentation)/")
 NOT_USER_DOCS = re.compile(r"(^|/)(README|whats[-_]?new)[^/]*$", re.I)
+# Under --pod: the message list and the CPAN::Meta spec's history are not prose documentation.
+NOT_POD_DOCS = re.compile(r"(^|/)perldiag\.pod$|(^|/)History/")
 FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
 
 
@@ -175,13 +188,15 @@ def docs_package(rel: str) -> str:
     return rel[:found[-1].start()]
 
 
-def node_files(root: Path, used: set[str], docs_only: bool = False) -> dict[str, list[tuple[str, str, str | None]]]:
+def node_files(root: Path, used: set[str], docs_only: bool = False,
+               pod: bool = False) -> dict[str, list[tuple[str, str, str | None]]]:
     """The --root pool: package -> [(source, body without front matter, front-matter title)]. Markdown and
-    reStructuredText (`*.md`, `*.rst`; compressed files are not read); a file an earlier set names by its absolute
-    path (the first sets' `/usr/share/doc/...`) is used as well."""
+    reStructuredText (`*.md`, `*.rst`; compressed files are not read), or with `pod` the `*.pod` files rendered as
+    Markdown; a file an earlier set names by its absolute path (the first sets' `/usr/share/doc/...`) is used too."""
     files: dict[str, list[tuple[str, str, str | None]]] = {}
     prefix = source_prefix(root)
-    for f in sorted(p for p in root.rglob("*") if p.suffix in {".md", ".rst"}):
+    suffixes = {".pod"} if pod else {".md", ".rst"}
+    for f in sorted(p for p in root.rglob("*") if p.suffix in suffixes):
         rel = f.relative_to(root).as_posix()
         source = f"{prefix}{rel}"
         if not f.is_file() or source in used or f.resolve().as_posix() in used or re.search(r"(^|/)tests?/", rel) \
@@ -189,7 +204,11 @@ def node_files(root: Path, used: set[str], docs_only: bool = False) -> dict[str,
             continue
         if docs_only and (not DOCS_FOLDER.search(rel) or NOT_USER_DOCS.search(rel)):
             continue
+        if pod and NOT_POD_DOCS.search(rel):
+            continue
         body = f.read_text(encoding="utf-8", errors="replace")
+        if pod:
+            body = pod_to_markdown(body)
         title = None
         if front := FRONT_MATTER.match(body):
             found = re.search(r"^title:\s*(.+?)\s*$", front.group(1), re.M)
@@ -213,10 +232,12 @@ def main() -> None:
     parser.add_argument("--docs-only", action="store_true",
                         help="with --root: only files inside docs/ or documentation/ folders, READMEs and what's-new "
                              "pages left out, a package being the folder above docs/")
+    parser.add_argument("--pod", action="store_true",
+                        help="with --root: Perl's *.pod files, rendered as Markdown, instead of *.md / *.rst")
     parser.add_argument("--per-file", type=int, help="with --root: most passages from one file (default: no cap)")
     args = parser.parse_args()
     used = sources_used(Path(__file__).parent / "data", args.drawing)
-    files = node_files(args.root, used, args.docs_only) if args.root else site_files(used)
+    files = node_files(args.root, used, args.docs_only, args.pod) if args.root else site_files(used)
     if args.root:
         draw_by_paragraph(files, args.seed, args.count, args.per_file, args.per_package)
         return
