@@ -42,6 +42,18 @@ headings, verbatim paragraphs as code blocks, `=item` as list items, inline code
 Markdown. Left out besides the usual histories and licences: `perldiag.pod` (a list of messages, not prose) and the
 `History/` folders (CPAN::Meta's old spec versions). A "package" is the top folder under the root, or the file itself
 when it lies at the top (`Locale`, `CORE.pod`). Without the flag nothing changes.
+
+`--vimdoc` (written for `technical_heldout11.jsonl`, `--root /usr/share/vim/vim90/doc`) makes the `--root` pool Vim's
+help files instead: the `*.txt` files under the root, each rendered as Markdown by bench/vimdoc_markdown.py (a line
+of `=====` / `-----` followed by a heading line gives the section path, as do a column-0 upper-case line after a blank
+line ("1.10 MAPPING ALT-KEYS") and a line ending in " ~"; `*tag*` targets dropped, `|link|` -> its text, `{arg}`,
+`<Key>` and `CTRL-X` kept as written in backticks; the lines after a line ending in ">" up to a line starting with "<"
+or a dedent are a code block, and `:command` lines and column-aligned lines (tabs or 3+ spaces between text: tables,
+"Topic ... |tag|" index lines) are code too, so never prose) and then split and judged eligible exactly like a
+Markdown page. Left out: the `tags` file, the histories (`version*.txt`, `todo.txt`), the index pages (`help.txt`,
+`index.txt`, `quickref.txt`, `usr_toc.txt`), the licence and sponsoring pages (`uganda.txt`, `sponsor.txt`) and any
+section headed credits. A "package" is the user manual (`usr_*.txt`) or the reference (every other file), so
+`--per-package` caps each half. Without the flag nothing changes.
 """
 from __future__ import annotations
 
@@ -53,6 +65,7 @@ import site
 from pathlib import Path
 
 from pod_markdown import pod_to_markdown  # bench/ is on the path: this script runs as `python bench/NAME.py`
+from vimdoc_markdown import vimdoc_to_markdown
 
 HEADING_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+<>_:.])\1{2,}\s*$")
 # Licence texts and Jinja templates are files of the pool's kinds that are not documentation prose.
@@ -70,6 +83,8 @@ DOCS_FOLDER = re.compile(r"(^|/)(docs|documentation)/")
 NOT_USER_DOCS = re.compile(r"(^|/)(README|whats[-_]?new)[^/]*$", re.I)
 # Under --pod: the message list and the CPAN::Meta spec's history are not prose documentation.
 NOT_POD_DOCS = re.compile(r"(^|/)perldiag\.pod$|(^|/)History/")
+# Under --vimdoc: histories, index pages, the licence and sponsoring pages are not prose documentation.
+NOT_VIM_DOCS = re.compile(r"^(version\d*|todo|help|index|quickref|usr_toc|uganda|sponsor)\.txt$")
 FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
 
 
@@ -189,13 +204,13 @@ def docs_package(rel: str) -> str:
 
 
 def node_files(root: Path, used: set[str], docs_only: bool = False,
-               pod: bool = False) -> dict[str, list[tuple[str, str, str | None]]]:
+               pod: bool = False, vimdoc: bool = False) -> dict[str, list[tuple[str, str, str | None]]]:
     """The --root pool: package -> [(source, body without front matter, front-matter title)]. Markdown and
     reStructuredText (`*.md`, `*.rst`; compressed files are not read), or with `pod` the `*.pod` files rendered as
     Markdown; a file an earlier set names by its absolute path (the first sets' `/usr/share/doc/...`) is used too."""
     files: dict[str, list[tuple[str, str, str | None]]] = {}
     prefix = source_prefix(root)
-    suffixes = {".pod"} if pod else {".md", ".rst"}
+    suffixes = {".pod"} if pod else {".txt"} if vimdoc else {".md", ".rst"}
     for f in sorted(p for p in root.rglob("*") if p.suffix in suffixes):
         rel = f.relative_to(root).as_posix()
         source = f"{prefix}{rel}"
@@ -206,9 +221,16 @@ def node_files(root: Path, used: set[str], docs_only: bool = False,
             continue
         if pod and NOT_POD_DOCS.search(rel):
             continue
+        if vimdoc and NOT_VIM_DOCS.search(rel):
+            continue
         body = f.read_text(encoding="utf-8", errors="replace")
         if pod:
             body = pod_to_markdown(body)
+        if vimdoc:
+            body = vimdoc_to_markdown(body)
+            package = "user-manual" if f.name.startswith("usr_") else "reference"
+            files.setdefault(package, []).append((source, body, None))
+            continue
         title = None
         if front := FRONT_MATTER.match(body):
             found = re.search(r"^title:\s*(.+?)\s*$", front.group(1), re.M)
@@ -234,10 +256,13 @@ def main() -> None:
                              "pages left out, a package being the folder above docs/")
     parser.add_argument("--pod", action="store_true",
                         help="with --root: Perl's *.pod files, rendered as Markdown, instead of *.md / *.rst")
+    parser.add_argument("--vimdoc", action="store_true",
+                        help="with --root: Vim's help files (*.txt), rendered as Markdown, a package being the user "
+                             "manual or the reference")
     parser.add_argument("--per-file", type=int, help="with --root: most passages from one file (default: no cap)")
     args = parser.parse_args()
     used = sources_used(Path(__file__).parent / "data", args.drawing)
-    files = node_files(args.root, used, args.docs_only, args.pod) if args.root else site_files(used)
+    files = node_files(args.root, used, args.docs_only, args.pod, args.vimdoc) if args.root else site_files(used)
     if args.root:
         draw_by_paragraph(files, args.seed, args.count, args.per_file, args.per_package)
         return
