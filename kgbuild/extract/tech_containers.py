@@ -1,0 +1,164 @@
+"""Code and what holds it: "`BaseHTTPServer`, which is in `http.server`", "the ``FOO`` property in the depender".
+
+A manual rarely says "X is part of Y" of its code; it places the code with a preposition: a module *in* a
+package, a property *of* or *on* a target, a method *on* responses, a parameter *for* requests, a file *in* the
+build tree. The labelled technical sets read each of these as part of (`partOf`): on held-out-8 and -9 the
+prepositions of place are the largest group of the relations the labellers read as implied, and none of the
+clause rules reads them (no verb relates the two).
+
+Read here, on a technical chunk's inline code only (a term "in" a term says too little: "data in memory",
+"characters in a string"):
+
+- code, or code before a kind noun ("the ``json=`` parameter", "the `FOO` property"), whose own noun phrase
+  has a preposition of place ("in", "inside", "within", "on", "of"), or "for" after a kind noun that names a
+  part ("the `timeout` option for requests"): (code, partOf, what the preposition names);
+- code as the subject of "is in Y", or of a relative "which is in Y": the same.
+
+What holds the code must be code, software, a name, or a common-noun phrase that names a thing (a term of
+two words, or one plain noun that is no vague or generic word: "the build tree", "responses", but not "this
+case", "the example", "the output"). A prepositional phrase that says when or how ("in Python 3.8", "in this
+mode", "on success") names no container and gives nothing: versions, vague and generic nouns are left out.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from kgbuild.extract.facts import CONCEPT, Mention, Triple
+from kgbuild.extract.term_ends import GENERIC_NOUNS
+from kgbuild.extract.vocab import NOUN_TAGS, PROPER_TAGS, STOP_ADJECTIVES, VAGUE_NOUNS
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+
+class TechArgs(Protocol):
+    """What this rule reads of a chunk's arguments (`tech_relations.TechArgs`, which imports this module)."""
+
+    doc: Doc
+    code_tokens: frozenset[int]
+    kinds: frozenset[str]
+    concept_class: str
+
+    def lemma(self, tok: Token) -> str: ...
+
+    def is_code(self, mention: Mention) -> bool: ...
+
+    def resolve(self, tok: Token, role: str, subject: Mention | None = None) -> Mention | None: ...
+
+    def phrase(self, tok: Token) -> tuple[int, str] | None: ...
+
+    def _new(self, name: str, spg_class: str, label: str, start: int, end: int) -> Mention: ...
+
+
+# Prepositions that place a thing inside another ("of" only after a kind noun for a part: `_PART_KINDS`).
+_PLACING = frozenset({"in", "inside", "within", "on"})
+# Kind nouns after which "of" names the owner ("the `--cert` flag of the binary"); "the `"type"` value of
+# `"module"`" gives a value, "the `foo` name of ..." a name.
+_PART_KINDS = frozenset({"option", "parameter", "argument", "flag", "property", "method", "attribute", "field",
+                         "setting", "key", "subcommand", "hook", "callback", "event", "member", "function", "class",
+                         "header", "directory", "file", "script", "module", "submodule", "constant", "variable"})
+# Words before "of" that make it part of a compound preposition ("instead of", "because of").
+_COMPOUND_PREPS = frozenset({"instead", "because", "out", "ahead", "regardless", "irrespective", "outside", "inside",
+                             "part", "terms", "top", "front", "favor", "favour", "spite"})
+# Nouns a preposition of place takes that say when, how or where in the text, not what holds the code.
+_NOT_CONTAINERS = frozenset({"addition", "order", "practice", "general", "particular", "fact", "turn", "detail",
+                             "future", "past", "mind", "effect", "return", "place", "front", "favor",
+                             "favour", "terms", "top", "success", "failure", "error", "demand", "startup",
+                             "shutdown", "exit", "load", "call", "invocation", "default", "scope", "production",
+                             "development", "practice", "theory", "principle", "isolation", "parallel", "sequence",
+                             "background", "foreground", "advance", "conjunction", "combination", "contrast"})
+# What "on" names when it says where something runs, not what holds it ("a `Makefile` on Unix platforms").
+_PLATFORMS = frozenset({"platform", "system", "machine", "host", "device", "server", "computer", "os", "architecture",
+                        "hardware", "cpu", "node", "cluster", "cloud", "desktop", "mobile", "phone", "browser"})
+# Where code read as a verb hangs: its "in" is its clause's.
+_VERBAL = frozenset({"pcomp", "xcomp", "ccomp", "advcl", "acl", "relcl", "ROOT"})
+# Determiners that point into the text ("in this case", "in that example"), not at a container.
+_POINTING = frozenset({"this", "that", "these", "those", "each", "every", "any", "some", "no"})
+
+
+def code_containers(args: TechArgs, ours: list[Triple], code: Token) -> None:
+    """(code, partOf, container) for inline `code` placed in something by a preposition (module docstring)."""
+    if code.dep_ in _VERBAL or (code.dep_ == "conj" and code.tag_.startswith("VB")):
+        return  # code the parser read as a verb: its "in" is its clause's
+    # "navigate to `chrome://inspect` in the browser": after a verb's preposition, "in" may say where the action
+    # is done; only code in code ("stored under `head_config` in `config.json`") is then what holds it
+    code_only = code.dep_ == "pobj" and code.head.head.tag_.startswith("VB")
+    member = args.resolve(code, "subject")
+    if member is None or not args.is_code(member):
+        return
+    head = code
+    if code.dep_ in ("compound", "amod", "nmod", "nummod") and code.head.i == code.i + 1 and (
+            args.lemma(code.head) in args.kinds):
+        # "the `FOO` property in the depender": the preposition hangs on the kind noun (which the tagger may take
+        # code for an adjective or a number before)
+        head = code.head
+        if head.tag_ in ("NNS", "NNPS"):
+            return  # "`Callable` parameters in type representations": parameters of that type, not the code itself
+    preps = [c for c in head.children if c.dep_ == "prep" and _placing(args, head, c)]
+    for clause in (c for c in head.children if c.dep_ == "relcl" and args.lemma(c) == "be"):
+        # "`BaseHTTPServer`, which is in `http.server`"
+        if any(s.dep_ == "nsubj" and s.tag_ == "WDT" for s in clause.children):
+            preps += [c for c in clause.children if c.dep_ == "prep" and c.lower_ in _PLACING]
+    if head.dep_ == "nsubj" and args.lemma(head.head) == "be" and not any(
+            c.dep_ in ("neg", "attr", "acomp") for c in head.head.children):
+        # "`BaseHTTPServer` is in `http.server`"
+        preps += [c for c in head.head.children if c.dep_ == "prep" and c.lower_ in _PLACING]
+    for prep in preps:
+        if any(t.text in "()[]" for t in args.doc[min(head.i, prep.i) + 1:max(head.i, prep.i)]):
+            continue  # "`lint-imports` (the contracts, `[tool.importlinter]` in `pyproject.toml`)": an aside's own
+        for obj in (t for c in prep.children if c.dep_ == "pobj" for t in (c, *c.conjuncts)):
+            owner = _container(args, obj, member)
+            if owner is None or (code_only and not args.is_code(owner)):
+                continue
+            if prep.lower_ == "on" and not args.is_code(owner) and (
+                    owner.label != CONCEPT or args.lemma(obj) in _PLATFORMS):
+                continue  # "`tcp_max_syn_backlog` on Linux": the platform it runs on, not what holds it
+            if not any({t.subject.name, t.object.name} == {member.name, owner.name} for t in ours):
+                ours.append(Triple(member, "partOf", owner))
+
+
+def _placing(args: TechArgs, head: Token, prep: Token) -> bool:
+    """Whether `prep`, hanging on the code's noun `head`, places it in a thing."""
+    low = prep.lower_
+    if low == "of":
+        before = args.doc[prep.i - 1] if prep.i > 0 else None
+        return head.i not in args.code_tokens and args.lemma(head) in _PART_KINDS and (
+            before is None or before.lower_ not in _COMPOUND_PREPS)
+    return low in _PLACING
+
+
+def _container(args: TechArgs, tok: Token, member: Mention) -> Mention | None:
+    """What the preposition's object names, when it is a thing that can hold code (module docstring)."""
+    if tok.tag_ not in NOUN_TAGS and tok.tag_ not in PROPER_TAGS and tok.i not in args.code_tokens:
+        return None
+    if any(c.dep_ == "det" and c.lower_ in _POINTING for c in tok.children) or any(
+            c.dep_ == "nummod" for c in tok.children) or any(ch.isdigit() for ch in tok.text):
+        return None  # "in this case", "in Python 3.8" (a version says when, not where)
+    if any(c.dep_ == "prep" and c.lower_ in ("to", "of") for c in tok.children):
+        return None  # "in response to", "on top of", "in the root of": an idiom, or the container is further on
+    if any(c.dep_ == "amod" and c.lower_ in STOP_ADJECTIVES for c in tok.children):
+        return None  # "in the same directory as `foo.js`": a comparison, not a container
+    after = args.doc[tok.i + 1] if tok.i + 1 < len(args.doc) else None
+    if after is not None and (after.tag_ in NOUN_TAGS or after.tag_ in PROPER_TAGS) and after.head.i != tok.i:
+        return None  # "dynamic `import()` in compilation APIs" cut after "compilation": the phrase is misread
+    code = [c for c in tok.children if c.dep_ in ("compound", "nmod", "amod") and c.i == tok.i - 1
+            and c.i in args.code_tokens]
+    if code and tok.i not in args.code_tokens:
+        # "the `captureRejections` option in the `EventEmitter` constructor": the code before a noun for one of
+        # its parts or forms is what holds it
+        found = args.resolve(code[0], "object", member)
+        return found if found is not None and found.name != member.name else None
+    lemma = args.lemma(tok)
+    if tok.i not in args.code_tokens and tok.tag_ in NOUN_TAGS and (
+            lemma in VAGUE_NOUNS or lemma in GENERIC_NOUNS or lemma in _NOT_CONTAINERS):
+        return None
+    found = args.resolve(tok, "object", member)
+    if found is None and tok.tag_ in NOUN_TAGS and tok.is_alpha and tok.is_lower and len(lemma) > 3:
+        # One plain noun ("on responses", "in the depender"): the term `resolve` keeps only as a verb's object.
+        spot = args.phrase(tok)
+        if spot is not None:
+            found = args._new(spot[1], args.concept_class, CONCEPT, spot[0], tok.i + 1)
+    if found is None or found.is_date or found.name == member.name or found.label in ("PERSON", "NORP"):
+        return None
+    return found
