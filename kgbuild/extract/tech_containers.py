@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from kgbuild.extract.code_text import numbered_rule
 from kgbuild.extract.facts import CONCEPT, Mention, Triple
 from kgbuild.extract.term_ends import GENERIC_NOUNS
 from kgbuild.extract.vocab import NOUN_TAGS, PROPER_TAGS, STOP_ADJECTIVES, VAGUE_NOUNS
@@ -36,6 +37,7 @@ class TechArgs(Protocol):
     """What this rule reads of a chunk's arguments (`tech_relations.TechArgs`, which imports this module)."""
 
     doc: Doc
+    topic: Mention | None
     code_tokens: frozenset[int]
     kinds: frozenset[str]
     concept_class: str
@@ -58,6 +60,9 @@ _PLACING = frozenset({"in", "inside", "within", "on"})
 _PART_KINDS = frozenset({"option", "parameter", "argument", "flag", "property", "method", "attribute", "field",
                          "setting", "key", "subcommand", "hook", "callback", "event", "member", "function", "class",
                          "header", "directory", "file", "script", "module", "submodule", "constant", "variable"})
+# Kind nouns for what a command or function is given: under a page titled by that code, "the `OUTPUT_*`
+# option" is one of its own.
+_OPTION_KINDS = frozenset({"option", "parameter", "argument", "flag", "keyword", "subcommand"})
 # Words before "of" that make it part of a compound preposition ("instead of", "because of").
 _COMPOUND_PREPS = frozenset({"instead", "because", "out", "ahead", "regardless", "irrespective", "outside", "inside",
                              "part", "terms", "top", "front", "favor", "favour", "spite"})
@@ -104,6 +109,11 @@ def code_containers(args: TechArgs, ours: list[Triple], code: Token) -> None:
             c.dep_ in ("neg", "attr", "acomp") for c in head.head.children):
         # "`BaseHTTPServer` is in `http.server`"
         preps += [c for c in head.head.children if c.dep_ == "prep" and c.lower_ in _PLACING]
+    listed = next((c for c in code.children if c.dep_ == "conj" and args.lemma(c) in _OPTION_KINDS and any(
+        g.dep_ == "compound" and g.i in args.code_tokens for g in c.children)), None)
+    if not preps and ((head is not code and args.lemma(head) in _OPTION_KINDS) or listed is not None):
+        # ("``OUTPUT_*`` or ``ERROR_*`` option": the parser joins the first code to the kind noun)
+        _option_of_topic(args, ours, code, member)
     for prep in preps:
         if any(t.text in "()[]" for t in args.doc[min(head.i, prep.i) + 1:max(head.i, prep.i)]):
             continue  # "`lint-imports` (the contracts, `[tool.importlinter]` in `pyproject.toml`)": an aside's own
@@ -162,3 +172,26 @@ def _container(args: TechArgs, tok: Token, member: Mention) -> Mention | None:
     if found is None or found.is_date or found.name == member.name or found.label in ("PERSON", "NORP"):
         return None
     return found
+
+
+def _option_of_topic(args: TechArgs, ours: list[Triple], code: Token, member: Mention) -> None:
+    """ "If no ``OUTPUT_*`` or ``ERROR_*`` options are given ..." on the page of `execute_process`: an option the
+    sentence gives to nothing else is the page's code's (not under a numbered rule's page: a policy has no
+    options of its own, the command it is about has)."""
+    topic = args.topic
+    if topic is None or topic.name == member.name or numbered_rule(topic.name) or not args.is_code(topic):
+        return
+    sent = code.sent
+    doc = args.doc
+    if any(i in args.code_tokens and not _listed_with(args, i, code.i) and args.resolve(doc[i], "object") not in (
+            None, member) for i in range(sent.start, sent.end) if i != code.i):
+        return  # another piece of code in the sentence may be whose option it is
+    if not any({t.subject.name, t.object.name} == {member.name, topic.name} for t in ours):
+        ours.append(Triple(member, "partOf", topic))
+
+
+def _listed_with(args: TechArgs, a: int, b: int) -> bool:
+    """Whether code tokens `a` and `b` are items of one list ("``OUTPUT_*`` or ``ERROR_*``": nothing but code,
+    commas and "and"/"or" between them)."""
+    low, high = min(a, b), max(a, b)
+    return all(i in args.code_tokens or args.doc[i].lower_ in (",", "or", "and") for i in range(low + 1, high))
