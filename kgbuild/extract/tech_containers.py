@@ -1,23 +1,27 @@
 """Code and what holds it: "`BaseHTTPServer`, which is in `http.server`", "the ``FOO`` property in the depender".
 
-A manual rarely says "X is part of Y" of its code; it places the code with a preposition: a module *in* a
-package, a property *of* or *on* a target, a method *on* responses, a parameter *for* requests, a file *in* the
-build tree. The labelled technical sets read each of these as part of (`partOf`): on held-out-8 and -9 the
-prepositions of place are the largest group of the relations the labellers read as implied, and none of the
-clause rules reads them (no verb relates the two).
+A manual rarely says "X is part of Y" of its code; it places the code with a preposition: a folder *in* the source
+tree, a property *on* the error instance or *in* the depender, a method *on* responses, a flag *of* the binary. The
+labelled technical sets read each of these as part of (`partOf`): on held-out-8 and -9 prepositions of place are
+the largest group of the relations the labellers read as implied, and no clause rule reads them (no verb relates
+the two). Read here, on a technical chunk's inline code only (a term "in" something says too little: on the corpus
+"the ANTLR4 toolchain in `sympy/parsing/latex/_antlr`" or "static import in `my-app.js`" were as often wrong):
 
-Read here, on a technical chunk's inline code only (a term "in" a term says too little: "data in memory",
-"characters in a string"):
+- code, or code right before a kind noun ("the `FOO` property", "the `--x` flag"), whose own noun phrase has "in",
+  "inside", "within" or "on", or "of" after a kind noun for a part ("the `--experimental-sea-config` flag of the
+  Node.js binary"; not "the `"type"` value of ..."): (code, partOf, what the preposition names);
+- code as the subject of "is in Y", or of a relative "which is in Y": the same;
+- after a verb's preposition ("navigate to `chrome://inspect` in the browser") "in" may say where the action is
+  done: there only code in code ("stored under `head_config` in `config.json`");
+- under a page titled by code (not a numbered rule's), "the `SYSTEM` option", "the optional `constructorOpt`
+  argument" that the sentence gives to no other code is the page's (`_option_of_topic`).
 
-- code, or code before a kind noun ("the ``json=`` parameter", "the `FOO` property"), whose own noun phrase
-  has a preposition of place ("in", "inside", "within", "on", "of"), or "for" after a kind noun that names a
-  part ("the `timeout` option for requests"): (code, partOf, what the preposition names);
-- code as the subject of "is in Y", or of a relative "which is in Y": the same.
-
-What holds the code must be code, software, a name, or a common-noun phrase that names a thing (a term of
-two words, or one plain noun that is no vague or generic word: "the build tree", "responses", but not "this
-case", "the example", "the output"). A prepositional phrase that says when or how ("in Python 3.8", "in this
-mode", "on success") names no container and gives nothing: versions, vague and generic nouns are left out.
+What holds the code must be code, software, a name, or a common-noun phrase that names a thing ("the Node.js
+source tree", "responses", "the Python standard library"), not a vague or generic word alone ("the output", "this
+case"), a version ("in Python 3.8" says when), a platform after "on" ("on Windows", "on Unix platforms": where it
+runs), a mode or state ("in development mode"), a noun with an "of"/"to" of its own ("in response to", "on top of")
+or a comparison ("in the same directory as `foo.js`"). A plural kind after a single piece of code ("`Callable`
+parameters") names things of that type, not the code, and gives nothing.
 """
 
 from __future__ import annotations
@@ -71,8 +75,9 @@ _NOT_CONTAINERS = frozenset({"addition", "order", "practice", "general", "partic
                              "future", "past", "mind", "effect", "return", "place", "front", "favor",
                              "favour", "terms", "top", "success", "failure", "error", "demand", "startup",
                              "shutdown", "exit", "load", "call", "invocation", "default", "scope", "production",
-                             "development", "practice", "theory", "principle", "isolation", "parallel", "sequence",
-                             "background", "foreground", "advance", "conjunction", "combination", "contrast"})
+                             "development", "theory", "principle", "isolation", "parallel", "sequence",
+                             "background", "foreground", "advance", "conjunction", "combination", "contrast",
+                             "mode", "state", "case", "scenario", "situation", "circumstance", "condition"})
 # What "on" names when it says where something runs, not what holds it ("a `Makefile` on Unix platforms").
 _PLATFORMS = frozenset({"platform", "system", "machine", "host", "device", "server", "computer", "os", "architecture",
                         "hardware", "cpu", "node", "cluster", "cloud", "desktop", "mobile", "phone", "browser"})
@@ -117,7 +122,10 @@ def code_containers(args: TechArgs, ours: list[Triple], code: Token) -> None:
     for prep in preps:
         if any(t.text in "()[]" for t in args.doc[min(head.i, prep.i) + 1:max(head.i, prep.i)]):
             continue  # "`lint-imports` (the contracts, `[tool.importlinter]` in `pyproject.toml`)": an aside's own
-        for obj in (t for c in prep.children if c.dep_ == "pobj" for t in (c, *c.conjuncts)):
+        # (a list of code as the container, "on `gh pr create` and `gh pr comment`"; a term after "or" may be
+        # a second subject the parser hung there: "the `x` option in the `E` constructor or the global setting")
+        for obj in (t for c in prep.children if c.dep_ == "pobj" for t in (c, *(
+                j for j in c.conjuncts if j.i in args.code_tokens))):
             owner = _container(args, obj, member)
             if owner is None or (code_only and not args.is_code(owner)):
                 continue
@@ -160,11 +168,14 @@ def _container(args: TechArgs, tok: Token, member: Mention) -> Mention | None:
         found = args.resolve(code[0], "object", member)
         return found if found is not None and found.name != member.name else None
     lemma = args.lemma(tok)
-    if tok.i not in args.code_tokens and tok.tag_ in NOUN_TAGS and (
-            lemma in VAGUE_NOUNS or lemma in GENERIC_NOUNS or lemma in _NOT_CONTAINERS):
-        return None
+    vague = tok.i not in args.code_tokens and tok.tag_ in NOUN_TAGS and (
+        lemma in VAGUE_NOUNS or lemma in GENERIC_NOUNS or lemma in _NOT_CONTAINERS)
+    if vague and (lemma in _NOT_CONTAINERS or not any(c.dep_ in ("compound", "amod", "nmod") for c in tok.children)):
+        return None  # "in this mode", "in the output"; "the Python standard library" is a thing
     found = args.resolve(tok, "object", member)
-    if found is None and tok.tag_ in NOUN_TAGS and tok.is_alpha and tok.is_lower and len(lemma) > 3:
+    if found is not None and vague and found.label == CONCEPT and " " not in found.name:
+        return None
+    if found is None and not vague and tok.tag_ in NOUN_TAGS and tok.is_alpha and tok.is_lower and len(lemma) > 3:
         # One plain noun ("on responses", "in the depender"): the term `resolve` keeps only as a verb's object.
         spot = args.phrase(tok)
         if spot is not None:
