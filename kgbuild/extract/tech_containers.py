@@ -77,7 +77,8 @@ _NOT_CONTAINERS = frozenset({"addition", "order", "practice", "general", "partic
                              "shutdown", "exit", "load", "call", "invocation", "default", "scope", "production",
                              "development", "theory", "principle", "isolation", "parallel", "sequence",
                              "background", "foreground", "advance", "conjunction", "combination", "contrast",
-                             "mode", "state", "case", "scenario", "situation", "circumstance", "condition"})
+                             "mode", "state", "case", "scenario", "situation", "circumstance", "condition",
+                             "version", "release"})
 # What "on" names when it says where something runs, not what holds it ("a `Makefile` on Unix platforms").
 _PLATFORMS = frozenset({"platform", "system", "machine", "host", "device", "server", "computer", "os", "architecture",
                         "hardware", "cpu", "node", "cluster", "cloud", "desktop", "mobile", "phone", "browser"})
@@ -124,8 +125,9 @@ def code_containers(args: TechArgs, ours: list[Triple], code: Token) -> None:
             continue  # "`lint-imports` (the contracts, `[tool.importlinter]` in `pyproject.toml`)": an aside's own
         # (a list of code as the container, "on `gh pr create` and `gh pr comment`"; a term after "or" may be
         # a second subject the parser hung there: "the `x` option in the `E` constructor or the global setting")
-        for obj in (t for c in prep.children if c.dep_ == "pobj" for t in (c, *(
-                j for j in c.conjuncts if j.i in args.code_tokens))):
+        # ("`RemoteDirectory` in `DeploymentTool` and `RemoteExecutable` in `DebuggerTool`": a conjunct with a
+        # preposition of its own is a second member, not a second container)
+        for obj in (t for c in prep.children if c.dep_ == "pobj" for t in (c, *_code_conjuncts(args, c))):
             owner = _container(args, obj, member)
             if owner is None or (code_only and not args.is_code(owner)):
                 continue
@@ -134,6 +136,11 @@ def code_containers(args: TechArgs, ours: list[Triple], code: Token) -> None:
                 continue  # "`tcp_max_syn_backlog` on Linux": the platform it runs on, not what holds it
             if not any({t.subject.name, t.object.name} == {member.name, owner.name} for t in ours):
                 ours.append(Triple(member, "partOf", owner))
+
+
+def _code_conjuncts(args: TechArgs, tok: Token) -> list[Token]:
+    """The code joined to a container that is a second container too (not one with a preposition of its own)."""
+    return [j for j in tok.conjuncts if j.i in args.code_tokens and not any(g.dep_ == "prep" for g in j.children)]
 
 
 def _placing(args: TechArgs, head: Token, prep: Token) -> bool:
@@ -188,9 +195,12 @@ def _container(args: TechArgs, tok: Token, member: Mention) -> Mention | None:
 def _option_of_topic(args: TechArgs, ours: list[Triple], code: Token, member: Mention) -> None:
     """ "If no ``OUTPUT_*`` or ``ERROR_*`` options are given ..." on the page of `execute_process`: an option the
     sentence gives to nothing else is the page's code's (not under a numbered rule's page: a policy has no
-    options of its own, the command it is about has)."""
+    options of its own, the command it is about has; not under a name in capitals, a variable's or property's)."""
     topic = args.topic
-    if topic is None or topic.name == member.name or numbered_rule(topic.name) or not args.is_code(topic):
+    if topic is None or topic.name == member.name or numbered_rule(topic.name) or not args.is_code(topic) or (
+            not any(c.islower() for c in topic.name)):
+        # (a page titled in capitals documents a variable or property: "the `-static` flag" on
+        # `LINK_SEARCH_START_STATIC`'s page is the linker's, not the property's)
         return
     sent = code.sent
     doc = args.doc
