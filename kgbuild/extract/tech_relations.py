@@ -39,6 +39,7 @@ from kgbuild.extract.code_text import (
 )
 from kgbuild.extract.facts import CONCEPT, PROPN, Facts, Mention, Triple
 from kgbuild.extract.software_names import heading_names
+from kgbuild.extract.tech_containers import code_containers
 from kgbuild.extract.tech_members import listed, qualified_members
 from kgbuild.extract.term_ends import (
     code_names_kind,
@@ -624,6 +625,9 @@ def technical_relations(args: TechArgs, facts: Facts) -> None:
                 code_names_kind(args, ours, tok)  # "the ``wheel`` command line tool"
             if any(c.dep_ == "appos" for c in tok.children) and tok.tag_ in PROPER_TAGS:
                 _apposition(args, ours, tok)
+            if tok.i in args.code_tokens:
+                # "`BaseHTTPServer`, which is in `http.server`" (whatever the tagger took the code for)
+                code_containers(args, ours, tok)
     _command_options(args, ours)
     qualified_members(args, ours)
     for sent in args.doc.sents:
