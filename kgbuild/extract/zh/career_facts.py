@@ -87,6 +87,12 @@ class CareerFacts(ClauseRules):
             body = next((x for x in clause.mentions if x.start == cs + worked.start("body") and self._org(x)
                          and x.end <= cs + worked.end("body")), None)
             add(worker if self._person(worker) else None, "worksFor", body)
+        for served in re.finditer(r"(?:任职|就职|供职)于", c):
+            # 曾任职于X, 此前长期供职于X: the body after 于 employed the person (past or present; the gold sets and a
+            # graph keep both, as 曾任X研究员 is)
+            worker = self._actor(text, clause, subject, sentence, cs + served.start())
+            body = next((x for x in clause.mentions if x.start == cs + served.end() and self._org(x)), None)
+            add(worker if self._person(worker) else None, "worksFor", body)
         if (school := re.search(r"(?:毕业于|就读于|肄业于|求学于|考入|考取|进入)", c)) is not None:
             student = self._actor(text, clause, subject, sentence, cs + school.start())
             for org in self._after(clause, cs + school.end()):

@@ -109,7 +109,12 @@ class MakerFacts(ClauseRules):
             # 《雪线以北》由北国影业出品: the work the clause opens with, whatever the sentence was about before
             work = next((x for x in clause.mentions if x.kind in ("title", "quote") and x.end <= cs + m.start()
                          and re.fullmatch(r"\s*[《“\"「]?", text[cs:x.start]) is not None), None)
-            add(work or subject, "publishedBy", publisher, timed)
+            if work is None:
+                # 青年作家P的新作《X》由Y出版: a work in 《》 named before 由 is what was published, not the person the
+                # clause opens with (a person is never published)
+                work = next((x for x in reversed(clause.mentions) if x.kind == "title" and x.end <= cs + m.start()),
+                            None)
+            add(work or (None if self._person(subject) else subject), "publishedBy", publisher, timed)
         verb_from = cs  # where the words of the verb before end: each verb credits the people named since
         for m in _MAKES_WORK.finditer(c):
             verb, at = m.group(0).rstrip("的"), cs + m.start()

@@ -101,7 +101,16 @@ class OrgNames(NameRules):
                 # 附属 | 第一 | 医院, 第二 | 人民 | 医院: an ordinal numbers one of a city's hospitals or schools)
                 ordinal = _ORDINAL.fullmatch(tokens[k].word) is not None and k > 0 and tokens[k - 1].end == start - len(
                     tokens[k].word) and self._namey(tokens[k - 1])
-                if not (self._namey(tokens[k]) or tokens[k].word in wl.ORG_NAME_WORDS or joint or quality
+                # 上海 | 琴屿 | 唱片 | 有限公司, 南京 | 新翼 | 自动化 (l) | 股份有限公司: the word right before a legal
+                # form is the trade the company is named for, whatever jieba tags it, when a name-like word stands
+                # before it
+                trade = tokens[k].end == s and COMPANY_FORM.fullmatch(m.group(0)) is not None and k > 0 \
+                    and tokens[k].pos in ("n", "l", "vn", "nz") and 2 <= len(tokens[k].word) <= 3 \
+                    and HAN.match(tokens[k].word) is not None and tokens[k].word not in _NAME_BOUNDARY \
+                    and not tokens[k].word.endswith(wl.DESCRIPTOR_ENDS) \
+                    and tokens[k - 1].end == tokens[k].start and self._namey(tokens[k - 1]) \
+                    and not self._common(tokens[k - 1].word)
+                if not (self._namey(tokens[k]) or tokens[k].word in wl.ORG_NAME_WORDS or joint or quality or trade
                         or rare_char_as_measure(tokens[k], tokens)  # 莆田 | 闽 | 泓 (q) | 供应链管理有限公司
                         or self.dictionary.city_stem(tokens[k].word) or ordinal):
                     break
@@ -213,12 +222,16 @@ class OrgNames(NameRules):
         for f in found:
             m, first = f.mention, starts.get(f.mention.start)
             glued = m.name[:1] in GLUED_LEAD or (m.name[:1] == "任" and m.start > 0
-                                                  and text[m.start - 1] in "起现曾兼出升转改调")
-            if f.how == "org" and glued and len(m.name) >= 4 and first is not None \
-                    and len(first.word) > 1 and self.dictionary.entry(first.word) is None:
+                                                  and text[m.start - 1] in "起现曾兼出升转改调") or (
+                # 曾任职于 | 于岚霄 (nr) | 游戏有限公司: 于 after 任职 / 就职 / 供职 / 隶属 / 毕业 is the preposition
+                m.name[:1] == "于" and m.start > 0 and text[m.start - 1] in "职属业")
+            # 曾任鑫 (nr) | 捷 | 物流股份有限公司: jieba glued a whole post verb to a name it did not know
+            lead = 2 if m.name[:2] in HOLDS_POST_WORDS else 1
+            if f.how == "org" and (glued or lead == 2) and len(m.name) >= 3 + lead and first is not None \
+                    and len(first.word) > lead and self.dictionary.entry(first.word) is None:
                 # (2016年起任 | 华澜律师事务所: 任 is the verb of holding a post after 起 / 现 / 曾…, no surname there)
-                m.start += 1
-                m.name = m.form = m.name[1:]
+                m.start += lead
+                m.name = m.form = m.name[lead:]
 
     def _name_lead(self, tokens: list[Token], k: int) -> tuple[int, int] | None:
         """远航 | 船舶股份有限公司, 创办了杭州 | 极 | 简科技有限公司: the walk back from the ending stopped at a word
@@ -227,6 +240,13 @@ class OrgNames(NameRules):
         adverb (推进, 积极, 正式) says what is done to the company, it is no part of its name; a lone character
         cannot start a name unless jieba calls it a proper name. Returns (start, index of the token before)."""
         i, chars = k, 0
+        first_word = tokens[k + 1] if k + 1 < len(tokens) else None
+        verb = self.dictionary.entry(tokens[k].word)
+        if first_word is not None and first_word.pos == "ns" and self.dictionary.known_place(first_word.word) \
+                and verb is not None and verb[1] == "v" and len(tokens[k].word) > 1:
+            # 并聘请 | 上海 | 盾川信息…有限公司: a verb jieba's dictionary lists, before a place that opens the name, is
+            # what is done to the company (翱锋 | 欧洲 | 有限公司: a word it does not list may be the name's first)
+            return None
         while i >= 0 and k - i < 3:
             t = tokens[i]
             if i < k and t.end != tokens[i + 1].start:
