@@ -61,3 +61,19 @@ def test_a_stake_the_company_holds_in_another_is_no_owner_of_it(zh: ChineseExtra
     # read elsewhere
     facts = triples(extract(zh, "浙江华远照明科技股份有限公司成立于2009年。公司持有宁波华远光电有限公司60%的股权。"))
     assert not any(p == "ownedBy" and a == "浙江华远照明科技股份有限公司" for a, p, _ in facts)
+
+
+def test_a_registered_name_runs_from_the_city_over_a_brand_jieba_cut_into_words(zh: ChineseExtractor) -> None:
+    # 无锡 | 跃升 (a verb) | 电梯有限公司; 温州 | 瓯越 | 汽车 | 零部件 (a measure word) | 股份有限公司: the walk back from
+    # the legal form stopped at the brand, leaving the city and a bare kind of company
+    first = extract(zh, "韦长庚，1979年生，曾任无锡跃升电梯有限公司区域总经理。")
+    assert "无锡" not in entities(first) and "电梯有限公司" not in entities(first)
+    assert ("韦长庚", "worksFor", "无锡跃升电梯有限公司") in triples(first)
+    second = extract(zh, "温州瓯越汽车零部件股份有限公司与浙江大学签署合作协议。")
+    assert entities(second).get("温州瓯越汽车零部件股份有限公司") == "Company"
+    assert "温州" not in entities(second)
+
+
+def test_a_place_and_a_registering_verb_before_a_legal_form_name_no_company(zh: ChineseExtractor) -> None:
+    # a guard: what is done at the place (注册成立) stands between it and the bare legal form
+    assert "上海注册成立有限公司" not in entities(extract(zh, "公司于2015年在上海注册成立有限公司。"))

@@ -20,6 +20,7 @@ from kgbuild.extract.zh.name_rules import (
     NameRules,
     overlaps,
     rare_char_as_measure,
+    unknown_char,
 )
 from kgbuild.extract.zh.segment import Token
 
@@ -136,6 +137,12 @@ class OrgNames(NameRules):
                     start, k = back, i
             if k >= 0 and tokens[k].end == start and (lead := self._name_lead(tokens, k)) is not None:
                 start, k = lead
+            if k >= 0 and tokens[k].end == start and (COMPANY_FORM.fullmatch(m.group(0)) is not None
+                                                      or m.group(0).endswith("事务所")) \
+                    and (start == s or self._bare(text[start:s], tokens, start)) \
+                    and (anchor := self._place_anchor(tokens, k)) is not None:
+                # (only where the walk kept no word of the brand: 电梯有限公司, 传动系统有限公司)
+                start, k = anchor
             while start > 1 and text[start - 1] == "·" and (
                     dotted := next((t for t in tokens if t.end == start - 1), None)) is not None \
                     and dotted.pos in ("nrt", "nr", "nz", "ns") and HAN.match(dotted.word) and len(dotted.word) >= 2:
@@ -276,6 +283,45 @@ class OrgNames(NameRules):
                         and first.word not in "中华东南西北":  # ，中 | 芯 | 国际集成电路制造有限公司
                     return None
                 return first.start, i
+        return None
+
+    def _place_anchor(self, tokens: list[Token], k: int) -> tuple[int, int] | None:
+        """无锡 | 跃升 (v) | 电梯有限公司, 温州 | 瓯越 | 汽车 | 零部件 (mq) | 股份有限公司: a registered name opens
+        with its city or province; when the walk back from the legal form stopped at a word jieba cut out
+        of a rare brand (a verb, an adverb, a conjunction after a character it does not know, a measure word) and
+        a known place stands at most eight characters before, after a boundary, the name runs from the place.
+        Nothing between may be a preposition, a pointer, a number, 的 or a verb this frequent (成立, 注册, 签署: what
+        is done at the place, 在上海注册成立有限公司). Returns (start, index of the token before)."""
+        i, chars = k, 0
+        while i >= 0 and (i == k or tokens[i].end == tokens[i + 1].start):
+            t = tokens[i]
+            place = t.pos == "ns" and len(t.word) >= 2 and (self.dictionary.known_place(t.word)
+                                                            or self.dictionary.city_stem(t.word))
+            if place and t.word in wl.COUNTRIES:
+                return None  # 越南企业 | 河内…: a country and a kind are read as such (_FOREIGN_KIND)
+            if place and i < k:
+                before = tokens[i - 1] if i > 0 else None
+                if before is None or before.end != t.start or not HAN.match(before.word) \
+                        or before.word in _NAME_BOUNDARY or before.pos in ("p", "c", "v", "uj", "ul", "d", "ns") \
+                        or before.word in _VERB_CHARS:
+                    return t.start, i - 1
+                return None
+            glued_to_rare = len(t.word) == 1 and i > 0 and unknown_char(tokens[i - 1]) \
+                and tokens[i - 1].end == t.start  # a rare character (x) | 和: jieba split the brand's second off it
+            if not HAN.match(t.word) and not unknown_char(t):
+                return None
+            if not glued_to_rare and (t.pos in ("p", "uj", "ul", "m", "r") or t.word in _NAME_BOUNDARY
+                                      or t.word in HOLDS_POST_WORDS or (len(t.word) == 1 and t.word in _VERB_CHARS)
+                                      or t.word.endswith(wl.DESCRIPTOR_ENDS) or "公司" in t.word):
+                return None
+            entry = self.dictionary.entry(t.word)
+            if len(t.word) > 1 and t.pos in ("v", "vd", "ad", "d", "a") and entry is not None \
+                    and entry[0] >= ACTION_MIN_FREQ:
+                return None
+            chars += len(t.word)
+            if chars > 8:
+                return None
+            i -= 1
         return None
 
     def _lone_first_char(self, tokens: list[Token], k: int, start: int) -> bool:
