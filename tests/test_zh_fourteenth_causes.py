@@ -77,3 +77,16 @@ def test_a_registered_name_runs_from_the_city_over_a_brand_jieba_cut_into_words(
 def test_a_place_and_a_registering_verb_before_a_legal_form_name_no_company(zh: ChineseExtractor) -> None:
     # a guard: what is done at the place (注册成立) stands between it and the bare legal form
     assert "上海注册成立有限公司" not in entities(extract(zh, "公司于2015年在上海注册成立有限公司。"))
+
+
+def test_a_broad_region_no_fact_uses_is_no_entity(zh: ChineseExtractor) -> None:
+    result = extract(zh, "台州恒锐机床股份有限公司成立于2004年，机床出口中东和南美，门店遍布华南地区。")
+    assert not {"中东", "南美", "华南地区"} & set(entities(result))
+    assert ("台州恒锐机床股份有限公司", "foundedOn", "2004年") in triples(result)
+
+
+def test_a_broad_region_a_fact_uses_stays(zh: ChineseExtractor) -> None:
+    # a guard: where a rule relates the region, it is an entity
+    result = extract(zh, "恒远欧洲有限公司总部位于欧洲。")
+    assert "欧洲" in entities(result)
+    assert ("恒远欧洲有限公司", "headquarteredIn", "欧洲") in triples(result)
