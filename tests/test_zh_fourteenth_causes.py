@@ -90,3 +90,23 @@ def test_a_broad_region_a_fact_uses_stays(zh: ChineseExtractor) -> None:
     result = extract(zh, "恒远欧洲有限公司总部位于欧洲。")
     assert "欧洲" in entities(result)
     assert ("恒远欧洲有限公司", "headquarteredIn", "欧洲") in triples(result)
+
+
+def test_a_chief_officer_after_the_report_s_company_works_for_it(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "杭州云帆科技股份有限公司近日发布新品。公司首席信息安全官周明远表示，新品已通过测试。"))
+    assert ("周明远", "worksFor", "杭州云帆科技股份有限公司") in facts
+
+
+def test_its_officer_works_for_the_organisation_the_sentence_is_about(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "云帆科技由李国强于2015年创办，其首席技术官王立新表示，公司计划明年量产。"))
+    assert ("王立新", "worksFor", "云帆科技") in facts
+
+
+def test_a_body_pointed_at_by_its_kind_employs_the_title_holder(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "法院指定福建鹭都律师事务所担任管理人，该所合伙人张建平为管理人负责人。"))
+    assert ("张建平", "worksFor", "福建鹭都律师事务所") in facts
+
+
+def test_who_resigns_a_post_held_it(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "2025年3月，云帆科技召开董事会，同意副总经理陈永华因个人原因辞去职务。"))
+    assert ("陈永华", "worksFor", "云帆科技") in facts

@@ -38,6 +38,12 @@ _TITLE_IN_LIST_ORDER = re.compile("|".join(wl.EXECUTIVE_TITLES))  # the first ti
 _COMPANY_POST = re.compile(r"(?:^|[^该])(?:本公司|公司)(?:" + TITLE_ALT + ")")
 _COMPANY_TITLES_BEFORE = re.compile(r"(?:本公司|该公司|公司|集团|本行|该行)(?:轮值|执行|联席)?(?:(?:" + TITLE_ALT
                                     + r")兼)*$")
+# 该所 / 该院 / 该校…: the kind a pointer names, and the endings of the bodies it can point at.
+_POINTED_ENDS = {"所": ("所",), "院": ("院",), "校": ("大学", "学院", "学校", "中学", "小学"), "馆": ("馆",),
+                 "行": ("银行", "分行", "支行"), "中心": ("中心",), "会": ("会",), "厂": ("厂",)}
+_POINTED_KIND = re.compile(r"(?:^|[，、；])\s*该(" + "|".join(_POINTED_ENDS) + r")(?:原|前|现任|新任)?$")
+# 陈永华因个人原因辞去职务, 辞去公司董事长职务: who resigns held the post
+_RESIGNS = re.compile(r"辞去(?:其|公司|本公司)?(?:在[^，。；]{2,24}?)?(?:[^，。；]{0,12}?)职务")
 _POST_HELD_BY = re.compile(r"(?:的)?(" + TITLE_ALT + r")由(.{2,24}?)(?:担任|兼任|出任)")
 
 
@@ -187,6 +193,13 @@ class CareerFacts(ClauseRules):
             # 公司董事长兼总经理为周明华: titles joined by 兼 after 公司 are all the company's
             if org is None and _COMPANY_TITLES_BEFORE.search(text[cs:ts]):
                 org = topic_org
+            if org is None and re.search(r"(?:^|[，、；])\s*其(?:原|前|现任|新任)?$", text[cs:ts]):
+                # 云帆科技由李国强创办，其首席技术官王立新表示: 其 is the organisation the sentence is about
+                org = subject if self._org(subject) and subject.end <= ts else self._last_org(sentence, ts)
+            if org is None and (kind := _POINTED_KIND.search(text[cs:ts])) is not None:
+                # 该所合伙人P, 该院院长P: the last body named before whose name ends so
+                org = next((x for x in reversed(scope.orgs) if x.end <= ts
+                            and x.name.endswith(_POINTED_ENDS[kind.group(1)])), None)
             if org is None:  # 星河智能轮值董事长: a modifier between the name and the title
                 org = next((x for x in clause.mentions if self._org(x) and 0 < ts - x.end <= 2), None)
             if org is None and self._org(subject) and LEAD_IN.match(text[cs:ts]) and not any(
@@ -198,6 +211,21 @@ class CareerFacts(ClauseRules):
                 org = last_post[1]  # 蓝鲸物流集团董事长王海涛、总裁李静: the titles of one list are one company's
             add(person, "worksFor", org)
             last_post = (person, org)
+
+    def _resignations(self, scope: ClauseScope) -> None:
+        """P辞去…职务: the person held the post at the body named in the phrase, or at the organisation the
+        sentence is about (the graph keeps former posts, as 曾任 does)."""
+        clause, subject, sentence, topic_org, add = (scope.clause, scope.subject, scope.sentence, scope.topic_org,
+                                                     scope.add)
+        c, cs = clause.text, clause.start
+        if (m := _RESIGNS.search(c)) is None:
+            return
+        who = next((x for x in reversed(clause.mentions) if x.end <= cs + m.start() and self._person(x)), None) \
+            or (subject if self._person(subject) else None)
+        named = next((x for x in clause.mentions if cs + m.start() <= x.start and x.end <= cs + m.end()
+                      and self._org(x)), None)
+        post_of = named or (subject if self._org(subject) else None) or self._last_org(sentence, cs) or topic_org
+        add(who, "worksFor", post_of)
 
     def _teachers_and_students(self, scope: ClauseScope) -> None:
         """清华大学教授P works there; 南京大学博士研究生P studies there."""

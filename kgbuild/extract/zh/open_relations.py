@@ -349,6 +349,7 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
         self._posts(scope)
         self._sale(scope)
         self._teachers_and_students(scope)
+        self._resignations(scope)
         self._acquisitions(scope)
         self._makers(scope)
         self._heads_of_places(scope)
