@@ -110,3 +110,18 @@ def test_a_body_pointed_at_by_its_kind_employs_the_title_holder(zh: ChineseExtra
 def test_who_resigns_a_post_held_it(zh: ChineseExtractor) -> None:
     facts = triples(extract(zh, "2025年3月，云帆科技召开董事会，同意副总经理陈永华因个人原因辞去职务。"))
     assert ("陈永华", "worksFor", "云帆科技") in facts
+
+
+def test_jia_meng_is_joining_not_a_place(zh: ChineseExtractor) -> None:
+    # jieba's dictionary lists 加盟 as a place name
+    assert "加盟" not in entities(extract(zh, "武汉光谷生物研究院研究员何思远正式加盟，出任公司首席科学家。"))
+
+
+def test_an_absorption_merger_is_an_acquisition(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "2024年6月，杭州云帆物流股份有限公司完成对宁波海联仓储有限公司的吸收合并。"))
+    assert ("杭州云帆物流股份有限公司", "acquire", "宁波海联仓储有限公司") in facts
+
+
+def test_he_or_she_opening_a_clause_is_the_person_named_last(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "该项目的总设计师为中衡建筑事务所合伙人李明哲，他毕业于同济大学。"))
+    assert ("李明哲", "educatedAt", "同济大学") in facts

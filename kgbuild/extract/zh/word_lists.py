@@ -184,7 +184,7 @@ PLACE_STOP = frozenset((
     "上市 上云 中外 东西 南北 国内 国外 海外 境内 境外 全国 各地 本地 当地 外地 异地 中方 美方 外方 双方 全球 世界 "
     "国际 地区 城市 省份 市场 市区 郊区 城区 社区 小区 景区 园区 区域 开发区 新区 内地 大陆 中华 华夏 中原 西南 东南 "
     "西北 东北 江南 江北 长河 山河 江山 河山 湖海 天下 人间 四海 海内 沿海 上海市场 南方 北方 东方 西方 "
-    "新建 新设 新增"  # verbs of reports that jieba's dictionary also lists as places (新建县): 在印度新建两座工厂
+    "新建 新设 新增 加盟"  # verbs of reports that jieba's dictionary also lists as places (新建县): 在印度新建两座工厂
 ).split())
 # Endings that make a suffix-typed word an ordinary thing (集成电路芯片 is no -片 medicine).
 KIND_ENDINGS = ("芯片", "图片", "照片", "卡片", "唱片", "影片", "名片", "大片", "短片", "切片", "刀片", "晶片", "碎片",
