@@ -125,3 +125,9 @@ def test_an_absorption_merger_is_an_acquisition(zh: ChineseExtractor) -> None:
 def test_he_or_she_opening_a_clause_is_the_person_named_last(zh: ChineseExtractor) -> None:
     facts = triples(extract(zh, "该项目的总设计师为中衡建筑事务所合伙人李明哲，他毕业于同济大学。"))
     assert ("李明哲", "educatedAt", "同济大学") in facts
+
+
+def test_a_founder_s_stake_in_the_company_set_up_makes_it_an_owner(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "2025年5月，云帆物流与成都蓉运集团有限公司共同出资设立成都云蓉冷链有限公司，注册资本为3,000万元，"
+                                "其中成都蓉运集团有限公司持股45%。"))
+    assert ("成都云蓉冷链有限公司", "ownedBy", "成都蓉运集团有限公司") in facts

@@ -49,6 +49,7 @@ class ReportFacts(ClauseRules):
                 add(owned, "ownedBy", owner, quals)
         self._holder_named_owner(text, clause, timed, sentence, topic_org, add)
         self._stake_in_company(text, clause, subject, timed, topic_org, sentence_end, add)
+        self._founders_stakes(text, clause, sentence, add)
         if (hit := re.match(r"\s*(?:为|是)(?:本公司|公司)的?(?:共同)?(?:控股股东|实际控制人|第一大股东)",
                             c)) is not None \
                 and topic_org is not None:
@@ -155,6 +156,26 @@ class ReportFacts(ClauseRules):
             parent = parents[-1] if parents else org_subject
             for sub in self._listed(clause, cs + hit.end(), self._org):
                 add(sub, "partOf", parent)
+
+    def _founders_stakes(self, text: str, clause: Clause, sentence: list[Mention], add: Callable[..., None]) -> None:
+        """A与B共同出资设立C，注册资本…，其中A持股60%: a founder's stake in the company the sentence set up makes it
+        an owner of that company."""
+        c, cs = clause.text, clause.start
+        held = re.match(r"\s*(?:其中)?\s*(?P<who>[^，。；]{2,24}?)(?:持股|持有其|出资占比)(?:比例)?(?:为|约为|约)?("
+                        + VALUE_RE.pattern + r")", c)
+        if held is None or not held.group(2).endswith("%"):
+            return
+        holder = next((x for x in clause.mentions if x.start == cs + held.start("who") and x.end == cs + held.end("who")
+                       and (self._org(x) or self._person(x))), None)
+        founded = [x for x in sentence if x.end <= cs and self._company(x) and re.search(
+            r"(?:设立|成立|组建)(?:了|的)?(?:一家)?(?:控股|全资|合资)?(?:子公司|合资公司)?$",
+            text[max(0, x.start - 16):x.start])]
+        if holder is None or not founded or founded[-1].name == holder.name \
+                or holder.name in founded[-1].aliases:
+            return
+        at = cs + held.start(2)
+        share = Mention(held.group(2), self.fallback, at, at + len(held.group(2)), held.group(2), kind="value")
+        add(founded[-1], "ownedBy", holder, [("比例", share)])
 
     def _stake_in_company(self, text: str, clause: Clause, subject: Mention, timed: list[tuple[str, Mention]],
                           topic_org: Mention | None, sentence_end: int, add: Callable[..., None]) -> None:
