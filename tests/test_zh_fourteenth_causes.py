@@ -131,3 +131,15 @@ def test_a_founder_s_stake_in_the_company_set_up_makes_it_an_owner(zh: ChineseEx
     facts = triples(extract(zh, "2025年5月，云帆物流与成都蓉运集团有限公司共同出资设立成都云蓉冷链有限公司，注册资本为3,000万元，"
                                 "其中成都蓉运集团有限公司持股45%。"))
     assert ("成都云蓉冷链有限公司", "ownedBy", "成都蓉运集团有限公司") in facts
+
+
+def test_a_unit_of_a_body_in_a_city_is_named_whole(zh: ChineseExtractor) -> None:
+    # 中国科学院 | 广州 | 先进 (an adjective) | 材料研究院: the institute, not its parent and a city
+    result = extract(zh, "中国科学院广州先进材料研究院研究员何思远正式加盟。")
+    assert "广州" not in entities(result)
+    assert ("何思远", "worksFor", "中国科学院广州先进材料研究院") in triples(result)
+
+
+def test_a_bureau_s_district_office_is_named_whole(zh: ChineseExtractor) -> None:
+    result = entities(extract(zh, "公司已向宁波市公安局鄞州区分局报案。"))
+    assert "宁波市公安局鄞州区分局" in result and "宁波市公安局" not in result

@@ -137,6 +137,9 @@ class OrgNames(NameRules):
                     start, k = back, i
             if k >= 0 and tokens[k].end == start and (lead := self._name_lead(tokens, k)) is not None:
                 start, k = lead
+            if k >= 0 and tokens[k].end == start and (parent := self._parent_before(tokens, k, out)) is not None:
+                # 中国科学院 | 广州 | 先进 (a) | 材料研究院: an institute of a body named with it, its city between
+                start, k = parent.start, next((i for i in range(k, -1, -1) if tokens[i].end <= parent.start), -1)
             if k >= 0 and tokens[k].end == start and (COMPANY_FORM.fullmatch(m.group(0)) is not None
                                                       or m.group(0).endswith("事务所")) \
                     and (start == s or self._bare(text[start:s], tokens, start)) \
@@ -283,6 +286,27 @@ class OrgNames(NameRules):
                         and first.word not in "中华东南西北":  # ，中 | 芯 | 国际集成电路制造有限公司
                     return None
                 return first.start, i
+        return None
+
+    def _parent_before(self, tokens: list[Token], k: int, found: list[Found]) -> Mention | None:
+        """中国科学院 | 广州 | 先进 | 材料研究院: the walk back from an ending stopped at most two words after a city
+        that follows another body's name right away (a parent found before): the name is the parent's unit in that
+        city, written whole. Returns the parent's mention."""
+        i = k
+        while i >= 0 and k - i < 2:
+            t = tokens[i]
+            if i < k and t.end != tokens[i + 1].start:
+                return None
+            if t.pos == "ns" and len(t.word) >= 2 and self.dictionary.known_place(t.word) \
+                    and t.word not in wl.COUNTRIES:
+                before = tokens[i - 1] if i > 0 else None
+                if before is None or before.end != t.start:
+                    return None
+                return next((f.mention for f in found if f.how == "org" and f.mention.end == before.end
+                             and f.mention.name.endswith(("院", "大学", "集团", "局"))), None)
+            if not HAN.match(t.word) or t.pos in ("p", "uj", "ul", "m", "r", "v", "c") or t.word in _NAME_BOUNDARY:
+                return None
+            i -= 1
         return None
 
     def _place_anchor(self, tokens: list[Token], k: int) -> tuple[int, int] | None:

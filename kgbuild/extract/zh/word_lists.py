@@ -33,6 +33,7 @@ ORG_SUFFIXES: tuple[tuple[str, str], ...] = (
     ("医院", "Hospital|Organization"),
     ("管理局", "GovernmentAgency|Organization"), ("监督管理局", "GovernmentAgency|Organization"),
     ("管理总局", "GovernmentAgency|Organization"), ("总局", "GovernmentAgency|Organization"),
+    ("分局", "GovernmentAgency|Organization"),  # 宁波市公安局鄞州区分局: a bureau's district office
     ("局", "GovernmentAgency|Organization"), ("厅", "GovernmentAgency|Organization"),
     ("部", "GovernmentAgency|Organization"), ("署", "GovernmentAgency|Organization"),
     ("人民政府", "GovernmentAgency|Organization"), ("政府", "GovernmentAgency|Organization"),
