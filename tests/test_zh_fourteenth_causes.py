@@ -143,3 +143,12 @@ def test_a_unit_of_a_body_in_a_city_is_named_whole(zh: ChineseExtractor) -> None
 def test_a_bureau_s_district_office_is_named_whole(zh: ChineseExtractor) -> None:
     result = entities(extract(zh, "公司已向宁波市公安局鄞州区分局报案。"))
     assert "宁波市公安局鄞州区分局" in result and "宁波市公安局" not in result
+
+
+def test_a_works_reorganised_into_the_company_is_its_predecessor_and_named_whole(zh: ChineseExtractor) -> None:
+    # 台州 | 琮 (a rare character) | 川 | 起重 (a verb) | 设备厂: the works' name runs from its city
+    result = extract(zh, "浙江琮川电梯股份有限公司由台州琮川起重设备厂整体改制而来，该厂由陈国栋于1995年创办。")
+    facts = triples(result)
+    assert "台州" not in entities(result)
+    assert ("浙江琮川电梯股份有限公司", "predecessor", "台州琮川起重设备厂") in facts
+    assert ("台州琮川起重设备厂", "foundedBy", "陈国栋") in facts

@@ -94,6 +94,11 @@ class FoundingFacts(ClauseRules):
                                                                                  m.group(1))):
                 add(founded, "foundedOn", date)
                 add(founded, "locatedIn", place_at(place.start) if place is not None else None)
+        if (m := re.search(r"由(?:原)?([^，。；]{2,40}?)(?:整体)?(?:改制|改组|变更)(?:而来|而成)", c)) is not None \
+                and self._org(subject):
+            # 公司由台州琮川起重设备厂整体改制而来: what was reorganised into the subject is its predecessor
+            add(subject, "predecessor", next((x for x in clause.mentions if self._org(x) and x is not subject
+                                              and cs + m.start(1) <= x.start and x.end <= cs + m.end(1)), None))
         if (m := _FOUNDED_TOGETHER.search(c)) is not None:
             # 公司与X共同出资设立控股子公司Y: the parties before and after 与 founded Y, on the clause's date
             founded = next((x for x in self._after(clause, cs + m.end()) if self._org(x)

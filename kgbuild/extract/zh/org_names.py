@@ -141,8 +141,8 @@ class OrgNames(NameRules):
                 # 中国科学院 | 广州 | 先进 (a) | 材料研究院: an institute of a body named with it, its city between
                 start, k = parent.start, next((i for i in range(k, -1, -1) if tokens[i].end <= parent.start), -1)
             if k >= 0 and tokens[k].end == start and (COMPANY_FORM.fullmatch(m.group(0)) is not None
-                                                      or m.group(0).endswith("事务所")) \
-                    and (start == s or self._bare(text[start:s], tokens, start)) \
+                                                      or m.group(0).endswith(("事务所", "厂"))) \
+                    and (start in (s, tok.start) or self._bare(text[start:s], tokens, start)) \
                     and (anchor := self._place_anchor(tokens, k)) is not None:
                 # (only where the walk kept no word of the brand: 电梯有限公司, 传动系统有限公司)
                 start, k = anchor
