@@ -152,3 +152,8 @@ def test_a_works_reorganised_into_the_company_is_its_predecessor_and_named_whole
     assert "台州" not in entities(result)
     assert ("浙江琮川电梯股份有限公司", "predecessor", "台州琮川起重设备厂") in facts
     assert ("台州琮川起重设备厂", "foundedBy", "陈国栋") in facts
+
+
+def test_a_certificate_a_body_issues_approves_the_product(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "琮川电梯于3月发布新款电梯“琮云S8”，该产品此前已取得中国特种设备安全研究院出具的型式试验合格证书。"))
+    assert ("琮云S8", "approvedBy", "中国特种设备安全研究院") in facts

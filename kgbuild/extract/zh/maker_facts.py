@@ -20,9 +20,11 @@ _OWNED_AS = re.compile(r"归(.{2,24}?)所有")  # “桂海明珠”轮归桂海
 _JOB_THERE = re.compile(r"[\u4e00-\u9fff]{0,6}?(?:研究员|教授|副教授|院士|工程师|博士)")
 # 与Y联合研制的 / 和Y共同开发的: Y developed the thing with the subject.
 _JOINTLY = re.compile(r"[与和同](?P<partner>[^，。；、与和]{2,30}?)(?:联合|共同|合作)(?:研制|研发|开发|设计)的")
-# 获得X批准; 获得X颁发的…注册证 (a registration or licence the body issues approves the product).
+# 获得X批准; 获得X颁发的…注册证 (a registration or licence the body issues approves the product); 取得X出具的…合格
+# 证书 (a test or conformity certificate the body issues; an honorary one, 荣誉证书, is a prize, no approval).
 _APPROVED = re.compile(r"(?:获得|经|获)(.{2,24}?)(?:的)?(?:批准|核准|批复|许可|认证)|"
-                       r"(?:获得|取得|获)(.{2,24}?)(?:颁发|核发)的[^，。；]{0,16}?(?:注册证|许可证|批件)")
+                       r"(?:获得|取得|获)(.{2,24}?)(?:颁发|核发|出具)的[^，。；]{0,16}?"
+                       r"(?:注册证|许可证|批件|(?<!荣誉)证书)")
 _WON = re.compile(r"(?:等[一二三四五六七八九十百\d]*[人位部名项]?)?(?:获奖|摘奖|获此殊荣|获此荣誉|荣获此奖)")
 _SHIP_OWNER = re.compile(r"船东为|船东是")
 
