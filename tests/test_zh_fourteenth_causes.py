@@ -157,3 +157,9 @@ def test_a_works_reorganised_into_the_company_is_its_predecessor_and_named_whole
 def test_a_certificate_a_body_issues_approves_the_product(zh: ChineseExtractor) -> None:
     facts = triples(extract(zh, "琮川电梯于3月发布新款电梯“琮云S8”，该产品此前已取得中国特种设备安全研究院出具的型式试验合格证书。"))
     assert ("琮云S8", "approvedBy", "中国特种设备安全研究院") in facts
+
+
+def test_a_name_after_a_verb_ending_in_yu_runs_from_there(zh: ChineseExtractor) -> None:
+    # 隶属于 | 天上 (a place word to jieba) | 出版 | 集团有限公司: the walk kept only words of company names
+    facts = triples(extract(zh, "江南文艺出版社成立于1983年，隶属于天上出版集团有限公司。"))
+    assert ("江南文艺出版社", "partOf", "天上出版集团有限公司") in facts

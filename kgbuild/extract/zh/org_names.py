@@ -132,7 +132,9 @@ class OrgNames(NameRules):
                     i -= 1
                 # (汽车零部件企业 | 莱茵 | 精密 | 技术有限公司: what kind of company it is ends what comes before
                 # the name)
+                # (隶属于 | 海上 (s) | 出版集团有限公司: a verb ending in 于 / 为 / 在 ends what comes before too)
                 if back < start and (i < 0 or tokens[i].word in _NAME_BOUNDARY or not HAN.match(tokens[i].word)
+                                     or (len(tokens[i].word) > 1 and tokens[i].word.endswith(("于", "为", "在")))
                                      or (tokens[i].word.endswith(wl.DESCRIPTOR_ENDS) and len(tokens[i].word) >= 2)):
                     start, k = back, i
             if k >= 0 and tokens[k].end == start and (lead := self._name_lead(tokens, k)) is not None:
