@@ -163,3 +163,10 @@ def test_a_name_after_a_verb_ending_in_yu_runs_from_there(zh: ChineseExtractor) 
     # 隶属于 | 天上 (a place word to jieba) | 出版 | 集团有限公司: the walk kept only words of company names
     facts = triples(extract(zh, "江南文艺出版社成立于1983年，隶属于天上出版集团有限公司。"))
     assert ("江南文艺出版社", "partOf", "天上出版集团有限公司") in facts
+
+
+def test_who_joins_and_takes_a_post_at_the_company_works_for_the_company(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "6月16日，深圳云帆生物科技有限公司宣布，武汉光谷生物研究院研究员何思远正式加盟，"
+                                "出任公司首席科学家。"))
+    assert ("何思远", "worksFor", "深圳云帆生物科技有限公司") in facts
+    assert ("何思远", "worksFor", "武汉光谷生物研究院") in facts

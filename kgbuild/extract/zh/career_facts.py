@@ -132,8 +132,10 @@ class CareerFacts(ClauseRules):
                         and x.end <= cs + m.end() + title_at.start() + 1]
                 ref = re.match(r"(?:该公司|公司|本公司|该集团|集团|该行)", c[m.end():])
                 # 贺启明现任公司董事长: a report's 公司 is its company where the sentence named none before
-                employer = bodies[0] if bodies else ((self._last_org(sentence, cs) or (
-                    topic_org if not ref.group(0).startswith("该") else None)) if ref else None)
+                # (…研究院研究员P正式加盟，出任公司首席科学家: 公司 is the last company named, not any body)
+                employer = bodies[0] if bodies else ((self._last_org(
+                    [x for x in sentence if self._company(x)] if ref and ref.group(0).endswith("公司") else sentence,
+                    cs) or (topic_org if not ref.group(0).startswith("该") else None)) if ref else None)
                 sentence_at = max(text.rfind(e, 0, cs) for e in "。！？\n") + 1
                 if employer is None and re.fullmatch(r"\s*(?:担任|出任|现任|任)", text[holder.end:cs + m.end()]) \
                         and _TITLE.match(c[m.end():]) and _COMPANY_POST.search(text[sentence_at:cs]):

@@ -137,7 +137,8 @@ PERSON_TITLES: tuple[str, ...] = (
 PERSON_VERBS = ("表示", "指出", "认为", "说", "称", "介绍", "强调", "透露", "出席", "出生", "生于", "毕业", "担任",
                 "出任",
                 "现任", "曾任", "创办", "创立", "著有", "去世", "逝世", "获得", "荣获", "创作", "撰写", "执导", "主演",
-                "编著", "接任", "继任", "当选", "加入", "辞去", "辞任", "接替", "就读")
+                "编著", "接任", "继任", "当选", "加入", "辞去", "辞任", "接替", "就读", "加盟", "正式加盟",
+                "正式加入")
 
 # Single-character surnames (the commonest, covering most of the population) and compound ones.
 SURNAMES = frozenset(
