@@ -44,6 +44,7 @@ _POINTED_ENDS = {"所": ("所",), "院": ("院",), "校": ("大学", "学院", "
 _POINTED_KIND = re.compile(r"(?:^|[，、；])\s*该(" + "|".join(_POINTED_ENDS) + r")(?:原|前|现任|新任)?$")
 # 陈永华因个人原因辞去职务, 辞去公司董事长职务: who resigns held the post
 _RESIGNS = re.compile(r"辞去(?:其|公司|本公司)?(?:在[^，。；]{2,24}?)?(?:[^，。；]{0,12}?)职务")
+_FORMER_TITLE = re.compile(r"(?:原|前)(?:" + TITLE_ALT + r")$")  # 原总经理 right before a name
 _POST_HELD_BY = re.compile(r"(?:的)?(" + TITLE_ALT + r")由(.{2,24}?)(?:担任|兼任|出任)")
 
 
@@ -227,6 +228,8 @@ class CareerFacts(ClauseRules):
         named = next((x for x in clause.mentions if cs + m.start() <= x.start and x.end <= cs + m.end()
                       and self._org(x)), None)
         post_of = named or (subject if self._org(subject) else None) or self._last_org(sentence, cs) or topic_org
+        if who is not None and _FORMER_TITLE.search(scope.text, max(0, who.start - 12), who.start):
+            return  # 原总经理吴德胜…辞去职务: a former holder, named so, is not said to work there (the reports' rule)
         add(who, "worksFor", post_of)
 
     def _teachers_and_students(self, scope: ClauseScope) -> None:
