@@ -170,3 +170,10 @@ def test_who_joins_and_takes_a_post_at_the_company_works_for_the_company(zh: Chi
                                 "出任公司首席科学家。"))
     assert ("何思远", "worksFor", "深圳云帆生物科技有限公司") in facts
     assert ("何思远", "worksFor", "武汉光谷生物研究院") in facts
+
+
+def test_reorganised_into_a_bare_legal_form_and_a_headquarters_then_set_elsewhere(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "琮川电梯股份有限公司系由台州琮川机械有限公司改制设立的股份有限公司，注册地位于台州市黄岩区，"
+                                "总部则设在杭州市滨江区。"))
+    assert ("琮川电梯股份有限公司", "predecessor", "台州琮川机械有限公司") in facts
+    assert ("琮川电梯股份有限公司", "headquarteredIn", "滨江区") in facts

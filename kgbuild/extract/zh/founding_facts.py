@@ -78,6 +78,9 @@ class FoundingFacts(ClauseRules):
                               and POST_BETWEEN.fullmatch(text[x.end:p.start])), x) for x in founders]
             founded = next((x for x in clause.mentions if x.start == cs + m.end() and self._org(x)), None) \
                 if m.group(0).endswith("的") else subject
+            if founded is None and re.match(r"(?:股份有限公司|有限责任公司|有限公司|公司|企业)", c[m.end():]) \
+                    and self._org(subject) and subject.end <= cs + m.start():
+                founded = subject  # 公司系由X改制设立的股份有限公司: a bare legal form after 的 is the subject itself
             # 由宜宾县曲酒厂改制设立: what was reorganised into the subject is its predecessor, not its founder
             reorganised = re.search(r"(?:改制|改组|整体变更|变更)$", m.group(1)) is not None
             for founder in founders:
