@@ -177,3 +177,11 @@ def test_reorganised_into_a_bare_legal_form_and_a_headquarters_then_set_elsewher
                                 "总部则设在杭州市滨江区。"))
     assert ("琮川电梯股份有限公司", "predecessor", "台州琮川机械有限公司") in facts
     assert ("琮川电梯股份有限公司", "headquarteredIn", "滨江区") in facts
+
+
+def test_an_award_a_body_gives_is_won_by_the_winner_not_the_body(zh: ChineseExtractor) -> None:
+    product = triples(extract(zh, "公司自主研发的电动滑板车“云帆S3”于2024年5月荣获中国轻工业联合会颁发的“创新设计奖”。"))
+    assert ("云帆S3", "awardReceived", "创新设计奖") in product
+    person = triples(extract(zh, "建筑师陈立新主持设计了苏州云锦图书馆，1998年获得中国建筑学会颁发的“青年建筑师奖”。"))
+    assert ("陈立新", "awardReceived", "青年建筑师奖") in person
+    assert ("中国建筑学会", "awardReceived", "青年建筑师奖") not in person

@@ -180,6 +180,8 @@ class MakerFacts(ClauseRules):
                 is not None:
             holder = next((x for x in reversed(clause.mentions) if x.end <= cs + m.start()
                            and x.kind in ("quote", "title", "person")), None) or subject
+            if holder is subject and subject.start >= cs + m.end():
+                holder = None  # 获得中国建筑学会颁发的“…奖”: the body that gives it, after the verb, does not win it
             # 恒信钢铁集团和东方电气集团荣获…: every name listed right before the verb
             holders = self._listed_before(clause, cs + m.start(), lambda x: x.kind in ("quote", "title", "person")
                                           or self._org(x))
