@@ -7,6 +7,7 @@ import re
 from itertools import pairwise
 
 from kgbuild.extract.zh.clause_rules import BUILT, WORK_OF, ClauseRules, ClauseScope
+from kgbuild.extract.zh.mentions import Mention
 
 # The verb that makes a work -> the relation to its maker, where it is not plain authorship.
 WORK_MAKER = {"执导": "directedBy", "主演": "performedBy", "领衔主演": "performedBy", "创作": "createdBy",
@@ -178,8 +179,8 @@ class MakerFacts(ClauseRules):
         # (公司被工业和信息化部评为“国家级绿色工厂”: the body between 被 and 评为 confers it, the subject receives it)
         if (m := re.search(r"(?:获得|荣获|获评|获|斩获|摘得|赢得|被授予|获颁|被[^，。；“”]{0,20}?评为)(?:了)?", c)) \
                 is not None:
-            holder = next((x for x in reversed(clause.mentions) if x.end <= cs + m.start()
-                           and x.kind in ("quote", "title", "person")), None) or subject
+            holder: Mention | None = next((x for x in reversed(clause.mentions) if x.end <= cs + m.start()
+                                           and x.kind in ("quote", "title", "person")), None) or subject
             if holder is subject and subject.start >= cs + m.end():
                 holder = None  # 获得中国建筑学会颁发的“…奖”: the body that gives it, after the verb, does not win it
             # 恒信钢铁集团和东方电气集团荣获…: every name listed right before the verb
