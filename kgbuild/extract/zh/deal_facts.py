@@ -33,8 +33,8 @@ class DealFacts(ClauseRules):
         text, clause, subject, sentence = scope.text, scope.clause, scope.subject, scope.sentence
         sentence_end, timed, add = scope.sentence_end, scope.timed, scope.add
         c, cs = clause.text, clause.start
-        if (m := re.search(r"对(.{2,30}?)(?:的|进行)(?:收购|并购)", c)) is not None or \
-                (m := re.search(r"(?:收购|并购|兼并|购入|购买)(?:了)?", c)) is not None:
+        if (m := re.search(r"对(.{2,30}?)(?:的|进行)(?:吸收合并|收购|并购)", c)) is not None or \
+                (m := re.search(r"(?:吸收合并|收购|并购|兼并|购入|购买)(?:了)?", c)) is not None:
             target = next((x for x in self._after(clause, cs + (m.start(1) if m.lastindex else m.end()))
                            if self._org(x) or x.kind in ("quote", "title")), None)
             buyer: Mention | None = subject

@@ -23,7 +23,7 @@ from kgbuild.extract.zh.open_mentions import OpenNameFinder
 from kgbuild.extract.zh.open_relations import OpenEvent, OpenFact, OpenRelationRules
 from kgbuild.extract.zh.relations import RelationRules, Triple, sentences
 from kgbuild.extract.zh.segment import Segmenter, jieba_version
-from kgbuild.extract.zh.word_lists import KIND_ENDINGS, STOP_NAMES
+from kgbuild.extract.zh.word_lists import BROAD_REGIONS, KIND_ENDINGS, STOP_NAMES
 from kgbuild.ids import content_hash, normalize_name
 from kgbuild.model import Chunk, ChunkExtraction, ChunkFailure, Concept, Entity, Event, HyperNode, Ref, Relation
 from kgbuild.schema import Schema
@@ -48,7 +48,7 @@ _PREDICATES = {
 
 class ChineseExtractor:
     name = "jieba-rules"
-    version = "17"  # bump when rules change: it is part of the cache key
+    version = "18"  # bump when rules change: it is part of the cache key
 
     def __init__(self, schema: Schema, domain_concepts: str | Path | DomainConcepts | None = None) -> None:
         self.schema = schema
@@ -136,6 +136,15 @@ class ChineseExtractor:
         # (the medicine rules' 位于 takes every name after it as a body part's place).
         triples = [t for t in triples if not t.subject.kind and not t.object.kind]
         open_facts, events = self.open_rules.chunk(text, [m for m in opened.mentions if m in kept], opened.values)
+        # 产品远销东南亚和非洲: a broad region no fact or event of the chunk uses is a market or a direction, no entity
+        used = {m.name for t in triples for m in (t.subject, t.object)} | {
+            m.name for f in open_facts for m in (f.subject, f.object, *(v for _, v in f.qualifiers))} | {
+            m.name for e in events for m in (*(x for xs in e.arguments.values() for x in xs), e.time, e.place)
+            if m is not None}
+        # (only one the place rules typed a city or an administrative region, which no continent or 华东地区 is; a
+        # schema's own class for it, the medicine schema's GeographicLocation for 亚洲婴儿's 亚洲, keeps it)
+        misread = {self.names.city, self.names.region} - {None, resolve_alternatives(self.schema, "GeographicLocation")}
+        kept = [m for m in kept if m.name not in BROAD_REGIONS or m.name in used or m.spg_class not in misread]
         return self._records(chunk, kept, triples, aliases + opened.aliases, open_facts, events)
 
     def _records(self, chunk: Chunk, mentions: list[Mention], triples: list[Triple],

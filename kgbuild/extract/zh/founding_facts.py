@@ -78,6 +78,9 @@ class FoundingFacts(ClauseRules):
                               and POST_BETWEEN.fullmatch(text[x.end:p.start])), x) for x in founders]
             founded = next((x for x in clause.mentions if x.start == cs + m.end() and self._org(x)), None) \
                 if m.group(0).endswith("的") else subject
+            if founded is None and re.match(r"(?:股份有限公司|有限责任公司|有限公司|公司|企业)", c[m.end():]) \
+                    and self._org(subject) and subject.end <= cs + m.start():
+                founded = subject  # 公司系由X改制设立的股份有限公司: a bare legal form after 的 is the subject itself
             # 由宜宾县曲酒厂改制设立: what was reorganised into the subject is its predecessor, not its founder
             reorganised = re.search(r"(?:改制|改组|整体变更|变更)$", m.group(1)) is not None
             for founder in founders:
@@ -94,6 +97,11 @@ class FoundingFacts(ClauseRules):
                                                                                  m.group(1))):
                 add(founded, "foundedOn", date)
                 add(founded, "locatedIn", place_at(place.start) if place is not None else None)
+        if (m := re.search(r"由(?:原)?([^，。；]{2,40}?)(?:整体)?(?:改制|改组|变更)(?:而来|而成)", c)) is not None \
+                and self._org(subject):
+            # 公司由台州琮川起重设备厂整体改制而来: what was reorganised into the subject is its predecessor
+            add(subject, "predecessor", next((x for x in clause.mentions if self._org(x) and x is not subject
+                                              and cs + m.start(1) <= x.start and x.end <= cs + m.end(1)), None))
         if (m := _FOUNDED_TOGETHER.search(c)) is not None:
             # 公司与X共同出资设立控股子公司Y: the parties before and after 与 founded Y, on the clause's date
             founded = next((x for x in self._after(clause, cs + m.end()) if self._org(x)

@@ -7,6 +7,7 @@ import re
 from itertools import pairwise
 
 from kgbuild.extract.zh.clause_rules import BUILT, WORK_OF, ClauseRules, ClauseScope
+from kgbuild.extract.zh.mentions import Mention
 
 # The verb that makes a work -> the relation to its maker, where it is not plain authorship.
 WORK_MAKER = {"执导": "directedBy", "主演": "performedBy", "领衔主演": "performedBy", "创作": "createdBy",
@@ -20,9 +21,11 @@ _OWNED_AS = re.compile(r"归(.{2,24}?)所有")  # “桂海明珠”轮归桂海
 _JOB_THERE = re.compile(r"[\u4e00-\u9fff]{0,6}?(?:研究员|教授|副教授|院士|工程师|博士)")
 # 与Y联合研制的 / 和Y共同开发的: Y developed the thing with the subject.
 _JOINTLY = re.compile(r"[与和同](?P<partner>[^，。；、与和]{2,30}?)(?:联合|共同|合作)(?:研制|研发|开发|设计)的")
-# 获得X批准; 获得X颁发的…注册证 (a registration or licence the body issues approves the product).
+# 获得X批准; 获得X颁发的…注册证 (a registration or licence the body issues approves the product); 取得X出具的…合格
+# 证书 (a test or conformity certificate the body issues; an honorary one, 荣誉证书, is a prize, no approval).
 _APPROVED = re.compile(r"(?:获得|经|获)(.{2,24}?)(?:的)?(?:批准|核准|批复|许可|认证)|"
-                       r"(?:获得|取得|获)(.{2,24}?)(?:颁发|核发)的[^，。；]{0,16}?(?:注册证|许可证|批件)")
+                       r"(?:获得|取得|获)(.{2,24}?)(?:颁发|核发|出具)的[^，。；]{0,16}?"
+                       r"(?:注册证|许可证|批件|(?<!荣誉)证书)")
 _WON = re.compile(r"(?:等[一二三四五六七八九十百\d]*[人位部名项]?)?(?:获奖|摘奖|获此殊荣|获此荣誉|荣获此奖)")
 _SHIP_OWNER = re.compile(r"船东为|船东是")
 
@@ -109,7 +112,12 @@ class MakerFacts(ClauseRules):
             # 《雪线以北》由北国影业出品: the work the clause opens with, whatever the sentence was about before
             work = next((x for x in clause.mentions if x.kind in ("title", "quote") and x.end <= cs + m.start()
                          and re.fullmatch(r"\s*[《“\"「]?", text[cs:x.start]) is not None), None)
-            add(work or subject, "publishedBy", publisher, timed)
+            if work is None:
+                # 青年作家P的新作《X》由Y出版: a work in 《》 named before 由 is what was published, not the person the
+                # clause opens with (a person is never published)
+                work = next((x for x in reversed(clause.mentions) if x.kind == "title" and x.end <= cs + m.start()),
+                            None)
+            add(work or (None if self._person(subject) else subject), "publishedBy", publisher, timed)
         verb_from = cs  # where the words of the verb before end: each verb credits the people named since
         for m in _MAKES_WORK.finditer(c):
             verb, at = m.group(0).rstrip("的"), cs + m.start()
@@ -171,8 +179,10 @@ class MakerFacts(ClauseRules):
         # (公司被工业和信息化部评为“国家级绿色工厂”: the body between 被 and 评为 confers it, the subject receives it)
         if (m := re.search(r"(?:获得|荣获|获评|获|斩获|摘得|赢得|被授予|获颁|被[^，。；“”]{0,20}?评为)(?:了)?", c)) \
                 is not None:
-            holder = next((x for x in reversed(clause.mentions) if x.end <= cs + m.start()
-                           and x.kind in ("quote", "title", "person")), None) or subject
+            holder: Mention | None = next((x for x in reversed(clause.mentions) if x.end <= cs + m.start()
+                                           and x.kind in ("quote", "title", "person")), None) or subject
+            if holder is subject and subject.start >= cs + m.end():
+                holder = None  # 获得中国建筑学会颁发的“…奖”: the body that gives it, after the verb, does not win it
             # 恒信钢铁集团和东方电气集团荣获…: every name listed right before the verb
             holders = self._listed_before(clause, cs + m.start(), lambda x: x.kind in ("quote", "title", "person")
                                           or self._org(x))

@@ -223,6 +223,10 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
                     own = self._pointed_at(pointed.group(1), orgs, clause.start)
                 if own is None:
                     continue  # 后者…: the clause speaks of a name not found, and of nothing else
+            if own is None and re.match(r"\s*(?:他|她)(?![们人])", clause.text):
+                # …的总设计师为事务所合伙人李明哲，他毕业于同济大学: 他 / 她 is the person named last before (not the
+                # clause's carried subject, a body named with the person)
+                own = next((x for x in reversed(parties) if self._person(x) and x.end <= clause.start), None)
             if own is None and (ref := REFERENCE.match(text[clause.start:clause.end].lstrip())) is not None:
                 # 学校 / 该校 is the chunk's school; 公司, 本行, 其… its company
                 own = next((m for m in orgs if m.spg_class in self.is_edu), None) if ref.group(0).endswith("校") \
@@ -349,6 +353,7 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
         self._posts(scope)
         self._sale(scope)
         self._teachers_and_students(scope)
+        self._resignations(scope)
         self._acquisitions(scope)
         self._makers(scope)
         self._heads_of_places(scope)

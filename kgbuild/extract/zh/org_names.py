@@ -20,6 +20,7 @@ from kgbuild.extract.zh.name_rules import (
     NameRules,
     overlaps,
     rare_char_as_measure,
+    unknown_char,
 )
 from kgbuild.extract.zh.segment import Token
 
@@ -101,7 +102,16 @@ class OrgNames(NameRules):
                 # 附属 | 第一 | 医院, 第二 | 人民 | 医院: an ordinal numbers one of a city's hospitals or schools)
                 ordinal = _ORDINAL.fullmatch(tokens[k].word) is not None and k > 0 and tokens[k - 1].end == start - len(
                     tokens[k].word) and self._namey(tokens[k - 1])
-                if not (self._namey(tokens[k]) or tokens[k].word in wl.ORG_NAME_WORDS or joint or quality
+                # 上海 | 琴屿 | 唱片 | 有限公司, 南京 | 新翼 | 自动化 (l) | 股份有限公司: the word right before a legal
+                # form is the trade the company is named for, whatever jieba tags it, when a name-like word stands
+                # before it
+                trade = tokens[k].end == s and COMPANY_FORM.fullmatch(m.group(0)) is not None and k > 0 \
+                    and tokens[k].pos in ("n", "l", "vn", "nz") and 2 <= len(tokens[k].word) <= 3 \
+                    and HAN.match(tokens[k].word) is not None and tokens[k].word not in _NAME_BOUNDARY \
+                    and not tokens[k].word.endswith(wl.DESCRIPTOR_ENDS) \
+                    and tokens[k - 1].end == tokens[k].start and self._namey(tokens[k - 1]) \
+                    and not self._common(tokens[k - 1].word)
+                if not (self._namey(tokens[k]) or tokens[k].word in wl.ORG_NAME_WORDS or joint or quality or trade
                         or rare_char_as_measure(tokens[k], tokens)  # 莆田 | 闽 | 泓 (q) | 供应链管理有限公司
                         or self.dictionary.city_stem(tokens[k].word) or ordinal):
                     break
@@ -122,11 +132,22 @@ class OrgNames(NameRules):
                     i -= 1
                 # (汽车零部件企业 | 莱茵 | 精密 | 技术有限公司: what kind of company it is ends what comes before
                 # the name)
+                # (隶属于 | 海上 (s) | 出版集团有限公司: a verb ending in 于 / 为 / 在 ends what comes before too)
                 if back < start and (i < 0 or tokens[i].word in _NAME_BOUNDARY or not HAN.match(tokens[i].word)
+                                     or (len(tokens[i].word) > 1 and tokens[i].word.endswith(("于", "为", "在")))
                                      or (tokens[i].word.endswith(wl.DESCRIPTOR_ENDS) and len(tokens[i].word) >= 2)):
                     start, k = back, i
             if k >= 0 and tokens[k].end == start and (lead := self._name_lead(tokens, k)) is not None:
                 start, k = lead
+            if k >= 0 and tokens[k].end == start and (parent := self._parent_before(tokens, k, out)) is not None:
+                # 中国科学院 | 广州 | 先进 (a) | 材料研究院: an institute of a body named with it, its city between
+                start, k = parent.start, next((i for i in range(k, -1, -1) if tokens[i].end <= parent.start), -1)
+            if k >= 0 and tokens[k].end == start and (COMPANY_FORM.fullmatch(m.group(0)) is not None
+                                                      or m.group(0).endswith(("事务所", "厂"))) \
+                    and (start in (s, tok.start) or self._bare(text[start:s], tokens, start)) \
+                    and (anchor := self._place_anchor(tokens, k)) is not None:
+                # (only where the walk kept no word of the brand: 电梯有限公司, 传动系统有限公司)
+                start, k = anchor
             while start > 1 and text[start - 1] == "·" and (
                     dotted := next((t for t in tokens if t.end == start - 1), None)) is not None \
                     and dotted.pos in ("nrt", "nr", "nz", "ns") and HAN.match(dotted.word) and len(dotted.word) >= 2:
@@ -213,12 +234,16 @@ class OrgNames(NameRules):
         for f in found:
             m, first = f.mention, starts.get(f.mention.start)
             glued = m.name[:1] in GLUED_LEAD or (m.name[:1] == "任" and m.start > 0
-                                                  and text[m.start - 1] in "起现曾兼出升转改调")
-            if f.how == "org" and glued and len(m.name) >= 4 and first is not None \
-                    and len(first.word) > 1 and self.dictionary.entry(first.word) is None:
+                                                  and text[m.start - 1] in "起现曾兼出升转改调") or (
+                # 曾任职于 | 于岚霄 (nr) | 游戏有限公司: 于 after 任职 / 就职 / 供职 / 隶属 / 毕业 is the preposition
+                m.name[:1] == "于" and m.start > 0 and text[m.start - 1] in "职属业")
+            # 曾任鑫 (nr) | 捷 | 物流股份有限公司: jieba glued a whole post verb to a name it did not know
+            lead = 2 if m.name[:2] in HOLDS_POST_WORDS else 1
+            if f.how == "org" and (glued or lead == 2) and len(m.name) >= 3 + lead and first is not None \
+                    and len(first.word) > lead and self.dictionary.entry(first.word) is None:
                 # (2016年起任 | 华澜律师事务所: 任 is the verb of holding a post after 起 / 现 / 曾…, no surname there)
-                m.start += 1
-                m.name = m.form = m.name[1:]
+                m.start += lead
+                m.name = m.form = m.name[lead:]
 
     def _name_lead(self, tokens: list[Token], k: int) -> tuple[int, int] | None:
         """远航 | 船舶股份有限公司, 创办了杭州 | 极 | 简科技有限公司: the walk back from the ending stopped at a word
@@ -227,6 +252,13 @@ class OrgNames(NameRules):
         adverb (推进, 积极, 正式) says what is done to the company, it is no part of its name; a lone character
         cannot start a name unless jieba calls it a proper name. Returns (start, index of the token before)."""
         i, chars = k, 0
+        first_word = tokens[k + 1] if k + 1 < len(tokens) else None
+        verb = self.dictionary.entry(tokens[k].word)
+        if first_word is not None and first_word.pos == "ns" and self.dictionary.known_place(first_word.word) \
+                and verb is not None and verb[1] == "v" and len(tokens[k].word) > 1:
+            # 并聘请 | 上海 | 盾川信息…有限公司: a verb jieba's dictionary lists, before a place that opens the name, is
+            # what is done to the company (翱锋 | 欧洲 | 有限公司: a word it does not list may be the name's first)
+            return None
         while i >= 0 and k - i < 3:
             t = tokens[i]
             if i < k and t.end != tokens[i + 1].start:
@@ -256,6 +288,66 @@ class OrgNames(NameRules):
                         and first.word not in "中华东南西北":  # ，中 | 芯 | 国际集成电路制造有限公司
                     return None
                 return first.start, i
+        return None
+
+    def _parent_before(self, tokens: list[Token], k: int, found: list[Found]) -> Mention | None:
+        """中国科学院 | 广州 | 先进 | 材料研究院: the walk back from an ending stopped at most two words after a city
+        that follows another body's name right away (a parent found before): the name is the parent's unit in that
+        city, written whole. Returns the parent's mention."""
+        i = k
+        while i >= 0 and k - i < 2:
+            t = tokens[i]
+            if i < k and t.end != tokens[i + 1].start:
+                return None
+            if t.pos == "ns" and len(t.word) >= 2 and self.dictionary.known_place(t.word) \
+                    and t.word not in wl.COUNTRIES:
+                before = tokens[i - 1] if i > 0 else None
+                if before is None or before.end != t.start:
+                    return None
+                return next((f.mention for f in found if f.how == "org" and f.mention.end == before.end
+                             and f.mention.name.endswith(("院", "大学", "集团", "局"))), None)
+            if not HAN.match(t.word) or t.pos in ("p", "uj", "ul", "m", "r", "v", "c") or t.word in _NAME_BOUNDARY:
+                return None
+            i -= 1
+        return None
+
+    def _place_anchor(self, tokens: list[Token], k: int) -> tuple[int, int] | None:
+        """无锡 | 跃升 (v) | 电梯有限公司, 温州 | 瓯越 | 汽车 | 零部件 (mq) | 股份有限公司: a registered name opens
+        with its city or province; when the walk back from the legal form stopped at a word jieba cut out
+        of a rare brand (a verb, an adverb, a conjunction after a character it does not know, a measure word) and
+        a known place stands at most eight characters before, after a boundary, the name runs from the place.
+        Nothing between may be a preposition, a pointer, a number, 的 or a verb this frequent (成立, 注册, 签署: what
+        is done at the place, 在上海注册成立有限公司). Returns (start, index of the token before)."""
+        i, chars = k, 0
+        while i >= 0 and (i == k or tokens[i].end == tokens[i + 1].start):
+            t = tokens[i]
+            place = t.pos == "ns" and len(t.word) >= 2 and (self.dictionary.known_place(t.word)
+                                                            or self.dictionary.city_stem(t.word))
+            if place and t.word in wl.COUNTRIES:
+                return None  # 越南企业 | 河内…: a country and a kind are read as such (_FOREIGN_KIND)
+            if place and i < k:
+                before = tokens[i - 1] if i > 0 else None
+                if before is None or before.end != t.start or not HAN.match(before.word) \
+                        or before.word in _NAME_BOUNDARY or before.pos in ("p", "c", "v", "uj", "ul", "d", "ns") \
+                        or before.word in _VERB_CHARS:
+                    return t.start, i - 1
+                return None
+            glued_to_rare = len(t.word) == 1 and i > 0 and unknown_char(tokens[i - 1]) \
+                and tokens[i - 1].end == t.start  # a rare character (x) | 和: jieba split the brand's second off it
+            if not HAN.match(t.word) and not unknown_char(t):
+                return None
+            if not glued_to_rare and (t.pos in ("p", "uj", "ul", "m", "r") or t.word in _NAME_BOUNDARY
+                                      or t.word in HOLDS_POST_WORDS or (len(t.word) == 1 and t.word in _VERB_CHARS)
+                                      or t.word.endswith(wl.DESCRIPTOR_ENDS) or "公司" in t.word):
+                return None
+            entry = self.dictionary.entry(t.word)
+            if len(t.word) > 1 and t.pos in ("v", "vd", "ad", "d", "a") and entry is not None \
+                    and entry[0] >= ACTION_MIN_FREQ:
+                return None
+            chars += len(t.word)
+            if chars > 8:
+                return None
+            i -= 1
         return None
 
     def _lone_first_char(self, tokens: list[Token], k: int, start: int) -> bool:

@@ -18,7 +18,7 @@ class PlaceFacts(ClauseRules):
         """总部位于 P, 位于 P: where the subject, the name the place describes, or each listed name is."""
         text, clause, subject, add, place_at = scope.text, scope.clause, scope.subject, scope.add, scope.place_at
         c, cs = clause.text, clause.start
-        if (m := re.search(r"总部(?:均|也|都)?(?:位于|设在|设于|在|坐落于)", c)) is not None:
+        if (m := re.search(r"总部(?:均|也|都|则|仍|现)?(?:位于|设在|设于|在|坐落于)", c)) is not None:
             place = place_at(cs + m.end())
             if place is not None:
                 nxt = self._described_after(text, clause, place)

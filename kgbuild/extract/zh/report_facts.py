@@ -48,6 +48,8 @@ class ReportFacts(ClauseRules):
                                                  share.group(1), kind="value")))
                 add(owned, "ownedBy", owner, quals)
         self._holder_named_owner(text, clause, timed, sentence, topic_org, add)
+        self._stake_in_company(text, clause, subject, timed, topic_org, sentence_end, add)
+        self._founders_stakes(text, clause, sentence, add)
         if (hit := re.match(r"\s*(?:为|是)(?:本公司|公司)的?(?:共同)?(?:控股股东|实际控制人|第一大股东)",
                             c)) is not None \
                 and topic_org is not None:
@@ -154,6 +156,52 @@ class ReportFacts(ClauseRules):
             parent = parents[-1] if parents else org_subject
             for sub in self._listed(clause, cs + hit.end(), self._org):
                 add(sub, "partOf", parent)
+
+    def _founders_stakes(self, text: str, clause: Clause, sentence: list[Mention], add: Callable[..., None]) -> None:
+        """A与B共同出资设立C，注册资本…，其中A持股60%: a founder's stake in the company the sentence set up makes it
+        an owner of that company."""
+        c, cs = clause.text, clause.start
+        held = re.match(r"\s*(?:其中)?\s*(?P<who>[^，。；]{2,24}?)(?:持股|持有其|出资占比)(?:比例)?(?:为|约为|约)?("
+                        + VALUE_RE.pattern + r")", c)
+        if held is None or not held.group(2).endswith("%"):
+            return
+        holder = next((x for x in clause.mentions if x.start == cs + held.start("who") and x.end == cs + held.end("who")
+                       and (self._org(x) or self._person(x))), None)
+        founded = [x for x in sentence if x.end <= cs and self._company(x) and re.search(
+            r"(?:设立|成立|组建)(?:了|的)?(?:一家)?(?:控股|全资|合资)?(?:子公司|合资公司)?$",
+            text[max(0, x.start - 16):x.start])]
+        if holder is None or not founded or founded[-1].name == holder.name \
+                or holder.name in founded[-1].aliases:
+            return
+        at = cs + held.start(2)
+        share = Mention(held.group(2), self.fallback, at, at + len(held.group(2)), held.group(2), kind="value")
+        add(founded[-1], "ownedBy", holder, [("比例", share)])
+
+    def _stake_in_company(self, text: str, clause: Clause, subject: Mention, timed: list[tuple[str, Mention]],
+                          topic_org: Mention | None, sentence_end: int, add: Callable[..., None]) -> None:
+        """目前，贾明远直接持有公司31.5%的股份; 交易完成后，X将持有公司8%的股权: the holder opening the clause owns
+        the report's company (with the stake), whether or not the sentence goes on to call it the controlling
+        shareholder (those sentences are read above as well: one fact)."""
+        c, cs = clause.text, clause.start
+        held = re.search(r"(?:直接|间接|合计|共|将|已|仍|目前|现|通过[^，。；持]{1,10}?)*持有(?:本公司|公司)("
+                         + VALUE_RE.pattern + r")的?(?:股份|股权|股本)", c)
+        if held is None or topic_org is None:
+            return
+        opened = re.match(r"\s*(?:目前|截至[^，。；]{2,14}|此外|同时|其中)?[，,]?\s*", c)
+        holder = next((x for x in clause.mentions if opened is not None and x.start == cs + opened.end()
+                       and x.end == cs + held.start() and (self._person(x) or self._org(x))), None)
+        if holder is None and opened is not None and opened.end() == held.start() and self._person(subject) \
+                and subject.end <= cs:
+            holder = subject  # 周立群现任公司董事长，直接持有公司31.5%的股份: the person the sentence is about
+        if holder is None or holder.name == topic_org.name or holder.name in topic_org.aliases:
+            return
+        if re.search(r"控股股东|实际控制人|第一大股东", text[cs:sentence_end]):
+            return  # …持有公司41.6%的股份，为公司控股股东: read with its own cue above
+        at = cs + held.start(1)
+        share = held.group(1)
+        quals = [*timed, *([("比例", Mention(share, self.fallback, at, at + len(share), share, kind="value"))]
+                           if share.endswith("%") else [])]
+        add(topic_org, "ownedBy", holder, quals)
 
     def _holder_named_owner(self, text: str, clause: Clause, timed: list[tuple[str, Mention]],
                             sentence: list[Mention], topic_org: Mention | None, add: Callable[..., None]) -> None:

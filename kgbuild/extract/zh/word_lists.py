@@ -33,6 +33,7 @@ ORG_SUFFIXES: tuple[tuple[str, str], ...] = (
     ("医院", "Hospital|Organization"),
     ("管理局", "GovernmentAgency|Organization"), ("监督管理局", "GovernmentAgency|Organization"),
     ("管理总局", "GovernmentAgency|Organization"), ("总局", "GovernmentAgency|Organization"),
+    ("分局", "GovernmentAgency|Organization"),  # 宁波市公安局鄞州区分局: a bureau's district office
     ("局", "GovernmentAgency|Organization"), ("厅", "GovernmentAgency|Organization"),
     ("部", "GovernmentAgency|Organization"), ("署", "GovernmentAgency|Organization"),
     ("人民政府", "GovernmentAgency|Organization"), ("政府", "GovernmentAgency|Organization"),
@@ -75,6 +76,9 @@ EXECUTIVE_TITLES: tuple[str, ...] = (
     "董事会主席", "董事会副主席", "轮值董事长", "执行董事长", "联席董事长",
     "副董事长", "董事长", "首席执行官", "首席技术官", "首席财务官",
     "首席运营官",
+    # the other chief officers companies name (a CISO, a CMO...): a person right after one holds the post
+    "首席信息安全官", "首席信息官", "首席营销官", "首席产品官", "首席战略官", "首席投资官", "首席数据官", "首席风险官",
+    "首席人力资源官", "首席法务官", "首席商务官", "首席医学官", "首席设计官", "首席品牌官",
     "首席科学家", "首席经济学家", "执行总裁", "高级副总裁", "副总裁", "总裁", "常务副总经理", "副总经理", "总经理",
     "执行董事", "独立董事", "董事", "监事会主席", "监事", "董事会秘书", "财务总监", "总监", "副行长", "行长", "副校长",
     "校长助理", "院长助理", "总裁助理", "总经理助理",
@@ -133,7 +137,8 @@ PERSON_TITLES: tuple[str, ...] = (
 PERSON_VERBS = ("表示", "指出", "认为", "说", "称", "介绍", "强调", "透露", "出席", "出生", "生于", "毕业", "担任",
                 "出任",
                 "现任", "曾任", "创办", "创立", "著有", "去世", "逝世", "获得", "荣获", "创作", "撰写", "执导", "主演",
-                "编著", "接任", "继任", "当选", "加入", "辞去", "辞任", "接替", "就读")
+                "编著", "接任", "继任", "当选", "加入", "辞去", "辞任", "接替", "就读", "加盟", "正式加盟",
+                "正式加入")
 
 # Single-character surnames (the commonest, covering most of the population) and compound ones.
 SURNAMES = frozenset(
@@ -181,7 +186,7 @@ PLACE_STOP = frozenset((
     "上市 上云 中外 东西 南北 国内 国外 海外 境内 境外 全国 各地 本地 当地 外地 异地 中方 美方 外方 双方 全球 世界 "
     "国际 地区 城市 省份 市场 市区 郊区 城区 社区 小区 景区 园区 区域 开发区 新区 内地 大陆 中华 华夏 中原 西南 东南 "
     "西北 东北 江南 江北 长河 山河 江山 河山 湖海 天下 人间 四海 海内 沿海 上海市场 南方 北方 东方 西方 "
-    "新建 新设 新增"  # verbs of reports that jieba's dictionary also lists as places (新建县): 在印度新建两座工厂
+    "新建 新设 新增 加盟"  # verbs of reports that jieba's dictionary also lists as places (新建县): 在印度新建两座工厂
 ).split())
 # Endings that make a suffix-typed word an ordinary thing (集成电路芯片 is no -片 medicine).
 KIND_ENDINGS = ("芯片", "图片", "照片", "卡片", "唱片", "影片", "名片", "大片", "短片", "切片", "刀片", "晶片", "碎片",
@@ -265,3 +270,10 @@ STOP_NAMES = frozenset((
 # get (两人将各获得奖金), what a dig cleared (清理墓葬63座). A stated figure (营业收入, 授权专利, 在职员工) has none.
 ONE_OFF_ACT_WORDS = ("出资", "募集", "募资", "融资", "受让", "转让", "捐赠", "捐款", "捐资", "股价", "收涨", "收跌",
                      "涨停", "跌停", "首批", "各获得", "将获得", "清理", "发掘")
+# Broad regions: continents, oceans and a country's compass regions. A text names them as markets and
+# directions (机床出口中东和南美, 门店遍布华南地区, 北美订单减少), hardly ever as a party to a fact, so one that no
+# fact of its chunk uses is no entity (the labelled sets list one of 23 such mentions as an entity).
+BROAD_REGIONS = frozenset("欧洲 亚洲 非洲 美洲 北美 北美洲 南美 南美洲 拉美 拉丁美洲 大洋洲 南极洲 中东 "
+                          "东南亚 南亚 中亚 西亚 东亚 东欧 西欧 北欧 南欧 太平洋 大西洋 印度洋 北冰洋 南极 北极 "
+                          "华东地区 华南地区 华北地区 华中地区 西南地区 西北地区 东北地区 长三角地区 珠三角地区 "
+                          "京津冀地区 海外 境外".split())

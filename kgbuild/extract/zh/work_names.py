@@ -162,6 +162,9 @@ class WorkNames(NameRules):
             elif self.award and re.search(r"(?:荣获|获评|获授|被授予|授予|获颁|荣膺|获得|被[^，。；“”]{0,20}?评为)"
                                           r"(?:\d{4}年度?)?$", text[:m.start()]):  # 荣获2023年度“中国慈善奖”
                 cls, phrase = self.award, ""  # 获评“云南省优秀企业家”: what is conferred is an award
+            elif self.award and re.search(r"(?:荣获|获得|获颁|获)[^，。；“”]{2,24}?(?:颁发|授予|评选|评定)的$",
+                                          text[max(0, m.start() - 40):m.start()]):
+                cls, phrase = self.award, ""  # 荣获中国轻工业联合会颁发的“创新设计奖”: the body that gives it between
             elif self.award and m.group(1).endswith(("奖", "奖章", "勋章")) \
                     and _EDITION_BEFORE.search(text[:m.start()]):
                 cls, phrase = self.award, ""  # 第九届“江南企业家精神奖”评选结果揭晓: a prize given by edition
