@@ -76,7 +76,8 @@ def norm(name: str) -> str:
 def forms(name: str) -> frozenset[str]:
     """The normalised name and its singular readings (`masked arrays` -> `masked array`, `dependencies` ->
     `dependency`): one of them equal on both sides is a match."""
-    key = norm(name)
+    # A name made of punctuation only (Vim's `:` command) normalises to nothing: it is then its own form.
+    key = norm(name) or name.replace("`", "").strip(" \t'\"").lower()
     out = {key}
     if key.endswith("ies") and len(key) > 4:
         out.add(key[:-3] + "y")
