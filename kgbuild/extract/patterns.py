@@ -25,7 +25,7 @@ from kgbuild.extract.code_text import looks_like_code
 from kgbuild.extract.collegiate_names import college_towns
 from kgbuild.extract.coordination import misread_list_verbs
 from kgbuild.extract.entities import collect_mentions, link_surnames
-from kgbuild.extract.facts import CONCEPT, PROPN, Classes, Facts, Mention
+from kgbuild.extract.facts import CONCEPT, PROPN, Classes, Facts, Mention, used_mentions
 from kgbuild.extract.member_lists import GROUP_NOUNS, group_of_names
 from kgbuild.extract.name_conjuncts import attach_name_conjuncts
 from kgbuild.extract.nouns import (
@@ -119,13 +119,12 @@ class Reader:
         attribute_values(state)
         works_by(state)
         mentions = [*state.mentions, *state.used.values()]
-        if state.aliased:
-            # "Demon Dice, originally published as Chaos Progenitus": the second name is an
-            # alias of the first, not another entity (unless a fact needs it as a node).
-            needed = {id(m) for t in state.triples for m in (t.subject, t.object, *(q for _, q in t.qualifiers))}
-            needed.update(id(m) for e in state.events for ms in e.arguments.values() for m in ms)
-            needed.update(id(m) for e in state.events for m in (e.time, e.place) if m is not None)
-            mentions = [m for m in mentions if id(m) not in state.aliased or id(m) in needed]
+        # Two kinds of mention are nodes only when a fact needs them. "Demon Dice, originally published as Chaos
+        # Progenitus": the second name is an alias of the first, not another entity. A date is a qualifier of
+        # what happened then, not a thing of its own: one that no triple, qualifier or event uses ("As from June
+        # 2014, the Queen ... accorded ..." when the clause made no fact) would be a node with no edge.
+        needed = used_mentions(state.triples, state.events)
+        mentions = [m for m in mentions if id(m) in needed or not (m.is_date or id(m) in state.aliased)]
         _propagate_classes(state, mentions)
         return Facts(mentions, state.triples, state.events, state.drops)
 
