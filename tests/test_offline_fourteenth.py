@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 from test_offline_extractor import FakeSchema
-from test_offline_rules import names, run
+from test_offline_rules import names, run, triples
 
 from kgbuild.extract.offline import OfflineExtractor
 
@@ -42,3 +42,59 @@ def test_a_date_a_fact_uses_stays(extractor: OfflineExtractor) -> None:
                             "album released by Paramount Records in 1970.", "Christmas with The Brady Bunch")
     assert "1970" in names(result)
     assert {h.object.name for h in result.hypernodes} == {"1970"}
+
+
+# ---------------------------------------------------------------------------- "A as B" in a cast
+
+
+def test_a_cast_of_actors_as_characters(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Fast Break (film)": the parser hangs each "as" on the previous member; main read no part.
+    result = run(extractor, "Fast Break is a 1979 American comedy film. \"Fast Break\" stars Gabe Kaplan as David "
+                            "Greene, Harold Sylvester as D.C. and Bernard King as Hustler. It was directed by Jack "
+                            "Smight and produced by Stephen Friedman.", "Fast Break (film)")
+    found = triples(result)
+    for actor, character in (("Gabe Kaplan", "David Greene"), ("Harold Sylvester", "D.C."),
+                             ("Bernard King", "Hustler")):
+        assert (actor, "play", character) in found
+
+
+def test_a_cast_after_a_colon_and_the_character_with_the(extractor: OfflineExtractor) -> None:
+    # 2Wiki "Flash Gordon's Trip to Mars": a colon's list, and "as the Clay King" (the NER's name is "Clay").
+    result = run(extractor, "Flash Gordon's Trip to Mars is a 1938 Universal Pictures 15 – chapter superhero movie "
+                            "serial, based on the syndicated newspaper comic strip\" Flash Gordon\". It is the second of "
+                            "the three Flash Gordon serials made by Universal between 1936 and 1940. The main cast from "
+                            "the first serial reprise their roles: Buster Crabbe as Flash Gordon, Jean Rogers as Dale "
+                            "Arden, Frank Shannon as Dr. Alexis Zarkov, Charles B. Middleton as Ming the Merciless, and "
+                            "Richard Alexander as Prince Barin. Also in the principal cast are Beatrice Roberts as Queen "
+                            "Azura, Donald Kerr as Happy Hapgood, Montague Shaw as the Clay King, and Wheeler Oakman as "
+                            "Ming's chief henchman.", "Flash Gordon's Trip to Mars")
+    found = triples(result)
+    assert ("Jean Rogers", "play", "Dale Arden") in found
+    assert ("Charles B. Middleton", "play", "Ming the Merciless") in found
+    assert ("Richard Alexander", "play", "Prince Barin") in found
+    assert ("Beatrice Roberts", "play", "Queen Azura") in found
+
+
+def test_guest_stars_as_reads_the_verbs_subject(extractor: OfflineExtractor) -> None:
+    # HotpotQA "The Itchy & Scratchy & Poochie Show": "as" follows the verb, so the actor is its subject.
+    result = run(extractor, "\"The Itchy & Scratchy & Poochie Show\" is the fourteenth episode in the eighth season of "
+                            "the American animated television series \"The Simpsons\". It was written by David X. "
+                            "Cohen and directed by Steven Dean Moore. Phil Hartman also guest stars as Troy McClure.",
+                 "The Itchy & Scratchy & Poochie Show")
+    assert any(s == "Phil Hartman" and o == "Troy McClure" and p in ("play", "voice") for s, p, o in triples(result))
+
+
+def test_a_pair_as_a_pair_is_not_read(extractor: OfflineExtractor) -> None:
+    # Guard, HotpotQA "A Very Brady Sequel": "Shelley Long and Gary Cole as Carol and Mike Brady" pairs in order;
+    # the last actor does not play the first character.
+    result = run(extractor, "A Very Brady Sequel is a 1996 American comedy film. The film was directed by Arlene "
+                            "Sanford and stars Shelley Long and Gary Cole as Carol and Mike Brady.", "A Very Brady Sequel")
+    assert not any(p == "play" for _, p, _ in triples(result))
+
+
+def test_portrays_x_as_y_is_no_part(extractor: OfflineExtractor) -> None:
+    # Guard, 2Wiki "Robin Hood of El Dorado (film)": how the film shows a man, not whom he plays.
+    result = run(extractor, "The Robin Hood of El Dorado is a western film directed by William A. Wellman for MGM in "
+                            "1936. The movie portrays Joaquin Murrietta as the Robin Hood of Old California in 1850, a "
+                            "kind, gentle man who was driven to violence.", "Robin Hood of El Dorado (film)")
+    assert not any(p == "play" for _, p, _ in triples(result))

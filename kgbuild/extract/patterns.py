@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from kgbuild.extract.arguments import Lemma
 from kgbuild.extract.cast_lists import cast_subjects
+from kgbuild.extract.cast_roles import cast_roles
 from kgbuild.extract.chunk_state import ChunkState
 from kgbuild.extract.clauses import clause
 from kgbuild.extract.code_text import looks_like_code
@@ -116,6 +117,7 @@ class Reader:
         role_prefixes(state)
         misread_list_verbs(state)  # "and stars (compound) Pam Grier, Sid Haig, Anitra Ford, and Carol Speed"
         cast_subjects(state)  # "A, B and C also star."
+        cast_roles(state)  # "Michael Caine as Alfred Pennyworth, Gary Oldman as James Gordon"
         attribute_values(state)
         works_by(state)
         mentions = [*state.mentions, *state.used.values()]
