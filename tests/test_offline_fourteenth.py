@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 from test_offline_extractor import FakeSchema
-from test_offline_rules import names, run, triples
+from test_offline_rules import names, run, triples, types
 
 from kgbuild.extract.offline import OfflineExtractor
 
@@ -98,3 +98,26 @@ def test_portrays_x_as_y_is_no_part(extractor: OfflineExtractor) -> None:
                             "1936. The movie portrays Joaquin Murrietta as the Robin Hood of Old California in 1850, a "
                             "kind, gentle man who was driven to violence.", "Robin Hood of El Dorado (film)")
     assert not any(p == "play" for _, p, _ in triples(result))
+
+
+# ---------------------------------------------------------------------------- "the largest", "the only": a type
+
+
+def test_the_only_album_is_a_type_and_the_album_its_topic(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Welcome to Loserville": "the only studio album" picks one of a kind as "the third studio album" does;
+    # main gave the topic no type, so "The album was released ... by Mercury Records" stood for nothing.
+    result = run(extractor, "Welcome to Loserville is the only studio album, from British pop punk band Son of Dork. "
+                            "The album was released on 21 November 2005 by Mercury Records.", "Welcome to Loserville")
+    assert types(result).get("Welcome to Loserville") == "studio album"
+    assert ("Mercury Records", "release", "Welcome to Loserville") in triples(result)
+
+
+def test_a_superlative_is_a_type(extractor: OfflineExtractor) -> None:
+    # HotpotQA "History of Ahmedabad": "the largest city in the state of Gujarat"; then "the present city" is it.
+    result = run(extractor, "Ahmedabad is the largest city in the state of Gujarat. It is located in western India on "
+                            "the banks of the River Sabarmati. The city served as political as well as economical "
+                            "capital of the region since its establishment. The present city was founded on 26 "
+                            "February 1411 and announced as the capital on 4 March 1411 by Ahmed Shah I of Gujarat "
+                            "Sultanate as a new capital.", "History of Ahmedabad")
+    assert types(result).get("Ahmedabad") == "city"
+    assert ("Ahmedabad", "founded on", "26 February 1411") in triples(result)
