@@ -121,3 +121,27 @@ def test_a_superlative_is_a_type(extractor: OfflineExtractor) -> None:
                             "Sultanate as a new capital.", "History of Ahmedabad")
     assert types(result).get("Ahmedabad") == "city"
     assert ("Ahmedabad", "founded on", "26 February 1411") in triples(result)
+
+
+# ---------------------------------------------------------------------------- a middle name is no second person
+
+
+def test_the_surname_is_the_person_the_text_names_with_a_middle_name(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Colin Patterson (ice hockey)": the page's title "Colin Patterson" and the text's "Colin Alexander
+    # Patterson" made the surname ambiguous on main, so "Patterson was ..." was a second node with its own facts.
+    result = run(extractor, "Colin Alexander Patterson (born May 11, 1960) is a Canadian former professional ice hockey "
+                            "player who played ten seasons in the National Hockey League (NHL). An undrafted player, "
+                            "he signed as a free agent with the Calgary Flames in 1983 after three seasons of college "
+                            "hockey with the Clarkson Golden Knights. Patterson was a member of the Flames' 1989 "
+                            "Stanley Cup championship team. He was traded to the Buffalo Sabres in 1991 and retired in "
+                            "1993.", "Colin Patterson")
+    assert "Patterson" not in names(result)
+    assert ("Colin Alexander Patterson", "retire in", "1993") in triples(result)
+
+
+def test_a_father_with_the_same_surname_stays_another_person(extractor: OfflineExtractor) -> None:
+    # Guard, 2Wiki "Konstantin von Kügelgen": "Karl von Kügelgen" has a given name of its own; it is not the tail of
+    # "Konstantin Karl von Kügelgen" as "von Neumann" is of "John von Neumann".
+    result = run(extractor, "Konstantin Karl von Kügelgen( 1810 in Saratov – 1880 in Dorpat) was a German landscape "
+                            "painter and the son of Karl von Kügelgen.", "Konstantin von Kügelgen")
+    assert ("Konstantin Karl von Kügelgen", "son of", "Karl von Kügelgen") in triples(result)
