@@ -121,12 +121,12 @@ class Reader:
         attribute_values(state)
         works_by(state)
         mentions = [*state.mentions, *state.used.values()]
-        # Two kinds of mention are nodes only when a fact needs them. "Demon Dice, originally published as Chaos
-        # Progenitus": the second name is an alias of the first, not another entity. A date is a qualifier of
-        # what happened then, not a thing of its own: one that no triple, qualifier or event uses ("As from June
-        # 2014, the Queen ... accorded ..." when the clause made no fact) would be a node with no edge.
-        needed = used_mentions(state.triples, state.events)
-        mentions = [m for m in mentions if id(m) in needed or not (m.is_date or id(m) in state.aliased)]
+        if state.aliased:
+            # "Demon Dice, originally published as Chaos Progenitus": the second name is an alias of the first, not
+            # another entity (unless a fact needs it as a node). A date no fact uses stays a node: it is the anchor
+            # a question's date gives retrieval (docs/offline_extraction.md, fourteenth session, measured twice).
+            needed = used_mentions(state.triples, state.events)
+            mentions = [m for m in mentions if id(m) not in state.aliased or id(m) in needed]
         _propagate_classes(state, mentions)
         return Facts(mentions, state.triples, state.events, state.drops)
 
