@@ -121,3 +121,25 @@ def test_a_father_with_the_same_surname_stays_another_person(extractor: OfflineE
     result = run(extractor, "Konstantin Karl von Kügelgen( 1810 in Saratov – 1880 in Dorpat) was a German landscape "
                             "painter and the son of Karl von Kügelgen.", "Konstantin von Kügelgen")
     assert ("Konstantin Karl von Kügelgen", "son of", "Karl von Kügelgen") in triples(result)
+
+
+# ---------------------------------------------------------------------------- another name in a parenthesis
+
+
+def test_an_american_title_is_another_name_of_the_film(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Escape from the Dark": "(American title: X)" made X a second node with no edge on main.
+    result = run(extractor, "Escape from the Dark (American title: The Littlest Horse Thieves) is a 1976 British-American "
+                            "family drama film produced by Walt Disney Productions, directed by Charles Jarrott and "
+                            "starring Alastair Sim (in his final film role), Peter Barkworth and Maurice Colbourne.",
+                 "Escape from the Dark")
+    film = next(e for e in result.entities if e.name == "Escape from the Dark")
+    assert any("Littlest Horse Thieves" in alias for alias in film.aliases)
+    assert not any("Littlest Horse Thieves" in name for name in names(result))
+
+
+def test_a_participle_up_to_as_opens_another_name(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Fred (Marvel Comics)": "(nicknamed Fredzilla)".
+    result = run(extractor, "Fred (nicknamed Fredzilla) is a fictional character appearing in American comic books "
+                            "published by Marvel Comics.", "Fred (Marvel Comics)")
+    assert "Fredzilla" not in names(result)
+    assert "Fredzilla" in next(e for e in result.entities if e.name == "Fred").aliases
