@@ -108,7 +108,7 @@ def link_surnames(
             dropped.add(id(current))
         elif (
             current is not None and current is not person and current.label == "PERSON"
-            and person.name.lower().endswith(" " + current.name.lower())  # "von Neumann" after "John von Neumann"
+            and _tail_of(person.name, current.name)  # "von Neumann" after "John von Neumann"
         ):
             for i in range(current.start, current.end):
                 tok2m[i] = person
@@ -168,15 +168,37 @@ def _link_given_name(
             dropped.add(id(current))
 
 
+def _tail_of(longer: str, shorter: str) -> bool:
+    """Whether `shorter` is the surname part of `longer`: "von Neumann" of "John von Neumann", "Torre Nilsson" of
+    "Leopoldo Torre Nilsson". A tail of three or more words that opens with a capitalised word has a given name of
+    its own: "Karl von Kügelgen" is the father of "Konstantin Karl von Kügelgen", not his surname."""
+    words = shorter.split()
+    if not longer.lower().endswith(" " + shorter.lower()):
+        return False
+    return len(words) <= 2 or not words[0][:1].isupper()
+
+
+def _same_ends(one: str, other: str) -> bool:
+    """Whether two names of two or more words share their first and last words ("Jessica Capshaw", "Jessica Brooke
+    Capshaw"): the same given name and surname, one with a middle name."""
+    a, b = one.split(",")[0].split(), other.split(",")[0].split()
+    return len(a) >= 2 and len(b) >= 2 and a[0] == b[0] and a[-1] == b[-1]
+
+
 def _add_surname(by_surname: dict[str, Mention | None], key: str, person: Mention) -> None:
     """Two people sharing a surname make it ambiguous (None), unless one name is the end of the
     other ("von Neumann", "John von Neumann"): the longer one is the person."""
     known = by_surname.setdefault(key, person)
     if known is None or known.name == person.name:
         return
-    if known.name.lower().endswith(" " + person.name.lower()):
+    if _same_ends(known.name, person.name):
+        # "Colin Alexander Patterson" in the text of the page titled "Colin Patterson": one person with a middle
+        # name, not two Pattersons; the name the text spells out (the earlier, real mention) is the person.
+        by_surname[key] = person if known.start < 0 <= person.start else known
         return
-    if person.name.lower().endswith(" " + known.name.lower()):
+    if _tail_of(known.name, person.name):
+        return
+    if _tail_of(person.name, known.name):
         by_surname[key] = person
         return
     by_surname[key] = None

@@ -106,3 +106,11 @@ class Facts:
     triples: list[Triple]
     events: list[EventFact]
     drops: list[tuple[str, str, str]]  # (reason, kind, detail)
+
+
+def used_mentions(triples: list[Triple], events: list[EventFact]) -> set[int]:
+    """The ids of the mentions some triple (subject, object, qualifier) or event (argument, time, place) uses."""
+    used = {id(m) for t in triples for m in (t.subject, t.object, *(q for _, q in t.qualifiers))}
+    used.update(id(m) for e in events for ms in e.arguments.values() for m in ms)
+    used.update(id(m) for e in events for m in (e.time, e.place) if m is not None)
+    return used

@@ -320,14 +320,19 @@ def _kind_conjunct(tok: Token) -> bool:
 
 
 def _indefinite(noun: Token) -> bool:
-    """ "a film", and "the third studio album", "the first woman": one of a kind, so a type."""
+    """ "a film", and "the third studio album", "the first woman", "the largest city", "the only studio album", "the
+    third-largest pizza chain": one of a kind (picked out by its rank), so a type."""
     children = list(noun.children)
     # "a woman's magazine", "a children's book": the article belongs to the generic possessor
     children += [d for c in children if c.dep_ == "poss" and c.tag_ in ("NN", "NNS") for d in c.children]
     return any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in children) or (
         any(c.dep_ == "det" and c.lower_ == "the" for c in children)
-        and any(c.dep_ == "amod" and (c.ent_type_ == "ORDINAL" or c.lower_ in ("debut", "last", "final"))
+        and any(c.dep_ == "amod" and (c.ent_type_ == "ORDINAL" or c.tag_ == "JJS" or c.lower_ in _RANK_WORDS)
                 for c in children))
+
+
+# Adjectives that pick one of a kind out by rank, as an ordinal or a superlative does ("the only studio album").
+_RANK_WORDS = frozenset({"debut", "last", "final", "only", "sole"})
 
 
 _CHILD_NOUNS = frozenset({"son", "daughter", "child"})

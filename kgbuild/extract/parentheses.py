@@ -77,6 +77,15 @@ def _life_parts(state: ChunkState, start: int, end: int) -> list[tuple[str, int,
 
 # Words that open another name of the parenthesis' owner: "La Luna (or LaLuna)", "(formerly "X")", "(also known as Y)".
 _OTHER_NAME_WORDS = frozenset({"or", "also", "formerly", "aka", "a.k.a.", "known", "called", "originally"})
+# Participles that say the name after them is another of the owner's, through a few lowercase words up to "as"/"to":
+# "They Flew Alone (released in the US as "Wings and the Woman")", "Samuel Adams (often shortened to Sam Adams)",
+# "Fred (nicknamed Fredzilla)", "Wrigley Field (then called Cubs Park)".
+_RENAMING_WORDS = frozenset({"released", "published", "shortened", "nicknamed", "renamed", "retitled", "marketed",
+                             "billed", "styled", "then", "later", "often", "sometimes", "commonly", "usually"})
+_RENAMING_ENDS = frozenset({"as", "to", "called", "named", "nicknamed", "known"})
+# Lowercase labels before a colon that give another name: "(translation: "The Seedling")", "(American title: The
+# Littlest Horse Thieves)", "(literally: "Electronic Game Software")"; a capitalised label is a language ("Danish:").
+_NAME_LABELS = frozenset({"title", "translation", "literally", "lit.", "name", "names"})
 
 
 def _other_names(state: ChunkState, open_i: int, start: int, end: int) -> bool:
@@ -112,8 +121,16 @@ def _other_name(state: ChunkState, open_i: int, start: int, end: int) -> bool:
     doc = state.doc
     k = start
     colon = next((j for j in range(start, min(end, start + 3)) if doc[j].text == ":"), None)
-    if colon is not None and colon > start and all(doc[j].text[:1].isupper() for j in range(start, colon)):
-        k = colon + 1  # "Danish:", "Old Welsh:"
+    if colon is not None and colon > start and (all(doc[j].text[:1].isupper() for j in range(start, colon)) or (
+            doc[colon - 1].lower_ in _NAME_LABELS)):
+        k = colon + 1  # "Danish:", "Old Welsh:", "American title:", "translation:"
+    elif doc[start].lower_ in _RENAMING_WORDS:
+        # "released in the US as", "often shortened to", "nicknamed": lowercase words up to the word that names
+        ends = [j for j in range(start, min(end, start + 6)) if doc[j].lower_ in _RENAMING_ENDS
+                and all(t.is_lower or t.text in ("US", "UK", "U.S.", "U.K.") for t in doc[start : j + 1])]
+        if not ends:
+            return False
+        k = ends[0] + 1
     else:
         while k < end and doc[k].lower_ in _OTHER_NAME_WORDS | {"as"}:
             k += 1

@@ -19,13 +19,14 @@ from typing import TYPE_CHECKING
 
 from kgbuild.extract.arguments import Lemma
 from kgbuild.extract.cast_lists import cast_subjects
+from kgbuild.extract.cast_roles import cast_roles
 from kgbuild.extract.chunk_state import ChunkState
 from kgbuild.extract.clauses import clause
 from kgbuild.extract.code_text import looks_like_code
 from kgbuild.extract.collegiate_names import college_towns
 from kgbuild.extract.coordination import misread_list_verbs
 from kgbuild.extract.entities import collect_mentions, link_surnames
-from kgbuild.extract.facts import CONCEPT, PROPN, Classes, Facts, Mention
+from kgbuild.extract.facts import CONCEPT, PROPN, Classes, Facts, Mention, used_mentions
 from kgbuild.extract.member_lists import GROUP_NOUNS, group_of_names
 from kgbuild.extract.name_conjuncts import attach_name_conjuncts
 from kgbuild.extract.nouns import (
@@ -116,15 +117,15 @@ class Reader:
         role_prefixes(state)
         misread_list_verbs(state)  # "and stars (compound) Pam Grier, Sid Haig, Anitra Ford, and Carol Speed"
         cast_subjects(state)  # "A, B and C also star."
+        cast_roles(state)  # "Michael Caine as Alfred Pennyworth, Gary Oldman as James Gordon"
         attribute_values(state)
         works_by(state)
         mentions = [*state.mentions, *state.used.values()]
         if state.aliased:
-            # "Demon Dice, originally published as Chaos Progenitus": the second name is an
-            # alias of the first, not another entity (unless a fact needs it as a node).
-            needed = {id(m) for t in state.triples for m in (t.subject, t.object, *(q for _, q in t.qualifiers))}
-            needed.update(id(m) for e in state.events for ms in e.arguments.values() for m in ms)
-            needed.update(id(m) for e in state.events for m in (e.time, e.place) if m is not None)
+            # "Demon Dice, originally published as Chaos Progenitus": the second name is an alias of the first, not
+            # another entity (unless a fact needs it as a node). A date no fact uses stays a node: it is the anchor
+            # a question's date gives retrieval (docs/offline_extraction.md, fourteenth session, measured twice).
+            needed = used_mentions(state.triples, state.events)
             mentions = [m for m in mentions if id(m) not in state.aliased or id(m) in needed]
         _propagate_classes(state, mentions)
         return Facts(mentions, state.triples, state.events, state.drops)
