@@ -432,7 +432,7 @@ class TechnicalPass:
             elif technical and m.label in _TITLE_LABELS and _quoted(text, m.name):
                 # A manual quotes what the reader sees or types, not a title: "the environment variables "LANG"
                 # and "LANGUAGE"" (a constant's shape: code), "the "Regional Settings" Control Panel" (a term).
-                if _CONSTANT.match(m.name):
+                if _CONSTANT.match(m.name) and not _names_a_part(text, m.name):
                     code_names.add(m.name)
                     continue
                 retyped[m.name] = classes.concept
@@ -517,6 +517,20 @@ _QUOTED = "[\"'\u201c\u201d\u2018\u2019]"
 def _quoted(text: str, name: str) -> bool:
     """The chunk writes `name` between quotation marks ("LANG", 'Regional Settings')."""
     return re.search(f"{_QUOTED}{re.escape(name)}{_QUOTED}", text) is not None
+
+
+# Nouns after a quoted name that make it a part of a document or a rule, not code: "the "SYNOPSIS" section", "any
+# "OPTIONS" and/or "ARGUMENTS" sections", "all "MUST" requirements".
+_PART_NOUNS = ("section", "heading", "chapter", "paragraph", "page", "requirement", "tab", "menu", "button", "dialog")
+
+
+def _names_a_part(text: str, name: str) -> bool:
+    """The quoted `name`, alone or in a list of quoted names, comes right before a noun for a part of a document or a
+    rule (`_PART_NOUNS`)."""
+    item = f"{_QUOTED}[^\"'\u201c\u201d\u2018\u2019]+{_QUOTED}"
+    pattern = (f"{_QUOTED}{re.escape(name)}{_QUOTED}(?:\\s*(?:,|and/or|and|or|,\\s*and|,\\s*or)\\s*{item})*"
+               f"\\s+(?:{'|'.join(_PART_NOUNS)})s?\\b")
+    return re.search(pattern, text) is not None
 
 
 def _alone(doc: Doc, m: Mention) -> bool:
