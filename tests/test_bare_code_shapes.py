@@ -1,5 +1,5 @@
 """Code that prose writes without backticks, by shapes only code has (`extract/code_text.py`): scoped names
-(`Net::FTP`), file names with a capitalised stem (`Makefile.PL`), Unicode code points (`U+FFFD`), and a manual's
+(`Net::FTP`), calls (`WriteMakefile()`), file names with a capitalised stem (`Makefile.PL`), Unicode code points (`U+FFFD`), and a manual's
 quoted constants (`"BDAT"`).
 
 Every sentence is from a page that no labelled technical set draws a passage from (Perl's `version.pod`,
@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kgbuild.extract.offline import OfflineExtractor
-from tests.test_technical_relations import classes, extract, extractor
+from tests.test_technical_relations import classes, extract, extractor, triples
 
 __all__ = ["extractor"]  # the fixture, used by name below
 
@@ -50,7 +50,7 @@ which you can use before applying PerlIO encoding to the filehandle.
 
 def test_a_file_with_a_capitalised_stem(tmp_path: Path, extractor: OfflineExtractor) -> None:
     # ExtUtils/MakeMaker/Tutorial.pod, under the list of a module's files.
-    found = classes(extract(tmp_path, extractor, """# ExtUtils::MakeMaker::Tutorial
+    results = extract(tmp_path, extractor, """# ExtUtils::MakeMaker::Tutorial
 
 ## DESCRIPTION
 
@@ -58,10 +58,13 @@ When you run Makefile.PL, it makes a Makefile.  That's the whole point of
 MakeMaker.  The Makefile.PL is a simple program which loads
 ExtUtils::MakeMaker and runs the WriteMakefile() function to generate a
 Makefile.
-"""))
+""")
+    found = classes(results)
     assert found.get("Makefile.PL") == "CodeElement"
     assert "PL" not in found and "Makefile" not in {k for k, v in found.items() if v == "Organization"}
     assert found.get("ExtUtils::MakeMaker") == "CodeElement"
+    assert found.get("WriteMakefile()") == "CodeElement"  # a call written bare
+    assert ("Makefile.PL", "load", "ExtUtils::MakeMaker") in triples(results)
 
 
 def test_a_code_point_is_code(tmp_path: Path, extractor: OfflineExtractor) -> None:

@@ -55,6 +55,10 @@ _BARE_FILE = re.compile(
 # hexadecimal address ("fe80::1": a segment opens with a letter) nor a label before "::" alone.
 _BARE_SCOPED = re.compile(
     r"(?<![\w`/.@:$%&*-])([A-Za-z_]\w*(?:::[A-Za-z_]\w*)+(?:->[A-Za-z_]\w*)?(?:\(\))?)(?![\w`:]|\.\w|->)")
+# A call with empty parentheses written bare ("initializers to qv()", "runs the WriteMakefile() function",
+# "call os.getcwd() first"): a function named as code names it. Not after "::" or "->" (the scoped name's) and not
+# with arguments ("item(s)", "(see below)" are English).
+_BARE_CALL = re.compile(r"(?<![\w`.:$@>/-])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\(\))(?![\w`(])")
 # A Unicode code point ("U+005A", "U+1F600"): a character's code, not a name of anyone.
 _CODE_POINT = re.compile(r"(?<![\w`+-])(U\+[0-9A-F]{4,6})(?![\w+-])")
 # An ending written right after code that makes a word of it: "`Buffer`s", "`OR`ing", "`require`d".
@@ -173,16 +177,16 @@ def mask_code(text: str, normalize: Callable[[str], str]) -> Masked:
     files.extend((size + f.start(1), size + f.end(1)) for f in _BARE_FILE.finditer(tail))
     spans.extend(_bare_code(tail, size))
     pieces.append(tail)
-    # A file named in prose makes no chunk a manual's ("README.md" is in any text about a project); a scoped name or
-    # a code point does, as inline code does.
+    # A file named in prose makes no chunk a manual's ("README.md" is in any text about a project); a scoped name, a
+    # call or a code point does, as inline code does.
     had_code = bool(spans)
     return Masked("".join(pieces), tuple(sorted(spans + files)), had_block or had_code)
 
 
 def _bare_code(prose: str, offset: int) -> list[tuple[int, int]]:
     """Spans (from `offset`) of code that prose writes without backticks and only code is shaped like: a scoped
-    name (`_BARE_SCOPED`), a Unicode code point."""
-    return [(offset + m.start(1), offset + m.end(1)) for pattern in (_BARE_SCOPED, _CODE_POINT)
+    name (`_BARE_SCOPED`), a call with empty parentheses (`_BARE_CALL`), a Unicode code point."""
+    return [(offset + m.start(1), offset + m.end(1)) for pattern in (_BARE_SCOPED, _BARE_CALL, _CODE_POINT)
             for m in pattern.finditer(prose)]
 
 
