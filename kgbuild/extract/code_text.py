@@ -105,7 +105,7 @@ CODE_KINDS = frozenset({
     "module", "class", "object", "event", "method", "function", "property", "option", "field", "argument",
     "parameter", "variable", "constant", "instance", "interface", "type", "header", "flag", "command", "attribute",
     "api", "package", "library", "callback", "hook", "key", "setting", "directive", "statement", "keyword",
-    "macro", "struct", "enum", "file", "directory", "program", "tool", "utility", "subcommand", "operator",
+    "macro", "struct", "enum", "file", "directory", "program", "tool", "utility", "subcommand", "operator", "block",
 })
 # Labels of names the NER is least sure of in a manual: people, bodies, places, unlabelled proper nouns.
 _NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", PROPN})
