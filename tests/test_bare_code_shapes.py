@@ -1,10 +1,11 @@
 """Code that prose writes without backticks, by shapes only code has (`extract/code_text.py`): scoped names
-(`Net::FTP`), calls (`WriteMakefile()`), file names with a capitalised stem (`Makefile.PL`), Unicode code points (`U+FFFD`), and a manual's
-quoted constants (`"BDAT"`).
+(`Net::FTP`), calls (`WriteMakefile()`), file names with a capitalised stem (`Makefile.PL`), Unicode code points
+(`U+FFFD`), and a manual's quoted constants (`"BDAT"`); and the guards that reading them needed (`term_ends`).
 
 Every sentence is from a page that no labelled technical set draws a passage from (Perl's `version.pod`,
-`Encode/PerlIO.pod`, `ExtUtils/MakeMaker/Tutorial.pod`, `Net/SMTP.pm` and `Pod/Usage.pm`, rendered as
-`bench/pod_markdown.py` does; Node's `util.md`), checked by script against every set's `source` field and text.
+`Encode/PerlIO.pod`, `ExtUtils/MakeMaker/Tutorial.pod`, `Net/SMTP.pm`, `Pod/Usage.pm`, `Test/Builder.pm` and
+`Math/Trig.pm`, rendered as `bench/pod_markdown.py` does; Node's `util.md` and `modules.md`), checked by script
+against every set's `source` field and text.
 """
 
 from __future__ import annotations
@@ -104,3 +105,48 @@ Each of the following invocations of `pod2usage()` will print the
 """))
     assert found.get("SYNOPSIS") == "Concept"
     assert found.get("ARGUMENTS") == "Concept"
+
+
+def test_the_class_singleton_is_no_kind_of_the_class(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # Test/Builder.pm, `reset`: once the bare scoped name is code, "the Test::Builder singleton" reads as code before
+    # a noun; a singleton is the class's one instance, not a kind the class is one of (fails without the guard).
+    found = triples(extract(tmp_path, extractor, """# Test::Builder
+
+## Construction
+
+Reinitializes the Test::Builder singleton to its original state.
+Mostly useful for tests run in persistent environments where the same
+test might be run multiple times in the same process.
+"""))
+    assert ("Test::Builder", "isA", "singleton") not in found
+
+
+def test_a_verb_after_code_before_many(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # Math/Trig.pm, DESCRIPTION: "defines" before "many" is the code's verb, not a kind ("define").
+    results = extract(tmp_path, extractor, """# Math::Trig
+
+## DESCRIPTION
+
+`Math::Trig` defines many trigonometric functions not defined by the
+core Perl which defines only the `sin()` and `cos()`.  The constant
+**pi** is also defined as are a few convenience functions for angle
+conversions, and *great circle formulas* for spherical movement.
+""")
+    assert not any(p == "isA" for s, p, o in triples(results) if s == "Math::Trig")
+
+
+def test_a_path_in_backticks_is_code_and_a_folder_no_kind(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # modules.md, "Package manager tips": a path is an identifier now; "folder" is a kind of code structure, as
+    # "directory" is, so the path before it is that folder (no isA).
+    results = extract(tmp_path, extractor, """# Modules
+
+## Package manager tips
+
+In order to make modules available to the Node.js REPL, it might be useful to
+also add the `/usr/lib/node_modules` folder to the `$NODE_PATH` environment
+variable. Since the module lookups using `node_modules` folders are all
+relative, and based on the real path of the files making the calls to
+`require()`, the packages themselves can be anywhere.
+""")
+    assert classes(results).get("/usr/lib/node_modules") == "CodeElement"
+    assert ("/usr/lib/node_modules", "isA", "folder") not in triples(results)

@@ -106,6 +106,7 @@ CODE_KINDS = frozenset({
     "parameter", "variable", "constant", "instance", "interface", "type", "header", "flag", "command", "attribute",
     "api", "package", "library", "callback", "hook", "key", "setting", "directive", "statement", "keyword",
     "macro", "struct", "enum", "file", "directory", "program", "tool", "utility", "subcommand", "operator", "block",
+    "folder",
 })
 # Labels of names the NER is least sure of in a manual: people, bodies, places, unlabelled proper nouns.
 _NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", PROPN})
