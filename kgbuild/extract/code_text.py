@@ -4,8 +4,10 @@ Readers keep code marked (`kgbuild.ingest.readers.markdown`: fenced blocks, back
 parsing, `mask_code` drops code blocks from the text the parser reads and unmarks inline code,
 remembering where it was; `parse_masked` makes each inline code span one token, so
 `socket.setTimeout(timeout[, callback])` is one word of the sentence and not eleven, and tags it a
-proper noun for the rules (a name, as far as grammar goes). After the rules, `technical_pass`
-retypes and prunes what they found:
+proper noun for the rules (a name, as far as grammar goes). Code that prose writes without backticks but only code
+is shaped like (a scoped name `Net::FTP`, a call `qv()`, a code point `U+005A`; a file `Makefile.PL` or a path
+`~/lib/perl5`) is marked the same way: Perl's POD, for one, links modules as bare names. After the rules,
+`technical_pass` retypes and prunes what they found:
 
 - a mention that is inline code, or shaped like code (`net.Socket`, `setIntercept`, `nh_saddr`,
   `--cert`, `f()`), is of the schema's code class (or left out, with `code_entities=False`) and

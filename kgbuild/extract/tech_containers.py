@@ -13,6 +13,8 @@ the two). Read here, on a technical chunk's inline code only (a term "in" someth
 - code as the subject of "is in Y", or of a relative "which is in Y": the same;
 - after a verb's preposition ("navigate to `chrome://inspect` in the browser") "in" may say where the action is
   done: there only code in code ("stored under `head_config` in `config.json`");
+- code that is the object of set, specify, define and the like, with an "in" the parser hung on the verb ("setting
+  the `ftp_firewall` option in Net::Config"): code in code, the same;
 - under a page titled by code (not a numbered rule's), "the `SYSTEM` option", "the optional `constructorOpt`
   argument" that the sentence gives to no other code is the page's (`_option_of_topic`).
 
