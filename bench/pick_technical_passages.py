@@ -54,17 +54,30 @@ Markdown page. Left out: the `tags` file, the histories (`version*.txt`, `todo.t
 `index.txt`, `quickref.txt`, `usr_toc.txt`), the licence and sponsoring pages (`uganda.txt`, `sponsor.txt`) and any
 section headed credits. A "package" is the user manual (`usr_*.txt`) or the reference (every other file), so
 `--per-package` caps each half. Without the flag nothing changes.
+
+`--info` (written for `technical_heldout12.jsonl`, `--root /usr/share/info`) makes the `--root` pool the GNU manuals in
+Info format: the gzip-compressed `*.info.gz` / `*.info-N.gz` files (read with Python's gzip module; `dir` and images
+are not of these names), each rendered as Markdown by bench/info_markdown.py (nodes only, after the `\x1f` separator
+and their `File: ..., Node: ...` line; titles underlined with `*`, `=`, `-`, `.` as headings of levels 1-4; the Top
+node, index nodes and copying/licence nodes left out; a `* Menu:` block to the end of its node left out; lines indented
+by 5+ spaces after a blank line as code blocks and other indented lines kept, so tables, lists and definitions are not
+eligible; makeinfo's 3-space paragraph indent removed; `‘x’` / `` `x' `` -> `` `x` ``, `*Note X::` -> "See X") and then
+split and judged eligible exactly like a Markdown page. A "file" is one `.gz` file (`find.info-1.gz`); a "package" is
+the manual (the name before `.info`: `find`, `gnupg`), so `--per-package` caps each manual. Without the flag nothing
+changes.
 """
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import random
 import re
 import site
 from pathlib import Path
 
-from pod_markdown import pod_to_markdown  # bench/ is on the path: this script runs as `python bench/NAME.py`
+from info_markdown import info_to_markdown  # bench/ is on the path: this script runs as `python bench/NAME.py`
+from pod_markdown import pod_to_markdown
 from vimdoc_markdown import vimdoc_to_markdown
 
 HEADING_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+<>_:.])\1{2,}\s*$")
@@ -85,6 +98,8 @@ NOT_USER_DOCS = re.compile(r"(^|/)(README|whats[-_]?new)[^/]*$", re.I)
 NOT_POD_DOCS = re.compile(r"(^|/)perldiag\.pod$|(^|/)History/")
 # Under --vimdoc: histories, index pages, the licence and sponsoring pages are not prose documentation.
 NOT_VIM_DOCS = re.compile(r"^(version\d*|todo|help|index|quickref|usr_toc|uganda|sponsor)\.txt$")
+# Under --info: a manual's Info file or one of its split parts (`find.info.gz`, `find.info-1.gz`).
+INFO_FILE = re.compile(r"\.info(-\d+)?\.gz$")
 FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
 
 
@@ -204,14 +219,15 @@ def docs_package(rel: str) -> str:
 
 
 def node_files(root: Path, used: set[str], docs_only: bool = False,
-               pod: bool = False, vimdoc: bool = False) -> dict[str, list[tuple[str, str, str | None]]]:
+               pod: bool = False, vimdoc: bool = False,
+               info: bool = False) -> dict[str, list[tuple[str, str, str | None]]]:
     """The --root pool: package -> [(source, body without front matter, front-matter title)]. Markdown and
     reStructuredText (`*.md`, `*.rst`; compressed files are not read), or with `pod` the `*.pod` files rendered as
     Markdown; a file an earlier set names by its absolute path (the first sets' `/usr/share/doc/...`) is used too."""
     files: dict[str, list[tuple[str, str, str | None]]] = {}
     prefix = source_prefix(root)
     suffixes = {".pod"} if pod else {".txt"} if vimdoc else {".md", ".rst"}
-    for f in sorted(p for p in root.rglob("*") if p.suffix in suffixes):
+    for f in sorted(p for p in root.rglob("*") if (INFO_FILE.search(p.name) if info else p.suffix in suffixes)):
         rel = f.relative_to(root).as_posix()
         source = f"{prefix}{rel}"
         if not f.is_file() or source in used or f.resolve().as_posix() in used or re.search(r"(^|/)tests?/", rel) \
@@ -222,6 +238,11 @@ def node_files(root: Path, used: set[str], docs_only: bool = False,
         if pod and NOT_POD_DOCS.search(rel):
             continue
         if vimdoc and NOT_VIM_DOCS.search(rel):
+            continue
+        if info:
+            with gzip.open(f, "rt", encoding="utf-8", errors="replace") as compressed:
+                files.setdefault(f.name.split(".info")[0], []).append((source, info_to_markdown(compressed.read()),
+                                                                       None))
             continue
         body = f.read_text(encoding="utf-8", errors="replace")
         if pod:
@@ -259,10 +280,14 @@ def main() -> None:
     parser.add_argument("--vimdoc", action="store_true",
                         help="with --root: Vim's help files (*.txt), rendered as Markdown, a package being the user "
                              "manual or the reference")
+    parser.add_argument("--info", action="store_true",
+                        help="with --root: GNU Info manuals (*.info.gz, *.info-N.gz), rendered as Markdown, a package "
+                             "being the manual")
     parser.add_argument("--per-file", type=int, help="with --root: most passages from one file (default: no cap)")
     args = parser.parse_args()
     used = sources_used(Path(__file__).parent / "data", args.drawing)
-    files = node_files(args.root, used, args.docs_only, args.pod, args.vimdoc) if args.root else site_files(used)
+    files = (node_files(args.root, used, args.docs_only, args.pod, args.vimdoc, args.info) if args.root
+             else site_files(used))
     if args.root:
         draw_by_paragraph(files, args.seed, args.count, args.per_file, args.per_package)
         return
