@@ -35,8 +35,9 @@ are skipped with a line; files are taken in sorted order, the first `--per-doc` 
    writes. The first set is also scored per half (dev: even line index, the rules were tuned looking at
    it; test: odd). `--show-dev` prints the new code's output on the dev half, `--show` on every set given
    except those in NEVER_SHOWN (sets to be scored once with frozen rules: the eleventh and twelfth
-   held-out sets; the first ten were scored and read as development data, docs/technical_gold.md). With several sets, their relation
-   figures are also added up ("all N sets": the strictest way each set supports, and pairs).
+   held-out sets; the first ten were scored and read as development data, docs/technical_gold.md). With
+   several sets, their relation figures are also added up ("all N sets": the strictest way each set
+   supports, and pairs).
 
 Last line: one JSON object of figures, old and new (`old_*`, `new_*`, `speed_ratio_new_over_old`).
 """
