@@ -44,6 +44,8 @@ _BRANCH = re.compile(r"(?P<place>[\u4e00-\u9fff]{2,4}?)(?:分行|支行)")
 # verb, 大 | 和 an adjective and a conjunction)
 _FOREIGN_KIND = re.compile("(?:" + "|".join(sorted(wl.COUNTRIES, key=len, reverse=True))
                            + r")[\u4e00-\u9fff]{0,4}?(?:企业|公司)(?P<name>[\u4e00-\u9fff]{2,8})$")
+# What kind of body a foreign name is, said between its country and the name (挪威企业北极星海事系统公司).
+_KIND_WORDS = frozenset({"企业", "公司", "集团", "机构"})
 # Who runs a school or a body, words that name none of them without the country before (新加坡国立大学).
 _STATUS = frozenset("国立 州立 公立 私立 市立 皇家 联邦".split())
 _GOVERNMENT_ENDINGS = frozenset({"委员会", "部", "局", "署", "厅", "办公室"})
@@ -194,6 +196,11 @@ class OrgNames(NameRules):
                 country = Mention(first_word, self.country, start, start + len(first_word), first_word)
                 out.append(Found(country, "place"))
                 name, start = name[len(first_word):], start + len(first_word)
+                kind_word = next((w for w in _KIND_WORDS if name.startswith(w)), None)
+                if kind_word and len(name) - len(kind_word) >= len(m.group(0)) + 2:
+                    # 挪威企业北极星海事系统公司, 日本企业丸山纤维株式会社: what kind of body it is, said between the
+                    # country and the name, is no part of the name either
+                    name, start = name[len(kind_word):], start + len(kind_word)
             suffix = m.group(0)
             if re.match(r"(?:系统|平台|软件|业务|产品|账户|服务|卡)", text[e:e + 2]):
                 continue  # 分布式核心银行系统: the ending is inside a product's noun
