@@ -39,3 +39,22 @@ def test_a_graduate_or_classmate_before_a_name_is_a_person(zh: ChineseExtractor)
 def test_a_controller_restated_or_changed_is_a_person(zh: ChineseExtractor) -> None:
     result = entities(extract(zh, "本次股份转让完成后，公司控股股东仍为北辰投资有限公司，实际控制人仍为晁立言。"))
     assert "晁立言" in result
+
+
+def test_graduated_from_is_no_part_of_the_school(zh: ChineseExtractor) -> None:
+    # jieba cuts 毕业 (a noun) | 于明德 (a person's name) | 学院, and the walk back from 学院 took all of it
+    result = extract(zh, "温启明，1962年出生于江苏省扬州市，1984年毕业于明德学院，后在上海从事出版工作。")
+    assert "毕业于明德学院" not in entities(result)
+    assert ("温启明", "educatedAt", "明德学院") in triples(result)
+
+
+def test_a_schools_graduate_studied_there(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "晴川书屋由宁波大学毕业生冉秋野于2015年创办。"))
+    assert ("冉秋野", "educatedAt", "宁波大学") in facts
+    assert ("晴川书屋", "foundedBy", "冉秋野") in facts
+    assert ("冉秋野", "educatedAt", "宁波大学") in triples(extract(zh, "晴川书屋由宁波大学经济系博士毕业的冉秋野创办。"))
+
+
+def test_a_student_of_the_school_named_before(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "该项目由厦门大学教授邰晓川主持，论文第一作者为该校硕士研究生冉秋野。"))
+    assert ("冉秋野", "educatedAt", "厦门大学") in facts
