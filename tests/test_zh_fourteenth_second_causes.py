@@ -58,3 +58,15 @@ def test_a_schools_graduate_studied_there(zh: ChineseExtractor) -> None:
 def test_a_student_of_the_school_named_before(zh: ChineseExtractor) -> None:
     facts = triples(extract(zh, "该项目由厦门大学教授邰晓川主持，论文第一作者为该校硕士研究生冉秋野。"))
     assert ("冉秋野", "educatedAt", "厦门大学") in facts
+
+
+def test_a_field_expert_between_a_post_and_its_holder(zh: ChineseExtractor) -> None:
+    # 馆长为文献学家P: 文献学 (a surname's character first) was read as the holder's name
+    result = extract(zh, "濠溪图书馆馆长为文献学家苗若溪，她此前曾在浙江图书馆工作十年。")
+    assert "文献学" not in entities(result)
+    assert ("苗若溪", "worksFor", "濠溪图书馆") in triples(result)
+
+
+def test_a_clause_opening_with_the_current_holders_post(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "云溪纪念馆成立于1985年，现任馆长为邰晓川。"))
+    assert ("邰晓川", "worksFor", "云溪纪念馆") in facts

@@ -15,6 +15,10 @@ _HOLDS_POST = re.compile(r"(?:担任|出任|现任|曾任|兼任|历任|接任|�
                          r"(?<![主聘责信就继前委])任(?![务期何意命职]))")
 _PLACE_HEAD = re.compile(r"(?:常务)?(?:副)?(?:市长|县长|区长|省长|州长|镇长)$")
 # A field between a school and a post there (南京大学物理学教授, 复旦大学化学系博士生): no part of either.
+# The current holder of a post, said before the title that opens a clause (…，现任馆长为P).
+_NOW_HELD = re.compile(r"\s*(?:现任|新任|首任)")
+# What a person is, between 为 and the name (馆长为文献学家P, 院长为文博专家P).
+_FIELD_EXPERT = re.compile(r"为[\u4e00-\u9fff]{1,4}?(?:学家|专家|学者)")
 # A school's students named right before a person (南京大学博士研究生P).
 _STUDENT_WORDS = frozenset("博士研究生 硕士研究生 研究生 博士生 硕士生 本科生 在读博士".split())
 _FIELD_BETWEEN = re.compile(r"[\u4e00-\u9fff]{1,6}?(?:学|系|专业|学院)")
@@ -190,8 +194,9 @@ class CareerFacts(ClauseRules):
             # 小米集团创始人、董事长雷军: the titles of a run are all the person's after it, all the company's before it
             te = _TITLE_RUN.match(text, te).end()  # type: ignore[union-attr]
             ts -= len(_TITLE_RUN_BEFORE.search(text[cs:ts]).group(0))  # type: ignore[union-attr]
-            person = next((x for x in clause.mentions if x.start in (te, te + 1) and self._person(x)
-                           and text[te:x.start] in ("", "为")), None)  # 董事长为钱志远
+            person = next((x for x in clause.mentions if te <= x.start <= te + 8 and self._person(x)
+                           and (text[te:x.start] in ("", "为") or _FIELD_EXPERT.fullmatch(text, te, x.start))),
+                          None)  # 董事长为钱志远, 馆长为文献学家鲍静姝
             if person is None or m.group(0) in ("创始人", "联合创始人"):
                 continue  # 小米集团创始人雷军: founding it (foundedBy, below) says nothing of working there now
             org = next((x for x in clause.mentions if x.end in (ts, ts - 1) and self._org(x)), None)
@@ -208,10 +213,12 @@ class CareerFacts(ClauseRules):
                             and x.name.endswith(_POINTED_ENDS[kind.group(1)])), None)
             if org is None:  # 星河智能轮值董事长: a modifier between the name and the title
                 org = next((x for x in clause.mentions if self._org(x) and 0 < ts - x.end <= 2), None)
-            if org is None and self._org(subject) and LEAD_IN.match(text[cs:ts]) and not any(
+            if org is None and self._org(subject) and (LEAD_IN.match(text[cs:ts]) or _NOW_HELD.fullmatch(text[cs:ts])) \
+                    and not any(
                     x.end <= ts and not self._date(x) for x in clause.mentions):
                 # a clause that opens with the title (…荣获…称号，董事长陈思远获评…; 公司董事长为钱志远，总经理为
-                # 何建平) speaks of the organisation the sentence is about; 原总经理 (a former one) does not open so
+                # 何建平; …成立于1962年，现任馆长为P) speaks of the organisation the sentence is about; 原总经理 (a
+                # former one) does not open so
                 org = subject
             if org is None and last_post is not None and text[last_post[0].end:ts] in ("、", "和", "及", "以及"):
                 org = last_post[1]  # 蓝鲸物流集团董事长王海涛、总裁李静: the titles of one list are one company's
