@@ -70,3 +70,10 @@ def test_a_field_expert_between_a_post_and_its_holder(zh: ChineseExtractor) -> N
 def test_a_clause_opening_with_the_current_holders_post(zh: ChineseExtractor) -> None:
     facts = triples(extract(zh, "云溪纪念馆成立于1985年，现任馆长为邰晓川。"))
     assert ("邰晓川", "worksFor", "云溪纪念馆") in facts
+
+
+def test_a_district_jieba_cuts_into_three_words_after_its_city(zh: ChineseExtractor) -> None:
+    # jieba: 温州市 | 新 (an adjective) | 吴 (a surname) | 区
+    facts = triples(extract(zh, "瓯海光电科技有限公司于2018年在温州市新吴区成立，主要生产车载显示屏。"))
+    assert ("新吴区", "locatedIn", "温州市") in facts
+    assert ("瓯海光电科技有限公司", "locatedIn", "新吴区") in facts
