@@ -15,6 +15,12 @@ _HOLDS_POST = re.compile(r"(?:担任|出任|现任|曾任|兼任|历任|接任|�
                          r"(?<![主聘责信就继前委])任(?![务期何意命职]))")
 _PLACE_HEAD = re.compile(r"(?:常务)?(?:副)?(?:市长|县长|区长|省长|州长|镇长)$")
 # A field between a school and a post there (南京大学物理学教授, 复旦大学化学系博士生): no part of either.
+# The current holder of a post, said before the title that opens a clause (…，现任馆长为P).
+_NOW_HELD = re.compile(r"\s*(?:现任|新任|首任)")
+# What a person is, between 为 and the name (馆长为文献学家P, 院长为文博专家P).
+_FIELD_EXPERT = re.compile(r"为[\u4e00-\u9fff]{1,4}?(?:学家|专家|学者)")
+# A school's students named right before a person (南京大学博士研究生P).
+_STUDENT_WORDS = frozenset("博士研究生 硕士研究生 研究生 博士生 硕士生 本科生 在读博士".split())
 _FIELD_BETWEEN = re.compile(r"[\u4e00-\u9fff]{1,6}?(?:学|系|专业|学院)")
 # A bio's past or present job at a body (曾任X研究院研究员, 现任X学院作曲系教授, 现为X学院中文系副教授): the verb, the
 # body, a department or field, and a job that is no executive post (those are read with EXECUTIVE_TITLES).
@@ -188,8 +194,9 @@ class CareerFacts(ClauseRules):
             # 小米集团创始人、董事长雷军: the titles of a run are all the person's after it, all the company's before it
             te = _TITLE_RUN.match(text, te).end()  # type: ignore[union-attr]
             ts -= len(_TITLE_RUN_BEFORE.search(text[cs:ts]).group(0))  # type: ignore[union-attr]
-            person = next((x for x in clause.mentions if x.start in (te, te + 1) and self._person(x)
-                           and text[te:x.start] in ("", "为")), None)  # 董事长为钱志远
+            person = next((x for x in clause.mentions if te <= x.start <= te + 8 and self._person(x)
+                           and (text[te:x.start] in ("", "为") or _FIELD_EXPERT.fullmatch(text, te, x.start))),
+                          None)  # 董事长为钱志远, 馆长为文献学家鲍静姝
             if person is None or m.group(0) in ("创始人", "联合创始人"):
                 continue  # 小米集团创始人雷军: founding it (foundedBy, below) says nothing of working there now
             org = next((x for x in clause.mentions if x.end in (ts, ts - 1) and self._org(x)), None)
@@ -206,10 +213,12 @@ class CareerFacts(ClauseRules):
                             and x.name.endswith(_POINTED_ENDS[kind.group(1)])), None)
             if org is None:  # 星河智能轮值董事长: a modifier between the name and the title
                 org = next((x for x in clause.mentions if self._org(x) and 0 < ts - x.end <= 2), None)
-            if org is None and self._org(subject) and LEAD_IN.match(text[cs:ts]) and not any(
+            if org is None and self._org(subject) and (LEAD_IN.match(text[cs:ts]) or _NOW_HELD.fullmatch(text[cs:ts])) \
+                    and not any(
                     x.end <= ts and not self._date(x) for x in clause.mentions):
                 # a clause that opens with the title (…荣获…称号，董事长陈思远获评…; 公司董事长为钱志远，总经理为
-                # 何建平) speaks of the organisation the sentence is about; 原总经理 (a former one) does not open so
+                # 何建平; …成立于1962年，现任馆长为P) speaks of the organisation the sentence is about; 原总经理 (a
+                # former one) does not open so
                 org = subject
             if org is None and last_post is not None and text[last_post[0].end:ts] in ("、", "和", "及", "以及"):
                 org = last_post[1]  # 蓝鲸物流集团董事长王海涛、总裁李静: the titles of one list are one company's
@@ -248,12 +257,25 @@ class CareerFacts(ClauseRules):
                                                                "档案馆", "纪念馆", "医院")) or (
                     m.group(0) in ("总理", "副总理", "总统", "副总统", "首相", "市长", "省长")
                     and self._org(x)))), None))  # 国务院总理李强
-        for m in re.finditer(r"(?:博士研究生|硕士研究生|研究生|博士生|硕士生|本科生|在读博士)", c):
-            # 南京大学博士研究生邬星辰: a school's student studies there
+        for m in re.finditer(r"(?:博士研究生|硕士研究生|研究生|博士生|硕士生|本科生|在读博士|毕业生|校友|"
+                             r"(?:博士|硕士|本科)?毕业的)", c):
+            # 南京大学博士研究生邬星辰: a school's student studies there; so does its graduate (师范大学毕业生P,
+            # 清华大学计算机系博士毕业的P: the department between, where the rules named the school alone), and
+            # 该校博士研究生P a student of the school named last before
             ts, te = cs + m.start(), cs + m.end()
             student = next((x for x in clause.mentions if x.start == te and self._person(x)), None)
-            add(student, "educatedAt", next((x for x in clause.mentions if _next_to(text, x, ts)
-                                             and x.spg_class in self.is_edu), None))
+            school = next((x for x in clause.mentions if x.spg_class in self.is_edu and (
+                _next_to(text, x, ts) or re.fullmatch(r"[\u4e00-\u9fff]{1,8}?(?:系|专业)", text[x.end:ts]))), None)
+            pointed = school is None and student is not None and text[max(0, ts - 2):ts] == "该校"
+            if pointed:
+                school = next((x for x in reversed(scope.sentence) if x.spg_class in self.is_edu
+                               and x.end <= ts - 2), None)
+            if school is not None and (pointed or m.group(0) not in _STUDENT_WORDS) \
+                    and re.search(r"大学.+学院$", school.name):
+                # (河南大学美术学院毕业生P, 云南大学地球科学学院…该校博士研究生P: the faculty's student or the
+                # university's? The labelled sets say both; these newer shapes leave a faculty out)
+                school = None
+            add(student, "educatedAt", school)
 
     def _heads_of_places(self, scope: ClauseScope) -> None:
         """宁海县人民政府县长P works for that government."""

@@ -44,6 +44,10 @@ _BRANCH = re.compile(r"(?P<place>[\u4e00-\u9fff]{2,4}?)(?:分行|支行)")
 # verb, 大 | 和 an adjective and a conjunction)
 _FOREIGN_KIND = re.compile("(?:" + "|".join(sorted(wl.COUNTRIES, key=len, reverse=True))
                            + r")[\u4e00-\u9fff]{0,4}?(?:企业|公司)(?P<name>[\u4e00-\u9fff]{2,8})$")
+# What kind of body a foreign name is, said between its country and the name (挪威企业北极星海事系统公司).
+_KIND_WORDS = frozenset({"企业", "公司", "集团", "机构"})
+# A verb and 于 before a body's name (毕业于X, 任职于X), never the name's first characters.
+_VERB_AND_YU = frozenset("毕业于 就读于 肄业于 求学于 任职于 就职于 供职于 隶属于".split())
 # Who runs a school or a body, words that name none of them without the country before (新加坡国立大学).
 _STATUS = frozenset("国立 州立 公立 私立 市立 皇家 联邦".split())
 _GOVERNMENT_ENDINGS = frozenset({"委员会", "部", "局", "署", "厅", "办公室"})
@@ -194,6 +198,11 @@ class OrgNames(NameRules):
                 country = Mention(first_word, self.country, start, start + len(first_word), first_word)
                 out.append(Found(country, "place"))
                 name, start = name[len(first_word):], start + len(first_word)
+                kind_word = next((w for w in _KIND_WORDS if name.startswith(w)), None)
+                if kind_word and len(name) - len(kind_word) >= len(m.group(0)) + 2:
+                    # 挪威企业北极星海事系统公司, 日本企业丸山纤维株式会社: what kind of body it is, said between the
+                    # country and the name, is no part of the name either
+                    name, start = name[len(kind_word):], start + len(kind_word)
             suffix = m.group(0)
             if re.match(r"(?:系统|平台|软件|业务|产品|账户|服务|卡)", text[e:e + 2]):
                 continue  # 分布式核心银行系统: the ending is inside a product's noun
@@ -244,6 +253,11 @@ class OrgNames(NameRules):
                 # (2016年起任 | 华澜律师事务所: 任 is the verb of holding a post after 起 / 现 / 曾…, no surname there)
                 m.start += lead
                 m.name = m.form = m.name[lead:]
+            elif f.how == "org" and m.name[:3] in _VERB_AND_YU and len(m.name) >= 3 + 3:
+                # 毕业 (n) | 于金陵 (nr) | 大学: jieba glued the preposition to the name and the walk took the verb
+                # (a noun to jieba) with it; the school is what follows 于
+                m.start += 3
+                m.name = m.form = m.name[3:]
 
     def _name_lead(self, tokens: list[Token], k: int) -> tuple[int, int] | None:
         """远航 | 船舶股份有限公司, 创办了杭州 | 极 | 简科技有限公司: the walk back from the ending stopped at a word

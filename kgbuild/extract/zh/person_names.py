@@ -35,6 +35,7 @@ _GIVEN_NAME = re.compile(r"[\u4e00-\u9fff]{1,2}?(?=" + "|".join(wl.PERSON_VERBS)
 _GIVEN_NAME_AT_END = re.compile(r"[\u4e00-\u9fff]{1,2}?(?=[，。；！？）)]|等|$)")
 _BIRTH_ENTRY = re.compile(r"(?:^|(?<=[。！？\n]))\s*([\u4e00-\u9fff]{2,4})[，,]\s*\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?"
                           r"(?:出生|生于)")
+_FIELD_EXPERT = re.compile(r"[\u4e00-\u9fff]{1,4}?(?:学家|专家|学者)")
 _TITLE_WORDS = frozenset((*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES, "理事", "委员", "成员", "会员", "常委"))
 _TITLE_ENDS = tuple(_TITLE_WORDS)
 _BEFORE_A_NAME = frozenset("由与和及、，,。；;：:为是（(\n ")
@@ -136,7 +137,10 @@ class PersonNames(NameRules):
         for m in self._titles_re.finditer(text):  # 董事长徐直军, 作家周慕白; 董事长为钱志远
             add(m.end(), self._person_after_title(text, tokens, m.end()), m.group(0))
             if text[m.end():m.end() + 1] == "为":
-                add(m.end() + 1, self._cued_person(text, tokens, m.end() + 1), m.group(0))
+                # (馆长为文献学家P, 院长为文博专家P: what the person is, a field and 学家 / 专家, comes before the name)
+                described = _FIELD_EXPERT.match(text, m.end() + 1)
+                pos = described.end() if described is not None else m.end() + 1
+                add(pos, self._cued_person(text, tokens, pos), m.group(0))
         for m in _PERSON_CUE.finditer(text):  # 实际控制人为孙建国、孙晓梅夫妇; 聘任李卫东为公司总经理
             pos = m.end()
             while (end := self._cued_person(text, tokens, pos)) is not None:

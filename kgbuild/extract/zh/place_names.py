@@ -87,7 +87,7 @@ class PlaceNames(NameRules):
 
     def _districts_after_cities(self, tokens: list[Token], blocked: list[tuple[int, int]],
                                 places: list[Found]) -> list[Found]:
-        """长沙市 | 望 | 城区, 厦门市 | 思明区 (jieba: a verb and a noun, a noun): right after a city, the one or two
+        """长沙市 | 望 | 城区, 厦门市 | 思明区 (jieba: a verb and a noun, a noun): right after a city, the one to three
         words up to 区 / 县 are the district's name, three or four characters that are not one ordinary word; and
         河北省 | 保定市 (jieba: a noun): right after a province, the words up to 市 are its city's name."""
         out: list[Found] = []
@@ -96,7 +96,7 @@ class PlaceNames(NameRules):
         for i, tok in enumerate(tokens):
             if tok.start not in levels:
                 continue
-            for n in (1, 2):
+            for n in (1, 2, 3):  # (无锡市 | 新 | 吴 | 区: an adjective, a surname and the level, three words)
                 words = tokens[i:i + n]
                 name = "".join(t.word for t in words)
                 if len(words) == n and 3 <= len(name) <= 4 and HAN.match(name) and name[-1] in levels[tok.start] \

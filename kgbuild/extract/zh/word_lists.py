@@ -85,6 +85,8 @@ EXECUTIVE_TITLES: tuple[str, ...] = (
     "校长", "副院长", "院长", "所长", "副主席", "主席", "理事长", "秘书长", "会长", "社长", "总编辑", "主编", "局长",
     "副局长", "部长", "副部长", "厅长", "主任", "副主任", "党委书记", "书记", "创始人", "联合创始人", "合伙人",
     "主教练",
+    # who runs a museum, a library or a memorial hall (博物馆馆长P)
+    "馆长", "副馆长",
     "CEO", "CTO", "CFO", "COO", "总工程师", "负责人", "经理",
 )
 # Words jieba tags as verbs that company names are made of (无锡海川控股有限公司, 海川水处理设备有限公司).
@@ -96,7 +98,9 @@ ORG_NAME_WORDS = frozenset("控股 投资 发展 建设 处理 管理 服务 开
                            "医药 药业 生物 医疗 航空 汽车 电气 机械 重工 光电 材料 化工 食品 乳业 酒业 钢铁 通信 "
                            "电力 新能源 半导体 智能 软件 船舶 航运 数科 文旅 地产 证券 纺织 家居 电器 出版".split())
 # Phrases of company reports after which a name is a person's (实际控制人为孙建国、孙晓梅夫妇; 聘任李卫东为总经理).
-PERSON_CUES: tuple[str, ...] = ("实际控制人为", "实际控制人是", "法定代表人为", "法定代表人是", "法定代表人",
+# (实际控制人仍为 / 变更为 / 均为: a report restating or changing who controls the company names a person too)
+PERSON_CUES: tuple[str, ...] = ("实际控制人为", "实际控制人是", "实际控制人仍为", "实际控制人变更为", "实际控制人均为",
+                                "法定代表人为", "法定代表人是", "法定代表人",
                                 "控股股东为",
                                 "聘任", "聘请", "任命", "选举", "提名", "同意")
 # What follows a company's short name where it opens a clause of a report (2023年，海川环境实现营业收入…;
@@ -132,6 +136,8 @@ PERSON_TITLES: tuple[str, ...] = (
     "代表", "运动员", "教练",
     "选手",
     "建筑师", "设计师",
+    # who a person was at a school, said right before the name (大学同学P, 美术学院毕业生P): no post held there
+    "毕业生", "同学", "专家",
 )
 # Words after a name that show it is a person's: 李明远表示, 王蒙山出生于...
 PERSON_VERBS = ("表示", "指出", "认为", "说", "称", "介绍", "强调", "透露", "出席", "出生", "生于", "毕业", "担任",
@@ -147,7 +153,9 @@ SURNAMES = frozenset(
     "文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂成苗谷"
     "盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷"
     "晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝"
-    "冼阎谌蔺"
+    "冼阎谌蔺冀"
+    # (rare surnames of the Hundred Family Surnames whose characters open almost no ordinary word: 庹清扬, 郗明澈)
+    "庹郗禚笪厍鄢眭佴仉谯雒綦"
     # (less frequent surnames that hardly open an ordinary word: 杭既白, 赖宗翰)
     "赖洪杭郁奚钮狄贝束邰屠胥逄郦濮扈茹庾匡阙晁阚鞠竺逯桓亓芮粟雍糜"
     # (the other surnames of the Hundred Family Surnames that jieba's own dictionary tags as a person's name (nr)
