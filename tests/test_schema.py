@@ -172,6 +172,18 @@ def test_relation_allows(schema: Schema) -> None:
     assert not schema.relation_allows("employer", "City", "Company")
 
 
+def test_buildings_have_makers_and_products_win_awards() -> None:
+    schema = resolve_schema("open_domain")
+    # "The stadium was designed by A and built by B", "its air purifier won a design award": both were
+    # dropped as domain violations, so the building or product stayed an entity no relation touched.
+    assert schema.relation_allows("createdBy", "Building", "Company")
+    assert schema.relation_allows("createdBy", "Building", "Person")
+    assert schema.relation_allows("awardReceived", "ArtificialObject", "Award")
+    assert schema.relation_allows("awardReceived", "Transport", "Award")
+    assert not schema.relation_allows("createdBy", "City", "Person")
+    assert not schema.relation_allows("awardReceived", "City", "Award")
+
+
 def test_resolve_relation_and_events(schema: Schema) -> None:
     assert schema.resolve_relation("Born In") == "bornIn"
     assert schema.resolve_relation("birth_place_of") == "birthPlaceOf"
