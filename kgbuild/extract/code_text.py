@@ -4,8 +4,10 @@ Readers keep code marked (`kgbuild.ingest.readers.markdown`: fenced blocks, back
 parsing, `mask_code` drops code blocks from the text the parser reads and unmarks inline code,
 remembering where it was; `parse_masked` makes each inline code span one token, so
 `socket.setTimeout(timeout[, callback])` is one word of the sentence and not eleven, and tags it a
-proper noun for the rules (a name, as far as grammar goes). After the rules, `technical_pass`
-retypes and prunes what they found:
+proper noun for the rules (a name, as far as grammar goes). Code that prose writes without backticks but only code
+is shaped like (a scoped name `Net::FTP`, a call `qv()`, a code point `U+005A`; a file `Makefile.PL` or a path
+`~/lib/perl5`) is marked the same way: Perl's POD, for one, links modules as bare names. After the rules,
+`technical_pass` retypes and prunes what they found:
 
 - a mention that is inline code, or shaped like code (`net.Socket`, `setIntercept`, `nh_saddr`,
   `--cert`, `f()`), is of the schema's code class (or left out, with `code_entities=False`) and
@@ -40,9 +42,27 @@ _FENCED_BLOCK = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^[ \t]{0,3}\1
 # A file named in prose without backticks ("the README.md file", "documented in aliased_buffer.h", "updating
 # libproc.so"): code as much as "`setup.py`" is, by its extension. Lower-case stems or capitals only ("README.md",
 # not "Node.js", a program's name), the common extensions of source, build, library and documentation files.
+# A capitalised stem ("Makefile.PL", "Build.PL", "CMakeLists.txt", "Config.pm") only before an extension that no
+# program's name ends in (not ".js" or ".ts": "Node.js", "Vue.js"). Perl's files too: modules, scripts, POD, XS.
 _BARE_FILE = re.compile(
     r"(?<![\w`/.@:-])((?:[a-z_][\w-]*|[A-Z][A-Z_]+)(?:\.[\w-]+)*\.(?:md|py|js|mjs|cjs|ts|c|h|cc|cpp|hpp|so|txt|"
-    r"json|ya?ml|toml|cfg|ini|sh|rst|html?|css|xml|gyp|gypi|lock))(?![\w`/@-]|\.\w)")
+    r"json|ya?ml|toml|cfg|ini|sh|rst|html?|css|xml|gyp|gypi|lock|pl|PL|pm|pod|xs|rb|rs|java|php)"
+    r"|[A-Z][A-Za-z0-9_-]*(?:\.[\w-]+)*\.(?:md|py|c|h|cc|cpp|hpp|txt|json|ya?ml|toml|cfg|ini|sh|rst|xml|pl|PL|pm|"
+    r"pod|xs|rb|rs|java|php)"
+    # A path from the root or the home folder ("/usr/share/perl", "~/lib/perl5"), not "and/or" or a URL's.
+    r"|~?/[\w.+-]+(?:/[\w.+-]+)+/?|~/[\w.+-]+/?)(?![\w`/@-]|\.\w)")
+# A name scoped by "::" in prose without backticks ("the module Win32::Locale", "Net::FTP uses IO::Socket", "a
+# `std::vector`" written bare, Ruby's "ActiveRecord::Base"), with a method after "->" or "::" and a call's empty
+# parentheses: code by its separator, which no English word has (Perl's POD links modules as bare names). Not a
+# hexadecimal address ("fe80::1": a segment opens with a letter) nor a label before "::" alone.
+_BARE_SCOPED = re.compile(
+    r"(?<![\w`/.@:$%&*-])([A-Za-z_]\w*(?:::[A-Za-z_]\w*)+(?:->[A-Za-z_]\w*)?(?:\(\))?)(?![\w`:]|\.\w|->)")
+# A call with empty parentheses written bare ("initializers to qv()", "runs the WriteMakefile() function",
+# "call os.getcwd() first"): a function named as code names it. Not after "::" or "->" (the scoped name's) and not
+# with arguments ("item(s)", "(see below)" are English).
+_BARE_CALL = re.compile(r"(?<![\w`.:$@>/-])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\(\))(?![\w`(])")
+# A Unicode code point ("U+005A", "U+1F600"): a character's code, not a name of anyone.
+_CODE_POINT = re.compile(r"(?<![\w`+-])(U\+[0-9A-F]{4,6})(?![\w+-])")
 # An ending written right after code that makes a word of it: "`Buffer`s", "`OR`ing", "`require`d".
 _PLURAL_AFTER_CODE = re.compile(r"(?:e?s|ing|e?d)\b")
 _CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
@@ -87,7 +107,8 @@ CODE_KINDS = frozenset({
     "module", "class", "object", "event", "method", "function", "property", "option", "field", "argument",
     "parameter", "variable", "constant", "instance", "interface", "type", "header", "flag", "command", "attribute",
     "api", "package", "library", "callback", "hook", "key", "setting", "directive", "statement", "keyword",
-    "macro", "struct", "enum", "file", "directory", "program", "tool", "utility", "subcommand", "operator",
+    "macro", "struct", "enum", "file", "directory", "program", "tool", "utility", "subcommand", "operator", "block",
+    "folder",
 })
 # Labels of names the NER is least sure of in a manual: people, bodies, places, unlabelled proper nouns.
 _NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", PROPN})
@@ -132,6 +153,7 @@ def mask_code(text: str, normalize: Callable[[str], str]) -> Masked:
     text = unlinked
     pieces: list[str] = []
     spans: list[tuple[int, int]] = []
+    files: list[tuple[int, int]] = []
     size = 0
     last = 0
     for m in _CODE_SPAN.finditer(text):
@@ -139,7 +161,8 @@ def mask_code(text: str, normalize: Callable[[str], str]) -> Masked:
         code = " ".join(m.group(2).split())
         if code and prose[-1:].isalnum():
             prose += " "  # "a`b`": code glued to a word is a word of its own, never one token with it
-        spans.extend((size + f.start(1), size + f.end(1)) for f in _BARE_FILE.finditer(prose))
+        files.extend((size + f.start(1), size + f.end(1)) for f in _BARE_FILE.finditer(prose))
+        spans.extend(_bare_code(prose, size))
         pieces.append(prose)
         size += len(prose)
         if code:
@@ -153,11 +176,21 @@ def mask_code(text: str, normalize: Callable[[str], str]) -> Masked:
                 pieces.append(" ")
                 size += 1
         last = m.end()
-    had_code = bool(spans)  # (before the bare file names: a file named in prose makes no chunk a manual's)
     tail = normalize(text[last:])
-    spans.extend((size + f.start(1), size + f.end(1)) for f in _BARE_FILE.finditer(tail))
+    files.extend((size + f.start(1), size + f.end(1)) for f in _BARE_FILE.finditer(tail))
+    spans.extend(_bare_code(tail, size))
     pieces.append(tail)
-    return Masked("".join(pieces), tuple(sorted(spans)), had_block or had_code)
+    # A file named in prose makes no chunk a manual's ("README.md" is in any text about a project); a scoped name, a
+    # call or a code point does, as inline code does.
+    had_code = bool(spans)
+    return Masked("".join(pieces), tuple(sorted(spans + files)), had_block or had_code)
+
+
+def _bare_code(prose: str, offset: int) -> list[tuple[int, int]]:
+    """Spans (from `offset`) of code that prose writes without backticks and only code is shaped like: a scoped
+    name (`_BARE_SCOPED`), a call with empty parentheses (`_BARE_CALL`), a Unicode code point."""
+    return [(offset + m.start(1), offset + m.end(1)) for pattern in (_BARE_SCOPED, _BARE_CALL, _CODE_POINT)
+            for m in pattern.finditer(prose)]
 
 
 def unlink_rest(text: str) -> str:
@@ -223,7 +256,9 @@ def looks_like_code(name: str, technical: bool) -> bool:
 
 
 _LITERALS = frozenset({"true", "false", "null", "none", "undefined", "nan", "nil", "yes", "no", "on", "off"})
-_IDENTIFIER = re.compile(r"^[@$.]?[A-Za-z_][\w$@./:#+-]*(?:\(\))?$|^--?[A-Za-z][\w-]*$|^\.[\w.-]+$")
+# (a path from the root or the home folder names a file or folder: "/usr/share/perl", "~/lib/perl5")
+_IDENTIFIER = re.compile(
+    r"^[@$.]?[A-Za-z_][\w$@./:#+-]*(?:\(\))?$|^--?[A-Za-z][\w-]*$|^\.[\w.-]+$|^~?/[\w.+-]+(?:/[\w.+-]+)*/?$")
 
 
 _PLACEHOLDER = re.compile(r"<[A-Za-z][\w-]*>")
@@ -401,6 +436,13 @@ class TechnicalPass:
                 # "Python 3.9+", "Python developers", "on Linux", "Why Ray?" over the text: software, not a
                 # person, place or the English word.
                 software.add(m.name)
+            elif technical and m.label in _TITLE_LABELS and _quoted(text, m.name):
+                # A manual quotes what the reader sees or types, not a title: "the environment variables "LANG"
+                # and "LANGUAGE"" (a constant's shape: code), "the "Regional Settings" Control Panel" (a term).
+                if _CONSTANT.match(m.name) and not _names_a_part(text, m.name):
+                    code_names.add(m.name)
+                    continue
+                retyped[m.name] = classes.concept
             elif head is not None and m.spg_class in classes.named:
                 # "Transmission Control Protocol", "WHATWG Encoding Standard": a kind of thing by its head.
                 retyped[m.name] = classes.heads.get(head, classes.concept)
@@ -443,7 +485,7 @@ class TechnicalPass:
                     m.class_fixed = True
             elif m.name in software and (not m.class_fixed or m.spg_class in classes.named | {classes.concept}):
                 m.spg_class = classes.software
-            elif m.name in retyped and (not m.class_fixed or m.spg_class in classes.named):
+            elif m.name in retyped and (not m.class_fixed or m.spg_class in classes.named or m.label in _TITLE_LABELS):
                 m.spg_class = retyped[m.name]
         self._member_of(facts, section)
         if not dropped:
@@ -470,6 +512,32 @@ class TechnicalPass:
         obj = found.get(parent) or Mention(parent, code, PROPN, -1, -1, class_fixed=True)
         facts.mentions.extend(m for m in (subject, obj) if m.name not in found)
         facts.triples.append(Triple(subject, PART_OF, obj))
+
+
+# A constant's or environment variable's name: capitals, digits and underscores, one word ("LANG", "PERL5LIB").
+_CONSTANT = re.compile(r"^[A-Z][A-Z0-9_]+$")
+# NER labels of titles (a work, a law): in a manual, the words it quotes.
+_TITLE_LABELS = frozenset({"WORK_OF_ART", "LAW"})
+_QUOTED = "[\"'\u201c\u201d\u2018\u2019]"
+
+
+def _quoted(text: str, name: str) -> bool:
+    """The chunk writes `name` between quotation marks ("LANG", 'Regional Settings')."""
+    return re.search(f"{_QUOTED}{re.escape(name)}{_QUOTED}", text) is not None
+
+
+# Nouns after a quoted name that make it a part of a document or a rule, not code: "the "SYNOPSIS" section", "any
+# "OPTIONS" and/or "ARGUMENTS" sections", "all "MUST" requirements".
+_PART_NOUNS = ("section", "heading", "chapter", "paragraph", "page", "requirement", "tab", "menu", "button", "dialog")
+
+
+def _names_a_part(text: str, name: str) -> bool:
+    """The quoted `name`, alone or in a list of quoted names, comes right before a noun for a part of a document or a
+    rule (`_PART_NOUNS`)."""
+    item = f"{_QUOTED}[^\"'\u201c\u201d\u2018\u2019]+{_QUOTED}"
+    pattern = (f"{_QUOTED}{re.escape(name)}{_QUOTED}(?:\\s*(?:,|and/or|and|or|,\\s*and|,\\s*or)\\s*{item})*"
+               f"\\s+(?:{'|'.join(_PART_NOUNS)})s?\\b")
+    return re.search(pattern, text) is not None
 
 
 def _alone(doc: Doc, m: Mention) -> bool:

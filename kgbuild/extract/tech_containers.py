@@ -13,6 +13,8 @@ the two). Read here, on a technical chunk's inline code only (a term "in" someth
 - code as the subject of "is in Y", or of a relative "which is in Y": the same;
 - after a verb's preposition ("navigate to `chrome://inspect` in the browser") "in" may say where the action is
   done: there only code in code ("stored under `head_config` in `config.json`");
+- code that is the object of set, specify, define and the like, with an "in" the parser hung on the verb ("setting
+  the `ftp_firewall` option in Net::Config"): code in code, the same;
 - under a page titled by code (not a numbered rule's), "the `SYSTEM` option", "the optional `constructorOpt`
   argument" that the sentence gives to no other code is the page's (`_option_of_topic`).
 
@@ -88,6 +90,13 @@ _VERBAL = frozenset({"pcomp", "xcomp", "ccomp", "advcl", "acl", "relcl", "ROOT"}
 _POINTING = frozenset({"this", "that", "these", "those", "each", "every", "any", "some", "no"})
 
 
+# Verbs that put a setting or a name into something ("set X in Y", "define X in Y"), and the prepositions that say
+# where it goes.
+_SETTING_VERBS = frozenset({
+    "set", "specify", "define", "declare", "configure", "enable", "disable", "list", "register"})
+_INSIDE = frozenset({"in", "inside", "within"})
+
+
 def code_containers(args: TechArgs, ours: list[Triple], code: Token) -> None:
     """(code, partOf, container) for inline `code` placed in something by a preposition (module docstring)."""
     if code.dep_ in _VERBAL or (code.dep_ == "conj" and code.tag_.startswith("VB")):
@@ -111,6 +120,12 @@ def code_containers(args: TechArgs, ours: list[Triple], code: Token) -> None:
         # "`BaseHTTPServer`, which is in `http.server`"
         if any(s.dep_ == "nsubj" and s.tag_ == "WDT" for s in clause.children):
             preps += [c for c in clause.children if c.dep_ == "prep" and c.lower_ in _PLACING]
+    if head.dep_ == "dobj" and args.lemma(head.head) in _SETTING_VERBS:
+        # "setting the `ftp_firewall` option in Net::Config", "to specify `Host` in the `headers` option": what is
+        # set or specified "in" something is placed there, though the parser hangs the "in" on the verb; only code
+        # in code, as after any verb's preposition
+        code_only = True
+        preps += [c for c in head.head.children if c.dep_ == "prep" and c.i > head.i and c.lower_ in _INSIDE]
     if head.dep_ == "nsubj" and args.lemma(head.head) == "be" and not any(
             c.dep_ in ("neg", "attr", "acomp") for c in head.head.children):
         # "`BaseHTTPServer` is in `http.server`"

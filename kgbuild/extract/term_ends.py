@@ -94,6 +94,7 @@ _RELATIONAL = frozenset({
     "instruction", "repository", "repo", "timestamp", "result", "output", "owner", "author", "maintainer",
     "documentation", "docs", "installation", "source", "version", "release", "build", "test", "tutorial", "guide",
     "counterpart", "equivalent", "variant", "user", "consumer", "producer", "content",
+    "singleton",  # "the Test::Builder singleton": the class's one instance, not a kind the class is
 })
 # Quantities that make a bare plural a count, not a class of things ("many options", "several backends").
 _QUANTITIES = frozenset({"many", "several", "few", "more", "most", "various", "numerous", "multiple", "other",
@@ -241,7 +242,8 @@ def done_by_term(verb: Token, subject_named: bool, lemma: Callable[[Token], str]
 # What follows a third-person verb the tagger read as a plural noun after code: its object or clause
 # ("exports an empty ...", "checks whether ..."), or the clause's end ("before `playwright-cli` runs:").
 _AFTER_VERB_TAGS = frozenset({"DT", "PRP", "PRP$", "WDT", "WP", "WRB"})
-_AFTER_VERB_OPENERS = frozenset({"whether", "if", "that"})
+# ("most", "many": a quantity opens the verb's object, "Encode::Byte implements most single-byte encodings")
+_AFTER_VERB_OPENERS = frozenset({"whether", "if", "that", "most", "many", "several"})
 _CLAUSE_ENDS = frozenset({".", ":", ";", "!", "?"})
 
 
