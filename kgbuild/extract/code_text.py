@@ -73,7 +73,7 @@ _EX_COMMAND = re.compile(r"(?<=[\s(\[])(:[a-z][a-zA-Z]*!?)(?![\w:(`-])")
 # word in quotes ("exclusive", "latest") is the word, a term.
 _SINGLE_QUOTED = re.compile(r"(?<![\w'`])'([a-z][a-z0-9_]*)'(?![\w'])")
 _DOUBLE_QUOTED = re.compile(r"(?<![\w\"`])[\"\u201c]([^\s\"\u201c\u201d]{1,40})[\"\u201d](?![\w\"])")
-_PLAIN_WORD = re.compile(r"^[A-Za-z][a-z]+(?:[-'][a-z]+)*$|^[A-Z]+$")
+_PLAIN_WORD = re.compile(r"^[A-Za-z][a-z]+(?:[-'][a-z]+)*$|^[A-Z]+$|^[aAI]$")  # "a" and "I" are words too
 # An ending written right after code that makes a word of it: "`Buffer`s", "`OR`ing", "`require`d".
 _PLURAL_AFTER_CODE = re.compile(r"(?:e?s|ing|e?d)\b")
 _CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
