@@ -6,7 +6,9 @@ remembering where it was; `parse_masked` makes each inline code span one token, 
 `socket.setTimeout(timeout[, callback])` is one word of the sentence and not eleven, and tags it a
 proper noun for the rules (a name, as far as grammar goes). Code that prose writes without backticks but only code
 is shaped like (a scoped name `Net::FTP`, a call `qv()`, a code point `U+005A`; a file `Makefile.PL` or a path
-`~/lib/perl5`) is marked the same way: Perl's POD, for one, links modules as bare names. After the rules,
+`~/lib/perl5`, an editor's command after a colon `:bwipe`) is marked the same way: Perl's POD, for one, links
+modules as bare names. In a manual's chunk, what the text quotes for the reader to type or set (Vim's 'hlsearch',
+a key "n") is code too (`quoted_code`). After the rules,
 `technical_pass` retypes and prunes what they found:
 
 - a mention that is inline code, or shaped like code (`net.Socket`, `setIntercept`, `nh_saddr`,
