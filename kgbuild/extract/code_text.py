@@ -67,8 +67,9 @@ _BARE_CALL = re.compile(r"(?<![\w`.:$@>/-])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\(\))
 _CODE_POINT = re.compile(r"(?<![\w`+-])(U\+[0-9A-F]{4,6})(?![\w+-])")
 # An editor's or pager's command typed after a colon ("wiped out with :bwipe", "the :tearoff command", less's
 # ":n"): a colon before a word, after a space, is no English punctuation (a colon follows a word). Not a time
-# ("10:30"), a drive or URL ("C:", "http:"), an emoji's or role's ":name:", nor code run on ("<Tab>:w").
-_EX_COMMAND = re.compile(r"(?<=[\s(\[])(:[a-z][a-zA-Z]*!?)(?![\w:(`-])")
+# ("10:30"), a drive or URL ("C:", "http:"), an emoji's or role's ":name:", nor code run on ("<Tab>:w"); two
+# letters at least, as an emoticon (":p", ":o") has one (a one-letter command is code in backticks: `:w`).
+_EX_COMMAND = re.compile(r"(?<=[\s(\[])(:[a-z][a-zA-Z]+!?)(?![\w:(`-])")
 # What a manual quotes for the reader to type or set, in a manual's chunk only (`quoted_code`): an option in single
 # quotes ("set the 'termencoding' option", "'hlsearch'"), and in double quotes a key or command that no English word
 # is shaped like: one character ("n", "d"), letters with a digit or underscore ("4l", "_u", "write_"). A plain
