@@ -6,7 +6,9 @@ remembering where it was; `parse_masked` makes each inline code span one token, 
 `socket.setTimeout(timeout[, callback])` is one word of the sentence and not eleven, and tags it a
 proper noun for the rules (a name, as far as grammar goes). Code that prose writes without backticks but only code
 is shaped like (a scoped name `Net::FTP`, a call `qv()`, a code point `U+005A`; a file `Makefile.PL` or a path
-`~/lib/perl5`) is marked the same way: Perl's POD, for one, links modules as bare names. After the rules,
+`~/lib/perl5`, an editor's command after a colon `:bwipe`) is marked the same way: Perl's POD, for one, links
+modules as bare names. In a manual's chunk, what the text quotes for the reader to type or set (Vim's 'hlsearch',
+a key "n") is code too (`quoted_code`). After the rules,
 `technical_pass` retypes and prunes what they found:
 
 - a mention that is inline code, or shaped like code (`net.Socket`, `setIntercept`, `nh_saddr`,
@@ -63,6 +65,18 @@ _BARE_SCOPED = re.compile(
 _BARE_CALL = re.compile(r"(?<![\w`.:$@>/-])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\(\))(?![\w`(])")
 # A Unicode code point ("U+005A", "U+1F600"): a character's code, not a name of anyone.
 _CODE_POINT = re.compile(r"(?<![\w`+-])(U\+[0-9A-F]{4,6})(?![\w+-])")
+# An editor's or pager's command typed after a colon ("wiped out with :bwipe", "the :tearoff command", less's
+# ":n"): a colon before a word, after a space, is no English punctuation (a colon follows a word). Not a time
+# ("10:30"), a drive or URL ("C:", "http:"), an emoji's or role's ":name:", nor code run on ("<Tab>:w"); two
+# letters at least, as an emoticon (":p", ":o") has one (a one-letter command is code in backticks: `:w`).
+_EX_COMMAND = re.compile(r"(?<=[\s(\[])(:[a-z][a-zA-Z]+!?)(?![\w:(`-])")
+# What a manual quotes for the reader to type or set, in a manual's chunk only (`quoted_code`): an option in single
+# quotes ("set the 'termencoding' option", "'hlsearch'"), and in double quotes a key or command that no English word
+# is shaped like: one character ("n", "d"), letters with a digit or underscore ("4l", "_u", "write_"). A plain
+# word in quotes ("exclusive", "latest") is the word, a term.
+_SINGLE_QUOTED = re.compile(r"(?<![\w'`])'([a-z][a-z0-9_]*)'(?![\w'])")
+_DOUBLE_QUOTED = re.compile(r"(?<![\w\"`])[\"\u201c]([^\s\"\u201c\u201d]{1,40})[\"\u201d](?![\w\"])")
+_PLAIN_WORD = re.compile(r"^[A-Za-z][a-z]+(?:[-'][a-z]+)*$|^[A-Z]+$|^[aAI]$")  # "a" and "I" are words too
 # An ending written right after code that makes a word of it: "`Buffer`s", "`OR`ing", "`require`d".
 _PLURAL_AFTER_CODE = re.compile(r"(?:e?s|ing|e?d)\b")
 _CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
@@ -91,7 +105,9 @@ _REST_NAMED = re.compile(r"(?<!`)`([^`<>\n]+)`__?(?![\w`])")
 _REST_WORD = re.compile(r"(?<![\w`|])([A-Za-z][A-Za-z0-9.-]*[A-Za-z0-9])__?(?![\w`])")
 _EMPHASIS_OPEN = re.compile(r"(?<![\w`])_[A-Za-z]")
 _REST_SUBSTITUTION = re.compile(r"(?<![\w|])\|([A-Za-z][\w .-]*)\|(__?)?(?![\w|])")
-_ROLE = re.compile(r"(?<![\w}])\{[A-Za-z][\w:.+-]*\}(?=`)|(?<![\w`]):[A-Za-z][\w:.+-]*:(?=`)")
+# A MyST/Sphinx role before its backticked content: "{pypi}`certifi`", ":func:`len`". Not a braced name that is
+# itself inside backticks ("`{digits}`", Vim's and many manuals' placeholder for an argument): that is the code.
+_ROLE = re.compile(r"(?<![\w}`])\{[A-Za-z][\w:.+-]*\}(?=`)|(?<![\w`]):[A-Za-z][\w:.+-]*:(?=`)")
 _CALL_ARGS = re.compile(r"\(.*\)$", re.DOTALL)
 _NUMBERED_HEADING = re.compile(r"^\s*(?:(?:chapter|part|appendix|section)\s+\w+|\d+(?:\.\d+)+)\b", re.IGNORECASE)
 _HEADING_LABEL = re.compile(r"^\s*(?:class|event|method|property|function|module|interface|static method"
@@ -122,6 +138,7 @@ class Masked:
     text: str
     spans: tuple[tuple[int, int], ...]  # character spans of inline code in `text`
     has_code: bool  # the chunk held a code block, inline code or reST references (software documentation's markup)
+    quoted: tuple[tuple[int, int], ...] = ()  # quoted text shaped like what a manual quotes (`quoted_code`)
 
 
 @dataclass(frozen=True)
@@ -183,14 +200,34 @@ def mask_code(text: str, normalize: Callable[[str], str]) -> Masked:
     # A file named in prose makes no chunk a manual's ("README.md" is in any text about a project); a scoped name, a
     # call or a code point does, as inline code does.
     had_code = bool(spans)
-    return Masked("".join(pieces), tuple(sorted(spans + files)), had_block or had_code)
+    masked = "".join(pieces)
+    taken = spans + files
+    quoted = [(m.start(1), m.end(1)) for m in _quoted_code(masked)
+              if not any(a < m.end(1) and m.start(1) < b for a, b in taken)]
+    return Masked(masked, tuple(sorted(taken)), had_block or had_code, tuple(quoted))
+
+
+def _quoted_code(text: str) -> list[re.Match[str]]:
+    found = list(_SINGLE_QUOTED.finditer(text))
+    found += [m for m in _DOUBLE_QUOTED.finditer(text) if not _PLAIN_WORD.match(m.group(1))]
+    return found
+
+
+def quoted_code(masked: Masked) -> Masked:
+    """`masked` with its quoted code (`_SINGLE_QUOTED`, `_DOUBLE_QUOTED`) read as inline code: for a manual's chunk
+    (`is_technical`), whose quotes mark what the reader types or sets (Vim's 'options', a key "n" or command "4l",
+    a pager's "q"); elsewhere a quoted word is a word ('the boss')."""
+    if not masked.quoted:
+        return masked
+    return Masked(masked.text, tuple(sorted(masked.spans + masked.quoted)), masked.has_code)
 
 
 def _bare_code(prose: str, offset: int) -> list[tuple[int, int]]:
     """Spans (from `offset`) of code that prose writes without backticks and only code is shaped like: a scoped
-    name (`_BARE_SCOPED`), a call with empty parentheses (`_BARE_CALL`), a Unicode code point."""
-    return [(offset + m.start(1), offset + m.end(1)) for pattern in (_BARE_SCOPED, _BARE_CALL, _CODE_POINT)
-            for m in pattern.finditer(prose)]
+    name (`_BARE_SCOPED`), a call with empty parentheses (`_BARE_CALL`), a Unicode code point, a command typed
+    after a colon (`_EX_COMMAND`)."""
+    return [(offset + m.start(1), offset + m.end(1))
+            for pattern in (_BARE_SCOPED, _BARE_CALL, _CODE_POINT, _EX_COMMAND) for m in pattern.finditer(prose)]
 
 
 def unlink_rest(text: str) -> str:
@@ -257,11 +294,14 @@ def looks_like_code(name: str, technical: bool) -> bool:
 
 _LITERALS = frozenset({"true", "false", "null", "none", "undefined", "nan", "nil", "yes", "no", "on", "off"})
 # (a path from the root or the home folder names a file or folder: "/usr/share/perl", "~/lib/perl5")
+# (an editor's command after its colon names the command: ":bwipe", ":let", ":w!")
 _IDENTIFIER = re.compile(
-    r"^[@$.]?[A-Za-z_][\w$@./:#+-]*(?:\(\))?$|^--?[A-Za-z][\w-]*$|^\.[\w.-]+$|^~?/[\w.+-]+(?:/[\w.+-]+)*/?$")
+    r"^[@$.]?[A-Za-z_][\w$@./:#+-]*(?:\(\))?$|^--?[A-Za-z][\w-]*$|^\.[\w.-]+$|^~?/[\w.+-]+(?:/[\w.+-]+)*/?$"
+    r"|^:[A-Za-z]\w*!?$")
 
 
-_PLACEHOLDER = re.compile(r"<[A-Za-z][\w-]*>")
+# A placeholder: "<name>", and in braces "{motion}", "{digits}", "{menu-item}" (Vim's, Ruby's and URI templates').
+_PLACEHOLDER = re.compile(r"<[A-Za-z][\w-]*>|\{[A-Za-z][\w-]*\}")
 _WILDCARD = re.compile(r"(?<=_)\*(?=_|$)|^\*(?=_)")
 
 
@@ -349,11 +389,14 @@ _CUES_NEEDED = 3
 def is_technical(masked: Masked, section: Sequence[str]) -> bool:
     """A chunk of a manual: it holds code, a heading above it is code or numbered like a book's, its prose
     says what a library is ("X is a Python library for ..."), or it uses several words of software
-    documentation (the heading path's among them)."""
+    documentation (the heading path's among them) or quotes things shaped as code (`quoted_code`)."""
     if masked.has_code or any("`" in h or _NUMBERED_HEADING.match(h) for h in section) or (
             section_topic(section) is not None) or _HEADLINE.search(masked.text):
         return True
-    found: set[str] = set()
+    # What the text quotes in code's shapes ('termencoding', "_u") counts as software documentation's words do.
+    found: set[str] = {"\0" + masked.text[a:b] for a, b in masked.quoted}
+    if len(found) >= _CUES_NEEDED:
+        return True
     # The heading path is the chunk's context too ("Certifi: Python SSL Certificates" over a README's
     # paragraph that says "python deployments" and "CA trust store").
     for word in _CUE_WORD.findall(" ".join([*section, masked.text])):
@@ -589,4 +632,5 @@ class WordTables:
 
 __all__ = ["CODE_KINDS", "CODE_TOKENS", "TECHNICAL_CHUNK", "Masked", "TechClasses", "TechnicalPass", "WordTables",
            "code_name", "is_identifier", "is_technical", "is_value", "looks_like_code", "mask_code", "numbered_rule",
+           "quoted_code",
            "section_topic", "software_shaped"]

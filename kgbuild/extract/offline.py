@@ -21,6 +21,7 @@ from kgbuild.extract.code_text import (
     WordTables,
     is_technical,
     mask_code,
+    quoted_code,
     section_topic,
 )
 from kgbuild.extract.facts import Classes, Facts, Mention
@@ -153,6 +154,10 @@ class OfflineExtractor:
         for offset in range(0, len(chunks), self.batch_size):
             batch = chunks[offset : offset + self.batch_size]
             masked = [mask_code(chunk.text, normalize_english_text) for chunk in batch]
+            # A manual's quotes mark what the reader types or sets ('hlsearch', "4l"): code there, known before
+            # the parse so each is one token of its sentence.
+            masked = [quoted_code(m) if m.quoted and is_technical(m, chunk.section) else m
+                      for m, chunk in zip(masked, batch, strict=True)]
             docs: list[Doc | BaseException]
             try:
                 docs = list(nlp.pipe([_code_tokens(nlp, m) for m in masked], batch_size=self.batch_size))
