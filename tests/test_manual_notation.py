@@ -91,3 +91,16 @@ def test_quoted_code_is_a_manual_s_and_plain_quoted_words_are_not_code() -> None
                        "'selection' option is set to \"exclusive\" and the cursor is\nafter the Visual area, the "
                        "character under the cursor is not included.", _same)
     assert {masked.text[a:b] for a, b in masked.quoted} == {"selection"}
+
+
+def test_quoted_words_of_another_language_are_not_code(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # 2Wiki, al-Mu'tasim (two sentences of it; in no labelled set): an encyclopedia glosses Arabic terms in double quotes. Three of them
+    # made the chunk a manual's and each a CodeElement; a manual's keys and commands are ASCII.
+    found = classes(extract(tmp_path, extractor, """# Al-Mu'tasim
+
+A younger son of Caliph Harun al-Rashid, he rose to prominence through his formation of a private army composed
+predominantly of Turkish slave-soldiers ("ghilmān"). With the support of the powerful chief "qādī", Ahmad ibn Abi
+Duwad, he continued to implement the rationalist Islamic doctrine of Mu'tazilism and the persecution of its opponents
+through the inquisition ("miḥna").
+"""))
+    assert not {"ghilmān", "miḥna", "qādī"} & {name for name, cls in found.items() if cls == "CodeElement"}

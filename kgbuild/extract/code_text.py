@@ -209,7 +209,10 @@ def mask_code(text: str, normalize: Callable[[str], str]) -> Masked:
 
 def _quoted_code(text: str) -> list[re.Match[str]]:
     found = list(_SINGLE_QUOTED.finditer(text))
-    found += [m for m in _DOUBLE_QUOTED.finditer(text) if not _PLAIN_WORD.match(m.group(1))]
+    # What a manual quotes for the reader to type is ASCII; a quoted word with other letters is a word of another
+    # language an encyclopedia glosses ("ghilmān", "qādī"), which _PLAIN_WORD's ASCII classes do not cover.
+    found += [m for m in _DOUBLE_QUOTED.finditer(text)
+              if m.group(1).isascii() and not _PLAIN_WORD.match(m.group(1))]
     return found
 
 
