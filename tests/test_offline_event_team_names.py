@@ -1,6 +1,6 @@
 """Names kept whole, issue 23's fourteenth session, second round (docs/offline_extraction.md): an event's name with
-lower-case words before its head ("the 1998 Queensland state election", "the Holmenkollen ski festival") and a
-country's national team ("the Trinidad and Tobago national football team"). Each test is on a real HotpotQA or 2Wiki
+lower-case words before its head ("the 1998 Queensland state election", "the Holmenkollen ski festival"), a
+country's national team ("the Trinidad and Tobago national football team") and a numbered road ("U.S. Highway 641"). Each test is on a real HotpotQA or 2Wiki
 passage whose title is in no bench/data/en_extract_*.jsonl set and no 2wiki_heldout*_qa.json supporting fact (checked
 by script); each positive assertion fails on main before the rule (e788a4b), the guards pass on both.
 """
@@ -104,3 +104,24 @@ def test_a_nationality_adjectives_team_is_left_alone(extractor: OfflineExtractor
     result = run(extractor, "Gabriele Palme is a German handball player. She participated at the 1992 Summer "
                             "Olympics, where the German national team placed fourth.", "Gabriele Palme")
     assert not any(n.endswith("national team") for n in names(result))
+
+
+# ---------------------------------------------------------------- a numbered road
+
+
+def test_a_state_route_keeps_its_number(extractor: OfflineExtractor) -> None:
+    # 2Wiki "Cherry Creek (hamlet), New York": main's node was "New York State Route", every such route's.
+    result = run(extractor, "It is located on New York State Route 83 and a stream called Cherry Creek.",
+                 "Cherry Creek (hamlet), New York")
+    assert "New York State Route 83" in names(result)
+    assert any(o == "New York State Route 83" for _s, _p, o in triples(result))
+
+
+def test_a_us_highway_keeps_its_number(extractor: OfflineExtractor) -> None:
+    # HotpotQA "Kaintuck Territory": the NER tagged "641" a cardinal apart from "U.S. Highway".
+    result = run(extractor, "Kaintuck Territory was a theme park located near Benton, Kentucky, United States. The "
+                            "park was situated on the east side of U.S. Highway 641, about a mile northeast of U.S. "
+                            "Highway 68.", "Kaintuck Territory")
+    found = names(result)
+    assert {"U.S. Highway 641", "U.S. Highway 68"} <= found
+    assert "U.S. Highway" not in found

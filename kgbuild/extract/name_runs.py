@@ -53,7 +53,8 @@ School", "Association" + "Computing Machinery" (PERSON), "Computing Machinery" (
    and before another preposition that one follows ("The National Museum of Computing at Bletchley Park").
 9. **A country's national team**: "the Trinidad and Tobago national football team" is one ORG
    (`national_teams`), not the country.
-10. Quote marks at a NER span's edges are dropped first, so that a quoted title can replace the span.
+10. **A numbered road**: "U.S. Highway 641", "New York State Route 83" keep their number (`numbered_roads`).
+11. Quote marks at a NER span's edges are dropped first, so that a quoted title can replace the span.
    "are"/"were" after an "and" is a list of things ("Eckert and Mauchly were"), not one name.
 """
 
@@ -127,7 +128,8 @@ def whole_names(
     # After the joins: a joined run may be the event's name ("the 2006 | European | Aquatics Championships").
     spans = _override(spans, _dated_events(doc, spans))
     spans = _override(spans, year_led_events(doc))
-    return _override(spans, national_teams(doc)), runs
+    spans = _override(spans, national_teams(doc))
+    return _override(spans, numbered_roads(doc)), runs
 
 
 def quote_pairs(doc: Doc) -> list[tuple[int, int]]:
@@ -350,6 +352,31 @@ def national_teams(doc: Doc) -> list[Span]:
                 out.append(team)
                 break
             k += 1
+    return out
+
+
+# The last word of a road's name when a number follows it: "U.S. Highway 641", "New York State Route 83".
+_ROAD_WORDS = frozenset({"route", "highway", "interstate", "road", "freeway", "motorway", "expressway"})
+
+
+def numbered_roads(doc: Doc) -> list[Span]:
+    """ "<proper nouns> Route/Highway/Interstate/Road <number>": one FAC span, the number included.
+
+    A road is named by its number ("It lies along Hawaii Route 750", "on the east side of U.S. Highway 641"); the
+    NER tags the words and the number apart (a CARDINAL), so the road became "U.S. Highway", a node every highway
+    of the country shares. The number must be all digits and follow the capitalised road word directly.
+    """
+    out: list[Span] = []
+    for tok in doc:
+        if (tok.lower_ not in _ROAD_WORDS or not tok.is_title or tok.tag_ not in _NAME_TAGS
+                or tok.i + 1 >= len(doc) or not doc[tok.i + 1].is_digit):
+            continue
+        start = tok.i
+        while start > 0 and _event_word(doc[start - 1]):
+            start -= 1
+        road = doc[start : tok.i + 2]
+        road.label_ = "FAC"
+        out.append(road)
     return out
 
 
