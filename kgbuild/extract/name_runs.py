@@ -30,7 +30,9 @@ School", "Association" + "Computing Machinery" (PERSON), "Computing Machinery" (
 4. **A year before an event's name** belongs to it: "the 1990 Cannes Film Festival", "the 1999
    World Drivers' Championship" name one event each (the NER tagged the year as a date apart); so do "the
    <year or season> <proper nouns> <event head>" whatever the NER made of the words ("the 2002 NBA All-Star
-   Game", "the 2003–04 NBA season": `year_led_events`).
+   Game", "the 2003–04 NBA season": `year_led_events`), also with up to two lower-case words before a
+   lower-case head ("the 2013 FBS football season", "the 1727 British general election"); with no year,
+   "the <proper nouns> tornado/outbreak/festival" ("the Holmenkollen ski festival").
 5. A MONEY span in title case is a name: "Two Dollar Radio Headquarters".
 6. **A title-case subject of a definition** is one name: an encyclopedia passage opens with its
    subject's full name, "Whistling in Dixie is a 1942 crime comedy film", "Elisabeth of the
@@ -49,7 +51,10 @@ School", "Association" + "Computing Machinery" (PERSON), "Computing Machinery" (
    "starred in The Man in the Funny Suit", "sequel to The Guns and the Fury" (see `article_titles`),
    stopping before an "and" that a person, place or organisation follows ("The Beatles and Elvis Presley")
    and before another preposition that one follows ("The National Museum of Computing at Bletchley Park").
-9. Quote marks at a NER span's edges are dropped first, so that a quoted title can replace the span.
+9. **A country's national team**: "the Trinidad and Tobago national football team" is one ORG
+   (`national_teams`), not the country.
+10. **A numbered road**: "U.S. Highway 641", "New York State Route 83" keep their number (`numbered_roads`).
+11. Quote marks at a NER span's edges are dropped first, so that a quoted title can replace the span.
    "are"/"were" after an "and" is a list of things ("Eckert and Mauchly were"), not one name.
 """
 
@@ -122,7 +127,9 @@ def whole_names(
     spans = _override(spans, definition_subjects(doc, spans))
     # After the joins: a joined run may be the event's name ("the 2006 | European | Aquatics Championships").
     spans = _override(spans, _dated_events(doc, spans))
-    return _override(spans, year_led_events(doc)), runs
+    spans = _override(spans, year_led_events(doc))
+    spans = _override(spans, national_teams(doc))
+    return _override(spans, numbered_roads(doc)), runs
 
 
 def quote_pairs(doc: Doc) -> list[tuple[int, int]]:
@@ -231,6 +238,15 @@ _YEAR_OR_SEASON = re.compile(r"\d{4}(?:[–-]\d{2})?")
 # Nashville tornadoes"; a capitalised one is any event head ("the 2002 NBA All-Star Game").
 _LOWER_EVENT_HEADS = frozenset({"season", "tornado", "tornadoes", "outbreak", "draft", "election", "elections"})
 _YEAR_EVENT_HEADS = EVENT_HEADS | _LOWER_EVENT_HEADS | {"game", "bowl", "classic", "league"}
+# With no year before them, only these lower-case heads make a proper noun's event: "the Barrie tornado
+# outbreak", "the Holmenkollen ski festival" name one event each, while "the NBA season" or "the Labour
+# election" are a season and an election of something, said in passing.
+_YEARLESS_HEADS = frozenset({"tornado", "tornadoes", "outbreak", "festival"})
+# At most this many lower-case words between the proper nouns and the head: "football season", "ski festival",
+# "tornado outbreak", "general election" (each a word of the kind of event, not of the sentence).
+_MAX_LOWER_WORDS = 2
+_LOWER_WORD_TAGS = frozenset({"NN", "NNS", "JJ"})  # "general election", "football season"
+_DASHES = frozenset({"-", "–"})
 
 
 def year_led_events(doc: Doc) -> list[Span]:
@@ -240,37 +256,127 @@ def year_led_events(doc: Doc) -> list[Span]:
     "The 2003–04 NBA season", "the 1998 Nashville tornadoes"); the NER tags the year as a date and the rest
     as an organisation, or nothing, so `_dated_events` (which needs a NER span after the year) misses it.
     The article before the year is required ("In 1990 Microsoft released ..." is a date and a subject), and
-    so is at least one proper noun and a last word that names an event.
+    so is at least one proper noun and a last word that names an event. Between the proper nouns and a
+    lower-case head, up to two lower-case nouns or adjectives of the event's kind ("the 2013 FBS football
+    season", "the 1727 British general election": a nationality adjective counts as a proper noun after a
+    year). With no year, "the <proper nouns> tornado/outbreak/festival" is one event too ("the Barrie tornado
+    outbreak", "the Holmenkollen ski festival"), but not after a rating with digits ("the EF3 tornado").
     """
     out: list[Span] = []
     for tok in doc:
-        if (tok.i == 0 or doc[tok.i - 1].lower_ != "the" or tok.tag_ != "CD"
-                or not _YEAR_OR_SEASON.fullmatch(tok.text)):
+        if tok.i == 0 or doc[tok.i - 1].lower_ != "the":
             continue
-        j = tok.i + 1
-        if (j + 1 < len(doc) and doc[j].text in ("-", "–")
-                and doc[j + 1].is_digit and len(doc[j + 1]) == 2):
-            j += 2  # "2003 – 04": the season as the text normaliser spaced it
-        end = None
-        proper = False
-        while j < len(doc) and j - tok.i <= 9:
-            word = doc[j]
-            if word.tag_ in _NAME_TAGS and (word.is_title or word.is_upper) and word.text not in QUOTES:
-                proper = True
-                if word.lower_ in _YEAR_EVENT_HEADS:
-                    end = j + 1
-            elif word.text in ("-", "–") and not word.whitespace_ and not doc[j - 1].whitespace_:
-                pass  # "All-Star"
-            elif proper and word.tag_ in ("NN", "NNS") and word.lower_ in _LOWER_EVENT_HEADS:
-                end = j + 1
-                break
-            else:
-                break
-            j += 1
-        if end is not None and proper:
+        dated = tok.tag_ == "CD" and bool(_YEAR_OR_SEASON.fullmatch(tok.text))
+        if dated:
+            j = tok.i + 1
+            if (j + 1 < len(doc) and doc[j].text in _DASHES
+                    and doc[j + 1].is_digit and len(doc[j + 1]) == 2):
+                j += 2  # "2003 – 04": the season as the text normaliser spaced it
+        elif _event_word(tok):
+            j = tok.i  # no year: the proper nouns open the name
+        else:
+            continue
+        end = _event_end(doc, tok.i, j, dated)
+        if end is not None:
             event = doc[tok.i : end]
             event.label_ = "EVENT"
             out.append(event)
+    return out
+
+
+def _event_word(word: Token) -> bool:
+    return word.tag_ in _NAME_TAGS and (word.is_title or word.is_upper) and word.text not in QUOTES
+
+
+def _event_end(doc: Doc, start: int, j: int, dated: bool) -> int | None:
+    """The end of an event's name whose proper nouns start at `j` (the year, if any, at `start`), or None."""
+    end = None
+    proper = False
+    while j < len(doc) and j - start <= 9:
+        word = doc[j]
+        if _event_word(word) or (dated and word.ent_type_ == "NORP" and word.is_title):
+            if not dated and any(c.isdigit() for c in word.text):
+                return None  # "the EF3 tornado": a rating, not a name
+            proper = True
+            if dated and word.lower_ in _YEAR_EVENT_HEADS:
+                end = j + 1
+        elif word.text in _DASHES and not word.whitespace_ and not doc[j - 1].whitespace_:
+            pass  # "All-Star"
+        elif proper and word.tag_ in _LOWER_WORD_TAGS and word.is_lower:
+            heads = _LOWER_EVENT_HEADS if dated else _YEARLESS_HEADS
+            k = j
+            while (k < len(doc) and k - j < _MAX_LOWER_WORDS + 1 and doc[k].tag_ in _LOWER_WORD_TAGS
+                   and doc[k].is_lower):
+                if doc[k].lower_ in heads:
+                    end = k + 1
+                k += 1
+            break
+        else:
+            break
+        j += 1
+    return end if proper else None
+
+
+# What may stand between "national" and "team": an age group ("under-21", "U-23") and the sport.
+_AGE_GROUP = re.compile(r"(?:under|u)-?\d{2}", re.IGNORECASE)
+_MAX_SPORT_WORDS = 2
+
+
+def national_teams(doc: Doc) -> list[Span]:
+    """ "<country> national [age group] [sport] team": one ORG span, the country's proper nouns included.
+
+    Wikipedia names a country's team this way ("called to Vietnam national football team", "the Trinidad and
+    Tobago national football team", "the Palestine national under-23 team"); the NER tags the country alone,
+    so the team became the country. The country is the proper nouns right before "national" ("and" between
+    two of them), so "the German national team" (an adjective) and "its national team" are left as they are.
+    """
+    out: list[Span] = []
+    for tok in doc:
+        if tok.lower_ != "national" or tok.i == 0 or not _event_word(doc[tok.i - 1]):
+            continue
+        start = tok.i - 1
+        while start > 0 and (_event_word(doc[start - 1]) or (
+                doc[start - 1].lower_ == "and" and start > 1 and _event_word(doc[start - 2]))):
+            start -= 1
+        j = tok.i + 1
+        if j < len(doc) and _AGE_GROUP.fullmatch(doc[j].text):
+            j += 1
+        elif (j + 2 < len(doc) and doc[j].lower_ in ("under", "u") and doc[j + 1].text in _DASHES
+              and doc[j + 2].is_digit):
+            j += 3  # "under - 21" as the tokenizer cut it
+        k = j
+        while k < len(doc) and k - j <= _MAX_SPORT_WORDS and doc[k].is_lower and doc[k].tag_ in ("NN", "NNS"):
+            if doc[k].lower_ == "team":
+                team = doc[start : k + 1]
+                team.label_ = "ORG"
+                out.append(team)
+                break
+            k += 1
+    return out
+
+
+# The last word of a road's name when a number follows it: "U.S. Highway 641", "New York State Route 83".
+_ROAD_WORDS = frozenset({"route", "highway", "interstate", "road", "freeway", "motorway", "expressway"})
+
+
+def numbered_roads(doc: Doc) -> list[Span]:
+    """ "<proper nouns> Route/Highway/Interstate/Road <number>": one FAC span, the number included.
+
+    A road is named by its number ("It lies along Hawaii Route 750", "on the east side of U.S. Highway 641"); the
+    NER tags the words and the number apart (a CARDINAL), so the road became "U.S. Highway", a node every highway
+    of the country shares. The number must be all digits and follow the capitalised road word directly.
+    """
+    out: list[Span] = []
+    for tok in doc:
+        if (tok.lower_ not in _ROAD_WORDS or not tok.is_title or tok.tag_ not in _NAME_TAGS
+                or tok.i + 1 >= len(doc) or not doc[tok.i + 1].is_digit):
+            continue
+        start = tok.i
+        while start > 0 and _event_word(doc[start - 1]):
+            start -= 1
+        road = doc[start : tok.i + 2]
+        road.label_ = "FAC"
+        out.append(road)
     return out
 
 

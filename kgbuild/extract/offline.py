@@ -67,7 +67,7 @@ CODE_CLASSES = "CodeElement|Function|API|Software"
 
 class OfflineExtractor:
     name = "spacy-rules"
-    version = "20"  # bump when rules change: it is part of the cache key
+    version = "21"  # bump when rules change: it is part of the cache key
 
     def __init__(
         self,
