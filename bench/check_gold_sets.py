@@ -112,6 +112,7 @@ def main() -> None:
               (DATA / "technical_heldout10.jsonl", check_technical),
               (DATA / "technical_heldout11.jsonl", check_technical),
               (DATA / "technical_heldout12.jsonl", check_technical),
+              (DATA / "technical_heldout13.jsonl", check_technical),
               (DATA / "en_extract_heldout7.jsonl", check_en),
               (DATA / "en_extract_heldout8.jsonl", check_en),
               (DATA / "en_extract_heldout9.jsonl", check_en),

@@ -65,6 +65,24 @@ eligible; makeinfo's 3-space paragraph indent removed; `‘x’` / `` `x' `` -> 
 split and judged eligible exactly like a Markdown page. A "file" is one `.gz` file (`find.info-1.gz`); a "package" is
 the manual (the name before `.info`: `find`, `gnupg`), so `--per-package` caps each manual. Without the flag nothing
 changes.
+
+`--man` (written for `technical_heldout13.jsonl`, `--root /usr/share/man`) makes the `--root` pool the English manual
+pages: the gzip-compressed troff pages `man1/`, `man5/`, `man7/` and `man8/*.gz` directly under the root (not the
+translated folders, not man2/man3 API pages; symbolic links, perl module pages `*.3pm` / `*.1p`, pages that only point
+elsewhere with `.so`, mdoc pages (`.Dd`, `.Nm`) and pages whose rendering has fewer than 40 non-blank lines are left
+out), each rendered as Markdown by bench/man_markdown.py (`.TH` title, `.SH` / `.SS` headings, `.TP` / `.IP` tags as
+list items and their bodies as paragraphs, bold -> `x`, italic -> *x*, `.nf`/`.EX` blocks as code) and then split and
+judged eligible like a Markdown page, with two more rules so that prose is drawn, not synopses or option lists: a
+paragraph is eligible only when its `.SH` section is not one of `MAN_NOT_PROSE` (NAME, SYNOPSIS, EXIT STATUS,
+ENVIRONMENT, FILES, SEE ALSO, AUTHORS, BUGS, COPYRIGHT, HISTORY, EXAMPLES, ...; nor any with OPTION, COMMAND or FLAGS in
+its name) and it is not the first paragraph after a list item (the body of a `.TP` / `.IP` item: an option's or a key's
+description), nor a listing: a paragraph with a `.br` line break (a line ending in a backslash) or whose first line
+starts with a shell prompt (`$ `, `# `); and a paragraph whose text is in more than one page (generated boilerplate:
+gcloud's "This command is currently in alpha ...") is not drawn. Pages rendered from documentation an earlier set draws
+from are left out (CMake's `cmake*`, `ctest`, `cpack`: held-out 8; Perl's `perl*`: held-out 10). A "package" is the
+section folder (`man1`), so `--per-package` caps each section, and `--per-file` caps each program, the page name up to
+its first `-`, `_` or `.` (`git-add` and `git-commit` are both `git`; the ~15000 generated `gcloud_*` pages are one
+program). Without the flag nothing changes.
 """
 from __future__ import annotations
 
@@ -77,6 +95,7 @@ import site
 from pathlib import Path
 
 from info_markdown import info_to_markdown  # bench/ is on the path: this script runs as `python bench/NAME.py`
+from man_markdown import man_to_markdown
 from pod_markdown import pod_to_markdown
 from vimdoc_markdown import vimdoc_to_markdown
 
@@ -100,6 +119,16 @@ NOT_POD_DOCS = re.compile(r"(^|/)perldiag\.pod$|(^|/)History/")
 NOT_VIM_DOCS = re.compile(r"^(version\d*|todo|help|index|quickref|usr_toc|uganda|sponsor)\.txt$")
 # Under --info: a manual's Info file or one of its split parts (`find.info.gz`, `find.info-1.gz`).
 INFO_FILE = re.compile(r"\.info(-\d+)?\.gz$")
+# Under --man: the section folders read, and the sections that are not prose (synopses, lists, references, credits).
+MAN_SECTIONS = ("man1", "man5", "man7", "man8")
+MAN_NOT_PROSE = re.compile(r"^(NAME|SYNOPSIS|EXIT STATUS|RETURN VALUES?|DIAGNOSTICS|ENVIRONMENT( VARIABLES)?|FILES"
+                           r"|SEE ALSO|AUTHORS?|(REPORTING )?BUGS|COPYRIGHT|LICEN[CS]E|HISTORY|EXAMPLES?|COLOPHON"
+                           r"|AVAILABILITY|ACKNOWLEDG[E]?MENTS?|TRANSLATORS?)$|OPTION|COMMAND|FLAGS", re.I)
+# Under --man: a listing, not prose: lines joined by `.br` breaks, or a first line that is a shell prompt.
+MAN_LISTING = re.compile(r"\\$|\A\\?[$#] ", re.M)
+# Under --man: pages rendered from documentation an earlier set draws from (CMake's manual, held-out 8; Perl's POD,
+# held-out 10) are not a new source.
+MAN_EARLIER_SOURCE = re.compile(r"^(cmake|ccmake|ctest|cpack|perl)")
 FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
 
 
@@ -220,13 +249,15 @@ def docs_package(rel: str) -> str:
 
 def node_files(root: Path, used: set[str], docs_only: bool = False,
                pod: bool = False, vimdoc: bool = False,
-               info: bool = False) -> dict[str, list[tuple[str, str, str | None]]]:
+               info: bool = False, man: bool = False) -> dict[str, list[tuple[str, str, str | None]]]:
     """The --root pool: package -> [(source, body without front matter, front-matter title)]. Markdown and
     reStructuredText (`*.md`, `*.rst`; compressed files are not read), or with `pod` the `*.pod` files rendered as
     Markdown; a file an earlier set names by its absolute path (the first sets' `/usr/share/doc/...`) is used too."""
     files: dict[str, list[tuple[str, str, str | None]]] = {}
     prefix = source_prefix(root)
     suffixes = {".pod"} if pod else {".txt"} if vimdoc else {".md", ".rst"}
+    if man:
+        return man_files(root, used)
     for f in sorted(p for p in root.rglob("*") if (INFO_FILE.search(p.name) if info else p.suffix in suffixes)):
         rel = f.relative_to(root).as_posix()
         source = f"{prefix}{rel}"
@@ -261,6 +292,37 @@ def node_files(root: Path, used: set[str], docs_only: bool = False,
     return files
 
 
+def man_files(root: Path, used: set[str]) -> dict[str, list[tuple[str, str, str | None]]]:
+    """The --man pool: section folder -> [(source, page rendered as Markdown, None)]."""
+    files: dict[str, list[tuple[str, str, str | None]]] = {}
+    prefix = source_prefix(root)
+    for folder in MAN_SECTIONS:
+        for f in sorted((root / folder).glob("*.gz")):
+            source = f"{prefix}{folder}/{f.name}"
+            if f.is_symlink() or not f.is_file() or source in used or re.search(r"\.(3pm|1p)\.gz$", f.name) \
+                    or MAN_EARLIER_SOURCE.match(f.name):
+                continue
+            with gzip.open(f, "rt", encoding="utf-8", errors="replace") as compressed:
+                body = man_to_markdown(compressed.read())
+            if sum(1 for line in body.splitlines() if line.strip()) >= 40:
+                files.setdefault(folder, []).append((source, body, None))
+    return files
+
+
+def man_program(source: str) -> str:
+    """Under --man: the program a page documents, the page name up to its first `-`, `_` or `.` (`git-add.1.gz`,
+    `gcloud_alpha_ai.1.gz`, `systemd.target.5.gz` -> `git`, `gcloud`, `systemd`); --per-file caps each program."""
+    return re.split(r"[-_.]", source.rsplit("/", 1)[-1])[0]
+
+
+def man_paragraphs(body: str) -> list[tuple[list[str], str]]:
+    """Under --man: the eligible paragraphs of prose sections that are not the body of a list item."""
+    paras = paragraphs(body)
+    return [(section, text) for i, (section, text) in enumerate(paras)
+            if eligible(text) and len(section) > 1 and not MAN_NOT_PROSE.search(section[1])
+            and not (i and paras[i - 1][1].startswith("- ")) and not MAN_LISTING.search(text)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=20261127)
@@ -283,13 +345,16 @@ def main() -> None:
     parser.add_argument("--info", action="store_true",
                         help="with --root: GNU Info manuals (*.info.gz, *.info-N.gz), rendered as Markdown, a package "
                              "being the manual")
+    parser.add_argument("--man", action="store_true",
+                        help="with --root: the English manual pages (man1, man5, man7, man8 *.gz troff), rendered as "
+                             "Markdown, prose sections only, a package being the section folder")
     parser.add_argument("--per-file", type=int, help="with --root: most passages from one file (default: no cap)")
     args = parser.parse_args()
     used = sources_used(Path(__file__).parent / "data", args.drawing)
-    files = (node_files(args.root, used, args.docs_only, args.pod, args.vimdoc, args.info) if args.root
+    files = (node_files(args.root, used, args.docs_only, args.pod, args.vimdoc, args.info, args.man) if args.root
              else site_files(used))
     if args.root:
-        draw_by_paragraph(files, args.seed, args.count, args.per_file, args.per_package)
+        draw_by_paragraph(files, args.seed, args.count, args.per_file, args.per_package, args.man)
         return
     rng = random.Random(args.seed)
     packages = sorted(files)
@@ -311,19 +376,26 @@ def main() -> None:
 
 
 def draw_by_paragraph(files: dict[str, list[tuple[str, str, str | None]]], seed: int, count: int,
-                      per_file: int | None, per_package: int) -> None:
+                      per_file: int | None, per_package: int, man: bool = False) -> None:
     """The --root draw: all eligible paragraphs shuffled, taken in turn within the per-file and per-package caps."""
     pool = [(package, source, n, section, text) for package in sorted(files) for source, body, title in files[package]
-            for n, (section, text) in enumerate(p for p in paragraphs(body, title) if eligible(p[1]))]
+            for n, (section, text) in enumerate(man_paragraphs(body) if man else
+                                                (p for p in paragraphs(body, title) if eligible(p[1])))]
+    if man:  # boilerplate: a paragraph written in more than one page
+        pages: dict[str, set[str]] = {}
+        for _, source, _, _, text in pool:
+            pages.setdefault(text, set()).add(source)
+        pool = [entry for entry in pool if len(pages[entry[4]]) == 1]
     random.Random(seed).shuffle(pool)
     by_file: dict[str, int] = {}
     by_package: dict[str, int] = {}
     taken = 0
     for package, source, index, section, text in pool:
-        if (per_file is not None and by_file.get(source, 0) >= per_file) or by_package.get(package, 0) >= per_package:
+        key = man_program(source) if man else source
+        if (per_file is not None and by_file.get(key, 0) >= per_file) or by_package.get(package, 0) >= per_package:
             continue
         print(json.dumps({"source": source, "section": section, "index": index, "text": text}, ensure_ascii=False))
-        by_file[source] = by_file.get(source, 0) + 1
+        by_file[key] = by_file.get(key, 0) + 1
         by_package[package] = by_package.get(package, 0) + 1
         taken += 1
         if taken == count:
