@@ -51,6 +51,8 @@ _POINTED_KIND = re.compile(r"(?:^|[，、；])\s*该(" + "|".join(_POINTED_ENDS)
 # 陈永华因个人原因辞去职务, 辞去公司董事长职务: who resigns held the post
 _RESIGNS = re.compile(r"辞去(?:其|公司|本公司)?(?:在[^，。；]{2,24}?)?(?:[^，。；]{0,12}?)职务")
 _FORMER_TITLE = re.compile(r"(?:原|前)(?:" + TITLE_ALT + r")$")  # 原总经理 right before a name
+# What a text says of a body before naming it, after 在: its country and kind (德国企业, 美资公司), or 一家….
+_BODY_KIND = re.compile(r"(?:一家)?[\u4e00-\u9fff]{0,6}?(?:企业|公司|机构|银行|车企|药企|外企|外资企业)")
 _POST_HELD_BY = re.compile(r"(?:的)?(" + TITLE_ALT + r")由(.{2,24}?)(?:担任|兼任|出任)")
 
 
@@ -99,6 +101,11 @@ class CareerFacts(ClauseRules):
             worker = self._actor(text, clause, subject, sentence, cs + worked.start())
             body = next((x for x in clause.mentions if x.start == cs + worked.start("body") and self._org(x)
                          and x.end <= cs + worked.end("body")), None)
+            if body is None:
+                # 曾在德国企业施泰因动力公司工作九年, 在一家外资银行花旗银行任职: a word for the kind of body (its
+                # country, 企业, 一家…) stands between 在 and the name; the name then ends right before the verb
+                body = next((x for x in clause.mentions if x.end == cs + worked.end("body") and self._org(x)
+                             and _BODY_KIND.fullmatch(text[cs + worked.start("body"):x.start])), None)
             add(worker if self._person(worker) else None, "worksFor", body)
         for served in re.finditer(r"(?:任职|就职|供职)于", c):
             # 曾任职于X, 此前长期供职于X: the body after 于 employed the person (past or present; the gold sets and a
