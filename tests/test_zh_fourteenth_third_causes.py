@@ -14,3 +14,28 @@ def test_a_body_named_after_its_country_and_kind_employed_the_person(zh: Chinese
     # 在德国企业X工作: the words for the body's country and kind stand between 在 and its name
     facts = triples(extract(zh, "阚明哲，1979年出生，此前曾在瑞士企业阿尔卑斯精工有限公司工作八年。"))
     assert ("阚明哲", "worksFor", "阿尔卑斯精工有限公司") in facts
+
+
+def test_the_holder_of_that_company_said_to_be_the_controller_owns_the_report_company(zh: ChineseExtractor) -> None:
+    # 持有该公司: the holder's stake is in the company named before; the clause after says it controls 公司
+    facts = triples(extract(zh, "江南精工股份有限公司成立于2010年。截至2024年末，苏州江南投资有限公司持有公司42%的股份，"
+                                "为公司控股股东；公司董事长孟怀川持有该公司60%的股权，为公司实际控制人。"))
+    assert ("江南精工股份有限公司", "ownedBy", "孟怀川") in facts
+
+
+def test_two_people_said_to_be_the_controllers_in_a_clause_of_their_own(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "江南精工股份有限公司成立于2010年。公司董事长孟怀川与其妻子颜素秋合计持有公司61.2%的股份，"
+                                "两人为公司的实际控制人。"))
+    assert {("江南精工股份有限公司", "ownedBy", "孟怀川"), ("江南精工股份有限公司", "ownedBy", "颜素秋")} <= facts
+
+
+def test_the_only_subsidiaries_a_notice_lists(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "江南精工股份有限公司成立于2010年，旗下全资子公司仅有江南铸造有限公司和无锡江南物流有限公司两家。"))
+    assert ("江南铸造有限公司", "partOf", "江南精工股份有限公司") in facts
+    assert ("无锡江南物流有限公司", "partOf", "江南精工股份有限公司") in facts
+
+
+def test_an_owner_role_and_a_post_before_a_name(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "江南精工股份有限公司成立于2010年。本次回购由公司实际控制人、董事长孟怀川提议。"))
+    assert ("孟怀川", "worksFor", "江南精工股份有限公司") in facts
+    assert ("江南精工股份有限公司", "ownedBy", "孟怀川") in facts

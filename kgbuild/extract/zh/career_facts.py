@@ -35,7 +35,8 @@ def _next_to(text: str, m: Mention, pos: int) -> bool:
     return m.end == pos or (m.end < pos and _FIELD_BETWEEN.fullmatch(text[m.end:pos]) is not None)
 
 
-_TITLE_RUN_BEFORE = re.compile(r"(?:(?:" + TITLE_ALT + r")[、和及兼])*$")
+# (公司实际控制人、董事长P: an owner's role may open the run; the titles after it are still the company's)
+_TITLE_RUN_BEFORE = re.compile(r"(?:(?:" + TITLE_ALT + r"|实际控制人|控股股东|第一大股东)[、和及兼])*$")
 # Compiled once: these run on every clause, and the module's patterns outnumber `re`'s cache (512), so a
 # pattern built per call was compiled again per call.
 _TITLE = re.compile(TITLE_ALT)  # longest title first
