@@ -39,3 +39,14 @@ def test_an_owner_role_and_a_post_before_a_name(zh: ChineseExtractor) -> None:
     facts = triples(extract(zh, "江南精工股份有限公司成立于2010年。本次回购由公司实际控制人、董事长孟怀川提议。"))
     assert ("孟怀川", "worksFor", "江南精工股份有限公司") in facts
     assert ("江南精工股份有限公司", "ownedBy", "孟怀川") in facts
+
+
+def test_a_holder_after_a_title_is_a_person(zh: ChineseExtractor) -> None:
+    # jieba: 司徒 | 衍 (a verb): a compound surname and one character, before 持有, after 董事长
+    result = extract(zh, "江南精工股份有限公司成立于2010年。公司董事长司徒衍直接持有公司12%的股份。")
+    assert ("司徒衍", "worksFor", "江南精工股份有限公司") in triples(result)
+
+
+def test_an_adverb_between_a_person_and_the_post_taken(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "澄江物流有限公司成立于1995年，其原总经理祁守义已出任华东港务集团有限公司副总经理。"))
+    assert ("祁守义", "worksFor", "华东港务集团有限公司") in facts
