@@ -4,7 +4,7 @@ the code before its change."""
 
 from __future__ import annotations
 
-from test_zh_open_extract import extract, triples
+from test_zh_open_extract import entities, extract, triples
 from test_zh_open_extract import zh as zh  # the open-domain extractor, one per module (a fixture)
 
 from kgbuild.extract.zh.extractor import ChineseExtractor
@@ -50,3 +50,11 @@ def test_a_holder_after_a_title_is_a_person(zh: ChineseExtractor) -> None:
 def test_an_adverb_between_a_person_and_the_post_taken(zh: ChineseExtractor) -> None:
     facts = triples(extract(zh, "澄江物流有限公司成立于1995年，其原总经理祁守义已出任华东港务集团有限公司副总经理。"))
     assert ("祁守义", "worksFor", "华东港务集团有限公司") in facts
+
+
+def test_a_post_proposed_in_a_notice_is_no_part_of_the_body_name_and_not_yet_held(zh: ChineseExtractor) -> None:
+    # 拟任 | 湖州市 | 商务局: a pre-appointment notice's verb is no part of the name, and the post is only proposed
+    result = extract(zh, "祁守义，男，1975年3月生，现任湖州市发展和改革委员会副主任，拟任湖州市商务局局长。")
+    assert "湖州市商务局" in entities(result)
+    assert ("祁守义", "worksFor", "湖州市发展和改革委员会") in triples(result)
+    assert ("祁守义", "worksFor", "湖州市商务局") not in triples(result)

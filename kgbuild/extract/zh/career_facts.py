@@ -10,9 +10,10 @@ from kgbuild.extract.zh.clause_rules import LEAD_IN, TITLE_ALT, ClauseRules, Cla
 from kgbuild.extract.zh.mentions import Mention
 from kgbuild.extract.zh.name_rules import TITLE_RUN as _TITLE_RUN
 
-# 担任 / 现任…: holding a post (任 alone, but not inside 主任, 聘任, 责任, 任务, 任期…)
+# 担任 / 现任…: holding a post (任 alone, but not inside 主任, 聘任, 责任, 任务, 任期…, nor 拟任: a post proposed in a
+# pre-appointment notice, not held)
 _HOLDS_POST = re.compile(r"(?:担任|出任|现任|曾任|兼任|历任|接任|继任|此前任|"
-                         r"(?<![主聘责信就继前委])任(?![务期何意命职]))")
+                         r"(?<![主聘责信就继前委拟])任(?![务期何意命职]))")
 _PLACE_HEAD = re.compile(r"(?:常务)?(?:副)?(?:市长|县长|区长|省长|州长|镇长)$")
 # A field between a school and a post there (南京大学物理学教授, 复旦大学化学系博士生): no part of either.
 # The current holder of a post, said before the title that opens a clause (…，现任馆长为P).
