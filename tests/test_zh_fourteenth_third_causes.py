@@ -58,3 +58,10 @@ def test_a_post_proposed_in_a_notice_is_no_part_of_the_body_name_and_not_yet_hel
     assert "湖州市商务局" in entities(result)
     assert ("祁守义", "worksFor", "湖州市发展和改革委员会") in triples(result)
     assert ("祁守义", "worksFor", "湖州市商务局") not in triples(result)
+
+
+def test_a_province_department_named_for_two_fields(zh: ChineseExtractor) -> None:
+    # jieba: 江西省 | 文化 | 和 | 旅游 | 厅: the department's name joins two fields with 和, as a ministry's does
+    result = entities(extract(zh, "江西省文化和旅游厅近日公布第三批省级非遗工坊名单。"))
+    assert "江西省文化和旅游厅" in result
+    assert "江西省文化" not in result
