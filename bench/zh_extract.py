@@ -80,7 +80,8 @@ Run from the repo root: `python bench/zh_extract.py [--baseline REF]` (REF: a gi
 scored too, default the commit before the open-domain rules; `--baseline none` skips it). Readable
 lines, then one JSON object. `--set NAME` (held-out-6, dev-4, open, reports, medicine...; repeatable) scores only
 those sets, per paragraph and without the builds and the speed run, in a few seconds, and prints every false and
-missed relation of each (`--set list` names them).
+missed relation of each (`--set list` names them). Every set's line is followed by a FAILED line for each chunk
+whose extraction raised (the extractor's guard marks it and goes on), so a broken rule shows as a failure.
 """
 
 from __future__ import annotations
