@@ -80,7 +80,8 @@ Run from the repo root: `python bench/zh_extract.py [--baseline REF]` (REF: a gi
 scored too, default the commit before the open-domain rules; `--baseline none` skips it). Readable
 lines, then one JSON object. `--set NAME` (held-out-6, dev-4, open, reports, medicine...; repeatable) scores only
 those sets, per paragraph and without the builds and the speed run, in a few seconds, and prints every false and
-missed relation of each (`--set list` names them).
+missed relation of each (`--set list` names them). Every set's line is followed by a FAILED line for each chunk
+whose extraction raised (the extractor's guard marks it and goes on), so a broken rule shows as a failure.
 """
 
 from __future__ import annotations
@@ -170,6 +171,12 @@ def predicted(ex: ChunkExtraction) -> tuple[dict[str, tuple[str, set[str]]], set
     return entities, triples
 
 
+def failed(results: Sequence[ChunkExtraction]) -> list[str]:
+    """The chunks whose extraction raised: the extractor's guard keeps the rest of a build going and marks the
+    chunk (ChunkExtraction.failure), so a broken rule would otherwise show only as lower recall."""
+    return [f"{ex.chunk_id}: {ex.failure.detail}" for ex in results if ex.failure is not None]
+
+
 def score(sentences: Sequence[dict], extract: Extract) -> dict[str, object]:
     results = extract([chunk(i, s["text"]) for i, s in enumerate(sentences)])
     e_tp = e_pred = e_gold = typed = r_tp = r_pred = r_gold = 0
@@ -191,7 +198,7 @@ def score(sentences: Sequence[dict], extract: Extract) -> dict[str, object]:
         r_gold += len(gold_rel)
         misses += [f"{n}" for n in entities if n not in matched_pred][:3]
     return {"entities": prf(e_tp, e_pred, e_gold), "relations": prf(r_tp, r_pred, r_gold),
-            "typed_accuracy": round(typed / e_tp, 3) if e_tp else 0.0,
+            "typed_accuracy": round(typed / e_tp, 3) if e_tp else 0.0, "failed_chunks": failed(results),
             "counts": {"entities_pred": e_pred, "entities_gold": e_gold, "relations_pred": r_pred,
                        "relations_gold": r_gold}, "sample_false_entities": misses[:8]}
 
@@ -306,7 +313,7 @@ def score_open(paragraphs: Sequence[dict], extract: Extract, common: set[str], *
         n["ev_pred"] += len(events)
         n["ev_gold"] += len(gold_ev)
     return {"entities": prf(n["e_tp"], n["e_pred"], n["e_gold"]), "relations": prf(n["r_tp"], n["r_pred"], n["r_gold"]),
-            "typed_accuracy": round(n["typed"] / n["e_tp"], 3) if n["e_tp"] else 0.0,
+            "typed_accuracy": round(n["typed"] / n["e_tp"], 3) if n["e_tp"] else 0.0, "failed_chunks": failed(results),
             "values": prf(n["v_tp"], n["v_pred"], n["v_gold"]), "qualifiers": prf(n["q_tp"], n["q_pred"], n["q_gold"]),
             "events": prf(n["ev_tp"], n["ev_pred"], n["ev_gold"]),
             "counts": {"entities_pred": n["e_pred"], "entities_gold": n["e_gold"], "relations_pred": n["all_rel"],
@@ -529,6 +536,8 @@ def show(label: str, figs: dict[str, dict[str, object]]) -> None:
                      f"events P {result['events']['p']:.2f} R {result['events']['r']:.2f}")  # type: ignore[index]
         print(f"{label:8} {name:62} entities P {e['p']:.2f} R {e['r']:.2f}  "  # type: ignore[index]
               f"relations P {r['p']:.2f} R {r['r']:.2f}  typed {result['typed_accuracy']}{extra}")  # type: ignore[index]
+        for line in result.get("failed_chunks", []):  # type: ignore[attr-defined]
+            print(f"{label:8} {name:62} FAILED {line}")
 
 
 def main() -> None:

@@ -10,9 +10,10 @@ from kgbuild.extract.zh.clause_rules import LEAD_IN, TITLE_ALT, ClauseRules, Cla
 from kgbuild.extract.zh.mentions import Mention
 from kgbuild.extract.zh.name_rules import TITLE_RUN as _TITLE_RUN
 
-# 担任 / 现任…: holding a post (任 alone, but not inside 主任, 聘任, 责任, 任务, 任期…)
+# 担任 / 现任…: holding a post (任 alone, but not inside 主任, 聘任, 责任, 任务, 任期…, nor 拟任: a post proposed in a
+# pre-appointment notice, not held)
 _HOLDS_POST = re.compile(r"(?:担任|出任|现任|曾任|兼任|历任|接任|继任|此前任|"
-                         r"(?<![主聘责信就继前委])任(?![务期何意命职]))")
+                         r"(?<![主聘责信就继前委拟])任(?![务期何意命职]))")
 _PLACE_HEAD = re.compile(r"(?:常务)?(?:副)?(?:市长|县长|区长|省长|州长|镇长)$")
 # A field between a school and a post there (南京大学物理学教授, 复旦大学化学系博士生): no part of either.
 # The current holder of a post, said before the title that opens a clause (…，现任馆长为P).
@@ -35,7 +36,8 @@ def _next_to(text: str, m: Mention, pos: int) -> bool:
     return m.end == pos or (m.end < pos and _FIELD_BETWEEN.fullmatch(text[m.end:pos]) is not None)
 
 
-_TITLE_RUN_BEFORE = re.compile(r"(?:(?:" + TITLE_ALT + r")[、和及兼])*$")
+# (公司实际控制人、董事长P: an owner's role may open the run; the titles after it are still the company's)
+_TITLE_RUN_BEFORE = re.compile(r"(?:(?:" + TITLE_ALT + r"|实际控制人|控股股东|第一大股东)[、和及兼])*$")
 # Compiled once: these run on every clause, and the module's patterns outnumber `re`'s cache (512), so a
 # pattern built per call was compiled again per call.
 _TITLE = re.compile(TITLE_ALT)  # longest title first
@@ -51,6 +53,8 @@ _POINTED_KIND = re.compile(r"(?:^|[，、；])\s*该(" + "|".join(_POINTED_ENDS)
 # 陈永华因个人原因辞去职务, 辞去公司董事长职务: who resigns held the post
 _RESIGNS = re.compile(r"辞去(?:其|公司|本公司)?(?:在[^，。；]{2,24}?)?(?:[^，。；]{0,12}?)职务")
 _FORMER_TITLE = re.compile(r"(?:原|前)(?:" + TITLE_ALT + r")$")  # 原总经理 right before a name
+# What a text says of a body before naming it, after 在: its country and kind (德国企业, 美资公司), or 一家….
+_BODY_KIND = re.compile(r"(?:一家)?[\u4e00-\u9fff]{0,6}?(?:企业|公司|机构|银行|车企|药企|外企|外资企业)")
 _POST_HELD_BY = re.compile(r"(?:的)?(" + TITLE_ALT + r")由(.{2,24}?)(?:担任|兼任|出任)")
 
 
@@ -99,6 +103,11 @@ class CareerFacts(ClauseRules):
             worker = self._actor(text, clause, subject, sentence, cs + worked.start())
             body = next((x for x in clause.mentions if x.start == cs + worked.start("body") and self._org(x)
                          and x.end <= cs + worked.end("body")), None)
+            if body is None:
+                # 曾在德国企业施泰因动力公司工作九年, 在一家外资银行花旗银行任职: a word for the kind of body (its
+                # country, 企业, 一家…) stands between 在 and the name; the name then ends right before the verb
+                body = next((x for x in clause.mentions if x.end == cs + worked.end("body") and self._org(x)
+                             and _BODY_KIND.fullmatch(text[cs + worked.start("body"):x.start])), None)
             add(worker if self._person(worker) else None, "worksFor", body)
         for served in re.finditer(r"(?:任职|就职|供职)于", c):
             # 曾任职于X, 此前长期供职于X: the body after 于 employed the person (past or present; the gold sets and a

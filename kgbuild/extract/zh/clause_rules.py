@@ -45,6 +45,8 @@ BUILT = r"(?:建造|承建|施工|制造|研制|设计(?![院师所研])|开发|
 BETWEEN_PARTIES = frozenset({"release", "acquire", "createdBy", "foundedBy", "worksFor", "cooperateWith", "partOf",
                               "ownedBy", "predecessor", "approvedBy", "publishedBy", "spouse",
                               "educatedAt", "basedOn"})
+# Adverbs between a person and what the person does (P已出任, P同时担任, P此前曾在…).
+_ACT_GAP = re.compile(r"(?:已经|已|将|同时|也|还|亦|正式|此前|再次|继续|随即|随后|曾)*")
 TITLE_ALT = "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True))
 # Between a maker and its work: 的长篇小说《…》, 的创新药“…” (the kind of work, then the quote mark).
 WORK_OF = re.compile(r"的(?:长篇|短篇|中篇|最新|首款|新款)?(?:小说|新书|著作|作品|诗集|专著|散文集|新作|代表作|"
@@ -239,7 +241,9 @@ class ClauseRules:
         had act (雷军毕业于). Nobody else: a company does not graduate."""
         if self._person(subject):
             return subject
-        right = next((x for x in clause.mentions if x.end == verb and self._person(x)), None)
+        # (其原总经理P已出任X副总经理: adverbs may stand between the person and the verb)
+        right = next((x for x in clause.mentions if x.end <= verb and _ACT_GAP.fullmatch(text, x.end, verb)
+                      and self._person(x)), None)
         if right is not None and re.search(r"(?:接替|接任|取代|替代|代替)$", text[:right.start]):
             # 蔡崇信接替张勇出任董事会主席: the one replaced does not take the post; the one before 接替 does
             right = next((x for x in reversed(clause.mentions) if x.end <= right.start and self._person(x)), None)

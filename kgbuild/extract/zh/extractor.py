@@ -48,7 +48,7 @@ _PREDICATES = {
 
 class ChineseExtractor:
     name = "jieba-rules"
-    version = "19"  # bump when rules change: it is part of the cache key
+    version = "20"  # bump when rules change: it is part of the cache key
 
     def __init__(self, schema: Schema, domain_concepts: str | Path | DomainConcepts | None = None) -> None:
         self.schema = schema

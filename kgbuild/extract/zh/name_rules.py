@@ -51,7 +51,8 @@ NOT_EMPLOYER_LEAD = ("华东", "华南", "华北", "华中", "西南", "西北",
 ACTION_MIN_FREQ = 1000
 TITLE_RUN = re.compile(r"(?:[、和及兼](?:常务|执行|轮值|联席)?(?:"
                        + "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True)) + r"))*")
-HOLDS_POST_WORDS = frozenset("现任 曾任 担任 出任 兼任 历任 接任 继任 时任 原任".split())
+# (拟任 | 湖州市 | 商务局: a pre-appointment notice's verb, no more a part of the body's name than 现任)
+HOLDS_POST_WORDS = frozenset("现任 曾任 担任 出任 兼任 历任 接任 继任 时任 原任 拟任".split())
 KIN_AFTER = re.compile(r"[与和及]其?(?:妻子|丈夫|配偶|夫人)")
 BREAK = re.compile(r"[，。；：！？、,;:!?（）()\s]")
 # Priority when two names overlap (lower wins), then the longer name.

@@ -65,8 +65,9 @@ class OrgNames(NameRules):
                 continue
             tok = tokens[j]
             k = j - 1
-            # 国家发展和改革委员会, 工业和信息化部: a ministry's name joins two fields with 和
-            joined = m.group(0) in ("部", "委员会", "局", "署") and k >= 2 and tokens[k - 1].word == "和" \
+            # 国家发展和改革委员会, 工业和信息化部: a ministry's name joins two fields with 和 (a province's department
+            # too: 浙江省文化和旅游厅)
+            joined = m.group(0) in ("部", "委员会", "局", "署", "厅") and k >= 2 and tokens[k - 1].word == "和" \
                 and tokens[k].end == s and all(_FIELD.fullmatch(tokens[i].word)
                                                and tokens[i].pos in ("n", "vn", "nz", "v") for i in (k, k - 2))
             if len(m.group(0)) == 1 and not joined and tok.word != m.group(0) and (

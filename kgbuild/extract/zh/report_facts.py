@@ -8,10 +8,13 @@ import re
 from collections.abc import Callable
 
 from kgbuild.extract.zh import word_lists as wl
-from kgbuild.extract.zh.clause_rules import POST_BETWEEN, REFERENCE, Clause, ClauseRules
+from kgbuild.extract.zh.clause_rules import POST_BETWEEN, REFERENCE, TITLE_ALT, Clause, ClauseRules
 from kgbuild.extract.zh.mentions import Mention
 from kgbuild.extract.zh.name_rules import VALUE_RE
 
+# 公司实际控制人、董事长P / 公司控股股东、董事长P: the owner's role and the person's posts in one run before the name
+_OWNER_BEFORE_NAME = re.compile(r"(?:^|(?<=[^该]))(?:本公司|公司)(?:实际控制人|控股股东|第一大股东)(?:[、和及兼](?:"
+                                + TITLE_ALT + r"))*")
 _SPOUSES = re.compile(r"[与和及]其?(?:妻子|丈夫|配偶|夫人)$")
 
 
@@ -47,6 +50,9 @@ class ReportFacts(ClauseRules):
                     quals.append(("比例", Mention(share.group(1), self.fallback, pos, pos + len(share.group(1)),
                                                  share.group(1), kind="value")))
                 add(owned, "ownedBy", owner, quals)
+        for role in _OWNER_BEFORE_NAME.finditer(c) if topic_org is not None else ():
+            controller = next((x for x in clause.mentions if x.start == cs + role.end() and self._person(x)), None)
+            add(topic_org, "ownedBy", controller, timed)
         self._holder_named_owner(text, clause, timed, sentence, topic_org, add)
         self._stake_in_company(text, clause, subject, timed, topic_org, sentence_end, add)
         self._founders_stakes(text, clause, sentence, add)
@@ -59,6 +65,13 @@ class ReportFacts(ClauseRules):
             pointer = re.search(r"(?:^|[，；])\s*(?:二人|两人|双方|夫妇二人)", text[opened:cs])
             people = [x for x in sentence if self._person(x) and x.end <= opened + pointer.start()] \
                 if pointer is not None else []
+            for owner in {x.name: x for x in people[-2:]}.values() if len(people) >= 2 else []:
+                add(topic_org, "ownedBy", owner)
+        elif re.match(r"\s*(?:二人|两人|夫妇二人|夫妇)(?:均|共同|同)?(?:为|是)(?:本公司|公司)的?(?:共同)?"
+                      r"(?:控股股东|实际控制人|第一大股东)", c) is not None and topic_org is not None:
+            # P与其妻子Q合计持有公司58.9%的股份，两人为公司的实际控制人: the pointer opens this clause, and the two
+            # people are the last two the sentence named before it
+            people = [x for x in sentence if self._person(x) and x.end <= cs]
             for owner in {x.name: x for x in people[-2:]}.values() if len(people) >= 2 else []:
                 add(topic_org, "ownedBy", owner)
         if (hit := re.search(r"(?:聘任|聘请|任命|选举|同意聘任)", c)) is not None:
@@ -151,7 +164,8 @@ class ReportFacts(ClauseRules):
                             run.append(x)
                     if run and run[0].start == clause.end + seat.end():
                         add(sub, "headquarteredIn", run[-1])
-        if (hit := re.search(r"子公司(?:则|还|另|主要)?(?:包括|有|为|是|：|:)", c)) is not None:
+        # (旗下全资子公司仅有A和B两家: a notice saying which subsidiaries there are and no others)
+        if (hit := re.search(r"子公司(?:则|还|另|主要|仅|只|共|目前)?(?:包括|有|为|是|：|:)", c)) is not None:
             parents = [x for x in clause.mentions if self._org(x) and x.end <= cs + hit.start()]
             parent = parents[-1] if parents else org_subject
             for sub in self._listed(clause, cs + hit.end(), self._org):
@@ -217,7 +231,9 @@ class ReportFacts(ClauseRules):
         share = None
         if owner is None and re.fullmatch(r"\s*", c[:said.start()]):
             opened = max(text.rfind(e, 0, cs) for e in "。！？\n") + 1
-            held = re.search(r"(?:合计|直接|间接|共)*持有(?:本公司|公司|其)(" + VALUE_RE.pattern
+            # (持有该公司70%的股权，为公司实际控制人: whichever company 该 points at, the clause after says whose
+            # controller the holder is)
+            held = re.search(r"(?:合计|直接|间接|共)*持有(?:本公司|该公司|公司|其)(" + VALUE_RE.pattern
                              + r")?[^，。；]*[，；]\s*$", text[opened:cs])  # the clause right before
             if held is not None:
                 owner = next((x for x in sentence if x.end == opened + held.start()

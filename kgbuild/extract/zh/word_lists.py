@@ -144,7 +144,9 @@ PERSON_VERBS = ("表示", "指出", "认为", "说", "称", "介绍", "强调", 
                 "出任",
                 "现任", "曾任", "创办", "创立", "著有", "去世", "逝世", "获得", "荣获", "创作", "撰写", "执导", "主演",
                 "编著", "接任", "继任", "当选", "加入", "辞去", "辞任", "接替", "就读", "加盟", "正式加盟",
-                "正式加入")
+                "正式加入",
+                # 董事长司徒衍持有该公司70%的股权 (jieba: 司徒 | 衍, a verb): a report's holder after a title
+                "持有", "直接持有", "间接持有", "合计持有")
 
 # Single-character surnames (the commonest, covering most of the population) and compound ones.
 SURNAMES = frozenset(
