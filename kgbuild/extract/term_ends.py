@@ -315,6 +315,9 @@ def defined_between_terms(args: TechArgs, ours: list[Triple]) -> None:
             continue
         if made_of is None and (len(obj_tok.lower_) < 3 or args.lemma(obj_tok) in GENERIC_NOUNS - _KIND_NOUNS):
             continue
+        if args.lemma(subject_tok) in GENERIC_NOUNS and not any(
+                c.dep_ in ("compound", "amod") for c in subject_tok.children):
+            continue  # "An object which contains arrays of sockets": a generic noun alone is no term
         first, second = _whole_phrase(args, subject_tok, verb), args.phrase(obj_tok)
         if first is None or second is None or first[1].lower() == second[1].lower() or not (
                 _WORDS.match(first[1]) and _WORDS.match(second[1])):
