@@ -307,3 +307,18 @@ written.
 Examples of [`Writable`][] streams include:
 """)
     assert not any(s == "Writable stream" for s, _, _ in found), found
+
+
+def test_a_plural_with_a_singular_verb_is_a_name(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # requests' README (site-packages; its first paragraph, in no set): "Requests is" names the library, so it is
+    # no class of requests defined as an HTTP library.
+    found = triples(tmp_path, extractor, """# Requests
+
+Requests is a simple, yet elegant, HTTP library.
+
+```python
+>>> import requests
+>>> r = requests.get('https://httpbin.org/basic-auth/user/pass', auth=('user', 'pass'))
+```
+""")
+    assert ("request", "isA", "HTTP library") not in found, found

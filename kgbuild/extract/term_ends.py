@@ -315,6 +315,8 @@ def defined_between_terms(args: TechArgs, ours: list[Triple]) -> None:
             continue
         if made_of is None and (len(obj_tok.lower_) < 3 or args.lemma(obj_tok) in GENERIC_NOUNS - _KIND_NOUNS):
             continue
+        if subject_tok.tag_ == "NNS" and verb.tag_ == "VBZ":
+            continue  # "Requests is a simple, yet elegant, HTTP library": a singular verb says the plural is a name
         if args.lemma(subject_tok) in GENERIC_NOUNS and not any(
                 c.dep_ in ("compound", "amod") for c in subject_tok.children):
             continue  # "An object which contains arrays of sockets": a generic noun alone is no term
