@@ -32,6 +32,10 @@ more as an argument; one word alone was left out (in most sentences it is a desc
   often wrong as right towards any name); it is kept in a main or relative clause, active, without a modal or a
   condition ("can switch to", "If the test function receives ..."), with its whole noun phrase as the term
   ("Finalized output items" is not "output item") and an object of two words or more, code or a name.
+- **A defining clause between two terms**: "A custom reporter is a module that ...", "Duplex streams are streams
+  that ..." -> isA; "a range expression consists of two characters" -> consistsOf; "X contains Y". The subject is a
+  class ("a"/"an" or a bare plural, nothing after it but "of" and a noun), the copula's noun "a"/"an" or a bare
+  plural and no noun of manner ("is an example of"); both ends are terms only through the triple.
 """
 
 from __future__ import annotations
