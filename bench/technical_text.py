@@ -64,7 +64,7 @@ REPO = Path(__file__).resolve().parents[1]
 GOLD = REPO / "bench" / "data" / "technical_gold.jsonl"
 HELDOUT = REPO / "bench" / "data" / "technical_heldout.jsonl"
 # Sets to be scored once with the rules frozen: their extracted output is never printed (docs/technical_gold.md;
-# the first eleven held-out sets were, and have been read since).
+# the first twelve held-out sets were, and have been read since).
 NEVER_SHOWN: frozenset[str] = frozenset({"technical_heldout13"})
 DEFAULT_BASE = "1909190"  # main before the third issue-31 session (precision, honest scoring)
 _CODE_SHAPE = re.compile(
