@@ -34,8 +34,8 @@ are skipped with a line; files are taken in sorted order, the first `--per-doc` 
    rule, for sets whose relations have predicates); `*_in_text` figures count only what the passage's text
    writes. The first set is also scored per half (dev: even line index, the rules were tuned looking at
    it; test: odd). `--show-dev` prints the new code's output on the dev half, `--show` on every set given
-   except those in NEVER_SHOWN (sets to be scored once with frozen rules: the twelfth held-out set; the
-   first eleven were scored and read as development data, docs/technical_gold.md). With several sets, their
+   except those in NEVER_SHOWN (sets to be scored once with frozen rules: the thirteenth held-out set; the
+   first twelve were scored and read as development data, docs/technical_gold.md). With several sets, their
    relation figures are also added up ("all N sets": the strictest way each set supports, and pairs).
 
 Last line: one JSON object of figures, old and new (`old_*`, `new_*`, `speed_ratio_new_over_old`).
@@ -64,7 +64,7 @@ REPO = Path(__file__).resolve().parents[1]
 GOLD = REPO / "bench" / "data" / "technical_gold.jsonl"
 HELDOUT = REPO / "bench" / "data" / "technical_heldout.jsonl"
 # Sets to be scored once with the rules frozen: their extracted output is never printed (docs/technical_gold.md;
-# the first eleven held-out sets were, and have been read since).
+# the first twelve held-out sets were, and have been read since).
 NEVER_SHOWN: frozenset[str] = frozenset({"technical_heldout13"})
 DEFAULT_BASE = "1909190"  # main before the third issue-31 session (precision, honest scoring)
 _CODE_SHAPE = re.compile(

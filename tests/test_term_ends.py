@@ -273,3 +273,52 @@ def test_a_passive_with_a_modal_is_no_terms_doing(tmp_path: Path, extractor: Off
 The `fs.watchFile()` callback may be called by the file system watcher.
 """)
     assert not any(s == "file system watcher" for s, _, _ in found), found
+
+
+def test_a_defining_clause_between_two_terms(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # test.md ("Custom reporters") and stream.md ("Class: stream.Duplex"): "a/an X is a/an Y", "Xs are Ys" class a
+    # term under another; both ends are terms only through this triple (`term_ends.defined_between_terms`).
+    found = triples(tmp_path, extractor, """# Custom reporters
+
+[`--test-reporter`][] can be used to specify a path to custom reporter.
+A custom reporter is a module that exports a value
+accepted by [stream.compose][].
+Reporters should transform events emitted by a {TestsStream}
+""")
+    assert ("custom reporter", "isA", "module") in found, found
+    found = triples(tmp_path, extractor, """# Duplex and transform streams
+
+### Class: `stream.Duplex`
+
+Duplex streams are streams that implement both the [`Readable`][] and
+[`Writable`][] interfaces.
+""")
+    assert ("Duplex stream", "isA", "stream") in found, found
+
+
+def test_a_copula_noun_relative_to_another_is_no_kind(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # stream.md ("Writable streams"): "an abstraction for a destination" says what the streams stand for, not a
+    # class they belong to.
+    found = triples(tmp_path, extractor, """# Writable streams
+
+Writable streams are an abstraction for a _destination_ to which data is
+written.
+
+Examples of [`Writable`][] streams include:
+""")
+    assert not any(s == "Writable stream" for s, _, _ in found), found
+
+
+def test_a_plural_with_a_singular_verb_is_a_name(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # requests' README (site-packages; its first paragraph, in no set): "Requests is" names the library, so it is
+    # no class of requests defined as an HTTP library.
+    found = triples(tmp_path, extractor, """# Requests
+
+Requests is a simple, yet elegant, HTTP library.
+
+```python
+>>> import requests
+>>> r = requests.get('https://httpbin.org/basic-auth/user/pass', auth=('user', 'pass'))
+```
+""")
+    assert ("request", "isA", "HTTP library") not in found, found

@@ -43,6 +43,7 @@ from kgbuild.extract.tech_containers import code_containers
 from kgbuild.extract.tech_members import listed, qualified_members
 from kgbuild.extract.term_ends import (
     code_names_kind,
+    defined_between_terms,
     done_by_term,
     shared_agent,
     single_noun_term,
@@ -633,6 +634,7 @@ def technical_relations(args: TechArgs, facts: Facts) -> None:
     for sent in args.doc.sents:
         _participle_misread(args, ours, sent)
     _instructions(args, ours)
+    defined_between_terms(args, ours)  # "A simple expression is a constant": two terms, one defining clause
     for triple in ours:
         same = general.get((triple.subject.name, triple.object.name))
         if same is not None and triple.predicate in _MAPPED:

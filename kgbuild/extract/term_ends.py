@@ -32,6 +32,10 @@ more as an argument; one word alone was left out (in most sentences it is a desc
   often wrong as right towards any name); it is kept in a main or relative clause, active, without a modal or a
   condition ("can switch to", "If the test function receives ..."), with its whole noun phrase as the term
   ("Finalized output items" is not "output item") and an object of two words or more, code or a name.
+- **A defining clause between two terms**: "A custom reporter is a module that ...", "Duplex streams are streams
+  that ..." -> isA; "a range expression consists of two characters" -> consistsOf; "X contains Y". The subject is a
+  class ("a"/"an" or a bare plural, nothing after it but "of" and a noun), the copula's noun "a"/"an" or a bare
+  plural and no noun of manner ("is an example of"); both ends are terms only through the triple.
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ class TechArgs(Protocol):
     code_tokens: frozenset[int]
     kinds: frozenset[str]
     concept_class: str
+    by_token: dict[int, Mention]
 
     def lemma(self, tok: Token) -> str: ...
 
@@ -259,3 +264,118 @@ def _verb_after_code(head: Token) -> bool:
 
 __all__ = ["GENERIC_NOUNS", "code_names_kind", "done_by_term", "shared_agent", "single_noun_term",
            "stated_between_terms"]
+
+
+# Nouns that say how, not what, after a copula ("is an example of such a server", "is a way to ...", "is a good
+# idea"): "X is a <one of these>" classes X under nothing. Lemmas.
+_NO_KIND = frozenset({
+    "example", "way", "thing", "one", "kind", "sort", "type", "form", "part", "piece", "lot", "bit", "number",
+    "case", "matter", "idea", "question", "problem", "answer", "result", "list", "set", "mean", "means", "reason",
+    "need", "issue", "good", "choice", "option", "alternative", "subset", "superset", "copy", "instance", "member",
+    "shorthand", "synonym", "alias", "abbreviation", "variant", "version", "mistake", "error", "bug", "feature",
+    "difference", "exception", "rule", "requirement", "must", "plus", "minus", "no",
+})
+# Verbs by which a clause between two terms states what one term is made of or holds, and their predicates.
+_MADE_OF = {"consist": "consistsOf", "contain": "contains", "comprise": "consistsOf"}
+
+
+def defined_between_terms(args: TechArgs, ours: list[Triple]) -> None:
+    """ "A simple expression is just a constant", "Lower case letters are variable names", "a range expression
+    consists of two characters separated by a hyphen", "a region of text that contains folds": a clause that
+    says what a class of things is, or what it is made of, between two common-noun terms. Both ends become
+    Concept terms only through the triple (`args._new`: a term no clause relates is never an entity).
+
+    The subject names a class, not a thing the text has in mind: a singular after "a"/"an" or a bare plural
+    ("The output is an allocated value" is about one output); so does a copula's noun: "a"/"an" or a bare plural
+    ("the native character order" says which one), never a noun of manner (`_NO_KIND`: "is an example of", "is a
+    way to") nor one with an "of" of its own ("a subset of", "an example of": what it is relative to). The clause
+    is a main one (or, for "contain"/"consist of", a relative one on its subject), with no negation, no modal and
+    no condition; neither end is code or a name (those have rules of their own), nor a vague or generic noun
+    alone ("contains information")."""
+    for verb in args.doc:
+        lemma = args.lemma(verb)
+        made_of = _MADE_OF.get(lemma)
+        if not verb.tag_.startswith("VB") or (lemma != "be" and made_of is None):
+            continue
+        if verb.dep_ != "ROOT" and not (made_of is not None and verb.dep_ == "relcl"):
+            continue
+        if any(c.dep_ in ("neg", "mark") or (c.dep_ == "aux" and c.lower_ in _MODALS) for c in verb.children):
+            continue
+        subject_tok = next((c for c in verb.children if c.dep_ == "nsubj"), None)
+        if subject_tok is not None and verb.dep_ == "relcl" and subject_tok.tag_ == "WDT":
+            subject_tok = verb.head  # "a region of text that contains folds"
+        if lemma == "be":
+            obj_tok = next((c for c in verb.children if c.dep_ == "attr"), None)
+        elif lemma == "consist":
+            obj_tok = next((p for c in verb.children if c.dep_ == "prep" and c.lower_ == "of"
+                            for p in c.children if p.dep_ == "pobj"), None)
+        else:
+            obj_tok = next((c for c in verb.children if c.dep_ == "dobj"), None)
+        if subject_tok is None or obj_tok is None or not (_class_noun(args, subject_tok, counted=False) and (
+                _class_noun(args, obj_tok, counted=made_of is not None))):
+            continue
+        if lemma == "be" and (args.lemma(obj_tok) in _NO_KIND or any(
+                c.dep_ == "prep" and c.lower_ in ("of", "for", "to") for c in obj_tok.children)):
+            continue
+        if made_of is None and (len(obj_tok.lower_) < 3 or args.lemma(obj_tok) in GENERIC_NOUNS - _KIND_NOUNS):
+            continue
+        if subject_tok.tag_ == "NNS" and verb.tag_ == "VBZ":
+            continue  # "Requests is a simple, yet elegant, HTTP library": a singular verb says the plural is a name
+        if args.lemma(subject_tok) in GENERIC_NOUNS and not any(
+                c.dep_ in ("compound", "amod") for c in subject_tok.children):
+            continue  # "An object which contains arrays of sockets": a generic noun alone is no term
+        first, second = _whole_phrase(args, subject_tok, verb), args.phrase(obj_tok)
+        if first is None or second is None or first[1].lower() == second[1].lower() or not (
+                _WORDS.match(first[1]) and _WORDS.match(second[1])):
+            continue
+        subject = args._new(first[1], args.concept_class, CONCEPT, first[0], first[2])
+        obj = args._new(second[1], args.concept_class, CONCEPT, second[0], obj_tok.i + 1)
+        if not any({t.subject.name, t.object.name} == {subject.name, obj.name} for t in ours):
+            ours.append(Triple(subject, made_of or "isA", obj))
+
+
+# Generic nouns that are still kinds after a copula ("is a file that ...", "is a program"): what a definition
+# classes its term under.
+_KIND_NOUNS = frozenset({"file", "program", "tool", "library", "module", "package", "function", "method",
+                         "application", "code", "character", "line", "text", "document", "message", "option",
+                         "parameter", "argument", "variable", "value", "list", "key", "name", "number"})
+
+
+def _class_noun(args: TechArgs, tok: Token, counted: bool) -> bool:
+    """A common noun that names a class of things: a singular after "a"/"an", or a plural with no determiner,
+    quantity or possessive (with `counted`, a number is allowed: "consists of two characters"); not code, not a
+    name the chunk found, not a vague noun, not a pronoun."""
+    if tok.tag_ not in ("NN", "NNS") or tok.i in args.code_tokens or not tok.is_alpha or (
+            args.lemma(tok) in VAGUE_NOUNS):
+        return False
+    named = args.by_token.get(tok.i)
+    if named is not None and named.label != CONCEPT:
+        return False
+    dets = [c for c in tok.children if c.dep_ in ("det", "predet", "poss", "nummod") or c.lower_ in _QUANTITIES]
+    if tok.tag_ == "NN":
+        return len(dets) == 1 and dets[0].lower_ in ("a", "an")
+    return not dets or (counted and all(c.dep_ == "nummod" for c in dets))
+
+
+def _whole_phrase(args: TechArgs, tok: Token, verb: Token) -> tuple[int, str, int] | None:
+    """The subject's whole noun phrase (start, name, end): its modifiers before it, and an "of" with a bare noun
+    after it ("a region of text that contains folds" -> "region of text"). A subject with any other words after
+    it ("Bases greater than 16 are an extension", "Files created by `tar` are ...") is more than the term the
+    phrase names, so the clause is not about the term alone: None."""
+    found = args.phrase(tok)
+    if found is None:
+        return None
+    name, end = found[1], tok.i + 1
+    for c in tok.rights:
+        if c is verb or c.dep_ == "punct":
+            continue
+        of_prep = c.dep_ == "prep" and c.lower_ == "of"
+        pobj = next((p for p in c.children if p.dep_ == "pobj"), None) if of_prep else None
+        if pobj is None or pobj.tag_ not in ("NN", "NNS") or name != found[1] or any(
+                x.dep_ in ("det", "poss", "prep") for x in pobj.children):
+            return None
+        of = args.phrase(pobj)
+        if of is None or of[0] != pobj.i:
+            return None
+        name, end = f"{found[1]} of {pobj.lower_}", pobj.i + 1
+    return found[0], name, end
