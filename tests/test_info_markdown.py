@@ -2,12 +2,9 @@
 for this test, from no manual)."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+from test_coe import bench_module
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-
-from info_markdown import info_to_markdown
+info_to_markdown = bench_module("info_markdown").info_to_markdown
 
 SNIPPET = (
     "This is demo.info, produced by makeinfo.\n\n"

@@ -1,12 +1,9 @@
 """bench/man_markdown.py renders man(7) troff as Markdown for the passage picker's --man mode."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+from test_coe import bench_module
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-
-from man_markdown import man_to_markdown
+man_to_markdown = bench_module("man_markdown").man_to_markdown
 
 # A page written for this test, in the shape of the man(7) pages under /usr/share/man.
 PAGE = r""".\" a comment line

@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-from types import ModuleType
+from typing import Any
 
-BENCH = Path(__file__).resolve().parents[1] / "bench" / "pod_markdown.py"
+from test_coe import bench_module
 
 
-def pod_markdown() -> ModuleType:
-    # bench/ is a folder of scripts, not a package: load the module from its file.
-    spec = importlib.util.spec_from_file_location("pod_markdown", BENCH)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def pod_markdown() -> Any:
+    return bench_module("pod_markdown")
 
 
 # Written for this test (no Perl page and no gold set holds it).
