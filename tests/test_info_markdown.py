@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from test_coe import bench_module
 
-info_to_markdown = bench_module("info_markdown").info_to_markdown
+
+def info_to_markdown(text: str) -> str:
+    # Imported when a test runs, not when the suite is collected: bench_module puts bench/ first on sys.path, and
+    # bench/mcp.py would then stand for the mcp package in test modules collected after this one.
+    rendered: str = bench_module("info_markdown").info_to_markdown(text)
+    return rendered
+
 
 SNIPPET = (
     "This is demo.info, produced by makeinfo.\n\n"

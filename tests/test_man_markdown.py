@@ -3,7 +3,13 @@ from __future__ import annotations
 
 from test_coe import bench_module
 
-man_to_markdown = bench_module("man_markdown").man_to_markdown
+
+def man_to_markdown(text: str) -> str:
+    # Imported when a test runs, not when the suite is collected: bench_module puts bench/ first on sys.path, and
+    # bench/mcp.py would then stand for the mcp package in test modules collected after this one.
+    rendered: str = bench_module("man_markdown").man_to_markdown(text)
+    return rendered
+
 
 # A page written for this test, in the shape of the man(7) pages under /usr/share/man.
 PAGE = r""".\" a comment line
