@@ -93,9 +93,19 @@ def test_quoted_code_is_a_manual_s_and_plain_quoted_words_are_not_code() -> None
     assert {masked.text[a:b] for a, b in masked.quoted} == {"selection"}
 
 
+def test_a_chunk_its_quotes_make_a_manual_s_stays_one_once_they_are_code() -> None:
+    # Written for this test in the shape of Vim's help: options quoted, no backticks or code block, so the quotes
+    # alone make the chunk a manual's.
+    # `quoted_code` kept `has_code` false and dropped the quotes, so the same chunk then read as prose: its
+    # quotes parsed as code but the technical pass skipped and the heading taken for its topic.
+    masked = mask_code("Set 'hlsearch' and 'incsearch' and then 'ignorecase' before you go home.", _same)
+    assert is_technical(masked, ["Searching"])
+    assert is_technical(quoted_code(masked), ["Searching"])
+
+
 def test_quoted_words_of_another_language_are_not_code(tmp_path: Path, extractor: OfflineExtractor) -> None:
-    # 2Wiki, al-Mu'tasim (two sentences of it; in no labelled set): an encyclopedia glosses Arabic terms in double quotes. Three of them
-    # made the chunk a manual's and each a CodeElement; a manual's keys and commands are ASCII.
+    # 2Wiki, al-Mu'tasim (two sentences of it; in no labelled set): an encyclopedia glosses Arabic terms in double
+    # quotes. Three of them made the chunk a manual's and each a CodeElement; a manual's keys and commands are ASCII.
     found = classes(extract(tmp_path, extractor, """# Al-Mu'tasim
 
 A younger son of Caliph Harun al-Rashid, he rose to prominence through his formation of a private army composed

@@ -219,10 +219,11 @@ def _quoted_code(text: str) -> list[re.Match[str]]:
 def quoted_code(masked: Masked) -> Masked:
     """`masked` with its quoted code (`_SINGLE_QUOTED`, `_DOUBLE_QUOTED`) read as inline code: for a manual's chunk
     (`is_technical`), whose quotes mark what the reader types or sets (Vim's 'options', a key "n" or command "4l",
-    a pager's "q"); elsewhere a quoted word is a word ('the boss')."""
+    a pager's "q"); elsewhere a quoted word is a word ('the boss'). The result holds inline code, so it is as
+    technical as `masked` was (`is_technical`)."""
     if not masked.quoted:
         return masked
-    return Masked(masked.text, tuple(sorted(masked.spans + masked.quoted)), masked.has_code)
+    return Masked(masked.text, tuple(sorted(masked.spans + masked.quoted)), True)
 
 
 def _bare_code(prose: str, offset: int) -> list[tuple[int, int]]:

@@ -67,7 +67,7 @@ CODE_CLASSES = "CodeElement|Function|API|Software"
 
 class OfflineExtractor:
     name = "spacy-rules"
-    version = "21"  # bump when rules change: it is part of the cache key
+    version = "22"  # bump when rules change: it is part of the cache key
 
     def __init__(
         self,
@@ -154,22 +154,24 @@ class OfflineExtractor:
         for offset in range(0, len(chunks), self.batch_size):
             batch = chunks[offset : offset + self.batch_size]
             masked = [mask_code(chunk.text, normalize_english_text) for chunk in batch]
+            # Decided once, before quotes become code: `quoted_code`'s result no longer holds the quotes that may
+            # be what made the chunk a manual's, so asking again after it could say no.
+            technical_chunks = [is_technical(m, chunk.section) for m, chunk in zip(masked, batch, strict=True)]
             # A manual's quotes mark what the reader types or sets ('hlsearch', "4l"): code there, known before
             # the parse so each is one token of its sentence.
-            masked = [quoted_code(m) if m.quoted and is_technical(m, chunk.section) else m
-                      for m, chunk in zip(masked, batch, strict=True)]
+            masked = [quoted_code(m) if m.quoted and technical else m
+                      for m, technical in zip(masked, technical_chunks, strict=True)]
             docs: list[Doc | BaseException]
             try:
                 docs = list(nlp.pipe([_code_tokens(nlp, m) for m in masked], batch_size=self.batch_size))
             except Exception:  # noqa: BLE001 - isolate the chunk that breaks the batch
                 docs = [self._parse_one(nlp, m) for m in masked]
-            for chunk, doc, mask in zip(batch, docs, masked, strict=True):
+            for chunk, doc, mask, technical in zip(batch, docs, masked, technical_chunks, strict=True):
                 if isinstance(doc, BaseException):
                     results.append(self._failed(chunk, doc))
                     continue
                 try:
                     code = _code_ranges(doc, mask)
-                    technical = is_technical(mask, chunk.section)
                     doc.user_data[TECHNICAL_CHUNK] = technical
                     repair_dates(doc)
                     if technical:
