@@ -43,6 +43,8 @@ def cast_roles(state: ChunkState) -> None:
     """(actor, play, character) for each "A as B" of a sentence about performing parts."""
     doc = state.doc
     for sent in doc.sents:
+        if not any(t.lower_ == "as" for t in sent):
+            continue  # most sentences: no "as", so no lemma set to build
         lemmas = {state.lemma(t) for t in sent} | {t.lower_ for t in sent}
         if not lemmas & _CUES:
             continue

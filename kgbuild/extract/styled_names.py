@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 # "<name>, [<ordinal>] <Title> [Palatine] [of <territory>]": the title one or two capitalised words.
 _STYLED = re.compile(
     r"^[^,]+, (?:\d+(?:st|nd|rd|th) )?(?P<title>(?:Grand )?[A-Z][a-z]+(?: Palatine)?)(?: of (?P<land>.+))?(?: .*)?$")
+# The titles a style holds: a peer's or a baronet's.
+_STYLES = STYLE_TITLES | BARONET_TITLES
 
 
 def style_of(name: str) -> tuple[str, list[str]] | None:
@@ -33,7 +35,7 @@ def style_of(name: str) -> tuple[str, list[str]] | None:
     if match is None:
         return None
     title = match["title"].lower()  # "count palatine", "grand duke": the first word or the whole is a style
-    if not {title, title.split()[0]} & (STYLE_TITLES | BARONET_TITLES):
+    if not {title, title.split()[0]} & _STYLES:
         return None
     land = match["land"]
     lands = [part.strip() for part in re.split(r",? and |, ", land)] if land else []

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from kgbuild.extract.code_text import numbered_rule
 from kgbuild.extract.facts import CONCEPT, Mention, Triple
 from kgbuild.extract.term_ends import GENERIC_NOUNS
 from kgbuild.extract.vocab import NOUN_TAGS, PROPER_TAGS, STOP_ADJECTIVES, VAGUE_NOUNS
@@ -212,10 +211,11 @@ def _option_of_topic(args: TechArgs, ours: list[Triple], code: Token, member: Me
     sentence gives to nothing else is the page's code's (not under a numbered rule's page: a policy has no
     options of its own, the command it is about has; not under a name in capitals, a variable's or property's)."""
     topic = args.topic
-    if topic is None or topic.name == member.name or numbered_rule(topic.name) or not args.is_code(topic) or (
+    if topic is None or topic.name == member.name or not args.is_code(topic) or (
             not any(c.islower() for c in topic.name)):
         # (a page titled in capitals documents a variable or property: "the `-static` flag" on
-        # `LINK_SEARCH_START_STATIC`'s page is the linker's, not the property's)
+        # `LINK_SEARCH_START_STATIC`'s page is the linker's, not the property's; a numbered rule's name, "CMP0055",
+        # is in capitals too)
         return
     sent = code.sent
     doc = args.doc

@@ -117,7 +117,6 @@ _FEATURE_NOUNS = frozenset({"support", "access"})
 # Nouns for a part or form of a thing: "implements a subset of the `EventEmitter` API" implements it.
 _PARTITIVE = frozenset({"subset", "superset", "part", "portion", "version", "variant", "flavor", "flavour",
                         "dialect", "extension"})
-# Heads of phrases that say how, not what: "in a synchronous manner", "in a similar fashion".
 # What a numbered rule's page calls the rule (`TechArgs._topic_as`).
 _RULE_KINDS = frozenset({"policy", "rule", "check", "warning", "diagnostic", "proposal", "advisory"})
 # A release number: "3.2", "3.25.1", "v2.0", "45" (after "version" only, `TechArgs._versioned`).
@@ -125,6 +124,7 @@ _RELEASE = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$")
 # Capitalised words a number follows that name a part of a document or a procedure, not a program.
 _NUMBERED_PARTS = frozenset({"section", "chapter", "figure", "table", "part", "appendix", "step", "page", "rule",
                              "example", "listing", "equation", "item", "note", "level", "phase", "stage", "volume"})
+# Heads of phrases that say how, not what: "in a synchronous manner", "in a similar fashion".
 _VAGUE_HEADS = frozenset({"manner", "fashion", "way", "sense", "respect", "regard", "extent", "degree"})
 # Prepositions that compare or exclude rather than relate: "Unlike Unix domain sockets, Windows will
 # close ...", "benchmarks as the fastest library" (a role, not a second thing).

@@ -317,7 +317,7 @@ def defined_between_terms(args: TechArgs, ours: list[Triple]) -> None:
         if lemma == "be" and (args.lemma(obj_tok) in _NO_KIND or any(
                 c.dep_ == "prep" and c.lower_ in ("of", "for", "to") for c in obj_tok.children)):
             continue
-        if made_of is None and (len(obj_tok.lower_) < 3 or args.lemma(obj_tok) in GENERIC_NOUNS - _KIND_NOUNS):
+        if made_of is None and (len(obj_tok.lower_) < 3 or args.lemma(obj_tok) in _GENERIC_NOT_KIND):
             continue
         if subject_tok.tag_ == "NNS" and verb.tag_ == "VBZ":
             continue  # "Requests is a simple, yet elegant, HTTP library": a singular verb says the plural is a name
@@ -339,6 +339,8 @@ def defined_between_terms(args: TechArgs, ours: list[Triple]) -> None:
 _KIND_NOUNS = frozenset({"file", "program", "tool", "library", "module", "package", "function", "method",
                          "application", "code", "character", "line", "text", "document", "message", "option",
                          "parameter", "argument", "variable", "value", "list", "key", "name", "number"})
+# Generic nouns that are no kind a term can be of (one set, not rebuilt per clause).
+_GENERIC_NOT_KIND = GENERIC_NOUNS - _KIND_NOUNS
 
 
 def _class_noun(args: TechArgs, tok: Token, counted: bool) -> bool:

@@ -68,6 +68,11 @@ class ChineseExtractor:
                                             is_country=self._classes_under("Country"),
                                             is_company=self._classes_under("Company"))
         self._segmenter: Segmenter | None = None
+        # The classes the place rules give a broad region they misread (a city or an administrative region, which no
+        # continent or 华东地区 is); a schema's own class for it, the medicine schema's GeographicLocation for
+        # 亚洲婴儿's 亚洲, keeps it.
+        self._misread_regions = {self.names.city, self.names.region} - {
+            None, resolve_alternatives(schema, "GeographicLocation")}
 
     def _classes_under(self, name: str) -> set[str]:
         root = self.schema.resolve_class(name)
@@ -137,14 +142,14 @@ class ChineseExtractor:
         triples = [t for t in triples if not t.subject.kind and not t.object.kind]
         open_facts, events = self.open_rules.chunk(text, [m for m in opened.mentions if m in kept], opened.values)
         # 产品远销东南亚和非洲: a broad region no fact or event of the chunk uses is a market or a direction, no entity
-        used = {m.name for t in triples for m in (t.subject, t.object)} | {
-            m.name for f in open_facts for m in (f.subject, f.object, *(v for _, v in f.qualifiers))} | {
-            m.name for e in events for m in (*(x for xs in e.arguments.values() for x in xs), e.time, e.place)
-            if m is not None}
-        # (only one the place rules typed a city or an administrative region, which no continent or 华东地区 is; a
-        # schema's own class for it, the medicine schema's GeographicLocation for 亚洲婴儿's 亚洲, keeps it)
-        misread = {self.names.city, self.names.region} - {None, resolve_alternatives(self.schema, "GeographicLocation")}
-        kept = [m for m in kept if m.name not in BROAD_REGIONS or m.name in used or m.spg_class not in misread]
+        # (only one the place rules typed as they misread it, `_misread_regions`)
+        if any(m.name in BROAD_REGIONS for m in kept):
+            used = {m.name for t in triples for m in (t.subject, t.object)} | {
+                m.name for f in open_facts for m in (f.subject, f.object, *(v for _, v in f.qualifiers))} | {
+                m.name for e in events for m in (*(x for xs in e.arguments.values() for x in xs), e.time, e.place)
+                if m is not None}
+            kept = [m for m in kept
+                    if m.name not in BROAD_REGIONS or m.name in used or m.spg_class not in self._misread_regions]
         return self._records(chunk, kept, triples, aliases + opened.aliases, open_facts, events)
 
     def _records(self, chunk: Chunk, mentions: list[Mention], triples: list[Triple],

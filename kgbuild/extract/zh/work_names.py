@@ -146,16 +146,13 @@ class WorkNames(NameRules):
                 phrase = _PRODUCT_LEAD.sub("", kind.group(0)) if kind else ""
             elif (after := self._head_after(text, m.end())) is not None:  # “北辰X5”数控机床: the noun after
                 cls, phrase = after
-            elif re.search(r"(?:发布|推出|首发|亮相)(?:了)?[^，。；“”]{0,16}$", text[:m.start()]) \
-                    and re.match(r"[，。；、和及]|$", text[m.end():m.end() + 1]):
+            elif (re.search(r"(?:发布|推出|首发|亮相)(?:了)?[^，。；“”]{0,16}$", text[:m.start()])
+                  and re.match(r"[，。；、和及]|$", text[m.end():m.end() + 1])) \
+                    or _MADE_BEFORE.search(text, max(0, m.start() - 40), m.start()) is not None:
                 # 在上海发布新一代石墨烯保暖面料“云暖Ⅱ”。: what a release names, whatever its noun (a noun after the
-                # quotes, 发布“十四五”规划, says it is a plan, not a product)
-                cls = self.resolve("ArtificialObject")
-                kind = re.search(r"[\u4e00-\u9fff]{2,12}$", text[max(0, m.start() - 12):m.start()])
-                phrase = _PRODUCT_LEAD.sub("", kind.group(0)) if kind else ""
-            elif _MADE_BEFORE.search(text, max(0, m.start() - 40), m.start()) is not None:
-                # 联合研制的高强度焊接材料“焊灵”, 自主研发的“海燕”系列滑翔机: what the clause says was developed or
-                # made is a made thing, whatever its noun
+                # quotes, 发布“十四五”规划, says it is a plan, not a product); 联合研制的高强度焊接材料“焊灵”,
+                # 自主研发的“海燕”系列滑翔机: what the clause says was developed or made is a made thing, whatever
+                # its noun
                 cls = self.resolve("ArtificialObject")
                 kind = re.search(r"[\u4e00-\u9fff]{2,12}$", text[max(0, m.start() - 12):m.start()])
                 phrase = _PRODUCT_LEAD.sub("", kind.group(0)) if kind else ""
