@@ -28,6 +28,7 @@ from kgbuild.extract.facts import Classes, Facts, Mention
 from kgbuild.extract.labels import ClassResolver, merged_label_map, resolve_alternatives, resolve_label_classes
 from kgbuild.extract.lemmas import Lemmatizer
 from kgbuild.extract.names import document_title, normalize_english_text, repair_dates, title_hint
+from kgbuild.extract.pair_features import PairCandidate
 from kgbuild.extract.patterns import read_chunk
 from kgbuild.extract.spacy_models import load_spacy, model_info
 from kgbuild.extract.tech_relations import add_technical_relations
@@ -146,11 +147,18 @@ class OfflineExtractor:
 
     def extract(self, chunks: Sequence[Chunk]) -> list[ChunkExtraction]:
         """One extraction per chunk, in order; a chunk that fails yields a Drop, never an exception."""
+        return [result for result, _ in self.extract_with_pairs(chunks, collect_pairs=False)]
+
+    def extract_with_pairs(
+        self, chunks: Sequence[Chunk], collect_pairs: bool = True
+    ) -> list[tuple[ChunkExtraction, list[PairCandidate]]]:
+        """`extract`, with each prose chunk's candidate pairs of names that no rule related (`pair_features`;
+        bench/pair_model.py trains and scores a classifier on them). A technical or failed chunk has none."""
         nlp, lemma = self._pipeline()
         if self._technical is None:  # a pipeline set from outside (tests) has no pass yet
             self._technical = TechnicalPass(self.tech_classes, WordTables.from_index(_lemma_index(nlp)))
         technical_pass = self._technical
-        results: list[ChunkExtraction] = []
+        results: list[tuple[ChunkExtraction, list[PairCandidate]]] = []
         for offset in range(0, len(chunks), self.batch_size):
             batch = chunks[offset : offset + self.batch_size]
             masked = [mask_code(chunk.text, normalize_english_text) for chunk in batch]
@@ -168,7 +176,7 @@ class OfflineExtractor:
                 docs = [self._parse_one(nlp, m) for m in masked]
             for chunk, doc, mask, technical in zip(batch, docs, masked, technical_chunks, strict=True):
                 if isinstance(doc, BaseException):
-                    results.append(self._failed(chunk, doc))
+                    results.append((self._failed(chunk, doc), []))
                     continue
                 try:
                     code = _code_ranges(doc, mask)
@@ -181,13 +189,13 @@ class OfflineExtractor:
                     else:
                         title, document = (title_hint(chunk.section, chunk.doc_id),
                                            document_title(chunk.section, chunk.doc_id))
-                    facts = read_chunk(doc, self.classes, lemma, title, document)
+                    facts = read_chunk(doc, self.classes, lemma, title, document, collect_pairs and not technical)
                     if technical:
                         add_technical_relations(doc, facts, chunk.section, technical_pass, lemma)
                     facts = technical_pass.run(doc, facts, code, chunk.section, technical)
-                    results.append(self._records(chunk, facts))
+                    results.append((self._records(chunk, facts), facts.pairs))
                 except Exception as exc:  # noqa: BLE001 - one bad chunk must not stop a build
-                    results.append(self._failed(chunk, exc))
+                    results.append((self._failed(chunk, exc), []))
         return results
 
     @staticmethod

@@ -39,6 +39,7 @@ from kgbuild.extract.nouns import (
     role_prefixes,
     works_by,
 )
+from kgbuild.extract.pair_features import PairCandidate, pair_candidates
 from kgbuild.extract.parentheses import parenthesis, work_years
 from kgbuild.extract.possessed_names import possessed_name
 from kgbuild.extract.roles_played import ROLE_NOUNS, possessed_role
@@ -51,11 +52,14 @@ if TYPE_CHECKING:
 
 
 def read_chunk(
-    doc: Doc, classes: Classes, lemma: Lemma, title: str | None = None, document: str | None = None
+    doc: Doc, classes: Classes, lemma: Lemma, title: str | None = None, document: str | None = None,
+    collect_pairs: bool = False,
 ) -> Facts:
     """Facts of one parsed chunk; `title` is the person its document is about, if known, and
-    `document` the document's title whatever it names (see `names.document_title`)."""
-    return Reader(doc, classes, lemma, title, document).read()
+    `document` the document's title whatever it names (see `names.document_title`). `collect_pairs` also
+    keeps the pairs of names no rule related, with their features (`pair_features`, read by
+    bench/pair_model.py)."""
+    return Reader(doc, classes, lemma, title, document).read(collect_pairs)
 
 
 class Reader:
@@ -85,7 +89,7 @@ class Reader:
 
     # ------------------------------------------------------------------ driver
 
-    def read(self) -> Facts:
+    def read(self, collect_pairs: bool = False) -> Facts:
         state = self.state
         doc = state.doc
         for k, sent in enumerate(doc.sents):
@@ -120,6 +124,7 @@ class Reader:
         cast_roles(state)  # "Michael Caine as Alfred Pennyworth, Gary Oldman as James Gordon"
         attribute_values(state)
         works_by(state)
+        pairs: list[PairCandidate] = list(pair_candidates(state)) if collect_pairs else []
         mentions = [*state.mentions, *state.used.values()]
         if state.aliased:
             # "Demon Dice, originally published as Chaos Progenitus": the second name is an alias of the first, not
@@ -128,7 +133,7 @@ class Reader:
             needed = used_mentions(state.triples, state.events)
             mentions = [m for m in mentions if id(m) not in state.aliased or id(m) in needed]
         _propagate_classes(state, mentions)
-        return Facts(mentions, state.triples, state.events, state.drops)
+        return Facts(mentions, state.triples, state.events, state.drops, pairs)
 
 
 def _paired(doc: Doc, tok: Token, mention: Mention) -> bool:

@@ -1,0 +1,257 @@
+"""Would a learned step after the English rules add relations on writers it never saw? A classifier over the pairs
+of names no rule related, trained on some gold sets and scored on another (leave one set out).
+
+Run from the repo root: `python bench/pair_model.py [--sets NAME ...] [--c 0.5] [--target 0.8] [--fresh NAME ...]`.
+Measured in the fifteenth session and left out of the extractor (docs/offline_extraction.md, "A learned pair step");
+kept so the question can be asked again as gold sets grow.
+
+1. The rules (OfflineExtractor, the default open_domain schema, as bench/extract_quality.py runs it) read every
+   passage of the English gold sets; each chunk's candidate pairs (kgbuild/extract/pair_features.py) are kept with
+   their features.
+2. A candidate (a, b) is labelled from its passage's gold facts (relation, date and value kinds) with
+   bench/extract_quality.py's name matching: the first fact whose subject is a and whose object is b (or either
+   way round for a symmetric fact) gives the label, the first content lemma of the fact's predicate (the
+   scorer's predicate key); no such fact: "none". Labels with fewer than `--min-label` rows in the training
+   sets are left out of training. A label's text is the gold predicate written most often for it.
+3. Leave one set out: each set is scored with a model trained on every other set (its writer's text never
+   seen), the rules alone against the rules plus the model, with extract_quality's scorer (fact recall, triple
+   precision). The threshold is chosen on the training sets only: a two-way split of them by set, each half
+   predicted by a model trained on the other; the lowest threshold at which the added triples are at least
+   `--target` precise (default 0.8).
+4. `--fresh NAME ...`: sets outside `--sets`, each scored once by the model trained on all of `--sets` (threshold
+   chosen the same way); only summary lines are printed.
+
+Prints one line per set and a pooled line; last line one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from extract_quality import (  # bench/ is on the path: these scripts run as `python bench/NAME.py`
+    Fact,
+    Passage,
+    Scorer,
+    dump,
+    figures,
+    make_chunk,
+    norm_name,
+    read_gold,
+    score_side,
+    tally,
+    value_match,
+)
+from sparse_fit import fit
+
+from kgbuild.extract.linear_model import SparseLinearModel
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "bench" / "data"
+# Every English set that has been scored once (the fresh ones join after their first scoring).
+SETS = ("en_extract_gold", *(f"en_extract_heldout{n}" for n in range(2, 12)))
+NONE = "none"
+THRESHOLDS = tuple(round(0.25 + 0.05 * k, 2) for k in range(15))  # 0.25 .. 0.95
+
+
+@dataclass
+class Row:
+    set_name: str
+    passage: str
+    subject: str
+    obj: str
+    features: tuple[str, ...]
+    label: str
+    fact_p: str
+
+
+def extract(sets: Sequence[str]) -> tuple[dict[str, list[Passage]], dict[str, dict[str, Any]], list[Row]]:
+    from kgbuild.extract.offline import OfflineExtractor
+    from kgbuild.schema import resolve_schema
+
+    extractor = OfflineExtractor(resolve_schema("open_domain"))
+    scorer = Scorer()
+    passages: dict[str, list[Passage]] = {}
+    dumps: dict[str, dict[str, Any]] = {}
+    rows: list[Row] = []
+    for name in sets:
+        records = read_gold(DATA / f"{name}.jsonl")
+        passages[name] = [Passage(r, i) for i, r in enumerate(records)]
+        chunks = [make_chunk(r["id"], r.get("title") or "", r["text"]) for r in records]
+        for passage, (result, pairs) in zip(passages[name], extractor.extract_with_pairs(chunks), strict=True):
+            dumps[passage.record["id"]] = dump(result)
+            facts = [Fact(passage, raw) for raw in passage.record.get("facts") or []]
+            for cand in pairs:
+                fact = gold_fact(passage, facts, cand.subject.name, cand.object.name)
+                label = scorer.first_lemma(fact.raw["p"]) if fact else NONE
+                rows.append(Row(name, passage.record["id"], cand.subject.name, cand.object.name, cand.features,
+                                label or NONE, str(fact.raw["p"]) if fact else ""))
+    return passages, dumps, rows
+
+
+def gold_fact(passage: Passage, facts: Sequence[Fact], subject: str, obj: str) -> Fact | None:
+    for fact in facts:
+        if fact.kind not in ("relation", "date", "value"):
+            continue
+        date = fact.kind == "date"
+        if norm_name(subject) in fact.s and value_match(passage, obj, fact.o_names, date):
+            return fact
+        if fact.sym and norm_name(obj) in fact.s and value_match(passage, subject, fact.o_names, date):
+            return fact
+    return None
+
+
+def train(rows: Sequence[Row], c: float, min_label: int, threshold: float) -> SparseLinearModel:
+    counts = Counter(r.label for r in rows)
+    kept = [r for r in rows if r.label == NONE or counts[r.label] >= min_label]
+    texts: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in kept:
+        if r.label != NONE:
+            texts[r.label][r.fact_p.strip().lower()] += 1
+    return fit([r.features for r in kept], [r.label for r in kept], NONE, c=c, threshold=threshold,
+               texts={label: c_.most_common(1)[0][0] for label, c_ in texts.items()},
+               meta={"sets": sorted({r.set_name for r in rows})})
+
+
+def predictions(model: SparseLinearModel, rows: Sequence[Row]) -> dict[str, list[tuple[float, Row, str]]]:
+    """Per passage, the model's best reading of each unordered pair that it labels a relation (any probability)."""
+    best: dict[tuple[str, frozenset[str]], tuple[float, Row, str]] = {}
+    for r in rows:
+        pred = model.predict(r.features)
+        if pred.label == NONE:
+            continue
+        key = (r.passage, frozenset((r.subject, r.obj)))
+        if key not in best or pred.probability > best[key][0]:
+            best[key] = (pred.probability, r, pred.label)
+    out: dict[str, list[tuple[float, Row, str]]] = defaultdict(list)
+    for (passage, _), value in best.items():
+        out[passage].append(value)
+    return out
+
+
+def with_model(dumps: dict[str, dict[str, Any]], preds: dict[str, list[tuple[float, Row, str]]],
+               model: SparseLinearModel, threshold: float) -> dict[str, Any]:
+    out = {}
+    for pid, ex in dumps.items():
+        added = [{"id": f"pair{k}", "s": r.subject, "p": model.texts.get(label, label), "o": r.obj}
+                 for k, (p, r, label) in enumerate(preds.get(pid, [])) if p >= threshold]
+        out[pid] = {**ex, "relations": [*ex["relations"], *added]}
+    return {"passages": out}
+
+
+def added_precision(scorer: Scorer, passages: Sequence[Passage], dumps: dict[str, dict[str, Any]],
+                    preds: dict[str, list[tuple[float, Row, str]]],
+                    model: SparseLinearModel) -> dict[float, tuple[int, int]]:
+    """threshold -> (added triples correct, added triples) over the passages."""
+    from extract_quality import triple_correct
+
+    judged: list[tuple[float, bool]] = []
+    for passage in passages:
+        facts = [Fact(passage, raw) for raw in passage.record.get("facts") or []]
+        for p, r, label in preds.get(passage.record["id"], []):
+            triple = {"s": r.subject, "p": model.texts.get(label, label), "o": r.obj}
+            judged.append((p, triple_correct(scorer, triple, facts)))
+    return {t: (sum(ok for p, ok in judged if p >= t), sum(1 for p, _ in judged if p >= t)) for t in THRESHOLDS}
+
+
+def choose_threshold(scorer: Scorer, sets: Sequence[str], passages: dict[str, list[Passage]],
+                     dumps: dict[str, dict[str, Any]], rows: Sequence[Row], args: argparse.Namespace) -> float:
+    """Two halves of `sets`, each predicted by a model trained on the other; the lowest threshold whose added
+    triples reach the target precision over both halves (the highest threshold when none does)."""
+    halves = (sets[0::2], sets[1::2])
+    totals: Counter[float] = Counter()
+    counts: Counter[float] = Counter()
+    for train_sets, test_sets in (halves, halves[::-1]):
+        model = train([r for r in rows if r.set_name in train_sets], args.c, args.min_label, 0.5)
+        test_rows = [r for r in rows if r.set_name in test_sets]
+        test_passages = [p for s in test_sets for p in passages[s]]
+        for t, (ok, n) in added_precision(scorer, test_passages, dumps, predictions(model, test_rows), model).items():
+            totals[t] += ok
+            counts[t] += n
+    for t in THRESHOLDS:
+        if counts[t] and totals[t] / counts[t] >= args.target:
+            return t
+    return THRESHOLDS[-1]
+
+
+def score(scorer: Scorer, passages: Sequence[Passage], extracted: dict[str, Any]) -> Counter[str]:
+    return tally(score_side(scorer, passages, extracted))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sets", nargs="+", default=list(SETS))
+    parser.add_argument("--c", type=float, default=0.5, help="inverse L2 strength (default %(default)s)")
+    parser.add_argument("--min-label", type=int, default=5)
+    parser.add_argument("--target", type=float, default=0.8, help="added-triple precision the threshold aims at")
+    parser.add_argument("--no-folds", action="store_true", help="skip the leave-one-set-out scoring")
+    parser.add_argument("--fresh", nargs="*", default=[], metavar="NAME",
+                        help="sets outside --sets scored once by the model trained on all of --sets (summary only)")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    passages, dumps, rows = extract(args.sets)
+    positives = sum(r.label != NONE for r in rows)
+    print(f"{len(rows)} candidate pairs over {sum(len(p) for p in passages.values())} passages of "
+          f"{len(args.sets)} sets, {positives} labelled with a gold fact "
+          f"({time.perf_counter() - started:.0f} s)", flush=True)
+    scorer = Scorer()
+    out: dict[str, Any] = {"sets": len(args.sets), "candidate_pairs": len(rows), "labelled_pairs": positives}
+    pooled: dict[str, Counter[str]] = {"rules": Counter(), "model": Counter()}
+    if not args.no_folds:
+        print(f"{'held-out set':24} {'threshold':>9} {'rules recall':>13} {'+model recall':>14} "
+              f"{'rules P':>8} {'+model P':>9} {'added':>6} {'right':>6}")
+        for held in args.sets:
+            others = [s for s in args.sets if s != held]
+            training = [r for r in rows if r.set_name != held]
+            threshold = choose_threshold(scorer, others, passages, dumps, training, args)
+            model = train(training, args.c, args.min_label, threshold)
+            held_rows = [r for r in rows if r.set_name == held]
+            preds = predictions(model, held_rows)
+            held_dumps = {p.record["id"]: dumps[p.record["id"]] for p in passages[held]}
+            rules = score(scorer, passages[held], {"passages": held_dumps})
+            both = score(scorer, passages[held], with_model(held_dumps, preds, model, threshold))
+            pooled["rules"] += rules
+            pooled["model"] += both
+            ok, n = added_precision(scorer, passages[held], held_dumps, preds, model)[threshold]
+            fr, fm = figures(rules), figures(both)
+            print(f"{held:24} {threshold:>9.2f} {fr['fact recall'][0]:>13.3f} {fm['fact recall'][0]:>14.3f} "
+                  f"{fr['triple precision'][0]:>8.3f} {fm['triple precision'][0]:>9.3f} {n:>6} {ok:>6}", flush=True)
+            out[f"{held}_rules_fact_recall"] = fr["fact recall"][0]
+            out[f"{held}_model_fact_recall"] = fm["fact recall"][0]
+            out[f"{held}_rules_triple_precision"] = fr["triple precision"][0]
+            out[f"{held}_model_triple_precision"] = fm["triple precision"][0]
+        fr, fm = figures(pooled["rules"]), figures(pooled["model"])
+        print(f"{'pooled':24} {'':>9} {fr['fact recall'][0]:>13.3f} {fm['fact recall'][0]:>14.3f} "
+              f"{fr['triple precision'][0]:>8.3f} {fm['triple precision'][0]:>9.3f}")
+        out |= {"pooled_rules_fact_recall": fr["fact recall"][0], "pooled_model_fact_recall": fm["fact recall"][0],
+                "pooled_rules_triple_precision": fr["triple precision"][0],
+                "pooled_model_triple_precision": fm["triple precision"][0]}
+    if args.fresh:
+        threshold = choose_threshold(scorer, args.sets, passages, dumps, rows, args)
+        model = train(rows, args.c, args.min_label, threshold)
+        fresh_passages, fresh_dumps, fresh_rows = extract(args.fresh)
+        for name in args.fresh:
+            held_dumps = {p.record["id"]: fresh_dumps[p.record["id"]] for p in fresh_passages[name]}
+            preds = predictions(model, [r for r in fresh_rows if r.set_name == name])
+            fr = figures(score(scorer, fresh_passages[name], {"passages": held_dumps}))
+            fm = figures(score(scorer, fresh_passages[name], with_model(held_dumps, preds, model, threshold)))
+            print(f"fresh {name} (threshold {threshold}): fact recall {fr['fact recall'][1]} -> "
+                  f"{fm['fact recall'][1]}, triple precision {fr['triple precision'][1]} -> "
+                  f"{fm['triple precision'][1]}")
+            out[f"fresh_{name}_rules_fact_recall"] = fr["fact recall"][0]
+            out[f"fresh_{name}_model_fact_recall"] = fm["fact recall"][0]
+            out[f"fresh_{name}_rules_triple_precision"] = fr["triple precision"][0]
+            out[f"fresh_{name}_model_triple_precision"] = fm["triple precision"][0]
+    out["run_s"] = round(time.perf_counter() - started, 1)
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
