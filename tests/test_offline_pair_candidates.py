@@ -29,12 +29,15 @@ TEXT = ("Lise Meitner was an Austrian physicist. She worked with Otto Hahn at th
         "Berlin, and in 1938 she fled to Stockholm.")
 
 
-def test_candidates_are_the_pairs_no_rule_related_in_both_directions(extractor: OfflineExtractor) -> None:
+def test_candidates_are_the_pairs_of_one_sentence_in_both_directions_with_their_rule(
+        extractor: OfflineExtractor) -> None:
     result, pairs = pairs_of(extractor, TEXT, "Lise Meitner")
-    related = {frozenset((r.subject.name, r.object.name)) for r in result.relations}
+    related = {(r.subject.name, r.object.name): r.predicate for r in result.relations}
     found = {(p.subject.name, p.object.name) for p in pairs}
-    assert found, "the sentence names several things the rules do not all relate"
-    assert not any(frozenset(pair) in related for pair in found)
+    assert any(p.rule is None and not p.reverse for p in pairs), "pairs the rules did not relate are candidates"
+    for p in pairs:
+        assert p.rule == related.get((p.subject.name, p.object.name))
+        assert p.reverse == ((p.object.name, p.subject.name) in related)
     assert all((p.object.name, p.subject.name) in found for p in pairs if not p.object.is_date)
     assert not any(p.subject.is_date for p in pairs)  # a date is never a subject
 

@@ -110,7 +110,7 @@ class Facts:
     triples: list[Triple]
     events: list[EventFact]
     drops: list[tuple[str, str, str]]  # (reason, kind, detail)
-    pairs: list[PairCandidate] = field(default_factory=list)  # names no rule related (bench/pair_model.py)
+    pairs: list[PairCandidate] = field(default_factory=list)  # names in one sentence (bench/pair_model.py)
 
 
 def used_mentions(triples: list[Triple], events: list[EventFact]) -> set[int]:

@@ -152,8 +152,8 @@ class OfflineExtractor:
     def extract_with_pairs(
         self, chunks: Sequence[Chunk], collect_pairs: bool = True
     ) -> list[tuple[ChunkExtraction, list[PairCandidate]]]:
-        """`extract`, with each prose chunk's candidate pairs of names that no rule related (`pair_features`;
-        bench/pair_model.py trains and scores a classifier on them). A technical or failed chunk has none."""
+        """`extract`, with each prose chunk's pairs of names in one sentence (`pair_features`; bench/pair_model.py
+        trains and scores classifiers on them). A technical or failed chunk has none."""
         nlp, lemma = self._pipeline()
         if self._technical is None:  # a pipeline set from outside (tests) has no pass yet
             self._technical = TechnicalPass(self.tech_classes, WordTables.from_index(_lemma_index(nlp)))

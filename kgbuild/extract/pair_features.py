@@ -43,6 +43,8 @@ class PairCandidate:
     subject: Mention
     object: Mention
     features: tuple[str, ...]
+    rule: str | None = None  # the predicate of a rule triple from subject to object, if one
+    reverse: bool = False  # a rule triple joins them the other way
 
 
 def _occurrences(state: ChunkState, start: int, end: int) -> list[Occurrence]:
@@ -142,9 +144,12 @@ def pair_features(state: ChunkState, a: Occurrence, b: Occurrence) -> tuple[str,
 
 
 def pair_candidates(state: ChunkState) -> Iterator[PairCandidate]:
-    """Every ordered pair of different names in one sentence that no rule triple joins (either way), with its
-    features; a pair that occurs in several sentences comes once per sentence."""
-    related = {frozenset((t.subject.name, t.object.name)) for t in state.triples}
+    """Every ordered pair of different names in one sentence, with its features and the rule triple that joins
+    them, if one does (the gold-trained model scores only pairs no rule joined; a model trained on the rules'
+    own output learns from the joined ones); a pair that occurs in several sentences comes once per sentence."""
+    related: dict[tuple[str, str], str] = {}
+    for t in state.triples:
+        related.setdefault((t.subject.name, t.object.name), t.predicate)
     for start, end in state.sent_bounds:
         occurrences = _occurrences(state, start, end)
         for a in occurrences:
@@ -153,10 +158,9 @@ def pair_candidates(state: ChunkState) -> Iterator[PairCandidate]:
             for b in occurrences:
                 if b.mention is a.mention or b.mention.name == a.mention.name:
                     continue
-                if frozenset((a.mention.name, b.mention.name)) in related:
-                    continue
                 if a.start < b.end and b.start < a.end:  # nested ("Paris" inside a longer name)
                     continue
                 features = pair_features(state, a, b)
                 if features is not None:
-                    yield PairCandidate(a.mention, b.mention, features)
+                    yield PairCandidate(a.mention, b.mention, features, related.get((a.mention.name, b.mention.name)),
+                                        (b.mention.name, a.mention.name) in related)

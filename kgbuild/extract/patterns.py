@@ -57,7 +57,7 @@ def read_chunk(
 ) -> Facts:
     """Facts of one parsed chunk; `title` is the person its document is about, if known, and
     `document` the document's title whatever it names (see `names.document_title`). `collect_pairs` also
-    keeps the pairs of names no rule related, with their features (`pair_features`, read by
+    keeps the pairs of names in one sentence, with their features (`pair_features`, read by
     bench/pair_model.py)."""
     return Reader(doc, classes, lemma, title, document).read(collect_pairs)
 
