@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kgbuild.extract.facts import PROPN, Facts, Mention, Triple
+from kgbuild.extract.facts import PROPN, Facts, Mention, Triple, used_mentions
 from kgbuild.extract.software_names import heading_names, software_by_context
 from kgbuild.extract.terms import join_acronyms, term_head
 
@@ -449,7 +449,7 @@ class TechnicalPass:
         # "Class: Blob", "Event: close": a heading that says what kind of code it names.
         labelled = {_HEADING_LABEL.sub("", h).strip().strip("`'\"") for h in section if _HEADING_LABEL.match(h)}
         prose = f" {text}"  # as written: a lower-case use of a capitalised phrase is what `is_term` looks for
-        used = _used(facts)
+        used = used_mentions(facts.triples, facts.events)
         code_names: set[str] = set()
         retyped: dict[str, str] = {}
         software: set[str] = set()
@@ -540,8 +540,7 @@ class TechnicalPass:
         triples = [t for t in facts.triples if id(t.subject) not in dropped and id(t.object) not in dropped
                    and all(id(q) not in dropped for _, q in t.qualifiers)]
         events = [e for e in facts.events if all(id(a) not in dropped for ms in e.arguments.values() for a in ms)]
-        kept = {id(x) for t in triples for x in (t.subject, t.object, *(q for _, q in t.qualifiers))}
-        kept |= {id(a) for e in events for ms in e.arguments.values() for a in ms}
+        kept = used_mentions(triples, events)
         mentions = [m for m in facts.mentions if id(m) not in dropped or id(m) in kept]
         return Facts(mentions, triples, events, facts.drops)
 
@@ -593,12 +592,6 @@ def _alone(doc: Doc, m: Mention) -> bool:
         return True  # the title hint's mention, not in the text at all
     sent = doc[m.start].sent
     return all(m.start <= t.i < m.end or t.is_punct or t.is_space for t in sent)
-
-
-def _used(facts: Facts) -> set[int]:
-    used = {id(x) for t in facts.triples for x in (t.subject, t.object, *(q for _, q in t.qualifiers))}
-    used |= {id(a) for e in facts.events for ms in e.arguments.values() for a in ms}
-    return used
 
 
 @dataclass(frozen=True)

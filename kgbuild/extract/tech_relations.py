@@ -37,7 +37,7 @@ from kgbuild.extract.code_text import (
     several_code_spans,
     software_shaped,
 )
-from kgbuild.extract.facts import CONCEPT, PROPN, Facts, Mention, Triple
+from kgbuild.extract.facts import CONCEPT, PROPN, Facts, Mention, Triple, used_mentions
 from kgbuild.extract.software_names import heading_names
 from kgbuild.extract.tech_containers import code_containers
 from kgbuild.extract.tech_members import listed, qualified_members
@@ -650,8 +650,7 @@ def technical_relations(args: TechArgs, facts: Facts) -> None:
         facts.triples[:] = [t for t in facts.triples if not any(t is x for x in left_out)]
         # A phrase the general rules took as an object ("the original behavior") was an entity only for that
         # triple; names stay (the technical pass types them).
-        used = {id(m) for t in facts.triples for m in (t.subject, t.object, *(q for _, q in t.qualifiers))}
-        used |= {id(a) for e in facts.events for ms in e.arguments.values() for a in ms}
+        used = used_mentions(facts.triples, facts.events)
         ends = {id(m) for t in left_out for m in (t.subject, t.object)}
         facts.mentions[:] = [m for m in facts.mentions if not (
             id(m) in ends and id(m) not in used and m.label == CONCEPT and not m.types)]
