@@ -37,7 +37,7 @@ from kgbuild.extract.code_text import (
     several_code_spans,
     software_shaped,
 )
-from kgbuild.extract.facts import CONCEPT, PROPN, Facts, Mention, Triple, used_mentions
+from kgbuild.extract.facts import CONCEPT, PROPN, Facts, Mention, Triple, related, used_mentions
 from kgbuild.extract.software_names import heading_names
 from kgbuild.extract.tech_containers import code_containers
 from kgbuild.extract.tech_members import listed, qualified_members
@@ -916,7 +916,7 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
                 if term is not None and term.label == CONCEPT and args.lemma(noun) in _PART_HEADS and not any(
                         c.dep_ == "det" and c.lower_ in ("no", "any") for c in noun.children):
                     # (appended as it is: the term is the subject of this triple, not of the clause)
-                    ours.extend(Triple(term, "partOf", s) for s in subjects if not _related(ours, term, s))
+                    ours.extend(Triple(term, "partOf", s) for s in subjects if not related(ours, term.name, s.name))
     elif lemma in ("take", "accept") and not passive and _members(args, verb):
         # "All `listen()` methods can take a `backlog` parameter": what the code accepts.
         found += [(s, "accepts", member) for s in subjects for member in _members(args, verb)]
@@ -924,9 +924,7 @@ def _clause(args: TechArgs, ours: list[Triple], verb: Token) -> None:
         _verb_objects(args, verb, subjects, passive, found)
         _objects_read_as_verbs(args, verb, subjects, found)
     for subject, predicate, obj in found:
-        pair = frozenset((subject.name, obj.name))
-        if subject is obj or subject.name == obj.name or obj.is_date or any(
-                {t.subject.name, t.object.name} == pair for t in ours) or (
+        if subject is obj or subject.name == obj.name or obj.is_date or related(ours, subject.name, obj.name) or (
                 subject.label == CONCEPT and not _term_fact(args, verb, passive, predicate, subject, obj) and not (
                     passive and obj in subjects and done_by_term(verb, obj.label != CONCEPT, args.lemma))):
             continue
@@ -961,13 +959,8 @@ def _apposition(args: TechArgs, ours: list[Triple], tok: Token) -> None:
         return
     for appos in (c for c in tok.children if c.dep_ == "appos" and c.tag_ in NOUN_TAGS):
         for kind in _kind_of(args, appos, subject):
-            if kind.name != subject.name and not _related(ours, subject, kind):
+            if kind.name != subject.name and not related(ours, subject.name, kind.name):
                 ours.append(Triple(subject, "isA", kind))
-
-
-def _related(ours: Sequence[Triple], a: Mention, b: Mention) -> bool:
-    """Whether this pass already relates the two names, either way round."""
-    return any({t.subject.name, t.object.name} == {a.name, b.name} for t in ours)
 
 
 def _term_fact(args: TechArgs, verb: Token, passive: bool, predicate: str, subject: Mention, obj: Mention) -> bool:
@@ -993,8 +986,8 @@ def _possessor(args: TechArgs, ours: list[Triple], code: Token) -> None:
     for poss in (c for t in owned for c in t.children if c.dep_ == "poss" and c.tag_ not in ("PRP$", "WP$")):
         owner = args.resolve(poss, "object")
         member = args.resolve(code, "object")
-        if owner is None or member is None or owner.label == CONCEPT or owner.name == member.name or _related(
-                ours, owner, member):
+        if owner is None or member is None or owner.label == CONCEPT or owner.name == member.name or related(
+                ours, owner.name, member.name):
             continue
         # A body's code is its work ("OpenAI's `tiktoken`"); a program's or module's is part of it.
         ours.append(Triple(member, "developedBy", owner) if owner.label == "ORG" and not args.is_code(owner) else (
@@ -1027,7 +1020,7 @@ def _mistagged_verb(args: TechArgs, ours: list[Triple], tok: Token) -> None:
     found: list[tuple[Mention, str, Mention]] = []
     _verb_objects(args, tok, subjects, False, found)
     for subject, predicate, obj in found:
-        if subject.name != obj.name and not obj.is_date and not _related(ours, subject, obj):
+        if subject.name != obj.name and not obj.is_date and not related(ours, subject.name, obj.name):
             ours.append(Triple(subject, predicate, obj))
 
 
@@ -1037,7 +1030,7 @@ def _returned(args: TechArgs, ours: list[Triple], code: Token) -> None:
             c.dep_ == "det" and c.lower_ == "the" for c in code.children):
         return
     found = args.resolve(code, "object")
-    if found is not None and found.name != args.described.name and not _related(ours, found, args.described):
+    if found is not None and found.name != args.described.name and not related(ours, found.name, args.described.name):
         ours.append(Triple(args.described, "returns", found))
 
 
@@ -1061,7 +1054,7 @@ def _command_options(args: TechArgs, ours: list[Triple]) -> None:
             if option is None or not word.startswith("-"):
                 continue
             owner = next((named[w] for w in reversed(words[:n]) if w in named and not w.startswith("-")), None)
-            if owner is not None and not _related(ours, option, owner):
+            if owner is not None and not related(ours, option.name, owner.name):
                 ours.append(Triple(option, "partOf", owner))
 
 
@@ -1093,7 +1086,7 @@ def _instructions(args: TechArgs, ours: list[Triple]) -> None:
                     m for prep in obj.children if prep.dep_ == "prep" and prep.lower_ == "of"
                     for p in prep.children if p.dep_ == "pobj"
                     for m in (args.resolve(p, "object", tool),) if m is not None), None)
-                if found is not None and found is not tool and not _related(ours, tool, found):
+                if found is not None and found is not tool and not related(ours, tool.name, found.name):
                     lemma = args.lemma(doer)
                     ours.append(Triple(tool, VERB_PREDICATES.get(lemma, lemma), found))
 
@@ -1124,7 +1117,8 @@ def _use_to(args: TechArgs, ours: list[Triple], sent: Span) -> None:
     for obj in (t for c in verb.children if c.dep_ == "dobj" for t in (c, *c.conjuncts)):
         for tool in tools:
             found = args.resolve(obj, "object", tool)
-            if found is not None and found.name != tool.name and not found.is_date and not _related(ours, tool, found):
+            if found is not None and found.name != tool.name and not found.is_date and not related(
+                    ours, tool.name, found.name):
                 ours.append(Triple(tool, VERB_PREDICATES.get(lemma, lemma), found))
 
 
@@ -1215,8 +1209,8 @@ def _member_of(args: TechArgs, ours: list[Triple], noun: Token) -> None:
               for p in prep.children if p.dep_ == "pobj" and p.i in args.code_tokens]
     for member in (args.resolve(c, "object") for c in code):
         for owner in (args.resolve(p, "object") for p in owners):
-            if member is not None and owner is not None and member.name != owner.name and not _related(
-                    ours, member, owner):
+            if member is not None and owner is not None and member.name != owner.name and not related(
+                    ours, member.name, owner.name):
                 ours.append(Triple(member, "partOf", owner))
 
 

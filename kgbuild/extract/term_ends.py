@@ -45,7 +45,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from kgbuild.extract.arguments import is_hyphen
-from kgbuild.extract.facts import CONCEPT, Mention, Triple
+from kgbuild.extract.facts import CONCEPT, Mention, Triple, related
 from kgbuild.extract.vocab import NOUN_TAGS, VAGUE_NOUNS
 
 if TYPE_CHECKING:
@@ -168,7 +168,7 @@ def code_names_kind(args: TechArgs, ours: list[Triple], code: Token) -> None:
         return
     # Words as written (a hyphen glued to its neighbours), the head in its singular ("data" stays data).
     name = "".join(t.lower_ + t.whitespace_ for t in words[:-1]) + (head.lower_ if head.lower_.endswith("a") else low)
-    if any({t.subject.name, t.object.name} == {subject.name, name} for t in ours) or name == subject.name:
+    if related(ours, subject.name, name) or name == subject.name:
         return
     kind = args._new(name, args.concept_class, CONCEPT, start, head.i + 1)
     ours.append(Triple(subject, "isA", kind))
@@ -330,7 +330,7 @@ def defined_between_terms(args: TechArgs, ours: list[Triple]) -> None:
             continue
         subject = args._new(first[1], args.concept_class, CONCEPT, first[0], first[2])
         obj = args._new(second[1], args.concept_class, CONCEPT, second[0], obj_tok.i + 1)
-        if not any({t.subject.name, t.object.name} == {subject.name, obj.name} for t in ours):
+        if not related(ours, subject.name, obj.name):
             ours.append(Triple(subject, made_of or "isA", obj))
 
 
