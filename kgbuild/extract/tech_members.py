@@ -115,9 +115,12 @@ def qualified_members(args: TechArgs, ours: list[Triple]) -> None:
             ours.append(Triple(m, "partOf", owner))
 
 
+_CALL_PARENS = re.compile(r"\(.*\)$")
+
+
 def _bare(name: str) -> str:
     """`colorama.init()` -> colorama.init: the qualified name without a call's arguments."""
-    return re.sub(r"\(.*\)$", "", code_name(name))
+    return _CALL_PARENS.sub("", code_name(name))
 
 
 def _heading_mention(args: TechArgs, name: str) -> Mention:

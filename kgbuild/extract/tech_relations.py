@@ -122,6 +122,8 @@ _PARTITIVE = frozenset({"subset", "superset", "part", "portion", "version", "var
 # What a numbered rule's page calls the rule (`TechArgs._topic_as`).
 _RULE_KINDS = frozenset({"policy", "rule", "check", "warning", "diagnostic", "proposal", "advisory"})
 # A release number: "3.2", "3.25.1", "v2.0", "45" (after "version" only, `TechArgs._versioned`).
+# What parts a README's title from its tagline: "Rich: a library for ...", "httpx -- a client", "X — Y".
+_TITLE_SEPARATOR = re.compile(r"\s*(?::|\s--?\s|\s—\s)\s*")
 _RELEASE = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$")
 # Capitalised words a number follows that name a part of a document or a procedure, not a program.
 _NUMBERED_PARTS = frozenset({"section", "chapter", "figure", "table", "part", "appendix", "step", "page", "rule",
@@ -369,7 +371,7 @@ class TechArgs:
         """The README's title as the name of what it documents (None: the title is a topic or a sentence)."""
         if not self.section:
             return None
-        title = re.split(r"\s*(?::|\s--?\s|\s—\s)\s*", self.section[0].replace("`", ""))[0].strip()
+        title = _TITLE_SEPARATOR.split(self.section[0].replace("`", ""))[0].strip()
         words = title.split()
         if not words or len(words) > 4 or (not any(c.isupper() or c.isdigit() for c in title) and all(
                 self.is_word(w.lower()) for w in words) and not (len(words) == 1 and title.isalpha())):
