@@ -65,7 +65,8 @@ class ChineseExtractor:
         self.schema = schema
         self.pairs = pairs
         self._pair_model = pair_model
-        self._pair_model_loaded = pair_model is not None
+        self._pair_classes: frozenset[str] | None = None
+        self._pair_model_loaded = False
         if isinstance(domain_concepts, (str, Path)):
             domain_concepts = load_domain_concepts(domain_concepts)
         self.concepts = domain_concepts
@@ -97,7 +98,11 @@ class ChineseExtractor:
         if not self.pairs:
             return None
         if not self._pair_model_loaded:
-            self._pair_model = load_shipped(self.schema.name)
+            if self._pair_model is None:
+                self._pair_model = load_shipped(self.schema.name)
+            # the class pairs the model was trained to relate ("Person>Company"; none listed: every pair)
+            listed = self._pair_model.meta.get("class_pairs") if self._pair_model is not None else None
+            self._pair_classes = frozenset(listed) if listed else None
             self._pair_model_loaded = True
         return self._pair_model
 
@@ -284,21 +289,28 @@ class ChineseExtractor:
                         chunk_ids: list[str]) -> None:
         """The pair model's relations between names of one sentence that no rule related either way."""
         text, tokens, rows = pairs
-        model = self.pair_model() if rows is None else None
-        if model is None and rows is None:
-            return
         related = {frozenset((r.subject.id, r.object.id)) for r in relations.values()}
-        for candidate in pair_candidates(text, tokens, mentions):
-            first, second = node(candidate.first), node(candidate.second)
-            if first.id == second.id:
-                continue
-            if rows is not None:
+        if rows is not None:
+            for candidate in pair_candidates(text, tokens, mentions, lambda a, b: node(a).id != node(b).id):
+                first, second = node(candidate.first), node(candidate.second)
                 rows.append(PairRow(first.name, second.name, candidate.features,
                                     frozenset((first.id, second.id)) in related))
-                continue
-            if frozenset((first.id, second.id)) in related:
-                continue
-            fact = decide(model, candidate)  # type: ignore[arg-type]
+            return
+        model = self.pair_model()
+        if model is None:
+            return
+
+        classes = self._pair_classes
+
+        def unrelated(a: Mention, b: Mention) -> bool:  # no features worked out for a pair a rule related
+            if classes is not None and f"{a.spg_class}>{b.spg_class}" not in classes:
+                return False
+            ids = frozenset((node(a).id, node(b).id))
+            return len(ids) == 2 and ids not in related
+
+        for candidate in pair_candidates(text, tokens, mentions, unrelated):
+            first, second = node(candidate.first), node(candidate.second)
+            fact = decide(model, candidate)
             if fact is None:
                 continue
             subject, obj = (first, second) if fact.subject is candidate.first else (second, first)

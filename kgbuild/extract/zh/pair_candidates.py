@@ -12,7 +12,8 @@ their own: they are among the words between, and the training weighs them.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from kgbuild.extract.zh.mentions import Mention
@@ -52,32 +53,56 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def _word(token: Token) -> str:
-    return _DIGITS.sub("0", token.word)
-
-
 def _bucket(n: int) -> str:
     return str(n) if n < 3 else "3-4" if n < 5 else "5-8" if n < 9 else "9+"
 
 
-def pair_candidates(text: str, tokens: Sequence[Token], mentions: Sequence[Mention]) -> list[PairCandidate]:
+class _Sentence:
+    """A sentence's words (blanks left out, digits as 0) with their offsets, to find a span's words by bisection."""
+
+    def __init__(self, tokens: Sequence[Token], start: int, end: int) -> None:
+        kept = [t for t in tokens if t.start >= start and t.end <= end and t.word.strip()]
+        self.words = [_DIGITS.sub("0", t.word) for t in kept]
+        self.starts = [t.start for t in kept]
+        self.ends = [t.end for t in kept]
+        self.start = self.starts[0] if kept else start
+
+    def span(self, start: int, end: int) -> list[str]:
+        """The words wholly inside [start, end)."""
+        return self.words[bisect_left(self.starts, start):bisect_right(self.ends, end)]
+
+    def before(self, offset: int) -> str:
+        k = bisect_right(self.ends, offset)
+        return self.words[k - 1] if k else "^"
+
+    def after(self, offset: int, n: int = 1) -> list[str]:
+        k = bisect_left(self.starts, offset)
+        return self.words[k:k + n]
+
+
+def pair_candidates(text: str, tokens: Sequence[Token], mentions: Sequence[Mention],
+                    keep: Callable[[Mention, Mention], bool] | None = None) -> Iterator[PairCandidate]:
     """Every pair of typed, non-overlapping mentions with different names inside one sentence, at most
-    `MAX_CHARS` apart, each with its features."""
+    `MAX_CHARS` apart, that `keep` keeps (the extractor leaves out those a rule related before the features
+    are worked out; asked as each pair comes, so a relation added for one pair counts for the next), each with
+    its features."""
     typed = sorted((m for m in mentions if m.spg_class), key=lambda m: (m.start, m.end))
-    out: list[PairCandidate] = []
     for s_start, s_end in sentence_spans(text):
         inside = [m for m in typed if m.start >= s_start and m.end <= s_end]
-        words = [t for t in tokens if t.start >= s_start and t.end <= s_end and t.word.strip()]
+        if len(inside) < 2:
+            continue
+        sentence = _Sentence(tokens, s_start, s_end)
         for i, a in enumerate(inside):
             for b in inside[i + 1:]:
-                if b.start < a.end or b.start - a.end > MAX_CHARS or a.name == b.name:
+                if b.start - a.end > MAX_CHARS:
+                    break
+                if b.start < a.end or a.name == b.name or (keep is not None and not keep(a, b)):
                     continue
-                out.append(PairCandidate(a, b, tuple(_features(text, words, inside, a, b))))
-    return out
+                yield PairCandidate(a, b, tuple(_features(text, sentence, inside, a, b)))
 
 
-def _features(text: str, tokens: Sequence[Token], inside: Sequence[Mention], a: Mention, b: Mention) -> list[str]:
-    """`tokens`: the sentence's words (no blanks); `inside`: its typed mentions."""
+def _features(text: str, sentence: _Sentence, inside: Sequence[Mention], a: Mention, b: Mention) -> list[str]:
+    """`inside`: the sentence's typed mentions."""
     ca, cb = a.spg_class, b.spg_class
     pair = f"{ca}>{cb}"
     between_mentions = [m for m in inside if m.start >= a.end and m.end <= b.start]
@@ -86,12 +111,13 @@ def _features(text: str, tokens: Sequence[Token], inside: Sequence[Mention], a: 
     pos = a.end
     for m in [*between_mentions, None]:
         stop = m.start if m is not None else b.start
-        words += [_word(t) for t in tokens if t.start >= pos and t.end <= stop]
+        words += sentence.span(pos, stop)
         if m is not None:
             words.append(f"<{m.spg_class}>")
             pos = m.end
-    before_a = next((_word(t) for t in reversed(tokens) if t.end <= a.start), "^")
-    after_b = next((_word(t) for t in tokens if t.start >= b.end), "$")
+    before_a = sentence.before(a.start)
+    tail = sentence.after(b.end, 4)
+    after_b = tail[0] if tail else "$"
     before_b = words[-1] if words else "|"
     after_a = words[0] if words else "|"
     gap = text[a.end:b.start]
@@ -108,10 +134,9 @@ def _features(text: str, tokens: Sequence[Token], inside: Sequence[Mention], a: 
     for w in dict.fromkeys(near):
         feats.append(f"w={w}")
         feats.append(f"cpw={pair}|{w}")
-    if not tokens or a.start - tokens[0].start <= 2:
+    if a.start - sentence.start <= 2:
         feats.append("lead")  # the first name opens the sentence: often its subject
     # the sentence's words after the second name, for a verb that comes after both (P与X签署…, X由P创办)
-    tail = [_word(t) for t in tokens if t.start >= b.end][:4]
     for w in tail[1:]:
         feats.append(f"t={w}")
     return feats
