@@ -120,6 +120,7 @@ def main() -> None:
               (DATA / "en_extract_heldout11.jsonl", check_en),
               (DATA / "en_extract_heldout12.jsonl", check_en),
               (DATA / "en_extract_heldout13.jsonl", check_en),
+              (DATA / "en_extract_heldout14.jsonl", check_en),
               (DATA / "zh_heldout12_gold.json", check_zh),
               (DATA / "zh_heldout13_gold.json", check_zh),
               (DATA / "zh_heldout14_gold.json", check_zh),

@@ -260,6 +260,29 @@ events emitted by a `TestsStream`.
     assert found["custom reporter"].spg_class == "Concept"
 
 
+def test_a_requirement_to_be_a_subclass_types_nothing(tmp_path: Path, extractor: OfflineExtractor) -> None:
+    # threadpoolctl's README (site-packages METADATA), "Writing a custom library controller": "must be a subclass
+    # of" is a requirement and a relation to `LibController`, not a kind; main typed "custom controller" as
+    # "subclass". The definition rule now takes `term_ends`' clause and kind tests (no modal, no `_NO_KIND` noun,
+    # no noun with an "of" of its own), as `defined_between_terms` does.
+    results = extract(tmp_path, extractor, """### Writing a custom library controller
+
+Currently, `threadpoolctl` has support for `OpenMP` and the main `BLAS` libraries.
+However it can also be used to control the threadpool of other native libraries,
+provided that they expose an API to get and set the limit on the number of threads.
+For that, one must implement a controller for this library and register it to
+`threadpoolctl`.
+
+A custom controller must be a subclass of the `LibController` class and implement
+the attributes and methods described in the docstring of `LibController`. Then this
+new controller class must be registered using the `threadpoolctl.register` function.
+""")
+    types = {e.name: e.semantic_type for x in results for e in x.entities}
+    assert types.get("custom controller") != "subclass"
+    assert "subclass" not in types.values()
+    assert ("custom controller", "extends", "LibController") in triples(results)  # the relation stays
+
+
 # ---- third session: fewer, surer facts (each passage is real documentation; each test fails on the code
 # before it: main's rules made the triple or entity these tests rule out, or missed the one they want).
 

@@ -19,7 +19,8 @@ def chunk(text: str) -> Chunk:
 
 @pytest.fixture(scope="module")
 def zh() -> ChineseExtractor:
-    return ChineseExtractor(resolve_schema("open_domain"))
+    # the rules alone: each test here is a rule's; the pair model after them has tests of its own (test_zh_pair_model)
+    return ChineseExtractor(resolve_schema("open_domain"), pairs=False)
 
 
 def extract(ex: ChineseExtractor, text: str) -> ChunkExtraction:

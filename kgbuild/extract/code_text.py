@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kgbuild.extract.facts import PROPN, Facts, Mention, Triple
+from kgbuild.extract.facts import PROPN, Facts, Mention, Triple, used_mentions
 from kgbuild.extract.software_names import heading_names, software_by_context
 from kgbuild.extract.terms import join_acronyms, term_head
 
@@ -258,11 +258,14 @@ def code_name(text: str) -> str:
     return text.strip("'\"") or text
 
 
+_CELTIC_NAME = re.compile(r"^(?:Mc|Mac|O')[A-Z]")  # "McCartney", "MacLeod", "O'Brien": a person's camel case
+
+
 def software_shaped(name: str, technical: bool) -> bool:
     """Written as software is and no person or place is (`_SOFTWARE_SHAPE`); Mc/Mac/O' names excepted.
     Outside a manual only the shapes no name of a person has ("DuckDB", "GraphQL", "urllib3", "MLflow";
     not "DiCaprio", "LeBron")."""
-    if not _SOFTWARE_SHAPE.match(name) or re.match(r"^(?:Mc|Mac|O')[A-Z]", name):
+    if not _SOFTWARE_SHAPE.match(name) or _CELTIC_NAME.match(name):
         return False
     return technical or bool(_SOFTWARE_ANYWHERE.match(name))
 
@@ -275,10 +278,13 @@ _POINTER = re.compile(r"^(?:section|chapter|figure|fig\.|table|page|appendix|exa
                       r"[\dA-Z][\d.]*$", re.IGNORECASE)
 
 
+_SHORT_ACRONYM = re.compile(r"[A-Z]{2,5}")
+
+
 def _modifying_acronym(doc: Doc, m: Mention) -> bool:
     """A short acronym written only as the first word of a longer noun phrase ("an RST packet", "the JS
     object", "a CA certificate store"): the phrase names the thing, the acronym alone names nothing here."""
-    if m.start < 0 or m.end - m.start != 1 or not re.fullmatch(r"[A-Z]{2,5}", m.name):
+    if m.start < 0 or m.end - m.start != 1 or not _SHORT_ACRONYM.fullmatch(m.name):
         return False
     tok = doc[m.start]
     return tok.dep_ == "compound" and tok.head.i > tok.i and tok.head.tag_.startswith("NN")
@@ -309,9 +315,12 @@ _PLACEHOLDER = re.compile(r"<[A-Za-z][\w-]*>|\{[A-Za-z][\w-]*\}")
 _WILDCARD = re.compile(r"(?<=_)\*(?=_|$)|^\*(?=_)")
 
 
+_NUMBER = re.compile(r"[-+]?[\d.]+")
+
+
 def is_value(name: str) -> bool:
     """A literal value written as a word or number: `true`, `null`, `None`, `0`, `'utf8'`."""
-    return name.strip("'\"`").lower() in _LITERALS or bool(re.fullmatch(r"[-+]?[\d.]+", name))
+    return name.strip("'\"`").lower() in _LITERALS or bool(_NUMBER.fullmatch(name))
 
 
 def is_identifier(name: str) -> bool:
@@ -412,10 +421,14 @@ def is_technical(masked: Masked, section: Sequence[str]) -> bool:
     return False
 
 
+# A heading's number or part label ("Chapter 3:", "2.1.") before its words.
+_HEADING_NUMBER = re.compile(r"^\s*(?:(?:chapter|part|appendix|section)\s+\w+\s*[:.]?|\d+(?:\.\d+)*\.?)\s*",
+                             re.IGNORECASE)
+
+
 def plain_heading(heading: str) -> str:
     text = _CODE_SPAN.sub(lambda m: m.group(2), _HEADING_LABEL.sub("", heading)).replace("`", "")
-    text = re.sub(r"^\s*(?:(?:chapter|part|appendix|section)\s+\w+\s*[:.]?|\d+(?:\.\d+)*\.?)\s*", "", text,
-                  flags=re.IGNORECASE)
+    text = _HEADING_NUMBER.sub("", text)
     return " ".join(text.split()).strip(" :.").lower()
 
 
@@ -449,7 +462,7 @@ class TechnicalPass:
         # "Class: Blob", "Event: close": a heading that says what kind of code it names.
         labelled = {_HEADING_LABEL.sub("", h).strip().strip("`'\"") for h in section if _HEADING_LABEL.match(h)}
         prose = f" {text}"  # as written: a lower-case use of a capitalised phrase is what `is_term` looks for
-        used = _used(facts)
+        used = used_mentions(facts.triples, facts.events)
         code_names: set[str] = set()
         retyped: dict[str, str] = {}
         software: set[str] = set()
@@ -540,8 +553,7 @@ class TechnicalPass:
         triples = [t for t in facts.triples if id(t.subject) not in dropped and id(t.object) not in dropped
                    and all(id(q) not in dropped for _, q in t.qualifiers)]
         events = [e for e in facts.events if all(id(a) not in dropped for ms in e.arguments.values() for a in ms)]
-        kept = {id(x) for t in triples for x in (t.subject, t.object, *(q for _, q in t.qualifiers))}
-        kept |= {id(a) for e in events for ms in e.arguments.values() for a in ms}
+        kept = used_mentions(triples, events)
         mentions = [m for m in facts.mentions if id(m) not in dropped or id(m) in kept]
         return Facts(mentions, triples, events, facts.drops)
 
@@ -565,26 +577,40 @@ class TechnicalPass:
 _CONSTANT = re.compile(r"^[A-Z][A-Z0-9_]+$")
 # NER labels of titles (a work, a law): in a manual, the words it quotes.
 _TITLE_LABELS = frozenset({"WORK_OF_ART", "LAW"})
-_QUOTED = "[\"'\u201c\u201d\u2018\u2019]"
+_QUOTES = "\"'\u201c\u201d\u2018\u2019"
+_QUOTED = f"[{_QUOTES}]"
+
+
+def _quoted_ends(text: str, name: str) -> list[int]:
+    """Where each writing of `name` between quotation marks ends (after the closing mark). A plain search, not a
+    pattern per name: this runs for every mention of a manual's chunk."""
+    ends = []
+    start = text.find(name, 1)
+    while start != -1:
+        end = start + len(name)
+        if text[start - 1] in _QUOTES and end < len(text) and text[end] in _QUOTES:
+            ends.append(end + 1)
+        start = text.find(name, start + 1)
+    return ends
 
 
 def _quoted(text: str, name: str) -> bool:
     """The chunk writes `name` between quotation marks ("LANG", 'Regional Settings')."""
-    return re.search(f"{_QUOTED}{re.escape(name)}{_QUOTED}", text) is not None
+    return bool(_quoted_ends(text, name))
 
 
 # Nouns after a quoted name that make it a part of a document or a rule, not code: "the "SYNOPSIS" section", "any
 # "OPTIONS" and/or "ARGUMENTS" sections", "all "MUST" requirements".
 _PART_NOUNS = ("section", "heading", "chapter", "paragraph", "page", "requirement", "tab", "menu", "button", "dialog")
+# What follows a quoted name that is a part: more quoted names in a list, then one of `_PART_NOUNS`.
+_PART_AFTER_QUOTE = re.compile(f"(?:\\s*(?:,|and/or|and|or|,\\s*and|,\\s*or)\\s*{_QUOTED}[^{_QUOTES}]+{_QUOTED})*"
+                               f"\\s+(?:{'|'.join(_PART_NOUNS)})s?\\b")
 
 
 def _names_a_part(text: str, name: str) -> bool:
     """The quoted `name`, alone or in a list of quoted names, comes right before a noun for a part of a document or a
     rule (`_PART_NOUNS`)."""
-    item = f"{_QUOTED}[^\"'\u201c\u201d\u2018\u2019]+{_QUOTED}"
-    pattern = (f"{_QUOTED}{re.escape(name)}{_QUOTED}(?:\\s*(?:,|and/or|and|or|,\\s*and|,\\s*or)\\s*{item})*"
-               f"\\s+(?:{'|'.join(_PART_NOUNS)})s?\\b")
-    return re.search(pattern, text) is not None
+    return any(_PART_AFTER_QUOTE.match(text, end) for end in _quoted_ends(text, name))
 
 
 def _alone(doc: Doc, m: Mention) -> bool:
@@ -593,12 +619,6 @@ def _alone(doc: Doc, m: Mention) -> bool:
         return True  # the title hint's mention, not in the text at all
     sent = doc[m.start].sent
     return all(m.start <= t.i < m.end or t.is_punct or t.is_space for t in sent)
-
-
-def _used(facts: Facts) -> set[int]:
-    used = {id(x) for t in facts.triples for x in (t.subject, t.object, *(q for _, q in t.qualifiers))}
-    used |= {id(a) for e in facts.events for ms in e.arguments.values() for a in ms}
-    return used
 
 
 @dataclass(frozen=True)

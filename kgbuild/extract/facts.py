@@ -7,7 +7,7 @@ name is a person, or a definition may correct the NER class); ids are computed o
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -119,3 +119,9 @@ def used_mentions(triples: list[Triple], events: list[EventFact]) -> set[int]:
     used.update(id(m) for e in events for ms in e.arguments.values() for m in ms)
     used.update(id(m) for e in events for m in (e.time, e.place) if m is not None)
     return used
+
+
+def related(triples: Iterable[Triple], a: str, b: str) -> bool:
+    """Whether some triple already joins the two names, either way round: the rules of the technical pass add
+    at most one relation between two names (the first rule to find one states it best)."""
+    return any({t.subject.name, t.object.name} == {a, b} for t in triples)

@@ -137,6 +137,9 @@ def date_preposition(name: str) -> str:
 
 
 # A season's years as `normalize_text` spaced them: "2003 – 04".
+_TRAILING_PARENTHESIS_RE = re.compile(r"\s*\([^)]*\)\s*$")  # "Mercury (planet)": the title's gloss
+BARE_YEAR = re.compile(r"1\d{3}|20\d{2}")  # a year as a date word alone: "1971", "2005" (fullmatch)
+_REGNAL_RE = re.compile(r"[IVXLC]+\.?")  # "II", "IV.": a regnal number
 _SEASON_RE = re.compile(r"^(\d{4}) ([–-]) (\d{2}) ")
 
 
@@ -221,7 +224,7 @@ def document_title(section: list[str], doc_id: str) -> str | None:
         title = unescape_article_id(doc_id).split("~")[0]
     else:
         return None
-    title = " ".join(re.sub(r"\s*\([^)]*\)\s*$", "", title).split())
+    title = " ".join(_TRAILING_PARENTHESIS_RE.sub("", title).split())
     # Spaced as the text the parser reads is: "Anhalt- Bernburg" is "Anhalt-Bernburg" there.
     return normalize_english_text(title).strip() or None
 
@@ -242,7 +245,7 @@ def title_hint(section: list[str], doc_id: str) -> str | None:
     last = words[-1]
     if words[0].lower() in ("the", "a", "an") or "of" in words or not last.isalpha() or not last[:1].isupper():
         return None  # "Adalbert of Tuscany": a territory, not a surname, ends the name
-    if re.fullmatch(r"[IVXLC]+\.?", words[-1]):
+    if _REGNAL_RE.fullmatch(words[-1]):
         return None  # "Theodred II": a regnal number, not a surname
     if not all(w[:1].isupper() or w.lower() in _TITLE_PARTICLES for w in words):
         return None

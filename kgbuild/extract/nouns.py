@@ -4,7 +4,6 @@ definitions after a copula or in an apposition ("X is a Hungarian-American film 
 
 from __future__ import annotations
 
-import re
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
@@ -15,6 +14,7 @@ from kgbuild.extract.entities import STYLE_TITLES
 from kgbuild.extract.facts import CONCEPT, PROPN, Mention
 from kgbuild.extract.held_titles import TITLE_PREDICATE, territory, title_node, titled_name
 from kgbuild.extract.name_lists import continue_list
+from kgbuild.extract.names import BARE_YEAR
 from kgbuild.extract.subjects import verb_subjects
 from kgbuild.extract.typehints import class_hint, is_person_role
 from kgbuild.extract.vocab import (
@@ -858,7 +858,7 @@ def _kind_year(state: ChunkState, kind: Token) -> Mention | None:
         k -= 1  # "the 2005 horror movie", "the 2007 made-for-TV film"
     if k < 1 or doc[k - 1].lower_ not in ("the", "a", "an", "his", "her", "their", "its"):
         return None
-    if not re.fullmatch(r"1\d{3}|20\d{2}", doc[k].text):
+    if not BARE_YEAR.fullmatch(doc[k].text):
         return None
     year = state.tok2m[k] or state.year(doc[k])
     return year if year is not None and year.is_date and year.name == doc[k].text else None

@@ -4,14 +4,13 @@ work's year: "Batman Begins (2005)"."""
 
 from __future__ import annotations
 
-import re
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from kgbuild.extract.arguments import is_hyphen
 from kgbuild.extract.chunk_state import ChunkState
 from kgbuild.extract.facts import PROPN, EventFact, Mention
-from kgbuild.extract.names import date_preposition
+from kgbuild.extract.names import BARE_YEAR, date_preposition
 from kgbuild.extract.typehints import class_hint
 from kgbuild.extract.vocab import DASHES, NAME_TITLES, PROPER_TAGS
 
@@ -274,7 +273,7 @@ def work_years(state: ChunkState) -> None:
         if i + 2 >= len(doc) or doc[i].text != "(" or doc[i + 2].text != ")":
             continue
         year = state.tok2m[i + 1] or state.year(doc[i + 1])
-        if year is None or not year.is_date or not re.fullmatch(r"1\d{3}|20\d{2}", year.name):
+        if year is None or not year.is_date or not BARE_YEAR.fullmatch(year.name):
             continue
         state.triple(mention, "released in", year, [])
 

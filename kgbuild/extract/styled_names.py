@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from kgbuild.extract.chunk_state import ChunkState
 
 # "<name>, [<ordinal>] <Title> [Palatine] [of <territory>]": the title one or two capitalised words.
+_LAND_SEPARATOR = re.compile(r",? and |, ")  # "Mons and Hainaut", "Bar, Mousson and Pont"
 _STYLED = re.compile(
     r"^[^,]+, (?:\d+(?:st|nd|rd|th) )?(?P<title>(?:Grand )?[A-Z][a-z]+(?: Palatine)?)(?: of (?P<land>.+))?(?: .*)?$")
 # The titles a style holds: a peer's or a baronet's.
@@ -38,7 +39,7 @@ def style_of(name: str) -> tuple[str, list[str]] | None:
     if not {title, title.split()[0]} & _STYLES:
         return None
     land = match["land"]
-    lands = [part.strip() for part in re.split(r",? and |, ", land)] if land else []
+    lands = [part.strip() for part in _LAND_SEPARATOR.split(land)] if land else []
     return title, [part for part in lands if part[:1].isupper()]
 
 

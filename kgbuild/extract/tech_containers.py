@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from kgbuild.extract.facts import CONCEPT, Mention, Triple
+from kgbuild.extract.facts import CONCEPT, Mention, Triple, related
 from kgbuild.extract.term_ends import GENERIC_NOUNS
 from kgbuild.extract.vocab import NOUN_TAGS, PROPER_TAGS, STOP_ADJECTIVES, VAGUE_NOUNS
 
@@ -148,7 +148,7 @@ def code_containers(args: TechArgs, ours: list[Triple], code: Token) -> None:
             if prep.lower_ == "on" and not args.is_code(owner) and (
                     owner.label != CONCEPT or args.lemma(obj) in _PLATFORMS):
                 continue  # "`tcp_max_syn_backlog` on Linux": the platform it runs on, not what holds it
-            if not any({t.subject.name, t.object.name} == {member.name, owner.name} for t in ours):
+            if not related(ours, member.name, owner.name):
                 ours.append(Triple(member, "partOf", owner))
 
 
@@ -222,7 +222,7 @@ def _option_of_topic(args: TechArgs, ours: list[Triple], code: Token, member: Me
     if any(i in args.code_tokens and not _listed_with(args, i, code.i) and args.resolve(doc[i], "object") not in (
             None, member) for i in range(sent.start, sent.end) if i != code.i):
         return  # another piece of code in the sentence may be whose option it is
-    if not any({t.subject.name, t.object.name} == {member.name, topic.name} for t in ours):
+    if not related(ours, member.name, topic.name):
         ours.append(Triple(member, "partOf", topic))
 
 

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from kgbuild.extract.code_text import code_name
-from kgbuild.extract.facts import CONCEPT, PROPN, Mention, Triple
+from kgbuild.extract.facts import CONCEPT, PROPN, Mention, Triple, related
 from kgbuild.extract.term_ends import GENERIC_NOUNS
 from kgbuild.extract.vocab import NOUN_TAGS, PROPER_TAGS, STOP_ADJECTIVES, VAGUE_NOUNS
 
@@ -110,15 +110,17 @@ def qualified_members(args: TechArgs, ours: list[Triple]) -> None:
                 # `colorama.init()`); not an acronym written in capitals ("DNS" over `dns.lookup()`), nor an
                 # English word, which titles a topic ("Stream" over `stream.push()`, where `stream` is a variable).
                 owner = _heading_mention(args, title)
-            if owner is None or owner is m or any(
-                    {t.subject.name, t.object.name} == {m.name, owner.name} for t in ours):
+            if owner is None or owner is m or related(ours, m.name, owner.name):
                 continue
             ours.append(Triple(m, "partOf", owner))
 
 
+_CALL_PARENS = re.compile(r"\(.*\)$")
+
+
 def _bare(name: str) -> str:
     """`colorama.init()` -> colorama.init: the qualified name without a call's arguments."""
-    return re.sub(r"\(.*\)$", "", code_name(name))
+    return _CALL_PARENS.sub("", code_name(name))
 
 
 def _heading_mention(args: TechArgs, name: str) -> Mention:
@@ -158,8 +160,7 @@ def listed(args: TechArgs, ours: list[Triple], tok: Token) -> None:
 
 
 def _add(ours: list[Triple], s: Mention | None, p: str, o: Mention | None) -> None:
-    if s is None or o is None or s.name == o.name or any(
-            {t.subject.name, t.object.name} == {s.name, o.name} for t in ours):
+    if s is None or o is None or s.name == o.name or related(ours, s.name, o.name):
         return
     ours.append(Triple(s, p, o))
 

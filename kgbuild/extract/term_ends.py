@@ -45,7 +45,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from kgbuild.extract.arguments import is_hyphen
-from kgbuild.extract.facts import CONCEPT, Mention, Triple
+from kgbuild.extract.facts import CONCEPT, Mention, Triple, related
 from kgbuild.extract.vocab import NOUN_TAGS, VAGUE_NOUNS
 
 if TYPE_CHECKING:
@@ -168,7 +168,7 @@ def code_names_kind(args: TechArgs, ours: list[Triple], code: Token) -> None:
         return
     # Words as written (a hyphen glued to its neighbours), the head in its singular ("data" stays data).
     name = "".join(t.lower_ + t.whitespace_ for t in words[:-1]) + (head.lower_ if head.lower_.endswith("a") else low)
-    if any({t.subject.name, t.object.name} == {subject.name, name} for t in ours) or name == subject.name:
+    if related(ours, subject.name, name) or name == subject.name:
         return
     kind = args._new(name, args.concept_class, CONCEPT, start, head.i + 1)
     ours.append(Triple(subject, "isA", kind))
@@ -299,7 +299,7 @@ def defined_between_terms(args: TechArgs, ours: list[Triple]) -> None:
             continue
         if verb.dep_ != "ROOT" and not (made_of is not None and verb.dep_ == "relcl"):
             continue
-        if any(c.dep_ in ("neg", "mark") or (c.dep_ == "aux" and c.lower_ in _MODALS) for c in verb.children):
+        if not stated_plainly(verb):
             continue
         subject_tok = next((c for c in verb.children if c.dep_ == "nsubj"), None)
         if subject_tok is not None and verb.dep_ == "relcl" and subject_tok.tag_ == "WDT":
@@ -314,10 +314,7 @@ def defined_between_terms(args: TechArgs, ours: list[Triple]) -> None:
         if subject_tok is None or obj_tok is None or not (_class_noun(args, subject_tok, counted=False) and (
                 _class_noun(args, obj_tok, counted=made_of is not None))):
             continue
-        if lemma == "be" and (args.lemma(obj_tok) in _NO_KIND or any(
-                c.dep_ == "prep" and c.lower_ in ("of", "for", "to") for c in obj_tok.children)):
-            continue
-        if made_of is None and (len(obj_tok.lower_) < 3 or args.lemma(obj_tok) in _GENERIC_NOT_KIND):
+        if made_of is None and not names_a_kind(args, obj_tok):
             continue
         if subject_tok.tag_ == "NNS" and verb.tag_ == "VBZ":
             continue  # "Requests is a simple, yet elegant, HTTP library": a singular verb says the plural is a name
@@ -330,7 +327,7 @@ def defined_between_terms(args: TechArgs, ours: list[Triple]) -> None:
             continue
         subject = args._new(first[1], args.concept_class, CONCEPT, first[0], first[2])
         obj = args._new(second[1], args.concept_class, CONCEPT, second[0], obj_tok.i + 1)
-        if not any({t.subject.name, t.object.name} == {subject.name, obj.name} for t in ours):
+        if not related(ours, subject.name, obj.name):
             ours.append(Triple(subject, made_of or "isA", obj))
 
 
@@ -341,6 +338,21 @@ _KIND_NOUNS = frozenset({"file", "program", "tool", "library", "module", "packag
                          "parameter", "argument", "variable", "value", "list", "key", "name", "number"})
 # Generic nouns that are no kind a term can be of (one set, not rebuilt per clause).
 _GENERIC_NOT_KIND = GENERIC_NOUNS - _KIND_NOUNS
+
+
+def stated_plainly(verb: Token) -> bool:
+    """A clause that states what it says: no negation, no modal ("must be a subclass of" is a requirement), no
+    condition or subordinating word ("if", "because")."""
+    return not any(c.dep_ in ("neg", "mark") or (c.dep_ == "aux" and c.lower_ in _MODALS) for c in verb.children)
+
+
+def names_a_kind(args: TechArgs, tok: Token) -> bool:
+    """Whether a copula's noun names a kind its subject is of: not a noun of manner or relation (`_NO_KIND`: "an
+    example of", "a way to", "a subset of", "an error"), none with an "of", "for" or "to" of its own (what it is
+    relative to), no generic noun that is no kind (`_GENERIC_NOT_KIND`), nothing under three letters."""
+    lemma = args.lemma(tok)
+    return len(tok.lower_) >= 3 and lemma not in _NO_KIND and lemma not in _GENERIC_NOT_KIND and not any(
+        c.dep_ == "prep" and c.lower_ in ("of", "for", "to") for c in tok.children)
 
 
 def _class_noun(args: TechArgs, tok: Token, counted: bool) -> bool:

@@ -17,6 +17,7 @@ from kgbuild.extract.facts import Mention
 if TYPE_CHECKING:
     from spacy.tokens import Doc
 
+_WORD_BREAK = re.compile(r"[\s-]+")
 _ACRONYM = re.compile(r"^[A-Z][A-Za-z0-9]*[A-Z0-9][A-Za-z0-9]*s?$")
 _SMALL_WORDS = frozenset({"of", "and", "for", "the", "to", "in", "on", "a", "an", "&"})
 # Head nouns of technical terms -> the classes they name, first one the schema knows (`OfflineExtractor`).
@@ -37,7 +38,7 @@ def initials_match(words: Sequence[str], acronym: str) -> bool:
     """`acronym` spells the initials of `words` (small words may be skipped; a word may give two
     letters, as "Hypertext" gives H and T in HTTP's "Hypertext Transfer Protocol")."""
     letters = acronym.rstrip("s").upper() if len(acronym) > 2 else acronym.upper()
-    parts = [w for w in re.split(r"[\s-]+", " ".join(words)) if w]
+    parts = [w for w in _WORD_BREAK.split(" ".join(words)) if w]
     if not parts or len(letters) < 2:
         return False
 

@@ -5,6 +5,10 @@ concept file, typing by suffix: the medicine schema's diseases, symptoms, drugs.
 rules (organisations, people, places, works, products, awards, dates and amounts: `open_mentions`,
 `open_relations`). Where both name the same text, a dictionary term wins, else the open-domain name; a
 name typed by jieba's proper-name tag alone is not kept (jieba tags 智能化 and 荣获 as person names).
+
+After the rules, a trained pair model (`pair_model.py`, shipped for the open_domain schema) reads each pair of
+names of one sentence that no rule related and adds the relation it is sure of; `pairs=False` gives the rules'
+output alone.
 """
 
 from __future__ import annotations
@@ -15,14 +19,17 @@ from pathlib import Path
 
 from kgbuild.extract.domain_concepts import DomainConcepts, load_domain_concepts
 from kgbuild.extract.labels import resolve_alternatives
+from kgbuild.extract.linear_model import SparseLinearModel
 from kgbuild.extract.names import normalize_text
 from kgbuild.extract.zh.dictionary import JiebaDictionary
 from kgbuild.extract.zh.lexicon import build_lexicon, rules_for
 from kgbuild.extract.zh.mentions import Mention, find_mentions
 from kgbuild.extract.zh.open_mentions import OpenNameFinder
 from kgbuild.extract.zh.open_relations import OpenEvent, OpenFact, OpenRelationRules
+from kgbuild.extract.zh.pair_candidates import PairRow, pair_candidates
+from kgbuild.extract.zh.pair_model import decide, load_shipped
 from kgbuild.extract.zh.relations import RelationRules, Triple, sentences
-from kgbuild.extract.zh.segment import Segmenter, jieba_version
+from kgbuild.extract.zh.segment import Segmenter, Token, jieba_version
 from kgbuild.extract.zh.word_lists import BROAD_REGIONS, KIND_ENDINGS, STOP_NAMES
 from kgbuild.ids import content_hash, normalize_name
 from kgbuild.model import Chunk, ChunkExtraction, ChunkFailure, Concept, Entity, Event, HyperNode, Ref, Relation
@@ -48,10 +55,18 @@ _PREDICATES = {
 
 class ChineseExtractor:
     name = "jieba-rules"
-    version = "20"  # bump when rules change: it is part of the cache key
+    version = "21"  # bump when rules change: it is part of the cache key
 
-    def __init__(self, schema: Schema, domain_concepts: str | Path | DomainConcepts | None = None) -> None:
+    def __init__(self, schema: Schema, domain_concepts: str | Path | DomainConcepts | None = None, *,
+                 pairs: bool = True, pair_model: SparseLinearModel | None = None) -> None:
+        """`pairs`: add the pair model's relations after the rules' (False: the rules alone, as the tests of a
+        rule and the model's trainer need). `pair_model`: that model instead of the shipped one (the trainer's
+        held-out runs); the shipped one is used only with the schema it was trained for."""
         self.schema = schema
+        self.pairs = pairs
+        self._pair_model = pair_model
+        self._pair_classes: frozenset[str] | None = None
+        self._pair_model_loaded = False
         if isinstance(domain_concepts, (str, Path)):
             domain_concepts = load_domain_concepts(domain_concepts)
         self.concepts = domain_concepts
@@ -78,14 +93,30 @@ class ChineseExtractor:
         root = self.schema.resolve_class(name)
         return {c for c in self.schema.entity_types if root is not None and self.schema.is_a(c, root)}
 
+    def pair_model(self) -> SparseLinearModel | None:
+        """The model this extractor adds relations with, loaded once (None: the rules alone)."""
+        if not self.pairs:
+            return None
+        if not self._pair_model_loaded:
+            if self._pair_model is None:
+                self._pair_model = load_shipped(self.schema.name)
+            # the class pairs the model was trained to relate ("Person>Company"; none listed: every pair)
+            listed = self._pair_model.meta.get("class_pairs") if self._pair_model is not None else None
+            self._pair_classes = frozenset(listed) if listed else None
+            self._pair_model_loaded = True
+        return self._pair_model
+
     def fingerprint(self) -> str:
+        model = self.pair_model()
         payload = {"extractor": self.name, "version": self.version, "jieba": jieba_version(),
+                   "pairs": content_hash(json.dumps(model.to_json(), sort_keys=True)) if model else None,
                    "lexicon": content_hash("\n".join(sorted(f"{k}|{v.name}|{v.spg_class}|{v.semantic_type}"
                                                             for k, v in self.lexicon.terms.items())))}
         return content_hash(json.dumps(payload, sort_keys=True))
 
     def load(self) -> None:
         self._segment()
+        self.pair_model()
 
     def _segment(self) -> Segmenter:
         if self._segmenter is None:
@@ -107,6 +138,15 @@ class ChineseExtractor:
     # ------------------------------------------------------------------ one chunk
 
     def extract_one(self, chunk: Chunk) -> ChunkExtraction:
+        return self._extract(chunk, None)
+
+    def pair_rows(self, chunk: Chunk) -> tuple[ChunkExtraction, list[PairRow]]:
+        """The rules' output alone and every pair model candidate in it, those the rules related included (the
+        trainer learns from both how a relation is written, and scores the model on the others)."""
+        rows: list[PairRow] = []
+        return self._extract(chunk, rows), rows
+
+    def _extract(self, chunk: Chunk, rows: list[PairRow] | None) -> ChunkExtraction:
         text = normalize_text(chunk.text)
         tokens = self._segment().tokens(text)
         domain = find_mentions(tokens, self.lexicon, self.rules, self.schema.fallback_class)
@@ -150,11 +190,16 @@ class ChineseExtractor:
                 if m is not None}
             kept = [m for m in kept
                     if m.name not in BROAD_REGIONS or m.name in used or m.spg_class not in self._misread_regions]
-        return self._records(chunk, kept, triples, aliases + opened.aliases, open_facts, events)
+        return self._records(chunk, kept, triples, aliases + opened.aliases, open_facts, events,
+                             (text, tokens, rows))
 
     def _records(self, chunk: Chunk, mentions: list[Mention], triples: list[Triple],
                  aliases: list[tuple[Mention, str]], facts: Sequence[OpenFact] = (),
-                 events: Sequence[OpenEvent] = ()) -> ChunkExtraction:
+                 events: Sequence[OpenEvent] = (),
+                 pairs: tuple[str, list[Token], list[PairRow] | None] | None = None,
+                 ) -> ChunkExtraction:
+        """`pairs`: the chunk's text and tokens for the pair model, and a list that takes its candidates instead
+        (`pair_rows`: nothing is added then)."""
         chunk_ids = [chunk.id]
         # Another name of a mention (X，亦称Y) is the same entity: a mention written as that name
         # becomes a mention of X's entity.
@@ -216,6 +261,8 @@ class ChineseExtractor:
                 hyper_id = HyperNode.make_id(relation.id, qualifier, target.id)
                 hypernodes.setdefault(hyper_id, HyperNode(id=hyper_id, subject=relation.ref(), predicate=qualifier,
                                                           object=target.ref(), chunk_ids=chunk_ids))
+        if pairs is not None:
+            self._pair_relations(pairs, mentions, node, relations, chunk_ids)
         records: dict[str, Event] = {}
         for event in events:
             if (record := self._event(event, node, chunk_ids)) is not None:
@@ -236,6 +283,44 @@ class ChineseExtractor:
         return ChunkExtraction(chunk_id=chunk.id, extractor=self.name, entities=list(entities.values()),
                                relations=list(relations.values()), concepts=list(concepts.values()),
                                hypernodes=list(hypernodes.values()), events=list(records.values()))
+
+    def _pair_relations(self, pairs: tuple[str, list[Token], list[PairRow] | None],
+                        mentions: list[Mention], node: Callable[[Mention], Entity], relations: dict[str, Relation],
+                        chunk_ids: list[str]) -> None:
+        """The pair model's relations between names of one sentence that no rule related either way."""
+        text, tokens, rows = pairs
+        related = {frozenset((r.subject.id, r.object.id)) for r in relations.values()}
+        if rows is not None:
+            for candidate in pair_candidates(text, tokens, mentions, lambda a, b: node(a).id != node(b).id):
+                first, second = node(candidate.first), node(candidate.second)
+                rows.append(PairRow(first.name, second.name, candidate.features,
+                                    frozenset((first.id, second.id)) in related))
+            return
+        model = self.pair_model()
+        if model is None:
+            return
+
+        classes = self._pair_classes
+
+        def unrelated(a: Mention, b: Mention) -> bool:  # no features worked out for a pair a rule related
+            if classes is not None and f"{a.spg_class}>{b.spg_class}" not in classes:
+                return False
+            ids = frozenset((node(a).id, node(b).id))
+            return len(ids) == 2 and ids not in related
+
+        for candidate in pair_candidates(text, tokens, mentions, unrelated):
+            first, second = node(candidate.first), node(candidate.second)
+            fact = decide(model, candidate)
+            if fact is None:
+                continue
+            subject, obj = (first, second) if fact.subject is candidate.first else (second, first)
+            predicate = self._predicate(fact.predicate, subject.spg_class, obj.spg_class)
+            relation_id = Relation.make_id(subject.id, predicate, obj.id)
+            if relation_id not in relations:
+                relations[relation_id] = Relation(id=relation_id, subject=subject.ref(), predicate=predicate,
+                                                  object=obj.ref(), chunk_ids=chunk_ids,
+                                                  properties={"pair_model": f"{fact.probability:.3f}"})
+                related.add(frozenset((first.id, second.id)))
 
     def _event(self, event: OpenEvent, node: Callable[[Mention], Entity], chunk_ids: list[str]) -> Event | None:
         """An event the schema has a type for, with the roles it knows (others left out)."""
