@@ -14,10 +14,10 @@ together) a model is trained on all the other sets, its threshold chosen on thos
 three-way split by set: the threshold whose added relations give the best F1 with precision at least
 `--min-precision`, counted with the rules' own figures on those sets), and the held-out set is scored by
 bench/zh_extract.py's scorer, rules only and rules + model. One line per set, a pooled line, then one JSON
-object. `--write` then trains on every set (threshold chosen the same way) and writes
-kgbuild/extract/zh/models/pairs.json. Needs scikit-learn (`make setup`).
+object. No model is shipped (docs/chinese.md, "Pair model"): this is the measurement. Needs scikit-learn
+(`make setup`).
 
-Run from the repo root: `python bench/zh_pair_model.py [--write] [--c 0.5]`.
+Run from the repo root: `python bench/zh_pair_model.py [--c 0.5] [--only SET]`.
 """
 
 from __future__ import annotations
@@ -30,14 +30,13 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from sparse_fit import fit
 from zh_extract import _FOUNDING_AS_FACT, chunk, common_words, open_sets, score_open
 
 from kgbuild.extract.linear_model import SparseLinearModel
 from kgbuild.extract.zh.extractor import ChineseExtractor
-from kgbuild.extract.zh.pair_model import NONE, SHIPPED, label_for
+from kgbuild.extract.zh.pair_model import NONE, label_for
 from kgbuild.ids import normalize_name
 from kgbuild.schema import resolve_schema
 
@@ -166,12 +165,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--c", type=float, default=0.5, help="inverse regularisation strength")
     parser.add_argument("--min-precision", type=float, default=0.85)
-    parser.add_argument("--write", action="store_true", help=f"train on every set and write {SHIPPED}")
     parser.add_argument("--only", action="append", default=[], help="leave out only these sets (quicker)")
     args = parser.parse_args()
     started = time.perf_counter()
     schema = resolve_schema(SCHEMA)
-    rules_only = ChineseExtractor(schema, pairs=False)
+    rules_only = ChineseExtractor(schema)
     common = common_words()
     sets = groups()
     rows: list[Row] = []
@@ -216,18 +214,6 @@ def main() -> None:
     print(f"{'pooled':12}                 rules P {prf('rules')['p']:.3f} R {prf('rules')['r']:.3f} "
           f"{prf('rules')['rel_per_entity']} rel/entity  |  rules+model P {prf('model')['p']:.3f} "
           f"R {prf('model')['r']:.3f} {prf('model')['rel_per_entity']} rel/entity")
-    if args.write:
-        threshold, inner = choose_threshold(rows, counts, args.c, args.min_precision)
-        model = train(rows, args.c, threshold, meta={"sets": sorted(sets), "threshold_inner": inner,
-                                                      "trainer": "bench/zh_pair_model.py"})
-        SHIPPED.parent.mkdir(parents=True, exist_ok=True)
-        SHIPPED.write_text(json.dumps(model.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n",
-                           encoding="utf-8")
-        summary["written"] = {"path": str(Path(SHIPPED).relative_to(Path(__file__).resolve().parents[1])),
-                              "threshold": threshold, "features": len(model.weights), "labels": len(model.labels),
-                              "bytes": SHIPPED.stat().st_size}
-        print(f"wrote {SHIPPED}: threshold {threshold}, {len(model.weights)} features, {len(model.labels)} labels, "
-              f"{SHIPPED.stat().st_size} bytes", file=sys.stderr)
     summary["seconds"] = round(time.perf_counter() - started, 1)
     print(json.dumps(summary, ensure_ascii=False))
 

@@ -20,7 +20,7 @@ def chunk(text: str) -> Chunk:
 @pytest.fixture(scope="module")
 def zh() -> ChineseExtractor:
     # the rules alone: each test here is a rule's; the pair model after them has tests of its own (test_zh_pair_model)
-    return ChineseExtractor(resolve_schema("open_domain"), pairs=False)
+    return ChineseExtractor(resolve_schema("open_domain"))
 
 
 def extract(ex: ChineseExtractor, text: str) -> ChunkExtraction:

@@ -1,6 +1,5 @@
-"""The Chinese pair model (issue 25): the shipped model loads for the open_domain schema only, a model's relation is
-added where the rules relate nothing, and `pairs=False` gives the rules' output alone. Sentences written for these
-tests, not from any labelled set."""
+"""The Chinese pair model (issue 25): a model's relation is added where the rules relate nothing, and with no model
+the extractor gives the rules' output alone. Sentences written for these tests, not from any labelled set."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ from test_zh_open_extract import chunk, extract, triples
 
 from kgbuild.extract.linear_model import SparseLinearModel
 from kgbuild.extract.zh.extractor import ChineseExtractor
-from kgbuild.extract.zh.pair_model import SHIPPED, load_shipped
 from kgbuild.schema import resolve_schema
 
 # 效力于 is no verb the career rules know
@@ -26,23 +24,7 @@ def toy_model() -> SparseLinearModel:
 
 @pytest.fixture(scope="module")
 def rules_only() -> ChineseExtractor:
-    return ChineseExtractor(resolve_schema("open_domain"), pairs=False)
-
-
-@pytest.fixture(scope="module")
-def shipped() -> ChineseExtractor:
     return ChineseExtractor(resolve_schema("open_domain"))
-
-
-def test_the_shipped_model_loads_for_open_domain_only() -> None:
-    model = load_shipped("open_domain")
-    assert model is not None
-    assert model.labels[0] == "none" and len(model.labels) > 5
-    assert 0.0 < model.threshold < 1.0
-    assert all(label[:-1] == text for label, text in model.texts.items())
-    assert SHIPPED.stat().st_size < 3_000_000
-    assert load_shipped("medicine") is None
-    assert ChineseExtractor(resolve_schema("medicine")).pair_model() is None
 
 
 def test_a_model_adds_the_relation_the_rules_miss(rules_only: ChineseExtractor) -> None:
@@ -54,13 +36,11 @@ def test_a_model_adds_the_relation_the_rules_miss(rules_only: ChineseExtractor) 
     assert added[0].properties["pair_model"] > "0.9"
 
 
-def test_switched_off_the_extractor_gives_the_rules_output(rules_only: ChineseExtractor,
-                                                            shipped: ChineseExtractor) -> None:
-    off = ChineseExtractor(resolve_schema("open_domain"), pairs=False, pair_model=toy_model())
-    assert off.pair_model() is None
-    assert triples(extract(off, SERVES)) == triples(extract(rules_only, SERVES))
+def test_with_no_model_the_extractor_gives_the_rules_output_alone(rules_only: ChineseExtractor) -> None:
+    with_model = ChineseExtractor(resolve_schema("open_domain"), pair_model=toy_model())
+    assert rules_only.pair_model() is None
     assert all("pair_model" not in r.properties for r in extract(rules_only, SERVES).relations)
-    assert rules_only.fingerprint() != shipped.fingerprint()
+    assert rules_only.fingerprint() != with_model.fingerprint()
 
 
 def test_a_model_trained_on_a_few_sentences_relates_a_new_one(rules_only: ChineseExtractor) -> None:

@@ -6,9 +6,10 @@ rules (organisations, people, places, works, products, awards, dates and amounts
 `open_relations`). Where both name the same text, a dictionary term wins, else the open-domain name; a
 name typed by jieba's proper-name tag alone is not kept (jieba tags 智能化 and 荣获 as person names).
 
-After the rules, a trained pair model (`pair_model.py`, shipped for the open_domain schema) reads each pair of
-names of one sentence that no rule related and adds the relation it is sure of; `pairs=False` gives the rules'
-output alone.
+Given a trained pair model (`pair_model.py`; bench/zh_pair_model.py trains one and scores it leaving one gold set
+out), each pair of names of one sentence that no rule related is read by it after the rules and the relation it is
+sure of is added. None is shipped: on writers it never saw it gained about as much recall as it lost precision
+(docs/chinese.md, "Pair model").
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from kgbuild.extract.zh.mentions import Mention, find_mentions
 from kgbuild.extract.zh.open_mentions import OpenNameFinder
 from kgbuild.extract.zh.open_relations import OpenEvent, OpenFact, OpenRelationRules
 from kgbuild.extract.zh.pair_candidates import PairRow, pair_candidates
-from kgbuild.extract.zh.pair_model import decide, load_shipped
+from kgbuild.extract.zh.pair_model import decide
 from kgbuild.extract.zh.relations import RelationRules, Triple, sentences
 from kgbuild.extract.zh.segment import Segmenter, Token, jieba_version
 from kgbuild.extract.zh.word_lists import BROAD_REGIONS, KIND_ENDINGS, STOP_NAMES
@@ -58,15 +59,13 @@ class ChineseExtractor:
     version = "21"  # bump when rules change: it is part of the cache key
 
     def __init__(self, schema: Schema, domain_concepts: str | Path | DomainConcepts | None = None, *,
-                 pairs: bool = True, pair_model: SparseLinearModel | None = None) -> None:
-        """`pairs`: add the pair model's relations after the rules' (False: the rules alone, as the tests of a
-        rule and the model's trainer need). `pair_model`: that model instead of the shipped one (the trainer's
-        held-out runs); the shipped one is used only with the schema it was trained for."""
+                 pair_model: SparseLinearModel | None = None) -> None:
+        """`pair_model`: add its relations after the rules' (None, the default: the rules alone)."""
         self.schema = schema
-        self.pairs = pairs
         self._pair_model = pair_model
-        self._pair_classes: frozenset[str] | None = None
-        self._pair_model_loaded = False
+        # the class pairs the model was trained to relate ("Person>Company"; none listed: every pair)
+        listed = pair_model.meta.get("class_pairs") if pair_model is not None else None
+        self._pair_classes: frozenset[str] | None = frozenset(listed) if listed else None
         if isinstance(domain_concepts, (str, Path)):
             domain_concepts = load_domain_concepts(domain_concepts)
         self.concepts = domain_concepts
@@ -94,16 +93,7 @@ class ChineseExtractor:
         return {c for c in self.schema.entity_types if root is not None and self.schema.is_a(c, root)}
 
     def pair_model(self) -> SparseLinearModel | None:
-        """The model this extractor adds relations with, loaded once (None: the rules alone)."""
-        if not self.pairs:
-            return None
-        if not self._pair_model_loaded:
-            if self._pair_model is None:
-                self._pair_model = load_shipped(self.schema.name)
-            # the class pairs the model was trained to relate ("Person>Company"; none listed: every pair)
-            listed = self._pair_model.meta.get("class_pairs") if self._pair_model is not None else None
-            self._pair_classes = frozenset(listed) if listed else None
-            self._pair_model_loaded = True
+        """The model this extractor adds relations with (None: the rules alone)."""
         return self._pair_model
 
     def fingerprint(self) -> str:
@@ -116,7 +106,6 @@ class ChineseExtractor:
 
     def load(self) -> None:
         self._segment()
-        self.pair_model()
 
     def _segment(self) -> Segmenter:
         if self._segmenter is None:
