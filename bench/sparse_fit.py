@@ -1,7 +1,7 @@
 """Fit a kgbuild.extract.linear_model.SparseLinearModel from string features (scikit-learn's logistic regression).
 
-Used by the pair-model trainers (bench/pair_model.py for English, bench/zh_pair_model.py for Chinese); the
-extractor only reads the JSON this writes. scikit-learn comes with kgbuild's `embed` extra (`make setup`).
+Used by the pair-model trainers (bench/pair_model.py for English, bench/zh_pair_model.py for Chinese), which score
+the models leaving one gold set out. scikit-learn comes with kgbuild's `embed` extra (`make setup`).
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ from kgbuild.schema import resolve_schema
 SCHEMA = "open_domain"
 MIN_POSITIVES = 5  # a label with fewer training rows is "none": a handful of rows teaches only those sentences
 THRESHOLDS = [round(0.30 + 0.05 * i, 2) for i in range(14)]  # 0.30 ... 0.95
-PRUNE = 0.05  # weights smaller than this change no decision and only swell the JSON (and slow each pair)
+PRUNE = 0.05  # weights smaller than this change no decision and only slow each pair
 
 
 @dataclass
@@ -106,7 +106,7 @@ def train(rows: Sequence[Row], c: float, threshold: float = 0.5, meta: dict | No
     # (a date and a date, a city and a date: hardly worth the time it takes on every chunk)
     seen = Counter(class_pair(r) for r, label in zip(rows, labels, strict=True) if label != NONE)
     model = fit([r.features for r in rows], labels, NONE, c=c, min_count=2, threshold=threshold, texts=texts,
-                meta={"schema": SCHEMA, "class_pairs": sorted(p for p, n in seen.items() if n >= 2), **(meta or {})})
+                meta={"class_pairs": sorted(p for p, n in seen.items() if n >= 2), **(meta or {})})
     weights = {f: kept for f, ws in model.weights.items() if (kept := {k: w for k, w in ws.items() if abs(w) >= PRUNE})}
     return SparseLinearModel(model.labels, model.bias, weights, threshold, model.texts, model.meta)
 

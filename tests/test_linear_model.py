@@ -1,14 +1,8 @@
-"""The shipped sparse linear classifier (kgbuild.extract.linear_model) and its trainer (bench/sparse_fit.py)."""
+"""The sparse linear classifier of the pair models (kgbuild.extract.linear_model) and its trainer
+(bench/sparse_fit.py)."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
-import pytest
-
-from kgbuild.errors import ConfigError
-from kgbuild.extract.linear_model import SparseLinearModel
 from tests.test_coe import bench_module
 
 
@@ -44,31 +38,9 @@ def test_features_seen_once_are_left_out() -> None:
     assert model.meta["rows"] == len(features)
 
 
-def test_json_round_trip_keeps_every_probability(tmp_path: Path) -> None:
-    fit = bench_module("sparse_fit").fit
-    features, labels = _rows()
-    model = fit(features, labels, "none", threshold=0.6, meta={"sets": ["a", "b"]})
-    path = tmp_path / "m.json"
-    path.write_text(json.dumps(model.to_json()), encoding="utf-8")
-    again = SparseLinearModel.load(path)
-    assert again.labels == model.labels and again.threshold == 0.6 and again.meta["sets"] == ["a", "b"]
-    for row in features[:6]:
-        assert again.probabilities(row) == pytest.approx(model.probabilities(row), abs=1e-4)
-
-
 def test_two_labels_give_a_two_way_softmax() -> None:
     fit = bench_module("sparse_fit").fit
     features = [["w:born"]] * 5 + [["w:and"]] * 5
     model = fit(features, ["born in"] * 5 + ["none"] * 5, "none", c=10.0)
     assert model.predict(["w:born"]).label == "born in"
     assert model.predict(["w:and"]).label == "none"
-
-
-def test_a_file_that_is_no_model_is_a_one_line_error(tmp_path: Path) -> None:
-    path = tmp_path / "m.json"
-    path.write_text('{"format": "other"}', encoding="utf-8")
-    with pytest.raises(ConfigError, match=r"m\.json: not a kgbuild-sparse-linear-1 model"):
-        SparseLinearModel.load(path)
-    path.write_text("{", encoding="utf-8")
-    with pytest.raises(ConfigError, match="cannot read the model"):
-        SparseLinearModel.load(path)

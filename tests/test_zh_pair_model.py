@@ -19,7 +19,7 @@ def toy_model() -> SparseLinearModel:
     """A person before a company with 效力 between them works for it (a hand-set weight, no training)."""
     return SparseLinearModel(labels=("none", "worksFor>"), bias=(0.0, -5.0),
                              weights={"cpw=Person>Company|效力": {1: 10.0}}, threshold=0.5,
-                             texts={"worksFor>": "worksFor"}, meta={"schema": "open_domain"})
+                             texts={"worksFor>": "worksFor"}, meta={})
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +38,7 @@ def test_a_model_adds_the_relation_the_rules_miss(rules_only: ChineseExtractor) 
 
 def test_with_no_model_the_extractor_gives_the_rules_output_alone(rules_only: ChineseExtractor) -> None:
     with_model = ChineseExtractor(resolve_schema("open_domain"), pair_model=toy_model())
-    assert rules_only.pair_model() is None
+    assert rules_only.pair_model is None
     assert all("pair_model" not in r.properties for r in extract(rules_only, SERVES).relations)
     assert rules_only.fingerprint() != with_model.fingerprint()
 
@@ -61,7 +61,7 @@ def test_a_model_trained_on_a_few_sentences_relates_a_new_one(rules_only: Chines
                 labels.append("worksFor>" if (row.first, row.second) == (person, body) else "none")
     assert labels.count("worksFor>") == 3
     model = sparse_fit.fit(features, labels, "none", c=10.0, min_count=2, threshold=0.5,
-                           texts={"worksFor>": "worksFor"}, meta={"schema": "open_domain"})
+                           texts={"worksFor>": "worksFor"}, meta={})
     trained = ChineseExtractor(resolve_schema("open_domain"), pair_model=model)
     assert ("林海峰", "worksFor", "青云半导体股份有限公司") in triples(extract(trained, SERVES))
     assert ("林海峰", "worksFor", "青云半导体股份有限公司") not in triples(extract(rules_only, SERVES))

@@ -9,12 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from kgbuild.extract.labels import DATE_LABELS, PLACE_LABELS
-
-if TYPE_CHECKING:
-    from kgbuild.extract.pair_features import PairCandidate
 
 PROPN = "PROPN"  # label of an unlabelled proper-noun phrase used as an argument
 CONCEPT = "CONCEPT"  # label of a common-noun phrase used as a direct object
@@ -110,7 +106,6 @@ class Facts:
     triples: list[Triple]
     events: list[EventFact]
     drops: list[tuple[str, str, str]]  # (reason, kind, detail)
-    pairs: list[PairCandidate] = field(default_factory=list)  # names in one sentence (bench/pair_model.py)
 
 
 def used_mentions(triples: list[Triple], events: list[EventFact]) -> set[int]:

@@ -1,9 +1,11 @@
-"""A trained sparse linear classifier over string features, as the offline extractors ship it.
+"""A trained sparse linear classifier over string features: the pair models' form.
 
-The offline extractors' rules are keyed to sentence shapes; what they miss on a new writer's text is mostly
-a relation between two names they did find (docs/pair_model.md). A multinomial logistic regression over
-string features of a candidate pair (its dependency path, the words between, the classes of its ends) is
-trained from the hand-labelled gold sets by `bench/pair_model.py` and shipped as JSON beside the code.
+The offline extractors' rules are keyed to sentence shapes. A multinomial logistic regression over string
+features of a candidate pair of names (its dependency path or the words between, the classes of its ends) was
+trained on the hand-labelled gold sets by `bench/pair_model.py` (English) and `bench/zh_pair_model.py`
+(Chinese), fitted with scikit-learn by `bench/sparse_fit.py`, and scored leaving one gold set out
+(docs/offline_extraction.md, "Fifteenth session"; docs/chinese.md, "Pair model"). None is shipped; the Chinese
+extractor adds a given model's relations.
 
 Only inference lives here, in plain Python: a pair has a few dozen features, so a dict lookup per feature
 beats building arrays, and the extractor needs neither numpy nor scikit-learn at run time.
@@ -11,14 +13,10 @@ beats building arrays, and the extractor needs neither numpy nor scikit-learn at
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
-
-from kgbuild.errors import ConfigError
 
 FORMAT = "kgbuild-sparse-linear-1"
 
@@ -60,26 +58,7 @@ class SparseLinearModel:
         return Prediction(self.labels[k], probs[k])
 
     def to_json(self) -> dict[str, Any]:
+        """Plain data (what the Chinese extractor hashes into its cache key)."""
         return {"format": FORMAT, "labels": list(self.labels), "bias": [round(b, 5) for b in self.bias],
                 "threshold": self.threshold, "texts": dict(self.texts), "meta": dict(self.meta),
                 "weights": {f: {str(k): round(w, 5) for k, w in ws.items()} for f, ws in sorted(self.weights.items())}}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any], source: str = "model") -> SparseLinearModel:
-        if data.get("format") != FORMAT:
-            raise ConfigError(source, f"not a {FORMAT} model (format {data.get('format')!r})",
-                              "retrain it with bench/pair_model.py or reinstall kgbuild")
-        labels = tuple(str(x) for x in data["labels"])
-        weights = {str(f): {int(k): float(w) for k, w in ws.items()} for f, ws in data["weights"].items()}
-        return cls(labels=labels, bias=tuple(float(b) for b in data["bias"]), weights=weights,
-                   threshold=float(data["threshold"]), texts={str(k): str(v) for k, v in data["texts"].items()},
-                   meta=dict(data.get("meta") or {}))
-
-    @classmethod
-    def load(cls, path: Path) -> SparseLinearModel:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise ConfigError(str(path), f"cannot read the model ({exc})",
-                              "retrain it with bench/pair_model.py or reinstall kgbuild") from exc
-        return cls.from_json(data, str(path))

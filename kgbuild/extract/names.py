@@ -136,10 +136,10 @@ def date_preposition(name: str) -> str:
     return "in"
 
 
-# A season's years as `normalize_text` spaced them: "2003 – 04".
 _TRAILING_PARENTHESIS_RE = re.compile(r"\s*\([^)]*\)\s*$")  # "Mercury (planet)": the title's gloss
 BARE_YEAR = re.compile(r"1\d{3}|20\d{2}")  # a year as a date word alone: "1971", "2005" (fullmatch)
 _REGNAL_RE = re.compile(r"[IVXLC]+\.?")  # "II", "IV.": a regnal number
+# A season's years as `normalize_text` spaced them: "2003 – 04".
 _SEASON_RE = re.compile(r"^(\d{4}) ([–-]) (\d{2}) ")
 
 

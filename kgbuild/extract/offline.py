@@ -28,7 +28,6 @@ from kgbuild.extract.facts import Classes, Facts, Mention
 from kgbuild.extract.labels import ClassResolver, merged_label_map, resolve_alternatives, resolve_label_classes
 from kgbuild.extract.lemmas import Lemmatizer
 from kgbuild.extract.names import document_title, normalize_english_text, repair_dates, title_hint
-from kgbuild.extract.pair_features import PairCandidate
 from kgbuild.extract.patterns import read_chunk
 from kgbuild.extract.spacy_models import load_spacy, model_info
 from kgbuild.extract.tech_relations import add_technical_relations
@@ -51,6 +50,8 @@ from kgbuild.model import (
 if TYPE_CHECKING:
     from spacy.language import Language
     from spacy.tokens import Doc
+
+    from kgbuild.extract.pair_features import PairCandidate
 
 __all__ = ["ClassResolver", "OfflineExtractor"]
 
@@ -189,11 +190,13 @@ class OfflineExtractor:
                     else:
                         title, document = (title_hint(chunk.section, chunk.doc_id),
                                            document_title(chunk.section, chunk.doc_id))
-                    facts = read_chunk(doc, self.classes, lemma, title, document, collect_pairs and not technical)
+                    pairs: list[PairCandidate] = []
+                    facts = read_chunk(doc, self.classes, lemma, title, document,
+                                       pairs if collect_pairs and not technical else None)
                     if technical:
                         add_technical_relations(doc, facts, chunk.section, technical_pass, lemma)
                     facts = technical_pass.run(doc, facts, code, chunk.section, technical)
-                    results.append((self._records(chunk, facts), facts.pairs))
+                    results.append((self._records(chunk, facts), pairs))
                 except Exception as exc:  # noqa: BLE001 - one bad chunk must not stop a build
                     results.append((self._failed(chunk, exc), []))
         return results

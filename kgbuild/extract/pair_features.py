@@ -1,5 +1,5 @@
-"""Candidate pairs for the pair model: two names of one sentence that no rule related, and what the parse says
-between them, as plain string features (docs/pair_model.md).
+"""Candidate pairs for the pair model: two names of one sentence, and what the parse says between them, as plain
+string features (docs/offline_extraction.md, "Fifteenth session: a learned pair step").
 
 A candidate is an ordered pair (subject, object) of the chunk's mentions whose occurrences share a sentence:
 named entities, the unlabelled proper nouns and years the rules made mentions of, and personal pronouns that

@@ -53,13 +53,12 @@ if TYPE_CHECKING:
 
 def read_chunk(
     doc: Doc, classes: Classes, lemma: Lemma, title: str | None = None, document: str | None = None,
-    collect_pairs: bool = False,
+    pairs: list[PairCandidate] | None = None,
 ) -> Facts:
     """Facts of one parsed chunk; `title` is the person its document is about, if known, and
-    `document` the document's title whatever it names (see `names.document_title`). `collect_pairs` also
-    keeps the pairs of names in one sentence, with their features (`pair_features`, read by
-    bench/pair_model.py)."""
-    return Reader(doc, classes, lemma, title, document).read(collect_pairs)
+    `document` the document's title whatever it names (see `names.document_title`). `pairs`, when given,
+    gets the pairs of names in one sentence, with their features (`pair_features`, read by bench/pair_model.py)."""
+    return Reader(doc, classes, lemma, title, document).read(pairs)
 
 
 class Reader:
@@ -89,7 +88,7 @@ class Reader:
 
     # ------------------------------------------------------------------ driver
 
-    def read(self, collect_pairs: bool = False) -> Facts:
+    def read(self, pairs: list[PairCandidate] | None = None) -> Facts:
         state = self.state
         doc = state.doc
         for k, sent in enumerate(doc.sents):
@@ -124,7 +123,8 @@ class Reader:
         cast_roles(state)  # "Michael Caine as Alfred Pennyworth, Gary Oldman as James Gordon"
         attribute_values(state)
         works_by(state)
-        pairs: list[PairCandidate] = list(pair_candidates(state)) if collect_pairs else []
+        if pairs is not None:
+            pairs.extend(pair_candidates(state))
         mentions = [*state.mentions, *state.used.values()]
         if state.aliased:
             # "Demon Dice, originally published as Chaos Progenitus": the second name is an alias of the first, not
@@ -133,7 +133,7 @@ class Reader:
             needed = used_mentions(state.triples, state.events)
             mentions = [m for m in mentions if id(m) not in state.aliased or id(m) in needed]
         _propagate_classes(state, mentions)
-        return Facts(mentions, state.triples, state.events, state.drops, pairs)
+        return Facts(mentions, state.triples, state.events, state.drops)
 
 
 def _paired(doc: Doc, tok: Token, mention: Mention) -> bool:

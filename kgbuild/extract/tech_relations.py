@@ -121,9 +121,9 @@ _PARTITIVE = frozenset({"subset", "superset", "part", "portion", "version", "var
                         "dialect", "extension"})
 # What a numbered rule's page calls the rule (`TechArgs._topic_as`).
 _RULE_KINDS = frozenset({"policy", "rule", "check", "warning", "diagnostic", "proposal", "advisory"})
-# A release number: "3.2", "3.25.1", "v2.0", "45" (after "version" only, `TechArgs._versioned`).
 # What parts a README's title from its tagline: "Rich: a library for ...", "httpx -- a client", "X — Y".
 _TITLE_SEPARATOR = re.compile(r"\s*(?::|\s--?\s|\s—\s)\s*")
+# A release number: "3.2", "3.25.1", "v2.0", "45" (after "version" only, `TechArgs._versioned`).
 _RELEASE = re.compile(r"^v?\d+(?:\.\d+)*[a-z]?$")
 # Capitalised words a number follows that name a part of a document or a procedure, not a program.
 _NUMBERED_PARTS = frozenset({"section", "chapter", "figure", "table", "part", "appendix", "step", "page", "rule",
@@ -604,13 +604,13 @@ def publishers(facts: Facts) -> None:
     """ "the WHATWG Encoding Standard" with "WHATWG" named in the chunk too: the body in a standard's
     name published it."""
     by_name = {m.name: m for m in facts.mentions if not m.is_date and m.label != CONCEPT}
-    related = {frozenset((t.subject.name, t.object.name)) for t in facts.triples}
+    joined = {frozenset((t.subject.name, t.object.name)) for t in facts.triples}
     for m in list(by_name.values()):
         words = m.name.split()
         if len(words) < 3 or words[-1].lower() not in _PUBLISHED:
             continue
         body = by_name.get(words[0])
-        if body is not None and body is not m and frozenset((m.name, body.name)) not in related:
+        if body is not None and body is not m and frozenset((m.name, body.name)) not in joined:
             facts.triples.append(Triple(m, "developedBy", body))
 
 
@@ -622,7 +622,7 @@ def technical_relations(args: TechArgs, facts: Facts) -> None:
     Where the general rules related the same two things in the same direction, a software predicate
     found here names their triple ("extend" -> extends, "alias for" -> aliasOf)."""
     general = {(t.subject.name, t.object.name): t for t in facts.triples}
-    related = {frozenset(pair) for pair in general}
+    joined = {frozenset(pair) for pair in general}
     ours: list[Triple] = []
     for sent in args.doc.sents:
         for tok in sent:
@@ -654,7 +654,7 @@ def technical_relations(args: TechArgs, facts: Facts) -> None:
         same = general.get((triple.subject.name, triple.object.name))
         if same is not None and triple.predicate in _MAPPED:
             same.predicate = triple.predicate
-        elif frozenset((triple.subject.name, triple.object.name)) not in related:
+        elif frozenset((triple.subject.name, triple.object.name)) not in joined:
             facts.triples.append(triple)
     ours_pairs = {frozenset((t.subject.name, t.object.name)) for t in ours}
     left_out = [t for t in general.values() if not _general_kept(args, t, ours_pairs)]

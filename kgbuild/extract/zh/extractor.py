@@ -56,13 +56,13 @@ _PREDICATES = {
 
 class ChineseExtractor:
     name = "jieba-rules"
-    version = "21"  # bump when rules change: it is part of the cache key
+    version = "20"  # bump when rules change: it is part of the cache key
 
     def __init__(self, schema: Schema, domain_concepts: str | Path | DomainConcepts | None = None, *,
                  pair_model: SparseLinearModel | None = None) -> None:
         """`pair_model`: add its relations after the rules' (None, the default: the rules alone)."""
         self.schema = schema
-        self._pair_model = pair_model
+        self.pair_model = pair_model
         # the class pairs the model was trained to relate ("Person>Company"; none listed: every pair)
         listed = pair_model.meta.get("class_pairs") if pair_model is not None else None
         self._pair_classes: frozenset[str] | None = frozenset(listed) if listed else None
@@ -92,16 +92,12 @@ class ChineseExtractor:
         root = self.schema.resolve_class(name)
         return {c for c in self.schema.entity_types if root is not None and self.schema.is_a(c, root)}
 
-    def pair_model(self) -> SparseLinearModel | None:
-        """The model this extractor adds relations with (None: the rules alone)."""
-        return self._pair_model
-
     def fingerprint(self) -> str:
-        model = self.pair_model()
         payload = {"extractor": self.name, "version": self.version, "jieba": jieba_version(),
-                   "pairs": content_hash(json.dumps(model.to_json(), sort_keys=True)) if model else None,
                    "lexicon": content_hash("\n".join(sorted(f"{k}|{v.name}|{v.spg_class}|{v.semantic_type}"
                                                             for k, v in self.lexicon.terms.items())))}
+        if self.pair_model is not None:  # the rules' own output keeps the cache key it had before the model
+            payload["pairs"] = content_hash(json.dumps(self.pair_model.to_json(), sort_keys=True))
         return content_hash(json.dumps(payload, sort_keys=True))
 
     def load(self) -> None:
@@ -278,6 +274,9 @@ class ChineseExtractor:
                         chunk_ids: list[str]) -> None:
         """The pair model's relations between names of one sentence that no rule related either way."""
         text, tokens, rows = pairs
+        model = self.pair_model
+        if rows is None and model is None:
+            return  # the rules alone: nothing to collect or add
         related = {frozenset((r.subject.id, r.object.id)) for r in relations.values()}
         if rows is not None:
             for candidate in pair_candidates(text, tokens, mentions, lambda a, b: node(a).id != node(b).id):
@@ -285,7 +284,6 @@ class ChineseExtractor:
                 rows.append(PairRow(first.name, second.name, candidate.features,
                                     frozenset((first.id, second.id)) in related))
             return
-        model = self.pair_model()
         if model is None:
             return
 
