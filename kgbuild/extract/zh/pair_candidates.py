@@ -17,10 +17,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from kgbuild.extract.zh.mentions import Mention
+from kgbuild.extract.zh.relations import sentences
 from kgbuild.extract.zh.segment import Token
 
 _CLAUSE_END = re.compile(r"[，,；;：:]")
-_SENTENCE_END = re.compile(r"(?<=[。．！？!?\n])")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 # Pairs further apart than this are left out: a relation across a whole long sentence is rare, and each extra
 # candidate costs time on every chunk.
@@ -42,15 +42,6 @@ class PairRow:
     second: str
     features: tuple[str, ...]
     related: bool
-
-
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    out, start = [], 0
-    for piece in _SENTENCE_END.split(text):
-        if piece.strip():
-            out.append((start, start + len(piece)))
-        start += len(piece)
-    return out
 
 
 def _bucket(n: int) -> str:
@@ -87,7 +78,7 @@ def pair_candidates(text: str, tokens: Sequence[Token], mentions: Sequence[Menti
     are worked out; asked as each pair comes, so a relation added for one pair counts for the next), each with
     its features."""
     typed = sorted((m for m in mentions if m.spg_class), key=lambda m: (m.start, m.end))
-    for s_start, s_end in sentence_spans(text):
+    for s_start, s_end in sentences(text):
         inside = [m for m in typed if m.start >= s_start and m.end <= s_end]
         if len(inside) < 2:
             continue
