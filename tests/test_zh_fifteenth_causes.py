@@ -45,3 +45,17 @@ def test_a_core_written_again_with_its_place_is_one_company(zh: ChineseExtractor
                          "扬州运河仓储将成为东川港务集团的全资子公司。")
     assert "扬州" not in entities(result)
     assert ("扬州运河仓储", "partOf", "东川港务集团") in triples(result)
+
+
+def test_gai_gongsi_before_a_post_held_by_points_into_an_earlier_sentence(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "由江苏恒岳新材料股份有限公司与安徽铜陵矿业有限公司合资成立的铜陵恒岳材料有限公司，3月8日在"
+                                "铜陵市举行投产仪式。该公司总经理由恒岳新材副总裁邹明远兼任。"))
+    assert ("邹明远", "worksFor", "铜陵恒岳材料有限公司") in facts
+
+
+def test_gai_gongsi_before_a_title_is_the_company_named_last(zh: ChineseExtractor) -> None:
+    # not the chunk's first company (the buyer): 该 points at the one named last before
+    facts = triples(extract(zh, "江苏恒岳新材料股份有限公司今年收购了南京澄湖环保科技有限公司。该公司董事长何立言表示，"
+                                "双方将在废水处理领域深度合作。"))
+    assert ("何立言", "worksFor", "南京澄湖环保科技有限公司") in facts
+    assert ("何立言", "worksFor", "江苏恒岳新材料股份有限公司") not in facts
