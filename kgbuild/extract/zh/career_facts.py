@@ -210,8 +210,12 @@ class CareerFacts(ClauseRules):
                 continue  # 小米集团创始人雷军: founding it (foundedBy, below) says nothing of working there now
             org = next((x for x in clause.mentions if x.end in (ts, ts - 1) and self._org(x)), None)
             # 公司董事长兼总经理为周明华: titles joined by 兼 after 公司 are all the company's
-            if org is None and _COMPANY_TITLES_BEFORE.search(text[cs:ts]):
+            if org is None and (before := _COMPANY_TITLES_BEFORE.search(text[cs:ts])) is not None:
                 org = topic_org
+                if before.group(0).startswith("该"):
+                    # …确定X有限公司为中标人。…，本项目负责人为该公司高级工程师P: 该公司 is the company named last
+                    # before (in an earlier sentence too), not the report's own
+                    org = self._last_org([x for x in scope.orgs if self._company(x)], ts) or org
             if org is None and re.search(r"(?:^|[，、；])\s*其(?:原|前|现任|新任)?$", text[cs:ts]):
                 # 云帆科技由李国强创办，其首席技术官王立新表示: 其 is the organisation the sentence is about (其原董事长
                 # too: held-out-11 and -13 label it; the reports set's 原总经理P…辞去 is left out, see _resignations)
@@ -309,7 +313,9 @@ class CareerFacts(ClauseRules):
             post_of = next((x for x in clause.mentions if self._org(x)
                             and x.end in (cs + m.start(), cs + m.start() - 1)), None)
             if post_of is None and re.search(r"该(?:公司|企业|院|校|机构)的?$", c[:m.start(1)]):
-                post_of = self._last_org(sentence, cs)
+                # …合资成立的X有限公司，…举行开工仪式。…。该公司总经理由P兼任: the one named last before, in this
+                # sentence or an earlier one
+                post_of = self._last_org(sentence, cs) or self._last_org(scope.orgs, cs)
             if post_of is None and re.fullmatch(r"\s*(?:首任|现任|新任)?", c[:m.start(1)]):
                 post_of = subject if self._org(subject) else None  # …研究院正式揭牌成立，首任院长由…担任
             add(holder, "worksFor", post_of)

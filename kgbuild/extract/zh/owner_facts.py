@@ -1,10 +1,17 @@
-"""Parents and subsidiaries: 隶属于, 旗下, X的全资子公司Y, 拥有A、B和C三家子公司, 成为 X 的子公司 (partOf)."""
+"""Parents and subsidiaries: 隶属于, 旗下, X的全资子公司Y, 拥有A、B和C三家子公司, 成为 X 的子公司 (partOf); holders
+of a company: 由 X 全资控股 / 持有 (ownedBy)."""
 
 from __future__ import annotations
 
 import re
 
 from kgbuild.extract.zh.clause_rules import ClauseRules, ClauseScope
+
+# S由X(全资)控股 / 由X全资持有: X holds S. The holders stand right after 由; a stake's kind or 共同 may come before
+# the verb (由X持有的股份 is a stake, not the subject, held; 不再由X控股 says the opposite, so a negation before 由
+# reads nothing: 不, 未, 非, 不再).
+_HELD_BY = re.compile(r"(?<![不未非再])由([^，。；]{2,40}?)(?:共同|合计)?(?:全资|绝对|相对|直接|间接)?"
+                      r"(?:控股(?![股子公])|持股(?!比例)|持有(?![的其\d]))")
 
 
 class OwnerFacts(ClauseRules):
@@ -17,6 +24,14 @@ class OwnerFacts(ClauseRules):
         if (m := re.search(r"(?:隶属于|隶属|归属于|从属于)", c)) is not None:
             owner = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
             add(subject, "partOf", owner)
+        if (m := _HELD_BY.search(c)) is not None and self._org(subject) and subject.end <= cs + m.start():
+            # 苏锡港务由无锡市国资委全资控股 / 该合资公司由A与B共同控股: the holders named between 由 and 控股 own it
+            first = next((x for x in self._after(clause, cs + m.start(1)) if x.end <= cs + m.end(1)), None)
+            owners = self._listed(clause, first.start, lambda x: self._org(x) or self._person(x)) \
+                if first is not None and first.start == cs + m.start(1) else []
+            for x in owners:
+                if x.end <= cs + m.end(1) and x.name != subject.name:
+                    add(subject, "ownedBy", x)
         if (m := re.search(r"旗下(?:拥有|有|包括|设有)?(?:的)?", c)) is not None:
             owner = next((x for x in clause.mentions if x.end == cs + m.start() and self._org(x)), None) or (
                 subject if self._org(subject) else topic_org)

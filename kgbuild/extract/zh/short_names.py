@@ -139,7 +139,15 @@ class ShortNames(PlaceNames):
                 if len(short) == 3 and not (hit_start in starts and hit_end in ends and (
                         hit_start == 0 or BREAK.match(text[hit_start - 1])) and hit_start != m.start):
                     continue
-                inner = [g for g in out if hit_start < g.mention.end and g.mention.start < hit_end]
+                placed: list[Found] = []
+                if place and text[max(0, hit_start - len(place)):hit_start] == place:
+                    # 收购常州运河码头有限公司…。常州运河码头将成为…: the core written again with the place the full
+                    # name opens with is one name, not a city and a company
+                    placed = [g for g in out if g.how == "place" and g.mention.start == hit_start - len(place)
+                              and g.mention.end == hit_start]
+                    hit_start -= len(place)
+                    short = place + short
+                inner = [g for g in out if hit_start < g.mention.end and g.mention.start < hit_end and g not in placed]
                 body = [g for g in inner if g.how == "org" and g.mention.start == hit_start
                         and g.mention.name[len(short):] in _BODIES_OF_A_COMPANY]
                 if body:  # 闽泰鞋业董事局主席: the company's board, so the company
@@ -147,6 +155,7 @@ class ShortNames(PlaceNames):
                     inner.remove(body[0])
                 if inner:
                     continue
+                out = [g for g in out if g not in placed]
                 out.append(Found(Mention(short, self.company, hit_start, hit_end, short), "org"))
         return out
 

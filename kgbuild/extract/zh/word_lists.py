@@ -196,11 +196,23 @@ PLACE_STOP = frozenset((
     "上市 上云 中外 东西 南北 国内 国外 海外 境内 境外 全国 各地 本地 当地 外地 异地 中方 美方 外方 双方 全球 世界 "
     "国际 地区 城市 省份 市场 市区 郊区 城区 社区 小区 景区 园区 区域 开发区 新区 内地 大陆 中华 华夏 中原 西南 东南 "
     "西北 东北 江南 江北 长河 山河 江山 河山 湖海 天下 人间 四海 海内 沿海 上海市场 南方 北方 东方 西方 "
-    "新建 新设 新增 加盟"  # verbs of reports that jieba's dictionary also lists as places (新建县): 在印度新建两座工厂
+    "新建 新设 新增 加盟 "  # verbs of reports that jieba's dictionary also lists as places (新建县): 在印度新建两座工厂
+    # Ordinary words jieba's dictionary tags ns, often and as often as a city (海洋 4068, 大桥 3288, 深度 1930, 回国
+    # 1892; 杭州 2806): the sea, a bridge, a depth, going home, kinds of land and water, streets and gates, and words
+    # that are no place at all. They are the words of 海洋生物学家, 跨江大桥, 探测深度, 回国创办, never a place's name;
+    # one that is part of a name (中国海洋大学, 黔桂路桥) stays inside it. Names that are also places (朝阳, 中山, 太平,
+    # 永安, 北海, 汉堡) are left out.
+    "海洋 大洋 大海 海峡 海湾 河口 海滨 海滩 海港 滨海 入海 新港 湖泊 湖水 湖区 池塘 江湖 江河 大河 大江 大湖 "
+    "河水 江水 泉水 河谷 冰川 三角洲 平原 高原 山区 山脉 山水 高山 大山 深山 山坡 山峰 山洞 山林 "
+    "大桥 路桥 天桥 石桥 桥头堡 大街 中路 南路 北路 西路 东路 南门 北门 东门 西门 城南 城西 入口 "
+    "城镇 古城 古都 都城 都市 京城 新城 内城 重镇 商城 城堡 王国 共和国 大国 "
+    "深度 长度 中密度 回国 入市 渡江 上山 下山 登山 上台 上门 上马 长大 建国 开国 治国 爱国 英雄 太阳 美丽 新鲜 "
+    "庆典 治安 普及 古典 福利 日志 青春 神圣 关联 中断 广义 契约 伦理 法典 嘉宾 贵宾 密封 广布 云集 天黑 千古 "
+    "哥哥 阿哥 二哥 西瓜 牡丹 山寨 莫非 上半场 舞美 屯田"
 ).split())
 # Endings that make a suffix-typed word an ordinary thing (集成电路芯片 is no -片 medicine).
 KIND_ENDINGS = ("芯片", "图片", "照片", "卡片", "唱片", "影片", "名片", "大片", "短片", "切片", "刀片", "晶片", "碎片",
-                "硅片", "基片")
+                "硅片", "基片", "叶片", "镜片", "胶片", "膜片", "薄片")  # 燃气轮机叶片: a turbine's blades, no -片 drug
 
 # Nouns right before a quoted or titled name that say what it is: 工业视觉平台“天枢” is software.
 PRODUCT_HEADS: tuple[tuple[str, str], ...] = (
@@ -286,4 +298,4 @@ ONE_OFF_ACT_WORDS = ("出资", "募集", "募资", "融资", "受让", "转让",
 BROAD_REGIONS = frozenset("欧洲 亚洲 非洲 美洲 北美 北美洲 南美 南美洲 拉美 拉丁美洲 大洋洲 南极洲 中东 "
                           "东南亚 南亚 中亚 西亚 东亚 东欧 西欧 北欧 南欧 太平洋 大西洋 印度洋 北冰洋 南极 北极 "
                           "华东地区 华南地区 华北地区 华中地区 西南地区 西北地区 东北地区 长三角地区 珠三角地区 "
-                          "京津冀地区 海外 境外".split())
+                          "京津冀地区 海外 境外 华东 华南 华北 华中".split())
