@@ -53,6 +53,7 @@ from extract_quality import (  # bench/ is on the path: these scripts run as `py
     read_gold,
     score_side,
     tally,
+    triple_correct,
     value_match,
 )
 from sparse_fit import fit
@@ -159,8 +160,6 @@ def added_precision(scorer: Scorer, passages: Sequence[Passage], dumps: dict[str
                     preds: dict[str, list[tuple[float, Row, str]]],
                     model: SparseLinearModel) -> dict[float, tuple[int, int]]:
     """threshold -> (added triples correct, added triples) over the passages."""
-    from extract_quality import triple_correct
-
     judged: list[tuple[float, bool]] = []
     for passage in passages:
         facts = [Fact(passage, raw) for raw in passage.record.get("facts") or []]
@@ -192,6 +191,13 @@ def choose_threshold(scorer: Scorer, sets: Sequence[str], passages: dict[str, li
 
 def score(scorer: Scorer, passages: Sequence[Passage], extracted: dict[str, Any]) -> Counter[str]:
     return tally(score_side(scorer, passages, extracted))
+
+
+def record(out: dict[str, Any], prefix: str, rules: dict[str, Any], model: dict[str, Any]) -> None:
+    """The four figures of one scoring (extract_quality's `figures`, rules alone and with the model) into `out`."""
+    for side, fig in (("rules", rules), ("model", model)):
+        out[f"{prefix}_{side}_fact_recall"] = fig["fact recall"][0]
+        out[f"{prefix}_{side}_triple_precision"] = fig["triple precision"][0]
 
 
 def silver_rows(corpora: Sequence[Path], seed: int = 0, keep_none: float = 0.3) -> list[Row]:
@@ -239,21 +245,18 @@ def silver(args: argparse.Namespace, out: dict[str, Any]) -> None:
     passages, dumps, gold_rows = extract(args.sets)
     scorer = Scorer()
     preds = predictions(model, gold_rows)
-    halves = {"odd sets": args.sets[1::2], "even sets": args.sets[0::2]}
+    halves = {}
+    for half, sets in (("odd", args.sets[1::2]), ("even", args.sets[0::2])):
+        held = [p for s in sets for p in passages[s]]
+        held_dumps = {p.record["id"]: dumps[p.record["id"]] for p in held}
+        halves[half] = (held, held_dumps, figures(score(scorer, held, {"passages": held_dumps})))
     for threshold in SILVER_THRESHOLDS:
         line = []
-        for half, sets in halves.items():
-            held = [p for s in sets for p in passages[s]]
-            held_dumps = {p.record["id"]: dumps[p.record["id"]] for p in held}
-            fr = figures(score(scorer, held, {"passages": held_dumps}))
+        for half, (held, held_dumps, fr) in halves.items():
             fm = figures(score(scorer, held, with_model(held_dumps, preds, model, threshold)))
-            line.append(f"{half}: recall {fr['fact recall'][1]} -> {fm['fact recall'][1]}, precision "
+            line.append(f"{half} sets: recall {fr['fact recall'][1]} -> {fm['fact recall'][1]}, precision "
                         f"{fr['triple precision'][1]} -> {fm['triple precision'][1]}")
-            key = half.replace(" sets", "")
-            out[f"silver_{threshold}_{key}_rules_fact_recall"] = fr["fact recall"][0]
-            out[f"silver_{threshold}_{key}_model_fact_recall"] = fm["fact recall"][0]
-            out[f"silver_{threshold}_{key}_rules_triple_precision"] = fr["triple precision"][0]
-            out[f"silver_{threshold}_{key}_model_triple_precision"] = fm["triple precision"][0]
+            record(out, f"silver_{threshold}_{half}", fr, fm)
         print(f"threshold {threshold}: " + "; ".join(line), flush=True)
 
 
@@ -302,16 +305,11 @@ def main() -> None:
             fr, fm = figures(rules), figures(both)
             print(f"{held:24} {threshold:>9.2f} {fr['fact recall'][0]:>13.3f} {fm['fact recall'][0]:>14.3f} "
                   f"{fr['triple precision'][0]:>8.3f} {fm['triple precision'][0]:>9.3f} {n:>6} {ok:>6}", flush=True)
-            out[f"{held}_rules_fact_recall"] = fr["fact recall"][0]
-            out[f"{held}_model_fact_recall"] = fm["fact recall"][0]
-            out[f"{held}_rules_triple_precision"] = fr["triple precision"][0]
-            out[f"{held}_model_triple_precision"] = fm["triple precision"][0]
+            record(out, held, fr, fm)
         fr, fm = figures(pooled["rules"]), figures(pooled["model"])
         print(f"{'pooled':24} {'':>9} {fr['fact recall'][0]:>13.3f} {fm['fact recall'][0]:>14.3f} "
               f"{fr['triple precision'][0]:>8.3f} {fm['triple precision'][0]:>9.3f}")
-        out |= {"pooled_rules_fact_recall": fr["fact recall"][0], "pooled_model_fact_recall": fm["fact recall"][0],
-                "pooled_rules_triple_precision": fr["triple precision"][0],
-                "pooled_model_triple_precision": fm["triple precision"][0]}
+        record(out, "pooled", fr, fm)
     if args.fresh:
         threshold = choose_threshold(scorer, args.sets, passages, dumps, rows, args)
         model = train(rows, args.c, args.min_label, threshold)
@@ -324,10 +322,7 @@ def main() -> None:
             print(f"fresh {name} (threshold {threshold}): fact recall {fr['fact recall'][1]} -> "
                   f"{fm['fact recall'][1]}, triple precision {fr['triple precision'][1]} -> "
                   f"{fm['triple precision'][1]}")
-            out[f"fresh_{name}_rules_fact_recall"] = fr["fact recall"][0]
-            out[f"fresh_{name}_model_fact_recall"] = fm["fact recall"][0]
-            out[f"fresh_{name}_rules_triple_precision"] = fr["triple precision"][0]
-            out[f"fresh_{name}_model_triple_precision"] = fm["triple precision"][0]
+            record(out, f"fresh_{name}", fr, fm)
     out["run_s"] = round(time.perf_counter() - started, 1)
     print(json.dumps(out))
 
