@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from kgbuild.extract.zh.clause_rules import BUILT, WORK_OF, ClauseRules, ClauseScope
+from kgbuild.extract.zh.clause_rules import BUILT, POST_BETWEEN, WORK_OF, ClauseRules, ClauseScope
 from kgbuild.extract.zh.mentions import Mention
 
 # The verb that makes a work -> the relation to its maker, where it is not plain authorship.
@@ -72,7 +72,9 @@ class MakerFacts(ClauseRules):
             if len(makers) >= 2 and self._cut_apart(text, makers[0], makers[1]):
                 maker = None  # 中国科学院 | 大连 | 化学物理研究所: one name cut in two, neither part is the maker
             if len(makers) >= 2 and maker is makers[0] and self._org(maker) and self._person(makers[1]) \
-                    and _JOB_THERE.fullmatch(text, maker.end, makers[1].start):
+                    and (_JOB_THERE.fullmatch(text, maker.end, makers[1].start)
+                         or POST_BETWEEN.fullmatch(text, maker.end, makers[1].start)):
+                # (由矩澜数据联合创始人P…编写: a post at the body, not the body, says who wrote it)
                 # 由X研究所研究员P团队与Y公司联合开发: the researcher (and the team he leads) made it; the
                 # institute is where he works
                 makers = makers[1:]

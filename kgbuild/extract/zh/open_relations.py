@@ -70,6 +70,11 @@ _WORK_REFERENCE = re.compile(r"\s*(?:该|这[部本款艘架首篇台辆种])(?:
                              r"作品|小说|"
                              r"邮轮|轮船|船舶|船|飞机|机型|卫星|火箭|设备|装备|芯片|车|款|机|"
                              r"影片|片|剧|电影|专辑|耳机|手机|舰|艇|装置|仪器|雷达|机器人|模型|游戏)")
+# 该 and a word of a kind no list above holds (该望远镜, 该标准, 该模型): a clause about the work whose kind was written
+# with that word where it was named (“昆仑远瞻”2.5米光学望远镜, 团体标准《…》, 大模型“蜀言”); a body's kinds are
+# the organisation pointers' (`_KIND_POINTER`, REFERENCE)
+_KIND_WORD_POINTER = re.compile(r"\s*该(?!公司|集团|企业|机构|单位|子公司|行|校|院|所|厂|馆|医院|中学|学校|大学|书院|"
+                                r"项目|地区|市|省|县|区|镇|村|国)(?P<noun>[\u4e00-\u9fff]{1,4})")
 # What a person does at a body named right after 在 (2010年在X获得博士学位, 长期在X工作): the body is where it was
 # done, not who did it.
 _CAREER_AT = re.compile(r"[^，。；]{0,4}?(?:获得|获|取得|攻读|担任|出任|任职|工作|从事|学习|深造|进修|访学|任教)")
@@ -166,7 +171,10 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
                 continue  # 2010年在北京航空航天大学获得博士学位: where the sentence's person studied, not who
             if not LEAD_IN.match(text[clause.start:m.start]):
                 return None
-            # 美国艺电公司宣布…收购…: the country says where the company is; the company is the subject
+            # 美国艺电公司宣布…收购…: the country says where the company is; the company is the subject; so does a
+            # place and 的 before it (成都的锦蓉智算科技有限公司发布了…: the company releases, not the city)
+            if self._place(m) and text[m.end:m.end + 1] == "的":
+                return next((x for x in clause.mentions if x.start == m.end + 1 and self._org(x)), m)
             return next((x for x in clause.mentions if x.start == m.end and self._org(x)), m) \
                 if self._place(m) and m.spg_class in self.is_country else m
         return None
@@ -183,6 +191,7 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
         made_work: Mention | None = None  # the work the last clause named a maker or a publisher of
         pointing: re.Match[str] | None = None  # the last clause of the sentence that opened by pointing at a thing
         for clause in clauses:
+            pointed_now = False  # whether the clause's subject is the name 前者 / 后者 / 该子公司 points at
             pointing = _UNNAMED_CLAUSE.match(clause.text) or pointing
             if re.match(r"\s*(?:据|根据|援引)", clause.text):
                 continue  # 据新华社报道: the source of the news, not what it is about
@@ -223,6 +232,7 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
                     own = self._pointed_at(pointed.group(1), orgs, clause.start)
                 if own is None:
                     continue  # 后者…: the clause speaks of a name not found, and of nothing else
+                pointed_now = True
             if own is None and re.match(r"\s*(?:他|她)(?![们人])", clause.text):
                 # …的总设计师为事务所合伙人李明哲，他毕业于同济大学: 他 / 她 is the person named last before (not the
                 # clause's carried subject, a body named with the person)
@@ -256,6 +266,8 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
                 # 恒瑞医药的创新药“瑞维鲁胺”…，该药由…自主研发: the work named before is the clause's subject, in this
                 # sentence or an earlier one of the chunk (…发布重型卡车“驰骋H8”。该车由…研制)
                 own = next((x for x in reversed(works) if x.end <= clause.start), None)
+            if own is None and (kind_word := _KIND_WORD_POINTER.match(clause.text)) is not None:
+                own = _work_of_kind(text, kind_word.group("noun"), works, clause.start)
             if made_thing is not None and (nxt := _NEXT_MAKER.fullmatch(clause.text)) is not None:
                 # 由宛澜置业有限公司开发，华岳建筑设计院有限公司设计，豫建第三工程有限公司承建: each clause names one
                 # more maker of the thing the first one's subject is
@@ -271,7 +283,9 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
                 if people:
                     continue
             subject = own or sentence_subject or topic
-            if sentence_subject is None and own is not None:
+            if own is not None and (sentence_subject is None or pointed_now):
+                # (前者…；后者的总部设在…，注册资本为…: a clause that points at another name turns the sentence to it,
+                # so the clauses after it with no subject of their own speak of the latter)
                 sentence_subject = own
             if subject is None:
                 continue
@@ -362,6 +376,7 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
         self._parents(scope)
         self._post_held_by(scope)
         self._subsidiary_of(scope)
+        self._announced_subsidiaries(scope)
         self._cooperation(scope)
         self._held_at(scope)
         self._co_hosts(scope)
@@ -387,6 +402,22 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
             elif f.predicate == "release" and when is not None:
                 out.append(OpenEvent("Creation", "发布", {"creator": [f.subject], "work": [f.object]}, when, where))
         return out
+
+
+def _work_of_kind(text: str, noun: str, works: list[Mention], before: int) -> Mention | None:
+    """The work named last before `before` whose kind word, written right before its name or right after it in
+    the same clause (大模型“蜀言”, “昆仑远瞻”2.5米光学望远镜), begins `noun` (the words after 该: 模型由…,
+    望远镜由…)."""
+    for w in reversed([x for x in works if x.end <= before]):
+        lead = re.search(r"[\u4e00-\u9fffA-Za-z0-9.]{0,10}[“\"「『《]?$", text[max(0, w.start - 11):w.start])
+        tail = re.match(r"[”\"」』》]?[\u4e00-\u9fffA-Za-z0-9.]{0,10}", text[w.end:w.end + 11])
+        kinds = (lead.group(0) if lead else "", tail.group(0) if tail else "")
+        # the longest opening of `noun` that a kind word around the name holds, two characters or one ending it
+        for n in range(len(noun), 0, -1):
+            word = noun[:n]
+            if any(word in k if n >= 2 else k.rstrip("“\"「『《”」』》").endswith(word) for k in kinds):
+                return w
+    return None
 
 
 def _same_company(a: str, b: str) -> bool:

@@ -13,6 +13,12 @@ from kgbuild.extract.zh.clause_rules import ClauseRules, ClauseScope
 _HELD_BY = re.compile(r"(?<![不未非再])由([^，。；]{2,40}?)(?:共同|合计)?(?:全资|绝对|相对|直接|间接)?"
                       r"(?:控股(?![股子公])|持股(?!比例)|持有(?![的其\d]))")
 
+# A clause that announces subsidiaries and stops (公司另有两家全资子公司：A和B / 拥有三家控股子公司，分别为A、B和C):
+# the next clause lists them, from its start or after 分别为 / 即 / 包括.
+_SUBSIDIARIES_ANNOUNCED = re.compile(r"(?:有|拥有|设有|下设|另有|还有|共有|包括)(?:[一二三四五六七八九十两\d]+家)?"
+                                     r"(?:全资|控股|直属)?(?:子公司|下属企业|下属公司)(?:如下)?\s*[，,：:]\s*$")
+_LIST_OPENS = re.compile(r"\s*(?:分别为|分别是|即|包括|为|是)?\s*")
+
 
 class OwnerFacts(ClauseRules):
     """Parents and subsidiaries."""
@@ -54,6 +60,32 @@ class OwnerFacts(ClauseRules):
             for x in clause.mentions:
                 if owner is not None and self._org(x) and cs + m.start(1) <= x.start and x.end <= cs + m.end(1):
                     add(x, "partOf", owner)
+
+    def _announced_subsidiaries(self, scope: ClauseScope) -> None:
+        """公司另有两家全资子公司：A和B: a clause that lists only names after one that announced subsidiaries; each
+        is the subsidiary of the organisation the announcing clause named before its verb (公司: the report's)."""
+        text, clause, sentence, topic_org, add = scope.text, scope.clause, scope.sentence, scope.topic_org, scope.add
+        cs = clause.start
+        opened = max(text.rfind(e, 0, cs) for e in "。！？\n；;") + 1
+        before = text[opened:cs]
+        announced = _SUBSIDIARIES_ANNOUNCED.search(before)
+        lead = _LIST_OPENS.match(clause.text)
+        if announced is None or lead is None:
+            return
+        listed = self._listed(clause, cs + lead.end(), self._org)
+        if not listed or listed[0].start != cs + lead.end():
+            return
+        # the clause that announced them: its last organisation before the verb, else the report's company
+        prev = max(text.rfind(e, opened, cs - 1) for e in "，,：:") + 1
+        start = max(prev, opened)
+        owners = [x for x in sentence if self._org(x) and start <= x.start and x.end <= opened + announced.start()]
+        owner = owners[-1] if owners else (
+            topic_org if re.match(r"\s*(?:[^，。；]{0,12}?[，,])?\s*(?:本公司|该公司|公司|本集团|集团|其|我们)?",
+                                  text[start:opened + announced.start()]) else None)
+        if owner is None or any(x.name == owner.name for x in listed):
+            return  # (a report naming no company but its subsidiaries: 公司 is none of them)
+        for x in listed:
+            add(x, "partOf", owner)
 
     def _subsidiary_of(self, scope: ClauseScope) -> None:
         """成为其全资子公司, 后者成为X的控股子公司: what becomes whose subsidiary."""
