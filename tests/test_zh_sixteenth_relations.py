@@ -4,7 +4,7 @@ paragraphs) and fails on the code before its change."""
 
 from __future__ import annotations
 
-from test_zh_open_extract import extract, triples
+from test_zh_open_extract import extract, qualifiers, triples
 from test_zh_open_extract import zh as zh  # the open-domain extractor, one per module (a fixture)
 
 from kgbuild.extract.zh.extractor import ChineseExtractor
@@ -25,10 +25,13 @@ def test_gai_and_a_kind_word_written_with_the_work_points_at_it(zh: ChineseExtra
 
 def test_a_standard_drafted_by_every_listed_party(zh: ChineseExtractor) -> None:
     # 起草 (drafting) makes a standard as 研制 makes a machine; 该标准 points at the 团体标准《…》
-    facts = triples(extract(zh, "2023年，中国焊接协会发布团体标准《激光焊接机器人通用技术条件》，该标准由沈阳焊研科技有限公司、"
-                                "大连理工大学和哈尔滨焊接研究院有限公司共同起草。"))
+    result = extract(zh, "2023年，中国焊接协会发布团体标准《激光焊接机器人通用技术条件》，该标准由沈阳焊研科技有限公司、"
+                         "大连理工大学和哈尔滨焊接研究院有限公司共同起草。")
+    facts = triples(result)
     for drafter in ("沈阳焊研科技有限公司", "大连理工大学", "哈尔滨焊接研究院有限公司"):
         assert ("激光焊接机器人通用技术条件", "createdBy", drafter) in facts
+    # the sentence's year is the release's: the clause that points back has no date of its own
+    assert not [q for q in qualifiers(result) if q[1] == "createdBy"]
 
 
 def test_a_city_and_de_before_the_company_that_acts(zh: ChineseExtractor) -> None:
@@ -52,10 +55,13 @@ def test_subsidiaries_listed_after_a_colon_are_not_each_others(zh: ChineseExtrac
 
 def test_the_latter_turns_the_sentence_to_it(zh: ChineseExtractor) -> None:
     # 注册资本 in the clause after 后者's is the latter's, not the former's (the sentence's first subject)
-    facts = triples(extract(zh, "湘禾食品另有两家全资子公司：益阳湘禾食品有限公司和岳阳湘禾冷链物流有限公司。前者于2015年在"
-                                "益阳市成立；后者的总部位于岳阳市岳阳楼区，注册资本为5000万元。"))
+    result = extract(zh, "湘禾食品另有两家全资子公司：益阳湘禾食品有限公司和岳阳湘禾冷链物流有限公司。前者于2015年在"
+                         "益阳市成立；后者的总部位于岳阳市岳阳楼区，注册资本为5000万元。")
+    facts = triples(result)
     assert ("岳阳湘禾冷链物流有限公司", "注册资本", "5000万元") in facts
     assert ("益阳湘禾食品有限公司", "注册资本", "5000万元") not in facts
+    # nor is the former's founding year the latter's capital's date
+    assert not [q for q in qualifiers(result) if q[1] == "注册资本" and q[3] == "时间"]
 
 
 def test_a_post_between_a_body_and_the_writer_names_the_person(zh: ChineseExtractor) -> None:
@@ -64,3 +70,45 @@ def test_a_post_between_a_body_and_the_writer_names_the_person(zh: ChineseExtrac
     facts = triples(extract(zh, "澜舟数据发布了分布式数据库“云栖DB”。云栖DB最初由澜舟数据联合创始人顾明川于2019年编写。"))
     assert ("云栖DB", "createdBy", "顾明川") in facts
     assert ("云栖DB", "createdBy", "澜舟数据") not in facts
+
+
+def test_a_merger_names_the_merged_as_predecessors(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "6月18日，经浙江省人民政府批准，丽水瓯江物流有限公司与衢州衢江物流有限公司合并组建浙西南物流集团"
+                                "有限公司，新集团总部设在丽水市莲都区。"))
+    assert ("浙西南物流集团有限公司", "predecessor", "丽水瓯江物流有限公司") in facts
+    assert ("浙西南物流集团有限公司", "predecessor", "衢州衢江物流有限公司") in facts
+    assert ("浙西南物流集团有限公司", "foundedOn", "6月18日") in facts
+
+
+def test_xin_and_a_kind_is_the_body_just_formed(zh: ChineseExtractor) -> None:
+    # 新集团 ("the new group") is the group the merger formed, not a name of its own
+    facts = triples(extract(zh, "丽水瓯江物流有限公司与衢州衢江物流有限公司合并组建浙西南物流集团有限公司，新集团总部设在丽水市"
+                                "莲都区。"))
+    assert ("浙西南物流集团有限公司", "headquarteredIn", "莲都区") in facts
+    assert not [t for t in facts if "新集团" in (t[0], t[2])]
+
+
+def test_a_heads_post_names_the_kind_of_body_it_heads(zh: ChineseExtractor) -> None:
+    # 行长 is a bank's head: not the regulator the sentence opened with
+    facts = triples(extract(zh, "国家金融监督管理总局日前批复同意筹建赣北农村商业银行股份有限公司，行长由葛慧琳担任。"))
+    assert ("葛慧琳", "worksFor", "赣北农村商业银行股份有限公司") in facts
+    assert ("葛慧琳", "worksFor", "国家金融监督管理总局") not in facts
+
+
+def test_a_subsidiary_named_beside_its_parent(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "粤海机械股份有限公司发布公告，募集资金将用于本公司及全资子公司江门粤海精工有限公司的技术改造。"))
+    assert ("江门粤海精工有限公司", "partOf", "粤海机械股份有限公司") in facts
+
+
+def test_qi_qianzuo_is_the_persons_earlier_work(zh: ChineseExtractor) -> None:
+    facts = triples(extract(zh, "青年作家岑暮雪的长篇小说《北岭》近日出版。岑暮雪生于1985年，其前作《雪线》曾获第三届长白山"
+                                "文学奖。"))
+    assert ("雪线", "createdBy", "岑暮雪") in facts
+
+
+def test_the_next_maker_after_a_pointer_and_you(zh: ChineseExtractor) -> None:
+    # 该船由A建造，B负责总体设计: the designer of the part named between 负责 and the verb is a maker too
+    facts = triples(extract(zh, "“海鹭二号”科考船近日在厦门交付。该船由厦门船舶重工有限公司建造，上海船舶研究设计院负责总体"
+                                "设计。"))
+    assert ("海鹭二号", "createdBy", "上海船舶研究设计院") in facts
+

@@ -57,6 +57,11 @@ _FORMER_TITLE = re.compile(r"(?:原|前)(?:" + TITLE_ALT + r")$")  # 原总经�
 _BODY_KIND = re.compile(r"(?:一家)?[\u4e00-\u9fff]{0,6}?(?:企业|公司|机构|银行|车企|药企|外企|外资企业)")
 _POST_HELD_BY = re.compile(r"(?:的)?(" + TITLE_ALT + r")由(.{2,24}?)(?:担任|兼任|出任)")
 
+# A head's post whose word names the kind of body it heads (行长 a bank's, 校长 a school's, 馆长 a museum's or a
+# library's): with no body named before the post, the body of that kind named last before holds it.
+_POST_KINDS = {"行长": ("银行",), "校长": ("大学", "学院", "学校", "中学", "小学"), "馆长": ("馆",),
+               "所长": ("所",), "厂长": ("厂",), "社长": ("社",), "台长": ("台",), "院长": ("院",)}
+
 
 class CareerFacts(ClauseRules):
     """Births, schooling, posts and jobs."""
@@ -318,4 +323,10 @@ class CareerFacts(ClauseRules):
                 post_of = self._last_org(sentence, cs) or self._last_org(scope.orgs, cs)
             if post_of is None and re.fullmatch(r"\s*(?:首任|现任|新任)?", c[:m.start(1)]):
                 post_of = subject if self._org(subject) else None  # …研究院正式揭牌成立，首任院长由…担任
+                kinds = next((k for t, k in _POST_KINDS.items() if m.group(1).endswith(t)), None)
+                if kinds is not None and not (post_of is not None and any(k in post_of.name for k in kinds)):
+                    # …组建X农村商业银行…，行长由P担任: a bank's head is the bank's, whatever body the sentence opened
+                    # with (经国家金融监督管理总局批准): the body of the post's kind named last before
+                    post_of = next((x for x in reversed(scope.orgs) if x.end <= cs
+                                    and any(k in x.name for k in kinds)), None)
             add(holder, "worksFor", post_of)

@@ -18,6 +18,11 @@ _FORMER_POST = re.compile(r"(?:曾任|曾在|毕业于|来自)[^，。；、和�
 _KIND_OF_NEW = re.compile(r"(?:一家)?(?:控股|全资|合资|参股)?(?:子公司|公司|企业)?")
 
 
+# 合并组建 / 合并成立 / 合并设立 / 合并为: the names listed before are merged into the name right after (吸收合并 is
+# an acquisition, read by the deal rules)
+_MERGED_INTO = re.compile(r"(?<!吸收)(?:合并|整合|重组)(?:组建|成立|设立|为|成为|组成)(?:了|新的)?")
+
+
 class FoundingFacts(ClauseRules):
     """Foundings, predecessors and lists."""
 
@@ -130,6 +135,22 @@ class FoundingFacts(ClauseRules):
                 x.start == after_titles or (said_of is not None and x.start == said_of.end()))]
             if after:
                 add(before[0] if before else subject if self._org(subject) else None, "foundedBy", after[0])
+
+    def _mergers(self, scope: ClauseScope) -> None:
+        """A与B合并组建C / A、B和C合并成立D: the body formed by the merger has each of the merged ones as its
+        predecessor, and was founded on the clause's date."""
+        clause, when, add = scope.clause, scope.when, scope.add
+        c, cs = clause.text, clause.start
+        m = _MERGED_INTO.search(c)
+        if m is None:
+            return
+        formed = next((x for x in clause.mentions if x.start == cs + m.end() and self._org(x)), None)
+        merged = self._listed_before(clause, cs + m.start(), self._org)
+        if formed is None or len(merged) < 2:
+            return  # (合并组建 with one name before it is a takeover said otherwise, or a name not found)
+        for old in merged:
+            add(formed, "predecessor", old)
+        add(formed, "foundedOn", when)
 
     def _predecessors_and_lists(self, scope: ClauseScope) -> None:
         """前身为 X, 1897年创建的 X, 列入 / 入选 a list."""

@@ -83,6 +83,10 @@ class MakerFacts(ClauseRules):
                 # 庐山美术馆由建筑师顾承泽设计: a building is made too; 由…研发的“星图一号”于8月3日发射: the date is
                 # the launch's, not the making's
                 made_quals = [] if c[m.end():m.end() + 1] == "的" else timed
+                if re.match(r"\s*(?:该|此|这)", c) and not any(self._date(x) for x in clause.mentions):
+                    # …于6月发布团体标准《…》，该标准由A、B和C共同起草: a clause pointing back at the work, with no
+                    # date of its own, says who made it, not when (the sentence's date is the release's)
+                    made_quals = []
                 add(subject, "createdBy", maker, made_quals)
                 if makers and maker is makers[0]:
                     # 该车由绵驰汽车与西南科技大学共同研制: every maker listed after 由 made it

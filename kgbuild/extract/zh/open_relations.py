@@ -58,7 +58,7 @@ _CHILD_AFTER = re.compile(r"(?:旗下的|下属的|的(?:全资|控股|参股)?(
 # 其代表著作《…》: a work of the person the chunk is about.
 _ITS_WORK = re.compile(r"\s*其(?:代表|主要|最新|第一部|首部|成名)?"
                        r"(?P<kind>著作|作品|代表作|长篇小说|小说|专著|诗集|论文集|"
-                       r"散文集|新作|成名作)")
+                       r"散文集|新作|成名作|前作|旧作|遗作|处女作)")  # (其前作《湖风》曾获…: the one before it)
 # A clause that opens by pointing back at a name: the former, the latter, the said subsidiary.
 _POINTER = re.compile(r"\s*(前者|后者|该子公司|该(?:全资|控股)子公司)")
 # 该厂 / 该校 / 该院…: a clause pointing back at the body of that kind the chunk named last, as the names' endings
@@ -75,12 +75,17 @@ _WORK_REFERENCE = re.compile(r"\s*(?:该|这[部本款艘架首篇台辆种])(?:
 # the organisation pointers' (`_KIND_POINTER`, REFERENCE)
 _KIND_WORD_POINTER = re.compile(r"\s*该(?!公司|集团|企业|机构|单位|子公司|行|校|院|所|厂|馆|医院|中学|学校|大学|书院|"
                                 r"项目|地区|市|省|县|区|镇|村|国)(?P<noun>[\u4e00-\u9fff]{1,4})")
+# 新银行, 新公司, 新集团: "the new bank" after a sentence that formed one, no name of its own (`_new_body_named`)
+_NEW_BODY = re.compile(r"新(银行|公司|集团|企业|医院|学校|大学|学院|律所|事务所|机构)")
 # What a person does at a body named right after 在 (2010年在X获得博士学位, 长期在X工作): the body is where it was
 # done, not who did it.
 _CAREER_AT = re.compile(r"[^，。；]{0,4}?(?:获得|获|取得|攻读|担任|出任|任职|工作|从事|学习|深造|进修|访学|任教)")
 # A clause that is only the next maker of such a list: 华岳建筑设计院有限公司设计 after 由宛澜置业有限公司开发
-_NEXT_MAKER = re.compile(r"\s*(?:再)?由?(?P<maker>[^，。；]{2,30}?)(?:负责)?" + BUILT + r"\s*[。！？]?\s*")
-_BY_OPENS = re.compile(r"\s*由")
+# (…，东海海洋研究院负责总体设计: the part of the work it did may stand between 负责 and the verb)
+_NEXT_MAKER = re.compile(r"\s*(?:再)?由?(?P<maker>[^，。；]{2,30}?)(?:负责(?:总体|整体|主体|结构|工程)?)?" + BUILT
+                         + r"\s*[。！？]?\s*")
+# (该船由A建造，B负责总体设计: a pointer at the made thing may stand before 由)
+_BY_OPENS = re.compile(r"\s*(?:(?:该|此|这)[\u4e00-\u9fff]{1,4}?)?由")
 # A clause of only people and a work's verb (尹冬禾执导; 演员A、B主演) after one that named a work's maker.
 _NEXT_WORK_MAKER = re.compile(r"\s*由?(?P<maker>[^，。；]{2,16}?)(?P<verb>执导|领衔主演|主演|创作|作曲)\s*[。！？]?\s*")
 _WORK_MAKERS = frozenset({"publishedBy", "createdBy", "directedBy", "performedBy"})
@@ -140,7 +145,7 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
             clauses = _split(text, start, end, inside, [v for v in values if start <= v.start and v.end <= end])
             facts += self._sentence(text, start, end, clauses, inside, topic_org, topic, orgs,
                                     [m for m in mentions if self._org(m) or self._person(m)], works)
-        return _unique(facts), self._events(facts)
+        return _unique(_new_body_named(facts, orgs)), self._events(facts)
 
     def _own_subject(self, clause: Clause, text: str) -> Mention | None:
         made = re.match(r"\s*由[^，。；]{1,30}?(?:创办|创立|创建|设立|发起|组建|研发|研制|开发|设计|建造|制造)的",
@@ -190,6 +195,7 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
         made_thing: Mention | None = None  # what the last clause said was made by someone named after 由
         made_work: Mention | None = None  # the work the last clause named a maker or a publisher of
         pointing: re.Match[str] | None = None  # the last clause of the sentence that opened by pointing at a thing
+        dates_from = start  # where the dates that later clauses inherit begin (a pointer to another name resets it)
         for clause in clauses:
             pointed_now = False  # whether the clause's subject is the name 前者 / 后者 / 该子公司 points at
             pointing = _UNNAMED_CLAUSE.match(clause.text) or pointing
@@ -233,6 +239,7 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
                 if own is None:
                     continue  # 后者…: the clause speaks of a name not found, and of nothing else
                 pointed_now = True
+                dates_from = clause.start
             if own is None and re.match(r"\s*(?:他|她)(?![们人])", clause.text):
                 # …的总设计师为事务所合伙人李明哲，他毕业于同济大学: 他 / 她 is the person named last before (not the
                 # clause's carried subject, a body named with the person)
@@ -290,8 +297,9 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
             if subject is None:
                 continue
             # a period stated earlier in the sentence holds for its later clauses (2022年实现营收…，净利润…)
+            # (…前者于2017年在醴陵市成立；后者的总部设在…，注册资本为…: a date said of the former is not the latter's)
             clause_date = next((m for m in clause.mentions if self._date(m)), None) or lead_date or next(
-                (m for m in reversed(dates) if m.end <= clause.start), None)
+                (m for m in reversed(dates) if dates_from <= m.start and m.end <= clause.start), None)
             new = self._clause(text, clause, subject, clause_date, inside, topic_org, end, orgs)
             out += new
             made_thing = next((f.subject for f in new if f.predicate == "createdBy" and f.subject is subject
@@ -377,11 +385,13 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
         self._post_held_by(scope)
         self._subsidiary_of(scope)
         self._announced_subsidiaries(scope)
+        self._subsidiary_beside_its_parent(scope)
         self._cooperation(scope)
         self._held_at(scope)
         self._co_hosts(scope)
         self._report_facts(text, clause, subject, timed, sentence, topic_org, sentence_end, add, scope.orgs)
         self._predecessors_and_lists(scope)
+        self._mergers(scope)
         return out
 
     # ------------------------------------------------------------------ events
@@ -402,6 +412,28 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
             elif f.predicate == "release" and when is not None:
                 out.append(OpenEvent("Creation", "发布", {"creator": [f.subject], "work": [f.object]}, when, where))
         return out
+
+
+def _new_body_named(facts: list[OpenFact], orgs: list[Mention]) -> list[OpenFact]:
+    """…合并组建湖南X农村商业银行股份有限公司，新银行总部设在… / 新公司注册资本…: 新 and a body's kind is the body
+    of that kind the chunk named before it (one that a fact says was formed or founded first), not a name of its
+    own."""
+    formed = {f.subject.name for f in facts if f.predicate in ("predecessor", "foundedOn", "foundedBy")}
+
+    def body(m: Mention) -> Mention:
+        hit = _NEW_BODY.fullmatch(m.name)
+        if hit is None or not (m.kind == "org" or m in orgs):
+            return m
+        named = [o for o in orgs if o.end <= m.start and o.name != m.name and hit.group(1) in o.name]
+        return next((o for o in reversed(named) if o.name in formed), None) or (named[-1] if named else m)
+
+    out = []
+    for f in facts:
+        s, o = body(f.subject), body(f.object)
+        if s.name == o.name:
+            continue
+        out.append(f if (s, o) == (f.subject, f.object) else OpenFact(s, f.predicate, o, f.qualifiers, f.said))
+    return out
 
 
 def _work_of_kind(text: str, noun: str, works: list[Mention], before: int) -> Mention | None:

@@ -17,6 +17,9 @@ _HELD_BY = re.compile(r"(?<![不未非再])由([^，。；]{2,40}?)(?:共同|合
 # the next clause lists them, from its start or after 分别为 / 即 / 包括.
 _SUBSIDIARIES_ANNOUNCED = re.compile(r"(?:有|拥有|设有|下设|另有|还有|共有|包括)(?:[一二三四五六七八九十两\d]+家)?"
                                      r"(?:全资|控股|直属)?(?:子公司|下属企业|下属公司)(?:如下)?\s*[，,：:]\s*$")
+# A subsidiary named beside its parent: 本公司及全资子公司X, 公司通过控股子公司X (the parent right before the joint
+# word)
+_SUBSIDIARY_BESIDE = re.compile(r"(?:及|和|与|以及|通过|借助|携)(?:其|旗下)?(?:全资|控股)(?:子公司|孙公司)")
 _LIST_OPENS = re.compile(r"\s*(?:分别为|分别是|即|包括|为|是)?\s*")
 
 
@@ -60,6 +63,23 @@ class OwnerFacts(ClauseRules):
             for x in clause.mentions:
                 if owner is not None and self._org(x) and cs + m.start(1) <= x.start and x.end <= cs + m.end(1):
                     add(x, "partOf", owner)
+
+    def _subsidiary_beside_its_parent(self, scope: ClauseScope) -> None:
+        """本公司及全资子公司X / 公司通过控股子公司X / 与其全资子公司X: a subsidiary named beside (or through) the body
+        it belongs to, inside a clause about something else: X is the subsidiary of that body (本公司, 公司, 其: the
+        report's company; else the organisation right before the joint word)."""
+        text, clause, topic_org, add = scope.text, scope.clause, scope.topic_org, scope.add
+        cs = clause.start
+        for m in _SUBSIDIARY_BESIDE.finditer(clause.text):
+            child = next((x for x in clause.mentions if x.start == cs + m.end() and self._org(x)), None)
+            if child is None:
+                continue
+            parent = next((x for x in clause.mentions if x.end == cs + m.start() and self._org(x)), None)
+            before = text[max(0, cs + m.start() - 6):cs + m.start()]
+            if parent is None and re.search(r"(?:本公司|公司|本集团|集团)(?:还|也|将|拟)?$", before):
+                parent = topic_org
+            if parent is not None and parent.name != child.name:
+                add(child, "partOf", parent)
 
     def _announced_subsidiaries(self, scope: ClauseScope) -> None:
         """公司另有两家全资子公司：A和B: a clause that lists only names after one that announced subsidiaries; each
