@@ -129,6 +129,8 @@ class FoundingFacts(ClauseRules):
             # 创始人为罗绍堂: the founder may be said with 为 / 是 before the name
             said_as = re.match(r"(?:为|是)", text[cs + m.end():])
             after_titles = _TITLE_RUN.match(text, cs + m.end() + (said_as.end() if said_as else 0)).end()  # type: ignore[union-attr]
+            if said_as is None and (late := re.match(r"(?:为|是)", text[after_titles:])) is not None:
+                after_titles += late.end()  # 创始人兼首席执行官为P: the titles first, then 为
             # (创始人为毕业于澳门大学的P: what is said of the founder stands between)
             said_of = _FORMER_POST.match(text, after_titles)
             after = [x for x in clause.mentions if self._person(x) and (

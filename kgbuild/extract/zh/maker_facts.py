@@ -55,6 +55,15 @@ class MakerFacts(ClauseRules):
                 maker = next((x for x in clause.mentions if self._org(x) and cs + maker_said.start(1) <= x.start
                               and x.end <= cs + maker_said.end(1)), None)
                 add(maker, "release", subject, timed + ([("地点", place)] if place else []))
+            made_before = re.search(r"(?:联合|共同|合作|自主)?(?:研制|研发|开发|设计|制造)的", c[:m.start()])
+            if product is None and maker_said is None and made_before is not None and self._org(subject) \
+                    and cs <= subject.start and subject.end <= cs + made_before.start():
+                # 嵘川轴承与郑州大学联合研发的“嵘川R9”系列主轴轴承在洛阳发布: the company the clause opens with made
+                # the work after 的 and releases it (the partner after 与 made it too, and released nothing)
+                work = next((x for x in clause.mentions if x.kind in ("quote", "title")
+                             and _KIND_BEFORE_WORK.fullmatch(text, cs + made_before.end(), x.start)
+                             and x.end <= cs + m.start()), None)
+                add(subject, "release", work, timed + ([("地点", place)] if place else []))
             if product is not None and not self._person(subject):
                 for one in makers if len(makers) > 1 else [subject]:  # A、B和C在北京联合发布: each of them
                     add(one, "release", product, timed + ([("地点", place)] if place else []))
@@ -83,10 +92,6 @@ class MakerFacts(ClauseRules):
                 # 庐山美术馆由建筑师顾承泽设计: a building is made too; 由…研发的“星图一号”于8月3日发射: the date is
                 # the launch's, not the making's
                 made_quals = [] if c[m.end():m.end() + 1] == "的" else timed
-                if re.match(r"\s*(?:该|此|这)", c) and not any(self._date(x) for x in clause.mentions):
-                    # …于6月发布团体标准《…》，该标准由A、B和C共同起草: a clause pointing back at the work, with no
-                    # date of its own, says who made it, not when (the sentence's date is the release's)
-                    made_quals = []
                 add(subject, "createdBy", maker, made_quals)
                 if makers and maker is makers[0]:
                     # 该车由绵驰汽车与西南科技大学共同研制: every maker listed after 由 made it

@@ -158,8 +158,9 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
                 (m for m in clause.mentions if m.kind == "quote" and re.fullmatch(
                     r"[\u4e00-\u9fff]{1,10}[“\"「『]|\d[\d.]*[\u4e00-\u9fff]{2,12}[“\"「『]",
                     text[clause.start + made.end():m.start])), None)  # (由…建造的21万吨级散货船“明洲远航”轮)
-        where = re.match(r"\s*(?:(?:位于|地处|坐落于|坐落在)[^，。；]{2,20}?|在[^，。；]{2,20}?(?:上市|挂牌))的",
-                         clause.text)
+        # (总部位于杭州市滨江区的篁岭物流成立于2016年: the company whose seat it is)
+        where = re.match(r"\s*(?:(?:总部)?(?:位于|地处|坐落于|坐落在|设在)[^，。；]{2,20}?"
+                         r"|在[^，。；]{2,20}?(?:上市|挂牌))的", clause.text)
         if where is not None:
             # 位于江西省九江市的庐山美术馆由…设计: the name after the 的 is the subject, not the place it is in
             # (在香港联合交易所上市的粤湾物业…宣布…收购: not the exchange it is listed on)

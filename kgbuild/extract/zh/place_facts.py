@@ -32,6 +32,11 @@ class PlaceFacts(ClauseRules):
                     clause, cs + m.start(), lambda x: not self._date(x) and not self._person(x)) or (
                     [subject] if subject.start < cs + m.start() else [])  # (鼓浪屿 | 位于福建省…: not 福建省)
                 places = self._listed(clause, place.start, self._place)
+                described = re.search(r"(?:是|为|系)(?:一[家所个座种处])?$", c[:m.start()]) is not None
+                if nxt is None and text[place.end:place.end + 1] == "的" and not described:
+                    # 宁德X有限公司位于福建省宁德市蕉城区的动力电池基地正式投产: the place is the unnamed base's (the
+                    # noun after 的), not the company's; X是位于P的一家企业 describes X itself
+                    located = []
                 if c[:m.start()].endswith("分别") and len(located) == len(places) > 1:
                     for x, where in zip(located, places, strict=True):  # A和B分别位于P和Q: A in P, B in Q
                         add(x, "locatedIn", where)
