@@ -141,3 +141,23 @@ def test_a_body_described_as_one_in_a_place_is_there(zh: ChineseExtractor) -> No
     # a guard: X是一所位于P的大学 describes X itself
     facts = triples(extract(zh, "岷江大学是一所位于乐山的综合性大学，创建于1958年。"))
     assert ("岷江大学", "locatedIn", "乐山") in facts
+
+
+def test_a_compiler_named_after_his_post_at_a_body(zh: ChineseExtractor) -> None:
+    # 编修 (compiling a genealogy) is a maker's verb; 会长 between the body and the person is no name cut in two
+    facts = triples(extract(zh, "《岭南陈氏族谱》日前在佛山举行颁谱仪式。该谱由陈氏宗亲会会长陈启鸿主持编修。"))
+    assert ("岭南陈氏族谱", "createdBy", "陈启鸿") in facts
+
+
+def test_quanshu_is_the_work_itself(zh: ChineseExtractor) -> None:
+    # 全书 ("the whole book") is published, not the office named in the clause before
+    facts = triples(extract(zh, "《岭南陈氏族谱》日前在佛山举行颁谱仪式。新谱共八卷，佛山市地方志办公室主任梁志远担任顾问，"
+                                "全书由羊城古籍出版社出版。"))
+    assert ("岭南陈氏族谱", "publishedBy", "羊城古籍出版社") in facts
+    assert ("佛山市地方志办公室", "publishedBy", "羊城古籍出版社") not in facts
+
+
+def test_a_founder_described_before_the_name(zh: ChineseExtractor) -> None:
+    # 创始人为旅美学者P: what the founder is stands between 为 and the name
+    facts = triples(extract(zh, "岭川医药科技有限公司成立于2016年，总部位于杭州市余杭区，创始人为旅美学者段慕白。"))
+    assert ("岭川医药科技有限公司", "foundedBy", "段慕白") in facts

@@ -39,7 +39,7 @@ VERB_GAP = re.compile(r"(?:均|都|也|还|分别|共同|先后|已|已经|将|�
 # The verbs that say who made a built or made thing after 由 (由A开发，B设计，C承建: a developer, a designer and a
 # builder of one estate)
 # (a standard or a book is drafted and compiled, a model trained: 该标准由A、B和C共同起草)
-BUILT = (r"(?:建造|承建|施工|制造|研制|设计(?![院师所研])|开发|发明|建成|研发|起草|编制|编写|编纂|训练)")
+BUILT = (r"(?:建造|承建|施工|制造|研制|设计(?![院师所研])|开发|发明|建成|研发|起草|编制|编写|编纂|编修|训练)")
 # (设计研究院 is a maker's name)
 # Relations between parties (who made, bought, released, founded, works for, cooperates with, approves, owns what):
 # a place or a date takes no part in them (位于江西省九江市的庐山美术馆由建筑师顾承泽设计: 江西省 designs nothing;
@@ -76,7 +76,8 @@ SAID = {
     "educatedAt": r"毕业于|就读于|肄业于|求学于|考入|考取|学习|留学|深造",
     "worksFor": r"担任|出任|现任|曾任|兼任|现为|任",
     "acquire": r"吸收合并|收购|并购|兼并|购入|购买", "release": r"发布|推出|上线|发行|首发|印发|颁布",
-    "createdBy": r"撰写|创作|所著|编著|编写|写作|著有|建造|承建|施工|制造|研制|研发|开发|发明|设计|起草|编制|编纂|训练",
+    "createdBy": r"撰写|创作|所著|编著|编写|写作|著有|建造|承建|施工|制造|研制|研发|开发|发明|设计|起草|编制|编纂|编修|"
+                 r"训练",
     "basedOn": r"(?:根据|依据|基于)", "publishedBy": r"出版|发行|出品", "awardReceived": r"荣获|获得|获颁|被授予|获",
     "approvedBy": r"批准|核准|批复|许可|认证", "partOf": r"隶属于|隶属|旗下|子公司|下属",
     "cooperateWith": r"合作", "predecessor": r"前身", "listedIn": r"列入|入选|纳入|上市",

@@ -15,6 +15,9 @@ _FOUNDED_TOGETHER = re.compile(r"[与和](?P<partners>[^，。；与和]{2,40}?)
                                r"(?:设立|成立|组建|创办|新设)(?:了)?")
 # What is said of a founder before 的 and the name: a former post, a school, where the person came from.
 _FORMER_POST = re.compile(r"(?:曾任|曾在|毕业于|来自)[^，。；、和与及]{2,30}?的")
+# What the founder is, said between 为 and the name (创始人为药学博士P, 创始人是旅美学者P): a field and a degree or a
+# calling, no name
+_FOUNDER_IS = re.compile(r"[\u4e00-\u9fff]{0,4}?(?:博士|硕士|教授|学者|专家|工程师|医生|律师|企业家)")
 _KIND_OF_NEW = re.compile(r"(?:一家)?(?:控股|全资|合资|参股)?(?:子公司|公司|企业)?")
 
 
@@ -133,8 +136,10 @@ class FoundingFacts(ClauseRules):
                 after_titles += late.end()  # 创始人兼首席执行官为P: the titles first, then 为
             # (创始人为毕业于澳门大学的P: what is said of the founder stands between)
             said_of = _FORMER_POST.match(text, after_titles)
+            described = _FOUNDER_IS.match(text, after_titles)
             after = [x for x in clause.mentions if self._person(x) and (
-                x.start == after_titles or (said_of is not None and x.start == said_of.end()))]
+                x.start == after_titles or (said_of is not None and x.start == said_of.end())
+                or (described is not None and x.start == described.end()))]
             if after:
                 add(before[0] if before else subject if self._org(subject) else None, "foundedBy", after[0])
 

@@ -78,11 +78,13 @@ class MakerFacts(ClauseRules):
                       and x.end <= cs + m.end(1)]
             maker = makers[-1] if makers and re.search(r"(?:旗下|下属|子公司)的?$", text[
                 makers[0].end:makers[-1].start]) else (makers[0] if makers else None)
-            if len(makers) >= 2 and self._cut_apart(text, makers[0], makers[1]):
+            post_between = len(makers) >= 2 and (_JOB_THERE.fullmatch(text, makers[0].end, makers[1].start)
+                                                 or POST_BETWEEN.fullmatch(text, makers[0].end, makers[1].start))
+            if len(makers) >= 2 and self._cut_apart(text, makers[0], makers[1]) and not post_between:
+                # (章氏宗亲会会长P: a post between a body and a person is no name cut in two)
                 maker = None  # 中国科学院 | 大连 | 化学物理研究所: one name cut in two, neither part is the maker
             if len(makers) >= 2 and maker is makers[0] and self._org(maker) and self._person(makers[1]) \
-                    and (_JOB_THERE.fullmatch(text, maker.end, makers[1].start)
-                         or POST_BETWEEN.fullmatch(text, maker.end, makers[1].start)):
+                    and post_between:
                 # (由矩澜数据联合创始人P…编写: a post at the body, not the body, says who wrote it)
                 # 由X研究所研究员P团队与Y公司联合开发: the researcher (and the team he leads) made it; the
                 # institute is where he works

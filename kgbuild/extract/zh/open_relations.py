@@ -66,10 +66,12 @@ _POINTER = re.compile(r"\s*(前者|后者|该子公司|该(?:全资|控股)子�
 _KIND_POINTER = re.compile(r"\s*该(厂|校|院|所|馆|医院|中学|学校|大学|书院)")
 # 该药 / 该产品…: a clause about the work (a drug, a product, a book) the sentence named before.
 # (这部作品, 这款芯片: 这 and a measure word point back as 该 does)
-_WORK_REFERENCE = re.compile(r"\s*(?:该|这[部本款艘架首篇台辆种])(?:药|药品|新药|产品|疫苗|器械|车型|系统|软件|平台|书|"
+# (全书 / 全剧 / 全片 / 全套 / 全集: "the whole book", the work itself)
+_WORK_REFERENCE = re.compile(r"\s*(?:全(?:书|剧|片|套|集)(?=由|共|于|已|将|获)|"
+                             r"(?:该|这[部本款艘架首篇台辆种])(?:药|药品|新药|产品|疫苗|器械|车型|系统|软件|平台|书|"
                              r"作品|小说|"
                              r"邮轮|轮船|船舶|船|飞机|机型|卫星|火箭|设备|装备|芯片|车|款|机|"
-                             r"影片|片|剧|电影|专辑|耳机|手机|舰|艇|装置|仪器|雷达|机器人|模型|游戏)")
+                             r"影片|片|剧|电影|专辑|耳机|手机|舰|艇|装置|仪器|雷达|机器人|模型|游戏))")
 # 该 and a word of a kind no list above holds (该望远镜, 该标准, 该模型): a clause about the work whose kind was written
 # with that word where it was named (“昆仑远瞻”2.5米光学望远镜, 团体标准《…》, 大模型“蜀言”); a body's kinds are
 # the organisation pointers' (`_KIND_POINTER`, REFERENCE)
