@@ -109,7 +109,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from shared_data import shared_data
@@ -119,6 +119,12 @@ from kgbuild.extract.zh.extractor import ChineseExtractor
 from kgbuild.ids import normalize_name
 from kgbuild.model import Chunk, ChunkExtraction
 from kgbuild.schema import resolve_schema
+
+try:
+    from kgbuild.document_references import resolve as resolve_references
+except ImportError:  # a baseline from before stand-ins (--baseline runs this script over an older kgbuild/)
+    def resolve_references(extractions: Iterable[ChunkExtraction]) -> Iterable[ChunkExtraction]:
+        return extractions
 
 HERE = Path(__file__).resolve().parent
 GOLD = HERE / "data" / "zh_extract_gold.json"
@@ -235,7 +241,9 @@ def is_value(name: str, cls: str) -> bool:
 def score_open(paragraphs: Sequence[dict], extract: Extract, common: set[str], *,
                every: bool = False) -> dict[str, object]:
     """`every`: list every false and missed relation, not a sample of them."""
-    results = extract([chunk(i, p["text"]) for i, p in enumerate(paragraphs)])
+    # each paragraph is a document of its own: a report's 公司 it says before naming a company is resolved as a build
+    # resolves it (kgbuild.document_references)
+    results = list(resolve_references(extract([chunk(i, p["text"]) for i, p in enumerate(paragraphs)])))
     keys = ("e_tp e_pred e_gold typed r_tp r_pred r_gold q_tp q_pred q_gold v_tp v_pred v_gold ev_tp ev_pred ev_gold "
             "common all_rel").split()
     n: dict[str, int] = dict.fromkeys(keys, 0)

@@ -14,6 +14,10 @@ _HELD_BY = re.compile(r"(?<![不未非再])由([^，。；]{2,40}?)(?:共同|合
                       r"(?:控股(?![股子公])|持股(?!比例)|持有(?![的其\d]))")
 
 
+# X的全资子公司Y, X全资子公司Y, and a clause's opening 公司(的)全资子公司Y (group 1: the report's own company)
+_CHILD_OF = re.compile(r"(?:^\s*(本公司|公司|本集团))?(?:的(?:全资|控股|参股)?|(?:全资|控股|参股))子公司")
+
+
 class OwnerFacts(ClauseRules):
     """Parents and subsidiaries."""
 
@@ -40,9 +44,11 @@ class OwnerFacts(ClauseRules):
             first = next((x for x in self._after(clause, cs + m.end()) if x.start <= cs + m.end() + 1), None)
             for x in self._listed(clause, first.start, self._org) if first is not None else []:
                 add(x, "partOf", owner)
-        for m in re.finditer(r"的(?:全资|控股|参股)?子公司", c):
-            # 金穗装备的全资子公司金穗（哈萨克斯坦）农机有限公司: the name right after is the one before's
-            parent = next((x for x in clause.mentions if x.end == cs + m.start() and self._org(x)), None)
+        for m in _CHILD_OF.finditer(c):
+            # 金穗装备的全资子公司金穗（哈萨克斯坦）农机有限公司 (or 金穗装备全资子公司…): the name right after is the
+            # one before's; 公司全资子公司X: a report's 公司 is the company it stands for
+            parent = next((x for x in clause.mentions if x.end == cs + m.start() and self._org(x)), None) or (
+                topic_org if m.group(1) else None)
             child = next((x for x in clause.mentions if x.start == cs + m.end() and self._org(x)), None)
             for x in self._listed(clause, child.start, self._org) if child is not None else []:
                 add(x, "partOf", parent)  # …的全资子公司A和B: each

@@ -1,0 +1,37 @@
+"""A report's 公司 that no name of its chunk can be: a stand-in for the document's company.
+
+In a company report cut into chunks, a section often opens with 公司 before naming any company ("报告期内，公司实现
+营业收入186.4亿元。公司全资子公司X…"): 公司 is the company the report declared in an earlier chunk, which this chunk
+cannot see, and not X, the first company it names. The stand-in is resolved once the document's chunks are
+assembled (`kgbuild.document_references`); a chunk that names its company before saying 公司 needs none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from kgbuild.extract.zh.mentions import Mention
+
+# 公司 / 本公司 / 本集团 opening a clause (after a sentence's or clause's punctuation, or the chunk's start), as the
+# subject of what follows; not a label of a converted table (公司名称：, 公司代码) nor a compound (公司章程: a
+# document)
+_OPENING = re.compile(r"(?:^|(?<=[，,。；;！？!?：:\n]))[ \t]*(本公司|公司|本集团)"
+                      r"(?!名称|简称|代码|简介|地址|网址|电话|传真|章程|法定代表人|[：:，,。])")
+
+STAND_IN_KIND = "document"  # Mention.kind of a stand-in
+
+
+def stand_in(text: str, mentions: list[Mention], is_company: Callable[[Mention], bool],
+             company_class: str) -> Mention | None:
+    """The stand-in for the chunk's first 公司, where it opens a clause before the chunk names any company."""
+    if not company_class:
+        return None
+    first_company = min((m.start for m in mentions if is_company(m)), default=len(text))
+    for m in _OPENING.finditer(text):
+        if m.start(1) >= first_company:
+            return None
+        if any(x.start <= m.start(1) < x.end for x in mentions):
+            continue
+        return Mention(m.group(1), company_class, m.start(1), m.end(1), m.group(1), kind=STAND_IN_KIND)
+    return None
