@@ -155,3 +155,28 @@ def test_a_report_built_whole_gives_its_later_sections_facts_to_the_declared_com
     qualifiers = {(by_id[h.subject.id].object.name, h.predicate, h.object.name)
                   for h in ws.records("hypernodes", HyperNode) if h.subject.id in by_id}
     assert ("9.1亿元", "同比增长", "4.2%") in qualifiers
+
+
+def _resolved(zh: ChineseExtractor, *texts: str) -> set[tuple[str, str, str]]:
+    """The chunks of one document, extracted and resolved as a build does."""
+    chunks = [Chunk(id=f"doc#p{i:05d}#0", doc_id="doc", text=t, order=i, paragraph_start=i, paragraph_end=i,
+                    token_count=len(t), content_hash=str(i)) for i, t in enumerate(texts)]
+    return {(r.subject.name, r.predicate, r.object.name) for ex in resolve(zh.extract(chunks)) for r in ex.relations}
+
+
+def test_a_banks_benhang_and_a_list_of_top_holders_are_the_declared_bank(zh: ChineseExtractor) -> None:
+    triples = _resolved(zh, "岷江农商银行股份有限公司（以下简称“岷江农商行”或“本行”）董事会保证报告内容真实。",
+                        "本行注册地址位于四川省乐山市市中区。本行全资子公司岷江金融租赁有限公司于2024年开业。",
+                        "截至报告期末，前十名股东中，乐山国有资产经营有限公司持股比例为12.40%，四川蜀能投资有限公司持股8.15%。")
+    bank = "岷江农商银行股份有限公司"
+    assert {("岷江金融租赁有限公司", "partOf", bank), (bank, "ownedBy", "乐山国有资产经营有限公司"),
+            (bank, "ownedBy", "四川蜀能投资有限公司")} <= triples
+
+
+def test_what_becomes_gongsis_subsidiary_without_de(zh: ChineseExtractor) -> None:
+    triples = _resolved(zh, "2024年3月，公司以5.6亿元收购苏州锦程精密模具有限公司70%的股权，交易完成后该公司成为公司控股子公司。")
+    assert ("苏州锦程精密模具有限公司", "partOf", "苏州锦程精密模具有限公司") not in triples
+    first = _resolved(zh, "华岳精工股份有限公司（以下简称“华岳精工”或“公司”）主要生产汽车模具。",
+                      "2024年3月，公司以5.6亿元收购苏州锦程精密模具有限公司70%的股权，交易完成后该公司成为公司控股子公司。")
+    assert {("华岳精工股份有限公司", "acquire", "苏州锦程精密模具有限公司"),
+            ("苏州锦程精密模具有限公司", "partOf", "华岳精工股份有限公司")} <= first

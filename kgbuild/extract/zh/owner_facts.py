@@ -15,7 +15,12 @@ _HELD_BY = re.compile(r"(?<![不未非再])由([^，。；]{2,40}?)(?:共同|合
 
 
 # X的全资子公司Y, X全资子公司Y, and a clause's opening 公司(的)全资子公司Y (group 1: the report's own company)
-_CHILD_OF = re.compile(r"(?:^\s*(本公司|公司|本集团))?(?:的(?:全资|控股|参股)?|(?:全资|控股|参股))子公司")
+_CHILD_OF = re.compile(r"(?:^\s*(本公司|公司|本集团|本行))?(?:的(?:全资|控股|参股)?|(?:全资|控股|参股))子公司")
+
+
+# 成为X的全资子公司, 成为其子公司, 成为公司控股子公司 (group 3: a report's own company, written without 的)
+_BECOMES_CHILD = re.compile(r"(?:成为|是|为)(?:(.{0,16}?)的|(其)|(本公司|公司|本集团|本行))"
+                            r"(?:全资|控股|参股)?(?:子公司|下属企业|下属公司)")
 
 
 class OwnerFacts(ClauseRules):
@@ -67,10 +72,12 @@ class OwnerFacts(ClauseRules):
         topic_org, orgs, add = scope.topic_org, scope.orgs, scope.add
         c, cs = clause.text, clause.start
         # 成为其全资子公司: 其 is the organisation named before (成都云图…由华信控股…收购，成为其全资子公司)
-        if (m := re.search(r"(?:成为|是|为)(?:(.{0,16}?)的|(其))(?:全资|控股|参股)?(?:子公司|下属企业|下属公司)", c)):
+        if (m := _BECOMES_CHILD.search(c)):
             owner = next((x for x in self._after(clause, cs + m.start(1))
                           if self._org(x) and x.end <= cs + m.end(1)), None) if m.group(1) is not None else None
-            if owner is None and re.search(r"(?:集团|公司|其|本公司|该公司)$", m.group(1) or m.group(2)):
+            if m.group(3) is not None:
+                owner = topic_org  # 该公司成为公司控股子公司: the report's own company
+            elif owner is None and re.search(r"(?:集团|公司|其|本公司|该公司)$", m.group(1) or m.group(2)):
                 owner = self._last_org(sentence, cs, not_named=subject.name) or topic_org
             held = subject
             if re.match(r"\s*后者", c):
