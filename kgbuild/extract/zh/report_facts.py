@@ -21,7 +21,8 @@ _SPOUSES = re.compile(r"[与和及]其?(?:妻子|丈夫|配偶|夫人)$")
 # 前十名股东中 / 前10名无限售条件股东中 / 主要股东中: a sentence listing a company's shareholders
 _TOP_HOLDERS = re.compile(r"(?:前(?:十|10)名|前十大|主要)(?:无限售条件)?(?:普通股)?股东(?:中|情况|持股情况)")
 # A持股比例为46.35% / B持股5.12% / C持有4.27%: a holder opening a clause with its stake
-_HOLDER_STAKE = re.compile(r"\s*(?P<who>[^，。；]{2,30}?)(?:持股|持有)(?:比例)?(?:为|约为|达)?(" + VALUE_RE.pattern + r")")
+_HOLDER_STAKE = re.compile(r"\s*(?P<who>[^，。；]{2,30}?)(?:持股|持有)(?:比例)?(?:为|约为|达)?("
+                           + VALUE_RE.pattern + r")")
 
 class ReportFacts(ClauseRules):
     """Report phrases: shareholders, appointments, listings, seats, spouses, products."""

@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 from kgbuild.extract.zh.mentions import Mention
 
-# 公司 / 本公司 / 本集团 / 本行 (a bank) opening a clause (after a sentence's or clause's punctuation, or the chunk's start), as the
-# subject of what follows; not a label of a converted table (公司名称：, 公司代码) nor a compound (公司章程: a
-# document)
+# 公司 / 本公司 / 本集团 / 本行 (a bank) opening a clause (after a sentence's or clause's punctuation, or the chunk's
+# start), as the subject of what follows; not a label of a converted table (公司名称：, 公司代码) nor a compound
+# (公司章程: a document)
 _OPENING = re.compile(r"(?:^|(?<=[，,。；;！？!?：:\n]))[ \t]*(本公司|公司|本集团|本行)"
                       r"(?!名称|简称|代码|简介|地址|网址|电话|传真|章程|法定代表人|[：:，,。])")
 
