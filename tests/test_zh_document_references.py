@@ -180,3 +180,15 @@ def test_what_becomes_gongsis_subsidiary_without_de(zh: ChineseExtractor) -> Non
                       "2024年3月，公司以5.6亿元收购苏州锦程精密模具有限公司70%的股权，交易完成后该公司成为公司控股子公司。")
     assert {("华岳精工股份有限公司", "acquire", "苏州锦程精密模具有限公司"),
             ("苏州锦程精密模具有限公司", "partOf", "华岳精工股份有限公司")} <= first
+
+
+def test_a_figure_defined_by_its_de_keeps_it_and_the_signatories_work_for_the_company(zh: ChineseExtractor) -> None:
+    triples = _resolved(zh, "华岳精工股份有限公司2024年实现归属于上市公司股东的净利润3.2亿元；归属于上市公司股东的扣除非经常性"
+                            "损益的净利润2.9亿元；经营活动产生的现金流量净额4.1亿元。")
+    company = "华岳精工股份有限公司"
+    assert {(company, "净利润", "3.2亿元"), (company, "扣除非经常性损益的净利润", "2.9亿元"),
+            (company, "经营活动产生的现金流量净额", "4.1亿元")} <= triples
+    assert (company, "净利润", "2.9亿元") not in triples
+    signed = _resolved(zh, "华岳精工股份有限公司（以下简称“公司”）主要生产汽车模具。",
+                       "公司负责人章泽霖、主管会计工作负责人韦思远保证季度报告中财务信息的真实、准确、完整。")
+    assert {("章泽霖", "worksFor", company), ("韦思远", "worksFor", company)} <= signed

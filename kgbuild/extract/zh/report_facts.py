@@ -23,6 +23,9 @@ _TOP_HOLDERS = re.compile(r"(?:前(?:十|10)名|前十大|主要)(?:无限售条
 # A持股比例为46.35% / B持股5.12% / C持有4.27%: a holder opening a clause with its stake
 _HOLDER_STAKE = re.compile(r"\s*(?P<who>[^，。；]{2,30}?)(?:持股|持有)(?:比例)?(?:为|约为|达)?("
                            + VALUE_RE.pattern + r")")
+# the signatories of a report's statements (公司负责人 / 主管会计工作负责人 / 会计机构负责人(会计主管人员)), each
+# followed by the person's name
+_SIGNATORY = re.compile(r"(?:公司负责人|主管会计工作(?:的)?负责人|会计机构负责人)(?:[（(]会计主管人员[）)])?")
 
 class ReportFacts(ClauseRules):
     """Report phrases: shareholders, appointments, listings, seats, spouses, products."""
@@ -63,6 +66,7 @@ class ReportFacts(ClauseRules):
         self._stake_in_company(text, clause, subject, timed, topic_org, sentence_end, add)
         self._founders_stakes(text, clause, sentence, add)
         self._listed_holders(text, clause, sentence, topic_org, add)
+        self._signatories(clause, subject, topic_org, add)
         if (hit := re.match(r"\s*(?:为|是)(?:本公司|公司)的?(?:共同)?(?:控股股东|实际控制人|第一大股东)",
                             c)) is not None \
                 and topic_org is not None:
@@ -177,6 +181,15 @@ class ReportFacts(ClauseRules):
             parent = parents[-1] if parents else org_subject
             for sub in self._listed(clause, cs + hit.end(), self._org):
                 add(sub, "partOf", parent)
+
+    def _signatories(self, clause: Clause, subject: Mention, topic_org: Mention | None,
+                     add: Callable[..., None]) -> None:
+        """公司负责人P、主管会计工作负责人Q及会计机构负责人(会计主管人员)R保证…: the three who sign every Chinese
+        report's statements work for its company."""
+        company = subject if self._org(subject) and self._company(subject) else topic_org
+        for m in _SIGNATORY.finditer(clause.text) if company is not None else ():
+            signer = next((x for x in clause.mentions if x.start == clause.start + m.end() and self._person(x)), None)
+            add(signer, "worksFor", company)
 
     def _listed_holders(self, text: str, clause: Clause, sentence: list[Mention], topic_org: Mention | None,
                         add: Callable[..., None]) -> None:
