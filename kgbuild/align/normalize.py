@@ -44,7 +44,8 @@ ACRONYM_STOPWORDS = frozenset({"of", "and", "the", "for", "in", "on", "at", "a",
 
 _PAREN = re.compile(r"[(\[]([^)\]]*)[)\]]")
 # A Chinese name's parenthesis with more of the name after it is part of the name: 香港中央结算(代理人)有限公司 is
-# another company than 香港中央结算有限公司, 澜汐电器(泰国)有限公司 the Thai one; only one that ends the name qualifies it.
+# another company than 香港中央结算有限公司, 澜汐电器(泰国)有限公司 the Thai one; only one that ends the name
+# qualifies it.
 _TRAILING_PAREN = re.compile(r"[(\[]([^)\]]*)[)\]]\s*$")
 _CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
 _APOSTROPHES = str.maketrans("", "", "'\u2019\u2018`\u00b4")
