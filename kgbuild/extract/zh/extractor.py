@@ -165,7 +165,9 @@ class ChineseExtractor:
         # The domain rules relate the domain's terms; names of the open-domain kinds are the open rules' to relate
         # (the medicine rules' 位于 takes every name after it as a body part's place).
         triples = [t for t in triples if not t.subject.kind and not t.object.kind]
-        open_facts, events = self.open_rules.chunk(text, [m for m in opened.mentions if m in kept], opened.values)
+        # (a reporter's byline names a person who is no party to what the news says)
+        open_facts, events = self.open_rules.chunk(text, [m for m in opened.mentions if m in kept
+                                                          and m.kind != "byline"], opened.values)
         # 产品远销东南亚和非洲: a broad region no fact or event of the chunk uses is a market or a direction, no entity
         # (only one the place rules typed as they misread it, `_misread_regions`)
         if any(m.name in BROAD_REGIONS for m in kept):

@@ -51,6 +51,12 @@ _AFTER_ONCE = frozenset("在任经于为是被与担获先多")  # what follows 
 _WHOSE_PERSON = re.compile(r"(?:" + "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True))
                            + r"|公司|集团|大学|学院|医院|研究院|研究所)的")
 _NOT_IN_NAME = frozenset({"v", "p", "c", "u", "uj", "ul", "ud", "uz", "d", "r", "f", "m", "x", "q", "y", "vn", "t"})
+# A byline's space between a reporter's title and the name (（记者 韦晗舟）), and what closes the name there.
+_BYLINE_GAP = re.compile(r"[ \u3000]{1,2}(?=[\u4e00-\u9fff])")
+_BYLINE_CLOSE = frozenset("）) \u3000、")
+# What closes a list of people after its last name: acting together or alike, a verb of people, or the clause's end.
+_LISTED_GIVEN = re.compile(r"[\u4e00-\u9fff]{1,2}?(?=共同|均|分别|一起|二人|两人|夫妇|领衔|等|[，。；、]|"
+                           + "|".join(wl.PERSON_VERBS) + ")")
 _NAME_LEAD = frozenset("由 与 和 及 被 的 将 向 对 在 把 给 为 是 据 同 跟 让 请 经 从 当 随 根据".split())
 
 
@@ -121,7 +127,7 @@ class PersonNames(NameRules):
         out: list[Found] = []
         seen: set[int] = set()
 
-        def add(start: int, end: int | None, title: str | None = None) -> None:
+        def add(start: int, end: int | None, title: str | None = None, how: str = "person") -> None:
             if end is None or start in seen or overlaps(blocked, start, end):
                 return
             if end - start == 3 and text[end - 1] == "曾" and text[end:end + 1] in _AFTER_ONCE \
@@ -132,10 +138,16 @@ class PersonNames(NameRules):
                 seen.add(start)
                 # the title is what the person is (董事长, 作家): a concept the align stage links them to
                 out.append(Found(Mention(name, self.person, start, end, name, semantic_type=title),  # type: ignore[arg-type]
-                                 "person"))
+                                 how))
 
         for m in self._titles_re.finditer(text):  # 董事长徐直军, 作家周慕白; 董事长为钱志远
             add(m.end(), self._person_after_title(text, tokens, m.end()), m.group(0))
+            if (gap := _BYLINE_GAP.match(text, m.end())) is not None:
+                # 本报讯（记者 韦晗舟）: a byline writes a space between the title and the name, closed by the bracket;
+                # found as a byline, a name the relation rules leave alone (who wrote the news is no party to it)
+                end = self._cued_person(text, tokens, gap.end())
+                if end is not None and text[end:end + 1] in _BYLINE_CLOSE:
+                    add(gap.end(), end, m.group(0), "byline")
             if text[m.end():m.end() + 1] == "为":
                 # (馆长为文献学家P, 院长为文博专家P: what the person is, a field and 学家 / 专家, comes before the name)
                 described = _FIELD_EXPERT.match(text, m.end() + 1)
@@ -208,12 +220,27 @@ class PersonNames(NameRules):
             if end is not None and text[end:end + 1] in "、等于和及与，,。；;":
                 add(m.end(), end)
         for f in list(out):
-            # 演员司马悦、郝云舒: a name jieba tags as a person's, listed right after a person found
+            # 演员司马悦、郝云舒: a name jieba tags as a person's, listed right after a person found; or
+            # 校友卓一凡和车雨辰共同创立, 演员庄以宁、钱奕辰领衔主演: a surname and one or two characters listed right
+            # after one, closed by what people do together or alike (共同, 均, 分别) or by the clause's end
             end = f.mention.end
-            while text[end:end + 1] == "、" and (nxt := self._tagged_person(text, tokens, end + 1)) is not None:
+            while text[end:end + 1] in "、和与及" and (
+                    nxt := (self._tagged_person(text, tokens, end + 1) if text[end] == "、" else None)
+                    or self._listed_person(text, end + 1)) is not None:
                 add(end + 1, nxt)
                 end = nxt
         return out
+
+    def _listed_person(self, text: str, pos: int) -> int | None:
+        """The end of a name at `pos` in a list of people: a surname and one or two characters before what closes
+        the list (`_LIST_CLOSE`), where the whole is no ordinary word."""
+        surname = surname_at(text, pos)
+        if not surname:
+            return None
+        given = _LISTED_GIVEN.match(text, pos + surname)
+        if given is None or not self._valid_person(text[pos:given.end()]):
+            return None
+        return given.end()
 
     def _tagged_person(self, text: str, tokens: list[Token], pos: int) -> int | None:
         """The end of a name at `pos` that jieba's own cut tags as a person's (nr) and a surname opens."""
