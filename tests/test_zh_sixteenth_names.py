@@ -84,3 +84,57 @@ def test_a_declared_short_name_in_quotes_stays_an_alias(zh: ChineseExtractor) ->
     result = extract(zh, "广西柳岸化工股份有限公司（以下简称“柳岸化工”或“本公司”）成立于2001年。")
     assert not {"本公司", "柳岸化工"} & set(entities(result))
     assert "柳岸化工" in next(e.aliases for e in result.entities if e.name == "广西柳岸化工股份有限公司")
+
+
+def test_a_city_jieba_lists_rarely_where_the_text_puts_a_place(zh: ChineseExtractor) -> None:
+    # 江门 is ns 36 times in jieba's dictionary, 合肥 a noun, 海口 a place word (s): each only a city with its 市
+    assert "江门" in entities(extract(zh, "2026年4月，澄碧环保在江门发布了新一代膜组件。"))
+    assert {"合肥", "海口"} <= set(entities(extract(zh, "年会于11月在合肥举行，并在广州、厦门和海口设有分会场。")))
+
+
+def test_a_city_word_that_is_no_place_stays_out(zh: ChineseExtractor) -> None:  # a guard
+    result = entities(extract(zh, "他在安康小区工作多年，在家休息。"))
+    assert "安康" not in result
+
+
+def test_foreign_countries_and_cities_jieba_tags_as_names(zh: ChineseExtractor) -> None:
+    result = entities(extract(zh, "该合资公司在罗马尼亚康斯坦察市正式投产，首席技术官由德国籍工程师担任。"))
+    assert {"罗马尼亚", "德国"} <= set(result)
+    assert "斯洛文尼亚" in entities(extract(zh, "公司去年在斯洛文尼亚设立了销售子公司。"))
+
+
+def test_an_exchange_named_with_its_country(zh: ChineseExtractor) -> None:
+    result = entities(extract(zh, "2024年5月，公司发行的全球存托凭证在瑞士证券交易所挂牌交易。"))
+    assert "瑞士证券交易所" in result
+
+
+def test_a_city_bureau_named_for_its_field(zh: ChineseExtractor) -> None:
+    result = entities(extract(zh, "公司已取得绍兴市市场监督管理局换发的营业执照。"))
+    assert "绍兴市市场监督管理局" in result
+
+
+def test_a_person_after_de_at_the_clause_end(zh: ChineseExtractor) -> None:
+    # jieba: 韦 | 长安 (a place)
+    result = entities(extract(zh, "新任总经理为毕业于浙江工业大学的韦长安。"))
+    assert "韦长安" in result
+    assert "长安" not in result
+
+
+def test_a_place_after_de_is_no_person(zh: ChineseExtractor) -> None:  # a guard: 张家界 is a person's name to jieba
+    assert "张家界" not in entities(extract(zh, "这次年会选在湖南省的张家界。"))
+
+
+def test_a_person_before_a_post_no_longer_held(zh: ChineseExtractor) -> None:
+    result = entities(extract(zh, "董事会同意聘任何远帆为总经理，靳慕白不再兼任总经理。"))
+    assert "靳慕白" in result
+
+
+def test_buildings_named_by_their_ending(zh: ChineseExtractor) -> None:
+    result = entities(extract(zh, "位于岳阳市的巴陵国际体育中心体育馆改建完成，他主持设计了汨水大桥。"))
+    assert {"巴陵国际体育中心体育馆", "汨水大桥"} <= set(result)
+
+
+def test_a_structure_after_its_city_and_level_starts_after_them(zh: ChineseExtractor) -> None:
+    result = entities(extract(zh, "云南省弥勒市鹰嘴岩水库于2024年开始蓄水，多座跨江大桥同期开工。"))
+    assert "鹰嘴岩水库" in result
+    assert not [n for n in result if n.endswith("大桥")]

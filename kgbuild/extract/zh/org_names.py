@@ -131,6 +131,13 @@ class OrgNames(NameRules):
                     break
                 start = tokens[k].start
                 k -= 1
+            if start == tok.start and k >= 1 and tokens[k].end == start and tokens[k].pos == "n" \
+                    and len(tokens[k].word) == 2 and tokens[k - 1].end == tokens[k].start \
+                    and tokens[k - 1].pos == "ns" and tokens[k - 1].word.endswith(("省", "市", "区", "县")) \
+                    and self.org_classes[m.group(0)] == self.government:
+                # 蚌埠市 | 市场 (a word of the stop list) | 监督管理局: a city's bureau named for its field, the
+                # field an ordinary noun between the city and the ending
+                start, k = tokens[k - 1].start, k - 2
             if k >= 0 and tokens[k].end == start and self._lone_first_char(tokens, k, start):
                 start, k = tokens[k].start, k - 1  # 是 | 东 | 昇 | 汽车集团有限公司: 东昇, a brand jieba cut apart
             if s - start >= 2 and self._bare(text[start:s], tokens, start):
@@ -198,8 +205,10 @@ class OrgNames(NameRules):
                     NOT_EMPLOYER_LEAD)):
                 continue  # 当地政府, 有关部门: which body the text does not say; 国际医疗部: a department of one
             first_word = next((wl_ for wl_ in wl.COUNTRIES if name.startswith(wl_)), None)
+            # (瑞士证券交易所, 新加坡交易所: what follows the country is a bare kind, 证券交易所, that names no body
+            # without it, so the country is part of the name)
             if first_word and first_word != "中国" and len(name) - len(first_word) >= 4 and self.country \
-                    and not COMPANY_FORM.search(name) \
+                    and not COMPANY_FORM.search(name) and name[len(first_word):] not in wl.ORG_STOP \
                     and not name[len(first_word):-len(m.group(0))].startswith(tuple(_STATUS)):
                 # (新加坡国立大学: what stands between the country and the ending is a status, 国立, that names no
                 # school without the country, so the country is part of the name)

@@ -57,6 +57,10 @@ _BYLINE_CLOSE = frozenset("）) \u3000、")
 # What closes a list of people after its last name: acting together or alike, a verb of people, or the clause's end.
 _LISTED_GIVEN = re.compile(r"[\u4e00-\u9fff]{1,2}?(?=共同|均|分别|一起|二人|两人|夫妇|领衔|等|[，。；、]|"
                            + "|".join(wl.PERSON_VERBS) + ")")
+# A person's name and then a post held or no longer held (靳穆川不再兼任总经理, 何立言仍担任董事长).
+_ADVERB_AND_POST = re.compile(r"(?:不再|仍然|仍|继续|也|还|已|将)(?:兼任|担任|出任|任职)|兼任")
+# The given name after 的 and a surname: two characters up to the clause's end or 于 and a year (的糜子骞于2016年).
+_GIVEN_AFTER_DE = re.compile(r"[\u4e00-\u9fff]{2}(?=[。；]|[，,](?!\s*[的和与及])|于\d{4}年)")
 _NAME_LEAD = frozenset("由 与 和 及 被 的 将 向 对 在 把 给 为 是 据 同 跟 让 请 经 从 当 随 根据".split())
 
 
@@ -181,7 +185,7 @@ class PersonNames(NameRules):
             after = text[end:end + 4]
             lead = (tok.start == 0 or text[tok.start - 1] in "。！？\n") and text[end:end + 1] in "，,（("
             opens_entry = lead and _ENTRY_LEAD.match(text[end:end + 8])
-            if after.startswith(wl.PERSON_VERBS) or opens_entry:
+            if after.startswith(wl.PERSON_VERBS) or opens_entry or _ADVERB_AND_POST.match(text, end):
                 add(tok.start, end)
         # A name right before 任 and a post (目前，廉 | 启航 (a verb) | 任公司董事长) or before "and his wife"
         # (由陈远航与妻子林秋雨, jieba: 陈 | 远航) is a person's, where a surname opens it and what comes before it
@@ -212,6 +216,21 @@ class PersonNames(NameRules):
         for m in _BIRTH_ENTRY.finditer(text):  # 钟南山，1936年出生于… (jieba: 钟南山 a place): an entry about a person
             if surname_at(text, m.start(1)) and m.start(1) not in seen:
                 add(m.start(1), m.end(1))
+        for m in re.finditer("的", text):
+            # 毕业于广西科技大学的覃永康。, 博士毕业的糜子骞于2016年创立: after what a person is or did, and 的, a
+            # surname and two characters that end the clause or come before 于 and a year, where jieba's cut starts and
+            # ends
+            # there and the whole is no word of its dictionary (的张家界。: a place jieba tags as a person's name)
+            pos = m.end()
+            surname = surname_at(text, pos)
+            given = _GIVEN_AFTER_DE.match(text, pos + surname) if surname else None
+            if given is None or self.dictionary.entry(text[pos:given.end()]) is not None \
+                    or not any(t.start == pos for t in tokens) \
+                    or not any(t.end == given.end() for t in tokens) \
+                    or any(t.start == pos and t.end == given.end() and t.pos not in ("nr", "nrfg") for t in tokens) \
+                    or self._common(text[pos + surname:given.end()]):
+                continue
+            add(pos, given.end())
         for m in _WHOSE_PERSON.finditer(text):
             # 运营总监的彭晓东于…, 云帆科技有限公司的郝思远等: a name jieba tags as a person's, right after a title or
             # an organisation and 的, and before a list's or a clause's next word (协和医院的张伟医生: the domain's

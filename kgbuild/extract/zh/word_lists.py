@@ -180,7 +180,13 @@ COUNTRIES = frozenset((
     "中国 美国 英国 法国 德国 日本 韩国 朝鲜 俄罗斯 意大利 西班牙 葡萄牙 荷兰 比利时 瑞士 瑞典 挪威 丹麦 芬兰 冰岛 "
     "奥地利 波兰 捷克 匈牙利 希腊 土耳其 乌克兰 爱尔兰 加拿大 墨西哥 巴西 阿根廷 智利 秘鲁 哥伦比亚 澳大利亚 新西兰 "
     "印度 巴基斯坦 孟加拉国 新加坡 马来西亚 泰国 越南 印度尼西亚 印尼 菲律宾 缅甸 柬埔寨 老挝 蒙古 哈萨克斯坦 "
-    "伊朗 伊拉克 以色列 沙特阿拉伯 沙特 阿联酋 卡塔尔 埃及 南非 尼日利亚 肯尼亚 埃塞俄比亚 摩洛哥 阿尔及利亚"
+    "伊朗 伊拉克 以色列 沙特阿拉伯 沙特 阿联酋 卡塔尔 埃及 南非 尼日利亚 肯尼亚 埃塞俄比亚 摩洛哥 阿尔及利亚 "
+    # more of Europe, Central and South Asia, Africa and the Americas (约旦, 加纳 and 苏丹 are also ordinary words, and
+    # are left out)
+    "塞尔维亚 罗马尼亚 保加利亚 克罗地亚 斯洛伐克 斯洛文尼亚 立陶宛 拉脱维亚 爱沙尼亚 白俄罗斯 卢森堡 "
+    "乌兹别克斯坦 吉尔吉斯斯坦 塔吉克斯坦 土库曼斯坦 阿塞拜疆 格鲁吉亚 亚美尼亚 斯里兰卡 尼泊尔 文莱 黎巴嫩 "
+    "科威特 巴林 坦桑尼亚 安哥拉 莫桑比克 赞比亚 津巴布韦 乌干达 卢旺达 突尼斯 利比亚 塞内加尔 古巴 委内瑞拉 "
+    "厄瓜多尔 乌拉圭 巴拉圭 玻利维亚 巴拿马 哥斯达黎加"
 ).split())
 PROVINCES = frozenset((
     "北京 天津 上海 重庆 河北 山西 辽宁 吉林 黑龙江 江苏 浙江 安徽 福建 江西 山东 河南 湖北 湖南 广东 海南 四川 "
@@ -270,6 +276,10 @@ PRODUCT_HEADS: tuple[tuple[str, str], ...] = (
 )
 # Endings of buildings' names, read on a quoted name's own words (更名为“楚味体育馆”).
 BUILDING_ENDINGS = ("体育馆", "体育场", "体育中心", "大厦", "大楼", "酒店", "剧院", "大剧院", "大桥", "博览中心")
+# Endings of buildings' and structures' names written without quotes (潇水大桥, 横店影视城, 鹰嘴岩水库): the words
+# before them say which one.
+STRUCTURE_ENDINGS = ("体育馆", "体育场", "体育中心", "大桥", "特大桥", "酒店", "影视城", "数据中心", "大剧院", "剧院",
+                     "机场", "隧道", "水库")
 # Award endings: 茅盾文学奖, 国家科学技术进步奖, 五一劳动奖章.
 AWARD_SUFFIXES = ("奖章", "勋章", "奖", "荣誉称号")
 # The words a named event ends with (第十届长白山国际电影节, 2025年全国田径锦标赛): the schema's Event (its

@@ -14,6 +14,7 @@ from kgbuild.extract.zh.name_rules import (
     Found,
     NameRules,
     overlaps,
+    unknown_char,
 )
 from kgbuild.extract.zh.segment import Token
 
@@ -180,6 +181,33 @@ class WorkNames(NameRules):
                 out.append(Found(Mention(m.group(1), cls, m.start(1), m.end(1), m.group(1),
                                          semantic_type=phrase if len(phrase) >= 2 else None), "quote"))
         return out, spans
+
+    def _buildings(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
+        """潇水大桥, 长沙国际体育中心体育馆, 青岛崂山阿尔彭庭度假酒店: a building or a structure named by its ending,
+        the name reaching back over the name-like words before it, at least one of them a proper name (a place, a
+        person's or a rare word jieba does not know), never over a province, a country or a place written with its
+        level (浙江 | 横店影视城, 弥勒市 | 鹰嘴岩水库: where it stands, not its name)."""
+        cls = self.resolve("Building|ArtificialObject")
+        if cls is None:
+            return []
+        out: list[Found] = []
+        for i, tok in enumerate(tokens):
+            if not tok.word.endswith(wl.STRUCTURE_ENDINGS) or overlaps(blocked, tok.start, tok.end):
+                continue
+            start, k, proper = tok.start, i - 1, False
+            while k >= 0 and tokens[k].end == start and tok.end - tokens[k].start <= 16 \
+                    and (self._namey(tokens[k]) or tokens[k].word == "度假") \
+                    and not overlaps(blocked, tokens[k].start, tokens[k].end):
+                w = tokens[k].word
+                if w in wl.PROVINCES or w in wl.COUNTRIES or w[-1] in "省市区县":
+                    break  # (弥勒 | 市 | 鹰嘴岩水库: a place's level ends where it stands, jieba's word or its own)
+                proper = proper or (tokens[k].pos in ("ns", "nr", "nrt", "nz", "j") and len(w) >= 2) \
+                    or unknown_char(tokens[k])
+                start, k = tokens[k].start, k - 1
+            name = text[start:tok.end]
+            if proper and start < tok.start and not self._common(name):
+                out.append(Found(Mention(name, cls, start, tok.end, name), "building"))
+        return out
 
     def _own_ending(self, name: str) -> str | None:
         """The class a quoted name's own ending gives it: an organisation's (…律师事务所, …有限公司), a prize's (…奖), a
