@@ -138,3 +138,15 @@ def test_a_structure_after_its_city_and_level_starts_after_them(zh: ChineseExtra
     result = entities(extract(zh, "云南省弥勒市鹰嘴岩水库于2024年开始蓄水，多座跨江大桥同期开工。"))
     assert "鹰嘴岩水库" in result
     assert not [n for n in result if n.endswith("大桥")]
+
+
+def test_a_core_without_the_goods_it_makes(zh: ChineseExtractor) -> None:
+    # 装备 is a kind of goods like 设备: news writes 松岚农机 for 吉林松岚农机装备有限公司
+    result = entities(extract(zh, "吉林松岚农机装备有限公司在长春发布新机型。松岚农机是吉林松辽控股集团有限公司的全资子公司。"))
+    assert "松岚农机" in result
+
+
+def test_a_name_shortened_to_its_first_word_and_two_first_characters(zh: ChineseExtractor) -> None:
+    result = entities(extract(zh, "成都蜀韵文化创意有限公司于2016年成立。蜀韵文创由作家龚映雪创办。"
+                                  "江西赣源国有资本运营有限公司持有公司30%的股份，董事长此前任赣源国资副总经理。"))
+    assert {"蜀韵文创", "赣源国资"} <= set(result)
