@@ -150,3 +150,9 @@ def test_a_name_shortened_to_its_first_word_and_two_first_characters(zh: Chinese
     result = entities(extract(zh, "成都蜀韵文化创意有限公司于2016年成立。蜀韵文创由作家龚映雪创办。"
                                   "江西赣源国有资本运营有限公司持有公司30%的股份，董事长此前任赣源国资副总经理。"))
     assert {"蜀韵文创", "赣源国资"} <= set(result)
+
+
+def test_a_partnership_among_the_holders(zh: ChineseExtractor) -> None:
+    result = extract(zh, "截至2025年6月30日，嘉兴澜石股权投资合伙企业（有限合伙）持有公司12.6%的股份，为公司第二大股东。")
+    assert "嘉兴澜石股权投资合伙企业（有限合伙）" in entities(result)
+    assert "嘉兴" not in entities(result)

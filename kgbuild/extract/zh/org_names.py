@@ -37,6 +37,7 @@ _NAME_BOUNDARY = frozenset("创办 创立 创建 收购 并购 设立 成立 新
 _ANY_TITLE = (*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES)
 # Single characters that are verbs or function words before a name, never its first characters (曾任 | 阿里巴巴…).
 _VERB_CHARS = frozenset("任是在有为将会要被让给到去来说做向从把对与和及等经由于曾现原前兼历时")
+_PARTNERSHIP_KIND = re.compile(r"[（(](?:有限|普通)合伙[）)]")
 _ORDINAL = re.compile(r"第[一二三四五六七八九十]{1,3}")
 _BRANCH = re.compile(r"(?P<place>[\u4e00-\u9fff]{2,4}?)(?:分行|支行)")
 # 越南企业河内升腾机电股份公司, 日本企业大和升降机株式会社: a country and what kind of body it is (企业, 公司, 化工企业)
@@ -84,6 +85,8 @@ class OrgNames(NameRules):
                 continue  # 签署, 南部, 格局: the ending is the last character of an ordinary word
             if (whole := COMPANY_FORM.match(text, e)) is not None and m.group(0) in ("集团", "控股集团"):
                 e = whole.end()  # 浙江吉利控股集团有限公司: the legal form after 集团 is the end of the name
+            if m.group(0) == "合伙企业" and (partners := _PARTNERSHIP_KIND.match(text, e)) is not None:
+                e = partners.end()  # 某某投资合伙企业（有限合伙）: the kind of partnership in brackets ends the name
             if m.group(0).endswith("银行") and (branch := _BRANCH.match(text, e)) is not None \
                     and self.dictionary.known_place(re.sub("[省市]$", "", branch.group("place")), 1):
                 e = branch.end()  # 榕城银行福州分行 (jieba: 分行 a verb): a bank's branch in a city is named so

@@ -29,6 +29,8 @@ ORG_SUFFIXES: tuple[tuple[str, str], ...] = (
     ("博物院", "Organization"), ("博物馆", "Organization"), ("图书馆", "Organization"), ("俱乐部", "Organization"),
     ("美术馆", "Building|Organization"), ("纪念馆", "Building|Organization"), ("艺术馆", "Building|Organization"),
     ("株式会社", "Company|Organization"),  # a Japanese or Korean company's legal form (大邱电装株式会社)
+    # a partnership, as reports name the funds among a company's holders (…投资合伙企业（有限合伙）)
+    ("合伙企业", "Company|Organization"),
     ("工作室", "Company|Organization"), ("厂", "Company|Organization"), ("指挥部", "GovernmentAgency|Organization"),
     ("医院", "Hospital|Organization"),
     # a body's unit named by what it keeps or does (同济大学档案馆, 中国科学院华南植物园, 紫金山天文台盱眙观测站) and an
@@ -60,7 +62,7 @@ ORG_STOP = frozenset((
     "开发部 管理部 业务部 财务部 销售部 市场部 技术部 人力资源部 董事会 监事会 股东大会 "
     "证券交易所 会计师事务所 律师事务所 研究中心 博物馆 图书馆 联盟 商会 基金会 联合会 管理局 监督管理局 "
     "科学院 工程院 设计院 电视台 通讯社 新闻社 报社 法院 检察院 研究院 新闻社 "
-    "档案馆 植物园 天文台 观测站 校友会 "
+    "档案馆 植物园 天文台 观测站 校友会 合伙企业 "
     # the bodies of an event or a competition, named by what they do alone (评审委员会主席由P担任)
     "评审委员会 评选委员会 组织委员会 组委会 评委会 专家委员会 仲裁委员会"
 ).split())
