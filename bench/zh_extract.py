@@ -95,8 +95,8 @@ Run from the repo root: `python bench/zh_extract.py [--baseline REF]` (REF: a gi
 scored too, default the commit before the open-domain rules; `--baseline none` skips it). Readable
 lines, then one JSON object. `--set NAME` (held-out-6, dev-4, open, reports, medicine...; repeatable) scores only
 those sets, per paragraph and without the builds and the speed run, in a few seconds, and prints every false and
-missed relation of each (`--set list` names them). Every set's line is followed by a FAILED line for each chunk
-whose extraction raised (the extractor's guard marks it and goes on), so a broken rule shows as a failure.
+missed relation and entity of each (`--set list` names them). Every set's line is followed by a FAILED line for each
+chunk whose extraction raised (the extractor's guard marks it and goes on), so a broken rule shows as a failure.
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from shared_data import shared_data
@@ -119,6 +119,12 @@ from kgbuild.extract.zh.extractor import ChineseExtractor
 from kgbuild.ids import normalize_name
 from kgbuild.model import Chunk, ChunkExtraction
 from kgbuild.schema import resolve_schema
+
+try:
+    from kgbuild.document_references import resolve as resolve_references
+except ImportError:  # a baseline from before stand-ins (--baseline runs this script over an older kgbuild/)
+    def resolve_references(extractions: Iterable[ChunkExtraction]) -> Iterable[ChunkExtraction]:
+        return extractions
 
 HERE = Path(__file__).resolve().parent
 GOLD = HERE / "data" / "zh_extract_gold.json"
@@ -234,12 +240,15 @@ def is_value(name: str, cls: str) -> bool:
 
 def score_open(paragraphs: Sequence[dict], extract: Extract, common: set[str], *,
                every: bool = False) -> dict[str, object]:
-    """`every`: list every false and missed relation, not a sample of them."""
-    results = extract([chunk(i, p["text"]) for i, p in enumerate(paragraphs)])
+    """`every`: list every false and missed relation and entity, not a sample of them."""
+    # each paragraph is a document of its own: a report's 公司 it says before naming a company is resolved as a build
+    # resolves it (kgbuild.document_references)
+    results = list(resolve_references(extract([chunk(i, p["text"]) for i, p in enumerate(paragraphs)])))
     keys = ("e_tp e_pred e_gold typed r_tp r_pred r_gold q_tp q_pred q_gold v_tp v_pred v_gold ev_tp ev_pred ev_gold "
             "common all_rel").split()
     n: dict[str, int] = dict.fromkeys(keys, 0)
     false_entities: list[str] = []
+    missed_entities: list[str] = []  # listed with `every` only (the --set runs)
     false_relations: list[str] = []
     missed_relations: list[str] = []
     for p, ex in zip(paragraphs, results, strict=True):
@@ -262,7 +271,9 @@ def score_open(paragraphs: Sequence[dict], extract: Extract, common: set[str], *
         # own too (a former name: 云岭植物研究所 and 昆明植物标本馆), the entity's own name, not whichever came last
         gold_canon = {canon.get(g, g): g for g in gold}
         gold_canon.update({g: g for g in gold if canon.get(g) == g})
-        false_entities += [k for k in names if k not in gold_canon and k not in gold][:3]
+        false_entities += [f"{p['id']} {k} {names[k].spg_class}" if every else k
+                           for k in names if k not in gold_canon and k not in gold][:None if every else 3]
+        missed_entities += [f"{p['id']} {g} {c}" for g, c in gold.items() if g not in found]
         gv = {normalize_name(v) for v in p["values"]}
         n["v_tp"] += len(gv & values)
         n["v_pred"] += len(values)
@@ -325,6 +336,7 @@ def score_open(paragraphs: Sequence[dict], extract: Extract, common: set[str], *
                                                / max(1, sum(len(p["entities"]) for p in paragraphs)), 3),
             "common_word_entity_share": round(n["common"] / n["e_pred"], 3) if n["e_pred"] else 0.0,
             "sample_false_entities": false_entities[:None if every else 12],
+            **({"sample_missed_entities": missed_entities} if every else {}),
             "sample_false_relations": false_relations[:None if every else 12],
             "sample_missed_relations": missed_relations[:None if every else 12]}
 
@@ -565,6 +577,10 @@ def main() -> None:
             for kind in ("false", "missed"):
                 for line in result.get(f"sample_{kind}_relations", []):  # type: ignore[attr-defined]
                     print(f"{kind:6} {name.split(' | ')[-1]:10} {line}")
+            # entities: the paragraph, the name and its class (predicted for a false one, gold for a missed one)
+            for kind in ("false", "missed"):
+                for line in result.get(f"sample_{kind}_entities", []):  # type: ignore[attr-defined]
+                    print(f"{kind:6} {name.split(' | ')[-1]:10} entity {line}")
     print(json.dumps({"baseline": args.baseline if before is not None else None, "now": now, "before": before},
                      ensure_ascii=False))
 

@@ -107,6 +107,13 @@ def test_first_name_alone_and_typos() -> None:
     [ent("George H. W. Bush"), ent("George W. Bush")],
     [ent("Paris", "City"), ent("Paris, Texas", "City")],
     [ent("Hamburg", "City"), ent("Homburg", "City")],
+    # one Chinese character is a word: two courts, two banks, two dates
+    [ent("泸州市中级人民法院", "Organization"), ent("杭州市中级人民法院", "Organization")],
+    [ent("中国银行股份有限公司", "Company"), ent("中信银行股份有限公司", "Company")],
+    [ent("2025年6月30日", "Date"), ent("2025年9月30日", "Date")],
+    # a parenthesis inside a Chinese name is part of it: the nominee company, the Thai subsidiary
+    [ent("香港中央结算(代理人)有限公司", "Company"), ent("香港中央结算有限公司", "Company")],
+    [ent("澜汐电器（泰国）有限公司", "Company"), ent("澜汐电器有限公司", "Company")],
     [ent("Mercury", "AstronomicalObject", semantic_type="planet"), ent("mercury", "Thing", semantic_type="chemical element")],
 ])
 def test_look_alikes_stay_apart(pair: list[Entity]) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from kgbuild.document_references import resolve
 from kgbuild.extract.zh.extractor import ChineseExtractor
 from kgbuild.model import Chunk, ChunkExtraction
 from kgbuild.schema import resolve_schema
@@ -24,7 +25,8 @@ def zh() -> ChineseExtractor:
 
 
 def extract(ex: ChineseExtractor, text: str) -> ChunkExtraction:
-    result = ex.extract([chunk(text)])[0]
+    """The chunk as a document of its own: a report's 公司 before any company is resolved as a build resolves it."""
+    result = next(resolve(ex.extract([chunk(text)])))
     assert result.failure is None
     return result
 

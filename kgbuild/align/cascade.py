@@ -4,6 +4,7 @@ and the guarded union-find of `Clusters` accepts or rejects them (see `kgbuild.a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 
 import numpy as np
@@ -17,6 +18,7 @@ from kgbuild.model import Entity, Relation
 from kgbuild.schema import Schema
 
 LSH_MIN_JACCARD = 0.5
+_CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
 EMBED_MIN_JACCARD = 0.35
 MAX_EXACT_REPS = 16  # distinct incompatible clusters kept per exact key before giving up on the rest
 
@@ -223,6 +225,10 @@ class Cascade(Clusters):
             return None
         a, b = diff[0]
         if a.isdigit() or b.isdigit():
+            return None
+        if _CJK.search(a) or _CJK.search(b):
+            # a Chinese character is a word, not a letter: 杭州/泸州市中级人民法院, 中国/中信银行, 2025年6月/9月30日
+            # differ by one character and are different things
             return None
         shortest = min(len(a), len(b))
         if len(ta) == 1:  # the one word is the whole identity: "Hamburg"/"Homburg", "Austria"/"Australia"

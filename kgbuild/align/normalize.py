@@ -43,6 +43,11 @@ NAME_PARTICLES = frozenset({"van", "von", "de", "da", "di", "du", "der", "den", 
 ACRONYM_STOPWORDS = frozenset({"of", "and", "the", "for", "in", "on", "at", "a", "an", "to", "de"})
 
 _PAREN = re.compile(r"[(\[]([^)\]]*)[)\]]")
+# A Chinese name's parenthesis with more of the name after it is part of the name: 香港中央结算(代理人)有限公司 is
+# another company than 香港中央结算有限公司, 澜汐电器(泰国)有限公司 the Thai one; only one that ends the name
+# qualifies it.
+_TRAILING_PAREN = re.compile(r"[(\[]([^)\]]*)[)\]]\s*$")
+_CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
 _APOSTROPHES = str.maketrans("", "", "'\u2019\u2018`\u00b4")
 _NON_WORD = re.compile(r"[\W_]+")
 _YEAR = re.compile(r"(?<!\d)(1[0-9]{3}|20[0-9]{2})(?!\d)")
@@ -79,9 +84,10 @@ class NameParts:
 def name_parts(name: str, kind: Kind = "other") -> NameParts:
     """Normalise one surface name for the given kind of entity."""
     folded = fold(name)
-    quals = _PAREN.findall(folded)
+    paren = _TRAILING_PAREN if _CJK.search(folded) else _PAREN
+    quals = paren.findall(folded)
     if quals:
-        folded = _PAREN.sub(" ", folded)
+        folded = paren.sub(" ", folded)
     qual_text = " ".join(quals)
     years = frozenset(_YEAR.findall(qual_text))
     qualifier = " ".join(w for w in _words(_YEAR.sub(" ", qual_text)) if w not in {"born", "died", "b", "d", "c"})

@@ -10,6 +10,7 @@ from kgbuild.build.context import BuildContext
 from kgbuild.build.records import BuiltGraph, ExtractedCorpus
 from kgbuild.build.stage import StageResult
 from kgbuild.corpus import Corpus
+from kgbuild.document_references import resolve as resolve_document_references
 from kgbuild.extract.validate import validate_extraction
 from kgbuild.ids import content_hash
 from kgbuild.merge import merge_by_id
@@ -70,7 +71,7 @@ class AssembleStage:
     config_section = "extract"  # extract.strict_schema decides what validation keeps
 
     def fingerprint(self, ctx: BuildContext) -> str:
-        return content_hash(f"assemble|{ctx.schema.fingerprint()}|{ctx.config.extract.strict_schema}")
+        return content_hash(f"assemble|{ctx.schema.fingerprint()}|{ctx.config.extract.strict_schema}|references 1")
 
     async def run(self, ctx: BuildContext, data: ExtractedCorpus) -> StageResult[BuiltGraph]:
         return self.assemble_from(ctx, data.corpus, data.extractions, len(data.extractions))
@@ -83,7 +84,8 @@ class AssembleStage:
         with ctx.progress.stage("assemble", total=total) as advance:
 
             def validated() -> Iterator[ChunkExtraction]:
-                for ex in extractions:
+                # a report's 公司 in a chunk that names no company is its document's company (document_references)
+                for ex in resolve_document_references(extractions):
                     advance(1)
                     yield validate_extraction(ex, ctx.schema, strict=strict)
 

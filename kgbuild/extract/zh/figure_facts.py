@@ -18,6 +18,9 @@ _METRIC_STRIP_LEAD = re.compile(r"^(?:实现|完成|录得|取得|达到|共有|
                                 r"本集团|学校|本行|该行|报告期内|本期|当期|共|全年实现|累计实现|新增|获得|获|新获)+")
 _METRIC_STRIP_TAIL = re.compile(r"(?:达到|达|为|约为|约|共计|共|合计|总计|是|超过|逾|近|实现|突破)+$")
 _METRIC = re.compile(r"^[\u4e00-\u9fffA-Za-z]{2,10}$")
+# A 的 that defines another figure, not whose it is: 扣除非经常性损益的净利润 is not 净利润, 经营活动产生的现金流量净额
+# not any cash flow (归属于上市公司股东的净利润 is the company's 净利润)
+_DEFINED_FIGURE = re.compile(r"(?:扣除非经常性损益(?:后)?的|(?:经营|投资|筹资)活动产生的)[\u4e00-\u9fff]{2,8}$")
 
 
 class FigureFacts(ClauseRules):
@@ -49,7 +52,8 @@ class FigureFacts(ClauseRules):
             name = run.group(0) if run else ""
             # the figure's name starts after the last word that ends what comes before it
             # (2024年度公司研发投入: 年度 is the period, 公司 the report's company)
-            name = re.sub(r"^本?公司", "", re.split(
+            defined = _DEFINED_FIGURE.search(name)
+            name = defined.group(0) if defined is not None else re.sub(r"^本?公司", "", re.split(
                 r"实现|完成|录得|取得|的|年度|年末|年底|年初|年|月末|月底|月|日|季度|期末|期内|共有|现有|拥有|累计|其中|、",
                 name)[-1])
             for form in (subject.form, subject.name, *subject.aliases):
@@ -75,7 +79,8 @@ class FigureFacts(ClauseRules):
             name = re.sub(r"^在职(?=员工总数)", "", name)  # 在职员工总数 is the staff count, 员工总数
             if re.fullmatch(r"(?:共)?销售[\u4e00-\u9fff]{1,6}", name) and re.search(r"[吨辆台件套箱部]$", value.name):
                 name = "销量"  # 销售白砂糖21.3万吨: what a company sold, counted in things, is its sales volume
-            if re.search(r"(?:金额|对价|价格|售价|单价|定价|持股比例)$", name) or not _METRIC.match(name) \
+            if re.search(r"(?:金额|对价|价格|售价|单价|定价|持股比例)$", name) \
+                    or not (_METRIC.match(name) or (defined is not None and name == defined.group(0))) \
                     or name in wl.STOP_NAMES - {"营业收入", "净利润", "营收", "利润", "收入", "资产", "负债", "员工",
                                                  "职工"}:
                 continue

@@ -37,7 +37,8 @@ class Mention:
     aliases: list[str] = field(default_factory=list)
     from_lexicon: bool = False
     from_tag: bool = False  # typed by jieba's proper-name tag alone (the open-domain rules replace these)
-    kind: str = ""  # what the open-domain rules found it as: org, person, place, date, title, quote, award, list
+    kind: str = ""  # what the open-domain rules found it as: org, person, place, date, title, quote, award, list,
+    # byline (a reporter's name: a person no relation rule reads)
 
 
 def _term_mention(term: Term, tokens: list[Token], rules: ClassRules, fallback: str) -> Mention:

@@ -56,8 +56,8 @@ HOLDS_POST_WORDS = frozenset("现任 曾任 担任 出任 兼任 历任 接任 �
 KIN_AFTER = re.compile(r"[与和及]其?(?:妻子|丈夫|配偶|夫人)")
 BREAK = re.compile(r"[，。；：！？、,;:!?（）()\s]")
 # Priority when two names overlap (lower wins), then the longer name.
-_PRIORITY = {"title": 0, "quote": 0, "date": 1, "event": 1, "org": 2, "award": 2, "person": 3, "place": 4, "list": 5,
-             "latin": 5}
+_PRIORITY = {"title": 0, "quote": 0, "date": 1, "event": 1, "org": 2, "award": 2, "building": 2, "person": 3,
+             "byline": 3, "place": 4, "list": 5, "latin": 5}
 # Prepositions jieba may glue to the start of a name it does not know (由金穗 | 装备): never a name's first character
 # there.
 GLUED_LEAD = frozenset("由被在对把从向将经")
@@ -89,6 +89,7 @@ class NameRules:
         self.dictionary = dictionary
         self.org_classes = {s: c for s, v in wl.ORG_SUFFIXES if (c := resolve(v)) is not None}
         self._org_re = suffix_pattern(tuple(self.org_classes))
+        self._org_end_re = re.compile(f"(?:{self._org_re.pattern})$")  # an organisation's ending closing a name
         self._titles_re = suffix_pattern(wl.EXECUTIVE_TITLES + wl.PERSON_TITLES)
         self.person = resolve("Person")
         self.date = resolve("Date")

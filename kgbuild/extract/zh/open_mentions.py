@@ -65,6 +65,7 @@ class OpenNameFinder(OrgNames, CuedOrgNames, WorkNames, ShortNames):
         found += self._org_as_subject(text, tokens, blocked + [(f.mention.start, f.mention.end) for f in found])
         found += self._org_beside_org(text, tokens, found)
         found += self._agents_after_you(text, tokens, found)
+        found += self._buildings(text, tokens, blocked + [(f.mention.start, f.mention.end) for f in found])
         found += self._awards(text, tokens, blocked)
         found += self._events_named(text, tokens, blocked)
         found += self._persons(text, tokens, blocked)

@@ -53,8 +53,10 @@ _UNNAMED_TOPIC = re.compile(r"\s*(?:[^，。；]{0,12}[，,])?\s*(?:该|此|此�
 # A clause that opens by pointing at such a thing (…整车工厂正式投产，该工厂总投资62亿元): the sentence speaks of it
 # from there on
 _UNNAMED_CLAUSE = re.compile(r"\s*(?:该|此|此次|本次)(?!公司|集团|企业|行|校|院|机构)(?P<noun>[\u4e00-\u9fff])")
-_CHILD_AFTER = re.compile(r"(?:旗下的|下属的|的(?:全资|控股|参股)?(?:子公司|下属企业))"
+_CHILD_AFTER = re.compile(r"(?:旗下的|下属的|的(?:全资|控股|参股)?(?:子公司|下属企业)|(?:全资|控股)子公司)"
                           r"(?!(?:则|还|另|主要)?(?:包括|有|为|是)|共|分别|[，。；、])")
+# 公司全资子公司X / 本公司控股子公司X: a report's own subsidiary named right after 公司.
+_OWN_CHILD = re.compile(r"的?(?:全资|控股|参股)?(?:子公司|下属企业|孙公司)")
 # 其代表著作《…》: a work of the person the chunk is about.
 _ITS_WORK = re.compile(r"\s*其(?:代表|主要|最新|第一部|首部|成名)?"
                        r"(?P<kind>著作|作品|代表作|长篇小说|小说|专著|诗集|论文集|"
@@ -125,13 +127,19 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
 
     # ------------------------------------------------------------------ the chunk
 
-    def chunk(self, text: str, mentions: list[Mention],
-              values: list[Mention]) -> tuple[list[OpenFact], list[OpenEvent]]:
-        facts: list[OpenFact] = []
-        # the organisation 公司 / 本公司 / 集团 stands for: a company, never a school or an agency the report names
-        # (公司与清华大学、浙江大学分别共建…: 公司 is not 清华大学)
-        topic_org = next((m for m in mentions if self._org(m) and m.aliases and self._company(m)), None) or next(
+    def chunk_company(self, mentions: list[Mention]) -> Mention | None:
+        """The organisation 公司 / 本公司 / 集团 stands for in a chunk that names it: a company, never a school or an
+        agency the report names (公司与清华大学、浙江大学分别共建…: 公司 is not 清华大学); one with a short name
+        first."""
+        return next((m for m in mentions if self._org(m) and m.aliases and self._company(m)), None) or next(
             (m for m in mentions if self._org(m) and self._company(m)), None)
+
+    def chunk(self, text: str, mentions: list[Mention], values: list[Mention],
+              document_org: Mention | None = None) -> tuple[list[OpenFact], list[OpenEvent]]:
+        """`document_org`: the stand-in for the document's company, where the chunk says 公司 before naming any
+        (`report_reference.stand_in`)."""
+        facts: list[OpenFact] = []
+        topic_org = document_org or self.chunk_company(mentions)
         # what the chunk is about: its first name, unless a place after a verb (鼓浪屿位于福建省…: not 福建省)
         topic = next((m for m in mentions if not self._date(m) and not (self._place(m) and not LEAD_IN.match(
             text[max(text.rfind(e, 0, m.start) for e in "。！？\n") + 1:m.start]))), None)
@@ -251,6 +259,10 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
                 # 学校 / 该校 is the chunk's school; 公司, 本行, 其… its company
                 own = next((m for m in orgs if m.spg_class in self.is_edu), None) if ref.group(0).endswith("校") \
                     else topic_org
+                child = _OWN_CHILD.match(text, clause.start + len(clause.text) - len(clause.text.lstrip()) + ref.end())
+                if child is not None and ref.group(0) != "其":
+                    # 公司全资子公司X于…收购Y: the subsidiary named after 公司 is the subject, whatever 公司 is
+                    own = next((x for x in clause.mentions if x.start == child.end() and self._org(x)), None) or own
                 if ref.group(0) in ("该公司", "该集团") and topic_org is not None:
                     # 甲公司收购了乙公司。该公司于2010年…上市: 该公司 is the company named last before, 公司 the
                     # report's

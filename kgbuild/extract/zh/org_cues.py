@@ -286,8 +286,9 @@ class CuedOrgNames(PersonNames):
                     # the first item may carry the verb before it (拥有远帆快运): keep its last name-like part
                     s = pos
                     pos += len(item) + 1
-                    # the last verb: 有限公司旗下拥有上汽大众 (the item run may start inside the owner's name)
-                    cuts = [*re.finditer(r"(?:拥有|包括|包含|有|如|涵盖|设有|控股)(?=.)", item)]
+                    # the last verb: 有限公司旗下拥有上汽大众 (the item run may start inside the owner's name);
+                    # 来自X、Y等企业 (where the list's members come from)
+                    cuts = [*re.finditer(r"(?:拥有|包括|包含|有|如|涵盖|设有|控股|来自)(?=.)", item)]
                     if cuts:
                         cut = cuts[-1]
                         s, item = s + cut.end(), item[cut.end():]

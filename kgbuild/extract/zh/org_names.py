@@ -37,6 +37,7 @@ _NAME_BOUNDARY = frozenset("创办 创立 创建 收购 并购 设立 成立 新
 _ANY_TITLE = (*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES)
 # Single characters that are verbs or function words before a name, never its first characters (曾任 | 阿里巴巴…).
 _VERB_CHARS = frozenset("任是在有为将会要被让给到去来说做向从把对与和及等经由于曾现原前兼历时")
+_PARTNERSHIP_KIND = re.compile(r"[（(](?:有限|普通)合伙[）)]")
 _ORDINAL = re.compile(r"第[一二三四五六七八九十]{1,3}")
 _BRANCH = re.compile(r"(?P<place>[\u4e00-\u9fff]{2,4}?)(?:分行|支行)")
 # 越南企业河内升腾机电股份公司, 日本企业大和升降机株式会社: a country and what kind of body it is (企业, 公司, 化工企业)
@@ -51,6 +52,8 @@ _VERB_AND_YU = frozenset("毕业于 就读于 肄业于 求学于 任职于 就�
 # Who runs a school or a body, words that name none of them without the country before (新加坡国立大学).
 _STATUS = frozenset("国立 州立 公立 私立 市立 皇家 联邦".split())
 _GOVERNMENT_ENDINGS = frozenset({"委员会", "部", "局", "署", "厅", "办公室"})
+# Single-character endings a kind noun ends with (机械厂, 教育厅, 工程局), where jieba's token is the whole kind.
+_KIND_NOUN_ENDS = frozenset("厂局厅")
 
 
 class OrgNames(NameRules):
@@ -70,11 +73,20 @@ class OrgNames(NameRules):
             joined = m.group(0) in ("部", "委员会", "局", "署", "厅") and k >= 2 and tokens[k - 1].word == "和" \
                 and tokens[k].end == s and all(_FIELD.fullmatch(tokens[i].word)
                                                and tokens[i].pos in ("n", "vn", "nz", "v") for i in (k, k - 2))
-            if len(m.group(0)) == 1 and not joined and tok.word != m.group(0) and (
-                    self.dictionary.is_common(tok.word) or tok.pos in ("v", "f", "vn", "d")):
+            # 洛阳嵘川机械厂, 江西省教育厅, 铁道部第四工程局: a noun of three characters or more that ends in 厂 / 局 /
+            # 厅 is a kind of works or bureau (机械厂, 教育厅), which a name before it makes one body; checked below
+            # that the walk back kept a name and not only ordinary words (产业格局 is two characters' ending)
+            in_word = len(m.group(0)) == 1 and not joined and tok.word != m.group(0) and (
+                self.dictionary.is_common(tok.word) or tok.pos in ("v", "f", "vn", "d"))
+            kind_noun = in_word and m.group(0) in _KIND_NOUN_ENDS and len(tok.word) >= 3 \
+                and tok.word.endswith(m.group(0)) and tok.end == e and tok.pos in ("n", "nt", "nz") \
+                and tok.word not in wl.ORG_STOP
+            if in_word and not kind_noun:
                 continue  # 签署, 南部, 格局: the ending is the last character of an ordinary word
             if (whole := COMPANY_FORM.match(text, e)) is not None and m.group(0) in ("集团", "控股集团"):
                 e = whole.end()  # 浙江吉利控股集团有限公司: the legal form after 集团 is the end of the name
+            if m.group(0) == "合伙企业" and (partners := _PARTNERSHIP_KIND.match(text, e)) is not None:
+                e = partners.end()  # 某某投资合伙企业（有限合伙）: the kind of partnership in brackets ends the name
             if m.group(0).endswith("银行") and (branch := _BRANCH.match(text, e)) is not None \
                     and self.dictionary.known_place(re.sub("[省市]$", "", branch.group("place")), 1):
                 e = branch.end()  # 榕城银行福州分行 (jieba: 分行 a verb): a bank's branch in a city is named so
@@ -122,6 +134,13 @@ class OrgNames(NameRules):
                     break
                 start = tokens[k].start
                 k -= 1
+            if start == tok.start and k >= 1 and tokens[k].end == start and tokens[k].pos == "n" \
+                    and len(tokens[k].word) == 2 and tokens[k - 1].end == tokens[k].start \
+                    and tokens[k - 1].pos == "ns" and tokens[k - 1].word.endswith(("省", "市", "区", "县")) \
+                    and self.org_classes[m.group(0)] == self.government:
+                # 蚌埠市 | 市场 (a word of the stop list) | 监督管理局: a city's bureau named for its field, the
+                # field an ordinary noun between the city and the ending
+                start, k = tokens[k - 1].start, k - 2
             if k >= 0 and tokens[k].end == start and self._lone_first_char(tokens, k, start):
                 start, k = tokens[k].start, k - 1  # 是 | 东 | 昇 | 汽车集团有限公司: 东昇, a brand jieba cut apart
             if s - start >= 2 and self._bare(text[start:s], tokens, start):
@@ -189,8 +208,10 @@ class OrgNames(NameRules):
                     NOT_EMPLOYER_LEAD)):
                 continue  # 当地政府, 有关部门: which body the text does not say; 国际医疗部: a department of one
             first_word = next((wl_ for wl_ in wl.COUNTRIES if name.startswith(wl_)), None)
+            # (瑞士证券交易所, 新加坡交易所: what follows the country is a bare kind, 证券交易所, that names no body
+            # without it, so the country is part of the name)
             if first_word and first_word != "中国" and len(name) - len(first_word) >= 4 and self.country \
-                    and not COMPANY_FORM.search(name) \
+                    and not COMPANY_FORM.search(name) and name[len(first_word):] not in wl.ORG_STOP \
                     and not name[len(first_word):-len(m.group(0))].startswith(tuple(_STATUS)):
                 # (新加坡国立大学: what stands between the country and the ending is a status, 国立, that names no
                 # school without the country, so the country is part of the name)
@@ -225,11 +246,14 @@ class OrgNames(NameRules):
             if len(suffix) == 1 and self.dictionary.is_common(name):  # 格局, 内部: words, not bodies
                 continue
             if self._common(name) or _INDEFINITE.search(text[max(0, start - 14):start]) or any(
-                    len(t.word) > 1 and t.word.endswith(("性", "型")) for t in tokens if start <= t.start < s):
+                    len(t.word) > 1 and t.word.endswith(("性", "型")) and t.word not in wl.ORG_NAME_WORDS
+                    for t in tokens if start <= t.start < s):
                 continue  # 一所位于成都的综合性研究型大学, 重点综合性大学: a description, not a name
             words = [t.word for t in tokens if start <= t.start < s]
             if text[start - 1:start] == "的" and words and all(self._common(w) for w in words):
                 continue  # 是农业农村部直属的全国重点大学: ordinary words after 的 describe, they name nothing
+            if kind_noun and (start >= tok.start or self._bare(text[start:tok.start], tokens, start)):
+                continue  # 机械厂, 新建的机械厂: a kind of works and no name before it
             cls = self.org_classes[suffix]
             if self.government and any(w in name for w in wl.GOVERNMENT_WORDS) and cls != self.company:
                 cls = self.government
@@ -244,14 +268,15 @@ class OrgNames(NameRules):
         for f in found:
             m, first = f.mention, starts.get(f.mention.start)
             glued = m.name[:1] in GLUED_LEAD or (m.name[:1] == "任" and m.start > 0
-                                                  and text[m.start - 1] in "起现曾兼出升转改调") or (
+                                                  and text[m.start - 1] in "起现曾兼出升转改调前") or (
                 # 曾任职于 | 于岚霄 (nr) | 游戏有限公司: 于 after 任职 / 就职 / 供职 / 隶属 / 毕业 is the preposition
                 m.name[:1] == "于" and m.start > 0 and text[m.start - 1] in "职属业")
             # 曾任鑫 (nr) | 捷 | 物流股份有限公司: jieba glued a whole post verb to a name it did not know
             lead = 2 if m.name[:2] in HOLDS_POST_WORDS else 1
             if f.how == "org" and (glued or lead == 2) and len(m.name) >= 3 + lead and first is not None \
                     and len(first.word) > lead and self.dictionary.entry(first.word) is None:
-                # (2016年起任 | 华澜律师事务所: 任 is the verb of holding a post after 起 / 现 / 曾…, no surname there)
+                # (2016年起任 | 华澜律师事务所: 任 is the verb of holding a post after 起 / 现 / 曾 / 此前…, no surname
+                # there)
                 m.start += lead
                 m.name = m.form = m.name[lead:]
             elif f.how == "org" and m.name[:3] in _VERB_AND_YU and len(m.name) >= 3 + 3:

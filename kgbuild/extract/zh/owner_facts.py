@@ -23,6 +23,15 @@ _SUBSIDIARY_BESIDE = re.compile(r"(?:及|和|与|以及|通过|借助|携)(?:其
 _LIST_OPENS = re.compile(r"\s*(?:分别为|分别是|即|包括|为|是)?\s*")
 
 
+# X的全资子公司Y, X全资子公司Y, and a clause's opening 公司(的)全资子公司Y (group 1: the report's own company)
+_CHILD_OF = re.compile(r"(?:^\s*(本公司|公司|本集团|本行))?(?:的(?:全资|控股|参股)?|(?:全资|控股|参股))子公司")
+
+
+# 成为X的全资子公司, 成为其子公司, 成为公司控股子公司 (group 3: a report's own company, written without 的)
+_BECOMES_CHILD = re.compile(r"(?:成为|是|为)(?:(.{0,16}?)的|(其)|(本公司|公司|本集团|本行))"
+                            r"(?:全资|控股|参股)?(?:子公司|下属企业|下属公司)")
+
+
 class OwnerFacts(ClauseRules):
     """Parents and subsidiaries."""
 
@@ -49,9 +58,11 @@ class OwnerFacts(ClauseRules):
             first = next((x for x in self._after(clause, cs + m.end()) if x.start <= cs + m.end() + 1), None)
             for x in self._listed(clause, first.start, self._org) if first is not None else []:
                 add(x, "partOf", owner)
-        for m in re.finditer(r"的(?:全资|控股|参股)?子公司", c):
-            # 金穗装备的全资子公司金穗（哈萨克斯坦）农机有限公司: the name right after is the one before's
-            parent = next((x for x in clause.mentions if x.end == cs + m.start() and self._org(x)), None)
+        for m in _CHILD_OF.finditer(c):
+            # 金穗装备的全资子公司金穗（哈萨克斯坦）农机有限公司 (or 金穗装备全资子公司…): the name right after is the
+            # one before's; 公司全资子公司X: a report's 公司 is the company it stands for
+            parent = next((x for x in clause.mentions if x.end == cs + m.start() and self._org(x)), None) or (
+                topic_org if m.group(1) else None)
             child = next((x for x in clause.mentions if x.start == cs + m.end() and self._org(x)), None)
             for x in self._listed(clause, child.start, self._org) if child is not None else []:
                 add(x, "partOf", parent)  # …的全资子公司A和B: each
@@ -113,10 +124,12 @@ class OwnerFacts(ClauseRules):
         topic_org, orgs, add = scope.topic_org, scope.orgs, scope.add
         c, cs = clause.text, clause.start
         # 成为其全资子公司: 其 is the organisation named before (成都云图…由华信控股…收购，成为其全资子公司)
-        if (m := re.search(r"(?:成为|是|为)(?:(.{0,16}?)的|(其))(?:全资|控股|参股)?(?:子公司|下属企业|下属公司)", c)):
+        if (m := _BECOMES_CHILD.search(c)):
             owner = next((x for x in self._after(clause, cs + m.start(1))
                           if self._org(x) and x.end <= cs + m.end(1)), None) if m.group(1) is not None else None
-            if owner is None and re.search(r"(?:集团|公司|其|本公司|该公司)$", m.group(1) or m.group(2)):
+            if m.group(3) is not None:
+                owner = topic_org  # 该公司成为公司控股子公司: the report's own company
+            elif owner is None and re.search(r"(?:集团|公司|其|本公司|该公司)$", m.group(1) or m.group(2)):
                 owner = self._last_org(sentence, cs, not_named=subject.name) or topic_org
             held = subject
             if re.match(r"\s*后者", c):

@@ -51,6 +51,16 @@ _AFTER_ONCE = frozenset("在任经于为是被与担获先多")  # what follows 
 _WHOSE_PERSON = re.compile(r"(?:" + "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True))
                            + r"|公司|集团|大学|学院|医院|研究院|研究所)的")
 _NOT_IN_NAME = frozenset({"v", "p", "c", "u", "uj", "ul", "ud", "uz", "d", "r", "f", "m", "x", "q", "y", "vn", "t"})
+# A byline's space between a reporter's title and the name (（记者 韦晗舟）), and what closes the name there.
+_BYLINE_GAP = re.compile(r"[ \u3000]{1,2}(?=[\u4e00-\u9fff])")
+_BYLINE_CLOSE = frozenset("）) \u3000、")
+# What closes a list of people after its last name: acting together or alike, a verb of people, or the clause's end.
+_LISTED_GIVEN = re.compile(r"[\u4e00-\u9fff]{1,2}?(?=共同|均|分别|一起|二人|两人|夫妇|领衔|等|[，。；、]|"
+                           + "|".join(wl.PERSON_VERBS) + ")")
+# A person's name and then a post held or no longer held (靳穆川不再兼任总经理, 何立言仍担任董事长).
+_ADVERB_AND_POST = re.compile(r"(?:不再|仍然|仍|继续|也|还|已|将)(?:兼任|担任|出任|任职)|兼任")
+# The given name after 的 and a surname: two characters up to the clause's end or 于 and a year (的糜子骞于2016年).
+_GIVEN_AFTER_DE = re.compile(r"[\u4e00-\u9fff]{2}(?=[。；]|[，,](?!\s*[的和与及])|于\d{4}年)")
 _NAME_LEAD = frozenset("由 与 和 及 被 的 将 向 对 在 把 给 为 是 据 同 跟 让 请 经 从 当 随 根据".split())
 
 
@@ -121,7 +131,7 @@ class PersonNames(NameRules):
         out: list[Found] = []
         seen: set[int] = set()
 
-        def add(start: int, end: int | None, title: str | None = None) -> None:
+        def add(start: int, end: int | None, title: str | None = None, how: str = "person") -> None:
             if end is None or start in seen or overlaps(blocked, start, end):
                 return
             if end - start == 3 and text[end - 1] == "曾" and text[end:end + 1] in _AFTER_ONCE \
@@ -132,10 +142,16 @@ class PersonNames(NameRules):
                 seen.add(start)
                 # the title is what the person is (董事长, 作家): a concept the align stage links them to
                 out.append(Found(Mention(name, self.person, start, end, name, semantic_type=title),  # type: ignore[arg-type]
-                                 "person"))
+                                 how))
 
         for m in self._titles_re.finditer(text):  # 董事长徐直军, 作家周慕白; 董事长为钱志远
             add(m.end(), self._person_after_title(text, tokens, m.end()), m.group(0))
+            if (gap := _BYLINE_GAP.match(text, m.end())) is not None:
+                # 本报讯（记者 韦晗舟）: a byline writes a space between the title and the name, closed by the bracket;
+                # found as a byline, a name the relation rules leave alone (who wrote the news is no party to it)
+                end = self._cued_person(text, tokens, gap.end())
+                if end is not None and text[end:end + 1] in _BYLINE_CLOSE:
+                    add(gap.end(), end, m.group(0), "byline")
             if text[m.end():m.end() + 1] == "为":
                 # (馆长为文献学家P, 院长为文博专家P: what the person is, a field and 学家 / 专家, comes before the name)
                 described = _FIELD_EXPERT.match(text, m.end() + 1)
@@ -169,7 +185,7 @@ class PersonNames(NameRules):
             after = text[end:end + 4]
             lead = (tok.start == 0 or text[tok.start - 1] in "。！？\n") and text[end:end + 1] in "，,（("
             opens_entry = lead and _ENTRY_LEAD.match(text[end:end + 8])
-            if after.startswith(wl.PERSON_VERBS) or opens_entry:
+            if after.startswith(wl.PERSON_VERBS) or opens_entry or _ADVERB_AND_POST.match(text, end):
                 add(tok.start, end)
         # A name right before 任 and a post (目前，廉 | 启航 (a verb) | 任公司董事长) or before "and his wife"
         # (由陈远航与妻子林秋雨, jieba: 陈 | 远航) is a person's, where a surname opens it and what comes before it
@@ -200,6 +216,21 @@ class PersonNames(NameRules):
         for m in _BIRTH_ENTRY.finditer(text):  # 钟南山，1936年出生于… (jieba: 钟南山 a place): an entry about a person
             if surname_at(text, m.start(1)) and m.start(1) not in seen:
                 add(m.start(1), m.end(1))
+        for m in re.finditer("的", text):
+            # 毕业于广西科技大学的覃永康。, 博士毕业的糜子骞于2016年创立: after what a person is or did, and 的, a
+            # surname and two characters that end the clause or come before 于 and a year, where jieba's cut starts and
+            # ends
+            # there and the whole is no word of its dictionary (的张家界。: a place jieba tags as a person's name)
+            pos = m.end()
+            surname = surname_at(text, pos)
+            given = _GIVEN_AFTER_DE.match(text, pos + surname) if surname else None
+            if given is None or self.dictionary.entry(text[pos:given.end()]) is not None \
+                    or not any(t.start == pos for t in tokens) \
+                    or not any(t.end == given.end() for t in tokens) \
+                    or any(t.start == pos and t.end == given.end() and t.pos not in ("nr", "nrfg") for t in tokens) \
+                    or self._common(text[pos + surname:given.end()]):
+                continue
+            add(pos, given.end())
         for m in _WHOSE_PERSON.finditer(text):
             # 运营总监的彭晓东于…, 云帆科技有限公司的郝思远等: a name jieba tags as a person's, right after a title or
             # an organisation and 的, and before a list's or a clause's next word (协和医院的张伟医生: the domain's
@@ -208,12 +239,27 @@ class PersonNames(NameRules):
             if end is not None and text[end:end + 1] in "、等于和及与，,。；;":
                 add(m.end(), end)
         for f in list(out):
-            # 演员司马悦、郝云舒: a name jieba tags as a person's, listed right after a person found
+            # 演员司马悦、郝云舒: a name jieba tags as a person's, listed right after a person found; or
+            # 校友卓一凡和车雨辰共同创立, 演员庄以宁、钱奕辰领衔主演: a surname and one or two characters listed right
+            # after one, closed by what people do together or alike (共同, 均, 分别) or by the clause's end
             end = f.mention.end
-            while text[end:end + 1] == "、" and (nxt := self._tagged_person(text, tokens, end + 1)) is not None:
+            while text[end:end + 1] in "、和与及" and (
+                    nxt := (self._tagged_person(text, tokens, end + 1) if text[end] == "、" else None)
+                    or self._listed_person(text, end + 1)) is not None:
                 add(end + 1, nxt)
                 end = nxt
         return out
+
+    def _listed_person(self, text: str, pos: int) -> int | None:
+        """The end of a name at `pos` in a list of people: a surname and one or two characters before what closes
+        the list (`_LIST_CLOSE`), where the whole is no ordinary word."""
+        surname = surname_at(text, pos)
+        if not surname:
+            return None
+        given = _LISTED_GIVEN.match(text, pos + surname)
+        if given is None or not self._valid_person(text[pos:given.end()]):
+            return None
+        return given.end()
 
     def _tagged_person(self, text: str, tokens: list[Token], pos: int) -> int | None:
         """The end of a name at `pos` that jieba's own cut tags as a person's (nr) and a surname opens."""

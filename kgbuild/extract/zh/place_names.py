@@ -42,10 +42,46 @@ class PlaceNames(NameRules):
             return self.city
         return None
 
+    def _placed_city(self, tokens: list[Token], i: int, out: list[Found]) -> bool:
+        """江门, 合肥, 海口, 卑尔根: a city jieba's dictionary lists rarely as a place, or lists only with its 市
+        (合肥市 ns, 合肥 a noun), where the text puts it as a place: after 在 / 于 / 赴 and before the verb of what
+        happened there (在合肥闭幕, 在江门发布), or listed right after a place found (广州、深圳和海口)."""
+        tok = tokens[i]
+        before = tokens[i - 1] if i > 0 else None
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        if before is None or before.end != tok.start or not 2 <= len(tok.word) <= 4:
+            return False
+        at = before.word in ("在", "于", "赴") and after is not None and after.start == tok.end and after.pos == "v"
+        listed = before.word in ("、", "和", "及", "与") and i >= 2 and any(
+            f.mention.end == tokens[i - 2].end and f.mention.spg_class in (self.city, self.region) for f in out)
+        return (at or listed) and HAN.match(tok.word) is not None and tok.word not in wl.PLACE_STOP \
+            and tok.word not in wl.STOP_NAMES and (self.dictionary.city_stem(tok.word)
+                                                  or self.dictionary.known_place(tok.word, 1)) \
+            and self._place_class(tok.word) is None
+
     def _places(self, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
         out = []
         for i, tok in enumerate(tokens):
             if overlaps(blocked, tok.start, tok.end):
+                continue
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+            if tok.pos in ("nr", "nrt", "nz") and nxt is not None and nxt.word == "市" and nxt.start == tok.end \
+                    and len(tok.word) >= 3 and HAN.match(tok.word) and tok.word[0] not in wl.SURNAMES \
+                    and self.city and not self._common(tok.word):
+                # 阿威罗 (nr) | 市, 诺维萨德 (nrt) | 市: a foreign city jieba reads as a person's name, written with its
+                # level
+                out.append(Found(Mention(tok.word + "市", self.city, tok.start, nxt.end, tok.word + "市"), "place"))
+                continue
+            if tok.pos != "ns" and tok.word in wl.COUNTRIES and self.country and not self._common(tok.word):
+                # 塞尔维亚 (nrt), 乌克兰 (nr): a country jieba's dictionary tags as a person's name is the country
+                out.append(Found(Mention(tok.word, self.country, tok.start, tok.end, tok.word), "place"))
+                continue
+            if tok.word.endswith("籍") and tok.word[:-1] in wl.COUNTRIES and self.country:
+                # 德国籍工程师: a nationality names its country
+                out.append(Found(Mention(tok.word[:-1], self.country, tok.start, tok.end - 1, tok.word[:-1]), "place"))
+                continue
+            if self.city and self._placed_city(tokens, i, out):
+                out.append(Found(Mention(tok.word, self.city, tok.start, tok.end, tok.word), "place"))
                 continue
             if tok.pos != "ns":
                 # jieba tags many foreign cities as person names (布达佩斯 nr): after 出生于 / 位于 / 定居 the
@@ -66,7 +102,6 @@ class PlaceNames(NameRules):
                     out.append(Found(Mention(tok.word, cls, tok.start, tok.end, tok.word), "place"))
                 continue
             cls = self._place_class(tok.word)
-            nxt = tokens[i + 1] if i + 1 < len(tokens) else None
             if cls is not None and nxt is not None and nxt.start == tok.end and nxt.word in _PLACE_LEVELS \
                     and (whole := self._place_class(tok.word + nxt.word)) is not None:
                 # 越南 | 平阳 | 省: jieba cut the level off a place it knows; the name written is the whole

@@ -18,6 +18,15 @@ _OWNER_BEFORE_NAME = re.compile(r"(?:^|(?<=[^该]))(?:本公司|公司)(?:实际
 _SPOUSES = re.compile(r"[与和及]其?(?:妻子|丈夫|配偶|夫人)$")
 
 
+# 前十名股东中 / 前10名无限售条件股东中 / 主要股东中: a sentence listing a company's shareholders
+_TOP_HOLDERS = re.compile(r"(?:前(?:十|10)名|前十大|主要)(?:无限售条件)?(?:普通股)?股东(?:中|情况|持股情况)")
+# A持股比例为46.35% / B持股5.12% / C持有4.27%: a holder opening a clause with its stake
+_HOLDER_STAKE = re.compile(r"\s*(?P<who>[^，。；]{2,30}?)(?:持股|持有)(?:比例)?(?:为|约为|达)?("
+                           + VALUE_RE.pattern + r")")
+# the signatories of a report's statements (公司负责人 / 主管会计工作负责人 / 会计机构负责人(会计主管人员)), each
+# followed by the person's name
+_SIGNATORY = re.compile(r"(?:公司负责人|主管会计工作(?:的)?负责人|会计机构负责人)(?:[（(]会计主管人员[）)])?")
+
 class ReportFacts(ClauseRules):
     """Report phrases: shareholders, appointments, listings, seats, spouses, products."""
 
@@ -56,6 +65,8 @@ class ReportFacts(ClauseRules):
         self._holder_named_owner(text, clause, timed, sentence, topic_org, add)
         self._stake_in_company(text, clause, subject, timed, topic_org, sentence_end, add)
         self._founders_stakes(text, clause, sentence, add)
+        self._listed_holders(text, clause, sentence, topic_org, add)
+        self._signatories(clause, subject, topic_org, add)
         if (hit := re.match(r"\s*(?:为|是)(?:本公司|公司)的?(?:共同)?(?:控股股东|实际控制人|第一大股东)",
                             c)) is not None \
                 and topic_org is not None:
@@ -170,6 +181,36 @@ class ReportFacts(ClauseRules):
             parent = parents[-1] if parents else org_subject
             for sub in self._listed(clause, cs + hit.end(), self._org):
                 add(sub, "partOf", parent)
+
+    def _signatories(self, clause: Clause, subject: Mention, topic_org: Mention | None,
+                     add: Callable[..., None]) -> None:
+        """公司负责人P、主管会计工作负责人Q及会计机构负责人(会计主管人员)R保证…: the three who sign every Chinese
+        report's statements work for its company."""
+        company = subject if self._org(subject) and self._company(subject) else topic_org
+        for m in _SIGNATORY.finditer(clause.text) if company is not None else ():
+            signer = next((x for x in clause.mentions if x.start == clause.start + m.end() and self._person(x)), None)
+            add(signer, "worksFor", company)
+
+    def _listed_holders(self, text: str, clause: Clause, sentence: list[Mention], topic_org: Mention | None,
+                        add: Callable[..., None]) -> None:
+        """前十名股东中，A持股比例为46.35%，B持股5.12%: each holder listed with its stake owns the company whose
+        shareholders the sentence lists (named right before 前十名股东, else the report's own)."""
+        c, cs = clause.text, clause.start
+        held = _HOLDER_STAKE.match(c)
+        if held is None or not held.group(2).endswith("%"):
+            return
+        listing = _TOP_HOLDERS.search(text, max(0, cs - 200), cs)
+        start = text.rfind("。", 0, cs) + 1
+        if listing is None or listing.start() < start:
+            return  # not a sentence that lists shareholders
+        holder = next((x for x in clause.mentions if x.start == cs + held.start("who") and x.end == cs + held.end("who")
+                       and (self._org(x) or self._person(x))), None)
+        owned = next((x for x in sentence if self._company(x) and x.end == listing.start()), None) or topic_org
+        if holder is None or owned is None or owned.name == holder.name or holder.name in owned.aliases:
+            return
+        at = cs + held.start(2)
+        share = Mention(held.group(2), self.fallback, at, at + len(held.group(2)), held.group(2), kind="value")
+        add(owned, "ownedBy", holder, [("比例", share)])
 
     def _founders_stakes(self, text: str, clause: Clause, sentence: list[Mention], add: Callable[..., None]) -> None:
         """A与B共同出资设立C，注册资本…，其中A持股60%: a founder's stake in the company the sentence set up makes it

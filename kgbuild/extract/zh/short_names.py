@@ -24,7 +24,7 @@ _FULL_NAME = re.compile(r"(?:^|(?<=[，。；：！？\n]))\s*(?P<short>[\u4e00-
                         r"(?:全称|全名)(?:为|是)?[：:\s]*")
 # What a company makes, at the end of its name's core (景祺户外用品股份有限公司, 景祺户外 after): news drops it as it
 # drops the words of company names; only the short form a chunk writes again is taken, never a name's walk
-_GOODS = wl.ORG_NAME_WORDS | {"用品", "制品", "器材", "设备", "服饰"}
+_GOODS = wl.ORG_NAME_WORDS | {"用品", "制品", "器材", "设备", "装备", "服饰"}
 _GOODS_AT_END = re.compile("(?:" + "|".join(sorted(_GOODS, key=len, reverse=True)) + ")$")
 _ORG_WORDS_AT_END = re.compile("(?:" + "|".join(wl.ORG_NAME_WORDS) + ")+$")  # 创新科技 of 大疆创新科技
 _BODIES_OF_A_COMPANY = frozenset({"董事局", "董事会", "监事会", "股东大会"})
@@ -132,6 +132,13 @@ class ShortNames(PlaceNames):
             shorts = [core[len(place):]]
             while (cut := _GOODS_AT_END.search(shorts[-1])) is not None and cut.start() >= 3:
                 shorts.append(shorts[-1][:cut.start()])  # 芯联存储科技 -> 芯联存储 (not 芯联: 存储 is a word of names)
+            rest = shorts[0]
+            at = m.start + len(place)
+            if len(rest) >= 6 and at + 2 in starts and at + 6 in ends:
+                # 郑州豫礼文化创意有限公司…豫礼文创, 贵州黔源国有资本运营有限公司…黔源国资: Chinese shortens a name to
+                # its first word and the first character of each of the two words after it (文化创意 -> 文创), where
+                # jieba's words start after the first two characters and end after the next four
+                shorts.append(rest[:2] + rest[2] + rest[4])
             for short, (hit_start, hit_end) in ((x, h) for x in shorts if 3 <= len(x) <= 8 and not self._common(x)
                                                 for h in occurrences(x, text)):
                 # 广东粤鲜坊食品有限公司…。粤鲜坊成立于…: a core of three characters names the company only where it

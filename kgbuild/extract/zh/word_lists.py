@@ -29,8 +29,14 @@ ORG_SUFFIXES: tuple[tuple[str, str], ...] = (
     ("博物院", "Organization"), ("博物馆", "Organization"), ("图书馆", "Organization"), ("俱乐部", "Organization"),
     ("美术馆", "Building|Organization"), ("纪念馆", "Building|Organization"), ("艺术馆", "Building|Organization"),
     ("株式会社", "Company|Organization"),  # a Japanese or Korean company's legal form (大邱电装株式会社)
+    # a partnership, as reports name the funds among a company's holders (…投资合伙企业（有限合伙）)
+    ("合伙企业", "Company|Organization"),
     ("工作室", "Company|Organization"), ("厂", "Company|Organization"), ("指挥部", "GovernmentAgency|Organization"),
     ("医院", "Hospital|Organization"),
+    # a body's unit named by what it keeps or does (同济大学档案馆, 中国科学院华南植物园, 紫金山天文台盱眙观测站) and an
+    # alumni body (华南理工大学北京校友会): jieba's one token, so the ending is the whole word
+    ("档案馆", "Organization"), ("植物园", "Organization"), ("天文台", "Organization"), ("观测站", "Organization"),
+    ("校友会", "Organization"),
     ("管理局", "GovernmentAgency|Organization"), ("监督管理局", "GovernmentAgency|Organization"),
     ("管理总局", "GovernmentAgency|Organization"), ("总局", "GovernmentAgency|Organization"),
     ("分局", "GovernmentAgency|Organization"),  # 宁波市公安局鄞州区分局: a bureau's district office
@@ -56,6 +62,7 @@ ORG_STOP = frozenset((
     "开发部 管理部 业务部 财务部 销售部 市场部 技术部 人力资源部 董事会 监事会 股东大会 "
     "证券交易所 会计师事务所 律师事务所 研究中心 博物馆 图书馆 联盟 商会 基金会 联合会 管理局 监督管理局 "
     "科学院 工程院 设计院 电视台 通讯社 新闻社 报社 法院 检察院 研究院 新闻社 "
+    "档案馆 植物园 天文台 观测站 校友会 合伙企业 "
     # the bodies of an event or a competition, named by what they do alone (评审委员会主席由P担任)
     "评审委员会 评选委员会 组织委员会 组委会 评委会 专家委员会 仲裁委员会"
 ).split())
@@ -96,7 +103,10 @@ ORG_NAME_WORDS = frozenset("控股 投资 发展 建设 处理 管理 服务 开
                            # the industries companies are named for (鼎盛医药, 东方电气), after the word
                            # a name starts with
                            "医药 药业 生物 医疗 航空 汽车 电气 机械 重工 光电 材料 化工 食品 乳业 酒业 钢铁 通信 "
-                           "电力 新能源 半导体 智能 软件 船舶 航运 数科 文旅 地产 证券 纺织 家居 电器 出版".split())
+                           "电力 新能源 半导体 智能 软件 船舶 航运 数科 文旅 地产 证券 纺织 家居 电器 出版 "
+                           # what kind of machines a maker makes, adjectives to jieba (桂柳重型装备有限公司,
+                           # 嵘川精密轴承股份有限公司): words of its name, not a description of it
+                           "重型 精密".split())
 # Phrases of company reports after which a name is a person's (实际控制人为孙建国、孙晓梅夫妇; 聘任李卫东为总经理).
 # (实际控制人仍为 / 变更为 / 均为: a report restating or changing who controls the company names a person too)
 PERSON_CUES: tuple[str, ...] = ("实际控制人为", "实际控制人是", "实际控制人仍为", "实际控制人变更为", "实际控制人均为",
@@ -138,6 +148,8 @@ PERSON_TITLES: tuple[str, ...] = (
     "建筑师", "设计师",
     # who a person was at a school, said right before the name (大学同学P, 美术学院毕业生P): no post held there
     "毕业生", "同学", "专家",
+    # an alumnus said before the name (2005届校友P, X大学校友P和Q) and a film's or a series' writer (编剧为P)
+    "校友", "编剧",
 )
 # Words after a name that show it is a person's: 李明远表示, 王蒙山出生于...
 PERSON_VERBS = ("表示", "指出", "认为", "说", "称", "介绍", "强调", "透露", "出席", "出生", "生于", "毕业", "担任",
@@ -170,7 +182,13 @@ COUNTRIES = frozenset((
     "中国 美国 英国 法国 德国 日本 韩国 朝鲜 俄罗斯 意大利 西班牙 葡萄牙 荷兰 比利时 瑞士 瑞典 挪威 丹麦 芬兰 冰岛 "
     "奥地利 波兰 捷克 匈牙利 希腊 土耳其 乌克兰 爱尔兰 加拿大 墨西哥 巴西 阿根廷 智利 秘鲁 哥伦比亚 澳大利亚 新西兰 "
     "印度 巴基斯坦 孟加拉国 新加坡 马来西亚 泰国 越南 印度尼西亚 印尼 菲律宾 缅甸 柬埔寨 老挝 蒙古 哈萨克斯坦 "
-    "伊朗 伊拉克 以色列 沙特阿拉伯 沙特 阿联酋 卡塔尔 埃及 南非 尼日利亚 肯尼亚 埃塞俄比亚 摩洛哥 阿尔及利亚"
+    "伊朗 伊拉克 以色列 沙特阿拉伯 沙特 阿联酋 卡塔尔 埃及 南非 尼日利亚 肯尼亚 埃塞俄比亚 摩洛哥 阿尔及利亚 "
+    # more of Europe, Central and South Asia, Africa and the Americas (约旦, 加纳 and 苏丹 are also ordinary words, and
+    # are left out)
+    "塞尔维亚 罗马尼亚 保加利亚 克罗地亚 斯洛伐克 斯洛文尼亚 立陶宛 拉脱维亚 爱沙尼亚 白俄罗斯 卢森堡 "
+    "乌兹别克斯坦 吉尔吉斯斯坦 塔吉克斯坦 土库曼斯坦 阿塞拜疆 格鲁吉亚 亚美尼亚 斯里兰卡 尼泊尔 文莱 黎巴嫩 "
+    "科威特 巴林 坦桑尼亚 安哥拉 莫桑比克 赞比亚 津巴布韦 乌干达 卢旺达 突尼斯 利比亚 塞内加尔 古巴 委内瑞拉 "
+    "厄瓜多尔 乌拉圭 巴拉圭 玻利维亚 巴拿马 哥斯达黎加"
 ).split())
 PROVINCES = frozenset((
     "北京 天津 上海 重庆 河北 山西 辽宁 吉林 黑龙江 江苏 浙江 安徽 福建 江西 山东 河南 湖北 湖南 广东 海南 四川 "
@@ -249,6 +267,7 @@ PRODUCT_HEADS: tuple[tuple[str, str], ...] = (
     ("住宅项目", "Building|ArtificialObject"), ("楼盘", "Building|ArtificialObject"),
     ("住宅小区", "Building|ArtificialObject"),
     ("大厦", "Building|ArtificialObject"), ("综合体", "Building|ArtificialObject"),
+    ("大楼", "Building|ArtificialObject"),  # 新总部大楼“环越中心”
     ("舰", "Transport|ArtificialObject"),
     ("长篇小说", "Book|Work"), ("小说", "Book|Work"), ("著作", "Book|Work"), ("专著", "Book|Work"), ("诗集",
     "Book|Work"),
@@ -257,6 +276,12 @@ PRODUCT_HEADS: tuple[tuple[str, str], ...] = (
     ("专辑", "MusicalWork|Work"), ("游戏", "Software|Work"), ("杂志", "Periodical|Work"), ("报纸", "Periodical|Work"),
     ("期刊", "Periodical|Work"), ("报告", "Work"), ("白皮书", "Work"), ("论文", "Work"),
 )
+# Endings of buildings' names, read on a quoted name's own words (更名为“楚味体育馆”).
+BUILDING_ENDINGS = ("体育馆", "体育场", "体育中心", "大厦", "大楼", "酒店", "剧院", "大剧院", "大桥", "博览中心")
+# Endings of buildings' and structures' names written without quotes (潇水大桥, 横店影视城, 鹰嘴岩水库): the words
+# before them say which one.
+STRUCTURE_ENDINGS = ("体育馆", "体育场", "体育中心", "大桥", "特大桥", "酒店", "影视城", "数据中心", "大剧院", "剧院",
+                     "机场", "隧道", "水库")
 # Award endings: 茅盾文学奖, 国家科学技术进步奖, 五一劳动奖章.
 AWARD_SUFFIXES = ("奖章", "勋章", "奖", "荣誉称号")
 # The words a named event ends with (第十届长白山国际电影节, 2025年全国田径锦标赛): the schema's Event (its

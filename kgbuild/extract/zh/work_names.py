@@ -14,6 +14,7 @@ from kgbuild.extract.zh.name_rules import (
     Found,
     NameRules,
     overlaps,
+    unknown_char,
 )
 from kgbuild.extract.zh.segment import Token
 
@@ -30,6 +31,8 @@ _NOUN_AFTER_QUOTES = re.compile(r"(?:系列|牌)?([\u4e00-\u9fffA-Za-z]{1,10})")
 # A maker's verb and 的, then at most a description, right before the quotes (联合研制的…主轴承“…”).
 _MADE_BEFORE = re.compile(r"(?:研制|研发|开发|设计|生产|制造|打造)的[^，。；、“”《》\n]{0,24}$")
 _EDITION_BEFORE = re.compile(r"第[一二三四五六七八九十百零\d]+届$")  # 第四届 right before a prize's name
+# The verbs of naming right before quotes (命名为, 更名为, 名称为): the quoted name is given to a thing or a body.
+_NAMING_BEFORE = re.compile(r"(?:命名为|更名为|改名为|定名为|名称为|名称变更为|冠名为)[：:\s]*$")
 _EDITION = re.compile(r"(?:第[一二三四五六七八九十百零\d]+届|\d{4}年度?)$")
 
 
@@ -138,7 +141,10 @@ class WorkNames(NameRules):
                 out.append(Found(Mention(m.group(1), cls, m.start(1), m.end(1), m.group(1)), "title"))
         for m in _QUOTED.finditer(text):
             spans.append((m.start(), m.end()))
-            if re.search(r"(?:简称|称|名为|又名|俗称)[为：:\s]*$", text[:m.start()]):
+            # 被命名为“俞砚农星”, 更名为“楚味体育馆”, 名称为“衡正南粤律师事务所”: a name given, a thing or a body of its
+            # own (a new name is no declared short name)
+            naming = _NAMING_BEFORE.search(text, max(0, m.start() - 8), m.start()) is not None
+            if not naming and re.search(r"(?:简称|称|名为|又名|俗称)[为：:\s]*$", text[:m.start()]):
                 continue  # a declared short name: an alias, not a thing of its own
             cls = self._head_before(text, m.start())
             if cls:
@@ -165,10 +171,59 @@ class WorkNames(NameRules):
             elif self.award and m.group(1).endswith(("奖", "奖章", "勋章")) \
                     and _EDITION_BEFORE.search(text[:m.start()]):
                 cls, phrase = self.award, ""  # 第九届“江南企业家精神奖”评选结果揭晓: a prize given by edition
+            elif (own := self._own_ending(m.group(1))) is not None:
+                # “衡正南粤律师事务所”, 作品曾获“长江水墨双年展金奖”, 河海大学的“零点队”: a quoted name that ends the
+                # way a body's, a prize's, a team's or a building's name ends is one, whatever the words around it
+                cls, phrase = own, ""
+            elif naming and not re.search(r"简称[^，。；]{0,6}$", text[max(0, m.start() - 16):m.start()]):
+                cls, phrase = self.resolve("Thing"), ""  # 小行星被命名为“俞砚农星”: what is named, of no kind said
             if cls:
                 out.append(Found(Mention(m.group(1), cls, m.start(1), m.end(1), m.group(1),
                                          semantic_type=phrase if len(phrase) >= 2 else None), "quote"))
         return out, spans
+
+    def _buildings(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
+        """潇水大桥, 长沙国际体育中心体育馆, 青岛崂山阿尔彭庭度假酒店: a building or a structure named by its ending,
+        the name reaching back over the name-like words before it, at least one of them a proper name (a place, a
+        person's or a rare word jieba does not know), never over a province, a country or a place written with its
+        level (浙江 | 横店影视城, 弥勒市 | 鹰嘴岩水库: where it stands, not its name)."""
+        cls = self.resolve("Building|ArtificialObject")
+        if cls is None:
+            return []
+        out: list[Found] = []
+        for i, tok in enumerate(tokens):
+            if not tok.word.endswith(wl.STRUCTURE_ENDINGS) or overlaps(blocked, tok.start, tok.end):
+                continue
+            start, k, proper = tok.start, i - 1, False
+            while k >= 0 and tokens[k].end == start and tok.end - tokens[k].start <= 16 \
+                    and (self._namey(tokens[k]) or tokens[k].word == "度假") \
+                    and not overlaps(blocked, tokens[k].start, tokens[k].end):
+                w = tokens[k].word
+                if w in wl.PROVINCES or w in wl.COUNTRIES or w[-1] in "省市区县":
+                    break  # (弥勒 | 市 | 鹰嘴岩水库: a place's level ends where it stands, jieba's word or its own)
+                proper = proper or (tokens[k].pos in ("ns", "nr", "nrt", "nz", "j") and len(w) >= 2) \
+                    or unknown_char(tokens[k])
+                start, k = tokens[k].start, k - 1
+            name = text[start:tok.end]
+            if proper and start < tok.start and not self._common(name):
+                out.append(Found(Mention(name, cls, start, tok.end, name), "building"))
+        return out
+
+    def _own_ending(self, name: str) -> str | None:
+        """The class a quoted name's own ending gives it: an organisation's (…律师事务所, …有限公司), a prize's (…奖), a
+        team's (…队) or a building's (…体育馆); None for none, a bare kind (本公司) or an ordinary word."""
+        if self._common(name) or name in wl.ORG_STOP or name in wl.AWARD_STOP:
+            return None
+        org = self._org_end_re.search(name)
+        if org is not None and len(name) >= len(org.group(0)) + 2:
+            return self.org_classes[org.group(0)]
+        if name.endswith(wl.AWARD_SUFFIXES) and len(name) >= 3:
+            return self.award
+        if name.endswith("队") and len(name) >= 3:
+            return self.resolve("SportsTeam|Organization")
+        if name.endswith(wl.BUILDING_ENDINGS) and len(name) >= 4:
+            return self.resolve("Building|ArtificialObject")
+        return None
 
     def _latin_names(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
         """EDSAC（电子延迟存储自动计算器）, ENIAC是一台计算机: a Latin name in Chinese text, typed by the noun of its

@@ -1,0 +1,147 @@
+"""A document's own company, for the chunks that call it only "the company".
+
+A company report names itself once, near its start ("青澜航运股份有限公司（以下简称“青澜航运”或“公司”）"), and
+every later section says 公司 / 本公司 / 本集团 for it, often before naming any other company there ("报告期内，公司
+实现营业收入…。公司全资子公司X…"). An extractor sees one chunk at a time (chunks are cached, and extracted in
+parallel), so it cannot know what such a chunk's 公司 is. It gives the reference a stand-in node instead, marked with
+`STANDS_FOR`, and `FALLBACK` names what the chunk alone would have taken (its first company, or nothing).
+
+`resolve` replaces each stand-in after extraction, once the document's chunks are seen in reading order: by the
+company an earlier chunk of the same document declared (one with a short name of its own, 以下简称), else the first
+company an earlier chunk named, else the chunk's own fallback. A stand-in nothing resolves is dropped with what
+hangs on it, as an unresolved pronoun is: nothing is guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from kgbuild.model import (
+    ChunkExtraction,
+    Drop,
+    DropReason,
+    Entity,
+    Event,
+    HyperNode,
+    ItemKind,
+    Ref,
+    Relation,
+)
+
+# Entity properties of a stand-in (values are lists, as every entity property is).
+STANDS_FOR = "stands_for"  # the words it was written as: ["公司"]
+FALLBACK = "fallback"  # the entity id the chunk alone would have taken, if any
+DEPENDENTS = "dependents"  # ids of the amounts and dates that are entities only through the stand-in's facts
+
+
+def is_stand_in(entity: Entity) -> bool:
+    return STANDS_FOR in entity.properties
+
+
+def document_of(chunk_id: str) -> str:
+    return chunk_id.split("#", 1)[0]
+
+
+def resolve(extractions: Iterable[ChunkExtraction]) -> Iterator[ChunkExtraction]:
+    """`extractions` with every stand-in replaced by the company it stands for (or dropped).
+
+    Extractions come in reading order, a document's chunks one after another (as the build gives them); only the
+    current document's are held, so memory stays one document's worth. A document whose chunks came apart would be
+    resolved run by run: a later run does not see the companies of an earlier one."""
+    declared: dict[str, Entity] = {}  # class -> the first entity of it with a short name of its own (以下简称)
+    first: dict[str, Entity] = {}  # class -> the first entity of that class
+    document = None
+    for ex in extractions:
+        doc = document_of(ex.chunk_id)
+        if doc != document:
+            document, declared, first = doc, {}, {}
+        stand_ins = [e for e in ex.entities if is_stand_in(e)]
+        if stand_ins:
+            ex = _replaced(ex, stand_ins, declared, first)
+        for e in ex.entities:  # what this chunk names, for the chunks after it
+            if not is_stand_in(e):
+                first.setdefault(e.spg_class, e)
+                if e.aliases:
+                    declared.setdefault(e.spg_class, e)
+        yield ex
+
+
+def _replaced(ex: ChunkExtraction, stand_ins: list[Entity], declared: dict[str, Entity],
+              first: dict[str, Entity]) -> ChunkExtraction:
+    own = {e.id: e for e in ex.entities}
+    target: dict[str, Entity | None] = {}
+    for s in stand_ins:
+        earlier = declared.get(s.spg_class) or first.get(s.spg_class)
+        # the chunk's own company, unless the stand-in's facts relate the two: a company is not its own shareholder,
+        # subsidiary or partner (本公司控股股东为X: 公司 is not X)
+        related = {r.object.id if r.subject.id == s.id else r.subject.id
+                   for r in ex.relations if s.id in (r.subject.id, r.object.id)}
+        fallback = next((own[i] for i in s.properties.get(FALLBACK, []) if i in own and i not in related), None)
+        target[s.id] = earlier or fallback
+    # what only an unresolved stand-in's facts made entities (公司实现营业收入4.2亿元: 4.2亿元) goes with it
+    orphaned = {d for s in stand_ins if target[s.id] is None for d in s.properties.get(DEPENDENTS, [])}
+    entities = [e for e in ex.entities if e.id not in target and e.id not in orphaned]
+    for t in target.values():
+        if t is not None and t.id not in {e.id for e in entities}:
+            # provenance: this chunk supports the company too (merged with the earlier chunk's node by id)
+            entities.append(Entity(id=t.id, name=t.name, spg_class=t.spg_class, chunk_ids=[ex.chunk_id]))
+
+    def ref(r: Ref) -> Ref | None:
+        if r.kind == "entity" and r.id in target:
+            t = target[r.id]
+            return t.ref() if t is not None else None
+        return r
+
+    drops: list[Drop] = []
+
+    def drop(kind: ItemKind, detail: str) -> None:
+        drops.append(Drop(stage="extract", reason=DropReason.PRONOUN_UNRESOLVED, kind=kind, detail=detail,
+                          chunk_id=ex.chunk_id))
+
+    relations: list[Relation] = []
+    renamed: dict[str, str | None] = {}  # old relation id -> new (None: dropped)
+    for r in ex.relations:
+        subject, obj = ref(r.subject), ref(r.object)
+        if subject is None or obj is None or subject.id == obj.id:
+            renamed[r.id] = None
+            drop("relation", f"({r.subject.name}, {r.predicate}, {r.object.name}): 公司 names no company here")
+            continue
+        if subject is r.subject and obj is r.object:
+            relations.append(r)
+            continue
+        new_id = Relation.make_id(subject.id, r.predicate, obj.id)
+        renamed[r.id] = new_id
+        relations.append(r.model_copy(update={"id": new_id, "subject": subject, "object": obj}))
+    hypernodes: list[HyperNode] = []
+    for h in ex.hypernodes:
+        ends = []
+        for end in (h.subject, h.object):
+            if end.kind == "relation" and end.id in renamed:
+                new = renamed[end.id]
+                ends.append(None if new is None else Ref(kind="relation", id=new, name=end.name))
+            else:
+                ends.append(ref(end))
+        subject, obj = ends
+        if subject is None or obj is None:
+            continue  # the triple it qualifies was dropped, and counted
+        if subject is h.subject and obj is h.object:
+            hypernodes.append(h)
+            continue
+        hypernodes.append(h.model_copy(update={"id": HyperNode.make_id(subject.id, h.predicate, obj.id),
+                                               "subject": subject, "object": obj}))
+    events: list[Event] = []
+    for ev in ex.events:
+        arguments = {role: [x for x in (ref(a) for a in args) if x is not None] for role, args in ev.arguments.items()}
+        arguments = {role: args for role, args in arguments.items() if args}
+        time = ref(ev.time) if ev.time is not None else None
+        place = ref(ev.place) if ev.place is not None else None
+        if arguments == ev.arguments and time is ev.time and place is ev.place:
+            events.append(ev)
+            continue
+        if not arguments:
+            drop("event", f"{ev.type}:{ev.trigger}: 公司 names no company here")
+            continue
+        events.append(ev.model_copy(update={"id": Event.make_id(ev.type, ev.trigger, arguments),
+                                            "arguments": arguments, "time": time, "place": place}))
+    return ex.model_copy(update={"entities": entities, "relations": relations, "hypernodes": hypernodes,
+                                 "events": events, "drops": [*ex.drops, *drops]})

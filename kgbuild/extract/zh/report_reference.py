@@ -1,0 +1,43 @@
+"""A report's 公司 that no name of its chunk can be: a stand-in for the document's company.
+
+In a company report cut into chunks, a section often opens with 公司 before naming any company ("报告期内，公司实现
+营业收入186.4亿元。公司全资子公司X…"): 公司 is the company the report declared in an earlier chunk, which this chunk
+cannot see, and not X, the first company it names. The stand-in is resolved once the document's chunks are
+assembled (`kgbuild.document_references`); a chunk that names its company before saying 公司 needs none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from kgbuild.extract.zh.mentions import Mention
+
+# 公司 / 本公司 / 本集团 / 本行 (a bank) opening a clause (after a sentence's or clause's punctuation, or the chunk's
+# start), as the subject of what follows; not a label of a converted table (公司名称：, 公司代码) nor a compound
+# (公司章程: a document)
+_OPENING = re.compile(r"(?:^|(?<=[，,。；;！？!?：:\n]))[ \t]*(本公司|公司|本集团|本行)"
+                      r"(?!名称|简称|代码|简介|地址|网址|电话|传真|章程|法定代表人|[：:，,。])")
+
+# 前十名股东中，A持股…: the shareholders of the report's own company, listed before any company is named
+_HOLDERS = re.compile(r"(?:^|(?<=[，,。；;！？!?：:\n]))[ \t]*(?:报告期末|截至[^，。；]{2,14}?[，,]?)?"
+                      r"((?:前(?:十|10)名|前十大)(?:无限售条件)?(?:普通股)?股东)")
+
+STAND_IN_KIND = "document"  # Mention.kind of a stand-in
+
+
+def stand_in(text: str, mentions: list[Mention], is_company: Callable[[Mention], bool],
+             company_class: str) -> Mention | None:
+    """The stand-in for the chunk's first 公司, where it opens a clause before the chunk names any company."""
+    if not company_class:
+        return None
+    first_company = min((m.start for m in mentions if is_company(m)), default=len(text))
+    opening = next((m for m in _OPENING.finditer(text, 0, first_company)
+                    if not any(x.start <= m.start(1) < x.end for x in mentions)), None)
+    if opening is not None:
+        return Mention(opening.group(1), company_class, opening.start(1), opening.end(1), opening.group(1),
+                       kind=STAND_IN_KIND)
+    holders = _HOLDERS.search(text, 0, first_company)
+    if holders is not None:
+        return Mention("公司", company_class, holders.start(1), holders.start(1), "公司", kind=STAND_IN_KIND)
+    return None
