@@ -161,3 +161,16 @@ def test_a_founder_described_before_the_name(zh: ChineseExtractor) -> None:
     # 创始人为旅美学者P: what the founder is stands between 为 and the name
     facts = triples(extract(zh, "岭川医药科技有限公司成立于2016年，总部位于杭州市余杭区，创始人为旅美学者段慕白。"))
     assert ("岭川医药科技有限公司", "foundedBy", "段慕白") in facts
+
+
+def test_founded_in_a_place_on_the_sentences_date(zh: ChineseExtractor) -> None:
+    # X在P成立 with the date opening the sentence: where it was founded stands between X and the verb
+    facts = triples(extract(zh, "6月2日，浙江大学上海校友会在上海成立。"))
+    assert ("浙江大学上海校友会", "foundedOn", "6月2日") in facts
+
+
+def test_the_first_term_holder_of_a_post_with_no_body(zh: ChineseExtractor) -> None:
+    # 首届会长由P担任 after the body's founding: the post is at that body, not the holder's company
+    facts = triples(extract(zh, "6月2日，浙江大学上海校友会在上海成立。首届会长由1995届校友、沪杭建设集团有限公司董事长季明川"
+                                "担任。"))
+    assert ("季明川", "worksFor", "浙江大学上海校友会") in facts

@@ -321,7 +321,7 @@ class CareerFacts(ClauseRules):
                 # …合资成立的X有限公司，…举行开工仪式。…。该公司总经理由P兼任: the one named last before, in this
                 # sentence or an earlier one
                 post_of = self._last_org(sentence, cs) or self._last_org(scope.orgs, cs)
-            if post_of is None and re.fullmatch(r"\s*(?:首任|现任|新任)?", c[:m.start(1)]):
+            if post_of is None and re.fullmatch(r"\s*(?:首任|首届|现任|新任|本届|新一届)?", c[:m.start(1)]):
                 post_of = subject if self._org(subject) else None  # …研究院正式揭牌成立，首任院长由…担任
                 kinds = next((k for t, k in _POST_KINDS.items() if m.group(1).endswith(t)), None)
                 if kinds is not None and not (post_of is not None and any(k in post_of.name for k in kinds)):

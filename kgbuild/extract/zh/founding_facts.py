@@ -52,11 +52,16 @@ class FoundingFacts(ClauseRules):
         if opened is not None and not self._person(subject) and not self._date(subject) and not self._place(subject):
             # 2019年10月建成开放 (the building the sentence is about), …研究院正式揭牌成立 (on the sentence's date):
             # a clause that is only its subject, a date and the opening
-            rest = c[:opened.start()] if subject.start < cs or subject.end > cs + opened.start() \
-                else text[subject.end:cs + opened.start()]
+            rest_at = cs if subject.start < cs or subject.end > cs + opened.start() else subject.end
+            rest = text[rest_at:cs + opened.start()]
             date = next((x for x in clause.mentions if self._date(x) and x.start >= cs + opened.start()), None) \
                 if opened.group("date") else when
-            if rest.strip() == "" and date is not None:
+            # (X于5月18日在北京成立 / X在北京成立: where it was founded may stand between the subject and the verb)
+            at = re.fullmatch(r"\s*(?:于)?(?:\d{4}年[\d月日]*|\d{1,2}月\d{1,2}日)?在(?P<where>[^，。；]{2,12}?)"
+                              r"(?:正式)?", rest)
+            at_place = at is not None and any(self._place(x) and x.start == rest_at + at.start("where")
+                                              for x in clause.mentions)
+            if (rest.strip() == "" or at_place) and date is not None:
                 add(subject, "foundedOn", date)
         m = re.search(r"(?:创办|创立|创建|创设|发起成立|组建)(?:了)?", c)
         founder = self._actor(text, clause, subject, sentence, cs + m.start()) if m is not None else None
