@@ -74,3 +74,36 @@ def test_tables_a_title_does_not_name_take_the_company_the_text_declared(tmp_pat
             "## 第六节 股东情况\n\n| 股东名称 | 持股比例(%) |\n|---|---|\n| 广东粤华投资集团有限公司 | 38.62 |\n")
     _, triples, _ = _build(tmp_path, text)
     assert ("岭南纸业股份有限公司", "ownedBy", "广东粤华投资集团有限公司") in triples
+
+
+def test_column_labels_a_unit_line_officers_by_title_and_a_second_header(tmp_path: Path) -> None:
+    text = """# 华岳精工股份有限公司 2025 年半年度报告摘要
+
+## 第二节 公司基本情况
+
+| 公司名称 | 华岳精工股份有限公司 |
+| --- | --- |
+| 公司简称 | 华岳精工 |
+
+| 股票种类 | 股票上市交易所及板块 | 股票简称 | 股票代码 |
+| --- | --- | --- | --- |
+| A股 | 深圳证券交易所创业板 | 华岳精工 | 300999 |
+
+| 联系人和联系方式 | 董事会秘书 | 证券事务代表 |
+| --- | --- | --- |
+| 姓名 | 潘一鸣 | 柯文卿 |
+
+单位：元 币种：人民币
+
+| 项目 | 本报告期 | 上年同期 | 本报告期比上年同期增减(%) |
+| --- | --- | --- | --- |
+| 营业收入 | 1,520,330,100.25 | 1,402,118,300.00 | 8.43 |
+|  | 本报告期末 | 上年度末 | 本报告期末比上年度末增减(%) |
+| 总资产 | 6,402,500,000.00 | 6,100,000,000.00 | 4.96 |
+"""
+    names, triples, qualifiers = _build(tmp_path, text)
+    company = "华岳精工股份有限公司"
+    assert {(company, "listedIn", "深圳证券交易所"), ("潘一鸣", "worksFor", company), ("柯文卿", "worksFor", company),
+            (company, "营业收入", "1,520,330,100.25元"), (company, "总资产", "6,402,500,000.00元")} <= triples
+    assert ("总资产", "6,402,500,000.00元", "同比增长", "4.96%") in qualifiers
+    assert not any(p == "synonym" and o in ("股票代码", "股票简称") for _, p, o in triples)

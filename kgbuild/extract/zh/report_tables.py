@@ -27,9 +27,15 @@ from kgbuild.extract.zh.clause_rules import OpenFact
 from kgbuild.extract.zh.mentions import Mention
 
 _NAME_LABEL = re.compile(r"公司的?(?:中文)?名称|中文名称")
-_SHORT_LABEL = re.compile(r"公司的?中文简称|中文简称|[AH]?股票简称|证券简称|[AH]股简称")
+_SHORT_LABEL = re.compile(r"公司的?(?:中文)?简称|中文简称|[AH]?股票简称|证券简称|[AH]股简称")
 _LEGAL_LABEL = re.compile(r"(?:公司的?)?法定代表人")
-_EXCHANGE_LABEL = re.compile(r"(?:股票|A股|H股)?上市(?:证券)?交易所|(?:股票)?上市地点")
+_EXCHANGE_LABEL = re.compile(r"(?:股票|A股|H股)?上市(?:证券)?交易所(?:及板块)?|(?:股票)?上市地点")
+# the officers a contacts table lists under their titles, in a row labelled 姓名
+_TITLE_HEADER = re.compile(r"董事会秘书|证券事务代表|董事长|总经理|总裁|财务总监|财务负责人")
+# 单位：元 币种：人民币 above a figures table: the unit of every amount in it whose label gives none
+_TABLE_UNIT = re.compile(r"单位[：:]\s*(元|万元|亿元|千元|百万元)")
+# a value cell that is itself a label (股票简称 | 股票代码 in a header row): no value
+_A_LABEL = re.compile(r".*(?:简称|代码|名称|代表人|交易所及板块|种类)$")
 _FIGURE_HEADER = re.compile(r"本报告期|本期|本年|报告期|\d{4}年")
 _CHANGE_HEADER = re.compile(r"增减|变动|同比")
 _UNIT = re.compile(r"[（(]\s*(元|万元|亿元|千元|百万元|元/股|%|户|人)\s*[）)]$")
@@ -118,6 +124,20 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
         name = number + ("%" if percent else unit)
         return Mention(name, fallback, cell.start, cell.end, name, kind="value")
 
+    def info(label: str, val: _Cell) -> None:
+        """One labelled value: a row's label and the cell after it, or a header's label and the cell under it."""
+        if not val.text or _A_LABEL.match(val.text):
+            return
+        if _SHORT_LABEL.fullmatch(label) and (company := out.company) is not None:
+            out.aliases.append((company, val.text))
+        elif _LEGAL_LABEL.fullmatch(label) and (person := named(val, "person")) is not None:
+            out.facts.append(OpenFact(person, "worksFor", owner(person.start), said="法定代表人"))
+        elif _EXCHANGE_LABEL.fullmatch(label) and (cut := val.text.find("交易所")) > 0:
+            # 上海证券交易所科创板: the exchange, without its board
+            exchange = named(_Cell(val.text[:cut + 3], val.start, val.start + cut + 3))
+            if exchange is not None:
+                out.facts.append(OpenFact(owner(exchange.start), "listedIn", exchange, said="上市"))
+
     # the company the tables name comes first: every other row's facts are its
     for cells, _ in rows:
         for label, val in itertools.pairwise(cells):
@@ -125,28 +145,34 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
                 out.company = out.company or named(val)
     header: list[str] = []
     for cells, opens in rows:
-        if opens:
-            header = [c.text for c in cells]  # a table's first row heads the rows under it
-        for label, val in itertools.pairwise(cells):
-            if any(p.fullmatch(label.text) for p in (_NAME_LABEL, _SHORT_LABEL, _LEGAL_LABEL, _EXCHANGE_LABEL)):
-                out.labels.append((label.start, label.end))
-            if not val.text:
+        texts = [c.text for c in cells]
+        if opens or (not texts[0] and len(texts) > 2 and not any(_NUMBER.match(t) for t in texts)):
+            header = texts  # a table's first row heads the rows under it, as does a row of labels with none first
+            if not opens:
                 continue
-            if _SHORT_LABEL.fullmatch(label.text) and (company := out.company) is not None:
-                out.aliases.append((company, val.text))
-            elif _LEGAL_LABEL.fullmatch(label.text) and (person := named(val, "person")) is not None:
-                out.facts.append(OpenFact(person, "worksFor", owner(person.start), said="法定代表人"))
-            elif _EXCHANGE_LABEL.fullmatch(label.text) and val.text.endswith("交易所") \
-                    and (exchange := named(val)) is not None:
-                out.facts.append(OpenFact(owner(exchange.start), "listedIn", exchange, said="上市"))
-        if not opens:
-            _table_row(cells, header, out, named, owner, value)
+        for cell in cells:
+            if any(p.fullmatch(cell.text) for p in (_NAME_LABEL, _SHORT_LABEL, _LEGAL_LABEL, _EXCHANGE_LABEL)):
+                out.labels.append((cell.start, cell.end))
+        for label, val in itertools.pairwise(cells):
+            info(label.text, val)
+        if opens:
+            continue
+        for column, val in zip(header, cells, strict=False):
+            if column != texts[0]:
+                info(column, val)  # 股票简称 over 栖衡生物
+        if texts[0] == "姓名":
+            for column, val in zip(header[1:], cells[1:], strict=False):
+                if _TITLE_HEADER.fullmatch(column) and (person := named(val, "person")) is not None:
+                    out.facts.append(OpenFact(person, "worksFor", owner(person.start), said=column))
+            continue
+        units = list(_TABLE_UNIT.finditer(text, 0, cells[0].start))
+        _table_row(cells, header, out, named, owner, value, units[-1].group(1) if units else "")
     return out
 
 
 def _table_row(cells: list[_Cell], header: list[str], out: TableFacts, named: Callable[..., Mention | None],
-               owner: Callable[[int], Mention], value: Callable[..., Mention | None]) -> None:
-    """A row under a header: a figure, a holder or a subsidiary."""
+               owner: Callable[[int], Mention], value: Callable[..., Mention | None], table_unit: str) -> None:
+    """A row under a header: a figure (`table_unit`: the unit 单位：元 gave the table), a holder or a subsidiary."""
     if not header or len(cells) < 2:
         return
     texts = [c.text for c in cells]
@@ -174,7 +200,7 @@ def _table_row(cells: list[_Cell], header: list[str], out: TableFacts, named: Ca
         metric = defined.group(0) if defined is not None else _WHOSE.sub("", bare)
         if not re.fullmatch(r"[\u4e00-\u9fff]{2,16}", metric) or (re.search(r"每股|比率|率$", metric) and unit is None):
             return
-        amount = value(cells[1], unit.group(1) if unit else "")
+        amount = value(cells[1], unit.group(1) if unit else table_unit)
         if amount is None:
             return
         quals: list[tuple[str, Mention]] = []
