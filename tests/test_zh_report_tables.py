@@ -101,7 +101,7 @@ def test_column_labels_a_unit_line_officers_by_title_and_a_second_header(tmp_pat
 |  | 本报告期末 | 上年度末 | 本报告期末比上年度末增减(%) |
 | 总资产 | 6,402,500,000.00 | 6,100,000,000.00 | 4.96 |
 """
-    names, triples, qualifiers = _build(tmp_path, text)
+    _, triples, qualifiers = _build(tmp_path, text)
     company = "华岳精工股份有限公司"
     assert {(company, "listedIn", "深圳证券交易所"), ("潘一鸣", "worksFor", company), ("柯文卿", "worksFor", company),
             (company, "营业收入", "1,520,330,100.25元"), (company, "总资产", "6,402,500,000.00元")} <= triples
