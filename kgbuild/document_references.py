@@ -7,9 +7,10 @@ parallel), so it cannot know what such a chunk's 公司 is. It gives the referen
 `STANDS_FOR`, and `FALLBACK` names what the chunk alone would have taken (its first company, or nothing).
 
 `resolve` replaces each stand-in after extraction, once the document's chunks are seen in reading order: by the
-company an earlier chunk of the same document declared (one with a short name of its own, 以下简称), else the first
-company an earlier chunk named, else the chunk's own fallback. A stand-in nothing resolves is dropped with what
-hangs on it, as an unresolved pronoun is: nothing is guessed.
+company the document's title names (岭南纸业股份有限公司 2024 年年度报告: `TITLED`), else the one an earlier chunk
+of the same document declared (with a short name of its own, 以下简称), else the first company an earlier chunk
+named, else the chunk's own fallback. A stand-in nothing resolves is dropped with what hangs on it, as an
+unresolved pronoun is: nothing is guessed.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from kgbuild.model import (
 STANDS_FOR = "stands_for"  # the words it was written as: ["公司"]
 FALLBACK = "fallback"  # the entity id the chunk alone would have taken, if any
 DEPENDENTS = "dependents"  # ids of the amounts and dates that are entities only through the stand-in's facts
+TITLED = "titled"  # the company the document's title names (岭南纸业股份有限公司 2024 年年度报告), if it names one
 
 
 def is_stand_in(entity: Entity) -> bool:
@@ -66,12 +68,20 @@ def resolve(extractions: Iterable[ChunkExtraction]) -> Iterator[ChunkExtraction]
         yield ex
 
 
+def _named(name: str, cls: str, chunk_id: str, own: dict[str, Entity]) -> Entity:
+    """The entity of that name and class (a title's company: merged by id with any chunk's node of it)."""
+    ident = Entity.make_id(name, cls)
+    return own.get(ident) or Entity(id=ident, name=name, spg_class=cls, chunk_ids=[chunk_id])
+
+
 def _replaced(ex: ChunkExtraction, stand_ins: list[Entity], declared: dict[str, Entity],
               first: dict[str, Entity]) -> ChunkExtraction:
     own = {e.id: e for e in ex.entities}
     target: dict[str, Entity | None] = {}
     for s in stand_ins:
-        earlier = declared.get(s.spg_class) or first.get(s.spg_class)
+        titled = next(iter(s.properties.get(TITLED, [])), None)
+        earlier = (_named(titled, s.spg_class, ex.chunk_id, own) if titled else None) \
+            or declared.get(s.spg_class) or first.get(s.spg_class)
         # the chunk's own company, unless the stand-in's facts relate the two: a company is not its own shareholder,
         # subsidiary or partner (本公司控股股东为X: 公司 is not X)
         related = {r.object.id if r.subject.id == s.id else r.subject.id

@@ -15,10 +15,11 @@ sure of is added. None is shipped: on writers it never saw it gained about as mu
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from kgbuild.document_references import DEPENDENTS, FALLBACK, STANDS_FOR
+from kgbuild.document_references import DEPENDENTS, FALLBACK, STANDS_FOR, TITLED
 from kgbuild.extract.domain_concepts import DomainConcepts, load_domain_concepts
 from kgbuild.extract.labels import resolve_alternatives
 from kgbuild.extract.linear_model import SparseLinearModel
@@ -31,10 +32,12 @@ from kgbuild.extract.zh.open_relations import OpenEvent, OpenFact, OpenRelationR
 from kgbuild.extract.zh.pair_candidates import PairRow, pair_candidates
 from kgbuild.extract.zh.pair_model import decide
 from kgbuild.extract.zh.relations import RelationRules, Triple, sentences
+from kgbuild.extract.zh.report_reference import STAND_IN_KIND, title_company
 from kgbuild.extract.zh.report_reference import stand_in as report_stand_in
+from kgbuild.extract.zh.report_tables import read_tables
 from kgbuild.extract.zh.segment import Segmenter, Token, jieba_version
 from kgbuild.extract.zh.spacing import close_up
-from kgbuild.extract.zh.word_lists import BROAD_REGIONS, KIND_ENDINGS, STOP_NAMES
+from kgbuild.extract.zh.word_lists import BROAD_REGIONS, COMPOUND_SURNAMES, KIND_ENDINGS, STOP_NAMES, SURNAMES
 from kgbuild.ids import content_hash, normalize_name
 from kgbuild.model import Chunk, ChunkExtraction, ChunkFailure, Concept, Entity, Event, HyperNode, Ref, Relation
 from kgbuild.schema import Schema
@@ -92,6 +95,18 @@ class ChineseExtractor:
         # 亚洲婴儿's 亚洲, keeps it.
         self._misread_regions = {self.names.city, self.names.region} - {
             None, resolve_alternatives(schema, "GeographicLocation")}
+
+    def _cell_class(self, name: str) -> tuple[str, str] | None:
+        """The class and kind of a name a report's table cell holds, by its form: an organisation's ending, or a
+        known surname and one to three characters (a table gives no other cue)."""
+        if re.search(r"(?:公司|集团|银行|合伙企业[（(]有限合伙[)）]|合伙企业|基金|委员会|研究院|中心)$", name):
+            return (self._company_class if re.search(r"(?:公司|集团|银行)$", name) else
+                    resolve_alternatives(self.schema, "Organization") or self._company_class), "org"
+        person = resolve_alternatives(self.schema, "Person")
+        if person and re.fullmatch(r"[\u4e00-\u9fff]{2,4}", name) and (
+                name[0] in SURNAMES or name[:2] in COMPOUND_SURNAMES) and not self.dictionary.is_common(name):
+            return person, "person"
+        return None
 
     def _classes_under(self, name: str) -> set[str]:
         root = self.schema.resolve_class(name)
@@ -172,8 +187,26 @@ class ChineseExtractor:
         triples = [t for t in triples if not t.subject.kind and not t.object.kind]
         # (a reporter's byline names a person who is no party to what the news says)
         named = [m for m in opened.mentions if m in kept and m.kind != "byline"]
+        made: list[Mention] = []  # the stand-in a report's table needs for its company, made once
+
+        def table_stand_in(at: int) -> Mention:
+            if not made:
+                made.append(Mention("公司", self._company_class, at, at, "公司", kind=STAND_IN_KIND))
+            return made[0]
+
+        tables = read_tables(text, named, self._cell_class, self.schema.fallback_class, table_stand_in) \
+            if self._company_class and "|" in text else None
+        if tables is not None and (tables.mentions or tables.labels):
+            # a cell the tables read as one name replaces the pieces the name rules found in it (韩启东, not 启东),
+            # and a label cell names nothing (股票上市证券交易所)
+            cells = [(m.start, m.end) for m in tables.mentions] + tables.labels
+            kept = [m for m in kept if not any(s <= m.start and m.end <= e for s, e in cells)] + tables.mentions
+            named = [m for m in named if m in kept] + tables.mentions
         stand_in = report_stand_in(text, named, self.open_rules._company, self._company_class)
         open_facts, events = self.open_rules.chunk(text, named, opened.values, stand_in)
+        if tables is not None:
+            open_facts += tables.facts
+            opened.aliases.extend(tables.aliases)
         # 产品远销东南亚和非洲: a broad region no fact or event of the chunk uses is a market or a direction, no entity
         # (only one the place rules typed as they misread it, `_misread_regions`)
         if any(m.name in BROAD_REGIONS for m in kept):
@@ -185,17 +218,18 @@ class ChineseExtractor:
                     if m.name not in BROAD_REGIONS or m.name in used or m.spg_class not in self._misread_regions]
         return self._records(chunk, kept, triples, aliases + opened.aliases, open_facts, events,
                              (text, tokens, rows),
-                             (stand_in, self.open_rules.chunk_company(named)) if stand_in is not None else None)
+                             self.open_rules.chunk_company(named) if stand_in is not None or made else None)
 
     def _records(self, chunk: Chunk, mentions: list[Mention], triples: list[Triple],
                  aliases: list[tuple[Mention, str]], facts: Sequence[OpenFact] = (),
                  events: Sequence[OpenEvent] = (),
                  pairs: tuple[str, list[Token], list[PairRow] | None] | None = None,
-                 stand_in: tuple[Mention, Mention | None] | None = None,
+                 stand_in_fallback: Mention | None = None,
                  ) -> ChunkExtraction:
         """`pairs`: the chunk's text and tokens for the pair model, and a list that takes its candidates instead
-        (`pair_rows`: nothing is added then). `stand_in`: the stand-in for the document's company and the company
-        the chunk alone would take for it (its node is marked for `kgbuild.document_references`)."""
+        (`pair_rows`: nothing is added then). `stand_in_fallback`: the company the chunk alone would take for a
+        stand-in for the document's company (a mention of kind `STAND_IN_KIND`, whose node is marked for
+        `kgbuild.document_references`)."""
         chunk_ids = [chunk.id]
         # Another name of a mention (X，亦称Y) is the same entity: a mention written as that name
         # becomes a mention of X's entity.
@@ -226,10 +260,12 @@ class ChineseExtractor:
             for alias in m.aliases:
                 if normalize_name(alias) != normalize_name(entity.name) and alias not in entity.aliases:
                     entity.aliases.append(alias)
-            if stand_in is not None and m is stand_in[0] and STANDS_FOR not in entity.properties:
+            if m.kind == STAND_IN_KIND and STANDS_FOR not in entity.properties:
                 entity.properties[STANDS_FOR] = [m.form]
-                if stand_in[1] is not None:
-                    entity.properties[FALLBACK] = [node(stand_in[1]).id]
+                if stand_in_fallback is not None:
+                    entity.properties[FALLBACK] = [node(stand_in_fallback).id]
+                if (titled := title_company(chunk.section)) is not None:
+                    entity.properties[TITLED] = [titled]
             return entity
 
         for m in mentions:
@@ -276,7 +312,7 @@ class ChineseExtractor:
         used |= {ref.id for e in records.values() for refs in e.arguments.values() for ref in refs}
         used |= {ref.id for e in records.values() for ref in (e.time, e.place) if ref is not None}
         entities = {k: e for k, e in entities.items() if k in used or e.name not in dates}
-        if stand_in is not None:
+        if any(STANDS_FOR in e.properties for e in entities.values()):
             _mark_dependents(entities, named, relations, hypernodes, records)
         concepts: dict[str, Concept] = {}
         for entity in entities.values():

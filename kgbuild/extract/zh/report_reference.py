@@ -9,7 +9,7 @@ assembled (`kgbuild.document_references`); a chunk that names its company before
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from kgbuild.extract.zh.mentions import Mention
 
@@ -41,3 +41,14 @@ def stand_in(text: str, mentions: list[Mention], is_company: Callable[[Mention],
     if holders is not None:
         return Mention("公司", company_class, holders.start(1), holders.start(1), "公司", kind=STAND_IN_KIND)
     return None
+
+
+# 岭南纸业股份有限公司 2024 年年度报告: a report's title, its first heading, names its company
+_TITLE_COMPANY = re.compile(r"^\s*([\u4e00-\u9fff（）()]{2,30}?(?:股份有限公司|有限责任公司|有限公司|集团|银行))"
+                            r"\s*(?:\d{4}|[（(]|年度|半年度|季度|第|报告|$)")
+
+
+def title_company(section: Sequence[str]) -> str | None:
+    """The company a chunk's document title names, if the title is a report's (its first heading)."""
+    hit = _TITLE_COMPANY.match(section[0]) if section else None
+    return hit.group(1) if hit is not None and re.search(r"报告|公告|摘要", section[0]) else None

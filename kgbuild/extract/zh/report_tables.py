@@ -1,0 +1,216 @@
+"""The tables every Chinese company report prints, as a PDF converter leaves them ("股票简称 | 青澜航运 | …").
+
+The Markdown reader writes a table row as its cells joined by " | ", one row a line. Prose rules read such a line as a
+run of names and numbers, so a report's most plainly stated facts were lost: which company it is (公司的中文名称), its
+short name, exchange and legal representative, its main figures with their change, its top shareholders with their
+stakes, its subsidiaries. Rows are read here by their labels:
+
+- **information rows**, label then value, two or four cells a row: 公司的中文名称 / 公司名称 (the report's company),
+  公司的中文简称 / 股票简称 / 证券简称 (its short name), 法定代表人 (worksFor), 股票上市证券交易所 (listedIn);
+- **figure rows** under a header naming the period and its change (项目 | 本报告期 | 上年同期 | 增减(%)): the label
+  with its unit (营业收入（元）), the current period's value, the change (12.70 -> 同比增长 12.70%);
+- **holder rows** under a header with 股东名称 and 持股比例: each holder owns the company, with its stake;
+- **subsidiary rows** under a header with 公司名称 / 子公司名称 and 持股比例 or 主要业务: each is partOf the company.
+
+The company is the one the table names (公司的中文名称), else the stand-in for the document's company
+(`report_reference`), resolved at assembly.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from kgbuild.extract.zh.clause_rules import OpenFact
+from kgbuild.extract.zh.mentions import Mention
+
+_NAME_LABEL = re.compile(r"公司的?(?:中文)?名称|中文名称")
+_SHORT_LABEL = re.compile(r"公司的?(?:中文)?简称|中文简称|[AH]?股票简称|证券简称|[AH]股简称")
+_LEGAL_LABEL = re.compile(r"(?:公司的?)?法定代表人")
+_EXCHANGE_LABEL = re.compile(r"(?:股票|A股|H股)?上市(?:证券)?交易所(?:及板块)?|(?:股票)?上市地点")
+# the officers a contacts table lists under their titles, in a row labelled 姓名
+_TITLE_HEADER = re.compile(r"董事会秘书|证券事务代表|董事长|总经理|总裁|财务总监|财务负责人")
+# 单位：元 币种：人民币 above a figures table: the unit of every amount in it whose label gives none
+_TABLE_UNIT = re.compile(r"单位[：:]\s*(元|万元|亿元|千元|百万元)")
+# a value cell that is itself a label (股票简称 | 股票代码 in a header row): no value
+_A_LABEL = re.compile(r".*(?:简称|代码|名称|代表人|交易所及板块|种类)$")
+_FIGURE_HEADER = re.compile(r"本报告期|本期|本年|报告期|\d{4}年")
+_CHANGE_HEADER = re.compile(r"增减|变动|同比")
+_UNIT = re.compile(r"[（(]\s*(元|万元|亿元|千元|百万元|元/股|%|户|人)\s*[）)]$")
+_NUMBER = re.compile(r"^-?\d[\d,]*(?:\.\d+)?$")
+_COMPANY_END = re.compile(r"(?:公司|集团|银行|合伙企业[（(]有限合伙[)）]|合伙企业|基金|研究院|委员会|中心)$")
+_PERSON = re.compile(r"^[\u4e00-\u9fff]{2,4}$")
+# the figure's name, as the prose rules name it (归属于上市公司股东的净利润 is the company's 净利润; 扣除非经常性损益的
+# 净利润 and 经营活动产生的现金流量净额 are figures of their own)
+_WHOSE = re.compile(r"^归属于[^的]{2,14}的")
+_DEFINED = re.compile(r"(?:扣除非经常性损益(?:后)?的|(?:经营|投资|筹资)活动产生的)[\u4e00-\u9fff]{2,8}$")
+
+
+@dataclass
+class TableFacts:
+    facts: list[OpenFact] = field(default_factory=list)
+    aliases: list[tuple[Mention, str]] = field(default_factory=list)
+    mentions: list[Mention] = field(default_factory=list)  # the cells' names, replacing what the name rules found
+    labels: list[tuple[int, int]] = field(default_factory=list)  # label cells (股票上市证券交易所): no name in them
+    company: Mention | None = None  # the company a table named (公司的中文名称)
+    needs_stand_in: bool = False  # facts of the report's company with no table naming it
+
+
+@dataclass(frozen=True)
+class _Cell:
+    text: str
+    start: int
+    end: int
+
+
+def _rows(text: str) -> list[tuple[list[_Cell], bool]]:
+    """Every table row's cells, and whether the row opens its table (the line before it is no row): the reader
+    leaves out Markdown's separator row, so a table's first row is its header where it has one."""
+    rows = []
+    pos = 0
+    previous = False
+    for line in text.split("\n"):
+        is_row = "|" in line
+        if is_row:
+            cells, at = [], pos
+            for part in line.split("|"):
+                stripped = part.strip()
+                offset = at + (part.find(stripped) if stripped else 0)
+                cells.append(_Cell(stripped, offset, offset + len(stripped)))
+                at += len(part) + 1
+            if not all(not c.text or set(c.text) <= set("-: ") for c in cells):  # a separator left in
+                rows.append((cells, not previous))
+        previous = is_row
+        pos += len(line) + 1
+    return rows
+
+
+def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tuple[str, str] | None],
+                fallback: str, company_mention: Callable[[int], Mention]) -> TableFacts:
+    """`classify`: a cell's class and kind ("org", "person") from its form (…有限公司, a surname and a given name),
+    None if it names nothing; `company_mention(at)`: the stand-in for the document's company, made where needed."""
+    out = TableFacts()
+    if "|" not in text:
+        return out
+    rows = _rows(text)
+
+    def named(cell: _Cell, want: str | None = None) -> Mention | None:
+        """The name a cell holds: what the name rules found for the whole cell, else a mention of its own (the
+        name rules' pieces of it go); `want`: its kind ("person")."""
+        if not cell.text:
+            return None
+        whole = next((m for m in mentions if m.start == cell.start and m.end == cell.end and m.spg_class), None)
+        if whole is not None and (want is None or whole.kind == want):
+            return whole
+        found = classify(cell.text)
+        if found is None or (want is not None and found[1] != want):
+            return None
+        m = Mention(cell.text, found[0], cell.start, cell.end, cell.text, kind=found[1])
+        out.mentions.append(m)
+        return m
+
+    def owner(at: int) -> Mention:
+        if out.company is not None:
+            return out.company
+        out.needs_stand_in = True
+        return company_mention(at)
+
+    def value(cell: _Cell, unit: str, percent: bool = False) -> Mention | None:
+        number = cell.text.rstrip("%") if percent else cell.text
+        if not _NUMBER.match(number):
+            return None
+        name = number + ("%" if percent else unit)
+        return Mention(name, fallback, cell.start, cell.end, name, kind="value")
+
+    def info(label: str, val: _Cell) -> None:
+        """One labelled value: a row's label and the cell after it, or a header's label and the cell under it."""
+        if not val.text or _A_LABEL.match(val.text):
+            return
+        if _SHORT_LABEL.fullmatch(label) and (company := out.company) is not None:
+            out.aliases.append((company, val.text))
+        elif _LEGAL_LABEL.fullmatch(label) and (person := named(val, "person")) is not None:
+            out.facts.append(OpenFact(person, "worksFor", owner(person.start), said="法定代表人"))
+        elif _EXCHANGE_LABEL.fullmatch(label) and (cut := val.text.find("交易所")) > 0:
+            # 上海证券交易所科创板: the exchange, without its board
+            exchange = named(_Cell(val.text[:cut + 3], val.start, val.start + cut + 3))
+            if exchange is not None:
+                out.facts.append(OpenFact(owner(exchange.start), "listedIn", exchange, said="上市"))
+
+    # the company the tables name comes first: every other row's facts are its
+    for cells, _ in rows:
+        for label, val in itertools.pairwise(cells):
+            if _NAME_LABEL.fullmatch(label.text) and _COMPANY_END.search(val.text):
+                out.company = out.company or named(val)
+    header: list[str] = []
+    for cells, opens in rows:
+        texts = [c.text for c in cells]
+        if opens or (not texts[0] and len(texts) > 2 and not any(_NUMBER.match(t) for t in texts)):
+            header = texts  # a table's first row heads the rows under it, as does a row of labels with none first
+            if not opens:
+                continue
+        for cell in cells:
+            if any(p.fullmatch(cell.text) for p in (_NAME_LABEL, _SHORT_LABEL, _LEGAL_LABEL, _EXCHANGE_LABEL)):
+                out.labels.append((cell.start, cell.end))
+        for label, val in itertools.pairwise(cells):
+            info(label.text, val)
+        if opens:
+            continue
+        for column, val in zip(header, cells, strict=False):
+            if column != texts[0]:
+                info(column, val)  # 股票简称 over 栖衡生物
+        if texts[0] == "姓名":
+            for column, val in zip(header[1:], cells[1:], strict=False):
+                if _TITLE_HEADER.fullmatch(column) and (person := named(val, "person")) is not None:
+                    out.facts.append(OpenFact(person, "worksFor", owner(person.start), said=column))
+            continue
+        units = list(_TABLE_UNIT.finditer(text, 0, cells[0].start))
+        _table_row(cells, header, out, named, owner, value, units[-1].group(1) if units else "")
+    return out
+
+
+def _table_row(cells: list[_Cell], header: list[str], out: TableFacts, named: Callable[..., Mention | None],
+               owner: Callable[[int], Mention], value: Callable[..., Mention | None], table_unit: str) -> None:
+    """A row under a header: a figure (`table_unit`: the unit 单位：元 gave the table), a holder or a subsidiary."""
+    if not header or len(cells) < 2:
+        return
+    texts = [c.text for c in cells]
+    ratio_col = next((i for i, h in enumerate(header) if "持股比例" in h or "持股比" in h), None)
+    if any("股东名称" in h for h in header):
+        holder = named(cells[0])
+        stake = value(cells[ratio_col], "", percent=True) if ratio_col is not None and ratio_col < len(cells) else None
+        if holder is not None:
+            out.facts.append(OpenFact(owner(holder.start), "ownedBy", holder,
+                                      [("比例", stake)] if stake is not None else [], said="持股"))
+        return
+    if header and re.search(r"(?:子公司|公司)名称", header[0]) and (
+            ratio_col is not None or any("主要业务" in h or "业务性质" in h for h in header)):
+        sub = named(cells[0]) if _COMPANY_END.search(texts[0]) else None
+        stake = value(cells[ratio_col], "", percent=True) if ratio_col is not None and ratio_col < len(cells) else None
+        if sub is not None:
+            out.facts.append(OpenFact(sub, "partOf", owner(sub.start),
+                                      [("比例", stake)] if stake is not None else [], said="子公司"))
+        return
+    if len(header) >= 3 and _FIGURE_HEADER.search(header[1]) and _NUMBER.match(texts[1]):
+        label = texts[0]
+        unit = _UNIT.search(label)
+        bare = _UNIT.sub("", label).strip()
+        defined = _DEFINED.search(bare)
+        metric = defined.group(0) if defined is not None else _WHOSE.sub("", bare)
+        if not re.fullmatch(r"[\u4e00-\u9fff]{2,16}", metric) or (re.search(r"每股|比率|率$", metric) and unit is None):
+            return
+        amount = value(cells[1], unit.group(1) if unit else table_unit)
+        if amount is None:
+            return
+        quals: list[tuple[str, Mention]] = []
+        change_col = next((i for i, h in enumerate(header) if _CHANGE_HEADER.search(h)), None)
+        if change_col is not None and change_col < len(cells) and "%" in header[change_col] + texts[change_col]:
+            raw = cells[change_col]
+            if _NUMBER.match(raw.text.rstrip("%")):
+                number = raw.text.rstrip("%")
+                way = "同比下降" if number.startswith("-") else "同比增长"
+                pct = number.lstrip("-") + "%"
+                quals.append((way, Mention(pct, amount.spg_class, raw.start, raw.end, pct, kind="value")))
+        out.facts.append(OpenFact(owner(amount.start), metric, amount, quals))
+
