@@ -192,3 +192,14 @@ def test_a_figure_defined_by_its_de_keeps_it_and_the_signatories_work_for_the_co
     signed = _resolved(zh, "华岳精工股份有限公司（以下简称“公司”）主要生产汽车模具。",
                        "公司负责人章泽霖、主管会计工作负责人韦思远保证季度报告中财务信息的真实、准确、完整。")
     assert {("章泽霖", "worksFor", company), ("韦思远", "worksFor", company)} <= signed
+
+
+def test_a_bare_subsidiary_clause_is_the_reports_company_and_a_duty_is_no_employer(zh: ChineseExtractor) -> None:
+    triples = _resolved(zh, "华岳精工股份有限公司（以下简称“公司”）主要生产汽车模具。",
+                        "公司全资子公司华岳模具科技有限公司负责模具设计；控股子公司远航精密铸造有限公司完成产线改造。")
+    company = "华岳精工股份有限公司"
+    assert ("远航精密铸造有限公司", "partOf", company) in triples
+    assert ("远航精密铸造有限公司", "partOf", "华岳模具科技有限公司") not in triples
+    signed = zh.extract([Chunk(id="s#p00000#0", doc_id="s", text="公司负责人章泽霖、主管会计工作负责人韦思远保证财务信息的真实。",
+                               order=0, paragraph_start=0, paragraph_end=0, token_count=30, content_hash="s")])[0]
+    assert "主管会计工作" not in {e.name for e in signed.entities}

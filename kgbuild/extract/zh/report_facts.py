@@ -156,16 +156,18 @@ class ReportFacts(ClauseRules):
                 add(product, "createdBy", org_subject)
         if (hit := re.search(r"(?:新设|设立|新设立|成立)(?:了)?(?:全资|控股)?子公司", c)) is not None \
                 or (hit := re.match(r"\s*(?:其)?(?:全资|控股)子公司", c)) is not None:
-            # 云岭新能新设全资子公司云岭储能欧洲有限公司; …；控股子公司曲靖云岭电池有限公司投资建设…
+            # 云岭新能新设全资子公司云岭储能欧洲有限公司; …；控股子公司曲靖云岭电池有限公司投资建设… (a bare
+            # 控股子公司 opening a clause is the report's own company's: 公司全资子公司A…；控股子公司B…)
             sub = next((x for x in clause.mentions if x.start == cs + hit.end() and self._org(x)), None)
+            parent = topic_org if topic_org is not None and re.match(r"\s*(?:全资|控股)子公司", c) else org_subject
             where = re.search(r"在([^，。；]{2,12}?)(?:新设|设立|新设立|成立)", c)
             if sub is not None and where is not None:
                 # 公司在德国慕尼黑设立全资子公司X: X is where it was set up, the most specific place named
                 places = [x for x in clause.mentions if self._place(x) and cs + where.start(1) <= x.start
                           and x.end <= cs + where.end(1)]
                 add(sub, "locatedIn", places[-1] if places else None)
-            if sub is not None and org_subject is not None and sub.name != org_subject.name:
-                add(sub, "partOf", org_subject, timed)
+            if sub is not None and parent is not None and sub.name != parent.name:
+                add(sub, "partOf", parent, timed)
                 seat = re.match(r"[，,]\s*注册地(?:址)?(?:为|位于|在)", text[clause.end:clause.end + 12])
                 if seat is not None:
                     places = [x for x in sentence if self._place(x) and x.start >= clause.end + seat.end()]
