@@ -62,7 +62,7 @@ _PREDICATES = {
 
 class ChineseExtractor:
     name = "jieba-rules"
-    version = "23"  # bump when rules change: it is part of the cache key
+    version = "24"  # bump when rules change: it is part of the cache key
 
     def __init__(self, schema: Schema, domain_concepts: str | Path | DomainConcepts | None = None, *,
                  pair_model: SparseLinearModel | None = None) -> None:
