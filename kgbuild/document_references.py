@@ -33,6 +33,7 @@ from kgbuild.model import (
 STANDS_FOR = "stands_for"  # the words it was written as: ["公司"]
 FALLBACK = "fallback"  # the entity id the chunk alone would have taken, if any
 DEPENDENTS = "dependents"  # ids of the amounts and dates that are entities only through the stand-in's facts
+DECLARED = "declared"  # an entity the text declared its 公司 (以下简称“公司”): the document's company
 TITLED = "titled"  # the company the document's title names (岭南纸业股份有限公司 2024 年年度报告), if it names one
 
 
@@ -63,7 +64,7 @@ def resolve(extractions: Iterable[ChunkExtraction]) -> Iterator[ChunkExtraction]
         for e in ex.entities:  # what this chunk names, for the chunks after it
             if not is_stand_in(e):
                 first.setdefault(e.spg_class, e)
-                if e.aliases:
+                if e.aliases or DECLARED in e.properties:
                     declared.setdefault(e.spg_class, e)
         yield ex
 

@@ -203,3 +203,16 @@ def test_a_bare_subsidiary_clause_is_the_reports_company_and_a_duty_is_no_employ
     signed = zh.extract([Chunk(id="s#p00000#0", doc_id="s", text="公司负责人章泽霖、主管会计工作负责人韦思远保证财务信息的真实。",
                                order=0, paragraph_start=0, paragraph_end=0, token_count=30, content_hash="s")])[0]
     assert "主管会计工作" not in {e.name for e in signed.entities}
+
+
+def test_a_company_declared_as_gongsi_gets_no_such_alias_and_a_dividend_is_no_figure(zh: ChineseExtractor) -> None:
+    ex = zh.extract([Chunk(id="h#p00000#0", doc_id="h", text="2025年上半年，黔川牧业股份有限公司（以下简称“公司”）共出栏生猪"
+                           "212.6万头。公司向全体股东每10股派发现金红利3.60元（含税），共计派发现金红利1.48亿元。",
+                           order=0, paragraph_start=0, paragraph_end=0, token_count=60, content_hash="h")])[0]
+    company = next(e for e in ex.entities if e.name == "黔川牧业股份有限公司")
+    # every report's company would share the alias 公司, and fusion would merge them all
+    assert "公司" not in company.aliases and company.properties.get("declared") == ["公司"]
+    assert not [r for r in ex.relations if "派发" in r.predicate]
+    later = _resolved(zh, "2025年上半年，黔川牧业股份有限公司（以下简称“公司”）共出栏生猪212.6万头。",
+                      "报告期内，公司实现营业收入98.37亿元。")
+    assert ("黔川牧业股份有限公司", "营业收入", "98.37亿元") in later

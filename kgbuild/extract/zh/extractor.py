@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from kgbuild.document_references import DEPENDENTS, FALLBACK, STANDS_FOR, TITLED
+from kgbuild.document_references import DECLARED, DEPENDENTS, FALLBACK, STANDS_FOR, TITLED
 from kgbuild.extract.domain_concepts import DomainConcepts, load_domain_concepts
 from kgbuild.extract.labels import resolve_alternatives
 from kgbuild.extract.linear_model import SparseLinearModel
@@ -59,6 +59,9 @@ _PREDICATES = {
     "basedOn": ("basedOn", "designBasedOn"),
 }
 
+
+# The words a report declares for itself (以下简称“公司”或“本公司”): references, never a name of the company.
+_REFERENCE_WORDS = frozenset({"公司", "本公司", "本集团", "集团", "本行", "该公司", "发行人", "本企业"})
 
 class ChineseExtractor:
     name = "jieba-rules"
@@ -234,7 +237,13 @@ class ChineseExtractor:
         # Another name of a mention (X，亦称Y) is the same entity: a mention written as that name
         # becomes a mention of X's entity.
         owner: dict[str, Mention] = {}
+        declared: set[int] = set()  # mentions a report declared as its 公司 (以下简称“公司”)
         for mention, alias in aliases:
+            if alias in _REFERENCE_WORDS:
+                # 以下简称“公司”: no name of the company (every report's company would share it, and fusion would
+                # merge them), but the declaration that the document is about it
+                declared.add(id(mention))
+                continue
             if normalize_name(alias) != normalize_name(mention.name):
                 owner.setdefault(normalize_name(alias), mention)
                 if alias not in mention.aliases:
@@ -258,8 +267,12 @@ class ChineseExtractor:
             elif entity.semantic_type is None and m.semantic_type:  # 是一家综合物流服务商, said of a later mention
                 entity.semantic_type = m.semantic_type
             for alias in m.aliases:
-                if normalize_name(alias) != normalize_name(entity.name) and alias not in entity.aliases:
+                if alias in _REFERENCE_WORDS:
+                    declared.add(id(m))
+                elif normalize_name(alias) != normalize_name(entity.name) and alias not in entity.aliases:
                     entity.aliases.append(alias)
+            if id(m) in declared:
+                entity.properties[DECLARED] = ["公司"]
             if m.kind == STAND_IN_KIND and STANDS_FOR not in entity.properties:
                 entity.properties[STANDS_FOR] = [m.form]
                 if stand_in_fallback is not None:

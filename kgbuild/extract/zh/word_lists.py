@@ -316,7 +316,9 @@ STOP_NAMES = frozenset((
 # 捐赠善款2,000万元), a share price's move on a day (股价收涨17.5%), a first batch (首批200辆), what each winner will
 # get (两人将各获得奖金), what a dig cleared (清理墓葬63座). A stated figure (营业收入, 授权专利, 在职员工) has none.
 ONE_OFF_ACT_WORDS = ("出资", "募集", "募资", "融资", "受让", "转让", "捐赠", "捐款", "捐资", "股价", "收涨", "收跌",
-                     "涨停", "跌停", "首批", "各获得", "将获得", "清理", "发掘")
+                     "涨停", "跌停", "首批", "各获得", "将获得", "清理", "发掘",
+                     # a report's one-off amounts: a dividend paid, a price agreed, a claim, a payment, a false figure
+                     "派发", "报收", "作价", "虚增", "虚减", "支付", "赔偿", "违约金", "货款", "有权获得", "将")
 # Broad regions: continents, oceans and a country's compass regions. A text names them as markets and
 # directions (机床出口中东和南美, 门店遍布华南地区, 北美订单减少), hardly ever as a party to a fact, so one that no
 # fact of its chunk uses is no entity (the labelled sets list one of 23 such mentions as an entity).
