@@ -20,13 +20,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import subprocess
-import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from older_code import figures_at
 from zh_extract import common_words, score_open
 
 from kgbuild.model import ChunkExtraction, Entity, Event, HyperNode, Relation
@@ -85,21 +83,9 @@ def figures(gold: Path, every: bool) -> dict[str, object]:
 
 
 def baseline(ref: str, gold: Path, every: bool) -> dict[str, object] | None:
-    repo = HERE.parent
-    with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "-C", str(repo), "archive", ref, "kgbuild"], capture_output=True, check=False)
-        if archive.returncode != 0:
-            print(f"baseline {ref}: git archive failed ({archive.stderr.decode().strip()}); skipped", file=sys.stderr)
-            return None
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([tmp, str(HERE)])}
-        args = ["--figures-only", f"--gold={gold.resolve()}", *(["--list"] if every else [])]
-        child = subprocess.run([sys.executable, str(Path(__file__).resolve()), *args], env=env, cwd=tmp,
-                               capture_output=True, text=True, check=False)
-        if child.returncode != 0:
-            print(f"baseline {ref} failed: {child.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
-            return None
-        return json.loads(child.stdout.strip().splitlines()[-1])
+    """The same figures for kgbuild/ as of `ref` (`older_code`: the labels and scoring stay this run's)."""
+    return figures_at(ref, Path(__file__).resolve(),
+                      ["--figures-only", f"--gold={gold.resolve()}", *(["--list"] if every else [])])
 
 
 def show(label: str, figs: dict[str, object]) -> None:

@@ -111,15 +111,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from older_code import figures_at
 from shared_data import shared_data
 
 from kgbuild.extract.offline import OfflineExtractor
@@ -510,23 +509,8 @@ def figures() -> dict[str, dict[str, object]]:
 
 
 def baseline_figures(ref: str, sets: Sequence[str] = ()) -> dict[str, dict[str, object]] | None:
-    """The same figures for kgbuild/ as of `ref`: its tree unpacked into a temporary folder and this
-    script run there in a child process (the gold files and scoring code stay this run's)."""
-    repo = HERE.parent
-    with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "-C", str(repo), "archive", ref, "kgbuild"], capture_output=True, check=False)
-        if archive.returncode != 0:
-            print(f"baseline {ref}: git archive failed ({archive.stderr.decode().strip()}); skipped", file=sys.stderr)
-            return None
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([tmp, str(HERE)])}
-        child = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--figures-only",
-                                *[f"--set={name}" for name in sets]], env=env, cwd=tmp,
-                               capture_output=True, text=True, check=False)
-        if child.returncode != 0:
-            print(f"baseline {ref} failed: {child.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
-            return None
-        return json.loads(child.stdout.strip().splitlines()[-1])
+    """The same figures for kgbuild/ as of `ref` (`older_code`: the gold files and scoring code stay this run's)."""
+    return figures_at(ref, Path(__file__).resolve(), ["--figures-only", *[f"--set={name}" for name in sets]])
 
 
 def show(label: str, figs: dict[str, dict[str, object]]) -> None:
