@@ -216,3 +216,9 @@ def test_a_company_declared_as_gongsi_gets_no_such_alias_and_a_dividend_is_no_fi
     later = _resolved(zh, "2025年上半年，黔川牧业股份有限公司（以下简称“公司”）共出栏生猪212.6万头。",
                       "报告期内，公司实现营业收入98.37亿元。")
     assert ("黔川牧业股份有限公司", "营业收入", "98.37亿元") in later
+
+
+def test_what_a_company_does_for_its_listed_subsidiaries_names_them_as_its_own(zh: ChineseExtractor) -> None:
+    triples = _resolved(zh, "黔川牧业股份有限公司同意为全资子公司遵义川源养殖有限公司、铜仁川泰生猪养殖有限公司向银行申请的融资提供担保。")
+    assert {("遵义川源养殖有限公司", "partOf", "黔川牧业股份有限公司"),
+            ("铜仁川泰生猪养殖有限公司", "partOf", "黔川牧业股份有限公司")} <= triples

@@ -19,7 +19,8 @@ _SUBSIDIARIES_ANNOUNCED = re.compile(r"(?:有|拥有|设有|下设|另有|还有
                                      r"(?:全资|控股|直属)?(?:子公司|下属企业|下属公司)(?:如下)?\s*[，,：:]\s*$")
 # A subsidiary named beside its parent: 本公司及全资子公司X, 公司通过控股子公司X (the parent right before the joint
 # word)
-_SUBSIDIARY_BESIDE = re.compile(r"(?:及|和|与|以及|通过|借助|携)(?:其|旗下)?(?:全资|控股)(?:子公司|孙公司)")
+# (or what the parent does for it: 为全资子公司A、B提供担保, 向控股子公司X增资, 对全资子公司X借款)
+_SUBSIDIARY_BESIDE = re.compile(r"(?:及|和|与|以及|通过|借助|携|为|向|对)(?:其|旗下)?(?:全资|控股)(?:子公司|孙公司)")
 _LIST_OPENS = re.compile(r"\s*(?:分别为|分别是|即|包括|为|是)?\s*")
 
 
@@ -80,6 +81,7 @@ class OwnerFacts(ClauseRules):
         it belongs to, inside a clause about something else: X is the subsidiary of that body (本公司, 公司, 其: the
         report's company; else the organisation right before the joint word)."""
         text, clause, topic_org, add = scope.text, scope.clause, scope.topic_org, scope.add
+        subject = scope.subject
         cs = clause.start
         for m in _SUBSIDIARY_BESIDE.finditer(clause.text):
             child = next((x for x in clause.mentions if x.start == cs + m.end() and self._org(x)), None)
@@ -89,8 +91,11 @@ class OwnerFacts(ClauseRules):
             before = text[max(0, cs + m.start() - 6):cs + m.start()]
             if parent is None and re.search(r"(?:本公司|公司|本集团|集团)(?:还|也|将|拟)?$", before):
                 parent = topic_org
-            if parent is not None and parent.name != child.name:
-                add(child, "partOf", parent)
+            if parent is None and m.group(0)[0] in "为向对" and self._org(subject) and subject.end <= cs + m.start():
+                parent = subject  # X同意为全资子公司A、B提供担保: the clause's subject does it for its own
+            for x in self._listed(clause, child.start, self._org):
+                if parent is not None and parent.name != x.name:
+                    add(x, "partOf", parent)
 
     def _announced_subsidiaries(self, scope: ClauseScope) -> None:
         """公司另有两家全资子公司：A和B: a clause that lists only names after one that announced subsidiaries; each
