@@ -90,6 +90,9 @@ baseline commit scored in the same run:
 - held-out-21 (bench/data/zh_heldout21_gold.json): 24 paragraphs (16 sections of annual, half-year and quarterly
   reports from 16 industries, 8 of financial news about listed companies) by a seventeenth writer who changed no
   rule, in the genre of the trial issue 25 will be checked on; scored once like held-out-20.
+- held-out-22 (bench/data/zh_heldout22_gold.json): 24 paragraphs (16 report sections from 16 other industries, 8 of
+  financial news) by an eighteenth writer who changed no rule, written while the sixteenth session's later report
+  rules were read from held-out-21; scored once with all of the session's rules frozen against its start.
 - dev-4 to dev-13 (bench/data/zh_dev4_gold.json): 178 report, news and encyclopedia paragraphs written in ten
   batches for the clause shapes that carry relations (titles after 的 and in lists, 由/被 passives, listed
   parties...), each batch labelled and committed before any code ran on it and scored once before its misses
@@ -144,7 +147,7 @@ HELDOUT3_GOLD = HERE / "data" / "zh_heldout3_gold.json"
 # (docs/chinese.md). The news-and-reports sets by other writers, in the order they were written (and printed); a
 # new set joins by raising the range's end after its one scoring.
 HELDOUTS = (("held-out-3", HELDOUT3_GOLD),
-            *((f"held-out-{n}", HERE / "data" / f"zh_heldout{n}_gold.json") for n in range(4, 22)))
+            *((f"held-out-{n}", HERE / "data" / f"zh_heldout{n}_gold.json") for n in range(4, 23)))
 DEV4_GOLD = HERE / "data" / "zh_dev4_gold.json"  # clause shapes of reports and news, 4th and 5th sessions (dev-4...13)
 BASELINE = "2e79b19"  # main before the open-domain Chinese rules (issue 25)
 # Schema relation names back to the rule names the gold uses.
