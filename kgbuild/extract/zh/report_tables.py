@@ -41,7 +41,6 @@ _CHANGE_HEADER = re.compile(r"增减|变动|同比")
 _UNIT = re.compile(r"[（(]\s*(元|万元|亿元|千元|百万元|元/股|%|户|人)\s*[）)]$")
 _NUMBER = re.compile(r"^-?\d[\d,]*(?:\.\d+)?$")
 _COMPANY_END = re.compile(r"(?:公司|集团|银行|合伙企业[（(]有限合伙[)）]|合伙企业|基金|研究院|委员会|中心)$")
-_PERSON = re.compile(r"^[\u4e00-\u9fff]{2,4}$")
 # the figure's name, as the prose rules name it (归属于上市公司股东的净利润 is the company's 净利润; 扣除非经常性损益的
 # 净利润 and 经营活动产生的现金流量净额 are figures of their own)
 _WHOSE = re.compile(r"^归属于[^的]{2,14}的")
@@ -55,7 +54,6 @@ class TableFacts:
     mentions: list[Mention] = field(default_factory=list)  # the cells' names, replacing what the name rules found
     labels: list[tuple[int, int]] = field(default_factory=list)  # label cells (股票上市证券交易所): no name in them
     company: Mention | None = None  # the company a table named (公司的中文名称)
-    needs_stand_in: bool = False  # facts of the report's company with no table naming it
 
 
 @dataclass(frozen=True)
@@ -112,10 +110,7 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
         return m
 
     def owner(at: int) -> Mention:
-        if out.company is not None:
-            return out.company
-        out.needs_stand_in = True
-        return company_mention(at)
+        return out.company if out.company is not None else company_mention(at)
 
     def value(cell: _Cell, unit: str, percent: bool = False) -> Mention | None:
         number = cell.text.rstrip("%") if percent else cell.text
