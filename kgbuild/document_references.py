@@ -51,22 +51,34 @@ def resolve(extractions: Iterable[ChunkExtraction]) -> Iterator[ChunkExtraction]
     Extractions come in reading order, a document's chunks one after another (as the build gives them); only the
     current document's are held, so memory stays one document's worth. A document whose chunks came apart would be
     resolved run by run: a later run does not see the companies of an earlier one."""
-    declared: dict[str, Entity] = {}  # class -> the first entity of it with a short name of its own (以下简称)
+    declared: dict[str, Entity] = {}  # class -> the first entity of it the text declared its 公司 (以下简称“公司”)
+    aliased: dict[str, Entity] = {}  # class -> the first entity of it with a short name of its own (以下简称)
     first: dict[str, Entity] = {}  # class -> the first entity of that class
     document = None
     for ex in extractions:
         doc = document_of(ex.chunk_id)
         if doc != document:
-            document, declared, first = doc, {}, {}
+            document, declared, aliased, first = doc, {}, {}, {}
         stand_ins = [e for e in ex.entities if is_stand_in(e)]
+        # the report's company's shareholders, subsidiaries and partners are not it, in this chunk or a later one
+        partners = _related(ex, {s.id for s in stand_ins})
         if stand_ins:
-            ex = _replaced(ex, stand_ins, declared, first)
+            ex = _replaced(ex, stand_ins, declared, aliased, first)
         for e in ex.entities:  # what this chunk names, for the chunks after it
-            if not is_stand_in(e):
-                first.setdefault(e.spg_class, e)
-                if e.aliases or DECLARED in e.properties:
-                    declared.setdefault(e.spg_class, e)
+            if is_stand_in(e) or e.id in partners:
+                continue
+            first.setdefault(e.spg_class, e)
+            if DECLARED in e.properties:
+                declared.setdefault(e.spg_class, e)
+            if e.aliases:
+                aliased.setdefault(e.spg_class, e)
         yield ex
+
+
+def _related(ex: ChunkExtraction, ids: set[str]) -> set[str]:
+    """The other ends of the chunk's relations with any of `ids`."""
+    return {r.object.id if r.subject.id in ids else r.subject.id
+            for r in ex.relations if r.subject.id in ids or r.object.id in ids}
 
 
 def _named(name: str, cls: str, chunk_id: str, own: dict[str, Entity]) -> Entity:
@@ -76,22 +88,18 @@ def _named(name: str, cls: str, chunk_id: str, own: dict[str, Entity]) -> Entity
 
 
 def _replaced(ex: ChunkExtraction, stand_ins: list[Entity], declared: dict[str, Entity],
-              first: dict[str, Entity]) -> ChunkExtraction:
+              aliased: dict[str, Entity], first: dict[str, Entity]) -> ChunkExtraction:
     own = {e.id: e for e in ex.entities}
+    # a company is not its own shareholder, subsidiary or partner (本公司控股股东为X: 公司 is not X)
+    related = _related(ex, {s.id for s in stand_ins})
     target: dict[str, Entity | None] = {}
     for s in stand_ins:
         titled = next(iter(s.properties.get(TITLED, [])), None)
         earlier = (_named(titled, s.spg_class, ex.chunk_id, own) if titled else None) \
-            or declared.get(s.spg_class) or first.get(s.spg_class)
-        # the chunk's own company, unless the stand-in's facts relate the two: a company is not its own shareholder,
-        # subsidiary or partner (本公司控股股东为X: 公司 is not X)
-        related = {r.object.id if r.subject.id == s.id else r.subject.id
-                   for r in ex.relations if s.id in (r.subject.id, r.object.id)}
+            or declared.get(s.spg_class) or aliased.get(s.spg_class) or first.get(s.spg_class)
         fallback = next((own[i] for i in s.properties.get(FALLBACK, []) if i in own and i not in related), None)
         target[s.id] = earlier or fallback
-    # what only an unresolved stand-in's facts made entities (公司实现营业收入4.2亿元: 4.2亿元) goes with it
-    orphaned = {d for s in stand_ins if target[s.id] is None for d in s.properties.get(DEPENDENTS, [])}
-    entities = [e for e in ex.entities if e.id not in target and e.id not in orphaned]
+    entities = [e for e in ex.entities if e.id not in target]
     for t in target.values():
         if t is not None and t.id not in {e.id for e in entities}:
             # provenance: this chunk supports the company too (merged with the earlier chunk's node by id)
@@ -142,17 +150,25 @@ def _replaced(ex: ChunkExtraction, stand_ins: list[Entity], declared: dict[str, 
                                                "subject": subject, "object": obj}))
     events: list[Event] = []
     for ev in ex.events:
+        refs = [*(a for args in ev.arguments.values() for a in args), *(x for x in (ev.time, ev.place) if x)]
+        if any(ref(a) is None for a in refs):
+            # 公司于2024年3月收购X with nothing resolving 公司: an acquisition without its buyer says nothing
+            drop("event", f"{ev.type}:{ev.trigger}: 公司 names no company here")
+            continue
         arguments = {role: [x for x in (ref(a) for a in args) if x is not None] for role, args in ev.arguments.items()}
-        arguments = {role: args for role, args in arguments.items() if args}
         time = ref(ev.time) if ev.time is not None else None
         place = ref(ev.place) if ev.place is not None else None
         if arguments == ev.arguments and time is ev.time and place is ev.place:
             events.append(ev)
             continue
-        if not arguments:
-            drop("event", f"{ev.type}:{ev.trigger}: 公司 names no company here")
-            continue
         events.append(ev.model_copy(update={"id": Event.make_id(ev.type, ev.trigger, arguments),
                                             "arguments": arguments, "time": time, "place": place}))
+    # what only an unresolved stand-in's facts made entities (公司实现营业收入4.2亿元: 4.2亿元) goes with it, unless
+    # something kept still points at it
+    kept = {x.id for r in relations for x in (r.subject, r.object)} | {
+        x.id for h in hypernodes for x in (h.subject, h.object)} | {
+        x.id for ev in events for x in (*(a for args in ev.arguments.values() for a in args), ev.time, ev.place) if x}
+    orphaned = {d for s in stand_ins if target[s.id] is None for d in s.properties.get(DEPENDENTS, [])} - kept
+    entities = [e for e in entities if e.id not in orphaned]
     return ex.model_copy(update={"entities": entities, "relations": relations, "hypernodes": hypernodes,
                                  "events": events, "drops": [*ex.drops, *drops]})

@@ -222,3 +222,19 @@ def test_what_a_company_does_for_its_listed_subsidiaries_names_them_as_its_own(z
     triples = _resolved(zh, "黔川牧业股份有限公司同意为全资子公司遵义川源养殖有限公司、铜仁川泰生猪养殖有限公司向银行申请的融资提供担保。")
     assert {("遵义川源养殖有限公司", "partOf", "黔川牧业股份有限公司"),
             ("铜仁川泰生猪养殖有限公司", "partOf", "黔川牧业股份有限公司")} <= triples
+
+
+def test_what_a_review_found_the_references_did_wrong(zh: ChineseExtractor) -> None:
+    # an acquisition whose buyer nothing resolves goes whole, with nothing left pointing at a dropped date
+    alone = list(resolve(zh.extract([Chunk(id="a#p00000#0", doc_id="a", text="报告期内，公司实现营业收入4.2亿元。"
+                                            "公司于2024年3月收购宁波海港物流有限公司。", order=0, paragraph_start=0,
+                                            paragraph_end=0, token_count=40, content_hash="a")])))[0]
+    assert not alone.events and not alone.relations and "2024年3月" not in {e.name for e in alone.entities}
+    # a shareholder the report names before declaring itself is not the report's company
+    triples = _resolved(zh, "公司控股股东为宁波海港集团有限公司。",
+                        "报告期内，公司实现营业收入4.2亿元。")
+    assert ("宁波海港集团有限公司", "营业收入", "4.2亿元") not in triples
+    # 以下简称“青澜航运”或“公司” declares the report's company, before any other company's short name
+    triples = _resolved(zh, "本公司控股股东宁波海港集团有限公司（以下简称“海港集团”）持股51%。",
+                        "青澜航运股份有限公司（以下简称“青澜航运”或“公司”）成立于2003年。", "报告期内，公司实现营业收入4.2亿元。")
+    assert ("青澜航运股份有限公司", "营业收入", "4.2亿元") in triples

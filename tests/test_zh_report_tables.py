@@ -53,7 +53,8 @@ def _build(tmp_path: Path, text: str) -> tuple[set[str], set[tuple[str, str, str
     triples = {(r.subject.name, r.predicate, r.object.name) for r in relations.values()}
     qualifiers = {(relations[h.subject.id].predicate, relations[h.subject.id].object.name, h.predicate, h.object.name)
                   for h in ws.records("hypernodes", HyperNode) if h.subject.id in relations}
-    return {e.name for e in ws.records("entities", Entity)}, triples, qualifiers
+    # every name and alias of the graph's entities
+    return {n for e in ws.records("entities", Entity) for n in (e.name, *e.aliases)}, triples, qualifiers
 
 
 def test_a_reports_tables_give_its_company_figures_holders_and_subsidiaries(tmp_path: Path) -> None:
@@ -107,3 +108,30 @@ def test_column_labels_a_unit_line_officers_by_title_and_a_second_header(tmp_pat
             (company, "营业收入", "1,520,330,100.25元"), (company, "总资产", "6,402,500,000.00元")} <= triples
     assert ("总资产", "6,402,500,000.00元", "同比增长", "4.96%") in qualifiers
     assert not any(p == "synonym" and o in ("股票代码", "股票简称") for _, p, o in triples)
+
+
+def test_a_label_value_table_is_not_read_by_column_and_a_unit_stays_with_its_table(tmp_path: Path) -> None:
+    text = """# 青澜航运股份有限公司 2024 年年度报告
+
+## 第二节 公司简介
+
+| 公司的中文名称 | 青澜航运股份有限公司 | 公司的中文简称 | 青澜航运 |
+| --- | --- | --- | --- |
+| 股票上市证券交易所 | 上海证券交易所 | 法定代表人 | 韩启东 |
+| 注册地址 | 浙江省宁波市 | 公司网址 | www.ql.com |
+
+单位：万元
+
+| 项目 | 2024年 | 2023年 | 本年比上年增减(%) |
+| --- | --- | --- | --- |
+| 营业收入 | 1,864,051.23 | 1,654,020.81 | 12.70 |
+
+| 项目 | 2024年 | 2023年 | 本年比上年增减(%) |
+| --- | --- | --- | --- |
+| 员工人数 | 3,500 | 3,300 | 6.06 |
+"""
+    names, triples, _ = _build(tmp_path, text)
+    company = "青澜航运股份有限公司"
+    assert (company, "营业收入", "1,864,051.23万元") in triples
+    assert (company, "员工人数", "3,500万元") not in triples
+    assert "公司网址" not in names and ("韩启东", "worksFor", company) in triples

@@ -33,8 +33,9 @@ from kgbuild.extract.zh.pair_candidates import PairRow, pair_candidates
 from kgbuild.extract.zh.pair_model import decide
 from kgbuild.extract.zh.relations import RelationRules, Triple, sentences
 from kgbuild.extract.zh.report_reference import STAND_IN_KIND, title_company
+from kgbuild.extract.zh.report_reference import declared as report_declared
 from kgbuild.extract.zh.report_reference import stand_in as report_stand_in
-from kgbuild.extract.zh.report_tables import read_tables
+from kgbuild.extract.zh.report_tables import COMPANY_END, read_tables
 from kgbuild.extract.zh.segment import Segmenter, Token, jieba_version
 from kgbuild.extract.zh.spacing import close_up
 from kgbuild.extract.zh.word_lists import BROAD_REGIONS, COMPOUND_SURNAMES, KIND_ENDINGS, STOP_NAMES, SURNAMES
@@ -65,7 +66,7 @@ _REFERENCE_WORDS = frozenset({"公司", "本公司", "本集团", "集团", "本
 
 class ChineseExtractor:
     name = "jieba-rules"
-    version = "24"  # bump when rules change: it is part of the cache key
+    version = "25"  # bump when rules change: it is part of the cache key
 
     def __init__(self, schema: Schema, domain_concepts: str | Path | DomainConcepts | None = None, *,
                  pair_model: SparseLinearModel | None = None) -> None:
@@ -92,6 +93,8 @@ class ChineseExtractor:
                                             is_company=self._classes_under("Company"))
         # the class of the stand-in for a report's own company (`report_reference`); none in a schema without companies
         self._company_class = resolve_alternatives(schema, "Company") or ""
+        self._org_class = resolve_alternatives(schema, "Organization")  # a table cell's body that is no company
+        self._person_class = resolve_alternatives(schema, "Person")
         self._segmenter: Segmenter | None = None
         # The classes the place rules give a broad region they misread (a city or an administrative region, which no
         # continent or 华东地区 is); a schema's own class for it, the medicine schema's GeographicLocation for
@@ -102,10 +105,10 @@ class ChineseExtractor:
     def _cell_class(self, name: str) -> tuple[str, str] | None:
         """The class and kind of a name a report's table cell holds, by its form: an organisation's ending, or a
         known surname and one to three characters (a table gives no other cue)."""
-        if re.search(r"(?:公司|集团|银行|合伙企业[（(]有限合伙[)）]|合伙企业|基金|委员会|研究院|中心)$", name):
-            return (self._company_class if re.search(r"(?:公司|集团|银行)$", name) else
-                    resolve_alternatives(self.schema, "Organization") or self._company_class), "org"
-        person = resolve_alternatives(self.schema, "Person")
+        if COMPANY_END.search(name):
+            return (self._company_class if name.endswith(("公司", "集团", "银行")) else
+                    self._org_class or self._company_class), "org"
+        person = self._person_class
         if person and re.fullmatch(r"[\u4e00-\u9fff]{2,4}", name) and (
                 name[0] in SURNAMES or name[:2] in COMPOUND_SURNAMES) and not self.dictionary.is_common(name):
             return person, "person"
@@ -206,7 +209,9 @@ class ChineseExtractor:
             kept = [m for m in kept if not any(s <= m.start and m.end <= e for s, e in cells)] + tables.mentions
             named = [m for m in named if m in kept] + tables.mentions
         stand_in = report_stand_in(text, named, self.open_rules._company, self._company_class)
+        # (the table's stand-in and the prose's are both named 公司: one node of the chunk, whatever word was written)
         open_facts, events = self.open_rules.chunk(text, named, opened.values, stand_in)
+        declaring = {id(m) for m in report_declared(text, named, self.open_rules._company)}
         if tables is not None:
             open_facts += tables.facts
             opened.aliases.extend(tables.aliases)
@@ -221,23 +226,24 @@ class ChineseExtractor:
                     if m.name not in BROAD_REGIONS or m.name in used or m.spg_class not in self._misread_regions]
         return self._records(chunk, kept, triples, aliases + opened.aliases, open_facts, events,
                              (text, tokens, rows),
-                             self.open_rules.chunk_company(named) if stand_in is not None or made else None)
+                             self.open_rules.chunk_company(named) if stand_in is not None or made else None,
+                             declaring)
 
     def _records(self, chunk: Chunk, mentions: list[Mention], triples: list[Triple],
                  aliases: list[tuple[Mention, str]], facts: Sequence[OpenFact] = (),
                  events: Sequence[OpenEvent] = (),
                  pairs: tuple[str, list[Token], list[PairRow] | None] | None = None,
-                 stand_in_fallback: Mention | None = None,
+                 stand_in_fallback: Mention | None = None, declaring: frozenset[int] | set[int] = frozenset(),
                  ) -> ChunkExtraction:
         """`pairs`: the chunk's text and tokens for the pair model, and a list that takes its candidates instead
         (`pair_rows`: nothing is added then). `stand_in_fallback`: the company the chunk alone would take for a
         stand-in for the document's company (a mention of kind `STAND_IN_KIND`, whose node is marked for
-        `kgbuild.document_references`)."""
+        `kgbuild.document_references`); `declaring`: ids of the mentions the chunk declares as its 公司."""
         chunk_ids = [chunk.id]
         # Another name of a mention (X，亦称Y) is the same entity: a mention written as that name
         # becomes a mention of X's entity.
         owner: dict[str, Mention] = {}
-        declared: set[int] = set()  # mentions a report declared as its 公司 (以下简称“公司”)
+        declared = set(declaring)  # mentions a report declared as its 公司 (以下简称“公司”)
         for mention, alias in aliases:
             if alias in _REFERENCE_WORDS:
                 # 以下简称“公司”: no name of the company (every report's company would share it, and fusion would

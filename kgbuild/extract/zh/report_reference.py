@@ -35,8 +35,8 @@ def stand_in(text: str, mentions: list[Mention], is_company: Callable[[Mention],
     opening = next((m for m in _OPENING.finditer(text, 0, first_company)
                     if not any(x.start <= m.start(1) < x.end for x in mentions)), None)
     if opening is not None:
-        return Mention(opening.group(1), company_class, opening.start(1), opening.end(1), opening.group(1),
-                       kind=STAND_IN_KIND)
+        # one node per chunk whatever the word (本集团 in prose, a table's 公司): named 公司, written as it was
+        return Mention("公司", company_class, opening.start(1), opening.end(1), opening.group(1), kind=STAND_IN_KIND)
     holders = _HOLDERS.search(text, 0, first_company)
     if holders is not None:
         return Mention("公司", company_class, holders.start(1), holders.start(1), "公司", kind=STAND_IN_KIND)
@@ -52,3 +52,13 @@ def title_company(section: Sequence[str]) -> str | None:
     """The company a chunk's document title names, if the title is a report's (its first heading)."""
     hit = _TITLE_COMPANY.match(section[0]) if section else None
     return hit.group(1) if hit is not None and re.search(r"报告|公告|摘要", section[0]) else None
+
+
+# X股份有限公司（以下简称“X”或“公司”）: the company a report declares as its 公司, whatever short name comes first
+_DECLARES = re.compile(r"\s*[（(](?:以下简称|以下称|下称)[^）)]{0,40}?[“\"](?:本公司|公司|本集团|本行)[”\"]"
+                       r"[^）)]{0,30}[）)]")
+
+
+def declared(text: str, mentions: list[Mention], is_company: Callable[[Mention], bool]) -> list[Mention]:
+    """The companies the chunk declares as its 公司 (以下简称“青澜航运”或“公司”)."""
+    return [m for m in mentions if is_company(m) and _DECLARES.match(text, m.end)]

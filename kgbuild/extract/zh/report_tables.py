@@ -34,13 +34,15 @@ _EXCHANGE_LABEL = re.compile(r"(?:股票|A股|H股)?上市(?:证券)?交易所(?
 _TITLE_HEADER = re.compile(r"董事会秘书|证券事务代表|董事长|总经理|总裁|财务总监|财务负责人")
 # 单位：元 币种：人民币 above a figures table: the unit of every amount in it whose label gives none
 _TABLE_UNIT = re.compile(r"单位[：:]\s*(元|万元|亿元|千元|百万元)")
+_INFO_LABELS = (_NAME_LABEL, _SHORT_LABEL, _LEGAL_LABEL, _EXCHANGE_LABEL)
 # a value cell that is itself a label (股票简称 | 股票代码 in a header row): no value
 _A_LABEL = re.compile(r".*(?:简称|代码|名称|代表人|交易所及板块|种类)$")
 _FIGURE_HEADER = re.compile(r"本报告期|本期|本年|报告期|\d{4}年")
 _CHANGE_HEADER = re.compile(r"增减|变动|同比")
 _UNIT = re.compile(r"[（(]\s*(元|万元|亿元|千元|百万元|元/股|%|户|人)\s*[）)]$")
 _NUMBER = re.compile(r"^-?\d[\d,]*(?:\.\d+)?$")
-_COMPANY_END = re.compile(r"(?:公司|集团|银行|合伙企业[（(]有限合伙[)）]|合伙企业|基金|研究院|委员会|中心)$")
+# the endings of a body's name in a table cell (a company, a partnership, a fund, a commission...)
+COMPANY_END = re.compile(r"(?:公司|集团|银行|合伙企业[（(]有限合伙[)）]|合伙企业|基金|研究院|委员会|中心)$")
 # the figure's name, as the prose rules name it (归属于上市公司股东的净利润 is the company's 净利润; 扣除非经常性损益的
 # 净利润 and 经营活动产生的现金流量净额 are figures of their own)
 _WHOSE = re.compile(r"^归属于[^的]{2,14}的")
@@ -136,32 +138,41 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
     # the company the tables name comes first: every other row's facts are its
     for cells, _ in rows:
         for label, val in itertools.pairwise(cells):
-            if _NAME_LABEL.fullmatch(label.text) and _COMPANY_END.search(val.text):
+            if _NAME_LABEL.fullmatch(label.text) and COMPANY_END.search(val.text):
                 out.company = out.company or named(val)
     header: list[str] = []
+    by_column = False  # the header's labels stand over the values of the rows under it (not a label | value table)
+    unit = ""  # the unit a 单位 line gave the current table
+    table_end = 0  # where the last row read ended: a 单位 line between it and a table's first row is that table's
     for cells, opens in rows:
         texts = [c.text for c in cells]
+        if opens and header and len(texts) == len(header) and any(_NUMBER.match(t) for t in texts[1:]):
+            opens = False  # a table carried on past a page (a blank line, no header of its own)
+        if opens:
+            found = list(_TABLE_UNIT.finditer(text, table_end, cells[0].start))
+            unit = found[-1].group(1) if found else ""
+        table_end = cells[-1].end
         if opens or (not texts[0] and len(texts) > 2 and not any(_NUMBER.match(t) for t in texts)):
             header = texts  # a table's first row heads the rows under it, as does a row of labels with none first
             if not opens:
                 continue
-        for cell in cells:
-            if any(p.fullmatch(cell.text) for p in (_NAME_LABEL, _SHORT_LABEL, _LEGAL_LABEL, _EXCHANGE_LABEL)):
-                out.labels.append((cell.start, cell.end))
+        labels = [c for c in cells if any(p.fullmatch(c.text) for p in _INFO_LABELS)]
+        out.labels.extend((c.start, c.end) for c in labels)
+        before = len(out.facts) + len(out.aliases)
         for label, val in itertools.pairwise(cells):
             info(label.text, val)
         if opens:
+            by_column = bool(labels) and len(out.facts) + len(out.aliases) == before
             continue
-        for column, val in zip(header, cells, strict=False):
-            if column != texts[0]:
+        if by_column and not labels:
+            for column, val in zip(header, cells, strict=False):
                 info(column, val)  # 股票简称 over 栖衡生物
         if texts[0] == "姓名":
             for column, val in zip(header[1:], cells[1:], strict=False):
                 if _TITLE_HEADER.fullmatch(column) and (person := named(val, "person")) is not None:
                     out.facts.append(OpenFact(person, "worksFor", owner(person.start), said=column))
             continue
-        units = list(_TABLE_UNIT.finditer(text, 0, cells[0].start))
-        _table_row(cells, header, out, named, owner, value, units[-1].group(1) if units else "")
+        _table_row(cells, header, out, named, owner, value, unit)
     return out
 
 
@@ -181,7 +192,7 @@ def _table_row(cells: list[_Cell], header: list[str], out: TableFacts, named: Ca
         return
     if header and re.search(r"(?:子公司|公司)名称", header[0]) and (
             ratio_col is not None or any("主要业务" in h or "业务性质" in h for h in header)):
-        sub = named(cells[0]) if _COMPANY_END.search(texts[0]) else None
+        sub = named(cells[0]) if COMPANY_END.search(texts[0]) else None
         stake = value(cells[ratio_col], "", percent=True) if ratio_col is not None and ratio_col < len(cells) else None
         if sub is not None:
             out.facts.append(OpenFact(sub, "partOf", owner(sub.start),
