@@ -226,9 +226,9 @@ def test_what_a_company_does_for_its_listed_subsidiaries_names_them_as_its_own(z
 
 def test_what_a_review_found_the_references_did_wrong(zh: ChineseExtractor) -> None:
     # an acquisition whose buyer nothing resolves goes whole, with nothing left pointing at a dropped date
-    alone = list(resolve(zh.extract([Chunk(id="a#p00000#0", doc_id="a", text="报告期内，公司实现营业收入4.2亿元。"
-                                            "公司于2024年3月收购宁波海港物流有限公司。", order=0, paragraph_start=0,
-                                            paragraph_end=0, token_count=40, content_hash="a")])))[0]
+    alone = next(resolve(zh.extract([Chunk(id="a#p00000#0", doc_id="a", text="报告期内，公司实现营业收入4.2亿元。"
+                                           "公司于2024年3月收购宁波海港物流有限公司。", order=0, paragraph_start=0,
+                                           paragraph_end=0, token_count=40, content_hash="a")])))
     assert not alone.events and not alone.relations and "2024年3月" not in {e.name for e in alone.entities}
     # a shareholder the report names before declaring itself is not the report's company
     triples = _resolved(zh, "公司控股股东为宁波海港集团有限公司。",
