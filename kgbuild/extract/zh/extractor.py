@@ -64,6 +64,7 @@ _PREDICATES = {
 # The words a report declares for itself (以下简称“公司”或“本公司”): references, never a name of the company.
 _REFERENCE_WORDS = frozenset({"公司", "本公司", "本集团", "集团", "本行", "该公司", "发行人", "本企业"})
 
+
 class ChineseExtractor:
     name = "jieba-rules"
     version = "25"  # bump when rules change: it is part of the cache key
