@@ -18,14 +18,13 @@ labels and scoring stay this run's). `--list` prints every false and missed rela
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from older_code import figures_at
-from zh_extract import common_words, score_open
+from zh_extract import common_words, offline_build, score_open
 
 from kgbuild.model import ChunkExtraction, Entity, Event, HyperNode, Relation
 
@@ -35,8 +34,6 @@ DOCS_GOLD = HERE / "data" / "zh_report_docs_gold.json"
 
 def built(documents: Sequence[dict]) -> list[ChunkExtraction]:
     """One offline build of every document; per document, what the graph holds that one of its chunks supports."""
-    from kgbuild.build import Builder
-    from kgbuild.config import load_config
     from kgbuild.workspace import Workspace
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -45,10 +42,7 @@ def built(documents: Sequence[dict]) -> list[ChunkExtraction]:
         for d in documents:
             files.append(root / f"{d['id']}.md")
             files[-1].write_text(d["text"], encoding="utf-8")
-        settings = ("workspace: ws\ngraph_store:\n  backend: none\nvector_store:\n  backend: none\n"
-                    "build:\n  workers: 1\n")
-        (root / "kgbuild.yaml").write_text(settings, encoding="utf-8")
-        asyncio.run(Builder(load_config(root / "kgbuild.yaml", env={})).arun(files))
+        offline_build(root, files)
         ws = Workspace(root / "ws")
         entities = list(ws.records("entities", Entity))
         relations = [r for r in ws.records("relations", Relation)

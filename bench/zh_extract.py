@@ -128,6 +128,7 @@ from kgbuild.extract.offline import OfflineExtractor
 from kgbuild.extract.zh.extractor import ChineseExtractor
 from kgbuild.ids import normalize_name
 from kgbuild.model import Chunk, ChunkExtraction
+from kgbuild.report import BuildReport
 from kgbuild.schema import resolve_schema
 
 try:
@@ -353,6 +354,19 @@ def score_open(paragraphs: Sequence[dict], extract: Extract, common: set[str], *
 
 # ---------------------------------------------------------------- runs
 
+def offline_build(root: Path, files: Sequence[Path]) -> BuildReport:
+    """A real offline build of `files` into `root`/ws (open_domain schema, no stores, one worker)."""
+    import asyncio
+
+    from kgbuild.build import Builder
+    from kgbuild.config import load_config
+
+    settings = ("workspace: ws\ngraph_store:\n  backend: none\nvector_store:\n  backend: none\n"
+                "build:\n  workers: 1\n")
+    (root / "kgbuild.yaml").write_text(settings, encoding="utf-8")
+    return asyncio.run(Builder(load_config(root / "kgbuild.yaml", env={})).arun(list(files)))
+
+
 def build_figures(paragraphs: Sequence[dict], *, as_report: bool = False) -> dict[str, object]:
     """A real offline build of the paragraphs (open_domain schema, no stores): the graph a user gets, after
     alignment merged what several paragraphs name. One file per paragraph, or with `as_report` one Markdown
@@ -366,10 +380,6 @@ def build_figures(paragraphs: Sequence[dict], *, as_report: bool = False) -> dic
     amount, place; the only edges of most date and percentage nodes) over every entity, belongTo / isA left
     out. `unrelated_named` counts the named entities (not dates, amounts or percentages) that no fact or
     qualifier touches."""
-    import asyncio
-
-    from kgbuild.build import Builder
-    from kgbuild.config import load_config
     from kgbuild.workspace import Workspace
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -383,11 +393,8 @@ def build_figures(paragraphs: Sequence[dict], *, as_report: bool = False) -> dic
             for p in paragraphs:
                 files.append(root / f"{p['id']}.txt")
                 files[-1].write_text(p["text"], encoding="utf-8")
-        settings = ("workspace: ws\ngraph_store:\n  backend: none\nvector_store:\n  backend: none\n"
-                    "build:\n  workers: 1\n")
-        (root / "kgbuild.yaml").write_text(settings, encoding="utf-8")
         started = time.perf_counter()
-        report = asyncio.run(Builder(load_config(root / "kgbuild.yaml", env={})).arun(files))
+        report = offline_build(root, files)
         g = report.graph
         after = report.align.alignment.after if report.align is not None else None
         ws = Workspace(root / "ws")

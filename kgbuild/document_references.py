@@ -61,7 +61,7 @@ def resolve(extractions: Iterable[ChunkExtraction]) -> Iterator[ChunkExtraction]
             document, declared, aliased, first = doc, {}, {}, {}
         stand_ins = [e for e in ex.entities if is_stand_in(e)]
         # the report's company's shareholders, subsidiaries and partners are not it, in this chunk or a later one
-        partners = _related(ex, {s.id for s in stand_ins})
+        partners = _related(ex, {s.id for s in stand_ins}) if stand_ins else set()
         if stand_ins:
             ex = _replaced(ex, stand_ins, declared, aliased, first)
         for e in ex.entities:  # what this chunk names, for the chunks after it

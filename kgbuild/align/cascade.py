@@ -16,9 +16,10 @@ from kgbuild.embed.models import embed_matrix
 from kgbuild.embed.types import Embedder
 from kgbuild.model import Entity, Relation
 from kgbuild.schema import Schema
+from kgbuild.text_language import CJK
 
 LSH_MIN_JACCARD = 0.5
-_CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
+_CJK = re.compile(f"[{CJK}]")
 EMBED_MIN_JACCARD = 0.35
 MAX_EXACT_REPS = 16  # distinct incompatible clusters kept per exact key before giving up on the rest
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kgbuild.text import fold
+from kgbuild.text_language import CJK
 
 Kind = Literal["person", "org", "place", "other"]
 
@@ -47,7 +48,7 @@ _PAREN = re.compile(r"[(\[]([^)\]]*)[)\]]")
 # another company than 香港中央结算有限公司, 澜汐电器(泰国)有限公司 the Thai one; only one that ends the name
 # qualifies it.
 _TRAILING_PAREN = re.compile(r"[(\[]([^)\]]*)[)\]]\s*$")
-_CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
+_CJK = re.compile(f"[{CJK}]")
 _APOSTROPHES = str.maketrans("", "", "'\u2019\u2018`\u00b4")
 _NON_WORD = re.compile(r"[\W_]+")
 _YEAR = re.compile(r"(?<!\d)(1[0-9]{3}|20[0-9]{2})(?!\d)")
