@@ -192,6 +192,12 @@ def unknown_char(t: Token) -> bool:
     return t.pos in ("x", "yg", "g") and len(t.word) == 1 and "\u4e00" <= t.word <= "\u9fff"
 
 
+def rare_char(t: Token) -> bool:
+    """A character jieba's dictionary lacks (`unknown_char`) or lists only as a bound morpheme of old or rare use
+    (zg: 芃, 翀, 燊): alone between words, it is a name's character."""
+    return unknown_char(t) or (t.pos == "zg" and len(t.word) == 1 and "\u4e00" <= t.word <= "\u9fff")
+
+
 def rare_char_as_measure(t: Token, tokens: list[Token]) -> bool:
     """闽 | 泓 | 冷链: jieba tags a rare character of a short name as a measure word (q); a measure word follows a
     number (三家, 200辆), so one that does not is part of a name."""

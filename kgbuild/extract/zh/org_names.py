@@ -19,6 +19,7 @@ from kgbuild.extract.zh.name_rules import (
     Found,
     NameRules,
     overlaps,
+    rare_char,
     rare_char_as_measure,
     unknown_char,
 )
@@ -130,6 +131,7 @@ class OrgNames(NameRules):
                     and not self._common(tokens[k - 1].word)
                 if not (self._namey(tokens[k]) or tokens[k].word in wl.ORG_NAME_WORDS or joint or quality or trade
                         or rare_char_as_measure(tokens[k], tokens)  # 莆田 | 闽 | 泓 (q) | 供应链管理有限公司
+                        or rare_char(tokens[k]) or self._brand_char(tokens, k)
                         or self.dictionary.city_stem(tokens[k].word) or ordinal):
                     break
                 start = tokens[k].start
@@ -196,6 +198,8 @@ class OrgNames(NameRules):
             if name.startswith("经") and re.match(r"(?:的)?(?:批准|核准|同意|审批|审核)", text[e:e + 3]) \
                     and len(name) - 1 > len(m.group(0)):
                 name, start = name[1:], start + 1  # 经中国证券监督管理委员会核准: 经 is "by", no part of the name
+            if name[:1] in _VERB_CHARS and re.fullmatch(r"[本该其]?", name[1:-len(m.group(0))]):
+                continue  # 经 (n) | 公司第四届董事会审议通过: a preposition and the report's 公司, no name
             stripped = True
             while stripped:  # 本 | 季度公司: one word of noise may hide another
                 stripped = False
@@ -389,6 +393,19 @@ class OrgNames(NameRules):
                 return None
             i -= 1
         return None
+
+    @staticmethod
+    def _brand_char(tokens: list[Token], k: int) -> bool:
+        """嵘 (x) | 拓 (v) | 智慧物流, 宜 (vg) | 芃 (zg) | 磷化集团: a lone character glued to a rare one (a character
+        jieba's dictionary lacks or knows only as a bound morpheme) is the other half of a two-character brand, not
+        a verb of its own; never a preposition, conjunction or other word of the clause (在, 与, 经, 由…)."""
+        t = tokens[k]
+        if len(t.word) != 1 or not HAN.match(t.word) or t.word in _VERB_CHARS or t.pos in FUNCTION_TAGS - {"x"}:
+            return False
+        after = tokens[k + 1] if k + 1 < len(tokens) else None
+        before = tokens[k - 1] if k > 0 else None
+        return (after is not None and after.start == t.end and rare_char(after)) or (
+            before is not None and before.end == t.start and rare_char(before))
 
     def _lone_first_char(self, tokens: list[Token], k: int, start: int) -> bool:
         """东 | 昇 | 汽车集团, 遂 | 芯 | 集成电路: the name begins with a character jieba left alone (a rare one or a
