@@ -49,10 +49,11 @@ _COMPANY_TITLES_BEFORE = re.compile(r"(?:本公司|该公司|公司|集团|本�
 # 该所 / 该院 / 该校…: the kind a pointer names, and the endings of the bodies it can point at.
 _POINTED_ENDS = {"所": ("所",), "院": ("院",), "校": ("大学", "学院", "学校", "中学", "小学"), "馆": ("馆",),
                  "行": ("银行", "分行", "支行"), "中心": ("中心",), "会": ("会",), "厂": ("厂",)}
-_POINTED_KIND = re.compile(r"(?:^|[，、；])\s*该(" + "|".join(_POINTED_ENDS) + r")(?:现任|新任)?$")
+_POINTED_KIND = re.compile(r"(?:^|[，、；])\s*该(" + "|".join(_POINTED_ENDS) + r")(?:现任|新任|原|前)?$")
 # 陈永华因个人原因辞去职务, 辞去公司董事长职务: who resigns held the post
 _RESIGNS = re.compile(r"辞去(?:其|公司|本公司)?(?:在[^，。；]{2,24}?)?(?:[^，。；]{0,12}?)职务")
-_FORMER_TITLE = re.compile(r"(?:原|前)(?:" + TITLE_ALT + r")$")  # 原总经理 right before a name
+# X持有公司N%的股份 / X为公司控股股东: the sentence's subject holds the report's company
+_HOLDS_COMPANY = re.compile(r"持有(?:本公司|公司)|(?:为|系|是)(?:本公司|公司)的?(?:控股股东|实际控制人|第一大股东|股东)")
 # What a text says of a body before naming it, after 在: its country and kind (德国企业, 美资公司), or 一家….
 _BODY_KIND = re.compile(r"(?:一家)?[\u4e00-\u9fff]{0,6}?(?:企业|公司|机构|银行|车企|药企|外企|外资企业)")
 _POST_HELD_BY = re.compile(r"(?:的)?(" + TITLE_ALT + r")由(.{2,24}?)(?:担任|兼任|出任)")
@@ -238,6 +239,11 @@ class CareerFacts(ClauseRules):
                 # 何建平; …成立于1962年，现任馆长为P) speaks of the organisation the sentence is about; 原总经理 (a
                 # former one) does not open so
                 org = subject
+                if topic_org is not None and topic_org.name != subject.name and _HOLDS_COMPANY.search(
+                        text, subject.end, ts):
+                    # 衢州琅峰投资有限公司持有公司38.6%的股份，为公司控股股东；董事长詹觉民…: the sentence's subject is
+                    # the report company's holder, and a post with no body named is the report company's
+                    org = topic_org
             if org is None and last_post is not None and text[last_post[0].end:ts] in ("、", "和", "及", "以及"):
                 org = last_post[1]  # 蓝鲸物流集团董事长王海涛、总裁李静: the titles of one list are one company's
             add(person, "worksFor", org)
@@ -256,8 +262,8 @@ class CareerFacts(ClauseRules):
         named = next((x for x in clause.mentions if cs + m.start() <= x.start and x.end <= cs + m.end()
                       and self._org(x)), None)
         post_of = named or (subject if self._org(subject) else None) or self._last_org(sentence, cs) or topic_org
-        if who is not None and _FORMER_TITLE.search(scope.text, max(0, who.start - 12), who.start):
-            return  # 原总经理吴德胜…辞去职务: a former holder, named so, is not said to work there (the reports' rule)
+        # (原总经理吴德胜…辞去职务: a former holder worked there too; 30 of the 34 such names in the labelled sets are
+        # labelled so, and the graph keeps former posts, as 曾任 does)
         add(who, "worksFor", post_of)
 
     def _teachers_and_students(self, scope: ClauseScope) -> None:

@@ -400,7 +400,7 @@ class OrgNames(NameRules):
         jieba's dictionary lacks or knows only as a bound morpheme) is the other half of a two-character brand, not
         a verb of its own; never a preposition, conjunction or other word of the clause (在, 与, 经, 由…)."""
         t = tokens[k]
-        if len(t.word) != 1 or not HAN.match(t.word) or t.word in _VERB_CHARS or t.pos in FUNCTION_TAGS - {"x"}:
+        if len(t.word) != 1 or not HAN.match(t.word) or t.word in _VERB_CHARS or t.pos in FUNCTION_TAGS - {"x", "f"}:
             return False
         after = tokens[k + 1] if k + 1 < len(tokens) else None
         before = tokens[k - 1] if k > 0 else None

@@ -28,8 +28,10 @@ _PERSON_CUE = re.compile("|".join(wl.PERSON_CUES))
 _FOREIGN_NAME = re.compile(r"[\u4e00-\u9fff]{1,8}(?:[·・•‧][\u4e00-\u9fff]{1,10})+")
 # A given name of one or two characters after a surname, up to what people do, 的, 在 / 于, or the next
 # title of a list of posts (董事长韩立新和副总经理马晓东)
+# (董事长詹觉民及其配偶蒯书宁: 及其 and a kin word close the name too)
 _GIVEN_NAME = re.compile(r"[\u4e00-\u9fff]{1,2}?(?=" + "|".join(wl.PERSON_VERBS)
-                         + "|的|在|于|[和、及](?:常务|执行)?(?:" + "|".join(wl.EXECUTIVE_TITLES) + "))")
+                         + "|的|在|于|[和与及]其(?:妻子|丈夫|配偶|夫人|妻|夫)"
+                         + "|[和、及](?:常务|执行)?(?:" + "|".join(wl.EXECUTIVE_TITLES) + "))")
 # 接替已经退休的创始人谭松年。 (jieba: 谭松 | 年): where jieba saw a name, the clause's end ends it, or the 等 that
 # closes a list of people (作曲家季南星等。 jieba: 季南 | 星等)
 _GIVEN_NAME_AT_END = re.compile(r"[\u4e00-\u9fff]{1,2}?(?=[，。；！？）)]|等|$)")

@@ -23,6 +23,11 @@ _TOP_HOLDERS = re.compile(r"(?:前(?:十|10)名|前十大|主要)(?:无限售条
 # A持股比例为46.35% / B持股5.12% / C持有4.27%: a holder opening a clause with its stake
 _HOLDER_STAKE = re.compile(r"\s*(?P<who>[^，。；]{2,30}?)(?:持股|持有)(?:比例)?(?:为|约为|达)?("
                            + VALUE_RE.pattern + r")")
+# 控股股东 / 实际控制人 / 第一大股东 right before the owner's name (公司控股股东X通过…, 向控股股东X承租), or the
+# company's largest holders listed (前两大股东分别为A和B); group who: the pointer to the owned company, if any
+_ROLE_BEFORE_NAME = re.compile(r"(?:(?P<who>本公司|公司|其|该公司)的?)?(?P<role>控股股东|实际控制人|第一大股东|"
+                               r"(?P<listed>前[两二三四五\d]大股东分别为|前[两二三四五\d]名股东分别为))"
+                               r"(?![为是、和及兼])")
 # the signatories of a report's statements (公司负责人 / 主管会计工作负责人 / 会计机构负责人(会计主管人员)), each
 # followed by the person's name
 _SIGNATORY = re.compile(r"(?:公司负责人|主管会计工作(?:的)?负责人|会计机构负责人)(?:[（(]会计主管人员[）)])?")
@@ -62,6 +67,7 @@ class ReportFacts(ClauseRules):
         for role in _OWNER_BEFORE_NAME.finditer(c) if topic_org is not None else ():
             controller = next((x for x in clause.mentions if x.start == cs + role.end() and self._person(x)), None)
             add(topic_org, "ownedBy", controller, timed)
+        self._owner_after_role(text, clause, subject, sentence, topic_org, add)
         self._holder_named_owner(text, clause, timed, sentence, topic_org, add)
         self._stake_in_company(text, clause, subject, timed, topic_org, sentence_end, add)
         self._founders_stakes(text, clause, sentence, add)
@@ -192,6 +198,33 @@ class ReportFacts(ClauseRules):
         for m in _SIGNATORY.finditer(clause.text) if company is not None else ():
             signer = next((x for x in clause.mentions if x.start == clause.start + m.end() and self._person(x)), None)
             add(signer, "worksFor", company)
+
+    def _owner_after_role(self, text: str, clause: Clause, subject: Mention, sentence: list[Mention],
+                          topic_org: Mention | None, add: Callable[..., None]) -> None:
+        """公司控股股东X通过…增持, 受让控股股东X持有的…, 其实际控制人P与…, 前两大股东分别为A和B: the owner's role
+        written right before the owner's name (no 为) says whose owner it is: the company named right before the
+        role, 公司's the report's, 其 / 该公司 the company named last before, a bare role the sentence's company."""
+        c, cs = clause.text, clause.start
+        for m in _ROLE_BEFORE_NAME.finditer(c):
+            first = next((x for x in clause.mentions if x.start == cs + m.end()), None)
+            if first is None or not (self._org(first) or self._person(first)):
+                continue
+            owners = self._listed(clause, first.start, lambda x: self._org(x) or self._person(x)) \
+                if m.group("listed") else [first]
+            pointer = m.group("who") or ""
+            named = next((x for x in reversed(sentence) if self._company(x)
+                          and x.end in (cs + m.start("role"), cs + m.start("role") - 1)), None)
+            if named is not None:
+                owned: Mention | None = named
+            elif pointer in ("其", "该公司"):
+                owned = self._last_org([x for x in sentence if self._company(x)], cs + m.start())
+            elif pointer:
+                owned = topic_org
+            else:
+                owned = subject if self._company(subject) and subject.end <= cs + m.start() else topic_org
+            for owner in owners:
+                if owned is not None and owner.name != owned.name and owner.name not in owned.aliases:
+                    add(owned, "ownedBy", owner)
 
     def _listed_holders(self, text: str, clause: Clause, sentence: list[Mention], topic_org: Mention | None,
                         add: Callable[..., None]) -> None:
