@@ -132,6 +132,7 @@ def main() -> None:
               (DATA / "zh_heldout20_gold.json", check_zh),
               (DATA / "zh_heldout21_gold.json", check_zh),
               (DATA / "zh_heldout22_gold.json", check_zh),
+              (DATA / "zh_heldout23_gold.json", check_zh),
               (DATA / "2wiki_heldout2_qa.json", check_qa), (DATA / "2wiki_heldout3_qa.json", check_qa),
               (DATA / "2wiki_heldout4_qa.json", check_qa)]
     failed = False
