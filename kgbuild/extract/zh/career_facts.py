@@ -259,6 +259,10 @@ class CareerFacts(ClauseRules):
             return
         who = next((x for x in reversed(clause.mentions) if x.end <= cs + m.start() and self._person(x)), None) \
             or (subject if self._person(subject) else None)
+        if who is None and not any(x.end <= cs + m.start() and not self._date(x) for x in clause.mentions):
+            # 该行原行长柴立因工作调动，已于10月辞去行长职务: the clause names no one, and the sentence's subject is
+            # the bank 该行 points at; who resigns is the person the sentence named last before
+            who = next((x for x in reversed(sentence) if x.end <= cs and self._person(x)), None)
         named = next((x for x in clause.mentions if cs + m.start() <= x.start and x.end <= cs + m.end()
                       and self._org(x)), None)
         post_of = named or (subject if self._org(subject) else None) or self._last_org(sentence, cs) or topic_org
