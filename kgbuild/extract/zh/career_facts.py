@@ -53,7 +53,8 @@ _POINTED_KIND = re.compile(r"(?:^|[，、；])\s*该(" + "|".join(_POINTED_ENDS)
 # 陈永华因个人原因辞去职务, 辞去公司董事长职务: who resigns held the post
 _RESIGNS = re.compile(r"辞去(?:其|公司|本公司)?(?:在[^，。；]{2,24}?)?(?:[^，。；]{0,12}?)职务")
 # X持有公司N%的股份 / X为公司控股股东: the sentence's subject holds the report's company
-_HOLDS_COMPANY = re.compile(r"持有(?:本公司|公司)|(?:为|系|是)(?:本公司|公司)的?(?:控股股东|实际控制人|第一大股东|股东)")
+_HOLDS_COMPANY = re.compile(r"持有(?:本公司|公司)|(?:为|系|是)(?:本公司|公司)的?"
+                            r"(?:控股股东|实际控制人|第一大股东|股东)")
 # What a text says of a body before naming it, after 在: its country and kind (德国企业, 美资公司), or 一家….
 _BODY_KIND = re.compile(r"(?:一家)?[\u4e00-\u9fff]{0,6}?(?:企业|公司|机构|银行|车企|药企|外企|外资企业)")
 _POST_HELD_BY = re.compile(r"(?:的)?(" + TITLE_ALT + r")由(.{2,24}?)(?:担任|兼任|出任)")
