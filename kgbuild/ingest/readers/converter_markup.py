@@ -13,6 +13,7 @@ block is what the manual is about.
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
 # Tags whose name says they mark layout, never content: page markers by name, and any name written
 # in capitals with an underscore or digit (PAGE_DIV, PAGE_BREAK, IMG_1): HTML has no such element.
@@ -28,6 +29,12 @@ _DROP_WITH_CONTENT = re.compile(r"<(script|style|head)\b[^>]*>.*?</\1\s*>", re.I
 _TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9_:-]*)(?:\s+[^<>]*?)?\s*/?>")
 _CELL_END = re.compile(r"</t[dh]\s*>", re.IGNORECASE)
 _ROW_END = re.compile(r"</tr\s*>|<br\s*/?>", re.IGNORECASE)
+_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_HTML_TABLE = re.compile(r"<table\b[^>]*>.*?</table\s*>", re.IGNORECASE | re.DOTALL)
+_MD_ROW = re.compile(r"^\s*\|")
+# a tag taken out marks its line with this character, so that only the lines that held tags are tidied (a
+# Markdown table elsewhere in the text keeps the bars that make it a table)
+_MARK = "\x01"
 # Markdown images whose alt text is empty or a placeholder (a file name, 'image', '图片', 'Figure 3').
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _PLACEHOLDER_ALT = re.compile(
@@ -56,28 +63,126 @@ def _clean_prose(text: str) -> tuple[str, int]:
         name = m.group(1)
         if name.casefold() in _HTML_NAMES or _MARKER_NAME.search(name):
             dropped += 1
-            return " "
+            return _MARK
         return m.group(0)  # '<Foo>' in prose that names no HTML element nor marker: text
+
+    def table(m: re.Match[str]) -> str:
+        nonlocal dropped
+        block = m.group(0)
+        dropped += len(_TAG.findall(block)) - len(_CELL_END.findall(block)) - len(_ROW_END.findall(block))
+        rows = html_table_rows(block)
+        return "\n\n" + "\n".join("| " + " | ".join(row) + " |" for row in rows) + "\n\n" if rows else _MARK
 
     text, n = _DROP_WITH_CONTENT.subn(" ", text)
     dropped += n
     text = _IMAGE.sub(drop_image, text)
-    text = _CELL_END.sub(" | ", text)  # a table's cells stay apart once their tags are gone
-    text = _ROW_END.sub("\n", text)
-    before = dropped
+    text = _HTML_TABLE.sub(table, text)
+    # a line break inside a Markdown table's cell is no new row
+    text = "\n".join(_BREAK.sub(_MARK, line) if _MD_ROW.match(line) else line for line in text.split("\n"))
+    text = _CELL_END.sub(_MARK + " | ", text)  # a table's cells stay apart once their tags are gone
+    text = _ROW_END.sub(_MARK + "\n" + _MARK, text)
     text = _TAG.sub(drop_tag, text)
     lines = text.split("\n")
-    kept = [line for line in lines if not _PAGE_LINE.match(line)]
-    if dropped > before:  # tags became spaces and cell bars: tidy those lines (others keep their indent)
-        kept = [_tidy(line) if ("  " in line or "|" in line or line[:1] == " ") else line for line in kept]
+    kept = [line for line in lines if not _PAGE_LINE.match(line.replace(_MARK, ""))]
+    # tags became spaces and cell bars: tidy those lines (the others keep their indent and their bars)
+    kept = [_tidy(line.replace(_MARK, " ")) if _MARK in line else line for line in kept]
     dropped += len(lines) - len(kept)
     return "\n".join(kept), dropped
 
 
 def _tidy(line: str) -> str:
-    """A line whose tags were taken out: one space between words, no bar at either end; a line left
-    with only spaces and bars was markup, and becomes blank."""
-    return re.sub(r"[ \t]{2,}", " ", line).strip(" |\t")
+    """A line whose tags were taken out: one space between words, no bar at either end (a Markdown table
+    row keeps its bars); a line left with only spaces and bars was markup, and becomes blank."""
+    line = re.sub(r"[ \t]{2,}", " ", line)
+    bare = line.strip(" |\t")
+    return line.strip() if bare and _MD_ROW.match(line) else bare
+
+
+class _TableCells(HTMLParser):
+    """The rows of one HTML table: each cell's text with its rowspan and colspan."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.rows: list[list[tuple[str, int, int]]] = []
+        self._cell: list[str] | None = None
+        self._spans = (1, 1)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "tr":
+            self._end_cell()
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self._end_cell()
+            if not self.rows:
+                self.rows.append([])
+            found = dict(attrs)
+            self._spans = (_span(found.get("rowspan")), _span(found.get("colspan")))
+            self._cell = []
+        elif tag == "br" and self._cell is not None:
+            self._cell.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th", "tr", "table"):
+            self._end_cell()
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+    def _end_cell(self) -> None:
+        if self._cell is not None:
+            text = re.sub(r"\s+", " ", "".join(self._cell)).strip().replace("|", "｜")
+            self.rows[-1].append((text, *self._spans))
+            self._cell = None
+
+
+def _span(value: str | None) -> int:
+    digits = re.match(r"\s*(\d{1,3})", value or "")
+    return max(1, min(50, int(digits.group(1)))) if digits else 1
+
+
+def html_table_rows(block: str) -> list[list[str]]:
+    """An HTML table as rows of cell texts on a grid: a cell spanning rows or columns is written in each
+    place it covers (项目 over both header rows, 不适用 across two period columns), and a header whose cells
+    span the columns of the row under it (本报告期 over 金额 | 比上年同期增减(%)) is one header row with both
+    names (本报告期金额 | 本报告期比上年同期增减(%)), as a Markdown table's single header row would be."""
+    parser = _TableCells()
+    parser.feed(block)
+    parser.close()
+    grid: list[list[str]] = []
+    spanned: list[bool] = []  # whether a row holds a cell spanning several columns
+    carried: dict[tuple[int, int], str] = {}  # (row, column) a rowspan above fills
+    for r, cells in enumerate(parser.rows):
+        row: list[str] = []
+        wide = False
+
+        def fill(at: int, row: list[str] = row) -> None:
+            while (r, at) in carried:
+                row.append(carried.pop((r, at)))
+                at += 1
+
+        fill(0)
+        for text, rowspan, colspan in cells:
+            start = len(row)
+            for c in range(start, start + colspan):
+                row.append(text)
+                for below in range(1, rowspan):
+                    carried[(r + below, c)] = text
+            wide = wide or colspan > 1
+            fill(len(row))
+        grid.append(row)
+        spanned.append(wide)
+    grid = [row for row in grid if any(row)]
+    width = max((len(row) for row in grid), default=0)
+    grid = [row + [""] * (width - len(row)) for row in grid]
+    if len(grid) > 2 and spanned[0] and not any(_NUMBER_CELL.match(c) for c in grid[1]):
+        # two header rows: the upper names the period a run of columns shares, the lower each column
+        grid[:2] = [[up if up == low or not low else low if not up or low.startswith(up) else up + low
+                     for up, low in zip(grid[0], grid[1], strict=True)]]
+    return grid
+
+
+_NUMBER_CELL = re.compile(r"^-?\d[\d,]*(?:\.\d+)?%?$")
 
 
 _CODE_SPAN = re.compile(r"(`+)[^`\n]+?\1")
