@@ -33,12 +33,29 @@ _EXCHANGE_LABEL = re.compile(r"(?:股票|A股|H股)?上市(?:证券)?交易所(?
 # the officers a contacts table lists under their titles, in a row labelled 姓名
 _TITLE_HEADER = re.compile(r"董事会秘书|证券事务代表|董事长|总经理|总裁|财务总监|财务负责人")
 # 单位：元 币种：人民币 above a figures table: the unit of every amount in it whose label gives none
+# a title as a row's label, with a note in brackets (董事会秘书（代行）)
+_TITLE_LABEL = re.compile(r"(董事会秘书|证券事务代表)(?:[（(][^）)]{1,6}[）)])?")
 _TABLE_UNIT = re.compile(r"单位[：:]\s*(元|万元|亿元|千元|百万元)")
 _INFO_LABELS = (_NAME_LABEL, _SHORT_LABEL, _LEGAL_LABEL, _EXCHANGE_LABEL)
 # a value cell that is itself a label (股票简称 | 股票代码 in a header row): no value
 _A_LABEL = re.compile(r".*(?:简称|代码|名称|代表人|交易所及板块|种类)$")
 _FIGURE_HEADER = re.compile(r"本报告期|本期|本年|报告期|\d{4}年")
 _CHANGE_HEADER = re.compile(r"增减|变动|同比")
+# a column of the current period: 本报告期, 本期, 本年(末), 年初至报告期末 (a quarterly report's year to date: a second
+# figure under the same name), a date (the first date column is the current one, later ones are prior periods)
+_CURRENT_HEADER = re.compile(r"本报告期|本期|本年|年初至报告期末|^报告期")
+_DATE_HEADER = re.compile(r"^\d{4}年")
+_PRIOR_HEADER = re.compile(r"上年|上期|去年|同期|调整前")
+# a numbered statement line (一、营业总收入, （二）, 1.) or its sign (加：, 减：, 其中：): not part of the figure's name
+_LINE_PREFIX = re.compile(r"^(?:[一二三四五六七八九十]+、|[（(][一二三四五六七八九十\d]+[）)]|\d+[.、．]\s*|"
+                          r"(?:加|减|其中)[：:])+")
+# the items of 非经常性损益 and a table's totals: amounts no figure name fits, not the company's results
+_ITEM_LABEL = re.compile(r"^(?:合计|小计|总计|其他)$|政府补助|损益$|影响额$|营业外收入和支出|^非经常性损益")
+# what a financial statement calls a figure the figures table names otherwise
+_STATEMENT_NAMES = {"资产总计": "总资产", "营业总收入": "营业收入", "负债合计": "总负债"}
+# an officers table (姓名 | 职务 | … | 任期起始日期 | 任职状态): every row is one of the company's officers
+_POST_HEADER = re.compile(r"^(?:担任的?)?职务(?:[（(][^）)]*[）)])?$")
+_TERM_HEADER = re.compile(r"任期起始日期|任职日期|任期起始|起始日期")
 _UNIT = re.compile(r"[（(]\s*(元|万元|亿元|千元|百万元|元/股|%|户|人)\s*[）)]$")
 _NUMBER = re.compile(r"^-?\d[\d,]*(?:\.\d+)?$")
 # the endings of a body's name in a table cell (a company, a partnership, a fund, a commission...)
@@ -129,6 +146,9 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
             out.aliases.append((company, val.text))
         elif _LEGAL_LABEL.fullmatch(label) and (person := named(val, "person")) is not None:
             out.facts.append(OpenFact(person, "worksFor", owner(person.start), said="法定代表人"))
+        elif (title := _TITLE_LABEL.fullmatch(label)) is not None and (person := named(val, "person")) is not None:
+            # 董事会秘书 | 钟溪若, 董事会秘书（代行） | 郭北辰
+            out.facts.append(OpenFact(person, "worksFor", owner(person.start), said=title.group(1)))
         elif _EXCHANGE_LABEL.fullmatch(label) and (cut := val.text.find("交易所")) > 0:
             # 上海证券交易所科创板: the exchange, without its board
             exchange = named(_Cell(val.text[:cut + 3], val.start, val.start + cut + 3))
@@ -141,6 +161,7 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
             if _NAME_LABEL.fullmatch(label.text) and COMPANY_END.search(val.text):
                 out.company = out.company or named(val)
     header: list[str] = []
+    header_cells: list[_Cell] = []
     by_column = False  # the header's labels stand over the values of the rows under it (not a label | value table)
     unit = ""  # the unit a 单位 line gave the current table
     table_end = 0  # where the last row read ended: a 单位 line between it and a table's first row is that table's
@@ -153,9 +174,13 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
             unit = found[-1].group(1) if found else ""
         table_end = cells[-1].end
         if opens or (not texts[0] and len(texts) > 2 and not any(_NUMBER.match(t) for t in texts)):
-            header = texts  # a table's first row heads the rows under it, as does a row of labels with none first
-            if not opens:
+            header, header_cells = texts, cells  # a table's first row heads the rows under it, as does a row of
+            if not opens:  # labels with none first
                 continue
+        elif len(texts) > 2 and texts[1] and all(_TITLE_HEADER.fullmatch(t) for t in texts[1:] if t):
+            # 联系人和联系方式 | 董事会秘书 | 证券事务代表: the titles of the rows under it
+            header, header_cells = texts, cells
+            continue
         labels = [c for c in cells if any(p.fullmatch(c.text) for p in _INFO_LABELS)]
         out.labels.extend((c.start, c.end) for c in labels)
         before = len(out.facts) + len(out.aliases)
@@ -172,13 +197,38 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
                 if _TITLE_HEADER.fullmatch(column) and (person := named(val, "person")) is not None:
                     out.facts.append(OpenFact(person, "worksFor", owner(person.start), said=column))
             continue
-        _table_row(cells, header, out, named, owner, value, unit)
+        if header and header[0] == "姓名" and any(_POST_HEADER.fullmatch(h) for h in header):
+            _officer_row(cells, header_cells, mentions, out, named, owner)
+            continue
+        _table_row(cells, header_cells, mentions, out, named, owner, value, unit)
     return out
 
 
-def _table_row(cells: list[_Cell], header: list[str], out: TableFacts, named: Callable[..., Mention | None],
-               owner: Callable[[int], Mention], value: Callable[..., Mention | None], table_unit: str) -> None:
+def _in_cell(cell: _Cell, mentions: list[Mention], kind: str) -> Mention | None:
+    """The mention of `kind` ("date") a cell holds."""
+    return next((m for m in mentions if m.kind == kind and cell.start <= m.start and m.end <= cell.end), None)
+
+
+def _officer_row(cells: list[_Cell], header: list[_Cell], mentions: list[Mention], out: TableFacts,
+                 named: Callable[..., Mention | None], owner: Callable[[int], Mention]) -> None:
+    """A row of an officers table: the person worksFor the company, since the term's start where a column gives it
+    (a 离任 row too: the post was held from then)."""
+    person = named(cells[0], "person")
+    if person is None:
+        return
+    term = next((i for i, h in enumerate(header) if _TERM_HEADER.search(h.text)), None)
+    start = _in_cell(cells[term], mentions, "date") if term is not None and term < len(cells) else None
+    post = next((i for i, h in enumerate(header) if _POST_HEADER.fullmatch(h.text)), None)
+    said = cells[post].text if post is not None and post < len(cells) else "职务"
+    out.facts.append(OpenFact(person, "worksFor", owner(person.start), [("时间", start)] if start else [],
+                              said=said))
+
+
+def _table_row(cells: list[_Cell], header_cells: list[_Cell], mentions: list[Mention], out: TableFacts,
+               named: Callable[..., Mention | None], owner: Callable[[int], Mention],
+               value: Callable[..., Mention | None], table_unit: str) -> None:
     """A row under a header: a figure (`table_unit`: the unit 单位：元 gave the table), a holder or a subsidiary."""
+    header = [c.text for c in header_cells]
     if not header or len(cells) < 2:
         return
     texts = [c.text for c in cells]
@@ -195,22 +245,38 @@ def _table_row(cells: list[_Cell], header: list[str], out: TableFacts, named: Ca
         sub = named(cells[0]) if COMPANY_END.search(texts[0]) else None
         stake = value(cells[ratio_col], "", percent=True) if ratio_col is not None and ratio_col < len(cells) else None
         if sub is not None:
-            out.facts.append(OpenFact(sub, "partOf", owner(sub.start),
-                                      [("比例", stake)] if stake is not None else [], said="子公司"))
+            # 公司类型 | 参股公司: an associate, which the company owns a part of
+            associate = any(t in ("参股公司", "联营企业", "合营企业", "参股") for t in texts[1:])
+            stake_quals = [("比例", stake)] if stake is not None else []
+            if associate:
+                out.facts.append(OpenFact(sub, "ownedBy", owner(sub.start), stake_quals, said="参股"))
+            else:
+                out.facts.append(OpenFact(sub, "partOf", owner(sub.start), stake_quals, said="子公司"))
+            # 注册资本（万元） | 30,000: the subsidiary's own figure, with the column's unit
+            capital = next((i for i, h in enumerate(header) if h.startswith("注册资本")), None)
+            if capital is not None and capital < len(cells):
+                unit = _UNIT.search(header[capital])
+                amount = value(cells[capital], unit.group(1) if unit else "")
+                if amount is not None and unit is not None:
+                    out.facts.append(OpenFact(sub, "注册资本", amount))
         return
-    if len(header) >= 3 and _FIGURE_HEADER.search(header[1]) and _NUMBER.match(texts[1]):
-        label = texts[0]
-        unit = _UNIT.search(label)
-        bare = _UNIT.sub("", label).strip()
-        defined = _DEFINED.search(bare)
-        metric = defined.group(0) if defined is not None else _WHOSE.sub("", bare)
-        if not re.fullmatch(r"[\u4e00-\u9fff]{2,16}", metric) or (re.search(r"每股|比率|率$", metric) and unit is None):
-            return
-        amount = value(cells[1], unit.group(1) if unit else table_unit)
+    label = _LINE_PREFIX.sub("", texts[0]).strip()
+    unit = _UNIT.search(label)
+    bare = _UNIT.sub("", label).strip()
+    if _ITEM_LABEL.search(bare) and not _DEFINED.search(bare):
+        return  # 计入当期损益的政府补助, 合计: a 非经常性损益 item or a total, no figure of the company's
+    defined = _DEFINED.search(bare)
+    metric = defined.group(0) if defined is not None else _WHOSE.sub("", bare)
+    metric = _STATEMENT_NAMES.get(metric, metric)
+    if not re.fullmatch(r"[\u4e00-\u9fff]{2,16}", metric) or (re.search(r"每股|比率|率$", metric) and unit is None):
+        return
+    for col, change_col in _current_columns(header):
+        if col >= len(cells):
+            continue
+        amount = value(cells[col], unit.group(1) if unit else table_unit)
         if amount is None:
-            return
+            continue
         quals: list[tuple[str, Mention]] = []
-        change_col = next((i for i, h in enumerate(header) if _CHANGE_HEADER.search(h)), None)
         if change_col is not None and change_col < len(cells) and "%" in header[change_col] + texts[change_col]:
             raw = cells[change_col]
             if _NUMBER.match(raw.text.rstrip("%")):
@@ -218,5 +284,25 @@ def _table_row(cells: list[_Cell], header: list[str], out: TableFacts, named: Ca
                 way = "同比下降" if number.startswith("-") else "同比增长"
                 pct = number.lstrip("-") + "%"
                 quals.append((way, Mention(pct, amount.spg_class, raw.start, raw.end, pct, kind="value")))
+        if _DATE_HEADER.match(header[col]) and (when := _in_cell(header_cells[col], mentions, "date")) is not None:
+            quals.append(("时间", when))  # 2024年, 2025年9月30日: the period the column states
         out.facts.append(OpenFact(owner(amount.start), metric, amount, quals))
 
+
+def _current_columns(header: list[str]) -> list[tuple[int, int | None]]:
+    """The columns of a figures table that state the current period, each with the change column that follows it
+    (项目 | 本报告期 | 增减(%) | 年初至报告期末 | 增减(%): two; 项目 | 2024年 | 2023年 | 增减(%): the first date)."""
+    if len(header) < 3 or not _FIGURE_HEADER.search(header[1]):
+        return []
+    current: list[int] = []
+    for i, h in enumerate(header[1:], 1):
+        if _CHANGE_HEADER.search(h) or _PRIOR_HEADER.search(h):
+            continue
+        if _CURRENT_HEADER.search(h) or (_DATE_HEADER.match(h) and not any(_DATE_HEADER.match(header[j])
+                                                                             for j in range(1, i))):
+            current.append(i)
+    out: list[tuple[int, int | None]] = []
+    for n, col in enumerate(current):
+        stop = current[n + 1] if n + 1 < len(current) else len(header)
+        out.append((col, next((j for j in range(col + 1, stop) if _CHANGE_HEADER.search(header[j])), None)))
+    return out

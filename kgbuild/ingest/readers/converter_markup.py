@@ -156,7 +156,7 @@ def html_table_rows(block: str) -> list[list[str]]:
         row: list[str] = []
         wide = False
 
-        def fill(at: int, row: list[str] = row) -> None:
+        def fill(at: int, row: list[str] = row, r: int = r) -> None:
             while (r, at) in carried:
                 row.append(carried.pop((r, at)))
                 at += 1
