@@ -1,0 +1,188 @@
+"""The tables of quarterly and annual reports as PDF converters leave them (seventeenth session): Markdown tables after a
+page marker, HTML tables with rowspan / colspan, the figures table with several period columns, financial-statement
+excerpts, 非经常性损益 items, officers' tables, contacts under a row of titles, associates and registered capital.
+
+Every table and sentence here was written for these tests (no gold set's)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from kgbuild.ingest.readers.converter_markup import html_table_rows, strip_converter_markup
+from kgbuild.ingest.readers.markdown import parse_markdown
+from kgbuild.model import Entity, HyperNode, Relation
+
+_COMPANY = "泓远电气股份有限公司"
+
+
+def _build(tmp_path: Path, text: str) -> tuple[set[str], set[tuple[str, str, str]], set[tuple[str, str, str, str]]]:
+    from kgbuild.build import Builder
+    from kgbuild.config import load_config
+    from kgbuild.workspace import Workspace
+
+    (tmp_path / "report.md").write_text(text, encoding="utf-8")
+    (tmp_path / "kgbuild.yaml").write_text("workspace: ws\ngraph_store:\n  backend: none\nvector_store:\n"
+                                           "  backend: none\nbuild:\n  workers: 1\n", encoding="utf-8")
+    asyncio.run(Builder(load_config(tmp_path / "kgbuild.yaml", env={})).arun([tmp_path / "report.md"]))
+    ws = Workspace(tmp_path / "ws")
+    relations = {r.id: r for r in ws.records("relations", Relation)}
+    triples = {(r.subject.name, r.predicate, r.object.name) for r in relations.values()}
+    qualifiers = {(relations[h.subject.id].predicate, relations[h.subject.id].object.name, h.predicate, h.object.name)
+                  for h in ws.records("hypernodes", HyperNode) if h.subject.id in relations}
+    return {n for e in ws.records("entities", Entity) for n in (e.name, *e.aliases)}, triples, qualifiers
+
+
+# a Markdown table after a page marker: the marker's tag is dropped, the table's bars must stay
+_AFTER_MARKER = """泓远电气股份有限公司（以下简称“泓远电气”或“公司”）2025年第二季度报告。
+
+<PAGE_DIV>
+
+- 3 -
+
+单位：元 币种：人民币
+
+| 项目 | 本报告期 | 上年同期 | 增减变动幅度(%) |
+|---|---|---|---|
+| 营业收入 | 1,204,500,300.10 | 1,100,000,000.00 | 9.50 |
+"""
+
+
+def test_a_page_marker_leaves_the_bars_of_a_markdown_table() -> None:
+    text, dropped = strip_converter_markup(_AFTER_MARKER)
+    assert dropped >= 2 and "PAGE_DIV" not in text
+    assert "| 项目 | 本报告期 | 上年同期 | 增减变动幅度(%) |" in text.split("\n")
+    table = next(p.text for p in parse_markdown(_AFTER_MARKER).paragraphs if "营业收入" in p.text)
+    assert table.split("\n")[1] == "营业收入 | 1,204,500,300.10 | 1,100,000,000.00 | 9.50"  # a row a line
+
+
+# MinerU-style HTML: a two-row header whose periods span a figure and its change, a label over both header rows, a
+# 不适用 cell across two columns, and a person's name over two posts
+_HTML_FIGURES = (
+    '<table><tr><td rowspan="2">项目</td><td colspan="2">本报告期</td><td colspan="2">年初至报告期末</td></tr>'
+    "<tr><td>金额</td><td>比上年同期增减(%)</td><td>金额</td><td>比上年同期增减(%)</td></tr>"
+    "<tr><td>营业收入</td><td>1,204,500,300.10</td><td>9.50</td><td>2,310,800,640.22</td><td>7.25</td></tr>"
+    '<tr><td>经营活动产生的现金流量净额</td><td colspan="2">不适用</td><td>310,420,118.05</td><td>-4.10</td></tr>'
+    "</table>")
+
+
+def test_html_table_spans_are_written_on_a_grid_with_one_header_row() -> None:
+    rows = html_table_rows(_HTML_FIGURES)
+    assert rows[0] == ["项目", "本报告期金额", "本报告期比上年同期增减(%)", "年初至报告期末金额",
+                       "年初至报告期末比上年同期增减(%)"]
+    assert rows[2] == ["经营活动产生的现金流量净额", "不适用", "不适用", "310,420,118.05", "-4.10"]
+    officers = html_table_rows('<table><tr><th>姓名</th><th>职务</th></tr><tr><td rowspan="2">岑柏舟</td>'
+                               "<td>董事长</td></tr><tr><td>总经理</td></tr></table>")
+    assert officers == [["姓名", "职务"], ["岑柏舟", "董事长"], ["岑柏舟", "总经理"]]
+
+
+def test_an_html_table_reaches_the_chunks_as_table_rows() -> None:
+    parsed = parse_markdown("## 一、主要财务数据\n\n单位：元\n\n" + _HTML_FIGURES + "\n\n本报告期营业收入增长主要来自海外。\n")
+    table = next(p.text for p in parsed.paragraphs if "营业收入 |" in p.text)
+    assert table.split("\n")[1] == "营业收入 | 1,204,500,300.10 | 9.50 | 2,310,800,640.22 | 7.25"
+    assert "<td" not in table and "海外" not in table  # the prose after it is a paragraph of its own
+
+
+_QUARTERLY = """证券代码：688321        证券简称：泓远电气        公告编号：2025-041
+
+泓远电气股份有限公司
+2025年第二季度报告
+
+泓远电气股份有限公司（以下简称“泓远电气”或“公司”）董事会保证本报告内容真实、准确、完整。
+
+## 一、主要财务数据
+
+单位：元 币种：人民币
+
+""" + _HTML_FIGURES + """
+
+<PAGE_DIV>
+
+- 2 -
+
+## （二）非经常性损益项目和金额
+
+| 项目 | 本期金额 | 年初至报告期末金额 |
+|---|---|---|
+| 计入当期损益的政府补助 | 8,120,400.00 | 15,306,221.40 |
+| 合计 | 8,120,400.00 | 15,306,221.40 |
+
+## 四、季度财务报表
+
+合并资产负债表（节选）
+
+单位：元 币种：人民币
+
+| 项目 | 2025年6月30日 | 2024年12月31日 |
+|---|---|---|
+| 货币资金 | 1,822,416,503.18 | 1,641,020,337.90 |
+| 资产总计 | 9,604,218,775.31 | 9,115,662,140.02 |
+
+合并利润表（节选）
+
+单位：元 币种：人民币
+
+| 项目 | 2025年1-6月 | 2024年1-6月 |
+|---|---|---|
+| 一、营业总收入 | 2,310,800,640.22 | 2,154,600,000.00 |
+| 二、营业总成本 | 2,016,335,902.47 | 1,905,118,260.33 |
+"""
+
+
+def test_a_quarterly_reports_tables_give_both_periods_statements_and_no_items(tmp_path: Path) -> None:
+    _names, triples, qualifiers = _build(tmp_path, _QUARTERLY)
+    # the figures table's two current columns, each with its own change
+    assert (_COMPANY, "营业收入", "1,204,500,300.10元") in triples
+    assert (_COMPANY, "营业收入", "2,310,800,640.22元") in triples
+    assert ("营业收入", "2,310,800,640.22元", "同比增长", "7.25%") in qualifiers
+    assert (_COMPANY, "经营活动产生的现金流量净额", "310,420,118.05元") in triples
+    assert ("经营活动产生的现金流量净额", "310,420,118.05元", "同比下降", "4.10%") in qualifiers
+    # a balance sheet's lines are figures at the column's date; 资产总计 is 总资产, a statement's numbering goes
+    assert (_COMPANY, "货币资金", "1,822,416,503.18元") in triples
+    assert ("货币资金", "1,822,416,503.18元", "时间", "2025年6月30日") in qualifiers
+    assert (_COMPANY, "总资产", "9,604,218,775.31元") in triples
+    assert (_COMPANY, "营业总成本", "2,016,335,902.47元") in triples
+    # 非经常性损益 items and totals are no figures of the company
+    assert not any(p in ("计入当期损益的政府补助", "合计") for _, p, _ in triples)
+
+
+_GOVERNANCE = """# 蔚川物流股份有限公司 2024 年年度报告
+
+蔚川物流股份有限公司（以下简称“蔚川物流”或“公司”）主要从事冷链仓储和城市配送。
+
+| 股票简称 | 蔚川物流 | 股票代码 | 603588 |
+|---|---|---|---|
+| 联系人和联系方式 | 董事会秘书 | 证券事务代表 | |
+| 姓名 | 钟岚清 | 唐兰舟 | |
+| 董事会秘书（代行） | 瞿望川 | | |
+
+## 第四节 公司治理
+
+单位：万元
+
+| 姓名 | 职务 | 性别 | 任期起始日期 | 任职状态 | 税前报酬总额 |
+|---|---|---|---|---|---|
+| 岑柏舟 | 董事长 | 男 | 2022年6月15日 | 现任 | 88.20 |
+| 祁晓岚 | 财务总监（离任） | 女 | 2019年6月12日 | 离任 | 41.60 |
+| 合计 | / | / | / | / | 129.80 |
+
+| 公司名称 | 公司类型 | 注册资本（万元） | 持股比例 |
+|---|---|---|---|
+| 武汉蔚川冷链有限公司 | 子公司 | 12,000 | 100% |
+| 鄂州临港仓储有限公司 | 参股公司 | 5,000 | 35% |
+"""
+
+
+def test_officers_contacts_under_titles_an_associate_and_registered_capital(tmp_path: Path) -> None:
+    company = "蔚川物流股份有限公司"
+    _names, triples, qualifiers = _build(tmp_path, _GOVERNANCE)
+    assert ("岑柏舟", "worksFor", company) in triples
+    assert ("worksFor", company, "时间", "2022年6月15日") in qualifiers
+    assert ("祁晓岚", "worksFor", company) in triples  # a 离任 row held the post from its term's start
+    assert not any(s == "合计" for s, _, _ in triples)
+    assert ("钟岚清", "worksFor", company) in triples and ("唐兰舟", "worksFor", company) in triples
+    assert ("瞿望川", "worksFor", company) in triples
+    assert ("武汉蔚川冷链有限公司", "partOf", company) in triples
+    assert ("武汉蔚川冷链有限公司", "注册资本", "12,000万元") in triples
+    assert ("鄂州临港仓储有限公司", "ownedBy", company) in triples
+    assert ("鄂州临港仓储有限公司", "partOf", company) not in triples
