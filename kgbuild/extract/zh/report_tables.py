@@ -36,7 +36,12 @@ _TITLE_HEADER = re.compile(r"董事会秘书|证券事务代表|董事长|总经
 # a title as a row's label, with a note in brackets (董事会秘书（代行）)
 _TITLE_LABEL = re.compile(r"(董事会秘书|证券事务代表)(?:[（(][^）)]{1,6}[）)])?")
 _TABLE_UNIT = re.compile(r"单位[：:]\s*(元|万元|亿元|千元|百万元)")
-_INFO_LABELS = (_NAME_LABEL, _SHORT_LABEL, _LEGAL_LABEL, _EXCHANGE_LABEL)
+# 注册地址 | 福建省漳州市龙海区港滨路18号: the company is located in the district (公司办公地址: its headquarters)
+_SEAT_LABEL = re.compile(r"(?:公司的?)?注册地址")
+_OFFICE_LABEL = re.compile(r"(?:公司的?)?办公地址")
+_INFO_LABELS = (_NAME_LABEL, _SHORT_LABEL, _LEGAL_LABEL, _EXCHANGE_LABEL, _SEAT_LABEL, _OFFICE_LABEL)
+# 截至2024年12月31日 in the line above a holders table: the date of the stakes it lists
+_AS_OF = re.compile(r"截至(\d{4}年\d{1,2}月\d{1,2}日)")
 # a value cell that is itself a label (股票简称 | 股票代码 in a header row): no value
 _A_LABEL = re.compile(r".*(?:简称|代码|名称|代表人|交易所及板块|种类)$")
 _FIGURE_HEADER = re.compile(r"本报告期|本期|本年|报告期|\d{4}年")
@@ -56,7 +61,7 @@ _STATEMENT_NAMES = {"资产总计": "总资产", "营业总收入": "营业收�
 # an officers table (姓名 | 职务 | … | 任期起始日期 | 任职状态): every row is one of the company's officers
 _POST_HEADER = re.compile(r"^(?:担任的?)?职务(?:[（(][^）)]*[）)])?$")
 _TERM_HEADER = re.compile(r"任期起始日期|任职日期|任期起始|起始日期")
-_UNIT = re.compile(r"[（(]\s*(元|万元|亿元|千元|百万元|元/股|%|户|人)\s*[）)]$")
+_UNIT = re.compile(r"[（(]\s*(元|万元|亿元|千元|百万元|元[/／]股|%|户|人)\s*[）)]$")
 _NUMBER = re.compile(r"^-?\d[\d,]*(?:\.\d+)?$")
 # the endings of a body's name in a table cell (a company, a partnership, a fund, a commission...)
 COMPANY_END = re.compile(r"(?:公司|集团|银行|合伙企业[（(]有限合伙[)）]|合伙企业|基金|研究院|委员会|中心)$")
@@ -149,6 +154,10 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
         elif (title := _TITLE_LABEL.fullmatch(label)) is not None and (person := named(val, "person")) is not None:
             # 董事会秘书 | 钟溪若, 董事会秘书（代行） | 郭北辰
             out.facts.append(OpenFact(person, "worksFor", owner(person.start), said=title.group(1)))
+        elif (_SEAT_LABEL.fullmatch(label) or _OFFICE_LABEL.fullmatch(label)) and (
+                place := _district(val, mentions)) is not None:
+            out.facts.append(OpenFact(owner(place.start), "locatedIn" if _SEAT_LABEL.fullmatch(label)
+                                      else "headquarteredIn", place, said="地址"))
         elif _EXCHANGE_LABEL.fullmatch(label) and (cut := val.text.find("交易所")) > 0:
             # 上海证券交易所科创板: the exchange, without its board
             exchange = named(_Cell(val.text[:cut + 3], val.start, val.start + cut + 3))
@@ -164,6 +173,7 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
     header_cells: list[_Cell] = []
     by_column = False  # the header's labels stand over the values of the rows under it (not a label | value table)
     unit = ""  # the unit a 单位 line gave the current table
+    as_of: Mention | None = None  # the date (截至2024年12月31日) a line just above the current table gives
     table_end = 0  # where the last row read ended: a 单位 line between it and a table's first row is that table's
     for cells, opens in rows:
         texts = [c.text for c in cells]
@@ -172,6 +182,9 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
         if opens:
             found = list(_TABLE_UNIT.finditer(text, table_end, cells[0].start))
             unit = found[-1].group(1) if found else ""
+            dated = list(_AS_OF.finditer(text, max(table_end, cells[0].start - 160), cells[0].start))
+            as_of = next((m for m in mentions if m.kind == "date" and dated and m.start == dated[-1].start(1)
+                          and m.end == dated[-1].end(1)), None)
         table_end = cells[-1].end
         if opens or (not texts[0] and len(texts) > 2 and not any(_NUMBER.match(t) for t in texts)):
             header, header_cells = texts, cells  # a table's first row heads the rows under it, as does a row of
@@ -200,8 +213,15 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
         if header and header[0] == "姓名" and any(_POST_HEADER.fullmatch(h) for h in header):
             _officer_row(cells, header_cells, mentions, out, named, owner)
             continue
-        _table_row(cells, header_cells, mentions, out, named, owner, value, unit)
+        _table_row(cells, header_cells, mentions, out, named, owner, value, unit, as_of)
     return out
+
+
+def _district(cell: _Cell, mentions: list[Mention]) -> Mention | None:
+    """The narrowest place an address names (福建省漳州市龙海区港滨路18号: 龙海区; no district: its city)."""
+    places = [m for m in mentions if m.kind == "place" and cell.start <= m.start and m.end <= cell.end]
+    return next((m for m in reversed(places) if m.name.endswith(("区", "县"))), None) or next(
+        (m for m in reversed(places) if m.name.endswith("市")), None)
 
 
 def _in_cell(cell: _Cell, mentions: list[Mention], kind: str) -> Mention | None:
@@ -226,7 +246,7 @@ def _officer_row(cells: list[_Cell], header: list[_Cell], mentions: list[Mention
 
 def _table_row(cells: list[_Cell], header_cells: list[_Cell], mentions: list[Mention], out: TableFacts,
                named: Callable[..., Mention | None], owner: Callable[[int], Mention],
-               value: Callable[..., Mention | None], table_unit: str) -> None:
+               value: Callable[..., Mention | None], table_unit: str, as_of: Mention | None = None) -> None:
     """A row under a header: a figure (`table_unit`: the unit 单位：元 gave the table), a holder or a subsidiary."""
     header = [c.text for c in header_cells]
     if not header or len(cells) < 2:
@@ -234,11 +254,16 @@ def _table_row(cells: list[_Cell], header_cells: list[_Cell], mentions: list[Men
     texts = [c.text for c in cells]
     ratio_col = next((i for i, h in enumerate(header) if "持股比例" in h or "持股比" in h), None)
     if any("股东名称" in h for h in header):
+        # 股东名称（全称） | 期末持股数量（股） | 比例(%): the stake's column may say 比例 alone
+        ratio_col = ratio_col if ratio_col is not None else next(
+            (i for i, h in enumerate(header) if re.match(r"(?:持股)?比例", h)), None)
         holder = named(cells[0])
         stake = value(cells[ratio_col], "", percent=True) if ratio_col is not None and ratio_col < len(cells) else None
         if holder is not None:
-            out.facts.append(OpenFact(owner(holder.start), "ownedBy", holder,
-                                      [("比例", stake)] if stake is not None else [], said="持股"))
+            quals: list[tuple[str, Mention]] = [("比例", stake)] if stake is not None else []
+            if as_of is not None:
+                quals.append(("时间", as_of))
+            out.facts.append(OpenFact(owner(holder.start), "ownedBy", holder, quals, said="持股"))
         return
     if header and re.search(r"(?:子公司|公司)名称", header[0]) and (
             ratio_col is not None or any("主要业务" in h or "业务性质" in h for h in header)):
@@ -273,7 +298,7 @@ def _table_row(cells: list[_Cell], header_cells: list[_Cell], mentions: list[Men
     for col, change_col in _current_columns(header):
         if col >= len(cells):
             continue
-        amount = value(cells[col], unit.group(1) if unit else table_unit)
+        amount = value(cells[col], unit.group(1).replace("／", "/") if unit else table_unit)
         if amount is None:
             continue
         quals: list[tuple[str, Mention]] = []
