@@ -186,3 +186,41 @@ def test_officers_contacts_under_titles_an_associate_and_registered_capital(tmp_
     assert ("武汉蔚川冷链有限公司", "注册资本", "12,000万元") in triples
     assert ("鄂州临港仓储有限公司", "ownedBy", company) in triples
     assert ("鄂州临港仓储有限公司", "partOf", company) not in triples
+
+
+_ANNUAL = """# 岑柏食品股份有限公司 2024 年年度报告摘要
+
+## 第二节 公司基本情况
+
+| 公司名称 | 岑柏食品股份有限公司 |
+|---|---|
+| 公司注册地址 | 河南省漯河市源汇区黄河路166号 |
+| 公司办公地址 | 河南省郑州市金水区花园路58号 |
+
+单位：元 币种：人民币
+
+| 项目 | 2024年 | 2023年 | 本年比上年增减(%) |
+|---|---|---|---|
+| 营业收入 | 5,206,118,430.52 | 4,870,226,913.04 | 6.90 |
+| 基本每股收益（元／股） | 0.86 | 0.80 | 7.50 |
+
+截至2024年12月31日，公司普通股股东总数为31,406户。
+
+| 股东名称（全称） | 期末持股数量（股） | 比例(%) | 股东性质 |
+|---|---|---|---|
+| 漯河岑柏投资控股有限公司 | 212,400,000 | 42.48 | 境内非国有法人 |
+| 祁文远 | 30,000,000 | 6.00 | 境内自然人 |
+"""
+
+
+def test_addresses_holders_by_proportion_and_date_and_a_full_width_unit(tmp_path: Path) -> None:
+    company = "岑柏食品股份有限公司"
+    _names, triples, qualifiers = _build(tmp_path, _ANNUAL)
+    assert (company, "locatedIn", "源汇区") in triples
+    assert (company, "headquarteredIn", "金水区") in triples
+    assert (company, "营业收入", "5,206,118,430.52元") in triples
+    assert ("营业收入", "5,206,118,430.52元", "时间", "2024年") in qualifiers
+    assert (company, "基本每股收益", "0.86元/股") in triples
+    assert (company, "ownedBy", "漯河岑柏投资控股有限公司") in triples
+    assert ("ownedBy", "漯河岑柏投资控股有限公司", "比例", "42.48%") in qualifiers
+    assert ("ownedBy", "祁文远", "时间", "2024年12月31日") in qualifiers
