@@ -224,3 +224,36 @@ def test_addresses_holders_by_proportion_and_date_and_a_full_width_unit(tmp_path
     assert (company, "ownedBy", "漯河岑柏投资控股有限公司") in triples
     assert ("ownedBy", "漯河岑柏投资控股有限公司", "比例", "42.48%") in qualifiers
     assert ("ownedBy", "祁文远", "时间", "2024年12月31日") in qualifiers
+
+
+# headings a converter wrote as plain lines, and a sentence a page break cut in two
+_PLAIN = """澄川化工股份有限公司
+2024年年度报告摘要
+
+第一节 重要提示
+澄川化工股份有限公司（以下简称“澄川化工”或“公司”）董事会保证本报告内容真实、准确、完整。
+
+第三节 管理层讨论与分析
+一、报告期内公司从事的主要业务
+报告期内，公司聘任罗晓峰为公司总经理。公司研发投入3.6亿元，同比增长12.5%。公司与浙江大
+<PAGE_DIV>
+- 3 -
+学签署战略合作协议，共建有机硅联合实验室。
+
+一、2025年3月，公司完成董事会换届。
+"""
+
+
+def test_plain_line_headings_and_a_sentence_cut_by_a_page_break() -> None:
+    parsed = parse_markdown(_PLAIN)
+    by_text = {p.text: p.section for p in parsed.paragraphs}
+    joined = next(t for t in by_text if t.startswith("报告期内"))
+    assert "公司与浙江大学签署战略合作协议" in joined  # one sentence again, the page's marks gone
+    assert by_text[joined][-2:] == ["第三节 管理层讨论与分析", "一、报告期内公司从事的主要业务"]
+    assert not any(t.startswith(("第一节", "第三节")) for t in by_text)  # headings, not text
+    assert "一、2025年3月，公司完成董事会换届。" in by_text  # a numbered item of prose stays prose
+
+
+def test_a_cut_sentence_gives_its_relation(tmp_path: Path) -> None:
+    _names, triples, _qualifiers = _build(tmp_path, _PLAIN)
+    assert ("澄川化工股份有限公司", "cooperateWith", "浙江大学") in triples

@@ -48,8 +48,52 @@ _PAGE_LINE = re.compile(
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
+# a line that only marks a page: page-marker tags (<PAGE_DIV>, <span id="page-3-0"></span>) and nothing else
+_MARKER_LINE = re.compile(r"^\s*(?:<[^<>]*>\s*)+$")
+# where a sentence of Chinese prose may end: a paragraph cut off before one of these went on past the page
+_SENTENCE_END = re.compile(r"[。！？!?；;：:…”」》）)]\s*$")
+_CJK_END = re.compile(r"[\u4e00-\u9fff\d，、]$")
+_CJK_START = re.compile(r"^\s*[\u4e00-\u9fff\d]")
+_HEADING_START = re.compile(r"^\s*(?:第[一二三四五六七八九十\d]{1,3}[节章]|[一二三四五六七八九十]{1,3}、|"
+                            r"[（(][一二三四五六七八九十\d]{1,3}[）)]|\d{1,2}[.、．])")
+
+
+def _is_page_mark(line: str) -> bool:
+    if _PAGE_LINE.match(line):
+        return True
+    if not _MARKER_LINE.match(line):
+        return False
+    return all(_MARKER_NAME.search(m.group(1)) or "page" in m.group(0).lower() for m in _TAG.finditer(line))
+
+
+def _join_page_breaks(text: str) -> str:
+    """A paragraph of Chinese prose that a page break cut mid-sentence (…公司与浙江大 / <PAGE_DIV> / - 3 - / 学签署…)
+    is one paragraph again: its first part is a long line ending without a sentence's end, the page's marks (a marker
+    tag, a page number) and blank lines stand between, and the next line goes on in Chinese (no heading, table or
+    list). Prose in other scripts is left as it is."""
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        out.append(line)
+        i += 1
+        body = line.strip()
+        if len(body) < 20 or not _CJK_END.search(body) or _SENTENCE_END.search(body) or body[0] in "|#<!>-*":
+            continue
+        j, marks = i, 0
+        while j < len(lines) and (not lines[j].strip() or _is_page_mark(lines[j])):
+            marks += bool(lines[j].strip())
+            j += 1
+        if marks and j < len(lines) and _CJK_START.match(lines[j]) and not _HEADING_START.match(lines[j]):
+            out[-1] = line.rstrip() + lines[j].strip()
+            i = j + 1
+    return "\n".join(out)
+
+
 def _clean_prose(text: str) -> tuple[str, int]:
     dropped = 0
+    text = _join_page_breaks(text)
 
     def drop_image(m: re.Match[str]) -> str:
         nonlocal dropped
