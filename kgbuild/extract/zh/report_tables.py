@@ -260,10 +260,10 @@ def _table_row(cells: list[_Cell], header_cells: list[_Cell], mentions: list[Men
         holder = named(cells[0])
         stake = value(cells[ratio_col], "", percent=True) if ratio_col is not None and ratio_col < len(cells) else None
         if holder is not None:
-            quals: list[tuple[str, Mention]] = [("比例", stake)] if stake is not None else []
+            held: list[tuple[str, Mention]] = [("比例", stake)] if stake is not None else []
             if as_of is not None:
-                quals.append(("时间", as_of))
-            out.facts.append(OpenFact(owner(holder.start), "ownedBy", holder, quals, said="持股"))
+                held.append(("时间", as_of))
+            out.facts.append(OpenFact(owner(holder.start), "ownedBy", holder, held, said="持股"))
         return
     if header and re.search(r"(?:子公司|公司)名称", header[0]) and (
             ratio_col is not None or any("主要业务" in h or "业务性质" in h for h in header)):
