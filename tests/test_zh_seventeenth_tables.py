@@ -257,3 +257,40 @@ def test_plain_line_headings_and_a_sentence_cut_by_a_page_break() -> None:
 def test_a_cut_sentence_gives_its_relation(tmp_path: Path) -> None:
     _names, triples, _qualifiers = _build(tmp_path, _PLAIN)
     assert ("澄川化工股份有限公司", "cooperateWith", "浙江大学") in triples
+
+
+_HALF_YEAR = """# 鹤川乳品股份有限公司 2025 年半年度报告摘要
+
+| 公司名称 | 鹤川乳品股份有限公司 |
+|---|---|
+| 董事会秘书 | 其木格 |
+
+| 联系人和联系方式 | 董事会秘书 | 证券事务代表 |
+|---|---|---|
+| 办公地址 | 内蒙古呼和浩特市新城区迎宾路8号 | 内蒙古呼和浩特市新城区迎宾路8号 |
+
+| 项目 | 本报告期 | 上年同期 | 本报告期比上年同期增减 |
+|---|---|---|---|
+| 加权平均净资产收益率 | 3.18% | 2.96% | 增加0.22个百分点 |
+
+| 股东名称 | 持股数量（股） | 持股比例(%) |
+|---|---|---|
+| 呼伦贝尔牧业发展基金（有限合伙） | 52,000,000 | 6.50 |
+
+| 子公司名称 | 注册地 | 业务性质 | 直接持股比例(%) | 间接持股比例(%) |
+|---|---|---|---|---|
+| 鹤川乳品（香港）有限公司 | 香港 | 贸易 | 100.00 | |
+| 鹤川乳品（新西兰）有限公司 | 新西兰 | 奶粉生产 | | 100.00 |
+"""
+
+
+def test_a_secretary_without_a_known_surname_a_fund_holder_seats_and_indirect_stakes(tmp_path: Path) -> None:
+    company = "鹤川乳品股份有限公司"
+    _names, triples, qualifiers = _build(tmp_path, _HALF_YEAR)
+    assert ("其木格", "worksFor", company) in triples  # the label says it is a person
+    assert not any(p == "headquarteredIn" for _, p, _ in triples)  # the officers' contact address
+    assert (company, "加权平均净资产收益率", "3.18%") in triples
+    assert (company, "ownedBy", "呼伦贝尔牧业发展基金（有限合伙）") in triples
+    assert ("鹤川乳品（香港）有限公司", "locatedIn", "香港") in triples
+    assert ("partOf", company, "比例", "100.00%") in qualifiers
+    assert ("鹤川乳品（新西兰）有限公司", "partOf", company) in triples

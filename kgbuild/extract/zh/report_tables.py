@@ -34,6 +34,8 @@ _EXCHANGE_LABEL = re.compile(r"(?:股票|A股|H股)?上市(?:证券)?交易所(?
 _TITLE_HEADER = re.compile(r"董事会秘书|证券事务代表|董事长|总经理|总裁|财务总监|财务负责人")
 # 单位：元 币种：人民币 above a figures table: the unit of every amount in it whose label gives none
 # a title as a row's label, with a note in brackets (董事会秘书（代行）)
+_PERSON_CELL = re.compile(r"[\u4e00-\u9fff]{2,8}|[\u4e00-\u9fff]{1,6}·[\u4e00-\u9fff]{1,8}")
+_NO_PERSON = frozenset(("合计", "小计", "总计", "不适用", "暂无", "其他", "姓名", "现任", "离任"))
 _TITLE_LABEL = re.compile(r"(董事会秘书|证券事务代表)(?:[（(][^）)]{1,6}[）)])?")
 _TABLE_UNIT = re.compile(r"单位[：:]\s*(元|万元|亿元|千元|百万元)")
 # 注册地址 | 福建省漳州市龙海区港滨路18号: the company is located in the district (公司办公地址: its headquarters)
@@ -64,7 +66,7 @@ _TERM_HEADER = re.compile(r"任期起始日期|任职日期|任期起始|起始�
 _UNIT = re.compile(r"[（(]\s*(元|万元|亿元|千元|百万元|元[/／]股|%|户|人)\s*[）)]$")
 _NUMBER = re.compile(r"^-?\d[\d,]*(?:\.\d+)?$")
 # the endings of a body's name in a table cell (a company, a partnership, a fund, a commission...)
-COMPANY_END = re.compile(r"(?:公司|集团|银行|合伙企业[（(]有限合伙[)）]|合伙企业|基金|研究院|委员会|中心)$")
+COMPANY_END = re.compile(r"(?:公司|集团|银行|(?:合伙企业|基金)[（(]有限合伙[)）]|合伙企业|基金|研究院|委员会|中心)$")
 # the figure's name, as the prose rules name it (归属于上市公司股东的净利润 is the company's 净利润; 扣除非经常性损益的
 # 净利润 and 经营活动产生的现金流量净额 are figures of their own)
 _WHOSE = re.compile(r"^归属于[^的]{2,14}的")
@@ -110,9 +112,10 @@ def _rows(text: str) -> list[tuple[list[_Cell], bool]]:
 
 
 def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tuple[str, str] | None],
-                fallback: str, company_mention: Callable[[int], Mention]) -> TableFacts:
+                fallback: str, company_mention: Callable[[int], Mention], person_class: str = "") -> TableFacts:
     """`classify`: a cell's class and kind ("org", "person") from its form (…有限公司, a surname and a given name),
-    None if it names nothing; `company_mention(at)`: the stand-in for the document's company, made where needed."""
+    None if it names nothing; `company_mention(at)`: the stand-in for the document's company, made where needed;
+    `person_class`: the class of a person a label or a column says a cell names (董事会秘书 | 乌兰图雅)."""
     out = TableFacts()
     if "|" not in text:
         return out
@@ -133,6 +136,17 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
         out.mentions.append(m)
         return m
 
+    def person(cell: _Cell, loose: bool = True) -> Mention | None:
+        """The person a cell holds where its label or column says it is one (董事会秘书, 姓名): any name of two to
+        eight characters, a surname or not (乌兰图雅, 阿依古丽·买买提)."""
+        found = named(cell, "person")
+        if found is not None or not loose or not person_class or not _PERSON_CELL.fullmatch(cell.text) or (
+                _A_LABEL.match(cell.text) or _TITLE_HEADER.search(cell.text) or cell.text in _NO_PERSON):
+            return found
+        m = Mention(cell.text, person_class, cell.start, cell.end, cell.text, kind="person")
+        out.mentions.append(m)
+        return m
+
     def owner(at: int) -> Mention:
         return out.company if out.company is not None else company_mention(at)
 
@@ -143,18 +157,20 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
         name = number + ("%" if percent else unit)
         return Mention(name, fallback, cell.start, cell.end, name, kind="value")
 
-    def info(label: str, val: _Cell) -> None:
-        """One labelled value: a row's label and the cell after it, or a header's label and the cell under it."""
+    def info(label: str, val: _Cell, loose: bool = True) -> None:
+        """One labelled value: a row's label and the cell after it, or a header's label and the cell under it;
+        `loose`: the label is the row's first cell or the column's header, so a person needs no known surname (a
+        title inside a row of another table, 任书瑜 | 董事会秘书 | 离任, labels nothing)."""
         if not val.text or _A_LABEL.match(val.text):
             return
         if _SHORT_LABEL.fullmatch(label) and (company := out.company) is not None:
             out.aliases.append((company, val.text))
-        elif _LEGAL_LABEL.fullmatch(label) and (person := named(val, "person")) is not None:
-            out.facts.append(OpenFact(person, "worksFor", owner(person.start), said="法定代表人"))
-        elif (title := _TITLE_LABEL.fullmatch(label)) is not None and (person := named(val, "person")) is not None:
+        elif _LEGAL_LABEL.fullmatch(label) and (who := person(val, loose)) is not None:
+            out.facts.append(OpenFact(who, "worksFor", owner(who.start), said="法定代表人"))
+        elif (title := _TITLE_LABEL.fullmatch(label)) is not None and (who := person(val, loose)) is not None:
             # 董事会秘书 | 钟溪若, 董事会秘书（代行） | 郭北辰
-            out.facts.append(OpenFact(person, "worksFor", owner(person.start), said=title.group(1)))
-        elif (_SEAT_LABEL.fullmatch(label) or _OFFICE_LABEL.fullmatch(label)) and (
+            out.facts.append(OpenFact(who, "worksFor", owner(who.start), said=title.group(1)))
+        elif not contacts and (_SEAT_LABEL.fullmatch(label) or _OFFICE_LABEL.fullmatch(label)) and (
                 place := _district(val, mentions)) is not None:
             out.facts.append(OpenFact(owner(place.start), "locatedIn" if _SEAT_LABEL.fullmatch(label)
                                       else "headquarteredIn", place, said="地址"))
@@ -174,12 +190,15 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
     by_column = False  # the header's labels stand over the values of the rows under it (not a label | value table)
     unit = ""  # the unit a 单位 line gave the current table
     as_of: Mention | None = None  # the date (截至2024年12月31日) a line just above the current table gives
+    contacts = False  # under a row of titles (联系人和联系方式 | 董事会秘书): an 办公地址 there is the officers' own
     table_end = 0  # where the last row read ended: a 单位 line between it and a table's first row is that table's
     for cells, opens in rows:
         texts = [c.text for c in cells]
         if opens and header and len(texts) == len(header) and any(_NUMBER.match(t) for t in texts[1:]):
             opens = False  # a table carried on past a page (a blank line, no header of its own)
+        titles = len(texts) > 2 and bool(texts[1]) and all(_TITLE_HEADER.fullmatch(t) for t in texts[1:] if t)
         if opens:
+            contacts = titles
             found = list(_TABLE_UNIT.finditer(text, table_end, cells[0].start))
             unit = found[-1].group(1) if found else ""
             dated = list(_AS_OF.finditer(text, max(table_end, cells[0].start - 160), cells[0].start))
@@ -190,15 +209,15 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
             header, header_cells = texts, cells  # a table's first row heads the rows under it, as does a row of
             if not opens:  # labels with none first
                 continue
-        elif len(texts) > 2 and texts[1] and all(_TITLE_HEADER.fullmatch(t) for t in texts[1:] if t):
+        elif titles:
             # 联系人和联系方式 | 董事会秘书 | 证券事务代表: the titles of the rows under it
-            header, header_cells = texts, cells
+            header, header_cells, contacts = texts, cells, True
             continue
         labels = [c for c in cells if any(p.fullmatch(c.text) for p in _INFO_LABELS)]
         out.labels.extend((c.start, c.end) for c in labels)
         before = len(out.facts) + len(out.aliases)
         for label, val in itertools.pairwise(cells):
-            info(label.text, val)
+            info(label.text, val, label is cells[0])
         if opens:
             by_column = bool(labels) and len(out.facts) + len(out.aliases) == before
             continue
@@ -207,11 +226,11 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
                 info(column, val)  # 股票简称 over 栖衡生物
         if texts[0] == "姓名":
             for column, val in zip(header[1:], cells[1:], strict=False):
-                if _TITLE_HEADER.fullmatch(column) and (person := named(val, "person")) is not None:
-                    out.facts.append(OpenFact(person, "worksFor", owner(person.start), said=column))
+                if _TITLE_HEADER.fullmatch(column) and (who := person(val)) is not None:
+                    out.facts.append(OpenFact(who, "worksFor", owner(who.start), said=column))
             continue
         if header and header[0] == "姓名" and any(_POST_HEADER.fullmatch(h) for h in header):
-            _officer_row(cells, header_cells, mentions, out, named, owner)
+            _officer_row(cells, header_cells, mentions, out, person, owner)
             continue
         _table_row(cells, header_cells, mentions, out, named, owner, value, unit, as_of)
     return out
@@ -230,10 +249,10 @@ def _in_cell(cell: _Cell, mentions: list[Mention], kind: str) -> Mention | None:
 
 
 def _officer_row(cells: list[_Cell], header: list[_Cell], mentions: list[Mention], out: TableFacts,
-                 named: Callable[..., Mention | None], owner: Callable[[int], Mention]) -> None:
+                 person_in: Callable[[_Cell], Mention | None], owner: Callable[[int], Mention]) -> None:
     """A row of an officers table: the person worksFor the company, since the term's start where a column gives it
     (a 离任 row too: the post was held from then)."""
-    person = named(cells[0], "person")
+    person = person_in(cells[0])
     if person is None:
         return
     term = next((i for i, h in enumerate(header) if _TERM_HEADER.search(h.text)), None)
@@ -268,7 +287,9 @@ def _table_row(cells: list[_Cell], header_cells: list[_Cell], mentions: list[Men
     if header and re.search(r"(?:子公司|公司)名称", header[0]) and (
             ratio_col is not None or any("主要业务" in h or "业务性质" in h for h in header)):
         sub = named(cells[0]) if COMPANY_END.search(texts[0]) else None
-        stake = value(cells[ratio_col], "", percent=True) if ratio_col is not None and ratio_col < len(cells) else None
+        # 直接持股比例(%) | 间接持股比例(%): the stake is in whichever of them is filled
+        stake = next((v for i, h in enumerate(header) if ("持股比例" in h or "持股比" in h) and i < len(cells)
+                      and (v := value(cells[i], "", percent=True)) is not None), None)
         if sub is not None:
             # 公司类型 | 参股公司: an associate, which the company owns a part of
             associate = any(t in ("参股公司", "联营企业", "合营企业", "参股") for t in texts[1:])
@@ -277,6 +298,12 @@ def _table_row(cells: list[_Cell], header_cells: list[_Cell], mentions: list[Men
                 out.facts.append(OpenFact(sub, "ownedBy", owner(sub.start), stake_quals, said="参股"))
             else:
                 out.facts.append(OpenFact(sub, "partOf", owner(sub.start), stake_quals, said="子公司"))
+            # 注册地 | 香港: where the subsidiary is registered
+            seat = next((i for i, h in enumerate(header) if h == "注册地"), None)
+            if seat is not None and seat < len(cells) and (
+                    place := _in_cell(cells[seat], mentions, "place")) is not None and place.end - place.start == len(
+                    texts[seat]):
+                out.facts.append(OpenFact(sub, "locatedIn", place, said="注册地"))
             # 注册资本（万元） | 30,000: the subsidiary's own figure, with the column's unit
             capital = next((i for i, h in enumerate(header) if h.startswith("注册资本")), None)
             if capital is not None and capital < len(cells):
@@ -293,12 +320,15 @@ def _table_row(cells: list[_Cell], header_cells: list[_Cell], mentions: list[Men
     defined = _DEFINED.search(bare)
     metric = defined.group(0) if defined is not None else _WHOSE.sub("", bare)
     metric = _STATEMENT_NAMES.get(metric, metric)
-    if not re.fullmatch(r"[\u4e00-\u9fff]{2,16}", metric) or (re.search(r"每股|比率|率$", metric) and unit is None):
+    if not re.fullmatch(r"[\u4e00-\u9fff]{2,16}", metric) or (re.search(r"每股|比率|率$", metric) and unit is None
+                                                               and not _percent_cells(cells)):
         return
     for col, change_col in _current_columns(header):
         if col >= len(cells):
             continue
-        amount = value(cells[col], unit.group(1).replace("／", "/") if unit else table_unit)
+        percent = unit is None and cells[col].text.endswith("%") and bool(re.search(r"率$", metric))
+        amount = value(cells[col], "", percent=True) if percent else value(
+            cells[col], unit.group(1).replace("／", "/") if unit else table_unit)
         if amount is None:
             continue
         quals: list[tuple[str, Mention]] = []
@@ -312,6 +342,11 @@ def _table_row(cells: list[_Cell], header_cells: list[_Cell], mentions: list[Men
         if _DATE_HEADER.match(header[col]) and (when := _in_cell(header_cells[col], mentions, "date")) is not None:
             quals.append(("时间", when))  # 2024年, 2025年9月30日: the period the column states
         out.facts.append(OpenFact(owner(amount.start), metric, amount, quals))
+
+
+def _percent_cells(cells: list[_Cell]) -> bool:
+    """A rate's row whose cells carry their own % (加权平均净资产收益率 | 2.41% | 2.08%)."""
+    return len(cells) > 1 and bool(_NUMBER.match(cells[1].text.rstrip("%"))) and cells[1].text.endswith("%")
 
 
 def _current_columns(header: list[str]) -> list[tuple[int, int | None]]:
