@@ -294,3 +294,23 @@ def test_a_secretary_without_a_known_surname_a_fund_holder_seats_and_indirect_st
     assert ("鹤川乳品（香港）有限公司", "locatedIn", "香港") in triples
     assert ("partOf", company, "比例", "100.00%") in qualifiers
     assert ("鹤川乳品（新西兰）有限公司", "partOf", company) in triples
+
+
+_NUMBERED = """# 蔚蓝纺织股份有限公司 2024 年年度报告摘要
+
+## 第一节 重要提示
+
+蔚蓝纺织股份有限公司（以下简称“蔚蓝纺织”或“公司”）董事会保证本报告内容真实、准确、完整。
+
+<PAGE_DIV>
+
+## 第三节 重要事项
+
+3、公司全资子公司蔚蓝纺织（柬埔寨）有限公司于2024年5月在金边投产；2024年9月，公司与东华大学签订产学研合作协议。
+"""
+
+
+def test_a_numbered_items_company_is_the_reports_company(tmp_path: Path) -> None:
+    _names, triples, _qualifiers = _build(tmp_path, _NUMBERED)
+    assert ("蔚蓝纺织股份有限公司", "cooperateWith", "东华大学") in triples
+    assert not any(s.startswith("蔚蓝纺织（柬埔寨）") and p == "cooperateWith" for s, p, _ in triples)
