@@ -314,3 +314,21 @@ def test_a_numbered_items_company_is_the_reports_company(tmp_path: Path) -> None
     _names, triples, _qualifiers = _build(tmp_path, _NUMBERED)
     assert ("蔚蓝纺织股份有限公司", "cooperateWith", "东华大学") in triples
     assert not any(s.startswith("蔚蓝纺织（柬埔寨）") and p == "cooperateWith" for s, p, _ in triples)
+
+
+def test_an_html_tables_unit_row_is_a_line_above_it_and_a_minus_sign_is_a_loss(tmp_path: Path) -> None:
+    table = ('<table><tr><td colspan="4">单位：元 币种：人民币</td></tr>'
+             "<tr><td>项目</td><td>本报告期</td><td>上年同期</td><td>增减变动幅度(%)</td></tr>"
+             "<tr><td>营业收入</td><td>802,114,360.25</td><td>905,300,118.40</td><td>−11.40</td></tr>"
+             "<tr><td>归属于上市公司股东的净利润</td><td>−35,207,118.62</td><td>12,004,300.00</td><td>不适用</td></tr>"
+             "</table>")
+    text = strip_converter_markup(table)[0]
+    assert text.strip().split("\n\n")[0] == "单位：元 币种：人民币"
+    assert "| 项目 | 本报告期 | 上年同期 | 增减变动幅度(%) |" in text
+    report = ("# 汀岚航运股份有限公司 2025 年第一季度报告\n\n汀岚航运股份有限公司（以下简称“汀岚航运”或“公司”）"
+              "董事会保证本报告内容真实。\n\n## 一、主要财务数据\n\n" + table + "\n")
+    _names, triples, qualifiers = _build(tmp_path, report)
+    company = "汀岚航运股份有限公司"
+    assert (company, "营业收入", "802,114,360.25元") in triples
+    assert ("营业收入", "802,114,360.25元", "同比下降", "11.40%") in qualifiers
+    assert (company, "净利润", "-35,207,118.62元") in triples

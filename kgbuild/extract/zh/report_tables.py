@@ -151,7 +151,8 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
         return out.company if out.company is not None else company_mention(at)
 
     def value(cell: _Cell, unit: str, percent: bool = False) -> Mention | None:
-        number = cell.text.rstrip("%") if percent else cell.text
+        text = cell.text.replace("−", "-").replace("－", "-")  # a converter's minus sign
+        number = text.rstrip("%") if percent else text
         if not _NUMBER.match(number):
             return None
         name = number + ("%" if percent else unit)
@@ -334,8 +335,8 @@ def _table_row(cells: list[_Cell], header_cells: list[_Cell], mentions: list[Men
         quals: list[tuple[str, Mention]] = []
         if change_col is not None and change_col < len(cells) and "%" in header[change_col] + texts[change_col]:
             raw = cells[change_col]
-            if _NUMBER.match(raw.text.rstrip("%")):
-                number = raw.text.rstrip("%")
+            number = raw.text.replace("−", "-").replace("－", "-").rstrip("%")
+            if _NUMBER.match(number):
                 way = "同比下降" if number.startswith("-") else "同比增长"
                 pct = number.lstrip("-") + "%"
                 quals.append((way, Mention(pct, amount.spg_class, raw.start, raw.end, pct, kind="value")))

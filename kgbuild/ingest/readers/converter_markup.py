@@ -114,8 +114,9 @@ def _clean_prose(text: str) -> tuple[str, int]:
         nonlocal dropped
         block = m.group(0)
         dropped += len(_TAG.findall(block)) - len(_CELL_END.findall(block)) - len(_ROW_END.findall(block))
-        rows = html_table_rows(block)
-        return "\n\n" + "\n".join("| " + " | ".join(row) + " |" for row in rows) + "\n\n" if rows else _MARK
+        captions, rows = html_table_parts(block)
+        table = "\n".join("| " + " | ".join(row) + " |" for row in rows)
+        return "\n\n" + "\n\n".join([*captions, table] if rows else captions) + "\n\n" if rows or captions else _MARK
 
     text, n = _DROP_WITH_CONTENT.subn(" ", text)
     dropped += n
@@ -186,10 +187,16 @@ def _span(value: str | None) -> int:
 
 
 def html_table_rows(block: str) -> list[list[str]]:
-    """An HTML table as rows of cell texts on a grid: a cell spanning rows or columns is written in each
-    place it covers (项目 over both header rows, 不适用 across two period columns), and a header whose cells
-    span the columns of the row under it (本报告期 over 金额 | 比上年同期增减(%)) is one header row with both
-    names (本报告期金额 | 本报告期比上年同期增减(%)), as a Markdown table's single header row would be."""
+    """An HTML table as rows of cell texts on a grid (`html_table_parts`, its caption rows left out)."""
+    return html_table_parts(block)[1]
+
+
+def html_table_parts(block: str) -> tuple[list[str], list[list[str]]]:
+    """An HTML table as its caption lines and its rows of cell texts on a grid: a cell spanning rows or columns is
+    written in each place it covers (项目 over both header rows, 不适用 across two period columns), and a header
+    whose cells span the columns of the row under it (本报告期 over 金额 | 比上年同期增减(%)) is one header row with
+    both names (本报告期金额 | 本报告期比上年同期增减(%)), as a Markdown table's single header row would be. A
+    first row of one cell across the whole table (单位：元 币种：人民币, a table's title) is a line above it."""
     parser = _TableCells()
     parser.feed(block)
     parser.close()
@@ -216,14 +223,18 @@ def html_table_rows(block: str) -> list[list[str]]:
             fill(len(row))
         grid.append(row)
         spanned.append(wide)
-    grid = [row for row in grid if any(row)]
-    width = max((len(row) for row in grid), default=0)
-    grid = [row + [""] * (width - len(row)) for row in grid]
-    if len(grid) > 2 and spanned[0] and not any(_NUMBER_CELL.match(c) for c in grid[1]):
+    kept = [(row, wide) for row, wide in zip(grid, spanned, strict=True) if any(row)]
+    width = max((len(row) for row, _ in kept), default=0)
+    kept = [(row + [""] * (width - len(row)), wide) for row, wide in kept]
+    captions: list[str] = []
+    while len(kept) > 1 and width > 1 and len(set(kept[0][0])) == 1:
+        captions.append(kept.pop(0)[0][0])
+    grid = [row for row, _ in kept]
+    if len(grid) > 2 and kept[0][1] and not any(_NUMBER_CELL.match(c) for c in grid[1]):
         # two header rows: the upper names the period a run of columns shares, the lower each column
         grid[:2] = [[up if up == low or not low else low if not up or low.startswith(up) else up + low
                      for up, low in zip(grid[0], grid[1], strict=True)]]
-    return grid
+    return captions, grid
 
 
 _NUMBER_CELL = re.compile(r"^-?\d[\d,]*(?:\.\d+)?%?$")
