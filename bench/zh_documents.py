@@ -9,16 +9,19 @@ stores), and scores what the build holds for each document with `zh_extract.scor
 aliases, relations, qualifiers and events as the paragraph sets. Alignment's belongTo links to concepts are left
 out (no label states them).
 
-    python bench/zh_documents.py [--baseline REV] [--list] [--gold FILE]
+    python bench/zh_documents.py [--baseline REV] [--list] [--gold FILE] [--html-tables]
 
 `--baseline REV` (default: main) scores the kgbuild/ of REV in the same run, unpacked into a temporary folder (the
-labels and scoring stay this run's). `--list` prints every false and missed relation.
+labels and scoring stay this run's). `--list` prints every false and missed relation. `--html-tables` writes every
+Markdown table of the documents as an HTML table on one line (`<table><tr><td>…`, as MinerU writes them) before the
+build: the same facts in the other shape PDF converters give tables.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -63,8 +66,32 @@ def built(documents: Sequence[dict]) -> list[ChunkExtraction]:
     return out
 
 
-def figures(gold: Path, every: bool) -> dict[str, object]:
+def html_tables(text: str) -> str:
+    """`text` with each Markdown table (its separator row left out) written as one line of HTML."""
+    out: list[str] = []
+    block: list[str] = []
+
+    def flush() -> None:
+        rows = [line.strip().strip("|").split("|") for line in block if not re.match(r"^\s*\|?\s*:?-{2,}", line)]
+        if rows:
+            out.append("<table>" + "".join("<tr>" + "".join(f"<td>{c.strip()}</td>" for c in row) + "</tr>"
+                                           for row in rows) + "</table>")
+        block.clear()
+
+    for line in text.split("\n"):
+        if line.lstrip().startswith("|"):
+            block.append(line)
+        else:
+            flush()
+            out.append(line)
+    flush()
+    return "\n".join(out)
+
+
+def figures(gold: Path, every: bool, as_html: bool = False) -> dict[str, object]:
     documents = json.loads(gold.read_text(encoding="utf-8"))["documents"]
+    if as_html:
+        documents = [dict(d, text=html_tables(d["text"])) for d in documents]
     results = built(documents)
     scored = score_open(documents, lambda _chunks: results, common_words(), every=every)
     per_doc = {}
@@ -76,10 +103,11 @@ def figures(gold: Path, every: bool) -> dict[str, object]:
             "relations_per_entity": round(sum(len(ex.relations) for ex in results) / max(1, len(named)), 3)}
 
 
-def baseline(ref: str, gold: Path, every: bool) -> dict[str, object] | None:
+def baseline(ref: str, gold: Path, every: bool, as_html: bool = False) -> dict[str, object] | None:
     """The same figures for kgbuild/ as of `ref` (`older_code`: the labels and scoring stay this run's)."""
     return figures_at(ref, Path(__file__).resolve(),
-                      ["--figures-only", f"--gold={gold.resolve()}", *(["--list"] if every else [])])
+                      ["--figures-only", f"--gold={gold.resolve()}", *(["--list"] if every else []),
+                       *(["--html-tables"] if as_html else [])])
 
 
 def show(label: str, figs: dict[str, object]) -> None:
@@ -103,13 +131,14 @@ def main() -> None:
     parser.add_argument("--baseline", default="main", help="git commit whose kgbuild/ is scored too ('none': skip)")
     parser.add_argument("--list", action="store_true", help="print every false and missed relation")
     parser.add_argument("--gold", type=Path, default=DOCS_GOLD, help="labelled documents ({'documents': [...]})")
+    parser.add_argument("--html-tables", action="store_true", help="write the documents' tables as HTML first")
     parser.add_argument("--figures-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.figures_only:
-        print(json.dumps(figures(args.gold, args.list), ensure_ascii=False))
+        print(json.dumps(figures(args.gold, args.list, args.html_tables), ensure_ascii=False))
         return
-    now = figures(args.gold, args.list)
-    before = baseline(args.baseline, args.gold, args.list) if args.baseline != "none" else None
+    now = figures(args.gold, args.list, args.html_tables)
+    before = baseline(args.baseline, args.gold, args.list, args.html_tables) if args.baseline != "none" else None
     if before is not None:
         show("before", before)
     show("now", now)

@@ -154,7 +154,7 @@ BASELINE = "2e79b19"  # main before the open-domain Chinese rules (issue 25)
 # Schema relation names back to the rule names the gold uses.
 _PREDICATE = {"subtypeOf": "isA", "locatedInBodyPart": "locatedIn", "manufacturedBy": "createdBy",
               "designBasedOn": "basedOn"}
-_VALUE = re.compile(r"^[\d.,]+(?!\d*年|\d*月|\d*日)")  # an amount or a percentage, not a date
+_VALUE = re.compile(r"^-?[\d.,]+(?!\d*年|\d*月|\d*日)")  # an amount or a percentage (a loss: its minus), not a date
 # The same written in Chinese numerals ("七百零三人", "四十二万吨"): two numerals or more with a place value, then a
 # unit of people or things; "第三届", "十三五规划" and a name such as "三一重工" are not amounts.
 _CN_VALUE = re.compile(r"^(?=[零〇一二三四五六七八九十百千万亿两]*[十百千万亿])[零〇一二三四五六七八九十百千万亿两]{2,}"

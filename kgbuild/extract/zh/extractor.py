@@ -201,7 +201,8 @@ class ChineseExtractor:
                 made.append(Mention("公司", self._company_class, at, at, "公司", kind=STAND_IN_KIND))
             return made[0]
 
-        tables = read_tables(text, named, self._cell_class, self.schema.fallback_class, table_stand_in) \
+        tables = read_tables(text, named, self._cell_class, self.schema.fallback_class, table_stand_in,
+                             self._person_class or "") \
             if self._company_class and "|" in text else None
         if tables is not None and (tables.mentions or tables.labels):
             # a cell the tables read as one name replaces the pieces the name rules found in it (韩启东, not 启东),

@@ -16,7 +16,11 @@ from kgbuild.extract.zh.mentions import Mention
 # 公司 / 本公司 / 本集团 / 本行 (a bank) opening a clause (after a sentence's or clause's punctuation, or the chunk's
 # start), as the subject of what follows; not a label of a converted table (公司名称：, 公司代码) nor a compound
 # (公司章程: a document)
-_OPENING = re.compile(r"(?:^|(?<=[，,。；;！？!?：:\n]))[ \t]*(本公司|公司|本集团|本行)"
+# (a numbered item's number before it too: 3、公司全资子公司…, （二）公司…, 一、公司…)
+_OPENING = re.compile(r"(?:^|(?<=[，,。；;！？!?：:\n]))[ \t]*"
+                      r"(?:(?:\d{1,2}[、.．]|[（(][一二三四五六七八九十\d]{1,3}[）)]|"
+                      r"[一二三四五六七八九十]{1,3}、)[ \t]*)?"
+                      r"(本公司|公司|本集团|本行)"
                       r"(?!名称|简称|代码|简介|地址|网址|电话|传真|章程|法定代表人|[：:，,。])")
 
 # 前十名股东中，A持股…: the shareholders of the report's own company, listed before any company is named

@@ -33,16 +33,40 @@ _EXCHANGE_LABEL = re.compile(r"(?:股票|A股|H股)?上市(?:证券)?交易所(?
 # the officers a contacts table lists under their titles, in a row labelled 姓名
 _TITLE_HEADER = re.compile(r"董事会秘书|证券事务代表|董事长|总经理|总裁|财务总监|财务负责人")
 # 单位：元 币种：人民币 above a figures table: the unit of every amount in it whose label gives none
+# a title as a row's label, with a note in brackets (董事会秘书（代行）)
+_PERSON_CELL = re.compile(r"[\u4e00-\u9fff]{2,8}|[\u4e00-\u9fff]{1,6}·[\u4e00-\u9fff]{1,8}")
+_NO_PERSON = frozenset(("合计", "小计", "总计", "不适用", "暂无", "其他", "姓名", "现任", "离任"))
+_TITLE_LABEL = re.compile(r"(董事会秘书|证券事务代表)(?:[（(][^）)]{1,6}[）)])?")
 _TABLE_UNIT = re.compile(r"单位[：:]\s*(元|万元|亿元|千元|百万元)")
-_INFO_LABELS = (_NAME_LABEL, _SHORT_LABEL, _LEGAL_LABEL, _EXCHANGE_LABEL)
+# 注册地址 | 福建省漳州市龙海区港滨路18号: the company is located in the district (公司办公地址: its headquarters)
+_SEAT_LABEL = re.compile(r"(?:公司的?)?注册地址")
+_OFFICE_LABEL = re.compile(r"(?:公司的?)?办公地址")
+_INFO_LABELS = (_NAME_LABEL, _SHORT_LABEL, _LEGAL_LABEL, _EXCHANGE_LABEL, _SEAT_LABEL, _OFFICE_LABEL)
+# 截至2024年12月31日 in the line above a holders table: the date of the stakes it lists
+_AS_OF = re.compile(r"截至(\d{4}年\d{1,2}月\d{1,2}日)")
 # a value cell that is itself a label (股票简称 | 股票代码 in a header row): no value
 _A_LABEL = re.compile(r".*(?:简称|代码|名称|代表人|交易所及板块|种类)$")
 _FIGURE_HEADER = re.compile(r"本报告期|本期|本年|报告期|\d{4}年")
 _CHANGE_HEADER = re.compile(r"增减|变动|同比")
-_UNIT = re.compile(r"[（(]\s*(元|万元|亿元|千元|百万元|元/股|%|户|人)\s*[）)]$")
+# a column of the current period: 本报告期, 本期, 本年(末), 年初至报告期末 (a quarterly report's year to date: a second
+# figure under the same name), a date (the first date column is the current one, later ones are prior periods)
+_CURRENT_HEADER = re.compile(r"本报告期|本期|本年|年初至报告期末|^报告期")
+_DATE_HEADER = re.compile(r"^\d{4}年")
+_PRIOR_HEADER = re.compile(r"上年|上期|去年|同期|调整前")
+# a numbered statement line (一、营业总收入, （二）, 1.) or its sign (加：, 减：, 其中：): not part of the figure's name
+_LINE_PREFIX = re.compile(r"^(?:[一二三四五六七八九十]+、|[（(][一二三四五六七八九十\d]+[）)]|\d+[.、．]\s*|"
+                          r"(?:加|减|其中)[：:])+")
+# the items of 非经常性损益 and a table's totals: amounts no figure name fits, not the company's results
+_ITEM_LABEL = re.compile(r"^(?:合计|小计|总计|其他)$|政府补助|损益$|影响额$|营业外收入和支出|^非经常性损益")
+# what a financial statement calls a figure the figures table names otherwise
+_STATEMENT_NAMES = {"资产总计": "总资产", "营业总收入": "营业收入", "负债合计": "总负债"}
+# an officers table (姓名 | 职务 | … | 任期起始日期 | 任职状态): every row is one of the company's officers
+_POST_HEADER = re.compile(r"^(?:担任的?)?职务(?:[（(][^）)]*[）)])?$")
+_TERM_HEADER = re.compile(r"任期起始日期|任职日期|任期起始|起始日期")
+_UNIT = re.compile(r"[（(]\s*(元|万元|亿元|千元|百万元|元[/／]股|%|户|人)\s*[）)]$")
 _NUMBER = re.compile(r"^-?\d[\d,]*(?:\.\d+)?$")
 # the endings of a body's name in a table cell (a company, a partnership, a fund, a commission...)
-COMPANY_END = re.compile(r"(?:公司|集团|银行|合伙企业[（(]有限合伙[)）]|合伙企业|基金|研究院|委员会|中心)$")
+COMPANY_END = re.compile(r"(?:公司|集团|银行|(?:合伙企业|基金)[（(]有限合伙[)）]|合伙企业|基金|研究院|委员会|中心)$")
 # the figure's name, as the prose rules name it (归属于上市公司股东的净利润 is the company's 净利润; 扣除非经常性损益的
 # 净利润 and 经营活动产生的现金流量净额 are figures of their own)
 _WHOSE = re.compile(r"^归属于[^的]{2,14}的")
@@ -88,9 +112,10 @@ def _rows(text: str) -> list[tuple[list[_Cell], bool]]:
 
 
 def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tuple[str, str] | None],
-                fallback: str, company_mention: Callable[[int], Mention]) -> TableFacts:
+                fallback: str, company_mention: Callable[[int], Mention], person_class: str = "") -> TableFacts:
     """`classify`: a cell's class and kind ("org", "person") from its form (…有限公司, a surname and a given name),
-    None if it names nothing; `company_mention(at)`: the stand-in for the document's company, made where needed."""
+    None if it names nothing; `company_mention(at)`: the stand-in for the document's company, made where needed;
+    `person_class`: the class of a person a label or a column says a cell names (董事会秘书 | 乌兰图雅)."""
     out = TableFacts()
     if "|" not in text:
         return out
@@ -111,24 +136,45 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
         out.mentions.append(m)
         return m
 
+    def person(cell: _Cell, loose: bool = True) -> Mention | None:
+        """The person a cell holds where its label or column says it is one (董事会秘书, 姓名): any name of two to
+        eight characters, a surname or not (乌兰图雅, 阿依古丽·买买提)."""
+        found = named(cell, "person")
+        if found is not None or not loose or not person_class or not _PERSON_CELL.fullmatch(cell.text) or (
+                _A_LABEL.match(cell.text) or _TITLE_HEADER.search(cell.text) or cell.text in _NO_PERSON):
+            return found
+        m = Mention(cell.text, person_class, cell.start, cell.end, cell.text, kind="person")
+        out.mentions.append(m)
+        return m
+
     def owner(at: int) -> Mention:
         return out.company if out.company is not None else company_mention(at)
 
     def value(cell: _Cell, unit: str, percent: bool = False) -> Mention | None:
-        number = cell.text.rstrip("%") if percent else cell.text
+        text = cell.text.replace("−", "-").replace("－", "-")  # a converter's minus sign
+        number = text.rstrip("%") if percent else text
         if not _NUMBER.match(number):
             return None
         name = number + ("%" if percent else unit)
         return Mention(name, fallback, cell.start, cell.end, name, kind="value")
 
-    def info(label: str, val: _Cell) -> None:
-        """One labelled value: a row's label and the cell after it, or a header's label and the cell under it."""
+    def info(label: str, val: _Cell, loose: bool = True) -> None:
+        """One labelled value: a row's label and the cell after it, or a header's label and the cell under it;
+        `loose`: the label is the row's first cell or the column's header, so a person needs no known surname (a
+        title inside a row of another table, 任书瑜 | 董事会秘书 | 离任, labels nothing)."""
         if not val.text or _A_LABEL.match(val.text):
             return
         if _SHORT_LABEL.fullmatch(label) and (company := out.company) is not None:
             out.aliases.append((company, val.text))
-        elif _LEGAL_LABEL.fullmatch(label) and (person := named(val, "person")) is not None:
-            out.facts.append(OpenFact(person, "worksFor", owner(person.start), said="法定代表人"))
+        elif _LEGAL_LABEL.fullmatch(label) and (who := person(val, loose)) is not None:
+            out.facts.append(OpenFact(who, "worksFor", owner(who.start), said="法定代表人"))
+        elif (title := _TITLE_LABEL.fullmatch(label)) is not None and (who := person(val, loose)) is not None:
+            # 董事会秘书 | 钟溪若, 董事会秘书（代行） | 郭北辰
+            out.facts.append(OpenFact(who, "worksFor", owner(who.start), said=title.group(1)))
+        elif not contacts and (_SEAT_LABEL.fullmatch(label) or _OFFICE_LABEL.fullmatch(label)) and (
+                place := _district(val, mentions)) is not None:
+            out.facts.append(OpenFact(owner(place.start), "locatedIn" if _SEAT_LABEL.fullmatch(label)
+                                      else "headquarteredIn", place, said="地址"))
         elif _EXCHANGE_LABEL.fullmatch(label) and (cut := val.text.find("交易所")) > 0:
             # 上海证券交易所科创板: the exchange, without its board
             exchange = named(_Cell(val.text[:cut + 3], val.start, val.start + cut + 3))
@@ -141,26 +187,38 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
             if _NAME_LABEL.fullmatch(label.text) and COMPANY_END.search(val.text):
                 out.company = out.company or named(val)
     header: list[str] = []
+    header_cells: list[_Cell] = []
     by_column = False  # the header's labels stand over the values of the rows under it (not a label | value table)
     unit = ""  # the unit a 单位 line gave the current table
+    as_of: Mention | None = None  # the date (截至2024年12月31日) a line just above the current table gives
+    contacts = False  # under a row of titles (联系人和联系方式 | 董事会秘书): an 办公地址 there is the officers' own
     table_end = 0  # where the last row read ended: a 单位 line between it and a table's first row is that table's
     for cells, opens in rows:
         texts = [c.text for c in cells]
         if opens and header and len(texts) == len(header) and any(_NUMBER.match(t) for t in texts[1:]):
             opens = False  # a table carried on past a page (a blank line, no header of its own)
+        titles = len(texts) > 2 and bool(texts[1]) and all(_TITLE_HEADER.fullmatch(t) for t in texts[1:] if t)
         if opens:
+            contacts = titles
             found = list(_TABLE_UNIT.finditer(text, table_end, cells[0].start))
             unit = found[-1].group(1) if found else ""
+            dated = list(_AS_OF.finditer(text, max(table_end, cells[0].start - 160), cells[0].start))
+            as_of = next((m for m in mentions if m.kind == "date" and dated and m.start == dated[-1].start(1)
+                          and m.end == dated[-1].end(1)), None)
         table_end = cells[-1].end
         if opens or (not texts[0] and len(texts) > 2 and not any(_NUMBER.match(t) for t in texts)):
-            header = texts  # a table's first row heads the rows under it, as does a row of labels with none first
-            if not opens:
+            header, header_cells = texts, cells  # a table's first row heads the rows under it, as does a row of
+            if not opens:  # labels with none first
                 continue
+        elif titles:
+            # 联系人和联系方式 | 董事会秘书 | 证券事务代表: the titles of the rows under it
+            header, header_cells, contacts = texts, cells, True
+            continue
         labels = [c for c in cells if any(p.fullmatch(c.text) for p in _INFO_LABELS)]
         out.labels.extend((c.start, c.end) for c in labels)
         before = len(out.facts) + len(out.aliases)
         for label, val in itertools.pairwise(cells):
-            info(label.text, val)
+            info(label.text, val, label is cells[0])
         if opens:
             by_column = bool(labels) and len(out.facts) + len(out.aliases) == before
             continue
@@ -169,54 +227,143 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
                 info(column, val)  # 股票简称 over 栖衡生物
         if texts[0] == "姓名":
             for column, val in zip(header[1:], cells[1:], strict=False):
-                if _TITLE_HEADER.fullmatch(column) and (person := named(val, "person")) is not None:
-                    out.facts.append(OpenFact(person, "worksFor", owner(person.start), said=column))
+                if _TITLE_HEADER.fullmatch(column) and (who := person(val)) is not None:
+                    out.facts.append(OpenFact(who, "worksFor", owner(who.start), said=column))
             continue
-        _table_row(cells, header, out, named, owner, value, unit)
+        if header and header[0] == "姓名" and any(_POST_HEADER.fullmatch(h) for h in header):
+            _officer_row(cells, header_cells, mentions, out, person, owner)
+            continue
+        _table_row(cells, header_cells, mentions, out, named, owner, value, unit, as_of)
     return out
 
 
-def _table_row(cells: list[_Cell], header: list[str], out: TableFacts, named: Callable[..., Mention | None],
-               owner: Callable[[int], Mention], value: Callable[..., Mention | None], table_unit: str) -> None:
+def _district(cell: _Cell, mentions: list[Mention]) -> Mention | None:
+    """The narrowest place an address names (福建省漳州市龙海区港滨路18号: 龙海区; no district: its city)."""
+    places = [m for m in mentions if m.kind == "place" and cell.start <= m.start and m.end <= cell.end]
+    return next((m for m in reversed(places) if m.name.endswith(("区", "县"))), None) or next(
+        (m for m in reversed(places) if m.name.endswith("市")), None)
+
+
+def _in_cell(cell: _Cell, mentions: list[Mention], kind: str) -> Mention | None:
+    """The mention of `kind` ("date") a cell holds."""
+    return next((m for m in mentions if m.kind == kind and cell.start <= m.start and m.end <= cell.end), None)
+
+
+def _officer_row(cells: list[_Cell], header: list[_Cell], mentions: list[Mention], out: TableFacts,
+                 person_in: Callable[[_Cell], Mention | None], owner: Callable[[int], Mention]) -> None:
+    """A row of an officers table: the person worksFor the company, since the term's start where a column gives it
+    (a 离任 row too: the post was held from then)."""
+    person = person_in(cells[0])
+    if person is None:
+        return
+    term = next((i for i, h in enumerate(header) if _TERM_HEADER.search(h.text)), None)
+    start = _in_cell(cells[term], mentions, "date") if term is not None and term < len(cells) else None
+    post = next((i for i, h in enumerate(header) if _POST_HEADER.fullmatch(h.text)), None)
+    said = cells[post].text if post is not None and post < len(cells) else "职务"
+    out.facts.append(OpenFact(person, "worksFor", owner(person.start), [("时间", start)] if start else [],
+                              said=said))
+
+
+def _table_row(cells: list[_Cell], header_cells: list[_Cell], mentions: list[Mention], out: TableFacts,
+               named: Callable[..., Mention | None], owner: Callable[[int], Mention],
+               value: Callable[..., Mention | None], table_unit: str, as_of: Mention | None = None) -> None:
     """A row under a header: a figure (`table_unit`: the unit 单位：元 gave the table), a holder or a subsidiary."""
+    header = [c.text for c in header_cells]
     if not header or len(cells) < 2:
         return
     texts = [c.text for c in cells]
     ratio_col = next((i for i, h in enumerate(header) if "持股比例" in h or "持股比" in h), None)
     if any("股东名称" in h for h in header):
+        # 股东名称（全称） | 期末持股数量（股） | 比例(%): the stake's column may say 比例 alone
+        ratio_col = ratio_col if ratio_col is not None else next(
+            (i for i, h in enumerate(header) if re.match(r"(?:持股)?比例", h)), None)
         holder = named(cells[0])
         stake = value(cells[ratio_col], "", percent=True) if ratio_col is not None and ratio_col < len(cells) else None
         if holder is not None:
-            out.facts.append(OpenFact(owner(holder.start), "ownedBy", holder,
-                                      [("比例", stake)] if stake is not None else [], said="持股"))
+            held: list[tuple[str, Mention]] = [("比例", stake)] if stake is not None else []
+            if as_of is not None:
+                held.append(("时间", as_of))
+            out.facts.append(OpenFact(owner(holder.start), "ownedBy", holder, held, said="持股"))
         return
     if header and re.search(r"(?:子公司|公司)名称", header[0]) and (
             ratio_col is not None or any("主要业务" in h or "业务性质" in h for h in header)):
         sub = named(cells[0]) if COMPANY_END.search(texts[0]) else None
-        stake = value(cells[ratio_col], "", percent=True) if ratio_col is not None and ratio_col < len(cells) else None
+        # 直接持股比例(%) | 间接持股比例(%): the stake is in whichever of them is filled
+        stake = next((v for i, h in enumerate(header) if ("持股比例" in h or "持股比" in h) and i < len(cells)
+                      and (v := value(cells[i], "", percent=True)) is not None), None)
         if sub is not None:
-            out.facts.append(OpenFact(sub, "partOf", owner(sub.start),
-                                      [("比例", stake)] if stake is not None else [], said="子公司"))
+            # 公司类型 | 参股公司: an associate, which the company owns a part of
+            associate = any(t in ("参股公司", "联营企业", "合营企业", "参股") for t in texts[1:])
+            stake_quals = [("比例", stake)] if stake is not None else []
+            if associate:
+                out.facts.append(OpenFact(sub, "ownedBy", owner(sub.start), stake_quals, said="参股"))
+            else:
+                out.facts.append(OpenFact(sub, "partOf", owner(sub.start), stake_quals, said="子公司"))
+            # 注册地 | 香港: where the subsidiary is registered
+            seat = next((i for i, h in enumerate(header) if h == "注册地"), None)
+            if seat is not None and seat < len(cells) and (
+                    place := _in_cell(cells[seat], mentions, "place")) is not None and place.end - place.start == len(
+                    texts[seat]):
+                out.facts.append(OpenFact(sub, "locatedIn", place, said="注册地"))
+            # 注册资本（万元） | 30,000: the subsidiary's own figure, with the column's unit
+            capital = next((i for i, h in enumerate(header) if h.startswith("注册资本")), None)
+            if capital is not None and capital < len(cells):
+                unit = _UNIT.search(header[capital])
+                amount = value(cells[capital], unit.group(1) if unit else "")
+                if amount is not None and unit is not None:
+                    out.facts.append(OpenFact(sub, "注册资本", amount))
         return
-    if len(header) >= 3 and _FIGURE_HEADER.search(header[1]) and _NUMBER.match(texts[1]):
-        label = texts[0]
-        unit = _UNIT.search(label)
-        bare = _UNIT.sub("", label).strip()
-        defined = _DEFINED.search(bare)
-        metric = defined.group(0) if defined is not None else _WHOSE.sub("", bare)
-        if not re.fullmatch(r"[\u4e00-\u9fff]{2,16}", metric) or (re.search(r"每股|比率|率$", metric) and unit is None):
-            return
-        amount = value(cells[1], unit.group(1) if unit else table_unit)
+    label = _LINE_PREFIX.sub("", texts[0]).strip()
+    unit = _UNIT.search(label)
+    bare = _UNIT.sub("", label).strip()
+    if _ITEM_LABEL.search(bare) and not _DEFINED.search(bare):
+        return  # 计入当期损益的政府补助, 合计: a 非经常性损益 item or a total, no figure of the company's
+    defined = _DEFINED.search(bare)
+    metric = defined.group(0) if defined is not None else _WHOSE.sub("", bare)
+    metric = _STATEMENT_NAMES.get(metric, metric)
+    if not re.fullmatch(r"[\u4e00-\u9fff]{2,16}", metric) or (re.search(r"每股|比率|率$", metric) and unit is None
+                                                               and not _percent_cells(cells)):
+        return
+    for col, change_col in _current_columns(header):
+        if col >= len(cells):
+            continue
+        percent = unit is None and cells[col].text.endswith("%") and bool(re.search(r"率$", metric))
+        amount = value(cells[col], "", percent=True) if percent else value(
+            cells[col], unit.group(1).replace("／", "/") if unit else table_unit)
         if amount is None:
-            return
+            continue
         quals: list[tuple[str, Mention]] = []
-        change_col = next((i for i, h in enumerate(header) if _CHANGE_HEADER.search(h)), None)
         if change_col is not None and change_col < len(cells) and "%" in header[change_col] + texts[change_col]:
             raw = cells[change_col]
-            if _NUMBER.match(raw.text.rstrip("%")):
-                number = raw.text.rstrip("%")
+            number = raw.text.replace("−", "-").replace("－", "-").rstrip("%")
+            if _NUMBER.match(number):
                 way = "同比下降" if number.startswith("-") else "同比增长"
                 pct = number.lstrip("-") + "%"
                 quals.append((way, Mention(pct, amount.spg_class, raw.start, raw.end, pct, kind="value")))
+        if _DATE_HEADER.match(header[col]) and (when := _in_cell(header_cells[col], mentions, "date")) is not None:
+            quals.append(("时间", when))  # 2024年, 2025年9月30日: the period the column states
         out.facts.append(OpenFact(owner(amount.start), metric, amount, quals))
 
+
+def _percent_cells(cells: list[_Cell]) -> bool:
+    """A rate's row whose cells carry their own % (加权平均净资产收益率 | 2.41% | 2.08%)."""
+    return len(cells) > 1 and bool(_NUMBER.match(cells[1].text.rstrip("%"))) and cells[1].text.endswith("%")
+
+
+def _current_columns(header: list[str]) -> list[tuple[int, int | None]]:
+    """The columns of a figures table that state the current period, each with the change column that follows it
+    (项目 | 本报告期 | 增减(%) | 年初至报告期末 | 增减(%): two; 项目 | 2024年 | 2023年 | 增减(%): the first date)."""
+    if len(header) < 3 or not _FIGURE_HEADER.search(header[1]):
+        return []
+    current: list[int] = []
+    for i, h in enumerate(header[1:], 1):
+        if _CHANGE_HEADER.search(h) or _PRIOR_HEADER.search(h):
+            continue
+        if _CURRENT_HEADER.search(h) or (_DATE_HEADER.match(h) and not any(_DATE_HEADER.match(header[j])
+                                                                             for j in range(1, i))):
+            current.append(i)
+    out: list[tuple[int, int | None]] = []
+    for n, col in enumerate(current):
+        stop = current[n + 1] if n + 1 < len(current) else len(header)
+        out.append((col, next((j for j in range(col + 1, stop) if _CHANGE_HEADER.search(header[j])), None)))
+    return out

@@ -13,6 +13,7 @@ block is what the manual is about.
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
 # Tags whose name says they mark layout, never content: page markers by name, and any name written
 # in capitals with an underscore or digit (PAGE_DIV, PAGE_BREAK, IMG_1): HTML has no such element.
@@ -28,6 +29,12 @@ _DROP_WITH_CONTENT = re.compile(r"<(script|style|head)\b[^>]*>.*?</\1\s*>", re.I
 _TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9_:-]*)(?:\s+[^<>]*?)?\s*/?>")
 _CELL_END = re.compile(r"</t[dh]\s*>", re.IGNORECASE)
 _ROW_END = re.compile(r"</tr\s*>|<br\s*/?>", re.IGNORECASE)
+_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_HTML_TABLE = re.compile(r"<table\b[^>]*>.*?</table\s*>", re.IGNORECASE | re.DOTALL)
+_MD_ROW = re.compile(r"^\s*\|")
+# a tag taken out marks its line with this character, so that only the lines that held tags are tidied (a
+# Markdown table elsewhere in the text keeps the bars that make it a table)
+_MARK = "\x01"
 # Markdown images whose alt text is empty or a placeholder (a file name, 'image', '图片', 'Figure 3').
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _PLACEHOLDER_ALT = re.compile(
@@ -41,8 +48,52 @@ _PAGE_LINE = re.compile(
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
+# a line that only marks a page: page-marker tags (<PAGE_DIV>, <span id="page-3-0"></span>) and nothing else
+_MARKER_LINE = re.compile(r"^\s*(?:<[^<>]*>\s*)+$")
+# where a sentence of Chinese prose may end: a paragraph cut off before one of these went on past the page
+_SENTENCE_END = re.compile(r"[。！？!?；;：:…”」》）)]\s*$")
+_CJK_END = re.compile(r"[\u4e00-\u9fff\d，、]$")
+_CJK_START = re.compile(r"^\s*[\u4e00-\u9fff\d]")
+_HEADING_START = re.compile(r"^\s*(?:第[一二三四五六七八九十\d]{1,3}[节章]|[一二三四五六七八九十]{1,3}、|"
+                            r"[（(][一二三四五六七八九十\d]{1,3}[）)]|\d{1,2}[.、．])")
+
+
+def _is_page_mark(line: str) -> bool:
+    if _PAGE_LINE.match(line):
+        return True
+    if not _MARKER_LINE.match(line):
+        return False
+    return all(_MARKER_NAME.search(m.group(1)) or "page" in m.group(0).lower() for m in _TAG.finditer(line))
+
+
+def _join_page_breaks(text: str) -> str:
+    """A paragraph of Chinese prose that a page break cut mid-sentence (…公司与浙江大 / <PAGE_DIV> / - 3 - / 学签署…)
+    is one paragraph again: its first part is a long line ending without a sentence's end, the page's marks (a marker
+    tag, a page number) and blank lines stand between, and the next line goes on in Chinese (no heading, table or
+    list). Prose in other scripts is left as it is."""
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        out.append(line)
+        i += 1
+        body = line.strip()
+        if len(body) < 20 or not _CJK_END.search(body) or _SENTENCE_END.search(body) or body[0] in "|#<!>-*":
+            continue
+        j, marks = i, 0
+        while j < len(lines) and (not lines[j].strip() or _is_page_mark(lines[j])):
+            marks += bool(lines[j].strip())
+            j += 1
+        if marks and j < len(lines) and _CJK_START.match(lines[j]) and not _HEADING_START.match(lines[j]):
+            out[-1] = line.rstrip() + lines[j].strip()
+            i = j + 1
+    return "\n".join(out)
+
+
 def _clean_prose(text: str) -> tuple[str, int]:
     dropped = 0
+    text = _join_page_breaks(text)
 
     def drop_image(m: re.Match[str]) -> str:
         nonlocal dropped
@@ -56,28 +107,137 @@ def _clean_prose(text: str) -> tuple[str, int]:
         name = m.group(1)
         if name.casefold() in _HTML_NAMES or _MARKER_NAME.search(name):
             dropped += 1
-            return " "
+            return _MARK
         return m.group(0)  # '<Foo>' in prose that names no HTML element nor marker: text
+
+    def table(m: re.Match[str]) -> str:
+        nonlocal dropped
+        block = m.group(0)
+        dropped += len(_TAG.findall(block)) - len(_CELL_END.findall(block)) - len(_ROW_END.findall(block))
+        captions, rows = html_table_parts(block)
+        table = "\n".join("| " + " | ".join(row) + " |" for row in rows)
+        return "\n\n" + "\n\n".join([*captions, table] if rows else captions) + "\n\n" if rows or captions else _MARK
 
     text, n = _DROP_WITH_CONTENT.subn(" ", text)
     dropped += n
     text = _IMAGE.sub(drop_image, text)
-    text = _CELL_END.sub(" | ", text)  # a table's cells stay apart once their tags are gone
-    text = _ROW_END.sub("\n", text)
-    before = dropped
+    text = _HTML_TABLE.sub(table, text)
+    # a line break inside a Markdown table's cell is no new row
+    text = "\n".join(_BREAK.sub(_MARK, line) if _MD_ROW.match(line) else line for line in text.split("\n"))
+    text = _CELL_END.sub(_MARK + " | ", text)  # a table's cells stay apart once their tags are gone
+    text = _ROW_END.sub(_MARK + "\n" + _MARK, text)
     text = _TAG.sub(drop_tag, text)
     lines = text.split("\n")
-    kept = [line for line in lines if not _PAGE_LINE.match(line)]
-    if dropped > before:  # tags became spaces and cell bars: tidy those lines (others keep their indent)
-        kept = [_tidy(line) if ("  " in line or "|" in line or line[:1] == " ") else line for line in kept]
+    kept = [line for line in lines if not _PAGE_LINE.match(line.replace(_MARK, ""))]
+    # tags became spaces and cell bars: tidy those lines (the others keep their indent and their bars)
+    kept = [_tidy(line.replace(_MARK, " ")) if _MARK in line else line for line in kept]
     dropped += len(lines) - len(kept)
     return "\n".join(kept), dropped
 
 
 def _tidy(line: str) -> str:
-    """A line whose tags were taken out: one space between words, no bar at either end; a line left
-    with only spaces and bars was markup, and becomes blank."""
-    return re.sub(r"[ \t]{2,}", " ", line).strip(" |\t")
+    """A line whose tags were taken out: one space between words, no bar at either end (a Markdown table
+    row keeps its bars); a line left with only spaces and bars was markup, and becomes blank."""
+    line = re.sub(r"[ \t]{2,}", " ", line)
+    bare = line.strip(" |\t")
+    return line.strip() if bare and _MD_ROW.match(line) else bare
+
+
+class _TableCells(HTMLParser):
+    """The rows of one HTML table: each cell's text with its rowspan and colspan."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.rows: list[list[tuple[str, int, int]]] = []
+        self._cell: list[str] | None = None
+        self._spans = (1, 1)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "tr":
+            self._end_cell()
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self._end_cell()
+            if not self.rows:
+                self.rows.append([])
+            found = dict(attrs)
+            self._spans = (_span(found.get("rowspan")), _span(found.get("colspan")))
+            self._cell = []
+        elif tag == "br" and self._cell is not None:
+            self._cell.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th", "tr", "table"):
+            self._end_cell()
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+    def _end_cell(self) -> None:
+        if self._cell is not None:
+            text = re.sub(r"\s+", " ", "".join(self._cell)).strip().replace("|", "｜")
+            self.rows[-1].append((text, *self._spans))
+            self._cell = None
+
+
+def _span(value: str | None) -> int:
+    digits = re.match(r"\s*(\d{1,3})", value or "")
+    return max(1, min(50, int(digits.group(1)))) if digits else 1
+
+
+def html_table_rows(block: str) -> list[list[str]]:
+    """An HTML table as rows of cell texts on a grid (`html_table_parts`, its caption rows left out)."""
+    return html_table_parts(block)[1]
+
+
+def html_table_parts(block: str) -> tuple[list[str], list[list[str]]]:
+    """An HTML table as its caption lines and its rows of cell texts on a grid: a cell spanning rows or columns is
+    written in each place it covers (项目 over both header rows, 不适用 across two period columns), and a header
+    whose cells span the columns of the row under it (本报告期 over 金额 | 比上年同期增减(%)) is one header row with
+    both names (本报告期金额 | 本报告期比上年同期增减(%)), as a Markdown table's single header row would be. A
+    first row of one cell across the whole table (单位：元 币种：人民币, a table's title) is a line above it."""
+    parser = _TableCells()
+    parser.feed(block)
+    parser.close()
+    grid: list[list[str]] = []
+    spanned: list[bool] = []  # whether a row holds a cell spanning several columns
+    carried: dict[tuple[int, int], str] = {}  # (row, column) a rowspan above fills
+    for r, cells in enumerate(parser.rows):
+        row: list[str] = []
+        wide = False
+
+        def fill(at: int, row: list[str] = row, r: int = r) -> None:
+            while (r, at) in carried:
+                row.append(carried.pop((r, at)))
+                at += 1
+
+        fill(0)
+        for text, rowspan, colspan in cells:
+            start = len(row)
+            for c in range(start, start + colspan):
+                row.append(text)
+                for below in range(1, rowspan):
+                    carried[(r + below, c)] = text
+            wide = wide or colspan > 1
+            fill(len(row))
+        grid.append(row)
+        spanned.append(wide)
+    kept = [(row, wide) for row, wide in zip(grid, spanned, strict=True) if any(row)]
+    width = max((len(row) for row, _ in kept), default=0)
+    kept = [(row + [""] * (width - len(row)), wide) for row, wide in kept]
+    captions: list[str] = []
+    while len(kept) > 1 and width > 1 and len(set(kept[0][0])) == 1:
+        captions.append(kept.pop(0)[0][0])
+    grid = [row for row, _ in kept]
+    if len(grid) > 2 and kept[0][1] and not any(_NUMBER_CELL.match(c) for c in grid[1]):
+        # two header rows: the upper names the period a run of columns shares, the lower each column
+        grid[:2] = [[up if up == low or not low else low if not up or low.startswith(up) else up + low
+                     for up, low in zip(grid[0], grid[1], strict=True)]]
+    return captions, grid
+
+
+_NUMBER_CELL = re.compile(r"^-?\d[\d,]*(?:\.\d+)?%?$")
 
 
 _CODE_SPAN = re.compile(r"(`+)[^`\n]+?\1")

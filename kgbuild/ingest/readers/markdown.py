@@ -40,6 +40,19 @@ _INDENTED = re.compile(r"^(?: {4}|\t)")
 # A line that is wholly bold and short, without a sentence's end: a converted book's heading.
 _BOLD_HEADING = re.compile(r"^ {0,3}(\*\*|__)(?=\S)([^*_]{1,100}?)(?<=\S)\1\s*$")
 _BOLD_HEADING_LEVEL = 6  # below every ATX heading, a sibling of the previous bold one
+# A Chinese report's section headings when a PDF converter wrote them as plain lines, without `#`:
+# 第三节 管理层讨论与分析 (a chapter), 一、主要财务数据 (a section), （二）非经常性损益项目和金额 (a subsection);
+# their level as a report nests them.
+# Only a short line of words: 一、2025年7月，公司以… is a numbered item of prose, not a heading.
+_ZH_HEADINGS = (
+    (re.compile(r"^\s*第[一二三四五六七八九十\d]{1,3}[节章]\s*[\u4e00-\u9fff][\u4e00-\u9fff、 ]{1,20}\s*$"), 2),
+    (re.compile(r"^\s*[一二三四五六七八九十]{1,3}、\s*[\u4e00-\u9fff][\u4e00-\u9fff、 ]{1,20}\s*$"), 3),
+    (re.compile(r"^\s*[（(][一二三四五六七八九十]{1,3}[）)]\s*[\u4e00-\u9fff][\u4e00-\u9fff、 ]{1,20}\s*$"), 4),
+)
+
+
+def _zh_heading_level(line: str) -> int | None:
+    return next((level for pattern, level in _ZH_HEADINGS if pattern.match(line)), None)
 
 # Inline markup that would otherwise reach the extractor as noise.
 _INLINE = [
@@ -276,6 +289,10 @@ def parse_markdown(text: str) -> Parsed:
             continue
         if _THEMATIC_BREAK.match(line) or _LINK_DEFINITION.match(line):
             flush()
+            continue
+        if (level := _zh_heading_level(line)) is not None and (not buf or kind == "para"):
+            flush()
+            heading(level, line.strip())
             continue
         line_kind = _kind_of(line)
         # Lists, quotes and tables may start without a blank line before them.
