@@ -53,8 +53,45 @@ _AGENTS = re.compile(r"由(?:[\u4e00-\u9fff]{1,10}的)?((?:[\u4e00-\u9fff]{2,8}?
                      r"由([\u4e00-\u9fff]{2,8}?)(?:以[^，。；]{1,16}?)(?:收购|并购|兼并)")
 
 
+_LISTED_AS = re.compile(wl.LISTED_AS)
+# The company named after where it is listed: up to what news says it did, a joint with another, or a break
+# (深市上市公司沂源新材同时发布…, 创业板公司汇溪环境披露, 港股上市公司驰远汽车集团有限公司发布公告).
+_AFTER_LISTED = re.compile(r"[\u4e00-\u9fff]{2,12}?(?=公告|披露|发布|宣布|与|和|及|同时|称|今日|今天|日前|近日|晚间|"
+                           r"董事会|股价|股票|的|拟|将|于|[，。；：、（(\s]|\d)")
+
+
+def listed_spans(text: str) -> list[tuple[int, int]]:
+    """Where the text says where a company is listed (深市上市公司), less the exchange's short name at its start."""
+    out = []
+    for m in _LISTED_AS.finditer(text):
+        short = next((x for x in wl.EXCHANGE_SHORT_NAMES if m.group(0).startswith(x)), "")
+        out.append((m.start() + len(short), m.end()))
+    return out
+
+
 class CuedOrgNames(PersonNames):
     """Organisations' names by the words around them."""
+
+    def _org_after_listing(self, text: str, blocked: list[tuple[int, int]]) -> list[Found]:
+        """深交所主板上市公司锦屏药业公告称, 创业板公司汇溪环境披露: news says where a company is listed right before
+        its name, which is often a short name never declared in the text; what follows the description, up to what
+        the company did, is the company (a registered name written whole too: 港股上市公司驰远汽车集团有限公司, which
+        jieba cut as 驰 (a verb) | 远). The exchange's short name in the description is the exchange."""
+        out: list[Found] = []
+        exchange = self.org_classes.get("交易所")
+        for m in _LISTED_AS.finditer(text):
+            short = next((x for x in wl.EXCHANGE_SHORT_NAMES if m.group(0).startswith(x)), None)
+            if short is not None and exchange is not None and not overlaps(blocked, m.start(), m.start() + len(short)):
+                out.append(Found(Mention(short, exchange, m.start(), m.start() + len(short), short), "org"))
+            after = _AFTER_LISTED.match(text, m.end())
+            if self.company is None or after is None:
+                continue
+            name = after.group(0)
+            if name.startswith(wl.SUBJECT_STOP) or name.startswith(wl.LEADING_NOISE) or self._common(name) \
+                    or name in wl.ORG_STOP or overlaps(blocked, m.end(), after.end()):
+                continue
+            out.append(Found(Mention(name, self.company, m.end(), after.end(), name), "org"))
+        return out
 
     def _org_before_title(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
         """星河智能董事长李明远: a name right before an executive title (with a person after it) is an organisation."""

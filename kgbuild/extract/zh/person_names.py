@@ -29,9 +29,13 @@ _FOREIGN_NAME = re.compile(r"[\u4e00-\u9fff]{1,8}(?:[·・•‧][\u4e00-\u9fff]
 # A given name of one or two characters after a surname, up to what people do, 的, 在 / 于, or the next
 # title of a list of posts (董事长韩立新和副总经理马晓东)
 # (董事长詹觉民及其配偶蒯书宁: 及其 and a kin word close the name too)
+# (a report's clause goes on after the name with an adverb or a reason: 实际控制人戚望舒未减持,
+# 原总经理彭立新因工作调整辞去, 贾璞已于近日加盟 (jieba: 已于 one word); a courtesy title or a degree follows it:
+# 邬清扬博士, 梁砚秋女士; a list of posts held at the time: 时任董事长房守仁、时任总经理房子越)
 _GIVEN_NAME = re.compile(r"[\u4e00-\u9fff]{1,2}?(?=" + "|".join(wl.PERSON_VERBS)
                          + "|的|在|于|[和与及]其(?:妻子|丈夫|配偶|夫人|妻|夫)"
-                         + "|[和、及](?:常务|执行)?(?:" + "|".join(wl.EXECUTIVE_TITLES) + "))")
+                         + "|因|未|已|将|先生|女士|博士|教授"
+                         + "|[和、及](?:时任|原|现任)?(?:常务|执行)?(?:" + "|".join(wl.EXECUTIVE_TITLES) + "))")
 # 接替已经退休的创始人谭松年。 (jieba: 谭松 | 年): where jieba saw a name, the clause's end ends it, or the 等 that
 # closes a list of people (作曲家季南星等。 jieba: 季南 | 星等)
 _GIVEN_NAME_AT_END = re.compile(r"[\u4e00-\u9fff]{1,2}?(?=[，。；！？）)]|等|$)")
