@@ -35,10 +35,12 @@ _SUBJECT_CUE = re.compile(wl.SUBJECT_GAP + r"(?:" + wl.SUBJECT_CUES + r")")
 # The cues only a company is the subject of (a person is never 实现营业收入): they settle a name jieba tags a person's.
 _COMPANY_CUE = re.compile(wl.SUBJECT_GAP + r"(?:实现(?:营业|归属|净利|销售|销量|营收|利润|收入|产量|交付)|研发投入|"
                           r"营业收入|净利润|的控股股东|的实际控制人|的(?:主要|全资|控股)子公司|总部位于|总部设在|主营业务|"
-                          r"在职员工|员工总数|第[一二三四五六七八九十\d]{1,3}届(?:董事会|监事会))")
+                          r"在职员工|员工总数|第[一二三四五六七八九十\d]{1,3}届(?:董事会|监事会)|控股股东|主要经营|"
+                          r"合并报表实现)")
 # Under this many uses in jieba's dictionary a character it tags a measure word is a rare one (泓 86, 个 125,538).
 _RARE_MEASURE = 1000
-_SUBJECT_LEAD = re.compile(r"(?:报告期内|截至报告期末|报告期末|同月|同年|此外|同时|另外)?")
+# (2024年度澄源气体合并报表实现…: a report year may open the clause before the name, as a frame does)
+_SUBJECT_LEAD = re.compile(r"(?:报告期内|截至报告期末|报告期末|同月|同年|此外|同时|另外|\d{4}年度)?")
 _ITEMS = r"((?:[\u4e00-\u9fffA-Za-z0-9]{2,12}[、和及与]){1,12}[\u4e00-\u9fffA-Za-z0-9]{2,12})等"
 _NOT_EMPLOYER = ("部", "处", "室", "中心", "委员会", "董事会", "监事会", "办公室", "财务", "事业部", "分公司", "本部",
                  "业务", "区域", "区", "板块", "条线", "事业群", "团队", "项目", "基地", "工厂", "门店", "分行", "支行",

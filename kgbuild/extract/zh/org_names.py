@@ -63,7 +63,9 @@ _DEAL_BOUNDARY = re.compile(r"收购|并购|持有|采购|购买|受让|转让�
                             r"控股股东|客户|供应商|对手方|交易对方|合作方|中标|签约|加盟|加入|子公司|孙公司")
 # What a clause does that no registered name holds (在上海注册成立有限公司, 整体变更为股份有限公司).
 _CLAUSE_VERBS = frozenset("注册 成立 设立 新设 组建 改制 变更 整体 更名 作为 成为 属于 出资 合资 共同 拟 将 已 "
-                          "全资 控股 参股 下属 旗下".split())
+                          "全资 控股 参股 下属 旗下 "
+                          # (汀芮传感原名常州汀芮电子有限公司: a former or short name declared before it)
+                          "原名 曾用名 简称 又称 前身 系 即".split())
 
 
 class OrgNames(NameRules):
