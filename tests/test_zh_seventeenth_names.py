@@ -105,3 +105,34 @@ def test_a_short_name_opening_a_report_clause(zh: ChineseExtractor) -> None:
             "3项。截至本报告披露日，璇星导航控股股东未质押股份。")
     result = entities(extract(zh, text))
     assert {"岚溪旅游", "幻岭网络", "牧野生物", "璇星导航"} <= set(result)
+
+
+def test_a_product_line_or_a_figure_opening_a_clause_is_no_company(zh: ChineseExtractor) -> None:
+    result = entities(extract(zh, "分产品看，冷冻调理制品实现收入8.21亿元；海外业务收入占营业收入的比例升至31.5%。"
+                                  "本方案尚需提交公司股东大会审议。"))
+    assert not [n for n, c in result.items() if c == "Company"]
+
+
+def test_papers_of_business_and_laws_followed_are_no_works(zh: ChineseExtractor) -> None:
+    result = entities(extract(zh, "公司严格按照《公司法》《证券法》的规定召开会议，审议通过《关于变更募集资金用途的议案》，"
+                                  "并签订《技术合作协议》。"))
+    assert not [n for n, c in result.items() if c == "Work"]
+
+
+def test_a_book_titled_like_a_law_is_still_a_work(zh: ChineseExtractor) -> None:  # a guard
+    result = entities(extract(zh, "作家周慕川的新书《活法》由商务印书馆出版。"))
+    assert result.get("活法") in ("Work", "Book")
+
+
+# Places
+
+
+def test_a_city_right_after_its_province(zh: ChineseExtractor) -> None:
+    # jieba: 遵义 a verb, 崇左 a foreign name, 莆田人 one noun
+    result = entities(extract(zh, "钟立衡，1969年出生，贵州遵义人。公司在广西崇左和福建莆田设有工厂。副总经理林远，福建莆田人。"))
+    assert {"遵义", "崇左", "莆田"} <= {n for n, c in result.items() if c == "City"}
+
+
+def test_foreign_cities_jieba_reads_as_names(zh: ChineseExtractor) -> None:
+    result = entities(extract(zh, "公司与当地伙伴在斯图加特签署了供货协议，并新开通昆明至胡志明市的航线。"))
+    assert {"斯图加特", "胡志明市"} <= {n for n, c in result.items() if c == "City"}

@@ -56,6 +56,9 @@ _AGENTS = re.compile(r"由(?:[\u4e00-\u9fff]{1,10}的)?((?:[\u4e00-\u9fff]{2,8}?
 
 
 _LISTED_AS = re.compile(wl.LISTED_AS)
+# A product line or a figure opening a report's clause, which 实现收入 follows as it follows a company (分产品看，
+# 速冻面米制品实现收入…; 车载业务收入占营业收入的比例…): no company's short name.
+_LINE_OF_BUSINESS = re.compile(r"(?:制品|产品|系列|板块|品类|占)$|业务|收入|利润")
 # The company named after where it is listed: up to what news says it did, a joint with another, or a break
 # (深市上市公司沂源新材同时发布…, 创业板公司汇溪环境披露, 港股上市公司驰远汽车集团有限公司发布公告).
 _AFTER_LISTED = re.compile(r"[\u4e00-\u9fff]{2,12}?(?=公告|披露|发布|宣布|与|和|及|同时|称|今日|今天|日前|近日|晚间|"
@@ -210,7 +213,8 @@ class CuedOrgNames(PersonNames):
                                    and not (company_only and tokens[j].pos == "nr")):
                 continue  # 海澜湾 (海 | 澜湾) yes; a three-character word jieba knows (董事会, 研究院) is no short name
             if name.startswith(wl.SUBJECT_STOP) or self._common(name) or name in wl.ORG_STOP \
-                    or (self._person_at(text, tokens, start) == end and not company_only):
+                    or (self._person_at(text, tokens, start) == end and not company_only) \
+                    or _LINE_OF_BUSINESS.search(name):
                 continue
             out.append(Found(Mention(name, self.company, start, end, name), "org"))
         return out

@@ -362,7 +362,8 @@ class OrgNames(NameRules):
         adjective or an idiom cut from a rare brand), where the name opens with a place or a word jieba
         calls a proper name or does not know, holds nothing a clause does (a pointer, a number, 的,
         注册 / 成立 / 设立…) and is at most fourteen characters before the form (股东 | 宁波 | 梅山 |
-        保税 | 港区 | 晶 | 启 (v) | 投资合伙企业: a partnership's name too). Returns (start, index of
+        保税 | 港区 | 晶 | 启 (v) | 投资合伙企业: a partnership's name too; 企业 | 管理 there is a trade,
+        not a descriptor). Returns (start, index of
         the token before) where that reaches further back than the walk."""
         i, first = k, None
         while i >= 0 and tokens[i].end == (tokens[i + 1].start if i < k else start):
@@ -371,7 +372,8 @@ class OrgNames(NameRules):
                 break
             if t.pos in FUNCTION_TAGS or t.word in _CLAUSE_VERBS or (t.word in _NAME_BOUNDARY
                                                                      and t.word not in wl.ORG_NAME_WORDS) \
-                    or t.word in HOLDS_POST_WORDS or t.word.endswith(wl.DESCRIPTOR_ENDS) or "公司" in t.word \
+                    or t.word in HOLDS_POST_WORDS or "公司" in t.word \
+                    or (t.word.endswith(wl.DESCRIPTOR_ENDS) and tokens[i + 1].word not in wl.ORG_NAME_WORDS) \
                     or ending - t.start > 14:
                 return None
             first = i

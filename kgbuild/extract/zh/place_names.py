@@ -59,6 +59,30 @@ class PlaceNames(NameRules):
                                                   or self.dictionary.known_place(tok.word, 1)) \
             and self._place_class(tok.word) is None
 
+    def _city_after_region(self, tokens: list[Token], i: int) -> int | None:
+        """贵州 | 遵义 (v) | 人, 广西 | 崇左 (nrt), 福建 | 莆田人 (n): right after a province, a word jieba's
+        dictionary lists as a place or as a city with its 市 (遵义市) is that city, whatever it tagged the bare word,
+        and so is a native place's X人; right after a country, a word of two or three characters that is no
+        ordinary word, closed by a list's joint or a clause's break, is a city of it. Returns the city's length in
+        the token."""
+        tok = tokens[i]
+        before = tokens[i - 1] if i > 0 else None
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        if before is None or before.end != tok.start or not HAN.match(tok.word) or tok.pos in ("ns", "m", "x") \
+                or tok.word in wl.PLACE_STOP or tok.word in wl.STOP_NAMES:
+            return None
+        stem = tok.word[:-1] if len(tok.word) == 3 and tok.word.endswith("人") else tok.word
+        # (the province before says it is a place: a rare listing will do, 崇左市 3, 莆田 58)
+        if before.word in wl.PROVINCES and len(stem) == 2 and (self.dictionary.known_place(stem + "市", 1)
+                                                                or self.dictionary.known_place(stem, 1)):
+            return len(stem)
+        closed = after is None or (after.start == tok.end and after.word in ("、", "和", "及", "与", "，", "。", "；"))
+        if before.word in wl.COUNTRIES and before.word != "中国" and 2 <= len(tok.word) <= 3 and closed \
+                and tok.pos in ("n", "nr", "nrt", "nz") and not self._common(tok.word) \
+                and tok.word[-1] not in "省州区县" and self._place_class(tok.word) is None:
+            return len(tok.word)
+        return None
+
     def _places(self, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
         out = []
         for i, tok in enumerate(tokens):
@@ -71,6 +95,15 @@ class PlaceNames(NameRules):
                 # 阿威罗 (nr) | 市, 诺维萨德 (nrt) | 市: a foreign city jieba reads as a person's name, written with its
                 # level
                 out.append(Found(Mention(tok.word + "市", self.city, tok.start, nxt.end, tok.word + "市"), "place"))
+                continue
+            if self.city and (city := self._city_after_region(tokens, i)) is not None:
+                out.append(Found(Mention(tok.word[:city], self.city, tok.start, tok.start + city, tok.word[:city]),
+                                 "place"))
+                continue
+            if tok.pos in ("nr", "nrt") and len(tok.word) >= 4 and tok.word.endswith("市") and HAN.match(tok.word) \
+                    and self.city and not self._common(tok.word):
+                # 胡志明市 (nr): a foreign city jieba reads whole as a person's name, its level written in the token
+                out.append(Found(Mention(tok.word, self.city, tok.start, tok.end, tok.word), "place"))
                 continue
             if tok.pos != "ns" and tok.word in wl.COUNTRIES and self.country and not self._common(tok.word):
                 # 塞尔维亚 (nrt), 乌克兰 (nr): a country jieba's dictionary tags as a person's name is the country
@@ -89,8 +122,12 @@ class PlaceNames(NameRules):
                 # 注册地为德国慕尼黑: a country between the verb and the city
                 k = i - 1 if i > 0 and tokens[i - 1].word in wl.COUNTRIES else i
                 before = "".join(t.word for t in tokens[max(0, k - 2):k])
+                # (在斯图加特签订…: a transliterated name, jieba's foreign-name tag, between 在 and a verb of what
+                # happened there is where it happened)
+                at_and_verb = tok.pos == "nrt" and k == i and before.endswith("在") and nxt is not None \
+                    and nxt.start == tok.end and nxt.pos == "v"
                 if (tok.pos in ("nr", "nrt", "nz") and (before.endswith(_PLACE_VERBS) or (
-                        k < i and before.endswith(("在", "于")))) and len(tok.word) >= 3
+                        k < i and before.endswith(("在", "于"))) or at_and_verb) and len(tok.word) >= 3
                         and not (tok.word[0] in wl.SURNAMES and len(tok.word) <= 3) and self.city
                         and not self._common(tok.word)):
                     out.append(Found(Mention(tok.word, self.city, tok.start, tok.end, tok.word), "place"))
