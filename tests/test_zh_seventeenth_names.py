@@ -136,3 +136,31 @@ def test_a_city_right_after_its_province(zh: ChineseExtractor) -> None:
 def test_foreign_cities_jieba_reads_as_names(zh: ChineseExtractor) -> None:
     result = entities(extract(zh, "公司与当地伙伴在斯图加特签署了供货协议，并新开通昆明至胡志明市的航线。"))
     assert {"斯图加特", "胡志明市"} <= {n for n, c in result.items() if c == "City"}
+
+
+def test_a_province_of_a_foreign_country(zh: ChineseExtractor) -> None:
+    result = entities(extract(zh, "子公司设在泰国春武里府，另一家工厂位于越南北宁省。"))
+    assert {"春武里府", "北宁省"} <= {n for n, c in result.items() if c == "AdministrativeRegion"}
+
+
+# People, from held-out-20..22's misses
+
+
+def test_a_natural_person_and_a_relative(zh: ChineseExtractor) -> None:
+    result = entities(extract(zh, "该公司由自然人卢思远创办。公司实际控制人为鄢振国；其妻弟鄢启明任公司副总经理，"
+                                  "供应商系实际控制人之弟鄢启华控制的企业。"))
+    assert {"卢思远", "鄢启明", "鄢启华"} <= {n for n, c in result.items() if c == "Person"}
+    assert not [n for n in result if n.startswith("自然人")]
+
+
+def test_a_name_before_the_post_it_is_appointed_to(zh: ChineseExtractor) -> None:
+    # jieba: 庞乐 | 之; 司马 | 骁对 (an adjective)
+    result = entities(extract(zh, "董事会聘任副总裁庞乐之为公司总裁。安全总监司马骁对事故负有管理责任。"))
+    assert {"庞乐之", "司马骁"} <= set(result)
+    assert "司马骁对" not in result
+
+
+def test_a_party_s_role_and_a_copula_are_no_part_of_a_name(zh: ChineseExtractor) -> None:
+    result = entities(extract(zh, "原告北京素简图书有限公司请求判令赔偿。朔原新能源有限公司系北疆能投集团有限公司的全资子公司。"))
+    assert {"北京素简图书有限公司", "北疆能投集团有限公司"} <= set(result)
+    assert not [n for n in result if n.startswith(("告", "原告", "投集团"))]

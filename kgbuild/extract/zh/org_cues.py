@@ -28,7 +28,8 @@ from kgbuild.extract.zh.segment import Token
 
 _MODIFIERS = ("轮值", "执行", "联席")
 # How a text describes a person before the name, beyond the titles of word_lists (归国学者, 青年企业家, 文献学家).
-_DESCRIBED_AS = ("学者", "专家", "企业家", "学家", "音乐人")  # between an organisation and a title: 华为轮值董事长
+# (由自然人卢静姝创办: a party that is a natural person, as deals and registrations say)
+_DESCRIBED_AS = ("学者", "专家", "企业家", "学家", "音乐人", "自然人")
 # A clause's opening: the start of the text or a clause break, then a time or frame (2023年，/ 截至报告期末，).
 _CLAUSE_OPEN = re.compile(r"(?:^|(?<=[，。；：！？\n]))\s*")
 _SUBJECT_CUE = re.compile(wl.SUBJECT_GAP + r"(?:" + wl.SUBJECT_CUES + r")")

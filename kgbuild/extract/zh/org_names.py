@@ -59,13 +59,15 @@ _GOVERNMENT_ENDINGS = frozenset({"委员会", "部", "局", "署", "厅", "办�
 _KIND_NOUN_ENDS = frozenset("厂局厅")
 _LISTED_AS = re.compile(wl.LISTED_AS)
 # Words a party to a deal or a holding comes right after (收购X有限公司, 向关联方X有限公司采购, 持有X有限公司70%的股权).
+# (a party's role in a suit or a deal, 原告X有限公司, and a copula, 系X集团有限公司的全资子公司, too)
 _DEAL_BOUNDARY = re.compile(r"收购|并购|持有|采购|购买|受让|转让给|出售给|入股|参股|增资|委托|聘请|关联方|股东|"
-                            r"控股股东|客户|供应商|对手方|交易对方|合作方|中标|签约|加盟|加入|子公司|孙公司")
+                            r"控股股东|客户|供应商|对手方|交易对方|合作方|中标|签约|加盟|加入|子公司|孙公司|"
+                            r"原告|被告|第三人|申请人|被申请人|担保人|债务人|债权人|出让方|受让方|甲方|乙方|系|为|是|即")
 # What a clause does that no registered name holds (在上海注册成立有限公司, 整体变更为股份有限公司).
 _CLAUSE_VERBS = frozenset("注册 成立 设立 新设 组建 改制 变更 整体 更名 作为 成为 属于 出资 合资 共同 拟 将 已 "
                           "全资 控股 参股 下属 旗下 "
                           # (汀芮传感原名常州汀芮电子有限公司: a former or short name declared before it)
-                          "原名 曾用名 简称 又称 前身 系 即".split())
+                          "原名 曾用名 简称 又称 前身".split())
 
 
 class OrgNames(NameRules):
@@ -116,7 +118,8 @@ class OrgNames(NameRules):
                 start, k = tokens[k - 2].start, k - 3
                 if k >= 0 and tokens[k].word == "国家":
                     start, k = tokens[k].start, k - 1
-            while k >= 0 and tokens[k].end == start and tokens[k].word not in _JOINING:
+            while k >= 0 and tokens[k].end == start and tokens[k].word not in _JOINING \
+                    and not (len(tokens[k].word) > 1 and _DEAL_BOUNDARY.fullmatch(tokens[k].word)):
                 bracket = _BRACKETED_PLACE.search(text, 0, start)  # 海川环境（香港）有限公司
                 if bracket is not None and bracket.end() == start and k >= 2:
                     k = next((i for i in range(k, -1, -1) if tokens[i].end <= bracket.start()), -1)
@@ -199,7 +202,8 @@ class OrgNames(NameRules):
                                                                                      start):
                 start = foreign.start("name")
                 k = next((i for i in range(k, -1, -1) if tokens[i].end <= start), -1)
-            if k >= 0 and tokens[k].end == start and (COMPANY_FORM.fullmatch(m.group(0)) is not None
+            # (the ending and what it was extended by hold a legal form: 有限公司, 集团有限公司, 合伙企业)
+            if k >= 0 and tokens[k].end == start and (COMPANY_FORM.search(text, s, e) is not None
                                                       or m.group(0) == "合伙企业") \
                     and (anchored := self._from_deal_boundary(tokens, k, start, s)) is not None:
                 start, k = anchored
@@ -388,7 +392,9 @@ class OrgNames(NameRules):
         # (黔 | 穹 | 通用 | 航空有限公司: a province's one-character name, an abbreviation to jieba, opens one too)
         province = opener.pos == "j" and len(opener.word) == 1
         proper = opener.pos in ("ns", "nr", "nrfg", "nz", "nt", "j") or unknown_char(opener)
-        if not proper or opener.word in wl.COUNTRIES or (self._common(opener.word) and not province):
+        # (系北疆 | 能 | 投集团有限公司: a region's name is a frequent word, and a name's first all the same)
+        if not proper or opener.word in wl.COUNTRIES or (self._common(opener.word) and not province
+                                                         and opener.pos != "ns"):
             return None
         return opener.start, i
 

@@ -73,7 +73,10 @@ class PlaceNames(NameRules):
             return None
         stem = tok.word[:-1] if len(tok.word) == 3 and tok.word.endswith("人") else tok.word
         # (the province before says it is a place: a rare listing will do, 崇左市 3, 莆田 58)
-        if before.word in wl.PROVINCES and len(stem) == 2 and (self.dictionary.known_place(stem + "市", 1)
+        # (海南 | 文昌 | 发射场: a noun after it goes on with a name of something there, a launch site's)
+        ends = after is None or after.start != tok.end or after.word == "人" or after.pos not in (
+            "n", "nz", "ns", "nr", "nt", "vn", "l", "j", "ng", "nrt", "an")
+        if before.word in wl.PROVINCES and len(stem) == 2 and ends and (self.dictionary.known_place(stem + "市", 1)
                                                                 or self.dictionary.known_place(stem, 1)):
             return len(stem)
         closed = after is None or (after.start == tok.end and after.word in ("、", "和", "及", "与", "，", "。", "；"))
@@ -155,7 +158,32 @@ class PlaceNames(NameRules):
                 continue
             if cls is not None:
                 out.append(Found(Mention(tok.word, cls, tok.start, tok.end, tok.word), "place"))
+        out += self._foreign_regions(tokens, blocked, out)
         return out + self._districts_after_cities(tokens, blocked, out)
+
+    def _foreign_regions(self, tokens: list[Token], blocked: list[tuple[int, int]],
+                         places: list[Found]) -> list[Found]:
+        """泰国 | 春 | 武里府 (nr), 越南 | 北宁 | 省, 埃及 | 苏伊士 (nr) | 省: right after a foreign country, one or two
+        words ending in 省 / 府 / 州 (a province's level there), two to five characters, are a province of it,
+        whatever jieba tagged them."""
+        if self.region is None:
+            return []
+        out: list[Found] = []
+        taken = [(f.mention.start, f.mention.end) for f in places]
+        for i, tok in enumerate(tokens):
+            if tok.word not in wl.COUNTRIES or tok.word == "中国":
+                continue
+            for n in (1, 2):
+                words = tokens[i + 1:i + 1 + n]
+                name = "".join(t.word for t in words)
+                if len(words) == n and words[0].start == tok.end \
+                        and all(words[x].end == words[x + 1].start for x in range(n - 1)) \
+                        and 3 <= len(name) <= 5 and HAN.match(name) and name[-1] in "省府州" \
+                        and not self._common(name[:-1]) and not self._common(name) \
+                        and not overlaps(blocked + taken, words[0].start, words[-1].end):
+                    out.append(Found(Mention(name, self.region, words[0].start, words[-1].end, name), "place"))
+                    break
+        return out
 
     def _districts_after_cities(self, tokens: list[Token], blocked: list[tuple[int, int]],
                                 places: list[Found]) -> list[Found]:

@@ -116,7 +116,11 @@ PERSON_CUES: tuple[str, ...] = ("实际控制人为", "实际控制人是", "实
                                 # 实际控制人柯英韬控制的企业 (after the longer cues above, which the regex tries
                                 # first); 董事会委任P为 (Hong Kong's word for appointing); every report's statement
                                 # 会计机构负责人（会计主管人员）P保证…: the person after the bracketed post
-                                "实际控制人", "委任", "（会计主管人员）", "(会计主管人员)")
+                                "实际控制人", "委任", "（会计主管人员）", "(会计主管人员)",
+                                # a party that is a natural person (与自然人晁立诚签署, 由自然人卢静姝创办) and a
+                                # relative named after the person they are kin to (其妻弟P任, 实际控制人X之弟P控制的)
+                                "自然人", "之弟", "之兄", "之子", "之女", "之妻", "之夫", "妻弟", "妻兄", "其弟",
+                                "其兄", "其子", "其女")
 # What follows a company's short name where it opens a clause of a report (2023年，海川环境实现营业收入…;
 # 北辰精密与德国西门子公司签署…): the clause's subject is then the company (open_mentions._org_as_subject).
 SUBJECT_CUES = (r"实现(?:营业|归属|净利|销售|销量|营收|利润|收入|产量|交付|[\u4e00-\u9fff]{1,4}?(?:产量|销量|收入))|"
@@ -185,8 +189,9 @@ SURNAMES = frozenset(
     "冼阎谌蔺冀"
     # (rare surnames of the Hundred Family Surnames whose characters open almost no ordinary word: 庹清扬, 郗明澈)
     "庹郗禚笪厍鄢眭佴仉谯雒綦"
-    # (more of the list a new writer's reports used: 储, 揭, 荆, 栗, 邸 open few ordinary words as jieba cuts them)
-    "储揭荆栗邸"
+    # (more of the list new writers' reports used: 储, 揭, 荆, 栗, 邸, 练, 伏 open few ordinary words as jieba
+    # cuts them)
+    "储揭荆栗邸练伏"
     # (less frequent surnames that hardly open an ordinary word: 杭既白, 赖宗翰)
     "赖洪杭郁奚钮狄贝束邰屠胥逄郦濮扈茹庾匡阙晁阚鞠竺逯桓亓芮粟雍糜"
     # (the other surnames of the Hundred Family Surnames that jieba's own dictionary tags as a person's name (nr)
