@@ -164,3 +164,16 @@ def test_a_party_s_role_and_a_copula_are_no_part_of_a_name(zh: ChineseExtractor)
     result = entities(extract(zh, "原告北京素简图书有限公司请求判令赔偿。朔原新能源有限公司系北疆能投集团有限公司的全资子公司。"))
     assert {"北京素简图书有限公司", "北疆能投集团有限公司"} <= set(result)
     assert not [n for n in result if n.startswith(("告", "原告", "投集团"))]
+
+
+# Products
+
+
+def test_a_model_code_before_the_noun_of_what_it_is(zh: ChineseExtractor) -> None:
+    result = entities(extract(zh, "公司自主研发的HX-360E电动装载机于2025年3月在徐州发布。"))
+    assert result.get("HX-360E") == "ArtificialObject"
+
+
+def test_codes_that_name_no_product(zh: ChineseExtractor) -> None:  # a guard
+    result = entities(extract(zh, "项目位于A-12地块，按照GB-T19001标准通过认证。"))
+    assert not [n for n in result if n[:1].isascii()]
