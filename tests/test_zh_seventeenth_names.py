@@ -177,3 +177,10 @@ def test_a_model_code_before_the_noun_of_what_it_is(zh: ChineseExtractor) -> Non
 def test_codes_that_name_no_product(zh: ChineseExtractor) -> None:  # a guard
     result = entities(extract(zh, "项目位于A-12地块，按照GB-T19001标准通过认证。"))
     assert not [n for n in result if n[:1].isascii()]
+
+
+def test_former_glued_to_the_employers_first_character(zh: ChineseExtractor) -> None:
+    # jieba: 原豫 (an adjective it made up) | 锦 | 物流; the person found after the title brings the employer
+    result = entities(extract(zh, "新公司由原豫锦物流董事长栾启明继续担任董事长。"))
+    assert "豫锦物流" in result
+    assert "锦物流" not in result

@@ -125,6 +125,10 @@ class CuedOrgNames(PersonNames):
             while k >= 0 and self._namey(tokens[k]) and tokens[k].end == start and tokens[k].word not in _MODIFIERS:
                 start = tokens[k].start
                 k -= 1
+            if start < stop and k >= 0 and tokens[k].end == start and len(tokens[k].word) == 2 \
+                    and tokens[k].word[0] in "原前现" and HAN.match(tokens[k].word) \
+                    and self.dictionary.entry(tokens[k].word) is None:
+                start -= 1  # 由原豫 (a, a word jieba made up) | 锦 | 物流董事长: "former" glued to the name's first
             opening = re.search(r"(?:^|[，。；：！？\n])\s*([\u4e00-\u9fff]{2,6})$", text[max(0, stop - 8):stop])
             if start > stop - len(opening.group(1) if opening else "") and opening is not None and direct \
                     and not self._common(opening.group(1)) \
