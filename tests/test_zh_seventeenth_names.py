@@ -166,18 +166,6 @@ def test_a_party_s_role_and_a_copula_are_no_part_of_a_name(zh: ChineseExtractor)
     assert not [n for n in result if n.startswith(("告", "原告", "投集团"))]
 
 
-# Products
-
-
-def test_a_model_code_before_the_noun_of_what_it_is(zh: ChineseExtractor) -> None:
-    result = entities(extract(zh, "公司自主研发的HX-360E电动装载机于2025年3月在徐州发布。"))
-    assert result.get("HX-360E") == "ArtificialObject"
-
-
-def test_codes_that_name_no_product(zh: ChineseExtractor) -> None:  # a guard
-    result = entities(extract(zh, "项目位于A-12地块，按照GB-T19001标准通过认证。"))
-    assert not [n for n in result if n[:1].isascii()]
-
 
 def test_former_glued_to_the_employers_first_character(zh: ChineseExtractor) -> None:
     # jieba: 原豫 (an adjective it made up) | 锦 | 物流; the person found after the title brings the employer

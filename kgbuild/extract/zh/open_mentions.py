@@ -77,7 +77,6 @@ class OpenNameFinder(OrgNames, CuedOrgNames, WorkNames, ShortNames):
         found += self._list_items(text, found)
         found += self._listed_org_words(tokens, found)
         found += self._latin_names(text, tokens, [(f.mention.start, f.mention.end) for f in found])
-        found += self._model_codes(text, [(f.mention.start, f.mention.end) for f in found])
         self._unglue(text, found, tokens)
         kept = non_overlapping(found)
         # Short names declared in brackets: 星河智能科技股份有限公司（以下简称“星河智能”）.

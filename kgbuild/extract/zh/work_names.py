@@ -20,9 +20,6 @@ from kgbuild.extract.zh.segment import Token
 
 _QUOTED = re.compile(r"[“\"「『]([^“”\"「」『』\n]{1,30})[”\"」』]")
 _TITLED = re.compile(r"《([^《》\n]{1,40})》")
-# A model's code: Latin capitals, then parts of capitals and digits joined by hyphens (XL-890E, KR-8M, YL-220).
-_MODEL_CODE = re.compile(r"(?<![A-Za-z0-9\-])[A-Z][A-Z0-9]{0,5}(?:-[A-Z0-9]{1,6})+(?![A-Za-z0-9\-])")
-_MADE_OR_RELEASED = re.compile(r"(?:研发|研制|开发|设计|生产|制造|推出|发布|上市|量产)(?:的|了)?$")
 # Papers of a company's or a regulator's business, titled in 《》 as works are: an agreement signed, a motion
 # passed, a decision served (《战略合作框架协议》, 《关于回购公司股份方案的议案》, 《行政处罚决定书》). No reader asks
 # who wrote them, and the labelled sets leave them out (13 of 15 such titles); the title still keeps its words from
@@ -239,28 +236,6 @@ class WorkNames(NameRules):
         if name.endswith(wl.BUILDING_ENDINGS) and len(name) >= 4:
             return self.resolve("Building|ArtificialObject")
         return None
-
-    def _model_codes(self, text: str, blocked: list[tuple[int, int]]) -> list[Found]:
-        """自主研发的XL-890E电动挖掘机于…发布, 推出KR-8M八百万像素车载镜头: a model's code (Latin capitals and digits
-        joined by a hyphen) written right before the noun of what it is, or right after what says it was developed,
-        made or released, names the product; the code is the name, the noun is what kind of thing it is."""
-        cls = self.resolve("ArtificialObject")
-        if cls is None:
-            return []
-        out = []
-        for m in _MODEL_CODE.finditer(text):
-            if not re.search(r"\d", m.group(0)) or overlaps(blocked, m.start(), m.end()):
-                continue
-            noun = re.match(r"[\u4e00-\u9fff]{1,12}", text[m.end():m.end() + 12])
-            headed = noun is not None and any(
-                noun.group(0)[:i].endswith(h) for h, _ in self.product_heads for i in range(len(noun.group(0)), 0, -1)
-                if len(h) > 1 or i == len(noun.group(0)))
-            made = _MADE_OR_RELEASED.search(text, max(0, m.start() - 12), m.start()) is not None
-            if headed or (made and noun is not None):
-                kind = noun.group(0) if noun is not None else None
-                out.append(Found(Mention(m.group(0), cls, m.start(), m.end(), m.group(0), semantic_type=kind),
-                                 "latin"))
-        return out
 
     def _latin_names(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
         """EDSAC（电子延迟存储自动计算器）, ENIAC是一台计算机: a Latin name in Chinese text, typed by the noun of its
