@@ -36,7 +36,7 @@ from kgbuild.extract.zh.name_rules import (
     non_overlapping,
     overlaps,
 )
-from kgbuild.extract.zh.org_cues import CuedOrgNames
+from kgbuild.extract.zh.org_cues import CuedOrgNames, listed_spans
 from kgbuild.extract.zh.org_names import OrgNames
 from kgbuild.extract.zh.segment import Token
 from kgbuild.extract.zh.short_names import ShortNames
@@ -59,10 +59,14 @@ class OpenNameFinder(OrgNames, CuedOrgNames, WorkNames, ShortNames):
                  for m in DATE_RE.finditer(text)] if self.date else []
         found += dates
         blocked = [(f.mention.start, f.mention.end) for f in found] + spans
+        # 深市上市公司, 港股上市公司: where a company is listed names no place and no company (the exchange's short name
+        # at its start is found as the exchange: org_cues._org_after_listing)
+        blocked += listed_spans(text)
         found += self._orgs(text, tokens, blocked)
         found += self._org_before_title(text, tokens, blocked)
         found += self._org_in_appointment(text, tokens, blocked + [(f.mention.start, f.mention.end) for f in found])
         found += self._org_as_subject(text, tokens, blocked + [(f.mention.start, f.mention.end) for f in found])
+        found += self._org_after_listing(text, blocked)
         found += self._org_beside_org(text, tokens, found)
         found += self._agents_after_you(text, tokens, found)
         found += self._buildings(text, tokens, blocked + [(f.mention.start, f.mention.end) for f in found])

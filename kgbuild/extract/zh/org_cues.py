@@ -28,17 +28,20 @@ from kgbuild.extract.zh.segment import Token
 
 _MODIFIERS = ("轮值", "执行", "联席")
 # How a text describes a person before the name, beyond the titles of word_lists (归国学者, 青年企业家, 文献学家).
-_DESCRIBED_AS = ("学者", "专家", "企业家", "学家", "音乐人")  # between an organisation and a title: 华为轮值董事长
+# (由自然人卢静姝创办: a party that is a natural person, as deals and registrations say)
+_DESCRIBED_AS = ("学者", "专家", "企业家", "学家", "音乐人", "自然人")
 # A clause's opening: the start of the text or a clause break, then a time or frame (2023年，/ 截至报告期末，).
 _CLAUSE_OPEN = re.compile(r"(?:^|(?<=[，。；：！？\n]))\s*")
 _SUBJECT_CUE = re.compile(wl.SUBJECT_GAP + r"(?:" + wl.SUBJECT_CUES + r")")
 # The cues only a company is the subject of (a person is never 实现营业收入): they settle a name jieba tags a person's.
 _COMPANY_CUE = re.compile(wl.SUBJECT_GAP + r"(?:实现(?:营业|归属|净利|销售|销量|营收|利润|收入|产量|交付)|研发投入|"
                           r"营业收入|净利润|的控股股东|的实际控制人|的(?:主要|全资|控股)子公司|总部位于|总部设在|主营业务|"
-                          r"在职员工|员工总数|第[一二三四五六七八九十\d]{1,3}届(?:董事会|监事会))")
+                          r"在职员工|员工总数|第[一二三四五六七八九十\d]{1,3}届(?:董事会|监事会)|控股股东|主要经营|"
+                          r"合并报表实现)")
 # Under this many uses in jieba's dictionary a character it tags a measure word is a rare one (泓 86, 个 125,538).
 _RARE_MEASURE = 1000
-_SUBJECT_LEAD = re.compile(r"(?:报告期内|截至报告期末|报告期末|同月|同年|此外|同时|另外)?")
+# (2024年度澄源气体合并报表实现…: a report year may open the clause before the name, as a frame does)
+_SUBJECT_LEAD = re.compile(r"(?:报告期内|截至报告期末|报告期末|同月|同年|此外|同时|另外|\d{4}年度)?")
 _ITEMS = r"((?:[\u4e00-\u9fffA-Za-z0-9]{2,12}[、和及与]){1,12}[\u4e00-\u9fffA-Za-z0-9]{2,12})等"
 _NOT_EMPLOYER = ("部", "处", "室", "中心", "委员会", "董事会", "监事会", "办公室", "财务", "事业部", "分公司", "本部",
                  "业务", "区域", "区", "板块", "条线", "事业群", "团队", "项目", "基地", "工厂", "门店", "分行", "支行",
@@ -53,8 +56,48 @@ _AGENTS = re.compile(r"由(?:[\u4e00-\u9fff]{1,10}的)?((?:[\u4e00-\u9fff]{2,8}?
                      r"由([\u4e00-\u9fff]{2,8}?)(?:以[^，。；]{1,16}?)(?:收购|并购|兼并)")
 
 
+_LISTED_AS = re.compile(wl.LISTED_AS)
+# A product line or a figure opening a report's clause, which 实现收入 follows as it follows a company (分产品看，
+# 速冻面米制品实现收入…; 车载业务收入占营业收入的比例…): no company's short name.
+_LINE_OF_BUSINESS = re.compile(r"(?:制品|产品|系列|板块|品类|占)$|业务|收入|利润")
+# The company named after where it is listed: up to what news says it did, a joint with another, or a break
+# (深市上市公司沂源新材同时发布…, 创业板公司汇溪环境披露, 港股上市公司驰远汽车集团有限公司发布公告).
+_AFTER_LISTED = re.compile(r"[\u4e00-\u9fff]{2,12}?(?=公告|披露|发布|宣布|与|和|及|同时|称|今日|今天|日前|近日|晚间|"
+                           r"董事会|股价|股票|的|拟|将|于|[，。；：、（(\s]|\d)")
+
+
+def listed_spans(text: str) -> list[tuple[int, int]]:
+    """Where the text says where a company is listed (深市上市公司), less the exchange's short name at its start."""
+    out = []
+    for m in _LISTED_AS.finditer(text):
+        short = next((x for x in wl.EXCHANGE_SHORT_NAMES if m.group(0).startswith(x)), "")
+        out.append((m.start() + len(short), m.end()))
+    return out
+
+
 class CuedOrgNames(PersonNames):
     """Organisations' names by the words around them."""
+
+    def _org_after_listing(self, text: str, blocked: list[tuple[int, int]]) -> list[Found]:
+        """深交所主板上市公司锦屏药业公告称, 创业板公司汇溪环境披露: news says where a company is listed right before
+        its name, which is often a short name never declared in the text; what follows the description, up to what
+        the company did, is the company (a registered name written whole too: 港股上市公司驰远汽车集团有限公司, which
+        jieba cut as 驰 (a verb) | 远). The exchange's short name in the description is the exchange."""
+        out: list[Found] = []
+        exchange = self.org_classes.get("交易所")
+        for m in _LISTED_AS.finditer(text):
+            short = next((x for x in wl.EXCHANGE_SHORT_NAMES if m.group(0).startswith(x)), None)
+            if short is not None and exchange is not None and not overlaps(blocked, m.start(), m.start() + len(short)):
+                out.append(Found(Mention(short, exchange, m.start(), m.start() + len(short), short), "org"))
+            after = _AFTER_LISTED.match(text, m.end())
+            if self.company is None or after is None:
+                continue
+            name = after.group(0)
+            if name.startswith(wl.SUBJECT_STOP) or name.startswith(wl.LEADING_NOISE) or self._common(name) \
+                    or name in wl.ORG_STOP or overlaps(blocked, m.end(), after.end()):
+                continue
+            out.append(Found(Mention(name, self.company, m.end(), after.end(), name), "org"))
+        return out
 
     def _org_before_title(self, text: str, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
         """星河智能董事长李明远: a name right before an executive title (with a person after it) is an organisation."""
@@ -82,6 +125,10 @@ class CuedOrgNames(PersonNames):
             while k >= 0 and self._namey(tokens[k]) and tokens[k].end == start and tokens[k].word not in _MODIFIERS:
                 start = tokens[k].start
                 k -= 1
+            if start < stop and k >= 0 and tokens[k].end == start and len(tokens[k].word) == 2 \
+                    and tokens[k].word[0] in "原前现" and HAN.match(tokens[k].word) \
+                    and self.dictionary.entry(tokens[k].word) is None:
+                start -= 1  # 由原豫 (a, a word jieba made up) | 锦 | 物流董事长: "former" glued to the name's first
             opening = re.search(r"(?:^|[，。；：！？\n])\s*([\u4e00-\u9fff]{2,6})$", text[max(0, stop - 8):stop])
             if start > stop - len(opening.group(1) if opening else "") and opening is not None and direct \
                     and not self._common(opening.group(1)) \
@@ -171,7 +218,8 @@ class CuedOrgNames(PersonNames):
                                    and not (company_only and tokens[j].pos == "nr")):
                 continue  # 海澜湾 (海 | 澜湾) yes; a three-character word jieba knows (董事会, 研究院) is no short name
             if name.startswith(wl.SUBJECT_STOP) or self._common(name) or name in wl.ORG_STOP \
-                    or (self._person_at(text, tokens, start) == end and not company_only):
+                    or (self._person_at(text, tokens, start) == end and not company_only) \
+                    or _LINE_OF_BUSINESS.search(name):
                 continue
             out.append(Found(Mention(name, self.company, start, end, name), "org"))
         return out

@@ -38,7 +38,9 @@ _NAME_BOUNDARY = frozenset("创办 创立 创建 收购 并购 设立 成立 新
 _ANY_TITLE = (*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES)
 # Single characters that are verbs or function words before a name, never its first characters (曾任 | 阿里巴巴…).
 _VERB_CHARS = frozenset("任是在有为将会要被让给到去来说做向从把对与和及等经由于曾现原前兼历时")
-_PARTNERSHIP_KIND = re.compile(r"[（(](?:有限|普通)合伙[）)]")
+_PARTNERSHIP_KIND = re.compile(r"[（(](?:有限|普通|特殊普通)合伙[）)]")
+# Verbs of joining a body that jieba tags a place (加盟 ns): what a person does, never a word of the body's name.
+_JOINING = frozenset("加盟 加入 入职 入股".split())
 _ORDINAL = re.compile(r"第[一二三四五六七八九十]{1,3}")
 _BRANCH = re.compile(r"(?P<place>[\u4e00-\u9fff]{2,4}?)(?:分行|支行)")
 # 越南企业河内升腾机电股份公司, 日本企业大和升降机株式会社: a country and what kind of body it is (企业, 公司, 化工企业)
@@ -55,6 +57,17 @@ _STATUS = frozenset("国立 州立 公立 私立 市立 皇家 联邦".split())
 _GOVERNMENT_ENDINGS = frozenset({"委员会", "部", "局", "署", "厅", "办公室"})
 # Single-character endings a kind noun ends with (机械厂, 教育厅, 工程局), where jieba's token is the whole kind.
 _KIND_NOUN_ENDS = frozenset("厂局厅")
+_LISTED_AS = re.compile(wl.LISTED_AS)
+# Words a party to a deal or a holding comes right after (收购X有限公司, 向关联方X有限公司采购, 持有X有限公司70%的股权).
+# (a party's role in a suit or a deal, 原告X有限公司, and a copula, 系X集团有限公司的全资子公司, too)
+_DEAL_BOUNDARY = re.compile(r"收购|并购|持有|采购|购买|受让|转让给|出售给|入股|参股|增资|委托|聘请|关联方|股东|"
+                            r"控股股东|客户|供应商|对手方|交易对方|合作方|中标|签约|加盟|加入|子公司|孙公司|"
+                            r"原告|被告|第三人|申请人|被申请人|担保人|债务人|债权人|出让方|受让方|甲方|乙方|系|为|是|即")
+# What a clause does that no registered name holds (在上海注册成立有限公司, 整体变更为股份有限公司).
+_CLAUSE_VERBS = frozenset("注册 成立 设立 新设 组建 改制 变更 整体 更名 作为 成为 属于 出资 合资 共同 拟 将 已 "
+                          "全资 控股 参股 下属 旗下 "
+                          # (汀芮传感原名常州汀芮电子有限公司: a former or short name declared before it)
+                          "原名 曾用名 简称 又称 前身".split())
 
 
 class OrgNames(NameRules):
@@ -86,9 +99,12 @@ class OrgNames(NameRules):
                 continue  # 签署, 南部, 格局: the ending is the last character of an ordinary word
             if (whole := COMPANY_FORM.match(text, e)) is not None and m.group(0) in ("集团", "控股集团"):
                 e = whole.end()  # 浙江吉利控股集团有限公司: the legal form after 集团 is the end of the name
-            if m.group(0) == "合伙企业" and (partners := _PARTNERSHIP_KIND.match(text, e)) is not None:
+            if m.group(0) in ("合伙企业", "事务所") and (partners := _PARTNERSHIP_KIND.match(text, e)) is not None:
                 e = partners.end()  # 某某投资合伙企业（有限合伙）: the kind of partnership in brackets ends the name
-            if m.group(0).endswith("银行") and (branch := _BRANCH.match(text, e)) is not None \
+            # (中国建设银行股份有限公司吉安分行: a bank's registered name with its legal form, then the branch)
+            bank = m.group(0).endswith("银行") or (COMPANY_FORM.fullmatch(m.group(0)) is not None
+                                                   and text[max(0, s - 2):s] == "银行")
+            if bank and (branch := _BRANCH.match(text, e)) is not None \
                     and self.dictionary.known_place(re.sub("[省市]$", "", branch.group("place")), 1):
                 e = branch.end()  # 榕城银行福州分行 (jieba: 分行 a verb): a bank's branch in a city is named so
             if tok.end > e:
@@ -102,7 +118,8 @@ class OrgNames(NameRules):
                 start, k = tokens[k - 2].start, k - 3
                 if k >= 0 and tokens[k].word == "国家":
                     start, k = tokens[k].start, k - 1
-            while k >= 0 and tokens[k].end == start:
+            while k >= 0 and tokens[k].end == start and tokens[k].word not in _JOINING \
+                    and not (len(tokens[k].word) > 1 and _DEAL_BOUNDARY.fullmatch(tokens[k].word)):
                 bracket = _BRACKETED_PLACE.search(text, 0, start)  # 海川环境（香港）有限公司
                 if bracket is not None and bracket.end() == start and k >= 2:
                     k = next((i for i in range(k, -1, -1) if tokens[i].end <= bracket.start()), -1)
@@ -185,6 +202,11 @@ class OrgNames(NameRules):
                                                                                      start):
                 start = foreign.start("name")
                 k = next((i for i in range(k, -1, -1) if tokens[i].end <= start), -1)
+            # (the ending and what it was extended by hold a legal form: 有限公司, 集团有限公司, 合伙企业)
+            if k >= 0 and tokens[k].end == start and (COMPANY_FORM.search(text, s, e) is not None
+                                                      or m.group(0) == "合伙企业") \
+                    and (anchored := self._from_deal_boundary(tokens, k, start, s)) is not None:
+                start, k = anchored
             # 德国化工企业莱茵特种材料公司: the descriptor the walk stopped at says what kind of organisation it is
             kind = tokens[k].word if k >= 0 and tokens[k].end == start and tokens[k].word.endswith(
                 wl.DESCRIPTOR_ENDS) and len(tokens[k].word) > 2 else None
@@ -240,6 +262,8 @@ class OrgNames(NameRules):
 
             if name in wl.ORG_STOP or too_short or not re.search(r"[\u4e00-\u9fff]", name):
                 continue
+            if _LISTED_AS.fullmatch(name):
+                continue  # 深交所主板上市公司, 创业板公司: where the company named next is listed (org_cues)
             if any(name.startswith(k) and name[len(k):] in wl.ORG_STOP for k in ("本公司", "公司", "本集团", "集团")):
                 continue  # 公司总部位于…: the company's headquarters, two kind words and no name
             if len(suffix) == 1 and len(name) - 1 < wl.SHORT_SUFFIX_MIN:
@@ -314,7 +338,7 @@ class OrgNames(NameRules):
                     or t.word in _NAME_BOUNDARY \
                     or t.word.endswith(("于", "为", "在", "的")) or t.word in wl.STOP_NAMES \
                     or t.word.endswith(wl.DESCRIPTOR_ENDS) or (t.pos in ("nr", "nrfg") and len(t.word) > 1) \
-                    or t.word in HOLDS_POST_WORDS:
+                    or t.word in HOLDS_POST_WORDS or _DEAL_BOUNDARY.fullmatch(t.word):
                 break  # 化工企业 | 莱茵…公司: what kind; 王建华曾任 | 阿里巴巴集团: a person and a verb
             entry = self.dictionary.entry(t.word)
             if len(t.word) > 1 and t.pos in ("v", "vd", "ad", "d", "a", "vn") and entry is not None \
@@ -333,6 +357,46 @@ class OrgNames(NameRules):
                     return None
                 return first.start, i
         return None
+
+    def _from_deal_boundary(self, tokens: list[Token], k: int, start: int, ending: int) -> tuple[int, int] | None:
+        """收购 | 黑龙江 | 垦原 | 收获 (v) | 机械有限公司, 向关联方 | 珠海 | 宏毅 (a) | 精密 (a) |
+        材料有限公司, 与 | 冀北 | 新 | 能源开发 (i) | 有限公司: a registered name stands between the legal
+        form and a word that only comes before a party (a preposition, 收购 / 持有 / 采购 and the verbs
+        of deals, 关联方 / 股东, a clause's start), whatever jieba made of the words between (a verb, an
+        adjective or an idiom cut from a rare brand), where the name opens with a place or a word jieba
+        calls a proper name or does not know, holds nothing a clause does (a pointer, a number, 的,
+        注册 / 成立 / 设立…) and is at most fourteen characters before the form (股东 | 宁波 | 梅山 |
+        保税 | 港区 | 晶 | 启 (v) | 投资合伙企业: a partnership's name too; 企业 | 管理 there is a trade,
+        not a descriptor). Returns (start, index of
+        the token before) where that reaches further back than the walk."""
+        i, first = k, None
+        while i >= 0 and tokens[i].end == (tokens[i + 1].start if i < k else start):
+            t = tokens[i]
+            if _DEAL_BOUNDARY.fullmatch(t.word) or t.pos in ("p", "c") or not HAN.match(t.word):
+                break
+            if t.pos in FUNCTION_TAGS or t.word in _CLAUSE_VERBS or (t.word in _NAME_BOUNDARY
+                                                                     and t.word not in wl.ORG_NAME_WORDS) \
+                    or t.word in HOLDS_POST_WORDS or "公司" in t.word \
+                    or (t.word.endswith(wl.DESCRIPTOR_ENDS) and tokens[i + 1].word not in wl.ORG_NAME_WORDS) \
+                    or ending - t.start > 14:
+                return None
+            first = i
+            i -= 1
+        if first is None:
+            return None
+        before = tokens[i] if i >= 0 else None
+        if before is not None and before.end == tokens[first].start and HAN.match(before.word) \
+                and not _DEAL_BOUNDARY.fullmatch(before.word) and before.pos not in ("p", "c"):
+            return None
+        opener = tokens[first]
+        # (黔 | 穹 | 通用 | 航空有限公司: a province's one-character name, an abbreviation to jieba, opens one too)
+        province = opener.pos == "j" and len(opener.word) == 1
+        proper = opener.pos in ("ns", "nr", "nrfg", "nz", "nt", "j") or unknown_char(opener)
+        # (系北疆 | 能 | 投集团有限公司: a region's name is a frequent word, and a name's first all the same)
+        if not proper or opener.word in wl.COUNTRIES or (self._common(opener.word) and not province
+                                                         and opener.pos != "ns"):
+            return None
+        return opener.start, i
 
     def _parent_before(self, tokens: list[Token], k: int, found: list[Found]) -> Mention | None:
         """中国科学院 | 广州 | 先进 | 材料研究院: the walk back from an ending stopped at most two words after a city

@@ -23,15 +23,22 @@ from kgbuild.extract.zh.segment import Token
 
 # What follows the name an encyclopedia entry opens with: 钱学森，中国著名科学家 / 李明远，1968年出生于.
 _ENTRY_LEAD = re.compile(r"[，,（(]\s*(?:\d|[男女]|中国|著名|原名|字|号|生于|出生)")
-_PERSON_CUE = re.compile("|".join(wl.PERSON_CUES))
+# (longest first: 其妻弟 is read as 妻弟, not as 其妻 before 弟)
+_PERSON_CUE = re.compile("|".join(sorted(wl.PERSON_CUES, key=len, reverse=True)))
 # A transliterated foreign name: 约翰·冯·诺依曼, 艾伦·图灵 (the middle dot as Chinese texts write it).
 _FOREIGN_NAME = re.compile(r"[\u4e00-\u9fff]{1,8}(?:[·・•‧][\u4e00-\u9fff]{1,10})+")
 # A given name of one or two characters after a surname, up to what people do, 的, 在 / 于, or the next
 # title of a list of posts (董事长韩立新和副总经理马晓东)
 # (董事长詹觉民及其配偶蒯书宁: 及其 and a kin word close the name too)
+# (a report's clause goes on after the name with an adverb or a reason: 实际控制人戚望舒未减持,
+# 原总经理彭立新因工作调整辞去, 贾璞已于近日加盟 (jieba: 已于 one word); a courtesy title or a degree follows it:
+# 邬清扬博士, 梁砚秋女士; a list of posts held at the time: 时任董事长房守仁、时任总经理房子越)
 _GIVEN_NAME = re.compile(r"[\u4e00-\u9fff]{1,2}?(?=" + "|".join(wl.PERSON_VERBS)
                          + "|的|在|于|[和与及]其(?:妻子|丈夫|配偶|夫人|妻|夫)"
-                         + "|[和、及](?:常务|执行)?(?:" + "|".join(wl.EXECUTIVE_TITLES) + "))")
+                         + "|因|未|已|将|继续|仍|对|先生|女士|博士|教授"
+                         # (聘任副总裁庞乐之为公司总裁 (jieba: 庞乐 | 之): the post the person is appointed to)
+                         + "|为(?:本公司|该公司|公司)?(?:常务|执行)?(?:" + "|".join(wl.EXECUTIVE_TITLES) + ")"
+                         + "|[和、及](?:时任|原|现任)?(?:常务|执行)?(?:" + "|".join(wl.EXECUTIVE_TITLES) + "))")
 # 接替已经退休的创始人谭松年。 (jieba: 谭松 | 年): where jieba saw a name, the clause's end ends it, or the 等 that
 # closes a list of people (作曲家季南星等。 jieba: 季南 | 星等)
 _GIVEN_NAME_AT_END = re.compile(r"[\u4e00-\u9fff]{1,2}?(?=[，。；！？）)]|等|$)")
@@ -63,6 +70,8 @@ _LISTED_GIVEN = re.compile(r"[\u4e00-\u9fff]{1,2}?(?=共同|均|分别|一起|�
 _ADVERB_AND_POST = re.compile(r"(?:不再|仍然|仍|继续|也|还|已|将)(?:兼任|担任|出任|任职)|兼任")
 # The given name after 的 and a surname: two characters up to the clause's end or 于 and a year (的糜子骞于2016年).
 _GIVEN_AFTER_DE = re.compile(r"[\u4e00-\u9fff]{2}(?=[。；]|[，,](?!\s*[的和与及])|于\d{4}年)")
+# Characters that go on with the clause after a name (对, 因, 已, 将, 未, 仍), no given name's last.
+_CLAUSE_GOES_ON = frozenset("对因已将未仍")
 _NAME_LEAD = frozenset("由 与 和 及 被 的 将 向 对 在 把 给 为 是 据 同 跟 让 请 经 从 当 随 根据".split())
 
 
@@ -104,6 +113,10 @@ class PersonNames(NameRules):
             # 董事长陈宗年表示 (jieba: 陈宗 | 年, a number word): one character more before what people do
             if said is not None and (end is None or pos + surname + said.end() == end + 1):
                 end = pos + surname + said.end()
+        if surname and end is not None and end - pos == surname + 2 and text[end - 1] in _CLAUSE_GOES_ON:
+            # 安全总监司马 | 骁对 (an adjective to jieba) | 事故: an adverb or a preposition jieba glued to the given
+            # name goes on with the clause
+            end -= 1
         return end
 
     def _cued_person(self, text: str, tokens: list[Token], pos: int) -> int | None:
@@ -113,8 +126,9 @@ class PersonNames(NameRules):
         surname = surname_at(text, pos)
         if not surname:
             return None
-        bounded = re.match(r"[\u4e00-\u9fff]{1,2}?(?=为|担任|、|和|及|夫妇|夫妻|先生|女士|[，。；）)]|$)",
-                           text[pos + surname:pos + surname + 6])
+        # (其妻弟鄢启航任公司副总经理, 之弟冼昭明控制的企业: a post taken or a company controlled closes it too)
+        bounded = re.match(r"[\u4e00-\u9fff]{1,2}?(?=为|担任|、|和|及|夫妇|夫妻|先生|女士|[，。；）)]|$|"
+                           r"任(?:公司|本公司)|控制的)", text[pos + surname:pos + surname + 6])
         if bounded is not None:
             return pos + surname + bounded.end()
         return self._person_at(text, tokens, pos)

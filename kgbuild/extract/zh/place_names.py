@@ -59,6 +59,33 @@ class PlaceNames(NameRules):
                                                   or self.dictionary.known_place(tok.word, 1)) \
             and self._place_class(tok.word) is None
 
+    def _city_after_region(self, tokens: list[Token], i: int) -> int | None:
+        """贵州 | 遵义 (v) | 人, 广西 | 崇左 (nrt), 福建 | 莆田人 (n): right after a province, a word jieba's
+        dictionary lists as a place or as a city with its 市 (遵义市) is that city, whatever it tagged the bare word,
+        and so is a native place's X人; right after a country, a word of two or three characters that is no
+        ordinary word, closed by a list's joint or a clause's break, is a city of it. Returns the city's length in
+        the token."""
+        tok = tokens[i]
+        before = tokens[i - 1] if i > 0 else None
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        if before is None or before.end != tok.start or not HAN.match(tok.word) or tok.pos in ("ns", "m", "x") \
+                or tok.word in wl.PLACE_STOP or tok.word in wl.STOP_NAMES:
+            return None
+        stem = tok.word[:-1] if len(tok.word) == 3 and tok.word.endswith("人") else tok.word
+        # (the province before says it is a place: a rare listing will do, 崇左市 3, 莆田 58)
+        # (海南 | 文昌 | 发射场: a noun after it goes on with a name of something there, a launch site's)
+        ends = after is None or after.start != tok.end or after.word == "人" or after.pos not in (
+            "n", "nz", "ns", "nr", "nt", "vn", "l", "j", "ng", "nrt", "an")
+        if before.word in wl.PROVINCES and len(stem) == 2 and ends and (self.dictionary.known_place(stem + "市", 1)
+                                                                or self.dictionary.known_place(stem, 1)):
+            return len(stem)
+        closed = after is None or (after.start == tok.end and after.word in ("、", "和", "及", "与", "，", "。", "；"))
+        if before.word in wl.COUNTRIES and before.word != "中国" and 2 <= len(tok.word) <= 3 and closed \
+                and tok.pos in ("n", "nr", "nrt", "nz") and not self._common(tok.word) \
+                and tok.word[-1] not in "省州区县" and self._place_class(tok.word) is None:
+            return len(tok.word)
+        return None
+
     def _places(self, tokens: list[Token], blocked: list[tuple[int, int]]) -> list[Found]:
         out = []
         for i, tok in enumerate(tokens):
@@ -71,6 +98,15 @@ class PlaceNames(NameRules):
                 # 阿威罗 (nr) | 市, 诺维萨德 (nrt) | 市: a foreign city jieba reads as a person's name, written with its
                 # level
                 out.append(Found(Mention(tok.word + "市", self.city, tok.start, nxt.end, tok.word + "市"), "place"))
+                continue
+            if self.city and (city := self._city_after_region(tokens, i)) is not None:
+                out.append(Found(Mention(tok.word[:city], self.city, tok.start, tok.start + city, tok.word[:city]),
+                                 "place"))
+                continue
+            if tok.pos in ("nr", "nrt") and len(tok.word) >= 4 and tok.word.endswith("市") and HAN.match(tok.word) \
+                    and self.city and not self._common(tok.word):
+                # 胡志明市 (nr): a foreign city jieba reads whole as a person's name, its level written in the token
+                out.append(Found(Mention(tok.word, self.city, tok.start, tok.end, tok.word), "place"))
                 continue
             if tok.pos != "ns" and tok.word in wl.COUNTRIES and self.country and not self._common(tok.word):
                 # 塞尔维亚 (nrt), 乌克兰 (nr): a country jieba's dictionary tags as a person's name is the country
@@ -89,8 +125,12 @@ class PlaceNames(NameRules):
                 # 注册地为德国慕尼黑: a country between the verb and the city
                 k = i - 1 if i > 0 and tokens[i - 1].word in wl.COUNTRIES else i
                 before = "".join(t.word for t in tokens[max(0, k - 2):k])
+                # (在斯图加特签订…: a transliterated name, jieba's foreign-name tag, between 在 and a verb of what
+                # happened there is where it happened)
+                at_and_verb = tok.pos == "nrt" and k == i and before.endswith("在") and nxt is not None \
+                    and nxt.start == tok.end and nxt.pos == "v"
                 if (tok.pos in ("nr", "nrt", "nz") and (before.endswith(_PLACE_VERBS) or (
-                        k < i and before.endswith(("在", "于")))) and len(tok.word) >= 3
+                        k < i and before.endswith(("在", "于"))) or at_and_verb) and len(tok.word) >= 3
                         and not (tok.word[0] in wl.SURNAMES and len(tok.word) <= 3) and self.city
                         and not self._common(tok.word)):
                     out.append(Found(Mention(tok.word, self.city, tok.start, tok.end, tok.word), "place"))
@@ -118,7 +158,32 @@ class PlaceNames(NameRules):
                 continue
             if cls is not None:
                 out.append(Found(Mention(tok.word, cls, tok.start, tok.end, tok.word), "place"))
+        out += self._foreign_regions(tokens, blocked, out)
         return out + self._districts_after_cities(tokens, blocked, out)
+
+    def _foreign_regions(self, tokens: list[Token], blocked: list[tuple[int, int]],
+                         places: list[Found]) -> list[Found]:
+        """泰国 | 春 | 武里府 (nr), 越南 | 北宁 | 省, 埃及 | 苏伊士 (nr) | 省: right after a foreign country, one or two
+        words ending in 省 / 府 / 州 (a province's level there), two to five characters, are a province of it,
+        whatever jieba tagged them."""
+        if self.region is None:
+            return []
+        out: list[Found] = []
+        taken = [(f.mention.start, f.mention.end) for f in places]
+        for i, tok in enumerate(tokens):
+            if tok.word not in wl.COUNTRIES or tok.word == "中国":
+                continue
+            for n in (1, 2):
+                words = tokens[i + 1:i + 1 + n]
+                name = "".join(t.word for t in words)
+                if len(words) == n and words[0].start == tok.end \
+                        and all(words[x].end == words[x + 1].start for x in range(n - 1)) \
+                        and 3 <= len(name) <= 5 and HAN.match(name) and name[-1] in "省府州" \
+                        and not self._common(name[:-1]) and not self._common(name) \
+                        and not overlaps(blocked + taken, words[0].start, words[-1].end):
+                    out.append(Found(Mention(name, self.region, words[0].start, words[-1].end, name), "place"))
+                    break
+        return out
 
     def _districts_after_cities(self, tokens: list[Token], blocked: list[tuple[int, int]],
                                 places: list[Found]) -> list[Found]:

@@ -112,7 +112,15 @@ ORG_NAME_WORDS = frozenset("控股 投资 发展 建设 处理 管理 服务 开
 PERSON_CUES: tuple[str, ...] = ("实际控制人为", "实际控制人是", "实际控制人仍为", "实际控制人变更为", "实际控制人均为",
                                 "法定代表人为", "法定代表人是", "法定代表人",
                                 "控股股东为",
-                                "聘任", "聘请", "任命", "选举", "提名", "同意")
+                                "聘任", "聘请", "任命", "选举", "提名", "同意",
+                                # 实际控制人柯英韬控制的企业 (after the longer cues above, which the regex tries
+                                # first); 董事会委任P为 (Hong Kong's word for appointing); every report's statement
+                                # 会计机构负责人（会计主管人员）P保证…: the person after the bracketed post
+                                "实际控制人", "委任", "（会计主管人员）", "(会计主管人员)",
+                                # a party that is a natural person (与自然人晁立诚签署, 由自然人卢静姝创办) and a
+                                # relative named after the person they are kin to (其妻弟P任, 实际控制人X之弟P控制的)
+                                "自然人", "之弟", "之兄", "之子", "之女", "之妻", "之夫", "妻弟", "妻兄", "其弟",
+                                "其兄", "其子", "其女")
 # What follows a company's short name where it opens a clause of a report (2023年，海川环境实现营业收入…;
 # 北辰精密与德国西门子公司签署…): the clause's subject is then the company (open_mentions._org_as_subject).
 SUBJECT_CUES = (r"实现(?:营业|归属|净利|销售|销量|营收|利润|收入|产量|交付|[\u4e00-\u9fff]{1,4}?(?:产量|销量|收入))|"
@@ -125,13 +133,24 @@ SUBJECT_CUES = (r"实现(?:营业|归属|净利|销售|销量|营收|利润|收�
                 r"在职员工|员工总数|营业总?收入|净利润|在[^，。；]{1,10}?(?:发布|推出|设立|举办|召开|上市|开设|发射|投产|开工|建成)|"
                 r"第一大股东|控股股东为|完成对|完成了对|第[一二三四五六七八九十\d]{1,3}届(?:董事会|监事会)|"
                 r"的(?:董事长|副董事长|总经理|副总经理|总裁|副总裁|首席|董事会秘书|财务总监|创始人)|"
-                r"拥有(?:全资|控股)?子公司|旗下(?:拥有|有)|以[^，。；]{0,8}?\d")
+                r"拥有(?:全资|控股)?子公司|旗下(?:拥有|有)|以[^，。；]{0,8}?\d|"
+                # what a report section or a news item says its company did, under a short name it declared
+                # elsewhere or never (岚峰旅游主要经营…, 锦屏药业同时公告, 汇溪环境披露, 璇玑导航控股股东X,
+                # 幻弦网络以著作权侵权为由起诉, 牧康生物共取得新兽药注册证书, 澄源气体合并报表实现…)
+                r"主要经营|(?:同时|发布|再次)?公告|披露|控股股东|以[^，。；]{2,20}?为由|共(?:取得|获得)|"
+                r"合并报表实现")
 # What may stand between a short name and the cue after it: an adverb or a time (鼎盛医药先后收购…, 青岚酒业于2021年
 # 在…上市, 北辰重工近日发布…).
 SUBJECT_GAP = (r"(?:先后|近日|日前|正式|已经|已|将|再次|首次|也|还|均|共同|分别|随后|此前|目前|今年|去年|同日|当日|"
                r"于\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?|于\d{1,2}月\d{1,2}日|"
                # a period written right after the name (桂垣糖业2025年第一季度实现营业总收入…)
                r"\d{4}年(?:度|第[一二三四]季度|前三季度|[上下]半年|\d{1,2}月(?:\d{1,2}日)?)?)?")
+# How news and reports say where a company is listed, before its name (深交所主板上市公司锦屏药业, 创业板公司X,
+# 港股上市公司X): a description of the company named next, never a company of its own. The exchanges' short names in
+# it are bodies (深交所, 上交所).
+LISTED_AS = (r"(?:(?:深交所|上交所|北交所|港交所|联交所|沪市|深市|港股|美股|A股|H股|B股)"
+             r"(?:主板|创业板|科创板|中小板)?|主板|创业板|科创板|中小板|新三板)(?:上市)?公司")
+EXCHANGE_SHORT_NAMES = ("深交所", "上交所", "北交所", "港交所", "联交所")
 # Words a clause-opening run must not be (they open report clauses without naming a company).
 SUBJECT_STOP = ("公司", "本公司", "该公司", "集团", "本集团", "双方", "我们", "其中", "同时", "此外", "全年",
                 "报告期", "本期", "上半年", "下半年", "前三季度", "第三季度", "单季", "今年", "去年", "上年", "同期",
@@ -170,13 +189,19 @@ SURNAMES = frozenset(
     "冼阎谌蔺冀"
     # (rare surnames of the Hundred Family Surnames whose characters open almost no ordinary word: 庹清扬, 郗明澈)
     "庹郗禚笪厍鄢眭佴仉谯雒綦"
+    # (more of the list new writers' reports used: 储, 揭, 荆, 栗, 邸, 练, 伏 open few ordinary words as jieba
+    # cuts them)
+    "储揭荆栗邸练伏"
     # (less frequent surnames that hardly open an ordinary word: 杭既白, 赖宗翰)
     "赖洪杭郁奚钮狄贝束邰屠胥逄郦濮扈茹庾匡阙晁阚鞠竺逯桓亓芮粟雍糜"
     # (the other surnames of the Hundred Family Surnames that jieba's own dictionary tags as a person's name (nr)
     # and lists as a rare word, under 1,000: 汲朝晖, 訾晓帆, 荀嘉树, and the common 萧 and 傅 it had missed; not 慕, 沃
     # and 戈, which open transliterated names: 慕尼黑, 沃尔玛, 戈尔韦)
     "昌凤酆廉傅萧禹昝裘贲嵇荀於惠羿汲邴隗宓蓬钭厉戎郜蓟宿苍莘璩郏宦慎禄殳蔚訾毋乜巢蒯益")
-COMPOUND_SURNAMES = frozenset("欧阳 司马 诸葛 上官 东方 皇甫 尉迟 公孙 慕容 长孙 宇文 司徒 夏侯 令狐 端木 轩辕".split())
+COMPOUND_SURNAMES = frozenset("欧阳 司马 诸葛 上官 东方 皇甫 尉迟 公孙 慕容 长孙 宇文 司徒 夏侯 令狐 端木 轩辕 "
+                              # the rarer compound surnames, none of them an ordinary word (钟离芸, 澹台明, 淳于朗)
+                              "钟离 澹台 公冶 宗政 淳于 申屠 闻人 万俟 呼延 赫连 拓跋 左丘 闾丘 鲜于 "
+                              "颛孙 亓官 公良 漆雕 乐正 壤驷 巫马 梁丘 微生 羊舌".split())
 
 COUNTRIES = frozenset((
     "中国 美国 英国 法国 德国 日本 韩国 朝鲜 俄罗斯 意大利 西班牙 葡萄牙 荷兰 比利时 瑞士 瑞典 挪威 丹麦 芬兰 冰岛 "
@@ -306,6 +331,8 @@ LIST_HEADS: tuple[tuple[str, str], ...] = (
 STOP_NAMES = frozenset((
     "智能化 数字化 信息化 网络化 自动化 国际化 现代化 市场化 产业化 规模化 标准化 一体化 多元化 全球化 台风 "
     "会同 同期 当期 同年 同月 "
+    # (尚需提交公司股东大会审议: jieba's 需提交 is a noun; what a plan still needs, no name before 公司)
+    "需提交 提交 提请 报请 "
     "荣获 获得 名片 上云 上市 创新 发展 转型 升级 服务 客户 用户 市场 产品 业务 技术 研发 管理 经营 战略 "
     "公司 集团 本公司 报告期 报告期内 年度 本年度 同比 环比 营业收入 净利润 营收 利润 收入 资产 负债 股东 董事会 "
     "华人 国人 人民 群众 大众 员工 职工 人员 团队 领导 专家 学者 "
