@@ -51,12 +51,18 @@ _POINTED_ENDS = {"所": ("所",), "院": ("院",), "校": ("大学", "学院", "
                  "行": ("银行", "分行", "支行"), "中心": ("中心",), "会": ("会",), "厂": ("厂",)}
 _POINTED_KIND = re.compile(r"(?:^|[，、；])\s*该(" + "|".join(_POINTED_ENDS) + r")(?:现任|新任|原|前)?$")
 # 陈永华因个人原因辞去职务, 辞去公司董事长职务: who resigns held the post
-_RESIGNS = re.compile(r"辞去(?:其|公司|本公司)?(?:在[^，。；]{2,24}?)?(?:[^，。；]{0,12}?)职务")
+# (原董事会秘书P因个人原因辞职 / 辞任 / 不再担任总经理: the same, in other words)
+_RESIGNS = re.compile(r"辞去(?:其|公司|本公司)?(?:在[^，。；]{2,24}?)?(?:[^，。；]{0,12}?)职务"
+                      r"|(?<!接受)(?<!同意)(?:辞职|辞任)|不再(?:担任|出任)")
+# 公司原财务总监P / 本公司董事会秘书P: a post of the report's company right before the person
+_OWN_FORMER_POST = re.compile(r"(?:本公司|(?<![该])公司)(?:原|前任|前)?(?:" + TITLE_ALT + r")$")
 # X持有公司N%的股份 / X为公司控股股东: the sentence's subject holds the report's company
 _HOLDS_COMPANY = re.compile(r"持有(?:本公司|公司)|(?:为|系|是)(?:本公司|公司)的?"
                             r"(?:控股股东|实际控制人|第一大股东|股东)")
 # What a text says of a body before naming it, after 在: its country and kind (德国企业, 美资公司), or 一家….
 _BODY_KIND = re.compile(r"(?:一家)?[\u4e00-\u9fff]{0,6}?(?:企业|公司|机构|银行|车企|药企|外企|外资企业)")
+# A post's other name in brackets between the post and the holder (会计机构负责人（会计主管人员）P, 董事会秘书（代行）P)
+_TITLE_GLOSS = re.compile(r"[（(][\u4e00-\u9fff]{2,8}[）)]")
 _POST_HELD_BY = re.compile(r"(?:的)?(" + TITLE_ALT + r")由(.{2,24}?)(?:担任|兼任|出任)")
 
 # A head's post whose word names the kind of body it heads (行长 a bank's, 校长 a school's, 馆长 a museum's or a
@@ -82,6 +88,16 @@ class CareerFacts(ClauseRules):
         elif re.fullmatch(r"\s*\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?生人?\s*", c) and self._person(subject):
             # 鲁望舒，1972年生，经济学博士: a bio's year of birth written with 生 alone
             add(subject, "bornOn", next((x for x in clause.mentions if self._date(x)), None))
+        if (native := re.fullmatch(r"\s*(?:籍贯)?[\u4e00-\u9fff]{2,12}?人\s*", c)) is not None \
+                and (person := subject if self._person(subject) else next(
+                    (x for x in reversed(sentence) if x.end <= cs and self._person(x)), None)) is not None \
+                and re.match(r"\s*[，,]?\s*\d{4}年(?:\d{1,2}月)?(?:出生|生)[，,]", text[person.end:cs]):
+            # 罗启航，1975年出生，湖北宜昌人，毕业于…: a bio's clause after the year of birth that is only places and
+            # 人 says where the person comes from (the most specific place of the run)
+            home = next((x for x in clause.mentions if self._place(x) and x.end == cs + native.end() - 1
+                         - (len(c) - len(c.rstrip()))), None)
+            if home is not None and all(self._place(x) for x in clause.mentions):
+                add(person, "bornIn", home)
         degree = re.search(r"(?:获|获得|取得)(?P<school>[\u4e00-\u9fff]{2,20}?)(?:[\u4e00-\u9fff]{0,8}?)"
                            r"(?:学士|硕士|博士)学位", c)
         degree_at = re.search(r"在(?P<school>[\u4e00-\u9fff]{2,20}?)(?:获得|获|取得)[\u4e00-\u9fff]{0,8}?"
@@ -211,8 +227,9 @@ class CareerFacts(ClauseRules):
             te = _TITLE_RUN.match(text, te).end()  # type: ignore[union-attr]
             ts -= len(_TITLE_RUN_BEFORE.search(text[cs:ts]).group(0))  # type: ignore[union-attr]
             person = next((x for x in clause.mentions if te <= x.start <= te + 8 and self._person(x)
-                           and (text[te:x.start] in ("", "为") or _FIELD_EXPERT.fullmatch(text, te, x.start))),
-                          None)  # 董事长为钱志远, 馆长为文献学家鲍静姝
+                           and (text[te:x.start] in ("", "为") or _FIELD_EXPERT.fullmatch(text, te, x.start)
+                                or _TITLE_GLOSS.fullmatch(text, te, x.start))),
+                          None)  # 董事长为钱志远, 馆长为文献学家鲍静姝, 会计机构负责人（会计主管人员）P
             if person is None or m.group(0) in ("创始人", "联合创始人"):
                 continue  # 小米集团创始人雷军: founding it (foundedBy, below) says nothing of working there now
             org = next((x for x in clause.mentions if x.end in (ts, ts - 1) and self._org(x)), None)
@@ -267,6 +284,10 @@ class CareerFacts(ClauseRules):
         named = next((x for x in clause.mentions if cs + m.start() <= x.start and x.end <= cs + m.end()
                       and self._org(x)), None)
         post_of = named or (subject if self._org(subject) else None) or self._last_org(sentence, cs) or topic_org
+        if who is not None and not named and topic_org is not None and _OWN_FORMER_POST.search(
+                scope.text, max(0, who.start - 16), who.start):
+            # 同日，公司原财务总监P因个人原因辞职: the post is the report company's, whatever the sentence named before
+            post_of = topic_org
         # (原总经理吴德胜…辞去职务: a former holder worked there too; 30 of the 34 such names in the labelled sets are
         # labelled so, and the graph keeps former posts, as 曾任 does)
         add(who, "worksFor", post_of)

@@ -40,6 +40,7 @@ from kgbuild.extract.zh.figure_facts import FigureFacts
 from kgbuild.extract.zh.founding_facts import FoundingFacts
 from kgbuild.extract.zh.maker_facts import WORK_MAKER, MakerFacts
 from kgbuild.extract.zh.mentions import Mention
+from kgbuild.extract.zh.own_company import beside_own
 from kgbuild.extract.zh.owner_facts import OwnerFacts
 from kgbuild.extract.zh.place_facts import PlaceFacts
 from kgbuild.extract.zh.report_facts import ReportFacts
@@ -108,10 +109,18 @@ class OpenEvent:
 
 
 
+# A clause that opens with a subsidiary's kind and then its name (控股子公司X…, 全资子公司X…)
+_CHILD_OPENS = re.compile(r"\s*(?:全资|控股|参股)子公司")
+# A list item's number opening a clause (3、 / 1. / （四） / (2)), not an amount (1.5亿元)
+_LIST_NUMBER = re.compile(r"\s*(?:\d{1,2}(?:、|[.．](?!\d))|[（(](?:[一二三四五六七八九十]{1,3}|\d{1,2})[）)])\s*")
+
+
 def _split(text: str, start: int, end: int, mentions: list[Mention], values: list[Mention]) -> list[Clause]:
     out: list[Clause] = []
     pos = start
     for m in [*_CLAUSE_END.finditer(text, start, end), None]:
+        if (number := _LIST_NUMBER.match(text, pos)) is not None:
+            pos = number.end()  # 3、公司全资子公司X…: an item's number says nothing; the clause opens after it
         stop = m.start() if m else end
         if stop > pos:
             out.append(Clause(pos, stop, text[pos:stop], [x for x in mentions if pos <= x.start and x.end <= stop],
@@ -127,10 +136,13 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
 
     # ------------------------------------------------------------------ the chunk
 
-    def chunk_company(self, mentions: list[Mention]) -> Mention | None:
+    def chunk_company(self, mentions: list[Mention], text: str | None = None) -> Mention | None:
         """The organisation 公司 / 本公司 / 集团 stands for in a chunk that names it: a company, never a school or an
         agency the report names (公司与清华大学、浙江大学分别共建…: 公司 is not 清华大学); one with a short name
-        first."""
+        first. With the chunk's `text`, never a company named in a role towards 公司 (its subsidiary, holder or
+        purchase: `own_company.beside_own`)."""
+        if text is not None:
+            mentions = [m for m in mentions if not (self._company(m) and not m.aliases and beside_own(text, m))]
         return next((m for m in mentions if self._org(m) and m.aliases and self._company(m)), None) or next(
             (m for m in mentions if self._org(m) and self._company(m)), None)
 
@@ -139,7 +151,7 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
         """`document_org`: the stand-in for the document's company, where the chunk says 公司 before naming any
         (`report_reference.stand_in`)."""
         facts: list[OpenFact] = []
-        topic_org = document_org or self.chunk_company(mentions)
+        topic_org = document_org or self.chunk_company(mentions, text)
         # what the chunk is about: its first name, unless a place after a verb (鼓浪屿位于福建省…: not 福建省)
         topic = next((m for m in mentions if not self._date(m) and not (self._place(m) and not LEAD_IN.match(
             text[max(text.rfind(e, 0, m.start) for e in "。！？\n") + 1:m.start]))), None)
@@ -168,6 +180,12 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
                 (m for m in clause.mentions if m.kind == "quote" and re.fullmatch(
                     r"[\u4e00-\u9fff]{1,10}[“\"「『]|\d[\d.]*[\u4e00-\u9fff]{2,12}[“\"「『]",
                     text[clause.start + made.end():m.start])), None)  # (由…建造的21万吨级散货船“明洲远航”轮)
+        if (child := _CHILD_OPENS.match(clause.text)) is not None:
+            # …；控股子公司福建X有限公司（公司持股60%）2024年实现营业收入…: the subsidiary the clause opens with
+            named_child = next((m for m in clause.mentions if m.start == clause.start + child.end() and self._org(m)),
+                               None)
+            if named_child is not None:
+                return named_child
         # (总部位于杭州市滨江区的篁岭物流成立于2016年: the company whose seat it is)
         where = re.match(r"\s*(?:(?:总部)?(?:位于|地处|坐落于|坐落在|设在)[^，。；]{2,20}?"
                          r"|在[^，。；]{2,20}?(?:上市|挂牌))的", clause.text)
@@ -267,8 +285,10 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
                     # 甲公司收购了乙公司。该公司于2010年…上市: 该公司 is the company named last before, 公司 the
                     # report's
                     # (该公司成为桂垣糖业的全资子公司: not a company the clause names itself)
+                    # (其12英寸晶圆厂于…量产。该公司由…设立: a plant is no company 该公司 points at)
                     own = self._pointed_at("该", [m for m in orgs if self._company(m) and all(
-                        m.name != x.name for x in clause.mentions)], clause.start) or topic_org
+                        m.name != x.name for x in clause.mentions) and not m.name.endswith(("厂", "基地", "工厂"))],
+                        clause.start) or topic_org
                 if ref.group(0) == "其" and sentence_subject is not None and self._org(sentence_subject) \
                         and sentence_subject.kind != "unnamed":
                     # 粤鲜坊成立于2015年，总部位于…，其创始人P…: 其 is the organisation the sentence is about, not the

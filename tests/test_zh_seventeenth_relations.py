@@ -1,0 +1,87 @@
+"""Issue 25, seventeenth session: relations a new writer's report text states that no rule read (held-out-23 and
+the third report-documents set; the table is in docs/chinese.md, "Seventeenth session: relations"). Each test is a
+sentence written for it (not one of the bench's labelled paragraphs) and fails on the code before its change."""
+
+from __future__ import annotations
+
+from test_zh_open_extract import extract, triples
+from test_zh_open_extract import zh as zh  # the open-domain extractor, one per module (a fixture)
+
+from kgbuild.document_references import resolve
+from kgbuild.extract.zh.extractor import ChineseExtractor
+from kgbuild.model import Chunk
+
+
+def _document(zh: ChineseExtractor, *sections: str) -> set[tuple[str, str, str]]:
+    """Each section a chunk of one document, resolved as a build resolves a report's 公司 across its chunks."""
+    chunks = [Chunk(id=f"r#p{i:05d}#0", doc_id="r", text=t, order=i, paragraph_start=i, paragraph_end=i,
+                    token_count=len(t), content_hash=str(i)) for i, t in enumerate(sections)]
+    out: set[tuple[str, str, str]] = set()
+    for ex in resolve(zh.extract(chunks)):
+        out |= {(r.subject.name, r.predicate, r.object.name) for r in ex.relations}
+    return out
+
+
+DECLARED = "青岚机械股份有限公司（以下简称“青岚机械”或“公司”）成立于2001年，总部位于湖北省襄阳市。"
+
+
+def test_consolidated_from_a_month_is_a_subsidiary(zh: ChineseExtractor) -> None:
+    # 纳入公司合并报表范围 after the purchase: the company bought is now the report company's subsidiary
+    facts = triples(extract(zh, DECLARED + "2024年7月，公司以3.2亿元收购湖北澄泰液压有限公司60%的股权。该公司位于襄阳市，"
+                                           "已于2024年9月纳入公司合并报表范围。"))
+    assert ("湖北澄泰液压有限公司", "partOf", "青岚机械股份有限公司") in facts
+    assert ("青岚机械股份有限公司", "acquire", "湖北澄泰液压有限公司") in facts
+
+
+def test_a_country_and_its_kind_word_before_a_partner(zh: ChineseExtractor) -> None:
+    # 与德国企业X共同出资设立Y: the country and 企业 say what X is; X still founded Y
+    facts = triples(extract(zh, DECLARED + "2024年3月，公司与德国企业韦伯液压公司共同出资设立青岚韦伯液压有限公司，"
+                                           "注册资本1亿元。"))
+    assert ("青岚韦伯液压有限公司", "foundedBy", "韦伯液压公司") in facts
+    assert ("青岚韦伯液压有限公司", "foundedBy", "青岚机械股份有限公司") in facts
+
+
+def test_a_joint_venture_after_you_is_founded_not_a_partner(zh: ChineseExtractor) -> None:
+    # 由公司与法国企业X合资设立的Y: 公司 and X founded Y; Y works with no one
+    facts = triples(extract(zh, DECLARED + "此外，由公司与法国企业杜瓦尔农机公司合资设立的青岚杜瓦尔（无锡）农机有限公司"
+                                           "于2024年5月投产。"))
+    assert ("青岚杜瓦尔（无锡）农机有限公司", "foundedBy", "青岚机械股份有限公司") in facts
+    assert ("青岚杜瓦尔（无锡）农机有限公司", "foundedBy", "杜瓦尔农机公司") in facts
+    assert not any(p == "cooperateWith" and s.startswith("青岚杜瓦尔") for s, p, _ in facts)
+
+
+def test_a_bio_names_where_the_person_comes_from(zh: ChineseExtractor) -> None:
+    # 1975年出生，湖北宜昌人: the most specific place of the run
+    facts = triples(extract(zh, "罗启航，1975年出生，湖北宜昌人，毕业于武汉大学，现任青岚机械股份有限公司总经理。"))
+    assert ("罗启航", "bornIn", "宜昌") in facts
+
+
+def test_resigning_in_other_words(zh: ChineseExtractor) -> None:
+    # 因个人原因辞职 / 不再担任总经理: a former holder worked there, as 辞去…职务 says
+    facts = triples(extract(zh, DECLARED + "2024年3月，公司召开董事会，聘任罗启航为总经理，原董事会秘书贺兰因个人原因辞职。"))
+    assert ("贺兰", "worksFor", "青岚机械股份有限公司") in facts
+
+
+def test_a_post_glossed_in_brackets_before_the_holder(zh: ChineseExtractor) -> None:
+    # 董事会秘书（代行）P: the bracket names the post again; the person after it holds it
+    facts = triples(extract(zh, "青岚机械股份有限公司董事会秘书（代行）刘志强表示，公司经营正常。"))
+    assert ("刘志强", "worksFor", "青岚机械股份有限公司") in facts
+
+
+def test_a_numbered_item_opening_with_gongsi_in_a_later_chunk(zh: ChineseExtractor) -> None:
+    # 3、公司全资子公司X…；控股子公司Y…: 公司 is the document's company, not X, the chunk's first company
+    facts = _document(zh, DECLARED,
+                      "3、公司全资子公司青岚液压（越南）有限公司于2024年9月在越南同奈省投产；控股子公司襄阳青岚铸造有限公司"
+                      "（公司持股60%）2024年实现营业收入6.2亿元。")
+    assert ("青岚液压（越南）有限公司", "partOf", "青岚机械股份有限公司") in facts
+    assert ("襄阳青岚铸造有限公司", "营业收入", "6.2亿元") in facts
+    assert not any(s == "青岚液压（越南）有限公司" and p == "营业收入" for s, p, _ in facts)
+
+
+def test_a_chunk_that_names_only_the_company_holders(zh: ChineseExtractor) -> None:
+    # X为本公司控股股东: X is the holder, so 本公司 is the document's company, not X
+    facts = _document(zh, DECLARED,
+                      "湖北青岚投资集团有限公司为本公司控股股东，襄阳市人民政府国有资产监督管理委员会为本公司实际控制人。")
+    assert ("青岚机械股份有限公司", "ownedBy", "湖北青岚投资集团有限公司") in facts
+    assert ("青岚机械股份有限公司", "ownedBy", "襄阳市人民政府国有资产监督管理委员会") in facts
+    assert ("湖北青岚投资集团有限公司", "ownedBy", "襄阳市人民政府国有资产监督管理委员会") not in facts
