@@ -85,3 +85,41 @@ def test_a_chunk_that_names_only_the_company_holders(zh: ChineseExtractor) -> No
     assert ("青岚机械股份有限公司", "ownedBy", "湖北青岚投资集团有限公司") in facts
     assert ("青岚机械股份有限公司", "ownedBy", "襄阳市人民政府国有资产监督管理委员会") in facts
     assert ("湖北青岚投资集团有限公司", "ownedBy", "襄阳市人民政府国有资产监督管理委员会") not in facts
+
+
+def test_posts_held_then_after_gongsi(zh: ChineseExtractor) -> None:
+    # 对公司时任董事长P、时任总经理Q给予通报批评: 时任 between 公司 and each post of the list
+    facts = triples(extract(zh, "经查，青岚机械股份有限公司在2022年虚增收入。该所对公司时任董事长王建国、时任总经理张伟、"
+                                "时任财务总监李秀英给予通报批评。"))
+    for person in ("王建国", "张伟", "李秀英"):
+        assert (person, "worksFor", "青岚机械股份有限公司") in facts
+
+
+def test_a_controller_through_a_named_holder(zh: ChineseExtractor) -> None:
+    # P持有X 65%的股权，为本公司实际控制人: P owns X and, through it, the report's company
+    facts = triples(extract(zh, DECLARED + "湖北青岚投资集团有限公司为本公司控股股东。王建国持有湖北青岚投资集团有限公司65%的"
+                                           "股权，为本公司实际控制人。"))
+    assert ("湖北青岚投资集团有限公司", "ownedBy", "王建国") in facts
+    assert ("青岚机械股份有限公司", "ownedBy", "王建国") in facts
+
+
+def test_a_subsidiary_after_the_parent_s_short_name(zh: ChineseExtractor) -> None:
+    # X（以下简称“Y”）全资子公司Z: the short name said between the parent and 全资子公司
+    facts = triples(extract(zh, "2025年3月，青岚机械股份有限公司（以下简称“青岚机械”）全资子公司青岚液压有限公司中标襄阳东津"
+                                "新区管廊工程。"))
+    assert ("青岚液压有限公司", "partOf", "青岚机械股份有限公司") in facts
+
+
+def test_benggongsi_after_a_holder_is_the_report_company(zh: ChineseExtractor) -> None:
+    # X为本公司战略投资者，其委派的董事P现任本公司副董事长: 本公司 is the report's own company, not X
+    facts = _document(zh, "青岚机械股份有限公司（以下简称“本公司”）成立于2001年。",
+                      "武汉江城投资控股有限公司为本公司战略投资者，其委派的董事王建国现任本公司副董事长。")
+    assert ("王建国", "worksFor", "青岚机械股份有限公司") in facts
+    assert ("王建国", "worksFor", "武汉江城投资控股有限公司") not in facts
+
+
+def test_benggongsi_in_a_later_bio_chunk(zh: ChineseExtractor) -> None:
+    # a bio chunk that names a former employer first: 本公司 is still the document's company
+    facts = _document(zh, DECLARED,
+                      "罗启航，1968年出生，毕业于武汉理工大学。曾任湖北汉江重工集团有限公司副总经理，2021年5月起任本公司董事长。")
+    assert ("罗启航", "worksFor", "青岚机械股份有限公司") in facts

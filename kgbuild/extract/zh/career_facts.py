@@ -9,6 +9,7 @@ from kgbuild.extract.zh import word_lists as wl
 from kgbuild.extract.zh.clause_rules import LEAD_IN, TITLE_ALT, ClauseRules, ClauseScope
 from kgbuild.extract.zh.mentions import Mention
 from kgbuild.extract.zh.name_rules import TITLE_RUN as _TITLE_RUN
+from kgbuild.extract.zh.own_company import beside_own
 
 # 担任 / 现任…: holding a post (任 alone, but not inside 主任, 聘任, 责任, 任务, 任期…, nor 拟任: a post proposed in a
 # pre-appointment notice, not held)
@@ -28,7 +29,8 @@ _FIELD_BETWEEN = re.compile(r"[\u4e00-\u9fff]{1,6}?(?:学|系|专业|学院)")
 _JOB_VERB = re.compile(r"(?:曾任|现任|现为|历任|此前任|曾担任|曾是|先后任)")
 _JOB_AFTER_BODY = re.compile(r"[\u4e00-\u9fff]{0,6}?(?:系|专业|学院|研究室|实验室|中心|科)?"
                              r"(?:结构|高级|资深|首席|主任|副主任|主治|助理)?"
-                             r"(?:研究员|副研究员|教授|副教授|讲师|设计师|工程师|医师|医生|编辑|记者|律师|教师|教员)")
+                             r"(?:研究员|副研究员|教授|副教授|讲师|设计师|工程师|医师|医生|编辑|记者|律师|教师|教员|"
+                             r"证券事务代表)")
 
 
 def _next_to(text: str, m: Mention, pos: int) -> bool:
@@ -44,8 +46,9 @@ _TITLE = re.compile(TITLE_ALT)  # longest title first
 _TITLE_IN_LIST_ORDER = re.compile("|".join(wl.EXECUTIVE_TITLES))  # the first title after a post verb
 # 公司董事长: a post of the report's company
 _COMPANY_POST = re.compile(r"(?:^|[^该])(?:本公司|公司)(?:" + TITLE_ALT + ")")
-_COMPANY_TITLES_BEFORE = re.compile(r"(?:本公司|该公司|公司|集团|本行|该行)(?:轮值|执行|联席)?(?:(?:" + TITLE_ALT
-                                    + r")兼)*$")
+# (对公司时任董事长P给予警告: 时任 / 原 / 现任 between 公司 and the post, a post held then, now or before)
+_COMPANY_TITLES_BEFORE = re.compile(r"(?:(?:本公司|(?<!该)公司)(?:时任|现任|原|前任)?|该公司|集团|本行|该行)"
+                                    r"(?:轮值|执行|联席)?(?:(?:" + TITLE_ALT + r")兼)*$")
 # 该所 / 该院 / 该校…: the kind a pointer names, and the endings of the bodies it can point at.
 _POINTED_ENDS = {"所": ("所",), "院": ("院",), "校": ("大学", "学院", "学校", "中学", "小学"), "馆": ("馆",),
                  "行": ("银行", "分行", "支行"), "中心": ("中心",), "会": ("会",), "厂": ("厂",)}
@@ -175,6 +178,11 @@ class CareerFacts(ClauseRules):
                 employer = bodies[0] if bodies else ((self._last_org(
                     [x for x in sentence if self._company(x)] if ref and ref.group(0).endswith("公司") else sentence,
                     cs) or (topic_org if not ref.group(0).startswith("该") else None)) if ref else None)
+                if not bodies and ref is not None and topic_org is not None and (ref.group(0) == "本公司" or (
+                        ref.group(0) == "公司" and employer is not None and beside_own(text, employer))):
+                    # X为本公司战略投资者，其委派的董事P现任本公司副董事长: 本公司 is the report's own company, and so
+                    # is 公司 after a company named as its holder or subsidiary (`own_company`)
+                    employer = topic_org
                 sentence_at = max(text.rfind(e, 0, cs) for e in "。！？\n") + 1
                 if employer is None and re.fullmatch(r"\s*(?:担任|出任|现任|任)", text[holder.end:cs + m.end()]) \
                         and _TITLE.match(c[m.end():]) and _COMPANY_POST.search(text[sentence_at:cs]):
@@ -262,7 +270,8 @@ class CareerFacts(ClauseRules):
                     # 衢州琅峰投资有限公司持有公司38.6%的股份，为公司控股股东；董事长詹觉民…: the sentence's subject is
                     # the report company's holder, and a post with no body named is the report company's
                     org = topic_org
-            if org is None and last_post is not None and text[last_post[0].end:ts] in ("、", "和", "及", "以及"):
+            if org is None and last_post is not None and re.fullmatch(r"(?:、|和|及|以及)(?:时任|原|现任)?",
+                                                                       text[last_post[0].end:ts]):
                 org = last_post[1]  # 蓝鲸物流集团董事长王海涛、总裁李静: the titles of one list are one company's
             add(person, "worksFor", org)
             last_post = (person, org)

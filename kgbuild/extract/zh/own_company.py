@@ -39,15 +39,21 @@ def beside_own(text: str, m: Mention) -> bool:
 def others_only_stand_in(text: str, mentions: Sequence[Mention], is_company: Callable[[Mention], bool],
                          company_class: str, kind: str) -> Mention | None:
     """A stand-in for the document's company where the chunk says 公司 and the first company it names is named in
-    a role towards it (`beside_own`); None where the chunk names a company of its own first, or says no 公司."""
+    a role towards it (`beside_own`), or says 本公司 / 本集团 and declares no company (one with a short name); None
+    where the chunk names a company of its own first, or says no 公司."""
     if not company_class:
         return None
-    first = min((m for m in mentions if is_company(m)), key=lambda m: m.start, default=None)
-    if first is None or not beside_own(text, first):
+    companies = [m for m in mentions if is_company(m)]
+    first = min(companies, key=lambda m: m.start, default=None)
+    if first is None:
         return None
     said = next((r for r in _REFERENCE.finditer(text)
                  if not any(x.start <= r.start() < x.end for x in mentions)), None)
     if said is None:
+        return None
+    # (本公司 / 本集团, "this company", is the report's own wherever the chunk declares no company of its own:
+    # 阎振川…曾任X副总经理，2021年5月起任本公司董事长)
+    if not beside_own(text, first) and not (said.group(1) and not any(m.aliases for m in companies)):
         return None
     at = said.start(1) if said.group(1) else said.start(2)
     word = said.group(1) or said.group(2)

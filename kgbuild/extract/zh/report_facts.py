@@ -28,6 +28,9 @@ _HOLDER_STAKE = re.compile(r"\s*(?P<who>[^，。；]{2,30}?)(?:持股|持有)(?:
 _ROLE_BEFORE_NAME = re.compile(r"(?:(?P<who>本公司|公司|其|该公司)的?)?(?P<role>控股股东|实际控制人|第一大股东|"
                                r"(?P<listed>前[两二三四五\d]大股东分别为|前[两二三四五\d]名股东分别为))"
                                r"(?![为是、和及兼])")
+# P持有X 65%的股权，(then the clause that says whose controller P is): the company named after 持有, and the stake
+_HOLDS_NAMED = re.compile(r"(?:合计|直接|间接|共)*持有(?P<held>[^，。；]{4,40}?)(?P<share>\d+(?:\.\d+)?%)的?"
+                          r"(?:股权|股份)[，；]\s*$")
 # the signatories of a report's statements (公司负责人 / 主管会计工作负责人 / 会计机构负责人(会计主管人员)), each
 # followed by the person's name
 _SIGNATORY = re.compile(r"(?:公司负责人|主管会计工作(?:的)?负责人|会计机构负责人)(?:[（(]会计主管人员[）)])?")
@@ -318,5 +321,19 @@ class ReportFacts(ClauseRules):
                     at = opened + held.start(1)
                     share = Mention(held.group(1), self.fallback, at, at + len(held.group(1)), held.group(1),
                                     kind="value")
+            elif (through := _HOLDS_NAMED.search(text, opened, cs)) is not None:
+                # 郭启明持有湖北青岚投资集团有限公司65%的股权，为本公司实际控制人: the person owns the company named
+                # (with the stake) and, through it, the report's company
+                owner = next((x for x in sentence if x.end == through.start()
+                              and (self._person(x) or self._org(x))), None)
+                middle = next((x for x in sentence if x.start == through.start("held") and x.end == through.end("held")
+                               and self._company(x)), None)
+                if owner is not None and middle is not None and middle.name != owner.name:
+                    at = through.start("share")
+                    add(middle, "ownedBy", owner, [("比例", Mention(through.group("share"), self.fallback, at,
+                                                                  at + len(through.group("share")),
+                                                                  through.group("share"), kind="value"))])
+                elif middle is None:
+                    owner = None
         if owner is not None and owner.name != topic_org.name:
             add(topic_org, "ownedBy", owner, [*timed, *([("比例", share)] if share is not None else [])])
