@@ -123,3 +123,11 @@ def test_benggongsi_in_a_later_bio_chunk(zh: ChineseExtractor) -> None:
     facts = _document(zh, DECLARED,
                       "罗启航，1968年出生，毕业于武汉理工大学。曾任湖北汉江重工集团有限公司副总经理，2021年5月起任本公司董事长。")
     assert ("罗启航", "worksFor", "青岚机械股份有限公司") in facts
+
+
+def test_gai_gongsi_turns_the_sentence_to_the_company_bought(zh: ChineseExtractor) -> None:
+    # 收购X，该公司成立于…，总部位于…: the clauses after 该公司 speak of X, not of the buyer
+    facts = triples(extract(zh, "2025年2月，青岚机械股份有限公司以现金3.6亿元收购四川蜀途供应链有限公司100%股权，该公司成立于"
+                                "2014年，总部位于成都市郫都区，主要从事冷链仓储业务。"))
+    assert ("四川蜀途供应链有限公司", "headquarteredIn", "郫都区") in facts
+    assert ("青岚机械股份有限公司", "headquarteredIn", "郫都区") not in facts

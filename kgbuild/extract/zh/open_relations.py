@@ -289,6 +289,12 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
                     own = self._pointed_at("该", [m for m in orgs if self._company(m) and all(
                         m.name != x.name for x in clause.mentions) and not m.name.endswith(("厂", "基地", "工厂"))],
                         clause.start) or topic_org
+                    if sentence_subject is not None and own is not None and own.name != sentence_subject.name:
+                        # 公司以3.6亿元收购X，该公司成立于2014年，总部位于…: 该公司 turns the sentence to X, as 后者
+                        # does; the clauses after it with no subject of their own speak of X, and the dates of the
+                        # earlier ones are not X's
+                        pointed_now = True
+                        dates_from = clause.start
                 if ref.group(0) == "其" and sentence_subject is not None and self._org(sentence_subject) \
                         and sentence_subject.kind != "unnamed":
                     # 粤鲜坊成立于2015年，总部位于…，其创始人P…: 其 is the organisation the sentence is about, not the
