@@ -131,3 +131,18 @@ def test_gai_gongsi_turns_the_sentence_to_the_company_bought(zh: ChineseExtracto
                                 "2014年，总部位于成都市郫都区，主要从事冷链仓储业务。"))
     assert ("四川蜀途供应链有限公司", "headquarteredIn", "郫都区") in facts
     assert ("青岚机械股份有限公司", "headquarteredIn", "郫都区") not in facts
+
+
+def test_the_auditor_framing_a_sentence_has_no_figures(zh: ChineseExtractor) -> None:
+    # 经X会计师事务所审计，…公司实现净利润…: the auditor framed the sentence; the figure is the report company's
+    facts = _document(zh, DECLARED, "经华信会计师事务所（特殊普通合伙）审计，2024年度，公司实现净利润4.6亿元，同比增长8.2%。")
+    assert ("青岚机械股份有限公司", "净利润", "4.6亿元") in facts
+    assert not any(s.startswith("华信") for s, _, _ in facts)
+
+
+def test_a_subsidiary_named_first_is_not_the_chunk_company(zh: ChineseExtractor) -> None:
+    # 由控股子公司X经营。…公司实现营业收入…: X is someone's subsidiary, so 公司 is not X
+    facts = _document(zh, DECLARED, "铸件业务由控股子公司襄阳青岚铸造有限公司经营。2024年，公司实现营业收入9.8亿元，"
+                                    "同比增长15.2%。")
+    assert ("青岚机械股份有限公司", "营业收入", "9.8亿元") in facts
+    assert not any(s == "襄阳青岚铸造有限公司" and p == "营业收入" for s, p, _ in facts)

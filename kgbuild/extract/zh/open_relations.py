@@ -109,6 +109,9 @@ class OpenEvent:
 
 
 
+# 经X会计师事务所（特殊普通合伙）审计 / 经公司第四届董事会第十二次会议审议: a clause that frames the sentence with who
+# audited or reviewed it
+_AUDIT_FRAME = re.compile(r"\s*经[^，。；]{2,40}?(?:审计|审议|审阅|鉴证)\s*")
 # A clause that opens with a subsidiary's kind and then its name (控股子公司X…, 全资子公司X…)
 _CHILD_OPENS = re.compile(r"\s*(?:全资|控股|参股)子公司")
 # A list item's number opening a clause (3、 / 1. / （四） / (2)), not an amount (1.5亿元)
@@ -142,7 +145,9 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
         first. With the chunk's `text`, never a company named in a role towards 公司 (its subsidiary, holder or
         purchase: `own_company.beside_own`)."""
         if text is not None:
-            mentions = [m for m in mentions if not (self._company(m) and not m.aliases and beside_own(text, m))]
+            # (a company the chunk declares its 公司, 以下简称“公司”, stays whatever role it is named in)
+            mentions = [m for m in mentions if not (self._company(m) and beside_own(text, m) and not any(
+                a in ("公司", "本公司", "本集团") for a in m.aliases))]
         return next((m for m in mentions if self._org(m) and m.aliases and self._company(m)), None) or next(
             (m for m in mentions if self._org(m) and self._company(m)), None)
 
@@ -153,8 +158,11 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
         facts: list[OpenFact] = []
         topic_org = document_org or self.chunk_company(mentions, text)
         # what the chunk is about: its first name, unless a place after a verb (鼓浪屿位于福建省…: not 福建省)
+        # (经容诚会计师事务所审计，2024年度X实现…: the auditor that framed the sentence is not what it is about)
+        framed = [(f.start(), f.end()) for f in _AUDIT_FRAME.finditer(text)]
         topic = next((m for m in mentions if not self._date(m) and not (self._place(m) and not LEAD_IN.match(
-            text[max(text.rfind(e, 0, m.start) for e in "。！？\n") + 1:m.start]))), None)
+            text[max(text.rfind(e, 0, m.start) for e in "。！？\n") + 1:m.start]))
+            and not any(s <= m.start < e for s, e in framed)), None)
         orgs = [m for m in mentions if self._org(m)]
         works = [m for m in mentions if m.kind in ("quote", "title")]
         pos = 0
@@ -228,13 +236,14 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
         for clause in clauses:
             pointed_now = False  # whether the clause's subject is the name 前者 / 后者 / 该子公司 points at
             pointing = _UNNAMED_CLAUSE.match(clause.text) or pointing
-            if re.match(r"\s*(?:据|根据|援引)", clause.text):
-                continue  # 据新华社报道: the source of the news, not what it is about
+            if re.match(r"\s*(?:据|根据|援引)", clause.text) or _AUDIT_FRAME.fullmatch(clause.text):
+                continue  # 据新华社报道: the source of the news, not what it is about (经X审计: who audited it)
             # a report's 公司 points back: at the chunk's company where it was named by the end of this clause, else
             # at a company named before (…拥有授权专利213项。2024年度公司研发投入…。黄卓然此前曾任丰禾饲料集团有限公司
             # 副总裁: 公司 is not 丰禾, named only later)
+            # (never a company named as 公司's holder, subsidiary or auditor: `own_company.beside_own`)
             topic_org = chunk_org if chunk_org is None or chunk_org.start < clause.end else next(
-                (m for m in orgs if self._company(m) and m.end <= clause.start), None)
+                (m for m in orgs if self._company(m) and m.end <= clause.start and not beside_own(text, m)), None)
             own = self._own_subject(clause, text)
             if own is not None and (child_at := _CHILD_AFTER.match(text, own.end)) is not None:
                 # 中国石油…集团有限公司的全资子公司中国石油国际…有限公司总部设在北京: the subsidiary is the subject;
