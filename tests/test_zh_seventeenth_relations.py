@@ -146,3 +146,10 @@ def test_a_subsidiary_named_first_is_not_the_chunk_company(zh: ChineseExtractor)
                                     "同比增长15.2%。")
     assert ("青岚机械股份有限公司", "营业收入", "9.8亿元") in facts
     assert not any(s == "襄阳青岚铸造有限公司" and p == "营业收入" for s, p, _ in facts)
+
+
+def test_a_listing_board_word_employs_no_one(zh: ChineseExtractor) -> None:
+    # a guard: 创业板公司 / 港股上市公司 says where a company is listed; 时任 / 辞任 give it no staff
+    facts = triples(extract(zh, "11月27日晚，创业板公司汇川环保披露，公司收到证监局出具的《行政处罚决定书》。证监局决定对公司"
+                                "时任董事长王建国给予警告。港股上市公司驰骋汽车发布公告，原首席执行官李秀英因个人原因辞任。"))
+    assert not any(o.endswith(("板公司", "上市公司")) for _, p, o in facts if p == "worksFor")

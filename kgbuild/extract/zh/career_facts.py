@@ -9,7 +9,7 @@ from kgbuild.extract.zh import word_lists as wl
 from kgbuild.extract.zh.clause_rules import LEAD_IN, TITLE_ALT, ClauseRules, ClauseScope
 from kgbuild.extract.zh.mentions import Mention
 from kgbuild.extract.zh.name_rules import TITLE_RUN as _TITLE_RUN
-from kgbuild.extract.zh.own_company import beside_own
+from kgbuild.extract.zh.own_company import beside_own, market_label
 
 # 担任 / 现任…: holding a post (任 alone, but not inside 主任, 聘任, 责任, 任务, 任期…, nor 拟任: a post proposed in a
 # pre-appointment notice, not held)
@@ -293,6 +293,8 @@ class CareerFacts(ClauseRules):
         named = next((x for x in clause.mentions if cs + m.start() <= x.start and x.end <= cs + m.end()
                       and self._org(x)), None)
         post_of = named or (subject if self._org(subject) else None) or self._last_org(sentence, cs) or topic_org
+        if post_of is not None and market_label(post_of):
+            post_of = None  # 港股上市公司 (where the company named after it is listed) employs no one
         if who is not None and not named and topic_org is not None and _OWN_FORMER_POST.search(
                 scope.text, max(0, who.start - 16), who.start):
             # 同日，公司原财务总监P因个人原因辞职: the post is the report company's, whatever the sentence named before

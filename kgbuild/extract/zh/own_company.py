@@ -31,11 +31,20 @@ _REFERENCE = re.compile(r"(本公司|本集团)|(?:^|(?<=[，,。；;：:、\s�
                         r"(?!名称|简称|代码|简介|地址|网址|电话|传真|章程|法定代表人|债券|股票)")
 
 
+# 创业板公司 / 港股上市公司 / 沪市上市公司: where a company is listed, said before its name; no company itself
+_MARKET_LABEL = re.compile(r"(?:上市公司|板公司|挂牌公司)$")
+
+
+def market_label(m: Mention) -> bool:
+    """Whether `m` is a word for where a company is listed (创业板公司汇溪环境), taken for a company's name."""
+    return _MARKET_LABEL.search(m.name) is not None
+
+
 def beside_own(text: str, m: Mention) -> bool:
     """Whether the text names `m` in a role towards the report's own 公司 (its subsidiary, holder, purchase), or
     as someone's subsidiary (通过控股子公司X经营…), or `m` is an auditor or a law firm (经X会计师事务所审计): never
     the company a report's 公司 is."""
-    if m.name.endswith("事务所"):
+    if m.name.endswith("事务所") or market_label(m):
         return True
     return _ROLE_BEFORE.search(text, max(0, m.start - 30), m.start) is not None or \
         _ROLE_AFTER.match(text, m.end) is not None
