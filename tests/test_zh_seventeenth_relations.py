@@ -153,3 +153,24 @@ def test_a_listing_board_word_employs_no_one(zh: ChineseExtractor) -> None:
     facts = triples(extract(zh, "11月27日晚，创业板公司汇川环保披露，公司收到证监局出具的《行政处罚决定书》。证监局决定对公司"
                                 "时任董事长王建国给予警告。港股上市公司驰骋汽车发布公告，原首席执行官李秀英因个人原因辞任。"))
     assert not any(o.endswith(("板公司", "上市公司")) for _, p, o in facts if p == "worksFor")
+
+
+def test_a_bio_after_a_title_and_an_honorific(zh: ChineseExtractor) -> None:
+    # 公司首席科学家P博士，1975年出生，毕业于…: the person the first clause closed with was born and studied
+    facts = triples(extract(zh, DECLARED + "公司首席科学家王建国博士，1975年出生，毕业于武汉大学，2016年加入公司。"))
+    assert ("王建国", "bornOn", "1975年") in facts
+    assert ("王建国", "educatedAt", "武汉大学") in facts
+
+
+def test_two_companies_share_their_controller(zh: ChineseExtractor) -> None:
+    # 两家公司的实际控制人均为X: both companies named before, each by its full name
+    facts = triples(extract(zh, "6月3日，青岚化工股份有限公司与汇川新材料股份有限公司同时发布公告。两家公司的实际控制人均为"
+                                "河南省人民政府国有资产监督管理委员会。"))
+    for company in ("青岚化工股份有限公司", "汇川新材料股份有限公司"):
+        assert (company, "ownedBy", "河南省人民政府国有资产监督管理委员会") in facts
+
+
+def test_the_chair_is_the_founder(zh: ChineseExtractor) -> None:
+    # 董事会主席为公司创始人P: the founder holds the post
+    facts = triples(extract(zh, "资料显示，青岚控股集团有限公司总部位于郑州市，董事会主席为公司创始人王建国。"))
+    assert ("王建国", "worksFor", "青岚控股集团有限公司") in facts

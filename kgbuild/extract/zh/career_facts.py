@@ -66,6 +66,8 @@ _HOLDS_COMPANY = re.compile(r"持有(?:本公司|公司)|(?:为|系|是)(?:本�
 _BODY_KIND = re.compile(r"(?:一家)?[\u4e00-\u9fff]{0,6}?(?:企业|公司|机构|银行|车企|药企|外企|外资企业)")
 # A post's other name in brackets between the post and the holder (会计机构负责人（会计主管人员）P, 董事会秘书（代行）P)
 _TITLE_GLOSS = re.compile(r"[（(][\u4e00-\u9fff]{2,8}[）)]")
+# 董事会主席为公司创始人P: the founder named after 为 holds the post
+_FOUNDER_HOLDS = re.compile(r"为(?:本公司|公司)?(?:联合)?创始人")
 _POST_HELD_BY = re.compile(r"(?:的)?(" + TITLE_ALT + r")由(.{2,24}?)(?:担任|兼任|出任)")
 
 # A head's post whose word names the kind of body it heads (行长 a bank's, 校长 a school's, 馆长 a museum's or a
@@ -82,12 +84,16 @@ class CareerFacts(ClauseRules):
         text, clause, subject, sentence = scope.text, scope.clause, scope.subject, scope.sentence
         timed, add, place_at = scope.timed, scope.add, scope.place_at
         c, cs = clause.text, clause.start
-        if (m := re.search(r"(?:出生于|生于|出生在|诞生于|出生)", c)) is not None and self._person(subject):
+        m = re.search(r"(?:出生于|生于|出生在|诞生于|出生)", c)
+        # (公司首席科学家P博士，1975年出生: the person the clause before closed with, `_actor`)
+        born_who = (subject if self._person(subject) else self._actor(text, clause, subject, sentence, cs + m.start())
+                    ) if m is not None else None
+        if m is not None and born_who is not None:
             born = [x for x in clause.mentions if self._date(x) and x.end <= cs + m.start()]
             if born:
-                add(subject, "bornOn", born[-1])
+                add(born_who, "bornOn", born[-1])
             place = place_at(cs + m.end())
-            add(subject, "bornIn", place)
+            add(born_who, "bornIn", place)
         elif re.fullmatch(r"\s*\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?生人?\s*", c) and self._person(subject):
             # 鲁望舒，1972年生，经济学博士: a bio's year of birth written with 生 alone
             add(subject, "bornOn", next((x for x in clause.mentions if self._date(x)), None))
@@ -236,7 +242,8 @@ class CareerFacts(ClauseRules):
             ts -= len(_TITLE_RUN_BEFORE.search(text[cs:ts]).group(0))  # type: ignore[union-attr]
             person = next((x for x in clause.mentions if te <= x.start <= te + 8 and self._person(x)
                            and (text[te:x.start] in ("", "为") or _FIELD_EXPERT.fullmatch(text, te, x.start)
-                                or _TITLE_GLOSS.fullmatch(text, te, x.start))),
+                                or _TITLE_GLOSS.fullmatch(text, te, x.start)
+                                or _FOUNDER_HOLDS.fullmatch(text, te, x.start))),
                           None)  # 董事长为钱志远, 馆长为文献学家鲍静姝, 会计机构负责人（会计主管人员）P
             if person is None or m.group(0) in ("创始人", "联合创始人"):
                 continue  # 小米集团创始人雷军: founding it (foundedBy, below) says nothing of working there now

@@ -25,6 +25,10 @@ LEAD_IN = re.compile(r"^(?:\s|于|在|截至|据|近日|目前|此外|同时|另
 # What kind of thing a name is, said right before it (船用电池企业卡勒瓦能源公司): nothing, or a few words ending in
 # a word of kinds.
 KIND_BEFORE_A_NAME = re.compile(r"(?:[\u4e00-\u9fff]{0,8}(?:" + "|".join(wl.DESCRIPTOR_ENDS) + r"))?")
+# A person's honorific and the comma after the name, the clause before a bio's (P博士，1975年出生)
+# (and the bio's year of birth and home between: P博士，1975年出生，湖北宜昌人，毕业于…)
+_CLOSES_CLAUSE = re.compile(r"(?:博士|先生|女士|教授)?[，,]\s*(?:\d{4}年(?:\d{1,2}月)?(?:出生|生)[，,]\s*)?"
+                            r"(?:[\u4e00-\u9fff]{2,8}人[，,]\s*)?")
 # What a writer calls a foreign body before its name (意大利企业X, 德国公司X, 法国车企X): the country's kind word.
 _COUNTRY_KIND = re.compile(r"(?:的)?(?:企业|公司|集团|厂商|车企|药企|银行|机构|财团)")
 # A post (with the field it is in) between an organisation and the person holding it: 大学物理学教授程嘉树.
@@ -266,8 +270,10 @@ class ClauseRules:
         if REFERENCE.match(clause.text.lstrip()) or any(
                 x.end <= verb and not self._date(x) and not self._place(x) for x in clause.mentions):
             return None
+        # (公司首席科学家P博士，1975年出生，毕业于…: the person a title introduced closes the clause before)
         return next((x for x in reversed(sentence) if x.end <= clause.start and self._person(x)
-                     and text.startswith(wl.PERSON_VERBS, x.end)), None)
+                     and (text.startswith(wl.PERSON_VERBS, x.end)
+                          or _CLOSES_CLAUSE.fullmatch(text, x.end, clause.start))), None)
 
     @staticmethod
     def _cut_apart(text: str, a: Mention, b: Mention) -> bool:
