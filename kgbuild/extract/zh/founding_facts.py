@@ -199,6 +199,9 @@ class FoundingFacts(ClauseRules):
                 child = next((x for x in reversed(sentence) if self._org(x) and x.end <= cs and x.name != parent.name
                               and re.search(r"收购[^，。；]{0,6}$", text[max(0, x.start - 12):x.start])), None)
             if child is not None and self._org(child) and self._company(child):
+                # (收购浙江清源水务有限公司51%的股权，清源水务自…起纳入: the short name is the full name's company)
+                child = max((x for x in sentence if self._company(x) and child.name in x.name),
+                            key=lambda x: len(x.name), default=child)
                 add(child, "partOf", parent, timed)
         elif (m := re.search(r"(?:列入|入选|纳入)", c)) is not None:
             listed = next(iter(self._after(clause, cs + m.end())), None)
