@@ -174,3 +174,17 @@ def test_the_chair_is_the_founder(zh: ChineseExtractor) -> None:
     # 董事会主席为公司创始人P: the founder holds the post
     facts = triples(extract(zh, "资料显示，青岚控股集团有限公司总部位于郑州市，董事会主席为公司创始人王建国。"))
     assert ("王建国", "worksFor", "青岚控股集团有限公司") in facts
+
+
+def test_who_goes_on_holding_a_post(zh: ChineseExtractor) -> None:
+    # 原总经理P…不再担任总经理，继续担任公司董事长: the person named last holds the post still
+    facts = triples(extract(zh, DECLARED + "2024年12月，公司聘任罗启航为总经理，原总经理韩竹因工作安排不再担任总经理，"
+                                           "继续担任公司董事长。"))
+    assert ("韩竹", "worksFor", "青岚机械股份有限公司") in facts
+
+
+def test_the_company_bought_is_not_the_news_company(zh: ChineseExtractor) -> None:
+    # a guard: X100%股权由Y…收购完成。同日，公司原财务总监P辞职: 公司 is Y, the buyer, not X
+    facts = triples(extract(zh, "2025年2月26日，河北泓润乳品有限公司100%股权由青岚乳业股份有限公司以4.05亿元收购完成。同日，"
+                                "公司原财务总监王建国因个人原因辞职。"))
+    assert ("王建国", "worksFor", "河北泓润乳品有限公司") not in facts

@@ -56,7 +56,7 @@ _POINTED_KIND = re.compile(r"(?:^|[，、；])\s*该(" + "|".join(_POINTED_ENDS)
 # 陈永华因个人原因辞去职务, 辞去公司董事长职务: who resigns held the post
 # (原董事会秘书P因个人原因辞职 / 辞任 / 不再担任总经理: the same, in other words)
 _RESIGNS = re.compile(r"辞去(?:其|公司|本公司)?(?:在[^，。；]{2,24}?)?(?:[^，。；]{0,12}?)职务"
-                      r"|(?<!接受)(?<!同意)(?:辞职|辞任)|不再(?:担任|出任)")
+                      r"|(?<!接受)(?<!同意)(?:辞职|辞任)")
 # 公司原财务总监P / 本公司董事会秘书P: a post of the report's company right before the person
 _OWN_FORMER_POST = re.compile(r"(?:本公司|(?<![该])公司)(?:原|前任|前)?(?:" + TITLE_ALT + r")$")
 # X持有公司N%的股份 / X为公司控股股东: the sentence's subject holds the report's company
@@ -173,6 +173,10 @@ class CareerFacts(ClauseRules):
                 x.start <= cs + h.start() < x.end for x in clause.mentions if self._person(x))), None)) is not None:
             title_at = _TITLE_IN_LIST_ORDER.search(c[m.end():])
             holder = self._actor(text, clause, subject, sentence, cs + m.start())
+            if holder is None and re.match(r"\s*(?:继续|仍|仍然)$", c[:m.start()]):
+                # 原总经理P因工作安排不再担任总经理，继续担任公司董事长: who goes on holding a post is the person
+                # the sentence named last
+                holder = next((x for x in reversed(sentence) if x.end <= cs and self._person(x)), None)
             if title_at is not None and holder is not None:
                 # the bodies between the verb and the title (this rule's own: the later rules read the chunk's
                 # organisations, scope.orgs, whole)

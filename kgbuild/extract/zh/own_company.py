@@ -24,6 +24,8 @@ _HOLDER = r"(?:控股股东|实际控制人|第一大股东|股东|战略投资�
 _ROLE_BEFORE = re.compile(r"(?:" + _OWN + r"(?:" + _CHILD + r"|" + _HOLDER + r"|(?:以[^，。；]{0,20}?)?(?:收购|持有)"
                           r"|与(?:[\u4e00-\u9fff]{2,8}?(?:企业|公司))?)"
                           r"|(?:全资|控股|参股)子公司|的子公司)$")
+# X（100%股权）由Y…收购: a company another one bought
+_BOUGHT_BY = re.compile(r"[^，。；由]{0,12}由[^，。；]{2,30}?(?:收购|并购)")
 # X为本公司全资子公司 / X系公司控股股东 / X持有公司38.6%的股份: X right before
 _ROLE_AFTER = re.compile(r"(?:为|系|是)" + _OWN + r"(?:" + _CHILD + r"|的?" + _HOLDER + r")|持有" + _OWN)
 # 公司 / 本公司 / 本集团 as a reference (not 公司章程, 公司名称, nor a company's name ending in 公司)
@@ -44,8 +46,8 @@ def beside_own(text: str, m: Mention) -> bool:
     """Whether the text names `m` in a role towards the report's own 公司 (its subsidiary, holder, purchase), or
     as someone's subsidiary (通过控股子公司X经营…), or `m` is an auditor or a law firm (经X会计师事务所审计): never
     the company a report's 公司 is."""
-    if m.name.endswith("事务所") or market_label(m):
-        return True
+    if m.name.endswith("事务所") or market_label(m) or _BOUGHT_BY.match(text, m.end):
+        return True  # (X100%股权由Y以4.05亿元收购: X was bought; the 公司 after it is Y)
     return _ROLE_BEFORE.search(text, max(0, m.start - 30), m.start) is not None or \
         _ROLE_AFTER.match(text, m.end) is not None
 
