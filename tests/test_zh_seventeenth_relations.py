@@ -188,3 +188,11 @@ def test_the_company_bought_is_not_the_news_company(zh: ChineseExtractor) -> Non
     facts = triples(extract(zh, "2025年2月26日，河北泓润乳品有限公司100%股权由青岚乳业股份有限公司以4.05亿元收购完成。同日，"
                                 "公司原财务总监王建国因个人原因辞职。"))
     assert ("王建国", "worksFor", "河北泓润乳品有限公司") not in facts
+
+
+def test_a_numbered_item_in_a_chunk_that_names_no_company(zh: ChineseExtractor) -> None:
+    # 4、公司与X联合研发的“…”…发布 in a later chunk: the document's company made and released it, not the partner
+    facts = _document(zh, DECLARED, "4、公司与武汉大学联合研发的“青岚三号”混合动力装载机于2024年11月在襄阳发布。")
+    assert ("青岚机械股份有限公司", "release", "青岚三号") in facts
+    assert ("青岚三号", "createdBy", "青岚机械股份有限公司") in facts
+    assert ("武汉大学", "release", "青岚三号") not in facts

@@ -28,6 +28,9 @@ _ROLE_BEFORE = re.compile(r"(?:" + _OWN + r"(?:" + _CHILD + r"|" + _HOLDER + r"|
 _BOUGHT_BY = re.compile(r"[^，。；由]{0,12}由[^，。；]{2,30}?(?:收购|并购)")
 # X为本公司全资子公司 / X系公司控股股东 / X持有公司38.6%的股份: X right before
 _ROLE_AFTER = re.compile(r"(?:为|系|是)" + _OWN + r"(?:" + _CHILD + r"|的?" + _HOLDER + r")|持有" + _OWN)
+# A list item's number, then 公司 / 本公司 opening the item (3、公司… / （四）本公司… / 1. 公司…)
+_NUMBERED_OWN = re.compile(r"(?:^|(?<=[\n。；;]))\s*(?:\d{1,2}(?:、|[.．](?!\d))"
+                           r"|[（(](?:[一二三四五六七八九十]{1,3}|\d{1,2})[）)])\s*(本公司|公司|本集团)(?!名称|简称|代码|章程)")
 # 公司 / 本公司 / 本集团 as a reference (not 公司章程, 公司名称, nor a company's name ending in 公司)
 _REFERENCE = re.compile(r"(本公司|本集团)|(?:^|(?<=[，,。；;：:、\s为与及和对向持由在]))(公司)"
                         r"(?!名称|简称|代码|简介|地址|网址|电话|传真|章程|法定代表人|债券|股票)")
@@ -61,12 +64,17 @@ def others_only_stand_in(text: str, mentions: Sequence[Mention], is_company: Cal
         return None
     companies = [m for m in mentions if is_company(m)]
     first = min(companies, key=lambda m: m.start, default=None)
-    if first is None:
-        return None
     said = next((r for r in _REFERENCE.finditer(text)
                  if not any(x.start <= r.start() < x.end for x in mentions)), None)
     if said is None:
         return None
+    if first is None:
+        # 4、公司与武汉大学联合研发的…: a numbered item opening with 公司 in a chunk that names no company
+        opened = _NUMBERED_OWN.search(text)
+        if opened is None:
+            return None
+        at = opened.start(1)
+        return Mention("公司", company_class, at, at + len(opened.group(1)), opened.group(1), kind=kind)
     # (本公司 / 本集团, "this company", is the report's own wherever the chunk declares no company of its own:
     # 阎振川…曾任X副总经理，2021年5月起任本公司董事长)
     if not beside_own(text, first) and not (said.group(1) and not any(m.aliases for m in companies)):
