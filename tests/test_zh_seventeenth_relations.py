@@ -196,3 +196,12 @@ def test_a_numbered_item_in_a_chunk_that_names_no_company(zh: ChineseExtractor) 
     assert ("青岚机械股份有限公司", "release", "青岚三号") in facts
     assert ("青岚三号", "createdBy", "青岚机械股份有限公司") in facts
     assert ("武汉大学", "release", "青岚三号") not in facts
+
+
+def test_a_board_post_with_no_body_in_a_later_chunk(zh: ChineseExtractor) -> None:
+    # 本公司与德国企业X共同出资设立Y。同日，董事会秘书P因个人原因辞职: the report company's post, not X's
+    facts = _document(zh, DECLARED,
+                      "2024年4月，本公司与德国企业韦伯液压公司共同出资设立青岚韦伯液压有限公司。同日，董事会秘书贺兰因个人"
+                      "原因辞职。")
+    assert ("贺兰", "worksFor", "青岚机械股份有限公司") in facts
+    assert ("贺兰", "worksFor", "韦伯液压公司") not in facts

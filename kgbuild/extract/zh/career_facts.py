@@ -10,6 +10,7 @@ from kgbuild.extract.zh.clause_rules import LEAD_IN, TITLE_ALT, ClauseRules, Cla
 from kgbuild.extract.zh.mentions import Mention
 from kgbuild.extract.zh.name_rules import TITLE_RUN as _TITLE_RUN
 from kgbuild.extract.zh.own_company import beside_own, market_label
+from kgbuild.extract.zh.report_reference import STAND_IN_KIND as STAND_IN
 
 # 担任 / 现任…: holding a post (任 alone, but not inside 主任, 聘任, 责任, 任务, 任期…, nor 拟任: a post proposed in a
 # pre-appointment notice, not held)
@@ -281,6 +282,11 @@ class CareerFacts(ClauseRules):
                     # 衢州琅峰投资有限公司持有公司38.6%的股份，为公司控股股东；董事长詹觉民…: the sentence's subject is
                     # the report company's holder, and a post with no body named is the report company's
                     org = topic_org
+                elif topic_org is not None and topic_org.kind == STAND_IN and topic_org.name != subject.name \
+                        and subject.end <= max(text.rfind(e, 0, cs) for e in "。！？\n"):
+                    # 同日，董事会秘书P因个人原因辞职 in a report's chunk that said 本公司: a post with no body in a
+                    # sentence that names none is the report company's, not the chunk's first name's
+                    org = topic_org
             if org is None and last_post is not None and re.fullmatch(r"(?:、|和|及|以及)(?:时任|原|现任)?",
                                                                        text[last_post[0].end:ts]):
                 org = last_post[1]  # 蓝鲸物流集团董事长王海涛、总裁李静: the titles of one list are one company's
@@ -304,6 +310,10 @@ class CareerFacts(ClauseRules):
         named = next((x for x in clause.mentions if cs + m.start() <= x.start and x.end <= cs + m.end()
                       and self._org(x)), None)
         post_of = named or (subject if self._org(subject) else None) or self._last_org(sentence, cs) or topic_org
+        if not named and topic_org is not None and topic_org.kind == STAND_IN and self._org(subject) \
+                and subject.name != topic_org.name and not self._last_org(sentence, cs) \
+                and subject.end <= max(scope.text.rfind(e, 0, cs) for e in "。！？\n"):
+            post_of = topic_org  # (the same in a report's chunk: not the chunk's first name, named sentences before)
         if post_of is not None and market_label(post_of):
             post_of = None  # 港股上市公司 (where the company named after it is listed) employs no one
         if who is not None and not named and topic_org is not None and _OWN_FORMER_POST.search(
