@@ -9,6 +9,8 @@ from kgbuild.extract.zh import word_lists as wl
 from kgbuild.extract.zh.clause_rules import LEAD_IN, TITLE_ALT, ClauseRules, ClauseScope
 from kgbuild.extract.zh.mentions import Mention
 from kgbuild.extract.zh.name_rules import TITLE_RUN as _TITLE_RUN
+from kgbuild.extract.zh.own_company import beside_own, market_label
+from kgbuild.extract.zh.report_reference import STAND_IN_KIND as STAND_IN
 
 # 担任 / 现任…: holding a post (任 alone, but not inside 主任, 聘任, 责任, 任务, 任期…, nor 拟任: a post proposed in a
 # pre-appointment notice, not held)
@@ -28,7 +30,8 @@ _FIELD_BETWEEN = re.compile(r"[\u4e00-\u9fff]{1,6}?(?:学|系|专业|学院)")
 _JOB_VERB = re.compile(r"(?:曾任|现任|现为|历任|此前任|曾担任|曾是|先后任)")
 _JOB_AFTER_BODY = re.compile(r"[\u4e00-\u9fff]{0,6}?(?:系|专业|学院|研究室|实验室|中心|科)?"
                              r"(?:结构|高级|资深|首席|主任|副主任|主治|助理)?"
-                             r"(?:研究员|副研究员|教授|副教授|讲师|设计师|工程师|医师|医生|编辑|记者|律师|教师|教员)")
+                             r"(?:研究员|副研究员|教授|副教授|讲师|设计师|工程师|医师|医生|编辑|记者|律师|教师|教员|"
+                             r"证券事务代表)")
 
 
 def _next_to(text: str, m: Mention, pos: int) -> bool:
@@ -44,19 +47,28 @@ _TITLE = re.compile(TITLE_ALT)  # longest title first
 _TITLE_IN_LIST_ORDER = re.compile("|".join(wl.EXECUTIVE_TITLES))  # the first title after a post verb
 # 公司董事长: a post of the report's company
 _COMPANY_POST = re.compile(r"(?:^|[^该])(?:本公司|公司)(?:" + TITLE_ALT + ")")
-_COMPANY_TITLES_BEFORE = re.compile(r"(?:本公司|该公司|公司|集团|本行|该行)(?:轮值|执行|联席)?(?:(?:" + TITLE_ALT
-                                    + r")兼)*$")
+# (对公司时任董事长P给予警告: 时任 / 原 / 现任 between 公司 and the post, a post held then, now or before)
+_COMPANY_TITLES_BEFORE = re.compile(r"(?:(?:本公司|(?<!该)公司)(?:时任|现任|原|前任)?|该公司|集团|本行|该行)"
+                                    r"(?:轮值|执行|联席)?(?:(?:" + TITLE_ALT + r")兼)*$")
 # 该所 / 该院 / 该校…: the kind a pointer names, and the endings of the bodies it can point at.
 _POINTED_ENDS = {"所": ("所",), "院": ("院",), "校": ("大学", "学院", "学校", "中学", "小学"), "馆": ("馆",),
                  "行": ("银行", "分行", "支行"), "中心": ("中心",), "会": ("会",), "厂": ("厂",)}
 _POINTED_KIND = re.compile(r"(?:^|[，、；])\s*该(" + "|".join(_POINTED_ENDS) + r")(?:现任|新任|原|前)?$")
 # 陈永华因个人原因辞去职务, 辞去公司董事长职务: who resigns held the post
-_RESIGNS = re.compile(r"辞去(?:其|公司|本公司)?(?:在[^，。；]{2,24}?)?(?:[^，。；]{0,12}?)职务")
+# (原董事会秘书P因个人原因辞职 / 辞任 / 不再担任总经理: the same, in other words)
+_RESIGNS = re.compile(r"辞去(?:其|公司|本公司)?(?:在[^，。；]{2,24}?)?(?:[^，。；]{0,12}?)职务"
+                      r"|(?<!接受)(?<!同意)(?:辞职|辞任)")
+# 公司原财务总监P / 本公司董事会秘书P: a post of the report's company right before the person
+_OWN_FORMER_POST = re.compile(r"(?:本公司|(?<![该])公司)(?:原|前任|前)?(?:" + TITLE_ALT + r")$")
 # X持有公司N%的股份 / X为公司控股股东: the sentence's subject holds the report's company
 _HOLDS_COMPANY = re.compile(r"持有(?:本公司|公司)|(?:为|系|是)(?:本公司|公司)的?"
                             r"(?:控股股东|实际控制人|第一大股东|股东)")
 # What a text says of a body before naming it, after 在: its country and kind (德国企业, 美资公司), or 一家….
 _BODY_KIND = re.compile(r"(?:一家)?[\u4e00-\u9fff]{0,6}?(?:企业|公司|机构|银行|车企|药企|外企|外资企业)")
+# A post's other name in brackets between the post and the holder (会计机构负责人（会计主管人员）P, 董事会秘书（代行）P)
+_TITLE_GLOSS = re.compile(r"[（(][\u4e00-\u9fff]{2,8}[）)]")
+# 董事会主席为公司创始人P: the founder named after 为 holds the post
+_FOUNDER_HOLDS = re.compile(r"为(?:本公司|公司)?(?:联合)?创始人")
 _POST_HELD_BY = re.compile(r"(?:的)?(" + TITLE_ALT + r")由(.{2,24}?)(?:担任|兼任|出任)")
 
 # A head's post whose word names the kind of body it heads (行长 a bank's, 校长 a school's, 馆长 a museum's or a
@@ -73,15 +85,29 @@ class CareerFacts(ClauseRules):
         text, clause, subject, sentence = scope.text, scope.clause, scope.subject, scope.sentence
         timed, add, place_at = scope.timed, scope.add, scope.place_at
         c, cs = clause.text, clause.start
-        if (m := re.search(r"(?:出生于|生于|出生在|诞生于|出生)", c)) is not None and self._person(subject):
+        m = re.search(r"(?:出生于|生于|出生在|诞生于|出生)", c)
+        # (公司首席科学家P博士，1975年出生: the person the clause before closed with, `_actor`)
+        born_who = (subject if self._person(subject) else self._actor(text, clause, subject, sentence, cs + m.start())
+                    ) if m is not None else None
+        if m is not None and born_who is not None:
             born = [x for x in clause.mentions if self._date(x) and x.end <= cs + m.start()]
             if born:
-                add(subject, "bornOn", born[-1])
+                add(born_who, "bornOn", born[-1])
             place = place_at(cs + m.end())
-            add(subject, "bornIn", place)
+            add(born_who, "bornIn", place)
         elif re.fullmatch(r"\s*\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?生人?\s*", c) and self._person(subject):
             # 鲁望舒，1972年生，经济学博士: a bio's year of birth written with 生 alone
             add(subject, "bornOn", next((x for x in clause.mentions if self._date(x)), None))
+        if (native := re.fullmatch(r"\s*(?:籍贯)?[\u4e00-\u9fff]{2,12}?人\s*", c)) is not None \
+                and (person := subject if self._person(subject) else next(
+                    (x for x in reversed(sentence) if x.end <= cs and self._person(x)), None)) is not None \
+                and re.match(r"\s*[，,]?\s*\d{4}年(?:\d{1,2}月)?(?:出生|生)[，,]", text[person.end:cs]):
+            # 罗启航，1975年出生，湖北宜昌人，毕业于…: a bio's clause after the year of birth that is only places and
+            # 人 says where the person comes from (the most specific place of the run)
+            home = next((x for x in clause.mentions if self._place(x) and x.end == cs + native.end() - 1
+                         - (len(c) - len(c.rstrip()))), None)
+            if home is not None and all(self._place(x) for x in clause.mentions):
+                add(person, "bornIn", home)
         degree = re.search(r"(?:获|获得|取得)(?P<school>[\u4e00-\u9fff]{2,20}?)(?:[\u4e00-\u9fff]{0,8}?)"
                            r"(?:学士|硕士|博士)学位", c)
         degree_at = re.search(r"在(?P<school>[\u4e00-\u9fff]{2,20}?)(?:获得|获|取得)[\u4e00-\u9fff]{0,8}?"
@@ -148,6 +174,10 @@ class CareerFacts(ClauseRules):
                 x.start <= cs + h.start() < x.end for x in clause.mentions if self._person(x))), None)) is not None:
             title_at = _TITLE_IN_LIST_ORDER.search(c[m.end():])
             holder = self._actor(text, clause, subject, sentence, cs + m.start())
+            if holder is None and re.match(r"\s*(?:继续|仍|仍然)$", c[:m.start()]):
+                # 原总经理P因工作安排不再担任总经理，继续担任公司董事长: who goes on holding a post is the person
+                # the sentence named last
+                holder = next((x for x in reversed(sentence) if x.end <= cs and self._person(x)), None)
             if title_at is not None and holder is not None:
                 # the bodies between the verb and the title (this rule's own: the later rules read the chunk's
                 # organisations, scope.orgs, whole)
@@ -159,6 +189,11 @@ class CareerFacts(ClauseRules):
                 employer = bodies[0] if bodies else ((self._last_org(
                     [x for x in sentence if self._company(x)] if ref and ref.group(0).endswith("公司") else sentence,
                     cs) or (topic_org if not ref.group(0).startswith("该") else None)) if ref else None)
+                if not bodies and ref is not None and topic_org is not None and (ref.group(0) == "本公司" or (
+                        ref.group(0) == "公司" and employer is not None and beside_own(text, employer))):
+                    # X为本公司战略投资者，其委派的董事P现任本公司副董事长: 本公司 is the report's own company, and so
+                    # is 公司 after a company named as its holder or subsidiary (`own_company`)
+                    employer = topic_org
                 sentence_at = max(text.rfind(e, 0, cs) for e in "。！？\n") + 1
                 if employer is None and re.fullmatch(r"\s*(?:担任|出任|现任|任)", text[holder.end:cs + m.end()]) \
                         and _TITLE.match(c[m.end():]) and _COMPANY_POST.search(text[sentence_at:cs]):
@@ -211,8 +246,10 @@ class CareerFacts(ClauseRules):
             te = _TITLE_RUN.match(text, te).end()  # type: ignore[union-attr]
             ts -= len(_TITLE_RUN_BEFORE.search(text[cs:ts]).group(0))  # type: ignore[union-attr]
             person = next((x for x in clause.mentions if te <= x.start <= te + 8 and self._person(x)
-                           and (text[te:x.start] in ("", "为") or _FIELD_EXPERT.fullmatch(text, te, x.start))),
-                          None)  # 董事长为钱志远, 馆长为文献学家鲍静姝
+                           and (text[te:x.start] in ("", "为") or _FIELD_EXPERT.fullmatch(text, te, x.start)
+                                or _TITLE_GLOSS.fullmatch(text, te, x.start)
+                                or _FOUNDER_HOLDS.fullmatch(text, te, x.start))),
+                          None)  # 董事长为钱志远, 馆长为文献学家鲍静姝, 会计机构负责人（会计主管人员）P
             if person is None or m.group(0) in ("创始人", "联合创始人"):
                 continue  # 小米集团创始人雷军: founding it (foundedBy, below) says nothing of working there now
             org = next((x for x in clause.mentions if x.end in (ts, ts - 1) and self._org(x)), None)
@@ -245,7 +282,13 @@ class CareerFacts(ClauseRules):
                     # 衢州琅峰投资有限公司持有公司38.6%的股份，为公司控股股东；董事长詹觉民…: the sentence's subject is
                     # the report company's holder, and a post with no body named is the report company's
                     org = topic_org
-            if org is None and last_post is not None and text[last_post[0].end:ts] in ("、", "和", "及", "以及"):
+                elif topic_org is not None and topic_org.kind == STAND_IN and topic_org.name != subject.name \
+                        and subject.end <= max(text.rfind(e, 0, cs) for e in "。！？\n"):
+                    # 同日，董事会秘书P因个人原因辞职 in a report's chunk that said 本公司: a post with no body in a
+                    # sentence that names none is the report company's, not the chunk's first name's
+                    org = topic_org
+            if org is None and last_post is not None and re.fullmatch(r"(?:、|和|及|以及)(?:时任|原|现任)?",
+                                                                       text[last_post[0].end:ts]):
                 org = last_post[1]  # 蓝鲸物流集团董事长王海涛、总裁李静: the titles of one list are one company's
             add(person, "worksFor", org)
             last_post = (person, org)
@@ -267,6 +310,16 @@ class CareerFacts(ClauseRules):
         named = next((x for x in clause.mentions if cs + m.start() <= x.start and x.end <= cs + m.end()
                       and self._org(x)), None)
         post_of = named or (subject if self._org(subject) else None) or self._last_org(sentence, cs) or topic_org
+        if not named and topic_org is not None and topic_org.kind == STAND_IN and self._org(subject) \
+                and subject.name != topic_org.name and not self._last_org(sentence, cs) \
+                and subject.end <= max(scope.text.rfind(e, 0, cs) for e in "。！？\n"):
+            post_of = topic_org  # (the same in a report's chunk: not the chunk's first name, named sentences before)
+        if post_of is not None and market_label(post_of):
+            post_of = None  # 港股上市公司 (where the company named after it is listed) employs no one
+        if who is not None and not named and topic_org is not None and _OWN_FORMER_POST.search(
+                scope.text, max(0, who.start - 16), who.start):
+            # 同日，公司原财务总监P因个人原因辞职: the post is the report company's, whatever the sentence named before
+            post_of = topic_org
         # (原总经理吴德胜…辞去职务: a former holder worked there too; 30 of the 34 such names in the labelled sets are
         # labelled so, and the graph keeps former posts, as 曾任 does)
         add(who, "worksFor", post_of)

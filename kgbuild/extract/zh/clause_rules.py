@@ -25,6 +25,12 @@ LEAD_IN = re.compile(r"^(?:\s|于|在|截至|据|近日|目前|此外|同时|另
 # What kind of thing a name is, said right before it (船用电池企业卡勒瓦能源公司): nothing, or a few words ending in
 # a word of kinds.
 KIND_BEFORE_A_NAME = re.compile(r"(?:[\u4e00-\u9fff]{0,8}(?:" + "|".join(wl.DESCRIPTOR_ENDS) + r"))?")
+# A person's honorific and the comma after the name, the clause before a bio's (P博士，1975年出生)
+# (and the bio's year of birth and home between: P博士，1975年出生，湖北宜昌人，毕业于…)
+_CLOSES_CLAUSE = re.compile(r"(?:博士|先生|女士|教授)?[，,]\s*(?:\d{4}年(?:\d{1,2}月)?(?:出生|生)[，,]\s*)?"
+                            r"(?:[\u4e00-\u9fff]{2,8}人[，,]\s*)?")
+# What a writer calls a foreign body before its name (意大利企业X, 德国公司X, 法国车企X): the country's kind word.
+_COUNTRY_KIND = re.compile(r"(?:的)?(?:企业|公司|集团|厂商|车企|药企|银行|机构|财团)")
 # A post (with the field it is in) between an organisation and the person holding it: 大学物理学教授程嘉树.
 POST_BETWEEN = re.compile(r"(?:[\u4e00-\u9fff]{1,6}?(?:学|系|专业|学院))?(?:"
                            + "|".join(sorted((*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES), key=len, reverse=True)) + ")")
@@ -189,10 +195,18 @@ class ClauseRules:
         """The names of the kind listed from `pos` on (A、B和C), stopping at the first thing that is not one.
         `loose`: quoted names with their kinds after them (“云储”系列储能电站和“岭峰”户用储能设备)."""
         out: list[Mention] = []
-        for x in self._after(clause, pos):
+        after = self._after(clause, pos)
+        skipped: Mention | None = None  # a country said of the name after it (与意大利企业X): where, not who
+        for i, x in enumerate(after):
             if not kind(x):
+                nxt = after[i + 1] if i + 1 < len(after) else None
+                if skipped is None and self._place(x) and nxt is not None and kind(nxt) \
+                        and _COUNTRY_KIND.fullmatch(clause.text, x.end - clause.start, nxt.start - clause.start):
+                    skipped = x
+                    continue
                 break
-            gap = clause.text[out[-1].end - clause.start:x.start - clause.start] if out else ""
+            gap = clause.text[out[-1].end - clause.start:(skipped or x).start - clause.start] if out else ""
+            skipped = None
             joint = (r"[”」』》\"]?[\u4e00-\u9fffA-Za-z0-9]{0,10}?[、和及与以及]{1,2}[\u4e00-\u9fff]{0,10}"
                      r"[“「『《\"]?") if loose \
                 else r"[、和及与以及]{1,2}" + KIN + NATURAL_PERSON
@@ -256,8 +270,10 @@ class ClauseRules:
         if REFERENCE.match(clause.text.lstrip()) or any(
                 x.end <= verb and not self._date(x) and not self._place(x) for x in clause.mentions):
             return None
+        # (公司首席科学家P博士，1975年出生，毕业于…: the person a title introduced closes the clause before)
         return next((x for x in reversed(sentence) if x.end <= clause.start and self._person(x)
-                     and text.startswith(wl.PERSON_VERBS, x.end)), None)
+                     and (text.startswith(wl.PERSON_VERBS, x.end)
+                          or _CLOSES_CLAUSE.fullmatch(text, x.end, clause.start))), None)
 
     @staticmethod
     def _cut_apart(text: str, a: Mention, b: Mention) -> bool:

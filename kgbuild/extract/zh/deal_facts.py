@@ -89,7 +89,10 @@ class DealFacts(ClauseRules):
             parties = self._listed_before(clause, cs + m.start(), self._org)
             if len(parties) < 2 or parties[-1].end != cs + m.start():
                 parties = [subject]
-            if not self._org(subject) and re.search(r"由[^，。；]{0,30}$", c[:m.start()]):
+            if self._org(subject) and subject.start > cs + m.start() \
+                    and re.search(r"由[^，。；]{0,30}$", c[:m.start()]):
+                parties = []  # (由公司与X合资设立的Y于…投产: Y is what they founded, no party to a cooperation)
+            elif not self._org(subject) and re.search(r"由[^，。；]{0,30}$", c[:m.start()]):
                 # 该药由沪渊生物与复旦大学药学院合作研发: the makers after 由 work together, not the thing they made
                 # (该产品由公司与太原理工大学合作研发: a report's 公司 is its company)
                 parties = [x for x in clause.mentions if x.end == cs + m.start() and self._org(x)] or (

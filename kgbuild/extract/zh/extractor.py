@@ -29,6 +29,7 @@ from kgbuild.extract.zh.lexicon import build_lexicon, rules_for
 from kgbuild.extract.zh.mentions import Mention, find_mentions
 from kgbuild.extract.zh.open_mentions import OpenNameFinder
 from kgbuild.extract.zh.open_relations import OpenEvent, OpenFact, OpenRelationRules
+from kgbuild.extract.zh.own_company import others_only_stand_in
 from kgbuild.extract.zh.pair_candidates import PairRow, pair_candidates
 from kgbuild.extract.zh.pair_model import decide
 from kgbuild.extract.zh.relations import RelationRules, Triple, sentences
@@ -210,7 +211,8 @@ class ChineseExtractor:
             cells = [(m.start, m.end) for m in tables.mentions] + tables.labels
             kept = [m for m in kept if not any(s <= m.start and m.end <= e for s, e in cells)] + tables.mentions
             named = [m for m in named if m in kept] + tables.mentions
-        stand_in = report_stand_in(text, named, self.open_rules._company, self._company_class)
+        stand_in = report_stand_in(text, named, self.open_rules._company, self._company_class) or \
+            others_only_stand_in(text, named, self.open_rules._company, self._company_class, STAND_IN_KIND)
         # (the table's stand-in and the prose's are both named 公司: one node of the chunk, whatever word was written)
         open_facts, events = self.open_rules.chunk(text, named, opened.values, stand_in)
         declaring = {id(m) for m in report_declared(text, named, self.open_rules._company)}
@@ -228,7 +230,7 @@ class ChineseExtractor:
                     if m.name not in BROAD_REGIONS or m.name in used or m.spg_class not in self._misread_regions]
         return self._records(chunk, kept, triples, aliases + opened.aliases, open_facts, events,
                              (text, tokens, rows),
-                             self.open_rules.chunk_company(named) if stand_in is not None or made else None,
+                             self.open_rules.chunk_company(named, text) if stand_in is not None or made else None,
                              declaring)
 
     def _records(self, chunk: Chunk, mentions: list[Mention], triples: list[Triple],

@@ -18,6 +18,8 @@ _FORMER_POST = re.compile(r"(?:曾任|曾在|毕业于|来自)[^，。；、和�
 # What the founder is, said between 为 and the name (创始人为药学博士P, 创始人是旅美学者P): a field and a degree or a
 # calling, no name
 _FOUNDER_IS = re.compile(r"[\u4e00-\u9fff]{0,4}?(?:博士|硕士|教授|学者|专家|工程师|医生|律师|企业家)")
+# 纳入公司合并报表范围 / 纳入本集团合并财务报表范围 / 纳入X的合并报表范围: consolidated, so a subsidiary (not a list)
+_CONSOLIDATED = re.compile(r"纳入(?P<whose>本公司|公司|本集团|集团|[^，。；]{2,30}?的?|)(?:合并)(?:财务)?报表(?:范围)?")
 _KIND_OF_NEW = re.compile(r"(?:一家)?(?:控股|全资|合资|参股)?(?:子公司|公司|企业)?")
 
 
@@ -75,7 +77,8 @@ class FoundingFacts(ClauseRules):
                           and text[x.start - 1:x.start] == "在"), None)
             add(org, "foundedBy", founder, timed + ([("地点", place)] if place else []))
         # (the founders' full names may be long: 由甘肃河西农垦投资集团有限公司与张掖市祁连农业发展有限公司共同发起设立)
-        m = re.search(r"由([^，。；]{1,64}?)(?:共同|联合)?(?:出资)?(?:创办|创立|创建|发起|组建|设立|新设)(?:的)?", c)
+        m = re.search(r"由([^，。；]{1,64}?)(?:共同|联合)?(?:出资|合资)?"
+                      r"(?:创办|创立|创建|发起|组建|设立|新设)(?:的)?", c)
         if m is not None:
             # 由严修和张伯苓于1919年创办: every founder listed; 由A和B共同出资设立的X: X is what they founded
             # 由暨南大学毕业的赖宗翰于2015年…创办: what is said of the founder before 的 names no founder
@@ -86,6 +89,9 @@ class FoundingFacts(ClauseRules):
                 self._person(x) and x.start == cs + m.start(1) + long.end() for x in clause.mentions) else None
             founders = self._listed(clause, described_at if described_at is not None else cs + m.start(1) + (
                 described.end() if described else -1), lambda x: self._person(x) or self._org(x))
+            if re.match(r"(?:本公司|公司|本集团)[与和及]", m.group(1)) and scope.topic_org is not None:
+                # 由公司与意大利企业X合资设立的Y: a report's 公司 is the first founder
+                founders = [scope.topic_org, *founders]
             # 由中国科学技术大学教授程嘉树…创办: the founder is the person after the school and the post
             founders = [next((p for p in clause.mentions if self._person(p) and p.start > x.end
                               and POST_BETWEEN.fullmatch(text[x.end:p.start])), x) for x in founders]
@@ -167,6 +173,7 @@ class FoundingFacts(ClauseRules):
     def _predecessors_and_lists(self, scope: ClauseScope) -> None:
         """前身为 X, 1897年创建的 X, 列入 / 入选 a list."""
         clause, subject, timed, add = scope.clause, scope.subject, scope.timed, scope.add
+        text, sentence = scope.text, scope.sentence
         c, cs = clause.text, clause.start
         if (m := re.search(r"前身(?:为|是)", c)) is not None:
             # 前身是1897年创建的求是书院: the name, not the date of its founding
@@ -176,7 +183,27 @@ class FoundingFacts(ClauseRules):
             date = next((x for x in clause.mentions if self._date(x) and x.end == cs + m.start()), None)
             founded = next((x for x in clause.mentions if x.start == cs + m.end() and self._org(x)), None)
             add(founded, "foundedOn", date)
-        if (m := re.search(r"(?:列入|入选|纳入)", c)) is not None:
+        if (m := _CONSOLIDATED.search(c)) is not None:
+            # …收购X 70%的股权，该公司自2024年9月起纳入公司合并报表范围: the company the clause is about is the
+            # consolidating company's subsidiary from then on (a report's 公司 / 本集团, or the body named before
+            # 合并报表)
+            parent = next((x for x in clause.mentions if self._org(x) and x.end in (cs + m.end("whose"),
+                                                                                     cs + m.end("whose") - 1)),
+                          None) if m.group("whose") else None
+            parent = parent or (scope.topic_org if m.group("whose") in ("", "本公司", "公司", "本集团", "集团")
+                                else None)
+            child: Mention | None = subject
+            if parent is not None and (subject is parent or subject.name == parent.name):
+                # 公司以…收购X，并于…纳入合并报表范围: the clause goes on with the buyer; what it consolidates is the
+                # company bought in the sentence
+                child = next((x for x in reversed(sentence) if self._org(x) and x.end <= cs and x.name != parent.name
+                              and re.search(r"收购[^，。；]{0,6}$", text[max(0, x.start - 12):x.start])), None)
+            if child is not None and self._org(child) and self._company(child):
+                # (收购浙江清源水务有限公司51%的股权，清源水务自…起纳入: the short name is the full name's company)
+                child = max((x for x in sentence if self._company(x) and child.name in x.name),
+                            key=lambda x: len(x.name), default=child)
+                add(child, "partOf", parent, timed)
+        elif (m := re.search(r"(?:列入|入选|纳入)", c)) is not None:
             listed = next(iter(self._after(clause, cs + m.end())), None)
             # 列入2023年中国企业500强榜单: a list named with its year is one name, not the year
             named = re.match(r"((?:\d{4}年度?)?[\u4e00-\u9fff0-9]{2,20}?(?:名录|名单|榜单|目录))", c[m.end():])

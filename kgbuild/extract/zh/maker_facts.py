@@ -56,8 +56,10 @@ class MakerFacts(ClauseRules):
                               and x.end <= cs + maker_said.end(1)), None)
                 add(maker, "release", subject, timed + ([("地点", place)] if place else []))
             made_before = re.search(r"(?:联合|共同|合作|自主)?(?:研制|研发|开发|设计|制造)的", c[:m.start()])
+            # (公司与X联合研发的“…”…发布 in a later chunk: 公司 is the document's stand-in, written elsewhere)
+            own_opens = subject is topic_org and re.match(r"\s*(?:本公司|公司|本集团)", c) is not None
             if product is None and maker_said is None and made_before is not None and self._org(subject) \
-                    and cs <= subject.start and subject.end <= cs + made_before.start():
+                    and (own_opens or (cs <= subject.start and subject.end <= cs + made_before.start())):
                 # 嵘川轴承与郑州大学联合研发的“嵘川R9”系列主轴轴承在洛阳发布: the company the clause opens with made
                 # the work after 的 and releases it (the partner after 与 made it too, and released nothing)
                 work = next((x for x in clause.mentions if x.kind in ("quote", "title")

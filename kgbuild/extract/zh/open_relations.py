@@ -40,6 +40,7 @@ from kgbuild.extract.zh.figure_facts import FigureFacts
 from kgbuild.extract.zh.founding_facts import FoundingFacts
 from kgbuild.extract.zh.maker_facts import WORK_MAKER, MakerFacts
 from kgbuild.extract.zh.mentions import Mention
+from kgbuild.extract.zh.own_company import beside_own
 from kgbuild.extract.zh.owner_facts import OwnerFacts
 from kgbuild.extract.zh.place_facts import PlaceFacts
 from kgbuild.extract.zh.report_facts import ReportFacts
@@ -108,10 +109,21 @@ class OpenEvent:
 
 
 
+# 经X会计师事务所（特殊普通合伙）审计 / 经公司第四届董事会第十二次会议审议: a clause that frames the sentence with who
+# audited or reviewed it
+_AUDIT_FRAME = re.compile(r"\s*经[^，。；]{2,40}?(?:审计|审议|审阅|鉴证)\s*")
+# A clause that opens with a subsidiary's kind and then its name (控股子公司X…, 全资子公司X…)
+_CHILD_OPENS = re.compile(r"\s*(?:全资|控股|参股)子公司")
+# A list item's number opening a clause (3、 / 1. / （四） / (2)), not an amount (1.5亿元)
+_LIST_NUMBER = re.compile(r"\s*(?:\d{1,2}(?:、|[.．](?!\d))|[（(](?:[一二三四五六七八九十]{1,3}|\d{1,2})[）)])\s*")
+
+
 def _split(text: str, start: int, end: int, mentions: list[Mention], values: list[Mention]) -> list[Clause]:
     out: list[Clause] = []
     pos = start
     for m in [*_CLAUSE_END.finditer(text, start, end), None]:
+        if (number := _LIST_NUMBER.match(text, pos)) is not None:
+            pos = number.end()  # 3、公司全资子公司X…: an item's number says nothing; the clause opens after it
         stop = m.start() if m else end
         if stop > pos:
             out.append(Clause(pos, stop, text[pos:stop], [x for x in mentions if pos <= x.start and x.end <= stop],
@@ -127,10 +139,15 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
 
     # ------------------------------------------------------------------ the chunk
 
-    def chunk_company(self, mentions: list[Mention]) -> Mention | None:
+    def chunk_company(self, mentions: list[Mention], text: str | None = None) -> Mention | None:
         """The organisation 公司 / 本公司 / 集团 stands for in a chunk that names it: a company, never a school or an
         agency the report names (公司与清华大学、浙江大学分别共建…: 公司 is not 清华大学); one with a short name
-        first."""
+        first. With the chunk's `text`, never a company named in a role towards 公司 (its subsidiary, holder or
+        purchase: `own_company.beside_own`)."""
+        if text is not None:
+            # (a company the chunk declares its 公司, 以下简称“公司”, stays whatever role it is named in)
+            mentions = [m for m in mentions if not (self._company(m) and beside_own(text, m) and not any(
+                a in ("公司", "本公司", "本集团") for a in m.aliases))]
         return next((m for m in mentions if self._org(m) and m.aliases and self._company(m)), None) or next(
             (m for m in mentions if self._org(m) and self._company(m)), None)
 
@@ -139,10 +156,13 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
         """`document_org`: the stand-in for the document's company, where the chunk says 公司 before naming any
         (`report_reference.stand_in`)."""
         facts: list[OpenFact] = []
-        topic_org = document_org or self.chunk_company(mentions)
+        topic_org = document_org or self.chunk_company(mentions, text)
         # what the chunk is about: its first name, unless a place after a verb (鼓浪屿位于福建省…: not 福建省)
+        # (经容诚会计师事务所审计，2024年度X实现…: the auditor that framed the sentence is not what it is about)
+        framed = [(f.start(), f.end()) for f in _AUDIT_FRAME.finditer(text)]
         topic = next((m for m in mentions if not self._date(m) and not (self._place(m) and not LEAD_IN.match(
-            text[max(text.rfind(e, 0, m.start) for e in "。！？\n") + 1:m.start]))), None)
+            text[max(text.rfind(e, 0, m.start) for e in "。！？\n") + 1:m.start]))
+            and not any(s <= m.start < e for s, e in framed)), None)
         orgs = [m for m in mentions if self._org(m)]
         works = [m for m in mentions if m.kind in ("quote", "title")]
         pos = 0
@@ -168,6 +188,12 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
                 (m for m in clause.mentions if m.kind == "quote" and re.fullmatch(
                     r"[\u4e00-\u9fff]{1,10}[“\"「『]|\d[\d.]*[\u4e00-\u9fff]{2,12}[“\"「『]",
                     text[clause.start + made.end():m.start])), None)  # (由…建造的21万吨级散货船“明洲远航”轮)
+        if (child := _CHILD_OPENS.match(clause.text)) is not None:
+            # …；控股子公司福建X有限公司（公司持股60%）2024年实现营业收入…: the subsidiary the clause opens with
+            named_child = next((m for m in clause.mentions if m.start == clause.start + child.end() and self._org(m)),
+                               None)
+            if named_child is not None:
+                return named_child
         # (总部位于杭州市滨江区的篁岭物流成立于2016年: the company whose seat it is)
         where = re.match(r"\s*(?:(?:总部)?(?:位于|地处|坐落于|坐落在|设在)[^，。；]{2,20}?"
                          r"|在[^，。；]{2,20}?(?:上市|挂牌))的", clause.text)
@@ -210,13 +236,14 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
         for clause in clauses:
             pointed_now = False  # whether the clause's subject is the name 前者 / 后者 / 该子公司 points at
             pointing = _UNNAMED_CLAUSE.match(clause.text) or pointing
-            if re.match(r"\s*(?:据|根据|援引)", clause.text):
-                continue  # 据新华社报道: the source of the news, not what it is about
+            if re.match(r"\s*(?:据|根据|援引)", clause.text) or _AUDIT_FRAME.fullmatch(clause.text):
+                continue  # 据新华社报道: the source of the news, not what it is about (经X审计: who audited it)
             # a report's 公司 points back: at the chunk's company where it was named by the end of this clause, else
             # at a company named before (…拥有授权专利213项。2024年度公司研发投入…。黄卓然此前曾任丰禾饲料集团有限公司
             # 副总裁: 公司 is not 丰禾, named only later)
+            # (never a company named as 公司's holder, subsidiary or auditor: `own_company.beside_own`)
             topic_org = chunk_org if chunk_org is None or chunk_org.start < clause.end else next(
-                (m for m in orgs if self._company(m) and m.end <= clause.start), None)
+                (m for m in orgs if self._company(m) and m.end <= clause.start and not beside_own(text, m)), None)
             own = self._own_subject(clause, text)
             if own is not None and (child_at := _CHILD_AFTER.match(text, own.end)) is not None:
                 # 中国石油…集团有限公司的全资子公司中国石油国际…有限公司总部设在北京: the subsidiary is the subject;
@@ -267,8 +294,16 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
                     # 甲公司收购了乙公司。该公司于2010年…上市: 该公司 is the company named last before, 公司 the
                     # report's
                     # (该公司成为桂垣糖业的全资子公司: not a company the clause names itself)
+                    # (其12英寸晶圆厂于…量产。该公司由…设立: a plant is no company 该公司 points at)
                     own = self._pointed_at("该", [m for m in orgs if self._company(m) and all(
-                        m.name != x.name for x in clause.mentions)], clause.start) or topic_org
+                        m.name != x.name for x in clause.mentions) and not m.name.endswith(("厂", "基地", "工厂"))],
+                        clause.start) or topic_org
+                    if sentence_subject is not None and own is not None and own.name != sentence_subject.name:
+                        # 公司以3.6亿元收购X，该公司成立于2014年，总部位于…: 该公司 turns the sentence to X, as 后者
+                        # does; the clauses after it with no subject of their own speak of X, and the dates of the
+                        # earlier ones are not X's
+                        pointed_now = True
+                        dates_from = clause.start
                 if ref.group(0) == "其" and sentence_subject is not None and self._org(sentence_subject) \
                         and sentence_subject.kind != "unnamed":
                     # 粤鲜坊成立于2015年，总部位于…，其创始人P…: 其 is the organisation the sentence is about, not the

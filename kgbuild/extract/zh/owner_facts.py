@@ -28,6 +28,8 @@ _LIST_OPENS = re.compile(r"\s*(?:分别为|分别是|即|包括|为|是)?\s*")
 _CHILD_OF = re.compile(r"(?:^\s*(本公司|公司|本集团|本行))?(?:的(?:全资|控股|参股)?|(?:全资|控股|参股))子公司")
 
 
+# A short name declared in brackets right after a name (（以下简称“中筑赣建”）)
+_SHORT_NAME_SAID = re.compile(r"[（(](?:以下简称|以下称|下称|简称)[^）)]{1,40}[）)]")
 # 成为X的全资子公司, 成为其子公司, 成为公司控股子公司 (group 3: a report's own company, written without 的)
 _BECOMES_CHILD = re.compile(r"(?:成为|是|为)(?:(.{0,16}?)的|(其)|(本公司|公司|本集团|本行))"
                             r"(?:全资|控股|参股)?(?:子公司|下属企业|下属公司)")
@@ -39,6 +41,7 @@ class OwnerFacts(ClauseRules):
     def _parents(self, scope: ClauseScope) -> None:
         """隶属于 X, X旗下(拥有) A、B, X的全资子公司Y, 拥有A、B和C三家全资子公司."""
         clause, subject, topic_org, add = scope.clause, scope.subject, scope.topic_org, scope.add
+        text = scope.text
         c, cs = clause.text, clause.start
         if (m := re.search(r"(?:隶属于|隶属|归属于|从属于)", c)) is not None:
             owner = next((x for x in self._after(clause, cs + m.end()) if self._org(x)), None)
@@ -62,8 +65,9 @@ class OwnerFacts(ClauseRules):
         for m in _CHILD_OF.finditer(c):
             # 金穗装备的全资子公司金穗（哈萨克斯坦）农机有限公司 (or 金穗装备全资子公司…): the name right after is the
             # one before's; 公司全资子公司X: a report's 公司 is the company it stands for
-            parent = next((x for x in clause.mentions if x.end == cs + m.start() and self._org(x)), None) or (
-                topic_org if m.group(1) else None)
+            parent = next((x for x in clause.mentions if self._org(x) and (x.end == cs + m.start() or (
+                x.end < cs + m.start() and _SHORT_NAME_SAID.fullmatch(text, x.end, cs + m.start())))), None) or (
+                topic_org if m.group(1) else None)  # (X（以下简称“Y”）全资子公司Z: the short name said between)
             child = next((x for x in clause.mentions if x.start == cs + m.end() and self._org(x)), None)
             for x in self._listed(clause, child.start, self._org) if child is not None else []:
                 add(x, "partOf", parent)  # …的全资子公司A和B: each

@@ -11,6 +11,7 @@ from kgbuild.extract.zh import word_lists as wl
 from kgbuild.extract.zh.clause_rules import POST_BETWEEN, REFERENCE, TITLE_ALT, Clause, ClauseRules
 from kgbuild.extract.zh.mentions import Mention
 from kgbuild.extract.zh.name_rules import VALUE_RE
+from kgbuild.extract.zh.own_company import market_label
 
 # 公司实际控制人、董事长P / 公司控股股东、董事长P: the owner's role and the person's posts in one run before the name
 _OWNER_BEFORE_NAME = re.compile(r"(?:^|(?<=[^该]))(?:本公司|公司)(?:实际控制人|控股股东|第一大股东)(?:[、和及兼](?:"
@@ -28,6 +29,12 @@ _HOLDER_STAKE = re.compile(r"\s*(?P<who>[^，。；]{2,30}?)(?:持股|持有)(?:
 _ROLE_BEFORE_NAME = re.compile(r"(?:(?P<who>本公司|公司|其|该公司)的?)?(?P<role>控股股东|实际控制人|第一大股东|"
                                r"(?P<listed>前[两二三四五\d]大股东分别为|前[两二三四五\d]名股东分别为))"
                                r"(?![为是、和及兼])")
+# P持有X 65%的股权，(then the clause that says whose controller P is): the company named after 持有, and the stake
+_HOLDS_NAMED = re.compile(r"(?:合计|直接|间接|共)*持有(?P<held>[^，。；]{4,40}?)(?P<share>\d+(?:\.\d+)?%)的?"
+                          r"(?:股权|股份)[，；]\s*$")
+# 两家公司的 / 三家上市公司的 (控股股东均为…): the companies a sentence counts
+_SEVERAL_COMPANIES = re.compile(r"([两二三四])家(?:上市)?公司的?(?:共同)?$")
+_COUNT = {"两": 2, "二": 2, "三": 3, "四": 4}
 # the signatories of a report's statements (公司负责人 / 主管会计工作负责人 / 会计机构负责人(会计主管人员)), each
 # followed by the person's name
 _SIGNATORY = re.compile(r"(?:公司负责人|主管会计工作(?:的)?负责人|会计机构负责人)(?:[（(]会计主管人员[）)])?")
@@ -50,6 +57,24 @@ class ReportFacts(ClauseRules):
         for m in re.finditer(r"(?:控股股东|实际控制人|第一大股东)(?:则|均|仍|亦|也)?(?:为|是)", c):
             named = [x for x in clause.mentions if self._org(x) and x.end in (cs + m.start() - 1, cs + m.start())]
             owned = named[0] if named else org_subject
+            if (several := _SEVERAL_COMPANIES.search(c, 0, m.start())) is not None and not named:
+                # 两家公司的实际控制人均为X: each of the companies named last before (in this chunk), not only one
+                # (a short name and the full name it is in are one company, 豫锦物流 in 中原豫锦物流股份有限公司:
+                # the full name stands for it)
+                counted = _COUNT.get(several.group(1), 0)
+                groups: list[list[Mention]] = []  # most recently named first
+                for x in reversed([o for o in orgs if o.end <= cs and self._company(o) and not market_label(o)]):
+                    same = next((g for g in groups if any(x.name in y.name or y.name in x.name for y in g)), None)
+                    if same is None:
+                        groups.append([x])
+                    else:
+                        same.append(x)
+                before = [max(g, key=lambda y: len(y.name)) for g in groups]
+                if counted and len(before) >= counted:
+                    for one in before[:counted]:
+                        for owner in self._listed(clause, cs + m.end(), lambda x: self._org(x) or self._person(x)):
+                            add(one, "ownedBy", owner, list(timed))
+                    continue
             if owned is None or owned.name in owners:
                 continue
             share = re.search(r"(?:持股比例|持有[^，。；]{0,16}?)(?:为|约为|达)?(" + VALUE_RE.pattern + r")",
@@ -318,5 +343,19 @@ class ReportFacts(ClauseRules):
                     at = opened + held.start(1)
                     share = Mention(held.group(1), self.fallback, at, at + len(held.group(1)), held.group(1),
                                     kind="value")
+            elif (through := _HOLDS_NAMED.search(text, opened, cs)) is not None:
+                # 郭启明持有湖北青岚投资集团有限公司65%的股权，为本公司实际控制人: the person owns the company named
+                # (with the stake) and, through it, the report's company
+                owner = next((x for x in sentence if x.end == through.start()
+                              and (self._person(x) or self._org(x))), None)
+                middle = next((x for x in sentence if x.start == through.start("held") and x.end == through.end("held")
+                               and self._company(x)), None)
+                if owner is not None and middle is not None and middle.name != owner.name:
+                    at = through.start("share")
+                    add(middle, "ownedBy", owner, [("比例", Mention(through.group("share"), self.fallback, at,
+                                                                  at + len(through.group("share")),
+                                                                  through.group("share"), kind="value"))])
+                elif middle is None:
+                    owner = None
         if owner is not None and owner.name != topic_org.name:
             add(topic_org, "ownedBy", owner, [*timed, *([("比例", share)] if share is not None else [])])
