@@ -38,6 +38,8 @@ _NAME_BOUNDARY = frozenset("创办 创立 创建 收购 并购 设立 成立 新
 _ANY_TITLE = (*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES)
 # Single characters that are verbs or function words before a name, never its first characters (曾任 | 阿里巴巴…).
 _VERB_CHARS = frozenset("任是在有为将会要被让给到去来说做向从把对与和及等经由于曾现原前兼历时")
+# What a body does that 经 before its name introduces (经X核准, 经X审计): 经 is "by", not the first character
+_APPROVAL_AFTER = re.compile(r"(?:的)?(?:批准|核准|同意|审批|审核|审计|审议|审阅|鉴证)")
 _PARTNERSHIP_KIND = re.compile(r"[（(](?:有限|普通|特殊普通)合伙[）)]")
 # Verbs of joining a body that jieba tags a place (加盟 ns): what a person does, never a word of the body's name.
 _JOINING = frozenset("加盟 加入 入职 入股".split())
@@ -217,9 +219,10 @@ class OrgNames(NameRules):
             crossed = [*re.finditer(r"(?:公司|集团|银行|大学|学院)[和与及、]", name[:-len(m.group(0))])]
             if crossed:  # 合肥华宇变压器制造有限公司和华宇电气（香港）有限公司: two names
                 name, start = name[crossed[-1].end():], start + crossed[-1].end()
-            if name.startswith("经") and re.match(r"(?:的)?(?:批准|核准|同意|审批|审核)", text[e:e + 3]) \
+            if name.startswith("经") and _APPROVAL_AFTER.match(text, e) \
                     and len(name) - 1 > len(m.group(0)):
-                name, start = name[1:], start + 1  # 经中国证券监督管理委员会核准: 经 is "by", no part of the name
+                # 经中国证券监督管理委员会核准, 经X会计师事务所（特殊普通合伙）审计: 经 is "by", no part of the name
+                name, start = name[1:], start + 1
             if name[:1] in _VERB_CHARS and re.fullmatch(r"[本该其]?", name[1:-len(m.group(0))]):
                 continue  # 经 (n) | 公司第四届董事会审议通过: a preposition and the report's 公司, no name
             stripped = True

@@ -49,7 +49,7 @@ def beside_own(text: str, m: Mention) -> bool:
     """Whether the text names `m` in a role towards the report's own 公司 (its subsidiary, holder, purchase), or
     as someone's subsidiary (通过控股子公司X经营…), or `m` is an auditor or a law firm (经X会计师事务所审计): never
     the company a report's 公司 is."""
-    if m.name.endswith("事务所") or market_label(m) or _BOUGHT_BY.match(text, m.end):
+    if re.search(r"事务所(?:[（(][^）)]{2,8}[）)])?$", m.name) or market_label(m) or _BOUGHT_BY.match(text, m.end):
         return True  # (X100%股权由Y以4.05亿元收购: X was bought; the 公司 after it is Y)
     return _ROLE_BEFORE.search(text, max(0, m.start - 30), m.start) is not None or \
         _ROLE_AFTER.match(text, m.end) is not None
