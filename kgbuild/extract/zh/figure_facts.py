@@ -61,6 +61,8 @@ class FigureFacts(ClauseRules):
                     name = name[len(form):]
             if re.search(r"预计|计划|拟|预期|目标|力争", name) or name.startswith("项目"):
                 continue  # 预计总投资50亿元, 项目预计总投资: a plan, or a project's, not a figure the report states
+            if re.search(r"(?:不低于|不超过|不少于|不高于|不多于)$", name):
+                continue  # 回购资金总额不低于1亿元: a bound a plan sets, not a figure the report states
             if any(w in name for w in wl.ONE_OFF_ACT_WORDS):
                 continue  # 股价收涨17.5%, 募集资金9.6亿港元, 受让其55%: the figure of one act, not one the subject has
             if any(self._org(m) and name.endswith(m.form or m.name) for m in clause.mentions if m.end <= value.start):

@@ -345,7 +345,10 @@ STOP_NAMES = frozenset((
 ONE_OFF_ACT_WORDS = ("出资", "募集", "募资", "融资", "受让", "转让", "捐赠", "捐款", "捐资", "股价", "收涨", "收跌",
                      "涨停", "跌停", "首批", "各获得", "将获得", "清理", "发掘",
                      # a report's one-off amounts: a dividend paid, a price agreed, a claim, a payment, a false figure
-                     "派发", "报收", "作价", "虚增", "虚减", "支付", "赔偿", "违约金", "货款", "有权获得", "将")
+                     "派发", "报收", "作价", "虚增", "虚减", "支付", "赔偿", "违约金", "货款", "有权获得", "将",
+                     # a buy-back, a holder's purchase or sale, a tender offer, a bond's principal and interest, funds
+                     # taken by a related party, a trade's price: the amounts of one act, not figures of the company
+                     "回购", "增持", "减持", "要约", "本金", "利息", "占用", "发生额", "成交价", "收盘价")
 # Broad regions: continents, oceans and a country's compass regions. A text names them as markets and
 # directions (机床出口中东和南美, 门店遍布华南地区, 北美订单减少), hardly ever as a party to a fact, so one that no
 # fact of its chunk uses is no entity (the labelled sets list one of 23 such mentions as an entity).
