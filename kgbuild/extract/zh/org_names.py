@@ -36,10 +36,13 @@ _NAME_BOUNDARY = frozenset("创办 创立 创建 收购 并购 设立 成立 新
                            "加入 入职 加盟 入股 参股 增资 出售 转让 注资 担任 现任 曾任 共建 新建 筹建 组建 "
                            "签约 合资".split())
 _ANY_TITLE = (*wl.EXECUTIVE_TITLES, *wl.PERSON_TITLES)
+_TITLE_NEXT = re.compile(r"(?:常务|执行)?(?:" + "|".join(sorted(_ANY_TITLE, key=len, reverse=True)) + ")")
 # Single characters that are verbs or function words before a name, never its first characters (曾任 | 阿里巴巴…).
 _VERB_CHARS = frozenset("任是在有为将会要被让给到去来说做向从把对与和及等经由于曾现原前兼历时")
 # What a body does that 经 before its name introduces (经X核准, 经X审计): 经 is "by", not the first character
 _APPROVAL_AFTER = re.compile(r"(?:的)?(?:批准|核准|同意|审批|审核|审计|审议|审阅|鉴证)")
+# 任公司 / 任本公司 closing a candidate name: the verb of taking a post and the report's company (有限责任公司 is a form)
+_TAKES_POST_AT = re.compile(r"(?<!责)任本?公司$")
 _PARTNERSHIP_KIND = re.compile(r"[（(](?:有限|普通|特殊普通)合伙[）)]")
 # Verbs of joining a body that jieba tags a place (加盟 ns): what a person does, never a word of the body's name.
 _JOINING = frozenset("加盟 加入 入职 入股".split())
@@ -231,6 +234,8 @@ class OrgNames(NameRules):
                 for noise in sorted(wl.LEADING_NOISE, key=len, reverse=True):
                     if name.startswith(noise) and len(name) - len(noise) > len(m.group(0)):
                         name, start, stripped = name[len(noise):], start + len(noise), True
+            if _TAKES_POST_AT.search(name) and _TITLE_NEXT.match(text, e):
+                continue  # 其妻弟王立新任公司副总经理 (jieba: 新任): a person takes a post at the company, no name
             if any(name == noise + m.group(0) for noise in wl.LEADING_NOISE if len(noise) > 1):
                 continue  # 本季度公司, 全称公司: a period or a declaration and a bare kind, no name
             if name.startswith(("当地", "有关", "相关", "各级")) or (len(m.group(0)) == 1 and name.startswith(

@@ -36,6 +36,11 @@ _REFERENCE = re.compile(r"(本公司|本集团)|(?:^|(?<=[，,。；;：:、\s�
                         r"(?!名称|简称|代码|简介|地址|网址|电话|传真|章程|法定代表人|债券|股票)")
 
 
+# An auditor or a law firm doing its work for the report (经X会计师事务所审计, 聘请X律师事务所, X出具…意见): a firm named
+# so is not what the report's 公司 is; a firm's own text (X律师事务所成立于1993年，公司总部位于北京) is about the firm
+_FIRM = re.compile(r"事务所(?:[（(][^）)]{2,8}[）)])?$")
+_ENGAGED = re.compile(r"(?:经|聘请|续聘|聘任|改聘|委托|由)$")
+_WORK_DONE = re.compile(r"[^，。；]{0,8}?(?:审计|出具|鉴证|审阅)")
 # 创业板公司 / 港股上市公司 / 沪市上市公司: where a company is listed, said before its name; no company itself
 _MARKET_LABEL = re.compile(r"(?:上市公司|板公司|挂牌公司)$")
 
@@ -49,7 +54,9 @@ def beside_own(text: str, m: Mention) -> bool:
     """Whether the text names `m` in a role towards the report's own 公司 (its subsidiary, holder, purchase), or
     as someone's subsidiary (通过控股子公司X经营…), or `m` is an auditor or a law firm (经X会计师事务所审计): never
     the company a report's 公司 is."""
-    if re.search(r"事务所(?:[（(][^）)]{2,8}[）)])?$", m.name) or market_label(m) or _BOUGHT_BY.match(text, m.end):
+    auditor = _FIRM.search(m.name) is not None and (_ENGAGED.search(text, max(0, m.start - 6), m.start) is not None
+                                                    or _WORK_DONE.match(text, m.end) is not None)
+    if auditor or market_label(m) or _BOUGHT_BY.match(text, m.end):
         return True  # (X100%股权由Y以4.05亿元收购: X was bought; the 公司 after it is Y)
     return _ROLE_BEFORE.search(text, max(0, m.start - 30), m.start) is not None or \
         _ROLE_AFTER.match(text, m.end) is not None

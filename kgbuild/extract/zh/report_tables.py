@@ -37,6 +37,8 @@ _TITLE_HEADER = re.compile(r"董事会秘书|证券事务代表|董事长|总经
 _PERSON_CELL = re.compile(r"[\u4e00-\u9fff]{2,8}|[\u4e00-\u9fff]{1,6}·[\u4e00-\u9fff]{1,8}")
 _NO_PERSON = frozenset(("合计", "小计", "总计", "不适用", "暂无", "其他", "姓名", "现任", "离任"))
 _TITLE_LABEL = re.compile(r"(董事会秘书|证券事务代表)(?:[（(][^）)]{1,6}[）)])?")
+# 其他单位名称 / 任职单位 / 股东单位名称: the column of an officers table that names another body, where the post is held
+_OTHER_BODY_HEADER = re.compile(r"(?:其他|任职|股东)单位|单位名称")
 _TABLE_UNIT = re.compile(r"单位[：:]\s*(元|万元|亿元|千元|百万元)")
 # 注册地址 | 福建省漳州市龙海区港滨路18号: the company is located in the district (公司办公地址: its headquarters)
 _SEAT_LABEL = re.compile(r"(?:公司的?)?注册地址")
@@ -253,8 +255,13 @@ def _officer_row(cells: list[_Cell], header: list[_Cell], mentions: list[Mention
                  person_in: Callable[[_Cell], Mention | None], owner: Callable[[int], Mention]) -> None:
     """A row of an officers table: the person worksFor the company, since the term's start where a column gives it
     (a 离任 row too: the post was held from then)."""
+    if len(cells) > 1 and not any(c.text for c in cells[1:]):
+        return  # 独立董事 | | |: a group's row over the names under it, no person
+    body = next((i for i, h in enumerate(header) if _OTHER_BODY_HEADER.search(h.text)), None)
+    if body is not None and body < len(cells) and cells[body].text and cells[body].text not in _NO_PERSON:
+        return  # 姓名 | 其他单位名称 | 职务: a post at another body, which the row names (not the company's)
     person = person_in(cells[0])
-    if person is None:
+    if person is None or re.search(r"(?:董事|监事|会|人员)$", person.name):
         return
     term = next((i for i, h in enumerate(header) if _TERM_HEADER.search(h.text)), None)
     start = _in_cell(cells[term], mentions, "date") if term is not None and term < len(cells) else None

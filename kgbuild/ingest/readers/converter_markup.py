@@ -52,8 +52,12 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _MARKER_LINE = re.compile(r"^\s*(?:<[^<>]*>\s*)+$")
 # where a sentence of Chinese prose may end: a paragraph cut off before one of these went on past the page
 _SENTENCE_END = re.compile(r"[。！？!?；;：:…”」》）)]\s*$")
-_CJK_END = re.compile(r"[\u4e00-\u9fff\d，、]$")
-_CJK_START = re.compile(r"^\s*[\u4e00-\u9fff\d]")
+# (a Chinese character at both ends of the cut: 2023 / <PAGE_DIV> / 2024 results… in English prose is no cut word)
+_CJK_END = re.compile(r"[\u4e00-\u9fff，、]$")
+_CJK_START = re.compile(r"^\s*[\u4e00-\u9fff]")
+# what opens a new block after a page, never the rest of a cut sentence: a year (2025年公司将…), a unit line over a
+# table (单位：元), a caption (表1：…, 注：)
+_NEW_BLOCK = re.compile(r"^\s*(?:\d{4}年|单位[：:]|表\s*\d|图\s*\d|注[：:])")
 _HEADING_START = re.compile(r"^\s*(?:第[一二三四五六七八九十\d]{1,3}[节章]|[一二三四五六七八九十]{1,3}、|"
                             r"[（(][一二三四五六七八九十\d]{1,3}[）)]|\d{1,2}[.、．])")
 
@@ -66,34 +70,50 @@ def _is_page_mark(line: str) -> bool:
     return all(_MARKER_NAME.search(m.group(1)) or "page" in m.group(0).lower() for m in _TAG.finditer(line))
 
 
-def _join_page_breaks(text: str) -> str:
+def _repeated_lines(lines: list[str]) -> set[str]:
+    """Lines written more than once in the document (a running header or footer: 某某股份有限公司2024年年度报告全文)."""
+    seen: dict[str, int] = {}
+    for line in lines:
+        body = line.strip()
+        if len(body) >= 6 and not body.startswith("|"):
+            seen[body] = seen.get(body, 0) + 1
+    return {body for body, n in seen.items() if n > 1}
+
+
+def _join_page_breaks(text: str) -> tuple[str, int]:
     """A paragraph of Chinese prose that a page break cut mid-sentence (…公司与浙江大 / <PAGE_DIV> / - 3 - / 学签署…)
     is one paragraph again: its first part is a long line ending without a sentence's end, the page's marks (a marker
     tag, a page number) and blank lines stand between, and the next line goes on in Chinese (no heading, table or
-    list). Prose in other scripts is left as it is."""
+    list, a year, a unit line or a caption). A running header or footer between (a line the document repeats) is a
+    page's mark too. Prose in other scripts is left as it is. Returns the text and how many marks the joins took
+    out."""
     lines = text.split("\n")
+    running = _repeated_lines(lines)
     out: list[str] = []
+    taken = 0
     i = 0
     while i < len(lines):
         line = lines[i]
         out.append(line)
         i += 1
         body = line.strip()
-        if len(body) < 20 or not _CJK_END.search(body) or _SENTENCE_END.search(body) or body[0] in "|#<!>-*":
-            continue
+        if len(body) < 20 or not _CJK_END.search(body) or _SENTENCE_END.search(body) or body[0] in "|#<!>-*" \
+                or _HEADING_START.match(body) or body in running:
+            continue  # (a heading, or a running header itself, is no sentence cut by the page)
         j, marks = i, 0
-        while j < len(lines) and (not lines[j].strip() or _is_page_mark(lines[j])):
+        while j < len(lines) and (not lines[j].strip() or _is_page_mark(lines[j]) or lines[j].strip() in running):
             marks += bool(lines[j].strip())
             j += 1
-        if marks and j < len(lines) and _CJK_START.match(lines[j]) and not _HEADING_START.match(lines[j]):
+        if marks and j < len(lines) and _CJK_START.match(lines[j]) and not _HEADING_START.match(lines[j]) \
+                and not _NEW_BLOCK.match(lines[j]) and lines[j].strip() not in running:
             out[-1] = line.rstrip() + lines[j].strip()
+            taken += marks
             i = j + 1
-    return "\n".join(out)
+    return "\n".join(out), taken
 
 
 def _clean_prose(text: str) -> tuple[str, int]:
-    dropped = 0
-    text = _join_page_breaks(text)
+    text, dropped = _join_page_breaks(text)
 
     def drop_image(m: re.Match[str]) -> str:
         nonlocal dropped
@@ -144,11 +164,13 @@ def _tidy(line: str) -> str:
 
 
 class _TableCells(HTMLParser):
-    """The rows of one HTML table: each cell's text with its rowspan and colspan."""
+    """The rows of one HTML table: each cell's text with its rowspan and colspan; and the text outside every cell
+    (a <caption>, stray words), which is kept as caption lines."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.rows: list[list[tuple[str, int, int]]] = []
+        self.outside: list[str] = []
         self._cell: list[str] | None = None
         self._spans = (1, 1)
 
@@ -173,6 +195,8 @@ class _TableCells(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._cell is not None:
             self._cell.append(data)
+        elif data.strip():
+            self.outside.append(re.sub(r"\s+", " ", data).strip())
 
     def _end_cell(self) -> None:
         if self._cell is not None:
@@ -226,11 +250,14 @@ def html_table_parts(block: str) -> tuple[list[str], list[list[str]]]:
     kept = [(row, wide) for row, wide in zip(grid, spanned, strict=True) if any(row)]
     width = max((len(row) for row, _ in kept), default=0)
     kept = [(row + [""] * (width - len(row)), wide) for row, wide in kept]
-    captions: list[str] = []
+    captions: list[str] = list(parser.outside)
     while len(kept) > 1 and width > 1 and len(set(kept[0][0])) == 1:
         captions.append(kept.pop(0)[0][0])
     grid = [row for row, _ in kept]
-    if len(grid) > 2 and kept[0][1] and not any(_NUMBER_CELL.match(c) for c in grid[1]):
+    # (项目 written over both rows says the second row is a header too; 姓名 | 任职情况 over a first row of data,
+    # 岑柏舟 | 董事长 | 现任, has no cell over both rows)
+    if len(grid) > 2 and kept[0][1] and not any(_NUMBER_CELL.match(c) for c in grid[1]) \
+            and any(up and up == low for up, low in zip(grid[0], grid[1], strict=True)):
         # two header rows: the upper names the period a run of columns shares, the lower each column
         grid[:2] = [[up if up == low or not low else low if not up or low.startswith(up) else up + low
                      for up, low in zip(grid[0], grid[1], strict=True)]]

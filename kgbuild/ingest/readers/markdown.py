@@ -51,6 +51,9 @@ _ZH_HEADINGS = (
 )
 
 
+_SENTENCE_DONE = re.compile(r"[。！？!?]\s*$")
+
+
 def _zh_heading_level(line: str) -> int | None:
     return next((level for pattern, level in _ZH_HEADINGS if pattern.match(line)), None)
 
@@ -290,7 +293,10 @@ def parse_markdown(text: str) -> Parsed:
         if _THEMATIC_BREAK.match(line) or _LINK_DEFINITION.match(line):
             flush()
             continue
-        if (level := _zh_heading_level(line)) is not None and (not buf or kind == "para"):
+        # (inside a paragraph only after a sentence's end: 措施如下：/ 一、加强研发投入 / 二、… is a list of the
+        # paragraph, and a hard-wrapped line that opens 第二章… goes on with the sentence)
+        if (level := _zh_heading_level(line)) is not None and (not buf or (
+                kind == "para" and _SENTENCE_DONE.search(buf[-1]))):
             flush()
             heading(level, line.strip())
             continue
