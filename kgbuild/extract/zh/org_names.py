@@ -41,7 +41,8 @@ _TITLE_NEXT = re.compile(r"(?:常务|执行)?(?:" + "|".join(sorted(_ANY_TITLE, 
 _VERB_CHARS = frozenset("任是在有为将会要被让给到去来说做向从把对与和及等经由于曾现原前兼历时")
 # What a body does that 经 before its name introduces (经X核准, 经X审计): 经 is "by", not the first character
 _APPROVAL_AFTER = re.compile(r"(?:的)?(?:批准|核准|同意|审批|审核|审计|审议|审阅|鉴证)")
-# 任公司 / 任本公司 closing a candidate name: the verb of taking a post and the report's company (有限责任公司 is a form)
+# 任公司 / 任本公司 closing a candidate name: the verb of taking a post and the report's company
+# (有限责任公司 is a legal form)
 _TAKES_POST_AT = re.compile(r"(?<!责)任本?公司$")
 _PARTNERSHIP_KIND = re.compile(r"[（(](?:有限|普通|特殊普通)合伙[）)]")
 # Verbs of joining a body that jieba tags a place (加盟 ns): what a person does, never a word of the body's name.

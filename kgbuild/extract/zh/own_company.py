@@ -36,8 +36,9 @@ _REFERENCE = re.compile(r"(本公司|本集团)|(?:^|(?<=[，,。；;：:、\s�
                         r"(?!名称|简称|代码|简介|地址|网址|电话|传真|章程|法定代表人|债券|股票)")
 
 
-# An auditor or a law firm doing its work for the report (经X会计师事务所审计, 聘请X律师事务所, X出具…意见): a firm named
-# so is not what the report's 公司 is; a firm's own text (X律师事务所成立于1993年，公司总部位于北京) is about the firm
+# An auditor or a law firm doing its work for the report (经X会计师事务所审计, 聘请X律师事务所, X出具…意见): a
+# firm named so is not what the report's 公司 is; a firm's own text (X律师事务所成立于1993年，公司总部位于北京) is
+# about the firm
 _FIRM = re.compile(r"事务所(?:[（(][^）)]{2,8}[）)])?$")
 _ENGAGED = re.compile(r"(?:经|聘请|续聘|聘任|改聘|委托|由)$")
 _WORK_DONE = re.compile(r"[^，。；]{0,8}?(?:审计|出具|鉴证|审阅)")

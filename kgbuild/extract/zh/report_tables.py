@@ -37,7 +37,8 @@ _TITLE_HEADER = re.compile(r"董事会秘书|证券事务代表|董事长|总经
 _PERSON_CELL = re.compile(r"[\u4e00-\u9fff]{2,8}|[\u4e00-\u9fff]{1,6}·[\u4e00-\u9fff]{1,8}")
 _NO_PERSON = frozenset(("合计", "小计", "总计", "不适用", "暂无", "其他", "姓名", "现任", "离任"))
 _TITLE_LABEL = re.compile(r"(董事会秘书|证券事务代表)(?:[（(][^）)]{1,6}[）)])?")
-# 其他单位名称 / 任职单位 / 股东单位名称: the column of an officers table that names another body, where the post is held
+# 其他单位名称 / 任职单位 / 股东单位名称: the column of an officers table that names another body, where the
+# post is held
 _OTHER_BODY_HEADER = re.compile(r"(?:其他|任职|股东)单位|单位名称")
 _TABLE_UNIT = re.compile(r"单位[：:]\s*(元|万元|亿元|千元|百万元)")
 # 注册地址 | 福建省漳州市龙海区港滨路18号: the company is located in the district (公司办公地址: its headquarters)
