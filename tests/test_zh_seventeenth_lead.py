@@ -110,7 +110,7 @@ def test_a_firms_own_text_is_about_the_firm(zh: ChineseExtractor) -> None:
 
 
 def test_an_officers_table_with_another_bodys_column_and_a_group_row(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from test_zh_seventeenth_tables import _build
+    from test_zh_report_tables import _build
 
     _, facts, _ = _build(tmp_path, "# 浙江蔚川物流股份有限公司2024年年度报告\n\n浙江蔚川物流股份有限公司（以下简称“蔚川物流”或“公司”）"
                                    "主营物流。\n\n| 姓名 | 职务 | 任职状态 | 任期起始日期 |\n| --- | --- | --- | --- |\n"

@@ -6,31 +6,14 @@ Every table and sentence here was written for these tests (no gold set's)."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
+
+from test_zh_report_tables import _build
 
 from kgbuild.ingest.readers.converter_markup import html_table_rows, strip_converter_markup
 from kgbuild.ingest.readers.markdown import parse_markdown
-from kgbuild.model import Entity, HyperNode, Relation
 
 _COMPANY = "泓远电气股份有限公司"
-
-
-def _build(tmp_path: Path, text: str) -> tuple[set[str], set[tuple[str, str, str]], set[tuple[str, str, str, str]]]:
-    from kgbuild.build import Builder
-    from kgbuild.config import load_config
-    from kgbuild.workspace import Workspace
-
-    (tmp_path / "report.md").write_text(text, encoding="utf-8")
-    (tmp_path / "kgbuild.yaml").write_text("workspace: ws\ngraph_store:\n  backend: none\nvector_store:\n"
-                                           "  backend: none\nbuild:\n  workers: 1\n", encoding="utf-8")
-    asyncio.run(Builder(load_config(tmp_path / "kgbuild.yaml", env={})).arun([tmp_path / "report.md"]))
-    ws = Workspace(tmp_path / "ws")
-    relations = {r.id: r for r in ws.records("relations", Relation)}
-    triples = {(r.subject.name, r.predicate, r.object.name) for r in relations.values()}
-    qualifiers = {(relations[h.subject.id].predicate, relations[h.subject.id].object.name, h.predicate, h.object.name)
-                  for h in ws.records("hypernodes", HyperNode) if h.subject.id in relations}
-    return {n for e in ws.records("entities", Entity) for n in (e.name, *e.aliases)}, triples, qualifiers
 
 
 # a Markdown table after a page marker: the marker's tag is dropped, the table's bars must stay

@@ -44,6 +44,7 @@ from kgbuild.extract.zh.own_company import beside_own
 from kgbuild.extract.zh.owner_facts import OwnerFacts
 from kgbuild.extract.zh.place_facts import PlaceFacts
 from kgbuild.extract.zh.report_facts import ReportFacts
+from kgbuild.extract.zh.report_reference import LIST_NUMBER
 
 _SENTENCE_END = re.compile(r"(?<=[。！？!?\n])")
 # A comma or colon between digits is part of a number (6,423亿元; 10:30).
@@ -114,8 +115,8 @@ class OpenEvent:
 _AUDIT_FRAME = re.compile(r"\s*经[^，。；]{2,40}?(?:审计|审议|审阅|鉴证)\s*")
 # A clause that opens with a subsidiary's kind and then its name (控股子公司X…, 全资子公司X…)
 _CHILD_OPENS = re.compile(r"\s*(?:全资|控股|参股)子公司")
-# A list item's number opening a clause (3、 / 1. / （四） / (2)), not an amount (1.5亿元)
-_LIST_NUMBER = re.compile(r"\s*(?:\d{1,2}(?:、|[.．](?!\d))|[（(](?:[一二三四五六七八九十]{1,3}|\d{1,2})[）)])\s*")
+# A list item's number opening a clause (report_reference.LIST_NUMBER: 3、 / （四）…), not an amount (1.5亿元)
+_LIST_NUMBER = re.compile(r"\s*" + LIST_NUMBER + r"\s*")
 
 
 def _split(text: str, start: int, end: int, mentions: list[Mention], values: list[Mention]) -> list[Clause]:

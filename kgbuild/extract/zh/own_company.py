@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from kgbuild.extract.zh.mentions import Mention
+from kgbuild.extract.zh.report_reference import LIST_NUMBER
 
 _OWN = r"(?:本公司|公司|本集团)"
 _CHILD = r"(?:的)?(?:全资|控股|参股)?(?:子公司|孙公司)"
@@ -29,8 +30,7 @@ _BOUGHT_BY = re.compile(r"[^，。；由]{0,12}由[^，。；]{2,30}?(?:收购|�
 # X为本公司全资子公司 / X系公司控股股东 / X持有公司38.6%的股份: X right before
 _ROLE_AFTER = re.compile(r"(?:为|系|是)" + _OWN + r"(?:" + _CHILD + r"|的?" + _HOLDER + r")|持有" + _OWN)
 # A list item's number, then 公司 / 本公司 opening the item (3、公司… / （四）本公司… / 1. 公司…)
-_NUMBERED_OWN = re.compile(r"(?:^|(?<=[\n。；;]))\s*(?:\d{1,2}(?:、|[.．](?!\d))"
-                           r"|[（(](?:[一二三四五六七八九十]{1,3}|\d{1,2})[）)])\s*(本公司|公司|本集团)(?!名称|简称|代码|章程)")
+_NUMBERED_OWN = re.compile(r"(?:^|(?<=[\n。；;]))\s*" + LIST_NUMBER + r"\s*(本公司|公司|本集团)(?!名称|简称|代码|章程)")
 # 公司 / 本公司 / 本集团 as a reference (not 公司章程, 公司名称, nor a company's name ending in 公司)
 _REFERENCE = re.compile(r"(本公司|本集团)|(?:^|(?<=[，,。；;：:、\s为与及和对向持由在]))(公司)"
                         r"(?!名称|简称|代码|简介|地址|网址|电话|传真|章程|法定代表人|债券|股票)")

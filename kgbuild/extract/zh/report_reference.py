@@ -13,13 +13,15 @@ from collections.abc import Callable, Sequence
 
 from kgbuild.extract.zh.mentions import Mention
 
+# A numbered item's number opening a clause (3、 / 1. / （四） / (2) / 一、), never an amount's digits (1.5亿元)
+LIST_NUMBER = (r"(?:\d{1,2}(?:、|[.．](?!\d))|[（(](?:[一二三四五六七八九十]{1,3}|\d{1,2})[）)]"
+               r"|[一二三四五六七八九十]{1,3}、)")
+
 # 公司 / 本公司 / 本集团 / 本行 (a bank) opening a clause (after a sentence's or clause's punctuation, or the chunk's
 # start), as the subject of what follows; not a label of a converted table (公司名称：, 公司代码) nor a compound
 # (公司章程: a document)
 # (a numbered item's number before it too: 3、公司全资子公司…, （二）公司…, 一、公司…)
-_OPENING = re.compile(r"(?:^|(?<=[，,。；;！？!?：:\n]))[ \t]*"
-                      r"(?:(?:\d{1,2}[、.．]|[（(][一二三四五六七八九十\d]{1,3}[）)]|"
-                      r"[一二三四五六七八九十]{1,3}、)[ \t]*)?"
+_OPENING = re.compile(r"(?:^|(?<=[，,。；;！？!?：:\n]))[ \t]*(?:" + LIST_NUMBER + r"[ \t]*)?"
                       r"(本公司|公司|本集团|本行)"
                       r"(?!名称|简称|代码|简介|地址|网址|电话|传真|章程|法定代表人|[：:，,。])")
 
