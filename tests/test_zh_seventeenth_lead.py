@@ -120,3 +120,9 @@ def test_an_officers_table_with_another_bodys_column_and_a_group_row(tmp_path) -
     assert ("岑柏舟", "worksFor", "浙江蔚川物流股份有限公司") in facts
     assert ("独立董事", "worksFor", "浙江蔚川物流股份有限公司") not in facts
     assert ("韩立春", "worksFor", "浙江蔚川物流股份有限公司") not in facts
+
+
+def test_a_counterparty_written_before_yu_gongsi_is_not_the_reports_company(zh: ChineseExtractor) -> None:
+    # X与公司签订…: X deals with the report's company; the 公司 after is the document's, not X (the review's last case)
+    result = extract(zh, "杭州云帆科技有限公司与公司签订采购合同，公司2024年实现营业收入12.5亿元。")
+    assert ("杭州云帆科技有限公司", "营业收入", "12.5亿元") not in triples(result)

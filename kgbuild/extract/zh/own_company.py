@@ -27,8 +27,10 @@ _ROLE_BEFORE = re.compile(r"(?:" + _OWN + r"(?:" + _CHILD + r"|" + _HOLDER + r"|
                           r"|(?:全资|控股|参股)子公司|的子公司)$")
 # X（100%股权）由Y…收购: a company another one bought
 _BOUGHT_BY = re.compile(r"[^，。；由]{0,12}由[^，。；]{2,30}?(?:收购|并购)")
-# X为本公司全资子公司 / X系公司控股股东 / X持有公司38.6%的股份: X right before
-_ROLE_AFTER = re.compile(r"(?:为|系|是)" + _OWN + r"(?:" + _CHILD + r"|的?" + _HOLDER + r")|持有" + _OWN)
+# X为本公司全资子公司 / X系公司控股股东 / X持有公司38.6%的股份 / X与公司签订: X right before
+# (X与公司签订…合同 / X与本公司共同出资: X is the company's counterparty or partner)
+_ROLE_AFTER = re.compile(r"(?:为|系|是)" + _OWN + r"(?:" + _CHILD + r"|的?" + _HOLDER + r")|持有" + _OWN
+                         + r"|[与和同向]" + _OWN + r"(?![章名简代])")
 # A list item's number, then 公司 / 本公司 opening the item (3、公司… / （四）本公司… / 1. 公司…)
 _NUMBERED_OWN = re.compile(r"(?:^|(?<=[\n。；;]))\s*" + LIST_NUMBER + r"\s*(本公司|公司|本集团)(?!名称|简称|代码|章程)")
 # 公司 / 本公司 / 本集团 as a reference (not 公司章程, 公司名称, nor a company's name ending in 公司)
