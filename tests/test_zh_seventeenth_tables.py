@@ -10,7 +10,7 @@ from pathlib import Path
 
 from test_zh_report_tables import _build
 
-from kgbuild.ingest.readers.converter_markup import html_table_rows, strip_converter_markup
+from kgbuild.ingest.readers.converter_markup import html_table_parts, strip_converter_markup
 from kgbuild.ingest.readers.markdown import parse_markdown
 
 _COMPANY = "泓远电气股份有限公司"
@@ -50,12 +50,12 @@ _HTML_FIGURES = (
 
 
 def test_html_table_spans_are_written_on_a_grid_with_one_header_row() -> None:
-    rows = html_table_rows(_HTML_FIGURES)
+    rows = html_table_parts(_HTML_FIGURES)[1]
     assert rows[0] == ["项目", "本报告期金额", "本报告期比上年同期增减(%)", "年初至报告期末金额",
                        "年初至报告期末比上年同期增减(%)"]
     assert rows[2] == ["经营活动产生的现金流量净额", "不适用", "不适用", "310,420,118.05", "-4.10"]
-    officers = html_table_rows('<table><tr><th>姓名</th><th>职务</th></tr><tr><td rowspan="2">岑柏舟</td>'
-                               "<td>董事长</td></tr><tr><td>总经理</td></tr></table>")
+    officers = html_table_parts('<table><tr><th>姓名</th><th>职务</th></tr><tr><td rowspan="2">岑柏舟</td>'
+                               "<td>董事长</td></tr><tr><td>总经理</td></tr></table>")[1]
     assert officers == [["姓名", "职务"], ["岑柏舟", "董事长"], ["岑柏舟", "总经理"]]
 
 

@@ -9,7 +9,7 @@ from kgbuild.extract.zh import word_lists as wl
 from kgbuild.extract.zh.clause_rules import LEAD_IN, TITLE_ALT, ClauseRules, ClauseScope
 from kgbuild.extract.zh.mentions import Mention
 from kgbuild.extract.zh.name_rules import TITLE_RUN as _TITLE_RUN
-from kgbuild.extract.zh.own_company import beside_own, market_label
+from kgbuild.extract.zh.own_company import HOLDS_OWN, beside_own, market_label
 from kgbuild.extract.zh.report_reference import STAND_IN_KIND as STAND_IN
 
 # 担任 / 现任…: holding a post (任 alone, but not inside 主任, 聘任, 责任, 任务, 任期…, nor 拟任: a post proposed in a
@@ -61,8 +61,7 @@ _RESIGNS = re.compile(r"辞去(?:其|公司|本公司)?(?:在[^，。；]{2,24}?
 # 公司原财务总监P / 本公司董事会秘书P: a post of the report's company right before the person
 _OWN_FORMER_POST = re.compile(r"(?:本公司|(?<![该])公司)(?:原|前任|前)?(?:" + TITLE_ALT + r")$")
 # X持有公司N%的股份 / X为公司控股股东: the sentence's subject holds the report's company
-_HOLDS_COMPANY = re.compile(r"持有(?:本公司|公司)|(?:为|系|是)(?:本公司|公司)的?"
-                            r"(?:控股股东|实际控制人|第一大股东|股东)")
+_HOLDS_COMPANY = re.compile(HOLDS_OWN)
 # What a text says of a body before naming it, after 在: its country and kind (德国企业, 美资公司), or 一家….
 _BODY_KIND = re.compile(r"(?:一家)?[\u4e00-\u9fff]{0,6}?(?:企业|公司|机构|银行|车企|药企|外企|外资企业)")
 # A post's other name in brackets between the post and the holder (会计机构负责人（会计主管人员）P, 董事会秘书（代行）P)

@@ -20,6 +20,8 @@ from kgbuild.extract.zh.report_reference import LIST_NUMBER
 _OWN = r"(?:本公司|公司|本集团)"
 _CHILD = r"(?:的)?(?:全资|控股|参股)?(?:子公司|孙公司)"
 _HOLDER = r"(?:控股股东|实际控制人|第一大股东|股东|战略投资者|员工持股平台)"
+# X持有公司N%的股份 / X为公司控股股东: what a text says after a holder of the report's company
+HOLDS_OWN = r"持有" + _OWN + r"|(?:为|系|是)" + _OWN + r"的?" + _HOLDER
 # 公司全资子公司X / 本公司控股股东X / 公司以4.36亿元收购X / 本公司持有X / 公司与意大利企业X合资 / 控股子公司X: X right
 # after
 _ROLE_BEFORE = re.compile(r"(?:" + _OWN + r"(?:" + _CHILD + r"|" + _HOLDER + r"|(?:以[^，。；]{0,20}?)?(?:收购|持有)"
@@ -29,7 +31,7 @@ _ROLE_BEFORE = re.compile(r"(?:" + _OWN + r"(?:" + _CHILD + r"|" + _HOLDER + r"|
 _BOUGHT_BY = re.compile(r"[^，。；由]{0,12}由[^，。；]{2,30}?(?:收购|并购)")
 # X为本公司全资子公司 / X系公司控股股东 / X持有公司38.6%的股份 / X与公司签订: X right before
 # (X与公司签订…合同 / X与本公司共同出资: X is the company's counterparty or partner)
-_ROLE_AFTER = re.compile(r"(?:为|系|是)" + _OWN + r"(?:" + _CHILD + r"|的?" + _HOLDER + r")|持有" + _OWN
+_ROLE_AFTER = re.compile(r"(?:为|系|是)" + _OWN + _CHILD + r"|" + HOLDS_OWN
                          + r"|[与和同向]" + _OWN + r"(?![章名简代])")
 # A list item's number, then 公司 / 本公司 opening the item (3、公司… / （四）本公司… / 1. 公司…)
 _NUMBERED_OWN = re.compile(r"(?:^|(?<=[\n。；;]))\s*" + LIST_NUMBER + r"\s*(本公司|公司|本集团)(?!名称|简称|代码|章程)")

@@ -92,6 +92,11 @@ class _Cell:
     end: int
 
 
+def _minus(text: str) -> str:
+    """A cell's number with a converter's minus sign (−, －) written as "-"."""
+    return text.replace("−", "-").replace("－", "-")
+
+
 def _rows(text: str) -> list[tuple[list[_Cell], bool]]:
     """Every table row's cells, and whether the row opens its table (the line before it is no row): the reader
     leaves out Markdown's separator row, so a table's first row is its header where it has one."""
@@ -154,7 +159,7 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
         return out.company if out.company is not None else company_mention(at)
 
     def value(cell: _Cell, unit: str, percent: bool = False) -> Mention | None:
-        text = cell.text.replace("−", "-").replace("－", "-")  # a converter's minus sign
+        text = _minus(cell.text)
         number = text.rstrip("%") if percent else text
         if not _NUMBER.match(number):
             return None
@@ -343,7 +348,7 @@ def _table_row(cells: list[_Cell], header_cells: list[_Cell], mentions: list[Men
         quals: list[tuple[str, Mention]] = []
         if change_col is not None and change_col < len(cells) and "%" in header[change_col] + texts[change_col]:
             raw = cells[change_col]
-            number = raw.text.replace("−", "-").replace("－", "-").rstrip("%")
+            number = _minus(raw.text).rstrip("%")
             if _NUMBER.match(number):
                 way = "同比下降" if number.startswith("-") else "同比增长"
                 pct = number.lstrip("-") + "%"

@@ -210,11 +210,6 @@ def _span(value: str | None) -> int:
     return max(1, min(50, int(digits.group(1)))) if digits else 1
 
 
-def html_table_rows(block: str) -> list[list[str]]:
-    """An HTML table as rows of cell texts on a grid (`html_table_parts`, its caption rows left out)."""
-    return html_table_parts(block)[1]
-
-
 def html_table_parts(block: str) -> tuple[list[str], list[list[str]]]:
     """An HTML table as its caption lines and its rows of cell texts on a grid: a cell spanning rows or columns is
     written in each place it covers (项目 over both header rows, 不适用 across two period columns), and a header
