@@ -93,6 +93,10 @@ baseline commit scored in the same run:
 - held-out-22 (bench/data/zh_heldout22_gold.json): 24 paragraphs (16 report sections from 16 other industries, 8 of
   financial news) by an eighteenth writer who changed no rule, written while the sixteenth session's later report
   rules were read from held-out-21; scored once with all of the session's rules frozen against its start.
+- held-out-23 (bench/data/zh_heldout23_gold.json): 24 paragraphs (16 report sections from 16 other industries, 8 of
+  financial news) by a nineteenth writer; scored once at the start of the session that then read it.
+- held-out-24 (bench/data/zh_heldout24_gold.json): 24 paragraphs (16 report sections from 16 other industries, 8 of
+  financial news) by a twentieth writer; kept unread through its session, scored at its start and at its end.
 - dev-4 to dev-13 (bench/data/zh_dev4_gold.json): 178 report, news and encyclopedia paragraphs written in ten
   batches for the clause shapes that carry relations (titles after 的 and in lists, 由/被 passives, listed
   parties...), each batch labelled and committed before any code ran on it and scored once before its misses
@@ -148,7 +152,7 @@ HELDOUT3_GOLD = HERE / "data" / "zh_heldout3_gold.json"
 # (docs/chinese.md). The news-and-reports sets by other writers, in the order they were written (and printed); a
 # new set joins by raising the range's end after its one scoring.
 HELDOUTS = (("held-out-3", HELDOUT3_GOLD),
-            *((f"held-out-{n}", HERE / "data" / f"zh_heldout{n}_gold.json") for n in range(4, 24)))
+            *((f"held-out-{n}", HERE / "data" / f"zh_heldout{n}_gold.json") for n in range(4, 25)))
 DEV4_GOLD = HERE / "data" / "zh_dev4_gold.json"  # clause shapes of reports and news, 4th and 5th sessions (dev-4...13)
 BASELINE = "2e79b19"  # main before the open-domain Chinese rules (issue 25)
 # Schema relation names back to the rule names the gold uses.
