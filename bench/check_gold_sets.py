@@ -144,7 +144,7 @@ def main() -> None:
               (DATA / "zh_heldout23_gold.json", check_zh),
               (DATA / "zh_heldout24_gold.json", check_zh),
               *((DATA / f"zh_report_{name}_gold.json", check_zh)
-                for name in ("docs", "tables", "docs2", "docs3", "docs4")),
+                for name in ("docs", "tables", "docs2", "docs3", "docs4", "docs5")),
               (DATA / "2wiki_heldout2_qa.json", check_qa), (DATA / "2wiki_heldout3_qa.json", check_qa),
               (DATA / "2wiki_heldout4_qa.json", check_qa)]
     failed = False
