@@ -62,7 +62,11 @@ _LINE_PREFIX = re.compile(r"^(?:[一二三四五六七八九十]+、|[（(][一�
 # the items of 非经常性损益 and a table's totals: amounts no figure name fits, not the company's results
 _ITEM_LABEL = re.compile(r"^(?:合计|小计|总计|其他)$|政府补助|损益$|影响额$|营业外收入和支出|^非经常性损益")
 # what a financial statement calls a figure the figures table names otherwise
-_STATEMENT_NAMES = {"资产总计": "总资产", "营业总收入": "营业收入", "负债合计": "总负债"}
+# (负债合计 keeps its own name: no figures table names a 总负债 it would repeat)
+_STATEMENT_NAMES = {"资产总计": "总资产", "营业总收入": "营业收入"}
+# what the shareholders of the listed company own, however the table words it (归属于上市公司股东的所有者权益,
+# 归属于母公司股东权益): the company's 净资产, as 归属于上市公司股东的净资产 is
+_OWNERS_EQUITY = re.compile(r"^归属于(?:上市公司|母公司)?(?:股东|所有者)的?(?:所有者|股东)?权益(?:合计)?$")
 # an officers table (姓名 | 职务 | … | 任期起始日期 | 任职状态): every row is one of the company's officers
 _POST_HEADER = re.compile(r"^(?:担任的?)?职务(?:[（(][^）)]*[）)])?$")
 _TERM_HEADER = re.compile(r"任期起始日期|任职日期|任期起始|起始日期")
@@ -332,7 +336,8 @@ def _table_row(cells: list[_Cell], header_cells: list[_Cell], mentions: list[Men
     if _ITEM_LABEL.search(bare) and not _DEFINED.search(bare):
         return  # 计入当期损益的政府补助, 合计: a 非经常性损益 item or a total, no figure of the company's
     defined = _DEFINED.search(bare)
-    metric = defined.group(0) if defined is not None else _WHOSE.sub("", bare)
+    metric = defined.group(0) if defined is not None else "净资产" if _OWNERS_EQUITY.match(bare) else \
+        _WHOSE.sub("", bare)
     metric = _STATEMENT_NAMES.get(metric, metric)
     if not re.fullmatch(r"[\u4e00-\u9fff]{2,16}", metric) or (re.search(r"每股|比率|率$", metric) and unit is None
                                                                and not _percent_cells(cells)):

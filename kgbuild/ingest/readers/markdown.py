@@ -52,6 +52,11 @@ _ZH_HEADINGS = (
 
 
 _SENTENCE_DONE = re.compile(r"[。！？!?]\s*$")
+# A Chinese report's unit line over a table (单位：元 币种：人民币, …审计类型：未经审计), last in the
+# paragraph before the table (a converter often writes it with no blank line after the lines above it). It belongs to
+# the table: a long table is a chunk of its own, and its amounts would lose their unit (元) if the line stayed behind.
+_UNIT_LINE = re.compile(r"(?:^|(?<=\s))单位[：:]\s*[^\s。；;，,|：:]{1,6}"
+                        r"(?:[ \t\u3000]+[\u4e00-\u9fff]{2,4}[：:]\s*[^\s。；;，,|：:]{1,8}){0,3}\s*$")
 
 
 def _zh_heading_level(line: str) -> int | None:
@@ -230,7 +235,17 @@ def parse_markdown(text: str) -> Parsed:
             elif (nav := furniture.block_kind(buf)) is not None:
                 skipped.add(nav, len(buf))
             else:
-                add(*_block_text(kind, buf))
+                text, sep = _block_text(kind, buf)
+                if kind == "table" and paragraphs and paragraphs[-1].section == outline.path and (
+                        unit := _UNIT_LINE.search(paragraphs[-1].text)) is not None:
+                    # 单位：元 币种：人民币 goes with the table it stands over
+                    head = paragraphs[-1].text[:unit.start()].strip()
+                    if head:
+                        paragraphs[-1] = Paragraph(section=paragraphs[-1].section, text=head)
+                    else:
+                        paragraphs.pop()
+                    text = unit.group(0).strip() + "\n" + text
+                add(text, sep)
             last_kind = kind
             buf.clear()
 
