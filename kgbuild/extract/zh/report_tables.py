@@ -176,8 +176,9 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
         title inside a row of another table, 任书瑜 | 董事会秘书 | 离任, labels nothing)."""
         if not val.text or _A_LABEL.match(val.text):
             return
-        if _SHORT_LABEL.fullmatch(label) and (company := out.company) is not None:
-            out.aliases.append((company, val.text))
+        if _SHORT_LABEL.fullmatch(label):
+            # (a table that does not name the company: the short name is the document's company's, 股票简称 | 淮岳燃气)
+            out.aliases.append((owner(val.start), val.text))
         elif _LEGAL_LABEL.fullmatch(label) and (who := person(val, loose)) is not None:
             out.facts.append(OpenFact(who, "worksFor", owner(who.start), said="法定代表人"))
         elif (title := _TITLE_LABEL.fullmatch(label)) is not None and (who := person(val, loose)) is not None:

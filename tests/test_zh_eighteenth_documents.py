@@ -1,0 +1,110 @@
+"""Whole report documents as PDF converters leave them (eighteenth session): a unit line that stays behind when a long
+table becomes a chunk of its own, the shareholders' equity row of a figures table, the short name on the code line
+above the title, a short name in a table that does not name its company, and a report whose auditor comes before its
+declaration.
+
+Every table and sentence here was written for these tests (no gold set's)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_zh_report_tables import _build
+
+from kgbuild.document_references import resolve
+from kgbuild.extract.zh.extractor import ChineseExtractor
+from kgbuild.extract.zh.report_header import header_short_names
+from kgbuild.ingest.readers.markdown import parse_markdown
+from kgbuild.model import Chunk, ChunkExtraction
+from kgbuild.schema import resolve_schema
+
+_COMPANY = "澄川阀门股份有限公司"
+
+
+@pytest.fixture(scope="module")
+def zh() -> ChineseExtractor:
+    return ChineseExtractor(resolve_schema("open_domain"))
+
+
+def _chunks(*texts: str) -> list[Chunk]:
+    return [Chunk(id=f"doc#p{i:05d}#0", doc_id="doc", text=t, order=i, paragraph_start=i, paragraph_end=i,
+                  token_count=len(t), content_hash=str(i)) for i, t in enumerate(texts)]
+
+
+def _triples(exs: list[ChunkExtraction]) -> set[tuple[str, str, str]]:
+    return {(r.subject.name, r.predicate, r.object.name) for ex in exs for r in ex.relations}
+
+
+def _names(exs: list[ChunkExtraction]) -> dict[str, set[str]]:
+    """Every entity's aliases over the chunks (a build merges them by id)."""
+    out: dict[str, set[str]] = {}
+    for e in (e for ex in exs for e in ex.entities):
+        out.setdefault(e.name, set()).update(e.aliases)
+    return out
+
+
+# the unit line closes a paragraph of check boxes (no blank line before it), and the HTML table after it is long
+_FIGURES = ("公司是否需追溯调整或重述以前年度会计数据\n□是 √否\n单位：元　币种：人民币\n"
+            "<table><tr><td>项目</td><td>本报告期</td><td>上年同期</td><td>本报告期比上年同期增减变动幅度(%)</td></tr>"
+            "<tr><td>营业收入</td><td>402,118,630.55</td><td>371,906,204.18</td><td>8.12</td></tr>"
+            "<tr><td>归属于上市公司股东的所有者权益</td><td>1,906,225,314.02</td><td>1,850,611,970.43</td>"
+            "<td>3.01</td></tr></table>\n")
+
+
+def test_a_unit_line_before_a_table_goes_with_the_table() -> None:
+    paragraphs = parse_markdown("## 一、主要财务数据\n\n" + _FIGURES).paragraphs
+    table = next(p.text for p in paragraphs if "营业收入 |" in p.text)
+    assert table.split("\n")[0] == "单位：元 币种：人民币"
+    before = next(p.text for p in paragraphs if "追溯调整" in p.text)
+    assert "单位" not in before  # the lines above keep the rest
+    # a unit inside a sentence, or 编制单位 (who drew up the statement), is no unit line of the table
+    kept = parse_markdown("编制单位：澄川阀门股份有限公司\n| 项目 | 2025年 |\n| --- | --- |\n| 营业收入 | 1.00 |\n")
+    assert kept.paragraphs[0].text == "编制单位：澄川阀门股份有限公司"
+
+
+def test_a_table_in_a_chunk_of_its_own_keeps_the_unit_and_names_equity_net_assets(zh: ChineseExtractor) -> None:
+    paragraphs = parse_markdown(f"{_COMPANY}（以下简称“公司”）2025年第三季度报告。\n\n" + _FIGURES).paragraphs
+    # each paragraph a chunk, as a long table is one: the unit must be in the table's
+    exs = list(resolve(zh.extract(_chunks(*(p.text for p in paragraphs)))))
+    triples = _triples(exs)
+    assert {(_COMPANY, "营业收入", "402,118,630.55元"), (_COMPANY, "净资产", "1,906,225,314.02元")} <= triples
+
+
+def test_the_code_lines_short_name_is_the_reports_company(zh: ChineseExtractor) -> None:
+    line = "证券代码：688507　　证券简称：澄川阀门　　公告编号：2025-033"
+    assert [h.name for h in header_short_names(line)] == ["澄川阀门"]
+    assert [h.name for h in header_short_names("公司代码：600871 公司简称：*ST澄川")] == ["*ST澄川"]
+    assert header_short_names("股票简称：澄川阀门") == []  # no code on the line: a label of some other text
+    exs = list(resolve(zh.extract(_chunks(
+        line + "\n\n" + f"{_COMPANY}\n2025年第三季度报告",
+        f"{_COMPANY}（以下简称“公司”）注册地位于江苏省无锡市锡山区。"))))
+    names = _names(exs)
+    assert "澄川阀门" in names.get(_COMPANY, set())
+    assert "证券" not in names  # not 证券, also called 澄川阀门
+
+
+def test_a_tables_short_name_without_the_company_is_the_documents(zh: ChineseExtractor) -> None:
+    exs = list(resolve(zh.extract(_chunks(
+        f"{_COMPANY}（以下简称“公司”）注册地位于江苏省无锡市锡山区。",
+        "股票简称 | 澄川阀门 | 股票代码 | 688507\n股票上市交易所 | 上海证券交易所 | |"))))
+    assert "澄川阀门" in _names(exs).get(_COMPANY, set())
+
+
+def test_the_company_declared_after_the_auditor_is_the_reports(zh: ChineseExtractor) -> None:
+    # the auditor's opinion and a contacts table come before 公司基本情况, where the report declares its company
+    triples = _triples(list(resolve(zh.extract(_chunks(
+        "德衡永信会计师事务所（特殊普通合伙）为本公司出具了标准无保留意见的审计报告。",
+        "联系人和联系方式 | 董事会秘书 | 证券事务代表\n姓名 | 滕晓岚 | 郁庭舟",
+        f"{_COMPANY}（以下简称“公司”）前身为无锡澄川阀门厂，2016年3月在上海证券交易所主板上市。")))))
+    assert {("滕晓岚", "worksFor", _COMPANY), ("郁庭舟", "worksFor", _COMPANY)} <= triples
+    assert not any(o.startswith("德衡永信") for _, p, o in triples if p == "worksFor")
+
+
+def test_a_built_report_with_the_code_line_keeps_the_short_name(tmp_path: Path) -> None:
+    text = ("证券代码：688507　　证券简称：澄川阀门　　公告编号：2025-033\n\n"
+            f"# {_COMPANY}2025年第三季度报告\n\n" + f"{_COMPANY}（以下简称“公司”）董事会保证本报告内容真实。\n\n"
+            "## 一、主要财务数据\n\n" + _FIGURES)
+    names, triples, _ = _build(tmp_path, text)
+    assert "澄川阀门" in names and "证券" not in names
+    assert (_COMPANY, "营业收入", "402,118,630.55元") in triples
