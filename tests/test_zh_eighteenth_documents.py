@@ -108,3 +108,55 @@ def test_a_built_report_with_the_code_line_keeps_the_short_name(tmp_path: Path) 
     names, triples, _ = _build(tmp_path, text)
     assert "澄川阀门" in names and "证券" not in names
     assert (_COMPANY, "营业收入", "402,118,630.55元") in triples
+
+
+# 主要控股参股公司分析 under a 单位 line: the subsidiaries' own figures, one cell with a unit of its own
+_SUBSIDIARIES = f"""{_COMPANY}（以下简称“公司”）2025年年度报告摘要。
+
+## 六、主要控股参股公司分析
+
+单位：万元
+
+| 公司名称 | 公司类型 | 主要业务 | 注册资本 | 总资产 | 净资产 | 营业收入 | 净利润 |
+| --- | --- | --- | --- | --- | --- | --- | --- |
+| 澄川流体控制（越南）有限公司 | 子公司 | 阀门铸件 | 800万美元 | 12,406.55 | 7,311.02 | 9,870.14 | 1,204.33 |
+| 无锡澄川智能装备有限公司 | 子公司 | 执行器研发 | 3,000.00 | 5,218.40 | 2,980.16 | 4,115.72 | -210.58 |
+"""
+
+
+def test_a_subsidiaries_tables_figure_columns_are_the_subsidiaries(tmp_path: Path) -> None:
+    _, triples, _ = _build(tmp_path, _SUBSIDIARIES)
+    vietnam, wuxi = "澄川流体控制(越南)有限公司", "无锡澄川智能装备有限公司"
+    found = {(s.replace("（", "(").replace("）", ")"), p, o) for s, p, o in triples}
+    assert {(vietnam, "注册资本", "800万美元"), (vietnam, "总资产", "12,406.55万元"), (vietnam, "净利润", "1,204.33万元"),
+            (wuxi, "注册资本", "3,000.00万元"), (wuxi, "净资产", "2,980.16万元"), (wuxi, "营业收入", "4,115.72万元"),
+            (wuxi, "净利润", "-210.58万元")} <= found
+    assert not any(s == _COMPANY and p in ("总资产", "净利润") for s, p, _ in triples)
+
+
+# the careers table of the officers, left by the converter as lines of a name, a wide space and the career
+_CAREERS = f"""{_COMPANY}（以下简称“公司”）2025年年度报告。
+
+## 第四节 公司治理
+
+注：监事会主席晏清禾在控股股东单位领取薪酬。
+
+姓名　主要工作经历
+
+甄牧远　1971年出生，毕业于江南大学，高级工程师，2018年5月起任公司董事长。
+
+鞠晚舟　1983年出生，毕业于苏州大学，现任公司董事会秘书。
+"""
+
+
+def test_a_careers_table_without_bars_gives_each_line_its_person() -> None:
+    texts = [p.text for p in parse_markdown(_CAREERS).paragraphs]
+    assert "甄牧远，1971年出生，毕业于江南大学，高级工程师，2018年5月起任公司董事长。" in texts
+    assert "鞠晚舟，1983年出生，毕业于苏州大学，现任公司董事会秘书。" in texts
+    assert "姓名 主要工作经历" in texts  # a header line with no year of birth stays as it is
+
+
+def test_a_careers_table_without_bars_through_a_build(tmp_path: Path) -> None:
+    _, triples, _ = _build(tmp_path, _CAREERS)
+    assert {("甄牧远", "educatedAt", "江南大学"), ("鞠晚舟", "educatedAt", "苏州大学")} <= triples
+    assert not any(s == "晏清禾" and p not in ("belongTo", "isA") for s, p, _ in triples)

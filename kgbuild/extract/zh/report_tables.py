@@ -72,6 +72,10 @@ _POST_HEADER = re.compile(r"^(?:担任的?)?职务(?:[（(][^）)]*[）)])?$")
 _TERM_HEADER = re.compile(r"任期起始日期|任职日期|任期起始|起始日期")
 _UNIT = re.compile(r"[（(]\s*(元|万元|亿元|千元|百万元|元[/／]股|%|户|人)\s*[）)]$")
 _NUMBER = re.compile(r"^-?\d[\d,]*(?:\.\d+)?$")
+# a cell that writes its own unit (1,500万美元, 2.3亿元)
+_OWN_UNIT = re.compile(r"^(-?\d[\d,]*(?:\.\d+)?)((?:万|亿|千|百万)?(?:元|美元|港元|欧元|日元|林吉特))$")
+# the columns of a subsidiaries table that are the subsidiary's own figures
+_SUBSIDIARY_FIGURES = frozenset(("注册资本", "总资产", "净资产", "营业收入", "营业利润", "净利润"))
 # the endings of a body's name in a table cell (a company, a partnership, a fund, a commission...)
 COMPANY_END = re.compile(r"(?:公司|集团|银行|(?:合伙企业|基金)[（(]有限合伙[)）]|合伙企业|基金|研究院|委员会|中心)$")
 # the figure's name, as the prose rules name it (归属于上市公司股东的净利润 is the company's 净利润; 扣除非经常性损益的
@@ -323,13 +327,19 @@ def _table_row(cells: list[_Cell], header_cells: list[_Cell], mentions: list[Men
                     place := _in_cell(cells[seat], mentions, "place")) is not None and place.end - place.start == len(
                     texts[seat]):
                 out.facts.append(OpenFact(sub, "locatedIn", place, said="注册地"))
-            # 注册资本（万元） | 30,000: the subsidiary's own figure, with the column's unit
-            capital = next((i for i, h in enumerate(header) if h.startswith("注册资本")), None)
-            if capital is not None and capital < len(cells):
-                unit = _UNIT.search(header[capital])
-                amount = value(cells[capital], unit.group(1) if unit else "")
-                if amount is not None and unit is not None:
-                    out.facts.append(OpenFact(sub, "注册资本", amount))
+            # 注册资本（万元） | 30,000, and the figures 主要控股参股公司分析 gives each (总资产 | 净资产 | 营业收入 |
+            # 净利润): the subsidiary's own, with the column's unit, else the 单位 line's, else the cell's (1,500万美元)
+            for i, h in enumerate(header[:len(cells)]):
+                unit = _UNIT.search(h)
+                figure = _UNIT.sub("", h).strip()
+                if figure not in _SUBSIDIARY_FIGURES:
+                    continue
+                amount = value(cells[i], unit.group(1) if unit else table_unit) if unit or table_unit else None
+                own = _OWN_UNIT.match(_minus(cells[i].text))
+                if amount is None and own is not None:
+                    amount = value(_Cell(own.group(1), cells[i].start, cells[i].start + own.end(1)), own.group(2))
+                if amount is not None:
+                    out.facts.append(OpenFact(sub, figure, amount))
         return
     label = _LINE_PREFIX.sub("", texts[0]).strip()
     unit = _UNIT.search(label)
