@@ -160,3 +160,22 @@ def test_a_careers_table_without_bars_through_a_build(tmp_path: Path) -> None:
     _, triples, _ = _build(tmp_path, _CAREERS)
     assert {("甄牧远", "educatedAt", "江南大学"), ("鞠晚舟", "educatedAt", "苏州大学")} <= triples
     assert not any(s == "晏清禾" and p not in ("belongTo", "isA") for s, p, _ in triples)
+
+
+def test_a_count_of_shareholders_is_no_figure_of_the_company(zh: ChineseExtractor) -> None:
+    triples = _triples(list(resolve(zh.extract(_chunks(
+        f"{_COMPANY}（以下简称“公司”）2025年年度报告摘要。截至2025年12月31日，公司普通股股东总数为27,415户，"
+        "A股股东27,380户。2025年，公司实现营业收入18.62亿元。")))))
+    assert (_COMPANY, "营业收入", "18.62亿元") in triples
+    assert not any("股东" in p for _, p, _ in triples)
+
+
+def test_one_products_sales_volume_is_the_companys_sales_volume(zh: ChineseExtractor) -> None:
+    triples = _triples(list(resolve(zh.extract(_chunks(
+        f"{_COMPANY}（以下简称“公司”）2025年年度报告摘要。2025年，公司球阀销量42.6万台，同比增长8.3%。",
+        "2025年，公司闸阀销量12.1万台，蝶阀销量9.4万台。",
+        "2025年，公司阀门销量63.5万台，其中出口阀门销量18.2万台。")))))
+    assert (_COMPANY, "销量", "42.6万台") in triples
+    # two products' volumes in one sentence, and a part after 其中, keep their own names
+    assert {(_COMPANY, "闸阀销量", "12.1万台"), (_COMPANY, "蝶阀销量", "9.4万台")} <= triples
+    assert (_COMPANY, "销量", "18.2万台") not in triples
