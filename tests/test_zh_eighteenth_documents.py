@@ -179,3 +179,14 @@ def test_one_products_sales_volume_is_the_companys_sales_volume(zh: ChineseExtra
     # two products' volumes in one sentence, and a part after 其中, keep their own names
     assert {(_COMPANY, "闸阀销量", "12.1万台"), (_COMPANY, "蝶阀销量", "9.4万台")} <= triples
     assert (_COMPANY, "销量", "18.2万台") not in triples
+
+
+def test_a_table_of_posts_at_the_shareholder_gives_the_person_that_body(zh: ChineseExtractor) -> None:
+    text = ("任职人员姓名 | 股东单位名称 | 在股东单位担任的职务 | 任期起始日期\n"
+            "晏清禾 | 无锡澄川投资控股有限公司 | 财务总监 | 2022年4月")
+    exs = list(resolve(zh.extract(_chunks(f"{_COMPANY}（以下简称“公司”）2025年年度报告。", text))))
+    works = [r for ex in exs for r in ex.relations if r.predicate == "worksFor"]
+    assert [(r.subject.name, r.object.name) for r in works] == [("晏清禾", "无锡澄川投资控股有限公司")]
+    names = {e.id: e.name for ex in exs for e in ex.entities}
+    assert any(h.subject.id == works[0].id and h.predicate == "时间" and names.get(h.object.id) == "2022年4月"
+               for ex in exs for h in ex.hypernodes)

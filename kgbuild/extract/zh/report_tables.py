@@ -250,6 +250,10 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
         if header and header[0] == "姓名" and any(_POST_HEADER.fullmatch(h) for h in header):
             _officer_row(cells, header_cells, mentions, out, person, owner)
             continue
+        if header and header[0].endswith("姓名") and any(_OTHER_BODY_HEADER.search(h) for h in header) and any(
+                "职务" in h for h in header):
+            _post_elsewhere_row(cells, header_cells, mentions, out, person, named)
+            continue
         _table_row(cells, header_cells, mentions, out, named, owner, value, unit, as_of)
     return out
 
@@ -284,6 +288,23 @@ def _officer_row(cells: list[_Cell], header: list[_Cell], mentions: list[Mention
     said = cells[post].text if post is not None and post < len(cells) else "职务"
     out.facts.append(OpenFact(person, "worksFor", owner(person.start), [("时间", start)] if start else [],
                               said=said))
+
+
+def _post_elsewhere_row(cells: list[_Cell], header: list[_Cell], mentions: list[Mention], out: TableFacts,
+                        person_in: Callable[[_Cell], Mention | None], named: Callable[..., Mention | None]) -> None:
+    """A row of a table of posts held at other bodies (任职人员姓名 | 股东单位名称 | 在股东单位担任的职务 | 任期起始日期
+    …): the person works for the body the row names, since the term's start where a column gives it."""
+    body = next((i for i, h in enumerate(header) if _OTHER_BODY_HEADER.search(h.text)), None)
+    if body is None or body >= len(cells) or not COMPANY_END.search(cells[body].text):
+        return
+    person, where = person_in(cells[0]), named(cells[body])
+    if person is None or where is None:
+        return
+    term = next((i for i, h in enumerate(header) if _TERM_HEADER.search(h.text)), None)
+    start = _in_cell(cells[term], mentions, "date") if term is not None and term < len(cells) else None
+    post = next((i for i, h in enumerate(header) if "职务" in h.text), None)
+    out.facts.append(OpenFact(person, "worksFor", where, [("时间", start)] if start else [],
+                              said=cells[post].text if post is not None and post < len(cells) else "职务"))
 
 
 def _table_row(cells: list[_Cell], header_cells: list[_Cell], mentions: list[Mention], out: TableFacts,
