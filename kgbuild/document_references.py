@@ -48,22 +48,38 @@ def document_of(chunk_id: str) -> str:
 def resolve(extractions: Iterable[ChunkExtraction]) -> Iterator[ChunkExtraction]:
     """`extractions` with every stand-in replaced by the company it stands for (or dropped).
 
-    Extractions come in reading order, a document's chunks one after another (as the build gives them); only the
-    current document's are held, so memory stays one document's worth. A document whose chunks came apart would be
-    resolved run by run: a later run does not see the companies of an earlier one."""
+    Extractions come in reading order, a document's chunks one after another (as the build gives them); the current
+    document's are held until it ends, so memory stays one document's worth. A document whose chunks came apart
+    would be resolved run by run: a later run does not see the companies of an earlier one."""
+    held: list[ChunkExtraction] = []
+    for ex in extractions:
+        if held and document_of(ex.chunk_id) != document_of(held[0].chunk_id):
+            yield from _resolve_document(held)
+            held = []
+        held.append(ex)
+    if held:
+        yield from _resolve_document(held)
+
+
+def _resolve_document(chunks: list[ChunkExtraction]) -> Iterator[ChunkExtraction]:
+    """One document's chunks, in reading order, with their stand-ins resolved."""
     declared: dict[str, Entity] = {}  # class -> the first entity of it the text declared its 公司 (以下简称“公司”)
     aliased: dict[str, Entity] = {}  # class -> the first entity of it with a short name of its own (以下简称)
     first: dict[str, Entity] = {}  # class -> the first entity of that class
-    document = None
-    for ex in extractions:
-        doc = document_of(ex.chunk_id)
-        if doc != document:
-            document, declared, aliased, first = doc, {}, {}, {}
+    # A report whose first pages come before its declaration (the auditor's opinion, a contacts table, then
+    # 二、公司基本情况: X股份有限公司（以下简称“公司”）…) says 公司 for the company it declares later, not for the
+    # auditor it named first: the company a later chunk declares comes before the first company an earlier one named.
+    later: dict[str, Entity] = {}
+    for ex in chunks:
+        for e in ex.entities:
+            if DECLARED in e.properties and not is_stand_in(e):
+                later.setdefault(e.spg_class, e)
+    for ex in chunks:
         stand_ins = [e for e in ex.entities if is_stand_in(e)]
         # the report's company's shareholders, subsidiaries and partners are not it, in this chunk or a later one
         partners = _related(ex, {s.id for s in stand_ins}) if stand_ins else set()
         if stand_ins:
-            ex = _replaced(ex, stand_ins, declared, aliased, first)
+            ex = _replaced(ex, stand_ins, declared, aliased, first, later)
         for e in ex.entities:  # what this chunk names, for the chunks after it
             if is_stand_in(e) or e.id in partners:
                 continue
@@ -88,22 +104,32 @@ def _named(name: str, cls: str, chunk_id: str, own: dict[str, Entity]) -> Entity
 
 
 def _replaced(ex: ChunkExtraction, stand_ins: list[Entity], declared: dict[str, Entity],
-              aliased: dict[str, Entity], first: dict[str, Entity]) -> ChunkExtraction:
+              aliased: dict[str, Entity], first: dict[str, Entity], later: dict[str, Entity]) -> ChunkExtraction:
     own = {e.id: e for e in ex.entities}
     # a company is not its own shareholder, subsidiary or partner (本公司控股股东为X: 公司 is not X)
     related = _related(ex, {s.id for s in stand_ins})
     target: dict[str, Entity | None] = {}
     for s in stand_ins:
         titled = next(iter(s.properties.get(TITLED, [])), None)
-        earlier = (_named(titled, s.spg_class, ex.chunk_id, own) if titled else None) \
-            or declared.get(s.spg_class) or aliased.get(s.spg_class) or first.get(s.spg_class)
         fallback = next((own[i] for i in s.properties.get(FALLBACK, []) if i in own and i not in related), None)
-        target[s.id] = earlier or fallback
+        declared_later = later.get(s.spg_class)
+        if declared_later is not None and declared_later.id in related:
+            declared_later = None
+        target[s.id] = (_named(titled, s.spg_class, ex.chunk_id, own) if titled else None) \
+            or declared.get(s.spg_class) or declared_later or aliased.get(s.spg_class) or first.get(s.spg_class) \
+            or fallback
     entities = [e for e in ex.entities if e.id not in target]
     for t in target.values():
         if t is not None and t.id not in {e.id for e in entities}:
             # provenance: this chunk supports the company too (merged with the earlier chunk's node by id)
             entities.append(Entity(id=t.id, name=t.name, spg_class=t.spg_class, chunk_ids=[ex.chunk_id]))
+    # a short name the chunk gave the stand-in (证券简称：闽溪纸业 on the code line) is the company's
+    for s in stand_ins:
+        t = target[s.id]
+        extra = [a for a in s.aliases if t is not None and a != t.name]
+        if t is not None and extra:
+            entities = [e.model_copy(update={"aliases": [*e.aliases, *(a for a in extra if a not in e.aliases)]})
+                        if e.id == t.id else e for e in entities]
 
     def ref(r: Ref) -> Ref | None:
         if r.kind == "entity" and r.id in target:

@@ -36,7 +36,8 @@ def test_a_page_marker_leaves_the_bars_of_a_markdown_table() -> None:
     assert dropped >= 2 and "PAGE_DIV" not in text
     assert "| 项目 | 本报告期 | 上年同期 | 增减变动幅度(%) |" in text.split("\n")
     table = next(p.text for p in parse_markdown(_AFTER_MARKER).paragraphs if "营业收入" in p.text)
-    assert table.split("\n")[1] == "营业收入 | 1,204,500,300.10 | 1,100,000,000.00 | 9.50"  # a row a line
+    # a row a line (the unit line above the table goes with it: eighteenth session)
+    assert table.split("\n")[2] == "营业收入 | 1,204,500,300.10 | 1,100,000,000.00 | 9.50"
 
 
 # MinerU-style HTML: a two-row header whose periods span a figure and its change, a label over both header rows, a
@@ -62,7 +63,8 @@ def test_html_table_spans_are_written_on_a_grid_with_one_header_row() -> None:
 def test_an_html_table_reaches_the_chunks_as_table_rows() -> None:
     parsed = parse_markdown("## 一、主要财务数据\n\n单位：元\n\n" + _HTML_FIGURES + "\n\n本报告期营业收入增长主要来自海外。\n")
     table = next(p.text for p in parsed.paragraphs if "营业收入 |" in p.text)
-    assert table.split("\n")[1] == "营业收入 | 1,204,500,300.10 | 9.50 | 2,310,800,640.22 | 7.25"
+    assert table.split("\n")[0] == "单位：元"  # the unit line goes with its table (eighteenth session)
+    assert table.split("\n")[2] == "营业收入 | 1,204,500,300.10 | 9.50 | 2,310,800,640.22 | 7.25"
     assert "<td" not in table and "海外" not in table  # the prose after it is a paragraph of its own
 
 

@@ -33,6 +33,7 @@ from kgbuild.extract.zh.own_company import others_only_stand_in
 from kgbuild.extract.zh.pair_candidates import PairRow, pair_candidates
 from kgbuild.extract.zh.pair_model import decide
 from kgbuild.extract.zh.relations import RelationRules, Triple, sentences
+from kgbuild.extract.zh.report_header import header_short_names
 from kgbuild.extract.zh.report_reference import STAND_IN_KIND, title_company
 from kgbuild.extract.zh.report_reference import declared as report_declared
 from kgbuild.extract.zh.report_reference import stand_in as report_stand_in
@@ -211,6 +212,18 @@ class ChineseExtractor:
             cells = [(m.start, m.end) for m in tables.mentions] + tables.labels
             kept = [m for m in kept if not any(s <= m.start and m.end <= e for s, e in cells)] + tables.mentions
             named = [m for m in named if m in kept] + tables.mentions
+        if self._company_class and (heads := header_short_names(text)):
+            # 证券简称：闽溪纸业 on the code line: the document's company's short name, not 证券 also called 闽溪纸业
+            spans = [(h.label_start, h.name_end) for h in heads]
+
+            def outside(m: Mention) -> bool:
+                return not any(s <= m.start < e for s, e in spans)
+
+            kept, named = [m for m in kept if outside(m)], [m for m in named if outside(m)]
+            aliases = [(m, a) for m, a in aliases if outside(m)]
+            opened.aliases[:] = [(m, a) for m, a in opened.aliases if outside(m)]
+            for h in heads:
+                aliases.append((table_stand_in(h.label_start), h.name))
         stand_in = report_stand_in(text, named, self.open_rules._company, self._company_class) or \
             others_only_stand_in(text, named, self.open_rules._company, self._company_class, STAND_IN_KIND)
         # (the table's stand-in and the prose's are both named 公司: one node of the chunk, whatever word was written)
@@ -219,6 +232,8 @@ class ChineseExtractor:
         if tables is not None:
             open_facts += tables.facts
             opened.aliases.extend(tables.aliases)
+        if made and any(m is made[0] for m, _ in [*aliases, *opened.aliases]):
+            kept.append(made[0])  # a stand-in that only a short name is said of (证券简称：闽溪纸业) is a node too
         # 产品远销东南亚和非洲: a broad region no fact or event of the chunk uses is a market or a direction, no entity
         # (only one the place rules typed as they misread it, `_misread_regions`)
         if any(m.name in BROAD_REGIONS for m in kept):

@@ -81,6 +81,12 @@ class FigureFacts(ClauseRules):
             name = re.sub(r"^在职(?=员工总数)", "", name)  # 在职员工总数 is the staff count, 员工总数
             if re.fullmatch(r"(?:共)?销售[\u4e00-\u9fff]{1,6}", name) and re.search(r"[吨辆台件套箱部]$", value.name):
                 name = "销量"  # 销售白砂糖21.3万吨: what a company sold, counted in things, is its sales volume
+            if "股东" in name and value.name.endswith("户"):
+                continue  # 普通股股东总数48,216户, A股股东102,856户: the count of holders, no result of the company
+            if name.endswith("销量") and name != "销量" and _one_volume(text, opened, value.start):
+                # 公司挖掘机销量18,460台: the company's sales volume, its product said with it (two products' volumes
+                # in one sentence, or a part after 其中, keep their own names)
+                name = "销量"
             if re.search(r"(?:金额|对价|价格|售价|单价|定价|持股比例)$", name) \
                     or not (_METRIC.match(name) or (defined is not None and name == defined.group(0))) \
                     or name in wl.STOP_NAMES - {"营业收入", "净利润", "营收", "利润", "收入", "资产", "负债", "员工",
@@ -90,3 +96,10 @@ class FigureFacts(ClauseRules):
             out.append(fact)
             last = fact
         return last
+
+
+def _one_volume(text: str, opened: int, at: int) -> bool:
+    """Whether the sentence from `opened` states one sales volume, the one at `at`, not after 其中 (a part of it)."""
+    ends = [i for i in (text.find(e, at) for e in "。！？\n") if i >= 0]
+    sentence = text[opened:min(ends, default=len(text))]
+    return sentence.count("销量") + sentence.count("销售量") == 1 and "其中" not in text[opened:at]

@@ -62,12 +62,20 @@ _LINE_PREFIX = re.compile(r"^(?:[一二三四五六七八九十]+、|[（(][一�
 # the items of 非经常性损益 and a table's totals: amounts no figure name fits, not the company's results
 _ITEM_LABEL = re.compile(r"^(?:合计|小计|总计|其他)$|政府补助|损益$|影响额$|营业外收入和支出|^非经常性损益")
 # what a financial statement calls a figure the figures table names otherwise
-_STATEMENT_NAMES = {"资产总计": "总资产", "营业总收入": "营业收入", "负债合计": "总负债"}
+# (负债合计 keeps its own name: no figures table names a 总负债 it would repeat)
+_STATEMENT_NAMES = {"资产总计": "总资产", "营业总收入": "营业收入"}
+# what the shareholders of the listed company own, however the table words it (归属于上市公司股东的所有者权益,
+# 归属于母公司股东权益): the company's 净资产, as 归属于上市公司股东的净资产 is
+_OWNERS_EQUITY = re.compile(r"^归属于(?:上市公司|母公司)?(?:股东|所有者)的?(?:所有者|股东)?权益(?:合计)?$")
 # an officers table (姓名 | 职务 | … | 任期起始日期 | 任职状态): every row is one of the company's officers
 _POST_HEADER = re.compile(r"^(?:担任的?)?职务(?:[（(][^）)]*[）)])?$")
 _TERM_HEADER = re.compile(r"任期起始日期|任职日期|任期起始|起始日期")
 _UNIT = re.compile(r"[（(]\s*(元|万元|亿元|千元|百万元|元[/／]股|%|户|人)\s*[）)]$")
 _NUMBER = re.compile(r"^-?\d[\d,]*(?:\.\d+)?$")
+# a cell that writes its own unit (1,500万美元, 2.3亿元)
+_OWN_UNIT = re.compile(r"^(-?\d[\d,]*(?:\.\d+)?)((?:万|亿|千|百万)?(?:元|美元|港元|欧元|日元|林吉特))$")
+# the columns of a subsidiaries table that are the subsidiary's own figures
+_SUBSIDIARY_FIGURES = frozenset(("注册资本", "总资产", "净资产", "营业收入", "营业利润", "净利润"))
 # the endings of a body's name in a table cell (a company, a partnership, a fund, a commission...)
 COMPANY_END = re.compile(r"(?:公司|集团|银行|(?:合伙企业|基金)[（(]有限合伙[)）]|合伙企业|基金|研究院|委员会|中心)$")
 # the figure's name, as the prose rules name it (归属于上市公司股东的净利润 is the company's 净利润; 扣除非经常性损益的
@@ -172,8 +180,9 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
         title inside a row of another table, 任书瑜 | 董事会秘书 | 离任, labels nothing)."""
         if not val.text or _A_LABEL.match(val.text):
             return
-        if _SHORT_LABEL.fullmatch(label) and (company := out.company) is not None:
-            out.aliases.append((company, val.text))
+        if _SHORT_LABEL.fullmatch(label):
+            # (a table that does not name the company: the short name is the document's company's, 股票简称 | 淮岳燃气)
+            out.aliases.append((owner(val.start), val.text))
         elif _LEGAL_LABEL.fullmatch(label) and (who := person(val, loose)) is not None:
             out.facts.append(OpenFact(who, "worksFor", owner(who.start), said="法定代表人"))
         elif (title := _TITLE_LABEL.fullmatch(label)) is not None and (who := person(val, loose)) is not None:
@@ -241,6 +250,10 @@ def read_tables(text: str, mentions: list[Mention], classify: Callable[[str], tu
         if header and header[0] == "姓名" and any(_POST_HEADER.fullmatch(h) for h in header):
             _officer_row(cells, header_cells, mentions, out, person, owner)
             continue
+        if header and header[0].endswith("姓名") and any(_OTHER_BODY_HEADER.search(h) for h in header) and any(
+                "职务" in h for h in header):
+            _post_elsewhere_row(cells, header_cells, mentions, out, person, named)
+            continue
         _table_row(cells, header_cells, mentions, out, named, owner, value, unit, as_of)
     return out
 
@@ -275,6 +288,23 @@ def _officer_row(cells: list[_Cell], header: list[_Cell], mentions: list[Mention
     said = cells[post].text if post is not None and post < len(cells) else "职务"
     out.facts.append(OpenFact(person, "worksFor", owner(person.start), [("时间", start)] if start else [],
                               said=said))
+
+
+def _post_elsewhere_row(cells: list[_Cell], header: list[_Cell], mentions: list[Mention], out: TableFacts,
+                        person_in: Callable[[_Cell], Mention | None], named: Callable[..., Mention | None]) -> None:
+    """A row of a table of posts held at other bodies (任职人员姓名 | 股东单位名称 | 在股东单位担任的职务 | 任期起始日期
+    …): the person works for the body the row names, since the term's start where a column gives it."""
+    body = next((i for i, h in enumerate(header) if _OTHER_BODY_HEADER.search(h.text)), None)
+    if body is None or body >= len(cells) or not COMPANY_END.search(cells[body].text):
+        return
+    person, where = person_in(cells[0]), named(cells[body])
+    if person is None or where is None:
+        return
+    term = next((i for i, h in enumerate(header) if _TERM_HEADER.search(h.text)), None)
+    start = _in_cell(cells[term], mentions, "date") if term is not None and term < len(cells) else None
+    post = next((i for i, h in enumerate(header) if "职务" in h.text), None)
+    out.facts.append(OpenFact(person, "worksFor", where, [("时间", start)] if start else [],
+                              said=cells[post].text if post is not None and post < len(cells) else "职务"))
 
 
 def _table_row(cells: list[_Cell], header_cells: list[_Cell], mentions: list[Mention], out: TableFacts,
@@ -318,13 +348,19 @@ def _table_row(cells: list[_Cell], header_cells: list[_Cell], mentions: list[Men
                     place := _in_cell(cells[seat], mentions, "place")) is not None and place.end - place.start == len(
                     texts[seat]):
                 out.facts.append(OpenFact(sub, "locatedIn", place, said="注册地"))
-            # 注册资本（万元） | 30,000: the subsidiary's own figure, with the column's unit
-            capital = next((i for i, h in enumerate(header) if h.startswith("注册资本")), None)
-            if capital is not None and capital < len(cells):
-                unit = _UNIT.search(header[capital])
-                amount = value(cells[capital], unit.group(1) if unit else "")
-                if amount is not None and unit is not None:
-                    out.facts.append(OpenFact(sub, "注册资本", amount))
+            # 注册资本（万元） | 30,000, and the figures 主要控股参股公司分析 gives each (总资产 | 净资产 | 营业收入 |
+            # 净利润): the subsidiary's own, with the column's unit, else the 单位 line's, else the cell's (1,500万美元)
+            for i, h in enumerate(header[:len(cells)]):
+                unit = _UNIT.search(h)
+                figure = _UNIT.sub("", h).strip()
+                if figure not in _SUBSIDIARY_FIGURES:
+                    continue
+                amount = value(cells[i], unit.group(1) if unit else table_unit) if unit or table_unit else None
+                own = _OWN_UNIT.match(_minus(cells[i].text))
+                if amount is None and own is not None:
+                    amount = value(_Cell(own.group(1), cells[i].start, cells[i].start + own.end(1)), own.group(2))
+                if amount is not None:
+                    out.facts.append(OpenFact(sub, figure, amount))
         return
     label = _LINE_PREFIX.sub("", texts[0]).strip()
     unit = _UNIT.search(label)
@@ -332,7 +368,8 @@ def _table_row(cells: list[_Cell], header_cells: list[_Cell], mentions: list[Men
     if _ITEM_LABEL.search(bare) and not _DEFINED.search(bare):
         return  # 计入当期损益的政府补助, 合计: a 非经常性损益 item or a total, no figure of the company's
     defined = _DEFINED.search(bare)
-    metric = defined.group(0) if defined is not None else _WHOSE.sub("", bare)
+    metric = defined.group(0) if defined is not None else "净资产" if _OWNERS_EQUITY.match(bare) else \
+        _WHOSE.sub("", bare)
     metric = _STATEMENT_NAMES.get(metric, metric)
     if not re.fullmatch(r"[\u4e00-\u9fff]{2,16}", metric) or (re.search(r"每股|比率|率$", metric) and unit is None
                                                                and not _percent_cells(cells)):

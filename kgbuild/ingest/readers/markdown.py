@@ -52,6 +52,19 @@ _ZH_HEADINGS = (
 
 
 _SENTENCE_DONE = re.compile(r"[。！？!?]\s*$")
+# A Chinese report's unit line over a table (单位：元 币种：人民币, …审计类型：未经审计), last in the
+# paragraph before the table (a converter often writes it with no blank line after the lines above it). It belongs to
+# the table: a long table is a chunk of its own, and its amounts would lose their unit (元) if the line stayed behind.
+_UNIT_LINE = re.compile(r"(?:^|(?<=\s))单位[：:]\s*[^\s。；;，,|：:]{1,6}"
+                        r"(?:[ \t\u3000]+[\u4e00-\u9fff]{2,4}[：:]\s*[^\s。；;，,|：:]{1,8}){0,3}\s*$")
+
+
+# A table of officers' careers that a converter left without its bars, one person a line (姓名　主要工作经历 over
+# 龙岱钧　1968年出生，毕业于…): the name, a wide space, then the career. Written as a report writes it in prose
+# (龙岱钧，1968年出生，…), so the career is the person's, not the person's named last before.
+_BIO_LINE = re.compile(r"^(\s*[\u4e00-\u9fff]{2,4}(?:·[\u4e00-\u9fff]{1,8})?)"
+                       r"(?:[ \t]{2,}|[ \t]*\u3000[ \t\u3000]*)"
+                       r"(?=(?:男|女)?[，,]?\s*\d{4}年(?:\d{1,2}月)?(?:出生|生)[，,])")
 
 
 def _zh_heading_level(line: str) -> int | None:
@@ -230,7 +243,17 @@ def parse_markdown(text: str) -> Parsed:
             elif (nav := furniture.block_kind(buf)) is not None:
                 skipped.add(nav, len(buf))
             else:
-                add(*_block_text(kind, buf))
+                text, sep = _block_text(kind, buf)
+                if kind == "table" and paragraphs and paragraphs[-1].section == outline.path and (
+                        unit := _UNIT_LINE.search(paragraphs[-1].text)) is not None:
+                    # 单位：元 币种：人民币 goes with the table it stands over
+                    head = paragraphs[-1].text[:unit.start()].strip()
+                    if head:
+                        paragraphs[-1] = Paragraph(section=paragraphs[-1].section, text=head)
+                    else:
+                        paragraphs.pop()
+                    text = unit.group(0).strip() + "\n" + text
+                add(text, sep)
             last_kind = kind
             buf.clear()
 
@@ -245,6 +268,8 @@ def parse_markdown(text: str) -> Parsed:
         outline.enter(level, heading_text(title))
 
     for number, line in enumerate(lines[start:], start):
+        if fence is None and not indented and (bio := _BIO_LINE.match(line)) is not None:
+            line = bio.group(1) + "，" + line[bio.end():]
         if fence is not None:
             # Code is kept verbatim: no inline markup stripping, indentation kept.
             if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
