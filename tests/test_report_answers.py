@@ -91,6 +91,25 @@ def test_a_fact_of_the_named_company_answers_what_its_words_ask() -> None:
     assert _fact("黔穹航空2024年第一季度的营业收入是多少？") == "3,310,472,650.08元"
 
 
+def test_of_two_holders_of_a_post_the_later_answers_and_a_place_reads_as_the_text_writes_it() -> None:
+    text = "原董事长石鹏飞辞职。2025年3月18日，董事会选举龙启帆为董事长。公司总部位于贵州省贵阳市观山湖区。"
+    index = _index(text, [COMPANY, ("石鹏飞", "Person"), ("龙启帆", "Person"), ("观山湖区", "AdministrativeRegion"),
+                          ("贵阳市", "City"), ("贵州省", "Province")], [
+        _relation(1, "worksFor", 0, "董事长", ("时间: 2019年6月",)),
+        _relation(2, "worksFor", 0, "董事长", ("时间: 2025年3月18日",)),
+        _relation(0, "headquarteredIn", 3, "总部位于"),
+        _relation(3, "locatedIn", 4), _relation(4, "locatedIn", 5)])
+    idf, unseen = idf_table(index)
+
+    def ask(question: str) -> str:
+        found = fact_answer(question, index, [index.node_pos["e0"]], idf, unseen)
+        return found.answer if found is not None else ""
+
+    assert ask("黔穹航空的董事长是谁？") == "龙启帆"
+    assert ask("黔穹航空现任董事长是谁？") == "龙启帆"  # 现任 is no word of the link
+    assert ask("黔穹航空的总部位于哪里？") == "贵州省贵阳市观山湖区"
+
+
 def test_no_fact_answers_when_none_says_what_is_asked_or_its_end_is_of_another_kind() -> None:
     assert _fact("黔穹航空的注册资本是多少？") == ""  # no relation says 注册资本
     assert _fact("黔穹航空的控股股东出生在哪里？") == ""  # a company is no place

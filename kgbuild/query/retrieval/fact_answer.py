@@ -16,6 +16,7 @@ answer is given as unverified, with the fact it came from as a note.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
@@ -27,6 +28,8 @@ from kgbuild.text import CAMEL_SEAM
 
 # A qualifier's words only choose between facts that already match: a period alone answers nothing.
 QUALIFIER_SHARE = 0.5
+_DATE = re.compile(r"(\d{4})年(?:(\d{1,2})月)?(?:(\d{1,2})日)?")
+_LOCATED = frozenset({"locatedIn", "headquarteredIn"})
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,32 @@ class FactAnswer:
 def _link_words(rel: RelationRow) -> set[str]:
     # "headquarteredIn" -> "headquartered In": an English question says the words, not the identifier
     return set(content_words(f"{CAMEL_SEAM.sub(' ', rel.predicate)} {rel.said}"))
+
+
+def _latest(rel: RelationRow) -> tuple[int, int, int]:
+    """The latest date among the fact's qualifiers ((0, 0, 0) without one): of two facts that match a
+    question alike (the chairman who left, the one elected after), the later is the one a report's
+    reader means when the question names no period."""
+    found = [tuple(int(g or 0) for g in m.groups()) for q in rel.qualifiers for m in _DATE.finditer(q)]
+    return max(found, default=(0, 0, 0))  # type: ignore[return-value]
+
+
+def as_written(index: MutualIndex, node: int, rel: RelationRow) -> str:
+    """A place's name with the places it is in, as the text that states the fact writes them together
+    (海淀区 in 北京市: "北京市海淀区"); the name alone where the text does not."""
+    name = index.node_names[node]
+    texts = [index.chunk_text[c] for c in rel.chunks]
+    current, seen = node, {node}
+    while True:
+        parents = [index.relations[r].object for r in index.node_relations[current]
+                   if index.relations[r].subject == current and index.relations[r].predicate == "locatedIn"]
+        longer = next((index.node_names[p] + name for p in parents
+                       if p not in seen and any(index.node_names[p] + name in t for t in texts)), None)
+        if longer is None:
+            return name
+        current = next(p for p in parents if index.node_names[p] + name == longer)
+        seen.add(current)
+        name = longer
 
 
 def fact_answer(question: str, index: MutualIndex, own: Collection[int], idf: dict[str, float],
@@ -78,10 +107,12 @@ def fact_answer(question: str, index: MutualIndex, own: Collection[int], idf: di
                 continue
             quals = set(content_words(" ".join(rel.qualifiers)))
             score = hit + QUALIFIER_SHARE * sum(v for w, v in weight.items() if w in quals and w not in said)
-            if best is not None and score <= best.score:
-                continue  # ties keep the first fact in index order: the same answer on every run
+            if best is not None and (score, _latest(rel)) <= (best.score, _latest(best.relation)):
+                continue  # full ties keep the first fact in index order: the same answer on every run
             name = index.node_names[other]
             if check_type(question, name, classes_of(index, name)).fits is False:
                 continue
+            if want.kind == at.PLACE and rel.predicate in _LOCATED:
+                name = as_written(index, other, rel)
             best = FactAnswer(name, rel, score)
     return best

@@ -44,7 +44,7 @@ def content_tokens(text: str) -> list[str]:
 # Chinese function and question words: like STOPWORDS, they say nothing of where an answer is.
 CJK_STOPWORDS = frozenset("""的 地 得 是 了 在 和 与 及 或 为 于 由 对 将 把 被 其 该 这 那 有 也 都 而 之 以 从 向
     吗 呢 吧 哪 哪里 哪儿 哪个 哪家 哪些 哪位 哪所 哪一年 哪年 什么 谁 多少 几 何时 何地 是否 怎么 如何 为什么
-    请问""".split())
+    请问 现任 时任 目前 当前 现在""".split())  # 现任总经理 asks for the 总经理: "current" is no word of the link
 
 
 def word_spans(text: str) -> list[tuple[str, int, int]]:
