@@ -24,6 +24,7 @@ from kgbuild.query.retrieval import answer_types as at
 from kgbuild.query.retrieval.answer_check import check_type, classes_of
 from kgbuild.query.retrieval.index import ENTITY, MutualIndex, RelationRow
 from kgbuild.query.retrieval.text import content_words
+from kgbuild.query.types import FACT_NOTE
 from kgbuild.text import CAMEL_SEAM
 
 # A qualifier's words only choose between facts that already match: a period alone answers nothing.
@@ -42,7 +43,7 @@ class FactAnswer:
         rel = self.relation
         said = f" ({rel.said})" if rel.said else ""
         quals = f" [{'; '.join(rel.qualifiers)}]" if rel.qualifiers else ""
-        return (f"answered from a graph fact: ({index.node_names[rel.subject]}, {rel.predicate}{said}, "
+        return (f"{FACT_NOTE}: ({index.node_names[rel.subject]}, {rel.predicate}{said}, "
                 f"{index.node_names[rel.object]}){quals}")
 
 
