@@ -10,7 +10,9 @@ order, or fusion's canonical entity); the second ("b") only adds:
 - Entity: `aliases` gains b's name and aliases, without repeats and without spellings that
   normalise to a's name (a case variant says nothing new); `semantic_type`, `description`,
   `summary` are the first non-empty; `properties` are merged key-wise, values unioned;
-- Relation: `properties` merged key-wise, the first non-empty value of a key wins;
+- Relation: `properties` merged key-wise, the first non-empty value of a key wins, except "said" (the
+  text's words for the predicate), where every distinct wording is kept, joined by " / " (a holder
+  called 持股 in the holders' table and 控股股东 in the prose is both: a question may use either);
 - Event: `arguments` merged role-wise, refs unioned by id; `time` and `place` the first non-empty;
 - HyperNode: only provenance;
 - Concept: `description` the first non-empty, `parents` unioned.
@@ -81,9 +83,17 @@ def _entity(a: Entity, b: Entity) -> None:
         union_into(a.properties.setdefault(key, []), values)
 
 
+SAID = "said"  # the Relation property of the text's words for its predicate
+SAID_SEPARATOR = " / "
+
+
 def _relation(a: Relation, b: Relation) -> None:
     for key, value in b.properties.items():
-        if value and not a.properties.get(key):
+        if key == SAID and value and a.properties.get(key):
+            kept = a.properties[key].split(SAID_SEPARATOR)
+            a.properties[key] = SAID_SEPARATOR.join([*kept, *(w for w in value.split(SAID_SEPARATOR)
+                                                              if w not in kept)])
+        elif value and not a.properties.get(key):
             a.properties[key] = value
         else:
             a.properties.setdefault(key, value)

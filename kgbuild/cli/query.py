@@ -15,6 +15,7 @@ from rich.table import Table
 
 from kgbuild.cli.common import config_of, fail_cleanly, open_engine
 from kgbuild.display_width import wrap
+from kgbuild.query.types import FACT_NOTE
 
 if TYPE_CHECKING:
     from kgbuild.query.strategy import StrategySpec
@@ -142,6 +143,9 @@ def print_answer(answer: Answer, out: Console) -> None:
     elif answer.facts:  # a graph strategy without a model: the best node of the expected type, unchecked
         how = (f"{answer.strategy}: best-ranked graph node of the expected type (no model), "
                f"{answer.seconds * 1000:.0f} ms")
+    elif any(n.startswith(FACT_NOTE) for n in answer.notes):  # a relation of the question's entity, unchecked
+        how = (f"{answer.strategy or 'retrieval'}: from a graph fact of the entity the question names (no model), "
+               f"{answer.seconds:.2f} s")
     else:  # no model read the chunks: the sentence is picked by word overlap, not checked
         how = (f"{answer.strategy or 'retrieval'}: extractive answer from the top chunks (no model), "
                f"{answer.seconds:.2f} s")

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from kgbuild.ids import unescape_article_id
+from kgbuild.merge import SAID_SEPARATOR
 from kgbuild.query_settings import EdgeKind  # defined with the settings that name edge kinds
 from kgbuild.text import CAMEL_SEAM, mention_key
 
@@ -139,6 +140,9 @@ class GraphProjection:
     # predicate index -> the words the text used for it, most frequent first (a relation's "said" property:
     # the Chinese rules record 出生于 for bornIn), embedded beside the name (graph/vectors.py)
     predicate_words: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    # relation edge index -> its own "said" words (董事会秘书 on one worksFor, 控股股东 on one ownedBy):
+    # what one fact's sentence called the link, which the answer from graph facts matches to a question
+    edge_said: dict[int, str] = field(default_factory=dict)
     fingerprint: str = ""
     signature: tuple[tuple[str, int, int], ...] = ()
     node_pos: dict[str, int] = field(init=False)
@@ -320,6 +324,7 @@ class GraphProjection:
 
         edge_of: dict[str, int] = {}
         said: dict[int, Counter[str]] = {}
+        edge_said: dict[int, str] = {}
         for r in relations:
             h, t = pos.get(r["subject_id"]), pos.get(r["object_id"])
             if h is None or t is None or h == t:
@@ -327,7 +332,8 @@ class GraphProjection:
             edge_of[r["id"]] = len(eids)
             edge(r["id"], h, r["predicate"], t, RELATION, chunk_nodes(r.get("chunk_ids")))
             if words := said_words(r.get("properties")):
-                said.setdefault(preds[-1], Counter())[words] += 1
+                said.setdefault(preds[-1], Counter()).update(words.split(SAID_SEPARATOR))
+                edge_said[len(eids) - 1] = words
         for ev in events:
             h = pos[ev["id"]]
             sup = supports[h]
@@ -365,7 +371,8 @@ class GraphProjection:
                    predicates=predicates, qualifiers=qualifiers, chunk_doc=chunk_doc, chunk_text=chunk_text,
                    doc_titles=titles, node_aliases=aliases,
                    predicate_words={p: tuple(w for w, _ in c.most_common(MAX_PREDICATE_WORDS))
-                                    for p, c in said.items()})
+                                    for p, c in said.items()},
+                   edge_said=edge_said)
 
 
 def content_fingerprint(node_ids: Iterable[str], edge_ids: Iterable[str]) -> str:

@@ -10,6 +10,10 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, computed_field, model_serializer
 
+# The note that says a model-free answer is a relation of the question's own entity (query/retrieval/fact_answer.py);
+# the CLI names the answer's source by it.
+FACT_NOTE = "answered from a graph fact"
+
 
 class LinkedEntity(BaseModel):
     """A mention resolved to a graph entity (or concept)."""

@@ -9,7 +9,9 @@ The answer is cut from the retrieved text by a typed span extractor:
    pattern, and capitalised runs; spans the question already contains are left out;
 3. a span scores by how many rare question words its sentence and chunk share (IDF over the
    indexed chunks), how close it sits to those words, the chunk's rank, and whether its type is
-   the expected one; the best span is the answer.
+   the expected one; the best span is the answer. Chinese text has no spaces: its words are
+   jieba's (`text.word_spans`), so a question and a passage share "总部" and "位于" as English
+   ones share "headquarters".
 
 A yes/no "both"/"same" question checks each compared name's own passage for the asked property;
 a "which first, A or B" question compares the first year of each name's passage; other two-name
@@ -30,12 +32,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kgbuild.query.retrieval import answer_types as at
+from kgbuild.query.retrieval.fact_answer import FactAnswer, fact_answer
 from kgbuild.query.retrieval.index import MutualIndex
 from kgbuild.query.retrieval.text import (
     STOPWORDS,
     content_tokens,
+    content_words,
     spans,
     tokens,
+    word_spans,
+    words,
 )
 from kgbuild.query.types import Answer, Citation, RetrievalMode, Retriever
 from kgbuild.text import fold, mention_key
@@ -56,16 +62,16 @@ def sentences(text: str) -> list[str]:
 
 def best_sentence(question: str, texts: list[str]) -> tuple[int, str, float]:
     """(text index, sentence, score) with the highest question-word overlap; ties go to earlier texts."""
-    wanted = set(content_tokens(question))
+    wanted = set(content_words(question))
     best = (0, "", -1.0)
     for rank, text in enumerate(texts):
         for sent in sentences(text):
-            words = content_tokens(sent)
-            if not words:
+            said = content_words(sent)
+            if not said:
                 continue
-            overlap = len(wanted & set(words))
+            overlap = len(wanted & set(said))
             # Short sentences that hit many question words win; rank damps lower chunks.
-            score = overlap / math.sqrt(len(words)) / (1.0 + 0.2 * rank)
+            score = overlap / math.sqrt(len(said)) / (1.0 + 0.2 * rank)
             if score > best[2]:
                 best = (rank, sent, score)
     return best
@@ -88,8 +94,8 @@ def answer_span(question: str, sentence: str) -> str:
     if current:
         runs.append(current)
     for run in runs:
-        words = [w for w in run if w.casefold() not in STOPWORDS]
-        if words and not set(content_tokens(" ".join(words))) <= asked:
+        kept = [w for w in run if w.casefold() not in STOPWORDS]
+        if kept and not set(content_tokens(" ".join(kept))) <= asked:
             return " ".join(run)
     return sentence
 
@@ -146,26 +152,27 @@ def _chunk_names(index: MutualIndex | None, chunk_id: str) -> list[tuple[str, st
 
 
 def _asked(question: str) -> set[str]:
-    return set(content_tokens(question))
+    return set(content_words(question))
 
 
 def _novel(span: str, asked: set[str]) -> bool:
-    words = content_tokens(span)
-    return bool(words) and not set(words) <= asked
+    said = content_words(span)
+    return bool(said) and not set(said) <= asked
 
 
 def candidates(question: str, want: at.Expected, chunks: Sequence[tuple[str, str]], index: MutualIndex | None,
-               idf: dict[str, float], unseen: float) -> list[Candidate]:
-    """Scored candidate spans of the chunks `(chunk_id, text)`, in rank order."""
+               idf: dict[str, float], unseen: float, own: frozenset[str] = frozenset()) -> list[Candidate]:
+    """Scored candidate spans of the chunks `(chunk_id, text)`, in rank order. `own`: the folded names
+    of the entities the question names (by any alias), which are never its answer."""
     asked = _asked(question)
     weight = {w: idf.get(w, unseen) for w in asked if w not in _GENERIC}
     out: list[Candidate] = []
     for rank, (chunk_id, text) in enumerate(chunks):
-        chunk_words = set(tokens(text))
+        chunk_words = set(words(text))
         chunk_rel = sum(v for w, v in weight.items() if w in chunk_words)
         names = _chunk_names(index, chunk_id)
         for sent in sentences(text):
-            raw = spans(sent)
+            raw = word_spans(sent)
             folded = [fold(w) for w, _, _ in raw]
             hits = [i for i, w in enumerate(folded) if w in weight]
             sent_rel = sum(weight[w] for w in set(folded) if w in weight)
@@ -178,7 +185,7 @@ def candidates(question: str, want: at.Expected, chunks: Sequence[tuple[str, str
                 found.append((span, s, e, "run", frozenset()))
             taken: list[tuple[int, int]] = []
             for span, s, e, kind, classes in found:
-                if any(s < te and ts < e for ts, te in taken) or not _novel(span, asked):
+                if any(s < te and ts < e for ts, te in taken) or not _novel(span, asked) or fold(span) in own:
                     continue
                 taken.append((s, e))
                 first = next((i for i, (_, ws, _) in enumerate(raw) if ws >= s), len(raw))
@@ -294,8 +301,10 @@ def extract(question: str, chunks: Sequence[tuple[str, str, str]],
 
 
 def extract_ranked(question: str, chunks: Sequence[tuple[str, str, str]], index: MutualIndex | None = None,
-                   alternatives: int = 4) -> tuple[str, int, str, list[str]]:
-    """As `extract`, with the next best distinct candidate spans (at most `alternatives`)."""
+                   alternatives: int = 4, own: frozenset[str] = frozenset()) -> tuple[str, int, str, list[str]]:
+    """As `extract`, with the next best distinct candidate spans (at most `alternatives`). `own`: the
+    folded names of the question's linked entities: "黔穹航空的控股股东是哪家公司？" is not answered by
+    黔穹航空股份有限公司, whose short name the question uses."""
     texts = [t for _, _, t in chunks]
     rank, sentence, _ = best_sentence(question, texts)
     want = at.expected(question)
@@ -304,7 +313,7 @@ def extract_ranked(question: str, chunks: Sequence[tuple[str, str, str]], index:
     if want.kind == at.CHOICE:
         return choose(question, want, chunks), rank, sentence, []
     idf, unseen = idf_table(index)
-    cands = candidates(question, want, [(c, t) for c, _, t in chunks], index, idf, unseen)
+    cands = candidates(question, want, [(c, t) for c, _, t in chunks], index, idf, unseen, own)
     best = pick(question, want, cands)
     if best is None:
         return (answer_span(question, sentence) if sentence else ""), rank, sentence, []
@@ -312,6 +321,21 @@ def extract_ranked(question: str, chunks: Sequence[tuple[str, str, str]], index:
     others = [c.text.strip(" ,;:\"'") for c in sorted(cands, key=lambda c: -c.score)]
     others = [o for o in dict.fromkeys(others) if o and o != clean][:alternatives]
     return clean, best.rank, best.sentence, others
+
+
+def _fact_chunk(index: MutualIndex | None, fact: FactAnswer) -> str:
+    return index.chunk_ids[fact.relation.chunks[0]] if index is not None and fact.relation.chunks else ""
+
+
+def _fact_citation(index: MutualIndex | None, fact: FactAnswer) -> Citation:
+    """The chunk that states the fact, cut to the sentence naming its answer where one does."""
+    chunk_id = _fact_chunk(index, fact)
+    if index is None or not chunk_id:
+        return Citation(chunk_id="", doc_id="", text="")
+    pos = index.chunk_pos[chunk_id]
+    text = index.chunk_text[pos]
+    said = next((s for s in sentences(text) if fact.answer in s), text)
+    return Citation(chunk_id=chunk_id, doc_id=index.chunk_doc[pos], text=said)
 
 
 def answer_offline(question: str, retriever: Retriever, k: int = 5, *, mode: RetrievalMode = "hybrid") -> Answer:
@@ -325,11 +349,25 @@ def answer_offline(question: str, retriever: Retriever, k: int = 5, *, mode: Ret
     index = getattr(retriever, "index", None)
     index = index if isinstance(index, MutualIndex) else None
     chunks = [(c.id, retriever.title_of(c.doc_id), c.text) for c in result.chunks]
-    text, rank, sentence, others = extract_ranked(question, chunks, index)
+    # Only names the question itself says (exactly or by an alias): a dense link is a guess.
+    named = [e for e in result.entities if e.how in ("exact", "alias")]
+    own = frozenset(fold(e.name) for e in named)
+    text, rank, sentence, others = extract_ranked(question, chunks, index, own=own)
     citations = [Citation(chunk_id=c.id, doc_id=c.doc_id, text=sentence if i == rank and sentence else c.text)
                  for i, c in enumerate(result.chunks)] if text else []
+    notes = list(result.notes)
+    fact = None
+    if index is not None:
+        idf, unseen = idf_table(index)
+        fact = fact_answer(question, index, [index.node_pos[e.id] for e in named if e.id in index.node_pos],
+                           idf, unseen)
+    if fact is not None:
+        others = [o for o in dict.fromkeys([text, *others]) if o and o != fact.answer]
+        text = fact.answer
+        citations = [_fact_citation(index, fact), *(c for c in citations if c.chunk_id != _fact_chunk(index, fact))]
+        notes.append(fact.note(index))  # type: ignore[arg-type]  # index is set whenever fact is
     answer = Answer(question=question, answer=text, resolved=False, mode="retrieval", citations=citations,
-                    triples=result.triples, chunks=result.chunks, notes=result.notes)
+                    triples=result.triples, chunks=result.chunks, notes=notes)
     answer = settle(answer, check_type(question, text, classes_of(index, text)), others,
                     recheck=lambda name: check_type(question, name, classes_of(index, name)))
     answer.seconds = time.perf_counter() - start

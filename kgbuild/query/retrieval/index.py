@@ -25,7 +25,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from kgbuild.ids import unescape_article_id
-from kgbuild.query.retrieval.text import STOPWORDS, tokens
+from kgbuild.query.retrieval.text import STOPWORDS, words
 from kgbuild.text import mention_key
 
 if TYPE_CHECKING:
@@ -44,6 +44,8 @@ class RelationRow:
     predicate: str
     object: int  # node index
     chunks: tuple[int, ...]  # chunk indices
+    said: str = ""  # the text's words for this link ("控股股东"), when the extractor kept them
+    qualifiers: tuple[str, ...] = ()  # its hypernodes as "predicate: value" ("时间: 2025年上半年")
 
 
 @dataclass
@@ -106,7 +108,7 @@ class MutualIndex:
         if self._idf is None:
             df: Counter[str] = Counter()
             for text in self.chunk_text:
-                df.update(set(tokens(text)))
+                df.update(set(words(text)))
             n = len(self.chunk_text)
             self._idf = {t: math.log((n + 1) / (c + 0.5)) for t, c in df.items()}, math.log((n + 1) / 0.5)
         return self._idf
@@ -132,7 +134,9 @@ class MutualIndex:
                 concepts.append({"id": ids[i], "name": p.node_names[i],
                                  "chunk_ids": [ids[c] for c in p.node_chunks[i]]})
         relations = [{"id": p.edge_ids[e], "subject_id": ids[int(p.edge_head[e])], "predicate": p.predicate(e),
-                      "object_id": ids[int(p.edge_tail[e])], "chunk_ids": [ids[c] for c in p.edge_chunks[e]]}
+                      "object_id": ids[int(p.edge_tail[e])], "chunk_ids": [ids[c] for c in p.edge_chunks[e]],
+                      "said": p.edge_said.get(e, ""),
+                      "qualifiers": [f"{q.predicate}: {q.value}" for q in p.qualifiers.get(e, ())]}
                      for e in range(p.n_edges) if p.edge_kind[e] == "relation"]
         documents = [{"id": doc, "title": title} for doc, title in p.doc_titles.items()]
         return cls.from_rows(chunks, entities, relations, concepts, documents, title_nodes=title_nodes)
@@ -218,7 +222,8 @@ class MutualIndex:
             if s is None or o is None or s == o:
                 continue  # events and hypernodes are not walked; self loops carry nothing
             rel = RelationRow(r["id"], s, r["predicate"], o,
-                              tuple(chunk_pos[c] for c in r.get("chunk_ids") or () if c in chunk_pos))
+                              tuple(chunk_pos[c] for c in r.get("chunk_ids") or () if c in chunk_pos),
+                              r.get("said") or "", tuple(r.get("qualifiers") or ()))
             node_relations[s].append(len(rel_rows))
             node_relations[o].append(len(rel_rows))
             rel_rows.append(rel)

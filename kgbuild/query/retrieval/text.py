@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import warnings
 
-from kgbuild.text import TOKEN, name_tokens
+from kgbuild.text import TOKEN, fold, name_tokens
 from kgbuild.text_language import CJK, has_cjk
 
 _CJK_RUN = re.compile(f"[{CJK}]+")
@@ -39,6 +39,40 @@ def spans(text: str) -> list[tuple[str, int, int]]:
 
 def content_tokens(text: str) -> list[str]:
     return [t for t in tokens(text) if t not in STOPWORDS]
+
+
+# Chinese function and question words: like STOPWORDS, they say nothing of where an answer is.
+CJK_STOPWORDS = frozenset("""的 地 得 是 了 在 和 与 及 或 为 于 由 对 将 把 被 其 该 这 那 有 也 都 而 之 以 从 向
+    吗 呢 吧 哪 哪里 哪儿 哪个 哪家 哪些 哪位 哪所 哪一年 哪年 什么 谁 多少 几 何时 何地 是否 怎么 如何 为什么
+    请问 现任 时任 目前 当前 现在""".split())  # 现任总经理 asks for the 总经理: "current" is no word of the link
+
+
+def word_spans(text: str) -> list[tuple[str, int, int]]:
+    """As `spans`, with each run of CJK ideographs cut into its words (jieba) instead of being one
+    token: a Chinese question and passage then share words ("总部", "位于") the way English ones do.
+    Text without CJK gets exactly `spans`."""
+    if not has_cjk(text):
+        return spans(text)
+    out: list[tuple[str, int, int]] = []
+    last = 0
+    for run in _CJK_RUN.finditer(text):
+        out.extend((w, last + s, last + e) for w, s, e in spans(text[last:run.start()]))
+        out.extend((w, run.start() + s, run.start() + e) for w, s, e in _cjk_word_spans(run.group(0)))
+        last = run.end()
+    out.extend((w, last + s, last + e) for w, s, e in spans(text[last:]))
+    return out
+
+
+def words(text: str) -> list[str]:
+    """Folded words of `text` as `word_spans` cuts it; exactly `tokens` for text without CJK."""
+    if not has_cjk(text):
+        return tokens(text)
+    return [fold(w) for w, _, _ in word_spans(text)]
+
+
+def content_words(text: str) -> list[str]:
+    """`words` without the stop words of either script; exactly `content_tokens` without CJK."""
+    return [w for w in words(text) if w not in STOPWORDS and w not in CJK_STOPWORDS]
 
 
 def full_text_terms(text: str) -> list[str]:
@@ -70,6 +104,19 @@ def cjk_words(run: str) -> list[str]:
         return [run] if len(run) == 1 else [run[i:i + 2] for i in range(len(run) - 1)]
     _quiet_jieba(jieba)
     return [w for w in jieba.lcut_for_search(run) if w.strip()]
+
+
+def _cjk_word_spans(run: str) -> list[tuple[str, int, int]]:
+    """(word, start, end) of one run of CJK ideographs, the words not overlapping (jieba's default
+    mode); without jieba, two characters at a time."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            import jieba
+    except ImportError:
+        return [(run[i:i + 2], i, min(i + 2, len(run))) for i in range(0, len(run), 2)]
+    _quiet_jieba(jieba)
+    return [(w, s, e) for w, s, e in jieba.tokenize(run) if w.strip()]
 
 
 def _quiet_jieba(jieba: object) -> None:
