@@ -82,3 +82,43 @@ def test_a_named_products_figure_is_the_products(zh: ChineseExtractor) -> None:
     assert ("松风·十年", "销售收入", "2.3亿元") in facts
     assert ("雪岭酒业股份有限公司", "营业收入", "8.2亿元") in facts
     assert not any(s == "雪岭酒业股份有限公司" and o == "2.3亿元" for s, _, o in facts)
+
+
+def test_a_subsidiary_through_which_the_sentences_company_works(zh: ChineseExtractor) -> None:
+    # X主要经营…，并通过控股子公司Y经营…: Y is X's, the subject carried on from the clause before
+    facts = triples(extract(zh, "雁栖文旅主要经营雁栖湖景区的游船业务，并通过控股子公司北京雁栖湖酒店管理有限公司经营景区内的"
+                                "两家酒店。"))
+    assert ("北京雁栖湖酒店管理有限公司", "partOf", "雁栖文旅") in facts
+
+
+def test_subsidiaries_that_run_something_for_the_company(zh: ChineseExtractor) -> None:
+    # …的仓库分别由全资子公司A和B运营: both are the chunk's company's
+    facts = triples(extract(zh, "截至2024年末，驿通供应链股份有限公司共运营冷链仓库12座，其中位于郑州、武汉的仓库分别由全资"
+                                "子公司郑州驿通冷链有限公司和武汉驿通仓储有限公司运营。"))
+    assert ("郑州驿通冷链有限公司", "partOf", "驿通供应链股份有限公司") in facts
+    assert ("武汉驿通仓储有限公司", "partOf", "驿通供应链股份有限公司") in facts
+
+
+def test_held_by_the_reports_company(zh: ChineseExtractor) -> None:
+    # Y由公司持股70%: the report's company holds Y
+    facts = triples(extract(zh, "松岭家居股份有限公司（以下简称“松岭家居”）主要从事实木家具的生产。公司拥有两家主要子公司："
+                                "嘉兴松岭木业有限公司为公司全资子公司；湖州松岭软装有限公司由公司持股70%，2024年实现净利润"
+                                "1,260万元。"))
+    assert ("湖州松岭软装有限公司", "ownedBy", "松岭家居股份有限公司") in facts
+
+
+def test_a_department_is_no_employer(zh: ChineseExtractor) -> None:
+    # 财务部负责人P / 现任公司固定收益投资部总监: a department of the company, not a body of its own
+    result = extract(zh, "澜川基金管理有限公司近日公告，经董事会同意，由财务部负责人何静怡暂代财务总监职责。"
+                         "此外，岳千帆现任公司固定收益投资部总监。")
+    assert not any(n.endswith("部") for n in entities(result))
+    assert ("岳千帆", "worksFor", "澜川基金管理有限公司") in triples(result)
+
+
+def test_a_clause_after_a_semicolon_naming_its_own_subject_turns_the_sentence(zh: ChineseExtractor) -> None:
+    # …：A为公司全资子公司；B由公司持股70%，2024年实现净利润…: B's profit, not the report company's
+    facts = triples(extract(zh, "松岭家居股份有限公司（以下简称“松岭家居”）主要从事实木家具的生产。公司拥有两家主要子公司："
+                                "嘉兴松岭木业有限公司为公司全资子公司；湖州松岭软装有限公司由公司持股70%，2024年实现净利润"
+                                "1,260万元。"))
+    assert ("湖州松岭软装有限公司", "净利润", "1,260万元") in facts
+    assert ("松岭家居股份有限公司", "净利润", "1,260万元") not in facts

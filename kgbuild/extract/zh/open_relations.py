@@ -390,6 +390,11 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
                 if people:
                     continue
             subject = own or sentence_subject or topic
+            if own is not None and self._org(own) and text[clause.start - 1:clause.start] in "；;" \
+                    and clause.start > start:
+                # …：A为公司全资子公司；B由公司持股60%，2024年实现净利润…: a clause after a semicolon that names its
+                # own subject turns the sentence to it
+                pointed_now = True
             if own is not None and (sentence_subject is None or pointed_now):
                 # (前者…；后者的总部设在…，注册资本为…: a clause that points at another name turns the sentence to it,
                 # so the clauses after it with no subject of their own speak of the latter)
