@@ -122,3 +122,22 @@ def test_a_clause_after_a_semicolon_naming_its_own_subject_turns_the_sentence(zh
                                 "1,260万元。"))
     assert ("湖州松岭软装有限公司", "净利润", "1,260万元") in facts
     assert ("松岭家居股份有限公司", "净利润", "1,260万元") not in facts
+
+
+def test_who_joins_after_a_time_word(zh: ChineseExtractor) -> None:
+    # 原副总裁P已于近日加盟X，出任该公司总经理: P joins X (the clause's first name is P's former employer)
+    facts = triples(extract(zh, "记者获悉，衡川证券原副总裁王建国已于近日加盟青屿基金管理有限公司，出任该公司总经理。"))
+    assert ("王建国", "worksFor", "青屿基金管理有限公司") in facts
+    assert ("王建国", "worksFor", "衡川证券") in facts
+
+
+def test_the_next_title_of_a_list_with_a_field_word(zh: ChineseExtractor) -> None:
+    # X总经理P、安全总监Q: both posts are X's
+    facts = triples(extract(zh, "调查报告指出，澜沧化工总经理李明远、安全总监赵立新对事故负有主要管理责任。"))
+    assert ("赵立新", "worksFor", "澜沧化工") in facts
+
+
+def test_an_owners_role_in_a_run_of_titles(zh: ChineseExtractor) -> None:
+    # X董事长、实际控制人为P: P holds the post, and owns X
+    facts = triples(extract(zh, "截至2024年末，松岭家居股份有限公司董事长、实际控制人为陈静怡女士。"))
+    assert ("陈静怡", "worksFor", "松岭家居股份有限公司") in facts
