@@ -141,3 +141,10 @@ def test_an_owners_role_in_a_run_of_titles(zh: ChineseExtractor) -> None:
     # X董事长、实际控制人为P: P holds the post, and owns X
     facts = triples(extract(zh, "截至2024年末，松岭家居股份有限公司董事长、实际控制人为陈静怡女士。"))
     assert ("陈静怡", "worksFor", "松岭家居股份有限公司") in facts
+
+
+def test_a_subsidiary_set_up_by_the_company_named_before_the_verb(zh: ChineseExtractor) -> None:
+    # X于2021年投资设立的控股子公司Y: Y is X's subsidiary, and X founded it
+    facts = triples(extract(zh, "澄江光电股份有限公司于2021年投资设立的控股子公司澄江光电（成都）有限公司已于2024年投产。"))
+    assert ("澄江光电（成都）有限公司", "partOf", "澄江光电股份有限公司") in facts
+    assert ("澄江光电（成都）有限公司", "foundedBy", "澄江光电股份有限公司") in facts

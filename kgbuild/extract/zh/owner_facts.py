@@ -37,6 +37,9 @@ _LIST_OPENS = re.compile(r"\s*(?:分别为|分别是|即|包括|为|是)?\s*")
 _CHILD_OF = re.compile(r"(?:^\s*(本公司|公司|本集团|本行))?(?:的(?:全资|控股|参股)?|(?:全资|控股|参股))子公司")
 
 
+# Between the one who set a subsidiary up and 的全资子公司: when and where, then the verb (于2022年在埃及苏伊士省设立)
+_SET_UP_BY = re.compile(r"(?:于[^，。；]{0,16}?)?(?:在[^，。；]{0,14}?)?(?:共同|独资|全资)?(?:出资|投资|新)?"
+                        r"(?:设立|成立|组建|创立|注册成立)")
 # A short name declared in brackets right after a name (（以下简称“中筑赣建”）)
 _SHORT_NAME_SAID = re.compile(r"[（(](?:以下简称|以下称|下称|简称)[^）)]{1,40}[）)]")
 # 成为X的全资子公司, 成为其子公司, 成为公司控股子公司 (group 3: a report's own company, written without 的)
@@ -81,8 +84,20 @@ class OwnerFacts(ClauseRules):
                 x.end < cs + m.start() and _SHORT_NAME_SAID.fullmatch(text, x.end, cs + m.start())))), None) or (
                 topic_org if m.group(1) else None)  # (X（以下简称“Y”）全资子公司Z: the short name said between)
             child = next((x for x in clause.mentions if x.start == cs + m.end() and self._org(x)), None)
+            founder = None
+            if parent is None and child is not None and c[m.start():m.start() + 1] == "的":
+                # 公司于2022年在埃及苏伊士省设立的全资子公司X / Y于2021年投资设立的控股子公司X: who set it up, the
+                # company named (or 公司) before the verb, is its parent and its founder
+                founder = next((x for x in reversed(clause.mentions) if self._org(x) and x.end <= cs + m.start()
+                                and _SET_UP_BY.fullmatch(text, x.end, cs + m.start())), None)
+                if founder is None and (own := re.search(r"(?:本公司|公司|本集团)(?=[^，。；]*$)", c[:m.start()])) \
+                        is not None and _SET_UP_BY.fullmatch(text, cs + own.end(), cs + m.start()):
+                    founder = topic_org
+                parent = founder
             for x in self._listed(clause, child.start, self._org) if child is not None else []:
                 add(x, "partOf", parent)  # …的全资子公司A和B: each
+                if founder is not None and founder.name != x.name:
+                    add(x, "foundedBy", founder)
         for m in re.finditer(r"(?:拥有|下设|设有|包括)((?:[^，。；、和及]{2,40}[、和及])+[^，。；、和及]{2,40}?)"
                              r"(?:[等共]?[一二三四五六七八九十两\d]+家)(?:全资|控股)?(?:子公司|下属企业)", c) \
                 if "家" in c else ():
