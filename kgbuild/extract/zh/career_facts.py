@@ -44,6 +44,11 @@ _TITLE_RUN_BEFORE = re.compile(r"(?:(?:" + TITLE_ALT + r"|实际控制人|控股
 # Compiled once: these run on every clause, and the module's patterns outnumber `re`'s cache (512), so a
 # pattern built per call was compiled again per call.
 _TITLE = re.compile(TITLE_ALT)  # longest title first
+# What field a post is in, written before its title in a list of one body's posts (总经理P、安全总监Q): a word of
+# functions, never a name (秦垣新能源董事长P、草原风电首席执行官Q: another company's post)
+_FIELD_BEFORE_TITLE = (r"(?:安全|技术|财务|运营|营销|销售|生产|质量|行政|人力资源|人力|投资|风控|合规|市场|研发|"
+                       r"信息|数据|品牌|战略|法务|审计|工程|采购)?")
+_ROLE_RUN = re.compile(r"(?:[、和及兼](?:实际控制人|控股股东|第一大股东|法定代表人))*")
 _TITLE_IN_LIST_ORDER = re.compile("|".join(wl.EXECUTIVE_TITLES))  # the first title after a post verb
 # 公司董事长: a post of the report's company
 _COMPANY_POST = re.compile(r"(?:^|[^该])(?:本公司|公司)(?:" + TITLE_ALT + ")")
@@ -121,14 +126,17 @@ class CareerFacts(ClauseRules):
             school_at = next((x for x in reversed(clause.mentions) if x.spg_class in self.is_edu
                               and x.end == cs + degree_at.end("school")), None)
             add(subject, "educatedAt", school_at)
-        if (joined := re.search(r"(?:加入|入职|加盟)", c)) is not None and self._person(subject) \
+        if (joined := re.search(r"(?:加入|入职|加盟)", c)) is not None \
                 and not re.search(r"(?:加入|入职|加盟)[^，。；]*(?:担任|出任|任)", c):
             # 2015年加入南京大学: the person works there (the post after 加入…，担任 is read with the post)
-            body = next((x for x in clause.mentions if x.start == cs + joined.end() and self._org(x)), None)
+            # (申禾证券原副总裁贾璞已于近日加盟X: the person right before the verb, not the clause's first name)
+            joiner = self._actor(text, clause, subject, sentence, cs + joined.start())
+            body = next((x for x in clause.mentions if x.start == cs + joined.end() and self._org(x)), None) \
+                if self._person(joiner) else None
             if body is not None and (self._company(body) or body.spg_class in self.is_edu
                                      or body.name.endswith(("研究院", "研究所", "实验室"))) \
                     and not body.name.endswith(("协会", "学会", "联合会", "联盟", "党", "委员会", "商会")):
-                add(subject, "worksFor", body)  # (加入中国作家协会 is membership, no employment)
+                add(joiner, "worksFor", body)  # (加入中国作家协会 is membership, no employment)
         if (worked := re.search(r"在(?P<body>[^，。；]{2,30}?)(?:从事|任职|工作|担任|出任)", c)) is not None:
             # 鲍承泽此前在立信会计师事务所从事审计工作: the body a person worked in, named right after 在 (长期在X工作,
             # 此前曾在X担任技术总监: the post needs no body after it)
@@ -243,6 +251,8 @@ class CareerFacts(ClauseRules):
             ts, te = cs + m.start(), cs + m.end()
             # 小米集团创始人、董事长雷军: the titles of a run are all the person's after it, all the company's before it
             te = _TITLE_RUN.match(text, te).end()  # type: ignore[union-attr]
+            # 公司董事长、实际控制人为P: an owner's role in the run is no post, but the person after it holds the post
+            te = _ROLE_RUN.match(text, te).end()  # type: ignore[union-attr]
             ts -= len(_TITLE_RUN_BEFORE.search(text[cs:ts]).group(0))  # type: ignore[union-attr]
             person = next((x for x in clause.mentions if te <= x.start <= te + 8 and self._person(x)
                            and (text[te:x.start] in ("", "为") or _FIELD_EXPERT.fullmatch(text, te, x.start)
@@ -286,8 +296,10 @@ class CareerFacts(ClauseRules):
                     # 同日，董事会秘书P因个人原因辞职 in a report's chunk that said 本公司: a post with no body in a
                     # sentence that names none is the report company's, not the chunk's first name's
                     org = topic_org
-            if org is None and last_post is not None and re.fullmatch(r"(?:、|和|及|以及)(?:时任|原|现任)?",
-                                                                       text[last_post[0].end:ts]):
+            # (沧渤化工总经理P、安全总监Q: a field word before the next title, no name between)
+            if org is None and last_post is not None and re.fullmatch(
+                    r"(?:、|和|及|以及)(?:时任|原|现任)?" + _FIELD_BEFORE_TITLE, text[last_post[0].end:ts]) \
+                    and not any(last_post[0].end <= x.start < ts for x in clause.mentions):
                 org = last_post[1]  # 蓝鲸物流集团董事长王海涛、总裁李静: the titles of one list are one company's
             add(person, "worksFor", org)
             last_post = (person, org)

@@ -55,7 +55,9 @@ BETWEEN_PARTIES = frozenset({"release", "acquire", "createdBy", "foundedBy", "wo
                               "educatedAt", "basedOn"})
 # Adverbs between a person and what the person does (P已出任, P同时担任, P此前曾在…), times of now included (其创始人
 # P目前担任该公司总经理, P仍然担任: the post is held now, by the person before the adverb).
-_ACT_GAP = re.compile(r"(?:已经|已|将|同时|也|还|亦|正式|此前|再次|继续|随即|随后|曾|目前|现在|如今|仍然|仍|一直)*")
+# (贾璞已于近日加盟X: a time of the act too)
+_ACT_GAP = re.compile(r"(?:已经|已|将|同时|也|还|亦|正式|此前|再次|继续|随即|随后|曾|目前|现在|如今|仍然|仍|一直|"
+                      r"于近日|近日|日前|于日前)*")
 TITLE_ALT = "|".join(sorted(wl.EXECUTIVE_TITLES, key=len, reverse=True))
 # Between a maker and its work: 的长篇小说《…》, 的创新药“…” (the kind of work, then the quote mark).
 WORK_OF = re.compile(r"的(?:长篇|短篇|中篇|最新|首款|新款)?(?:小说|新书|著作|作品|诗集|专著|散文集|新作|代表作|"
@@ -271,8 +273,10 @@ class ClauseRules:
                 x.end <= verb and not self._date(x) and not self._place(x) for x in clause.mentions):
             return None
         # (公司首席科学家P博士，1975年出生，毕业于…: the person a title introduced closes the clause before)
+        # (贾璞已于近日加盟X，出任该公司总经理: adverbs and a time may stand between the person and the verb)
         return next((x for x in reversed(sentence) if x.end <= clause.start and self._person(x)
                      and (text.startswith(wl.PERSON_VERBS, x.end)
+                          or text.startswith(wl.PERSON_VERBS, _ACT_GAP.match(text, x.end).end())  # type: ignore[union-attr]
                           or _CLOSES_CLAUSE.fullmatch(text, x.end, clause.start))), None)
 
     @staticmethod

@@ -11,6 +11,12 @@ from kgbuild.extract.zh.mentions import Mention
 # What a 由 clause says an agent did to the subject: 成都云图…由华信控股…以4.5亿元收购, 《报告》由研究院发布.
 _PASSIVE = re.compile(r"[由被](?P<agent>[^，。；]{2,30}?)(?:以[^，。；]{1,16}?)?(?:共同|联合|正式|首次)?"
                       r"(?P<verb>收购|并购|兼并|发布|推出|首发)")
+# A deal called off or not made before its verb (终止筹划以现金方式收购X, 放弃收购, 未能完成对X的收购): no acquisition.
+_CALLED_OFF = re.compile(r"(?:终止|中止|放弃|取消|未能|未获|不再)[^，。；]{0,12}$")
+# What may stand between a buyer and its verb (X拟以现金方式收购, X换股吸收合并Y, X已正式收购): a plan, a time
+# adverb, the way it pays.
+_BUYER_GAP = re.compile(r"(?:拟|将|已|已经|正式|成功|计划|宣布|同意|决定|换股|现金|以现金方式|以现金|发行股份|"
+                        r"以发行股份方式|方式|及支付现金)*")
 
 
 class DealFacts(ClauseRules):
@@ -37,12 +43,21 @@ class DealFacts(ClauseRules):
                 (m := re.search(r"(?:吸收合并|收购|并购|兼并|购入|购买)(?:了)?", c)) is not None:
             target = next((x for x in self._after(clause, cs + (m.start(1) if m.lastindex else m.end()))
                            if self._org(x) or x.kind in ("quote", "title")), None)
+            if _CALLED_OFF.search(c, 0, m.start()):
+                target = None  # 终止筹划以现金方式收购X…的重大资产重组事项: the deal is off
             buyer: Mention | None = subject
+            # 监管总局…批准X收购Y股权案 / 已对X换股吸收合并Y案作出…决定: an organisation written right before the
+            # verb buys, not the clause's subject (a regulator that rules on the deal)
+            right_before = next((x for x in reversed(clause.mentions) if not m.lastindex and self._org(x)
+                                 and x.end <= cs + m.start() and _BUYER_GAP.fullmatch(text, x.end, cs + m.start())),
+                                None)
             # 监管总局批准了晨光乳业有限公司对北方牧场…的收购: the buyer is the name right before 对
             before_dui = next((x for x in clause.mentions if m.lastindex and x.end == cs + m.start()
                                and self._org(x)), None)
             if before_dui is not None:
                 buyer = before_dui
+            elif right_before is not None:
+                buyer = right_before
             elif not (self._org(subject) or self._person(subject)):
                 # 德国汽车零部件供应商博世集团宣布，将以…收购…: a country or a place buys nothing; the organisation
                 # the sentence named before does

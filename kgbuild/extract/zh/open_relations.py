@@ -59,6 +59,12 @@ _CHILD_AFTER = re.compile(r"(?:旗下的|下属的|的(?:全资|控股|参股)?(
                           r"(?!(?:则|还|另|主要)?(?:包括|有|为|是)|共|分别|[，。；、])")
 # 公司全资子公司X / 本公司控股子公司X: a report's own subsidiary named right after 公司.
 _OWN_CHILD = re.compile(r"的?(?:全资|控股|参股)?(?:子公司|下属企业|孙公司)")
+# A company's holder named right after the company and the role (X控股股东Y, X的实际控制人Y): not the company a
+# chunk's 公司 stands for (公司控股股东Y is `own_company.beside_own`'s)
+_HOLDER_OF_ANOTHER = re.compile(r"的?(?:控股股东|间接控股股东|第一大股东|实际控制人)$")
+# A named product's own figure right after its name (“X”系列实现销售收入, 《Y》的销量, “Z”产品营收)
+_WORK_FIGURE = re.compile(r"[”」』\"》]?(?:系列|产品|品牌|系列产品)?(?:实现|的|全年|年度)?"
+                          r"(?:销售收入|销售额|营业收入|营收|收入|销量|票房|发行量)")
 # 其代表著作《…》: a work of the person the chunk is about.
 _ITS_WORK = re.compile(r"\s*其(?:代表|主要|最新|第一部|首部|成名)?"
                        r"(?P<kind>著作|作品|代表作|长篇小说|小说|专著|诗集|论文集|"
@@ -68,6 +74,13 @@ _POINTER = re.compile(r"\s*(前者|后者|该子公司|该(?:全资|控股)子�
 # 该厂 / 该校 / 该院…: a clause pointing back at the body of that kind the chunk named last, as the names' endings
 # say (…的前身为湛江市南珠水产加工厂，该厂始建于1992年: the works, not the company).
 _KIND_POINTER = re.compile(r"\s*该(厂|校|院|所|馆|医院|中学|学校|大学|书院)")
+# 该陵园 / 该矿 / 该景区 / 该项目…: a clause about a site of that kind (a cemetery, a mine, a park, a project); the
+# body named before whose name ends with the kind, or with the kind and a company's ending (该医院 after 台州X妇产医院
+# 有限公司); where none was named (木尔岗锂辉石矿…，该矿位于…), the clause speaks of a thing with no name, not of the
+# sentence's company.
+_SITE_POINTER = re.compile(r"\s*该(医院|陵园|墓园|矿山|矿井|矿|园区|景区|乐园|公园|酒店|宾馆|项目|电站|水厂|"
+                           r"港口|码头|机场|门店|商场|楼盘)(?![\u4e00-\u9fff]{0,2}(?:公司|集团))")
+_COMPANY_ENDING = r"(?:[（(][\u4e00-\u9fff]{2,6}[）)])?(?:股份有限公司|有限责任公司|有限公司|集团)?"
 # 该药 / 该产品…: a clause about the work (a drug, a product, a book) the sentence named before.
 # (这部作品, 这款芯片: 这 and a measure word point back as 该 does)
 # (全书 / 全剧 / 全片 / 全套 / 全集: "the whole book", the work itself)
@@ -146,11 +159,40 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
         first. With the chunk's `text`, never a company named in a role towards 公司 (its subsidiary, holder or
         purchase: `own_company.beside_own`)."""
         if text is not None:
+            written = mentions
             # (a company the chunk declares its 公司, 以下简称“公司”, stays whatever role it is named in)
             mentions = [m for m in mentions if not (self._company(m) and beside_own(text, m) and not any(
                 a in ("公司", "本公司", "本集团") for a in m.aliases))]
+            # 对粤美厨电股份有限公司控股股东X（以下简称“…”）…；公司时任董事长P: a company named as another's holder is
+            # not the chunk's 公司, short name or not; where the company it holds is no name found (璇玑导航控股股东X…，
+            # 公司实际控制人P), the chunk's 公司 is that company, which has no name here
+            holders = [(m, owned) for m in written if self._company(m) and not any(
+                a in ("公司", "本公司", "本集团") for a in m.aliases)
+                and (owned := self._holder_of_another(text, m, written)) is not False]
+            if holders:
+                # (each mention of the holder: its short name written later is the holder too)
+                holder_names = {h.name for h, _ in holders}
+                held = [m for m in mentions if self._company(m) and m.name not in holder_names]
+                if not held or (held[0].start > holders[0][0].start and holders[0][1] is None):
+                    return None
+                mentions = [m for m in mentions if m.name not in holder_names]
         return next((m for m in mentions if self._org(m) and m.aliases and self._company(m)), None) or next(
             (m for m in mentions if self._org(m) and self._company(m)), None)
+
+    def _holder_of_another(self, text: str, m: Mention, mentions: list[Mention]) -> Mention | bool | None:
+        """Whether company `m` is named as the holder of a company written right before the role (X控股股东m): the
+        company held, where it is a name found; None where it is not (璇玑导航控股股东m); False where `m` is no such
+        holder, or holds the report's own 公司 or the one 其 points at (`own_company.beside_own` reads those)."""
+        role = _HOLDER_OF_ANOTHER.search(text, max(0, m.start - 12), m.start)
+        if role is None:
+            return False
+        owned = next((x for x in mentions if x.end == role.start() and self._org(x) and self._company(x)), None)
+        if owned is not None:
+            return owned
+        before = text[max(0, role.start() - 2):role.start()]
+        if not before or before.endswith(("公司", "集团")) or before[-1] in "其为原新现前及和与，,。；;：:、 \n\t":
+            return False
+        return None
 
     def chunk(self, text: str, mentions: list[Mention], values: list[Mention],
               document_org: Mention | None = None) -> tuple[list[OpenFact], list[OpenEvent]]:
@@ -262,6 +304,13 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
                 if work is not None and maker is not None:
                     out.append(OpenFact(work, "createdBy", maker, said=its.group("kind")))
                     own = work
+            if own is None and (site := _SITE_POINTER.match(clause.text)) is not None:
+                # (a name written with the kind and then a company's ending is that site: 妇产医院有限公司)
+                own = self._pointed_at("该", [m for m in [*orgs, *works] if re.search(
+                    site.group(1) + _COMPANY_ENDING + "$", m.name)], clause.start) or Mention(
+                    site.group(0).strip(), "", clause.start, clause.start, site.group(0).strip(), kind="unnamed")
+                pointed_now = True
+                dates_from = clause.start
             if own is None and (kind := _KIND_POINTER.match(clause.text)) is not None:
                 ending = ("校", "学") if kind.group(1) == "校" else (kind.group(1),)
                 own = self._pointed_at("该", [m for m in orgs if m.name.endswith(ending)], clause.start)
@@ -341,6 +390,11 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
                 if people:
                     continue
             subject = own or sentence_subject or topic
+            if own is not None and self._org(own) and text[clause.start - 1:clause.start] in "；;" \
+                    and clause.start > start:
+                # …：A为公司全资子公司；B由公司持股60%，2024年实现净利润…: a clause after a semicolon that names its
+                # own subject turns the sentence to it
+                pointed_now = True
             if own is not None and (sentence_subject is None or pointed_now):
                 # (前者…；后者的总部设在…，注册资本为…: a clause that points at another name turns the sentence to it,
                 # so the clauses after it with no subject of their own speak of the latter)
@@ -384,6 +438,10 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
                 if last is not None and re.search(r"由[^，。；的]*$", text[opened:last.start]):
                     last = None  # …由A与B于2021年共同出资设立，注册资本10亿元: a founder after 由 is not the company
                 metric_subject = last or metric_subject
+            if (product := next((x for x in clause.mentions if x.kind in ("quote", "title")
+                                 and _WORK_FIGURE.match(text, x.end)), None)) is not None:
+                # 其中高端产品“醍香·十五年”系列实现销售收入19.6亿元: the named product's figure, not the company's
+                metric_subject = product
             last_metric = self._figures(text, clause, metric_subject, clause_date, out, last_metric)
         out += self._places_in_a_row(text, inside, out)
         return out

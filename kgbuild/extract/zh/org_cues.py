@@ -144,8 +144,9 @@ class CuedOrgNames(PersonNames):
                 continue  # 创始人兼首席执行官P, 董事长兼总经理P: two posts of one person, no organisation before them
             if name.endswith(("为", "是")) and re.search(r"(?:人|者|东|方|员)$", name[:-1]):
                 continue  # 实际控制人为董事长彭书远: a role and a copula stand before the post, no name (华为 is one)
-            if re.search(r"(?:工作|事务|业务|事项|项目)$", name):
-                continue  # 主管会计工作负责人P: the work a person is in charge of, not an employer
+            if re.search(r"(?:工作|事务|业务|事项|项目)$", name) or wl.is_department(name):
+                continue  # 主管会计工作负责人P: the work a person is in charge of, not an employer (财务部负责人P: a
+                # department of the employer)
             if 2 <= len(name) <= 12 and not self._common(name) and not overlaps(blocked, start, stop):
                 out.append(Found(Mention(name, self.company, start, stop, name), "org"))
         return out
@@ -163,7 +164,8 @@ class CuedOrgNames(PersonNames):
         for m in re.finditer(pattern, text):
             name, start, end = m.group(1), m.start(1), m.end(1)
             if name.startswith(wl.SUBJECT_STOP) or name.endswith(_NOT_EMPLOYER) or self._common(name) \
-                    or name.startswith(NOT_EMPLOYER_LEAD) or name in wl.ORG_STOP or overlaps(blocked, start, end):
+                    or name.startswith(NOT_EMPLOYER_LEAD) or name in wl.ORG_STOP or wl.is_department(name) \
+                    or overlaps(blocked, start, end):
                 continue
             out.append(Found(Mention(name, self.company, start, end, name), "org"))
         return out

@@ -271,6 +271,8 @@ class OrgNames(NameRules):
 
             if name in wl.ORG_STOP or too_short or not re.search(r"[\u4e00-\u9fff]", name):
                 continue
+            if name.endswith("部") and wl.is_department(name):
+                continue  # 财务部负责人P, 公司固定收益投资部总监: a department of the company, not a body of its own
             if _LISTED_AS.fullmatch(name):
                 continue  # 深交所主板上市公司, 创业板公司: where the company named next is listed (org_cues)
             if any(name.startswith(k) and name[len(k):] in wl.ORG_STOP for k in ("本公司", "公司", "本集团", "集团")):

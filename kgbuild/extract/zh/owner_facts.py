@@ -20,7 +20,16 @@ _SUBSIDIARIES_ANNOUNCED = re.compile(r"(?:有|拥有|设有|下设|另有|还有
 # A subsidiary named beside its parent: 本公司及全资子公司X, 公司通过控股子公司X (the parent right before the joint
 # word)
 # (or what the parent does for it: 为全资子公司A、B提供担保, 向控股子公司X增资, 对全资子公司X借款)
-_SUBSIDIARY_BESIDE = re.compile(r"(?:及|和|与|以及|通过|借助|携|为|向|对)(?:其|旗下)?(?:全资|控股)(?:子公司|孙公司)")
+# (or where the parent says it has one more, or has it run something: 公司另有一家全资子公司X, 分别由全资子公司A和B运营)
+_SUBSIDIARY_BESIDE = re.compile(r"(?:及|和|与|以及|通过|借助|携|为|向|对|(?P<by>分别由|由)|"
+                                r"(?:另有|还有|拥有|设有|下设)(?:一家|[一二三四五六七八九十两\d]+家)?)"
+                                r"(?:其|旗下)?(?:全资|控股)(?:子公司|孙公司)")
+# What may open a clause before 通过 / 由 when the clause goes on with the sentence's subject (…，并通过控股子公司X经营)
+_CARRIED_OPEN = re.compile(r"\s*(?:并|并且|还|同时|主要|另外|此外|则|也|已|将|另|其中)*\s*")
+# 由公司持股60% / 由本公司全资控股: the report's company holds the clause's subject
+_HELD_BY_OWN = re.compile(r"(?<![不未非再])由(?:本公司|公司|本集团)(?:全资|绝对|相对|直接|间接)?"
+                          r"(?:控股(?![股子公])|持股(?!比例)|"
+                          r"持有(?![的其]))")
 _LIST_OPENS = re.compile(r"\s*(?:分别为|分别是|即|包括|为|是)?\s*")
 
 
@@ -28,6 +37,9 @@ _LIST_OPENS = re.compile(r"\s*(?:分别为|分别是|即|包括|为|是)?\s*")
 _CHILD_OF = re.compile(r"(?:^\s*(本公司|公司|本集团|本行))?(?:的(?:全资|控股|参股)?|(?:全资|控股|参股))子公司")
 
 
+# Between the one who set a subsidiary up and 的全资子公司: when and where, then the verb (于2022年在埃及苏伊士省设立)
+_SET_UP_BY = re.compile(r"(?:于[^，。；]{0,16}?)?(?:在[^，。；]{0,14}?)?(?:共同|独资|全资)?(?:出资|投资|新)?"
+                        r"(?:设立|成立|组建|创立|注册成立)")
 # A short name declared in brackets right after a name (（以下简称“中筑赣建”）)
 _SHORT_NAME_SAID = re.compile(r"[（(](?:以下简称|以下称|下称|简称)[^）)]{1,40}[）)]")
 # 成为X的全资子公司, 成为其子公司, 成为公司控股子公司 (group 3: a report's own company, written without 的)
@@ -54,6 +66,9 @@ class OwnerFacts(ClauseRules):
             for x in owners:
                 if x.end <= cs + m.end(1) and x.name != subject.name:
                     add(subject, "ownedBy", x)
+        if (m := _HELD_BY_OWN.search(c)) is not None and self._org(subject) and subject.end <= cs + m.start() \
+                and topic_org is not None and topic_org.name != subject.name:
+            add(subject, "ownedBy", topic_org)  # 湖州X有限公司由公司持股60%: the report's company holds it
         if (m := re.search(r"旗下(?:拥有|有|包括|设有)?(?:的)?", c)) is not None:
             owner = next((x for x in clause.mentions if x.end == cs + m.start() and self._org(x)), None) or (
                 subject if self._org(subject) else topic_org)
@@ -69,8 +84,20 @@ class OwnerFacts(ClauseRules):
                 x.end < cs + m.start() and _SHORT_NAME_SAID.fullmatch(text, x.end, cs + m.start())))), None) or (
                 topic_org if m.group(1) else None)  # (X（以下简称“Y”）全资子公司Z: the short name said between)
             child = next((x for x in clause.mentions if x.start == cs + m.end() and self._org(x)), None)
+            founder = None
+            if parent is None and child is not None and c[m.start():m.start() + 1] == "的":
+                # 公司于2022年在埃及苏伊士省设立的全资子公司X / Y于2021年投资设立的控股子公司X: who set it up, the
+                # company named (or 公司) before the verb, is its parent and its founder
+                founder = next((x for x in reversed(clause.mentions) if self._org(x) and x.end <= cs + m.start()
+                                and _SET_UP_BY.fullmatch(text, x.end, cs + m.start())), None)
+                if founder is None and (own := re.search(r"(?:本公司|公司|本集团)(?=[^，。；]*$)", c[:m.start()])) \
+                        is not None and _SET_UP_BY.fullmatch(text, cs + own.end(), cs + m.start()):
+                    founder = topic_org
+                parent = founder
             for x in self._listed(clause, child.start, self._org) if child is not None else []:
                 add(x, "partOf", parent)  # …的全资子公司A和B: each
+                if founder is not None and founder.name != x.name:
+                    add(x, "foundedBy", founder)
         for m in re.finditer(r"(?:拥有|下设|设有|包括)((?:[^，。；、和及]{2,40}[、和及])+[^，。；、和及]{2,40}?)"
                              r"(?:[等共]?[一二三四五六七八九十两\d]+家)(?:全资|控股)?(?:子公司|下属企业)", c) \
                 if "家" in c else ():
@@ -91,12 +118,20 @@ class OwnerFacts(ClauseRules):
             child = next((x for x in clause.mentions if x.start == cs + m.end() and self._org(x)), None)
             if child is None:
                 continue
-            parent = next((x for x in clause.mentions if x.end == cs + m.start() and self._org(x)), None)
+            parent = next((x for x in clause.mentions if x.end == cs + m.start() and self._org(x)), None) \
+                if m.group("by") is None else None  # (X由全资子公司Y运营: X is what Y runs, not Y's parent)
             before = text[max(0, cs + m.start() - 6):cs + m.start()]
-            if parent is None and re.search(r"(?:本公司|公司|本集团|集团)(?:还|也|将|拟)?$", before):
+            if parent is None and re.search(r"(?:本公司|公司|本集团|集团)(?:还|也|将|拟|另有|还有|拥有|设有|下设)?$",
+                                            before):
                 parent = topic_org
             if parent is None and m.group(0)[0] in "为向对" and self._org(subject) and subject.end <= cs + m.start():
                 parent = subject  # X同意为全资子公司A、B提供担保: the clause's subject does it for its own
+            if parent is None and _CARRIED_OPEN.fullmatch(text, cs, cs + m.start()) and self._org(subject) \
+                    and subject.end <= cs:
+                parent = subject  # 岚峰旅游主要经营…，并通过控股子公司X经营…: the sentence's subject, carried on
+            if parent is None and m.group("by") is not None and topic_org is not None and not any(
+                    self._org(x) for x in clause.mentions if x.end <= cs + m.start()):
+                parent = topic_org  # …的园区分别由全资子公司A和B运营: the chunk's company's subsidiaries
             for x in self._listed(clause, child.start, self._org):
                 if parent is not None and parent.name != x.name:
                     add(x, "partOf", parent)

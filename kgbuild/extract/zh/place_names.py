@@ -21,13 +21,15 @@ _PLACE_VERBS = ("出生于", "生于", "出生在", "位于", "地处", "迁往"
                 "逝世于", "去世于", "死于", "卒于", "搬到", "迁至", "注册地为", "注册地位于", "注册于")
 _COUNTRIES_LONGEST_FIRST = tuple(sorted(wl.COUNTRIES, key=len, reverse=True))
 _PLACE_LEVELS = frozenset("省市县州区")  # the level a place's name ends with, when jieba cuts it off
+# A count of places of a level (在江苏、浙江、安徽三省运营, 覆盖五市, 两区): how many, not a place's name
+_COUNTED_LEVEL = re.compile(r"[一二三四五六七八九十两几多数百千\d]+(?:个)?(?:省|市|县|州|区|国|地|镇)(?:份|区)?")
 
 
 class PlaceNames(NameRules):
     """Places' names."""
 
     def _place_class(self, word: str) -> str | None:
-        if word in wl.PLACE_STOP or word in wl.STOP_NAMES or len(word) < 2:
+        if word in wl.PLACE_STOP or word in wl.STOP_NAMES or len(word) < 2 or _COUNTED_LEVEL.fullmatch(word):
             return None
         if word in wl.COUNTRIES:
             return self.country

@@ -28,6 +28,11 @@ _GOODS = wl.ORG_NAME_WORDS | {"用品", "制品", "器材", "设备", "装备", 
 _GOODS_AT_END = re.compile("(?:" + "|".join(sorted(_GOODS, key=len, reverse=True)) + ")$")
 _ORG_WORDS_AT_END = re.compile("(?:" + "|".join(wl.ORG_NAME_WORDS) + ")+$")  # 创新科技 of 大疆创新科技
 _BODIES_OF_A_COMPANY = frozenset({"董事局", "董事会", "监事会", "股东大会"})
+# An industry word written right after a group's stem (四川蜀醍集团有限公司…；蜀醍酒业拟以…): the name of a company of
+# its own (the group's listed arm), not the group's stem and a word. Only words that name an industry and seldom
+# stand alone after a brand as a common noun (比亚迪汽车销量: 汽车 is left out).
+_INDUSTRY_AFTER_STEM = re.compile(r"(?:医药|药业|生物|乳业|酒业|钢铁|重工|化工|食品|纺织|家居|电器|航运|证券|地产|"
+                                  r"文旅|科技|电子|物流|传媒|置业|实业|矿业|水务|环保|股份)")
 
 
 class ShortNames(PlaceNames):
@@ -199,9 +204,12 @@ class ShortNames(PlaceNames):
                 at = text.find(stem, e)
                 if s not in starts or (e not in ends and HAN.match(text[e:e + 1] or "x")):
                     continue
+                if (industry := _INDUSTRY_AFTER_STEM.match(text, e)) is not None and industry.end() in ends \
+                        and text[s:industry.end()] not in stems:
+                    e = industry.end()  # 蜀醍酒业, not 蜀醍 and 酒业
                 inner = [f for f in out if s < f.mention.end and f.mention.start < e]
                 if any(f.how not in ("place", "person") or f.mention.start < s or f.mention.end > e for f in inner):
                     continue  # inside a name found already (the full name itself)
                 out = [f for f in out if f not in inner]
-                out.append(Found(Mention(stem, self.company, s, e, stem), "org"))
+                out.append(Found(Mention(text[s:e], self.company, s, e, text[s:e]), "org"))
         return out

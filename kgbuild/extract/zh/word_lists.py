@@ -9,6 +9,8 @@ so the same lists serve the open-domain schema, the medicine one and a user's ow
 
 from __future__ import annotations
 
+import re
+
 # Endings of organisation names, longest first where one ends another (股份有限公司 before 公司).
 ORG_SUFFIXES: tuple[tuple[str, str], ...] = (
     ("股份有限公司", "Company|Organization"), ("有限责任公司", "Company|Organization"),
@@ -141,7 +143,7 @@ SUBJECT_CUES = (r"实现(?:营业|归属|净利|销售|销量|营收|利润|收�
                 r"合并报表实现")
 # What may stand between a short name and the cue after it: an adverb or a time (鼎盛医药先后收购…, 青岚酒业于2021年
 # 在…上市, 北辰重工近日发布…).
-SUBJECT_GAP = (r"(?:先后|近日|日前|正式|已经|已|将|再次|首次|也|还|均|共同|分别|随后|此前|目前|今年|去年|同日|当日|"
+SUBJECT_GAP = (r"(?:先后|近日|日前|正式|已经|已|将|拟|再次|首次|也|还|均|共同|分别|随后|此前|目前|今年|去年|同日|当日|"
                r"于\d{4}年(?:\d{1,2}月(?:\d{1,2}日)?)?|于\d{1,2}月\d{1,2}日|"
                # a period written right after the name (桂垣糖业2025年第一季度实现营业总收入…)
                r"\d{4}年(?:度|第[一二三四]季度|前三季度|[上下]半年|\d{1,2}月(?:\d{1,2}日)?)?)?")
@@ -356,3 +358,15 @@ BROAD_REGIONS = frozenset("欧洲 亚洲 非洲 美洲 北美 北美洲 南美 �
                           "东南亚 南亚 中亚 西亚 东亚 东欧 西欧 北欧 南欧 太平洋 大西洋 印度洋 北冰洋 南极 北极 "
                           "华东地区 华南地区 华北地区 华中地区 西南地区 西北地区 东北地区 长三角地区 珠三角地区 "
                           "京津冀地区 海外 境外 华东 华南 华北 华中".split())
+
+# A company's department: its function words and 部 (财务部, 固定收益投资部, 人力资源部, 项目部); a ministry's name is
+# none of these (财政部, 商务部, 农业农村部, 科学技术部)
+_DEPARTMENT = re.compile(r"(?:固定收益|权益|收益|计划|战略|综合|国际|海外|信息|资产|风险|法律|证券|董事会|市场)?"
+                         r"(?:投资|财务|项目|市场|销售|营销|人力资源|人事|审计|内审|法务|事务|研发|技术|工程|采购|生产|"
+                         r"质量|质检|安全|安环|行政|管理|发展|企划|风控|合规|运营|客服|业务|资金|党群工作|纪检监察|品牌|"
+                         r"设计|物流|供应链|规划|稽核)+部")
+
+
+def is_department(name: str) -> bool:
+    """财务部, 公司固定收益投资部: a department of a company (the company's words before it dropped), no body."""
+    return re.fullmatch(r"(?:本公司|公司|本集团|集团|本行)?" + _DEPARTMENT.pattern, name) is not None
