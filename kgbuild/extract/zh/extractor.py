@@ -69,7 +69,7 @@ _REFERENCE_WORDS = frozenset({"公司", "本公司", "本集团", "集团", "本
 
 class ChineseExtractor:
     name = "jieba-rules"
-    version = "26"  # bump when rules change: it is part of the cache key
+    version = "27"  # bump when rules change: it is part of the cache key
 
     def __init__(self, schema: Schema, domain_concepts: str | Path | DomainConcepts | None = None, *,
                  pair_model: SparseLinearModel | None = None) -> None:

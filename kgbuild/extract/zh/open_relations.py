@@ -30,6 +30,7 @@ from kgbuild.extract.zh.clause_rules import (
     LEAD_IN,
     REFERENCE,
     SAID,
+    TITLE_ALT,
     WORK_OF,
     Clause,
     ClauseScope,
@@ -111,6 +112,18 @@ _WORK_MAKERS = frozenset({"publishedBy", "createdBy", "directedBy", "performedBy
 # A quoted ship, building or project opening its clause after the noun of its kind (首航船舶“桂海明珠”轮归…): the
 # clause's subject, not the chunk's company
 _BUILT_KIND_BEFORE = re.compile(r"\s*[\u4e00-\u9fff]{0,6}(?:船舶|船|货轮|邮轮|舰|飞机|客机|楼盘|大厦|大桥)[“\"「『]")
+
+
+# A post in a clause (董事长, 副总经理, 董事会秘书); 董事 of 董事会 (the board, a body) is none.
+_POST = re.compile("(?:" + TITLE_ALT + ")(?!会)")
+
+
+def _posts(clause: str) -> str:
+    """The posts a clause names, in its order ("任本公司董事、总经理" -> 董事、总经理), joined by 、; "" when it
+    names none. A worksFor relation keeps them as the text's words for the link (its "said"), which a
+    question such as "…的董事长是谁？" is matched against."""
+    found = [m.group(0) for m in _POST.finditer(clause)]
+    return "、".join(dict.fromkeys(found[:4]))
 
 
 @dataclass
@@ -462,7 +475,10 @@ class OpenRelationRules(FoundingFacts, PlaceFacts, CareerFacts, DealFacts, Maker
                     and not (p in ("locatedIn", "headquarteredIn") and self._larger(s, o)) \
                     and "unnamed" not in (s.kind, o.kind):
                 words = re.search(SAID[p], c) if p in SAID else None
-                out.append(OpenFact(s, p, o, list(qualifiers or []), words.group(0) if words else ""))
+                said = words.group(0) if words else ""
+                if p == "worksFor":  # the post says more of the link than the verb (任 -> 董事长)
+                    said = _posts(c) or said
+                out.append(OpenFact(s, p, o, list(qualifiers or []), said))
 
         def place_at(pos: int) -> Mention | None:
             """The most specific place of the run of places starting at `pos` (浙江省宁波市 -> 宁波市)."""
