@@ -86,7 +86,7 @@ def test_the_report_is_typed_and_saved_with_one_section_per_stage(tmp_path: Path
     assert report.write is not None and report.write.stores is not None and not report.store_error
     assert report.graph == report.assemble.graph if report.assemble else False
     assert set(report.fingerprints) == {part.name for stage in PIPELINES["default"] for part in part_stages(stage)}
-    assert [stage.name for stage in PIPELINES["default"]] == ["stream", "align", "corrections", "persist", "write"]
+    assert [stage.name for stage in PIPELINES["default"]] == ["stream", "align", "corrections", "literals", "persist", "write"]
     assert {"read", "chunk", "extract", "assemble"} <= set(report.stage_seconds)
     saved = Workspace(config.workspace_path()).latest_report()
     assert saved is not None and saved["extract"]["chunks_total"] == report.extract.chunks_total  # type: ignore[union-attr]
