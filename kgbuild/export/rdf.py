@@ -73,7 +73,7 @@ KAG_TERMS = frozenset({
     "id", "partOf", "next", "supportedBy", "belongTo", "isA", "spgClass", "semanticType", "description",
     "summary", "alias", "properties", "text", "section", "order", "tokenCount", "contentHash", "source",
     "format", "wordCount", "trigger", "argument", "role", "time", "place", "qualifier", "qualifierPredicate",
-    "qualifies",
+    "qualifies", "qualifierValue", "qualifiesValue",
 })
 
 # Node property -> (predicate, how the value is written). Properties not listed (none today) are
