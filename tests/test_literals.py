@@ -184,8 +184,8 @@ def test_a_later_document_that_relates_the_date_makes_it_a_node_again(report_pro
 
 
 def test_a_correction_naming_a_literal_says_so(report_project: Path) -> None:
-    from kgbuild.curate.lookup import TableLookup
     from kgbuild.curate.file import Correction
+    from kgbuild.curate.lookup import TableLookup
     from kgbuild.workspace import Workspace
 
     _build(report_project, report_project / "docs")
