@@ -4,8 +4,9 @@ Written with the same labels, relationship types, properties and id constraints 
 writer (docs/graph_model.md): Entity + class label, Concept, Chunk, SUPPORTED_BY, extracted
 relations with a `predicate` property and (most of them) their own `chunk_ids` (one stored
 "backwards": The Big Sleep -directed by-> Howard Hawks), and HyperNodes qualifying triples:
-((Humphrey Bogart, joined, Warner Bros.), in, 1936) (and a year kept as a literal on its HyperNode). Most ids are short names, which say nothing
-about their label; the ones of the studio part carry the writer's prefixes (ent_, rel_, hyp_).
+((Humphrey Bogart, joined, Warner Bros.), in, 1936) (one year, 1932, is a literal on its HyperNode). Most ids
+are short names, which say nothing about their label; the ones of the studio part carry the writer's prefixes
+(ent_, rel_, hyp_).
 """
 
 from __future__ import annotations
