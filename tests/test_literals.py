@@ -193,3 +193,16 @@ def test_a_correction_naming_a_literal_says_so(report_project: Path) -> None:
     correction = Correction(kind="retype", target={"entity": "6.85%", "class": "Thing"})
     assert lookup.unknown(correction) == ["'6.85%' is a value kept as a literal on the facts it qualifies, "
                                           "not an entity"]
+
+
+def test_what_a_mapped_record_names_is_found_in_its_columns() -> None:
+    import pyarrow as pa
+
+    from kgbuild.build.literals import named_by_records
+    from kgbuild.records.graph import RecordCounts, RecordsGraph
+
+    relations = pa.table({"id": ["rel_1"], "subject_id": ["ent_firm"], "object_id": ["ent_2023"]})
+    entities = pa.table({"id": ["ent_firm", "ent_share"]})
+    records = RecordsGraph(entities, relations, [], [], [], RecordCounts(), [])
+    assert named_by_records(records, {"ent_2023", "ent_share", "ent_6pct"}) == {"ent_2023", "ent_share"}
+    assert named_by_records(None, {"ent_2023"}) == set()
