@@ -158,7 +158,8 @@ def flat_report(report: dict) -> dict:
     pipeline) or from the older flat report, so old and new commits can be measured side by side."""
     if "read" not in report:
         return report
-    graph = (report.get("align") or report.get("assemble") or {}).get("graph", {})
+    # the graph as written: after the literals step (values only a hypernode names are no entities), else alignment
+    graph = (report.get("literals") or report.get("align") or report.get("assemble") or {}).get("graph", {})
     return {**report, **report["read"], **report["extract"], **graph}
 
 

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from older_code import figures_at
-from zh_extract import common_words, offline_build, score_open
+from zh_extract import common_words, is_value, offline_build, score_open
 
 from kgbuild.model import ChunkExtraction, Entity, Event, HyperNode, Relation
 
@@ -59,11 +59,28 @@ def built(documents: Sequence[dict]) -> list[ChunkExtraction]:
             return any(c.split("#", 1)[0] == doc for c in chunk_ids)
 
         out.append(ChunkExtraction(chunk_id=f"{d['id']}#p00000#0", extractor="build",
-                                   entities=[e for e in entities if mine(e.chunk_ids)],
+                                   entities=[*(e for e in entities if mine(e.chunk_ids)),
+                                             *literal_values([h for h in hypernodes if mine(h.chunk_ids)])],
                                    relations=[r for r in relations if mine(r.chunk_ids)],
                                    hypernodes=[h for h in hypernodes if mine(h.chunk_ids)],
                                    events=[e for e in events if mine(e.chunk_ids)]))
     return out
+
+
+def literal_values(hypernodes: Sequence[HyperNode]) -> list[Entity]:
+    """The values the build keeps as literals on hypernodes (a date or amount only a qualifier names; before
+    kgbuild/graph/literals.py they were entities), as the entities the labels' lists are matched against: the
+    graph still holds them, as text on their facts. Marked with the property `literal` so the build's
+    relations per entity leaves them out (they are no entity rows). A literal keeps no class: a date (what
+    `is_value` does not call an amount) is scored as Date, the class the build gave those."""
+    seen: dict[str, Entity] = {}
+    for h in hypernodes:
+        for end in (h.subject, h.object):
+            if end.kind == "value" and end.id not in seen:
+                cls = "Thing" if is_value(end.name, "") else "Date"
+                seen[end.id] = Entity(id=end.id, name=end.name, spg_class=cls, chunk_ids=h.chunk_ids,
+                                      properties={"literal": ["1"]})
+    return list(seen.values())
 
 
 def html_tables(text: str) -> str:
@@ -98,7 +115,7 @@ def figures(gold: Path, every: bool, as_html: bool = False) -> dict[str, object]
     for d, ex in zip(documents, results, strict=True):
         one = score_open([d], lambda _chunks, ex=ex: [ex], set())
         per_doc[d["id"]] = {"relations": one["relations"], "entities": one["entities"]}
-    named = [e for ex in results for e in ex.entities]
+    named = [e for ex in results for e in ex.entities if "literal" not in e.properties]
     return {"all": scored, "documents": per_doc,
             "relations_per_entity": round(sum(len(ex.relations) for ex in results) / max(1, len(named)), 3)}
 

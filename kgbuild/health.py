@@ -8,7 +8,9 @@ extractor, and the build prints the warnings (`warnings`) under its report.
 "Related" means the entity is an end of a relation, an argument, time or place of an event, or the
 value of a hypernode's qualifier: anything else is a name the graph only links to its chunks.
 Components are counted as the alignment report counts them (kgbuild.align.connectivity): entities,
-events and concepts, over relations, event arguments and hypernode parts.
+events and concepts, over relations, event arguments and hypernode parts. A value kept as a literal on
+its fact (a date or amount only a hypernode names, kgbuild/graph/literals.py) is no entity: it is in none
+of the figures but `literal_values`.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ class GraphHealth(BaseModel):
     relations: int = 0
     events: int = 0
     hypernodes: int = 0
+    literal_values: int = 0  # distinct values kept as literals on hypernodes (not entities)
     relations_per_entity: float = 0.0
     unrelated_entities: int = 0  # in no relation, event or qualifier
     unrelated_share: float = 0.0
@@ -83,17 +86,21 @@ def graph_health(ws: Workspace, *, shown: int = SHOWN) -> GraphHealth:
     entities = _column(ws, "entities", ["id", "name", "spg_class", "chunk_ids", "doc_ids"])
     relations = _column(ws, "relations", ["subject_id", "object_id", "doc_ids"])
     events = _column(ws, "events", ["id", "arguments", "time_id", "place_id"])
-    hypernodes = _column(ws, "hypernodes", ["subject_id", "object_id"])
+    hypernodes = _column(ws, "hypernodes", ["subject_id", "subject_kind", "object_id", "object_kind"])
     concepts = _column(ws, "concepts", ["id"])
     health = GraphHealth(documents=ws.row_count("documents"), entities=len(entities), relations=len(relations),
-                         events=len(events), hypernodes=len(hypernodes))
+                         events=len(events), hypernodes=len(hypernodes),
+                         literal_values=len({h[f"{end}_id"] for h in hypernodes for end in ("subject", "object")
+                                             if h.get(f"{end}_kind") == "value"}))
     if not entities:
         return health
 
     edges: list[tuple[str, str]] = [(r["subject_id"], r["object_id"]) for r in relations]
     for ev in events:
         edges.extend((ev["id"], ref) for ref in _event_refs(ev))
-    edges.extend((h["subject_id"], h["object_id"]) for h in hypernodes)
+    # a literal end is text on the hypernode, not a node it links
+    edges.extend((h["subject_id"], h["object_id"]) for h in hypernodes
+                 if h.get("subject_kind") != "value" and h.get("object_kind") != "value")
     touched = {end for edge in edges for end in edge}
     unrelated = [e for e in entities if e["id"] not in touched]
 

@@ -65,11 +65,16 @@ class Chunk(Record):
 
 # ---------------------------------------------------------------- extracted knowledge
 
-NodeKind = Literal["entity", "event", "relation", "concept"]
+NodeKind = Literal["entity", "event", "relation", "concept", "value"]
 
 
 class Ref(Record):
-    """A pointer to another node; `relation` refs make a triple the end of another triple."""
+    """A pointer to another node; `relation` refs make a triple the end of another triple.
+
+    A `value` ref points at no node: it is a literal, a date or quantity (1946, 18.42%, 3,549亿元) that only a
+    hypernode names, kept as text on that hypernode's end instead of as an entity (kgbuild/graph/literals.py,
+    docs/graph_model.md). It keeps the id the entity had (so hypernode ids do not change) and its text as `name`.
+    """
 
     kind: NodeKind
     id: str

@@ -127,6 +127,18 @@ class CorrectionsSection(Section):
     graph: GraphCounts | None = None  # after the corrections (None: the file held none)
 
 
+class LiteralsSection(Section):
+    """Values (dates, amounts, changes) that only a hypernode named, kept as literals on their facts
+    instead of entities (kgbuild/graph/literals.py, docs/graph_model.md)."""
+
+    key: ClassVar[str] = "literals"
+    values: int = 0  # entities made literals
+    graph: GraphCounts = Field(default_factory=GraphCounts)  # after the step
+
+    def line(self) -> str:
+        return f"{self.values} value{'' if self.values == 1 else 's'} kept as literals on their facts"
+
+
 class PersistSection(Section):
     key: ClassVar[str] = "persist"
     rows: dict[str, int] = Field(default_factory=dict)  # table -> rows written
@@ -176,6 +188,7 @@ class BuildReport(BaseModel):
     assemble: AssembleSection | None = None
     align: AlignSection | None = None
     corrections: CorrectionsSection | None = None
+    literals: LiteralsSection | None = None
     persist: PersistSection | None = None
     write: WriteSection | None = None
     llm: LLMSection | None = None
@@ -196,8 +209,8 @@ class BuildReport(BaseModel):
         setattr(self, section.key, section)
 
     def sections(self) -> list[Section]:
-        found = (self.read, self.chunk, self.extract, self.assemble, self.align, self.corrections, self.persist,
-                 self.write, self.llm)
+        found = (self.read, self.chunk, self.extract, self.assemble, self.align, self.corrections, self.literals,
+                 self.persist, self.write, self.llm)
         return [s for s in found if s is not None]
 
     @property
@@ -210,7 +223,9 @@ class BuildReport(BaseModel):
 
     @property
     def graph(self) -> GraphCounts:
-        """The graph as written: after the corrections, alignment when it ran, else as assembled."""
+        """The graph as written: after the literals step, the corrections, alignment when it ran, else as assembled."""
+        if self.literals is not None:
+            return self.literals.graph
         if self.corrections is not None and self.corrections.graph is not None:
             return self.corrections.graph
         if self.align is not None:

@@ -4,8 +4,9 @@ Written with the same labels, relationship types, properties and id constraints 
 writer (docs/graph_model.md): Entity + class label, Concept, Chunk, SUPPORTED_BY, extracted
 relations with a `predicate` property and (most of them) their own `chunk_ids` (one stored
 "backwards": The Big Sleep -directed by-> Howard Hawks), and HyperNodes qualifying triples:
-((Humphrey Bogart, joined, Warner Bros.), in, 1936). Most ids are short names, which say nothing
-about their label; the ones of the studio part carry the writer's prefixes (ent_, rel_, hyp_).
+((Humphrey Bogart, joined, Warner Bros.), in, 1936) (one year, 1932, is a literal on its HyperNode). Most ids
+are short names, which say nothing about their label; the ones of the studio part carry the writer's prefixes
+(ent_, rel_, hyp_).
 """
 
 from __future__ import annotations
@@ -35,7 +36,6 @@ ENTITIES = [  # id, name, class, aliases
     ("ent_warner", "Warner Bros.", "Organization", ["Warner Brothers"]),
     ("ent_davis", "Bette Davis", "Person", []),
     ("ent_1936", "1936", "Date", []),
-    ("ent_1932", "1932", "Date", []),
     ("ent_rick", "Rick Blaine", "Character", []),
 ]
 CONCEPTS = [("k_director", "film director"), ("k_person", "person")]
@@ -56,9 +56,11 @@ RELATIONS = [  # id, subject, predicate, type, object, the triple's own chunks (
     ("rel_j1", "bogart", "joined", "JOINED", "ent_warner", ["bogart#0#0"]),
     ("rel_j2", "ent_davis", "joined", "JOINED", "ent_warner", ["bogart#0#0"]),
 ]
+# A value only a hypernode names is a literal on it (kgbuild/graph/literals.py): its text is the HyperNode's.
+LITERALS = {"ent_1932": "1932"}
 HYPERNODES = [  # id, qualified relation (None: an old graph without relation_id), predicate, value
     ("hyp_j1", "rel_j1", "in", "ent_1936"),
-    ("hyp_j2", "rel_j2", "in", "ent_1932"),
+    ("hyp_j2", "rel_j2", "in", "ent_1932"),  # 1932: a value kept as a literal on it (no node, no QUALIFIER)
     ("hyp_role", None, "role", "ent_rick"),  # ((Casablanca, starring, Humphrey Bogart), role, Rick Blaine)
 ]
 _HYPER_ENDS = {"hyp_j1": ("bogart", "ent_warner"), "hyp_j2": ("ent_davis", "ent_warner"),
@@ -108,6 +110,8 @@ def write_graph(store: GraphStore) -> None:
         props = {"id": id_, "predicate": pred, "subject_id": rel or "", "object_id": value}
         if rel:
             props["relation_id"] = rel
+        if value in LITERALS:
+            props.update(object_kind="value", object_name=LITERALS[value])
         statements.append(("CREATE (n:HyperNode) SET n = $props", {"props": props}))
     store.execute_many(statements)
     edges: list[tuple[str, dict[str, Any]]] = []
@@ -126,6 +130,8 @@ def write_graph(store: GraphStore) -> None:
         for type_, end in (("TRIPLE_SUBJECT", s), ("TRIPLE_OBJECT", o)):
             edges.append((f"MATCH (h:HyperNode {{id: $h}}), (x {{id: $x}}) CREATE (h)-[:{type_} {{id: $id}}]->(x)",
                           {"h": id_, "x": end, "id": f"{id_}>{type_}"}))
+        if value in LITERALS:
+            continue
         # as the writer does, the qualifier's predicate is on the QUALIFIER relationship too
         edges.append(("MATCH (h:HyperNode {id: $h}), (v {id: $v}) "
                       "CREATE (h)-[:QUALIFIER {id: $id, predicate: $p}]->(v)",

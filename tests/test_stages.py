@@ -65,13 +65,14 @@ def test_another_runner_over_the_same_stages_gives_the_same_tables(tmp_path: Pat
     # Part by part, as the Ray runner does: the stream stage's read, chunk, extract and assemble whole.
     stages = [part for stage in PIPELINES["tables"] for part in part_stages(stage)]
     assert [stage.name for stage in stages] == ["read", "chunk", "extract", "assemble", "align", "corrections",
-                                                "persist"]
+                                                "literals", "persist"]
     sections = asyncio.run(run_in_sequence(ctx, stages, BuildRequest(sources=sources)))
 
     assert all_tables(other) == all_tables(local)
     assert all_tables(local)["entities"], "the samples give a graph"
     # Every stage reports in its own typed section, and the sections agree with the local runner's.
-    assert list(sections) == ["read", "chunk", "extract", "assemble", "align", "persist"]  # no corrections.yaml
+    # no corrections.yaml
+    assert list(sections) == ["read", "chunk", "extract", "assemble", "align", "literals", "persist"]
     assert all(section.key == name for name, section in sections.items())
     for name, section in sections.items():
         assert section == getattr(report, name), name
@@ -84,9 +85,14 @@ def test_the_report_is_typed_and_saved_with_one_section_per_stage(tmp_path: Path
     report = asyncio.run(Builder(config).arun([SAMPLES / "places"]))
     assert report.align is None and "align" not in report.stage_seconds  # switched off: nothing to report
     assert report.write is not None and report.write.stores is not None and not report.store_error
-    assert report.graph == report.assemble.graph if report.assemble else False
+    # the graph as written: as assembled, less the values kept as literals on their facts
+    assert report.assemble is not None and report.literals is not None
+    assert report.graph == report.literals.graph
+    assert report.graph.entities == report.assemble.graph.entities - report.literals.values
+    assert report.graph.hypernodes == report.assemble.graph.hypernodes
     assert set(report.fingerprints) == {part.name for stage in PIPELINES["default"] for part in part_stages(stage)}
-    assert [stage.name for stage in PIPELINES["default"]] == ["stream", "align", "corrections", "persist", "write"]
+    assert [stage.name for stage in PIPELINES["default"]] == ["stream", "align", "corrections", "literals", "persist",
+                                                              "write"]
     assert {"read", "chunk", "extract", "assemble"} <= set(report.stage_seconds)
     saved = Workspace(config.workspace_path()).latest_report()
     assert saved is not None and saved["extract"]["chunks_total"] == report.extract.chunks_total  # type: ignore[union-attr]

@@ -1,6 +1,7 @@
 """The build: a list of stages over a shared context, run by a runner.
 
-    BuildContext + [stream (read, chunk, extract, assemble), align, persist, write]   (runner.PIPELINES)
+    BuildContext + [stream (read, chunk, extract, assemble), align, corrections, literals, persist, write]
+    (runner.PIPELINES)
 
 `Builder` is the entry point the CLI, tests and benchmarks use; it opens a context and hands the
 chosen pipeline to the local runner. All the build's I/O happens inside the stages.

@@ -93,5 +93,8 @@ def _update_report(ws: Workspace, file: CorrectionsFile, applied: dict[str, int]
     if before is not None:  # what the build found stale is still stale: the tables hold what it made
         section.stale[:0], section.stale_ids[:0] = before.stale, before.stale_ids
     latest.corrections = section
+    if latest.literals is not None and section.graph is not None:
+        # the tables' counts now (their values kept as literals stay literals): what `report.graph` shows
+        latest.literals = latest.literals.model_copy(update={"graph": section.graph})
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     ws.save_report(latest.model_dump_json(indent=2), f"curate-{stamp}-{os.getpid()}")

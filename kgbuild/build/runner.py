@@ -19,6 +19,7 @@ from typing import Any
 from kgbuild.build.align import AlignStage
 from kgbuild.build.context import BuildContext
 from kgbuild.build.corrections import CorrectionsStage
+from kgbuild.build.literals import LiteralsStage
 from kgbuild.build.persist import PersistStage
 from kgbuild.build.records import BuildRequest
 from kgbuild.build.stage import Stage, part_stages
@@ -31,8 +32,10 @@ Pipeline = Sequence[Stage[Any, Any]]
 
 # `stream` is read -> chunk -> extract -> assemble, batch by batch of `build.batch_documents`
 # documents (or whole with 0; see build/stream.py); the tables are the same either way.
-# `corrections` applies corrections.yaml (docs/curation.md) between alignment and persist.
-_TABLES: tuple[Stage[Any, Any], ...] = (StreamStage(), AlignStage(), CorrectionsStage(), PersistStage())
+# `corrections` applies corrections.yaml (docs/curation.md) between alignment and persist; `literals`
+# then makes the values only a hypernode names literals on it (docs/graph_model.md).
+_TABLES: tuple[Stage[Any, Any], ...] = (StreamStage(), AlignStage(), CorrectionsStage(), LiteralsStage(),
+                                         PersistStage())
 PIPELINES: dict[str, Pipeline] = {
     "default": (*_TABLES, WriteStage()),  # sources -> workspace tables -> graph and vector stores
     "tables": _TABLES,  # sources -> workspace tables; the stores are written later by `kgbuild sync`

@@ -24,7 +24,7 @@ from kgbuild.build.records import PersistedTables
 from kgbuild.report import BuildReport, ChunkSection, ExtractSection, ReadSection, Section
 
 # The stages whose tables are kept; `write` still runs.
-KEPT_STAGES = ("assemble", "align", "corrections", "persist")
+KEPT_STAGES = ("assemble", "align", "corrections", "literals", "persist")
 
 
 class KeptTables(BaseModel):
@@ -38,7 +38,7 @@ class KeptTables(BaseModel):
 
     def kept_sections(self) -> list[Section]:
         report = BuildReport.model_validate(self.previous)
-        found = (report.assemble, report.align, report.corrections, report.persist)
+        found = (report.assemble, report.align, report.corrections, report.literals, report.persist)
         return [s for s in found if s is not None]
 
 

@@ -332,6 +332,8 @@ def health_lines(health: GraphHealth, width: int = 80) -> list[str]:
     if not health.entities:
         return [*lines, "  no entity was extracted"]
     lines += wrapped(f"relations per entity: {health.relations_per_entity:.2f}")
+    if health.literal_values:
+        lines += wrapped(f"values kept as literals on their facts (not entities): {health.literal_values}")
     by_class = [(name, str(n)) for name, n in health.unrelated_by_class.items()]
     lines += wrapped(f"in no relation, event or qualifier: {health.unrelated_entities} entities "
                      f"({health.unrelated_share:.0%})" + (f": {_shares(by_class)}" if by_class else ""))

@@ -90,7 +90,8 @@ def _summary_rows(report: BuildReport) -> list[tuple[str, str]]:
         rows.append(("stores", stores_line(report.write.stores)))
     rows += [
         ("graph", f"{g.entities} entities, {g.relations} relations, {g.events} events, "
-                  f"{g.hypernodes} hypernodes, {g.concepts} concepts"),
+                  f"{g.hypernodes} hypernodes, {g.concepts} concepts"
+                  + (f" ({report.literals.line()})" if report.literals is not None and report.literals.values else "")),
         ("time", ", ".join(f"{k} {v:.1f}s" for k, v in report.stage_seconds.items())
          + f"; wall {report.wall_seconds:.1f}s"),
         ("peak memory", f"{report.peak_rss_mb:.0f} MB main, {report.peak_worker_rss_mb:.0f} MB largest worker"),

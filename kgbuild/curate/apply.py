@@ -98,9 +98,16 @@ class _Editor:
             self.rels_of[r.object.id].add(r.id)
         self.hyps: dict[str, HyperNode] = {h.id: h for h in graph.hypernodes}
         self.hyps_of: dict[str, set[str]] = defaultdict(set)
+        # Values kept as literals on their facts (graph/literals.py): named by a correction, they get a
+        # message that says so rather than "no entity".
+        self.literals: dict[str, str] = {}
         for h in graph.hypernodes:
             self.hyps_of[h.subject.id].add(h.id)
             self.hyps_of[h.object.id].add(h.id)
+            for end in (h.subject, h.object):
+                if end.kind == "value":
+                    self.literals[normalize_name(end.name)] = end.name
+                    self.literals[end.id] = end.name
         self.events: dict[str, Event] = {ev.id: ev for ev in graph.events}
         self.events_of: dict[str, set[str]] = defaultdict(set)
         for ev in graph.events:
@@ -126,6 +133,9 @@ class _Editor:
             return target
         found = [i for i in self.names.get(normalize_name(target), ()) if i in self.ents]
         if not found:
+            literal = self.literals.get(target) or self.literals.get(normalize_name(target))
+            if literal is not None:
+                raise _Missing(f"{literal!r} is a value kept as a literal on the facts it qualifies, not an entity")
             raise _Missing(f"no entity named {target!r}")
         if len(found) > 1:
             shown = ", ".join(f"{i} ({self.ents[i].spg_class})" for i in found[:4])

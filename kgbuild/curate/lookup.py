@@ -28,13 +28,27 @@ class TableLookup:
         self.concepts = {normalize_name(n) for n in ws.read_table("concepts", ["name"]).column("name").to_pylist()}
         merged = ws.read_table("merges", ["merged_ids"]).column("merged_ids").to_pylist()
         self.ids.update(i for ids in merged for i in ids or ())
+        # Values kept as literals on their facts (graph/literals.py): a correction naming one is told so.
+        self.literals: set[str] = set()
+        hyp = ws.read_table("hypernodes")
+        for end in ("subject", "object"):
+            if f"{end}_kind" in hyp.column_names:
+                for kind, vid, name in zip(hyp.column(f"{end}_kind").to_pylist(), hyp.column(f"{end}_id").to_pylist(),
+                                           hyp.column(f"{end}_name").to_pylist(), strict=True):
+                    if kind == "value":
+                        self.literals.update((vid, normalize_name(name or "")))
         self.ws = ws
+
+    def _missing(self, target: str) -> str:
+        if target in self.literals or normalize_name(target) in self.literals:
+            return f"{target!r} is a value kept as a literal on the facts it qualifies, not an entity"
+        return f"no entity {target!r} in the current build"
 
     def known(self, target: str) -> bool:
         return target in self.ids or normalize_name(target) in self.names or normalize_name(target) in self.concepts
 
     def unknown(self, c: Correction) -> list[str]:
-        out = [f"no entity {c.target[f]!r} in the current build" for f in _ENTITY_FIELDS[c.kind]
+        out = [self._missing(c.target[f]) for f in _ENTITY_FIELDS[c.kind]
                if f in c.target and not self.known(c.target[f])]
         if c.kind == "reject" and "id" in c.target:
             rel = self.ws.read_table("relations", ["id"]).column("id").to_pylist()

@@ -73,7 +73,7 @@ KAG_TERMS = frozenset({
     "id", "partOf", "next", "supportedBy", "belongTo", "isA", "spgClass", "semanticType", "description",
     "summary", "alias", "properties", "text", "section", "order", "tokenCount", "contentHash", "source",
     "format", "wordCount", "trigger", "argument", "role", "time", "place", "qualifier", "qualifierPredicate",
-    "qualifies",
+    "qualifies", "qualifierValue", "qualifiesValue",
 })
 
 # Node property -> (predicate, how the value is written). Properties not listed (none today) are
@@ -220,6 +220,11 @@ def _hypernode_triples(s: Iri, props: dict[str, Any], names: Names, relation_pre
     yield s, LABEL, Lit(f"{props.get('subject_name', '')} {qualifier or ''} {props.get('object_name', '')}".strip())
     if qualifier:
         yield s, _k("qualifierPredicate"), _use(names, qualifier, used)
+    # A value kept as a literal on the fact (graph/literals.py) has no node to point at: its text is the object.
+    if props.get("object_kind") == "value":
+        yield s, _k("qualifierValue"), Lit(str(props.get("object_name", "")))
+    if props.get("subject_kind") == "value":
+        yield s, _k("qualifiesValue"), Lit(str(props.get("subject_name", "")))
     relation_id = props.get("relation_id")
     if relation_id and relation_id in relation_predicate:
         yield s, Iri(RDF, "predicate"), _use(names, relation_predicate[relation_id], used)

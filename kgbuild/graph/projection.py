@@ -113,6 +113,8 @@ class Qualifier:
     predicate: str
     value: str
     value_id: str
+    # The value is kept as a literal on the hypernode (graph/literals.py): `value_id` names no node.
+    literal: bool = False
 
 
 @dataclass
@@ -361,8 +363,10 @@ class GraphProjection:
                 rel_id, value_id, value = hyp["object_id"], hyp["subject_id"], hyp.get("subject_name") or ""
             target = edge_of.get(rel_id)
             if target is not None:
+                # a literal (a value only hypernodes name, graph/literals.py) keeps the text the hypernode holds
                 value = names[pos[value_id]] if value_id in pos else value
-                qualifiers.setdefault(target, []).append(Qualifier(hyp["predicate"], value, value_id))
+                qualifiers.setdefault(target, []).append(Qualifier(hyp["predicate"], value, value_id,
+                                                                   literal=value_id not in pos))
 
         return cls(node_ids=node_ids, node_names=names, node_kind=kinds, node_class=classes, node_chunks=supports,
                    node_text=texts,

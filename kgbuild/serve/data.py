@@ -181,7 +181,7 @@ class GraphIndex:
         return NodeRef(id=p.node_ids[i], name=p.node_names[i], kind=p.node_kind[i], node_class=p.node_class[i])
 
     def qualifiers(self, e: int) -> list[QualifierView]:
-        return [QualifierView(predicate=q.predicate, value=q.value, value_id=q.value_id)
+        return [QualifierView(predicate=q.predicate, value=q.value, value_id=q.value_id, literal=q.literal)
                 for q in self.p.qualifiers.get(e, ())]
 
     def names_of(self, i: int) -> list[str]:

@@ -81,6 +81,7 @@ class QualifierView(BaseModel):
     predicate: str
     value: str
     value_id: str
+    literal: bool = False  # a value kept as text on the fact (no node to open)
 
 
 class GraphNode(NodeRef):

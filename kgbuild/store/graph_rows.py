@@ -107,7 +107,10 @@ def _json(value: Any) -> str:
 
 
 def _ref_props(prefix: str, ref: Ref) -> dict[str, Any]:
-    return {f"{prefix}_id": ref.id, f"{prefix}_name": ref.name}
+    # A literal end (a value only this hypernode names, graph/literals.py) is no node: the hypernode's
+    # own properties are all the graph holds of it, its kind saying so (other ends: no kind, as before).
+    kind = {f"{prefix}_kind": ref.kind} if ref.kind == "value" else {}
+    return {f"{prefix}_id": ref.id, f"{prefix}_name": ref.name, **kind}
 
 
 def read_graph_rows(workspace: Workspace, type_of: Callable[[str], str] = relationship_type) -> GraphRows:
@@ -200,9 +203,10 @@ def build_graph_rows(items: TableItems, type_of: Callable[[str], str], label_of:
             else:
                 edge("TRIPLE_SUBJECT", h.id, triple.subject.id, f"{h.id}>TRIPLE_SUBJECT")
                 edge("TRIPLE_OBJECT", h.id, triple.object.id, f"{h.id}>TRIPLE_OBJECT")
-        else:
+        elif h.subject.kind != "value":
             edge("SUBJECT", h.id, h.subject.id, f"{h.id}>SUBJECT")
-        edge("QUALIFIER", h.id, h.object.id, f"{h.id}>QUALIFIER", {"predicate": h.predicate})
+        if h.object.kind != "value":  # a literal is a property of the HyperNode node, not an edge's end
+            edge("QUALIFIER", h.id, h.object.id, f"{h.id}>QUALIFIER", {"predicate": h.predicate})
     return rows
 
 

@@ -142,6 +142,13 @@ QUALIFIERS = _per_label(
     "MATCH (h)-[q:QUALIFIER]->(v) "
     f"RETURN h.id AS hid, h.relation_id AS rid, x.id AS sid, y.id AS oid, coalesce(q.predicate, h.predicate) AS qpred, "
     f"{_fields('v', 'v_')}", RELATION_ENDS)
+# The same for a value kept as a literal on the HyperNode (graph/literals.py): no QUALIFIER edge, the
+# value is the HyperNode's own object_id / object_name.
+LITERAL_QUALIFIERS = _per_label(
+    "{anchor:x:ids}MATCH (h:HyperNode)-[:TRIPLE_SUBJECT]->(x) MATCH (h)-[:TRIPLE_OBJECT]->(y) "
+    "WHERE h.object_kind = 'value' "
+    "RETURN h.id AS hid, h.relation_id AS rid, x.id AS sid, y.id AS oid, h.predicate AS qpred, "
+    "h.object_id AS v_id, h.object_name AS v_name", RELATION_ENDS)
 
 
 def normalise_predicate(text: str) -> str:
@@ -164,7 +171,7 @@ def _words(text: str) -> set[str]:
 class GNode(BaseModel):
     id: str
     name: str
-    kind: str  # Entity, Concept, Event, HyperNode, Chunk, Document
+    kind: str  # Entity, Concept, Event, HyperNode, Chunk, Document; Value: a literal of a HyperNode
     type: str | None = None  # spg_class of an entity
     semantic_type: str | None = None
     aliases: list[str] = Field(default_factory=list)
@@ -233,6 +240,11 @@ def node_from_row(row: dict[str, Any], prefix: str = "") -> GNode:
     return GNode(id=row[f"{prefix}id"], name=str(name), kind=kind, type=type_,
                  semantic_type=row.get(f"{prefix}semantic_type"), aliases=list(row.get(f"{prefix}aliases") or []),
                  properties=_json_dict(row.get(f"{prefix}properties")))
+
+
+def literal_node(row: dict[str, Any], prefix: str = "v_") -> GNode:
+    """A value kept as a literal on its HyperNode, as the node a qualifier's value is read as (kind "Value")."""
+    return GNode(id=row[f"{prefix}id"] or "", name=str(row.get(f"{prefix}name") or ""), kind="Value")
 
 
 def edge_from_row(row: dict[str, Any]) -> GEdge:
@@ -388,13 +400,15 @@ class GraphView:
             return out
         ends = [x for e in edges for x in (e.subject.id, e.object.id)]
         seen: set[tuple[str, str]] = set()
-        for row in self._by_label(QUALIFIERS, ends):
+        rows = [(row, node_from_row(row, "v_")) for row in self._by_label(QUALIFIERS, ends)]
+        rows += [(row, literal_node(row)) for row in self._by_label(LITERAL_QUALIFIERS, ends)]
+        for row, value in rows:
             for e in edges:
                 same = row["rid"] == e.id if row.get("rid") else {row["sid"], row["oid"]} == {e.subject.id, e.object.id}
                 if same and (e.id, row["hid"]) not in seen:
                     seen.add((e.id, row["hid"]))
                     out.setdefault(e.id, []).append(GQualifier(hypernode_id=row["hid"], predicate=row["qpred"] or "",
-                                                               value=node_from_row(row, "v_")))
+                                                               value=value))
         return out
 
     # ------------------------------------------------------------ concepts (KAG §2.4.2)

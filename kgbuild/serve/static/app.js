@@ -405,7 +405,7 @@
       const quals = edge.data("qualifiers") || [];
       if (quals.length) {
         const list = el("ul", { class: "qualifiers" });
-        for (const q of quals) list.appendChild(el("li", {}, q.predicate, ": ", el("a", { href: nodeHref(q.value_id) }, q.value)));
+        for (const q of quals) list.appendChild(el("li", {}, q.predicate, ": ", q.literal ? q.value : el("a", { href: nodeHref(q.value_id) }, q.value)));
         append(inspector, [el("h4", {}, "qualifiers"), list]);
       }
     }
