@@ -153,3 +153,10 @@ def test_a_worksfor_keeps_the_post_as_the_words_of_its_link() -> None:
     got = {(r.subject.name, r.properties.get("said", "")) for r in
            ChineseExtractor(resolve_schema("open_domain")).extract_one(chunk).relations if r.predicate == "worksFor"}
     assert got == {("阎振川", "董事长"), ("霍景澄", "总经理"), ("龙启帆", "董事长")}  # before: 任, 任, ""
+
+
+def test_a_code_is_no_name() -> None:
+    from kgbuild.query.retrieval.answer_check import check_type
+
+    assert check_type("岱升电梯的实际控制人是谁？", "2026-021").fits is False  # a notice number, not a person
+    assert check_type("Who designed EDSAC?", "Maurice Wilkes").fits is not False

@@ -97,6 +97,8 @@ def check_type(question: str, text: str, classes: Collection[str] = ()) -> TypeC
     if kind in _NAMED_KINDS:
         if _is_number_or_date(text):
             return TypeCheck(kind, False, f"the question asks for a {kind}; '{text}' is a number or a date")
+        if not any(ch.isalpha() for ch in text):  # a notice number (2026-021), a code: no name has no letter
+            return TypeCheck(kind, False, f"the question asks for a {kind}; '{text}' has no letter of a name")
         kinds = kind_of_classes(classes)
         named = sorted(c for c in classes if c)
         if kinds:
