@@ -183,7 +183,8 @@ def test_a_later_document_that_relates_the_date_makes_it_a_node_again(report_pro
     assert any(r["object_name"] == "2023年" for r in ws.rows("relations"))
 
 
-def test_a_correction_naming_a_literal_says_so(report_project: Path) -> None:
+def test_a_correction_naming_a_literal_is_no_stale_one(report_project: Path) -> None:
+    # the build applies corrections before the literals stage, while the value is still an entity (the review)
     from kgbuild.curate.file import Correction
     from kgbuild.curate.lookup import TableLookup
     from kgbuild.workspace import Workspace
@@ -191,8 +192,7 @@ def test_a_correction_naming_a_literal_says_so(report_project: Path) -> None:
     _build(report_project, report_project / "docs")
     lookup = TableLookup(Workspace(report_project / "ws"))
     correction = Correction(kind="retype", target={"entity": "6.85%", "class": "Thing"})
-    assert lookup.unknown(correction) == ["'6.85%' is a value kept as a literal on the facts it qualifies, "
-                                          "not an entity"]
+    assert lookup.unknown(correction) == []
 
 
 def test_what_a_mapped_record_names_is_found_in_its_columns() -> None:
@@ -206,3 +206,18 @@ def test_what_a_mapped_record_names_is_found_in_its_columns() -> None:
     records = RecordsGraph(entities, relations, [], [], [], RecordCounts(), [])
     assert named_by_records(records, {"ent_2023", "ent_share", "ent_6pct"}) == {"ent_2023", "ent_share"}
     assert named_by_records(None, {"ent_2023"}) == set()
+
+
+def test_names_that_open_with_a_numeral_or_a_digit_stay_names() -> None:
+    # the review's cases: a Chinese numeral followed by no unit, and digits in the name of a company or a place
+    from kgbuild.graph.literals import is_quantity, is_value, named_classes
+    from kgbuild.model import Entity
+    from kgbuild.schema import resolve_schema
+
+    assert not any(is_quantity(n) for n in ("万科", "百度", "十堰", "五十铃", "千岛湖", "十八大"))
+    assert all(is_quantity(n) for n in ("七百零三人", "四十二万吨", "三千余家"))
+    schema = resolve_schema("open_domain")
+    named = named_classes(schema.entity_types, schema.is_a)
+    assert not is_value(Entity(id="a", name="58同城", spg_class="Company"), {"Date"}, named)
+    assert not is_value(Entity(id="b", name="7天", spg_class="Company"), {"Date"}, named)
+    assert is_value(Entity(id="c", name="18.42%", spg_class="Thing"), {"Date"}, named)

@@ -110,6 +110,33 @@ def test_of_two_holders_of_a_post_the_later_answers_and_a_place_reads_as_the_tex
     assert ask("黔穹航空的总部位于哪里？") == "贵州省贵阳市观山湖区"
 
 
+def test_a_fact_answers_only_a_question_that_asks_it_the_way_it_reads() -> None:
+    # the review's cases: the named entity holding the role asked, a chain through an unnamed entity, a year
+    # no fact of the entity has, a qualifier asked for, a "what" question the type gate cannot check
+    assert _fact("黔穹航空是哪家公司的控股股东？") == ""
+    assert _fact("黔穹航空的控股股东的董事长是谁？") == ""
+    assert _fact("黔穹航空2023年的营业收入是多少？") == ""
+    assert _fact("黔穹航空2025年第一季度的营业收入同比增长多少？") == "16.18%"
+    assert _fact("黔穹航空的控股股东是什么？") == ""
+
+
+def test_an_english_fact_answers_from_the_end_the_question_names() -> None:
+    text = "Lord Byron was the father of Ada Lovelace. Charmed aired on The WB."
+    index = _index(text, [("Lord Byron", "Person"), ("Ada Lovelace", "Person"), ("Charmed", "Work"),
+                          ("The WB", "Organization")],
+                   [_relation(0, "father of", 1), _relation(2, "airedOn", 3)])
+    idf, unseen = idf_table(index)
+
+    def ask(question: str, entity: str) -> str:
+        found = fact_answer(question, index, [index.node_pos[entity]], idf, unseen)
+        return found.answer if found is not None else ""
+
+    assert ask("Who was the father of Ada Lovelace?", "e1") == "Lord Byron"
+    assert ask("Who was the father of Lord Byron?", "e0") == ""  # Ada Lovelace is his daughter, not his father
+    assert ask("Which network aired Charmed?", "e2") == "The WB"
+    assert ask("Who was the father of the woman who translated the memoir?", "e1") == ""  # a chain: not one fact
+
+
 def test_no_fact_answers_when_none_says_what_is_asked_or_its_end_is_of_another_kind() -> None:
     assert _fact("黔穹航空的注册资本是多少？") == ""  # no relation says 注册资本
     assert _fact("黔穹航空的控股股东出生在哪里？") == ""  # a company is no place

@@ -14,12 +14,12 @@ from kgbuild.build.assemble import graph_counts
 from kgbuild.build.context import BuildContext
 from kgbuild.build.records import BuiltGraph
 from kgbuild.build.stage import StageResult
-from kgbuild.graph.literals import date_classes, literalize, value_candidates
+from kgbuild.graph.literals import date_classes, literalize, named_classes, value_candidates
 from kgbuild.ids import content_hash
 from kgbuild.records import RecordsGraph
 from kgbuild.report import LiteralsSection
 
-VERSION = "literals 1"  # changes when the step could keep a different set of values
+VERSION = "literals 2"  # changes when the step could keep a different set of values
 
 
 def named_by_records(records: RecordsGraph | None, ids: set[str]) -> set[str]:
@@ -45,8 +45,9 @@ class LiteralsStage:
 
     async def run(self, ctx: BuildContext, data: BuiltGraph) -> StageResult[BuiltGraph]:
         dates = date_classes(ctx.schema.resolve_class)
-        candidates = set(value_candidates(data.graph, dates))
-        done = literalize(data.graph, dates, kept=named_by_records(data.records, candidates))
+        named = named_classes(ctx.schema.entity_types, ctx.schema.is_a)
+        candidates = set(value_candidates(data.graph, dates, named))
+        done = literalize(data.graph, dates, kept=named_by_records(data.records, candidates), named=named)
         section = LiteralsSection(values=done.values, graph=graph_counts(done.graph, data.records))
         return StageResult(BuiltGraph(corpus=data.corpus, graph=done.graph, merges=data.merges,
                                       records=data.records), section)

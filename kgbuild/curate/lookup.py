@@ -28,7 +28,8 @@ class TableLookup:
         self.concepts = {normalize_name(n) for n in ws.read_table("concepts", ["name"]).column("name").to_pylist()}
         merged = ws.read_table("merges", ["merged_ids"]).column("merged_ids").to_pylist()
         self.ids.update(i for ids in merged for i in ids or ())
-        # Values kept as literals on their facts (graph/literals.py): a correction naming one is told so.
+        # Values kept as literals on their facts (graph/literals.py): known, since a build applies the corrections
+        # before the literals stage, while every value is still an entity.
         self.literals: set[str] = set()
         hyp = ws.read_table("hypernodes")
         for end in ("subject", "object"):
@@ -40,12 +41,12 @@ class TableLookup:
         self.ws = ws
 
     def _missing(self, target: str) -> str:
-        if target in self.literals or normalize_name(target) in self.literals:
-            return f"{target!r} is a value kept as a literal on the facts it qualifies, not an entity"
         return f"no entity {target!r} in the current build"
 
     def known(self, target: str) -> bool:
-        return target in self.ids or normalize_name(target) in self.names or normalize_name(target) in self.concepts
+        folded = normalize_name(target)
+        return (target in self.ids or folded in self.names or folded in self.concepts
+                or target in self.literals or folded in self.literals)
 
     def unknown(self, c: Correction) -> list[str]:
         out = [self._missing(c.target[f]) for f in _ENTITY_FIELDS[c.kind]

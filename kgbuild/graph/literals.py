@@ -32,6 +32,11 @@ _SEPARATORS = frozenset(".,，．、'’ -–—~～/:：至")
 # Chinese numerals written with a place value (七百零三人, 四十二万吨): a quantity, where 三一重工 is not.
 _CN_DIGITS = "零〇一二三四五六七八九十百千万亿两"
 _CN_NUMERAL = re.compile(rf"^[{_CN_DIGITS}]*[十百千万亿][{_CN_DIGITS}]*(?:余|多)?")
+# What may follow such a numeral in a quantity: a counter or a unit (万科, 百度, 十堰, 五十铃 are names).
+_CN_UNITS = frozenset("人名位吨元家个次倍年月日天辆台套座项件亩米股户间所款部条张艘架只头份篇本场期种批栋层克斤升")
+# Classes whose members are named things, never values, whatever their names (58同城, 1号店, 2号线, 7天):
+# these roots and every class under them in the schema.
+NAMED_ROOTS = ("Person", "Organization", "GeographicLocation", "Place", "Location")
 # Longest run of non-digits a unit may be: 亿元, 万平方米, million, percent.
 _UNIT_RUN = 8
 _UNIT_RUNS = 3
@@ -50,7 +55,7 @@ def is_quantity(name: str) -> bool:
         if cn is None or cn.end() == 0:
             return False
         tail = rest[cn.end():]
-        return len(tail) <= 2 and not any(ch.isdigit() or ch.isascii() for ch in tail)
+        return len(tail) <= 2 and all(ch in _CN_UNITS for ch in tail)
     runs: list[str] = []
     current = ""
     for ch in rest:
@@ -82,9 +87,15 @@ def date_classes(resolve: Callable[[str], str | None] | None = None) -> frozense
     return frozenset(names)
 
 
-def is_value(entity: Entity, dates: Collection[str]) -> bool:
-    """A value: an entity of a date/time class, or one whose name is a quantity."""
-    return entity.spg_class in dates or is_quantity(entity.name)
+def is_value(entity: Entity, dates: Collection[str], named: Collection[str] = ()) -> bool:
+    """A value: an entity of a date/time class, or one whose name is a quantity and whose class is not one
+    of `named` (persons, organisations, places: `named_classes`)."""
+    return entity.spg_class in dates or (entity.spg_class not in named and is_quantity(entity.name))
+
+
+def named_classes(classes: Iterable[str], is_a: Callable[[str, str], bool]) -> frozenset[str]:
+    """The classes of `classes` that are, or are under, one of `NAMED_ROOTS` (by the schema's `is_a`)."""
+    return frozenset(c for c in classes if any(is_a(c, root) for root in NAMED_ROOTS)) | frozenset(NAMED_ROOTS)
 
 
 @dataclass(frozen=True)
@@ -108,20 +119,21 @@ def named_elsewhere(graph: Graph) -> set[str]:
     return ids
 
 
-def value_candidates(graph: Graph, dates: Collection[str]) -> dict[str, Entity]:
+def value_candidates(graph: Graph, dates: Collection[str], named: Collection[str] = ()) -> dict[str, Entity]:
     """The values a hypernode names and no relation or event of `graph` names, by id."""
     qualified = set(_named(end for h in graph.hypernodes for end in (h.subject, h.object) if end.kind == "entity"))
     if not qualified:
         return {}
     elsewhere = named_elsewhere(graph)
     return {e.id: e for e in graph.entities
-            if e.id in qualified and e.id not in elsewhere and is_value(e, dates)}
+            if e.id in qualified and e.id not in elsewhere and is_value(e, dates, named)}
 
 
-def literalize(graph: Graph, dates: Collection[str], *, kept: Collection[str] = ()) -> Literalized:
+def literalize(graph: Graph, dates: Collection[str], *, kept: Collection[str] = (),
+               named: Collection[str] = ()) -> Literalized:
     """`graph` with every value that only hypernodes name made a literal on them (see the module's
     docstring). `kept`: ids that stay nodes whatever the graph says (what a mapped record's relation names)."""
-    values = value_candidates(graph, dates)
+    values = value_candidates(graph, dates, named)
     for node_id in kept:
         values.pop(node_id, None)
     if not values:

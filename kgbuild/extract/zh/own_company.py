@@ -55,14 +55,20 @@ def market_label(m: Mention) -> bool:
     return _MARKET_LABEL.search(m.name) is not None
 
 
+# 由公司持股60% / 由本公司全资控股: the report's company holds what is named before it
+HELD_BY_OWN = re.compile(r"(?<![不未非再])由(?:本公司|公司|本集团)(?:全资|绝对|相对|直接|间接)?"
+                         r"(?:控股(?![股子公])|持股(?!比例)|"
+                         r"持有(?![的其]))")
+
+
 def beside_own(text: str, m: Mention) -> bool:
     """Whether the text names `m` in a role towards the report's own 公司 (its subsidiary, holder, purchase), or
     as someone's subsidiary (通过控股子公司X经营…), or `m` is an auditor or a law firm (经X会计师事务所审计): never
     the company a report's 公司 is."""
     auditor = _FIRM.search(m.name) is not None and (_ENGAGED.search(text, max(0, m.start - 6), m.start) is not None
                                                     or _WORK_DONE.match(text, m.end) is not None)
-    if auditor or market_label(m) or _BOUGHT_BY.match(text, m.end):
-        return True  # (X100%股权由Y以4.05亿元收购: X was bought; the 公司 after it is Y)
+    if auditor or market_label(m) or _BOUGHT_BY.match(text, m.end) or HELD_BY_OWN.match(text, m.end):
+        return True  # (X100%股权由Y以4.05亿元收购: X was bought; the 公司 after it is Y; X由公司持股60%: X is held)
     return _ROLE_BEFORE.search(text, max(0, m.start - 30), m.start) is not None or \
         _ROLE_AFTER.match(text, m.end) is not None
 

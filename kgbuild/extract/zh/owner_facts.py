@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from kgbuild.extract.zh.clause_rules import ClauseRules, ClauseScope
+from kgbuild.extract.zh.own_company import HELD_BY_OWN
 
 # S由X(全资)控股 / 由X全资持有: X holds S. The holders stand right after 由; a stake's kind or 共同 may come before
 # the verb (由X持有的股份 is a stake, not the subject, held; 不再由X控股 says the opposite, so a negation before 由
@@ -26,10 +27,6 @@ _SUBSIDIARY_BESIDE = re.compile(r"(?:及|和|与|以及|通过|借助|携|为|�
                                 r"(?:其|旗下)?(?:全资|控股)(?:子公司|孙公司)")
 # What may open a clause before 通过 / 由 when the clause goes on with the sentence's subject (…，并通过控股子公司X经营)
 _CARRIED_OPEN = re.compile(r"\s*(?:并|并且|还|同时|主要|另外|此外|则|也|已|将|另|其中)*\s*")
-# 由公司持股60% / 由本公司全资控股: the report's company holds the clause's subject
-_HELD_BY_OWN = re.compile(r"(?<![不未非再])由(?:本公司|公司|本集团)(?:全资|绝对|相对|直接|间接)?"
-                          r"(?:控股(?![股子公])|持股(?!比例)|"
-                          r"持有(?![的其]))")
 _LIST_OPENS = re.compile(r"\s*(?:分别为|分别是|即|包括|为|是)?\s*")
 
 
@@ -66,7 +63,7 @@ class OwnerFacts(ClauseRules):
             for x in owners:
                 if x.end <= cs + m.end(1) and x.name != subject.name:
                     add(subject, "ownedBy", x)
-        if (m := _HELD_BY_OWN.search(c)) is not None and self._org(subject) and subject.end <= cs + m.start() \
+        if (m := HELD_BY_OWN.search(c)) is not None and self._org(subject) and subject.end <= cs + m.start() \
                 and topic_org is not None and topic_org.name != subject.name:
             add(subject, "ownedBy", topic_org)  # 湖州X有限公司由公司持股60%: the report's company holds it
         if (m := re.search(r"旗下(?:拥有|有|包括|设有)?(?:的)?", c)) is not None:

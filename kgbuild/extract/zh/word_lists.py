@@ -367,6 +367,9 @@ _DEPARTMENT = re.compile(r"(?:固定收益|权益|收益|计划|战略|综合|�
                          r"设计|物流|供应链|规划|稽核)+部")
 
 
+_OWN_DEPARTMENT = re.compile(r"(?:本公司|公司|本集团|集团|本行)?" + _DEPARTMENT.pattern)
+
+
 def is_department(name: str) -> bool:
     """财务部, 公司固定收益投资部: a department of a company (the company's words before it dropped), no body."""
-    return re.fullmatch(r"(?:本公司|公司|本集团|集团|本行)?" + _DEPARTMENT.pattern, name) is not None
+    return _OWN_DEPARTMENT.fullmatch(name) is not None

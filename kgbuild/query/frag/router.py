@@ -18,7 +18,6 @@ Two routers:
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +28,7 @@ import numpy as np
 from kgbuild.errors import ConfigError
 from kgbuild.graph.walks import adjacency, hop_distances
 from kgbuild.query.graph_labels import answer_nodes
+from kgbuild.query.retrieval.question_shape import WORD, chain_markers
 
 if TYPE_CHECKING:
     from kgbuild.graph.projection import GraphProjection
@@ -44,11 +44,6 @@ ROUTER_FILE = "frag_router.json"
 RETRAIN = "kgbuild train router QA_FILE"
 FORMAT = 1
 
-_WORD = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
-_RELATIVE = frozenset(("who", "whom", "whose", "which", "that", "where", "when"))
-_DETERMINERS = frozenset(("the", "a", "an", "his", "her", "its", "their", "this", "that", "these", "those"))
-_OPENING = 3  # tokens of the opening wh-phrase ("In which city", "Who was the"): the question's own word
 
 
 @dataclass(frozen=True)
@@ -62,43 +57,6 @@ def router_path(workspace: Workspace) -> Path:
 
 
 # ---------------------------------------------------------------- the heuristic
-
-
-def chain_markers(question: str) -> int:
-    """How many unnamed intermediate entities the wording introduces.
-
-    Each of these opens one more relation to follow before the answer:
-    - a relative pronoun after the opening wh-phrase ("the woman *who* portrayed ...", "the report on
-      *which* ..."): the clause describes an entity the question does not name;
-    - "of" + a determiner or a lowercase word ("the author *of the* report"): a relational noun applied
-      to something unnamed; "of EDSAC" is not counted, since the named entity is a seed, not a hop,
-      nor "of the same ..." (a comparison of named entities);
-    - a possessive on a lowercase noun ("the band's founder").
-    """
-    if _CJK.search(question):
-        return _chain_markers_zh(question)
-    words = [m.group(0) for m in _WORD.finditer(question)]
-    count = 0
-    for i, word in enumerate(words):
-        low = word.casefold()
-        if low in _RELATIVE and i >= _OPENING:
-            count += 1
-        elif low == "of" and i + 1 < len(words):
-            nxt = words[i + 1]
-            # "of the same nationality" compares the named entities; it introduces no new one
-            same = i + 2 < len(words) and words[i + 2].casefold() == "same"
-            if (nxt.casefold() in _DETERMINERS or nxt[:1].islower()) and not same:
-                count += 1
-        elif low.endswith("'s") and word[:1].islower():
-            count += 1
-    return count
-
-
-def _chain_markers_zh(question: str) -> int:
-    """The same count for a Chinese question, where a modifier comes before its noun with 的: the first
-    的 attaches what is asked to the named entity (星河智能的董事长, as "the chairman of X": no hop), each
-    further 的 to something unnamed (EDSAC的设计者所依据的报告的作者: the designer, the report)."""
-    return max(0, question.count("的") - 1)
 
 
 def heuristic_route(question: str, n_linked: int) -> RouteDecision:
@@ -116,7 +74,7 @@ def heuristic_route(question: str, n_linked: int) -> RouteDecision:
     the trace line.
     """
     markers = chain_markers(question)
-    words = len(_WORD.findall(question))
+    words = len(WORD.findall(question))
     route = COMPLEX if markers >= 1 else SIMPLE
     return RouteDecision(route, f"heuristic: {markers} unnamed intermediate{'' if markers == 1 else 's'} "
                                 f"({words} words, {n_linked} linked)")

@@ -92,6 +92,7 @@ def check_type(question: str, text: str, classes: Collection[str] = ()) -> TypeC
         # a full date answers a year question too: it carries the year
         spans = at.pattern_spans(text, at.DATE if kind == at.YEAR else kind)
         fits = any(s == 0 and e == len(text.strip()) for _, s, e in spans) if spans else False
+        fits = fits or (kind == at.NUMBER and bool(_PERCENT.fullmatch(text.strip())))  # a graph's "46.20%"
         what = {at.DATE: "a date", at.YEAR: "a year", at.NUMBER: "a number"}[kind]
         return TypeCheck(kind, fits, "" if fits else f"the question asks for {what}; '{text}' is not one")
     if kind in _NAMED_KINDS:
@@ -109,6 +110,9 @@ def check_type(question: str, text: str, classes: Collection[str] = ()) -> TypeC
             return TypeCheck(kind, None, f"{UNCHECKED} the graph calls '{text}' a {'/'.join(named)}, not a {kind}")
         return TypeCheck(kind, None, f"{UNCHECKED} the graph does not say whether '{text}' is a {kind}")
     return TypeCheck(kind, True)
+
+
+_PERCENT = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)?\s*[%‰]")
 
 
 def _is_number_or_date(text: str) -> bool:
