@@ -187,3 +187,19 @@ def test_a_code_is_no_name() -> None:
 
     assert check_type("岱升电梯的实际控制人是谁？", "2026-021").fits is False  # a notice number, not a person
     assert check_type("Who designed EDSAC?", "Maurice Wilkes").fits is not False
+
+
+def test_the_cli_says_when_the_answer_is_a_graph_fact() -> None:
+    import io
+
+    from rich.console import Console
+
+    from kgbuild.cli.query import print_answer
+    from kgbuild.query.types import FACT_NOTE, Answer
+
+    out = io.StringIO()
+    answer = Answer(question="燕翎风电的总部位于哪里？", answer="北京市海淀区", resolved=False, mode="retrieval",
+                    strategy="hybrid", notes=[f"{FACT_NOTE}: (燕翎风电装备股份有限公司, headquarteredIn, 海淀区)"])
+    print_answer(answer, Console(file=out, width=100))
+    assert "hybrid: from a graph fact of the entity the question names" in out.getvalue()
+    assert "extractive answer" not in out.getvalue()
