@@ -112,6 +112,15 @@ def test_frag_without_a_model_walks_paths_and_cites_their_passages(project: Path
     assert "frag: best-ranked graph node" in human and "reached by: Maurice Wilkes" in human and "facts" in human
 
 
+def test_frag_without_a_model_answers_a_one_relation_question_from_the_graph_fact(project: Path) -> None:
+    # (John von Neumann, bornIn, Budapest): the question names him and says "born"; before, the best-ranked
+    # node of the kind asked answered
+    human = run(project / "kgbuild.yaml", "query", "Where was John von Neumann born?", "--strategy", "frag").stdout
+    assert human.splitlines()[0] == "guess, not verified: Budapest"
+    assert "frag: from a graph fact of the entity the question names" in human
+    assert "answered from a graph fact: (John von Neumann, bornIn" in " ".join(human.split())
+
+
 @pytest.mark.slow
 def test_subgraphrag_without_a_trained_scorer_is_one_line_naming_the_command(project: Path) -> None:
     result = run(project / "kgbuild.yaml", "query", "Who designed EDSAC?", "--strategy", "subgraphrag", code=2)

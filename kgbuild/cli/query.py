@@ -140,12 +140,12 @@ def print_answer(answer: Answer, out: Console) -> None:
         status = "resolved" if answer.resolved else "not resolved (best guess)"
         how = f"{answer.strategy or 'solver'}, {status}, {answer.seconds:.2f} s, {answer.llm_calls} model call(s), " \
               f"{answer.prompt_tokens}+{answer.completion_tokens} tokens"
-    elif answer.facts:  # a graph strategy without a model: the best node of the expected type, unchecked
-        how = (f"{answer.strategy}: best-ranked graph node of the expected type (no model), "
-               f"{answer.seconds * 1000:.0f} ms")
     elif any(n.startswith(FACT_NOTE) for n in answer.notes):  # a relation of the question's entity, unchecked
         how = (f"{answer.strategy or 'retrieval'}: from a graph fact of the entity the question names (no model), "
                f"{answer.seconds:.2f} s")
+    elif answer.facts:  # a graph strategy without a model: the best node of the expected type, unchecked
+        how = (f"{answer.strategy}: best-ranked graph node of the expected type (no model), "
+               f"{answer.seconds * 1000:.0f} ms")
     else:  # no model read the chunks: the sentence is picked by word overlap, not checked
         how = (f"{answer.strategy or 'retrieval'}: extractive answer from the top chunks (no model), "
                f"{answer.seconds:.2f} s")

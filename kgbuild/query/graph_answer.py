@@ -18,10 +18,12 @@ from kgbuild.graph.projection import CHUNK, GraphProjection
 from kgbuild.query.graph_evidence import fits_type
 from kgbuild.query.llm_ask import Text
 from kgbuild.query.retrieval.answer_check import check_type, settle
+from kgbuild.query.retrieval.fact_answer import fact_answer
 from kgbuild.query.types import Answer, ScoredChunk, StepResult, TraceStep
 
 if TYPE_CHECKING:
     from kgbuild.query.model_session import ModelSession
+    from kgbuild.query.retrieval.index import MutualIndex
     from kgbuild.query.trace import Timer, Trace
 
 UNVERIFIED = "unverified: the answer is the best-ranked graph node of the expected type, not checked by a model"
@@ -58,11 +60,21 @@ def _first_fitting(projection: GraphProjection, question: str, ranked_nodes: Seq
 
 
 def model_free(answer: Answer, projection: GraphProjection, question: str, ranked_nodes: Sequence[int],
-               exclude: set[int], alternatives: int = 4) -> Answer:
+               exclude: set[int], alternatives: int = 4,
+               facts: tuple[MutualIndex, Sequence[int]] | None = None) -> Answer:
     """`answer` with the model-free pick (the best node of the expected type) through the type gate
     every model-free answer passes (kgbuild/query/retrieval/answer_check.py): a pick that is not of the kind
     asked (a node name for a yes/no or a number question) is listed as a candidate, not given, and
-    the best ranked nodes of any type are the candidates when no node fits."""
+    the best ranked nodes of any type are the candidates when no node fits. `facts`: the mutual index and
+    the index nodes the question names; a relation of theirs that says what is asked answers first (as
+    hybrid's answer does, kgbuild/query/retrieval/fact_answer.py)."""
+    if facts is not None:
+        index, named = facts
+        found = fact_answer(question, index, named, *index.idf())
+        if found is not None:
+            return answer.model_copy(update={"answer": found.answer, "resolved": False, "expected_type":
+                                             check_type(question, found.answer).expected,
+                                             "notes": [*answer.notes, found.note(index)]})
     node = _first_fitting(projection, question, ranked_nodes, exclude)
     text = projection.node_names[node] if node is not None else ""
     classes = [projection.node_class[node] or ""] if node is not None else []

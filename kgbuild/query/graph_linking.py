@@ -29,6 +29,9 @@ class LinkedQuestion:
     seeds: dict[int, float] = field(default_factory=dict)  # projection node -> link score (0..1]
     entities: list[LinkedEntity] = field(default_factory=list)  # what the seeds are, best first
     seconds: float = 0.0
+    # the mutual index's entity nodes the question names by their name or an alias (no dense guess): the
+    # entities a graph fact may answer of (kgbuild/query/retrieval/fact_answer.py)
+    named: tuple[int, ...] = ()
 
 
 class QuestionLinker:
@@ -62,6 +65,8 @@ class QuestionLinker:
             if target is not None:
                 found[target] = max(found.get(target, 0.0), score)
 
+        named = tuple(dict.fromkeys(node for mention in mentions for node, _, how in mention.nodes
+                                    if how in ("exact", "alias") and self.index.node_kind[node] != TITLE))
         for mention in mentions:
             nodes = [n for n, _, _ in mention.nodes]
             has_entity = any(self.index.node_kind[n] != TITLE for n in nodes)
@@ -77,7 +82,7 @@ class QuestionLinker:
         p = self.projection
         entities = [LinkedEntity(id=p.node_ids[n], name=p.node_names[n], type=p.node_class[n], score=min(s, 1.0))
                     for n, s in sorted(found.items(), key=lambda kv: -kv[1])]
-        return LinkedQuestion(question, vectors[0], found, entities, time.perf_counter() - start)
+        return LinkedQuestion(question, vectors[0], found, entities, time.perf_counter() - start, named)
 
 
 # Seeds that name a kind or a point in time rather than a thing: a walk from "1986", "English" or

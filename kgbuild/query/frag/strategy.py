@@ -187,7 +187,8 @@ class FragStrategy:
         else:
             joins = joining_paths(pool, linked.seeds)
             ranked = [*(n for r in joins for n in r.path.nodes[1:-1]), *(r.path.end for r in pool)]
-            answer = model_free(answer, p, question, ranked, set(linked.seeds))
+            answer = model_free(answer, p, question, ranked, set(linked.seeds),
+                                facts=(graph.linker.index, linked.named))
             joined = next((r.path for r in joins if answer.answer in {p.node_names[n] for n in r.path.nodes[1:-1]}),
                           None)
             reached = joined or next((r.path for r in pool
