@@ -7,7 +7,7 @@ from __future__ import annotations
 from kgbuild.graph.projection import GraphProjection
 from kgbuild.merge import merge
 from kgbuild.model import Ref, Relation
-from kgbuild.query.retrieval.answer import extract_ranked, idf_table
+from kgbuild.query.retrieval.answer import extract_ranked
 from kgbuild.query.retrieval.fact_answer import fact_answer
 from kgbuild.query.retrieval.index import MutualIndex
 from kgbuild.query.retrieval.text import content_words, spans, word_spans
@@ -76,8 +76,7 @@ def _report_index() -> MutualIndex:
 
 def _fact(question: str) -> str:
     index = _report_index()
-    idf, unseen = idf_table(index)
-    found = fact_answer(question, index, [index.node_pos["e0"]], idf, unseen)
+    found = fact_answer(question, index, [index.node_pos["e0"]])
     return found.answer if found is not None else ""
 
 
@@ -99,10 +98,9 @@ def test_of_two_holders_of_a_post_the_later_answers_and_a_place_reads_as_the_tex
         _relation(2, "worksFor", 0, "董事长", ("时间: 2025年3月18日",)),
         _relation(0, "headquarteredIn", 3, "总部位于"),
         _relation(3, "locatedIn", 4), _relation(4, "locatedIn", 5)])
-    idf, unseen = idf_table(index)
 
     def ask(question: str) -> str:
-        found = fact_answer(question, index, [index.node_pos["e0"]], idf, unseen)
+        found = fact_answer(question, index, [index.node_pos["e0"]])
         return found.answer if found is not None else ""
 
     assert ask("黔穹航空的董事长是谁？") == "龙启帆"
@@ -125,10 +123,9 @@ def test_an_english_fact_answers_from_the_end_the_question_names() -> None:
     index = _index(text, [("Lord Byron", "Person"), ("Ada Lovelace", "Person"), ("Charmed", "Work"),
                           ("The WB", "Organization")],
                    [_relation(0, "father of", 1), _relation(2, "airedOn", 3)])
-    idf, unseen = idf_table(index)
 
     def ask(question: str, entity: str) -> str:
-        found = fact_answer(question, index, [index.node_pos[entity]], idf, unseen)
+        found = fact_answer(question, index, [index.node_pos[entity]])
         return found.answer if found is not None else ""
 
     assert ask("Who was the father of Ada Lovelace?", "e1") == "Lord Byron"

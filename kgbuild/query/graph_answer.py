@@ -70,7 +70,7 @@ def model_free(answer: Answer, projection: GraphProjection, question: str, ranke
     hybrid's answer does, kgbuild/query/retrieval/fact_answer.py)."""
     if facts is not None:
         index, named = facts
-        found = fact_answer(question, index, named, *index.idf())
+        found = fact_answer(question, index, named)
         if found is not None:
             return answer.model_copy(update={"answer": found.answer, "resolved": False, "expected_type":
                                              check_type(question, found.answer).expected,

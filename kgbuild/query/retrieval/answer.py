@@ -323,19 +323,14 @@ def extract_ranked(question: str, chunks: Sequence[tuple[str, str, str]], index:
     return clean, best.rank, best.sentence, others
 
 
-def _fact_chunk(index: MutualIndex | None, fact: FactAnswer) -> str:
-    return index.chunk_ids[fact.relation.chunks[0]] if index is not None and fact.relation.chunks else ""
-
-
-def _fact_citation(index: MutualIndex | None, fact: FactAnswer) -> Citation:
+def _fact_citation(index: MutualIndex, fact: FactAnswer) -> Citation | None:
     """The chunk that states the fact, cut to the sentence naming its answer where one does."""
-    chunk_id = _fact_chunk(index, fact)
-    if index is None or not chunk_id:
-        return Citation(chunk_id="", doc_id="", text="")
-    pos = index.chunk_pos[chunk_id]
+    if not fact.relation.chunks:
+        return None
+    pos = fact.relation.chunks[0]
     text = index.chunk_text[pos]
     said = next((s for s in sentences(text) if fact.answer in s), text)
-    return Citation(chunk_id=chunk_id, doc_id=index.chunk_doc[pos], text=said)
+    return Citation(chunk_id=index.chunk_ids[pos], doc_id=index.chunk_doc[pos], text=said)
 
 
 def answer_offline(question: str, retriever: Retriever, k: int = 5, *, mode: RetrievalMode = "hybrid") -> Answer:
@@ -356,16 +351,14 @@ def answer_offline(question: str, retriever: Retriever, k: int = 5, *, mode: Ret
     citations = [Citation(chunk_id=c.id, doc_id=c.doc_id, text=sentence if i == rank and sentence else c.text)
                  for i, c in enumerate(result.chunks)] if text else []
     notes = list(result.notes)
-    fact = None
-    if index is not None:
-        idf, unseen = idf_table(index)
-        fact = fact_answer(question, index, [index.node_pos[e.id] for e in named if e.id in index.node_pos],
-                           idf, unseen)
-    if fact is not None:
+    fact = None if index is None else fact_answer(
+        question, index, [index.node_pos[e.id] for e in named if e.id in index.node_pos])
+    if index is not None and fact is not None:
         others = [o for o in dict.fromkeys([text, *others]) if o and o != fact.answer]
         text = fact.answer
-        citations = [_fact_citation(index, fact), *(c for c in citations if c.chunk_id != _fact_chunk(index, fact))]
-        notes.append(fact.note(index))  # type: ignore[arg-type]  # index is set whenever fact is
+        if (cited := _fact_citation(index, fact)) is not None:
+            citations = [cited, *(c for c in citations if c.chunk_id != cited.chunk_id)]
+        notes.append(fact.note(index))
     answer = Answer(question=question, answer=text, resolved=False, mode="retrieval", citations=citations,
                     triples=result.triples, chunks=result.chunks, notes=notes)
     answer = settle(answer, check_type(question, text, classes_of(index, text)), others,

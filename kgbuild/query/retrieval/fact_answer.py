@@ -111,8 +111,7 @@ def as_written(index: MutualIndex, node: int, rel: RelationRow) -> str:
         name = longer
 
 
-def fact_answer(question: str, index: MutualIndex, own: Collection[int], idf: dict[str, float],
-                unseen: float) -> FactAnswer | None:
+def fact_answer(question: str, index: MutualIndex, own: Collection[int]) -> FactAnswer | None:
     """The best fact of the question's own entities (`own`, index nodes) for `question`; None when no
     relation of theirs shares a question word with its predicate or said words and ends in an entity
     of the kind asked."""
@@ -125,6 +124,7 @@ def fact_answer(question: str, index: MutualIndex, own: Collection[int], idf: di
     years = set(_YEAR.findall(question))
     named = {w for node in own for w in content_words(index.node_names[node])}
     asked = {w for w in content_words(question) if w not in named}
+    idf, unseen = index.idf()  # computed once per index
     weight = {w: idf.get(w, unseen) for w in asked}
     if not weight:
         return None
