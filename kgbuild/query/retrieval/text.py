@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from typing import Any
 
 from kgbuild.text import TOKEN, fold, name_tokens
 from kgbuild.text_language import CJK, has_cjk
@@ -96,31 +97,31 @@ def full_text_terms(text: str) -> list[str]:
 
 def cjk_words(run: str) -> list[str]:
     """Words of one run of CJK ideographs (no spaces or punctuation inside)."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # jieba 0.42 imports pkg_resources, which warns on every start
-            import jieba
-    except ImportError:
+    jieba = _jieba()
+    if jieba is None:
         return [run] if len(run) == 1 else [run[i:i + 2] for i in range(len(run) - 1)]
-    _quiet_jieba(jieba)
     return [w for w in jieba.lcut_for_search(run) if w.strip()]
 
 
 def _cjk_word_spans(run: str) -> list[tuple[str, int, int]]:
     """(word, start, end) of one run of CJK ideographs, the words not overlapping (jieba's default
     mode); without jieba, two characters at a time."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            import jieba
-    except ImportError:
+    jieba = _jieba()
+    if jieba is None:
         return [(run[i:i + 2], i, min(i + 2, len(run))) for i in range(0, len(run), 2)]
-    _quiet_jieba(jieba)
     return [(w, s, e) for w, s, e in jieba.tokenize(run) if w.strip()]
 
 
-def _quiet_jieba(jieba: object) -> None:
+def _jieba() -> Any:
+    """The jieba module, quiet; None when it is not installed."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # jieba 0.42 imports pkg_resources, which warns on every start
+            import jieba
+    except ImportError:
+        return None
     # jieba logs "Building prefix dict..." at INFO to stderr on its first cut; kgbuild has its own progress.
     import logging
 
     logging.getLogger("jieba").setLevel(logging.WARNING)
+    return jieba
