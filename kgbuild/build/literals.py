@@ -14,7 +14,7 @@ from kgbuild.build.assemble import graph_counts
 from kgbuild.build.context import BuildContext
 from kgbuild.build.records import BuiltGraph
 from kgbuild.build.stage import StageResult
-from kgbuild.graph.literals import date_classes, literalize, named_classes, value_candidates
+from kgbuild.graph.literals import date_classes, make_literals, named_classes, value_candidates
 from kgbuild.ids import content_hash
 from kgbuild.records import RecordsGraph
 from kgbuild.report import LiteralsSection
@@ -46,8 +46,9 @@ class LiteralsStage:
     async def run(self, ctx: BuildContext, data: BuiltGraph) -> StageResult[BuiltGraph]:
         dates = date_classes(ctx.schema.resolve_class)
         named = named_classes(ctx.schema.entity_types, ctx.schema.is_a)
-        candidates = set(value_candidates(data.graph, dates, named))
-        done = literalize(data.graph, dates, kept=named_by_records(data.records, candidates), named=named)
+        values = value_candidates(data.graph, dates, named)
+        kept = named_by_records(data.records, set(values))
+        done = make_literals(data.graph, {i: e for i, e in values.items() if i not in kept})
         section = LiteralsSection(values=done.values, graph=graph_counts(done.graph, data.records))
         return StageResult(BuiltGraph(corpus=data.corpus, graph=done.graph, merges=data.merges,
                                       records=data.records), section)

@@ -136,6 +136,11 @@ def literalize(graph: Graph, dates: Collection[str], *, kept: Collection[str] = 
     values = value_candidates(graph, dates, named)
     for node_id in kept:
         values.pop(node_id, None)
+    return make_literals(graph, values)
+
+
+def make_literals(graph: Graph, values: dict[str, Entity]) -> Literalized:
+    """`graph` with the entities `values` (by id) made literals on the hypernodes that name them."""
     if not values:
         return Literalized(graph, 0)
 
