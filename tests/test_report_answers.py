@@ -166,16 +166,15 @@ def test_merging_one_relation_keeps_every_wording_of_it() -> None:
 
 
 def test_a_worksfor_keeps_the_post_as_the_words_of_its_link() -> None:
+    from test_zh_open_extract import chunk
+
     from kgbuild.extract.zh.extractor import ChineseExtractor
-    from kgbuild.model import Chunk
     from kgbuild.schema import resolve_schema
 
     text = ("2021年5月起，阎振川任本公司董事长。霍景澄，1972年出生，此前任山西瑭通路桥建设有限公司总经理。"
             "2025年3月18日，本公司召开第五届董事会第九次会议，选举龙启帆为本公司董事长。")
-    chunk = Chunk(id="r#p00001#0", doc_id="r", text=text, order=0, paragraph_start=0, paragraph_end=0, token_count=1,
-                  content_hash="x")
     got = {(r.subject.name, r.properties.get("said", "")) for r in
-           ChineseExtractor(resolve_schema("open_domain")).extract_one(chunk).relations if r.predicate == "worksFor"}
+           ChineseExtractor(resolve_schema("open_domain")).extract_one(chunk(text)).relations if r.predicate == "worksFor"}
     assert got == {("阎振川", "董事长"), ("霍景澄", "总经理"), ("龙启帆", "董事长")}  # before: 任, 任, ""
 
 
